@@ -1,0 +1,157 @@
+/*
+ * The fabric: builds ports, switches and NICs from the topology, starts
+ * flows on time, and plays the scenario's faults (a link goes down at once;
+ * routes follow after topology.convergence).
+ */
+#include "net.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+#include "nic.h"
+#include "switch.h"
+
+static void on_flow_start(void *obj, uint64_t arg)
+{
+	struct flow *f = obj;
+
+	(void)arg;
+	nic_start_flow(f->net->nics[f->src], f);
+}
+
+static void on_link_down(void *obj, uint64_t link)
+{
+	struct net *n = obj;
+	const struct topo_link *l = &n->topo->links[link];
+	struct port *a = &n->ports[l->port_a], *b = &n->ports[l->port_b];
+
+	if (!a->up)
+		return;
+	port_link_down(a);
+	if (n->switches[l->a])
+		sw_port_down(n->switches[l->a], a->local);
+	if (n->switches[l->b])
+		sw_port_down(n->switches[l->b], b->local);
+}
+
+/* The control plane has converged: routes avoid the failed link. */
+static void on_reroute(void *obj, uint64_t link)
+{
+	struct net *n = obj;
+	struct topo_routes *r;
+
+	n->topo->links[link].up = 0;
+	if (topo_routes_build(n->topo, &r)) {
+		n->error = -ENOMEM;
+		return;
+	}
+	topo_routes_free(n->routes);
+	n->routes = r;
+}
+
+static uint32_t flow_hash(uint64_t seed, uint32_t id)
+{
+	uint64_t x = seed * 0x9e3779b97f4a7c15ULL + id + 1;
+
+	x ^= x >> 31;
+	x *= 0xbf58476d1ce4e5b9ULL;
+	x ^= x >> 29;
+	return (uint32_t)(x ^ (x >> 32));
+}
+
+int net_build(const struct scenario *s, struct topo *t, struct evq *q, gsl_rng *rng,
+	      struct net **out)
+{
+	struct net *n = calloc(1, sizeof(*n));
+	int err = -ENOMEM;
+
+	*out = NULL;
+	if (!n)
+		return -ENOMEM;
+	n->q = q;
+	n->rng = rng;
+	n->scn = s;
+	n->topo = t;
+	if (topo_routes_build(t, &n->routes))
+		goto fail;
+	n->ports = calloc(t->n_ports, sizeof(*n->ports));
+	n->switches = calloc(t->n_nodes, sizeof(*n->switches));
+	n->nics = calloc(t->n_hosts, sizeof(*n->nics));
+	n->flows = calloc(s->wl.n_flows ? s->wl.n_flows : 1, sizeof(*n->flows));
+	if (!n->ports || !n->switches || !n->nics || !n->flows)
+		goto fail;
+	for (uint32_t i = 0; i < t->n_ports; i++) {
+		const struct topo_port *tp = &t->ports[i];
+		const struct topo_link *l = &t->links[tp->link];
+
+		port_init(&n->ports[i], n, i, l->rate_bps, l->delay);
+		n->ports[i].peer = &n->ports[tp->peer_port];
+		n->ports[i].local = i - t->nodes[tp->node].first_port;
+	}
+	for (uint32_t u = 0; u < t->n_nodes; u++) {
+		if (t->nodes[u].kind == TOPO_SWITCH) {
+			if (!(n->switches[u] = sw_new(n, u)))
+				goto fail;
+		} else if (!(n->nics[t->nodes[u].host_index] = nic_new(n, t->nodes[u].host_index))) {
+			goto fail;
+		}
+	}
+	n->n_flows = s->wl.n_flows;
+	for (uint32_t i = 0; i < n->n_flows; i++) {
+		struct flow *f = &n->flows[i];
+		const struct scn_flow *sf = &s->wl.flows[i];
+
+		f->id = i;
+		f->src = sf->src;
+		f->dst = sf->dst;
+		f->bytes = sf->bytes;
+		f->start = sf->start;
+		f->hash = flow_hash(s->seed, i);
+		f->net = n;
+		evq_timer_init(&f->start_timer, on_flow_start, f);
+		if (evq_arm(q, &f->start_timer, f->start))
+			goto fail;
+	}
+	for (uint32_t i = 0; i < s->n_faults; i++) {
+		if (!evq_post(q, s->faults[i].at, on_link_down, n, s->faults[i].link) ||
+		    !evq_post(q, s->faults[i].at + s->convergence, on_reroute, n,
+			      s->faults[i].link))
+			goto fail;
+	}
+	*out = n;
+	return 0;
+fail:
+	net_free(n);
+	return err;
+}
+
+void net_free(struct net *n)
+{
+	if (!n)
+		return;
+	for (uint32_t u = 0; n->switches && u < n->topo->n_nodes; u++)
+		sw_free(n->switches[u]);
+	for (uint32_t h = 0; n->nics && h < n->topo->n_hosts; h++)
+		nic_free(n->nics[h]);
+	free(n->switches);
+	free(n->nics);
+	free(n->ports);
+	free(n->flows);
+	topo_routes_free(n->routes);
+	pkt_pool_destroy(&n->pool);
+	free(n);
+}
+
+uint64_t net_inflight_bytes(const struct net *n)
+{
+	uint64_t b = 0;
+
+	for (uint32_t i = 0; i < n->topo->n_ports; i++)
+		b += port_inflight_payload(&n->ports[i]);
+	return b;
+}
+
+int net_done(const struct net *n)
+{
+	return n->flows_done == n->n_flows;
+}

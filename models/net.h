@@ -1,0 +1,71 @@
+/*
+ * The fabric: every switch, NIC and port of one simulation, built from a
+ * topology and a scenario, plus the totals that the invariants and results
+ * read. sim/ builds it, runs the event loop and reads the counters; it does
+ * not reach into a model's internals.
+ */
+#ifndef ROCESIM_NET_H
+#define ROCESIM_NET_H
+
+#include <gsl/gsl_rng.h>
+#include <stdint.h>
+
+#include "../sim/evq.h"
+#include "../sim/scenario.h"
+#include "../topologies/topo.h"
+#include "link.h"
+#include "packet.h"
+
+struct sw;
+struct nic;
+
+/* A flow's state and outcome. */
+struct flow {
+	uint32_t id;
+	uint32_t src, dst;
+	uint64_t bytes;
+	simtime_t start, finish; /* finish: last byte received, 0 until then */
+	uint64_t sent, received; /* payload bytes */
+	uint32_t next_psn;
+	uint32_t hash;
+	struct flow *next_active; /* NIC's round-robin ring */
+	struct evq_timer start_timer;
+	struct net *net;
+};
+
+struct net_totals {
+	uint64_t sent_bytes, received_bytes, dropped_bytes;
+	uint64_t sent_packets, received_packets, dropped_packets;
+	uint64_t packet_hops; /* packets serialized onto any link */
+	uint64_t unroutable;  /* drops for want of a route */
+};
+
+struct net {
+	struct evq *q;
+	gsl_rng *rng;
+	struct pkt_pool pool;
+	const struct scenario *scn;
+	struct topo *topo;
+	struct topo_routes *routes;
+
+	struct port *ports; /* one per topo port */
+	struct sw **switches; /* per node, NULL for hosts */
+	struct nic **nics;    /* per host index */
+
+	struct flow *flows;
+	uint32_t n_flows, flows_done;
+	struct net_totals tot;
+	uint64_t shared_used; /* unused by models that keep their own */
+	struct evq_timer *fault_ev;
+	int error; /* first allocation failure inside the loop */
+};
+
+/* Build the fabric of @s on @t (routes built here); flows start on time. */
+int net_build(const struct scenario *s, struct topo *t, struct evq *q, gsl_rng *rng,
+	      struct net **out);
+void net_free(struct net *n);
+/* Payload bytes in queues, being serialized, or on wires right now. */
+uint64_t net_inflight_bytes(const struct net *n);
+int net_done(const struct net *n);
+
+#endif

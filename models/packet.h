@@ -1,0 +1,86 @@
+/*
+ * Packets: small structs (no payload bytes) recycled through a free list.
+ * Sizes: `payload` is the RDMA payload; `frame` adds the RoCEv2 headers
+ * (Eth 14 + IPv4 20 + UDP 8 + BTH 12 + ICRC 4 + FCS 4 = 62 B) and is what a
+ * switch buffer holds; `wire` adds preamble and inter-frame gap (20 B) and
+ * is what the link serializes.
+ */
+#ifndef ROCESIM_PACKET_H
+#define ROCESIM_PACKET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../sim/simtime.h"
+
+#define PKT_HEADER_BYTES 62
+#define PKT_PREAMBLE_IFG_BYTES 20
+#define PKT_PRIORITIES 8
+
+enum pkt_kind { PKT_DATA };
+
+struct pkt {
+	struct pkt *next; /* queue or free-list link */
+	simtime_t t;      /* on a link: when its last bit reaches the far end */
+	uint32_t flow;
+	uint32_t psn;
+	uint32_t src, dst; /* host indices */
+	uint32_t hash;     /* ECMP hash of the flow */
+	uint16_t payload;
+	uint16_t frame;
+	uint16_t in_port;  /* local ingress port at the switch holding it */
+	uint8_t prio;
+	uint8_t kind;
+};
+
+/* A FIFO of packets linked through `next`. */
+struct pktq {
+	struct pkt *head, *tail;
+	uint32_t len;
+};
+
+static inline void pktq_push(struct pktq *q, struct pkt *p)
+{
+	p->next = NULL;
+	if (q->tail)
+		q->tail->next = p;
+	else
+		q->head = p;
+	q->tail = p;
+	q->len++;
+}
+
+static inline struct pkt *pktq_pop(struct pktq *q)
+{
+	struct pkt *p = q->head;
+
+	if (p) {
+		q->head = p->next;
+		if (!q->head)
+			q->tail = NULL;
+		q->len--;
+	}
+	return p;
+}
+
+static inline uint32_t pkt_wire_bytes(const struct pkt *p)
+{
+	return (uint32_t)p->frame + PKT_PREAMBLE_IFG_BYTES;
+}
+
+struct pkt_pool {
+	struct pkt *free;
+	struct pkt_chunk *chunks;
+	uint64_t live, peak;
+};
+
+struct pkt *pkt_alloc(struct pkt_pool *pool);
+static inline void pkt_free(struct pkt_pool *pool, struct pkt *p)
+{
+	p->next = pool->free;
+	pool->free = p;
+	pool->live--;
+}
+void pkt_pool_destroy(struct pkt_pool *pool);
+
+#endif

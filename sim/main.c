@@ -1,0 +1,238 @@
+/*
+ * rocesim: the command line. Parses the verb and its options, loads and
+ * checks the scenario before anything is written, runs it, writes the
+ * results atomically and turns the outcome into the exit code:
+ * 0 ok, 1 an expect: gate failed, 2 bad input or usage.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "results.h"
+#include "scenario.h"
+#include "sim.h"
+
+#define EXIT_GATE 1
+#define EXIT_INPUT 2
+
+static const char usage[] =
+	"usage: rocesim run SCENARIO.yaml [-o OUTDIR] [--set KEY=VALUE]... [--seed N]\n"
+	"                    [--progress | --quiet]\n"
+	"       rocesim --help | --version\n"
+	"\n"
+	"Simulates the RoCEv2 fabric described by SCENARIO.yaml and writes\n"
+	"OUTDIR/results.json (default OUTDIR: out/<scenario name>) and, unless\n"
+	"output.sample is 0, OUTDIR/timeseries.csv (egress queue depth per port\n"
+	"and priority).\n"
+	"\n"
+	"options:\n"
+	"  -o, --out DIR      where to write the results\n"
+	"  --set KEY=VALUE    override a scenario key, e.g. --set topology.link.rate=400Gbps\n"
+	"                     or --set expect.drops=0 (repeatable)\n"
+	"  --seed N           same as --set seed=N\n"
+	"  --progress         report simulated time and events/s on stderr every second\n"
+	"  --quiet            print nothing on stdout\n"
+	"\n"
+	"exit codes: 0 ok; 1 the run worked but an expect: gate failed;\n"
+	"            2 bad input or usage (the message names file, line and key)\n";
+
+static int usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "rocesim: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\n\n%s", usage);
+	return EXIT_INPUT;
+}
+
+/* mkdir -p */
+static int make_dirs(const char *path)
+{
+	char buf[4096];
+	size_t len = strlen(path);
+
+	if (len >= sizeof(buf))
+		return -ENAMETOOLONG;
+	memcpy(buf, path, len + 1);
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0777) && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	if (mkdir(buf, 0777) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+struct run_args {
+	const char *scenario;
+	const char *outdir;
+	const char **sets;
+	size_t n_sets;
+	int progress, quiet;
+};
+
+static int cmd_run(const struct run_args *a)
+{
+	char path[4096], tmp[4200], seriespath[4150];
+	struct scenario *s;
+	struct diag d = {0};
+	struct sim sim;
+	FILE *series = NULL;
+	json_t *res;
+	int err, failed;
+
+	err = scn_load(a->scenario, a->sets, a->n_sets, &s, &d);
+	if (err) {
+		fprintf(stderr, "rocesim: ");
+		diag_print(&d, stderr);
+		return EXIT_INPUT;
+	}
+	err = sim_init(&sim, s, &d);
+	if (err) {
+		if (err == -ENOMEM)
+			fprintf(stderr, "rocesim: out of memory building the fabric\n");
+		else {
+			fprintf(stderr, "rocesim: ");
+			diag_print(&d, stderr);
+		}
+		sim_fini(&sim);
+		return EXIT_INPUT;
+	}
+	/* the input is good: only now touch the output folder */
+	if (a->outdir)
+		snprintf(path, sizeof(path), "%s", a->outdir);
+	else
+		snprintf(path, sizeof(path), "out/%s", s->name);
+	err = make_dirs(path);
+	if (err) {
+		fprintf(stderr, "rocesim: cannot create %s: %s\n", path, strerror(-err));
+		sim_fini(&sim);
+		return EXIT_INPUT;
+	}
+	if (s->out.sample) {
+		snprintf(seriespath, sizeof(seriespath), "%s/timeseries.csv", path);
+		snprintf(tmp, sizeof(tmp), "%s.tmp", seriespath);
+		series = fopen(tmp, "w");
+		if (!series) {
+			fprintf(stderr, "rocesim: cannot write %s: %s\n", tmp, strerror(errno));
+			sim_fini(&sim);
+			return EXIT_INPUT;
+		}
+	}
+	err = sim_run(&sim, series, a->progress);
+	if (series) {
+		if (fclose(series) || rename(tmp, seriespath)) {
+			fprintf(stderr, "rocesim: cannot write %s: %s\n", seriespath, strerror(errno));
+			unlink(tmp);
+			err = err ? err : -EIO;
+		}
+	}
+	if (err) {
+		fprintf(stderr, "rocesim: the run failed: out of memory\n");
+		sim_fini(&sim);
+		return EXIT_INPUT;
+	}
+	res = res_build(&sim);
+	snprintf(tmp, sizeof(tmp), "%s/results.json", path);
+	if (!res || (err = res_write_json(res, tmp))) {
+		fprintf(stderr, "rocesim: cannot write %s: %s\n", tmp, strerror(err ? -err : ENOMEM));
+		json_decref(res);
+		sim_fini(&sim);
+		return EXIT_INPUT;
+	}
+	if (!a->quiet) {
+		res_print_summary(res, stdout);
+		printf("  results    %s\n", tmp);
+	}
+	failed = res_check_expects(res, s, stderr);
+	if (failed)
+		fprintf(stderr, "rocesim: %d expectation%s failed\n", failed, failed > 1 ? "s" : "");
+	json_decref(res);
+	sim_fini(&sim);
+	return failed ? EXIT_GATE : 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct run_args a = {0};
+	char **seeds;
+	size_t n_seeds = 0;
+	int rc;
+
+	if (argc < 2)
+		return usage_error("%s", "a verb is needed");
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		fputs(usage, stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("rocesim %s\n", ROCESIM_VERSION);
+		return 0;
+	}
+	if (strcmp(argv[1], "run"))
+		return usage_error("unknown verb \"%s\"", argv[1]);
+	a.sets = calloc((size_t)argc, sizeof(char *));
+	seeds = calloc((size_t)argc, sizeof(char *));
+	if (!a.sets || !seeds)
+		return EXIT_INPUT;
+	rc = -1;
+	for (int i = 2; i < argc && rc < 0; i++) {
+		const char *o = argv[i];
+		int has_next = i + 1 < argc;
+
+		if (!strcmp(o, "-o") || !strcmp(o, "--out")) {
+			if (!has_next)
+				rc = usage_error("%s needs a folder", o);
+			else
+				a.outdir = argv[++i];
+		} else if (!strcmp(o, "--set")) {
+			if (!has_next || !strchr(argv[i + 1], '='))
+				rc = usage_error("%s needs KEY=VALUE", o);
+			else
+				a.sets[a.n_sets++] = argv[++i];
+		} else if (!strcmp(o, "--seed")) {
+			if (!has_next) {
+				rc = usage_error("%s needs a number", o);
+			} else {
+				size_t len = strlen(argv[++i]) + 6;
+
+				seeds[n_seeds] = malloc(len);
+				if (!seeds[n_seeds])
+					rc = EXIT_INPUT;
+				else {
+					snprintf(seeds[n_seeds], len, "seed=%s", argv[i]);
+					a.sets[a.n_sets++] = seeds[n_seeds++];
+				}
+			}
+		} else if (!strcmp(o, "--progress")) {
+			a.progress = 1;
+		} else if (!strcmp(o, "--quiet") || !strcmp(o, "-q")) {
+			a.quiet = 1;
+		} else if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
+			fputs(usage, stdout);
+			rc = 0;
+		} else if (o[0] == '-') {
+			rc = usage_error("unknown option \"%s\"", o);
+		} else if (a.scenario) {
+			rc = usage_error("one scenario at a time (also got \"%s\")", o);
+		} else {
+			a.scenario = o;
+		}
+	}
+	if (rc < 0 && !a.scenario)
+		rc = usage_error("%s", "run needs a scenario file");
+	if (rc < 0 && a.progress && a.quiet)
+		rc = usage_error("%s", "--progress and --quiet exclude each other");
+	if (rc < 0)
+		rc = cmd_run(&a);
+	for (size_t i = 0; i < n_seeds; i++)
+		free(seeds[i]);
+	free(seeds);
+	free(a.sets);
+	return rc;
+}

@@ -1,0 +1,256 @@
+/*
+ * Results: turns the counters of a finished run into results.json, prints
+ * the summary, and checks expect: gates (see results.h). Everything outside
+ * "run" is a pure function of the scenario, the seed and the version.
+ */
+#include "results.h"
+
+#include <errno.h>
+#include <gsl/gsl_sort.h>
+#include <math.h>
+#include <gsl/gsl_statistics_double.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../models/nic.h"
+#include "../models/switch.h"
+
+#define RES_SCHEMA_VERSION 1
+
+/* Round to 1/1000 so that printed reals are stable. */
+static json_t *real3(double v)
+{
+	return json_real((double)llround(v * 1000.0) / 1000.0);
+}
+
+static json_t *uint_j(uint64_t v)
+{
+	return json_integer((json_int_t)v);
+}
+
+static json_t *fct_stats(const struct net *n)
+{
+	double *v = malloc((n->n_flows ? n->n_flows : 1) * sizeof(*v));
+	size_t k = 0;
+	json_t *o;
+
+	if (!v)
+		return NULL;
+	for (uint32_t i = 0; i < n->n_flows; i++)
+		if (n->flows[i].finish)
+			v[k++] = simtime_to_us(n->flows[i].finish - n->flows[i].start);
+	if (!k) {
+		free(v);
+		return json_pack("{s:n,s:n,s:n}", "p50", "p99", "max");
+	}
+	gsl_sort(v, 1, k);
+	o = json_pack("{s:o,s:o,s:o}", "p50", real3(gsl_stats_quantile_from_sorted_data(v, 1, k, 0.5)),
+		      "p99", real3(gsl_stats_quantile_from_sorted_data(v, 1, k, 0.99)), "max",
+		      real3(v[k - 1]));
+	free(v);
+	return o;
+}
+
+static json_t *port_json(const struct sim *sim, uint32_t i, uint64_t *max_q)
+{
+	const struct port *p = &sim->net->ports[i];
+	json_t *queues = json_array(), *o;
+	uint64_t drops = 0, peak = 0;
+
+	for (int prio = 0; prio < PKT_PRIORITIES; prio++) {
+		const struct port_queue *q = &p->queue[prio];
+
+		drops += q->drops;
+		if (q->max_bytes > peak)
+			peak = q->max_bytes;
+		if (!q->tx_packets && !q->drops && !q->max_bytes)
+			continue;
+		json_array_append_new(queues, json_pack("{s:i,s:o,s:o,s:o,s:o,s:o}", "queue", prio,
+							"tx_packets", uint_j(q->tx_packets), "tx_bytes",
+							uint_j(q->tx_bytes), "max_bytes",
+							uint_j(q->max_bytes), "drops", uint_j(q->drops),
+							"drop_bytes", uint_j(q->drop_bytes)));
+	}
+	if (peak > *max_q)
+		*max_q = peak;
+	o = json_pack("{s:s,s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "name", sim->topo->ports[i].name,
+		      "peer", sim->topo->nodes[sim->topo->ports[i].peer].name, "tx_packets",
+		      uint_j(p->tx_packets), "tx_bytes", uint_j(p->tx_bytes), "rx_packets",
+		      uint_j(p->rx_packets), "rx_bytes", uint_j(p->rx_bytes), "drops", uint_j(drops),
+		      "max_queue_bytes", uint_j(peak), "utilization",
+		      real3(sim->end_time ? (double)p->busy_time / (double)sim->end_time : 0.0),
+		      "queues", queues);
+	return o;
+}
+
+json_t *res_build(const struct sim *sim)
+{
+	const struct net *n = sim->net;
+	const struct topo *t = sim->topo;
+	json_t *root, *switches = json_array(), *hosts = json_array(), *flows = json_array();
+	uint64_t max_q = 0, drops = 0;
+
+	for (uint32_t u = 0; u < t->n_nodes; u++) {
+		const struct topo_node *tn = &t->nodes[u];
+		const struct sw_counters *c;
+		json_t *ports;
+
+		if (tn->kind != TOPO_SWITCH)
+			continue;
+		c = sw_counters(n->switches[u]);
+		drops += c->drops;
+		ports = json_array();
+		for (uint32_t k = 0; k < tn->n_ports; k++)
+			json_array_append_new(ports, port_json(sim, tn->first_port + k, &max_q));
+		json_array_append_new(switches,
+				      json_pack("{s:s,s:o,s:o,s:o,s:o}", "name", tn->name,
+						"buffer_peak_bytes", uint_j(c->buffer_peak), "drops",
+						uint_j(c->drops), "unroutable", uint_j(c->unroutable),
+						"ports", ports));
+	}
+	for (uint32_t h = 0; h < t->n_hosts; h++) {
+		const struct nic_counters *c = nic_counters(n->nics[h]);
+
+		json_array_append_new(
+			hosts, json_pack("{s:s,s:o,s:o,s:o,s:o,s:o}", "name", t->nodes[t->hosts[h]].name,
+					 "tx_packets_phy", uint_j(c->tx_packets_phy), "tx_bytes_phy",
+					 uint_j(c->tx_bytes_phy), "rx_packets_phy",
+					 uint_j(c->rx_packets_phy), "rx_bytes_phy",
+					 uint_j(c->rx_bytes_phy), "rx_discards_phy",
+					 uint_j(c->rx_discards_phy)));
+	}
+	for (uint32_t i = 0; i < n->n_flows; i++) {
+		const struct flow *f = &n->flows[i];
+
+		json_array_append_new(
+			flows, json_pack("{s:i,s:s,s:s,s:o,s:o,s:o,s:o}", "id", (int)i, "src",
+					 t->nodes[t->hosts[f->src]].name, "dst",
+					 t->nodes[t->hosts[f->dst]].name, "bytes", uint_j(f->bytes),
+					 "received", uint_j(f->received), "start_us",
+					 real3(simtime_to_us(f->start)), "fct_us",
+					 f->finish ? real3(simtime_to_us(f->finish - f->start))
+						   : json_null()));
+	}
+	root = json_pack(
+		"{s:i,s:s,s:o,s:{s:o,s:o,s:o,s:o,s:o,s:o,s:s,s:o},"
+		"s:{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:{s:o,s:o,s:o,s:o}},s:o,s:o,s:o}",
+		"schema_version", RES_SCHEMA_VERSION, "scenario", sim->scn->name, "seed",
+		uint_j(sim->scn->seed), "run", "events", uint_j(sim->events), "wall_s",
+		json_real(sim->wall_s), "events_per_s",
+		json_real(sim->wall_s > 0 ? (double)sim->events / sim->wall_s : 0.0), "packet_hops",
+		uint_j(n->tot.packet_hops), "packet_hops_per_s",
+		json_real(sim->wall_s > 0 ? (double)n->tot.packet_hops / sim->wall_s : 0.0),
+		"sim_time_us", real3(simtime_to_us(sim->end_time)), "end", sim_end_str(sim->end),
+		"peak_packets", uint_j(n->pool.peak), "summary", "sim_time_us",
+		real3(simtime_to_us(sim->end_time)), "flows", uint_j(n->n_flows), "flows_done",
+		uint_j(n->flows_done), "drops", uint_j(n->tot.dropped_packets), "unroutable",
+		uint_j(n->tot.unroutable), "max_queue_bytes", uint_j(max_q), "fct_us", fct_stats(n),
+		"bytes", "sent", uint_j(n->tot.sent_bytes), "received",
+		uint_j(n->tot.received_bytes), "dropped", uint_j(n->tot.dropped_bytes), "in_flight",
+		uint_j(net_inflight_bytes(n)), "switches", switches, "hosts", hosts, "flows", flows);
+	(void)drops;
+	return root;
+}
+
+int res_write_json(const json_t *j, const char *path)
+{
+	char tmp[4096];
+	int err;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	if (json_dump_file(j, tmp, JSON_INDENT(1) | JSON_REAL_PRECISION(12))) {
+		err = errno ? -errno : -EIO;
+		unlink(tmp);
+		return err;
+	}
+	if (rename(tmp, path)) {
+		err = -errno;
+		unlink(tmp);
+		return err;
+	}
+	return 0;
+}
+
+int res_metric(const json_t *j, const char *metric, double *out)
+{
+	const json_t *v = json_object_get(j, "summary");
+	char buf[96], *part, *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s%s", metric, strcmp(metric, "deadlock") ? "" : ".detected");
+	for (part = strtok_r(buf, ".", &save); part && v; part = strtok_r(NULL, ".", &save))
+		v = json_object_get(v, part);
+	if (json_is_integer(v))
+		*out = (double)json_integer_value(v);
+	else if (json_is_real(v))
+		*out = json_real_value(v);
+	else if (json_is_boolean(v))
+		*out = json_is_true(v);
+	else
+		return -ENOENT;
+	return 0;
+}
+
+int res_check_expects(const json_t *j, const struct scenario *s, FILE *f)
+{
+	static const char *const op_word[] = {"==", ">=", "<="};
+	int failed = 0;
+
+	for (uint32_t i = 0; i < s->n_expects; i++) {
+		const struct scn_expect *e = &s->expects[i];
+		double v;
+		int ok;
+
+		if (res_metric(j, e->metric, &v)) {
+			fprintf(f, "%s: expect %s %s %g: FAILED, not measured in this run\n", e->where,
+				e->metric, op_word[e->op], e->value);
+			failed++;
+			continue;
+		}
+		ok = e->op == SCN_EXPECT_EQ ? v == e->value
+		     : e->op == SCN_EXPECT_MIN ? v >= e->value
+					       : v <= e->value;
+		if (ok)
+			continue;
+		failed++;
+		if (e->value != 0)
+			fprintf(f, "%s: expect %s %s %g: FAILED, got %g (%+.1f%%)\n", e->where, e->metric,
+				op_word[e->op], e->value, v, 100.0 * (v - e->value) / e->value);
+		else
+			fprintf(f, "%s: expect %s %s %g: FAILED, got %g\n", e->where, e->metric,
+				op_word[e->op], e->value, v);
+	}
+	return failed;
+}
+
+static double num(const json_t *o, const char *path)
+{
+	double v = 0;
+
+	res_metric(o, path, &v);
+	return v;
+}
+
+void res_print_summary(const json_t *j, FILE *f)
+{
+	const json_t *run = json_object_get(j, "run");
+
+	fprintf(f, "scenario %s (seed %lld): %s at %.3f us simulated\n",
+		json_string_value(json_object_get(j, "scenario")),
+		(long long)json_integer_value(json_object_get(j, "seed")),
+		json_string_value(json_object_get(run, "end")),
+		json_real_value(json_object_get(run, "sim_time_us")));
+	fprintf(f, "  flows      %.0f of %.0f done; FCT p50 %.3f us, p99 %.3f us, max %.3f us\n",
+		num(j, "flows_done"), num(j, "flows"), num(j, "fct_us.p50"), num(j, "fct_us.p99"),
+		num(j, "fct_us.max"));
+	fprintf(f, "  fabric     %.0f drops, peak egress queue %.0f bytes\n", num(j, "drops"),
+		num(j, "max_queue_bytes"));
+	fprintf(f, "  bytes      sent %.0f = received %.0f + dropped %.0f + in flight %.0f\n",
+		num(j, "bytes.sent"), num(j, "bytes.received"), num(j, "bytes.dropped"),
+		num(j, "bytes.in_flight"));
+	fprintf(f, "  speed      %lld events in %.3f s wall = %.2fM events/s, %.2fM packet-hops/s\n",
+		(long long)json_integer_value(json_object_get(run, "events")),
+		json_real_value(json_object_get(run, "wall_s")),
+		json_real_value(json_object_get(run, "events_per_s")) / 1e6,
+		json_real_value(json_object_get(run, "packet_hops_per_s")) / 1e6);
+}

@@ -1,0 +1,181 @@
+/*
+ * The run: builds everything one simulation needs and drives the event
+ * loop (see sim.h). Also the time-series sampler: one re-armed timer that
+ * writes the non-empty egress queues every output.sample.
+ */
+#include "sim.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double wall_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+const char *sim_end_str(enum sim_end e)
+{
+	switch (e) {
+	case SIM_END_DONE:
+		return "workload done";
+	case SIM_END_STOP:
+		return "time bound (stop) reached";
+	case SIM_END_EVENTS:
+		return "event cap (max_events) reached";
+	case SIM_END_IDLE:
+		return "nothing left to happen, workload unfinished";
+	default:
+		return "error";
+	}
+}
+
+/* Hosts have one NIC port in this version: refuse anything else. */
+static int check_hosts(const struct sim *sim, struct diag *d)
+{
+	const struct topo *t = sim->topo;
+
+	for (uint32_t h = 0; h < t->n_hosts; h++) {
+		const struct topo_node *n = &t->nodes[t->hosts[h]];
+
+		if (n->n_ports != 1) {
+			diag_set(d, "", 0, "topology", "host %s has %u links; a host has exactly one NIC port",
+				 n->name, n->n_ports);
+			scn_locate(sim->scn, d);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+int sim_init(struct sim *sim, struct scenario *s, struct diag *d)
+{
+	int err;
+
+	memset(sim, 0, sizeof(*sim));
+	sim->scn = s;
+	err = topo_build(&s->topo, &sim->topo, d);
+	if (err) {
+		scn_locate(s, d);
+		return err;
+	}
+	if ((err = check_hosts(sim, d)) || (err = scn_resolve(s, sim->topo, d)))
+		return err;
+	sim->q = evq_new();
+	sim->rng = gsl_rng_alloc(gsl_rng_mt19937);
+	sim->sampled_nonzero = calloc(sim->topo->n_ports, 1);
+	if (!sim->q || !sim->rng || !sim->sampled_nonzero)
+		return -ENOMEM;
+	gsl_rng_set(sim->rng, (unsigned long)s->seed);
+	return net_build(s, sim->topo, sim->q, sim->rng, &sim->net);
+}
+
+static void on_sample(void *obj, uint64_t arg)
+{
+	struct sim *sim = obj;
+	struct net *n = sim->net;
+	double t = simtime_to_us(evq_now(sim->q));
+
+	(void)arg;
+	for (uint32_t i = 0; i < sim->topo->n_ports; i++) {
+		const struct port *p = &n->ports[i];
+		uint8_t now = 0;
+
+		if (!p->queued_bytes && !sim->sampled_nonzero[i])
+			continue;
+		for (int prio = 0; prio < PKT_PRIORITIES; prio++) {
+			uint64_t b = p->queue[prio].bytes;
+
+			if (b)
+				now |= (uint8_t)(1u << prio);
+			if (b || (sim->sampled_nonzero[i] & (1u << prio)))
+				fprintf(sim->series, "%.3f,%s,%d,%llu\n", t, sim->topo->ports[i].name,
+					prio, (unsigned long long)b);
+		}
+		sim->sampled_nonzero[i] = now;
+	}
+	/* keep sampling while anything else is still to happen */
+	if (evq_size(sim->q) > 0 && evq_now(sim->q) + sim->scn->out.sample <= sim->scn->stop)
+		evq_arm(sim->q, &sim->sampler, evq_now(sim->q) + sim->scn->out.sample);
+}
+
+static void show_progress(const struct sim *sim, double start, double now)
+{
+	double rate = (double)evq_fired(sim->q) / (now - start);
+
+	fprintf(stderr, "rocesim: %s t=%.1fus (%.0f%% of stop) %.2fM events/s, %u/%u flows done\n",
+		sim->scn->name, simtime_to_us(evq_now(sim->q)),
+		100.0 * (double)evq_now(sim->q) / (double)sim->scn->stop, rate / 1e6,
+		sim->net->flows_done, sim->net->n_flows);
+}
+
+int sim_run(struct sim *sim, FILE *series, int progress)
+{
+	const struct scenario *s = sim->scn;
+	struct evq *q = sim->q;
+	double start = wall_now(), last = start;
+
+	sim->series = series;
+	if (series) {
+		fprintf(series, "time_us,port,priority,queue_bytes\n");
+		if (s->out.sample) {
+			evq_timer_init(&sim->sampler, on_sample, sim);
+			evq_arm(q, &sim->sampler, 0);
+		}
+	}
+	sim->end = SIM_END_IDLE;
+	for (;;) {
+		simtime_t next;
+
+		if (net_done(sim->net)) {
+			sim->end = SIM_END_DONE;
+			break;
+		}
+		next = evq_peek(q);
+		if (next == SIMTIME_NEVER) {
+			sim->end = SIM_END_IDLE;
+			break;
+		}
+		if (next > s->stop) {
+			sim->end = SIM_END_STOP;
+			break;
+		}
+		if (s->max_events && evq_fired(q) >= s->max_events) {
+			sim->end = SIM_END_EVENTS;
+			break;
+		}
+		evq_step(q);
+		if (sim->net->error) {
+			sim->end = SIM_END_ERROR;
+			break;
+		}
+		if (progress && !(evq_fired(q) & 0x3ffff)) {
+			double now = wall_now();
+
+			if (now - last >= 1.0) {
+				show_progress(sim, start, now);
+				last = now;
+			}
+		}
+	}
+	sim->end_time = sim->end == SIM_END_STOP ? s->stop : evq_now(q);
+	sim->wall_s = wall_now() - start;
+	sim->events = evq_fired(q);
+	return sim->end == SIM_END_ERROR ? -ENOMEM : 0;
+}
+
+void sim_fini(struct sim *sim)
+{
+	net_free(sim->net);
+	if (sim->rng)
+		gsl_rng_free(sim->rng);
+	evq_free(sim->q);
+	free(sim->sampled_nonzero);
+	topo_free(sim->topo);
+	scn_free(sim->scn);
+	memset(sim, 0, sizeof(*sim));
+}

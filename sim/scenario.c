@@ -1,0 +1,1189 @@
+/*
+ * Scenario loading: the libcyaml schema of the scenario file, --set
+ * overrides applied by walking that same schema, and the checks that turn
+ * the loaded strings into the integers of struct scenario. Unit-bearing
+ * values are loaded as strings so that every refusal can name its unit;
+ * ydoc gives each key its line.
+ */
+#include "scenario.h"
+
+#include <ctype.h>
+#include <cyaml/cyaml.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../models/workload.h"
+#include "units.h"
+#include "ydoc.h"
+
+/* ---- what libcyaml loads ------------------------------------------------ */
+
+struct raw_link {
+	char *rate, *cable, *delay;
+};
+
+struct raw_topology {
+	int kind;
+	char *hosts, *leaves, *spines, *hosts_per_leaf, *parallel, *k, *switches,
+		*hosts_per_switch, *file, *convergence;
+	struct raw_link *link, *uplink;
+};
+
+struct raw_buffer {
+	char *size, *per_port;
+};
+
+struct raw_switch {
+	struct raw_buffer *buffer;
+};
+
+struct raw_nic {
+	char *mtu, *priority;
+	int cc;
+};
+
+struct raw_flow {
+	char *src, *dst, *size, *start;
+};
+
+struct raw_workload {
+	int kind;
+	char *size, *senders, *receiver, *start;
+	struct raw_flow *flows;
+	unsigned flows_count;
+};
+
+struct raw_fault {
+	int kind;
+	char *link, *at;
+};
+
+struct raw_output {
+	char *sample;
+};
+
+struct raw_top {
+	char *name, *seed, *stop, *max_events;
+	struct raw_topology *topology;
+	struct raw_switch *sw;
+	struct raw_nic *nic;
+	struct raw_workload *workload;
+	struct raw_fault *faults;
+	unsigned faults_count;
+	struct raw_output *output;
+};
+
+/* Everything kept from loading until scn_resolve has used it. */
+struct scn_raw {
+	struct raw_top *top;
+	struct ydoc *doc;
+	char **set_paths;
+	size_t n_set;
+};
+
+/* Enum values start at 1: 0 means the key was not given. */
+static const cyaml_strval_t topo_kinds[] = {
+	{"star", 1 + TOPO_STAR},     {"leaf_spine", 1 + TOPO_LEAF_SPINE},
+	{"fat_tree", 1 + TOPO_FAT_TREE}, {"ring", 1 + TOPO_RING},
+	{"file", 1 + TOPO_FILE},
+};
+static const cyaml_strval_t cc_kinds[] = {
+	{"none", 1 + SCN_CC_NONE},
+	{"dcqcn", 1 + SCN_CC_DCQCN},
+};
+static const cyaml_strval_t wl_kinds[] = {
+	{"flows", 1 + SCN_WL_FLOWS},
+	{"incast", 1 + SCN_WL_INCAST},
+	{"permutation", 1 + SCN_WL_PERMUTATION},
+};
+static const cyaml_strval_t fault_kinds[] = {
+	{"link_down", 1 + SCN_FAULT_LINK_DOWN},
+};
+
+#define OPT (CYAML_FLAG_OPTIONAL)
+#define OPT_PTR (CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL)
+#define STR(key, type, field) \
+	CYAML_FIELD_STRING_PTR(key, OPT_PTR, type, field, 0, CYAML_UNLIMITED)
+#define ENUM(key, type, field, table) \
+	CYAML_FIELD_ENUM(key, OPT | CYAML_FLAG_STRICT, type, field, table, \
+			 CYAML_ARRAY_LEN(table))
+
+static const cyaml_schema_field_t link_fields[] = {
+	STR("rate", struct raw_link, rate),
+	STR("cable", struct raw_link, cable),
+	STR("delay", struct raw_link, delay),
+	CYAML_FIELD_END,
+};
+
+static const cyaml_schema_field_t topology_fields[] = {
+	ENUM("kind", struct raw_topology, kind, topo_kinds),
+	STR("hosts", struct raw_topology, hosts),
+	STR("leaves", struct raw_topology, leaves),
+	STR("spines", struct raw_topology, spines),
+	STR("hosts_per_leaf", struct raw_topology, hosts_per_leaf),
+	STR("parallel", struct raw_topology, parallel),
+	STR("k", struct raw_topology, k),
+	STR("switches", struct raw_topology, switches),
+	STR("hosts_per_switch", struct raw_topology, hosts_per_switch),
+	STR("file", struct raw_topology, file),
+	STR("convergence", struct raw_topology, convergence),
+	CYAML_FIELD_MAPPING_PTR("link", OPT_PTR, struct raw_topology, link, link_fields),
+	CYAML_FIELD_MAPPING_PTR("uplink", OPT_PTR, struct raw_topology, uplink, link_fields),
+	CYAML_FIELD_END,
+};
+
+static const cyaml_schema_field_t buffer_fields[] = {
+	STR("size", struct raw_buffer, size),
+	STR("per_port", struct raw_buffer, per_port),
+	CYAML_FIELD_END,
+};
+
+static const cyaml_schema_field_t switch_fields[] = {
+	CYAML_FIELD_MAPPING_PTR("buffer", OPT_PTR, struct raw_switch, buffer, buffer_fields),
+	CYAML_FIELD_END,
+};
+
+static const cyaml_schema_field_t nic_fields[] = {
+	STR("mtu", struct raw_nic, mtu),
+	STR("priority", struct raw_nic, priority),
+	ENUM("cc", struct raw_nic, cc, cc_kinds),
+	CYAML_FIELD_END,
+};
+
+static const cyaml_schema_field_t flow_fields[] = {
+	STR("src", struct raw_flow, src),
+	STR("dst", struct raw_flow, dst),
+	STR("size", struct raw_flow, size),
+	STR("start", struct raw_flow, start),
+	CYAML_FIELD_END,
+};
+
+static const cyaml_schema_value_t flow_value = {
+	CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct raw_flow, flow_fields),
+};
+
+static const cyaml_schema_field_t workload_fields[] = {
+	ENUM("kind", struct raw_workload, kind, wl_kinds),
+	STR("size", struct raw_workload, size),
+	STR("senders", struct raw_workload, senders),
+	STR("receiver", struct raw_workload, receiver),
+	STR("start", struct raw_workload, start),
+	CYAML_FIELD_SEQUENCE("flows", OPT_PTR, struct raw_workload, flows, &flow_value, 0,
+			     CYAML_UNLIMITED),
+	CYAML_FIELD_END,
+};
+
+static const cyaml_schema_field_t fault_fields[] = {
+	ENUM("kind", struct raw_fault, kind, fault_kinds),
+	STR("link", struct raw_fault, link),
+	STR("at", struct raw_fault, at),
+	CYAML_FIELD_END,
+};
+
+static const cyaml_schema_value_t fault_value = {
+	CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct raw_fault, fault_fields),
+};
+
+static const cyaml_schema_field_t output_fields[] = {
+	STR("sample", struct raw_output, sample),
+	CYAML_FIELD_END,
+};
+
+static const cyaml_schema_field_t top_fields[] = {
+	STR("name", struct raw_top, name),
+	STR("seed", struct raw_top, seed),
+	STR("stop", struct raw_top, stop),
+	STR("max_events", struct raw_top, max_events),
+	CYAML_FIELD_MAPPING_PTR("topology", OPT_PTR, struct raw_top, topology, topology_fields),
+	CYAML_FIELD_MAPPING_PTR("switch", OPT_PTR, struct raw_top, sw, switch_fields),
+	CYAML_FIELD_MAPPING_PTR("nic", OPT_PTR, struct raw_top, nic, nic_fields),
+	CYAML_FIELD_MAPPING_PTR("workload", OPT_PTR, struct raw_top, workload, workload_fields),
+	CYAML_FIELD_SEQUENCE("faults", OPT_PTR, struct raw_top, faults, &fault_value, 0,
+			     CYAML_UNLIMITED),
+	CYAML_FIELD_IGNORE("expect", OPT),
+	CYAML_FIELD_MAPPING_PTR("output", OPT_PTR, struct raw_top, output, output_fields),
+	CYAML_FIELD_END,
+};
+
+static const cyaml_schema_value_t top_value = {
+	CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, struct raw_top, top_fields),
+};
+
+const char *const scn_expect_metrics[] = {
+	"pfc_pause_frames", "pfc_pause_rate_per_s", "pfc_paused_time_us",
+	"ecn_marked_packets", "cnp_sent", "cnp_handled", "drops", "lossless_drops",
+	"retransmitted_packets", "max_queue_bytes", "fct_us.p50", "fct_us.p99",
+	"fct_us.max", "collective.completion_time_us", "collective.algbw_GBps",
+	"collective.busbw_GBps", "paused_ports", "watchdog_triggers", "deadlock",
+	"deadlock.static_cycles", NULL,
+};
+
+/* ---- errors --------------------------------------------------------------- */
+
+struct loader {
+	const char *file;
+	struct scn_raw *raw;
+	struct diag *d;
+	/* libcyaml's log of the failed load */
+	char cy_msg[256];
+	char cy_path[160];
+	int cy_line;
+	int cy_frames;
+	char cy_frame[16][256];
+	int cy_frame_line;
+};
+
+static int set_by_user(const struct scn_raw *raw, const char *path)
+{
+	for (size_t i = 0; i < raw->n_set; i++)
+		if (!strcmp(raw->set_paths[i], path))
+			return 1;
+	return 0;
+}
+
+/* Report @path as refused; always returns -EINVAL. */
+static int fail(const struct loader *l, const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int fail(const struct loader *l, const char *path, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (set_by_user(l->raw, path))
+		diag_set(l->d, "--set", 0, path, "%s", msg);
+	else
+		diag_set(l->d, l->file, ydoc_line(l->raw->doc, path), path, "%s", msg);
+	return -EINVAL;
+}
+
+/* The keys a mapping schema accepts, for "unknown key" messages. */
+static void list_keys(const cyaml_schema_field_t *f, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (; f && f->key && n < size; f++)
+		n += (size_t)snprintf(buf + n, size - n, "%s%s", n ? ", " : "", f->key);
+}
+
+static void list_enum(const cyaml_schema_value_t *v, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (uint32_t i = 0; i < v->enumeration.count && n < size; i++)
+		n += (size_t)snprintf(buf + n, size - n, "%s%s", i ? ", " : "",
+				      v->enumeration.strings[i].str);
+}
+
+/* ---- walking the schema (unknown keys, --set) ------------------------------ */
+
+static const cyaml_schema_field_t *find_field(const cyaml_schema_field_t *f,
+					      const char *key, size_t len)
+{
+	for (; f && f->key; f++)
+		if (strlen(f->key) == len && !strncmp(f->key, key, len))
+			return f;
+	return NULL;
+}
+
+/*
+ * Follow @path through the schema. Returns the field of the last component,
+ * or NULL; *@parent gets the field list that was searched last. With @data
+ * (the loaded struct), also follows the data, allocating absent mappings,
+ * and leaves the address of the last field's storage in *@slot.
+ */
+static const cyaml_schema_field_t *walk(const char *path, const cyaml_schema_field_t **parent,
+					void *data, void **slot, int *bad_index)
+{
+	const cyaml_schema_field_t *fields = top_fields, *f = NULL;
+	const char *p = path;
+
+	*bad_index = 0;
+	for (;;) {
+		size_t len = strcspn(p, ".[");
+		uint8_t *base = data;
+
+		*parent = fields;
+		f = find_field(fields, p, len);
+		if (!f)
+			return NULL;
+		p += len;
+		if (data)
+			*slot = base + f->data_offset;
+		if (*p == '\0')
+			return f;
+		if (f->value.type == CYAML_SEQUENCE && *p == '[') {
+			char *end;
+			unsigned long idx = strtoul(p + 1, &end, 10);
+			unsigned count;
+
+			if (*end != ']' || !data) {
+				*bad_index = 1;
+				return NULL;
+			}
+			memcpy(&count, base + f->count_offset, sizeof(count));
+			if (idx >= count) {
+				*bad_index = 1;
+				return NULL;
+			}
+			data = *(uint8_t **)(base + f->data_offset) +
+			       idx * f->value.sequence.entry->data_size;
+			fields = f->value.sequence.entry->mapping.fields;
+			p = end + 1;
+			if (*p == '\0')
+				return NULL;
+			if (*p != '.')
+				return NULL;
+			p++;
+			continue;
+		}
+		if (f->value.type != CYAML_MAPPING || *p != '.')
+			return NULL;
+		if (data) {
+			void **ptr = (void **)(base + f->data_offset);
+
+			if (!*ptr && !(*ptr = calloc(1, f->value.data_size)))
+				return NULL;
+			data = *ptr;
+		}
+		fields = f->value.mapping.fields;
+		p++;
+	}
+}
+
+/* Apply one "key.path=value" to the loaded struct. */
+static int apply_set(struct loader *l, struct raw_top *top, const char *kv)
+{
+	const cyaml_schema_field_t *parent, *f;
+	const char *eq = strchr(kv, '=');
+	char path[160], keys[512];
+	void *slot = NULL;
+	int bad_index;
+
+	if (!eq || eq == kv || (size_t)(eq - kv) >= sizeof(path)) {
+		diag_set(l->d, "--set", 0, "", "\"%s\" is not KEY=VALUE", kv);
+		return -EINVAL;
+	}
+	memcpy(path, kv, (size_t)(eq - kv));
+	path[eq - kv] = '\0';
+	f = walk(path, &parent, top, &slot, &bad_index);
+	if (!f) {
+		if (bad_index) {
+			diag_set(l->d, "--set", 0, path, "no such list item in %s", l->file);
+		} else {
+			list_keys(parent, keys, sizeof(keys));
+			diag_set(l->d, "--set", 0, path, "unknown key (expected one of: %s)", keys);
+		}
+		return -EINVAL;
+	}
+	if (f->value.type == CYAML_STRING) {
+		char **s = slot, *v = strdup(eq + 1);
+
+		if (!v)
+			return -ENOMEM;
+		free(*s);
+		*s = v;
+		return 0;
+	}
+	if (f->value.type == CYAML_ENUM) {
+		const cyaml_schema_value_t *v = &f->value;
+
+		for (uint32_t i = 0; i < v->enumeration.count; i++) {
+			if (!strcmp(v->enumeration.strings[i].str, eq + 1)) {
+				int val = (int)v->enumeration.strings[i].val;
+
+				memcpy(slot, &val, sizeof(val));
+				return 0;
+			}
+		}
+		list_enum(v, keys, sizeof(keys));
+		diag_set(l->d, "--set", 0, path, "\"%s\" is not one of: %s", eq + 1, keys);
+		return -EINVAL;
+	}
+	diag_set(l->d, "--set", 0, path, "is a section, not a single value");
+	return -EINVAL;
+}
+
+/* ---- libcyaml's log turned into one diag ------------------------------------ */
+
+static void cy_log(cyaml_log_t level, void *ctx, const char *fmt, va_list args)
+{
+	struct loader *l = ctx;
+	char line[256];
+	char name[64];
+	int ln = 0;
+
+	if (level < CYAML_LOG_ERROR)
+		return;
+	vsnprintf(line, sizeof(line), fmt, args);
+	line[strcspn(line, "\n")] = '\0';
+	if (!strncmp(line, "Load: ", 6) && strncmp(line, "Load: Backtrace", 15)) {
+		if (!l->cy_msg[0])
+			snprintf(l->cy_msg, sizeof(l->cy_msg), "%s", line + 6);
+		return;
+	}
+	if (sscanf(line, "  in mapping field '%63[^']' (line: %d", name, &ln) == 2 ||
+	    sscanf(line, "  in sequence entry '%63[^']' (line: %d", name, &ln) == 2) {
+		if (strstr(line, "sequence entry"))
+			snprintf(line, sizeof(line), "[%ld]", strtol(name, NULL, 10) - 1);
+		else
+			snprintf(line, sizeof(line), "%s", name);
+		if (l->cy_frames < 16)
+			snprintf(l->cy_frame[l->cy_frames++], sizeof(l->cy_frame[0]), "%s", line);
+		if (!l->cy_frame_line)
+			l->cy_frame_line = ln;
+	} else if (sscanf(line, "  in mapping (line: %d", &ln) == 1 ||
+		   sscanf(line, "  in sequence (line: %d", &ln) == 1) {
+		if (!l->cy_frame_line)
+			l->cy_frame_line = ln;
+	}
+}
+
+/* Turn what libcyaml logged into a diag with our wording. */
+static int cy_fail(struct loader *l, cyaml_err_t err)
+{
+	char path[160] = "", keys[512];
+	const char *msg = l->cy_msg;
+	size_t n = 0;
+	int line;
+
+	for (int i = l->cy_frames - 1; i >= 0 && n < sizeof(path); i--)
+		n += (size_t)snprintf(path + n, sizeof(path) - n, "%s%s",
+				      (n && l->cy_frame[i][0] != '[') ? "." : "", l->cy_frame[i]);
+	if (!strncmp(msg, "Unexpected key: ", 16)) {
+		const cyaml_schema_field_t *parent = top_fields;
+		int bad;
+
+		if (n)
+			walk(path, &parent, NULL, NULL, &bad);
+		if (n && parent && find_field(parent, l->cy_frame[0], strlen(l->cy_frame[0]))) {
+			const cyaml_schema_field_t *f;
+
+			f = walk(path, &parent, NULL, NULL, &bad);
+			if (f && f->value.type == CYAML_MAPPING)
+				parent = f->value.mapping.fields;
+			else if (f && f->value.type == CYAML_SEQUENCE)
+				parent = f->value.sequence.entry->mapping.fields;
+		}
+		snprintf(path + n, sizeof(path) - n, "%s%s", n ? "." : "", msg + 16);
+		list_keys(parent, keys, sizeof(keys));
+		line = ydoc_line(l->raw->doc, path);
+		diag_set(l->d, l->file, line ? line : l->cy_frame_line, path,
+			 "unknown key (expected one of: %s)", keys);
+		return -EINVAL;
+	}
+	line = ydoc_line(l->raw->doc, path);
+	if (!line)
+		line = l->cy_frame_line;
+	if (!strncmp(msg, "Invalid ENUM value: ", 20)) {
+		const cyaml_schema_field_t *parent, *f;
+		int bad;
+
+		f = walk(path, &parent, NULL, NULL, &bad);
+		keys[0] = '\0';
+		if (f)
+			list_enum(&f->value, keys, sizeof(keys));
+		diag_set(l->d, l->file, line, path, "\"%s\" is not one of: %s", msg + 20, keys);
+	} else if (strstr(msg, "got event: SEQUENCE_START") || strstr(msg, "got event: MAPPING_START")) {
+		diag_set(l->d, l->file, line, path, "expected a single value, not a %s",
+			 strstr(msg, "SEQUENCE") ? "list" : "mapping");
+	} else if (strstr(msg, "Expecting MAPPING")) {
+		diag_set(l->d, l->file, line, path, "expected a mapping of keys");
+	} else if (strstr(msg, "Expecting SEQUENCE")) {
+		diag_set(l->d, l->file, line, path, "expected a list");
+	} else if (msg[0]) {
+		diag_set(l->d, l->file, line, path, "%s", msg);
+	} else {
+		diag_set(l->d, l->file, line, path, "%s", cyaml_strerror(err));
+	}
+	return err == CYAML_ERR_OOM ? -ENOMEM : -EINVAL;
+}
+
+/* ---- value checks ------------------------------------------------------------ */
+
+static int get_uint(const struct loader *l, const char *path, const char *s, uint64_t def,
+		    uint64_t min, uint64_t max, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!s) {
+		*out = def;
+		return 0;
+	}
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (!isdigit((unsigned char)s[0]) || *end || errno)
+		return fail(l, path, "\"%s\" is not a whole number", s);
+	if (v < min || v > max)
+		return fail(l, path, "%llu is out of range (%llu to %llu)", v,
+			    (unsigned long long)min, (unsigned long long)max);
+	*out = v;
+	return 0;
+}
+
+static int get_u32(const struct loader *l, const char *path, const char *s, uint32_t def,
+		   uint32_t min, uint32_t max, uint32_t *out)
+{
+	uint64_t v;
+	int err = get_uint(l, path, s, def, min, max, &v);
+
+	*out = (uint32_t)v;
+	return err;
+}
+
+static int get_size(const struct loader *l, const char *path, const char *s, uint64_t def,
+		    int positive, uint64_t *out)
+{
+	int err;
+
+	if (!s) {
+		*out = def;
+		return 0;
+	}
+	err = units_size(s, out);
+	if (err == UNITS_EFRACTION)
+		return fail(l, path, "\"%s\" is not a whole number of bytes", s);
+	if (err)
+		return fail(l, path, "\"%s\" is not a size (e.g. 1.2MB, 150KiB, 65536)", s);
+	if (positive && !*out)
+		return fail(l, path, "must be more than 0");
+	return 0;
+}
+
+static int get_time(const struct loader *l, const char *path, const char *s, simtime_t def,
+		    int positive, simtime_t *out)
+{
+	int err;
+
+	if (!s) {
+		*out = def;
+		return 0;
+	}
+	err = units_time(s, out);
+	if (err == UNITS_EFRACTION)
+		return fail(l, path, "\"%s\" is finer than a picosecond", s);
+	if (err)
+		return fail(l, path, "\"%s\" is not a time (e.g. 1us, 2.5ms, 100ns)", s);
+	if (positive && !*out)
+		return fail(l, path, "must be more than 0");
+	return 0;
+}
+
+static int get_link(const struct loader *l, const char *path, const struct raw_link *r,
+		    const struct topo_linkspec *def, struct topo_linkspec *out)
+{
+	char p[160];
+	uint64_t mm;
+	int err;
+
+	*out = *def;
+	if (!r)
+		return 0;
+	if (r->rate) {
+		snprintf(p, sizeof(p), "%s.rate", path);
+		err = units_rate(r->rate, &out->rate_bps);
+		if (err)
+			return fail(l, p, "\"%s\" is not a rate (e.g. 100Gbps, 400Gb/s)", r->rate);
+		if (!out->rate_bps)
+			return fail(l, p, "must be more than 0");
+	}
+	if (r->cable && r->delay) {
+		snprintf(p, sizeof(p), "%s.delay", path);
+		return fail(l, p, "give either cable or delay, not both");
+	}
+	if (r->cable) {
+		snprintf(p, sizeof(p), "%s.cable", path);
+		err = units_length(r->cable, &mm);
+		if (err || mm > 1000000000)
+			return fail(l, p, "\"%s\" is not a cable length (e.g. 2m, 300m, 2km)",
+				    r->cable);
+		out->delay = mm * SIMTIME_PS_PER_MM;
+	}
+	if (r->delay) {
+		snprintf(p, sizeof(p), "%s.delay", path);
+		return get_time(l, p, r->delay, 0, 0, &out->delay);
+	}
+	return 0;
+}
+
+/* A key that the chosen kind does not use is a mistake worth naming. */
+static int unused(const struct loader *l, const char *path, const char *v, const char *kind)
+{
+	if (v)
+		return fail(l, path, "does not apply to %s", kind);
+	return 0;
+}
+
+static int check_topology(const struct loader *l, const struct raw_topology *r,
+			  struct scenario *s)
+{
+	static const struct topo_linkspec def_link = {100000000000ULL, 2000 * SIMTIME_PS_PER_MM};
+	struct topo_spec *t = &s->topo;
+	const char *kind;
+	int err = 0;
+
+	if (!r)
+		return fail(l, "topology", "missing (e.g. topology: {kind: star, hosts: 9})");
+	if (!r->kind)
+		return fail(l, "topology.kind", "missing (star, leaf_spine, fat_tree, ring or file)");
+	t->kind = (enum topo_kind)(r->kind - 1);
+	kind = topo_kinds[t->kind].str;
+	switch (t->kind) {
+	case TOPO_STAR:
+		err = get_u32(l, "topology.hosts", r->hosts, 0, 1, 65535, &t->hosts);
+		if (!err && !r->hosts)
+			err = fail(l, "topology.hosts", "missing for a star");
+		break;
+	case TOPO_LEAF_SPINE:
+		err = get_u32(l, "topology.leaves", r->leaves, 0, 1, 4096, &t->leaves);
+		err = err ? err : get_u32(l, "topology.spines", r->spines, 0, 1, 4096, &t->spines);
+		err = err ? err : get_u32(l, "topology.hosts_per_leaf", r->hosts_per_leaf, 0, 1,
+					  4096, &t->hosts_per_leaf);
+		err = err ? err : get_u32(l, "topology.parallel", r->parallel, 1, 1, 64, &t->parallel);
+		if (!err && (!r->leaves || !r->spines || !r->hosts_per_leaf))
+			err = fail(l, "topology", "a leaf_spine needs leaves, spines and hosts_per_leaf");
+		break;
+	case TOPO_FAT_TREE:
+		err = get_u32(l, "topology.k", r->k, 0, 2, 64, &t->k);
+		if (!err && !r->k)
+			err = fail(l, "topology.k", "missing for a fat_tree");
+		if (!err && t->k % 2)
+			err = fail(l, "topology.k", "must be even (k-ary fat-tree), not %u", t->k);
+		break;
+	case TOPO_RING:
+		err = get_u32(l, "topology.switches", r->switches, 0, 2, 4096, &t->switches);
+		err = err ? err : get_u32(l, "topology.hosts_per_switch", r->hosts_per_switch, 1, 1,
+					  4096, &t->hosts_per_switch);
+		if (!err && !r->switches)
+			err = fail(l, "topology.switches", "missing for a ring");
+		break;
+	case TOPO_FILE:
+		if (!r->file)
+			err = fail(l, "topology.file", "missing for kind file");
+		t->file = r->file;
+		break;
+	}
+	if (err)
+		return err;
+	if (t->kind != TOPO_STAR && (err = unused(l, "topology.hosts", r->hosts, kind)))
+		return err;
+	if (t->kind != TOPO_LEAF_SPINE &&
+	    ((err = unused(l, "topology.leaves", r->leaves, kind)) ||
+	     (err = unused(l, "topology.spines", r->spines, kind)) ||
+	     (err = unused(l, "topology.hosts_per_leaf", r->hosts_per_leaf, kind)) ||
+	     (err = unused(l, "topology.parallel", r->parallel, kind))))
+		return err;
+	if (t->kind != TOPO_FAT_TREE && (err = unused(l, "topology.k", r->k, kind)))
+		return err;
+	if (t->kind != TOPO_RING && ((err = unused(l, "topology.switches", r->switches, kind)) ||
+				     (err = unused(l, "topology.hosts_per_switch",
+						   r->hosts_per_switch, kind))))
+		return err;
+	if (t->kind != TOPO_FILE && (err = unused(l, "topology.file", r->file, kind)))
+		return err;
+	if ((err = get_link(l, "topology.link", r->link, &def_link, &t->link)) ||
+	    (err = get_link(l, "topology.uplink", r->uplink, &t->link, &t->uplink)))
+		return err;
+	return get_time(l, "topology.convergence", r->convergence, SIMTIME_MS, 0, &s->convergence);
+}
+
+static int check_nic(const struct loader *l, const struct raw_nic *r, struct scenario *s)
+{
+	static const struct raw_nic none;
+	uint32_t prio;
+	int err;
+
+	if (!r)
+		r = &none;
+	err = get_u32(l, "nic.mtu", r->mtu, 4096, 0, UINT32_MAX, &s->nic.mtu);
+	if (err)
+		return err;
+	if (s->nic.mtu != 256 && s->nic.mtu != 512 && s->nic.mtu != 1024 &&
+	    s->nic.mtu != 2048 && s->nic.mtu != 4096)
+		return fail(l, "nic.mtu", "%u is not a RoCE path MTU (256, 512, 1024, 2048, 4096)",
+			    s->nic.mtu);
+	err = get_u32(l, "nic.priority", r->priority, 3, 0, 7, &prio);
+	s->nic.priority = (uint8_t)prio;
+	s->nic.cc = r->cc ? (enum scn_cc)(r->cc - 1) : SCN_CC_NONE;
+	if (!err && s->nic.cc == SCN_CC_DCQCN)
+		return fail(l, "nic.cc", "dcqcn is not modelled in this version yet; use none");
+	return err;
+}
+
+static int check_switch(const struct loader *l, const struct raw_switch *r, struct scenario *s)
+{
+	const struct raw_buffer *b = r ? r->buffer : NULL;
+	int err;
+
+	err = get_size(l, "switch.buffer.size", b ? b->size : NULL, 32000000, 1, &s->sw.buffer);
+	err = err ? err : get_size(l, "switch.buffer.per_port", b ? b->per_port : NULL, 0, 1,
+				   &s->sw.per_port);
+	if (!err && s->sw.per_port > s->sw.buffer)
+		err = fail(l, "switch.buffer.per_port", "is larger than switch.buffer.size");
+	return err;
+}
+
+static int check_workload(const struct loader *l, const struct raw_workload *r,
+			  struct scenario *s)
+{
+	char p[160];
+	int err = 0;
+
+	if (!r)
+		return fail(l, "workload", "missing (e.g. workload: {kind: incast, senders: 8, size: 1MB})");
+	if (!r->kind)
+		return fail(l, "workload.kind", "missing (flows, incast or permutation)");
+	s->wl.kind = (enum scn_workload_kind)(r->kind - 1);
+	err = get_time(l, "workload.start", r->start, 0, 0, &s->wl.start);
+	if (err)
+		return err;
+	switch (s->wl.kind) {
+	case SCN_WL_FLOWS:
+		if (!r->flows_count)
+			return fail(l, "workload.flows", "missing: a list of {src, dst, size, start}");
+		for (unsigned i = 0; i < r->flows_count && !err; i++) {
+			const struct raw_flow *f = &r->flows[i];
+			uint64_t bytes;
+			simtime_t t;
+
+			snprintf(p, sizeof(p), "workload.flows[%u]", i);
+			if (!f->src || !f->dst || !f->size)
+				return fail(l, p, "a flow needs src, dst and size");
+			snprintf(p, sizeof(p), "workload.flows[%u].size", i);
+			err = get_size(l, p, f->size, 0, 1, &bytes);
+			snprintf(p, sizeof(p), "workload.flows[%u].start", i);
+			err = err ? err : get_time(l, p, f->start, 0, 0, &t);
+		}
+		if (!err && (r->size || r->senders || r->receiver))
+			err = fail(l, r->size ? "workload.size" : r->senders ? "workload.senders" :
+				   "workload.receiver", "does not apply to flows (give it per flow)");
+		return err;
+	case SCN_WL_INCAST:
+		err = get_u32(l, "workload.senders", r->senders, 0, 1, 65535, &s->wl.senders);
+		if (!err && !r->senders)
+			err = fail(l, "workload.senders", "missing for an incast");
+		break;
+	case SCN_WL_PERMUTATION:
+		if ((err = unused(l, "workload.senders", r->senders, "a permutation")) ||
+		    (err = unused(l, "workload.receiver", r->receiver, "a permutation")))
+			return err;
+		break;
+	}
+	if (err)
+		return err;
+	if (!r->size)
+		return fail(l, "workload.size", "missing: bytes per flow (e.g. 8MB)");
+	if (r->flows_count)
+		return fail(l, "workload.flows", "only applies to kind flows");
+	return get_size(l, "workload.size", r->size, 0, 1, &s->wl.size);
+}
+
+static int add_expect(struct loader *l, struct scenario *s, const char *path, const char *value,
+		      const char *where)
+{
+	const char *rest = path + strlen("expect.");
+	enum scn_expect_op op = SCN_EXPECT_EQ;
+	char metric[64], *end;
+	size_t len = strlen(rest);
+	double v;
+	int known = 0;
+	struct scn_expect *e;
+
+	if (len > 4 && (!strcmp(rest + len - 4, ".min") || !strcmp(rest + len - 4, ".max"))) {
+		op = rest[len - 2] == 'i' ? SCN_EXPECT_MIN : SCN_EXPECT_MAX;
+		len -= 4;
+	}
+	if (len >= sizeof(metric))
+		len = sizeof(metric) - 1;
+	memcpy(metric, rest, len);
+	metric[len] = '\0';
+	for (const char *const *m = scn_expect_metrics; *m; m++)
+		known |= !strcmp(*m, metric);
+	if (!known) {
+		char keys[700];
+		size_t n = 0;
+
+		for (const char *const *m = scn_expect_metrics; *m && n < sizeof(keys); m++)
+			n += (size_t)snprintf(keys + n, sizeof(keys) - n, "%s%s", n ? ", " : "", *m);
+		return fail(l, path, "unknown metric (expected one of: %s)", keys);
+	}
+	if (!strcmp(value, "false") || !strcmp(value, "no")) {
+		v = 0;
+	} else if (!strcmp(value, "true") || !strcmp(value, "yes")) {
+		v = 1;
+	} else {
+		v = strtod(value, &end);
+		if (end == value || *end || v != v)
+			return fail(l, path, "\"%s\" is not a number", value);
+	}
+	for (uint32_t i = 0; i < s->n_expects; i++) {
+		if (!strcmp(s->expects[i].metric, metric) && s->expects[i].op == op) {
+			s->expects[i].value = v;
+			snprintf(s->expects[i].where, sizeof(s->expects[i].where), "%s", where);
+			return 0;
+		}
+	}
+	e = realloc(s->expects, (s->n_expects + 1) * sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	s->expects = e;
+	e = &s->expects[s->n_expects++];
+	snprintf(e->metric, sizeof(e->metric), "%s", metric);
+	e->op = op;
+	e->value = v;
+	snprintf(e->where, sizeof(e->where), "%s", where);
+	return 0;
+}
+
+static int check_expects(struct loader *l, struct scenario *s, const char *const *sets,
+			 size_t n_sets)
+{
+	char where[300], path[160];
+	int err;
+
+	for (size_t i = 0; i < ydoc_count(l->raw->doc); i++) {
+		const struct ydoc_entry *e = ydoc_at(l->raw->doc, i);
+
+		if (strncmp(e->path, "expect.", 7))
+			continue;
+		if (!e->value) {
+			const char *rest = e->path + 7;
+			int range = 0;
+
+			for (const char *const *m = scn_expect_metrics; *m; m++)
+				range |= !strcmp(*m, rest);
+			if (range)
+				continue; /* {min: .., max: ..}: its scalars follow */
+		}
+		snprintf(where, sizeof(where), "%s:%d", l->file, e->line);
+		err = add_expect(l, s, e->path, e->value ? e->value : "", where);
+		if (err)
+			return err;
+	}
+	for (size_t i = 0; i < n_sets; i++) {
+		const char *eq = strchr(sets[i], '=');
+
+		if (strncmp(sets[i], "expect.", 7) || !eq || (size_t)(eq - sets[i]) >= sizeof(path))
+			continue;
+		memcpy(path, sets[i], (size_t)(eq - sets[i]));
+		path[eq - sets[i]] = '\0';
+		snprintf(where, sizeof(where), "--set %s", sets[i]);
+		err = add_expect(l, s, path, eq + 1, where);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int check_faults(const struct loader *l, const struct raw_top *r, struct scenario *s)
+{
+	char p[160];
+
+	for (unsigned i = 0; i < r->faults_count; i++) {
+		const struct raw_fault *f = &r->faults[i];
+		simtime_t at;
+		int err;
+
+		snprintf(p, sizeof(p), "faults[%u].kind", i);
+		if (!f->kind)
+			return fail(l, p, "missing (link_down)");
+		snprintf(p, sizeof(p), "faults[%u].link", i);
+		if (!f->link)
+			return fail(l, p, "missing: the link's name, e.g. leaf0-spine1");
+		snprintf(p, sizeof(p), "faults[%u].at", i);
+		if (!f->at)
+			return fail(l, p, "missing: when the link fails, e.g. 1ms");
+		err = get_time(l, p, f->at, 0, 0, &at);
+		if (err)
+			return err;
+	}
+	s->n_faults = 0;
+	return 0;
+}
+
+static int check_all(struct loader *l, struct scenario *s, const char *const *sets, size_t n_sets)
+{
+	const struct raw_top *r = l->raw->top;
+	const char *base;
+	int err;
+
+	base = strrchr(l->file, '/');
+	base = base ? base + 1 : l->file;
+	s->name = strdup(r->name ? r->name : base);
+	if (!s->name)
+		return -ENOMEM;
+	if (!r->name) {
+		char *dot = strrchr(s->name, '.');
+
+		if (dot && dot != s->name)
+			*dot = '\0';
+	}
+	if ((err = get_uint(l, "seed", r->seed, 1, 0, UINT64_MAX, &s->seed)) ||
+	    (err = get_time(l, "stop", r->stop, SIMTIME_S, 1, &s->stop)) ||
+	    (err = get_uint(l, "max_events", r->max_events, 0, 0, UINT64_MAX, &s->max_events)) ||
+	    (err = check_topology(l, r->topology, s)) || (err = check_switch(l, r->sw, s)) ||
+	    (err = check_nic(l, r->nic, s)) || (err = check_workload(l, r->workload, s)) ||
+	    (err = check_faults(l, r, s)) || (err = check_expects(l, s, sets, n_sets)))
+		return err;
+	return get_time(l, "output.sample", r->output ? r->output->sample : NULL, 10 * SIMTIME_US,
+			0, &s->out.sample);
+}
+
+/* ---- entry points -------------------------------------------------------------- */
+
+static const cyaml_config_t base_config = {
+	.log_level = CYAML_LOG_ERROR,
+	.mem_fn = cyaml_mem,
+	.flags = CYAML_CFG_DEFAULT,
+};
+
+static void raw_free(struct scn_raw *raw)
+{
+	cyaml_config_t cfg = base_config;
+
+	if (!raw)
+		return;
+	if (raw->top)
+		cyaml_free(&cfg, &top_value, raw->top, 0);
+	ydoc_free(raw->doc);
+	for (size_t i = 0; i < raw->n_set; i++)
+		free(raw->set_paths[i]);
+	free(raw->set_paths);
+	free(raw);
+}
+
+void scn_free(struct scenario *s)
+{
+	if (!s)
+		return;
+	raw_free(s->raw);
+	free(s->name);
+	free(s->file);
+	free(s->wl.flows);
+	free(s->faults);
+	free(s->expects);
+	free(s);
+}
+
+int scn_load_text(const char *name, const char *text, size_t len, const char *const *sets,
+		  size_t n_sets, struct scenario **out, struct diag *d)
+{
+	struct loader l = {.file = name, .d = d};
+	cyaml_config_t cfg = base_config;
+	struct scenario *s;
+	cyaml_err_t cerr;
+	int err;
+
+	*out = NULL;
+	s = calloc(1, sizeof(*s));
+	if (!s || !(s->raw = calloc(1, sizeof(*s->raw))) || !(s->file = strdup(name))) {
+		scn_free(s);
+		return -ENOMEM;
+	}
+	l.raw = s->raw;
+	err = ydoc_parse(name, text, len, &s->raw->doc, d);
+	if (err)
+		goto fail;
+	if (!ydoc_count(s->raw->doc)) {
+		diag_set(d, name, 1, "", "empty scenario: expected a mapping of keys (topology, workload, ...)");
+		err = -EINVAL;
+		goto fail;
+	}
+	cfg.log_fn = cy_log;
+	cfg.log_ctx = &l;
+	cerr = cyaml_load_data((const uint8_t *)text, len, &cfg, &top_value,
+			       (cyaml_data_t **)&s->raw->top, NULL);
+	if (cerr != CYAML_OK) {
+		s->raw->top = NULL;
+		err = cy_fail(&l, cerr);
+		goto fail;
+	}
+	s->raw->set_paths = calloc(n_sets ? n_sets : 1, sizeof(char *));
+	if (!s->raw->set_paths) {
+		err = -ENOMEM;
+		goto fail;
+	}
+	for (size_t i = 0; i < n_sets; i++) {
+		if (!strncmp(sets[i], "expect.", 7))
+			continue;
+		err = apply_set(&l, s->raw->top, sets[i]);
+		if (err)
+			goto fail;
+		s->raw->set_paths[s->raw->n_set] = strndup(sets[i], strcspn(sets[i], "="));
+		if (!s->raw->set_paths[s->raw->n_set++]) {
+			err = -ENOMEM;
+			goto fail;
+		}
+	}
+	err = check_all(&l, s, sets, n_sets);
+	if (err)
+		goto fail;
+	*out = s;
+	return 0;
+fail:
+	scn_free(s);
+	return err;
+}
+
+int scn_load(const char *file, const char *const *sets, size_t n_sets, struct scenario **out,
+	     struct diag *d)
+{
+	FILE *f = fopen(file, "rb");
+	char *text = NULL;
+	size_t len = 0, cap = 0;
+	int err;
+
+	*out = NULL;
+	if (!f) {
+		diag_set(d, file, 0, "", "cannot open: %s", strerror(errno));
+		return -EINVAL;
+	}
+	for (;;) {
+		size_t n;
+
+		if (len + 4096 > cap) {
+			char *t;
+
+			cap = cap ? cap * 2 : 16384;
+			if (cap > (64u << 20) || !(t = realloc(text, cap))) {
+				fclose(f);
+				free(text);
+				if (cap > (64u << 20)) {
+					diag_set(d, file, 0, "", "larger than 64 MB: not a scenario");
+					return -EINVAL;
+				}
+				return -ENOMEM;
+			}
+			text = t;
+		}
+		n = fread(text + len, 1, cap - len, f);
+		len += n;
+		if (n == 0)
+			break;
+	}
+	err = ferror(f);
+	fclose(f);
+	if (err) {
+		free(text);
+		diag_set(d, file, 0, "", "cannot read");
+		return -EINVAL;
+	}
+	if (memchr(text, '\0', len)) {
+		free(text);
+		diag_set(d, file, 0, "", "holds a NUL byte: not a YAML text file");
+		return -EINVAL;
+	}
+	err = scn_load_text(file, text, len, sets, n_sets, out, d);
+	free(text);
+	return err;
+}
+
+/* ---- resolving names against the topology ---------------------------------------- */
+
+static int host_of(const struct loader *l, const struct topo *t, const char *path,
+		   const char *name, uint32_t *out)
+{
+	int32_t h = topo_find_host(t, name);
+
+	if (h < 0) {
+		if (topo_find_node(t, name) >= 0)
+			return fail(l, path, "\"%s\" is a switch, not a host", name);
+		return fail(l, path, "no host named \"%s\" (hosts are h0..h%u)", name,
+			    t->n_hosts - 1);
+	}
+	*out = (uint32_t)h;
+	return 0;
+}
+
+int scn_resolve(struct scenario *s, const struct topo *t, struct diag *d)
+{
+	struct loader l = {.file = s->file, .raw = s->raw, .d = d};
+	const struct raw_top *r = s->raw->top;
+	const struct raw_workload *w = r->workload;
+	char p[160];
+	int err = 0;
+
+	free(s->wl.flows);
+	s->wl.flows = NULL;
+	s->n_faults = 0;
+	if (t->n_hosts < 2)
+		return fail(&l, "topology", "has %u host: traffic needs at least 2", t->n_hosts);
+	switch (s->wl.kind) {
+	case SCN_WL_FLOWS:
+		s->wl.flows = calloc(w->flows_count, sizeof(*s->wl.flows));
+		if (!s->wl.flows)
+			return -ENOMEM;
+		for (unsigned i = 0; i < w->flows_count && !err; i++) {
+			const struct raw_flow *rf = &w->flows[i];
+			struct scn_flow *f = &s->wl.flows[i];
+
+			snprintf(p, sizeof(p), "workload.flows[%u].src", i);
+			err = host_of(&l, t, p, rf->src, &f->src);
+			snprintf(p, sizeof(p), "workload.flows[%u].dst", i);
+			err = err ? err : host_of(&l, t, p, rf->dst, &f->dst);
+			if (!err && f->src == f->dst)
+				err = fail(&l, p, "a flow from %s to itself never touches the fabric",
+					   rf->src);
+			units_size(rf->size, &f->bytes);
+			f->start = 0;
+			if (rf->start)
+				units_time(rf->start, &f->start);
+		}
+		s->wl.n_flows = w->flows_count;
+		break;
+	case SCN_WL_INCAST: {
+		uint32_t recv = t->n_hosts - 1;
+
+		if (w->receiver)
+			err = host_of(&l, t, "workload.receiver", w->receiver, &recv);
+		if (!err && s->wl.senders > t->n_hosts - 1)
+			err = fail(&l, "workload.senders", "%u senders need %u hosts, the topology has %u",
+				   s->wl.senders, s->wl.senders + 1, t->n_hosts);
+		if (!err)
+			err = wl_incast(t->n_hosts, s->wl.senders, recv, s->wl.size, s->wl.start,
+					&s->wl.flows, &s->wl.n_flows);
+		break;
+	}
+	case SCN_WL_PERMUTATION:
+		err = wl_permutation(t->n_hosts, s->wl.size, s->wl.start, s->seed, &s->wl.flows,
+				     &s->wl.n_flows);
+		break;
+	}
+	if (err)
+		return err;
+	s->faults = calloc(r->faults_count ? r->faults_count : 1, sizeof(*s->faults));
+	if (!s->faults)
+		return -ENOMEM;
+	for (unsigned i = 0; i < r->faults_count; i++) {
+		const struct raw_fault *rf = &r->faults[i];
+		int32_t link = topo_find_link(t, rf->link);
+
+		snprintf(p, sizeof(p), "faults[%u].link", i);
+		if (link < 0)
+			return fail(&l, p, "no link named \"%s\" (links are named by their ends, e.g. %s)",
+				    rf->link, t->n_links ? t->links[0].name : "a-b");
+		s->faults[i].kind = (enum scn_fault_kind)(rf->kind - 1);
+		s->faults[i].link = (uint32_t)link;
+		units_time(rf->at, &s->faults[i].at);
+		s->n_faults++;
+	}
+	return 0;
+}
+
+void scn_locate(const struct scenario *s, struct diag *d)
+{
+	if (d->file[0])
+		return;
+	snprintf(d->file, sizeof(d->file), "%s", s->file);
+	if (d->path[0])
+		d->line = set_by_user(s->raw, d->path) ? 0 : ydoc_line(s->raw->doc, d->path);
+	if (d->path[0] && set_by_user(s->raw, d->path))
+		snprintf(d->file, sizeof(d->file), "--set");
+}

@@ -1,0 +1,110 @@
+/*
+ * Scenario: the user's YAML file (plus --set overrides) loaded with
+ * libcyaml, checked, and resolved into plain data with every unit turned
+ * into an integer (bytes, bit/s, picoseconds). Data flows one way from here:
+ * the run never looks at YAML again.
+ *
+ * Loading is two steps: scn_load reads and checks what the file alone can
+ * tell (syntax, keys, units, ranges); scn_resolve then checks what needs the
+ * topology (host and link names) and expands the workload into flows.
+ * Errors fill a struct diag naming the file, the line and the key path.
+ */
+#ifndef ROCESIM_SCENARIO_H
+#define ROCESIM_SCENARIO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../topologies/topo.h"
+#include "diag.h"
+#include "simtime.h"
+
+enum scn_workload_kind { SCN_WL_FLOWS, SCN_WL_INCAST, SCN_WL_PERMUTATION };
+enum scn_fault_kind { SCN_FAULT_LINK_DOWN };
+enum scn_cc { SCN_CC_NONE, SCN_CC_DCQCN };
+
+/* One flow, as the workload expands it: src and dst are host indices. */
+struct scn_flow {
+	uint32_t src, dst;
+	uint64_t bytes;
+	simtime_t start;
+};
+
+struct scn_fault {
+	enum scn_fault_kind kind;
+	uint32_t link; /* index in topo.links */
+	simtime_t at;
+};
+
+enum scn_expect_op { SCN_EXPECT_EQ, SCN_EXPECT_MIN, SCN_EXPECT_MAX };
+
+/* One `expect:` gate on a summary metric of results.json. */
+struct scn_expect {
+	char metric[64]; /* path under "summary", e.g. "fct_us.p99" */
+	enum scn_expect_op op;
+	double value;
+	char where[300]; /* "file:line" for messages */
+};
+
+struct scenario {
+	char *name;
+	char *file;
+	uint64_t seed;
+	simtime_t stop;      /* bound on simulated time */
+	uint64_t max_events; /* 0 = no cap */
+
+	struct topo_spec topo;
+	simtime_t convergence; /* routes follow a link failure after this */
+
+	struct {
+		uint64_t buffer;   /* shared pool, bytes */
+		uint64_t per_port; /* static cap per egress port, 0 = none */
+	} sw;
+
+	struct {
+		uint32_t mtu;      /* payload bytes per packet */
+		uint8_t priority;  /* 802.1p priority of RDMA data */
+		enum scn_cc cc;
+	} nic;
+
+	struct {
+		enum scn_workload_kind kind;
+		uint64_t size;        /* incast, permutation: bytes per flow */
+		uint32_t senders;     /* incast */
+		simtime_t start;      /* incast, permutation */
+		struct scn_flow *flows;
+		uint32_t n_flows;
+	} wl;
+
+	struct scn_fault *faults;
+	uint32_t n_faults;
+	struct scn_expect *expects;
+	uint32_t n_expects;
+
+	struct {
+		simtime_t sample; /* time-series period, 0 = off */
+	} out;
+
+	struct scn_raw *raw; /* what libcyaml loaded, until resolved */
+};
+
+/* The metrics `expect:` may name (summary paths). NULL-terminated. */
+extern const char *const scn_expect_metrics[];
+
+/*
+ * Load @file and apply @n_sets overrides "key.path=value". Returns 0, or
+ * -EINVAL (bad input, @d says where) or -ENOMEM.
+ */
+int scn_load(const char *file, const char *const *sets, size_t n_sets,
+	     struct scenario **out, struct diag *d);
+/* Same, from text in memory (@name is used as the file name in errors). */
+int scn_load_text(const char *name, const char *text, size_t len,
+		  const char *const *sets, size_t n_sets, struct scenario **out,
+		  struct diag *d);
+/* Resolve names against @t and expand the workload into flows. */
+int scn_resolve(struct scenario *s, const struct topo *t, struct diag *d);
+void scn_free(struct scenario *s);
+/* Give a diag from topo_build (key path, no file) the scenario's file and line. */
+void scn_locate(const struct scenario *s, struct diag *d);
+
+#endif

@@ -1,0 +1,50 @@
+/*
+ * One simulation: the scenario, its topology and fabric, the event queue,
+ * the seeded random generator, and the loop that runs them until the
+ * workload is done, the time bound is reached, or the event cap is hit.
+ * Nothing here is global: two simulations can run side by side.
+ */
+#ifndef ROCESIM_SIM_H
+#define ROCESIM_SIM_H
+
+#include <gsl/gsl_rng.h>
+#include <stdio.h>
+
+#include "../models/net.h"
+#include "diag.h"
+#include "evq.h"
+#include "scenario.h"
+
+enum sim_end { SIM_END_DONE, SIM_END_STOP, SIM_END_EVENTS, SIM_END_IDLE, SIM_END_ERROR };
+
+struct sim {
+	struct scenario *scn;
+	struct topo *topo;
+	struct evq *q;
+	gsl_rng *rng;
+	struct net *net;
+
+	FILE *series;          /* time-series CSV, or NULL */
+	struct evq_timer sampler;
+	uint8_t *sampled_nonzero; /* per port: priorities non-empty at the last sample */
+
+	enum sim_end end;
+	simtime_t end_time;
+	double wall_s;
+	uint64_t events;
+	int progress;
+};
+
+/*
+ * Build the topology of @s, resolve the scenario against it and build the
+ * fabric. Errors are input errors (@d says where) or -ENOMEM. Takes
+ * ownership of @s.
+ */
+int sim_init(struct sim *sim, struct scenario *s, struct diag *d);
+/* Run to the end; @series (may be NULL) receives the time-series CSV. */
+int sim_run(struct sim *sim, FILE *series, int progress);
+void sim_fini(struct sim *sim);
+
+const char *sim_end_str(enum sim_end e);
+
+#endif

@@ -1,0 +1,178 @@
+/* Event queue: ordering, ties, cancel, re-arm, the pool, and 1M events. */
+#include <criterion/criterion.h>
+#include <gsl/gsl_rng.h>
+#include <stdlib.h>
+
+#include "sim/evq.h"
+
+struct log {
+	struct evq *q;
+	uint64_t seen[64];
+	simtime_t at[64];
+	size_t n;
+};
+
+static void record(void *obj, uint64_t arg)
+{
+	struct log *l = obj;
+
+	l->at[l->n] = evq_now(l->q);
+	l->seen[l->n++] = arg;
+}
+
+Test(evq, runs_in_time_order)
+{
+	struct log l = {.q = evq_new()};
+
+	evq_post(l.q, 30, record, &l, 3);
+	evq_post(l.q, 10, record, &l, 1);
+	evq_post(l.q, 20, record, &l, 2);
+	while (evq_step(l.q))
+		;
+	cr_assert_eq(l.n, 3);
+	cr_assert_eq(l.seen[0], 1);
+	cr_assert_eq(l.seen[1], 2);
+	cr_assert_eq(l.seen[2], 3);
+	cr_assert_eq(l.at[2], 30);
+	cr_assert_eq(evq_fired(l.q), 3);
+	evq_free(l.q);
+}
+
+Test(evq, equal_times_run_in_insertion_order)
+{
+	struct log l = {.q = evq_new()};
+
+	for (uint64_t i = 0; i < 40; i++)
+		evq_post(l.q, i % 2 ? 100 : 50, record, &l, i);
+	while (evq_step(l.q))
+		;
+	cr_assert_eq(l.n, 40);
+	for (size_t i = 0; i < 20; i++) {
+		cr_assert_eq(l.seen[i], 2 * i, "tie %zu broken out of order", i);
+		cr_assert_eq(l.seen[20 + i], 2 * i + 1);
+	}
+	evq_free(l.q);
+}
+
+Test(evq, cancel_removes_without_running)
+{
+	struct log l = {.q = evq_new()};
+	struct evq_timer *a, *b;
+
+	a = evq_post(l.q, 10, record, &l, 1);
+	b = evq_post(l.q, 20, record, &l, 2);
+	evq_post(l.q, 30, record, &l, 3);
+	evq_cancel(l.q, b);
+	evq_cancel(l.q, a);
+	cr_assert_eq(evq_size(l.q), 1);
+	while (evq_step(l.q))
+		;
+	cr_assert_eq(l.n, 1);
+	cr_assert_eq(l.seen[0], 3);
+	evq_free(l.q);
+}
+
+Test(evq, rearm_moves_a_pending_timer)
+{
+	struct log l = {.q = evq_new()};
+	struct evq_timer t;
+
+	evq_timer_init(&t, record, &l);
+	t.arg = 9;
+	evq_arm(l.q, &t, 100);
+	evq_post(l.q, 50, record, &l, 1);
+	evq_arm(l.q, &t, 10); /* earlier */
+	cr_assert_eq(evq_size(l.q), 2);
+	cr_assert_eq(evq_peek(l.q), 10);
+	evq_step(l.q);
+	cr_assert_eq(l.seen[0], 9);
+	cr_assert(!evq_pending(&t));
+	evq_arm(l.q, &t, 60);
+	evq_arm(l.q, &t, 70); /* later */
+	while (evq_step(l.q))
+		;
+	cr_assert_eq(l.n, 3);
+	cr_assert_eq(l.seen[1], 1);
+	cr_assert_eq(l.at[2], 70);
+	evq_free(l.q);
+}
+
+struct chk {
+	struct evq *q;
+	simtime_t last;
+	uint64_t last_seq_key;
+	size_t n;
+	int bad;
+};
+
+static void check_order(void *obj, uint64_t arg)
+{
+	struct chk *c = obj;
+	simtime_t now = evq_now(c->q);
+
+	if (now < c->last || (now == c->last && arg < c->last_seq_key))
+		c->bad++;
+	c->last = now;
+	c->last_seq_key = arg;
+	c->n++;
+}
+
+Test(evq, million_random_events_pop_in_order, .timeout = 60)
+{
+	struct chk c = {.q = evq_new()};
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	const size_t n = 1000000;
+
+	gsl_rng_set(r, 42);
+	/* arg is the insertion index: among equal times it must increase */
+	for (size_t i = 0; i < n; i++)
+		cr_assert_not_null(evq_post(c.q, gsl_rng_uniform_int(r, 100000), check_order, &c, i));
+	cr_assert_eq(evq_size(c.q), n);
+	while (evq_step(c.q))
+		;
+	cr_assert_eq(c.n, n);
+	cr_assert_eq(c.bad, 0, "%d events out of (time, seq) order", c.bad);
+	gsl_rng_free(r);
+	evq_free(c.q);
+}
+
+struct churn {
+	struct evq *q;
+	gsl_rng *r;
+	struct evq_timer t[64];
+	size_t fired, bad;
+};
+
+static void churn_fire(void *obj, uint64_t arg)
+{
+	struct churn *c = obj;
+
+	if (evq_now(c->q) != c->t[arg].when)
+		c->bad++;
+	if (++c->fired < 200000)
+		evq_arm(c->q, &c->t[arg], evq_now(c->q) + 1 + gsl_rng_uniform_int(c->r, 1000));
+	/* move or cancel a random other timer */
+	size_t k = gsl_rng_uniform_int(c->r, 64);
+	if (evq_pending(&c->t[k]) && gsl_rng_uniform_int(c->r, 2))
+		evq_cancel(c->q, &c->t[k]);
+	else if (c->fired < 200000)
+		evq_arm(c->q, &c->t[k], evq_now(c->q) + gsl_rng_uniform_int(c->r, 500));
+}
+
+Test(evq, rearm_and_cancel_churn_keeps_heap_valid)
+{
+	struct churn c = {.q = evq_new(), .r = gsl_rng_alloc(gsl_rng_mt19937)};
+
+	for (size_t i = 0; i < 64; i++) {
+		evq_timer_init(&c.t[i], churn_fire, &c);
+		c.t[i].arg = i;
+		evq_arm(c.q, &c.t[i], i);
+	}
+	while (evq_step(c.q))
+		;
+	cr_assert_eq(c.bad, 0);
+	cr_assert_geq(c.fired, 200000);
+	cr_assert_eq(evq_size(c.q), 0);
+	gsl_rng_free(c.r);
+	evq_free(c.q);
+}

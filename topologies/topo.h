@@ -1,0 +1,142 @@
+/*
+ * Topology: the fabric as a graph of hosts and switches joined by
+ * full-duplex links, the generators that build the usual shapes, and the
+ * names users and tests refer to (DESIGN.md "Names"):
+ *   hosts h0, h1, ... in order; star: sw0; leaf_spine: leaf<i>, spine<j>
+ *   (hosts numbered leaf by leaf); fat_tree: edge<pod>_<i>, agg<pod>_<i>,
+ *   core<i>; ring: sw0.. in ring order. A link is named "a-b" by its ends
+ *   ("a-b#1" for a second parallel link); a port "node:peer" ("node:peer#1").
+ *
+ * Ports: the ports of a node are its links in the order the generator added
+ * them; port p of node u is t->ports[t->nodes[u].first_port + p].
+ */
+#ifndef ROCESIM_TOPO_H
+#define ROCESIM_TOPO_H
+
+#include <stdint.h>
+
+#include "../sim/diag.h"
+#include "../sim/simtime.h"
+
+enum topo_kind { TOPO_STAR, TOPO_LEAF_SPINE, TOPO_FAT_TREE, TOPO_RING, TOPO_FILE };
+enum topo_node_kind { TOPO_HOST, TOPO_SWITCH };
+
+#define TOPO_NAME_MAX 48
+
+/* One end of a link as seen from a node. */
+struct topo_port {
+	uint32_t node;  /* owner */
+	uint32_t peer;  /* node at the other end */
+	uint32_t link;  /* index in topo.links */
+	uint32_t peer_port; /* global index (in topo.ports) of the far end */
+	char name[2 * TOPO_NAME_MAX + 8];
+};
+
+struct topo_node {
+	char name[TOPO_NAME_MAX];
+	enum topo_node_kind kind;
+	uint32_t first_port; /* index in topo.ports */
+	uint32_t n_ports;
+	uint32_t host_index; /* position among hosts (hosts only) */
+};
+
+struct topo_link {
+	uint32_t a, b;       /* node indices */
+	uint32_t port_a, port_b; /* global port indices */
+	uint64_t rate_bps;
+	simtime_t delay;     /* propagation, one way */
+	int up;              /* 0 once failed */
+	char name[2 * TOPO_NAME_MAX + 8];
+};
+
+/* Link parameters: rate, and delay from the cable (5 ns/m) or given. */
+struct topo_linkspec {
+	uint64_t rate_bps;
+	simtime_t delay;
+};
+
+/* What the scenario asks for; counts not used by a kind are ignored. */
+struct topo_spec {
+	enum topo_kind kind;
+	uint32_t hosts;           /* star */
+	uint32_t leaves, spines, hosts_per_leaf, parallel; /* leaf_spine */
+	uint32_t k;               /* fat_tree (even, >= 2) */
+	uint32_t switches, hosts_per_switch; /* ring */
+	const char *file;         /* file: path to the topology YAML */
+	struct topo_linkspec link;   /* host links */
+	struct topo_linkspec uplink; /* switch-switch links */
+};
+
+struct topo {
+	struct topo_node *nodes;
+	uint32_t n_nodes;
+	struct topo_link *links;
+	uint32_t n_links;
+	struct topo_port *ports;
+	uint32_t n_ports;
+	uint32_t *hosts; /* node index of host i (h0, h1, ...) */
+	uint32_t n_hosts;
+	uint32_t n_switches;
+};
+
+/* Build @spec into a new topology. Returns 0, or a negative error with @d
+ * saying what is impossible (key path relative to "topology"). */
+int topo_build(const struct topo_spec *spec, struct topo **out, struct diag *d);
+void topo_free(struct topo *t);
+
+/*
+ * Assembling a topology by hand, as the generators and the file loader do:
+ * topo_new(), nodes and links in the order their ports should take, then
+ * topo_finish() lays out the ports, names links and ports and fills the
+ * host table. Indices returned are final. Negative errors: -EINVAL (bad
+ * name, unknown node, link to itself, rate 0), -E2BIG (a node with more
+ * than TOPO_MAX_PORTS ports, or more than TOPO_MAX_ELEMS nodes or links),
+ * -ENOMEM. topo_finish() refuses duplicate node or link names, with the
+ * path "nodes[i].name" or "links[i]" of the later one.
+ */
+#define TOPO_MAX_PORTS 65535u        /* next hops are uint16_t local ports */
+#define TOPO_MAX_ELEMS (1u << 22)    /* nodes, and links, per topology */
+
+struct topo *topo_new(void);
+int32_t topo_add_node(struct topo *t, const char *name, enum topo_node_kind kind);
+int32_t topo_add_link(struct topo *t, uint32_t a, uint32_t b,
+		      const struct topo_linkspec *spec);
+int topo_finish(struct topo *t, struct diag *d);
+
+/* kind file: load @spec->file (topofile.c); topo_build calls it. Errors
+ * name the topology file, its line and the key path ("links[3].b"). */
+int topo_file_load(const struct topo_spec *spec, struct topo **out, struct diag *d);
+
+/* Lookups by name; return the index or -1. */
+int32_t topo_find_node(const struct topo *t, const char *name);
+int32_t topo_find_host(const struct topo *t, const char *name); /* host index */
+int32_t topo_find_link(const struct topo *t, const char *name);
+
+/*
+ * Routes: for every node and destination host, the set of ports on shortest
+ * paths over the links that are up (ECMP). Hosts never forward, so paths run
+ * through switches only. An empty set means unreachable.
+ */
+struct topo_routes;
+
+int topo_routes_build(const struct topo *t, struct topo_routes **out);
+void topo_routes_free(struct topo_routes *r);
+/* Ports (local indices, 0..n_ports-1 of @node) towards host @dst_host. */
+const uint16_t *topo_next_hops(const struct topo_routes *r, uint32_t node,
+			       uint32_t dst_host, uint32_t *count);
+/* Hop count from @node to host @dst_host, or UINT32_MAX if unreachable. */
+uint32_t topo_distance(const struct topo_routes *r, uint32_t node, uint32_t dst_host);
+
+/* Deterministic per-flow ECMP choice among @count ports at @node. */
+static inline uint32_t topo_ecmp_pick(uint64_t flow_hash, uint32_t node, uint32_t count)
+{
+	uint64_t x = flow_hash ^ ((uint64_t)node * 0x9e3779b97f4a7c15ULL);
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	x ^= x >> 33;
+	return (uint32_t)(x % count);
+}
+
+#endif

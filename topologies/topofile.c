@@ -1,0 +1,650 @@
+/*
+ * Topology files (topology kind: file): an explicit fabric in YAML,
+ *
+ *   nodes:
+ *     - {name: h0, kind: host}
+ *     - {name: sw0, kind: switch}
+ *   links:
+ *     - {a: h0, b: sw0, rate: 100Gbps, cable: 2m}   # or delay: 1us
+ *
+ * loaded with libcyaml and checked so that every mistake names the file,
+ * its line and the key path ("links[3].b"): ydoc indexes the same text for
+ * the lines, and libcyaml's error log (a message, then a backtrace that
+ * names lines) is turned into the same one-line form.
+ *
+ * A link's rate, and its delay when it gives neither cable nor delay, come
+ * from topology.link when one end is a host, from topology.uplink when both
+ * ends are switches. Hosts are numbered in the order the nodes list them;
+ * a node's ports follow the order of the links.
+ */
+#include "topo.h"
+
+#include <cyaml/cyaml.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../sim/units.h"
+#include "../sim/ydoc.h"
+
+#define TF_PATH_MAX 64
+#define TF_LOG_MAX 4096
+#define TF_FRAMES_MAX 16
+
+struct tf_node {
+	char *name;
+	enum topo_node_kind kind;
+};
+
+struct tf_link {
+	char *a, *b;
+	char *rate, *cable, *delay; /* optional, with units */
+};
+
+struct tf_doc {
+	struct tf_node *nodes;
+	unsigned nodes_count;
+	struct tf_link *links;
+	unsigned links_count;
+};
+
+static const cyaml_strval_t tf_kinds[] = {
+	{ "host", TOPO_HOST },
+	{ "switch", TOPO_SWITCH },
+};
+
+static const cyaml_schema_field_t tf_node_fields[] = {
+	CYAML_FIELD_STRING_PTR("name", CYAML_FLAG_DEFAULT, struct tf_node, name, 0,
+			       CYAML_UNLIMITED),
+	CYAML_FIELD_ENUM("kind", CYAML_FLAG_STRICT, struct tf_node, kind, tf_kinds,
+			 CYAML_ARRAY_LEN(tf_kinds)),
+	CYAML_FIELD_END
+};
+
+static const cyaml_schema_value_t tf_node_schema = {
+	CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct tf_node, tf_node_fields),
+};
+
+static const cyaml_schema_field_t tf_link_fields[] = {
+	CYAML_FIELD_STRING_PTR("a", CYAML_FLAG_DEFAULT, struct tf_link, a, 0, CYAML_UNLIMITED),
+	CYAML_FIELD_STRING_PTR("b", CYAML_FLAG_DEFAULT, struct tf_link, b, 0, CYAML_UNLIMITED),
+	CYAML_FIELD_STRING_PTR("rate", CYAML_FLAG_OPTIONAL, struct tf_link, rate, 0,
+			       CYAML_UNLIMITED),
+	CYAML_FIELD_STRING_PTR("cable", CYAML_FLAG_OPTIONAL, struct tf_link, cable, 0,
+			       CYAML_UNLIMITED),
+	CYAML_FIELD_STRING_PTR("delay", CYAML_FLAG_OPTIONAL, struct tf_link, delay, 0,
+			       CYAML_UNLIMITED),
+	CYAML_FIELD_END
+};
+
+static const cyaml_schema_value_t tf_link_schema = {
+	CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct tf_link, tf_link_fields),
+};
+
+static const cyaml_schema_field_t tf_doc_fields[] = {
+	CYAML_FIELD_SEQUENCE("nodes", CYAML_FLAG_POINTER, struct tf_doc, nodes, &tf_node_schema,
+			     0, CYAML_UNLIMITED),
+	CYAML_FIELD_SEQUENCE("links", CYAML_FLAG_POINTER, struct tf_doc, links, &tf_link_schema,
+			     0, CYAML_UNLIMITED),
+	CYAML_FIELD_END
+};
+
+static const cyaml_schema_value_t tf_doc_schema = {
+	CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, struct tf_doc, tf_doc_fields),
+};
+
+/* libcyaml's log of one load, kept to be turned into one diag. */
+struct tf_log {
+	char buf[TF_LOG_MAX];
+	size_t len;
+};
+
+static void tf_log_fn(cyaml_log_t level, void *ctx, const char *fmt, va_list args)
+{
+	struct tf_log *log = ctx;
+	int n;
+
+	(void)level;
+	if (log->len + 1 >= sizeof(log->buf))
+		return;
+	n = vsnprintf(log->buf + log->len, sizeof(log->buf) - log->len, fmt, args);
+	if (n > 0)
+		log->len += (size_t)n;
+	if (log->len >= sizeof(log->buf))
+		log->len = sizeof(log->buf) - 1;
+}
+
+/* One line of libcyaml's backtrace: a mapping key, a sequence entry, or neither. */
+struct tf_frame {
+	enum { TF_FRAME_KEY, TF_FRAME_INDEX, TF_FRAME_NONE } kind;
+	char key[TOPO_NAME_MAX];
+	unsigned index;
+	int line;
+};
+
+/*
+ * The backtrace lines of libcyaml 1.3.1, innermost first:
+ *   "  in mapping field 'kind' (line: 3, column: 23)"
+ *   "  in sequence entry '2' (line: 3, column: 5)"   (entries count from 1)
+ *   "  in mapping (line: 7, column: 11)"
+ * and, without a position, "  in mapping field: kind", "  in sequence entry: 2".
+ */
+static int tf_parse_frame(const char *ln, struct tf_frame *f)
+{
+	memset(f, 0, sizeof(*f));
+	if (sscanf(ln, "  in mapping field '%47[^']' (line: %d", f->key, &f->line) >= 1 ||
+	    sscanf(ln, "  in mapping field: %47s", f->key) == 1) {
+		f->kind = TF_FRAME_KEY;
+		return 1;
+	}
+	if (sscanf(ln, "  in sequence entry '%u' (line: %d", &f->index, &f->line) >= 1 ||
+	    sscanf(ln, "  in sequence entry: %u", &f->index) == 1) {
+		/* entry 0: the sequence had no entry yet */
+		f->kind = f->index ? TF_FRAME_INDEX : TF_FRAME_NONE;
+		f->index = f->index ? f->index - 1 : 0;
+		return 1;
+	}
+	if (sscanf(ln, "  in mapping (line: %d", &f->line) == 1) {
+		f->kind = TF_FRAME_NONE;
+		return 1;
+	}
+	return 0;
+}
+
+/* The schema of the value that @fr (outermost last) leads to, or NULL. */
+static const cyaml_schema_value_t *tf_schema_at(const struct tf_frame *fr, int n)
+{
+	const cyaml_schema_value_t *v = &tf_doc_schema;
+	const cyaml_schema_field_t *f;
+	int i;
+
+	for (i = n - 1; i >= 0 && v; i--) {
+		if (fr[i].kind == TF_FRAME_INDEX) {
+			v = v->type == CYAML_SEQUENCE ? v->sequence.entry : NULL;
+		} else if (fr[i].kind == TF_FRAME_KEY) {
+			if (v->type != CYAML_MAPPING)
+				return NULL;
+			for (f = v->mapping.fields; f->key && strcmp(f->key, fr[i].key); f++)
+				;
+			v = f->key ? &f->value : NULL;
+		}
+	}
+	return v;
+}
+
+/* ", "-separated keys of a mapping, or values of an enum, into @buf. */
+static void tf_schema_words(const cyaml_schema_value_t *v, char *buf, size_t size)
+{
+	size_t n = 0;
+	uint32_t i;
+
+	buf[0] = '\0';
+	if (v && v->type == CYAML_MAPPING) {
+		const cyaml_schema_field_t *f;
+
+		for (f = v->mapping.fields; f->key && n < size; f++)
+			n += (size_t)snprintf(buf + n, size - n, "%s%s", n ? ", " : "", f->key);
+	} else if (v && v->type == CYAML_ENUM) {
+		for (i = 0; i < v->enumeration.count && n < size; i++)
+			n += (size_t)snprintf(buf + n, size - n, "%s%s", n ? ", " : "",
+					      v->enumeration.strings[i].str);
+	}
+}
+
+static const char *tf_event_words(const char *ev)
+{
+	if (strncmp(ev, "SCALAR", 6) == 0 || strncmp(ev, "STRING", 6) == 0 ||
+	    strncmp(ev, "ENUM", 4) == 0)
+		return "a single value";
+	if (strncmp(ev, "MAPPING", 7) == 0)
+		return "a mapping";
+	if (strncmp(ev, "SEQUENCE", 8) == 0)
+		return "a list";
+	return ev;
+}
+
+/* Line of @path in @y, or of the nearest enclosing key it has; 0 if none. */
+static int tf_line(const struct ydoc *y, const char *path)
+{
+	char buf[TF_PATH_MAX];
+	char *dot, *br;
+	int line;
+
+	if (!y)
+		return 0;
+	snprintf(buf, sizeof(buf), "%s", path);
+	while (buf[0]) {
+		line = ydoc_line(y, buf);
+		if (line > 0)
+			return line;
+		dot = strrchr(buf, '.');
+		br = strrchr(buf, '[');
+		if (dot && (!br || dot > br))
+			*dot = '\0';
+		else if (br)
+			*br = '\0';
+		else
+			buf[0] = '\0';
+	}
+	return 0;
+}
+
+static void tf_append(char *path, size_t size, const struct tf_frame *f)
+{
+	size_t n = strlen(path);
+
+	if (f->kind == TF_FRAME_KEY)
+		snprintf(path + n, size - n, "%s%s", n ? "." : "", f->key);
+	else if (f->kind == TF_FRAME_INDEX)
+		snprintf(path + n, size - n, "[%u]", f->index);
+}
+
+/* Turn libcyaml's log of a failed load into one diag. */
+static void tf_cyaml_diag(const char *file, const char *log, const struct ydoc *y,
+			  struct diag *d)
+{
+	struct tf_frame fr[TF_FRAMES_MAX], extra = { .kind = TF_FRAME_NONE };
+	char msg[256] = "", text[400], words[160], path[TF_PATH_MAX] = "";
+	char ln[320], expect[32], event[32];
+	const char *p = log, *arg;
+	int n = 0, i, line = 0, use_cyaml_line = 0;
+
+	while (*p) {
+		const char *eol = strchr(p, '\n');
+		size_t len = eol ? (size_t)(eol - p) : strlen(p);
+
+		snprintf(ln, sizeof(ln), "%.*s", (int)(len < sizeof(ln) ? len : sizeof(ln) - 1), p);
+		if (strncmp(ln, "Load: ", 6) == 0 && strcmp(ln, "Load: Backtrace:") && !msg[0])
+			snprintf(msg, sizeof(msg), "%s", ln + 6);
+		else if (n < TF_FRAMES_MAX && tf_parse_frame(ln, &fr[n]))
+			n++;
+		p += len + (eol ? 1 : 0);
+	}
+	for (i = 0; i < n && !line; i++)
+		line = fr[i].line;
+
+	snprintf(text, sizeof(text), "%s", msg[0] ? msg : "not a valid topology file");
+	if ((arg = strstr(msg, "Unexpected key: ")) == msg) {
+		arg += strlen("Unexpected key: ");
+		/* an innermost key is the last field read, not the one refused */
+		if (n && fr[0].kind == TF_FRAME_KEY)
+			fr[0].kind = TF_FRAME_NONE;
+		tf_schema_words(tf_schema_at(fr, n), words, sizeof(words));
+		extra.kind = TF_FRAME_KEY;
+		snprintf(extra.key, sizeof(extra.key), "%s", arg);
+		snprintf(text, sizeof(text), "unknown key \"%s\" (expected %s)", arg,
+			 words[0] ? words : "no other key");
+	} else if ((arg = strstr(msg, "Missing required mapping field: ")) == msg) {
+		arg += strlen("Missing required mapping field: ");
+		if (n && fr[0].kind == TF_FRAME_KEY)
+			fr[0].kind = TF_FRAME_NONE;
+		snprintf(text, sizeof(text), "missing key \"%s\"", arg);
+	} else if ((arg = strstr(msg, "Invalid ENUM value: ")) == msg) {
+		arg += strlen("Invalid ENUM value: ");
+		tf_schema_words(tf_schema_at(fr, n), words, sizeof(words));
+		snprintf(text, sizeof(text), "\"%s\" is not one of: %s", arg, words);
+	} else if ((arg = strstr(msg, "Mapping field already seen: ")) == msg) {
+		arg += strlen("Mapping field already seen: ");
+		snprintf(text, sizeof(text), "key \"%s\" given twice", arg);
+		use_cyaml_line = 1;
+	} else if (sscanf(msg, "Expecting %31s got event: %31s", expect, event) == 2) {
+		expect[strcspn(expect, ",")] = '\0';
+		snprintf(text, sizeof(text), "expected %s, found %s", tf_event_words(expect),
+			 tf_event_words(event));
+	} else if ((arg = strstr(msg, "libyaml: ")) == msg) {
+		snprintf(text, sizeof(text), "malformed YAML: %s", arg + strlen("libyaml: "));
+		use_cyaml_line = 1;
+	}
+
+	for (i = n - 1; i >= 0; i--)
+		tf_append(path, sizeof(path), &fr[i]);
+	tf_append(path, sizeof(path), &extra);
+	if (!use_cyaml_line && tf_line(y, path) > 0)
+		line = tf_line(y, path);
+	diag_set(d, file, line, path, "%s", text);
+}
+
+static int tf_err(struct diag *d, const char *file, const struct ydoc *y, const char *path,
+		  const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+static int tf_err(struct diag *d, const char *file, const struct ydoc *y, const char *path,
+		  const char *fmt, ...)
+{
+	char msg[sizeof(d->msg)];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	diag_set(d, file, tf_line(y, path), path, "%s", msg);
+	return -EINVAL;
+}
+
+static int tf_read(const char *path, char **text, size_t *len)
+{
+	size_t cap = 4096, n = 0, got;
+	char *buf = malloc(cap), *nb;
+	FILE *f;
+	int err;
+
+	if (!buf)
+		return -ENOMEM;
+	f = fopen(path, "rb");
+	if (!f) {
+		err = -errno;
+		free(buf);
+		return err;
+	}
+	while ((got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+		n += got;
+		if (cap - n - 1 == 0) {
+			nb = realloc(buf, cap * 2);
+			if (!nb) {
+				fclose(f);
+				free(buf);
+				return -ENOMEM;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+	}
+	err = ferror(f) ? -EIO : 0;
+	fclose(f);
+	if (err) {
+		free(buf);
+		return err;
+	}
+	buf[n] = '\0';
+	*text = buf;
+	*len = n;
+	return 0;
+}
+
+/* Names by which links refer to nodes, sorted for lookup. */
+struct tf_ref {
+	const char *name;
+	uint32_t index;
+};
+
+static int tf_ref_cmp(const void *x, const void *y)
+{
+	const struct tf_ref *p = x, *q = y;
+	int c = strcmp(p->name, q->name);
+
+	if (c)
+		return c;
+	return p->index < q->index ? -1 : p->index > q->index;
+}
+
+static int tf_ref_name_cmp(const void *x, const void *y)
+{
+	return strcmp(((const struct tf_ref *)x)->name, ((const struct tf_ref *)y)->name);
+}
+
+static int32_t tf_lookup(const struct tf_ref *refs, uint32_t n, const char *name)
+{
+	struct tf_ref key = { name, 0 };
+	const struct tf_ref *r = bsearch(&key, refs, n, sizeof(*refs), tf_ref_name_cmp);
+
+	return r ? (int32_t)r->index : -1;
+}
+
+/* What a node name may not hold: link and port names are built from it. */
+static int tf_check_name(const char *name, const char *file, const struct ydoc *y,
+			 const char *path, struct diag *d)
+{
+	const char *c;
+
+	if (!name[0])
+		return tf_err(d, file, y, path, "empty node name");
+	if (strlen(name) >= TOPO_NAME_MAX)
+		return tf_err(d, file, y, path, "node name \"%s\" is longer than %d characters",
+			      name, TOPO_NAME_MAX - 1);
+	for (c = name; *c; c++) {
+		if (*c == ':' || *c == '#')
+			return tf_err(d, file, y, path,
+				      "node name \"%s\" may not contain '%c' (port and link names use it)",
+				      name, *c);
+		if (*c == ' ' || *c == '\t' || *c == '\n' || *c == '\r')
+			return tf_err(d, file, y, path, "node name \"%s\" may not contain spaces",
+				      name);
+	}
+	return 0;
+}
+
+static int tf_units_err(struct diag *d, const char *file, const struct ydoc *y,
+			const char *path, const char *value, int err, const char *what,
+			const char *example)
+{
+	if (err == UNITS_ESYNTAX || err == UNITS_ENOUNIT)
+		return tf_err(d, file, y, path, "\"%s\" is not a %s (e.g. %s)", value, what,
+			      example);
+	return tf_err(d, file, y, path, "\"%s\" is not a %s: %s", value, what,
+		      units_strerror(err));
+}
+
+/* Rate and delay of link @i: its own, or the default of its kind. */
+static int tf_link_spec(const struct topo_spec *spec, const struct tf_link *l, uint32_t i,
+			int to_host, const char *file, const struct ydoc *y,
+			struct topo_linkspec *ls, struct diag *d)
+{
+	const struct topo_linkspec *def = to_host ? &spec->link : &spec->uplink;
+	char path[TF_PATH_MAX];
+	uint64_t mm;
+	int err;
+
+	*ls = *def;
+	if (l->rate) {
+		snprintf(path, sizeof(path), "links[%" PRIu32 "].rate", i);
+		err = units_rate(l->rate, &ls->rate_bps);
+		if (err)
+			return tf_units_err(d, file, y, path, l->rate, err, "rate",
+					    "100Gbps, 400Gb/s");
+		if (ls->rate_bps == 0)
+			return tf_err(d, file, y, path, "rate must be positive");
+	} else if (ls->rate_bps == 0) {
+		snprintf(path, sizeof(path), "links[%" PRIu32 "]", i);
+		return tf_err(d, file, y, path, "no rate given, and topology.%s.rate is 0",
+			      to_host ? "link" : "uplink");
+	}
+	if (l->cable && l->delay) {
+		snprintf(path, sizeof(path), "links[%" PRIu32 "].delay", i);
+		return tf_err(d, file, y, path, "give cable or delay, not both");
+	}
+	if (l->cable) {
+		snprintf(path, sizeof(path), "links[%" PRIu32 "].cable", i);
+		err = units_length(l->cable, &mm);
+		if (err)
+			return tf_units_err(d, file, y, path, l->cable, err, "length", "2m, 30cm");
+		if (mm > UINT64_MAX / SIMTIME_PS_PER_MM)
+			return tf_err(d, file, y, path, "cable \"%s\" is too long", l->cable);
+		ls->delay = mm * SIMTIME_PS_PER_MM;
+	} else if (l->delay) {
+		snprintf(path, sizeof(path), "links[%" PRIu32 "].delay", i);
+		err = units_time(l->delay, &ls->delay);
+		if (err)
+			return tf_units_err(d, file, y, path, l->delay, err, "time", "1us, 500ns");
+	}
+	return 0;
+}
+
+/* Check the names of the nodes; @refs comes back sorted by name. */
+static int tf_check_nodes(const struct tf_doc *doc, struct tf_ref *refs, const char *file,
+			  const struct ydoc *y, struct diag *d)
+{
+	char path[TF_PATH_MAX], first[TF_PATH_MAX];
+	uint32_t i, dup = UINT32_MAX, orig = 0;
+	int err;
+
+	for (i = 0; i < doc->nodes_count; i++) {
+		snprintf(path, sizeof(path), "nodes[%" PRIu32 "].name", i);
+		err = tf_check_name(doc->nodes[i].name, file, y, path, d);
+		if (err)
+			return err;
+		refs[i] = (struct tf_ref){ doc->nodes[i].name, i };
+	}
+	qsort(refs, doc->nodes_count, sizeof(*refs), tf_ref_cmp);
+	/* report the first repeat in file order; its run starts at the original */
+	for (i = 1; i < doc->nodes_count; i++) {
+		if (strcmp(refs[i].name, refs[i - 1].name) == 0 && refs[i].index < dup) {
+			dup = refs[i].index;
+			orig = refs[i - 1].index;
+		}
+	}
+	if (dup == UINT32_MAX)
+		return 0;
+	snprintf(path, sizeof(path), "nodes[%" PRIu32 "].name", dup);
+	snprintf(first, sizeof(first), "nodes[%" PRIu32 "].name", orig);
+	return tf_err(d, file, y, path, "duplicate node name \"%s\" (first at line %d)",
+		      doc->nodes[dup].name, tf_line(y, first));
+}
+
+static int tf_build(const struct topo_spec *spec, const struct tf_doc *doc,
+		    const struct ydoc *y, struct topo **out, struct diag *d)
+{
+	const char *file = spec->file;
+	char path[TF_PATH_MAX];
+	struct topo_linkspec ls;
+	struct tf_ref *refs;
+	struct topo *t;
+	uint32_t i;
+	int32_t a, b, r;
+	int err;
+
+	refs = malloc(((size_t)doc->nodes_count + 1) * sizeof(*refs));
+	t = topo_new();
+	err = -ENOMEM;
+	if (!refs || !t) {
+		diag_set(d, file, 0, "", "out of memory");
+		goto out_free;
+	}
+	err = tf_check_nodes(doc, refs, file, y, d);
+	if (err)
+		goto out_free;
+	for (i = 0; i < doc->nodes_count; i++) {
+		r = topo_add_node(t, doc->nodes[i].name, doc->nodes[i].kind);
+		if (r < 0) {
+			snprintf(path, sizeof(path), "nodes[%" PRIu32 "]", i);
+			err = tf_err(d, file, y, path, "cannot add node \"%s\": %s",
+				     doc->nodes[i].name,
+				     r == -E2BIG ? "too many nodes" : "out of memory");
+			goto out_free;
+		}
+	}
+	if (t->n_hosts == 0) {
+		err = tf_err(d, file, y, "nodes", "no host: at least one node needs kind: host");
+		goto out_free;
+	}
+
+	for (i = 0; i < doc->links_count; i++) {
+		const struct tf_link *l = &doc->links[i];
+
+		a = tf_lookup(refs, doc->nodes_count, l->a);
+		b = tf_lookup(refs, doc->nodes_count, l->b);
+		snprintf(path, sizeof(path), "links[%" PRIu32 "].%s", i, a < 0 ? "a" : "b");
+		if (a < 0 || b < 0) {
+			err = tf_err(d, file, y, path, "unknown node \"%s\"", a < 0 ? l->a : l->b);
+			goto out_free;
+		}
+		if (a == b) {
+			err = tf_err(d, file, y, path, "link from \"%s\" to itself", l->a);
+			goto out_free;
+		}
+		err = tf_link_spec(spec, l, i,
+				   t->nodes[a].kind == TOPO_HOST || t->nodes[b].kind == TOPO_HOST,
+				   file, y, &ls, d);
+		if (err)
+			goto out_free;
+		r = topo_add_link(t, (uint32_t)a, (uint32_t)b, &ls);
+		if (r < 0) {
+			snprintf(path, sizeof(path), "links[%" PRIu32 "]", i);
+			if (r == -E2BIG)
+				err = tf_err(d, file, y, path,
+					     "\"%s\" or \"%s\" would have more than %u ports, or the "
+					     "file more than %u links", l->a, l->b, TOPO_MAX_PORTS,
+					     TOPO_MAX_ELEMS);
+			else
+				err = tf_err(d, file, y, path, "out of memory");
+			goto out_free;
+		}
+	}
+
+	for (i = 0; i < t->n_nodes; i++) {
+		if (t->nodes[i].kind == TOPO_HOST && t->nodes[i].n_ports == 0) {
+			snprintf(path, sizeof(path), "nodes[%" PRIu32 "]", i);
+			err = tf_err(d, file, y, path, "host \"%s\" has no link", t->nodes[i].name);
+			goto out_free;
+		}
+	}
+	err = topo_finish(t, d);
+	if (err) {
+		if (d) {
+			snprintf(d->file, sizeof(d->file), "%s", file);
+			d->line = tf_line(y, d->path);
+		}
+		goto out_free;
+	}
+	*out = t;
+	t = NULL;
+out_free:
+	topo_free(t);
+	free(refs);
+	return err;
+}
+
+int topo_file_load(const struct topo_spec *spec, struct topo **out, struct diag *d)
+{
+	struct tf_log log = { .len = 0 };
+	cyaml_config_t cfg = {
+		.log_fn = tf_log_fn,
+		.log_ctx = &log,
+		.mem_fn = cyaml_mem,
+		.log_level = CYAML_LOG_ERROR,
+		.flags = CYAML_CFG_DEFAULT,
+	};
+	const char *file = spec->file;
+	cyaml_data_t *data = NULL;
+	struct ydoc *y = NULL;
+	char *text = NULL;
+	size_t len = 0;
+	int err;
+
+	*out = NULL;
+	if (!file || !file[0]) {
+		diag_set(d, "", 0, "topology.file", "kind file needs the path of a topology file");
+		return -EINVAL;
+	}
+	err = tf_read(file, &text, &len);
+	if (err) {
+		diag_set(d, file, 0, "", "cannot read the topology file: %s", strerror(-err));
+		return err;
+	}
+	err = ydoc_parse(file, text, len, &y, d);
+	if (err) {
+		if (d && !d->file[0])
+			snprintf(d->file, sizeof(d->file), "%s", file);
+		goto out_free;
+	}
+	if (cyaml_load_data((const uint8_t *)text, len, &cfg, &tf_doc_schema, &data, NULL) !=
+	    CYAML_OK) {
+		tf_cyaml_diag(file, log.buf, y, d);
+		err = -EINVAL;
+		goto out_free;
+	}
+	if (!data) {
+		diag_set(d, file, 0, "", "empty topology file (expected nodes: and links:)");
+		err = -EINVAL;
+		goto out_free;
+	}
+	err = tf_build(spec, data, y, out, d);
+out_free:
+	if (data)
+		cyaml_free(&cfg, &tf_doc_schema, data, 0);
+	if (y)
+		ydoc_free(y);
+	free(text);
+	return err;
+}
