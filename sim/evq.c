@@ -1,8 +1,8 @@
 /*
  * evq: implicit d-ary min-heap of timers ordered by (when, seq), plus a
- * pool of one-off events. EVQ_ARITY picks the fan-out (4 by default: see the
- * README for the measurement behind it; experiments/bench/evq_bench builds
- * this file with 2 and 4 to compare).
+ * pool of one-off events. EVQ_ARITY picks the fan-out: 2 (a binary heap) by
+ * default, chosen by measurement (README, "Event core");
+ * experiments/bench/evq_bench builds this file with 2 and 4 to compare.
  */
 #include "evq.h"
 
@@ -11,15 +11,15 @@
 #include <stdlib.h>
 
 #ifndef EVQ_ARITY
-#define EVQ_ARITY 4
+#define EVQ_ARITY 2
 #endif
 
 #define POOL_CHUNK 1024
 
+/* 16 bytes: four siblings of a 4-ary heap share one 64-byte cache line. */
 struct evq_entry {
 	simtime_t when;
-	uint64_t seq;
-	struct evq_timer *t;
+	struct evq_timer *t; /* holds the tie-breaking sequence number */
 };
 
 struct pool_chunk {
@@ -33,13 +33,15 @@ struct evq {
 	simtime_t now;
 	uint64_t seq;
 	uint64_t fired;
+	size_t peak;
+	struct evq_timer *running; /* at the top while its callback runs */
 	struct evq_timer *free_ev; /* free list, linked through obj */
 	struct pool_chunk *chunks;
 };
 
 static inline int before(const struct evq_entry *a, const struct evq_entry *b)
 {
-	return a->when < b->when || (a->when == b->when && a->seq < b->seq);
+	return a->when < b->when || (a->when == b->when && a->t->seq < b->t->seq);
 }
 
 static inline void place(struct evq *q, size_t i, struct evq_entry e)
@@ -127,15 +129,18 @@ void evq_free(struct evq *q)
 
 int evq_arm(struct evq *q, struct evq_timer *t, simtime_t when)
 {
-	struct evq_entry e = {when, q->seq++, t};
+	struct evq_entry e = {when, t};
 
 	assert(when >= q->now && "an event may not be scheduled in the past");
+	if (t == q->running)
+		q->running = NULL; /* re-armed from its own callback: moved in place */
 	t->when = when;
+	t->seq = q->seq++;
 	if (t->slot) {
 		size_t i = t->slot - 1;
-		int up = before(&e, &q->heap[i]);
 
-		if (up)
+		/* the new sequence number is the largest: ties move it down */
+		if (i > 0 && before(&e, &q->heap[(i - 1) / EVQ_ARITY]))
 			sift_up(q, i, e);
 		else
 			sift_down(q, i, e);
@@ -151,6 +156,8 @@ int evq_arm(struct evq *q, struct evq_timer *t, simtime_t when)
 		q->cap = cap;
 	}
 	sift_up(q, q->n++, e);
+	if (q->n > q->peak)
+		q->peak = q->n;
 	return 0;
 }
 
@@ -162,6 +169,8 @@ static void pool_put(struct evq *q, struct evq_timer *t)
 
 void evq_cancel(struct evq *q, struct evq_timer *t)
 {
+	if (t == q->running)
+		q->running = NULL;
 	if (t->slot)
 		remove_at(q, t->slot - 1);
 	if (t->pooled)
@@ -210,19 +219,35 @@ int evq_step(struct evq *q)
 	void *obj;
 	uint64_t arg;
 
+	assert(!q->running && "evq_step may not be called from an event");
 	if (!q->n)
 		return 0;
 	t = q->heap[0].t;
 	assert(q->heap[0].when >= q->now && "time went backwards");
 	q->now = q->heap[0].when;
-	remove_at(q, 0);
-	fn = t->fn;
-	obj = t->obj;
-	arg = t->arg;
-	if (t->pooled)
-		pool_put(q, t);
 	q->fired++;
-	fn(obj, arg);
+	if (t->pooled) {
+		remove_at(q, 0);
+		fn = t->fn;
+		obj = t->obj;
+		arg = t->arg;
+		pool_put(q, t);
+		fn(obj, arg);
+		return 1;
+	}
+	/*
+	 * An embedded timer stays at the top while its callback runs: most
+	 * callbacks re-arm their own timer (a link's next arrival, a port's
+	 * next packet), and moving it down in place costs one sift instead of
+	 * a pop and a push. Nothing else can go before it meanwhile: other
+	 * events are at or after now with a larger sequence number.
+	 */
+	q->running = t;
+	t->fn(t->obj, t->arg);
+	if (q->running == t) {
+		q->running = NULL;
+		remove_at(q, t->slot - 1);
+	}
 	return 1;
 }
 
@@ -239,4 +264,14 @@ size_t evq_size(const struct evq *q)
 uint64_t evq_fired(const struct evq *q)
 {
 	return q->fired;
+}
+
+size_t evq_peak(const struct evq *q)
+{
+	return q->peak;
+}
+
+int evq_pending(const struct evq *q, const struct evq_timer *t)
+{
+	return t->slot != 0 && t != q->running;
 }

@@ -23,6 +23,7 @@ typedef void (*evq_fn)(void *obj, uint64_t arg);
 
 struct evq_timer {
 	simtime_t when;
+	uint64_t seq;    /* insertion order, breaks ties between equal times */
 	evq_fn fn;
 	void *obj;
 	uint64_t arg;
@@ -39,6 +40,7 @@ void evq_free(struct evq *q);
 static inline void evq_timer_init(struct evq_timer *t, evq_fn fn, void *obj)
 {
 	t->when = 0;
+	t->seq = 0;
 	t->fn = fn;
 	t->obj = obj;
 	t->arg = 0;
@@ -46,10 +48,9 @@ static inline void evq_timer_init(struct evq_timer *t, evq_fn fn, void *obj)
 	t->pooled = 0;
 }
 
-static inline int evq_pending(const struct evq_timer *t)
-{
-	return t->slot != 0;
-}
+/* Whether @t will still fire (a timer whose callback is running will not,
+ * unless the callback re-arms it). */
+int evq_pending(const struct evq *q, const struct evq_timer *t);
 
 /* Schedule @t at @when (>= now); a pending timer is moved. 0 or -ENOMEM. */
 int evq_arm(struct evq *q, struct evq_timer *t, simtime_t when);
@@ -66,6 +67,8 @@ int evq_step(struct evq *q);
 
 simtime_t evq_now(const struct evq *q);
 size_t evq_size(const struct evq *q);
+/* Most events ever pending at once. */
+size_t evq_peak(const struct evq *q);
 uint64_t evq_fired(const struct evq *q);
 
 #endif

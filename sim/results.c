@@ -11,6 +11,7 @@
 #include <gsl/gsl_statistics_double.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "../models/nic.h"
@@ -84,12 +85,21 @@ static json_t *port_json(const struct sim *sim, uint32_t i, uint64_t *max_q)
 	return o;
 }
 
+static uint64_t peak_rss_kb(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru))
+		return 0;
+	return (uint64_t)ru.ru_maxrss; /* kilobytes on Linux */
+}
+
 json_t *res_build(const struct sim *sim)
 {
 	const struct net *n = sim->net;
 	const struct topo *t = sim->topo;
 	json_t *root, *switches = json_array(), *hosts = json_array(), *flows = json_array();
-	uint64_t max_q = 0, drops = 0;
+	uint64_t max_q = 0;
 
 	for (uint32_t u = 0; u < t->n_nodes; u++) {
 		const struct topo_node *tn = &t->nodes[u];
@@ -99,7 +109,6 @@ json_t *res_build(const struct sim *sim)
 		if (tn->kind != TOPO_SWITCH)
 			continue;
 		c = sw_counters(n->switches[u]);
-		drops += c->drops;
 		ports = json_array();
 		for (uint32_t k = 0; k < tn->n_ports; k++)
 			json_array_append_new(ports, port_json(sim, tn->first_port + k, &max_q));
@@ -133,7 +142,7 @@ json_t *res_build(const struct sim *sim)
 						   : json_null()));
 	}
 	root = json_pack(
-		"{s:i,s:s,s:o,s:{s:o,s:o,s:o,s:o,s:o,s:o,s:s,s:o},"
+		"{s:i,s:s,s:o,s:{s:o,s:o,s:o,s:o,s:o,s:o,s:s,s:o,s:o,s:o},"
 		"s:{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:{s:o,s:o,s:o,s:o}},s:o,s:o,s:o}",
 		"schema_version", RES_SCHEMA_VERSION, "scenario", sim->scn->name, "seed",
 		uint_j(sim->scn->seed), "run", "events", uint_j(sim->events), "wall_s",
@@ -142,14 +151,14 @@ json_t *res_build(const struct sim *sim)
 		uint_j(n->tot.packet_hops), "packet_hops_per_s",
 		json_real(sim->wall_s > 0 ? (double)n->tot.packet_hops / sim->wall_s : 0.0),
 		"sim_time_us", real3(simtime_to_us(sim->end_time)), "end", sim_end_str(sim->end),
-		"peak_packets", uint_j(n->pool.peak), "summary", "sim_time_us",
+		"peak_packets", uint_j(n->pool.peak), "peak_rss_kb", uint_j(peak_rss_kb()), "queue_peak",
+		uint_j(evq_peak(sim->q)), "summary", "sim_time_us",
 		real3(simtime_to_us(sim->end_time)), "flows", uint_j(n->n_flows), "flows_done",
 		uint_j(n->flows_done), "drops", uint_j(n->tot.dropped_packets), "unroutable",
 		uint_j(n->tot.unroutable), "max_queue_bytes", uint_j(max_q), "fct_us", fct_stats(n),
 		"bytes", "sent", uint_j(n->tot.sent_bytes), "received",
 		uint_j(n->tot.received_bytes), "dropped", uint_j(n->tot.dropped_bytes), "in_flight",
 		uint_j(net_inflight_bytes(n)), "switches", switches, "hosts", hosts, "flows", flows);
-	(void)drops;
 	return root;
 }
 
@@ -248,9 +257,11 @@ void res_print_summary(const json_t *j, FILE *f)
 	fprintf(f, "  bytes      sent %.0f = received %.0f + dropped %.0f + in flight %.0f\n",
 		num(j, "bytes.sent"), num(j, "bytes.received"), num(j, "bytes.dropped"),
 		num(j, "bytes.in_flight"));
-	fprintf(f, "  speed      %lld events in %.3f s wall = %.2fM events/s, %.2fM packet-hops/s\n",
+	fprintf(f, "  speed      %lld events in %.3f s wall = %.2fM events/s, %.2fM packet-hops/s, "
+		   "peak RSS %.1f MB\n",
 		(long long)json_integer_value(json_object_get(run, "events")),
 		json_real_value(json_object_get(run, "wall_s")),
 		json_real_value(json_object_get(run, "events_per_s")) / 1e6,
-		json_real_value(json_object_get(run, "packet_hops_per_s")) / 1e6);
+		json_real_value(json_object_get(run, "packet_hops_per_s")) / 1e6,
+		(double)json_integer_value(json_object_get(run, "peak_rss_kb")) / 1024.0);
 }

@@ -243,6 +243,27 @@ static int set_by_user(const struct scn_raw *raw, const char *path)
 	return 0;
 }
 
+/*
+ * Line of @path, or of the nearest enclosing key the file holds: a key that
+ * is missing ("topology.hosts") is named at the line of its section.
+ */
+static int line_of(const struct ydoc *doc, const char *path)
+{
+	char buf[160];
+	int line;
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (;;) {
+		char *cut = buf + strlen(buf);
+
+		if ((line = ydoc_line(doc, buf)) || !buf[0])
+			return line;
+		while (cut > buf && *cut != '.' && *cut != '[')
+			cut--;
+		*cut = '\0';
+	}
+}
+
 /* Report @path as refused; always returns -EINVAL. */
 static int fail(const struct loader *l, const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -257,7 +278,7 @@ static int fail(const struct loader *l, const char *path, const char *fmt, ...)
 	if (set_by_user(l->raw, path))
 		diag_set(l->d, "--set", 0, path, "%s", msg);
 	else
-		diag_set(l->d, l->file, ydoc_line(l->raw->doc, path), path, "%s", msg);
+		diag_set(l->d, l->file, line_of(l->raw->doc, path), path, "%s", msg);
 	return -EINVAL;
 }
 
@@ -445,6 +466,48 @@ static void cy_log(cyaml_log_t level, void *ctx, const char *fmt, va_list args)
 	}
 }
 
+/*
+ * The schema value at @path ("workload.flows[1].kind"), following mapping
+ * keys and sequence entries through the schema alone; NULL if none.
+ */
+static const cyaml_schema_value_t *schema_at(const char *path)
+{
+	const cyaml_schema_value_t *v = &top_value;
+	const char *p = path;
+
+	while (*p && v) {
+		if (*p == '[') {
+			if (v->type != CYAML_SEQUENCE)
+				return NULL;
+			v = v->sequence.entry;
+			p += strcspn(p, "]");
+			p += *p == ']';
+		} else {
+			size_t len = strcspn(p, ".[");
+			const cyaml_schema_field_t *f;
+
+			if (v->type != CYAML_MAPPING)
+				return NULL;
+			f = find_field(v->mapping.fields, p, len);
+			v = f ? &f->value : NULL;
+			p += len;
+		}
+		if (*p == '.')
+			p++;
+	}
+	return v;
+}
+
+/* "Expecting MAPPING, got event: SCALAR" in words. */
+static const char *cy_words(const char *ev, int expected)
+{
+	if (!strncmp(ev, "MAPPING", 7))
+		return expected ? "a mapping of keys" : "a mapping";
+	if (!strncmp(ev, "SEQUENCE", 8))
+		return "a list";
+	return "a single value";
+}
+
 /* Turn what libcyaml logged into a diag with our wording. */
 static int cy_fail(struct loader *l, cyaml_err_t err)
 {
@@ -457,22 +520,11 @@ static int cy_fail(struct loader *l, cyaml_err_t err)
 		n += (size_t)snprintf(path + n, sizeof(path) - n, "%s%s",
 				      (n && l->cy_frame[i][0] != '[') ? "." : "", l->cy_frame[i]);
 	if (!strncmp(msg, "Unexpected key: ", 16)) {
-		const cyaml_schema_field_t *parent = top_fields;
-		int bad;
+		const cyaml_schema_value_t *v = schema_at(path);
 
-		if (n)
-			walk(path, &parent, NULL, NULL, &bad);
-		if (n && parent && find_field(parent, l->cy_frame[0], strlen(l->cy_frame[0]))) {
-			const cyaml_schema_field_t *f;
-
-			f = walk(path, &parent, NULL, NULL, &bad);
-			if (f && f->value.type == CYAML_MAPPING)
-				parent = f->value.mapping.fields;
-			else if (f && f->value.type == CYAML_SEQUENCE)
-				parent = f->value.sequence.entry->mapping.fields;
-		}
 		snprintf(path + n, sizeof(path) - n, "%s%s", n ? "." : "", msg + 16);
-		list_keys(parent, keys, sizeof(keys));
+		list_keys(v && v->type == CYAML_MAPPING ? v->mapping.fields : NULL, keys,
+			  sizeof(keys));
 		line = ydoc_line(l->raw->doc, path);
 		diag_set(l->d, l->file, line ? line : l->cy_frame_line, path,
 			 "unknown key (expected one of: %s)", keys);
@@ -482,21 +534,15 @@ static int cy_fail(struct loader *l, cyaml_err_t err)
 	if (!line)
 		line = l->cy_frame_line;
 	if (!strncmp(msg, "Invalid ENUM value: ", 20)) {
-		const cyaml_schema_field_t *parent, *f;
-		int bad;
+		const cyaml_schema_value_t *v = schema_at(path);
 
-		f = walk(path, &parent, NULL, NULL, &bad);
 		keys[0] = '\0';
-		if (f)
-			list_enum(&f->value, keys, sizeof(keys));
+		if (v && v->type == CYAML_ENUM)
+			list_enum(v, keys, sizeof(keys));
 		diag_set(l->d, l->file, line, path, "\"%s\" is not one of: %s", msg + 20, keys);
-	} else if (strstr(msg, "got event: SEQUENCE_START") || strstr(msg, "got event: MAPPING_START")) {
-		diag_set(l->d, l->file, line, path, "expected a single value, not a %s",
-			 strstr(msg, "SEQUENCE") ? "list" : "mapping");
-	} else if (strstr(msg, "Expecting MAPPING")) {
-		diag_set(l->d, l->file, line, path, "expected a mapping of keys");
-	} else if (strstr(msg, "Expecting SEQUENCE")) {
-		diag_set(l->d, l->file, line, path, "expected a list");
+	} else if (!strncmp(msg, "Expecting ", 10) && strstr(msg, ", got event: ")) {
+		diag_set(l->d, l->file, line, path, "expected %s, not %s", cy_words(msg + 10, 1),
+			 cy_words(strstr(msg, ", got event: ") + 13, 0));
 	} else if (msg[0]) {
 		diag_set(l->d, l->file, line, path, "%s", msg);
 	} else {
@@ -648,7 +694,9 @@ static int check_topology(const struct loader *l, const struct raw_topology *r,
 					  4096, &t->hosts_per_leaf);
 		err = err ? err : get_u32(l, "topology.parallel", r->parallel, 1, 1, 64, &t->parallel);
 		if (!err && (!r->leaves || !r->spines || !r->hosts_per_leaf))
-			err = fail(l, "topology", "a leaf_spine needs leaves, spines and hosts_per_leaf");
+			err = fail(l, !r->leaves ? "topology.leaves" : !r->spines ? "topology.spines" :
+				   "topology.hosts_per_leaf",
+				   "missing for a leaf_spine (it needs leaves, spines and hosts_per_leaf)");
 		break;
 	case TOPO_FAT_TREE:
 		err = get_u32(l, "topology.k", r->k, 0, 2, 64, &t->k);
@@ -785,6 +833,26 @@ static int check_workload(const struct loader *l, const struct raw_workload *r,
 	return get_size(l, "workload.size", r->size, 0, 1, &s->wl.size);
 }
 
+/* Like fail(), for an expect: gate from the file or (@where "--set ...") the command line. */
+static int expect_fail(const struct loader *l, const char *where, const char *path,
+		       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static int expect_fail(const struct loader *l, const char *where, const char *path,
+		       const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (!strncmp(where, "--set", 5))
+		diag_set(l->d, "--set", 0, path, "%s", msg);
+	else
+		diag_set(l->d, l->file, line_of(l->raw->doc, path), path, "%s", msg);
+	return -EINVAL;
+}
+
+/* Add (or replace) the gate @path = @value; @value NULL: a list or mapping was given. */
 static int add_expect(struct loader *l, struct scenario *s, const char *path, const char *value,
 		      const char *where)
 {
@@ -812,8 +880,11 @@ static int add_expect(struct loader *l, struct scenario *s, const char *path, co
 
 		for (const char *const *m = scn_expect_metrics; *m && n < sizeof(keys); m++)
 			n += (size_t)snprintf(keys + n, sizeof(keys) - n, "%s%s", n ? ", " : "", *m);
-		return fail(l, path, "unknown metric (expected one of: %s)", keys);
+		return expect_fail(l, where, path, "unknown metric (expected one of: %s)", keys);
 	}
+	if (!value)
+		return expect_fail(l, where, path, "expected a number%s", op == SCN_EXPECT_EQ ?
+				   " or {min: N, max: N}" : "");
 	if (!strcmp(value, "false") || !strcmp(value, "no")) {
 		v = 0;
 	} else if (!strcmp(value, "true") || !strcmp(value, "yes")) {
@@ -821,7 +892,7 @@ static int add_expect(struct loader *l, struct scenario *s, const char *path, co
 	} else {
 		v = strtod(value, &end);
 		if (end == value || *end || v != v)
-			return fail(l, path, "\"%s\" is not a number", value);
+			return expect_fail(l, where, path, "\"%s\" is not a number", value);
 	}
 	for (uint32_t i = 0; i < s->n_expects; i++) {
 		if (!strcmp(s->expects[i].metric, metric) && s->expects[i].op == op) {
@@ -851,8 +922,17 @@ static int check_expects(struct loader *l, struct scenario *s, const char *const
 	for (size_t i = 0; i < ydoc_count(l->raw->doc); i++) {
 		const struct ydoc_entry *e = ydoc_at(l->raw->doc, i);
 
+		if (!strcmp(e->path, "expect") && e->value && e->value[0] && strcmp(e->value, "~") &&
+		    strcmp(e->value, "null"))
+			return fail(l, "expect", "expected a mapping of metrics (e.g. drops: 0), not a single value");
+		if (!strncmp(e->path, "expect[", 7))
+			return fail(l, "expect", "expected a mapping of metrics (e.g. drops: 0), not a list");
 		if (strncmp(e->path, "expect.", 7))
 			continue;
+		if (strchr(e->path, '[')) {
+			snprintf(path, sizeof(path), "%.*s", (int)strcspn(e->path, "["), e->path);
+			return fail(l, path, "expected a number or {min: N, max: N}, not a list");
+		}
 		if (!e->value) {
 			const char *rest = e->path + 7;
 			int range = 0;
@@ -863,7 +943,7 @@ static int check_expects(struct loader *l, struct scenario *s, const char *const
 				continue; /* {min: .., max: ..}: its scalars follow */
 		}
 		snprintf(where, sizeof(where), "%s:%d", l->file, e->line);
-		err = add_expect(l, s, e->path, e->value ? e->value : "", where);
+		err = add_expect(l, s, e->path, e->value, where);
 		if (err)
 			return err;
 	}

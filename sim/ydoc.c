@@ -134,7 +134,7 @@ int ydoc_parse(const char *file, const char *text, size_t len, struct ydoc **out
 	       struct diag *d)
 {
 	struct frame st[YDOC_DEPTH];
-	int depth = 0, err = 0, done = 0;
+	int depth = 0, err = 0, done = 0, seen_doc = 0;
 	yaml_parser_t parser;
 	yaml_event_t ev;
 	struct ydoc *y;
@@ -155,13 +155,30 @@ int ydoc_parse(const char *file, const char *text, size_t len, struct ydoc **out
 		int line;
 
 		if (!yaml_parser_parse(&parser, &ev)) {
+			char opened[48] = "";
+
+			/* an unclosed bracket is found lines later: say where it opened */
+			if (parser.context && parser.context_mark.line != parser.problem_mark.line)
+				snprintf(opened, sizeof(opened), " (opened at line %d)",
+					 (int)parser.context_mark.line + 1);
 			diag_set(d, file, (int)parser.problem_mark.line + 1, "",
-				 "malformed YAML: %s%s%s", parser.problem ? parser.problem : "syntax error",
-				 parser.context ? " " : "", parser.context ? parser.context : "");
+				 "malformed YAML: %s%s%s%s",
+				 parser.problem ? parser.problem : "syntax error",
+				 parser.context ? " " : "", parser.context ? parser.context : "", opened);
 			err = -EINVAL;
 			break;
 		}
 		line = (int)ev.start_mark.line + 1;
+		if (top && !top->is_seq && !top->key && ev.type != YAML_SCALAR_EVENT &&
+		    ev.type != YAML_MAPPING_END_EVENT) {
+			/* "? [a, b]: x" or "*alias: x": libyaml allows it, we have no path for it */
+			diag_set(d, file, line, top->path, "a key must be a plain word, not %s",
+				 ev.type == YAML_ALIAS_EVENT ? "an alias" :
+				 ev.type == YAML_SEQUENCE_START_EVENT ? "a list" : "a mapping");
+			err = -EINVAL;
+			yaml_event_delete(&ev);
+			break;
+		}
 		switch (ev.type) {
 		case YAML_SCALAR_EVENT:
 			if (top && !top->is_seq && !top->key) {
@@ -179,9 +196,9 @@ int ydoc_parse(const char *file, const char *text, size_t len, struct ydoc **out
 			const char *val = NULL;
 			char *path;
 
-			if (!top && ev.type != YAML_MAPPING_START_EVENT &&
-			    ev.type != YAML_SEQUENCE_START_EVENT) {
-				diag_set(d, file, line, "", "expected a mapping of keys, not a single value");
+			if (!top && ev.type != YAML_MAPPING_START_EVENT) {
+				diag_set(d, file, line, "", "expected a mapping of keys, not %s",
+					 ev.type == YAML_SEQUENCE_START_EVENT ? "a list" : "a single value");
 				err = -EINVAL;
 				break;
 			}
@@ -238,7 +255,13 @@ int ydoc_parse(const char *file, const char *text, size_t len, struct ydoc **out
 			if (depth && st[depth - 1].is_seq)
 				st[depth - 1].index++;
 			break;
-		case YAML_DOCUMENT_END_EVENT:
+		case YAML_DOCUMENT_START_EVENT:
+			/* libcyaml reads the first document only: refuse what it would ignore */
+			if (seen_doc++) {
+				diag_set(d, file, line, "", "a second YAML document (---): one file holds one document");
+				err = -EINVAL;
+			}
+			break;
 		case YAML_STREAM_END_EVENT:
 			done = 1;
 			break;

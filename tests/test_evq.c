@@ -86,7 +86,7 @@ Test(evq, rearm_moves_a_pending_timer)
 	cr_assert_eq(evq_peek(l.q), 10);
 	evq_step(l.q);
 	cr_assert_eq(l.seen[0], 9);
-	cr_assert(!evq_pending(&t));
+	cr_assert(!evq_pending(l.q, &t));
 	evq_arm(l.q, &t, 60);
 	evq_arm(l.q, &t, 70); /* later */
 	while (evq_step(l.q))
@@ -153,7 +153,7 @@ static void churn_fire(void *obj, uint64_t arg)
 		evq_arm(c->q, &c->t[arg], evq_now(c->q) + 1 + gsl_rng_uniform_int(c->r, 1000));
 	/* move or cancel a random other timer */
 	size_t k = gsl_rng_uniform_int(c->r, 64);
-	if (evq_pending(&c->t[k]) && gsl_rng_uniform_int(c->r, 2))
+	if (evq_pending(c->q, &c->t[k]) && gsl_rng_uniform_int(c->r, 2))
 		evq_cancel(c->q, &c->t[k]);
 	else if (c->fired < 200000)
 		evq_arm(c->q, &c->t[k], evq_now(c->q) + gsl_rng_uniform_int(c->r, 500));
@@ -175,4 +175,37 @@ Test(evq, rearm_and_cancel_churn_keeps_heap_valid)
 	cr_assert_eq(evq_size(c.q), 0);
 	gsl_rng_free(c.r);
 	evq_free(c.q);
+}
+
+struct self {
+	struct evq *q;
+	struct evq_timer t;
+	int fired, pending_inside;
+};
+
+static void self_fire(void *obj, uint64_t arg)
+{
+	struct self *s = obj;
+
+	(void)arg;
+	s->fired++;
+	s->pending_inside += evq_pending(s->q, &s->t);
+	if (s->fired < 3)
+		evq_arm(s->q, &s->t, evq_now(s->q) + 5);
+}
+
+Test(evq, a_timer_rearmed_from_its_callback_fires_again)
+{
+	struct self s = {.q = evq_new()};
+
+	evq_timer_init(&s.t, self_fire, &s);
+	evq_arm(s.q, &s.t, 10);
+	evq_post(s.q, 12, record, &(struct log){.q = s.q}, 0);
+	while (evq_step(s.q))
+		;
+	cr_assert_eq(s.fired, 3);
+	cr_assert_eq(s.pending_inside, 0, "a running timer is not pending");
+	cr_assert_eq(evq_now(s.q), 20);
+	cr_assert_eq(evq_size(s.q), 0);
+	evq_free(s.q);
 }

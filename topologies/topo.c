@@ -338,7 +338,7 @@ static int topo_add_host_links(struct topo *t, uint32_t n_hosts, uint32_t per,
 
 static int topo_gen_star(const struct topo_spec *s, struct topo *t, struct diag *d)
 {
-	uint32_t hosts, sw;
+	uint32_t hosts = 0, sw = 0;
 	int err;
 
 	err = topo_need(d, s->hosts, "topology.hosts", "hosts on the switch");
@@ -360,7 +360,7 @@ static int topo_gen_leaf_spine(const struct topo_spec *s, struct topo *t, struct
 	uint64_t n_hosts = (uint64_t)s->leaves * s->hosts_per_leaf;
 	uint64_t leaf_ports = (uint64_t)s->hosts_per_leaf + (uint64_t)s->spines * par;
 	uint64_t spine_ports = (uint64_t)s->leaves * par;
-	uint32_t hosts, leaves, spines, i, j, p;
+	uint32_t hosts = 0, leaves = 0, spines = 0, i, j, p;
 	int32_t r;
 	int err;
 
@@ -414,7 +414,7 @@ static int topo_gen_fat_tree(const struct topo_spec *s, struct topo *t, struct d
 {
 	uint32_t k = s->k, half = k / 2, pod, i, j, c;
 	uint64_t n_hosts = (uint64_t)k * k * k / 4;
-	uint32_t hosts, edges, aggs, cores;
+	uint32_t hosts = 0, edges, aggs, cores = 0;
 	char name[TOPO_NAME_MAX];
 	int32_t r;
 	int err = 0;
@@ -480,7 +480,7 @@ static int topo_gen_fat_tree(const struct topo_spec *s, struct topo *t, struct d
 
 static int topo_gen_ring(const struct topo_spec *s, struct topo *t, struct diag *d)
 {
-	uint32_t n = s->switches, hosts, sws, i, ring_links;
+	uint32_t n = s->switches, hosts = 0, sws = 0, i, ring_links;
 	uint64_t n_hosts = (uint64_t)n * s->hosts_per_switch;
 	int32_t r;
 	int err;

@@ -104,7 +104,8 @@ int32_t topo_add_link(struct topo *t, uint32_t a, uint32_t b,
 int topo_finish(struct topo *t, struct diag *d);
 
 /* kind file: load @spec->file (topofile.c); topo_build calls it. Errors
- * name the topology file, its line and the key path ("links[3].b"). */
+ * name the topology file, its line and the key path ("links[3].b"); a file
+ * that cannot be read is reported at "topology.file" with file "". */
 int topo_file_load(const struct topo_spec *spec, struct topo **out, struct diag *d);
 
 /* Lookups by name; return the index or -1. */

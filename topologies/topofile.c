@@ -247,8 +247,8 @@ static void tf_cyaml_diag(const char *file, const char *log, const struct ydoc *
 			  struct diag *d)
 {
 	struct tf_frame fr[TF_FRAMES_MAX], extra = { .kind = TF_FRAME_NONE };
-	char msg[256] = "", text[400], words[160], path[TF_PATH_MAX] = "";
-	char ln[320], expect[32], event[32];
+	char msg[256] = "", text[512], words[160], path[TF_PATH_MAX] = "";
+	char ln[256], expect[32], event[32];
 	const char *p = log, *arg;
 	int n = 0, i, line = 0, use_cyaml_line = 0;
 
@@ -274,7 +274,7 @@ static void tf_cyaml_diag(const char *file, const char *log, const struct ydoc *
 			fr[0].kind = TF_FRAME_NONE;
 		tf_schema_words(tf_schema_at(fr, n), words, sizeof(words));
 		extra.kind = TF_FRAME_KEY;
-		snprintf(extra.key, sizeof(extra.key), "%s", arg);
+		snprintf(extra.key, sizeof(extra.key), "%.*s", (int)sizeof(extra.key) - 1, arg);
 		snprintf(text, sizeof(text), "unknown key \"%s\" (expected %s)", arg,
 			 words[0] ? words : "no other key");
 	} else if ((arg = strstr(msg, "Missing required mapping field: ")) == msg) {
@@ -332,6 +332,7 @@ static int tf_read(const char *path, char **text, size_t *len)
 
 	if (!buf)
 		return -ENOMEM;
+	errno = 0;
 	f = fopen(path, "rb");
 	if (!f) {
 		err = -errno;
@@ -351,7 +352,7 @@ static int tf_read(const char *path, char **text, size_t *len)
 			cap *= 2;
 		}
 	}
-	err = ferror(f) ? -EIO : 0;
+	err = ferror(f) ? (errno ? -errno : -EIO) : 0;
 	fclose(f);
 	if (err) {
 		free(buf);
@@ -619,7 +620,8 @@ int topo_file_load(const struct topo_spec *spec, struct topo **out, struct diag 
 	}
 	err = tf_read(file, &text, &len);
 	if (err) {
-		diag_set(d, file, 0, "", "cannot read the topology file: %s", strerror(-err));
+		/* the scenario's topology.file is at fault: its caller names that line */
+		diag_set(d, "", 0, "topology.file", "cannot read \"%s\": %s", file, strerror(-err));
 		return err;
 	}
 	err = ydoc_parse(file, text, len, &y, d);

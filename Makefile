@@ -1,0 +1,64 @@
+# The two commands users need, on a fresh Debian 12 machine:
+#   make run    set up, build (release) and run the default scenario
+#   make test   set up, build and run the whole test suite, then again
+#               under AddressSanitizer + UndefinedBehaviorSanitizer
+# Set-up installs the missing Debian packages when run as root, and
+# otherwise prints the one apt-get line to run.
+
+PACKAGES = meson ninja-build pkg-config gcc libc6-dev libgsl-dev libcyaml-dev \
+	libyaml-dev libjansson-dev libcriterion-dev gnuplot-nox
+SCENARIO ?= experiments/incast-8to1.yaml
+BUILD ?= build
+ASAN_BUILD ?= build-asan
+
+.PHONY: run test deps build build-asan test-release test-asan bench clean
+
+run: build
+	./$(BUILD)/rocesim run $(SCENARIO)
+
+test: test-release test-asan
+
+deps:
+	@missing=""; \
+	for p in $(PACKAGES); do \
+		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' \
+			|| missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		if [ "$$(id -u)" = 0 ]; then \
+			echo "installing:$$missing"; \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+				apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+		else \
+			echo "missing Debian packages; run:"; \
+			echo "  sudo apt-get install -y$$missing"; \
+			exit 1; \
+		fi; \
+	fi
+
+$(BUILD)/build.ninja: | deps
+	meson setup $(BUILD) --buildtype=release
+
+$(ASAN_BUILD)/build.ninja: | deps
+	meson setup $(ASAN_BUILD) --buildtype=debugoptimized -Db_sanitize=address,undefined \
+		-Db_lundef=false
+
+build: deps $(BUILD)/build.ninja
+	ninja -C $(BUILD)
+
+build-asan: deps $(ASAN_BUILD)/build.ninja
+	ninja -C $(ASAN_BUILD)
+
+# --verbose shows each Criterion binary's "Synthesis:" line
+test-release: build
+	meson test -C $(BUILD) --verbose --num-processes 2
+
+test-asan: build-asan
+	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1 \
+		meson test -C $(ASAN_BUILD) --verbose --num-processes 2 --timeout-multiplier 3
+
+bench: build
+	experiments/bench/run.sh $(BUILD)/rocesim
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD)

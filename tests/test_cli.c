@@ -1,0 +1,545 @@
+/*
+ * The command line as users and CI meet it: the built rocesim (ROCESIM_BIN)
+ * is run from the source root (ROCESIM_SRC) with fork/exec, and its exit
+ * code, stderr and output folder are checked. Every scenario in tests/bad/
+ * must be refused with exit 2 and one line on stderr naming the file, the
+ * line and the text its "# error:" comment gives, without writing anything.
+ * Also: --set, --seed, --help, usage errors, atomic results.json.
+ */
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+struct proc {
+	int code; /* exit code, or -1 when killed by a signal */
+	char *out, *err;
+};
+
+static char tmpdir[64];
+
+/* Read all of @path into a NUL-terminated string (NULL if it cannot be read). */
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t len = 0, cap = 0, n;
+
+	if (!f)
+		return NULL;
+	do {
+		if (len + 4096 + 1 > cap) {
+			char *b;
+
+			cap = cap ? cap * 2 : 8192;
+			b = realloc(buf, cap);
+			if (!b) {
+				free(buf);
+				fclose(f);
+				return NULL;
+			}
+			buf = b;
+		}
+		n = fread(buf + len, 1, cap - len - 1, f);
+		len += n;
+	} while (n);
+	fclose(f);
+	buf[len] = '\0';
+	return buf;
+}
+
+/* Remove @path and, if it is a folder, all it holds. */
+static void rm_tree(const char *path)
+{
+	struct stat st;
+	DIR *dir;
+	struct dirent *e;
+	char sub[4096];
+
+	if (lstat(path, &st))
+		return;
+	if (!S_ISDIR(st.st_mode)) {
+		unlink(path);
+		return;
+	}
+	dir = opendir(path);
+	while (dir && (e = readdir(dir))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		snprintf(sub, sizeof(sub), "%s/%s", path, e->d_name);
+		rm_tree(sub);
+	}
+	if (dir)
+		closedir(dir);
+	rmdir(path);
+}
+
+static void setup(void)
+{
+	const char *src = getenv("ROCESIM_SRC");
+
+	cr_assert(getenv("ROCESIM_BIN"), "ROCESIM_BIN is not set (run through meson test)");
+	cr_assert(src, "ROCESIM_SRC is not set (run through meson test)");
+	cr_assert_eq(chdir(src), 0, "cannot enter %s", src);
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/rocesim-cli-XXXXXX");
+	cr_assert(mkdtemp(tmpdir), "mkdtemp: %s", strerror(errno));
+}
+
+static void teardown(void)
+{
+	if (tmpdir[0])
+		rm_tree(tmpdir);
+}
+
+TestSuite(cli, .init = setup, .fini = teardown, .timeout = 60);
+
+/* A path under the test's temporary folder. */
+static const char *tmp(const char *name)
+{
+	static char buf[8][256];
+	static int next;
+	char *p = buf[next++ % 8];
+
+	snprintf(p, sizeof(buf[0]), "%s/%s", tmpdir, name);
+	return p;
+}
+
+/*
+ * Run rocesim with @args (NULL-terminated, without argv[0]) from the source
+ * root; stdout and stderr go to files in tmpdir and are read back.
+ */
+static void run(struct proc *p, const char *const *args)
+{
+	const char *argv[64];
+	char outf[300], errf[300];
+	int n = 0, status;
+	pid_t pid;
+
+	argv[n++] = getenv("ROCESIM_BIN");
+	while (*args && n < 63)
+		argv[n++] = *args++;
+	argv[n] = NULL;
+	snprintf(outf, sizeof(outf), "%s/.stdout", tmpdir);
+	snprintf(errf, sizeof(errf), "%s/.stderr", tmpdir);
+	fflush(NULL);
+	pid = fork();
+	cr_assert_neq(pid, -1, "fork: %s", strerror(errno));
+	if (pid == 0) {
+		int o = open(outf, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		int e = open(errf, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+		if (o < 0 || e < 0 || dup2(o, 1) < 0 || dup2(e, 2) < 0)
+			_exit(127);
+		close(o);
+		close(e);
+		execv(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	cr_assert_eq(waitpid(pid, &status, 0), pid);
+	p->code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	p->out = slurp(outf);
+	p->err = slurp(errf);
+	cr_assert(p->out && p->err, "cannot read the output of %s", argv[0]);
+}
+
+static void proc_free(struct proc *p)
+{
+	free(p->out);
+	free(p->err);
+}
+
+static int starts(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+static int exists(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st);
+}
+
+static size_t count_lines(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+/* A summary metric ("fct_us.max") of OUTDIR/results.json. */
+static double metric(const char *outdir, const char *name)
+{
+	char path[300], buf[64], *part, *save = NULL;
+	json_error_t jerr;
+	json_t *root, *v;
+	double x;
+
+	snprintf(path, sizeof(path), "%s/results.json", outdir);
+	root = json_load_file(path, 0, &jerr);
+	cr_assert(root, "%s: %s", path, jerr.text);
+	v = json_object_get(root, "summary");
+	snprintf(buf, sizeof(buf), "%s", name);
+	for (part = strtok_r(buf, ".", &save); part && v; part = strtok_r(NULL, ".", &save))
+		v = json_object_get(v, part);
+	if (!v)
+		v = json_object_get(root, name); /* "seed" and other top-level keys */
+	cr_assert(json_is_number(v), "%s: no number at %s", path, name);
+	x = json_number_value(v);
+	json_decref(root);
+	return x;
+}
+
+/* Does @dir hold a file whose name ends in ".tmp"? */
+static int has_tmp(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int found = 0;
+
+	while (d && (e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+
+		found |= len >= 4 && !strcmp(e->d_name + len - 4, ".tmp");
+	}
+	if (d)
+		closedir(d);
+	return found;
+}
+
+/*
+ * Check the one-line error of a refused tests/bad/ file: "rocesim: ", then
+ * "FILE:LINE:" where FILE is the scenario (when @want starts with ":LINE:")
+ * or the file @want names first (a topology file), then @want somewhere.
+ */
+static void check_refusal(const char *file, const char *want, const struct proc *p)
+{
+	char prefix[600];
+	const char *rest;
+
+	cr_expect_eq(p->code, 2, "%s: exit %d, expected 2 (stderr: %s)", file, p->code, p->err);
+	cr_expect_eq(count_lines(p->err), 1, "%s: stderr is not one line: %s", file, p->err);
+	cr_expect(strlen(p->err) > 0 && p->err[strlen(p->err) - 1] == '\n',
+		  "%s: stderr does not end the line: %s", file, p->err);
+	cr_expect(strstr(p->err, want), "%s: stderr lacks \"%s\": %s", file, want, p->err);
+	if (want[0] == ':')
+		snprintf(prefix, sizeof(prefix), "rocesim: %s:", file);
+	else
+		snprintf(prefix, sizeof(prefix), "rocesim: %.*s", (int)strcspn(want, ":") + 1, want);
+	cr_expect(starts(p->err, prefix), "%s: stderr does not start with \"%s\": %s", file,
+		  prefix, p->err);
+	rest = p->err + strlen(prefix);
+	if (starts(p->err, prefix))
+		cr_expect(rest[0] >= '1' && rest[0] <= '9' && strchr(rest, ':') &&
+			  rest + strspn(rest, "0123456789") == strchr(rest, ':'),
+			  "%s: no \":LINE:\" after the file name: %s", file, p->err);
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+Test(cli, every_bad_scenario_is_refused_on_one_line_naming_file_and_line)
+{
+	DIR *dir = opendir("tests/bad");
+	struct dirent *e;
+	char *names[256];
+	size_t n = 0;
+
+	cr_assert(dir, "no tests/bad folder");
+	while ((e = readdir(dir)) && n < 256) {
+		size_t len = strlen(e->d_name);
+
+		if (len > 5 && !strcmp(e->d_name + len - 5, ".yaml"))
+			names[n++] = strdup(e->d_name);
+	}
+	closedir(dir);
+	qsort(names, n, sizeof(names[0]), by_name);
+	cr_assert_geq(n, 20, "tests/bad holds %zu scenarios, expected at least 20", n);
+	for (size_t i = 0; i < n; i++) {
+		char file[300], *text, *want, outdir[300];
+		struct proc p;
+
+		snprintf(file, sizeof(file), "tests/bad/%s", names[i]);
+		snprintf(outdir, sizeof(outdir), "%s", tmp(names[i]));
+		text = slurp(file);
+		cr_assert(text, "cannot read %s", file);
+		cr_assert(!strncmp(text, "# error: ", 9), "%s does not open with \"# error: \"", file);
+		want = text + 9;
+		want[strcspn(want, "\n")] = '\0';
+		run(&p, (const char *[]){"run", file, "-o", outdir, NULL});
+		check_refusal(file, want, &p);
+		cr_expect(!exists(outdir), "%s: the run created %s", file, outdir);
+		proc_free(&p);
+		free(text);
+		free(names[i]);
+	}
+}
+
+Test(cli, an_empty_file_is_refused)
+{
+	const char *file = tmp("empty.yaml");
+	FILE *f = fopen(file, "w");
+	struct proc p;
+
+	cr_assert(f);
+	fclose(f);
+	run(&p, (const char *[]){"run", file, "-o", tmp("out"), NULL});
+	check_refusal(file, ":1: empty scenario", &p);
+	cr_expect(!exists(tmp("out")));
+	proc_free(&p);
+}
+
+Test(cli, set_overrides_a_key_and_changes_the_result)
+{
+	struct proc p;
+	double fast, slow;
+
+	run(&p, (const char *[]){"run", "tests/good/two-flows.yaml", "-o", tmp("100g"), "-q", NULL});
+	cr_assert_eq(p.code, 0, "stderr: %s", p.err);
+	proc_free(&p);
+	run(&p, (const char *[]){"run", "tests/good/two-flows.yaml", "-o", tmp("40g"), "-q",
+				 "--set", "topology.link.rate=40Gbps", NULL});
+	cr_assert_eq(p.code, 0, "stderr: %s", p.err);
+	proc_free(&p);
+	fast = metric(tmp("100g"), "fct_us.max");
+	slow = metric(tmp("40g"), "fct_us.max");
+	/* 1 MB alone on a link: the FCT scales with 1/rate, 2.5x from 100G to 40G */
+	cr_expect(fast > 80 && fast < 90, "fct at 100G: %g us", fast);
+	cr_expect(slow / fast > 2.4 && slow / fast < 2.6, "fct %g us at 40G, %g us at 100G", slow,
+		  fast);
+}
+
+Test(cli, set_of_an_unknown_key_names_set_and_the_key)
+{
+	struct proc p;
+
+	run(&p, (const char *[]){"run", "tests/good/two-flows.yaml", "-o", tmp("out"), "--set",
+				 "topology.lnk.rate=1", NULL});
+	cr_expect_eq(p.code, 2);
+	cr_expect_eq(count_lines(p.err), 1, "stderr: %s", p.err);
+	cr_expect(starts(p.err, "rocesim: --set: topology.lnk"), "stderr: %s", p.err);
+	cr_expect(strstr(p.err, "unknown key"), "stderr: %s", p.err);
+	cr_expect(!exists(tmp("out")));
+	proc_free(&p);
+}
+
+Test(cli, set_of_a_bad_value_names_set_not_the_file)
+{
+	struct proc p;
+
+	run(&p, (const char *[]){"run", "tests/good/two-flows.yaml", "-o", tmp("out"), "--set",
+				 "topology.link.rate=100Gbsp", NULL});
+	cr_expect_eq(p.code, 2);
+	cr_expect(starts(p.err, "rocesim: --set: topology.link.rate: \"100Gbsp\" is not a rate"),
+		  "stderr: %s", p.err);
+	cr_expect(!exists(tmp("out")));
+	proc_free(&p);
+}
+
+Test(cli, set_expect_makes_a_gate_fail_with_exit_1)
+{
+	struct proc p;
+
+	run(&p, (const char *[]){"run", "tests/good/two-flows.yaml", "-o", tmp("out"), "-q",
+				 "--set", "expect.drops=5", NULL});
+	cr_expect_eq(p.code, 1, "exit %d, stderr: %s", p.code, p.err);
+	cr_expect(strstr(p.err, "--set expect.drops=5"), "stderr: %s", p.err);
+	cr_expect(strstr(p.err, "expect drops == 5: FAILED, got 0"), "stderr: %s", p.err);
+	/* the run worked: its results are there for the user to look at */
+	cr_expect(exists(tmp("out/results.json")));
+	proc_free(&p);
+}
+
+Test(cli, set_expect_of_an_unknown_metric_names_set)
+{
+	struct proc p;
+
+	run(&p, (const char *[]){"run", "tests/good/two-flows.yaml", "-o", tmp("out"), "--set",
+				 "expect.dropz=0", NULL});
+	cr_expect_eq(p.code, 2);
+	cr_expect(starts(p.err, "rocesim: --set: expect.dropz: unknown metric"),
+		  "stderr: %s", p.err);
+	cr_expect(!exists(tmp("out")));
+	proc_free(&p);
+}
+
+Test(cli, seed_is_reported_and_changes_a_random_workload)
+{
+	struct proc p;
+	char *a, *b, *c, path[300];
+
+	run(&p, (const char *[]){"run", "tests/good/permutation.yaml", "-o", tmp("s5"), "-q",
+				 "--seed", "5", NULL});
+	cr_assert_eq(p.code, 0, "stderr: %s", p.err);
+	proc_free(&p);
+	run(&p, (const char *[]){"run", "tests/good/permutation.yaml", "-o", tmp("s6"), "-q",
+				 "--seed", "6", NULL});
+	cr_assert_eq(p.code, 0, "stderr: %s", p.err);
+	proc_free(&p);
+	run(&p, (const char *[]){"run", "tests/good/permutation.yaml", "-o", tmp("s5b"), "-q",
+				 "--set", "seed=5", NULL});
+	cr_assert_eq(p.code, 0, "stderr: %s", p.err);
+	proc_free(&p);
+	cr_expect_eq(metric(tmp("s5"), "seed"), 5);
+	cr_expect_eq(metric(tmp("s6"), "seed"), 6);
+	snprintf(path, sizeof(path), "%s/results.json", tmp("s5"));
+	a = slurp(path);
+	snprintf(path, sizeof(path), "%s/results.json", tmp("s6"));
+	b = slurp(path);
+	snprintf(path, sizeof(path), "%s/results.json", tmp("s5b"));
+	c = slurp(path);
+	cr_assert(a && b && c);
+	/* the flows come after "run" (which holds wall time): compare from there */
+	cr_expect(strstr(a, "\"flows\"") && strstr(b, "\"flows\"") && strstr(c, "\"flows\""));
+	cr_expect_str_neq(strstr(a, "\"flows\""), strstr(b, "\"flows\""),
+			  "seeds 5 and 6 gave the same permutation");
+	cr_expect_str_eq(strstr(a, "\"flows\""), strstr(c, "\"flows\""),
+			 "--seed 5 and --set seed=5 differ");
+	free(a);
+	free(b);
+	free(c);
+}
+
+Test(cli, seed_that_is_not_a_number_is_refused)
+{
+	struct proc p;
+
+	run(&p, (const char *[]){"run", "tests/good/two-flows.yaml", "-o", tmp("out"), "--seed",
+				 "abc", NULL});
+	cr_expect_eq(p.code, 2);
+	cr_expect(starts(p.err, "rocesim: --set: seed: \"abc\" is not a whole number"),
+		  "stderr: %s", p.err);
+	cr_expect(!exists(tmp("out")));
+	proc_free(&p);
+}
+
+Test(cli, help_exits_0_and_names_every_option)
+{
+	static const char *const words[] = {"run",	 "-o",	       "--out",	 "--set",
+					    "--seed",	 "--progress", "--quiet", "--help",
+					    "--version", "exit codes", NULL};
+	const char *forms[] = {"--help", "-h", "help"};
+
+	for (size_t i = 0; i < 3; i++) {
+		struct proc p;
+
+		run(&p, (const char *[]){forms[i], NULL});
+		cr_expect_eq(p.code, 0, "%s: exit %d", forms[i], p.code);
+		cr_expect_str_empty(p.err, "%s: stderr: %s", forms[i], p.err);
+		for (const char *const *w = words; *w; w++)
+			cr_expect(strstr(p.out, *w), "%s does not mention %s", forms[i], *w);
+		proc_free(&p);
+	}
+}
+
+Test(cli, version_exits_0)
+{
+	struct proc p;
+
+	run(&p, (const char *[]){"--version", NULL});
+	cr_expect_eq(p.code, 0);
+	cr_expect(starts(p.out, "rocesim "), "stdout: %s", p.out);
+	proc_free(&p);
+}
+
+Test(cli, usage_errors_exit_2)
+{
+	static const char *const cases[][5] = {
+		{"frobnicate", "x.yaml", NULL},
+		{NULL},
+		{"run", NULL},
+		{"run", "tests/good/two-flows.yaml", "--bogus", NULL},
+		{"run", "tests/good/two-flows.yaml", "--set", "noequals", NULL},
+		{"run", "tests/good/two-flows.yaml", "-o", NULL},
+		{"run", "tests/good/two-flows.yaml", "tests/good/permutation.yaml", NULL},
+		{"run", "tests/good/two-flows.yaml", "--progress", "--quiet", NULL},
+	};
+	static const char *const says[] = {
+		"unknown verb \"frobnicate\"", "a verb is needed", "needs a scenario file",
+		"unknown option \"--bogus\"", "--set needs KEY=VALUE", "-o needs a folder",
+		"one scenario at a time", "exclude each other",
+	};
+
+	for (size_t i = 0; i < sizeof(says) / sizeof(says[0]); i++) {
+		struct proc p;
+
+		run(&p, (const char *const *)cases[i]);
+		cr_expect_eq(p.code, 2, "case %zu: exit %d", i, p.code);
+		cr_expect(starts(p.err, "rocesim: "), "case %zu: stderr: %s", i, p.err);
+		cr_expect(strstr(p.err, says[i]), "case %zu: stderr lacks \"%s\": %s", i, says[i],
+			  p.err);
+		cr_expect(strstr(p.err, "usage:"), "case %zu: no usage after the error", i);
+		cr_expect_str_empty(p.out, "case %zu: stdout: %s", i, p.out);
+		proc_free(&p);
+	}
+}
+
+Test(cli, a_missing_scenario_file_exits_2)
+{
+	struct proc p;
+
+	run(&p, (const char *[]){"run", "tests/good/no-such-file.yaml", "-o", tmp("out"), NULL});
+	cr_expect_eq(p.code, 2);
+	cr_expect_str_eq(p.err, "rocesim: tests/good/no-such-file.yaml: cannot open: No such file "
+				"or directory\n");
+	cr_expect(!exists(tmp("out")));
+	proc_free(&p);
+}
+
+Test(cli, results_are_written_atomically)
+{
+	struct proc p;
+
+	run(&p, (const char *[]){"run", "experiments/incast-8to1.yaml", "-o", tmp("out"), NULL});
+	cr_assert_eq(p.code, 0, "stderr: %s", p.err);
+	cr_expect_str_empty(p.err);
+	cr_expect(strstr(p.out, "results.json"), "stdout: %s", p.out);
+	cr_expect(exists(tmp("out/results.json")));
+	cr_expect(exists(tmp("out/timeseries.csv")));
+	cr_expect(!has_tmp(tmp("out")), "a *.tmp file is left in the out folder");
+	cr_expect_eq(metric(tmp("out"), "drops"), 0);
+	proc_free(&p);
+}
+
+Test(cli, bad_input_leaves_earlier_results_untouched)
+{
+	struct proc p;
+	char *before, *after, path[300];
+	struct stat st1, st2;
+
+	snprintf(path, sizeof(path), "%s/results.json", tmp("out"));
+	run(&p, (const char *[]){"run", "tests/good/two-flows.yaml", "-o", tmp("out"), "-q", NULL});
+	cr_assert_eq(p.code, 0, "stderr: %s", p.err);
+	proc_free(&p);
+	before = slurp(path);
+	cr_assert(before && !stat(path, &st1));
+	run(&p, (const char *[]){"run", "tests/bad/bad-rate-unit.yaml", "-o", tmp("out"), NULL});
+	cr_expect_eq(p.code, 2);
+	proc_free(&p);
+	run(&p, (const char *[]){"run", "tests/good/two-flows.yaml", "-o", tmp("out"), "--set",
+				 "workload.flows[0].dst=h99", NULL});
+	cr_expect_eq(p.code, 2);
+	cr_expect(strstr(p.err, "rocesim: --set: workload.flows[0].dst: no host named \"h99\""),
+		  "stderr: %s", p.err);
+	proc_free(&p);
+	after = slurp(path);
+	cr_assert(after && !stat(path, &st2));
+	cr_expect_str_eq(after, before, "results.json changed");
+	cr_expect_eq(st1.st_ino, st2.st_ino, "results.json was replaced");
+	cr_expect_eq(st1.st_mtim.tv_sec, st2.st_mtim.tv_sec);
+	cr_expect_eq(st1.st_mtim.tv_nsec, st2.st_mtim.tv_nsec);
+	cr_expect(!has_tmp(tmp("out")));
+	free(before);
+	free(after);
+}
