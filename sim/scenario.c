@@ -713,9 +713,24 @@ static int check_topology(const struct loader *l, const struct raw_topology *r,
 			err = fail(l, "topology.switches", "missing for a ring");
 		break;
 	case TOPO_FILE:
-		if (!r->file)
+		if (!r->file) {
 			err = fail(l, "topology.file", "missing for kind file");
-		t->file = r->file;
+			break;
+		}
+		/* relative to the scenario's folder, as users write it; from --set,
+		 * relative to where the command runs */
+		if (r->file[0] != '/' && strrchr(l->file, '/') && !set_by_user(l->raw, "topology.file")) {
+			int dir = (int)(strrchr(l->file, '/') - l->file);
+			size_t len = (size_t)dir + strlen(r->file) + 2;
+
+			s->topo_file = malloc(len);
+			if (!s->topo_file)
+				return -ENOMEM;
+			snprintf(s->topo_file, len, "%.*s/%s", dir, l->file, r->file);
+		} else if (!(s->topo_file = strdup(r->file))) {
+			return -ENOMEM;
+		}
+		t->file = s->topo_file;
 		break;
 	}
 	if (err)
@@ -1046,6 +1061,7 @@ void scn_free(struct scenario *s)
 	raw_free(s->raw);
 	free(s->name);
 	free(s->file);
+	free(s->topo_file);
 	free(s->wl.flows);
 	free(s->faults);
 	free(s->expects);

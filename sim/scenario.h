@@ -54,6 +54,7 @@ struct scenario {
 	uint64_t max_events; /* 0 = no cap */
 
 	struct topo_spec topo;
+	char *topo_file; /* topology.file, resolved against the scenario's folder */
 	simtime_t convergence; /* routes follow a link failure after this */
 
 	struct {

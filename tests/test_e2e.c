@@ -1,0 +1,264 @@
+/*
+ * End-to-end: scenarios run through the library as `rocesim run` does,
+ * checked against hand-computed results and invariants (bytes sent =
+ * received + dropped + in flight; same seed, same results).
+ */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <string.h>
+
+#include "models/net.h"
+#include "sim/results.h"
+#include "sim/scenario.h"
+#include "sim/sim.h"
+
+/* Load, build and run @yaml; the caller frees with sim_fini + json_decref. */
+static json_t *run_yaml(const char *yaml, struct sim *sim)
+{
+	struct scenario *s;
+	struct diag d = {0};
+	char buf[1024];
+	json_t *j;
+
+	cr_assert_eq(scn_load_text("e2e.yaml", yaml, strlen(yaml), NULL, 0, &s, &d), 0, "%s",
+		     diag_str(&d, buf, sizeof(buf)));
+	cr_assert_eq(sim_init(sim, s, &d), 0, "%s", diag_str(&d, buf, sizeof(buf)));
+	cr_assert_eq(sim_run(sim, NULL, 0), 0);
+	j = res_build(sim);
+	cr_assert_not_null(j);
+	return j;
+}
+
+static double metric(const json_t *j, const char *m)
+{
+	double v = NAN;
+
+	cr_assert_eq(res_metric(j, m, &v), 0, "no metric %s", m);
+	return v;
+}
+
+/* The conservation invariant, from counters and from a scan of the fabric. */
+static void assert_conservation(const struct sim *sim, const json_t *j)
+{
+	const struct net_totals *t = &sim->net->tot;
+	uint64_t inflight = net_inflight_bytes(sim->net);
+
+	cr_assert_eq(t->sent_bytes, t->received_bytes + t->dropped_bytes + inflight,
+		     "sent %llu != received %llu + dropped %llu + in flight %llu",
+		     (unsigned long long)t->sent_bytes, (unsigned long long)t->received_bytes,
+		     (unsigned long long)t->dropped_bytes, (unsigned long long)inflight);
+	cr_assert_eq(metric(j, "bytes.sent"),
+		     metric(j, "bytes.received") + metric(j, "bytes.dropped") +
+			     metric(j, "bytes.in_flight"));
+}
+
+static const char one_flow[] =
+	"topology: {kind: star, hosts: 2, link: {rate: 100Gbps, cable: 2m}}\n"
+	"nic: {mtu: 4096}\n"
+	"workload:\n"
+	"  kind: flows\n"
+	"  flows: [{src: h0, dst: h1, size: 1MB}]\n";
+
+Test(e2e, one_flow_matches_wire_arithmetic)
+{
+	struct sim sim;
+	json_t *j = run_yaml(one_flow, &sim);
+	const struct port *h0 = &sim.net->ports[sim.topo->nodes[sim.topo->hosts[0]].first_port];
+	/* 245 packets: 244 x 4096 + 576; wire adds 62 B headers + 20 B preamble/IFG */
+	const double wire_us = 1020090 * 8 / 100e9 * 1e6; /* 81.6072 */
+	/* + 2 x 10 ns propagation; the 576 B tail waits at the switch for the
+	 * last full packet: + its serialization (4178 B = 334.24 ns) */
+	const double expect_us = wire_us + 0.020 + 4178 * 8 / 100e9 * 1e6 - 658 * 8 / 100e9 * 1e6 +
+				 658 * 8 / 100e9 * 1e6;
+	double fct = metric(j, "fct_us.max");
+
+	cr_assert_eq(h0->tx_packets, 245);
+	cr_assert_eq(h0->tx_bytes + 245 * 20, 1020090);
+	cr_assert_float_eq(wire_us, 81.6072, 1e-9);
+	cr_assert(fabs(fct - wire_us) / wire_us < 0.01, "fct %.4f us vs wire %.4f us", fct, wire_us);
+	cr_assert_float_eq(fct, expect_us, 0.0015, "fct %.4f us, hand-computed %.4f us", fct,
+			   expect_us);
+	cr_assert_eq(sim.end, SIM_END_DONE);
+	assert_conservation(&sim, j);
+	json_decref(j);
+	sim_fini(&sim);
+}
+
+static const char incast[] =
+	"seed: 5\n"
+	"topology: {kind: star, hosts: 9, link: {rate: 100Gbps, cable: 2m}}\n"
+	"switch: {buffer: {size: 32MB}}\n"
+	"workload: {kind: incast, senders: 8, size: 4MB}\n";
+
+Test(e2e, incast_finishes_at_the_bottleneck_wire_time)
+{
+	struct sim sim;
+	json_t *j = run_yaml(incast, &sim);
+	/* 8 x (4 MB + 977 packets x 82 B) through one 100G port */
+	const double wire_us = 8.0 * (4000000 + 977 * 82) * 8 / 100e9 * 1e6;
+	double fct = metric(j, "fct_us.max");
+
+	cr_assert_eq(metric(j, "drops"), 0);
+	cr_assert(fct >= wire_us && fct < wire_us * 1.002, "fct %.3f vs %.3f", fct, wire_us);
+	cr_assert_gt(metric(j, "max_queue_bytes"), 20e6, "the receiver's egress queue builds up");
+	assert_conservation(&sim, j);
+	json_decref(j);
+	sim_fini(&sim);
+}
+
+Test(e2e, small_buffer_tail_drops_and_conserves_bytes)
+{
+	static const char yaml[] =
+		"topology: {kind: star, hosts: 9}\n"
+		"switch: {buffer: {size: 1MB}}\n"
+		"workload: {kind: incast, senders: 8, size: 1MB}\n";
+	struct sim sim;
+	json_t *j = run_yaml(yaml, &sim);
+
+	cr_assert_gt(metric(j, "drops"), 0);
+	cr_assert_lt(metric(j, "flows_done"), 8, "lost packets are not resent in this version");
+	cr_assert_eq(sim.end, SIM_END_IDLE);
+	cr_assert_leq(metric(j, "max_queue_bytes"), 1000000);
+	assert_conservation(&sim, j);
+	json_decref(j);
+	sim_fini(&sim);
+}
+
+Test(e2e, stop_bound_leaves_bytes_in_flight)
+{
+	static const char yaml[] =
+		"stop: 30us\n"
+		"topology: {kind: star, hosts: 9}\n"
+		"workload: {kind: incast, senders: 8, size: 1MB}\n";
+	struct sim sim;
+	json_t *j = run_yaml(yaml, &sim);
+
+	cr_assert_eq(sim.end, SIM_END_STOP);
+	cr_assert_float_eq(metric(j, "sim_time_us"), 30.0, 1e-9);
+	cr_assert_gt(metric(j, "bytes.in_flight"), 0);
+	assert_conservation(&sim, j);
+	json_decref(j);
+	sim_fini(&sim);
+}
+
+Test(e2e, event_cap_ends_the_run)
+{
+	static const char yaml[] =
+		"max_events: 1000\n"
+		"topology: {kind: star, hosts: 9}\n"
+		"workload: {kind: incast, senders: 8, size: 1MB}\n";
+	struct sim sim;
+	json_t *j = run_yaml(yaml, &sim);
+
+	cr_assert_eq(sim.end, SIM_END_EVENTS);
+	cr_assert_eq(sim.events, 1000);
+	assert_conservation(&sim, j);
+	json_decref(j);
+	sim_fini(&sim);
+}
+
+static const char permutation[] =
+	"seed: 11\n"
+	"topology: {kind: leaf_spine, leaves: 4, spines: 4, hosts_per_leaf: 4,\n"
+	"           link: {rate: 100Gbps}, uplink: {rate: 100Gbps, cable: 10m}}\n"
+	"workload: {kind: permutation, size: 512KB}\n";
+
+/* results.json without its "run" part, as text */
+static char *stable_text(json_t *j)
+{
+	json_object_del(j, "run");
+	return json_dumps(j, JSON_SORT_KEYS | JSON_REAL_PRECISION(12));
+}
+
+Test(e2e, same_seed_gives_identical_results)
+{
+	struct sim a, b;
+	json_t *ja = run_yaml(permutation, &a), *jb = run_yaml(permutation, &b);
+	char *ta = stable_text(ja), *tb = stable_text(jb);
+
+	cr_assert_str_eq(ta, tb);
+	free(ta);
+	free(tb);
+	json_decref(ja);
+	json_decref(jb);
+	sim_fini(&a);
+	sim_fini(&b);
+}
+
+Test(e2e, the_seed_changes_the_permutation)
+{
+	char other[sizeof(permutation) + 8];
+	struct sim a, b;
+	json_t *ja, *jb;
+	char *ta, *tb;
+
+	snprintf(other, sizeof(other), "%s", permutation);
+	memcpy(strstr(other, "seed: 11"), "seed: 12", 8);
+	ja = run_yaml(permutation, &a);
+	jb = run_yaml(other, &b);
+	ta = stable_text(json_object_get(ja, "flows"));
+	tb = stable_text(json_object_get(jb, "flows"));
+	cr_assert_str_neq(ta, tb);
+	free(ta);
+	free(tb);
+	json_decref(ja);
+	json_decref(jb);
+	sim_fini(&a);
+	sim_fini(&b);
+}
+
+Test(e2e, ecmp_spreads_a_permutation_over_every_spine)
+{
+	struct sim sim;
+	json_t *j = run_yaml(permutation, &sim);
+	const struct topo *t = sim.topo;
+	uint64_t per_spine[4] = {0};
+
+	for (uint32_t i = 0; i < t->n_links; i++) {
+		const struct topo_link *l = &t->links[i];
+		const char *spine = t->nodes[l->b].name;
+
+		if (strncmp(spine, "spine", 5))
+			continue;
+		per_spine[spine[5] - '0'] += sim.net->ports[l->port_a].tx_bytes;
+	}
+	for (int s = 0; s < 4; s++)
+		cr_assert_gt(per_spine[s], 0, "spine%d carried nothing", s);
+	cr_assert_eq(metric(j, "flows_done"), 16);
+	assert_conservation(&sim, j);
+	json_decref(j);
+	sim_fini(&sim);
+}
+
+Test(e2e, link_failure_drops_then_reroutes)
+{
+	static const char yaml[] =
+		"topology: {kind: leaf_spine, leaves: 2, spines: 2, hosts_per_leaf: 4,\n"
+		"           convergence: 20us, uplink: {rate: 400Gbps}}\n"
+		"workload:\n"
+		"  kind: flows\n"
+		"  flows:\n"
+		"    - {src: h0, dst: h4, size: 2MB}\n"
+		"    - {src: h1, dst: h5, size: 2MB}\n"
+		"    - {src: h2, dst: h6, size: 2MB}\n"
+		"    - {src: h3, dst: h7, size: 2MB}\n"
+		"    - {src: h0, dst: h5, size: 1MB, start: 100us}\n"
+		"    - {src: h1, dst: h6, size: 1MB, start: 100us}\n"
+		"    - {src: h2, dst: h7, size: 1MB, start: 100us}\n"
+		"    - {src: h3, dst: h4, size: 1MB, start: 100us}\n"
+		"faults: [{kind: link_down, link: leaf0-spine1, at: 50us}]\n";
+	struct sim sim;
+	json_t *j = run_yaml(yaml, &sim);
+	int32_t link = topo_find_link(sim.topo, "leaf0-spine1");
+	const struct port *up = &sim.net->ports[sim.topo->links[link].port_a];
+
+	cr_assert_geq(link, 0);
+	cr_assert_eq(sim.topo->links[link].up, 0, "routing saw the failure");
+	/* flows that start after convergence never touch the dead link */
+	for (uint32_t f = 4; f < 8; f++)
+		cr_assert_neq(sim.net->flows[f].finish, 0, "flow %u unfinished", f);
+	cr_assert_eq(up->up, 0);
+	assert_conservation(&sim, j);
+	json_decref(j);
+	sim_fini(&sim);
+}
