@@ -12,11 +12,11 @@
  * the source root (topology files in the corpus are named from there):
  *
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
- *     -D_POSIX_C_SOURCE=200809L -DROCESIM_VERSION='"fuzz"' -I. \
- *     tests/fuzz_scenario.c $(ls sim/*.c | grep -v main.c) models/*.c topologies/*.c \
+ *     -D_POSIX_C_SOURCE=200809L -DROCESIM_VERSION='"fuzz"' -I. tests/fuzz_scenario.c \
+ *     $(ls sim/[a-z]*.c | grep -v main.c) models/[a-z]*.c topologies/[a-z]*.c \
  *     -lcyaml -lyaml -lgsl -lgslcblas -ljansson -lm -o /tmp/fuzz_scenario
- *   mkdir -p /tmp/fuzz-corpus && cp experiments/*.yaml tests/bad/*.yaml \
- *     tests/good/*.yaml /tmp/fuzz-corpus/
+ *   mkdir -p /tmp/fuzz-corpus
+ *   cp experiments/[a-z]*.yaml tests/bad/[a-z]*.yaml tests/good/[a-z]*.yaml /tmp/fuzz-corpus/
  *   /tmp/fuzz_scenario -max_total_time=600 -rss_limit_mb=2048 -timeout=10 /tmp/fuzz-corpus
  *
  * A crash leaves crash-<sha1> in the current folder; replay it with
