@@ -53,8 +53,9 @@ struct port {
 	struct pktq wire;
 	struct evq_timer arrive;
 
-	struct port_queue queue[PKT_PRIORITIES];
 	uint64_t queued_bytes; /* all priorities */
+	uint8_t nonempty;      /* bit p set while queue[p] holds packets */
+	struct port_queue queue[PKT_PRIORITIES];
 
 	/* counters, as the far end would also see them */
 	uint64_t tx_packets, tx_bytes, rx_packets, rx_bytes;

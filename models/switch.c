@@ -62,6 +62,7 @@ static void sw_rx(struct port *in, struct pkt *pkt)
 	if (pq->bytes > pq->max_bytes)
 		pq->max_bytes = pq->bytes;
 	pktq_push(&pq->q, pkt);
+	out->nonempty |= (uint8_t)(1u << pkt->prio);
 	port_kick(out);
 }
 
@@ -69,21 +70,23 @@ static void sw_rx(struct port *in, struct pkt *pkt)
 static struct pkt *sw_next(struct port *p)
 {
 	struct sw *s = p->owner;
+	struct port_queue *pq;
+	struct pkt *pkt;
+	int prio;
 
-	for (int prio = PKT_PRIORITIES - 1; prio >= 0; prio--) {
-		struct port_queue *pq = &p->queue[prio];
-		struct pkt *pkt = pktq_pop(&pq->q);
-
-		if (!pkt)
-			continue;
-		pq->bytes -= pkt->frame;
-		pq->tx_packets++;
-		pq->tx_bytes += pkt->frame;
-		p->queued_bytes -= pkt->frame;
-		s->c.buffer_used -= pkt->frame;
-		return pkt;
-	}
-	return NULL;
+	if (!p->nonempty)
+		return NULL;
+	prio = 31 - __builtin_clz(p->nonempty);
+	pq = &p->queue[prio];
+	pkt = pktq_pop(&pq->q);
+	if (!pq->q.head)
+		p->nonempty &= (uint8_t)~(1u << prio);
+	pq->bytes -= pkt->frame;
+	pq->tx_packets++;
+	pq->tx_bytes += pkt->frame;
+	p->queued_bytes -= pkt->frame;
+	s->c.buffer_used -= pkt->frame;
+	return pkt;
 }
 
 static const struct port_ops sw_ops = {.next = sw_next, .rx = sw_rx};
@@ -128,6 +131,7 @@ void sw_port_down(struct sw *s, uint32_t local_port)
 			drop(s, pq, pkt);
 		}
 	}
+	p->nonempty = 0;
 }
 
 const struct sw_counters *sw_counters(const struct sw *s)
