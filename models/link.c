@@ -1,13 +1,35 @@
 /*
  * Ports and links: serialization at the link rate, propagation on the wire,
- * delivery to the peer in order (see link.h).
+ * delivery to the peer in order, and PFC on the transmitter (see link.h).
  */
 #include "link.h"
+
+#include <errno.h>
 
 #include "net.h"
 
 static void on_tx_done(void *obj, uint64_t arg);
 static void on_arrive(void *obj, uint64_t arg);
+static void on_pause_expiry(void *obj, uint64_t arg);
+
+simtime_t pfc_quanta_time(uint32_t quanta, uint64_t rate_bps)
+{
+	return simtime_tx((uint64_t)quanta * 64, rate_bps);
+}
+
+simtime_t pfc_response_delay(uint64_t rate_bps)
+{
+	static const struct {
+		uint64_t gbps;
+		uint32_t quanta;
+	} table[] = {{400, 905}, {200, 453}, {100, 394}, {50, 147},
+		     {40, 118}, {25, 80},   {10, 67}};
+
+	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
+		if (rate_bps >= table[i].gbps * 1000000000ULL)
+			return pfc_quanta_time(table[i].quanta, rate_bps);
+	return pfc_quanta_time(67, rate_bps);
+}
 
 void port_init(struct port *p, struct net *net, uint32_t id, uint64_t rate_bps,
 	       simtime_t delay)
@@ -17,8 +39,10 @@ void port_init(struct port *p, struct net *net, uint32_t id, uint64_t rate_bps,
 	p->rate_bps = rate_bps;
 	p->delay = delay;
 	p->up = 1;
+	p->response = pfc_response_delay(rate_bps);
 	evq_timer_init(&p->tx_done, on_tx_done, p);
 	evq_timer_init(&p->arrive, on_arrive, p);
+	evq_timer_init(&p->pause_expiry, on_pause_expiry, p);
 }
 
 void port_kick(struct port *p)
@@ -28,7 +52,9 @@ void port_kick(struct port *p)
 
 	if (p->tx_pkt || !p->up)
 		return;
-	pkt = p->ops->next(p);
+	pkt = pktq_pop(&p->ctrl);
+	if (!pkt)
+		pkt = p->ops->next(p);
 	if (!pkt)
 		return;
 	p->tx_pkt = pkt;
@@ -37,14 +63,38 @@ void port_kick(struct port *p)
 	evq_arm(p->net->q, &p->tx_done, evq_now(p->net->q) + t);
 }
 
+int port_send_pause(struct port *p, uint8_t prio, uint16_t quanta)
+{
+	struct pkt *pkt = pkt_alloc(&p->net->pool);
+
+	if (!pkt)
+		return -ENOMEM;
+	pkt->kind = PKT_PAUSE;
+	pkt->prio = prio;
+	pkt->psn = quanta;
+	pkt->payload = 0;
+	pkt->frame = PKT_PAUSE_FRAME_BYTES;
+	pkt->flow = UINT32_MAX;
+	pkt->acct = PKT_ACCT_NONE;
+	if (quanta)
+		p->pfc[prio].tx_pause++;
+	else
+		p->pfc[prio].tx_resume++;
+	pktq_push(&p->ctrl, pkt);
+	port_kick(p);
+	return 0;
+}
+
 static void lose(struct port *p, struct pkt *pkt)
 {
 	struct net *n = p->net;
 
 	p->lost_packets++;
 	p->lost_bytes += pkt->frame;
-	n->tot.dropped_packets++;
-	n->tot.dropped_bytes += pkt->payload;
+	if (pkt->kind == PKT_DATA) {
+		n->tot.dropped_packets++;
+		n->tot.dropped_bytes += pkt->payload;
+	}
 	pkt_free(&n->pool, pkt);
 }
 
@@ -57,6 +107,8 @@ static void on_tx_done(void *obj, uint64_t arg)
 
 	(void)arg;
 	p->tx_pkt = NULL;
+	if (pkt->kind == PKT_DATA && p->ops->sent)
+		p->ops->sent(p, pkt); /* the buffer it held is free either way */
 	if (!p->up) {
 		lose(p, pkt);
 		return;
@@ -71,6 +123,86 @@ static void on_tx_done(void *obj, uint64_t arg)
 	port_kick(p);
 }
 
+static void arm_expiry(struct port *p)
+{
+	simtime_t first = SIMTIME_NEVER;
+
+	for (int prio = 0; prio < PKT_PRIORITIES; prio++)
+		if ((p->paused & (1u << prio)) && p->pfc[prio].paused_until < first)
+			first = p->pfc[prio].paused_until;
+	if (first == SIMTIME_NEVER)
+		evq_cancel(p->net->q, &p->pause_expiry);
+	else
+		evq_arm(p->net->q, &p->pause_expiry, first);
+}
+
+static void unpause(struct port *p, uint8_t prio, simtime_t now)
+{
+	struct port_pfc *c = &p->pfc[prio];
+
+	p->paused &= (uint8_t)~(1u << prio);
+	c->paused_time += now - c->paused_since;
+	net_pfc_event(p->net, p->id, prio, NET_PFC_UNPAUSED);
+}
+
+static void on_pause_expiry(void *obj, uint64_t arg)
+{
+	struct port *p = obj;
+	simtime_t now = evq_now(p->net->q);
+
+	(void)arg;
+	for (uint8_t prio = 0; prio < PKT_PRIORITIES; prio++)
+		if ((p->paused & (1u << prio)) && p->pfc[prio].paused_until <= now)
+			unpause(p, prio, now);
+	arm_expiry(p);
+	port_kick(p);
+}
+
+/* A PAUSE received at @p takes effect now (after the response delay). */
+static void on_pause_apply(void *obj, uint64_t arg)
+{
+	struct port *p = obj;
+	uint8_t prio = (uint8_t)(arg >> 32);
+	uint32_t quanta = (uint32_t)arg;
+	simtime_t now = evq_now(p->net->q);
+	struct port_pfc *c = &p->pfc[prio];
+
+	if (!(p->pfc_obey & (1u << prio)) || (p->pfc_ignore & (1u << prio)) || !p->up)
+		return;
+	if (!quanta) {
+		if (p->paused & (1u << prio))
+			unpause(p, prio, now);
+		arm_expiry(p);
+		port_kick(p);
+		return;
+	}
+	c->paused_until = now + pfc_quanta_time(quanta, p->rate_bps);
+	if (!(p->paused & (1u << prio))) {
+		p->paused |= (uint8_t)(1u << prio);
+		c->paused_since = now;
+		net_pfc_event(p->net, p->id, prio, NET_PFC_PAUSED);
+	}
+	arm_expiry(p);
+}
+
+static void pause_rx(struct port *p, struct pkt *pkt)
+{
+	uint8_t prio = pkt->prio;
+	uint32_t quanta = pkt->psn;
+
+	if (quanta)
+		p->pfc[prio].rx_pause++;
+	else
+		p->pfc[prio].rx_resume++;
+	net_pfc_event(p->net, p->id, prio, quanta ? NET_PFC_RX_PAUSE : NET_PFC_RX_RESUME);
+	if (p->ops->pause_rx)
+		p->ops->pause_rx(p, prio, quanta);
+	if (!evq_post(p->net->q, evq_now(p->net->q) + p->response, on_pause_apply, p,
+		      ((uint64_t)prio << 32) | quanta))
+		p->net->error = -ENOMEM;
+	pkt_free(&p->net->pool, pkt);
+}
+
 /* The head of the wire reached the peer. */
 static void on_arrive(void *obj, uint64_t arg)
 {
@@ -83,7 +215,10 @@ static void on_arrive(void *obj, uint64_t arg)
 		evq_arm(p->net->q, &p->arrive, p->wire.head->t);
 	peer->rx_packets++;
 	peer->rx_bytes += pkt->frame;
-	peer->ops->rx(peer, pkt);
+	if (pkt->kind == PKT_PAUSE)
+		pause_rx(peer, pkt);
+	else
+		peer->ops->rx(peer, pkt);
 }
 
 static void down_one(struct port *p)
@@ -93,6 +228,8 @@ static void down_one(struct port *p)
 	p->up = 0;
 	evq_cancel(p->net->q, &p->arrive);
 	while ((pkt = pktq_pop(&p->wire)))
+		lose(p, pkt);
+	while ((pkt = pktq_pop(&p->ctrl)))
 		lose(p, pkt);
 	/* a packet being serialized is lost when its tx_done fires */
 }
@@ -113,4 +250,24 @@ uint64_t port_inflight_payload(const struct port *p)
 		for (const struct pkt *k = p->queue[i].q.head; k; k = k->next)
 			b += k->payload;
 	return b;
+}
+
+simtime_t port_paused_time(const struct port *p, uint8_t prio, simtime_t now)
+{
+	const struct port_pfc *c = &p->pfc[prio];
+
+	return c->paused_time + ((p->paused & (1u << prio)) ? now - c->paused_since : 0);
+}
+
+void port_pfc_ignore(struct port *p, uint8_t prio, int ignore)
+{
+	if (ignore) {
+		p->pfc_ignore |= (uint8_t)(1u << prio);
+		if (p->paused & (1u << prio))
+			unpause(p, prio, evq_now(p->net->q));
+		arm_expiry(p);
+		port_kick(p);
+	} else {
+		p->pfc_ignore &= (uint8_t)~(1u << prio);
+	}
 }

@@ -8,7 +8,10 @@
  *
  * What the port sends next comes from its owner through port_ops.next
  * (switch: its egress queues; NIC: its queue pairs); what arrives goes to
- * the peer's owner through port_ops.rx.
+ * the peer's owner through port_ops.rx. PFC is handled here for every kind
+ * of port: PAUSE frames go out ahead of data (after the packet on the
+ * wire), and a received PAUSE stops the transmitter's priority after the
+ * response delay, for quanta x 512 bit times or until a RESUME.
  */
 #ifndef ROCESIM_LINK_H
 #define ROCESIM_LINK_H
@@ -24,15 +27,30 @@ struct port;
 struct port_ops {
 	struct pkt *(*next)(struct port *p);
 	void (*rx)(struct port *p, struct pkt *pkt);
+	/* optional: a data packet's last bit left (the switch frees its buffer) */
+	void (*sent)(struct port *p, struct pkt *pkt);
+	/* optional: a PFC frame arrived (the PFC watchdog watches these) */
+	void (*pause_rx)(struct port *p, uint8_t prio, uint32_t quanta);
 };
 
-/* Egress queue counters per priority, plain data for results. */
+/* Egress queue state and counters per priority. */
 struct port_queue {
 	struct pktq q;
 	uint64_t bytes;     /* frame bytes queued now */
 	uint64_t max_bytes; /* peak */
 	uint64_t drops, drop_bytes;
 	uint64_t tx_packets, tx_bytes;
+	uint64_t ecn_marked;
+};
+
+/* PFC counters per priority, as pfcstat and ethtool -S name them. */
+struct port_pfc {
+	uint64_t tx_pause;    /* PAUSE frames sent (XOFF and refresh) */
+	uint64_t tx_resume;   /* RESUME (quanta 0) frames sent */
+	uint64_t rx_pause;    /* PAUSE frames received */
+	uint64_t rx_resume;
+	simtime_t paused_time; /* time this transmitter spent paused */
+	simtime_t paused_until, paused_since;
 };
 
 struct port {
@@ -49,9 +67,18 @@ struct port {
 	/* transmitter */
 	struct pkt *tx_pkt;
 	struct evq_timer tx_done;
+	struct pktq ctrl; /* PAUSE frames waiting to go out */
 	/* the wire towards the peer */
 	struct pktq wire;
 	struct evq_timer arrive;
+
+	/* PFC on this transmitter */
+	uint8_t paused;      /* priorities stopped by the peer now */
+	uint8_t pfc_obey;    /* priorities whose PAUSE this transmitter obeys */
+	uint8_t pfc_ignore;  /* obeyed but ignored now (PFC watchdog "forward") */
+	simtime_t response;  /* reaction time to a received PAUSE */
+	struct evq_timer pause_expiry;
+	struct port_pfc pfc[PKT_PRIORITIES];
 
 	uint64_t queued_bytes; /* all priorities */
 	uint8_t nonempty;      /* bit p set while queue[p] holds packets */
@@ -65,11 +92,27 @@ struct port {
 
 void port_init(struct port *p, struct net *net, uint32_t id, uint64_t rate_bps,
 	       simtime_t delay);
-/* Start transmitting if idle and the owner has something to send. */
+/* Start transmitting if idle and there is something to send. */
 void port_kick(struct port *p);
+/* Queue a PFC frame for @prio: @quanta 0 is a RESUME. 0 or -ENOMEM. */
+int port_send_pause(struct port *p, uint8_t prio, uint16_t quanta);
 /* Take the link down (both directions): what is on the wire is lost. */
 void port_link_down(struct port *p);
-/* Bytes of payload on the wire or being serialized (for conservation). */
+/* Payload bytes queued, being serialized, or on the wire (conservation). */
 uint64_t port_inflight_payload(const struct port *p);
+/* Time @prio has been paused up to @now, including a pause still running. */
+simtime_t port_paused_time(const struct port *p, uint8_t prio, simtime_t now);
+/* Stop or restart obeying PAUSE on @prio (PFC watchdog "forward"). */
+void port_pfc_ignore(struct port *p, uint8_t prio, int ignore);
+
+/*
+ * Time a transmitter at @rate_bps takes to react to a PAUSE: the peer
+ * response allowance SONiC's headroom calculation uses, in pause quanta
+ * per speed (FACTS.md 4.3): 10G 67, 25G 80, 40G 118, 50G 147, 100G 394,
+ * 200G 453, 400G and above 905; slower links take the 10G figure.
+ */
+simtime_t pfc_response_delay(uint64_t rate_bps);
+/* Duration of @quanta pause quanta (512 bit times each) at @rate_bps. */
+simtime_t pfc_quanta_time(uint32_t quanta, uint64_t rate_bps);
 
 #endif

@@ -49,6 +49,49 @@ static void on_reroute(void *obj, uint64_t link)
 	n->routes = r;
 }
 
+/* A port that sends PAUSE without end (a storm), from `at` for `duration`. */
+struct storm {
+	struct net *net;
+	struct port *port;
+	uint8_t prios;
+	simtime_t end; /* 0: without end */
+	struct evq_timer t;
+};
+
+static void on_storm(void *obj, uint64_t arg)
+{
+	struct storm *st = obj;
+	struct net *n = st->net;
+	simtime_t now = evq_now(n->q);
+
+	(void)arg;
+	if (st->end && now >= st->end)
+		return;
+	for (uint8_t prio = 0; prio < PKT_PRIORITIES; prio++) {
+		if (!(st->prios & (1u << prio)))
+			continue;
+		if (port_send_pause(st->port, prio, 0xffff))
+			n->error = -ENOMEM;
+		net_pfc_event(n, st->port->id, prio, NET_PFC_STORM);
+	}
+	/* refreshed before it expires, as a stuck device keeps doing */
+	evq_arm(n->q, &st->t, now + pfc_quanta_time(0xffff, st->port->rate_bps) / 2);
+}
+
+const char *net_pfc_event_str(enum net_pfc_event ev)
+{
+	static const char *const names[] = {
+		[NET_PFC_XOFF] = "xoff",         [NET_PFC_REFRESH] = "refresh",
+		[NET_PFC_XON] = "xon",           [NET_PFC_RX_PAUSE] = "rx_pause",
+		[NET_PFC_RX_RESUME] = "rx_resume", [NET_PFC_PAUSED] = "paused",
+		[NET_PFC_UNPAUSED] = "unpaused", [NET_PFC_STORM] = "storm",
+		[NET_PFC_WD_TRIGGER] = "watchdog_trigger",
+		[NET_PFC_WD_RESTORE] = "watchdog_restore",
+	};
+
+	return names[ev];
+}
+
 static uint32_t flow_hash(uint64_t seed, uint32_t id)
 {
 	uint64_t x = seed * 0x9e3779b97f4a7c15ULL + id + 1;
@@ -60,7 +103,7 @@ static uint32_t flow_hash(uint64_t seed, uint32_t id)
 }
 
 int net_build(const struct scenario *s, struct topo *t, struct evq *q, gsl_rng *rng,
-	      struct net **out)
+	      struct net **out, struct diag *d)
 {
 	struct net *n = calloc(1, sizeof(*n));
 	int err = -ENOMEM;
@@ -90,8 +133,23 @@ int net_build(const struct scenario *s, struct topo *t, struct evq *q, gsl_rng *
 	}
 	for (uint32_t u = 0; u < t->n_nodes; u++) {
 		if (t->nodes[u].kind == TOPO_SWITCH) {
-			if (!(n->switches[u] = sw_new(n, u)))
+			err = sw_new(n, u, &n->switches[u]);
+			if (err == -EINVAL) {
+				unsigned lossless = (unsigned)__builtin_popcount(s->sw.lossless);
+
+				diag_set(d, "", 0, "switch.pfc.headroom",
+					 "%s reserves %u ports x %u lossless priorit%s x %llu B of "
+					 "headroom%s, more than switch.buffer.size (%llu B); lower it "
+					 "or share it with switch.buffer.headroom_pool",
+					 t->nodes[u].name, t->nodes[u].n_ports, lossless,
+					 lossless == 1 ? "y" : "ies", (unsigned long long)s->sw.pfc.headroom,
+					 s->sw.pg_min ? " (plus pg_min)" : "",
+					 (unsigned long long)s->sw.buffer);
 				goto fail;
+			}
+			if (err)
+				goto fail;
+			err = -ENOMEM;
 		} else if (!(n->nics[t->nodes[u].host_index] = nic_new(n, t->nodes[u].host_index))) {
 			goto fail;
 		}
@@ -112,11 +170,24 @@ int net_build(const struct scenario *s, struct topo *t, struct evq *q, gsl_rng *
 		if (evq_arm(q, &f->start_timer, f->start))
 			goto fail;
 	}
+	n->storms = calloc(s->n_faults ? s->n_faults : 1, sizeof(*n->storms));
+	if (!n->storms)
+		goto fail;
 	for (uint32_t i = 0; i < s->n_faults; i++) {
-		if (!evq_post(q, s->faults[i].at, on_link_down, n, s->faults[i].link) ||
-		    !evq_post(q, s->faults[i].at + s->convergence, on_reroute, n,
-			      s->faults[i].link))
+		const struct scn_fault *f = &s->faults[i];
+		struct storm *st = &n->storms[i];
+
+		if (f->kind == SCN_FAULT_PFC_STORM) {
+			*st = (struct storm){.net = n, .port = &n->ports[f->port],
+					     .prios = f->priorities,
+					     .end = f->duration ? f->at + f->duration : 0};
+			evq_timer_init(&st->t, on_storm, st);
+			if (evq_arm(q, &st->t, f->at))
+				goto fail;
+		} else if (!evq_post(q, f->at, on_link_down, n, f->link) ||
+			   !evq_post(q, f->at + s->convergence, on_reroute, n, f->link)) {
 			goto fail;
+		}
 	}
 	*out = n;
 	return 0;
@@ -137,6 +208,7 @@ void net_free(struct net *n)
 	free(n->nics);
 	free(n->ports);
 	free(n->flows);
+	free(n->storms);
 	topo_routes_free(n->routes);
 	pkt_pool_destroy(&n->pool);
 	free(n);

@@ -36,9 +36,29 @@ struct flow {
 struct net_totals {
 	uint64_t sent_bytes, received_bytes, dropped_bytes;
 	uint64_t sent_packets, received_packets, dropped_packets;
-	uint64_t packet_hops; /* packets serialized onto any link */
-	uint64_t unroutable;  /* drops for want of a route */
+	uint64_t packet_hops;    /* packets serialized onto any link */
+	uint64_t unroutable;     /* drops for want of a route */
+	uint64_t lossless_drops; /* drops of packets of a lossless priority */
+	uint64_t ecn_marked;
+	uint64_t watchdog_triggers, watchdog_drops;
 };
+
+/* What happened to PFC, for the event log (output.pfc_events). */
+enum net_pfc_event {
+	NET_PFC_XOFF,      /* a PG crossed XOFF: PAUSE sent upstream */
+	NET_PFC_REFRESH,   /* PAUSE re-sent while the PG stays congested */
+	NET_PFC_XON,       /* the PG drained to XON: RESUME sent */
+	NET_PFC_RX_PAUSE,  /* a transmitter received PAUSE */
+	NET_PFC_RX_RESUME,
+	NET_PFC_PAUSED,    /* ... and stopped, after its response delay */
+	NET_PFC_UNPAUSED,  /* resumed (RESUME or expiry) */
+	NET_PFC_STORM,     /* a storming port sent PAUSE */
+	NET_PFC_WD_TRIGGER, /* PFC watchdog detected a stuck queue */
+	NET_PFC_WD_RESTORE,
+};
+
+typedef void (*net_pfc_log_fn)(void *ctx, simtime_t t, uint32_t port, uint8_t prio,
+			       enum net_pfc_event ev);
 
 struct net {
 	struct evq *q;
@@ -55,17 +75,28 @@ struct net {
 	struct flow *flows;
 	uint32_t n_flows, flows_done;
 	struct net_totals tot;
-	uint64_t shared_used; /* unused by models that keep their own */
-	struct evq_timer *fault_ev;
 	int error; /* first allocation failure inside the loop */
+	net_pfc_log_fn pfc_log; /* optional */
+	void *pfc_log_ctx;
+	struct storm *storms;
 };
 
-/* Build the fabric of @s on @t (routes built here); flows start on time. */
+/* Build the fabric of @s on @t (routes built here); flows start on time.
+ * -EINVAL (with @d) when a switch's reserved headroom exceeds its buffer. */
 int net_build(const struct scenario *s, struct topo *t, struct evq *q, gsl_rng *rng,
-	      struct net **out);
+	      struct net **out, struct diag *d);
 void net_free(struct net *n);
 /* Payload bytes in queues, being serialized, or on wires right now. */
 uint64_t net_inflight_bytes(const struct net *n);
 int net_done(const struct net *n);
+
+static inline void net_pfc_event(struct net *n, uint32_t port, uint8_t prio,
+				 enum net_pfc_event ev)
+{
+	if (n->pfc_log)
+		n->pfc_log(n->pfc_log_ctx, evq_now(n->q), port, prio, ev);
+}
+
+const char *net_pfc_event_str(enum net_pfc_event ev);
 
 #endif

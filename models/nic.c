@@ -11,7 +11,7 @@ struct nic {
 	struct port *port;
 	struct flow *cur, *prev; /* circular ring of active flows */
 	uint32_t mtu;
-	uint8_t prio;
+	uint8_t prio, dscp, ecn;
 	struct nic_counters c;
 };
 
@@ -22,7 +22,7 @@ static struct pkt *nic_next(struct port *p)
 	struct pkt *pkt;
 	uint64_t left;
 
-	if (!f)
+	if (!f || (p->paused & (1u << n->prio)))
 		return NULL;
 	pkt = pkt_alloc(&n->net->pool);
 	if (!pkt) {
@@ -38,6 +38,9 @@ static struct pkt *nic_next(struct port *p)
 	pkt->dst = f->dst;
 	pkt->hash = f->hash;
 	pkt->prio = n->prio;
+	pkt->dscp = n->dscp;
+	pkt->ecn = n->ecn;
+	pkt->acct = PKT_ACCT_NONE;
 	pkt->kind = PKT_DATA;
 	f->sent += pkt->payload;
 	n->net->tot.sent_bytes += pkt->payload;
@@ -68,6 +71,8 @@ static void nic_rx(struct port *p, struct pkt *pkt)
 
 	n->c.rx_packets_phy++;
 	n->c.rx_bytes_phy += pkt->frame;
+	if (pkt->ecn == PKT_CE)
+		n->c.np_ecn_marked_roce_packets++;
 	f->received += pkt->payload;
 	net->tot.received_bytes += pkt->payload;
 	net->tot.received_packets++;
@@ -95,6 +100,11 @@ struct nic *nic_new(struct net *net, uint32_t host)
 	n->port->owner = n;
 	n->mtu = net->scn->nic.mtu;
 	n->prio = net->scn->nic.priority;
+	n->dscp = net->scn->nic.dscp;
+	n->ecn = net->scn->nic.ecn ? PKT_ECT : PKT_NOT_ECT;
+	n->port->pfc_obey = net->scn->nic.pfc;
+	if (net->scn->sw.pfc.response)
+		n->port->response = net->scn->sw.pfc.response;
 	return n;
 }
 

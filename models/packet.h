@@ -16,21 +16,32 @@
 #define PKT_HEADER_BYTES 62
 #define PKT_PREAMBLE_IFG_BYTES 20
 #define PKT_PRIORITIES 8
+/* An 802.1Qbb PFC frame: 64 bytes (with pad and FCS) on the wire plus 20. */
+#define PKT_PAUSE_FRAME_BYTES 64
 
-enum pkt_kind { PKT_DATA };
+enum pkt_kind { PKT_DATA, PKT_PAUSE };
+
+/* ECN field of the IP header. */
+enum pkt_ecn { PKT_NOT_ECT = 0, PKT_ECT = 2, PKT_CE = 3 };
+
+/* Where a switch charged a packet's bytes, so that it releases them there. */
+enum pkt_acct { PKT_ACCT_NONE, PKT_ACCT_MIN, PKT_ACCT_SHARED, PKT_ACCT_HEADROOM };
 
 struct pkt {
 	struct pkt *next; /* queue or free-list link */
 	simtime_t t;      /* on a link: when its last bit reaches the far end */
 	uint32_t flow;
-	uint32_t psn;
+	uint32_t psn;      /* data: packet sequence number; PAUSE: quanta */
 	uint32_t src, dst; /* host indices */
 	uint32_t hash;     /* ECMP hash of the flow */
 	uint16_t payload;
 	uint16_t frame;
 	uint16_t in_port;  /* local ingress port at the switch holding it */
-	uint8_t prio;
+	uint8_t prio;      /* 802.1p priority; at a switch, the traffic class */
 	uint8_t kind;
+	uint8_t dscp;
+	uint8_t ecn;
+	uint8_t acct;      /* enum pkt_acct */
 };
 
 /* A FIFO of packets linked through `next`. */

@@ -1,21 +1,61 @@
 /*
- * Switch: routing lookup, buffer admission, per-priority egress FIFOs and
- * the strict-priority scheduler (see switch.h).
+ * Switch: MMU (ingress PG accounting, headroom, XOFF/XON), ECN marking,
+ * egress scheduling and the PFC watchdog (see switch.h).
  */
 #include "switch.h"
 
+#include <errno.h>
 #include <stdlib.h>
 
 #include "net.h"
 
+/* DWRR: the smallest weight gets one maximum-size frame per round. */
+#define SW_DWRR_UNIT 4200
+
+struct sw;
+
+struct sw_pg {
+	struct sw_pg_stats st;
+	uint64_t min_used, shared_used;
+	struct evq_timer refresh;
+	struct sw *sw;
+	uint32_t port;
+	uint8_t prio;
+};
+
+struct sw_wd {
+	struct evq_timer detect, restore;
+	struct sw *sw;
+	uint32_t port;
+	uint8_t prio;
+	uint8_t storm;
+	simtime_t last_rx;
+};
+
+struct sw_port {
+	uint64_t in_used; /* all PGs of this ingress port, headroom included */
+	struct sw_pg pg[PKT_PRIORITIES];
+	struct sw_wd wd[PKT_PRIORITIES];
+	uint32_t deficit[PKT_PRIORITIES];
+	uint8_t rr, credited;
+};
+
 struct sw {
 	struct net *net;
+	const struct scenario *scn;
 	uint32_t node;
 	struct port *ports; /* the node's ports, contiguous in net->ports */
 	uint32_t n_ports;
-	uint64_t buffer, per_port;
+	struct sw_port *ps;
+	uint8_t lossless; /* lossless PGs with PFC on */
+	uint32_t quantum[PKT_PRIORITIES];
 	struct sw_counters c;
 };
+
+static int is_lossless(const struct sw *s, uint8_t tc)
+{
+	return (s->lossless >> tc) & 1;
+}
 
 static void drop(struct sw *s, struct port_queue *pq, struct pkt *pkt)
 {
@@ -25,9 +65,192 @@ static void drop(struct sw *s, struct port_queue *pq, struct pkt *pkt)
 	pq->drop_bytes += pkt->frame;
 	s->c.drops++;
 	s->c.drop_bytes += pkt->frame;
+	if (is_lossless(s, pkt->prio)) {
+		s->c.lossless_drops++;
+		n->tot.lossless_drops++;
+	}
 	n->tot.dropped_packets++;
 	n->tot.dropped_bytes += pkt->payload;
 	pkt_free(&n->pool, pkt);
+}
+
+/* ---- PFC generation ---------------------------------------------------------- */
+
+/* Shared bytes a PG may hold before XOFF, now. */
+static uint64_t xoff_limit(const struct sw *s)
+{
+	const struct scn_pfc *pfc = &s->scn->sw.pfc;
+	uint64_t free_b;
+
+	if (!pfc->dynamic)
+		return pfc->xoff;
+	free_b = s->c.shared_size - s->c.shared_used;
+	return pfc->dynamic_th >= 0 ? free_b << pfc->dynamic_th : free_b >> -pfc->dynamic_th;
+}
+
+static uint64_t xon_limit(const struct sw *s)
+{
+	const struct scn_pfc *pfc = &s->scn->sw.pfc;
+	uint64_t lim;
+
+	if (pfc->has_xon)
+		return pfc->xon;
+	lim = xoff_limit(s);
+	return lim > pfc->xon_offset ? lim - pfc->xon_offset : 0;
+}
+
+static simtime_t refresh_period(const struct sw *s, const struct port *p)
+{
+	const struct scn_pfc *pfc = &s->scn->sw.pfc;
+
+	return pfc->refresh ? pfc->refresh : pfc_quanta_time(pfc->quanta, p->rate_bps) / 2;
+}
+
+static void send_pause(struct sw *s, struct sw_pg *pg, uint32_t quanta, enum net_pfc_event ev)
+{
+	struct port *p = &s->ports[pg->port];
+
+	if (s->ps[pg->port].wd[pg->prio].storm && s->scn->sw.wd.action == SCN_WD_DROP)
+		return; /* the watchdog stopped pauses from this queue */
+	if (port_send_pause(p, pg->prio, (uint16_t)quanta))
+		s->net->error = -ENOMEM;
+	net_pfc_event(s->net, p->id, pg->prio, ev);
+}
+
+static void on_refresh(void *obj, uint64_t arg)
+{
+	struct sw_pg *pg = obj;
+	struct sw *s = pg->sw;
+
+	(void)arg;
+	if (!pg->st.xoff)
+		return;
+	send_pause(s, pg, s->scn->sw.pfc.quanta, NET_PFC_REFRESH);
+	evq_arm(s->net->q, &pg->refresh,
+		evq_now(s->net->q) + refresh_period(s, &s->ports[pg->port]));
+}
+
+static void xoff(struct sw *s, struct sw_pg *pg)
+{
+	pg->st.xoff = 1;
+	send_pause(s, pg, s->scn->sw.pfc.quanta, NET_PFC_XOFF);
+	evq_arm(s->net->q, &pg->refresh,
+		evq_now(s->net->q) + refresh_period(s, &s->ports[pg->port]));
+}
+
+static void maybe_xon(struct sw *s, struct sw_pg *pg)
+{
+	if (!pg->st.xoff || pg->st.headroom || pg->shared_used > xon_limit(s))
+		return;
+	pg->st.xoff = 0;
+	evq_cancel(s->net->q, &pg->refresh);
+	send_pause(s, pg, 0, NET_PFC_XON);
+}
+
+/* ---- ECN --------------------------------------------------------------------- */
+
+/* RED on the egress queue depth @q (FACTS.md 1.1 / 3). */
+static void ecn_mark(struct sw *s, struct port_queue *pq, struct pkt *pkt, uint64_t q)
+{
+	const struct scn_ecn *e = &s->scn->sw.ecn;
+	double p;
+
+	if (pkt->ecn != PKT_ECT || q <= e->kmin)
+		return;
+	if (q > e->kmax)
+		p = 1.0;
+	else
+		p = e->pmax * (double)(q - e->kmin) / (double)(e->kmax - e->kmin);
+	if (p < 1.0 && gsl_rng_uniform(s->net->rng) >= p)
+		return;
+	pkt->ecn = PKT_CE;
+	pq->ecn_marked++;
+	s->net->tot.ecn_marked++;
+}
+
+/* ---- ingress ------------------------------------------------------------------- */
+
+/* Charge @pkt to its ingress PG; 0 if admitted, -1 if it must be dropped. */
+static int admit(struct sw *s, struct sw_port *ps, struct pkt *pkt)
+{
+	const struct scenario *scn = s->scn;
+	struct sw_pg *pg = &ps->pg[pkt->prio];
+	uint64_t b = pkt->frame;
+
+	if (scn->sw.per_port && ps->in_used + b > scn->sw.per_port)
+		return -1;
+	if (!is_lossless(s, pkt->prio)) {
+		if (s->c.shared_used + b > s->c.shared_size)
+			return -1;
+		pkt->acct = PKT_ACCT_SHARED;
+	} else if (pg->min_used + b <= scn->sw.pg_min) {
+		pkt->acct = PKT_ACCT_MIN;
+	} else if (!pg->st.xoff && pg->shared_used + b <= xoff_limit(s) &&
+		   s->c.shared_used + b <= s->c.shared_size) {
+		pkt->acct = PKT_ACCT_SHARED;
+	} else {
+		if (!pg->st.xoff)
+			xoff(s, pg); /* this packet crosses the limit */
+		if (pg->st.headroom + b > scn->sw.pfc.headroom ||
+		    (scn->sw.headroom_pool && s->c.headroom_used + b > scn->sw.headroom_pool)) {
+			pg->st.lossless_drops++;
+			return -1;
+		}
+		pkt->acct = PKT_ACCT_HEADROOM;
+	}
+	switch (pkt->acct) {
+	case PKT_ACCT_MIN:
+		pg->min_used += b;
+		break;
+	case PKT_ACCT_SHARED:
+		pg->shared_used += b;
+		s->c.shared_used += b;
+		if (s->c.shared_used > s->c.shared_peak)
+			s->c.shared_peak = s->c.shared_used;
+		break;
+	default:
+		pg->st.headroom += b;
+		s->c.headroom_used += b;
+		if (pg->st.headroom > pg->st.peak_headroom)
+			pg->st.peak_headroom = pg->st.headroom;
+		if (s->c.headroom_used > s->c.headroom_peak)
+			s->c.headroom_peak = s->c.headroom_used;
+		break;
+	}
+	ps->in_used += b;
+	pg->st.bytes += b;
+	if (pg->st.bytes > pg->st.peak_bytes)
+		pg->st.peak_bytes = pg->st.bytes;
+	return 0;
+}
+
+/*
+ * The packet's last bit left: free what it held at its ingress PG. Bytes
+ * leave the headroom first (the PG's occupancy above its limit is what
+ * headroom means), then the shared pool; then XON is checked.
+ */
+static void sw_sent(struct port *out, struct pkt *pkt)
+{
+	struct sw *s = out->owner;
+	struct sw_port *ps = &s->ps[pkt->in_port];
+	struct sw_pg *pg = &ps->pg[pkt->prio];
+	uint64_t b = pkt->frame;
+
+	ps->in_used -= b;
+	pg->st.bytes -= b;
+	if (pkt->acct == PKT_ACCT_MIN) {
+		pg->min_used -= b;
+	} else {
+		uint64_t h = pg->st.headroom < b ? pg->st.headroom : b;
+
+		pg->st.headroom -= h;
+		s->c.headroom_used -= h;
+		pg->shared_used -= b - h;
+		s->c.shared_used -= b - h;
+	}
+	pkt->acct = PKT_ACCT_NONE;
+	if (is_lossless(s, pkt->prio))
+		maybe_xon(s, pg);
 }
 
 static void sw_rx(struct port *in, struct pkt *pkt)
@@ -38,7 +261,9 @@ static void sw_rx(struct port *in, struct pkt *pkt)
 	uint32_t count;
 	struct port *out;
 	struct port_queue *pq;
+	struct sw_port *ps = &s->ps[in->local];
 
+	pkt->prio = s->scn->sw.dscp_to_tc[pkt->dscp];
 	hops = topo_next_hops(n->routes, s->node, pkt->dst, &count);
 	if (!count) {
 		s->c.unroutable++;
@@ -48,15 +273,24 @@ static void sw_rx(struct port *in, struct pkt *pkt)
 	}
 	out = &s->ports[hops[count == 1 ? 0 : topo_ecmp_pick(pkt->hash, s->node, count)]];
 	pq = &out->queue[pkt->prio];
-	if (!out->up || s->c.buffer_used + pkt->frame > s->buffer ||
-	    (s->per_port && out->queued_bytes + pkt->frame > s->per_port)) {
+	if (!out->up) {
+		drop(s, pq, pkt);
+		return;
+	}
+	if ((ps->wd[pkt->prio].storm || s->ps[out->local].wd[pkt->prio].storm) &&
+	    s->scn->sw.wd.action == SCN_WD_DROP) {
+		s->c.watchdog_drops++;
+		n->tot.watchdog_drops++;
 		drop(s, pq, pkt);
 		return;
 	}
 	pkt->in_port = (uint16_t)in->local;
-	s->c.buffer_used += pkt->frame;
-	if (s->c.buffer_used > s->c.buffer_peak)
-		s->c.buffer_peak = s->c.buffer_used;
+	if (admit(s, ps, pkt)) {
+		drop(s, pq, pkt);
+		return;
+	}
+	if (s->scn->sw.ecn.enabled && s->scn->sw.ecn.at_enqueue)
+		ecn_mark(s, pq, pkt, pq->bytes);
 	out->queued_bytes += pkt->frame;
 	pq->bytes += pkt->frame;
 	if (pq->bytes > pq->max_bytes)
@@ -66,75 +300,235 @@ static void sw_rx(struct port *in, struct pkt *pkt)
 	port_kick(out);
 }
 
-/* Strict priority: the highest non-empty priority goes first. */
+/* ---- egress -------------------------------------------------------------------- */
+
+static int pick_dwrr(struct sw *s, struct sw_port *ps, const struct port *p, uint8_t avail)
+{
+	for (int i = 0; i <= 2 * PKT_PRIORITIES; i++) {
+		uint8_t q = ps->rr;
+
+		if (avail & (1u << q)) {
+			if (!ps->credited) {
+				ps->deficit[q] += s->quantum[q];
+				ps->credited = 1;
+			}
+			if (p->queue[q].q.head->frame <= ps->deficit[q]) {
+				ps->deficit[q] -= p->queue[q].q.head->frame;
+				return q;
+			}
+		} else {
+			ps->deficit[q] = 0;
+		}
+		ps->rr = (uint8_t)((q + 1) % PKT_PRIORITIES);
+		ps->credited = 0;
+	}
+	return 31 - __builtin_clz(avail); /* unreachable with quanta >= a frame */
+}
+
 static struct pkt *sw_next(struct port *p)
 {
 	struct sw *s = p->owner;
+	struct sw_port *ps = &s->ps[p->local];
+	uint8_t avail = p->nonempty & (uint8_t)~p->paused;
+	uint8_t strict;
 	struct port_queue *pq;
 	struct pkt *pkt;
 	int prio;
 
-	if (!p->nonempty)
+	if (!avail)
 		return NULL;
-	prio = 31 - __builtin_clz(p->nonempty);
+	strict = s->scn->sw.sched == SCN_SCHED_STRICT ? avail
+						       : avail & (1u << s->scn->sw.cnp_priority);
+	if (strict)
+		prio = 31 - __builtin_clz(strict);
+	else
+		prio = pick_dwrr(s, ps, p, avail);
 	pq = &p->queue[prio];
 	pkt = pktq_pop(&pq->q);
-	if (!pq->q.head)
+	if (!pq->q.head) {
 		p->nonempty &= (uint8_t)~(1u << prio);
+		ps->deficit[prio] = 0;
+	}
 	pq->bytes -= pkt->frame;
 	pq->tx_packets++;
 	pq->tx_bytes += pkt->frame;
 	p->queued_bytes -= pkt->frame;
-	s->c.buffer_used -= pkt->frame;
+	if (s->scn->sw.ecn.enabled && !s->scn->sw.ecn.at_enqueue)
+		ecn_mark(s, pq, pkt, pq->bytes);
 	return pkt;
 }
 
-static const struct port_ops sw_ops = {.next = sw_next, .rx = sw_rx};
+/* ---- PFC watchdog ------------------------------------------------------------------ */
 
-struct sw *sw_new(struct net *net, uint32_t node)
+static void flush_queue(struct sw *s, struct port *p, uint8_t prio, int watchdog)
+{
+	struct port_queue *pq = &p->queue[prio];
+	struct pkt *pkt;
+
+	while ((pkt = pktq_pop(&pq->q))) {
+		pq->bytes -= pkt->frame;
+		p->queued_bytes -= pkt->frame;
+		sw_sent(p, pkt); /* frees its buffer */
+		if (watchdog) {
+			s->c.watchdog_drops++;
+			s->net->tot.watchdog_drops++;
+		}
+		drop(s, pq, pkt);
+	}
+	p->nonempty &= (uint8_t)~(1u << prio);
+}
+
+static void on_wd_restore(void *obj, uint64_t arg)
+{
+	struct sw_wd *wd = obj;
+	struct sw *s = wd->sw;
+	simtime_t now = evq_now(s->net->q), due = wd->last_rx + s->scn->sw.wd.restoration;
+
+	(void)arg;
+	if (now < due) {
+		evq_arm(s->net->q, &wd->restore, due);
+		return;
+	}
+	wd->storm = 0;
+	if (s->scn->sw.wd.action == SCN_WD_FORWARD)
+		port_pfc_ignore(&s->ports[wd->port], wd->prio, 0);
+	net_pfc_event(s->net, s->ports[wd->port].id, wd->prio, NET_PFC_WD_RESTORE);
+	port_kick(&s->ports[wd->port]);
+}
+
+static void on_wd_detect(void *obj, uint64_t arg)
+{
+	struct sw_wd *wd = obj;
+	struct sw *s = wd->sw;
+	struct port *p = &s->ports[wd->port];
+	simtime_t now = evq_now(s->net->q), due;
+
+	(void)arg;
+	if (wd->storm || !(p->paused & (1u << wd->prio)))
+		return; /* not paused now: the next PAUSE re-arms detection */
+	due = p->pfc[wd->prio].paused_since + s->scn->sw.wd.detection;
+	if (now < due) {
+		evq_arm(s->net->q, &wd->detect, due);
+		return;
+	}
+	wd->storm = 1;
+	s->c.watchdog_triggers++;
+	s->net->tot.watchdog_triggers++;
+	net_pfc_event(s->net, p->id, wd->prio, NET_PFC_WD_TRIGGER);
+	if (s->scn->sw.wd.action == SCN_WD_DROP) {
+		flush_queue(s, p, wd->prio, 1);
+	} else if (s->scn->sw.wd.action == SCN_WD_FORWARD) {
+		port_pfc_ignore(p, wd->prio, 1);
+	}
+	evq_arm(s->net->q, &wd->restore, wd->last_rx + s->scn->sw.wd.restoration);
+}
+
+static void sw_pause_rx(struct port *p, uint8_t prio, uint32_t quanta)
+{
+	struct sw *s = p->owner;
+	struct sw_wd *wd = &s->ps[p->local].wd[prio];
+
+	if (!s->scn->sw.wd.enabled || !is_lossless(s, prio))
+		return;
+	wd->last_rx = evq_now(s->net->q);
+	if (quanta && !wd->storm && !evq_pending(s->net->q, &wd->detect))
+		evq_arm(s->net->q, &wd->detect,
+			wd->last_rx + p->response + s->scn->sw.wd.detection);
+}
+
+static const struct port_ops sw_ops = {
+	.next = sw_next,
+	.rx = sw_rx,
+	.sent = sw_sent,
+	.pause_rx = sw_pause_rx,
+};
+
+/* ---- life cycle ---------------------------------------------------------------------- */
+
+int sw_new(struct net *net, uint32_t node, struct sw **out)
 {
 	const struct topo_node *tn = &net->topo->nodes[node];
+	const struct scenario *scn = net->scn;
 	struct sw *s = calloc(1, sizeof(*s));
+	uint64_t reserved, n_lossless, wmin = UINT32_MAX;
 
+	*out = NULL;
 	if (!s)
-		return NULL;
+		return -ENOMEM;
 	s->net = net;
+	s->scn = scn;
 	s->node = node;
 	s->ports = &net->ports[tn->first_port];
 	s->n_ports = tn->n_ports;
-	s->buffer = net->scn->sw.buffer;
-	s->per_port = net->scn->sw.per_port;
-	for (uint32_t i = 0; i < s->n_ports; i++) {
-		s->ports[i].ops = &sw_ops;
-		s->ports[i].owner = s;
+	s->lossless = scn->sw.pfc.enabled ? scn->sw.lossless : 0;
+	s->ps = calloc(s->n_ports, sizeof(*s->ps));
+	if (!s->ps) {
+		free(s);
+		return -ENOMEM;
 	}
-	return s;
+	n_lossless = (uint64_t)__builtin_popcount(s->lossless);
+	reserved = (uint64_t)s->n_ports * n_lossless * scn->sw.pg_min +
+		   (scn->sw.headroom_pool ? scn->sw.headroom_pool
+					  : (uint64_t)s->n_ports * n_lossless * scn->sw.pfc.headroom);
+	if (reserved >= scn->sw.buffer) {
+		free(s->ps);
+		free(s);
+		return -EINVAL;
+	}
+	s->c.shared_size = scn->sw.buffer - reserved;
+	for (int q = 0; q < PKT_PRIORITIES; q++)
+		if (scn->sw.weights[q] && scn->sw.weights[q] < wmin)
+			wmin = scn->sw.weights[q];
+	for (int q = 0; q < PKT_PRIORITIES; q++)
+		s->quantum[q] = (uint32_t)((uint64_t)SW_DWRR_UNIT * scn->sw.weights[q] / wmin);
+	for (uint32_t i = 0; i < s->n_ports; i++) {
+		struct port *p = &s->ports[i];
+
+		p->ops = &sw_ops;
+		p->owner = s;
+		p->pfc_obey = s->lossless;
+		if (scn->sw.pfc.response)
+			p->response = scn->sw.pfc.response;
+		for (uint8_t q = 0; q < PKT_PRIORITIES; q++) {
+			struct sw_pg *pg = &s->ps[i].pg[q];
+			struct sw_wd *wd = &s->ps[i].wd[q];
+
+			*pg = (struct sw_pg){.sw = s, .port = i, .prio = q};
+			evq_timer_init(&pg->refresh, on_refresh, pg);
+			*wd = (struct sw_wd){.sw = s, .port = i, .prio = q};
+			evq_timer_init(&wd->detect, on_wd_detect, wd);
+			evq_timer_init(&wd->restore, on_wd_restore, wd);
+		}
+	}
+	*out = s;
+	return 0;
 }
 
 void sw_free(struct sw *s)
 {
+	if (!s)
+		return;
+	free(s->ps);
 	free(s);
 }
 
 void sw_port_down(struct sw *s, uint32_t local_port)
 {
-	struct port *p = &s->ports[local_port];
-
-	for (int prio = 0; prio < PKT_PRIORITIES; prio++) {
-		struct port_queue *pq = &p->queue[prio];
-		struct pkt *pkt;
-
-		while ((pkt = pktq_pop(&pq->q))) {
-			pq->bytes -= pkt->frame;
-			p->queued_bytes -= pkt->frame;
-			s->c.buffer_used -= pkt->frame;
-			drop(s, pq, pkt);
-		}
-	}
-	p->nonempty = 0;
+	for (uint8_t prio = 0; prio < PKT_PRIORITIES; prio++)
+		flush_queue(s, &s->ports[local_port], prio, 0);
 }
 
 const struct sw_counters *sw_counters(const struct sw *s)
 {
 	return &s->c;
+}
+
+const struct sw_pg_stats *sw_pg(const struct sw *s, uint32_t local_port, uint8_t prio)
+{
+	return &s->ps[local_port].pg[prio].st;
+}
+
+int sw_watchdog_storm(const struct sw *s, uint32_t local_port, uint8_t prio)
+{
+	return s->ps[local_port].wd[prio].storm;
 }

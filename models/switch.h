@@ -1,9 +1,26 @@
 /*
- * Switch: forwards each packet to an egress port on a shortest path (ECMP by
- * flow hash), queues it FIFO per priority in a shared buffer, and serves the
- * queues of a port in strict priority. Buffer admission in this version is
- * tail drop against the shared pool (switch.buffer.size) and an optional
- * static cap per egress port (switch.buffer.per_port).
+ * Switch: a shared-buffer ASIC as SONiC configures it.
+ *
+ * Ingress: the packet's DSCP picks its traffic class (TC = priority group
+ * = egress queue, identity maps). Every packet is charged to its ingress
+ * (port, PG) and released when its last bit leaves. A lossless PG holds a
+ * reserved minimum, then shared buffer up to its XOFF limit (static, or
+ * dynamic: 2^dynamic_th x free shared buffer); the packet that would cross
+ * the limit and every later one go to the PG's headroom and a PAUSE goes
+ * upstream, refreshed while the PG stays congested; when the headroom is
+ * empty again and the PG's shared bytes fall to XON, a RESUME goes out. A
+ * packet that finds the headroom full is dropped: a lossless drop. Lossy
+ * traffic uses the shared pool and is tail-dropped when it is full.
+ *
+ * Egress: shortest-path routing with ECMP by flow hash; a FIFO per queue;
+ * RED/ECN marking of ECN-capable packets on the egress queue depth (at
+ * dequeue, or at enqueue); strict priority or DWRR between queues, the CNP
+ * priority always strict; a queue paused by PFC is skipped.
+ *
+ * PFC watchdog (SONiC PFC_WD): a lossless queue paused without pause for
+ * `detection` is declared stormed; drop flushes it and drops what arrives
+ * for it or on its PG, forward ignores further PAUSE, alert only counts;
+ * after `restoration` without a PFC frame the queue is restored.
  */
 #ifndef ROCESIM_SWITCH_H
 #define ROCESIM_SWITCH_H
@@ -14,15 +31,33 @@ struct net;
 struct sw;
 
 struct sw_counters {
-	uint64_t buffer_used, buffer_peak; /* frame bytes in the shared pool */
-	uint64_t drops, drop_bytes;
+	uint64_t shared_size;              /* shared pool after reservations */
+	uint64_t shared_used, shared_peak; /* frame bytes */
+	uint64_t headroom_used, headroom_peak;
+	uint64_t drops, drop_bytes, lossless_drops;
 	uint64_t unroutable;
+	uint64_t watchdog_triggers, watchdog_drops;
 };
 
-struct sw *sw_new(struct net *net, uint32_t node);
+/* One ingress priority group: occupancy now and its peaks. */
+struct sw_pg_stats {
+	uint64_t bytes;          /* min + shared + headroom now */
+	uint64_t headroom;       /* headroom bytes now */
+	uint64_t peak_bytes;
+	uint64_t peak_headroom;
+	uint64_t lossless_drops;
+	int xoff;                /* PAUSE asserted upstream now */
+};
+
+/* Build the switch of topology node @node. -EINVAL when its reserved
+ * headroom and minimums do not fit its buffer (the scenario is wrong). */
+int sw_new(struct net *net, uint32_t node, struct sw **out);
 void sw_free(struct sw *s);
 /* Drop what waits for a port whose link went down (counted as drops). */
 void sw_port_down(struct sw *s, uint32_t local_port);
 const struct sw_counters *sw_counters(const struct sw *s);
+const struct sw_pg_stats *sw_pg(const struct sw *s, uint32_t local_port, uint8_t prio);
+/* Whether the PFC watchdog holds queue @prio of @local_port as stormed. */
+int sw_watchdog_storm(const struct sw *s, uint32_t local_port, uint8_t prio);
 
 #endif

@@ -258,7 +258,7 @@ simtime_t evq_now(const struct evq *q)
 
 size_t evq_size(const struct evq *q)
 {
-	return q->n;
+	return q->n - (q->running ? 1 : 0);
 }
 
 uint64_t evq_fired(const struct evq *q)

@@ -66,6 +66,7 @@ simtime_t evq_peek(const struct evq *q);
 int evq_step(struct evq *q);
 
 simtime_t evq_now(const struct evq *q);
+/* Events that will still fire (not counting one whose callback runs). */
 size_t evq_size(const struct evq *q);
 /* Most events ever pending at once. */
 size_t evq_peak(const struct evq *q);

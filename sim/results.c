@@ -53,38 +53,6 @@ static json_t *fct_stats(const struct net *n)
 	return o;
 }
 
-static json_t *port_json(const struct sim *sim, uint32_t i, uint64_t *max_q)
-{
-	const struct port *p = &sim->net->ports[i];
-	json_t *queues = json_array(), *o;
-	uint64_t drops = 0, peak = 0;
-
-	for (int prio = 0; prio < PKT_PRIORITIES; prio++) {
-		const struct port_queue *q = &p->queue[prio];
-
-		drops += q->drops;
-		if (q->max_bytes > peak)
-			peak = q->max_bytes;
-		if (!q->tx_packets && !q->drops && !q->max_bytes)
-			continue;
-		json_array_append_new(queues, json_pack("{s:i,s:o,s:o,s:o,s:o,s:o}", "queue", prio,
-							"tx_packets", uint_j(q->tx_packets), "tx_bytes",
-							uint_j(q->tx_bytes), "max_bytes",
-							uint_j(q->max_bytes), "drops", uint_j(q->drops),
-							"drop_bytes", uint_j(q->drop_bytes)));
-	}
-	if (peak > *max_q)
-		*max_q = peak;
-	o = json_pack("{s:s,s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "name", sim->topo->ports[i].name,
-		      "peer", sim->topo->nodes[sim->topo->ports[i].peer].name, "tx_packets",
-		      uint_j(p->tx_packets), "tx_bytes", uint_j(p->tx_bytes), "rx_packets",
-		      uint_j(p->rx_packets), "rx_bytes", uint_j(p->rx_bytes), "drops", uint_j(drops),
-		      "max_queue_bytes", uint_j(peak), "utilization",
-		      real3(sim->end_time ? (double)p->busy_time / (double)sim->end_time : 0.0),
-		      "queues", queues);
-	return o;
-}
-
 static uint64_t peak_rss_kb(void)
 {
 	struct rusage ru;
@@ -94,13 +62,106 @@ static uint64_t peak_rss_kb(void)
 	return (uint64_t)ru.ru_maxrss; /* kilobytes on Linux */
 }
 
+static json_t *pfc_json(const struct port *p, simtime_t end)
+{
+	json_t *a = json_array();
+
+	for (uint8_t prio = 0; prio < PKT_PRIORITIES; prio++) {
+		const struct port_pfc *c = &p->pfc[prio];
+		simtime_t paused = port_paused_time(p, prio, end);
+
+		if (!c->tx_pause && !c->tx_resume && !c->rx_pause && !c->rx_resume && !paused)
+			continue;
+		json_array_append_new(a, json_pack("{s:i,s:o,s:o,s:o,s:o,s:o}", "priority", prio,
+						   "tx_pause", uint_j(c->tx_pause), "tx_resume",
+						   uint_j(c->tx_resume), "rx_pause", uint_j(c->rx_pause),
+						   "rx_resume", uint_j(c->rx_resume), "paused_us",
+						   real3(simtime_to_us(paused))));
+	}
+	return a;
+}
+
+static json_t *port_json(const struct sim *sim, const struct sw *s, uint32_t i, uint32_t local,
+			 uint64_t *max_q)
+{
+	const struct port *p = &sim->net->ports[i];
+	json_t *queues = json_array(), *pgs = json_array(), *o;
+	uint64_t drops = 0, peak = 0;
+
+	for (uint8_t prio = 0; prio < PKT_PRIORITIES; prio++) {
+		const struct port_queue *q = &p->queue[prio];
+		const struct sw_pg_stats *pg = sw_pg(s, local, prio);
+
+		drops += q->drops;
+		if (q->max_bytes > peak)
+			peak = q->max_bytes;
+		if (q->tx_packets || q->drops || q->max_bytes)
+			json_array_append_new(
+				queues, json_pack("{s:i,s:o,s:o,s:o,s:o,s:o,s:o}", "queue", prio,
+						  "tx_packets", uint_j(q->tx_packets), "tx_bytes",
+						  uint_j(q->tx_bytes), "max_bytes", uint_j(q->max_bytes),
+						  "drops", uint_j(q->drops), "drop_bytes",
+						  uint_j(q->drop_bytes), "ecn_marked",
+						  uint_j(q->ecn_marked)));
+		if (pg->peak_bytes || pg->lossless_drops)
+			json_array_append_new(
+				pgs, json_pack("{s:i,s:o,s:o,s:o}", "pg", prio, "peak_bytes",
+					       uint_j(pg->peak_bytes), "peak_headroom_bytes",
+					       uint_j(pg->peak_headroom), "lossless_drops",
+					       uint_j(pg->lossless_drops)));
+	}
+	if (peak > *max_q)
+		*max_q = peak;
+	o = json_pack("{s:s,s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "name",
+		      sim->topo->ports[i].name, "peer",
+		      sim->topo->nodes[sim->topo->ports[i].peer].name, "tx_packets",
+		      uint_j(p->tx_packets), "tx_bytes", uint_j(p->tx_bytes), "rx_packets",
+		      uint_j(p->rx_packets), "rx_bytes", uint_j(p->rx_bytes), "drops", uint_j(drops),
+		      "max_queue_bytes", uint_j(peak), "utilization",
+		      real3(sim->end_time ? (double)p->busy_time / (double)sim->end_time : 0.0),
+		      "pfc", pfc_json(p, sim->end_time), "pgs", pgs, "queues", queues);
+	return o;
+}
+
+/* mlx5 ethtool -S names for the priorities that saw PFC. */
+static void nic_pfc_counters(json_t *o, const struct port *p, simtime_t end)
+{
+	char key[64];
+
+	for (uint8_t prio = 0; prio < PKT_PRIORITIES; prio++) {
+		const struct port_pfc *c = &p->pfc[prio];
+
+		if (!(p->pfc_obey & (1u << prio)) && !c->tx_pause && !c->rx_pause)
+			continue;
+		snprintf(key, sizeof(key), "tx_prio%u_pause", prio);
+		json_object_set_new(o, key, uint_j(c->tx_pause + c->tx_resume));
+		snprintf(key, sizeof(key), "rx_prio%u_pause", prio);
+		json_object_set_new(o, key, uint_j(c->rx_pause + c->rx_resume));
+		snprintf(key, sizeof(key), "rx_prio%u_pause_duration", prio);
+		json_object_set_new(o, key, uint_j(port_paused_time(p, prio, end) / SIMTIME_US));
+	}
+}
+
 json_t *res_build(const struct sim *sim)
 {
 	const struct net *n = sim->net;
 	const struct topo *t = sim->topo;
 	json_t *root, *switches = json_array(), *hosts = json_array(), *flows = json_array();
-	uint64_t max_q = 0;
+	uint64_t max_q = 0, pause_frames = 0, paused_ports = 0;
+	simtime_t paused_time = 0;
+	double sim_s = simtime_to_s(sim->end_time);
 
+	for (uint32_t i = 0; i < t->n_ports; i++) {
+		const struct port *p = &n->ports[i];
+		int got = 0;
+
+		for (uint8_t prio = 0; prio < PKT_PRIORITIES; prio++) {
+			pause_frames += p->pfc[prio].tx_pause;
+			paused_time += port_paused_time(p, prio, sim->end_time);
+			got |= p->pfc[prio].rx_pause > 0;
+		}
+		paused_ports += (uint64_t)got;
+	}
 	for (uint32_t u = 0; u < t->n_nodes; u++) {
 		const struct topo_node *tn = &t->nodes[u];
 		const struct sw_counters *c;
@@ -111,23 +172,32 @@ json_t *res_build(const struct sim *sim)
 		c = sw_counters(n->switches[u]);
 		ports = json_array();
 		for (uint32_t k = 0; k < tn->n_ports; k++)
-			json_array_append_new(ports, port_json(sim, tn->first_port + k, &max_q));
-		json_array_append_new(switches,
-				      json_pack("{s:s,s:o,s:o,s:o,s:o}", "name", tn->name,
-						"buffer_peak_bytes", uint_j(c->buffer_peak), "drops",
-						uint_j(c->drops), "unroutable", uint_j(c->unroutable),
-						"ports", ports));
+			json_array_append_new(ports, port_json(sim, n->switches[u], tn->first_port + k,
+							       k, &max_q));
+		json_array_append_new(
+			switches,
+			json_pack("{s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "name", tn->name,
+				  "shared_bytes", uint_j(c->shared_size), "shared_peak_bytes",
+				  uint_j(c->shared_peak), "headroom_peak_bytes",
+				  uint_j(c->headroom_peak), "drops", uint_j(c->drops),
+				  "lossless_drops", uint_j(c->lossless_drops), "unroutable",
+				  uint_j(c->unroutable), "watchdog_triggers",
+				  uint_j(c->watchdog_triggers), "watchdog_drops",
+				  uint_j(c->watchdog_drops), "ports", ports));
 	}
 	for (uint32_t h = 0; h < t->n_hosts; h++) {
 		const struct nic_counters *c = nic_counters(n->nics[h]);
+		const struct port *p = &n->ports[t->nodes[t->hosts[h]].first_port];
+		json_t *o = json_pack("{s:s,s:o,s:o,s:o,s:o,s:o,s:o}", "name",
+				      t->nodes[t->hosts[h]].name, "tx_packets_phy",
+				      uint_j(c->tx_packets_phy), "tx_bytes_phy", uint_j(c->tx_bytes_phy),
+				      "rx_packets_phy", uint_j(c->rx_packets_phy), "rx_bytes_phy",
+				      uint_j(c->rx_bytes_phy), "rx_discards_phy",
+				      uint_j(c->rx_discards_phy), "np_ecn_marked_roce_packets",
+				      uint_j(c->np_ecn_marked_roce_packets));
 
-		json_array_append_new(
-			hosts, json_pack("{s:s,s:o,s:o,s:o,s:o,s:o}", "name", t->nodes[t->hosts[h]].name,
-					 "tx_packets_phy", uint_j(c->tx_packets_phy), "tx_bytes_phy",
-					 uint_j(c->tx_bytes_phy), "rx_packets_phy",
-					 uint_j(c->rx_packets_phy), "rx_bytes_phy",
-					 uint_j(c->rx_bytes_phy), "rx_discards_phy",
-					 uint_j(c->rx_discards_phy)));
+		nic_pfc_counters(o, p, sim->end_time);
+		json_array_append_new(hosts, o);
 	}
 	for (uint32_t i = 0; i < n->n_flows; i++) {
 		const struct flow *f = &n->flows[i];
@@ -143,7 +213,8 @@ json_t *res_build(const struct sim *sim)
 	}
 	root = json_pack(
 		"{s:i,s:s,s:o,s:{s:o,s:o,s:o,s:o,s:o,s:o,s:s,s:o,s:o,s:o},"
-		"s:{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:{s:o,s:o,s:o,s:o}},s:o,s:o,s:o}",
+		"s:{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,"
+		"s:{s:o,s:o,s:o,s:o}},s:o,s:o,s:o}",
 		"schema_version", RES_SCHEMA_VERSION, "scenario", sim->scn->name, "seed",
 		uint_j(sim->scn->seed), "run", "events", uint_j(sim->events), "wall_s",
 		json_real(sim->wall_s), "events_per_s",
@@ -154,11 +225,17 @@ json_t *res_build(const struct sim *sim)
 		"peak_packets", uint_j(n->pool.peak), "peak_rss_kb", uint_j(peak_rss_kb()), "queue_peak",
 		uint_j(evq_peak(sim->q)), "summary", "sim_time_us",
 		real3(simtime_to_us(sim->end_time)), "flows", uint_j(n->n_flows), "flows_done",
-		uint_j(n->flows_done), "drops", uint_j(n->tot.dropped_packets), "unroutable",
-		uint_j(n->tot.unroutable), "max_queue_bytes", uint_j(max_q), "fct_us", fct_stats(n),
-		"bytes", "sent", uint_j(n->tot.sent_bytes), "received",
-		uint_j(n->tot.received_bytes), "dropped", uint_j(n->tot.dropped_bytes), "in_flight",
-		uint_j(net_inflight_bytes(n)), "switches", switches, "hosts", hosts, "flows", flows);
+		uint_j(n->flows_done), "pfc_pause_frames", uint_j(pause_frames),
+		"pfc_pause_rate_per_s", real3(sim_s > 0 ? (double)pause_frames / sim_s : 0.0),
+		"pfc_paused_time_us", real3(simtime_to_us(paused_time)), "paused_ports",
+		uint_j(paused_ports), "ecn_marked_packets", uint_j(n->tot.ecn_marked), "drops",
+		uint_j(n->tot.dropped_packets), "lossless_drops", uint_j(n->tot.lossless_drops),
+		"unroutable", uint_j(n->tot.unroutable), "watchdog_triggers",
+		uint_j(n->tot.watchdog_triggers), "watchdog_drops", uint_j(n->tot.watchdog_drops),
+		"max_queue_bytes", uint_j(max_q), "fct_us", fct_stats(n), "bytes", "sent",
+		uint_j(n->tot.sent_bytes), "received", uint_j(n->tot.received_bytes), "dropped",
+		uint_j(n->tot.dropped_bytes), "in_flight", uint_j(net_inflight_bytes(n)), "switches",
+		switches, "hosts", hosts, "flows", flows);
 	return root;
 }
 
@@ -252,8 +329,15 @@ void res_print_summary(const json_t *j, FILE *f)
 	fprintf(f, "  flows      %.0f of %.0f done; FCT p50 %.3f us, p99 %.3f us, max %.3f us\n",
 		num(j, "flows_done"), num(j, "flows"), num(j, "fct_us.p50"), num(j, "fct_us.p99"),
 		num(j, "fct_us.max"));
-	fprintf(f, "  fabric     %.0f drops, peak egress queue %.0f bytes\n", num(j, "drops"),
+	fprintf(f, "  pfc        %.0f PAUSE frames (%.1f/s), %.3f us paused in all, %.0f ports paused\n",
+		num(j, "pfc_pause_frames"), num(j, "pfc_pause_rate_per_s"),
+		num(j, "pfc_paused_time_us"), num(j, "paused_ports"));
+	fprintf(f, "  fabric     %.0f drops (%.0f lossless), %.0f ECN marks, peak egress queue %.0f bytes\n",
+		num(j, "drops"), num(j, "lossless_drops"), num(j, "ecn_marked_packets"),
 		num(j, "max_queue_bytes"));
+	if (num(j, "watchdog_triggers") > 0)
+		fprintf(f, "  watchdog   %.0f triggers, %.0f packets dropped\n", num(j, "watchdog_triggers"),
+			num(j, "watchdog_drops"));
 	fprintf(f, "  bytes      sent %.0f = received %.0f + dropped %.0f + in flight %.0f\n",
 		num(j, "bytes.sent"), num(j, "bytes.received"), num(j, "bytes.dropped"),
 		num(j, "bytes.in_flight"));

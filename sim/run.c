@@ -71,7 +71,10 @@ int sim_init(struct sim *sim, struct scenario *s, struct diag *d)
 	if (!sim->q || !sim->rng || !sim->sampled_nonzero)
 		return -ENOMEM;
 	gsl_rng_set(sim->rng, (unsigned long)s->seed);
-	return net_build(s, sim->topo, sim->q, sim->rng, &sim->net);
+	err = net_build(s, sim->topo, sim->q, sim->rng, &sim->net, d);
+	if (err == -EINVAL)
+		scn_locate(s, d);
+	return err;
 }
 
 static void on_sample(void *obj, uint64_t arg)

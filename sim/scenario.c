@@ -32,15 +32,41 @@ struct raw_topology {
 };
 
 struct raw_buffer {
-	char *size, *per_port;
+	char *size, *per_port, *pg_min, *headroom_pool;
+};
+
+struct raw_pfc {
+	char *enabled, *xoff, *dynamic_th, *xon, *xon_offset, *headroom, *quanta, *refresh,
+		*response;
+};
+
+struct raw_ecn {
+	char *enabled, *kmin, *kmax, *pmax;
+	int mark;
+};
+
+struct raw_watchdog {
+	char *detection, *restoration;
+	int action;
 };
 
 struct raw_switch {
 	struct raw_buffer *buffer;
+	char **lossless;
+	unsigned lossless_count;
+	char *cnp_priority;
+	struct raw_pfc *pfc;
+	struct raw_ecn *ecn;
+	int scheduler;
+	char **weights;
+	unsigned weights_count;
+	struct raw_watchdog *watchdog;
 };
 
 struct raw_nic {
-	char *mtu, *priority;
+	char *mtu, *priority, *dscp, *ecn;
+	char **pfc;
+	unsigned pfc_count;
 	int cc;
 };
 
@@ -57,11 +83,13 @@ struct raw_workload {
 
 struct raw_fault {
 	int kind;
-	char *link, *at;
+	char *link, *at, *host, *port, *duration;
+	char **priorities;
+	unsigned priorities_count;
 };
 
 struct raw_output {
-	char *sample;
+	char *sample, *pfc_events;
 };
 
 struct raw_top {
@@ -100,6 +128,20 @@ static const cyaml_strval_t wl_kinds[] = {
 };
 static const cyaml_strval_t fault_kinds[] = {
 	{"link_down", 1 + SCN_FAULT_LINK_DOWN},
+	{"pfc_storm", 1 + SCN_FAULT_PFC_STORM},
+};
+static const cyaml_strval_t sched_kinds[] = {
+	{"strict", 1 + SCN_SCHED_STRICT},
+	{"dwrr", 1 + SCN_SCHED_DWRR},
+};
+static const cyaml_strval_t wd_actions[] = {
+	{"drop", 1 + SCN_WD_DROP},
+	{"forward", 1 + SCN_WD_FORWARD},
+	{"alert", 1 + SCN_WD_ALERT},
+};
+static const cyaml_strval_t ecn_marks[] = {
+	{"dequeue", 1},
+	{"enqueue", 2},
 };
 
 #define OPT (CYAML_FLAG_OPTIONAL)
@@ -134,20 +176,69 @@ static const cyaml_schema_field_t topology_fields[] = {
 	CYAML_FIELD_END,
 };
 
+/* A list of scalars, each loaded as a string. */
+static const cyaml_schema_value_t string_entry = {
+	CYAML_VALUE_STRING(CYAML_FLAG_POINTER, char, 0, CYAML_UNLIMITED),
+};
+#define STR_LIST(key, type, field) \
+	CYAML_FIELD_SEQUENCE(key, OPT_PTR, type, field, &string_entry, 0, CYAML_UNLIMITED)
+
 static const cyaml_schema_field_t buffer_fields[] = {
 	STR("size", struct raw_buffer, size),
 	STR("per_port", struct raw_buffer, per_port),
+	STR("pg_min", struct raw_buffer, pg_min),
+	STR("headroom_pool", struct raw_buffer, headroom_pool),
+	CYAML_FIELD_END,
+};
+
+static const cyaml_schema_field_t pfc_fields[] = {
+	STR("enabled", struct raw_pfc, enabled),
+	STR("xoff", struct raw_pfc, xoff),
+	STR("dynamic_th", struct raw_pfc, dynamic_th),
+	STR("xon", struct raw_pfc, xon),
+	STR("xon_offset", struct raw_pfc, xon_offset),
+	STR("headroom", struct raw_pfc, headroom),
+	STR("quanta", struct raw_pfc, quanta),
+	STR("refresh", struct raw_pfc, refresh),
+	STR("response", struct raw_pfc, response),
+	CYAML_FIELD_END,
+};
+
+static const cyaml_schema_field_t ecn_fields[] = {
+	STR("enabled", struct raw_ecn, enabled),
+	STR("kmin", struct raw_ecn, kmin),
+	STR("kmax", struct raw_ecn, kmax),
+	STR("pmax", struct raw_ecn, pmax),
+	ENUM("mark", struct raw_ecn, mark, ecn_marks),
+	CYAML_FIELD_END,
+};
+
+static const cyaml_schema_field_t watchdog_fields[] = {
+	STR("detection", struct raw_watchdog, detection),
+	STR("restoration", struct raw_watchdog, restoration),
+	ENUM("action", struct raw_watchdog, action, wd_actions),
 	CYAML_FIELD_END,
 };
 
 static const cyaml_schema_field_t switch_fields[] = {
 	CYAML_FIELD_MAPPING_PTR("buffer", OPT_PTR, struct raw_switch, buffer, buffer_fields),
+	STR_LIST("lossless", struct raw_switch, lossless),
+	STR("cnp_priority", struct raw_switch, cnp_priority),
+	CYAML_FIELD_IGNORE("dscp_to_tc", OPT), /* free-form keys: read through ydoc */
+	CYAML_FIELD_MAPPING_PTR("pfc", OPT_PTR, struct raw_switch, pfc, pfc_fields),
+	CYAML_FIELD_MAPPING_PTR("ecn", OPT_PTR, struct raw_switch, ecn, ecn_fields),
+	ENUM("scheduler", struct raw_switch, scheduler, sched_kinds),
+	STR_LIST("weights", struct raw_switch, weights),
+	CYAML_FIELD_MAPPING_PTR("watchdog", OPT_PTR, struct raw_switch, watchdog, watchdog_fields),
 	CYAML_FIELD_END,
 };
 
 static const cyaml_schema_field_t nic_fields[] = {
 	STR("mtu", struct raw_nic, mtu),
 	STR("priority", struct raw_nic, priority),
+	STR("dscp", struct raw_nic, dscp),
+	STR_LIST("pfc", struct raw_nic, pfc),
+	STR("ecn", struct raw_nic, ecn),
 	ENUM("cc", struct raw_nic, cc, cc_kinds),
 	CYAML_FIELD_END,
 };
@@ -178,7 +269,11 @@ static const cyaml_schema_field_t workload_fields[] = {
 static const cyaml_schema_field_t fault_fields[] = {
 	ENUM("kind", struct raw_fault, kind, fault_kinds),
 	STR("link", struct raw_fault, link),
+	STR("host", struct raw_fault, host),
+	STR("port", struct raw_fault, port),
 	STR("at", struct raw_fault, at),
+	STR("duration", struct raw_fault, duration),
+	STR_LIST("priorities", struct raw_fault, priorities),
 	CYAML_FIELD_END,
 };
 
@@ -188,6 +283,7 @@ static const cyaml_schema_value_t fault_value = {
 
 static const cyaml_schema_field_t output_fields[] = {
 	STR("sample", struct raw_output, sample),
+	STR("pfc_events", struct raw_output, pfc_events),
 	CYAML_FIELD_END,
 };
 
@@ -757,10 +853,67 @@ static int check_topology(const struct loader *l, const struct raw_topology *r,
 	return get_time(l, "topology.convergence", r->convergence, SIMTIME_MS, 0, &s->convergence);
 }
 
+static int get_bool(const struct loader *l, const char *path, const char *s, int def, int *out)
+{
+	static const char *const yes[] = {"true", "yes", "on", "1", NULL};
+	static const char *const no[] = {"false", "no", "off", "0", NULL};
+
+	*out = def;
+	if (!s)
+		return 0;
+	for (int i = 0; yes[i]; i++) {
+		if (!strcmp(s, yes[i])) {
+			*out = 1;
+			return 0;
+		}
+		if (!strcmp(s, no[i])) {
+			*out = 0;
+			return 0;
+		}
+	}
+	return fail(l, path, "\"%s\" is not true or false", s);
+}
+
+static int get_int(const struct loader *l, const char *path, const char *s, int min, int max,
+		   int *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (end == s || *end || errno)
+		return fail(l, path, "\"%s\" is not a whole number", s);
+	if (v < min || v > max)
+		return fail(l, path, "%ld is out of range (%d to %d)", v, min, max);
+	*out = (int)v;
+	return 0;
+}
+
+/* A list of priorities ("[3, 4]") as a bit mask. */
+static int get_prio_list(const struct loader *l, const char *path, char **v, unsigned n,
+			 uint8_t *mask)
+{
+	char p[200];
+
+	*mask = 0;
+	for (unsigned i = 0; i < n; i++) {
+		uint32_t prio;
+		int err;
+
+		snprintf(p, sizeof(p), "%s[%u]", path, i);
+		err = get_u32(l, p, v[i], 0, 0, 7, &prio);
+		if (err)
+			return err;
+		*mask |= (uint8_t)(1u << prio);
+	}
+	return 0;
+}
+
 static int check_nic(const struct loader *l, const struct raw_nic *r, struct scenario *s)
 {
 	static const struct raw_nic none;
-	uint32_t prio;
+	uint32_t v;
 	int err;
 
 	if (!r)
@@ -772,25 +925,225 @@ static int check_nic(const struct loader *l, const struct raw_nic *r, struct sce
 	    s->nic.mtu != 2048 && s->nic.mtu != 4096)
 		return fail(l, "nic.mtu", "%u is not a RoCE path MTU (256, 512, 1024, 2048, 4096)",
 			    s->nic.mtu);
-	err = get_u32(l, "nic.priority", r->priority, 3, 0, 7, &prio);
-	s->nic.priority = (uint8_t)prio;
+	if ((err = get_u32(l, "nic.dscp", r->dscp, 26, 0, 63, &v)))
+		return err;
+	s->nic.dscp = (uint8_t)v;
+	/* the mlx5 default dscp2prio map: priority = DSCP >> 3 */
+	if ((err = get_u32(l, "nic.priority", r->priority, s->nic.dscp >> 3, 0, 7, &v)))
+		return err;
+	s->nic.priority = (uint8_t)v;
+	s->nic.pfc = (uint8_t)(1u << s->nic.priority);
+	if (r->pfc) {
+		/* as mlnx_qos prints it: eight 0/1 flags, priority 0 first */
+		if (r->pfc_count != 8)
+			return fail(l, "nic.pfc", "needs 8 flags, one per priority (e.g. [0,0,0,1,0,0,0,0]), not %u",
+				    r->pfc_count);
+		s->nic.pfc = 0;
+		for (unsigned i = 0; i < 8; i++) {
+			char p[32];
+			int on;
+
+			snprintf(p, sizeof(p), "nic.pfc[%u]", i);
+			if ((err = get_bool(l, p, r->pfc[i], 0, &on)))
+				return err;
+			s->nic.pfc |= (uint8_t)(on << i);
+		}
+	}
+	if ((err = get_bool(l, "nic.ecn", r->ecn, 1, &s->nic.ecn)))
+		return err;
 	s->nic.cc = r->cc ? (enum scn_cc)(r->cc - 1) : SCN_CC_NONE;
-	if (!err && s->nic.cc == SCN_CC_DCQCN)
+	if (s->nic.cc == SCN_CC_DCQCN)
 		return fail(l, "nic.cc", "dcqcn is not modelled in this version yet; use none");
+	return 0;
+}
+
+static int set_dscp_entry(const struct loader *l, struct scenario *s, const char *path,
+			  const char *value)
+{
+	const char *key = path + strlen("switch.dscp_to_tc.");
+	uint64_t dscp = 0;
+	uint32_t tc;
+	int err;
+
+	err = get_uint(l, path, key, 0, 0, 63, &dscp);
+	if (err)
+		return fail(l, path, "\"%s\" is not a DSCP value (0 to 63)", key);
+	if (!value)
+		return fail(l, path, "expected a traffic class (0 to 7)");
+	err = get_u32(l, path, value, 0, 0, 7, &tc);
+	if (!err)
+		s->sw.dscp_to_tc[dscp] = (uint8_t)tc;
 	return err;
 }
 
-static int check_switch(const struct loader *l, const struct raw_switch *r, struct scenario *s)
+/* switch.dscp_to_tc: defaults, then the file's entries, then --set ones. */
+static int check_dscp_map(const struct loader *l, struct scenario *s, const char *const *sets,
+			  size_t n_sets)
 {
-	const struct raw_buffer *b = r ? r->buffer : NULL;
+	const size_t plen = strlen("switch.dscp_to_tc.");
+	char path[160];
 	int err;
 
-	err = get_size(l, "switch.buffer.size", b ? b->size : NULL, 32000000, 1, &s->sw.buffer);
-	err = err ? err : get_size(l, "switch.buffer.per_port", b ? b->per_port : NULL, 0, 1,
-				   &s->sw.per_port);
-	if (!err && s->sw.per_port > s->sw.buffer)
-		err = fail(l, "switch.buffer.per_port", "is larger than switch.buffer.size");
-	return err;
+	memset(s->sw.dscp_to_tc, 0, sizeof(s->sw.dscp_to_tc));
+	if (s->sw.lossless)
+		s->sw.dscp_to_tc[s->nic.dscp] = (uint8_t)__builtin_ctz(s->sw.lossless);
+	s->sw.dscp_to_tc[48] = s->sw.cnp_priority;
+	for (size_t i = 0; i < ydoc_count(l->raw->doc); i++) {
+		const struct ydoc_entry *e = ydoc_at(l->raw->doc, i);
+
+		if (!strcmp(e->path, "switch.dscp_to_tc") && e->value && e->value[0])
+			return fail(l, e->path, "expected a mapping of DSCP: traffic class (e.g. {26: 3, 48: 6})");
+		if (strncmp(e->path, "switch.dscp_to_tc.", plen))
+			continue;
+		if ((err = set_dscp_entry(l, s, e->path, e->value)))
+			return err;
+	}
+	for (size_t i = 0; i < n_sets; i++) {
+		const char *eq = strchr(sets[i], '=');
+
+		if (strncmp(sets[i], "switch.dscp_to_tc.", plen) || !eq ||
+		    (size_t)(eq - sets[i]) >= sizeof(path))
+			continue;
+		memcpy(path, sets[i], (size_t)(eq - sets[i]));
+		path[eq - sets[i]] = '\0';
+		if ((err = set_dscp_entry(l, s, path, eq + 1)))
+			return err;
+	}
+	return 0;
+}
+
+static int check_pfc(const struct loader *l, const struct raw_pfc *r, struct scenario *s)
+{
+	static const struct raw_pfc none;
+	struct scn_pfc *p = &s->sw.pfc;
+	uint32_t quanta;
+	int err;
+
+	if (!r)
+		r = &none;
+	if ((err = get_bool(l, "switch.pfc.enabled", r->enabled, 1, &p->enabled)))
+		return err;
+	if (r->xoff && r->dynamic_th)
+		return fail(l, "switch.pfc.dynamic_th", "give either xoff (static) or dynamic_th, not both");
+	if (r->xon && r->xon_offset)
+		return fail(l, "switch.pfc.xon_offset", "give either xon or xon_offset, not both");
+	p->dynamic = !r->xoff;
+	p->dynamic_th = 1; /* SONiC's lossless PG profile */
+	if (r->dynamic_th &&
+	    (err = get_int(l, "switch.pfc.dynamic_th", r->dynamic_th, -7, 7, &p->dynamic_th)))
+		return err;
+	if ((err = get_size(l, "switch.pfc.xoff", r->xoff, 0, 1, &p->xoff)) ||
+	    (err = get_size(l, "switch.pfc.xon", r->xon, 0, 0, &p->xon)) ||
+	    (err = get_size(l, "switch.pfc.xon_offset", r->xon_offset, 2496, 0, &p->xon_offset)) ||
+	    (err = get_size(l, "switch.pfc.headroom", r->headroom, 0, 1, &p->headroom)) ||
+	    (err = get_u32(l, "switch.pfc.quanta", r->quanta, 65535, 1, 65535, &quanta)) ||
+	    (err = get_time(l, "switch.pfc.refresh", r->refresh, 0, 1, &p->refresh)) ||
+	    (err = get_time(l, "switch.pfc.response", r->response, 0, 1, &p->response)))
+		return err;
+	p->has_xon = r->xon != NULL;
+	p->quanta = quanta;
+	if (!p->dynamic && p->xoff > s->sw.buffer)
+		return fail(l, "switch.pfc.xoff", "is larger than switch.buffer.size");
+	if (!p->dynamic && p->has_xon && p->xon >= p->xoff)
+		return fail(l, "switch.pfc.xon", "must be below xoff (%llu B), not %llu B",
+			    (unsigned long long)p->xoff, (unsigned long long)p->xon);
+	if (!p->dynamic && p->xon_offset >= p->xoff)
+		return fail(l, r->xon_offset ? "switch.pfc.xon_offset" : "switch.pfc.xoff",
+			    "the XON offset (%llu B) must be smaller than xoff (%llu B)",
+			    (unsigned long long)p->xon_offset, (unsigned long long)p->xoff);
+	if (s->sw.per_port && p->headroom > s->sw.per_port)
+		return fail(l, "switch.pfc.headroom", "is larger than switch.buffer.per_port");
+	return 0;
+}
+
+static int check_ecn(const struct loader *l, const struct raw_ecn *r, struct scenario *s)
+{
+	static const struct raw_ecn none;
+	struct scn_ecn *e = &s->sw.ecn;
+	int err;
+
+	if (!r)
+		r = &none;
+	if ((err = get_bool(l, "switch.ecn.enabled", r->enabled, 1, &e->enabled)) ||
+	    (err = get_size(l, "switch.ecn.kmin", r->kmin, 150000, 0, &e->kmin)) ||
+	    (err = get_size(l, "switch.ecn.kmax", r->kmax, 1200000, 1, &e->kmax)))
+		return err;
+	e->pmax = 0.2;
+	if (r->pmax) {
+		err = units_fraction(r->pmax, &e->pmax);
+		if (err || e->pmax <= 0)
+			return fail(l, "switch.ecn.pmax", "\"%s\" is not a probability above 0 (e.g. 20%%, 0.2)",
+				    r->pmax);
+	}
+	if (e->kmin >= e->kmax)
+		return fail(l, r->kmax ? "switch.ecn.kmax" : "switch.ecn.kmin",
+			    "kmin (%llu B) must be below kmax (%llu B)", (unsigned long long)e->kmin,
+			    (unsigned long long)e->kmax);
+	e->at_enqueue = r->mark == 2;
+	return 0;
+}
+
+static int check_switch(const struct loader *l, const struct raw_switch *r, struct scenario *s,
+			const char *const *sets, size_t n_sets)
+{
+	static const struct raw_switch none;
+	const struct raw_buffer *b;
+	uint32_t v;
+	int err;
+
+	if (!r)
+		r = &none;
+	b = r->buffer;
+	if ((err = get_size(l, "switch.buffer.size", b ? b->size : NULL, 32000000, 1, &s->sw.buffer)) ||
+	    (err = get_size(l, "switch.buffer.per_port", b ? b->per_port : NULL, 0, 1,
+			    &s->sw.per_port)) ||
+	    (err = get_size(l, "switch.buffer.pg_min", b ? b->pg_min : NULL, 0, 0, &s->sw.pg_min)) ||
+	    (err = get_size(l, "switch.buffer.headroom_pool", b ? b->headroom_pool : NULL, 0, 1,
+			    &s->sw.headroom_pool)))
+		return err;
+	if (s->sw.per_port > s->sw.buffer)
+		return fail(l, "switch.buffer.per_port", "is larger than switch.buffer.size");
+	if (s->sw.headroom_pool >= s->sw.buffer)
+		return fail(l, "switch.buffer.headroom_pool", "leaves nothing of switch.buffer.size");
+	s->sw.lossless = 1u << 3;
+	if (r->lossless &&
+	    (err = get_prio_list(l, "switch.lossless", r->lossless, r->lossless_count, &s->sw.lossless)))
+		return err;
+	if ((err = get_u32(l, "switch.cnp_priority", r->cnp_priority, 6, 0, 7, &v)))
+		return err;
+	s->sw.cnp_priority = (uint8_t)v;
+	if ((err = check_pfc(l, r->pfc, s)) || (err = check_ecn(l, r->ecn, s)) ||
+	    (err = check_dscp_map(l, s, sets, n_sets)))
+		return err;
+	s->sw.sched = r->scheduler ? (enum scn_sched)(r->scheduler - 1) : SCN_SCHED_STRICT;
+	for (int q = 0; q < 8; q++)
+		s->sw.weights[q] = 1;
+	if (r->weights) {
+		if (s->sw.sched != SCN_SCHED_DWRR)
+			return fail(l, "switch.weights", "only apply to scheduler: dwrr");
+		if (r->weights_count != 8)
+			return fail(l, "switch.weights", "needs 8 weights, one per traffic class, not %u",
+				    r->weights_count);
+		for (unsigned q = 0; q < 8; q++) {
+			char p[32];
+
+			snprintf(p, sizeof(p), "switch.weights[%u]", q);
+			if ((err = get_u32(l, p, r->weights[q], 1, 1, 1000, &s->sw.weights[q])))
+				return err;
+		}
+	}
+	s->sw.wd.enabled = r->watchdog != NULL;
+	if (r->watchdog) {
+		const struct raw_watchdog *w = r->watchdog;
+
+		if ((err = get_time(l, "switch.watchdog.detection", w->detection, 200 * SIMTIME_MS, 1,
+				    &s->sw.wd.detection)) ||
+		    (err = get_time(l, "switch.watchdog.restoration", w->restoration, 200 * SIMTIME_MS,
+				    1, &s->sw.wd.restoration)))
+			return err;
+		s->sw.wd.action = w->action ? (enum scn_wd_action)(w->action - 1) : SCN_WD_DROP;
+	}
+	return 0;
 }
 
 static int check_workload(const struct loader *l, const struct raw_workload *r,
@@ -983,20 +1336,41 @@ static int check_faults(const struct loader *l, const struct raw_top *r, struct 
 
 	for (unsigned i = 0; i < r->faults_count; i++) {
 		const struct raw_fault *f = &r->faults[i];
-		simtime_t at;
+		simtime_t t;
+		uint8_t mask;
 		int err;
 
 		snprintf(p, sizeof(p), "faults[%u].kind", i);
 		if (!f->kind)
-			return fail(l, p, "missing (link_down)");
-		snprintf(p, sizeof(p), "faults[%u].link", i);
-		if (!f->link)
-			return fail(l, p, "missing: the link's name, e.g. leaf0-spine1");
+			return fail(l, p, "missing (link_down or pfc_storm)");
 		snprintf(p, sizeof(p), "faults[%u].at", i);
 		if (!f->at)
-			return fail(l, p, "missing: when the link fails, e.g. 1ms");
-		err = get_time(l, p, f->at, 0, 0, &at);
-		if (err)
+			return fail(l, p, "missing: when the fault starts, e.g. 1ms");
+		if ((err = get_time(l, p, f->at, 0, 0, &t)))
+			return err;
+		if (f->kind - 1 == SCN_FAULT_LINK_DOWN) {
+			snprintf(p, sizeof(p), "faults[%u].link", i);
+			if (!f->link)
+				return fail(l, p, "missing: the link's name, e.g. leaf0-spine1");
+			snprintf(p, sizeof(p), "faults[%u].%s", i,
+				 f->host ? "host" : f->port ? "port" : f->duration ? "duration"
+										: "priorities");
+			if (f->host || f->port || f->duration || f->priorities)
+				return fail(l, p, "does not apply to link_down");
+			continue;
+		}
+		snprintf(p, sizeof(p), "faults[%u]", i);
+		if (!f->host == !f->port)
+			return fail(l, p, "a pfc_storm needs either host (its NIC storms) or port (a switch port, e.g. sw0:h3)");
+		if (f->link) {
+			snprintf(p, sizeof(p), "faults[%u].link", i);
+			return fail(l, p, "does not apply to pfc_storm");
+		}
+		snprintf(p, sizeof(p), "faults[%u].duration", i);
+		if ((err = get_time(l, p, f->duration, 0, 1, &t)))
+			return err;
+		snprintf(p, sizeof(p), "faults[%u].priorities", i);
+		if ((err = get_prio_list(l, p, f->priorities, f->priorities_count, &mask)))
 			return err;
 	}
 	s->n_faults = 0;
@@ -1023,9 +1397,13 @@ static int check_all(struct loader *l, struct scenario *s, const char *const *se
 	if ((err = get_uint(l, "seed", r->seed, 1, 0, UINT64_MAX, &s->seed)) ||
 	    (err = get_time(l, "stop", r->stop, SIMTIME_S, 1, &s->stop)) ||
 	    (err = get_uint(l, "max_events", r->max_events, 0, 0, UINT64_MAX, &s->max_events)) ||
-	    (err = check_topology(l, r->topology, s)) || (err = check_switch(l, r->sw, s)) ||
-	    (err = check_nic(l, r->nic, s)) || (err = check_workload(l, r->workload, s)) ||
+	    (err = check_topology(l, r->topology, s)) || (err = check_nic(l, r->nic, s)) ||
+	    (err = check_switch(l, r->sw, s, sets, n_sets)) ||
+	    (err = check_workload(l, r->workload, s)) ||
 	    (err = check_faults(l, r, s)) || (err = check_expects(l, s, sets, n_sets)))
+		return err;
+	if ((err = get_bool(l, "output.pfc_events", r->output ? r->output->pfc_events : NULL, 0,
+			    &s->out.pfc_events)))
 		return err;
 	return get_time(l, "output.sample", r->output ? r->output->sample : NULL, 10 * SIMTIME_US,
 			0, &s->out.sample);
@@ -1107,7 +1485,7 @@ int scn_load_text(const char *name, const char *text, size_t len, const char *co
 		goto fail;
 	}
 	for (size_t i = 0; i < n_sets; i++) {
-		if (!strncmp(sets[i], "expect.", 7))
+		if (!strncmp(sets[i], "expect.", 7) || !strncmp(sets[i], "switch.dscp_to_tc.", 18))
 			continue;
 		err = apply_set(&l, s->raw->top, sets[i]);
 		if (err)
@@ -1259,15 +1637,48 @@ int scn_resolve(struct scenario *s, const struct topo *t, struct diag *d)
 		return -ENOMEM;
 	for (unsigned i = 0; i < r->faults_count; i++) {
 		const struct raw_fault *rf = &r->faults[i];
-		int32_t link = topo_find_link(t, rf->link);
+		struct scn_fault *f = &s->faults[i];
 
-		snprintf(p, sizeof(p), "faults[%u].link", i);
-		if (link < 0)
-			return fail(&l, p, "no link named \"%s\" (links are named by their ends, e.g. %s)",
-				    rf->link, t->n_links ? t->links[0].name : "a-b");
-		s->faults[i].kind = (enum scn_fault_kind)(rf->kind - 1);
-		s->faults[i].link = (uint32_t)link;
-		units_time(rf->at, &s->faults[i].at);
+		f->kind = (enum scn_fault_kind)(rf->kind - 1);
+		units_time(rf->at, &f->at);
+		if (f->kind == SCN_FAULT_LINK_DOWN) {
+			int32_t link = topo_find_link(t, rf->link);
+
+			snprintf(p, sizeof(p), "faults[%u].link", i);
+			if (link < 0)
+				return fail(&l, p, "no link named \"%s\" (links are named by their ends, e.g. %s)",
+					    rf->link, t->n_links ? t->links[0].name : "a-b");
+			f->link = (uint32_t)link;
+		} else {
+			uint8_t mask = 0;
+
+			if (rf->host) {
+				uint32_t h = 0;
+
+				snprintf(p, sizeof(p), "faults[%u].host", i);
+				if ((err = host_of(&l, t, p, rf->host, &h)))
+					return err;
+				f->port = t->nodes[t->hosts[h]].first_port;
+			} else {
+				int32_t port = -1;
+
+				for (uint32_t k = 0; k < t->n_ports && port < 0; k++)
+					if (!strcmp(t->ports[k].name, rf->port))
+						port = (int32_t)k;
+				snprintf(p, sizeof(p), "faults[%u].port", i);
+				if (port < 0)
+					return fail(&l, p, "no port named \"%s\" (a port is named node:peer, e.g. %s)",
+						    rf->port, t->n_ports ? t->ports[t->n_ports - 1].name : "sw0:h0");
+				if (t->nodes[t->ports[port].node].kind != TOPO_SWITCH)
+					return fail(&l, p, "\"%s\" is a host's port: use host: instead", rf->port);
+				f->port = (uint32_t)port;
+			}
+			if (rf->duration)
+				units_time(rf->duration, &f->duration);
+			for (unsigned k = 0; k < rf->priorities_count; k++)
+				mask |= (uint8_t)(1u << strtoul(rf->priorities[k], NULL, 10));
+			f->priorities = rf->priorities ? mask : s->sw.lossless;
+		}
 		s->n_faults++;
 	}
 	return 0;

@@ -20,7 +20,9 @@
 #include "simtime.h"
 
 enum scn_workload_kind { SCN_WL_FLOWS, SCN_WL_INCAST, SCN_WL_PERMUTATION };
-enum scn_fault_kind { SCN_FAULT_LINK_DOWN };
+enum scn_fault_kind { SCN_FAULT_LINK_DOWN, SCN_FAULT_PFC_STORM };
+enum scn_sched { SCN_SCHED_STRICT, SCN_SCHED_DWRR };
+enum scn_wd_action { SCN_WD_DROP, SCN_WD_FORWARD, SCN_WD_ALERT };
 enum scn_cc { SCN_CC_NONE, SCN_CC_DCQCN };
 
 /* One flow, as the workload expands it: src and dst are host indices. */
@@ -32,8 +34,39 @@ struct scn_flow {
 
 struct scn_fault {
 	enum scn_fault_kind kind;
-	uint32_t link; /* index in topo.links */
+	uint32_t link;     /* link_down: index in topo.links */
+	uint32_t port;     /* pfc_storm: index in topo.ports of the sender */
+	uint8_t priorities; /* pfc_storm: bit mask of the paused priorities */
 	simtime_t at;
+	simtime_t duration; /* pfc_storm: 0 = without end */
+};
+
+/* PFC on the lossless priority groups of every switch. */
+struct scn_pfc {
+	int enabled;
+	int dynamic;          /* limit = 2^dynamic_th x free shared buffer */
+	int dynamic_th;
+	uint64_t xoff;        /* static: shared bytes a PG may hold before XOFF */
+	uint64_t xon;         /* absolute XON threshold, if has_xon */
+	int has_xon;
+	uint64_t xon_offset;  /* else XON at the XOFF limit minus this */
+	uint64_t headroom;    /* per lossless PG */
+	uint32_t quanta;      /* in each PAUSE frame */
+	simtime_t refresh;    /* re-send PAUSE this often while XOFF (0: half the quanta) */
+	simtime_t response;   /* reaction to a received PAUSE (0: by link speed) */
+};
+
+struct scn_ecn {
+	int enabled;
+	uint64_t kmin, kmax;
+	double pmax;
+	int at_enqueue;
+};
+
+struct scn_watchdog {
+	int enabled;
+	simtime_t detection, restoration;
+	enum scn_wd_action action;
 };
 
 enum scn_expect_op { SCN_EXPECT_EQ, SCN_EXPECT_MIN, SCN_EXPECT_MAX };
@@ -58,13 +91,26 @@ struct scenario {
 	simtime_t convergence; /* routes follow a link failure after this */
 
 	struct {
-		uint64_t buffer;   /* shared pool, bytes */
-		uint64_t per_port; /* static cap per egress port, 0 = none */
+		uint64_t buffer;        /* total packet buffer, bytes */
+		uint64_t per_port;      /* static cap per ingress port, 0 = none */
+		uint64_t pg_min;        /* reserved minimum per lossless PG */
+		uint64_t headroom_pool; /* shared headroom pool, 0 = headroom reserved per PG */
+		uint8_t lossless;       /* bit mask of lossless priorities */
+		uint8_t cnp_priority;
+		uint8_t dscp_to_tc[64];
+		struct scn_pfc pfc;
+		struct scn_ecn ecn;
+		enum scn_sched sched;
+		uint32_t weights[8];    /* dwrr */
+		struct scn_watchdog wd;
 	} sw;
 
 	struct {
 		uint32_t mtu;      /* payload bytes per packet */
 		uint8_t priority;  /* 802.1p priority of RDMA data */
+		uint8_t dscp;      /* DSCP of RDMA data */
+		uint8_t pfc;       /* priorities whose PAUSE the NIC obeys */
+		int ecn;           /* data packets are ECN-capable (ECT) */
 		enum scn_cc cc;
 	} nic;
 
@@ -84,6 +130,7 @@ struct scenario {
 
 	struct {
 		simtime_t sample; /* time-series period, 0 = off */
+		int pfc_events;   /* write pfc_events.csv */
 	} out;
 
 	struct scn_raw *raw; /* what libcyaml loaded, until resolved */
