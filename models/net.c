@@ -138,12 +138,11 @@ int net_build(const struct scenario *s, struct topo *t, struct evq *q, gsl_rng *
 				unsigned lossless = (unsigned)__builtin_popcount(s->sw.lossless);
 
 				diag_set(d, "", 0, "switch.pfc.headroom",
-					 "%s reserves %u ports x %u lossless priorit%s x %llu B of "
-					 "headroom%s, more than switch.buffer.size (%llu B); lower it "
+					 "%s: %u ports x %u lossless priorit%s of headroom%s take "
+					 "all of switch.buffer.size (%llu B); lower the headroom, "
 					 "or share it with switch.buffer.headroom_pool",
 					 t->nodes[u].name, t->nodes[u].n_ports, lossless,
-					 lossless == 1 ? "y" : "ies", (unsigned long long)s->sw.pfc.headroom,
-					 s->sw.pg_min ? " (plus pg_min)" : "",
+					 lossless == 1 ? "y" : "ies", s->sw.pg_min ? " and pg_min" : "",
 					 (unsigned long long)s->sw.buffer);
 				goto fail;
 			}

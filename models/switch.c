@@ -33,7 +33,8 @@ struct sw_wd {
 };
 
 struct sw_port {
-	uint64_t in_used; /* all PGs of this ingress port, headroom included */
+	uint64_t in_used;  /* all PGs of this ingress port, headroom included */
+	uint64_t headroom; /* per lossless PG of this port */
 	struct sw_pg pg[PKT_PRIORITIES];
 	struct sw_wd wd[PKT_PRIORITIES];
 	uint32_t deficit[PKT_PRIORITIES];
@@ -191,7 +192,7 @@ static int admit(struct sw *s, struct sw_port *ps, struct pkt *pkt)
 	} else {
 		if (!pg->st.xoff)
 			xoff(s, pg); /* this packet crosses the limit */
-		if (pg->st.headroom + b > scn->sw.pfc.headroom ||
+		if (pg->st.headroom + b > ps->headroom ||
 		    (scn->sw.headroom_pool && s->c.headroom_used + b > scn->sw.headroom_pool)) {
 			pg->st.lossless_drops++;
 			return -1;
@@ -445,6 +446,25 @@ static const struct port_ops sw_ops = {
 
 /* ---- life cycle ---------------------------------------------------------------------- */
 
+/*
+ * Headroom a lossless PG of @p needs when the scenario gives none: what can
+ * still arrive after XOFF. The crossing packet and one the upstream is
+ * serializing when the PAUSE takes effect (2 frames of MTU), the PAUSE frame
+ * itself, the upstream's response time at line rate, and two propagation
+ * delays (the PAUSE going up, the data already on the wire coming down).
+ * SONiC's headroom calculation (FACTS.md 4.3) without the gearbox, PHY and
+ * cell-occupancy terms. Rounded up to 1 KiB.
+ */
+uint64_t sw_auto_headroom(const struct port *p, uint32_t mtu, simtime_t response)
+{
+	uint64_t bytes_per_s = p->rate_bps / 8;
+	uint64_t b = 2 * ((uint64_t)mtu + PKT_HEADER_BYTES + PKT_PREAMBLE_IFG_BYTES) +
+		     PKT_PAUSE_FRAME_BYTES + PKT_PREAMBLE_IFG_BYTES +
+		     (2 * p->delay + response) * bytes_per_s / SIMTIME_S;
+
+	return (b + 1023) / 1024 * 1024;
+}
+
 int sw_new(struct net *net, uint32_t node, struct sw **out)
 {
 	const struct topo_node *tn = &net->topo->nodes[node];
@@ -467,9 +487,19 @@ int sw_new(struct net *net, uint32_t node, struct sw **out)
 		return -ENOMEM;
 	}
 	n_lossless = (uint64_t)__builtin_popcount(s->lossless);
-	reserved = (uint64_t)s->n_ports * n_lossless * scn->sw.pg_min +
-		   (scn->sw.headroom_pool ? scn->sw.headroom_pool
-					  : (uint64_t)s->n_ports * n_lossless * scn->sw.pfc.headroom);
+	reserved = (uint64_t)s->n_ports * n_lossless * scn->sw.pg_min;
+	for (uint32_t i = 0; i < s->n_ports; i++) {
+		struct port *p = &s->ports[i];
+
+		if (scn->sw.pfc.response)
+			p->response = scn->sw.pfc.response;
+		s->ps[i].headroom = scn->sw.pfc.headroom
+					    ? scn->sw.pfc.headroom
+					    : sw_auto_headroom(p, scn->nic.mtu, p->response);
+		if (!scn->sw.headroom_pool)
+			reserved += n_lossless * s->ps[i].headroom;
+	}
+	reserved += scn->sw.headroom_pool;
 	if (reserved >= scn->sw.buffer) {
 		free(s->ps);
 		free(s);
@@ -487,8 +517,6 @@ int sw_new(struct net *net, uint32_t node, struct sw **out)
 		p->ops = &sw_ops;
 		p->owner = s;
 		p->pfc_obey = s->lossless;
-		if (scn->sw.pfc.response)
-			p->response = scn->sw.pfc.response;
 		for (uint8_t q = 0; q < PKT_PRIORITIES; q++) {
 			struct sw_pg *pg = &s->ps[i].pg[q];
 			struct sw_wd *wd = &s->ps[i].wd[q];
@@ -516,6 +544,11 @@ void sw_port_down(struct sw *s, uint32_t local_port)
 {
 	for (uint8_t prio = 0; prio < PKT_PRIORITIES; prio++)
 		flush_queue(s, &s->ports[local_port], prio, 0);
+}
+
+uint64_t sw_headroom(const struct sw *s, uint32_t local_port)
+{
+	return s->ps[local_port].headroom;
 }
 
 const struct sw_counters *sw_counters(const struct sw *s)

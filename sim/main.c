@@ -23,9 +23,10 @@ static const char usage[] =
 	"       rocesim --help | --version\n"
 	"\n"
 	"Simulates the RoCEv2 fabric described by SCENARIO.yaml and writes\n"
-	"OUTDIR/results.json (default OUTDIR: out/<scenario name>) and, unless\n"
-	"output.sample is 0, OUTDIR/timeseries.csv (egress queue depth per port\n"
-	"and priority).\n"
+	"OUTDIR/results.json (default OUTDIR: out/<scenario name>), unless\n"
+	"output.sample is 0 OUTDIR/timeseries.csv (egress queue, ingress PG and\n"
+	"headroom bytes per switch port and priority), and with\n"
+	"output.pfc_events: true OUTDIR/pfc_events.csv (every PFC event).\n"
 	"\n"
 	"options:\n"
 	"  -o, --out DIR      where to write the results\n"
@@ -76,13 +77,49 @@ struct run_args {
 	int progress, quiet;
 };
 
+/* An output file written under a temporary name and renamed when complete. */
+struct out_file {
+	char path[4150];
+	char tmp[4200];
+	FILE *f;
+};
+
+static int out_open(struct out_file *o, const char *dir, const char *name)
+{
+	snprintf(o->path, sizeof(o->path), "%s/%s", dir, name);
+	snprintf(o->tmp, sizeof(o->tmp), "%s.tmp", o->path);
+	o->f = fopen(o->tmp, "w");
+	if (!o->f) {
+		fprintf(stderr, "rocesim: cannot write %s: %s\n", o->tmp, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Close and rename (@keep) or throw away; 0 or -1. */
+static int out_close(struct out_file *o, int keep)
+{
+	int err = 0;
+
+	if (!o->f)
+		return 0;
+	if (fclose(o->f) || (keep && rename(o->tmp, o->path))) {
+		fprintf(stderr, "rocesim: cannot write %s: %s\n", o->path, strerror(errno));
+		err = -1;
+	}
+	o->f = NULL;
+	if (err || !keep)
+		unlink(o->tmp);
+	return err;
+}
+
 static int cmd_run(const struct run_args *a)
 {
-	char path[4096], tmp[4200], seriespath[4150];
+	char dir[4096], path[4200];
+	struct out_file series = {0}, pfc = {0};
 	struct scenario *s;
 	struct diag d = {0};
 	struct sim sim;
-	FILE *series = NULL;
 	json_t *res;
 	int err, failed;
 
@@ -105,49 +142,46 @@ static int cmd_run(const struct run_args *a)
 	}
 	/* the input is good: only now touch the output folder */
 	if (a->outdir)
-		snprintf(path, sizeof(path), "%s", a->outdir);
+		snprintf(dir, sizeof(dir), "%s", a->outdir);
 	else
-		snprintf(path, sizeof(path), "out/%s", s->name);
-	err = make_dirs(path);
+		snprintf(dir, sizeof(dir), "out/%s", s->name);
+	err = make_dirs(dir);
 	if (err) {
-		fprintf(stderr, "rocesim: cannot create %s: %s\n", path, strerror(-err));
+		fprintf(stderr, "rocesim: cannot create %s: %s\n", dir, strerror(-err));
 		sim_fini(&sim);
 		return EXIT_INPUT;
 	}
-	if (s->out.sample) {
-		snprintf(seriespath, sizeof(seriespath), "%s/timeseries.csv", path);
-		snprintf(tmp, sizeof(tmp), "%s.tmp", seriespath);
-		series = fopen(tmp, "w");
-		if (!series) {
-			fprintf(stderr, "rocesim: cannot write %s: %s\n", tmp, strerror(errno));
-			sim_fini(&sim);
-			return EXIT_INPUT;
-		}
+	if ((s->out.sample && out_open(&series, dir, "timeseries.csv")) ||
+	    (s->out.pfc_events && out_open(&pfc, dir, "pfc_events.csv"))) {
+		out_close(&series, 0);
+		sim_fini(&sim);
+		return EXIT_INPUT;
 	}
-	err = sim_run(&sim, series, a->progress);
-	if (series) {
-		if (fclose(series) || rename(tmp, seriespath)) {
-			fprintf(stderr, "rocesim: cannot write %s: %s\n", seriespath, strerror(errno));
-			unlink(tmp);
-			err = err ? err : -EIO;
-		}
-	}
+	err = sim_run(&sim, series.f, pfc.f, a->progress);
+	if (out_close(&series, !err) | out_close(&pfc, !err))
+		err = err ? err : -EIO;
 	if (err) {
-		fprintf(stderr, "rocesim: the run failed: out of memory\n");
+		if (err == -ENOMEM)
+			fprintf(stderr, "rocesim: the run failed: out of memory\n");
 		sim_fini(&sim);
 		return EXIT_INPUT;
 	}
 	res = res_build(&sim);
-	snprintf(tmp, sizeof(tmp), "%s/results.json", path);
-	if (!res || (err = res_write_json(res, tmp))) {
-		fprintf(stderr, "rocesim: cannot write %s: %s\n", tmp, strerror(err ? -err : ENOMEM));
+	snprintf(path, sizeof(path), "%s/results.json", dir);
+	if (!res) {
+		fprintf(stderr, "rocesim: out of memory building %s\n", path);
+		sim_fini(&sim);
+		return EXIT_INPUT;
+	}
+	if ((err = res_write_json(res, path))) {
+		fprintf(stderr, "rocesim: cannot write %s: %s\n", path, strerror(-err));
 		json_decref(res);
 		sim_fini(&sim);
 		return EXIT_INPUT;
 	}
 	if (!a->quiet) {
 		res_print_summary(res, stdout);
-		printf("  results    %s\n", tmp);
+		printf("  results    %s\n", path);
 	}
 	failed = res_check_expects(res, s, stderr);
 	if (failed)

@@ -10,6 +10,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "../models/switch.h"
+
 static double wall_now(void)
 {
 	struct timespec ts;
@@ -81,29 +83,42 @@ static void on_sample(void *obj, uint64_t arg)
 {
 	struct sim *sim = obj;
 	struct net *n = sim->net;
-	double t = simtime_to_us(evq_now(sim->q));
+	const struct topo *t = sim->topo;
+	double now = simtime_to_us(evq_now(sim->q));
 
 	(void)arg;
-	for (uint32_t i = 0; i < sim->topo->n_ports; i++) {
+	for (uint32_t i = 0; i < t->n_ports; i++) {
 		const struct port *p = &n->ports[i];
-		uint8_t now = 0;
+		const struct topo_port *tp = &t->ports[i];
+		const struct sw *s = n->switches[tp->node];
+		uint8_t busy = 0;
 
-		if (!p->queued_bytes && !sim->sampled_nonzero[i])
+		if (!s)
 			continue;
-		for (int prio = 0; prio < PKT_PRIORITIES; prio++) {
-			uint64_t b = p->queue[prio].bytes;
+		for (uint8_t prio = 0; prio < PKT_PRIORITIES; prio++) {
+			const struct sw_pg_stats *pg = sw_pg(s, i - t->nodes[tp->node].first_port, prio);
+			uint64_t q = p->queue[prio].bytes;
 
-			if (b)
-				now |= (uint8_t)(1u << prio);
-			if (b || (sim->sampled_nonzero[i] & (1u << prio)))
-				fprintf(sim->series, "%.3f,%s,%d,%llu\n", t, sim->topo->ports[i].name,
-					prio, (unsigned long long)b);
+			if (q || pg->bytes)
+				busy |= (uint8_t)(1u << prio);
+			if (q || pg->bytes || (sim->sampled_nonzero[i] & (1u << prio)))
+				fprintf(sim->series, "%.3f,%s,%u,%llu,%llu,%llu\n", now, tp->name, prio,
+					(unsigned long long)q, (unsigned long long)pg->bytes,
+					(unsigned long long)pg->headroom);
 		}
-		sim->sampled_nonzero[i] = now;
+		sim->sampled_nonzero[i] = busy;
 	}
 	/* keep sampling while anything else is still to happen */
 	if (evq_size(sim->q) > 0 && evq_now(sim->q) + sim->scn->out.sample <= sim->scn->stop)
 		evq_arm(sim->q, &sim->sampler, evq_now(sim->q) + sim->scn->out.sample);
+}
+
+static void log_pfc(void *ctx, simtime_t t, uint32_t port, uint8_t prio, enum net_pfc_event ev)
+{
+	struct sim *sim = ctx;
+
+	fprintf(sim->pfc_events, "%.6f,%s,%u,%s\n", simtime_to_us(t), sim->topo->ports[port].name,
+		prio, net_pfc_event_str(ev));
 }
 
 static void show_progress(const struct sim *sim, double start, double now)
@@ -116,15 +131,21 @@ static void show_progress(const struct sim *sim, double start, double now)
 		sim->net->flows_done, sim->net->n_flows);
 }
 
-int sim_run(struct sim *sim, FILE *series, int progress)
+int sim_run(struct sim *sim, FILE *series, FILE *pfc_events, int progress)
 {
 	const struct scenario *s = sim->scn;
 	struct evq *q = sim->q;
 	double start = wall_now(), last = start;
 
+	sim->pfc_events = pfc_events;
+	if (pfc_events) {
+		fprintf(pfc_events, "time_us,port,priority,event\n");
+		sim->net->pfc_log = log_pfc;
+		sim->net->pfc_log_ctx = sim;
+	}
 	sim->series = series;
 	if (series) {
-		fprintf(series, "time_us,port,priority,queue_bytes\n");
+		fprintf(series, "time_us,port,priority,queue_bytes,pg_bytes,headroom_bytes\n");
 		if (s->out.sample) {
 			evq_timer_init(&sim->sampler, on_sample, sim);
 			evq_arm(q, &sim->sampler, 0);

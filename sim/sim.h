@@ -25,6 +25,7 @@ struct sim {
 	struct net *net;
 
 	FILE *series;          /* time-series CSV, or NULL */
+	FILE *pfc_events;      /* PFC event log CSV, or NULL */
 	struct evq_timer sampler;
 	uint8_t *sampled_nonzero; /* per port: priorities non-empty at the last sample */
 
@@ -41,8 +42,9 @@ struct sim {
  * ownership of @s.
  */
 int sim_init(struct sim *sim, struct scenario *s, struct diag *d);
-/* Run to the end; @series (may be NULL) receives the time-series CSV. */
-int sim_run(struct sim *sim, FILE *series, int progress);
+/* Run to the end; @series and @pfc_events (either may be NULL) receive the
+ * time-series CSV and the PFC event log. */
+int sim_run(struct sim *sim, FILE *series, FILE *pfc_events, int progress);
 void sim_fini(struct sim *sim);
 
 const char *sim_end_str(enum sim_end e);

@@ -87,7 +87,7 @@ static void one(const char *text, size_t len, const char *const *sets, size_t n_
 	char line[1024];
 	int err;
 
-	err = scn_load_text("fuzz.yaml", text, len, sets, n_sets, &s, &d);
+	err = scn_load_text("./fuzz.yaml", text, len, sets, n_sets, &s, &d);
 	if (err) {
 		if (s)
 			abort(); /* a failed load hands nothing back */

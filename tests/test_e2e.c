@@ -23,7 +23,7 @@ static json_t *run_yaml(const char *yaml, struct sim *sim)
 	cr_assert_eq(scn_load_text("e2e.yaml", yaml, strlen(yaml), NULL, 0, &s, &d), 0, "%s",
 		     diag_str(&d, buf, sizeof(buf)));
 	cr_assert_eq(sim_init(sim, s, &d), 0, "%s", diag_str(&d, buf, sizeof(buf)));
-	cr_assert_eq(sim_run(sim, NULL, 0), 0);
+	cr_assert_eq(sim_run(sim, NULL, NULL, 0), 0);
 	j = res_build(sim);
 	cr_assert_not_null(j);
 	return j;
