@@ -164,6 +164,8 @@ int net_build(const struct scenario *s, struct topo *t, struct evq *q, gsl_rng *
 		f->bytes = sf->bytes;
 		f->start = sf->start;
 		f->hash = flow_hash(s->seed, i);
+		f->dscp = sf->dscp;
+		f->prio = sf->priority;
 		f->net = n;
 		evq_timer_init(&f->start_timer, on_flow_start, f);
 		if (evq_arm(q, &f->start_timer, f->start))

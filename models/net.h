@@ -28,6 +28,7 @@ struct flow {
 	uint64_t sent, received; /* payload bytes */
 	uint32_t next_psn;
 	uint32_t hash;
+	uint8_t dscp, prio;
 	struct flow *next_active; /* NIC's round-robin ring */
 	struct evq_timer start_timer;
 	struct net *net;

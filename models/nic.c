@@ -11,19 +11,37 @@ struct nic {
 	struct port *port;
 	struct flow *cur, *prev; /* circular ring of active flows */
 	uint32_t mtu;
-	uint8_t prio, dscp, ecn;
+	uint8_t ecn;
 	struct nic_counters c;
 };
+
+/* The next active flow, from the ring's current one, whose priority is
+ * not paused; NULL if none. Moves the ring's current position to it. */
+static struct flow *pick_flow(struct nic *n, uint8_t paused)
+{
+	struct flow *f = n->cur;
+
+	if (!f || !paused)
+		return f;
+	do {
+		if (!(paused & (1u << f->prio)))
+			return f;
+		n->prev = f;
+		f = f->next_active;
+	} while (f != n->cur);
+	return NULL;
+}
 
 static struct pkt *nic_next(struct port *p)
 {
 	struct nic *n = p->owner;
-	struct flow *f = n->cur;
+	struct flow *f = pick_flow(n, p->paused);
 	struct pkt *pkt;
 	uint64_t left;
 
-	if (!f || (p->paused & (1u << n->prio)))
+	if (!f)
 		return NULL;
+	n->cur = f;
 	pkt = pkt_alloc(&n->net->pool);
 	if (!pkt) {
 		n->net->error = -1;
@@ -37,8 +55,8 @@ static struct pkt *nic_next(struct port *p)
 	pkt->src = f->src;
 	pkt->dst = f->dst;
 	pkt->hash = f->hash;
-	pkt->prio = n->prio;
-	pkt->dscp = n->dscp;
+	pkt->prio = f->prio;
+	pkt->dscp = f->dscp;
 	pkt->ecn = n->ecn;
 	pkt->acct = PKT_ACCT_NONE;
 	pkt->kind = PKT_DATA;
@@ -99,8 +117,6 @@ struct nic *nic_new(struct net *net, uint32_t host)
 	n->port->ops = &nic_ops;
 	n->port->owner = n;
 	n->mtu = net->scn->nic.mtu;
-	n->prio = net->scn->nic.priority;
-	n->dscp = net->scn->nic.dscp;
 	n->ecn = net->scn->nic.ecn ? PKT_ECT : PKT_NOT_ECT;
 	n->port->pfc_obey = net->scn->nic.pfc;
 	if (net->scn->sw.pfc.response)

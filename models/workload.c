@@ -20,7 +20,7 @@ int wl_incast(uint32_t n_hosts, uint32_t senders, uint32_t receiver, uint64_t by
 	for (uint32_t h = 0; n < senders; h++) {
 		if (h == receiver)
 			continue;
-		f[n++] = (struct scn_flow){h, receiver, bytes, start};
+		f[n++] = (struct scn_flow){.src = h, .dst = receiver, .bytes = bytes, .start = start};
 	}
 	*flows = f;
 	*n_flows = n;
@@ -61,7 +61,7 @@ int wl_permutation(uint32_t n_hosts, uint64_t bytes, simtime_t start, uint64_t s
 		}
 	}
 	for (uint32_t i = 0; i < n_hosts; i++)
-		f[i] = (struct scn_flow){i, dst[i], bytes, start};
+		f[i] = (struct scn_flow){.src = i, .dst = dst[i], .bytes = bytes, .start = start};
 	gsl_rng_free(r);
 	free(dst);
 	*flows = f;

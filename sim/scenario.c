@@ -71,7 +71,7 @@ struct raw_nic {
 };
 
 struct raw_flow {
-	char *src, *dst, *size, *start;
+	char *src, *dst, *size, *start, *dscp;
 };
 
 struct raw_workload {
@@ -248,6 +248,7 @@ static const cyaml_schema_field_t flow_fields[] = {
 	STR("dst", struct raw_flow, dst),
 	STR("size", struct raw_flow, size),
 	STR("start", struct raw_flow, start),
+	STR("dscp", struct raw_flow, dscp),
 	CYAML_FIELD_END,
 };
 
@@ -1176,6 +1177,8 @@ static int check_workload(const struct loader *l, const struct raw_workload *r,
 			err = get_size(l, p, f->size, 0, 1, &bytes);
 			snprintf(p, sizeof(p), "workload.flows[%u].start", i);
 			err = err ? err : get_time(l, p, f->start, 0, 0, &t);
+			snprintf(p, sizeof(p), "workload.flows[%u].dscp", i);
+			err = err ? err : get_uint(l, p, f->dscp, 0, 0, 63, &bytes);
 		}
 		if (!err && (r->size || r->senders || r->receiver))
 			err = fail(l, r->size ? "workload.size" : r->senders ? "workload.senders" :
@@ -1609,6 +1612,14 @@ int scn_resolve(struct scenario *s, const struct topo *t, struct diag *d)
 			f->start = 0;
 			if (rf->start)
 				units_time(rf->start, &f->start);
+			f->dscp = s->nic.dscp;
+			f->priority = s->nic.priority;
+			if (rf->dscp) {
+				/* the mlx5 default dscp2prio map: priority = DSCP >> 3 */
+				f->dscp = (uint8_t)strtoul(rf->dscp, NULL, 10);
+				if (f->dscp != s->nic.dscp)
+					f->priority = f->dscp >> 3;
+			}
 		}
 		s->wl.n_flows = w->flows_count;
 		break;
@@ -1632,6 +1643,10 @@ int scn_resolve(struct scenario *s, const struct topo *t, struct diag *d)
 	}
 	if (err)
 		return err;
+	for (uint32_t i = 0; s->wl.kind != SCN_WL_FLOWS && i < s->wl.n_flows; i++) {
+		s->wl.flows[i].dscp = s->nic.dscp;
+		s->wl.flows[i].priority = s->nic.priority;
+	}
 	s->faults = calloc(r->faults_count ? r->faults_count : 1, sizeof(*s->faults));
 	if (!s->faults)
 		return -ENOMEM;

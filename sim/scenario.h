@@ -30,6 +30,7 @@ struct scn_flow {
 	uint32_t src, dst;
 	uint64_t bytes;
 	simtime_t start;
+	uint8_t dscp, priority; /* nic.dscp / nic.priority unless the flow says */
 };
 
 struct scn_fault {

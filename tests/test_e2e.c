@@ -106,11 +106,11 @@ Test(e2e, incast_finishes_at_the_bottleneck_wire_time)
 	sim_fini(&sim);
 }
 
-Test(e2e, small_buffer_tail_drops_and_conserves_bytes)
+Test(e2e, small_buffer_tail_drops_lossy_traffic_and_conserves_bytes)
 {
 	static const char yaml[] =
 		"topology: {kind: star, hosts: 9}\n"
-		"switch: {buffer: {size: 1MB}}\n"
+		"switch: {buffer: {size: 1MB}, pfc: {enabled: false}}\n"
 		"workload: {kind: incast, senders: 8, size: 1MB}\n";
 	struct sim sim;
 	json_t *j = run_yaml(yaml, &sim);
