@@ -1,0 +1,478 @@
+/*
+ * The lossless switch against hand-computed cases: where XOFF fires, when
+ * the PAUSE arrives and takes effect, how much headroom a congested PG
+ * uses, incasts with and without enough headroom, ECN marking, the
+ * schedulers, storms and the PFC watchdog. Every run also checks bytes
+ * sent = received + dropped + in flight.
+ */
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "models/net.h"
+#include "models/nic.h"
+#include "models/switch.h"
+#include "sim/results.h"
+#include "sim/scenario.h"
+#include "sim/sim.h"
+
+#define MTU_WIRE (4096 + 62 + 20)
+#define PAUSE_WIRE (64 + 20)
+
+/* What the PFC log saw, for the first events of interest. */
+struct pfc_trace {
+	struct sim *sim;
+	uint32_t xoff_port;    /* ingress port whose XOFF we watch */
+	uint32_t upstream;     /* its peer port (the transmitter) */
+	simtime_t t_xoff, t_rx, t_paused, t_unpaused;
+	uint64_t pg_bytes_at_xoff;
+	uint64_t up_tx_at_paused, up_tx_at_unpaused;
+	int up_busy_at_paused;
+	uint32_t n_xoff, n_xon;
+};
+
+static void trace(void *ctx, simtime_t t, uint32_t port, uint8_t prio, enum net_pfc_event ev)
+{
+	struct pfc_trace *tr = ctx;
+	const struct net *n = tr->sim->net;
+	const struct port *up = &n->ports[tr->upstream];
+
+	(void)prio;
+	if (ev == NET_PFC_XOFF && port == tr->xoff_port && !tr->n_xoff++) {
+		const struct topo_port *tp = &tr->sim->topo->ports[port];
+		uint32_t local = port - tr->sim->topo->nodes[tp->node].first_port;
+
+		tr->t_xoff = t;
+		tr->pg_bytes_at_xoff = sw_pg(n->switches[tp->node], local, 3)->bytes;
+	}
+	if (ev == NET_PFC_XON && port == tr->xoff_port)
+		tr->n_xon++;
+	if (ev == NET_PFC_RX_PAUSE && port == tr->upstream && !tr->t_rx)
+		tr->t_rx = t;
+	if (ev == NET_PFC_PAUSED && port == tr->upstream && !tr->t_paused) {
+		tr->t_paused = t;
+		tr->up_tx_at_paused = up->tx_packets;
+		tr->up_busy_at_paused = up->tx_pkt != NULL;
+	}
+	if (ev == NET_PFC_UNPAUSED && port == tr->upstream && tr->t_paused && !tr->t_unpaused) {
+		tr->t_unpaused = t;
+		tr->up_tx_at_unpaused = up->tx_packets;
+	}
+}
+
+static void load(const char *yaml, struct sim *sim)
+{
+	struct scenario *s;
+	struct diag d = {0};
+	char buf[1024];
+
+	cr_assert_eq(scn_load_text("switch.yaml", yaml, strlen(yaml), NULL, 0, &s, &d), 0, "%s",
+		     diag_str(&d, buf, sizeof(buf)));
+	cr_assert_eq(sim_init(sim, s, &d), 0, "%s", diag_str(&d, buf, sizeof(buf)));
+}
+
+static uint32_t port_id(const struct sim *sim, const char *name)
+{
+	for (uint32_t i = 0; i < sim->topo->n_ports; i++)
+		if (!strcmp(sim->topo->ports[i].name, name))
+			return i;
+	cr_assert_fail("no port %s", name);
+	return 0;
+}
+
+static json_t *finish(struct sim *sim)
+{
+	const struct net_totals *t;
+	json_t *j;
+
+	cr_assert_eq(sim_run(sim, NULL, NULL, 0), 0);
+	t = &sim->net->tot;
+	cr_assert_eq(t->sent_bytes, t->received_bytes + t->dropped_bytes + net_inflight_bytes(sim->net),
+		     "bytes sent = received + dropped + in flight");
+	j = res_build(sim);
+	cr_assert_not_null(j);
+	return j;
+}
+
+static double metric(const json_t *j, const char *m)
+{
+	double v = NAN;
+
+	cr_assert_eq(res_metric(j, m, &v), 0, "no metric %s", m);
+	return v;
+}
+
+/* Two senders into one receiver at 100G over 2 m cables, static XOFF 100 KB. */
+static const char incast2[] =
+	"topology: {kind: star, hosts: 3, link: {rate: 100Gbps, cable: 2m}}\n"
+	"switch:\n"
+	"  buffer: {size: 32MB}\n"
+	"  pfc: {xoff: 100KB, xon_offset: 20KB, headroom: 1MB}\n"
+	"  ecn: {enabled: false}\n"
+	"workload: {kind: incast, senders: 2, size: 2MB}\n";
+
+Test(switch, xoff_fires_on_the_byte_that_crosses_the_threshold)
+{
+	struct sim sim;
+	struct pfc_trace tr = {.sim = &sim};
+	json_t *j;
+
+	load(incast2, &sim);
+	tr.xoff_port = port_id(&sim, "sw0:h0");
+	tr.upstream = port_id(&sim, "h0:sw0");
+	sim.net->pfc_log = trace;
+	sim.net->pfc_log_ctx = &tr;
+	j = finish(&sim);
+	cr_assert_gt(tr.n_xoff, 0);
+	/* before the crossing packet the PG held at most XOFF; with it, more */
+	cr_assert_leq(tr.pg_bytes_at_xoff, 100000);
+	cr_assert_gt(tr.pg_bytes_at_xoff + 4096 + 62, 100000, "PG held %llu B at XOFF",
+		     (unsigned long long)tr.pg_bytes_at_xoff);
+	cr_assert_eq(tr.n_xon, tr.n_xoff, "every XOFF is followed by an XON");
+	cr_assert_eq(metric(j, "lossless_drops"), 0);
+	json_decref(j);
+	sim_fini(&sim);
+}
+
+Test(switch, pause_arrives_after_serialization_and_propagation_then_stops_the_sender)
+{
+	struct sim sim;
+	struct pfc_trace tr = {.sim = &sim};
+	/* 84 B at 100 Gb/s = 6.72 ns; 2 m = 10 ns; response 394 quanta = 2.01728 us */
+	const simtime_t ser = 6720, prop = 10000, resp = 2017280;
+	json_t *j;
+
+	load(incast2, &sim);
+	tr.xoff_port = port_id(&sim, "sw0:h0");
+	tr.upstream = port_id(&sim, "h0:sw0");
+	sim.net->pfc_log = trace;
+	sim.net->pfc_log_ctx = &tr;
+	j = finish(&sim);
+	/* the switch's port towards h0 is idle (h0 only sends): no wait */
+	cr_assert_eq(tr.t_rx - tr.t_xoff, ser + prop, "PAUSE took %llu ps",
+		     (unsigned long long)(tr.t_rx - tr.t_xoff));
+	cr_assert_eq(tr.t_paused - tr.t_rx, resp);
+	/* the packet on the wire when the pause took effect is finished, no more */
+	cr_assert_neq(tr.t_unpaused, 0);
+	cr_assert_eq(tr.up_tx_at_unpaused, tr.up_tx_at_paused + (uint64_t)tr.up_busy_at_paused);
+	json_decref(j);
+	sim_fini(&sim);
+}
+
+struct hdrm_case {
+	uint64_t gbps;
+	uint32_t metres;
+};
+
+ParameterizedTestParameters(switch, headroom_used_stays_within_the_round_trip_bound)
+{
+	static struct hdrm_case cases[] = {
+		{100, 2}, {100, 100}, {100, 300}, {100, 1000},
+		{400, 2}, {400, 100}, {400, 300}, {400, 1000},
+	};
+
+	return cr_make_param_array(struct hdrm_case, cases, sizeof(cases) / sizeof(cases[0]));
+}
+
+ParameterizedTest(struct hdrm_case *c, switch, headroom_used_stays_within_the_round_trip_bound)
+{
+	char yaml[1024];
+	struct sim sim;
+	json_t *j;
+	const struct sw_pg_stats *pg;
+	double bytes_per_ps = (double)c->gbps * 1e9 / 8 / 1e12;
+	double prop = c->metres * 5000.0, resp = (c->gbps == 100 ? 394 : 905) * 512.0 / (c->gbps * 1e9) * 1e12;
+	double bound;
+
+	/*
+	 * A 15:1 incast: each ingress PG drains at 1/15 of the port, so the
+	 * headroom it uses is close to everything that arrives after XOFF.
+	 */
+	snprintf(yaml, sizeof(yaml),
+		 "topology: {kind: star, hosts: 16, link: {rate: %lluGbps, cable: %um}}\n"
+		 "switch:\n"
+		 "  buffer: {size: 256MB}\n"
+		 "  pfc: {xoff: 200KB, headroom: 4MB}\n"
+		 "  ecn: {enabled: false}\n"
+		 "workload: {kind: incast, senders: 15, size: 2MB}\n",
+		 (unsigned long long)c->gbps, c->metres);
+	load(yaml, &sim);
+	j = finish(&sim);
+	pg = sw_pg(sim.net->switches[sim.topo->ports[port_id(&sim, "sw0:h0")].node], 0, 3);
+	/* 2 x propagation x rate + 2 x MTU wire bytes + PAUSE + response x rate */
+	bound = 2 * prop * bytes_per_ps + 2 * MTU_WIRE + PAUSE_WIRE + resp * bytes_per_ps;
+	cr_assert_leq((double)pg->peak_headroom, bound, "%lluG %um: peak headroom %llu > bound %.0f",
+		      (unsigned long long)c->gbps, c->metres,
+		      (unsigned long long)pg->peak_headroom, bound);
+	cr_assert_geq((double)pg->peak_headroom, 0.8 * bound,
+		      "%lluG %um: peak headroom %llu < 80%% of bound %.0f",
+		      (unsigned long long)c->gbps, c->metres,
+		      (unsigned long long)pg->peak_headroom, bound);
+	cr_assert_eq(metric(j, "lossless_drops"), 0);
+	json_decref(j);
+	sim_fini(&sim);
+}
+
+Test(switch, incast_with_ample_headroom_is_lossless_and_on_time)
+{
+	static const char yaml[] =
+		"topology: {kind: star, hosts: 9, link: {rate: 100Gbps, cable: 2m}}\n"
+		"switch:\n"
+		"  buffer: {size: 32MB}\n"
+		"  pfc: {xoff: 200KB, xon_offset: 50KB}\n"
+		"workload: {kind: incast, senders: 8, size: 4MB}\n";
+	/* 8 x (4 MB + 977 packets x 82 B) through the receiver's 100G port */
+	const double wire_us = 8.0 * (4000000 + 977 * 82) * 8 / 100e9 * 1e6;
+	struct sim sim;
+	json_t *j;
+
+	load(yaml, &sim);
+	j = finish(&sim);
+	cr_assert_eq(metric(j, "lossless_drops"), 0);
+	cr_assert_eq(metric(j, "drops"), 0);
+	cr_assert_gt(metric(j, "pfc_pause_frames"), 0);
+	cr_assert_eq(metric(j, "paused_ports"), 8);
+	cr_assert_leq(metric(j, "fct_us.max"), wire_us * 1.05, "%.1f us vs wire %.1f us",
+		      metric(j, "fct_us.max"), wire_us);
+	json_decref(j);
+	sim_fini(&sim);
+}
+
+Test(switch, long_cables_with_short_headroom_lose_lossless_packets)
+{
+	static const char yaml[] =
+		"topology: {kind: star, hosts: 9, link: {rate: 100Gbps, cable: 2km}}\n"
+		"switch:\n"
+		"  buffer: {size: 32MB}\n"
+		"  pfc: {xoff: 200KB, headroom: 50KB}\n"
+		"workload: {kind: incast, senders: 8, size: 4MB}\n";
+	struct sim sim;
+	json_t *j;
+
+	load(yaml, &sim);
+	j = finish(&sim);
+	/* the round trip alone is 2 x 10 us x 12.5 GB/s = 250 KB */
+	cr_assert_gt(metric(j, "lossless_drops"), 0);
+	cr_assert_eq(metric(j, "lossless_drops"), metric(j, "drops"));
+	cr_assert_lt(metric(j, "flows_done"), 8, "without retransmission a lossy flow never ends");
+	json_decref(j);
+	sim_fini(&sim);
+}
+
+Test(switch, computed_headroom_covers_the_round_trip)
+{
+	static const char yaml[] =
+		"topology: {kind: star, hosts: 9, link: {rate: 100Gbps, cable: 300m}}\n"
+		"switch: {buffer: {size: 32MB}, pfc: {xoff: 200KB}}\n"
+		"workload: {kind: incast, senders: 8, size: 2MB}\n";
+	struct sim sim;
+	json_t *j;
+
+	load(yaml, &sim);
+	j = finish(&sim);
+	cr_assert_eq(metric(j, "lossless_drops"), 0);
+	cr_assert_gt(metric(j, "pfc_pause_frames"), 0);
+	cr_assert_eq(metric(j, "flows_done"), 8);
+	json_decref(j);
+	sim_fini(&sim);
+}
+
+Test(switch, lossy_priority_tail_drops_without_pause)
+{
+	static const char yaml[] =
+		"topology: {kind: star, hosts: 9}\n"
+		"switch: {buffer: {size: 2MB}, dscp_to_tc: {26: 1}}\n"
+		"workload: {kind: incast, senders: 8, size: 1MB}\n";
+	struct sim sim;
+	json_t *j;
+
+	load(yaml, &sim);
+	j = finish(&sim);
+	cr_assert_gt(metric(j, "drops"), 0);
+	cr_assert_eq(metric(j, "lossless_drops"), 0, "priority 3 is lossy here");
+	cr_assert_eq(metric(j, "pfc_pause_frames"), 0);
+	json_decref(j);
+	sim_fini(&sim);
+}
+
+static double marks_received(const struct sim *sim)
+{
+	double sum = 0;
+
+	for (uint32_t h = 0; h < sim->topo->n_hosts; h++)
+		sum += (double)nic_counters(sim->net->nics[h])->np_ecn_marked_roce_packets;
+	return sum;
+}
+
+static double ecn_run(const char *kmin, const char *kmax, const char *ect, double *received,
+		      double *at_nics)
+{
+	static const char base[] =
+		"topology: {kind: star, hosts: 9}\n"
+		"switch: {buffer: {size: 64MB}, ecn: {kmin: %s, kmax: %s, pmax: 1%%}}\n"
+		"nic: {ecn: %s}\n"
+		"workload: {kind: incast, senders: 8, size: 1MB}\n";
+	char yaml[512];
+	struct sim sim;
+	json_t *j;
+	double marks;
+
+	snprintf(yaml, sizeof(yaml), base, kmin, kmax, ect);
+	load(yaml, &sim);
+	j = finish(&sim);
+	marks = metric(j, "ecn_marked_packets");
+	*received = (double)sim.net->tot.received_packets;
+	*at_nics = marks_received(&sim);
+	json_decref(j);
+	sim_fini(&sim);
+	return marks;
+}
+
+Test(switch, ecn_marks_follow_the_red_profile)
+{
+	double received, at_nics, marks;
+
+	/* above kmax every packet leaving a backlogged queue is marked */
+	marks = ecn_run("1B", "2B", "true", &received, &at_nics);
+	cr_assert_geq(marks, 0.95 * received, "%.0f marks of %.0f packets", marks, received);
+	cr_assert_eq(marks, at_nics, "every CE mark reaches its receiver");
+	/* the queue never reaches a 20 MB kmin */
+	marks = ecn_run("20MB", "30MB", "true", &received, &at_nics);
+	cr_assert_eq(marks, 0);
+	/* packets that are not ECN-capable are never marked */
+	marks = ecn_run("1B", "2B", "false", &received, &at_nics);
+	cr_assert_eq(marks, 0);
+}
+
+/* Two flows into h2 on two traffic classes: DSCP 8 -> TC 1, DSCP 16 -> TC 2. */
+static void two_classes(const char *sched, double *tc1_share)
+{
+	char yaml[1024];
+	struct sim sim;
+	json_t *j;
+	const struct flow *a, *b;
+
+	snprintf(yaml, sizeof(yaml),
+		 "topology: {kind: star, hosts: 3}\n"
+		 "switch:\n"
+		 "  buffer: {size: 64MB}\n"
+		 "  lossless: []\n"
+		 "  dscp_to_tc: {8: 1, 16: 2}\n"
+		 "  %s\n"
+		 "workload:\n"
+		 "  kind: flows\n"
+		 "  flows:\n"
+		 "    - {src: h0, dst: h2, size: 4MB, dscp: 8}\n"
+		 "    - {src: h1, dst: h2, size: 4MB, dscp: 16}\n",
+		 sched);
+	load(yaml, &sim);
+	j = finish(&sim);
+	a = &sim.net->flows[0];
+	b = &sim.net->flows[1];
+	cr_assert(a->finish && b->finish);
+	/* share of the bottleneck the first class got while both were queued:
+	 * its bytes delivered by the time the first flow completed */
+	{
+		simtime_t first = a->finish < b->finish ? a->finish : b->finish;
+		if (a->finish != first) {
+			/* b finished first: a's share is what a had delivered by then,
+			 * approximated from its finish time at line rate afterwards */
+			double after = (double)(a->finish - b->finish) * 100e9 / 8 / 1e12;
+			double wire = (double)a->bytes * (4096 + 82) / 4096;
+
+			*tc1_share = (wire - after) / (wire - after + (double)b->bytes * (4096 + 82) / 4096);
+		} else {
+			double after = (double)(b->finish - a->finish) * 100e9 / 8 / 1e12;
+			double wire = (double)b->bytes * (4096 + 82) / 4096;
+
+			*tc1_share = (double)a->bytes * (4096 + 82) / 4096 /
+				     ((double)a->bytes * (4096 + 82) / 4096 + wire - after);
+		}
+	}
+	json_decref(j);
+	sim_fini(&sim);
+}
+
+Test(switch, strict_priority_serves_the_higher_class_first)
+{
+	double share;
+
+	two_classes("scheduler: strict", &share);
+	cr_assert_lt(share, 0.05, "TC 1 got %.3f of the port while TC 2 waited", share);
+}
+
+Test(switch, dwrr_shares_the_port_by_weight)
+{
+	double share;
+
+	two_classes("scheduler: dwrr\n  weights: [1, 3, 1, 1, 1, 1, 1, 1]", &share);
+	cr_assert_float_eq(share, 0.75, 0.03, "TC 1 with weight 3 of 4 got %.3f", share);
+	two_classes("scheduler: dwrr\n  weights: [1, 1, 1, 1, 1, 1, 1, 1]", &share);
+	cr_assert_float_eq(share, 0.5, 0.03, "equal weights, TC 1 got %.3f", share);
+}
+
+/* h0..h3 on leaf0 send to h4 on leaf1, which storms from 100 us. */
+static const char storm[] =
+	"stop: 20ms\n"
+	"topology: {kind: leaf_spine, leaves: 2, spines: 2, hosts_per_leaf: 4,\n"
+	"           link: {rate: 100Gbps, cable: 2m}, uplink: {rate: 100Gbps, cable: 10m}}\n"
+	"switch:\n"
+	"  buffer: {size: 16MB}\n"
+	"  pfc: {xoff: 300KB, xon_offset: 50KB}\n"
+	"%s"
+	"workload:\n"
+	"  kind: flows\n"
+	"  flows:\n"
+	"    - {src: h0, dst: h4, size: 20MB}\n"
+	"    - {src: h1, dst: h4, size: 20MB}\n"
+	"    - {src: h2, dst: h4, size: 20MB}\n"
+	"    - {src: h3, dst: h4, size: 20MB}\n"
+	"faults: [{kind: pfc_storm, host: h4, at: 100us}]\n";
+
+static uint64_t rx_pause_at(const struct sim *sim, const char *port)
+{
+	return sim->net->ports[port_id(sim, port)].pfc[3].rx_pause;
+}
+
+Test(switch, a_storm_spreads_beyond_the_first_hop)
+{
+	char yaml[2048];
+	struct sim sim;
+	json_t *j;
+
+	snprintf(yaml, sizeof(yaml), storm, "");
+	load(yaml, &sim);
+	j = finish(&sim);
+	cr_assert_gt(rx_pause_at(&sim, "leaf1:h4"), 0, "the storm pauses its own switch port");
+	cr_assert_gt(rx_pause_at(&sim, "spine0:leaf1") + rx_pause_at(&sim, "spine1:leaf1"), 0,
+		     "leaf1 pauses the spines");
+	cr_assert_gt(rx_pause_at(&sim, "leaf0:spine0") + rx_pause_at(&sim, "leaf0:spine1"), 0,
+		     "the spines pause leaf0");
+	cr_assert_gt(rx_pause_at(&sim, "h0:leaf0"), 0, "leaf0 pauses the senders");
+	cr_assert_eq(metric(j, "flows_done"), 0, "nothing gets through a storm");
+	cr_assert_eq(metric(j, "lossless_drops"), 0);
+	cr_assert_eq(metric(j, "watchdog_triggers"), 0);
+	json_decref(j);
+	sim_fini(&sim);
+}
+
+Test(switch, the_watchdog_breaks_a_storm)
+{
+	char yaml[2048];
+	struct sim sim;
+	json_t *j;
+
+	snprintf(yaml, sizeof(yaml), storm,
+		 "  watchdog: {detection: 1ms, restoration: 2ms, action: drop}\n");
+	load(yaml, &sim);
+	j = finish(&sim);
+	cr_assert_gt(metric(j, "watchdog_triggers"), 0);
+	cr_assert_gt(metric(j, "watchdog_drops"), 0, "drop action discards the stuck queue");
+	/* the fabric behind the stormed port drains: leaf0's senders resume */
+	cr_assert_gt(sim.net->ports[port_id(&sim, "h0:leaf0")].tx_packets,
+		     sim.net->ports[port_id(&sim, "leaf0:h0")].pfc[3].tx_pause);
+	json_decref(j);
+	sim_fini(&sim);
+}
