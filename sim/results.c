@@ -147,7 +147,7 @@ json_t *res_build(const struct sim *sim)
 	const struct net *n = sim->net;
 	const struct topo *t = sim->topo;
 	json_t *root, *switches = json_array(), *hosts = json_array(), *flows = json_array();
-	uint64_t max_q = 0, pause_frames = 0, paused_ports = 0;
+	uint64_t max_q = 0, pause_frames = 0, paused_ports = 0, hdrm_peak = 0;
 	simtime_t paused_time = 0;
 	double sim_s = simtime_to_s(sim->end_time);
 
@@ -171,6 +171,10 @@ json_t *res_build(const struct sim *sim)
 			continue;
 		c = sw_counters(n->switches[u]);
 		ports = json_array();
+		for (uint32_t k = 0; k < tn->n_ports; k++)
+			for (uint8_t prio = 0; prio < PKT_PRIORITIES; prio++)
+				if (sw_pg(n->switches[u], k, prio)->peak_headroom > hdrm_peak)
+					hdrm_peak = sw_pg(n->switches[u], k, prio)->peak_headroom;
 		for (uint32_t k = 0; k < tn->n_ports; k++)
 			json_array_append_new(ports, port_json(sim, n->switches[u], tn->first_port + k,
 							       k, &max_q));
@@ -213,7 +217,7 @@ json_t *res_build(const struct sim *sim)
 	}
 	root = json_pack(
 		"{s:i,s:s,s:o,s:{s:o,s:o,s:o,s:o,s:o,s:o,s:s,s:o,s:o,s:o},"
-		"s:{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,"
+		"s:{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,"
 		"s:{s:o,s:o,s:o,s:o}},s:o,s:o,s:o}",
 		"schema_version", RES_SCHEMA_VERSION, "scenario", sim->scn->name, "seed",
 		uint_j(sim->scn->seed), "run", "events", uint_j(sim->events), "wall_s",
@@ -232,7 +236,8 @@ json_t *res_build(const struct sim *sim)
 		uint_j(n->tot.dropped_packets), "lossless_drops", uint_j(n->tot.lossless_drops),
 		"unroutable", uint_j(n->tot.unroutable), "watchdog_triggers",
 		uint_j(n->tot.watchdog_triggers), "watchdog_drops", uint_j(n->tot.watchdog_drops),
-		"max_queue_bytes", uint_j(max_q), "fct_us", fct_stats(n), "bytes", "sent",
+		"max_queue_bytes", uint_j(max_q), "max_headroom_bytes", uint_j(hdrm_peak), "fct_us",
+		fct_stats(n), "bytes", "sent",
 		uint_j(n->tot.sent_bytes), "received", uint_j(n->tot.received_bytes), "dropped",
 		uint_j(n->tot.dropped_bytes), "in_flight", uint_j(net_inflight_bytes(n)), "switches",
 		switches, "hosts", hosts, "flows", flows);
@@ -329,9 +334,10 @@ void res_print_summary(const json_t *j, FILE *f)
 	fprintf(f, "  flows      %.0f of %.0f done; FCT p50 %.3f us, p99 %.3f us, max %.3f us\n",
 		num(j, "flows_done"), num(j, "flows"), num(j, "fct_us.p50"), num(j, "fct_us.p99"),
 		num(j, "fct_us.max"));
-	fprintf(f, "  pfc        %.0f PAUSE frames (%.1f/s), %.3f us paused in all, %.0f ports paused\n",
+	fprintf(f, "  pfc        %.0f PAUSE frames (%.1f/s), %.3f us paused in all, %.0f ports paused, "
+		   "peak headroom %.0f bytes\n",
 		num(j, "pfc_pause_frames"), num(j, "pfc_pause_rate_per_s"),
-		num(j, "pfc_paused_time_us"), num(j, "paused_ports"));
+		num(j, "pfc_paused_time_us"), num(j, "paused_ports"), num(j, "max_headroom_bytes"));
 	fprintf(f, "  fabric     %.0f drops (%.0f lossless), %.0f ECN marks, peak egress queue %.0f bytes\n",
 		num(j, "drops"), num(j, "lossless_drops"), num(j, "ecn_marked_packets"),
 		num(j, "max_queue_bytes"));

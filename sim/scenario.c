@@ -311,7 +311,8 @@ static const cyaml_schema_value_t top_value = {
 const char *const scn_expect_metrics[] = {
 	"pfc_pause_frames", "pfc_pause_rate_per_s", "pfc_paused_time_us",
 	"ecn_marked_packets", "cnp_sent", "cnp_handled", "drops", "lossless_drops",
-	"retransmitted_packets", "max_queue_bytes", "fct_us.p50", "fct_us.p99",
+	"retransmitted_packets", "max_queue_bytes", "max_headroom_bytes", "watchdog_drops",
+	"flows_done", "fct_us.p50", "fct_us.p99",
 	"fct_us.max", "collective.completion_time_us", "collective.algbw_GBps",
 	"collective.busbw_GBps", "paused_ports", "watchdog_triggers", "deadlock",
 	"deadlock.static_cycles", NULL,
