@@ -194,7 +194,7 @@ static int admit(struct sw *s, struct sw_port *ps, struct pkt *pkt)
 			xoff(s, pg); /* this packet crosses the limit */
 		if (pg->st.headroom + b > ps->headroom ||
 		    (scn->sw.headroom_pool && s->c.headroom_used + b > scn->sw.headroom_pool)) {
-			pg->st.lossless_drops++;
+			maybe_xon(s, pg); /* an empty PG must not stay paused */
 			return -1;
 		}
 		pkt->acct = PKT_ACCT_HEADROOM;
@@ -287,6 +287,8 @@ static void sw_rx(struct port *in, struct pkt *pkt)
 	}
 	pkt->in_port = (uint16_t)in->local;
 	if (admit(s, ps, pkt)) {
+		if (is_lossless(s, pkt->prio))
+			ps->pg[pkt->prio].st.lossless_drops++;
 		drop(s, pq, pkt);
 		return;
 	}

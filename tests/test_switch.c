@@ -7,6 +7,7 @@
  */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -474,5 +475,57 @@ Test(switch, the_watchdog_breaks_a_storm)
 	cr_assert_gt(sim.net->ports[port_id(&sim, "h0:leaf0")].tx_packets,
 		     sim.net->ports[port_id(&sim, "leaf0:h0")].pfc[3].tx_pause);
 	json_decref(j);
+	sim_fini(&sim);
+}
+
+Test(switch, dynamic_threshold_is_alpha_times_free_shared_buffer)
+{
+	static const char yaml[] =
+		"topology: {kind: star, hosts: 3, link: {rate: 100Gbps, cable: 2m}}\n"
+		"switch:\n"
+		"  buffer: {size: 4MB}\n"
+		"  pfc: {dynamic_th: 0, headroom: 200KB}\n"
+		"  ecn: {enabled: false}\n"
+		"workload: {kind: incast, senders: 2, size: 4MB}\n";
+	struct sim sim;
+	struct pfc_trace tr = {.sim = &sim};
+	const struct sw_counters *c;
+	double third;
+	json_t *j;
+
+	load(yaml, &sim);
+	tr.xoff_port = port_id(&sim, "sw0:h0");
+	tr.upstream = port_id(&sim, "h0:sw0");
+	sim.net->pfc_log = trace;
+	sim.net->pfc_log_ctx = &tr;
+	c = sw_counters(sim.net->switches[sim.topo->ports[tr.xoff_port].node]);
+	/* 4 MB - 3 ports x 200 KB of headroom = 3.4 MB shared */
+	cr_assert_eq(c->shared_size, 3400000);
+	j = finish(&sim);
+	/* two PGs fill in step; alpha = 1: XOFF when x = S - 2x, x = S / 3 */
+	third = (double)c->shared_size / 3;
+	cr_assert_float_eq((double)tr.pg_bytes_at_xoff, third, 2 * (4096 + 62),
+			   "PG held %llu B at XOFF, S/3 = %.0f", (unsigned long long)tr.pg_bytes_at_xoff,
+			   third);
+	cr_assert_eq(metric(j, "lossless_drops"), 0);
+	json_decref(j);
+	sim_fini(&sim);
+}
+
+Test(switch, headroom_that_does_not_fit_the_buffer_is_refused)
+{
+	static const char yaml[] =
+		"topology: {kind: star, hosts: 9}\n"
+		"switch: {buffer: {size: 8MB}, pfc: {headroom: 1MB}}\n"
+		"workload: {kind: incast, senders: 8, size: 1MB}\n";
+	struct scenario *s;
+	struct diag d = {0};
+	struct sim sim;
+
+	cr_assert_eq(scn_load_text("h.yaml", yaml, strlen(yaml), NULL, 0, &s, &d), 0);
+	cr_assert_eq(sim_init(&sim, s, &d), -EINVAL);
+	cr_assert_str_eq(d.path, "switch.pfc.headroom");
+	cr_assert_eq(d.line, 2);
+	cr_assert(strstr(d.msg, "9 ports"), "%s", d.msg);
 	sim_fini(&sim);
 }
