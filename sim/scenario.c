@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "../models/workload.h"
+#include "textfile.h"
 #include "units.h"
 #include "ydoc.h"
 
@@ -1513,49 +1514,16 @@ fail:
 int scn_load(const char *file, const char *const *sets, size_t n_sets, struct scenario **out,
 	     struct diag *d)
 {
-	FILE *f = fopen(file, "rb");
-	char *text = NULL;
-	size_t len = 0, cap = 0;
+	char *text;
+	size_t len;
 	int err;
 
 	*out = NULL;
-	if (!f) {
-		diag_set(d, file, 0, "", "cannot open: %s", strerror(errno));
-		return -EINVAL;
-	}
-	for (;;) {
-		size_t n;
-
-		if (len + 4096 > cap) {
-			char *t;
-
-			cap = cap ? cap * 2 : 16384;
-			if (cap > (64u << 20) || !(t = realloc(text, cap))) {
-				fclose(f);
-				free(text);
-				if (cap > (64u << 20)) {
-					diag_set(d, file, 0, "", "larger than 64 MB: not a scenario");
-					return -EINVAL;
-				}
-				return -ENOMEM;
-			}
-			text = t;
-		}
-		n = fread(text + len, 1, cap - len, f);
-		len += n;
-		if (n == 0)
-			break;
-	}
-	err = ferror(f);
-	fclose(f);
+	err = textfile_read(file, &text, &len);
+	if (err == -ENOMEM)
+		return err;
 	if (err) {
-		free(text);
-		diag_set(d, file, 0, "", "cannot read");
-		return -EINVAL;
-	}
-	if (memchr(text, '\0', len)) {
-		free(text);
-		diag_set(d, file, 0, "", "holds a NUL byte: not a YAML text file");
+		diag_set(d, file, 0, "", "cannot read: %s", textfile_strerror(err));
 		return -EINVAL;
 	}
 	err = scn_load_text(file, text, len, sets, n_sets, out, d);

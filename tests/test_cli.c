@@ -491,7 +491,7 @@ Test(cli, a_missing_scenario_file_exits_2)
 
 	run(&p, (const char *[]){"run", "tests/good/no-such-file.yaml", "-o", tmp("out"), NULL});
 	cr_expect_eq(p.code, 2);
-	cr_expect_str_eq(p.err, "rocesim: tests/good/no-such-file.yaml: cannot open: No such file "
+	cr_expect_str_eq(p.err, "rocesim: tests/good/no-such-file.yaml: cannot read: No such file "
 				"or directory\n");
 	cr_expect(!exists(tmp("out")));
 	proc_free(&p);
@@ -542,4 +542,18 @@ Test(cli, bad_input_leaves_earlier_results_untouched)
 	cr_expect(!has_tmp(tmp("out")));
 	free(before);
 	free(after);
+}
+
+Test(cli, a_device_or_folder_is_not_read_as_a_scenario)
+{
+	struct proc p;
+
+	run(&p, (const char *[]){"run", "/dev/zero", "-o", tmp("out"), NULL});
+	cr_expect_eq(p.code, 2);
+	cr_expect_str_eq(p.err, "rocesim: /dev/zero: cannot read: not a regular text file\n");
+	proc_free(&p);
+	run(&p, (const char *[]){"run", "tests", "-o", tmp("out"), NULL});
+	cr_expect_eq(p.code, 2);
+	cr_expect(!exists(tmp("out")));
+	proc_free(&p);
 }

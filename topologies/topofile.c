@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../sim/textfile.h"
 #include "../sim/units.h"
 #include "../sim/ydoc.h"
 
@@ -323,47 +324,6 @@ static int tf_err(struct diag *d, const char *file, const struct ydoc *y, const 
 	return -EINVAL;
 }
 
-static int tf_read(const char *path, char **text, size_t *len)
-{
-	size_t cap = 4096, n = 0, got;
-	char *buf = malloc(cap), *nb;
-	FILE *f;
-	int err;
-
-	if (!buf)
-		return -ENOMEM;
-	errno = 0;
-	f = fopen(path, "rb");
-	if (!f) {
-		err = -errno;
-		free(buf);
-		return err;
-	}
-	while ((got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
-		n += got;
-		if (cap - n - 1 == 0) {
-			nb = realloc(buf, cap * 2);
-			if (!nb) {
-				fclose(f);
-				free(buf);
-				return -ENOMEM;
-			}
-			buf = nb;
-			cap *= 2;
-		}
-	}
-	err = ferror(f) ? (errno ? -errno : -EIO) : 0;
-	fclose(f);
-	if (err) {
-		free(buf);
-		return err;
-	}
-	buf[n] = '\0';
-	*text = buf;
-	*len = n;
-	return 0;
-}
-
 /* Names by which links refer to nodes, sorted for lookup. */
 struct tf_ref {
 	const char *name;
@@ -618,10 +578,11 @@ int topo_file_load(const struct topo_spec *spec, struct topo **out, struct diag 
 		diag_set(d, "", 0, "topology.file", "kind file needs the path of a topology file");
 		return -EINVAL;
 	}
-	err = tf_read(file, &text, &len);
+	err = textfile_read(file, &text, &len);
 	if (err) {
 		/* the scenario's topology.file is at fault: its caller names that line */
-		diag_set(d, "", 0, "topology.file", "cannot read \"%s\": %s", file, strerror(-err));
+		diag_set(d, "", 0, "topology.file", "cannot read \"%s\": %s", file,
+			 textfile_strerror(err));
 		return err;
 	}
 	err = ydoc_parse(file, text, len, &y, d);

@@ -1,0 +1,95 @@
+/*
+ * DCQCN reaction point (RP): the per-QP rate state machine of a RoCE
+ * sender, as a pure module (no event queue, no packets). The NIC calls it
+ * when a CNP arrives, when bytes are sent and when its timers fire, and
+ * paces the QP at dcqcn_rp_rate().
+ *
+ * Two variants:
+ *  - DCQCN_MLX5 follows a ConnectX NIC with the mlx5 cc_params names,
+ *    units and defaults of FACTS.md 2.2 (readings chosen where the sources
+ *    disagree are marked [choice] in dcqcn.c and in the README);
+ *  - DCQCN_PAPER follows the SIGCOMM 2015 algorithm (FACTS.md 1.1/1.2).
+ *
+ * Rates are bit/s, times picoseconds, alpha in 1/1024 units (Q10) for
+ * mlx5 and in 1/2^20 units for the paper variant; all integer arithmetic.
+ */
+#ifndef ROCESIM_DCQCN_H
+#define ROCESIM_DCQCN_H
+
+#include <stdint.h>
+
+#include "../sim/simtime.h"
+
+enum dcqcn_variant { DCQCN_MLX5, DCQCN_PAPER };
+
+/* The mlx5 cc_params, in their own units (us, Mb/s, raw counts). */
+struct dcqcn_params {
+	enum dcqcn_variant variant;
+	uint32_t rp_time_reset;                /* us between timer increases (300) */
+	uint32_t rp_byte_reset;                /* byte counter, in 64-byte units (32767) */
+	uint32_t rp_threshold;                 /* stages before AI/HAI (1) */
+	uint32_t rp_ai_rate;                   /* Mb/s (5) */
+	uint32_t rp_hai_rate;                  /* Mb/s (50) */
+	uint32_t rp_max_rate;                  /* Mb/s, 0 = port speed (0) */
+	uint32_t rp_min_rate;                  /* Mb/s (1) */
+	uint32_t rp_min_dec_fac;               /* %: a cut keeps at least this much (50) */
+	uint32_t rp_rate_to_set_on_first_cnp;  /* Mb/s, 0 = port speed (0) */
+	uint32_t rp_dce_tcp_g;                 /* alpha weight, /1024 (1019) */
+	uint32_t rp_dce_tcp_rtt;               /* us per alpha update (1) */
+	uint32_t rp_rate_reduce_monitor_period; /* us between cuts (4) */
+	uint32_t rp_initial_alpha_value;       /* /1024 (1023) */
+	uint32_t rp_gd;                        /* log2 of the decrease divisor (11) */
+	uint32_t rp_clamp_tgt_rate;            /* (0) */
+	uint32_t rp_clamp_tgt_rate_ati;        /* (1) */
+	uint32_t np_min_time_between_cnps;     /* us, per QP (4) */
+	uint32_t np_cnp_dscp;                  /* (48) */
+	uint32_t np_cnp_prio;                  /* (6) */
+};
+
+/* The defaults of @v: FACTS.md 2.2 for mlx5; for the paper variant its
+ * constants (g 1/256, 55 us timers, B 10 MB, F 5, R_AI 40 Mb/s, R_HAI
+ * 200 Mb/s, minimum 100 Mb/s, CNPs at most every 50 us), expressed in the
+ * same fields where they have one. */
+void dcqcn_params_default(struct dcqcn_params *p, enum dcqcn_variant v);
+
+struct dcqcn_rp {
+	const struct dcqcn_params *p;
+	uint64_t line_rate, max_rate, min_rate; /* bit/s */
+	uint64_t rc, rt;          /* current and target rate, bit/s */
+	uint32_t alpha;           /* Q10 (mlx5) or Q20 (paper) */
+	int active;               /* a CNP has been seen (timers run) */
+	uint32_t time_stage, byte_stage;
+	uint64_t byte_count;      /* bytes towards the next byte stage */
+	simtime_t alpha_epoch;    /* start of the current alpha period */
+	int cnp_in_period;        /* a CNP arrived in the current alpha period */
+	simtime_t last_cut;
+	int cut_pending;          /* a CNP waits for the next allowed cut */
+	simtime_t next_increase;  /* when the increase timer fires, or NEVER */
+	uint64_t cnp_handled, cuts, increases;
+};
+
+void dcqcn_rp_init(struct dcqcn_rp *rp, const struct dcqcn_params *p, uint64_t line_rate_bps);
+/*
+ * A CNP arrived at @now. Returns when the caller must call dcqcn_rp_cut:
+ * @now, a later time (the monitor period has not passed since the last
+ * cut), or SIMTIME_NEVER (no cut: the first CNP on mlx5, or one already
+ * pending).
+ */
+simtime_t dcqcn_rp_cnp(struct dcqcn_rp *rp, simtime_t now);
+/* Apply the pending cut at @now. */
+void dcqcn_rp_cut(struct dcqcn_rp *rp, simtime_t now);
+/* The increase timer fired at @now (rp->next_increase). */
+void dcqcn_rp_timer(struct dcqcn_rp *rp, simtime_t now);
+/* @bytes were sent at @now: the byte counter may cause increases. */
+void dcqcn_rp_sent(struct dcqcn_rp *rp, uint64_t bytes, simtime_t now);
+/* Alpha as of @now (decays lazily between CNPs), in the variant's units. */
+uint32_t dcqcn_rp_alpha(struct dcqcn_rp *rp, simtime_t now);
+/* Alpha as a fraction, for output. */
+double dcqcn_rp_alpha_frac(struct dcqcn_rp *rp, simtime_t now);
+
+static inline uint64_t dcqcn_rp_rate(const struct dcqcn_rp *rp)
+{
+	return rp->rc;
+}
+
+#endif
