@@ -10,8 +10,8 @@
  *    disagree are marked [choice] in dcqcn.c and in the README);
  *  - DCQCN_PAPER follows the SIGCOMM 2015 algorithm (FACTS.md 1.1/1.2).
  *
- * Rates are bit/s, times picoseconds, alpha in 1/1024 units (Q10) for
- * mlx5 and in 1/2^20 units for the paper variant; all integer arithmetic.
+ * Rates are bit/s, times picoseconds, alpha in 1/2^20 units (the cc_params
+ * fields are in 1/1024 units); all integer arithmetic.
  */
 #ifndef ROCESIM_DCQCN_H
 #define ROCESIM_DCQCN_H
@@ -56,7 +56,7 @@ struct dcqcn_rp {
 	const struct dcqcn_params *p;
 	uint64_t line_rate, max_rate, min_rate; /* bit/s */
 	uint64_t rc, rt;          /* current and target rate, bit/s */
-	uint32_t alpha;           /* Q10 (mlx5) or Q20 (paper) */
+	uint32_t alpha;           /* 1.0 = 1 << 20 */
 	int active;               /* a CNP has been seen (timers run) */
 	uint32_t time_stage, byte_stage;
 	uint64_t byte_count;      /* bytes towards the next byte stage */
@@ -82,7 +82,7 @@ void dcqcn_rp_cut(struct dcqcn_rp *rp, simtime_t now);
 void dcqcn_rp_timer(struct dcqcn_rp *rp, simtime_t now);
 /* @bytes were sent at @now: the byte counter may cause increases. */
 void dcqcn_rp_sent(struct dcqcn_rp *rp, uint64_t bytes, simtime_t now);
-/* Alpha as of @now (decays lazily between CNPs), in the variant's units. */
+/* Alpha as of @now (decays lazily between CNPs), 1.0 = 1 << 20. */
 uint32_t dcqcn_rp_alpha(struct dcqcn_rp *rp, simtime_t now);
 /* Alpha as a fraction, for output. */
 double dcqcn_rp_alpha_frac(struct dcqcn_rp *rp, simtime_t now);

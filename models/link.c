@@ -91,7 +91,7 @@ static void lose(struct port *p, struct pkt *pkt)
 
 	p->lost_packets++;
 	p->lost_bytes += pkt->frame;
-	if (pkt->kind == PKT_DATA) {
+	if (pkt->kind != PKT_PAUSE) {
 		n->tot.dropped_packets++;
 		n->tot.dropped_bytes += pkt->payload;
 	}
@@ -107,7 +107,7 @@ static void on_tx_done(void *obj, uint64_t arg)
 
 	(void)arg;
 	p->tx_pkt = NULL;
-	if (pkt->kind == PKT_DATA && p->ops->sent)
+	if (pkt->kind != PKT_PAUSE && p->ops->sent)
 		p->ops->sent(p, pkt); /* the buffer it held is free either way */
 	if (!p->up) {
 		lose(p, pkt);

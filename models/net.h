@@ -13,25 +13,48 @@
 #include "../sim/evq.h"
 #include "../sim/scenario.h"
 #include "../topologies/topo.h"
+#include "dcqcn.h"
 #include "link.h"
 #include "packet.h"
 
 struct sw;
 struct nic;
 
-/* A flow's state and outcome. */
+/*
+ * A flow: one RC queue pair from src to dst carrying one message, with the
+ * requester's state (at src) and the responder's (at dst).
+ */
 struct flow {
 	uint32_t id;
 	uint32_t src, dst;
 	uint64_t bytes;
-	simtime_t start, finish; /* finish: last byte received, 0 until then */
-	uint64_t sent, received; /* payload bytes */
-	uint32_t next_psn;
+	simtime_t start;
+	simtime_t finish; /* last byte received in order, 0 until then */
+	simtime_t acked;  /* the requester saw the last ACK, 0 until then */
 	uint32_t hash;
 	uint8_t dscp, prio;
-	struct flow *next_active; /* NIC's round-robin ring */
-	struct evq_timer start_timer;
 	struct net *net;
+	struct evq_timer start_timer;
+
+	/* requester */
+	uint32_t n_psn;              /* packets in the message */
+	uint32_t snd_nxt, snd_una, snd_max; /* next, oldest unacked, highest sent + 1 */
+	uint64_t sent;               /* payload bytes sent, first transmissions */
+	simtime_t last_tx;           /* pacing: when the last data packet started */
+	uint32_t last_wire;          /* ... and its wire bytes */
+	uint8_t in_ring;
+	struct flow *next_active;    /* the NIC's round-robin ring */
+	struct evq_timer rto;
+	struct evq_timer cut_timer, inc_timer; /* DCQCN */
+	struct dcqcn_rp rp;
+
+	/* responder */
+	uint32_t epsn;               /* next PSN expected */
+	uint64_t received;           /* payload bytes accepted in order */
+	uint32_t unacked;            /* accepted since the last ACK */
+	uint8_t nak_sent;            /* one NAK per gap */
+	simtime_t last_cnp;          /* NP: when the last CNP left for this QP */
+	uint8_t cnp_sent_once;
 };
 
 struct net_totals {
@@ -42,6 +65,7 @@ struct net_totals {
 	uint64_t lossless_drops; /* drops of packets of a lossless priority */
 	uint64_t ecn_marked;
 	uint64_t watchdog_triggers, watchdog_drops;
+	uint64_t cnp_sent, cnp_handled, retransmitted_packets;
 };
 
 /* What happened to PFC, for the event log (output.pfc_events). */

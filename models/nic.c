@@ -1,4 +1,8 @@
-/* NIC: packet generation at line rate and flow completion (see nic.h). */
+/*
+ * NIC: RC requester and responder, DCQCN reaction and notification points,
+ * and the port scheduler that puts ACK/NAK/CNP ahead of paced data (see
+ * nic.h).
+ */
 #include "nic.h"
 
 #include <stdlib.h>
@@ -7,51 +11,229 @@
 
 struct nic {
 	struct net *net;
+	const struct scenario *scn;
 	uint32_t host;
 	struct port *port;
-	struct flow *cur, *prev; /* circular ring of active flows */
+	struct flow *cur, *prev; /* circular ring of QPs with packets to send */
+	uint32_t ring_len;
+	struct pktq ctrl;        /* ACK, NAK, CNP: ahead of data */
+	struct evq_timer pace;   /* the earliest paced QP may send */
 	uint32_t mtu;
 	uint8_t ecn;
+	int dcqcn;
 	struct nic_counters c;
 };
 
-/* The next active flow, from the ring's current one, whose priority is
- * not paused; NULL if none. Moves the ring's current position to it. */
-static struct flow *pick_flow(struct nic *n, uint8_t paused)
+static struct nic *nic_of(const struct flow *f, uint32_t host)
+{
+	return f->net->nics[host];
+}
+
+static uint32_t payload_of(const struct nic *n, const struct flow *f, uint32_t psn)
+{
+	if (psn + 1 < f->n_psn)
+		return n->mtu;
+	return (uint32_t)(f->bytes - (uint64_t)(f->n_psn - 1) * n->mtu);
+}
+
+/* ---- the ring of QPs with something to send ------------------------------------ */
+
+static void ring_add(struct nic *n, struct flow *f)
+{
+	if (f->in_ring)
+		return;
+	f->in_ring = 1;
+	n->ring_len++;
+	if (!n->cur) {
+		f->next_active = f;
+		n->cur = n->prev = f;
+	} else {
+		/* join at the back: just before cur */
+		f->next_active = n->cur;
+		n->prev->next_active = f;
+		n->prev = f;
+	}
+	port_kick(n->port);
+}
+
+/* Take n->cur out of the ring; the next QP becomes current. */
+static void ring_remove_cur(struct nic *n)
 {
 	struct flow *f = n->cur;
 
-	if (!f || !paused)
-		return f;
-	do {
-		if (!(paused & (1u << f->prio)))
-			return f;
-		n->prev = f;
-		f = f->next_active;
-	} while (f != n->cur);
-	return NULL;
+	f->in_ring = 0;
+	n->ring_len--;
+	if (f->next_active == f) {
+		n->cur = n->prev = NULL;
+	} else {
+		n->prev->next_active = f->next_active;
+		n->cur = f->next_active;
+	}
+	f->next_active = NULL;
 }
 
-static struct pkt *nic_next(struct port *p)
-{
-	struct nic *n = p->owner;
-	struct flow *f = pick_flow(n, p->paused);
-	struct pkt *pkt;
-	uint64_t left;
+/* ---- control packets --------------------------------------------------------------- */
 
-	if (!f)
+static void send_ctrl(struct nic *n, const struct flow *f, enum pkt_kind kind, uint32_t psn)
+{
+	struct pkt *pkt = pkt_alloc(&n->net->pool);
+
+	if (!pkt) {
+		n->net->error = -1;
+		return;
+	}
+	pkt->kind = (uint8_t)kind;
+	pkt->flow = f->id;
+	pkt->psn = psn;
+	pkt->src = n->host;
+	pkt->dst = n->host == f->src ? f->dst : f->src;
+	pkt->hash = f->hash;
+	pkt->payload = 0;
+	pkt->ecn = PKT_NOT_ECT;
+	pkt->acct = PKT_ACCT_NONE;
+	if (kind == PKT_CNP) {
+		pkt->frame = PKT_CNP_FRAME_BYTES;
+		pkt->dscp = (uint8_t)n->scn->nic.dcqcn.np_cnp_dscp;
+		pkt->prio = (uint8_t)n->scn->nic.dcqcn.np_cnp_prio;
+	} else {
+		pkt->frame = PKT_ACK_FRAME_BYTES;
+		pkt->dscp = f->dscp;
+		pkt->prio = f->prio;
+	}
+	pktq_push(&n->ctrl, pkt);
+	port_kick(n->port);
+}
+
+/* The first control packet whose priority is not paused, or NULL. */
+static struct pkt *take_ctrl(struct nic *n, uint8_t paused)
+{
+	struct pkt *pkt = n->ctrl.head, *before = NULL;
+
+	while (pkt && (paused & (1u << pkt->prio))) {
+		before = pkt;
+		pkt = pkt->next;
+	}
+	if (!pkt)
 		return NULL;
-	n->cur = f;
-	pkt = pkt_alloc(&n->net->pool);
+	if (before)
+		before->next = pkt->next;
+	else
+		n->ctrl.head = pkt->next;
+	if (n->ctrl.tail == pkt)
+		n->ctrl.tail = before;
+	n->ctrl.len--;
+	return pkt;
+}
+
+/* ---- DCQCN timers ------------------------------------------------------------------- */
+
+static void sync_increase_timer(struct flow *f)
+{
+	struct evq *q = f->net->q;
+
+	if (f->rp.next_increase == SIMTIME_NEVER)
+		evq_cancel(q, &f->inc_timer);
+	else if (!evq_pending(q, &f->inc_timer) || f->inc_timer.when != f->rp.next_increase)
+		evq_arm(q, &f->inc_timer, f->rp.next_increase);
+}
+
+static void on_cut(void *obj, uint64_t arg)
+{
+	struct flow *f = obj;
+
+	(void)arg;
+	dcqcn_rp_cut(&f->rp, evq_now(f->net->q));
+	sync_increase_timer(f);
+}
+
+static void rate_rose(struct nic *n, struct flow *f);
+
+static void on_increase(void *obj, uint64_t arg)
+{
+	struct flow *f = obj;
+
+	(void)arg;
+	dcqcn_rp_timer(&f->rp, evq_now(f->net->q));
+	sync_increase_timer(f);
+	rate_rose(f->net->nics[f->src], f);
+}
+
+/* ---- requester --------------------------------------------------------------------------- */
+
+static void on_pace(void *obj, uint64_t arg)
+{
+	struct nic *n = obj;
+
+	(void)arg;
+	port_kick(n->port);
+}
+
+static void arm_rto(struct flow *f)
+{
+	struct evq *q = f->net->q;
+
+	evq_arm(q, &f->rto, evq_now(q) + f->net->scn->nic.timeout);
+}
+
+static void go_back(struct nic *n, struct flow *f, uint32_t psn)
+{
+	f->snd_nxt = psn;
+	if (f->snd_nxt < f->n_psn)
+		ring_add(n, f);
+}
+
+static void on_rto(void *obj, uint64_t arg)
+{
+	struct flow *f = obj;
+	struct nic *n = nic_of(f, f->src);
+
+	(void)arg;
+	if (f->acked)
+		return;
+	n->c.local_ack_timeout_err++;
+	go_back(n, f, f->snd_una);
+	arm_rto(f);
+}
+
+/*
+ * When @f may send again: its last packet's wire time at the QP's current
+ * rate after that packet started. Computed when asked, so that a rate
+ * that rises (DCQCN increase) takes effect at once, as in a NIC's rate
+ * limiter; a QP at line rate is never held back (the port paces it).
+ */
+static simtime_t next_tx(const struct nic *n, const struct flow *f)
+{
+	uint64_t rate;
+
+	if (!n->dcqcn || !f->last_wire)
+		return 0;
+	rate = dcqcn_rp_rate(&f->rp);
+	if (rate >= n->port->rate_bps)
+		return 0;
+	return f->last_tx + simtime_tx(f->last_wire, rate);
+}
+
+/* @f's rate went up: a QP held back by pacing may be free earlier. */
+static void rate_rose(struct nic *n, struct flow *f)
+{
+	if (f->in_ring && !n->port->tx_pkt)
+		port_kick(n->port);
+}
+
+/* Build the next data packet of @f (its snd_nxt). */
+static struct pkt *data_packet(struct nic *n, struct flow *f, simtime_t now)
+{
+	struct pkt *pkt = pkt_alloc(&n->net->pool);
+
 	if (!pkt) {
 		n->net->error = -1;
 		return NULL;
 	}
-	left = f->bytes - f->sent;
-	pkt->payload = (uint16_t)(left < n->mtu ? left : n->mtu);
+	pkt->kind = PKT_DATA;
+	pkt->payload = (uint16_t)payload_of(n, f, f->snd_nxt);
 	pkt->frame = (uint16_t)(pkt->payload + PKT_HEADER_BYTES);
 	pkt->flow = f->id;
-	pkt->psn = f->next_psn++;
+	pkt->psn = f->snd_nxt;
 	pkt->src = f->src;
 	pkt->dst = f->dst;
 	pkt->hash = f->hash;
@@ -59,26 +241,147 @@ static struct pkt *nic_next(struct port *p)
 	pkt->dscp = f->dscp;
 	pkt->ecn = n->ecn;
 	pkt->acct = PKT_ACCT_NONE;
-	pkt->kind = PKT_DATA;
-	f->sent += pkt->payload;
+	if (f->snd_nxt < f->snd_max) {
+		n->c.retransmitted_packets++;
+		n->c.retransmitted_bytes += pkt->payload;
+		n->net->tot.retransmitted_packets++;
+	} else {
+		f->sent += pkt->payload;
+		f->snd_max = f->snd_nxt + 1;
+	}
+	f->snd_nxt++;
 	n->net->tot.sent_bytes += pkt->payload;
 	n->net->tot.sent_packets++;
 	n->c.tx_packets_phy++;
 	n->c.tx_bytes_phy += pkt->frame;
-	if (f->sent == f->bytes) {
-		/* all sent: leave the ring */
-		if (f->next_active == f) {
-			n->cur = n->prev = NULL;
-		} else {
-			n->prev->next_active = f->next_active;
-			n->cur = f->next_active;
+	if (n->dcqcn) {
+		dcqcn_rp_sent(&f->rp, pkt->frame, now);
+		if (f->rp.next_increase != f->inc_timer.when ||
+		    !evq_pending(n->net->q, &f->inc_timer))
+			sync_increase_timer(f);
+	}
+	f->last_tx = now;
+	f->last_wire = pkt_wire_bytes(pkt);
+	if (!evq_pending(n->net->q, &f->rto))
+		arm_rto(f);
+	return pkt;
+}
+
+/*
+ * The port is free: control packets first, then the next QP in the ring
+ * that may send (not paused by PFC, its pacing time reached). Known cost:
+ * the ring is scanned, O(QPs with data) per packet; fine for the QP counts
+ * of one NIC in these workloads.
+ */
+static struct pkt *nic_next(struct port *p)
+{
+	struct nic *n = p->owner;
+	simtime_t now = evq_now(n->net->q), wake = SIMTIME_NEVER;
+	struct pkt *pkt;
+	struct flow *f;
+
+	pkt = n->ctrl.head ? take_ctrl(n, p->paused) : NULL;
+	if (pkt) {
+		n->c.tx_packets_phy++;
+		n->c.tx_bytes_phy += pkt->frame;
+		return pkt;
+	}
+	for (uint32_t i = 0; i < n->ring_len; i++) {
+		simtime_t t;
+
+		f = n->cur;
+		t = next_tx(n, f);
+		if (!(p->paused & (1u << f->prio)) && t <= now) {
+			pkt = data_packet(n, f, now);
+			if (f->snd_nxt >= f->n_psn) {
+				ring_remove_cur(n);
+			} else {
+				n->prev = f;
+				n->cur = f->next_active;
+			}
+			return pkt;
 		}
-		f->next_active = NULL;
-	} else {
+		if (!(p->paused & (1u << f->prio)) && t < wake)
+			wake = t;
 		n->prev = f;
 		n->cur = f->next_active;
 	}
-	return pkt;
+	if (wake != SIMTIME_NEVER && (!evq_pending(n->net->q, &n->pace) || n->pace.when > wake))
+		evq_arm(n->net->q, &n->pace, wake);
+	return NULL;
+}
+
+static void requester_ack(struct nic *n, struct flow *f, uint32_t epsn, simtime_t now)
+{
+	if (epsn <= f->snd_una)
+		return;
+	f->snd_una = epsn;
+	if (f->snd_una >= f->n_psn) {
+		f->acked = now;
+		evq_cancel(n->net->q, &f->rto);
+	} else {
+		arm_rto(f);
+	}
+}
+
+static void requester_cnp(struct nic *n, struct flow *f, simtime_t now)
+{
+	simtime_t cut;
+
+	if (!n->dcqcn) {
+		n->c.rp_cnp_ignored++;
+		return;
+	}
+	n->c.rp_cnp_handled++;
+	n->net->tot.cnp_handled++;
+	cut = dcqcn_rp_cnp(&f->rp, now);
+	if (cut == now)
+		dcqcn_rp_cut(&f->rp, now);
+	else if (cut != SIMTIME_NEVER)
+		evq_arm(n->net->q, &f->cut_timer, cut);
+	sync_increase_timer(f);
+}
+
+/* ---- responder ---------------------------------------------------------------------------- */
+
+static void responder_data(struct nic *n, struct flow *f, struct pkt *pkt, simtime_t now)
+{
+	const struct scenario *scn = n->scn;
+
+	if (pkt->ecn == PKT_CE) {
+		n->c.np_ecn_marked_roce_packets++;
+		if (n->dcqcn && (!f->cnp_sent_once ||
+				 now - f->last_cnp >= scn->nic.dcqcn.np_min_time_between_cnps * SIMTIME_US)) {
+			f->cnp_sent_once = 1;
+			f->last_cnp = now;
+			n->c.np_cnp_sent++;
+			n->net->tot.cnp_sent++;
+			send_ctrl(n, f, PKT_CNP, 0);
+		}
+	}
+	if (pkt->psn == f->epsn) {
+		f->received += pkt->payload;
+		f->epsn++;
+		f->nak_sent = 0;
+		if (f->epsn == f->n_psn) {
+			f->finish = now;
+			n->net->flows_done++;
+			n->c.flows_done++;
+		}
+		if (++f->unacked >= scn->nic.ack_every || f->epsn == f->n_psn) {
+			f->unacked = 0;
+			send_ctrl(n, f, PKT_ACK, f->epsn);
+		}
+	} else if (pkt->psn > f->epsn) {
+		n->c.out_of_sequence++;
+		if (!f->nak_sent) {
+			f->nak_sent = 1;
+			send_ctrl(n, f, PKT_NAK, f->epsn);
+		}
+	} else {
+		n->c.duplicate_request++;
+		send_ctrl(n, f, PKT_ACK, f->epsn);
+	}
 }
 
 static void nic_rx(struct port *p, struct pkt *pkt)
@@ -86,23 +389,37 @@ static void nic_rx(struct port *p, struct pkt *pkt)
 	struct nic *n = p->owner;
 	struct net *net = n->net;
 	struct flow *f = &net->flows[pkt->flow];
+	simtime_t now = evq_now(net->q);
 
 	n->c.rx_packets_phy++;
 	n->c.rx_bytes_phy += pkt->frame;
-	if (pkt->ecn == PKT_CE)
-		n->c.np_ecn_marked_roce_packets++;
-	f->received += pkt->payload;
-	net->tot.received_bytes += pkt->payload;
-	net->tot.received_packets++;
-	if (f->received == f->bytes) {
-		f->finish = evq_now(net->q);
-		net->flows_done++;
-		n->c.flows_done++;
+	switch (pkt->kind) {
+	case PKT_DATA:
+		net->tot.received_bytes += pkt->payload;
+		net->tot.received_packets++;
+		responder_data(n, f, pkt, now);
+		break;
+	case PKT_ACK:
+		requester_ack(n, f, pkt->psn, now);
+		break;
+	case PKT_NAK:
+		n->c.packet_seq_err++;
+		requester_ack(n, f, pkt->psn, now);
+		if (pkt->psn >= f->snd_una && pkt->psn < f->snd_nxt)
+			go_back(n, f, pkt->psn);
+		break;
+	case PKT_CNP:
+		requester_cnp(n, f, now);
+		break;
+	default:
+		break;
 	}
 	pkt_free(&net->pool, pkt);
 }
 
 static const struct port_ops nic_ops = {.next = nic_next, .rx = nic_rx};
+
+/* ---- life cycle ---------------------------------------------------------------------------- */
 
 struct nic *nic_new(struct net *net, uint32_t host)
 {
@@ -112,15 +429,18 @@ struct nic *nic_new(struct net *net, uint32_t host)
 	if (!n)
 		return NULL;
 	n->net = net;
+	n->scn = net->scn;
 	n->host = host;
 	n->port = &net->ports[tn->first_port];
 	n->port->ops = &nic_ops;
 	n->port->owner = n;
 	n->mtu = net->scn->nic.mtu;
 	n->ecn = net->scn->nic.ecn ? PKT_ECT : PKT_NOT_ECT;
+	n->dcqcn = net->scn->nic.cc == SCN_CC_DCQCN;
 	n->port->pfc_obey = net->scn->nic.pfc;
 	if (net->scn->sw.pfc.response)
 		n->port->response = net->scn->sw.pfc.response;
+	evq_timer_init(&n->pace, on_pace, n);
 	return n;
 }
 
@@ -132,16 +452,12 @@ void nic_free(struct nic *n)
 void nic_start_flow(struct nic *n, struct flow *f)
 {
 	n->c.flows_started++;
-	if (!n->cur) {
-		f->next_active = f;
-		n->cur = n->prev = f;
-	} else {
-		/* join at the back of the ring: just before cur */
-		f->next_active = n->cur;
-		n->prev->next_active = f;
-		n->prev = f;
-	}
-	port_kick(n->port);
+	f->n_psn = (uint32_t)((f->bytes + n->mtu - 1) / n->mtu);
+	evq_timer_init(&f->rto, on_rto, f);
+	evq_timer_init(&f->cut_timer, on_cut, f);
+	evq_timer_init(&f->inc_timer, on_increase, f);
+	dcqcn_rp_init(&f->rp, &n->scn->nic.dcqcn, n->port->rate_bps);
+	ring_add(n, f);
 }
 
 const struct nic_counters *nic_counters(const struct nic *n)

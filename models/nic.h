@@ -1,10 +1,20 @@
 /*
- * NIC: segments its flows into MTU-sized RoCEv2 packets and sends them at
- * line rate, sharing its port round-robin between active flows (one packet
- * each in turn); obeys PFC PAUSE on the priorities of nic.pfc; receives
- * data and completes a flow when its last byte arrives. This version has
- * no transport (ACKs, retransmission) and no congestion control: a lost
- * packet is lost.
+ * NIC: RoCEv2 reliable-connection (RC) queue pairs over one port.
+ *
+ * Requester: each flow is one QP; its message is cut into MTU packets with
+ * PSNs. QPs share the port round-robin, one packet each in turn, each paced
+ * at its DCQCN rate (line rate with nic.cc: none); a QP whose priority is
+ * paused by PFC waits. ACKs (cumulative, every nic.transport.ack_every
+ * packets and on the last) complete the message; a NAK (sequence error)
+ * makes the QP go back to the PSN it names (go-back-N); with no progress
+ * for the retransmission timeout (4.096 us x 2^nic.transport.timeout) the
+ * QP goes back to its oldest unacknowledged PSN.
+ *
+ * Responder: accepts packets in PSN order, drops any other (one NAK per
+ * gap, a re-ACK for duplicates), and as DCQCN notification point answers a
+ * CE-marked packet with a CNP, at most one per QP every
+ * np_min_time_between_cnps, on the CNP DSCP/priority. ACKs, NAKs and CNPs
+ * go out ahead of data.
  */
 #ifndef ROCESIM_NIC_H
 #define ROCESIM_NIC_H
@@ -15,16 +25,25 @@ struct net;
 struct nic;
 struct flow;
 
+/* Named as ethtool -S and the RDMA hw_counters name them (FACTS.md 6). */
 struct nic_counters {
 	uint64_t tx_packets_phy, tx_bytes_phy, rx_packets_phy, rx_bytes_phy;
 	uint64_t rx_discards_phy;
 	uint64_t np_ecn_marked_roce_packets; /* CE-marked data received */
+	uint64_t np_cnp_sent;
+	uint64_t rp_cnp_handled;
+	uint64_t rp_cnp_ignored;       /* CNPs for a QP without DCQCN */
+	uint64_t out_of_sequence;      /* data beyond the expected PSN, dropped */
+	uint64_t duplicate_request;    /* data below the expected PSN */
+	uint64_t packet_seq_err;       /* NAKs (sequence error) received */
+	uint64_t local_ack_timeout_err; /* retransmission timeouts */
+	uint64_t retransmitted_packets, retransmitted_bytes;
 	uint64_t flows_started, flows_done;
 };
 
 struct nic *nic_new(struct net *net, uint32_t host);
 void nic_free(struct nic *n);
-/* Add @f to the NIC's active flows and start sending. */
+/* Open @f's QP and start sending. */
 void nic_start_flow(struct nic *n, struct flow *f);
 const struct nic_counters *nic_counters(const struct nic *n);
 

@@ -19,7 +19,11 @@
 /* An 802.1Qbb PFC frame: 64 bytes (with pad and FCS) on the wire plus 20. */
 #define PKT_PAUSE_FRAME_BYTES 64
 
-enum pkt_kind { PKT_DATA, PKT_PAUSE };
+/* RoCEv2 ACK/NAK: headers + AETH 4; CNP: headers + 16 reserved bytes. */
+#define PKT_ACK_FRAME_BYTES (PKT_HEADER_BYTES + 4)
+#define PKT_CNP_FRAME_BYTES (PKT_HEADER_BYTES + 16)
+
+enum pkt_kind { PKT_DATA, PKT_PAUSE, PKT_ACK, PKT_NAK, PKT_CNP };
 
 /* ECN field of the IP header. */
 enum pkt_ecn { PKT_NOT_ECT = 0, PKT_ECT = 2, PKT_CE = 3 };
@@ -31,7 +35,8 @@ struct pkt {
 	struct pkt *next; /* queue or free-list link */
 	simtime_t t;      /* on a link: when its last bit reaches the far end */
 	uint32_t flow;
-	uint32_t psn;      /* data: packet sequence number; PAUSE: quanta */
+	uint32_t psn;      /* data: its PSN; ACK/NAK: the next PSN expected;
+			    * PAUSE: quanta */
 	uint32_t src, dst; /* host indices */
 	uint32_t hash;     /* ECMP hash of the flow */
 	uint16_t payload;

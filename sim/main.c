@@ -25,7 +25,8 @@ static const char usage[] =
 	"Simulates the RoCEv2 fabric described by SCENARIO.yaml and writes\n"
 	"OUTDIR/results.json (default OUTDIR: out/<scenario name>), unless\n"
 	"output.sample is 0 OUTDIR/timeseries.csv (egress queue, ingress PG and\n"
-	"headroom bytes per switch port and priority), and with\n"
+	"headroom bytes per switch port and priority) and, with DCQCN,\n"
+	"OUTDIR/qp_rates.csv (Rc, Rt and alpha of each reacting QP), and with\n"
 	"output.pfc_events: true OUTDIR/pfc_events.csv (every PFC event).\n"
 	"\n"
 	"options:\n"
@@ -116,7 +117,7 @@ static int out_close(struct out_file *o, int keep)
 static int cmd_run(const struct run_args *a)
 {
 	char dir[4096], path[4200];
-	struct out_file series = {0}, pfc = {0};
+	struct out_file series = {0}, rates = {0}, pfc = {0};
 	struct scenario *s;
 	struct diag d = {0};
 	struct sim sim;
@@ -152,13 +153,15 @@ static int cmd_run(const struct run_args *a)
 		return EXIT_INPUT;
 	}
 	if ((s->out.sample && out_open(&series, dir, "timeseries.csv")) ||
+	    (s->out.sample && s->nic.cc == SCN_CC_DCQCN && out_open(&rates, dir, "qp_rates.csv")) ||
 	    (s->out.pfc_events && out_open(&pfc, dir, "pfc_events.csv"))) {
 		out_close(&series, 0);
+		out_close(&rates, 0);
 		sim_fini(&sim);
 		return EXIT_INPUT;
 	}
-	err = sim_run(&sim, series.f, pfc.f, a->progress);
-	if (out_close(&series, !err) | out_close(&pfc, !err))
+	err = sim_run(&sim, series.f, rates.f, pfc.f, a->progress);
+	if (out_close(&series, !err) | out_close(&rates, !err) | out_close(&pfc, !err))
 		err = err ? err : -EIO;
 	if (err) {
 		if (err == -ENOMEM)

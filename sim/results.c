@@ -192,13 +192,19 @@ json_t *res_build(const struct sim *sim)
 	for (uint32_t h = 0; h < t->n_hosts; h++) {
 		const struct nic_counters *c = nic_counters(n->nics[h]);
 		const struct port *p = &n->ports[t->nodes[t->hosts[h]].first_port];
-		json_t *o = json_pack("{s:s,s:o,s:o,s:o,s:o,s:o,s:o}", "name",
-				      t->nodes[t->hosts[h]].name, "tx_packets_phy",
-				      uint_j(c->tx_packets_phy), "tx_bytes_phy", uint_j(c->tx_bytes_phy),
-				      "rx_packets_phy", uint_j(c->rx_packets_phy), "rx_bytes_phy",
-				      uint_j(c->rx_bytes_phy), "rx_discards_phy",
-				      uint_j(c->rx_discards_phy), "np_ecn_marked_roce_packets",
-				      uint_j(c->np_ecn_marked_roce_packets));
+		json_t *o = json_pack(
+			"{s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "name",
+			t->nodes[t->hosts[h]].name, "tx_packets_phy", uint_j(c->tx_packets_phy),
+			"tx_bytes_phy", uint_j(c->tx_bytes_phy), "rx_packets_phy",
+			uint_j(c->rx_packets_phy), "rx_bytes_phy", uint_j(c->rx_bytes_phy),
+			"rx_discards_phy", uint_j(c->rx_discards_phy), "np_ecn_marked_roce_packets",
+			uint_j(c->np_ecn_marked_roce_packets), "np_cnp_sent", uint_j(c->np_cnp_sent),
+			"rp_cnp_handled", uint_j(c->rp_cnp_handled), "rp_cnp_ignored",
+			uint_j(c->rp_cnp_ignored), "out_of_sequence", uint_j(c->out_of_sequence),
+			"duplicate_request", uint_j(c->duplicate_request), "packet_seq_err",
+			uint_j(c->packet_seq_err), "local_ack_timeout_err",
+			uint_j(c->local_ack_timeout_err), "retransmitted_packets",
+			uint_j(c->retransmitted_packets));
 
 		nic_pfc_counters(o, p, sim->end_time);
 		json_array_append_new(hosts, o);
@@ -207,17 +213,20 @@ json_t *res_build(const struct sim *sim)
 		const struct flow *f = &n->flows[i];
 
 		json_array_append_new(
-			flows, json_pack("{s:i,s:s,s:s,s:o,s:o,s:o,s:o}", "id", (int)i, "src",
+			flows, json_pack("{s:i,s:s,s:s,s:o,s:o,s:o,s:o,s:o}", "id", (int)i, "src",
 					 t->nodes[t->hosts[f->src]].name, "dst",
 					 t->nodes[t->hosts[f->dst]].name, "bytes", uint_j(f->bytes),
 					 "received", uint_j(f->received), "start_us",
 					 real3(simtime_to_us(f->start)), "fct_us",
 					 f->finish ? real3(simtime_to_us(f->finish - f->start))
-						   : json_null()));
+						   : json_null(),
+					 "acked_us",
+					 f->acked ? real3(simtime_to_us(f->acked - f->start))
+						  : json_null()));
 	}
 	root = json_pack(
 		"{s:i,s:s,s:o,s:{s:o,s:o,s:o,s:o,s:o,s:o,s:s,s:o,s:o,s:o},"
-		"s:{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,"
+		"s:{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,"
 		"s:{s:o,s:o,s:o,s:o}},s:o,s:o,s:o}",
 		"schema_version", RES_SCHEMA_VERSION, "scenario", sim->scn->name, "seed",
 		uint_j(sim->scn->seed), "run", "events", uint_j(sim->events), "wall_s",
@@ -236,6 +245,8 @@ json_t *res_build(const struct sim *sim)
 		uint_j(n->tot.dropped_packets), "lossless_drops", uint_j(n->tot.lossless_drops),
 		"unroutable", uint_j(n->tot.unroutable), "watchdog_triggers",
 		uint_j(n->tot.watchdog_triggers), "watchdog_drops", uint_j(n->tot.watchdog_drops),
+		"cnp_sent", uint_j(n->tot.cnp_sent), "cnp_handled", uint_j(n->tot.cnp_handled),
+		"retransmitted_packets", uint_j(n->tot.retransmitted_packets),
 		"max_queue_bytes", uint_j(max_q), "max_headroom_bytes", uint_j(hdrm_peak), "fct_us",
 		fct_stats(n), "bytes", "sent",
 		uint_j(n->tot.sent_bytes), "received", uint_j(n->tot.received_bytes), "dropped",
@@ -341,6 +352,8 @@ void res_print_summary(const json_t *j, FILE *f)
 	fprintf(f, "  fabric     %.0f drops (%.0f lossless), %.0f ECN marks, peak egress queue %.0f bytes\n",
 		num(j, "drops"), num(j, "lossless_drops"), num(j, "ecn_marked_packets"),
 		num(j, "max_queue_bytes"));
+	fprintf(f, "  transport  %.0f CNPs sent, %.0f handled, %.0f packets retransmitted\n",
+		num(j, "cnp_sent"), num(j, "cnp_handled"), num(j, "retransmitted_packets"));
 	if (num(j, "watchdog_triggers") > 0)
 		fprintf(f, "  watchdog   %.0f triggers, %.0f packets dropped\n", num(j, "watchdog_triggers"),
 			num(j, "watchdog_drops"));

@@ -108,6 +108,18 @@ static void on_sample(void *obj, uint64_t arg)
 		}
 		sim->sampled_nonzero[i] = busy;
 	}
+	if (sim->qp_rates) {
+		for (uint32_t i = 0; i < n->n_flows; i++) {
+			struct flow *f = &n->flows[i];
+
+			if (!f->rp.active || f->acked || !f->n_psn)
+				continue;
+			fprintf(sim->qp_rates, "%.3f,%u,%s,%s,%.6f,%.6f,%.6f\n", now, i,
+				t->nodes[t->hosts[f->src]].name, t->nodes[t->hosts[f->dst]].name,
+				(double)f->rp.rc / 1e9, (double)f->rp.rt / 1e9,
+				dcqcn_rp_alpha_frac(&f->rp, evq_now(sim->q)));
+		}
+	}
 	/* keep sampling while anything else is still to happen */
 	if (evq_size(sim->q) > 0 && evq_now(sim->q) + sim->scn->out.sample <= sim->scn->stop)
 		evq_arm(sim->q, &sim->sampler, evq_now(sim->q) + sim->scn->out.sample);
@@ -131,7 +143,7 @@ static void show_progress(const struct sim *sim, double start, double now)
 		sim->net->flows_done, sim->net->n_flows);
 }
 
-int sim_run(struct sim *sim, FILE *series, FILE *pfc_events, int progress)
+int sim_run(struct sim *sim, FILE *series, FILE *qp_rates, FILE *pfc_events, int progress)
 {
 	const struct scenario *s = sim->scn;
 	struct evq *q = sim->q;
@@ -144,6 +156,9 @@ int sim_run(struct sim *sim, FILE *series, FILE *pfc_events, int progress)
 		sim->net->pfc_log_ctx = sim;
 	}
 	sim->series = series;
+	sim->qp_rates = qp_rates;
+	if (qp_rates)
+		fprintf(qp_rates, "time_us,flow,src,dst,rc_gbps,rt_gbps,alpha\n");
 	if (series) {
 		fprintf(series, "time_us,port,priority,queue_bytes,pg_bytes,headroom_bytes\n");
 		if (s->out.sample) {

@@ -64,11 +64,48 @@ struct raw_switch {
 	struct raw_watchdog *watchdog;
 };
 
+/*
+ * nic.dcqcn takes the mlx5 cc_params names (FACTS.md 2.2): one list gives
+ * the raw struct, the schema and the checks. X(name, min, max).
+ */
+#define DCQCN_KEYS(X) \
+	X(rp_time_reset, 1, 10000000) \
+	X(rp_byte_reset, 1, 1000000000) \
+	X(rp_threshold, 1, 31) \
+	X(rp_ai_rate, 0, 1000000) \
+	X(rp_hai_rate, 0, 1000000) \
+	X(rp_max_rate, 0, 1000000) \
+	X(rp_min_rate, 0, 1000000) \
+	X(rp_min_dec_fac, 1, 100) \
+	X(rp_rate_to_set_on_first_cnp, 0, 1000000) \
+	X(rp_dce_tcp_g, 0, 1023) \
+	X(rp_dce_tcp_rtt, 1, 10000000) \
+	X(rp_rate_reduce_monitor_period, 1, 10000000) \
+	X(rp_initial_alpha_value, 0, 1023) \
+	X(rp_gd, 0, 15) \
+	X(rp_clamp_tgt_rate, 0, 1) \
+	X(rp_clamp_tgt_rate_ati, 0, 1) \
+	X(np_min_time_between_cnps, 0, 10000000) \
+	X(np_cnp_dscp, 0, 63) \
+	X(np_cnp_prio, 0, 7)
+
+#define DCQCN_RAW_FIELD(name, min, max) char *name;
+struct raw_dcqcn {
+	int variant;
+	DCQCN_KEYS(DCQCN_RAW_FIELD)
+};
+
+struct raw_transport {
+	char *timeout, *ack_every;
+};
+
 struct raw_nic {
 	char *mtu, *priority, *dscp, *ecn;
 	char **pfc;
 	unsigned pfc_count;
 	int cc;
+	struct raw_transport *transport;
+	struct raw_dcqcn *dcqcn;
 };
 
 struct raw_flow {
@@ -234,6 +271,24 @@ static const cyaml_schema_field_t switch_fields[] = {
 	CYAML_FIELD_END,
 };
 
+static const cyaml_strval_t dcqcn_variants[] = {
+	{"mlx5", 1 + DCQCN_MLX5},
+	{"paper", 1 + DCQCN_PAPER},
+};
+
+#define DCQCN_SCHEMA_FIELD(name, min, max) STR(#name, struct raw_dcqcn, name),
+static const cyaml_schema_field_t dcqcn_fields[] = {
+	ENUM("variant", struct raw_dcqcn, variant, dcqcn_variants),
+	DCQCN_KEYS(DCQCN_SCHEMA_FIELD)
+	CYAML_FIELD_END,
+};
+
+static const cyaml_schema_field_t transport_fields[] = {
+	STR("timeout", struct raw_transport, timeout),
+	STR("ack_every", struct raw_transport, ack_every),
+	CYAML_FIELD_END,
+};
+
 static const cyaml_schema_field_t nic_fields[] = {
 	STR("mtu", struct raw_nic, mtu),
 	STR("priority", struct raw_nic, priority),
@@ -241,6 +296,8 @@ static const cyaml_schema_field_t nic_fields[] = {
 	STR_LIST("pfc", struct raw_nic, pfc),
 	STR("ecn", struct raw_nic, ecn),
 	ENUM("cc", struct raw_nic, cc, cc_kinds),
+	CYAML_FIELD_MAPPING_PTR("transport", OPT_PTR, struct raw_nic, transport, transport_fields),
+	CYAML_FIELD_MAPPING_PTR("dcqcn", OPT_PTR, struct raw_nic, dcqcn, dcqcn_fields),
 	CYAML_FIELD_END,
 };
 
@@ -676,10 +733,11 @@ static int get_uint(const struct loader *l, const char *path, const char *s, uin
 static int get_u32(const struct loader *l, const char *path, const char *s, uint32_t def,
 		   uint32_t min, uint32_t max, uint32_t *out)
 {
-	uint64_t v;
+	uint64_t v = def;
 	int err = get_uint(l, path, s, def, min, max, &v);
 
-	*out = (uint32_t)v;
+	if (!err)
+		*out = (uint32_t)v;
 	return err;
 }
 
@@ -913,6 +971,35 @@ static int get_prio_list(const struct loader *l, const char *path, char **v, uns
 	return 0;
 }
 
+/* nic.transport and nic.dcqcn */
+static int check_transport(const struct loader *l, const struct raw_nic *r, struct scenario *s)
+{
+	const struct raw_transport *t = r->transport;
+	const struct raw_dcqcn *dc = r->dcqcn;
+	struct dcqcn_params *p = &s->nic.dcqcn;
+	int err;
+
+	/* NCCL_IB_TIMEOUT: 4.096 us x 2^t, NCCL's default t = 20 (4.3 s) */
+	if ((err = get_u32(l, "nic.transport.timeout", t ? t->timeout : NULL, 20, 0, 31,
+			   &s->nic.timeout_exp)) ||
+	    (err = get_u32(l, "nic.transport.ack_every", t ? t->ack_every : NULL, 8, 1, 65535,
+			   &s->nic.ack_every)))
+		return err;
+	s->nic.timeout = (4096 * SIMTIME_NS) << s->nic.timeout_exp;
+	dcqcn_params_default(p, dc && dc->variant ? (enum dcqcn_variant)(dc->variant - 1)
+						  : DCQCN_MLX5);
+	if (!dc)
+		return 0;
+#define DCQCN_CHECK(name, min, max)                                                       \
+	if ((err = get_u32(l, "nic.dcqcn." #name, dc->name, p->name, min, max, &p->name))) \
+		return err;
+	DCQCN_KEYS(DCQCN_CHECK)
+#undef DCQCN_CHECK
+	if (s->nic.cc != SCN_CC_DCQCN)
+		return fail(l, "nic.dcqcn", "only applies to nic.cc: dcqcn");
+	return 0;
+}
+
 static int check_nic(const struct loader *l, const struct raw_nic *r, struct scenario *s)
 {
 	static const struct raw_nic none;
@@ -954,10 +1041,8 @@ static int check_nic(const struct loader *l, const struct raw_nic *r, struct sce
 	}
 	if ((err = get_bool(l, "nic.ecn", r->ecn, 1, &s->nic.ecn)))
 		return err;
-	s->nic.cc = r->cc ? (enum scn_cc)(r->cc - 1) : SCN_CC_NONE;
-	if (s->nic.cc == SCN_CC_DCQCN)
-		return fail(l, "nic.cc", "dcqcn is not modelled in this version yet; use none");
-	return 0;
+	s->nic.cc = r->cc ? (enum scn_cc)(r->cc - 1) : SCN_CC_DCQCN;
+	return check_transport(l, r, s);
 }
 
 static int set_dscp_entry(const struct loader *l, struct scenario *s, const char *path,

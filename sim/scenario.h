@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../models/dcqcn.h"
 #include "../topologies/topo.h"
 #include "diag.h"
 #include "simtime.h"
@@ -113,6 +114,10 @@ struct scenario {
 		uint8_t pfc;       /* priorities whose PAUSE the NIC obeys */
 		int ecn;           /* data packets are ECN-capable (ECT) */
 		enum scn_cc cc;
+		uint32_t ack_every;   /* ACK every this many packets (and the last) */
+		uint32_t timeout_exp; /* retransmission timeout 4.096 us x 2^this */
+		simtime_t timeout;
+		struct dcqcn_params dcqcn;
 	} nic;
 
 	struct {

@@ -26,6 +26,7 @@ struct sim {
 
 	FILE *series;          /* time-series CSV, or NULL */
 	FILE *pfc_events;      /* PFC event log CSV, or NULL */
+	FILE *qp_rates;        /* per-QP DCQCN rates CSV, or NULL (with series) */
 	struct evq_timer sampler;
 	uint8_t *sampled_nonzero; /* per port: priorities non-empty at the last sample */
 
@@ -42,9 +43,10 @@ struct sim {
  * ownership of @s.
  */
 int sim_init(struct sim *sim, struct scenario *s, struct diag *d);
-/* Run to the end; @series and @pfc_events (either may be NULL) receive the
- * time-series CSV and the PFC event log. */
-int sim_run(struct sim *sim, FILE *series, FILE *pfc_events, int progress);
+/* Run to the end; @series, @qp_rates and @pfc_events (any may be NULL)
+ * receive the queue time series, the per-QP rate time series (both
+ * sampled every output.sample) and the PFC event log. */
+int sim_run(struct sim *sim, FILE *series, FILE *qp_rates, FILE *pfc_events, int progress);
 void sim_fini(struct sim *sim);
 
 const char *sim_end_str(enum sim_end e);

@@ -1,0 +1,248 @@
+/*
+ * The RoCE NIC end to end: RC transport (ACK, NAK and go-back-N, the
+ * retransmission timeout) and DCQCN in the loop with the switch's ECN and
+ * PFC. Every run checks bytes sent = received + dropped + in flight.
+ */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "models/net.h"
+#include "models/nic.h"
+#include "sim/results.h"
+#include "sim/scenario.h"
+#include "sim/sim.h"
+
+static json_t *run_yaml(const char *yaml, struct sim *sim)
+{
+	struct scenario *s;
+	struct diag d = {0};
+	char buf[1024];
+	const struct net_totals *t;
+	json_t *j;
+
+	cr_assert_eq(scn_load_text("nic.yaml", yaml, strlen(yaml), NULL, 0, &s, &d), 0, "%s",
+		     diag_str(&d, buf, sizeof(buf)));
+	cr_assert_eq(sim_init(sim, s, &d), 0, "%s", diag_str(&d, buf, sizeof(buf)));
+	cr_assert_eq(sim_run(sim, NULL, NULL, NULL, 0), 0);
+	t = &sim->net->tot;
+	cr_assert_eq(t->sent_bytes, t->received_bytes + t->dropped_bytes + net_inflight_bytes(sim->net),
+		     "bytes sent = received + dropped + in flight");
+	j = res_build(sim);
+	cr_assert_not_null(j);
+	return j;
+}
+
+static double metric(const json_t *j, const char *m)
+{
+	double v = NAN;
+
+	cr_assert_eq(res_metric(j, m, &v), 0, "no metric %s", m);
+	return v;
+}
+
+/* Run @yaml and return one metric. */
+static double run_metric(const char *yaml, const char *m)
+{
+	struct sim sim;
+	json_t *j = run_yaml(yaml, &sim);
+	double v = metric(j, m);
+
+	json_decref(j);
+	sim_fini(&sim);
+	return v;
+}
+
+Test(nic, one_flow_is_acked_after_its_last_byte)
+{
+	static const char yaml[] =
+		"topology: {kind: star, hosts: 2}\n"
+		"workload: {kind: flows, flows: [{src: h0, dst: h1, size: 1MB}]}\n";
+	struct sim sim;
+	json_t *j = run_yaml(yaml, &sim);
+	const struct flow *f = &sim.net->flows[0];
+
+	cr_assert_neq(f->finish, 0);
+	/* the run ends when the last byte lands; the ACK is on its way */
+	cr_assert_eq(metric(j, "retransmitted_packets"), 0);
+	cr_assert_eq(f->received, 1000000);
+	cr_assert_eq(f->epsn, 245);
+	json_decref(j);
+	sim_fini(&sim);
+}
+
+/* FACTS-style check of the issue: two 20 MB flows into one 100G port. */
+Test(nic, two_flows_share_a_port_fairly_without_pause)
+{
+	static const char yaml[] =
+		"stop: 100ms\n"
+		"topology: {kind: star, hosts: 3, link: {rate: 100Gbps, cable: 2m}}\n"
+		"switch:\n"
+		"  buffer: {size: 32MB}\n"
+		"  pfc: {xoff: 1MB}\n"
+		"  ecn: {kmin: 5KB, kmax: 200KB, pmax: 1%}\n"
+		"nic: {cc: dcqcn}\n"
+		"workload:\n"
+		"  kind: flows\n"
+		"  flows:\n"
+		"    - {src: h0, dst: h2, size: 20MB}\n"
+		"    - {src: h1, dst: h2, size: 20MB}\n";
+	/* 2 x (20 MB + 4883 packets x 82 B) through one 100G port */
+	const double wire_us = 2.0 * (20000000 + 4883 * 82) * 8 / 100e9 * 1e6;
+	struct sim sim;
+	json_t *j = run_yaml(yaml, &sim);
+	double a = simtime_to_us(sim.net->flows[0].finish), b = simtime_to_us(sim.net->flows[1].finish);
+
+	cr_assert_eq(metric(j, "pfc_pause_frames"), 0);
+	cr_assert_gt(metric(j, "cnp_sent"), 0);
+	cr_assert_eq(metric(j, "cnp_handled"), metric(j, "cnp_sent"), "every CNP reaches its QP");
+	cr_assert(a > 0 && b > 0);
+	cr_assert_leq(fabs(a - b) / fmax(a, b), 0.15, "FCTs %.1f and %.1f us", a, b);
+	cr_assert_leq(fmax(a, b), wire_us * 1.25, "done at %.1f us, wire time %.1f us", fmax(a, b),
+		      wire_us);
+	json_decref(j);
+	sim_fini(&sim);
+}
+
+static const char incast16[] =
+	"stop: 100ms\n"
+	"topology: {kind: star, hosts: 17, link: {rate: 100Gbps, cable: 2m}}\n"
+	"switch:\n"
+	"  buffer: {size: 32MB}\n"
+	"  pfc: {xoff: 400KB}\n"
+	"  ecn: {kmin: 150KB, kmax: 1.2MB, pmax: 20%%}\n"
+	"nic: {cc: %s}\n"
+	"workload: {kind: incast, senders: 16, size: 4MB}\n";
+
+Test(nic, dcqcn_halves_the_pause_frames_of_an_incast)
+{
+	char yaml[1024];
+	double none, dcqcn;
+
+	snprintf(yaml, sizeof(yaml), incast16, "none");
+	none = run_metric(yaml, "pfc_pause_frames");
+	snprintf(yaml, sizeof(yaml), incast16, "dcqcn");
+	dcqcn = run_metric(yaml, "pfc_pause_frames");
+	cr_assert_gt(none, 0);
+	cr_assert_leq(dcqcn, none / 2, "DCQCN %.0f PAUSE frames, line rate %.0f", dcqcn, none);
+}
+
+/* Two flows, marking early, to watch each DCQCN parameter family. */
+static double dcqcn_metric(const char *params, const char *m)
+{
+	char yaml[1024];
+
+	snprintf(yaml, sizeof(yaml),
+		 "stop: 100ms\n"
+		 "topology: {kind: star, hosts: 5, link: {rate: 100Gbps, cable: 2m}}\n"
+		 "switch: {buffer: {size: 32MB}, pfc: {xoff: 2MB}, ecn: {kmin: 20KB, kmax: 400KB, pmax: 5%%}}\n"
+		 "nic: {cc: dcqcn, dcqcn: {%s}}\n"
+		 "workload: {kind: incast, senders: 4, size: 8MB}\n",
+		 params);
+	return run_metric(yaml, m);
+}
+
+Test(nic, cnp_pacing_follows_np_min_time_between_cnps)
+{
+	double fast = dcqcn_metric("np_min_time_between_cnps: 4", "cnp_sent");
+	double slow = dcqcn_metric("np_min_time_between_cnps: 50", "cnp_sent");
+
+	cr_assert_lt(slow, fast, "50 us spacing sent %.0f CNPs, 4 us %.0f", slow, fast);
+}
+
+Test(nic, a_stronger_decrease_keeps_the_queue_shorter)
+{
+	double strong = dcqcn_metric("rp_gd: 9", "max_queue_bytes");
+	double weak = dcqcn_metric("rp_gd: 13", "max_queue_bytes");
+
+	cr_assert_lt(strong, weak, "rp_gd 9 peak queue %.0f, rp_gd 13 %.0f", strong, weak);
+}
+
+Test(nic, a_faster_increase_marks_more)
+{
+	double slow = dcqcn_metric("rp_ai_rate: 1, rp_hai_rate: 5", "ecn_marked_packets");
+	double fast = dcqcn_metric("rp_ai_rate: 200, rp_hai_rate: 2000", "ecn_marked_packets");
+
+	cr_assert_gt(fast, slow, "fast increase %.0f marks, slow %.0f", fast, slow);
+}
+
+static const char lossy_fabric[] =
+	"stop: 1s\n"
+	"topology: {kind: star, hosts: 9, link: {rate: 100Gbps, cable: 2km}}\n"
+	"switch: {buffer: {size: 32MB}, pfc: {xoff: 200KB, headroom: %s}}\n"
+	"nic: {cc: none, transport: {timeout: 8}}\n"
+	"workload: {kind: incast, senders: 8, size: 2MB}\n";
+
+Test(nic, go_back_n_recovers_lossless_drops_at_a_cost)
+{
+	char yaml[1024];
+	struct sim sim;
+	json_t *j;
+	double ok_fct, lossy_fct;
+
+	snprintf(yaml, sizeof(yaml), lossy_fabric, "1MB");
+	j = run_yaml(yaml, &sim);
+	cr_assert_eq(metric(j, "lossless_drops"), 0);
+	ok_fct = metric(j, "fct_us.max");
+	json_decref(j);
+	sim_fini(&sim);
+
+	snprintf(yaml, sizeof(yaml), lossy_fabric, "50KB");
+	j = run_yaml(yaml, &sim);
+	cr_assert_gt(metric(j, "lossless_drops"), 0);
+	cr_assert_gt(metric(j, "retransmitted_packets"), 0);
+	cr_assert_eq(metric(j, "flows_done"), 8, "go-back-N delivers every byte");
+	lossy_fct = metric(j, "fct_us.max");
+	cr_assert_gt(lossy_fct, ok_fct, "drops cost time: %.1f vs %.1f us", lossy_fct, ok_fct);
+	json_decref(j);
+	sim_fini(&sim);
+}
+
+Test(nic, a_lost_tail_waits_for_the_retransmission_timeout)
+{
+	/*
+	 * A 1 MB flow from h0 (leaf0) to h1 (leaf1) takes 81.6 us to send.
+	 * At 81 us the uplink it hashes to fails: the last packets are lost
+	 * and no later packet reveals the gap, so no NAK comes; only the
+	 * retransmission timeout (4.096 us x 2^10 = 4.194 ms) recovers them,
+	 * over the other spine once routes converge.
+	 */
+	static const char base[] =
+		"stop: 1s\n"
+		"topology: {kind: leaf_spine, leaves: 2, spines: 2, hosts_per_leaf: 1,\n"
+		"           convergence: 10us}\n"
+		"nic: {cc: none, transport: {timeout: 10}}\n"
+		"workload: {kind: flows, flows: [{src: h0, dst: h1, size: 1MB}]}\n"
+		"%s";
+	const double rto_us = 4.096 * 1024;
+	char text[1024], fault[128];
+	struct sim sim;
+	json_t *j;
+	const struct flow *f;
+	int spine;
+
+	snprintf(text, sizeof(text), base, "");
+	j = run_yaml(text, &sim);
+	spine = sim.net->ports[sim.topo->links[topo_find_link(sim.topo, "leaf0-spine0")].port_a]
+				.tx_bytes > 0 ? 0 : 1;
+	cr_assert_lt(metric(j, "fct_us.max"), 100, "no fault: done at wire speed");
+	json_decref(j);
+	sim_fini(&sim);
+
+	snprintf(fault, sizeof(fault), "faults: [{kind: link_down, link: leaf0-spine%d, at: 81us}]\n",
+		 spine);
+	snprintf(text, sizeof(text), base, fault);
+	j = run_yaml(text, &sim);
+	f = &sim.net->flows[0];
+	cr_assert_gt(metric(j, "drops"), 0);
+	cr_assert_neq(f->finish, 0, "the flow completes after the timeout");
+	cr_assert_geq(simtime_to_us(f->finish), rto_us, "finished at %.1f us",
+		      simtime_to_us(f->finish));
+	cr_assert_lt(simtime_to_us(f->finish), rto_us + 200, "finished at %.1f us",
+		     simtime_to_us(f->finish));
+	cr_assert_geq(nic_counters(sim.net->nics[0])->local_ack_timeout_err, 1);
+	cr_assert_eq(nic_counters(sim.net->nics[1])->out_of_sequence, 0, "no gap was ever seen");
+	json_decref(j);
+	sim_fini(&sim);
+}
