@@ -128,6 +128,8 @@ int net_build(const struct scenario *s, struct topo *t, struct evq *q, gsl_rng *
 		const struct topo_link *l = &t->links[tp->link];
 
 		port_init(&n->ports[i], n, i, l->rate_bps, l->delay);
+		if (s->sw.pfc.response)
+			n->ports[i].response = s->sw.pfc.response;
 		n->ports[i].peer = &n->ports[tp->peer_port];
 		n->ports[i].local = i - t->nodes[tp->node].first_port;
 	}

@@ -18,6 +18,11 @@ struct nic {
 	uint32_t ring_len;
 	struct pktq ctrl;        /* ACK, NAK, CNP: ahead of data */
 	struct evq_timer pace;   /* the earliest paced QP may send */
+	/* receive buffer (nic.rx_buffer drained at nic.rx_rate), or none */
+	struct pktq rxq;
+	uint64_t rx_used, rx_xoff_at, rx_xon_at;
+	int rx_xoff;
+	struct evq_timer rx_drain, rx_refresh;
 	uint32_t mtu;
 	uint8_t ecn;
 	int dcqcn;
@@ -384,6 +389,80 @@ static void responder_data(struct nic *n, struct flow *f, struct pkt *pkt, simti
 	}
 }
 
+/* ---- receive buffer: a slow host, and the NIC's own PAUSE --------------------------------- */
+
+static void rx_pause(struct nic *n, uint16_t quanta)
+{
+	for (uint8_t prio = 0; prio < PKT_PRIORITIES; prio++) {
+		if (!(n->scn->nic.pfc & (1u << prio)))
+			continue;
+		if (port_send_pause(n->port, prio, quanta))
+			n->net->error = -1;
+		net_pfc_event(n->net, n->port->id, prio, quanta ? NET_PFC_XOFF : NET_PFC_XON);
+	}
+}
+
+static simtime_t rx_refresh_period(const struct nic *n)
+{
+	return pfc_quanta_time(0xffff, n->port->rate_bps) / 2;
+}
+
+static void on_rx_refresh(void *obj, uint64_t arg)
+{
+	struct nic *n = obj;
+
+	(void)arg;
+	if (!n->rx_xoff)
+		return;
+	rx_pause(n, 0xffff);
+	evq_arm(n->net->q, &n->rx_refresh, evq_now(n->net->q) + rx_refresh_period(n));
+}
+
+static void arm_drain(struct nic *n)
+{
+	const struct pkt *head = n->rxq.head;
+
+	evq_arm(n->net->q, &n->rx_drain,
+		evq_now(n->net->q) + simtime_tx(head->frame, n->scn->nic.rx_rate));
+}
+
+/* The host took the packet at the head of the receive buffer. */
+static void on_rx_drain(void *obj, uint64_t arg)
+{
+	struct nic *n = obj;
+	struct pkt *pkt = pktq_pop(&n->rxq);
+
+	(void)arg;
+	n->rx_used -= pkt->frame;
+	responder_data(n, &n->net->flows[pkt->flow], pkt, evq_now(n->net->q));
+	pkt_free(&n->net->pool, pkt);
+	if (n->rxq.head)
+		arm_drain(n);
+	if (n->rx_xoff && n->rx_used <= n->rx_xon_at) {
+		n->rx_xoff = 0;
+		evq_cancel(n->net->q, &n->rx_refresh);
+		rx_pause(n, 0);
+	}
+}
+
+/* Data into the receive buffer; 0, or -1 when it is full (a discard). */
+static int rx_buffer(struct nic *n, struct pkt *pkt)
+{
+	if (n->rx_used + pkt->frame > n->scn->nic.rx_buffer)
+		return -1;
+	if (!n->rxq.head)
+		evq_arm(n->net->q, &n->rx_drain,
+			evq_now(n->net->q) + simtime_tx(pkt->frame, n->scn->nic.rx_rate));
+	pktq_push(&n->rxq, pkt);
+	n->rx_used += pkt->frame;
+	if (!n->rx_xoff && n->rx_used >= n->rx_xoff_at && n->scn->nic.pfc) {
+		n->rx_xoff = 1;
+		rx_pause(n, 0xffff);
+		evq_arm(n->net->q, &n->rx_refresh, evq_now(n->net->q) + rx_refresh_period(n));
+	}
+	return 0;
+}
+
 static void nic_rx(struct port *p, struct pkt *pkt)
 {
 	struct nic *n = p->owner;
@@ -395,6 +474,17 @@ static void nic_rx(struct port *p, struct pkt *pkt)
 	n->c.rx_bytes_phy += pkt->frame;
 	switch (pkt->kind) {
 	case PKT_DATA:
+		if (n->scn->nic.rx_buffer) {
+			if (rx_buffer(n, pkt)) {
+				n->c.rx_discards_phy++;
+				net->tot.dropped_packets++;
+				net->tot.dropped_bytes += pkt->payload;
+				break;
+			}
+			net->tot.received_bytes += pkt->payload;
+			net->tot.received_packets++;
+			return; /* the host takes it later */
+		}
 		net->tot.received_bytes += pkt->payload;
 		net->tot.received_packets++;
 		responder_data(n, f, pkt, now);
@@ -438,9 +528,18 @@ struct nic *nic_new(struct net *net, uint32_t host)
 	n->ecn = net->scn->nic.ecn ? PKT_ECT : PKT_NOT_ECT;
 	n->dcqcn = net->scn->nic.cc == SCN_CC_DCQCN;
 	n->port->pfc_obey = net->scn->nic.pfc;
-	if (net->scn->sw.pfc.response)
-		n->port->response = net->scn->sw.pfc.response;
 	evq_timer_init(&n->pace, on_pace, n);
+	evq_timer_init(&n->rx_drain, on_rx_drain, n);
+	evq_timer_init(&n->rx_refresh, on_rx_refresh, n);
+	if (n->scn->nic.rx_buffer) {
+		/* XOFF leaves the headroom the link needs; XON two frames lower */
+		uint64_t hdrm = pfc_headroom(n->port, n->mtu);
+		uint64_t frame = n->mtu + PKT_HEADER_BYTES;
+
+		n->rx_xoff_at = n->scn->nic.rx_buffer > hdrm + frame ? n->scn->nic.rx_buffer - hdrm
+								      : n->scn->nic.rx_buffer / 2;
+		n->rx_xon_at = n->rx_xoff_at > 2 * frame ? n->rx_xoff_at - 2 * frame : 0;
+	}
 	return n;
 }
 

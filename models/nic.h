@@ -15,6 +15,12 @@
  * CE-marked packet with a CNP, at most one per QP every
  * np_min_time_between_cnps, on the CNP DSCP/priority. ACKs, NAKs and CNPs
  * go out ahead of data.
+ *
+ * Slow receiver (nic.rx_buffer with nic.rx_rate): data waits in a receive
+ * buffer that the host empties at rx_rate; the NIC sends PAUSE on its PFC
+ * priorities when the buffer reaches its size less the link's headroom,
+ * refreshes it, and resumes two frames lower; a packet that finds the
+ * buffer full is discarded (rx_discards_phy).
  */
 #ifndef ROCESIM_NIC_H
 #define ROCESIM_NIC_H

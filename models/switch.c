@@ -448,24 +448,6 @@ static const struct port_ops sw_ops = {
 
 /* ---- life cycle ---------------------------------------------------------------------- */
 
-/*
- * Headroom a lossless PG of @p needs when the scenario gives none: what can
- * still arrive after XOFF. The crossing packet and one the upstream is
- * serializing when the PAUSE takes effect (2 frames of MTU), the PAUSE frame
- * itself, the upstream's response time at line rate, and two propagation
- * delays (the PAUSE going up, the data already on the wire coming down).
- * SONiC's headroom calculation (FACTS.md 4.3) without the gearbox, PHY and
- * cell-occupancy terms. Rounded up to 1 KiB.
- */
-uint64_t sw_auto_headroom(const struct port *p, uint32_t mtu, simtime_t response)
-{
-	uint64_t bytes_per_s = p->rate_bps / 8;
-	uint64_t b = 2 * ((uint64_t)mtu + PKT_HEADER_BYTES + PKT_PREAMBLE_IFG_BYTES) +
-		     PKT_PAUSE_FRAME_BYTES + PKT_PREAMBLE_IFG_BYTES +
-		     (2 * p->delay + response) * bytes_per_s / SIMTIME_S;
-
-	return (b + 1023) / 1024 * 1024;
-}
 
 int sw_new(struct net *net, uint32_t node, struct sw **out)
 {
@@ -493,11 +475,9 @@ int sw_new(struct net *net, uint32_t node, struct sw **out)
 	for (uint32_t i = 0; i < s->n_ports; i++) {
 		struct port *p = &s->ports[i];
 
-		if (scn->sw.pfc.response)
-			p->response = scn->sw.pfc.response;
 		s->ps[i].headroom = scn->sw.pfc.headroom
 					    ? scn->sw.pfc.headroom
-					    : sw_auto_headroom(p, scn->nic.mtu, p->response);
+					    : pfc_headroom(p, scn->nic.mtu);
 		if (!scn->sw.headroom_pool)
 			reserved += n_lossless * s->ps[i].headroom;
 	}

@@ -62,9 +62,7 @@ const struct sw_counters *sw_counters(const struct sw *s);
 const struct sw_pg_stats *sw_pg(const struct sw *s, uint32_t local_port, uint8_t prio);
 /* Whether the PFC watchdog holds queue @prio of @local_port as stormed. */
 int sw_watchdog_storm(const struct sw *s, uint32_t local_port, uint8_t prio);
-/* Headroom of each lossless PG of @local_port (given, or computed). */
+/* Headroom of each lossless PG of @local_port (given, or pfc_headroom()). */
 uint64_t sw_headroom(const struct sw *s, uint32_t local_port);
-/* The headroom a PG of @p needs: see switch.c. */
-uint64_t sw_auto_headroom(const struct port *p, uint32_t mtu, simtime_t response);
 
 #endif

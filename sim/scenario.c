@@ -100,7 +100,7 @@ struct raw_transport {
 };
 
 struct raw_nic {
-	char *mtu, *priority, *dscp, *ecn;
+	char *mtu, *priority, *dscp, *ecn, *rx_buffer, *rx_rate;
 	char **pfc;
 	unsigned pfc_count;
 	int cc;
@@ -295,6 +295,8 @@ static const cyaml_schema_field_t nic_fields[] = {
 	STR("dscp", struct raw_nic, dscp),
 	STR_LIST("pfc", struct raw_nic, pfc),
 	STR("ecn", struct raw_nic, ecn),
+	STR("rx_buffer", struct raw_nic, rx_buffer),
+	STR("rx_rate", struct raw_nic, rx_rate),
 	ENUM("cc", struct raw_nic, cc, cc_kinds),
 	CYAML_FIELD_MAPPING_PTR("transport", OPT_PTR, struct raw_nic, transport, transport_fields),
 	CYAML_FIELD_MAPPING_PTR("dcqcn", OPT_PTR, struct raw_nic, dcqcn, dcqcn_fields),
@@ -1042,6 +1044,19 @@ static int check_nic(const struct loader *l, const struct raw_nic *r, struct sce
 	if ((err = get_bool(l, "nic.ecn", r->ecn, 1, &s->nic.ecn)))
 		return err;
 	s->nic.cc = r->cc ? (enum scn_cc)(r->cc - 1) : SCN_CC_DCQCN;
+	if ((err = get_size(l, "nic.rx_buffer", r->rx_buffer, 0, 1, &s->nic.rx_buffer)))
+		return err;
+	if (!r->rx_buffer != !r->rx_rate)
+		return fail(l, r->rx_buffer ? "nic.rx_buffer" : "nic.rx_rate",
+			    "a slow receiver needs both rx_buffer and rx_rate");
+	if (r->rx_rate) {
+		err = units_rate(r->rx_rate, &s->nic.rx_rate);
+		if (err || !s->nic.rx_rate)
+			return fail(l, "nic.rx_rate", "\"%s\" is not a rate above 0 (e.g. 50Gbps)",
+				    r->rx_rate);
+		if (s->nic.rx_buffer < 2 * ((uint64_t)s->nic.mtu + 62))
+			return fail(l, "nic.rx_buffer", "must hold at least two packets of the MTU");
+	}
 	return check_transport(l, r, s);
 }
 

@@ -114,6 +114,8 @@ struct scenario {
 		uint8_t pfc;       /* priorities whose PAUSE the NIC obeys */
 		int ecn;           /* data packets are ECN-capable (ECT) */
 		enum scn_cc cc;
+		uint64_t rx_buffer;   /* receive buffer of a slow host, 0 = none */
+		uint64_t rx_rate;     /* ... and the rate the host empties it */
 		uint32_t ack_every;   /* ACK every this many packets (and the last) */
 		uint32_t timeout_exp; /* retransmission timeout 4.096 us x 2^this */
 		simtime_t timeout;

@@ -246,3 +246,70 @@ Test(nic, a_lost_tail_waits_for_the_retransmission_timeout)
 	json_decref(j);
 	sim_fini(&sim);
 }
+
+Test(nic, the_switch_invariants_hold_with_dcqcn_on)
+{
+	static const char yaml[] =
+		"topology: {kind: star, hosts: 9, link: {rate: 100Gbps, cable: 100m}}\n"
+		"switch: {buffer: {size: 32MB}, pfc: {xoff: 200KB}}\n"
+		"nic: {cc: dcqcn}\n"
+		"workload: {kind: incast, senders: 8, size: 4MB}\n";
+	struct sim sim;
+	json_t *j = run_yaml(yaml, &sim);
+
+	/* computed headroom covers 100 m: PFC may fire, nothing is lost */
+	cr_assert_eq(metric(j, "lossless_drops"), 0);
+	cr_assert_eq(metric(j, "retransmitted_packets"), 0);
+	cr_assert_eq(metric(j, "flows_done"), 8);
+	cr_assert_gt(metric(j, "cnp_handled"), 0);
+	json_decref(j);
+	sim_fini(&sim);
+}
+
+Test(nic, the_paper_variant_reacts_too)
+{
+	double mlx5 = dcqcn_metric("variant: mlx5", "max_queue_bytes");
+	double paper = dcqcn_metric("variant: paper", "max_queue_bytes");
+
+	cr_assert_gt(mlx5, 0);
+	cr_assert_gt(paper, 0);
+	/* the paper cuts at every CNP, spaced 50 us apart, from alpha = 1 */
+	cr_assert_gt(dcqcn_metric("variant: paper", "cnp_handled"), 0);
+	cr_assert_lt(dcqcn_metric("variant: paper", "cnp_sent"),
+		     dcqcn_metric("variant: mlx5", "cnp_sent"), "50 us CNP spacing sends fewer");
+}
+
+Test(nic, a_slow_receiver_pauses_the_fabric_instead_of_dropping)
+{
+	static const char yaml[] =
+		"topology: {kind: star, hosts: 3, link: {rate: 100Gbps, cable: 2m}}\n"
+		"switch: {pfc: {xoff: 300KB}}\n"
+		"nic: {rx_buffer: 512KB, rx_rate: 50Gbps%s}\n"
+		"workload: {kind: incast, senders: 1, size: 8MB}\n";
+	/* the host drains 8 MB of frames at 50 Gb/s */
+	const double drain_us = (8000000 + 1954 * 62) * 8 / 50e9 * 1e6;
+	char text[512];
+	struct sim sim;
+	json_t *j;
+	const struct port *rx;
+
+	/* line-rate sender: the buffer alone sets the pace */
+	snprintf(text, sizeof(text), yaml, ", cc: none");
+	j = run_yaml(text, &sim);
+	rx = &sim.net->ports[sim.topo->nodes[sim.topo->hosts[2]].first_port]; /* h2 receives */
+	cr_assert_gt(rx->pfc[3].tx_pause, 0, "the receiving NIC sends PAUSE");
+	cr_assert_eq(metric(j, "drops"), 0);
+	cr_assert_eq(nic_counters(sim.net->nics[2])->rx_discards_phy, 0);
+	cr_assert_float_eq(metric(j, "fct_us.max"), drain_us, drain_us * 0.1, "%.1f vs %.1f us",
+			   metric(j, "fct_us.max"), drain_us);
+	json_decref(j);
+	sim_fini(&sim);
+
+	/* the same NIC with PFC off discards what its buffer cannot hold */
+	snprintf(text, sizeof(text), yaml, ", pfc: [0,0,0,0,0,0,0,0], cc: none, transport: {timeout: 10}");
+	j = run_yaml(text, &sim);
+	cr_assert_gt(nic_counters(sim.net->nics[2])->rx_discards_phy, 0);
+	cr_assert_gt(metric(j, "retransmitted_packets"), 0);
+	json_decref(j);
+	sim_fini(&sim);
+}
