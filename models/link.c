@@ -123,6 +123,11 @@ static void on_tx_done(void *obj, uint64_t arg)
 	port_kick(p);
 }
 
+/*
+ * Make sure the expiry timer fires by the earliest pause end. Lazy: a
+ * refreshed pause only moves its end later, and the timer, firing early,
+ * finds nothing expired and re-arms; so a refresh costs no heap operation.
+ */
 static void arm_expiry(struct port *p)
 {
 	simtime_t first = SIMTIME_NEVER;
@@ -132,7 +137,7 @@ static void arm_expiry(struct port *p)
 			first = p->pfc[prio].paused_until;
 	if (first == SIMTIME_NEVER)
 		evq_cancel(p->net->q, &p->pause_expiry);
-	else
+	else if (!evq_pending(p->net->q, &p->pause_expiry) || p->pause_expiry.when > first)
 		evq_arm(p->net->q, &p->pause_expiry, first);
 }
 

@@ -45,6 +45,7 @@ struct flow {
 	uint8_t in_ring;
 	struct flow *next_active;    /* the NIC's round-robin ring */
 	struct evq_timer rto;
+	simtime_t rto_at;            /* retransmission deadline (the timer is lazy) */
 	struct evq_timer cut_timer, inc_timer; /* DCQCN */
 	struct dcqcn_rp rp;
 

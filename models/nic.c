@@ -173,11 +173,18 @@ static void on_pace(void *obj, uint64_t arg)
 	port_kick(n->port);
 }
 
+/*
+ * Push the retransmission deadline out. The timer itself is lazy: it stays
+ * where it is and, when it fires early, moves to the deadline; progress
+ * (every ACK) then costs a store, not a heap operation.
+ */
 static void arm_rto(struct flow *f)
 {
 	struct evq *q = f->net->q;
 
-	evq_arm(q, &f->rto, evq_now(q) + f->net->scn->nic.timeout);
+	f->rto_at = evq_now(q) + f->net->scn->nic.timeout;
+	if (!evq_pending(q, &f->rto))
+		evq_arm(q, &f->rto, f->rto_at);
 }
 
 static void go_back(struct nic *n, struct flow *f, uint32_t psn)
@@ -195,6 +202,10 @@ static void on_rto(void *obj, uint64_t arg)
 	(void)arg;
 	if (f->acked)
 		return;
+	if (evq_now(f->net->q) < f->rto_at) {
+		evq_arm(f->net->q, &f->rto, f->rto_at);
+		return;
+	}
 	n->c.local_ack_timeout_err++;
 	go_back(n, f, f->snd_una);
 	arm_rto(f);
