@@ -193,7 +193,7 @@ json_t *res_build(const struct sim *sim)
 		const struct nic_counters *c = nic_counters(n->nics[h]);
 		const struct port *p = &n->ports[t->nodes[t->hosts[h]].first_port];
 		json_t *o = json_pack(
-			"{s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "name",
+			"{s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "name",
 			t->nodes[t->hosts[h]].name, "tx_packets_phy", uint_j(c->tx_packets_phy),
 			"tx_bytes_phy", uint_j(c->tx_bytes_phy), "rx_packets_phy",
 			uint_j(c->rx_packets_phy), "rx_bytes_phy", uint_j(c->rx_bytes_phy),
@@ -204,7 +204,8 @@ json_t *res_build(const struct sim *sim)
 			"duplicate_request", uint_j(c->duplicate_request), "packet_seq_err",
 			uint_j(c->packet_seq_err), "local_ack_timeout_err",
 			uint_j(c->local_ack_timeout_err), "retransmitted_packets",
-			uint_j(c->retransmitted_packets));
+			uint_j(c->retransmitted_packets), "retransmitted_bytes",
+			uint_j(c->retransmitted_bytes));
 
 		nic_pfc_counters(o, p, sim->end_time);
 		json_array_append_new(hosts, o);

@@ -13,41 +13,14 @@
 #include "sim/results.h"
 #include "sim/scenario.h"
 #include "sim/sim.h"
-
-static json_t *run_yaml(const char *yaml, struct sim *sim)
-{
-	struct scenario *s;
-	struct diag d = {0};
-	char buf[1024];
-	const struct net_totals *t;
-	json_t *j;
-
-	cr_assert_eq(scn_load_text("nic.yaml", yaml, strlen(yaml), NULL, 0, &s, &d), 0, "%s",
-		     diag_str(&d, buf, sizeof(buf)));
-	cr_assert_eq(sim_init(sim, s, &d), 0, "%s", diag_str(&d, buf, sizeof(buf)));
-	cr_assert_eq(sim_run(sim, NULL, NULL, NULL, 0), 0);
-	t = &sim->net->tot;
-	cr_assert_eq(t->sent_bytes, t->received_bytes + t->dropped_bytes + net_inflight_bytes(sim->net),
-		     "bytes sent = received + dropped + in flight");
-	j = res_build(sim);
-	cr_assert_not_null(j);
-	return j;
-}
-
-static double metric(const json_t *j, const char *m)
-{
-	double v = NAN;
-
-	cr_assert_eq(res_metric(j, m, &v), 0, "no metric %s", m);
-	return v;
-}
+#include "support.h"
 
 /* Run @yaml and return one metric. */
 static double run_metric(const char *yaml, const char *m)
 {
 	struct sim sim;
-	json_t *j = run_yaml(yaml, &sim);
-	double v = metric(j, m);
+	json_t *j = ts_run(yaml, &sim);
+	double v = ts_metric(j, m);
 
 	json_decref(j);
 	sim_fini(&sim);
@@ -60,12 +33,12 @@ Test(nic, one_flow_is_acked_after_its_last_byte)
 		"topology: {kind: star, hosts: 2}\n"
 		"workload: {kind: flows, flows: [{src: h0, dst: h1, size: 1MB}]}\n";
 	struct sim sim;
-	json_t *j = run_yaml(yaml, &sim);
+	json_t *j = ts_run(yaml, &sim);
 	const struct flow *f = &sim.net->flows[0];
 
 	cr_assert_neq(f->finish, 0);
 	/* the run ends when the last byte lands; the ACK is on its way */
-	cr_assert_eq(metric(j, "retransmitted_packets"), 0);
+	cr_assert_eq(ts_metric(j, "retransmitted_packets"), 0);
 	cr_assert_eq(f->received, 1000000);
 	cr_assert_eq(f->epsn, 245);
 	json_decref(j);
@@ -91,12 +64,12 @@ Test(nic, two_flows_share_a_port_fairly_without_pause)
 	/* 2 x (20 MB + 4883 packets x 82 B) through one 100G port */
 	const double wire_us = 2.0 * (20000000 + 4883 * 82) * 8 / 100e9 * 1e6;
 	struct sim sim;
-	json_t *j = run_yaml(yaml, &sim);
+	json_t *j = ts_run(yaml, &sim);
 	double a = simtime_to_us(sim.net->flows[0].finish), b = simtime_to_us(sim.net->flows[1].finish);
 
-	cr_assert_eq(metric(j, "pfc_pause_frames"), 0);
-	cr_assert_gt(metric(j, "cnp_sent"), 0);
-	cr_assert_eq(metric(j, "cnp_handled"), metric(j, "cnp_sent"), "every CNP reaches its QP");
+	cr_assert_eq(ts_metric(j, "pfc_pause_frames"), 0);
+	cr_assert_gt(ts_metric(j, "cnp_sent"), 0);
+	cr_assert_eq(ts_metric(j, "cnp_handled"), ts_metric(j, "cnp_sent"), "every CNP reaches its QP");
 	cr_assert(a > 0 && b > 0);
 	cr_assert_leq(fabs(a - b) / fmax(a, b), 0.15, "FCTs %.1f and %.1f us", a, b);
 	cr_assert_leq(fmax(a, b), wire_us * 1.25, "done at %.1f us, wire time %.1f us", fmax(a, b),
@@ -182,18 +155,18 @@ Test(nic, go_back_n_recovers_lossless_drops_at_a_cost)
 	double ok_fct, lossy_fct;
 
 	snprintf(yaml, sizeof(yaml), lossy_fabric, "1MB");
-	j = run_yaml(yaml, &sim);
-	cr_assert_eq(metric(j, "lossless_drops"), 0);
-	ok_fct = metric(j, "fct_us.max");
+	j = ts_run(yaml, &sim);
+	cr_assert_eq(ts_metric(j, "lossless_drops"), 0);
+	ok_fct = ts_metric(j, "fct_us.max");
 	json_decref(j);
 	sim_fini(&sim);
 
 	snprintf(yaml, sizeof(yaml), lossy_fabric, "50KB");
-	j = run_yaml(yaml, &sim);
-	cr_assert_gt(metric(j, "lossless_drops"), 0);
-	cr_assert_gt(metric(j, "retransmitted_packets"), 0);
-	cr_assert_eq(metric(j, "flows_done"), 8, "go-back-N delivers every byte");
-	lossy_fct = metric(j, "fct_us.max");
+	j = ts_run(yaml, &sim);
+	cr_assert_gt(ts_metric(j, "lossless_drops"), 0);
+	cr_assert_gt(ts_metric(j, "retransmitted_packets"), 0);
+	cr_assert_eq(ts_metric(j, "flows_done"), 8, "go-back-N delivers every byte");
+	lossy_fct = ts_metric(j, "fct_us.max");
 	cr_assert_gt(lossy_fct, ok_fct, "drops cost time: %.1f vs %.1f us", lossy_fct, ok_fct);
 	json_decref(j);
 	sim_fini(&sim);
@@ -223,19 +196,19 @@ Test(nic, a_lost_tail_waits_for_the_retransmission_timeout)
 	int spine;
 
 	snprintf(text, sizeof(text), base, "");
-	j = run_yaml(text, &sim);
+	j = ts_run(text, &sim);
 	spine = sim.net->ports[sim.topo->links[topo_find_link(sim.topo, "leaf0-spine0")].port_a]
 				.tx_bytes > 0 ? 0 : 1;
-	cr_assert_lt(metric(j, "fct_us.max"), 100, "no fault: done at wire speed");
+	cr_assert_lt(ts_metric(j, "fct_us.max"), 100, "no fault: done at wire speed");
 	json_decref(j);
 	sim_fini(&sim);
 
 	snprintf(fault, sizeof(fault), "faults: [{kind: link_down, link: leaf0-spine%d, at: 81us}]\n",
 		 spine);
 	snprintf(text, sizeof(text), base, fault);
-	j = run_yaml(text, &sim);
+	j = ts_run(text, &sim);
 	f = &sim.net->flows[0];
-	cr_assert_gt(metric(j, "drops"), 0);
+	cr_assert_gt(ts_metric(j, "drops"), 0);
 	cr_assert_neq(f->finish, 0, "the flow completes after the timeout");
 	cr_assert_geq(simtime_to_us(f->finish), rto_us, "finished at %.1f us",
 		      simtime_to_us(f->finish));
@@ -255,13 +228,13 @@ Test(nic, the_switch_invariants_hold_with_dcqcn_on)
 		"nic: {cc: dcqcn}\n"
 		"workload: {kind: incast, senders: 8, size: 4MB}\n";
 	struct sim sim;
-	json_t *j = run_yaml(yaml, &sim);
+	json_t *j = ts_run(yaml, &sim);
 
 	/* computed headroom covers 100 m: PFC may fire, nothing is lost */
-	cr_assert_eq(metric(j, "lossless_drops"), 0);
-	cr_assert_eq(metric(j, "retransmitted_packets"), 0);
-	cr_assert_eq(metric(j, "flows_done"), 8);
-	cr_assert_gt(metric(j, "cnp_handled"), 0);
+	cr_assert_eq(ts_metric(j, "lossless_drops"), 0);
+	cr_assert_eq(ts_metric(j, "retransmitted_packets"), 0);
+	cr_assert_eq(ts_metric(j, "flows_done"), 8);
+	cr_assert_gt(ts_metric(j, "cnp_handled"), 0);
 	json_decref(j);
 	sim_fini(&sim);
 }
@@ -295,21 +268,21 @@ Test(nic, a_slow_receiver_pauses_the_fabric_instead_of_dropping)
 
 	/* line-rate sender: the buffer alone sets the pace */
 	snprintf(text, sizeof(text), yaml, ", cc: none");
-	j = run_yaml(text, &sim);
+	j = ts_run(text, &sim);
 	rx = &sim.net->ports[sim.topo->nodes[sim.topo->hosts[2]].first_port]; /* h2 receives */
 	cr_assert_gt(rx->pfc[3].tx_pause, 0, "the receiving NIC sends PAUSE");
-	cr_assert_eq(metric(j, "drops"), 0);
+	cr_assert_eq(ts_metric(j, "drops"), 0);
 	cr_assert_eq(nic_counters(sim.net->nics[2])->rx_discards_phy, 0);
-	cr_assert_float_eq(metric(j, "fct_us.max"), drain_us, drain_us * 0.1, "%.1f vs %.1f us",
-			   metric(j, "fct_us.max"), drain_us);
+	cr_assert_float_eq(ts_metric(j, "fct_us.max"), drain_us, drain_us * 0.1, "%.1f vs %.1f us",
+			   ts_metric(j, "fct_us.max"), drain_us);
 	json_decref(j);
 	sim_fini(&sim);
 
 	/* the same NIC with PFC off discards what its buffer cannot hold */
 	snprintf(text, sizeof(text), yaml, ", pfc: [0,0,0,0,0,0,0,0], cc: none, transport: {timeout: 10}");
-	j = run_yaml(text, &sim);
+	j = ts_run(text, &sim);
 	cr_assert_gt(nic_counters(sim.net->nics[2])->rx_discards_phy, 0);
-	cr_assert_gt(metric(j, "retransmitted_packets"), 0);
+	cr_assert_gt(ts_metric(j, "retransmitted_packets"), 0);
 	json_decref(j);
 	sim_fini(&sim);
 }

@@ -18,6 +18,7 @@
 #include "sim/results.h"
 #include "sim/scenario.h"
 #include "sim/sim.h"
+#include "support.h"
 
 #define MTU_WIRE (4096 + 62 + 20)
 #define PAUSE_WIRE (64 + 20)
@@ -68,15 +69,8 @@ static void trace(void *ctx, simtime_t t, uint32_t port, uint8_t prio, enum net_
 static void load(const char *yaml, struct sim *sim)
 {
 	static const char *const line_rate[] = {"nic.cc=none"};
-	struct scenario *s;
-	struct diag d = {0};
-	char buf[1024];
 
-	cr_assert_eq(scn_load_text("switch.yaml", yaml, strlen(yaml),
-				   strstr(yaml, "cc:") ? NULL : line_rate, strstr(yaml, "cc:") ? 0 : 1,
-				   &s, &d),
-		     0, "%s", diag_str(&d, buf, sizeof(buf)));
-	cr_assert_eq(sim_init(sim, s, &d), 0, "%s", diag_str(&d, buf, sizeof(buf)));
+	ts_load(yaml, line_rate, strstr(yaml, "cc:") ? 0 : 1, sim);
 }
 
 static uint32_t port_id(const struct sim *sim, const char *name)
@@ -86,28 +80,6 @@ static uint32_t port_id(const struct sim *sim, const char *name)
 			return i;
 	cr_assert_fail("no port %s", name);
 	return 0;
-}
-
-static json_t *finish(struct sim *sim)
-{
-	const struct net_totals *t;
-	json_t *j;
-
-	cr_assert_eq(sim_run(sim, NULL, NULL, NULL, 0), 0);
-	t = &sim->net->tot;
-	cr_assert_eq(t->sent_bytes, t->received_bytes + t->dropped_bytes + net_inflight_bytes(sim->net),
-		     "bytes sent = received + dropped + in flight");
-	j = res_build(sim);
-	cr_assert_not_null(j);
-	return j;
-}
-
-static double metric(const json_t *j, const char *m)
-{
-	double v = NAN;
-
-	cr_assert_eq(res_metric(j, m, &v), 0, "no metric %s", m);
-	return v;
 }
 
 /* Two senders into one receiver at 100G over 2 m cables, static XOFF 100 KB. */
@@ -130,14 +102,14 @@ Test(switch, xoff_fires_on_the_byte_that_crosses_the_threshold)
 	tr.upstream = port_id(&sim, "h0:sw0");
 	sim.net->pfc_log = trace;
 	sim.net->pfc_log_ctx = &tr;
-	j = finish(&sim);
+	j = ts_finish(&sim);
 	cr_assert_gt(tr.n_xoff, 0);
 	/* before the crossing packet the PG held at most XOFF; with it, more */
 	cr_assert_leq(tr.pg_bytes_at_xoff, 100000);
 	cr_assert_gt(tr.pg_bytes_at_xoff + 4096 + 62, 100000, "PG held %llu B at XOFF",
 		     (unsigned long long)tr.pg_bytes_at_xoff);
 	cr_assert_eq(tr.n_xon, tr.n_xoff, "every XOFF is followed by an XON");
-	cr_assert_eq(metric(j, "lossless_drops"), 0);
+	cr_assert_eq(ts_metric(j, "lossless_drops"), 0);
 	json_decref(j);
 	sim_fini(&sim);
 }
@@ -155,7 +127,7 @@ Test(switch, pause_arrives_after_serialization_and_propagation_then_stops_the_se
 	tr.upstream = port_id(&sim, "h0:sw0");
 	sim.net->pfc_log = trace;
 	sim.net->pfc_log_ctx = &tr;
-	j = finish(&sim);
+	j = ts_finish(&sim);
 	/* the switch's port towards h0 is idle (h0 only sends): no wait */
 	cr_assert_eq(tr.t_rx - tr.t_xoff, ser + prop, "PAUSE took %llu ps",
 		     (unsigned long long)(tr.t_rx - tr.t_xoff));
@@ -205,7 +177,7 @@ ParameterizedTest(struct hdrm_case *c, switch, headroom_used_stays_within_the_ro
 		 "workload: {kind: incast, senders: 15, size: 2MB}\n",
 		 (unsigned long long)c->gbps, c->metres);
 	load(yaml, &sim);
-	j = finish(&sim);
+	j = ts_finish(&sim);
 	pg = sw_pg(sim.net->switches[sim.topo->ports[port_id(&sim, "sw0:h0")].node], 0, 3);
 	/* 2 x propagation x rate + 2 x MTU wire bytes + PAUSE + response x rate */
 	bound = 2 * prop * bytes_per_ps + 2 * MTU_WIRE + PAUSE_WIRE + resp * bytes_per_ps;
@@ -216,7 +188,7 @@ ParameterizedTest(struct hdrm_case *c, switch, headroom_used_stays_within_the_ro
 		      "%lluG %um: peak headroom %llu < 80%% of bound %.0f",
 		      (unsigned long long)c->gbps, c->metres,
 		      (unsigned long long)pg->peak_headroom, bound);
-	cr_assert_eq(metric(j, "lossless_drops"), 0);
+	cr_assert_eq(ts_metric(j, "lossless_drops"), 0);
 	json_decref(j);
 	sim_fini(&sim);
 }
@@ -235,13 +207,13 @@ Test(switch, incast_with_ample_headroom_is_lossless_and_on_time)
 	json_t *j;
 
 	load(yaml, &sim);
-	j = finish(&sim);
-	cr_assert_eq(metric(j, "lossless_drops"), 0);
-	cr_assert_eq(metric(j, "drops"), 0);
-	cr_assert_gt(metric(j, "pfc_pause_frames"), 0);
-	cr_assert_eq(metric(j, "paused_ports"), 8);
-	cr_assert_leq(metric(j, "fct_us.max"), wire_us * 1.05, "%.1f us vs wire %.1f us",
-		      metric(j, "fct_us.max"), wire_us);
+	j = ts_finish(&sim);
+	cr_assert_eq(ts_metric(j, "lossless_drops"), 0);
+	cr_assert_eq(ts_metric(j, "drops"), 0);
+	cr_assert_gt(ts_metric(j, "pfc_pause_frames"), 0);
+	cr_assert_eq(ts_metric(j, "paused_ports"), 8);
+	cr_assert_leq(ts_metric(j, "fct_us.max"), wire_us * 1.05, "%.1f us vs wire %.1f us",
+		      ts_metric(j, "fct_us.max"), wire_us);
 	json_decref(j);
 	sim_fini(&sim);
 }
@@ -258,11 +230,11 @@ Test(switch, long_cables_with_short_headroom_lose_lossless_packets)
 	json_t *j;
 
 	load(yaml, &sim);
-	j = finish(&sim);
+	j = ts_finish(&sim);
 	/* the round trip alone is 2 x 10 us x 12.5 GB/s = 250 KB */
-	cr_assert_gt(metric(j, "lossless_drops"), 0);
-	cr_assert_eq(metric(j, "lossless_drops"), metric(j, "drops"));
-	cr_assert_gt(metric(j, "retransmitted_packets"), 0, "go-back-N pays for each drop");
+	cr_assert_gt(ts_metric(j, "lossless_drops"), 0);
+	cr_assert_eq(ts_metric(j, "lossless_drops"), ts_metric(j, "drops"));
+	cr_assert_gt(ts_metric(j, "retransmitted_packets"), 0, "go-back-N pays for each drop");
 	json_decref(j);
 	sim_fini(&sim);
 }
@@ -277,10 +249,10 @@ Test(switch, computed_headroom_covers_the_round_trip)
 	json_t *j;
 
 	load(yaml, &sim);
-	j = finish(&sim);
-	cr_assert_eq(metric(j, "lossless_drops"), 0);
-	cr_assert_gt(metric(j, "pfc_pause_frames"), 0);
-	cr_assert_eq(metric(j, "flows_done"), 8);
+	j = ts_finish(&sim);
+	cr_assert_eq(ts_metric(j, "lossless_drops"), 0);
+	cr_assert_gt(ts_metric(j, "pfc_pause_frames"), 0);
+	cr_assert_eq(ts_metric(j, "flows_done"), 8);
 	json_decref(j);
 	sim_fini(&sim);
 }
@@ -295,10 +267,10 @@ Test(switch, lossy_priority_tail_drops_without_pause)
 	json_t *j;
 
 	load(yaml, &sim);
-	j = finish(&sim);
-	cr_assert_gt(metric(j, "drops"), 0);
-	cr_assert_eq(metric(j, "lossless_drops"), 0, "priority 3 is lossy here");
-	cr_assert_eq(metric(j, "pfc_pause_frames"), 0);
+	j = ts_finish(&sim);
+	cr_assert_gt(ts_metric(j, "drops"), 0);
+	cr_assert_eq(ts_metric(j, "lossless_drops"), 0, "priority 3 is lossy here");
+	cr_assert_eq(ts_metric(j, "pfc_pause_frames"), 0);
 	json_decref(j);
 	sim_fini(&sim);
 }
@@ -327,8 +299,8 @@ static double ecn_run(const char *kmin, const char *kmax, const char *ect, doubl
 
 	snprintf(yaml, sizeof(yaml), base, kmin, kmax, ect);
 	load(yaml, &sim);
-	j = finish(&sim);
-	marks = metric(j, "ecn_marked_packets");
+	j = ts_finish(&sim);
+	marks = ts_metric(j, "ecn_marked_packets");
 	*received = (double)sim.net->tot.received_packets;
 	*at_nics = marks_received(&sim);
 	json_decref(j);
@@ -374,7 +346,7 @@ static void two_classes(const char *sched, double *tc1_share)
 		 "    - {src: h1, dst: h2, size: 4MB, dscp: 16}\n",
 		 sched);
 	load(yaml, &sim);
-	j = finish(&sim);
+	j = ts_finish(&sim);
 	a = &sim.net->flows[0];
 	b = &sim.net->flows[1];
 	cr_assert(a->finish && b->finish);
@@ -450,16 +422,16 @@ Test(switch, a_storm_spreads_beyond_the_first_hop)
 
 	snprintf(yaml, sizeof(yaml), storm, "");
 	load(yaml, &sim);
-	j = finish(&sim);
+	j = ts_finish(&sim);
 	cr_assert_gt(rx_pause_at(&sim, "leaf1:h4"), 0, "the storm pauses its own switch port");
 	cr_assert_gt(rx_pause_at(&sim, "spine0:leaf1") + rx_pause_at(&sim, "spine1:leaf1"), 0,
 		     "leaf1 pauses the spines");
 	cr_assert_gt(rx_pause_at(&sim, "leaf0:spine0") + rx_pause_at(&sim, "leaf0:spine1"), 0,
 		     "the spines pause leaf0");
 	cr_assert_gt(rx_pause_at(&sim, "h0:leaf0"), 0, "leaf0 pauses the senders");
-	cr_assert_eq(metric(j, "flows_done"), 0, "nothing gets through a storm");
-	cr_assert_eq(metric(j, "lossless_drops"), 0);
-	cr_assert_eq(metric(j, "watchdog_triggers"), 0);
+	cr_assert_eq(ts_metric(j, "flows_done"), 0, "nothing gets through a storm");
+	cr_assert_eq(ts_metric(j, "lossless_drops"), 0);
+	cr_assert_eq(ts_metric(j, "watchdog_triggers"), 0);
 	json_decref(j);
 	sim_fini(&sim);
 }
@@ -473,9 +445,9 @@ Test(switch, the_watchdog_breaks_a_storm)
 	snprintf(yaml, sizeof(yaml), storm,
 		 "  watchdog: {detection: 1ms, restoration: 2ms, action: drop}\n");
 	load(yaml, &sim);
-	j = finish(&sim);
-	cr_assert_gt(metric(j, "watchdog_triggers"), 0);
-	cr_assert_gt(metric(j, "watchdog_drops"), 0, "drop action discards the stuck queue");
+	j = ts_finish(&sim);
+	cr_assert_gt(ts_metric(j, "watchdog_triggers"), 0);
+	cr_assert_gt(ts_metric(j, "watchdog_drops"), 0, "drop action discards the stuck queue");
 	/* the fabric behind the stormed port drains: leaf0's senders resume */
 	cr_assert_gt(sim.net->ports[port_id(&sim, "h0:leaf0")].tx_packets,
 		     sim.net->ports[port_id(&sim, "leaf0:h0")].pfc[3].tx_pause);
@@ -506,13 +478,13 @@ Test(switch, dynamic_threshold_is_alpha_times_free_shared_buffer)
 	c = sw_counters(sim.net->switches[sim.topo->ports[tr.xoff_port].node]);
 	/* 4 MB - 3 ports x 200 KB of headroom = 3.4 MB shared */
 	cr_assert_eq(c->shared_size, 3400000);
-	j = finish(&sim);
+	j = ts_finish(&sim);
 	/* two PGs fill in step; alpha = 1: XOFF when x = S - 2x, x = S / 3 */
 	third = (double)c->shared_size / 3;
 	cr_assert_float_eq((double)tr.pg_bytes_at_xoff, third, 2 * (4096 + 62),
 			   "PG held %llu B at XOFF, S/3 = %.0f", (unsigned long long)tr.pg_bytes_at_xoff,
 			   third);
-	cr_assert_eq(metric(j, "lossless_drops"), 0);
+	cr_assert_eq(ts_metric(j, "lossless_drops"), 0);
 	json_decref(j);
 	sim_fini(&sim);
 }
