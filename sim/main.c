@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "results.h"
 #include "scenario.h"
 #include "sim.h"
@@ -211,6 +212,10 @@ int main(int argc, char **argv)
 		printf("rocesim %s\n", ROCESIM_VERSION);
 		return 0;
 	}
+	if (!strcmp(argv[1], "check"))
+		return cmd_check(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "plot"))
+		return cmd_plot(argc - 2, argv + 2);
 	if (strcmp(argv[1], "run"))
 		return usage_error("unknown verb \"%s\"", argv[1]);
 	a.sets = calloc((size_t)argc, sizeof(char *));
