@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "collective.h"
 #include "nic.h"
 #include "switch.h"
 
@@ -120,8 +121,12 @@ int net_build(const struct scenario *s, struct topo *t, struct evq *q, gsl_rng *
 	n->ports = calloc(t->n_ports, sizeof(*n->ports));
 	n->switches = calloc(t->n_nodes, sizeof(*n->switches));
 	n->nics = calloc(t->n_hosts, sizeof(*n->nics));
-	n->flows = calloc(s->wl.n_flows ? s->wl.n_flows : 1, sizeof(*n->flows));
-	if (!n->ports || !n->switches || !n->nics || !n->flows)
+	n->n_flows = s->wl.n_flows;
+	for (uint32_t i = 0; i < s->n_colls; i++)
+		n->n_flows += coll_qp_count(&s->colls[i]);
+	n->flows = calloc(n->n_flows ? n->n_flows : 1, sizeof(*n->flows));
+	n->colls = calloc(s->n_colls ? s->n_colls : 1, sizeof(*n->colls));
+	if (!n->ports || !n->switches || !n->nics || !n->flows || !n->colls)
 		goto fail;
 	for (uint32_t i = 0; i < t->n_ports; i++) {
 		const struct topo_port *tp = &t->ports[i];
@@ -155,8 +160,8 @@ int net_build(const struct scenario *s, struct topo *t, struct evq *q, gsl_rng *
 			goto fail;
 		}
 	}
-	n->n_flows = s->wl.n_flows;
-	for (uint32_t i = 0; i < n->n_flows; i++) {
+	n->n_wl_flows = s->wl.n_flows;
+	for (uint32_t i = 0; i < n->n_wl_flows; i++) {
 		struct flow *f = &n->flows[i];
 		const struct scn_flow *sf = &s->wl.flows[i];
 
@@ -172,6 +177,14 @@ int net_build(const struct scenario *s, struct topo *t, struct evq *q, gsl_rng *
 		evq_timer_init(&f->start_timer, on_flow_start, f);
 		if (evq_arm(q, &f->start_timer, f->start))
 			goto fail;
+	}
+	for (uint32_t i = 0, first = n->n_wl_flows; i < s->n_colls; i++) {
+		if (coll_new(n, &s->colls[i], first, &n->colls[i]))
+			goto fail;
+		n->n_colls++;
+		for (uint32_t k = 0; k < coll_qp_count(&s->colls[i]); k++)
+			n->flows[first + k].hash = flow_hash(s->seed, first + k);
+		first += coll_qp_count(&s->colls[i]);
 	}
 	n->storms = calloc(s->n_faults ? s->n_faults : 1, sizeof(*n->storms));
 	if (!n->storms)
@@ -210,7 +223,12 @@ void net_free(struct net *n)
 	free(n->switches);
 	free(n->nics);
 	free(n->ports);
+	for (uint32_t i = 0; n->flows && i < n->n_flows; i++)
+		free(n->flows[i].msgs);
 	free(n->flows);
+	for (uint32_t i = 0; n->colls && i < n->n_colls; i++)
+		coll_free(n->colls[i]);
+	free(n->colls);
 	free(n->storms);
 	topo_routes_free(n->routes);
 	pkt_pool_destroy(&n->pool);
@@ -228,5 +246,5 @@ uint64_t net_inflight_bytes(const struct net *n)
 
 int net_done(const struct net *n)
 {
-	return n->flows_done == n->n_flows;
+	return n->flows_done == n->n_wl_flows && n->colls_done == n->n_colls;
 }

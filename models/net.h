@@ -20,24 +20,38 @@
 struct sw;
 struct nic;
 
+/* A message posted on a queue pair. */
+struct qp_msg {
+	uint64_t bytes;
+	uint32_t first_psn, n_psn;
+	uint32_t tag; /* the poster's own id (a collective's step and piece) */
+};
+
 /*
- * A flow: one RC queue pair from src to dst carrying one message, with the
- * requester's state (at src) and the responder's (at dst).
+ * A flow: one RC queue pair from src to dst, with the requester's state
+ * (at src) and the responder's (at dst). A workload flow carries one
+ * message; a collective's QP carries one message per step it takes part in,
+ * posted as its data dependencies are met.
  */
 struct flow {
 	uint32_t id;
 	uint32_t src, dst;
-	uint64_t bytes;
+	uint64_t bytes;   /* posted so far */
 	simtime_t start;
-	simtime_t finish; /* last byte received in order, 0 until then */
-	simtime_t acked;  /* the requester saw the last ACK, 0 until then */
+	simtime_t finish; /* workload flow: last byte received in order, 0 until then */
+	simtime_t acked;  /* workload flow: the requester saw the last ACK, 0 until then */
+	struct qp_msg *msgs;
+	uint32_t n_msgs, cap_msgs;
+	uint32_t tx_msg;  /* requester: message holding snd_nxt (a cursor) */
+	uint32_t rx_msg;  /* responder: next message to complete */
+	struct coll *coll; /* the collective this QP belongs to, or NULL */
 	uint32_t hash;
 	uint8_t dscp, prio;
 	struct net *net;
 	struct evq_timer start_timer;
 
 	/* requester */
-	uint32_t n_psn;              /* packets in the message */
+	uint32_t n_psn;              /* packets posted so far */
 	uint32_t snd_nxt, snd_una, snd_max; /* next, oldest unacked, highest sent + 1 */
 	uint64_t sent;               /* payload bytes sent, first transmissions */
 	simtime_t last_tx;           /* pacing: when the last data packet started */
@@ -98,8 +112,11 @@ struct net {
 	struct sw **switches; /* per node, NULL for hosts */
 	struct nic **nics;    /* per host index */
 
-	struct flow *flows;
+	struct flow *flows;          /* workload flows first, then collective QPs */
 	uint32_t n_flows, flows_done;
+	uint32_t n_wl_flows;         /* the workload flows among them */
+	struct coll **colls;
+	uint32_t n_colls, colls_done;
 	struct net_totals tot;
 	int error; /* first allocation failure inside the loop */
 	net_pfc_log_fn pfc_log; /* optional */

@@ -7,6 +7,7 @@
 
 #include <stdlib.h>
 
+#include "collective.h"
 #include "net.h"
 
 struct nic {
@@ -34,11 +35,33 @@ static struct nic *nic_of(const struct flow *f, uint32_t host)
 	return f->net->nics[host];
 }
 
-static uint32_t payload_of(const struct nic *n, const struct flow *f, uint32_t psn)
+/* The message holding @psn; f->tx_msg is a cursor that usually hits. */
+static const struct qp_msg *msg_of(struct flow *f, uint32_t psn)
 {
-	if (psn + 1 < f->n_psn)
+	const struct qp_msg *m = &f->msgs[f->tx_msg];
+	uint32_t lo = 0, hi = f->n_msgs;
+
+	if (psn >= m->first_psn && psn < m->first_psn + m->n_psn)
+		return m;
+	while (hi - lo > 1) {
+		uint32_t mid = (lo + hi) / 2;
+
+		if (f->msgs[mid].first_psn <= psn)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	f->tx_msg = lo;
+	return &f->msgs[lo];
+}
+
+static uint32_t payload_of(const struct nic *n, struct flow *f, uint32_t psn)
+{
+	const struct qp_msg *m = msg_of(f, psn);
+
+	if (psn + 1 < m->first_psn + m->n_psn)
 		return n->mtu;
-	return (uint32_t)(f->bytes - (uint64_t)(f->n_psn - 1) * n->mtu);
+	return (uint32_t)(m->bytes - (uint64_t)(m->n_psn - 1) * n->mtu);
 }
 
 /* ---- the ring of QPs with something to send ------------------------------------ */
@@ -200,8 +223,8 @@ static void on_rto(void *obj, uint64_t arg)
 	struct nic *n = nic_of(f, f->src);
 
 	(void)arg;
-	if (f->acked)
-		return;
+	if (f->snd_una >= f->n_psn)
+		return; /* nothing outstanding */
 	if (evq_now(f->net->q) < f->rto_at) {
 		evq_arm(f->net->q, &f->rto, f->rto_at);
 		return;
@@ -333,7 +356,8 @@ static void requester_ack(struct nic *n, struct flow *f, uint32_t epsn, simtime_
 		return;
 	f->snd_una = epsn;
 	if (f->snd_una >= f->n_psn) {
-		f->acked = now;
+		if (!f->coll)
+			f->acked = now;
 		evq_cancel(n->net->q, &f->rto);
 	} else {
 		arm_rto(f);
@@ -376,17 +400,28 @@ static void responder_data(struct nic *n, struct flow *f, struct pkt *pkt, simti
 		}
 	}
 	if (pkt->psn == f->epsn) {
+		const struct qp_msg *m = &f->msgs[f->rx_msg];
+		int msg_done;
+
 		f->received += pkt->payload;
 		f->epsn++;
 		f->nak_sent = 0;
-		if (f->epsn == f->n_psn) {
-			f->finish = now;
-			n->net->flows_done++;
-			n->c.flows_done++;
-		}
-		if (++f->unacked >= scn->nic.ack_every || f->epsn == f->n_psn) {
+		msg_done = f->epsn == m->first_psn + m->n_psn;
+		if (++f->unacked >= scn->nic.ack_every || msg_done) {
 			f->unacked = 0;
 			send_ctrl(n, f, PKT_ACK, f->epsn);
+		}
+		if (msg_done) {
+			uint32_t tag = m->tag;
+
+			f->rx_msg++;
+			if (f->coll) {
+				coll_msg_done(f->coll, f, tag, now);
+			} else {
+				f->finish = now;
+				n->net->flows_done++;
+				n->c.flows_done++;
+			}
 		}
 	} else if (pkt->psn > f->epsn) {
 		n->c.out_of_sequence++;
@@ -559,15 +594,47 @@ void nic_free(struct nic *n)
 	free(n);
 }
 
-void nic_start_flow(struct nic *n, struct flow *f)
+void nic_open_qp(struct nic *n, struct flow *f)
 {
-	n->c.flows_started++;
-	f->n_psn = (uint32_t)((f->bytes + n->mtu - 1) / n->mtu);
 	evq_timer_init(&f->rto, on_rto, f);
 	evq_timer_init(&f->cut_timer, on_cut, f);
 	evq_timer_init(&f->inc_timer, on_increase, f);
 	dcqcn_rp_init(&f->rp, &n->scn->nic.dcqcn, n->port->rate_bps);
+}
+
+int nic_post(struct nic *n, struct flow *f, uint64_t bytes, uint32_t tag)
+{
+	struct qp_msg *m;
+
+	if (f->n_msgs == f->cap_msgs) {
+		uint32_t cap = f->cap_msgs ? 2 * f->cap_msgs : 4;
+
+		m = realloc(f->msgs, cap * sizeof(*m));
+		if (!m)
+			return -1;
+		f->msgs = m;
+		f->cap_msgs = cap;
+	}
+	m = &f->msgs[f->n_msgs++];
+	m->bytes = bytes;
+	m->first_psn = f->n_psn;
+	m->n_psn = (uint32_t)((bytes + n->mtu - 1) / n->mtu);
+	m->tag = tag;
+	f->n_psn += m->n_psn;
+	f->bytes += bytes;
 	ring_add(n, f);
+	return 0;
+}
+
+void nic_start_flow(struct nic *n, struct flow *f)
+{
+	uint64_t bytes = f->bytes;
+
+	n->c.flows_started++;
+	f->bytes = 0;
+	nic_open_qp(n, f);
+	if (nic_post(n, f, bytes, 0))
+		n->net->error = -1;
 }
 
 const struct nic_counters *nic_counters(const struct nic *n)

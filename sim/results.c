@@ -32,13 +32,13 @@ static json_t *uint_j(uint64_t v)
 
 static json_t *fct_stats(const struct net *n)
 {
-	double *v = malloc((n->n_flows ? n->n_flows : 1) * sizeof(*v));
+	double *v = malloc((n->n_wl_flows ? n->n_wl_flows : 1) * sizeof(*v));
 	size_t k = 0;
 	json_t *o;
 
 	if (!v)
 		return NULL;
-	for (uint32_t i = 0; i < n->n_flows; i++)
+	for (uint32_t i = 0; i < n->n_wl_flows; i++)
 		if (n->flows[i].finish)
 			v[k++] = simtime_to_us(n->flows[i].finish - n->flows[i].start);
 	if (!k) {
@@ -210,7 +210,7 @@ json_t *res_build(const struct sim *sim)
 		nic_pfc_counters(o, p, sim->end_time);
 		json_array_append_new(hosts, o);
 	}
-	for (uint32_t i = 0; i < n->n_flows; i++) {
+	for (uint32_t i = 0; i < n->n_wl_flows; i++) {
 		const struct flow *f = &n->flows[i];
 
 		json_array_append_new(
@@ -238,7 +238,7 @@ json_t *res_build(const struct sim *sim)
 		"sim_time_us", real3(simtime_to_us(sim->end_time)), "end", sim_end_str(sim->end),
 		"peak_packets", uint_j(n->pool.peak), "peak_rss_kb", uint_j(peak_rss_kb()), "queue_peak",
 		uint_j(evq_peak(sim->q)), "summary", "sim_time_us",
-		real3(simtime_to_us(sim->end_time)), "flows", uint_j(n->n_flows), "flows_done",
+		real3(simtime_to_us(sim->end_time)), "flows", uint_j(n->n_wl_flows), "flows_done",
 		uint_j(n->flows_done), "pfc_pause_frames", uint_j(pause_frames),
 		"pfc_pause_rate_per_s", real3(sim_s > 0 ? (double)pause_frames / sim_s : 0.0),
 		"pfc_paused_time_us", real3(simtime_to_us(paused_time)), "paused_ports",

@@ -112,7 +112,7 @@ static void on_sample(void *obj, uint64_t arg)
 		for (uint32_t i = 0; i < n->n_flows; i++) {
 			struct flow *f = &n->flows[i];
 
-			if (!f->rp.active || f->acked || !f->n_psn)
+			if (!f->rp.active || f->acked || !f->n_psn || f->snd_una >= f->n_psn)
 				continue;
 			fprintf(sim->qp_rates, "%.3f,%u,%s,%s,%.6f,%.6f,%.6f\n", now, i,
 				t->nodes[t->hosts[f->src]].name, t->nodes[t->hosts[f->dst]].name,
@@ -140,7 +140,7 @@ static void show_progress(const struct sim *sim, double start, double now)
 	fprintf(stderr, "rocesim: %s t=%.1fus (%.0f%% of stop) %.2fM events/s, %u/%u flows done\n",
 		sim->scn->name, simtime_to_us(evq_now(sim->q)),
 		100.0 * (double)evq_now(sim->q) / (double)sim->scn->stop, rate / 1e6,
-		sim->net->flows_done, sim->net->n_flows);
+		sim->net->flows_done, sim->net->n_wl_flows);
 }
 
 int sim_run(struct sim *sim, FILE *series, FILE *qp_rates, FILE *pfc_events, int progress)

@@ -34,6 +34,23 @@ struct scn_flow {
 	uint8_t dscp, priority; /* nic.dscp / nic.priority unless the flow says */
 };
 
+enum scn_coll_op { SCN_ALLREDUCE, SCN_ALLGATHER, SCN_REDUCESCATTER, SCN_ALLTOALL };
+
+/* A collective of the workload, as nccl-tests runs it. */
+struct scn_coll {
+	enum scn_coll_op op;
+	uint64_t bytes;       /* per rank, as nccl-tests counts "size" */
+	uint32_t *ranks;      /* host index of each rank, in ring order */
+	uint32_t n_ranks;
+	uint32_t channels;    /* rings in parallel, each on its own QPs */
+	uint64_t chunk;       /* largest message a ring step sends at once */
+	uint32_t iterations;  /* back to back */
+	simtime_t start;
+	uint32_t late_rank;   /* rank whose first sends start late, or UINT32_MAX */
+	simtime_t late_by;
+	uint8_t dscp, priority;
+};
+
 struct scn_fault {
 	enum scn_fault_kind kind;
 	uint32_t link;     /* link_down: index in topo.links */
@@ -130,6 +147,9 @@ struct scenario {
 		struct scn_flow *flows;
 		uint32_t n_flows;
 	} wl;
+
+	struct scn_coll *colls;
+	uint32_t n_colls;
 
 	struct scn_fault *faults;
 	uint32_t n_faults;

@@ -1,0 +1,220 @@
+/*
+ * Collectives: the rings and the all-to-all of collective.h, driven by the
+ * arrival of whole messages at each rank.
+ */
+#include "collective.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+#include "net.h"
+#include "nic.h"
+
+struct coll {
+	struct net *net;
+	const struct scn_coll *spec;
+	struct flow *qps; /* net->flows + first */
+	uint32_t n_qps;
+	uint32_t n, channels;
+	uint32_t steps;      /* ring: 2(n-1) or n-1; all-to-all: 1 */
+	uint32_t pieces;     /* ring: per step and channel */
+	uint64_t seg;        /* ring: bytes per step, rank and channel */
+	uint64_t remaining;  /* messages still to arrive this iteration */
+	uint32_t iter;       /* current iteration */
+	simtime_t iter_start;
+	simtime_t *times;
+	uint32_t done;
+	struct evq_timer start_timer;
+	struct evq_timer late_timer;
+};
+
+static int is_ring(const struct coll *c)
+{
+	return c->spec->op != SCN_ALLTOALL;
+}
+
+uint32_t coll_qp_count(const struct scn_coll *spec)
+{
+	if (spec->op == SCN_ALLTOALL)
+		return spec->n_ranks * (spec->n_ranks - 1);
+	return spec->n_ranks * spec->channels;
+}
+
+const char *coll_op_name(enum scn_coll_op op)
+{
+	static const char *const names[] = {
+		[SCN_ALLREDUCE] = "allreduce",
+		[SCN_ALLGATHER] = "allgather",
+		[SCN_REDUCESCATTER] = "reducescatter",
+		[SCN_ALLTOALL] = "alltoall",
+	};
+
+	return names[op];
+}
+
+double coll_busbw_factor(enum scn_coll_op op, uint32_t ranks)
+{
+	double n = ranks;
+
+	return op == SCN_ALLREDUCE ? 2 * (n - 1) / n : (n - 1) / n;
+}
+
+/* Bytes of piece @p of a ring step (the last piece takes the rest). */
+static uint64_t piece_bytes(const struct coll *c, uint32_t p)
+{
+	uint64_t chunk = c->spec->chunk;
+
+	return p + 1 < c->pieces ? chunk : c->seg - (uint64_t)(c->pieces - 1) * chunk;
+}
+
+static void post(struct coll *c, struct flow *qp, uint64_t bytes, uint32_t tag)
+{
+	if (nic_post(c->net->nics[qp->src], qp, bytes, tag))
+		c->net->error = -ENOMEM;
+}
+
+/* Rank @r's first sends of an iteration: step 0 of every ring, or its
+ * share of the all-to-all. */
+static void first_sends(struct coll *c, uint32_t r)
+{
+	if (!is_ring(c)) {
+		uint64_t per_peer = c->spec->bytes / c->n;
+
+		for (uint32_t k = 0; k < c->n - 1; k++)
+			post(c, &c->qps[r * (c->n - 1) + k], per_peer ? per_peer : 1, 0);
+		return;
+	}
+	for (uint32_t ch = 0; ch < c->channels; ch++)
+		for (uint32_t p = 0; p < c->pieces; p++)
+			post(c, &c->qps[r * c->channels + ch], piece_bytes(c, p), p);
+}
+
+static void on_late(void *obj, uint64_t arg)
+{
+	struct coll *c = obj;
+
+	first_sends(c, (uint32_t)arg);
+}
+
+static void start_iteration(struct coll *c, simtime_t now)
+{
+	const struct scn_coll *s = c->spec;
+
+	c->iter_start = now;
+	c->remaining = (uint64_t)c->n_qps * (is_ring(c) ? (uint64_t)c->steps * c->pieces : 1);
+	for (uint32_t r = 0; r < c->n; r++) {
+		if (c->iter == 0 && r == s->late_rank) {
+			c->late_timer.arg = r;
+			evq_arm(c->net->q, &c->late_timer, now + s->late_by);
+			continue;
+		}
+		first_sends(c, r);
+	}
+}
+
+static void on_start(void *obj, uint64_t arg)
+{
+	struct coll *c = obj;
+
+	(void)arg;
+	start_iteration(c, evq_now(c->net->q));
+}
+
+void coll_msg_done(struct coll *c, struct flow *qp, uint32_t tag, simtime_t now)
+{
+	if (is_ring(c)) {
+		uint32_t idx = (uint32_t)(qp - c->qps);
+		uint32_t ch = idx % c->channels;
+		uint32_t to = (idx / c->channels + 1) % c->n; /* the rank that received */
+		uint32_t step = tag / c->pieces, p = tag % c->pieces;
+
+		/* it forwards the piece on the next step, once it has it */
+		if (step + 1 < c->steps)
+			post(c, &c->qps[to * c->channels + ch], piece_bytes(c, p),
+			     (step + 1) * c->pieces + p);
+	}
+	if (--c->remaining)
+		return;
+	c->times[c->done++] = now - c->iter_start;
+	if (++c->iter < c->spec->iterations) {
+		start_iteration(c, now);
+		return;
+	}
+	c->net->colls_done++;
+}
+
+int coll_new(struct net *net, const struct scn_coll *spec, uint32_t first, struct coll **out)
+{
+	struct coll *c = calloc(1, sizeof(*c));
+	uint32_t n = spec->n_ranks;
+
+	*out = NULL;
+	if (!c || !(c->times = calloc(spec->iterations, sizeof(*c->times)))) {
+		free(c);
+		return -ENOMEM;
+	}
+	c->net = net;
+	c->spec = spec;
+	c->qps = &net->flows[first];
+	c->n_qps = coll_qp_count(spec);
+	c->n = n;
+	c->channels = spec->channels;
+	if (is_ring(c)) {
+		c->steps = spec->op == SCN_ALLREDUCE ? 2 * (n - 1) : n - 1;
+		c->seg = (spec->bytes + (uint64_t)n * c->channels - 1) / ((uint64_t)n * c->channels);
+		if (!c->seg)
+			c->seg = 1;
+		c->pieces = (uint32_t)((c->seg + spec->chunk - 1) / spec->chunk);
+	} else {
+		c->steps = 1;
+		c->pieces = 1;
+	}
+	for (uint32_t i = 0; i < c->n_qps; i++) {
+		struct flow *f = &c->qps[i];
+		uint32_t r, peer;
+
+		if (is_ring(c)) {
+			r = i / c->channels;
+			peer = (r + 1) % n;
+		} else {
+			r = i / (n - 1);
+			peer = i % (n - 1);
+			peer += peer >= r;
+		}
+		f->id = first + i;
+		f->src = spec->ranks[r];
+		f->dst = spec->ranks[peer];
+		f->coll = c;
+		f->dscp = spec->dscp;
+		f->prio = spec->priority;
+		f->start = spec->start;
+		f->net = net;
+		nic_open_qp(net->nics[f->src], f);
+	}
+	evq_timer_init(&c->start_timer, on_start, c);
+	evq_timer_init(&c->late_timer, on_late, c);
+	if (evq_arm(net->q, &c->start_timer, spec->start)) {
+		coll_free(c);
+		return -ENOMEM;
+	}
+	*out = c;
+	return 0;
+}
+
+void coll_free(struct coll *c)
+{
+	if (!c)
+		return;
+	free(c->times);
+	free(c);
+}
+
+void coll_stats(const struct coll *c, struct coll_stats *out)
+{
+	out->op = c->spec->op;
+	out->bytes = c->spec->bytes;
+	out->ranks = c->n;
+	out->iterations = c->spec->iterations;
+	out->done = c->done;
+	out->times = c->times;
+}

@@ -1,0 +1,49 @@
+/*
+ * Collectives as NCCL runs them over RoCE, and as nccl-tests measures them.
+ *
+ * Ring AllReduce: per channel, a ring over the ranks with one QP from each
+ * rank to the next; reduce-scatter then all-gather, 2(n-1) steps, each
+ * moving S/(n x channels) per rank and channel, cut into pieces of at most
+ * `chunk` bytes. A rank sends piece p of step k+1 only once it has
+ * received piece p of step k from its predecessor (data dependencies, not
+ * a schedule). AllGather and ReduceScatter: the same ring with n-1 steps.
+ * All-to-All: every rank sends S/n to every other rank at once, one QP per
+ * ordered pair. Iterations run back to back: the next starts when every
+ * rank has finished the last.
+ */
+#ifndef ROCESIM_COLLECTIVE_H
+#define ROCESIM_COLLECTIVE_H
+
+#include <stdint.h>
+
+#include "../sim/scenario.h"
+
+struct net;
+struct flow;
+struct coll;
+
+/* QPs the collective needs (allocated by the caller in net->flows). */
+uint32_t coll_qp_count(const struct scn_coll *spec);
+/*
+ * Set up @spec's collective on the QPs net->flows[first .. first +
+ * coll_qp_count - 1] and schedule its first iteration. 0 or -ENOMEM.
+ */
+int coll_new(struct net *net, const struct scn_coll *spec, uint32_t first, struct coll **out);
+void coll_free(struct coll *c);
+/* A message of the collective arrived whole at @qp's responder. */
+void coll_msg_done(struct coll *c, struct flow *qp, uint32_t tag, simtime_t now);
+
+struct coll_stats {
+	enum scn_coll_op op;
+	uint64_t bytes;
+	uint32_t ranks;
+	uint32_t iterations, done; /* asked for, completed */
+	const simtime_t *times;    /* completion time of each completed iteration */
+};
+
+void coll_stats(const struct coll *c, struct coll_stats *out);
+const char *coll_op_name(enum scn_coll_op op);
+/* nccl-tests' bus bandwidth factor (FACTS.md 7.3). */
+double coll_busbw_factor(enum scn_coll_op op, uint32_t ranks);
+
+#endif
