@@ -14,6 +14,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "../models/collective.h"
 #include "../models/nic.h"
 #include "../models/switch.h"
 
@@ -142,11 +143,35 @@ static void nic_pfc_counters(json_t *o, const struct port *p, simtime_t end)
 	}
 }
 
+/* One collective as nccl-tests reports it: times per iteration, and the
+ * mean completion time with its algorithm and bus bandwidth (GB/s = 1e9). */
+static json_t *coll_json(const struct coll *c)
+{
+	struct coll_stats st;
+	json_t *iters = json_array();
+	double sum = 0, mean, algbw = 0;
+
+	coll_stats(c, &st);
+	for (uint32_t i = 0; i < st.done; i++) {
+		sum += simtime_to_us(st.times[i]);
+		json_array_append_new(iters, real3(simtime_to_us(st.times[i])));
+	}
+	mean = st.done ? sum / st.done : 0;
+	if (mean > 0)
+		algbw = (double)st.bytes / (mean * 1e-6) / 1e9;
+	return json_pack("{s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "op", coll_op_name(st.op),
+			 "bytes", uint_j(st.bytes), "ranks", uint_j(st.ranks), "iterations",
+			 uint_j(st.iterations), "iterations_done", uint_j(st.done), "completion_time_us", st.done ? real3(mean) : json_null(),
+			 "algbw_GBps", st.done ? real3(algbw) : json_null(), "busbw_GBps",
+			 st.done ? real3(algbw * coll_busbw_factor(st.op, st.ranks)) : json_null(),
+			 "iteration_times_us", iters);
+}
+
 json_t *res_build(const struct sim *sim)
 {
 	const struct net *n = sim->net;
 	const struct topo *t = sim->topo;
-	json_t *root, *switches = json_array(), *hosts = json_array(), *flows = json_array();
+	json_t *root, *switches = json_array(), *hosts = json_array(), *flows = json_array(), *colls;
 	uint64_t max_q = 0, pause_frames = 0, paused_ports = 0, hdrm_peak = 0;
 	simtime_t paused_time = 0;
 	double sim_s = simtime_to_s(sim->end_time);
@@ -225,6 +250,9 @@ json_t *res_build(const struct sim *sim)
 					 f->acked ? real3(simtime_to_us(f->acked - f->start))
 						  : json_null()));
 	}
+	colls = json_array();
+	for (uint32_t i = 0; i < n->n_colls; i++)
+		json_array_append_new(colls, coll_json(n->colls[i]));
 	root = json_pack(
 		"{s:i,s:s,s:o,s:{s:o,s:o,s:o,s:o,s:o,s:o,s:s,s:o,s:o,s:o},"
 		"s:{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,"
@@ -253,6 +281,13 @@ json_t *res_build(const struct sim *sim)
 		uint_j(n->tot.sent_bytes), "received", uint_j(n->tot.received_bytes), "dropped",
 		uint_j(n->tot.dropped_bytes), "in_flight", uint_j(net_inflight_bytes(n)), "switches",
 		switches, "hosts", hosts, "flows", flows);
+	if (root && json_array_size(colls)) {
+		json_object_set(json_object_get(root, "summary"), "collective",
+				json_array_get(colls, 0));
+		json_object_set_new(json_object_get(root, "summary"), "collectives", colls);
+	} else {
+		json_decref(colls);
+	}
 	return root;
 }
 
@@ -334,6 +369,37 @@ static double num(const json_t *o, const char *path)
 	return v;
 }
 
+/* nccl-tests' columns, one row per iteration (float, sum as nccl-tests'
+ * default data type and reduction). */
+static void print_collectives(const json_t *j, FILE *f)
+{
+	const json_t *cs = json_object_get(json_object_get(j, "summary"), "collectives");
+	size_t i;
+	json_t *c;
+
+	json_array_foreach(cs, i, c) {
+		const char *op = json_string_value(json_object_get(c, "op"));
+		double bytes = (double)json_integer_value(json_object_get(c, "bytes"));
+		double ranks = (double)json_integer_value(json_object_get(c, "ranks"));
+		double factor = !strcmp(op, "allreduce") ? 2 * (ranks - 1) / ranks : (ranks - 1) / ranks;
+		const json_t *it = json_object_get(c, "iteration_times_us");
+		size_t k;
+		json_t *t;
+
+		fprintf(f, "  %-10s %.0f ranks, %zu of %lld iterations done\n", op, ranks,
+			json_array_size(it), (long long)json_integer_value(json_object_get(c, "iterations")));
+		fprintf(f, "  #%14s %12s %6s %6s %11s %11s %11s\n", "size", "count", "type", "redop",
+			"time(us)", "algbw(GB/s)", "busbw(GB/s)");
+		json_array_foreach(it, k, t) {
+			double us = json_real_value(t), algbw = bytes / (us * 1e-6) / 1e9;
+
+			fprintf(f, "  %15.0f %12.0f %6s %6s %11.1f %11.2f %11.2f\n", bytes, bytes / 4,
+				"float", !strcmp(op, "alltoall") || !strcmp(op, "allgather") ? "none" : "sum",
+				us, algbw, algbw * factor);
+		}
+	}
+}
+
 void res_print_summary(const json_t *j, FILE *f)
 {
 	const json_t *run = json_object_get(j, "run");
@@ -343,9 +409,11 @@ void res_print_summary(const json_t *j, FILE *f)
 		(long long)json_integer_value(json_object_get(j, "seed")),
 		json_string_value(json_object_get(run, "end")),
 		json_real_value(json_object_get(run, "sim_time_us")));
-	fprintf(f, "  flows      %.0f of %.0f done; FCT p50 %.3f us, p99 %.3f us, max %.3f us\n",
-		num(j, "flows_done"), num(j, "flows"), num(j, "fct_us.p50"), num(j, "fct_us.p99"),
-		num(j, "fct_us.max"));
+	if (num(j, "flows") > 0)
+		fprintf(f, "  flows      %.0f of %.0f done; FCT p50 %.3f us, p99 %.3f us, max %.3f us\n",
+			num(j, "flows_done"), num(j, "flows"), num(j, "fct_us.p50"),
+			num(j, "fct_us.p99"), num(j, "fct_us.max"));
+	print_collectives(j, f);
 	fprintf(f, "  pfc        %.0f PAUSE frames (%.1f/s), %.3f us paused in all, %.0f ports paused, "
 		   "peak headroom %.0f bytes\n",
 		num(j, "pfc_pause_frames"), num(j, "pfc_pause_rate_per_s"),

@@ -112,11 +112,18 @@ struct raw_flow {
 	char *src, *dst, *size, *start, *dscp;
 };
 
+struct raw_late {
+	char *host, *by;
+};
+
 struct raw_workload {
 	int kind;
-	char *size, *senders, *receiver, *start;
+	char *size, *senders, *receiver, *start, *channels, *chunk, *iterations, *dscp;
 	struct raw_flow *flows;
 	unsigned flows_count;
+	char **ranks;
+	unsigned ranks_count;
+	struct raw_late *late;
 };
 
 struct raw_fault {
@@ -135,7 +142,9 @@ struct raw_top {
 	struct raw_topology *topology;
 	struct raw_switch *sw;
 	struct raw_nic *nic;
-	struct raw_workload *workload;
+	struct raw_workload *workload;    /* workload: a mapping */
+	struct raw_workload *workloads;   /* workload: a list */
+	unsigned workloads_count;
 	struct raw_fault *faults;
 	unsigned faults_count;
 	struct raw_output *output;
@@ -143,6 +152,7 @@ struct raw_top {
 
 /* Everything kept from loading until scn_resolve has used it. */
 struct scn_raw {
+	const struct cyaml_schema_value *schema; /* top_value or top_value_list */
 	struct raw_top *top;
 	struct ydoc *doc;
 	char **set_paths;
@@ -159,10 +169,16 @@ static const cyaml_strval_t cc_kinds[] = {
 	{"none", 1 + SCN_CC_NONE},
 	{"dcqcn", 1 + SCN_CC_DCQCN},
 };
+/* Workload kinds: flow patterns, then the collectives (1 + SCN_WL_COLL + op). */
+#define SCN_WL_COLL 3
 static const cyaml_strval_t wl_kinds[] = {
 	{"flows", 1 + SCN_WL_FLOWS},
 	{"incast", 1 + SCN_WL_INCAST},
 	{"permutation", 1 + SCN_WL_PERMUTATION},
+	{"allreduce", 1 + SCN_WL_COLL + SCN_ALLREDUCE},
+	{"allgather", 1 + SCN_WL_COLL + SCN_ALLGATHER},
+	{"reducescatter", 1 + SCN_WL_COLL + SCN_REDUCESCATTER},
+	{"alltoall", 1 + SCN_WL_COLL + SCN_ALLTOALL},
 };
 static const cyaml_strval_t fault_kinds[] = {
 	{"link_down", 1 + SCN_FAULT_LINK_DOWN},
@@ -316,15 +332,31 @@ static const cyaml_schema_value_t flow_value = {
 	CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct raw_flow, flow_fields),
 };
 
+static const cyaml_schema_field_t late_fields[] = {
+	STR("host", struct raw_late, host),
+	STR("by", struct raw_late, by),
+	CYAML_FIELD_END,
+};
+
 static const cyaml_schema_field_t workload_fields[] = {
 	ENUM("kind", struct raw_workload, kind, wl_kinds),
 	STR("size", struct raw_workload, size),
 	STR("senders", struct raw_workload, senders),
 	STR("receiver", struct raw_workload, receiver),
 	STR("start", struct raw_workload, start),
+	STR("dscp", struct raw_workload, dscp),
 	CYAML_FIELD_SEQUENCE("flows", OPT_PTR, struct raw_workload, flows, &flow_value, 0,
 			     CYAML_UNLIMITED),
+	STR_LIST("ranks", struct raw_workload, ranks),
+	STR("channels", struct raw_workload, channels),
+	STR("chunk", struct raw_workload, chunk),
+	STR("iterations", struct raw_workload, iterations),
+	CYAML_FIELD_MAPPING_PTR("late", OPT_PTR, struct raw_workload, late, late_fields),
 	CYAML_FIELD_END,
+};
+
+static const cyaml_schema_value_t workload_value = {
+	CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct raw_workload, workload_fields),
 };
 
 static const cyaml_schema_field_t fault_fields[] = {
@@ -348,24 +380,41 @@ static const cyaml_schema_field_t output_fields[] = {
 	CYAML_FIELD_END,
 };
 
+/*
+ * The top level, twice: `workload` is a mapping (one workload) or a list
+ * (a training job beside storage traffic, say). libcyaml takes one type
+ * per key, so the loader picks the schema by what the file holds.
+ */
+#define TOP_FIELDS(workload_field)                                                        \
+	STR("name", struct raw_top, name), STR("seed", struct raw_top, seed),               \
+		STR("stop", struct raw_top, stop), STR("max_events", struct raw_top, max_events), \
+		CYAML_FIELD_MAPPING_PTR("topology", OPT_PTR, struct raw_top, topology,       \
+					topology_fields),                                   \
+		CYAML_FIELD_MAPPING_PTR("switch", OPT_PTR, struct raw_top, sw, switch_fields), \
+		CYAML_FIELD_MAPPING_PTR("nic", OPT_PTR, struct raw_top, nic, nic_fields),    \
+		workload_field,                                                             \
+		CYAML_FIELD_SEQUENCE("faults", OPT_PTR, struct raw_top, faults, &fault_value, 0, \
+				     CYAML_UNLIMITED),                                      \
+		CYAML_FIELD_IGNORE("expect", OPT),                                          \
+		CYAML_FIELD_MAPPING_PTR("output", OPT_PTR, struct raw_top, output, output_fields), \
+		CYAML_FIELD_END
+
 static const cyaml_schema_field_t top_fields[] = {
-	STR("name", struct raw_top, name),
-	STR("seed", struct raw_top, seed),
-	STR("stop", struct raw_top, stop),
-	STR("max_events", struct raw_top, max_events),
-	CYAML_FIELD_MAPPING_PTR("topology", OPT_PTR, struct raw_top, topology, topology_fields),
-	CYAML_FIELD_MAPPING_PTR("switch", OPT_PTR, struct raw_top, sw, switch_fields),
-	CYAML_FIELD_MAPPING_PTR("nic", OPT_PTR, struct raw_top, nic, nic_fields),
-	CYAML_FIELD_MAPPING_PTR("workload", OPT_PTR, struct raw_top, workload, workload_fields),
-	CYAML_FIELD_SEQUENCE("faults", OPT_PTR, struct raw_top, faults, &fault_value, 0,
-			     CYAML_UNLIMITED),
-	CYAML_FIELD_IGNORE("expect", OPT),
-	CYAML_FIELD_MAPPING_PTR("output", OPT_PTR, struct raw_top, output, output_fields),
-	CYAML_FIELD_END,
+	TOP_FIELDS(CYAML_FIELD_MAPPING_PTR("workload", OPT_PTR, struct raw_top, workload,
+					   workload_fields)),
+};
+
+static const cyaml_schema_field_t top_fields_list[] = {
+	TOP_FIELDS(CYAML_FIELD_SEQUENCE("workload", OPT_PTR, struct raw_top, workloads,
+					&workload_value, 1, CYAML_UNLIMITED)),
 };
 
 static const cyaml_schema_value_t top_value = {
 	CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, struct raw_top, top_fields),
+};
+
+static const cyaml_schema_value_t top_value_list = {
+	CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, struct raw_top, top_fields_list),
 };
 
 const char *const scn_expect_metrics[] = {
@@ -477,10 +526,11 @@ static const cyaml_schema_field_t *find_field(const cyaml_schema_field_t *f,
  * (the loaded struct), also follows the data, allocating absent mappings,
  * and leaves the address of the last field's storage in *@slot.
  */
-static const cyaml_schema_field_t *walk(const char *path, const cyaml_schema_field_t **parent,
-					void *data, void **slot, int *bad_index)
+static const cyaml_schema_field_t *walk(const cyaml_schema_value_t *top, const char *path,
+					const cyaml_schema_field_t **parent, void *data, void **slot,
+					int *bad_index)
 {
-	const cyaml_schema_field_t *fields = top_fields, *f = NULL;
+	const cyaml_schema_field_t *fields = top->mapping.fields, *f = NULL;
 	const char *p = path;
 
 	*bad_index = 0;
@@ -551,7 +601,7 @@ static int apply_set(struct loader *l, struct raw_top *top, const char *kv)
 	}
 	memcpy(path, kv, (size_t)(eq - kv));
 	path[eq - kv] = '\0';
-	f = walk(path, &parent, top, &slot, &bad_index);
+	f = walk(l->raw->schema, path, &parent, top, &slot, &bad_index);
 	if (!f) {
 		if (bad_index) {
 			diag_set(l->d, "--set", 0, path, "no such list item in %s", l->file);
@@ -628,9 +678,9 @@ static void cy_log(cyaml_log_t level, void *ctx, const char *fmt, va_list args)
  * The schema value at @path ("workload.flows[1].kind"), following mapping
  * keys and sequence entries through the schema alone; NULL if none.
  */
-static const cyaml_schema_value_t *schema_at(const char *path)
+static const cyaml_schema_value_t *schema_at(const cyaml_schema_value_t *top, const char *path)
 {
-	const cyaml_schema_value_t *v = &top_value;
+	const cyaml_schema_value_t *v = top;
 	const char *p = path;
 
 	while (*p && v) {
@@ -678,7 +728,7 @@ static int cy_fail(struct loader *l, cyaml_err_t err)
 		n += (size_t)snprintf(path + n, sizeof(path) - n, "%s%s",
 				      (n && l->cy_frame[i][0] != '[') ? "." : "", l->cy_frame[i]);
 	if (!strncmp(msg, "Unexpected key: ", 16)) {
-		const cyaml_schema_value_t *v = schema_at(path);
+		const cyaml_schema_value_t *v = schema_at(l->raw->schema, path);
 
 		snprintf(path + n, sizeof(path) - n, "%s%s", n ? "." : "", msg + 16);
 		list_keys(v && v->type == CYAML_MAPPING ? v->mapping.fields : NULL, keys,
@@ -692,7 +742,7 @@ static int cy_fail(struct loader *l, cyaml_err_t err)
 	if (!line)
 		line = l->cy_frame_line;
 	if (!strncmp(msg, "Invalid ENUM value: ", 20)) {
-		const cyaml_schema_value_t *v = schema_at(path);
+		const cyaml_schema_value_t *v = schema_at(l->raw->schema, path);
 
 		keys[0] = '\0';
 		if (v && v->type == CYAML_ENUM)
@@ -1249,61 +1299,140 @@ static int check_switch(const struct loader *l, const struct raw_switch *r, stru
 	return 0;
 }
 
-static int check_workload(const struct loader *l, const struct raw_workload *r,
-			  struct scenario *s)
+/* "workload" or "workload[i]", then ".key" */
+static const char *wpath(char *buf, size_t size, const char *prefix, const char *key)
 {
-	char p[160];
-	int err = 0;
+	snprintf(buf, size, "%s.%s", prefix, key);
+	return buf;
+}
 
-	if (!r)
-		return fail(l, "workload", "missing (e.g. workload: {kind: incast, senders: 8, size: 1MB})");
-	if (!r->kind)
-		return fail(l, "workload.kind", "missing (flows, incast or permutation)");
-	s->wl.kind = (enum scn_workload_kind)(r->kind - 1);
-	err = get_time(l, "workload.start", r->start, 0, 0, &s->wl.start);
-	if (err)
+/* Keys of a collective that a flow pattern does not take, and back. */
+static int check_unused_keys(const struct loader *l, const struct raw_workload *r,
+			     const char *prefix, int coll, const char *kind)
+{
+	const struct {
+		const char *key;
+		const void *v;
+		int coll; /* 1: collective only, 0: patterns only */
+	} keys[] = {
+		{"ranks", r->ranks, 1},       {"channels", r->channels, 1}, {"chunk", r->chunk, 1},
+		{"iterations", r->iterations, 1}, {"late", r->late, 1},    {"senders", r->senders, 0},
+		{"receiver", r->receiver, 0},  {"flows", r->flows, 0},
+	};
+	char p[200];
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (keys[i].v && keys[i].coll != coll)
+			return fail(l, wpath(p, sizeof(p), prefix, keys[i].key), "does not apply to %s",
+				    kind);
+	return 0;
+}
+
+static int check_coll(const struct loader *l, const struct raw_workload *r, const char *prefix)
+{
+	char p[200];
+	uint64_t v;
+	simtime_t t;
+	int err;
+
+	if (!r->size)
+		return fail(l, wpath(p, sizeof(p), prefix, "size"),
+			    "missing: bytes per rank, as nccl-tests counts them (e.g. 256MB)");
+	if ((err = get_size(l, wpath(p, sizeof(p), prefix, "size"), r->size, 0, 1, &v)) ||
+	    (err = get_uint(l, wpath(p, sizeof(p), prefix, "channels"), r->channels, 4, 1, 64, &v)) ||
+	    (err = get_size(l, wpath(p, sizeof(p), prefix, "chunk"), r->chunk, 0, 1, &v)) ||
+	    (err = get_uint(l, wpath(p, sizeof(p), prefix, "iterations"), r->iterations, 1, 1,
+			    100000, &v)))
 		return err;
-	switch (s->wl.kind) {
+	if (r->late) {
+		snprintf(p, sizeof(p), "%s.late", prefix);
+		if (!r->late->host || !r->late->by)
+			return fail(l, p, "needs host and by (e.g. {host: h3, by: 20us})");
+		snprintf(p, sizeof(p), "%s.late.by", prefix);
+		if ((err = get_time(l, p, r->late->by, 0, 0, &t)))
+			return err;
+	}
+	return 0;
+}
+
+static int check_workload(const struct loader *l, const struct raw_workload *r,
+			  const char *prefix)
+{
+	char p[200];
+	uint64_t v;
+	simtime_t t;
+	int err = 0, kind;
+
+	if (!r->kind)
+		return fail(l, wpath(p, sizeof(p), prefix, "kind"),
+			    "missing (flows, incast, permutation, allreduce, allgather, "
+			    "reducescatter or alltoall)");
+	kind = r->kind - 1;
+	if ((err = get_time(l, wpath(p, sizeof(p), prefix, "start"), r->start, 0, 0, &t)) ||
+	    (err = get_uint(l, wpath(p, sizeof(p), prefix, "dscp"), r->dscp, 0, 0, 63, &v)) ||
+	    (err = check_unused_keys(l, r, prefix, kind >= SCN_WL_COLL,
+				     wl_kinds[kind].str)))
+		return err;
+	if (kind >= SCN_WL_COLL)
+		return check_coll(l, r, prefix);
+	switch (kind) {
 	case SCN_WL_FLOWS:
 		if (!r->flows_count)
-			return fail(l, "workload.flows", "missing: a list of {src, dst, size, start}");
+			return fail(l, wpath(p, sizeof(p), prefix, "flows"),
+				    "missing: a list of {src, dst, size, start}");
 		for (unsigned i = 0; i < r->flows_count && !err; i++) {
 			const struct raw_flow *f = &r->flows[i];
-			uint64_t bytes;
-			simtime_t t;
 
-			snprintf(p, sizeof(p), "workload.flows[%u]", i);
+			snprintf(p, sizeof(p), "%s.flows[%u]", prefix, i);
 			if (!f->src || !f->dst || !f->size)
 				return fail(l, p, "a flow needs src, dst and size");
-			snprintf(p, sizeof(p), "workload.flows[%u].size", i);
-			err = get_size(l, p, f->size, 0, 1, &bytes);
-			snprintf(p, sizeof(p), "workload.flows[%u].start", i);
+			snprintf(p, sizeof(p), "%s.flows[%u].size", prefix, i);
+			err = get_size(l, p, f->size, 0, 1, &v);
+			snprintf(p, sizeof(p), "%s.flows[%u].start", prefix, i);
 			err = err ? err : get_time(l, p, f->start, 0, 0, &t);
-			snprintf(p, sizeof(p), "workload.flows[%u].dscp", i);
-			err = err ? err : get_uint(l, p, f->dscp, 0, 0, 63, &bytes);
+			snprintf(p, sizeof(p), "%s.flows[%u].dscp", prefix, i);
+			err = err ? err : get_uint(l, p, f->dscp, 0, 0, 63, &v);
 		}
-		if (!err && (r->size || r->senders || r->receiver))
-			err = fail(l, r->size ? "workload.size" : r->senders ? "workload.senders" :
-				   "workload.receiver", "does not apply to flows (give it per flow)");
+		if (!err && r->size)
+			err = fail(l, wpath(p, sizeof(p), prefix, "size"),
+				   "does not apply to flows (give it per flow)");
 		return err;
 	case SCN_WL_INCAST:
-		err = get_u32(l, "workload.senders", r->senders, 0, 1, 65535, &s->wl.senders);
+		err = get_uint(l, wpath(p, sizeof(p), prefix, "senders"), r->senders, 0, 1, 65535, &v);
 		if (!err && !r->senders)
-			err = fail(l, "workload.senders", "missing for an incast");
+			err = fail(l, wpath(p, sizeof(p), prefix, "senders"), "missing for an incast");
 		break;
 	case SCN_WL_PERMUTATION:
-		if ((err = unused(l, "workload.senders", r->senders, "a permutation")) ||
-		    (err = unused(l, "workload.receiver", r->receiver, "a permutation")))
+		if ((err = unused(l, wpath(p, sizeof(p), prefix, "senders"), r->senders,
+				  "a permutation")) ||
+		    (err = unused(l, wpath(p, sizeof(p), prefix, "receiver"), r->receiver,
+				  "a permutation")))
 			return err;
 		break;
 	}
 	if (err)
 		return err;
 	if (!r->size)
-		return fail(l, "workload.size", "missing: bytes per flow (e.g. 8MB)");
-	if (r->flows_count)
-		return fail(l, "workload.flows", "only applies to kind flows");
-	return get_size(l, "workload.size", r->size, 0, 1, &s->wl.size);
+		return fail(l, wpath(p, sizeof(p), prefix, "size"), "missing: bytes per flow (e.g. 8MB)");
+	return get_size(l, wpath(p, sizeof(p), prefix, "size"), r->size, 0, 1, &v);
+}
+
+/* The workload, one mapping or a list of them. */
+static int check_workloads(const struct loader *l, const struct raw_top *r)
+{
+	char prefix[32];
+	int err;
+
+	if (r->workload)
+		return check_workload(l, r->workload, "workload");
+	if (!r->workloads_count)
+		return fail(l, "workload", "missing (e.g. workload: {kind: allreduce, size: 256MB})");
+	for (unsigned i = 0; i < r->workloads_count; i++) {
+		snprintf(prefix, sizeof(prefix), "workload[%u]", i);
+		if ((err = check_workload(l, &r->workloads[i], prefix)))
+			return err;
+	}
+	return 0;
 }
 
 /* Like fail(), for an expect: gate from the file or (@where "--set ...") the command line. */
@@ -1504,7 +1633,7 @@ static int check_all(struct loader *l, struct scenario *s, const char *const *se
 	    (err = get_uint(l, "max_events", r->max_events, 0, 0, UINT64_MAX, &s->max_events)) ||
 	    (err = check_topology(l, r->topology, s)) || (err = check_nic(l, r->nic, s)) ||
 	    (err = check_switch(l, r->sw, s, sets, n_sets)) ||
-	    (err = check_workload(l, r->workload, s)) ||
+	    (err = check_workloads(l, r)) ||
 	    (err = check_faults(l, r, s)) || (err = check_expects(l, s, sets, n_sets)))
 		return err;
 	if ((err = get_bool(l, "output.pfc_events", r->output ? r->output->pfc_events : NULL, 0,
@@ -1529,7 +1658,7 @@ static void raw_free(struct scn_raw *raw)
 	if (!raw)
 		return;
 	if (raw->top)
-		cyaml_free(&cfg, &top_value, raw->top, 0);
+		cyaml_free(&cfg, raw->schema, raw->top, 0);
 	ydoc_free(raw->doc);
 	for (size_t i = 0; i < raw->n_set; i++)
 		free(raw->set_paths[i]);
@@ -1546,6 +1675,9 @@ void scn_free(struct scenario *s)
 	free(s->file);
 	free(s->topo_file);
 	free(s->wl.flows);
+	for (uint32_t i = 0; i < s->n_colls; i++)
+		free(s->colls[i].ranks);
+	free(s->colls);
 	free(s->faults);
 	free(s->expects);
 	free(s);
@@ -1577,7 +1709,9 @@ int scn_load_text(const char *name, const char *text, size_t len, const char *co
 	}
 	cfg.log_fn = cy_log;
 	cfg.log_ctx = &l;
-	cerr = cyaml_load_data((const uint8_t *)text, len, &cfg, &top_value,
+	/* `workload` as a list takes the other schema */
+	s->raw->schema = ydoc_find(s->raw->doc, "workload[0]") ? &top_value_list : &top_value;
+	cerr = cyaml_load_data((const uint8_t *)text, len, &cfg, s->raw->schema,
 			       (cyaml_data_t **)&s->raw->top, NULL);
 	if (cerr != CYAML_OK) {
 		s->raw->top = NULL;
@@ -1648,74 +1782,200 @@ static int host_of(const struct loader *l, const struct topo *t, const char *pat
 	return 0;
 }
 
+/* Append @n flows to the scenario's flows; they take the workload's DSCP. */
+static int add_flows(struct scenario *s, struct scn_flow *f, uint32_t n, uint8_t dscp,
+		     uint8_t prio)
+{
+	struct scn_flow *all = realloc(s->wl.flows, (s->wl.n_flows + n) * sizeof(*all));
+
+	if (!all) {
+		free(f);
+		return -ENOMEM;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		f[i].dscp = dscp;
+		f[i].priority = prio;
+	}
+	memcpy(all + s->wl.n_flows, f, n * sizeof(*f));
+	s->wl.flows = all;
+	s->wl.n_flows += n;
+	free(f);
+	return 0;
+}
+
+/* DSCP and priority of a workload: its own dscp, else the NIC's. */
+static void wl_dscp(const struct scenario *s, const char *dscp_s, uint8_t *dscp, uint8_t *prio)
+{
+	*dscp = s->nic.dscp;
+	*prio = s->nic.priority;
+	if (dscp_s) {
+		/* the mlx5 default dscp2prio map: priority = DSCP >> 3 */
+		*dscp = (uint8_t)strtoul(dscp_s, NULL, 10);
+		if (*dscp != s->nic.dscp)
+			*prio = *dscp >> 3;
+	}
+}
+
+static int resolve_coll(const struct loader *l, const struct topo *t, const struct raw_workload *w,
+			const char *prefix, struct scenario *s)
+{
+	struct scn_coll *c;
+	char p[200] = "";
+	uint64_t v;
+	int err = 0;
+
+	c = realloc(s->colls, (s->n_colls + 1) * sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	s->colls = c;
+	c = &s->colls[s->n_colls];
+	memset(c, 0, sizeof(*c));
+	c->op = (enum scn_coll_op)(w->kind - 1 - SCN_WL_COLL);
+	units_size(w->size, &c->bytes);
+	get_uint(l, p, w->channels, 4, 1, 64, &v);
+	c->channels = (uint32_t)v;
+	c->chunk = 2 * 1024 * 1024; /* NCCL Simple: 4 x 512 KiB steps per channel */
+	if (w->chunk)
+		units_size(w->chunk, &c->chunk);
+	get_uint(l, p, w->iterations, 1, 1, 100000, &v);
+	c->iterations = (uint32_t)v;
+	if (w->start)
+		units_time(w->start, &c->start);
+	wl_dscp(s, w->dscp, &c->dscp, &c->priority);
+	c->late_rank = UINT32_MAX;
+	if (!w->ranks || (w->ranks_count == 1 && !strcmp(w->ranks[0], "all"))) {
+		c->n_ranks = t->n_hosts;
+		c->ranks = malloc(c->n_ranks * sizeof(*c->ranks));
+		for (uint32_t i = 0; c->ranks && i < c->n_ranks; i++)
+			c->ranks[i] = i;
+	} else {
+		c->n_ranks = w->ranks_count;
+		c->ranks = malloc(c->n_ranks * sizeof(*c->ranks));
+		for (uint32_t i = 0; c->ranks && i < c->n_ranks && !err; i++) {
+			snprintf(p, sizeof(p), "%s.ranks[%u]", prefix, i);
+			err = host_of(l, t, p, w->ranks[i], &c->ranks[i]);
+			for (uint32_t k = 0; !err && k < i; k++)
+				if (c->ranks[k] == c->ranks[i])
+					err = fail(l, p, "%s is already rank %u", w->ranks[i], k);
+		}
+	}
+	s->n_colls++; /* freed with the scenario from here on */
+	if (!c->ranks)
+		return -ENOMEM;
+	if (err)
+		return err;
+	if (c->n_ranks < 2)
+		return fail(l, wpath(p, sizeof(p), prefix, "ranks"), "a collective needs 2 ranks or more");
+	if (w->late) {
+		uint32_t h = 0;
+
+		snprintf(p, sizeof(p), "%s.late.host", prefix);
+		if ((err = host_of(l, t, p, w->late->host, &h)))
+			return err;
+		for (uint32_t i = 0; i < c->n_ranks; i++)
+			if (c->ranks[i] == h)
+				c->late_rank = i;
+		if (c->late_rank == UINT32_MAX)
+			return fail(l, p, "%s is not one of the ranks", w->late->host);
+		units_time(w->late->by, &c->late_by);
+	}
+	return 0;
+}
+
+static int resolve_workload(const struct loader *l, const struct topo *t,
+			    const struct raw_workload *w, const char *prefix, struct scenario *s)
+{
+	struct scn_flow *flows = NULL;
+	uint32_t n = 0;
+	uint8_t dscp, prio;
+	uint64_t size = 0, senders = 0;
+	simtime_t start = 0;
+	char p[200];
+	int err = 0;
+
+	if (w->kind - 1 >= SCN_WL_COLL)
+		return resolve_coll(l, t, w, prefix, s);
+	wl_dscp(s, w->dscp, &dscp, &prio);
+	if (w->size)
+		units_size(w->size, &size);
+	if (w->start)
+		units_time(w->start, &start);
+	switch (w->kind - 1) {
+	case SCN_WL_FLOWS:
+		flows = calloc(w->flows_count, sizeof(*flows));
+		if (!flows)
+			return -ENOMEM;
+		for (unsigned i = 0; i < w->flows_count && !err; i++) {
+			const struct raw_flow *rf = &w->flows[i];
+			struct scn_flow *f = &flows[i];
+
+			snprintf(p, sizeof(p), "%s.flows[%u].src", prefix, i);
+			err = host_of(l, t, p, rf->src, &f->src);
+			snprintf(p, sizeof(p), "%s.flows[%u].dst", prefix, i);
+			err = err ? err : host_of(l, t, p, rf->dst, &f->dst);
+			if (!err && f->src == f->dst)
+				err = fail(l, p, "a flow from %s to itself never touches the fabric",
+					   rf->src);
+			units_size(rf->size, &f->bytes);
+			f->start = start;
+			if (rf->start)
+				units_time(rf->start, &f->start);
+		}
+		if (err) {
+			free(flows);
+			return err;
+		}
+		err = add_flows(s, flows, w->flows_count, dscp, prio);
+		/* a flow's own dscp wins over the workload's */
+		for (unsigned i = 0; !err && i < w->flows_count; i++)
+			if (w->flows[i].dscp)
+				wl_dscp(s, w->flows[i].dscp,
+					&s->wl.flows[s->wl.n_flows - w->flows_count + i].dscp,
+					&s->wl.flows[s->wl.n_flows - w->flows_count + i].priority);
+		return err;
+	case SCN_WL_INCAST: {
+		uint32_t recv = t->n_hosts - 1;
+
+		units_size(w->senders, &senders);
+		if (w->receiver)
+			err = host_of(l, t, wpath(p, sizeof(p), prefix, "receiver"), w->receiver, &recv);
+		if (!err && senders > t->n_hosts - 1)
+			err = fail(l, wpath(p, sizeof(p), prefix, "senders"),
+				   "%llu senders need %llu hosts, the topology has %u",
+				   (unsigned long long)senders, (unsigned long long)senders + 1,
+				   t->n_hosts);
+		if (!err)
+			err = wl_incast(t->n_hosts, (uint32_t)senders, recv, size, start, &flows, &n);
+		break;
+	}
+	default:
+		err = wl_permutation(t->n_hosts, size, start, s->seed, &flows, &n);
+		break;
+	}
+	return err ? err : add_flows(s, flows, n, dscp, prio);
+}
+
 int scn_resolve(struct scenario *s, const struct topo *t, struct diag *d)
 {
 	struct loader l = {.file = s->file, .raw = s->raw, .d = d};
 	const struct raw_top *r = s->raw->top;
-	const struct raw_workload *w = r->workload;
 	char p[160];
 	int err = 0;
 
 	free(s->wl.flows);
 	s->wl.flows = NULL;
+	s->wl.n_flows = 0;
 	s->n_faults = 0;
 	if (t->n_hosts < 2)
 		return fail(&l, "topology", "has %u host: traffic needs at least 2", t->n_hosts);
-	switch (s->wl.kind) {
-	case SCN_WL_FLOWS:
-		s->wl.flows = calloc(w->flows_count, sizeof(*s->wl.flows));
-		if (!s->wl.flows)
-			return -ENOMEM;
-		for (unsigned i = 0; i < w->flows_count && !err; i++) {
-			const struct raw_flow *rf = &w->flows[i];
-			struct scn_flow *f = &s->wl.flows[i];
-
-			snprintf(p, sizeof(p), "workload.flows[%u].src", i);
-			err = host_of(&l, t, p, rf->src, &f->src);
-			snprintf(p, sizeof(p), "workload.flows[%u].dst", i);
-			err = err ? err : host_of(&l, t, p, rf->dst, &f->dst);
-			if (!err && f->src == f->dst)
-				err = fail(&l, p, "a flow from %s to itself never touches the fabric",
-					   rf->src);
-			units_size(rf->size, &f->bytes);
-			f->start = 0;
-			if (rf->start)
-				units_time(rf->start, &f->start);
-			f->dscp = s->nic.dscp;
-			f->priority = s->nic.priority;
-			if (rf->dscp) {
-				/* the mlx5 default dscp2prio map: priority = DSCP >> 3 */
-				f->dscp = (uint8_t)strtoul(rf->dscp, NULL, 10);
-				if (f->dscp != s->nic.dscp)
-					f->priority = f->dscp >> 3;
-			}
-		}
-		s->wl.n_flows = w->flows_count;
-		break;
-	case SCN_WL_INCAST: {
-		uint32_t recv = t->n_hosts - 1;
-
-		if (w->receiver)
-			err = host_of(&l, t, "workload.receiver", w->receiver, &recv);
-		if (!err && s->wl.senders > t->n_hosts - 1)
-			err = fail(&l, "workload.senders", "%u senders need %u hosts, the topology has %u",
-				   s->wl.senders, s->wl.senders + 1, t->n_hosts);
-		if (!err)
-			err = wl_incast(t->n_hosts, s->wl.senders, recv, s->wl.size, s->wl.start,
-					&s->wl.flows, &s->wl.n_flows);
-		break;
-	}
-	case SCN_WL_PERMUTATION:
-		err = wl_permutation(t->n_hosts, s->wl.size, s->wl.start, s->seed, &s->wl.flows,
-				     &s->wl.n_flows);
-		break;
+	if (r->workload)
+		err = resolve_workload(&l, t, r->workload, "workload", s);
+	for (unsigned i = 0; !err && i < r->workloads_count; i++) {
+		snprintf(p, sizeof(p), "workload[%u]", i);
+		err = resolve_workload(&l, t, &r->workloads[i], p, s);
 	}
 	if (err)
 		return err;
-	for (uint32_t i = 0; s->wl.kind != SCN_WL_FLOWS && i < s->wl.n_flows; i++) {
-		s->wl.flows[i].dscp = s->nic.dscp;
-		s->wl.flows[i].priority = s->nic.priority;
-	}
 	s->faults = calloc(r->faults_count ? r->faults_count : 1, sizeof(*s->faults));
 	if (!s->faults)
 		return -ENOMEM;

@@ -140,11 +140,7 @@ struct scenario {
 	} nic;
 
 	struct {
-		enum scn_workload_kind kind;
-		uint64_t size;        /* incast, permutation: bytes per flow */
-		uint32_t senders;     /* incast */
-		simtime_t start;      /* incast, permutation */
-		struct scn_flow *flows;
+		struct scn_flow *flows; /* every flow of every flow workload */
 		uint32_t n_flows;
 	} wl;
 
