@@ -47,4 +47,13 @@ int cbd_analyze(const struct topo *t, const struct topo_routes *r, uint8_t lossl
 		struct cbd_result *out);
 void cbd_result_free(struct cbd_result *res);
 
+/*
+ * The cycle search alone, on a graph given by its edges (node ids below
+ * @n_nodes; duplicates are ignored): what cbd_analyze runs on the graph of
+ * each priority, open to tests. The cycles list node ids and carry @prio.
+ * 0, -EINVAL (an edge names a node out of range) or -ENOMEM.
+ */
+int cbd_cycles(uint32_t n_nodes, const uint32_t (*edges)[2], size_t n_edges, uint8_t prio,
+	       uint32_t max_cycles, struct cbd_result *out);
+
 #endif
