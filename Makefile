@@ -7,7 +7,7 @@
 
 PACKAGES = meson ninja-build pkg-config gcc libc6-dev libgsl-dev libcyaml-dev \
 	libyaml-dev libjansson-dev libcriterion-dev gnuplot-nox
-SCENARIO ?= experiments/incast-8to1.yaml
+SCENARIO ?= experiments/seed-cluster.yaml
 BUILD ?= build
 ASAN_BUILD ?= build-asan
 

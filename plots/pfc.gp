@@ -23,6 +23,7 @@ if (term eq 'svg') {
 set output out
 
 set title sprintf('%s: PFC timeline, when each port was paused by its peer', name) . \
+	(exists('prio') ? sprintf(' (priority %s)', prio) : '') . \
 	(more > 0 ? sprintf(' (first %d shown, %d more)', rows, more) : '') font ',13'
 set xlabel 'time (us)'
 set xrange [0:xmax]

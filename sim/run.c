@@ -137,10 +137,11 @@ static void show_progress(const struct sim *sim, double start, double now)
 {
 	double rate = (double)evq_fired(sim->q) / (now - start);
 
-	fprintf(stderr, "rocesim: %s t=%.1fus (%.0f%% of stop) %.2fM events/s, %u/%u flows done\n",
+	fprintf(stderr,
+		"rocesim: %s t=%.1fus (%.0f%% of stop) %.2fM events/s, %u/%u flows, %u/%u collectives done\n",
 		sim->scn->name, simtime_to_us(evq_now(sim->q)),
 		100.0 * (double)evq_now(sim->q) / (double)sim->scn->stop, rate / 1e6,
-		sim->net->flows_done, sim->net->n_wl_flows);
+		sim->net->flows_done, sim->net->n_wl_flows, sim->net->colls_done, sim->net->n_colls);
 }
 
 int sim_run(struct sim *sim, FILE *series, FILE *qp_rates, FILE *pfc_events, int progress)

@@ -121,8 +121,6 @@ struct raw_workload {
 	char *size, *senders, *receiver, *start, *channels, *chunk, *iterations, *dscp;
 	struct raw_flow *flows;
 	unsigned flows_count;
-	char **ranks;
-	unsigned ranks_count;
 	struct raw_late *late;
 };
 
@@ -347,7 +345,8 @@ static const cyaml_schema_field_t workload_fields[] = {
 	STR("dscp", struct raw_workload, dscp),
 	CYAML_FIELD_SEQUENCE("flows", OPT_PTR, struct raw_workload, flows, &flow_value, 0,
 			     CYAML_UNLIMITED),
-	STR_LIST("ranks", struct raw_workload, ranks),
+	/* ranks: all, or a list of hosts: either form, read through ydoc */
+	CYAML_FIELD_IGNORE("ranks", OPT),
 	STR("channels", struct raw_workload, channels),
 	STR("chunk", struct raw_workload, chunk),
 	STR("iterations", struct raw_workload, iterations),
@@ -1315,7 +1314,7 @@ static int check_unused_keys(const struct loader *l, const struct raw_workload *
 		const void *v;
 		int coll; /* 1: collective only, 0: patterns only */
 	} keys[] = {
-		{"ranks", r->ranks, 1},       {"channels", r->channels, 1}, {"chunk", r->chunk, 1},
+		{"channels", r->channels, 1}, {"chunk", r->chunk, 1},
 		{"iterations", r->iterations, 1}, {"late", r->late, 1},    {"senders", r->senders, 0},
 		{"receiver", r->receiver, 0},  {"flows", r->flows, 0},
 	};
@@ -1819,6 +1818,7 @@ static void wl_dscp(const struct scenario *s, const char *dscp_s, uint8_t *dscp,
 static int resolve_coll(const struct loader *l, const struct topo *t, const struct raw_workload *w,
 			const char *prefix, struct scenario *s)
 {
+	const struct ydoc_entry *e;
 	struct scn_coll *c;
 	char p[200] = "";
 	uint64_t v;
@@ -1843,20 +1843,31 @@ static int resolve_coll(const struct loader *l, const struct topo *t, const stru
 		units_time(w->start, &c->start);
 	wl_dscp(s, w->dscp, &c->dscp, &c->priority);
 	c->late_rank = UINT32_MAX;
-	if (!w->ranks || (w->ranks_count == 1 && !strcmp(w->ranks[0], "all"))) {
+	snprintf(p, sizeof(p), "%s.ranks", prefix);
+	e = ydoc_find(l->raw->doc, p);
+	if (e && e->value && strcmp(e->value, "all"))
+		return fail(l, p, "\"%s\" is not all or a list of hosts (e.g. [h0, h1, h2])", e->value);
+	if (!e || e->value) {
 		c->n_ranks = t->n_hosts;
 		c->ranks = malloc(c->n_ranks * sizeof(*c->ranks));
 		for (uint32_t i = 0; c->ranks && i < c->n_ranks; i++)
 			c->ranks[i] = i;
 	} else {
-		c->n_ranks = w->ranks_count;
-		c->ranks = malloc(c->n_ranks * sizeof(*c->ranks));
+		while (snprintf(p, sizeof(p), "%s.ranks[%u]", prefix, c->n_ranks),
+		       ydoc_find(l->raw->doc, p))
+			c->n_ranks++;
+		c->ranks = malloc((c->n_ranks ? c->n_ranks : 1) * sizeof(*c->ranks));
 		for (uint32_t i = 0; c->ranks && i < c->n_ranks && !err; i++) {
 			snprintf(p, sizeof(p), "%s.ranks[%u]", prefix, i);
-			err = host_of(l, t, p, w->ranks[i], &c->ranks[i]);
+			e = ydoc_find(l->raw->doc, p);
+			if (!e->value) {
+				err = fail(l, p, "expected a host name");
+				break;
+			}
+			err = host_of(l, t, p, e->value, &c->ranks[i]);
 			for (uint32_t k = 0; !err && k < i; k++)
 				if (c->ranks[k] == c->ranks[i])
-					err = fail(l, p, "%s is already rank %u", w->ranks[i], k);
+					err = fail(l, p, "%s is already rank %u", e->value, k);
 		}
 	}
 	s->n_colls++; /* freed with the scenario from here on */
