@@ -415,11 +415,14 @@ static void set_free(struct series_set *set)
 }
 
 /*
- * Write each series as a gnuplot data block (time a [b c]), blocks apart
- * by two blank lines, so that `index i` picks one; @cols values per point.
+ * Write value @col (0 a, 1 b, 2 c) of each series as a gnuplot data block
+ * of "time value" lines, blocks apart by two blank lines so that `index i`
+ * picks one. The pictures draw steps, so a point that repeats the value
+ * before it adds nothing and is left out (which also keeps dashed lines
+ * dashed: gnuplot restarts the dash pattern at every point).
  */
 static int write_blocks(const struct plot *p, const char *name, const struct series_set *set,
-			int cols, char *path, size_t size)
+			int col, char *path, size_t size)
 {
 	FILE *f = tmp_open(p, name, path, size);
 
@@ -427,18 +430,18 @@ static int write_blocks(const struct plot *p, const char *name, const struct ser
 		return -1;
 	for (size_t i = 0; i < set->n; i++) {
 		const struct series *s = &set->s[i];
+		double last = 0;
 
 		if (i)
 			fputs("\n\n", f);
 		for (size_t k = 0; k < s->n; k++) {
 			const struct pt *q = &s->pt[k];
+			double v = col == 0 ? q->a : col == 1 ? q->b : q->c;
 
-			if (cols == 1)
-				fprintf(f, "%.3f %.0f\n", q->t, q->a);
-			else if (cols == 2)
-				fprintf(f, "%.3f %.0f %.0f\n", q->t, q->a, q->b);
-			else
-				fprintf(f, "%.3f %.6f %.6f %.6f\n", q->t, q->a, q->b, q->c);
+			if (k && k + 1 < s->n && v == last)
+				continue;
+			fprintf(f, "%.3f %.10g\n", q->t, v);
+			last = v;
 		}
 	}
 	return tmp_close(f, path);
@@ -778,7 +781,7 @@ static void series_titles(struct buf *v, const char *prefix, const struct series
 
 static int plot_queues(const struct plot *p)
 {
-	char csv[PLOT_PATH], qpath[PLOT_PATH], pgpath[PLOT_PATH];
+	char csv[PLOT_PATH], qpath[PLOT_PATH], pgpath[PLOT_PATH], hrpath[PLOT_PATH];
 	struct series_set qs = {0}, pgs = {0};
 	double kmin, kmax, xoff, max, pgmax, hdrm = 0;
 	struct hot *eg = NULL, *in = NULL;
@@ -811,13 +814,15 @@ static int plot_queues(const struct plot *p)
 		max = kmax;
 	if (xoff > max)
 		max = xoff;
-	if (write_blocks(p, "queues-q.dat", &qs, 1, qpath, sizeof(qpath)) ||
-	    write_blocks(p, "queues-pg.dat", &pgs, 2, pgpath, sizeof(pgpath)))
+	if (write_blocks(p, "queues-q.dat", &qs, 0, qpath, sizeof(qpath)) ||
+	    write_blocks(p, "queues-pg.dat", &pgs, 0, pgpath, sizeof(pgpath)) ||
+	    write_blocks(p, "queues-hr.dat", &pgs, 1, hrpath, sizeof(hrpath)))
 		goto out;
 	buf_str(&v, "qdata", qpath);
 	buf_int(&v, "qn", (long)qs.n);
 	series_titles(&v, "qt", &qs);
 	buf_str(&v, "pgdata", pgpath);
+	buf_str(&v, "hrdata", hrpath);
 	buf_int(&v, "pgn", (long)pgs.n);
 	series_titles(&v, "pgt", &pgs);
 	buf_int(&v, "hdrm", hdrm > 0);
@@ -1157,9 +1162,15 @@ static int plot_rates(const struct plot *p)
 	}
 	if (set.n)
 		qsort(set.s, set.n, sizeof(*set.s), series_id_cmp);
-	if (write_blocks(p, "rates.dat", &set, 3, path, sizeof(path)))
+	if (write_blocks(p, "rates-rc.dat", &set, 0, path, sizeof(path)))
 		goto out;
-	buf_str(&v, "data", path);
+	buf_str(&v, "rc", path);
+	if (write_blocks(p, "rates-rt.dat", &set, 1, path, sizeof(path)))
+		goto out;
+	buf_str(&v, "rt", path);
+	if (write_blocks(p, "rates-alpha.dat", &set, 2, path, sizeof(path)))
+		goto out;
+	buf_str(&v, "alpha", path);
 	buf_int(&v, "n", (long)set.n);
 	buf_int(&v, "more", more);
 	for (size_t i = 0; i < set.n; i++) {
@@ -1179,6 +1190,7 @@ out:
 struct fct {
 	long id;
 	double us; /* completion time, or how long it ran when not done */
+	double pct; /* of the bytes received */
 	int done;
 	const char *src, *dst;
 };
@@ -1227,6 +1239,9 @@ static int plot_flows(const struct plot *p)
 		a[i].done = json_is_number(fct);
 		a[i].us = a[i].done ? json_number_value(fct)
 				    : (p->end_us > start ? p->end_us - start : 0);
+		a[i].pct = json_num(fl, "bytes", 0) > 0
+				   ? 100.0 * json_num(fl, "received", 0) / json_num(fl, "bytes", 0)
+				   : 100.0;
 		a[i].src = json_string_value(json_object_get(fl, "src"));
 		a[i].dst = json_string_value(json_object_get(fl, "dst"));
 		ndone += (size_t)a[i].done;
@@ -1240,7 +1255,7 @@ static int plot_flows(const struct plot *p)
 		data_word(f, a[i].src ? a[i].src : "?");
 		fputs("->", f);
 		data_word(f, a[i].dst ? a[i].dst : "?");
-		fputs("\"\n", f);
+		fprintf(f, "\" %.1f\n", a[i].pct);
 	}
 	if (tmp_close(f, path))
 		goto out;

@@ -765,9 +765,14 @@ static int cbd_all_pairs(struct cbd_ctx *c, uint8_t lossless, uint32_t max_cycle
 		if (hn->n_ports == 1 && t->links[t->ports[hn->first_port].link].up &&
 		    t->nodes[t->ports[hn->first_port].peer].kind == TOPO_SWITCH) {
 			sw = t->ports[hn->first_port].peer;
-			if (done[sw])
-				continue; /* a sibling went before */
-			done[sw] = 1;
+			if (done[sw]) {
+				/* a sibling went before: its traffic to this host enters here */
+				uint32_t rep = t->nodes[t->hosts[done[sw] - 1]].first_port;
+
+				c->is_node[c->far[rep]] = 1;
+				continue;
+			}
+			done[sw] = h + 1;
 		}
 		cbd_spread_begin(c);
 		c->seen[t->hosts[h]] = c->stamp;
