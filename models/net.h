@@ -58,8 +58,7 @@ struct flow {
 	uint32_t last_wire;          /* ... and its wire bytes */
 	uint8_t in_ring;
 	struct flow *next_active;    /* the NIC's round-robin ring */
-	struct evq_timer rto;
-	simtime_t rto_at;            /* retransmission deadline (the timer is lazy) */
+	simtime_t rto_at;            /* retransmission deadline, 0 = none (nic.c) */
 	struct evq_timer cut_timer, inc_timer; /* DCQCN */
 	struct dcqcn_rp rp;
 

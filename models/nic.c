@@ -19,6 +19,9 @@ struct nic {
 	uint32_t ring_len;
 	struct pktq ctrl;        /* ACK, NAK, CNP: ahead of data */
 	struct evq_timer pace;   /* the earliest paced QP may send */
+	struct evq_timer rto;    /* retransmission deadlines of all its QPs */
+	struct flow **qps;       /* the QPs it is the requester of */
+	uint32_t n_qps, cap_qps;
 	/* receive buffer (nic.rx_buffer drained at nic.rx_rate), or none */
 	struct pktq rxq;
 	uint64_t rx_used, rx_xoff_at, rx_xon_at;
@@ -29,11 +32,6 @@ struct nic {
 	int dcqcn;
 	struct nic_counters c;
 };
-
-static struct nic *nic_of(const struct flow *f, uint32_t host)
-{
-	return f->net->nics[host];
-}
 
 /* The message holding @psn; f->tx_msg is a cursor that usually hits. */
 static const struct qp_msg *msg_of(struct flow *f, uint32_t psn)
@@ -197,17 +195,19 @@ static void on_pace(void *obj, uint64_t arg)
 }
 
 /*
- * Push the retransmission deadline out. The timer itself is lazy: it stays
- * where it is and, when it fires early, moves to the deadline; progress
- * (every ACK) then costs a store, not a heap operation.
+ * Push @f's retransmission deadline out. One timer per NIC serves all its
+ * QPs, lazily: it waits for the earliest deadline it knew of and, firing,
+ * looks at every QP (deadlines only move later, on progress). So an ACK
+ * costs a store, and the event queue holds one entry per NIC, not one per
+ * QP (an All-to-All of 1024 ranks has a million QPs).
  */
-static void arm_rto(struct flow *f)
+static void arm_rto(struct nic *n, struct flow *f)
 {
-	struct evq *q = f->net->q;
+	struct evq *q = n->net->q;
 
-	f->rto_at = evq_now(q) + f->net->scn->nic.timeout;
-	if (!evq_pending(q, &f->rto))
-		evq_arm(q, &f->rto, f->rto_at);
+	f->rto_at = evq_now(q) + n->scn->nic.timeout;
+	if (!evq_pending(q, &n->rto))
+		evq_arm(q, &n->rto, f->rto_at);
 }
 
 static void go_back(struct nic *n, struct flow *f, uint32_t psn)
@@ -219,19 +219,29 @@ static void go_back(struct nic *n, struct flow *f, uint32_t psn)
 
 static void on_rto(void *obj, uint64_t arg)
 {
-	struct flow *f = obj;
-	struct nic *n = nic_of(f, f->src);
+	struct nic *n = obj;
+	simtime_t now = evq_now(n->net->q), next = SIMTIME_NEVER;
 
 	(void)arg;
-	if (f->snd_una >= f->n_psn)
-		return; /* nothing outstanding */
-	if (evq_now(f->net->q) < f->rto_at) {
-		evq_arm(f->net->q, &f->rto, f->rto_at);
-		return;
+	for (uint32_t i = 0; i < n->n_qps; i++) {
+		struct flow *f = n->qps[i];
+
+		if (!f->rto_at)
+			continue;
+		if (f->snd_una >= f->n_psn) {
+			f->rto_at = 0; /* nothing outstanding */
+			continue;
+		}
+		if (f->rto_at <= now) {
+			n->c.local_ack_timeout_err++;
+			go_back(n, f, f->snd_una);
+			f->rto_at = now + n->scn->nic.timeout;
+		}
+		if (f->rto_at < next)
+			next = f->rto_at;
 	}
-	n->c.local_ack_timeout_err++;
-	go_back(n, f, f->snd_una);
-	arm_rto(f);
+	if (next != SIMTIME_NEVER)
+		evq_arm(n->net->q, &n->rto, next);
 }
 
 /*
@@ -301,8 +311,8 @@ static struct pkt *data_packet(struct nic *n, struct flow *f, simtime_t now)
 	}
 	f->last_tx = now;
 	f->last_wire = pkt_wire_bytes(pkt);
-	if (!evq_pending(n->net->q, &f->rto))
-		arm_rto(f);
+	if (!f->rto_at)
+		arm_rto(n, f);
 	return pkt;
 }
 
@@ -358,9 +368,9 @@ static void requester_ack(struct nic *n, struct flow *f, uint32_t epsn, simtime_
 	if (f->snd_una >= f->n_psn) {
 		if (!f->coll)
 			f->acked = now;
-		evq_cancel(n->net->q, &f->rto);
+		f->rto_at = 0;
 	} else {
-		arm_rto(f);
+		arm_rto(n, f);
 	}
 }
 
@@ -575,6 +585,7 @@ struct nic *nic_new(struct net *net, uint32_t host)
 	n->dcqcn = net->scn->nic.cc == SCN_CC_DCQCN;
 	n->port->pfc_obey = net->scn->nic.pfc;
 	evq_timer_init(&n->pace, on_pace, n);
+	evq_timer_init(&n->rto, on_rto, n);
 	evq_timer_init(&n->rx_drain, on_rx_drain, n);
 	evq_timer_init(&n->rx_refresh, on_rx_refresh, n);
 	if (n->scn->nic.rx_buffer) {
@@ -591,12 +602,26 @@ struct nic *nic_new(struct net *net, uint32_t host)
 
 void nic_free(struct nic *n)
 {
+	if (!n)
+		return;
+	free(n->qps);
 	free(n);
 }
 
 void nic_open_qp(struct nic *n, struct flow *f)
 {
-	evq_timer_init(&f->rto, on_rto, f);
+	if (n->n_qps == n->cap_qps) {
+		uint32_t cap = n->cap_qps ? 2 * n->cap_qps : 4;
+		struct flow **q = realloc(n->qps, cap * sizeof(*q));
+
+		if (!q) {
+			n->net->error = -1;
+			return;
+		}
+		n->qps = q;
+		n->cap_qps = cap;
+	}
+	n->qps[n->n_qps++] = f;
 	evq_timer_init(&f->cut_timer, on_cut, f);
 	evq_timer_init(&f->inc_timer, on_increase, f);
 	dcqcn_rp_init(&f->rp, &n->scn->nic.dcqcn, n->port->rate_bps);

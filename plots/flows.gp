@@ -1,12 +1,13 @@
-# Completion time of every flow of a run, one bar per flow sorted from the
-# fastest to the slowest; prepared by `rocesim plot OUTDIR`.
+# Completion time of every flow of a run, one bar per flow, fastest first.
+# `rocesim plot OUTDIR` prepares the data and runs this.
 #
 # Variables (gnuplot -e):
 #   out, term       output file; 'png' (pngcairo when available) or 'svg'
 #   name            scenario name
-#   data, n         lines (rank fct_us done label): done is 1 for a flow that
-#                   completed (fct_us is its completion time) and 0 for one
-#                   that did not (fct_us is how long it ran until the end)
+#   data, n         n lines "rank us done \"label\" pct": done is 1 for a flow
+#                   that completed (us: its completion time) and 0 for one
+#                   that did not (us: how long it ran until the end; pct: the
+#                   percentage of its bytes received)
 #   ndone           flows that completed
 #   labels          1: label each bar with its flow (few flows)
 #   p50, p99        FCT percentiles in us (optional)
@@ -24,28 +25,30 @@ set output out
 
 set title sprintf('%s: flow completion times, %d of %d flows done', name, ndone, n) font ',13'
 set ylabel 'flow completion time (us)'
-set xlabel (labels ? 'flow (source->destination), fastest first' : 'flows, fastest first')
+set xlabel (labels ? 'flow (id source->destination), fastest first' : sprintf('the %d flows, fastest first', n))
 set grid ytics
 set yrange [0:*]
-set xrange [-0.6:n - 0.4]
+set offsets 0, 0, graph 0.08, 0
+set xrange [-0.6:(n > 0 ? n : 1) - 0.4]
 set style fill solid 0.8 noborder
 set boxwidth 0.8 relative
 set key outside bottom center horizontal box opaque
-set bmargin (labels ? 9 : 5)
+set bmargin (labels ? 10 : 6)
 if (labels) {
 	set xtics rotate by -45 left scale 0
 } else {
-	unset xtics
 	set xtics scale 0
 	set format x ''
 }
 
 cmd = ''
-if (n > 0) {
-	lab = labels ? ':xticlabels(4)' : ''
-	cmd = "data using 1:($3 == 1 ? $2 : NaN)" . lab . " with boxes lc rgb '#3070c0' title 'completed'"
-	if (ndone < n) {
-		cmd = cmd . ", data using 1:($3 == 0 ? $2 : NaN) with boxes lc rgb '#c03030' title 'not done at the end (time it ran)'"
+if (ndone > 0) {
+	cmd = "data using 1:($3 == 1 ? $2 : NaN)" . (labels ? ':xticlabels(4)' : '') . " with boxes lc rgb '#3070c0' title 'completed'"
+}
+if (ndone < n) {
+	cmd = cmd . (cmd eq '' ? '' : ', ') . "data using 1:($3 == 0 ? $2 : NaN)" . (labels ? ':xticlabels(4)' : '') . " with boxes lc rgb '#c03030' title 'not done at the end (bar: time it ran)'"
+	if (labels) {
+		cmd = cmd . ", data using 1:($3 == 0 ? $2 : NaN):(sprintf('%.0f%% received', $5)) with labels offset 0,0.8 notitle"
 	}
 }
 if (exists("p50")) {
@@ -57,7 +60,6 @@ if (exists("p99")) {
 if (cmd eq '') {
 	set label 1 'no flows' at graph 0.5, 0.5 center
 	set yrange [0:1]
-	set xrange [0:1]
 	cmd = 'NaN notitle'
 }
 eval('plot ' . cmd)

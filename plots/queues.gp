@@ -1,18 +1,19 @@
 # Egress queues and ingress PG occupancy over time on a run's hottest
-# switch ports: the data files are prepared by `rocesim plot OUTDIR`.
+# switch ports. `rocesim plot OUTDIR` prepares the data and runs this.
 #
 # Variables (gnuplot -e):
 #   out, term       output file; 'png' (pngcairo when available) or 'svg'
 #   name, xmax      scenario name; end of the run (us)
-#   unit, scale     'KB' and 1e3 or 'MB' and 1e6: bytes are divided by scale
-#   qdata, qn       egress queues: one block per series (time_us bytes),
-#                   series separated by two blank lines; qn series
-#   qt1 .. qtN      title of each egress series
-#   pgdata, pgn     ingress PGs: blocks of (time_us pg_bytes headroom_bytes)
-#   pgt1 .. pgtN    title of each ingress series
-#   hdrm            1 when some PG used headroom (draw it dashed)
 #   ntop            how many ports were asked for
-#   kmin, kmax      ECN thresholds in bytes (optional)
+#   unit, scale     'KB' and 1e3 or 'MB' and 1e6: bytes are divided by scale
+#   qdata, qn       egress queue bytes: qn blocks of "time_us bytes" lines,
+#                   one per port and priority, apart by two blank lines
+#   qt1 .. qtN      the title of each egress block
+#   pgdata, pgn     ingress PG bytes (min + shared + headroom), as above
+#   hrdata          the headroom part of each PG block
+#   pgt1 .. pgtN    the title of each PG block
+#   hdrm            1 when some PG used headroom (drawn dashed)
+#   kmin, kmax      ECN marking thresholds in bytes (optional)
 #   xoff            static PFC XOFF threshold in bytes (optional)
 if (!exists("term")) term = 'png'
 if (term eq 'svg') {
@@ -27,20 +28,31 @@ if (term eq 'svg') {
 set output out
 if (!exists("hdrm")) hdrm = 0
 
-set multiplot layout 2,1 title sprintf('%s: switch buffer occupancy on the %d hottest ports', name, ntop) font ',13'
+# the key is outside on the right: make room for the longest title, the
+# same on both panels so that their time axes line up
+kw = 16
+do for [i=1:qn] {
+	kw = strlen(value(sprintf('qt%d', i))) > kw ? strlen(value(sprintf('qt%d', i))) : kw
+}
+do for [i=1:pgn] {
+	kw = strlen(value(sprintf('pgt%d', i))) > kw ? strlen(value(sprintf('pgt%d', i))) : kw
+}
+
+set multiplot layout 2,1 title sprintf('%s: switch buffers on the hottest ports (top %d by peak)', name, ntop) font ',13'
 set grid
 set xrange [0:xmax]
 set yrange [0:*]
+set offsets 0, 0, graph 0.05, 0
 set xlabel 'time (us)'
 set key outside right top box opaque
 set lmargin 12
-set rmargin 34
+set rmargin kw + 10
 set style line 101 lc rgb '#d08000' lw 1.5 dt 2
 set style line 102 lc rgb '#c00000' lw 1.5 dt 2
 set style line 103 lc rgb '#7000a0' lw 1.5 dt 4
 
 # egress queues, with the ECN marking thresholds
-set title 'egress queue depth (by port and priority)'
+set title 'egress queue depth'
 set ylabel sprintf('queued (%s)', unit)
 cmd = ''
 if (qn > 0) {
@@ -62,13 +74,13 @@ unset label 1
 set yrange [0:*]
 
 # ingress priority groups, with the XOFF threshold
-set title 'ingress PG occupancy (by port and priority)' . (hdrm ? ': dashed, the part in headroom' : '')
+set title 'ingress PG occupancy' . (hdrm ? ' (dashed: the part in headroom, after XOFF)' : '')
 set ylabel sprintf('held (%s)', unit)
 cmd = ''
 if (pgn > 0) {
 	cmd = sprintf("for [i=1:%d] pgdata index (i-1) using 1:($2/scale) with steps lw 2 lc i title value(sprintf('pgt%%d', i))", pgn)
 	if (hdrm) {
-		cmd = cmd . sprintf(", for [i=1:%d] pgdata index (i-1) using 1:($3/scale) with steps lw 1 dt 2 lc i notitle", pgn)
+		cmd = cmd . sprintf(", for [i=1:%d] hrdata index (i-1) using 1:($2/scale) with steps lw 1.5 dt 2 lc i notitle", pgn)
 	}
 }
 if (exists("xoff")) {

@@ -1,12 +1,13 @@
 # DCQCN reaction of a run's queue pairs: current rate Rc, target rate Rt
-# and alpha over time for up to 8 QPs; prepared by `rocesim plot OUTDIR`.
+# and alpha over time, for up to 8 QPs. `rocesim plot OUTDIR` prepares the
+# data and runs this.
 #
 # Variables (gnuplot -e):
 #   out, term       output file; 'png' (pngcairo when available) or 'svg'
 #   name, xmax      scenario name; end of the run (us)
-#   data, n         blocks of (time_us rc_gbps rt_gbps alpha), one per QP,
-#                   separated by two blank lines; n blocks
-#   t1 .. tN        title of each QP
+#   n               number of QPs; t1 .. tN their titles
+#   rc, rt, alpha   files of n blocks of "time_us value" lines (Rc and Rt in
+#                   Gb/s), one per QP, apart by two blank lines
 #   more            QPs with DCQCN samples left out
 if (!exists("term")) term = 'png'
 if (term eq 'svg') {
@@ -20,32 +21,38 @@ if (term eq 'svg') {
 }
 set output out
 
-set multiplot layout 2,1 title sprintf('%s: DCQCN of %d QPs', name, n) . \
-	(more > 0 ? sprintf(' (the first %d, %d more)', n, more) : '') font ',13'
+kw = 16
+do for [i=1:n] {
+	kw = strlen(value(sprintf('t%d', i))) > kw ? strlen(value(sprintf('t%d', i))) : kw
+}
+
+set multiplot layout 2,1 title sprintf('%s: DCQCN rate control of %d QP%s', name, n, n == 1 ? '' : 's') . \
+	(more > 0 ? sprintf(' (the first %d; %d more not shown)', n, more) : '') font ',13'
 set grid
 set xrange [0:xmax]
 set xlabel 'time (us)'
 set key outside right top box opaque
 set lmargin 12
-set rmargin 30
+set rmargin kw + 10
+set offsets 0, 0, graph 0.05, 0
 
-set title 'sending rate: solid Rc (current), dashed Rt (target)'
+set title 'sending rate: solid Rc (current rate), dashed Rt (target rate)'
 set ylabel 'rate (Gb/s)'
 set yrange [0:*]
 if (n > 0) {
-	plot for [i=1:n] data index (i-1) using 1:2 with steps lw 2 lc i title value(sprintf('t%d', i)), \
-	     for [i=1:n] data index (i-1) using 1:3 with steps lw 1 dt 2 lc i notitle
+	plot for [i=1:n] rc index (i-1) using 1:2 with steps lw 2 lc i title value(sprintf('t%d', i)), \
+	     for [i=1:n] rt index (i-1) using 1:2 with steps lw 1.5 dt 2 lc i notitle
 } else {
 	set label 1 'no QP reacted to congestion (no CNP)' at graph 0.5, 0.5 center
 	set yrange [0:1]
 	plot NaN notitle
 }
 
-set title 'alpha (congestion estimate; 1 = every recent window marked)'
+set title 'alpha: the congestion estimate (1 = every recent update saw a CNP)'
 set ylabel 'alpha'
-set yrange [0:1.05]
+set yrange [0:1]
 if (n > 0) {
-	plot for [i=1:n] data index (i-1) using 1:4 with steps lw 2 lc i title value(sprintf('t%d', i))
+	plot for [i=1:n] alpha index (i-1) using 1:2 with steps lw 2 lc i title value(sprintf('t%d', i))
 } else {
 	plot NaN notitle
 }

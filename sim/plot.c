@@ -130,9 +130,13 @@ static void buf_str(struct buf *b, const char *name, const char *val)
 	buf_printf(b, "'; ");
 }
 
+/* A real, always with a point or exponent: gnuplot divides integers as integers. */
 static void buf_num(struct buf *b, const char *name, double v)
 {
-	buf_printf(b, "%s=%.10g; ", name, v);
+	char num[64];
+
+	snprintf(num, sizeof(num), "%.10g", v);
+	buf_printf(b, "%s=%s%s; ", name, num, strpbrk(num, ".eEn") ? "" : ".0");
 }
 
 static void buf_int(struct buf *b, const char *name, long v)

@@ -38,6 +38,7 @@
 #include <string.h>
 
 #define CBD_NONE UINT32_MAX
+#define CBD_UNKNOWN (UINT32_MAX - 1)
 #define CBD_EMPTY UINT64_MAX
 /* Edge visits allowed to the cycle search of one priority (~0.1 s). */
 #define CBD_WORK_BUDGET ((uint64_t)1 << 25)
@@ -307,20 +308,27 @@ static int cbd_record(struct cbd_search *s, const uint32_t *nodes, uint32_t n)
 
 /*
  * Breadth-first search backwards from @root over the nodes of its
- * component that are not below @root: s->dist[v] is the number of edges
- * from v to @root (CBD_NONE if it cannot get there that way). Returns how
- * many nodes were reached; s->queue[0..that) lists them, for the reset.
+ * component that are not below @root, up to @limit edges: s->dist[v] is
+ * the number of edges from v to @root (CBD_NONE if it cannot get there
+ * that way, or not within the limit). Returns how many nodes were reached;
+ * s->queue[0..that) lists them, for the reset. Sets *@cut when the limit
+ * left nodes unexplored.
  */
-static uint32_t cbd_dist_to(struct cbd_search *s, uint32_t root)
+static uint32_t cbd_dist_to(struct cbd_search *s, uint32_t root, uint32_t limit, int *cut)
 {
 	const struct cbd_graph *g = s->g;
 	uint32_t head = 0, tail = 0, c = s->comp[root];
 
+	*cut = 0;
 	s->dist[root] = 0;
 	s->queue[tail++] = root;
 	while (head < tail) {
 		uint32_t v = s->queue[head++], e;
 
+		if (s->dist[v] >= limit) {
+			*cut |= g->in_off[v] != g->in_off[v + 1];
+			continue;
+		}
 		for (e = g->in_off[v]; e < g->in_off[v + 1]; e++) {
 			uint32_t u = g->in[e];
 
@@ -342,15 +350,20 @@ static void cbd_dist_reset(struct cbd_search *s, uint32_t reached)
 
 /*
  * For @root: the length of its shortest cycle through nodes not below it
- * (@girth, CBD_NONE if none) and a bound on the longest (@bound: the nodes
- * on some cycle through it; the girth itself when those nodes and their
- * edges form a single cycle).
+ * (@girth; CBD_NONE if none, or none of at most @limit + 1 nodes) and a
+ * bound on the longest (@bound: the nodes on some cycle through it, the
+ * girth itself when those nodes and their edges form a single cycle;
+ * CBD_UNKNOWN when the limit hid some of them).
  */
-static void cbd_root_info(struct cbd_search *s, uint32_t root, uint32_t *girth, uint32_t *bound)
+static void cbd_root_info(struct cbd_search *s, uint32_t root, uint32_t limit, uint32_t *girth,
+			  uint32_t *bound)
 {
 	const struct cbd_graph *g = s->g;
-	uint32_t reached = cbd_dist_to(s, root), best = CBD_NONE, e, i;
+	uint32_t reached, best = CBD_NONE, e, i;
 	size_t edges = 0;
+	int cut;
+
+	reached = cbd_dist_to(s, root, limit, &cut);
 
 	for (e = g->out_off[root]; e < g->out_off[root + 1]; e++) {
 		uint32_t w = g->out[e];
@@ -368,16 +381,22 @@ static void cbd_root_info(struct cbd_search *s, uint32_t root, uint32_t *girth, 
 	}
 	cbd_dist_reset(s, reached);
 	*girth = best;
-	*bound = best == CBD_NONE ? 0 : edges == reached ? best : reached;
+	if (best == CBD_NONE)
+		*bound = 0;
+	else
+		*bound = cut ? CBD_UNKNOWN : edges == reached ? best : reached;
 }
 
 /* The cycles of exactly @len nodes whose smallest node is @root. */
 static int cbd_cycles_from(struct cbd_search *s, uint32_t root, uint32_t len, uint64_t budget)
 {
 	const struct cbd_graph *g = s->g;
-	uint32_t reached = cbd_dist_to(s, root), c = s->comp[root];
+	uint32_t reached, c = s->comp[root];
 	int32_t depth = 0;
-	int err = 0;
+	int err = 0, cut;
+
+	/* a node farther than len - 1 from root cannot be on such a cycle */
+	reached = cbd_dist_to(s, root, len - 1, &cut);
 
 	s->path[0] = root;
 	s->iter[0] = g->out_off[root];
@@ -517,13 +536,29 @@ static int cbd_graph_cycles(const struct cbd_graph *g, uint8_t prio, uint32_t ma
 		goto out_free;
 	}
 
-	/* the nodes that start a cycle, with their shortest and longest */
+	/*
+	 * The nodes that start a cycle, with their shortest and longest. Once
+	 * max_cycles + 1 of them are known, their longest girth bounds the
+	 * search of the others: a root whose cycles are all longer cannot
+	 * make the list.
+	 */
 	for (v = 0; v < g->n && s.work < CBD_WORK_BUDGET; v++) {
+		uint32_t limit = n_best == s.max ? best[s.max - 1] - 1 : CBD_NONE, k;
+
 		if (!nontrivial[s.comp[v]])
 			continue;
-		cbd_root_info(&s, v, &girth[n_roots], &bound[n_roots]);
-		if (girth[n_roots] != CBD_NONE)
-			roots[n_roots++] = v;
+		cbd_root_info(&s, v, limit, &girth[n_roots], &bound[n_roots]);
+		if (girth[n_roots] == CBD_NONE)
+			continue;
+		/* keep best[] the s.max smallest girths, sorted */
+		k = n_best < s.max ? n_best++ : s.max - 1;
+		if (k == s.max - 1 && n_best == s.max && best[k] <= girth[n_roots] && k + 1 != n_best)
+			k = s.max;
+		for (; k < s.max && k > 0 && best[k - 1] > girth[n_roots]; k--)
+			best[k] = best[k - 1];
+		if (k < s.max)
+			best[k] = girth[n_roots];
+		roots[n_roots++] = v;
 	}
 	/* cycles by increasing length, until enough or out of budget */
 	len = CBD_NONE;
