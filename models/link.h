@@ -41,6 +41,7 @@ struct port_queue {
 	uint64_t drops, drop_bytes;
 	uint64_t tx_packets, tx_bytes;
 	uint64_t ecn_marked;
+	simtime_t last_dequeue; /* when a packet last left this queue */
 };
 
 /* PFC counters per priority, as pfcstat and ethtool -S name them. */

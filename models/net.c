@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "collective.h"
+#include "deadlock.h"
 #include "nic.h"
 #include "switch.h"
 
@@ -205,6 +206,9 @@ int net_build(const struct scenario *s, struct topo *t, struct evq *q, gsl_rng *
 			goto fail;
 		}
 	}
+	if (s->deadlock.enabled && s->sw.pfc.enabled && s->sw.lossless && t->n_switches &&
+	    deadlock_start(n, s->deadlock.window, s->deadlock.stop_on_detect, &n->deadlock))
+		goto fail;
 	*out = n;
 	return 0;
 fail:
@@ -230,6 +234,7 @@ void net_free(struct net *n)
 		coll_free(n->colls[i]);
 	free(n->colls);
 	free(n->storms);
+	deadlock_free(n->deadlock);
 	topo_routes_free(n->routes);
 	pkt_pool_destroy(&n->pool);
 	free(n);

@@ -118,6 +118,8 @@ struct net {
 	uint32_t n_colls, colls_done;
 	struct net_totals tot;
 	int error; /* first allocation failure inside the loop */
+	int stop;  /* a model asks the run to end (deadlock.stop_on_detect) */
+	struct deadlock *deadlock; /* the detector, or NULL */
 	net_pfc_log_fn pfc_log; /* optional */
 	void *pfc_log_ctx;
 	struct storm *storms;

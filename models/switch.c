@@ -354,6 +354,7 @@ static struct pkt *sw_next(struct port *p)
 	}
 	pq->bytes -= pkt->frame;
 	pq->tx_packets++;
+	pq->last_dequeue = evq_now(s->net->q);
 	pq->tx_bytes += pkt->frame;
 	p->queued_bytes -= pkt->frame;
 	if (s->scn->sw.ecn.enabled && !s->scn->sw.ecn.at_enqueue)

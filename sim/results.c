@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "../models/collective.h"
+#include "../models/deadlock.h"
 #include "../models/nic.h"
 #include "../models/switch.h"
 
@@ -167,6 +168,39 @@ static json_t *coll_json(const struct coll *c)
 			 "iteration_times_us", iters);
 }
 
+/* summary.deadlock: the static cycles found before the run and the
+ * deadlock detected during it, each as a chain of ingress buffers. */
+static json_t *deadlock_json(const struct sim *sim)
+{
+	const struct deadlock_report *rep = sim->net->deadlock ? deadlock_report(sim->net->deadlock)
+							       : NULL;
+	json_t *cycles = json_array(), *detected = json_array();
+
+	for (uint32_t i = 0; i < sim->cbd.n_cycles; i++) {
+		const struct cbd_cycle *c = &sim->cbd.cycles[i];
+		json_t *ports = json_array();
+
+		for (uint32_t k = 0; k < c->n; k++)
+			json_array_append_new(ports, json_string(sim->topo->ports[c->ports[k]].name));
+		json_array_append_new(cycles, json_pack("{s:i,s:o}", "priority", c->prio, "ports",
+							ports));
+	}
+	if (rep && rep->detected) {
+		json_t *ports = json_array();
+
+		for (uint32_t k = 0; k < rep->n; k++)
+			json_array_append_new(ports, json_string(sim->topo->ports[rep->ports[k]].name));
+		json_array_append_new(detected, json_pack("{s:i,s:o}", "priority", rep->prio, "ports",
+							  ports));
+	}
+	return json_pack("{s:o,s:b,s:o,s:o,s:o,s:o}", "static_cycles", uint_j(sim->cbd.n_cycles),
+			 "detected", rep && rep->detected, "detected_at_us",
+			 rep && rep->detected ? real3(simtime_to_us(rep->detected_at)) : json_null(),
+			 "formed_at_us",
+			 rep && rep->detected ? real3(simtime_to_us(rep->formed_at)) : json_null(),
+			 "cycles", cycles, "detected_cycles", detected);
+}
+
 json_t *res_build(const struct sim *sim)
 {
 	const struct net *n = sim->net;
@@ -281,6 +315,8 @@ json_t *res_build(const struct sim *sim)
 		uint_j(n->tot.sent_bytes), "received", uint_j(n->tot.received_bytes), "dropped",
 		uint_j(n->tot.dropped_bytes), "in_flight", uint_j(net_inflight_bytes(n)), "switches",
 		switches, "hosts", hosts, "flows", flows);
+	if (root)
+		json_object_set_new(json_object_get(root, "summary"), "deadlock", deadlock_json(sim));
 	if (root && json_array_size(colls)) {
 		json_object_set(json_object_get(root, "summary"), "collective",
 				json_array_get(colls, 0));
@@ -423,6 +459,10 @@ void res_print_summary(const json_t *j, FILE *f)
 		num(j, "max_queue_bytes"));
 	fprintf(f, "  transport  %.0f CNPs sent, %.0f handled, %.0f packets retransmitted\n",
 		num(j, "cnp_sent"), num(j, "cnp_handled"), num(j, "retransmitted_packets"));
+	if (num(j, "deadlock.static_cycles") > 0 || num(j, "deadlock.detected") > 0)
+		fprintf(f, "  deadlock   %.0f static cycles; %s\n", num(j, "deadlock.static_cycles"),
+			num(j, "deadlock.detected") > 0 ? "a deadlock formed during the run"
+							: "none formed during the run");
 	if (num(j, "watchdog_triggers") > 0)
 		fprintf(f, "  watchdog   %.0f triggers, %.0f packets dropped\n", num(j, "watchdog_triggers"),
 			num(j, "watchdog_drops"));

@@ -31,6 +31,8 @@ const char *sim_end_str(enum sim_end e)
 		return "event cap (max_events) reached";
 	case SIM_END_IDLE:
 		return "nothing left to happen, workload unfinished";
+	case SIM_END_DEADLOCK:
+		return "deadlock detected (deadlock.stop_on_detect)";
 	default:
 		return "error";
 	}
@@ -191,6 +193,10 @@ int sim_run(struct sim *sim, FILE *series, FILE *qp_rates, FILE *pfc_events, int
 		evq_step(q);
 		if (sim->net->error) {
 			sim->end = SIM_END_ERROR;
+			break;
+		}
+		if (sim->net->stop) {
+			sim->end = SIM_END_DEADLOCK;
 			break;
 		}
 		if (progress && !(evq_fired(q) & 0x3ffff)) {

@@ -135,6 +135,10 @@ struct raw_output {
 	char *sample, *pfc_events;
 };
 
+struct raw_deadlock {
+	char *window, *stop_on_detect, *enabled;
+};
+
 struct raw_top {
 	char *name, *seed, *stop, *max_events;
 	struct raw_topology *topology;
@@ -146,6 +150,7 @@ struct raw_top {
 	struct raw_fault *faults;
 	unsigned faults_count;
 	struct raw_output *output;
+	struct raw_deadlock *deadlock;
 };
 
 /* Everything kept from loading until scn_resolve has used it. */
@@ -373,6 +378,13 @@ static const cyaml_schema_value_t fault_value = {
 	CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct raw_fault, fault_fields),
 };
 
+static const cyaml_schema_field_t deadlock_fields[] = {
+	STR("enabled", struct raw_deadlock, enabled),
+	STR("window", struct raw_deadlock, window),
+	STR("stop_on_detect", struct raw_deadlock, stop_on_detect),
+	CYAML_FIELD_END,
+};
+
 static const cyaml_schema_field_t output_fields[] = {
 	STR("sample", struct raw_output, sample),
 	STR("pfc_events", struct raw_output, pfc_events),
@@ -396,6 +408,8 @@ static const cyaml_schema_field_t output_fields[] = {
 				     CYAML_UNLIMITED),                                      \
 		CYAML_FIELD_IGNORE("expect", OPT),                                          \
 		CYAML_FIELD_MAPPING_PTR("output", OPT_PTR, struct raw_top, output, output_fields), \
+		CYAML_FIELD_MAPPING_PTR("deadlock", OPT_PTR, struct raw_top, deadlock,         \
+					deadlock_fields),                                   \
 		CYAML_FIELD_END
 
 static const cyaml_schema_field_t top_fields[] = {
@@ -1636,7 +1650,14 @@ static int check_all(struct loader *l, struct scenario *s, const char *const *se
 	    (err = check_faults(l, r, s)) || (err = check_expects(l, s, sets, n_sets)))
 		return err;
 	if ((err = get_bool(l, "output.pfc_events", r->output ? r->output->pfc_events : NULL, 0,
-			    &s->out.pfc_events)))
+			    &s->out.pfc_events)) ||
+	    (err = get_bool(l, "deadlock.enabled", r->deadlock ? r->deadlock->enabled : NULL, 1,
+			    &s->deadlock.enabled)) ||
+	    (err = get_time(l, "deadlock.window", r->deadlock ? r->deadlock->window : NULL,
+			    10 * SIMTIME_MS, 1, &s->deadlock.window)) ||
+	    (err = get_bool(l, "deadlock.stop_on_detect",
+			    r->deadlock ? r->deadlock->stop_on_detect : NULL, 0,
+			    &s->deadlock.stop_on_detect)))
 		return err;
 	return get_time(l, "output.sample", r->output ? r->output->sample : NULL, 10 * SIMTIME_US,
 			0, &s->out.sample);

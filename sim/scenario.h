@@ -153,6 +153,12 @@ struct scenario {
 	uint32_t n_expects;
 
 	struct {
+		int enabled;        /* watch for deadlocks during the run */
+		simtime_t window;   /* paused with no dequeue this long: stuck */
+		int stop_on_detect;
+	} deadlock;
+
+	struct {
 		simtime_t sample; /* time-series period, 0 = off */
 		int pfc_events;   /* write pfc_events.csv */
 	} out;

@@ -11,11 +11,19 @@
 #include <stdio.h>
 
 #include "../models/net.h"
+#include "../topologies/cbd.h"
 #include "diag.h"
 #include "evq.h"
 #include "scenario.h"
 
-enum sim_end { SIM_END_DONE, SIM_END_STOP, SIM_END_EVENTS, SIM_END_IDLE, SIM_END_ERROR };
+enum sim_end {
+	SIM_END_DONE,
+	SIM_END_STOP,
+	SIM_END_EVENTS,
+	SIM_END_IDLE,
+	SIM_END_DEADLOCK,
+	SIM_END_ERROR
+};
 
 struct sim {
 	struct scenario *scn;
@@ -29,6 +37,8 @@ struct sim {
 	FILE *qp_rates;        /* per-QP DCQCN rates CSV, or NULL (with series) */
 	struct evq_timer sampler;
 	uint8_t *sampled_nonzero; /* per port: priorities non-empty at the last sample */
+
+	struct cbd_result cbd; /* static deadlock analysis of the workload's routes */
 
 	enum sim_end end;
 	simtime_t end_time;

@@ -1,0 +1,186 @@
+/*
+ * Deadlock detection: the periodic wait-for graph of stuck, paused egress
+ * queues (see deadlock.h).
+ */
+#include "deadlock.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+#include "net.h"
+
+struct deadlock {
+	struct net *net;
+	simtime_t window;
+	int stop_on_detect;
+	struct evq_timer tick;
+	struct deadlock_report rep;
+	/* scratch, per port and priority: index of the stuck node, or -1 */
+	int32_t *node;
+	uint32_t *nodes; /* node -> port * 8 + prio */
+	uint8_t *state;  /* DFS: 0 new, 1 on the path, 2 done */
+	uint32_t *path;
+};
+
+/* Egress queue @prio of switch port @p is paused, holds packets, and has
+ * not sent one for the window. */
+static int stuck(const struct deadlock *d, const struct port *p, uint8_t prio, simtime_t now)
+{
+	const struct port_queue *q = &p->queue[prio];
+
+	return (p->paused & (1u << prio)) && q->q.head && now - q->last_dequeue >= d->window;
+}
+
+/* Does egress queue @prio of @y hold a packet that came in through the
+ * switch port with local index @in? */
+static int holds_from(const struct port *y, uint8_t prio, uint32_t in)
+{
+	for (const struct pkt *k = y->queue[prio].q.head; k; k = k->next)
+		if (k->in_port == in)
+			return 1;
+	return 0;
+}
+
+/* The stuck queues a stuck queue @x waits for: those of the switch at the
+ * far end holding packets that entered through the port facing @x. */
+static int dfs(struct deadlock *d, uint32_t v, uint32_t depth)
+{
+	const struct topo *t = d->net->topo;
+	uint32_t pid = d->nodes[v] / PKT_PRIORITIES;
+	uint8_t prio = (uint8_t)(d->nodes[v] % PKT_PRIORITIES);
+	const struct topo_port *tp = &t->ports[pid];
+	uint32_t far_node = tp->peer, in = tp->peer_port - t->nodes[far_node].first_port;
+
+	d->state[v] = 1;
+	d->path[depth] = v;
+	for (uint32_t k = 0; k < t->nodes[far_node].n_ports; k++) {
+		uint32_t y = t->nodes[far_node].first_port + k;
+		int32_t w = d->node[y * PKT_PRIORITIES + prio];
+
+		if (w < 0 || !holds_from(&d->net->ports[y], prio, in))
+			continue;
+		if (d->state[w] == 1) {
+			/* a cycle: from w's place on the path to here */
+			uint32_t start = depth;
+
+			while (d->path[start] != (uint32_t)w)
+				start--;
+			d->rep.n = depth - start + 1;
+			d->rep.ports = malloc(d->rep.n * sizeof(*d->rep.ports));
+			if (!d->rep.ports)
+				return -1;
+			d->rep.prio = prio;
+			for (uint32_t i = 0; i < d->rep.n; i++)
+				/* name the ingress buffer it waits for: the far port */
+				d->rep.ports[i] =
+					t->ports[d->nodes[d->path[start + i]] / PKT_PRIORITIES].peer_port;
+			return 1;
+		}
+		if (d->state[w] == 0) {
+			int r = dfs(d, (uint32_t)w, depth + 1);
+
+			if (r)
+				return r;
+		}
+	}
+	d->state[v] = 2;
+	return 0;
+}
+
+static void on_tick(void *obj, uint64_t arg)
+{
+	struct deadlock *d = obj;
+	struct net *n = d->net;
+	const struct topo *t = n->topo;
+	simtime_t now = evq_now(n->q);
+	uint32_t count = 0;
+	int found = 0;
+
+	(void)arg;
+	for (uint32_t i = 0; i < t->n_ports; i++) {
+		const struct port *p = &n->ports[i];
+		int sw = t->nodes[t->ports[i].node].kind == TOPO_SWITCH;
+
+		for (uint8_t prio = 0; prio < PKT_PRIORITIES; prio++) {
+			int32_t *slot = &d->node[i * PKT_PRIORITIES + prio];
+
+			*slot = -1;
+			if (sw && p->paused && stuck(d, p, prio, now)) {
+				*slot = (int32_t)count;
+				d->nodes[count++] = i * PKT_PRIORITIES + prio;
+			}
+		}
+	}
+	for (uint32_t v = 0; v < count; v++)
+		d->state[v] = 0;
+	for (uint32_t v = 0; v < count && !found; v++)
+		if (d->state[v] == 0)
+			found = dfs(d, v, 0);
+	if (found < 0) {
+		n->error = -ENOMEM;
+		return;
+	}
+	if (found) {
+		d->rep.detected = 1;
+		d->rep.detected_at = now;
+		d->rep.formed_at = 0;
+		for (uint32_t i = 0; i < d->rep.n; i++) {
+			/* the egress queue feeding the buffer: its peer */
+			const struct port *x = n->ports[d->rep.ports[i]].peer;
+			simtime_t last = x->queue[d->rep.prio].last_dequeue;
+
+			if (last > d->rep.formed_at)
+				d->rep.formed_at = last;
+		}
+		if (d->stop_on_detect)
+			n->stop = 1;
+		return; /* the first deadlock is the one reported */
+	}
+	if (evq_size(n->q) > 0)
+		evq_arm(n->q, &d->tick, now + d->window / 4);
+}
+
+int deadlock_start(struct net *net, simtime_t window, int stop_on_detect, struct deadlock **out)
+{
+	struct deadlock *d = calloc(1, sizeof(*d));
+	size_t slots = (size_t)net->topo->n_ports * PKT_PRIORITIES;
+
+	*out = NULL;
+	if (!d)
+		return -ENOMEM;
+	d->net = net;
+	d->window = window;
+	d->stop_on_detect = stop_on_detect;
+	d->node = malloc(slots * sizeof(*d->node));
+	d->nodes = malloc(slots * sizeof(*d->nodes));
+	d->state = malloc(slots);
+	d->path = malloc(slots * sizeof(*d->path));
+	if (!d->node || !d->nodes || !d->state || !d->path) {
+		deadlock_free(d);
+		return -ENOMEM;
+	}
+	evq_timer_init(&d->tick, on_tick, d);
+	if (evq_arm(net->q, &d->tick, window / 4)) {
+		deadlock_free(d);
+		return -ENOMEM;
+	}
+	*out = d;
+	return 0;
+}
+
+void deadlock_free(struct deadlock *d)
+{
+	if (!d)
+		return;
+	free(d->rep.ports);
+	free(d->node);
+	free(d->nodes);
+	free(d->state);
+	free(d->path);
+	free(d);
+}
+
+const struct deadlock_report *deadlock_report(const struct deadlock *d)
+{
+	return &d->rep;
+}

@@ -1,0 +1,34 @@
+/*
+ * Deadlock detection during a run: a wait-for graph of switch egress
+ * queues that are paused by PFC, hold packets and have not sent one for
+ * `deadlock.window`. Such a queue at switch A towards B waits for B's
+ * ingress buffer (B's port facing A) to drain, which waits for the stuck
+ * egress queues of B that hold packets from it. A cycle of these is a PFC
+ * deadlock: nothing in it can move again by itself (FACTS.md 9).
+ */
+#ifndef ROCESIM_DEADLOCK_H
+#define ROCESIM_DEADLOCK_H
+
+#include <stdint.h>
+
+#include "../sim/simtime.h"
+
+struct net;
+
+struct deadlock_report {
+	int detected;
+	simtime_t detected_at; /* when the detector saw it */
+	simtime_t formed_at;   /* when the last queue of the cycle stopped */
+	uint8_t prio;
+	uint32_t n;            /* ports in the cycle */
+	uint32_t *ports;       /* global port indices of the ingress buffers, in order */
+};
+
+struct deadlock;
+
+/* Watch @net every window/4 while it runs. 0 or -ENOMEM. */
+int deadlock_start(struct net *net, simtime_t window, int stop_on_detect, struct deadlock **out);
+void deadlock_free(struct deadlock *d);
+const struct deadlock_report *deadlock_report(const struct deadlock *d);
+
+#endif
