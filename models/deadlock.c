@@ -41,6 +41,24 @@ static int holds_from(const struct port *y, uint8_t prio, uint32_t in)
 	return 0;
 }
 
+/* Start a cycle at its lowest port index, so that it reads the same
+ * whichever of its queues the search met first. */
+static void rotate_to_lowest(uint32_t *v, uint32_t n)
+{
+	uint32_t lo = 0;
+
+	for (uint32_t i = 1; i < n; i++)
+		if (v[i] < v[lo])
+			lo = i;
+	while (lo--) {
+		uint32_t first = v[0];
+
+		for (uint32_t i = 0; i + 1 < n; i++)
+			v[i] = v[i + 1];
+		v[n - 1] = first;
+	}
+}
+
 /* The stuck queues a stuck queue @x waits for: those of the switch at the
  * far end holding packets that entered through the port facing @x. */
 static int dfs(struct deadlock *d, uint32_t v, uint32_t depth)
@@ -74,6 +92,7 @@ static int dfs(struct deadlock *d, uint32_t v, uint32_t depth)
 				/* name the ingress buffer it waits for: the far port */
 				d->rep.ports[i] =
 					t->ports[d->nodes[d->path[start + i]] / PKT_PRIORITIES].peer_port;
+			rotate_to_lowest(d->rep.ports, d->rep.n);
 			return 1;
 		}
 		if (d->state[w] == 0) {

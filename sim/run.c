@@ -56,6 +56,34 @@ static int check_hosts(const struct sim *sim, struct diag *d)
 	return 0;
 }
 
+/*
+ * The static deadlock analysis of what this run will send: the routes of
+ * every workload flow and collective QP, on the traffic class its DSCP
+ * maps to (only lossless classes count).
+ */
+static int static_deadlock(struct sim *sim)
+{
+	const struct scenario *s = sim->scn;
+	const struct net *n = sim->net;
+	struct cbd_pair *pairs;
+	int err;
+
+	if (!s->sw.pfc.enabled || !s->sw.lossless)
+		return 0;
+	pairs = malloc((n->n_flows ? n->n_flows : 1) * sizeof(*pairs));
+	if (!pairs)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < n->n_flows; i++) {
+		const struct flow *f = &n->flows[i];
+
+		pairs[i] = (struct cbd_pair){.src = f->src, .dst = f->dst,
+					     .prio = s->sw.dscp_to_tc[f->dscp]};
+	}
+	err = cbd_analyze(sim->topo, n->routes, s->sw.lossless, pairs, n->n_flows, 16, &sim->cbd);
+	free(pairs);
+	return err;
+}
+
 int sim_init(struct sim *sim, struct scenario *s, struct diag *d)
 {
 	int err;
@@ -78,7 +106,7 @@ int sim_init(struct sim *sim, struct scenario *s, struct diag *d)
 	err = net_build(s, sim->topo, sim->q, sim->rng, &sim->net, d);
 	if (err == -EINVAL)
 		scn_locate(s, d);
-	return err;
+	return err ? err : static_deadlock(sim);
 }
 
 static void on_sample(void *obj, uint64_t arg)
@@ -216,6 +244,7 @@ int sim_run(struct sim *sim, FILE *series, FILE *qp_rates, FILE *pfc_events, int
 
 void sim_fini(struct sim *sim)
 {
+	cbd_result_free(&sim->cbd);
 	net_free(sim->net);
 	if (sim->rng)
 		gsl_rng_free(sim->rng);
