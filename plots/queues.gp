@@ -47,9 +47,9 @@ set xlabel 'time (us)'
 set key outside right top box opaque
 set lmargin 12
 set rmargin kw + 10
-set style line 101 lc rgb '#d08000' lw 1.5 dt 2
-set style line 102 lc rgb '#c00000' lw 1.5 dt 2
-set style line 103 lc rgb '#7000a0' lw 1.5 dt 4
+set style line 101 lc rgb '#909090' lw 1.5 dt 2
+set style line 102 lc rgb '#404040' lw 1.5 dt 2
+set style line 103 lc rgb '#404040' lw 1.5 dt 4
 
 # egress queues, with the ECN marking thresholds
 set title 'egress queue depth'
@@ -67,11 +67,13 @@ if (exists("kmax")) {
 if (cmd eq '') {
 	set label 1 'no egress queue built up' at graph 0.5, 0.5 center
 	set yrange [0:1]
+	unset key
 	cmd = 'NaN notitle'
 }
 eval('plot ' . cmd)
 unset label 1
 set yrange [0:*]
+set key outside right top box opaque
 
 # ingress priority groups, with the XOFF threshold
 set title 'ingress PG occupancy' . (hdrm ? ' (dashed: the part in headroom, after XOFF)' : '')
@@ -89,6 +91,7 @@ if (exists("xoff")) {
 if (cmd eq '') {
 	set label 1 'no ingress PG held bytes' at graph 0.5, 0.5 center
 	set yrange [0:1]
+	unset key
 	cmd = 'NaN notitle'
 }
 eval('plot ' . cmd)

@@ -26,7 +26,8 @@ do for [i=1:n] {
 	kw = strlen(value(sprintf('t%d', i))) > kw ? strlen(value(sprintf('t%d', i))) : kw
 }
 
-set multiplot layout 2,1 title sprintf('%s: DCQCN rate control of %d QP%s', name, n, n == 1 ? '' : 's') . \
+set multiplot layout 2,1 title sprintf('%s: DCQCN rate control of ', name) . \
+	(n > 0 ? sprintf('%d QP%s', n, n == 1 ? '' : 's') : 'the QPs') . \
 	(more > 0 ? sprintf(' (the first %d; %d more not shown)', n, more) : '') font ',13'
 set grid
 set xrange [0:xmax]
@@ -45,6 +46,7 @@ if (n > 0) {
 } else {
 	set label 1 'no QP reacted to congestion (no CNP)' at graph 0.5, 0.5 center
 	set yrange [0:1]
+	unset key
 	plot NaN notitle
 }
 

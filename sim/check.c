@@ -1,12 +1,664 @@
-/* rocesim check: static analysis of a scenario (being written). */
+/*
+ * rocesim check: static analysis of a scenario, without simulating. Loads
+ * the scenario and its topology as run does, takes down the links given
+ * with --fail and those of link_down faults at time 0, and reports
+ * findings (severity, code, where, message; DESIGN.md "rocesim check"):
+ * the cyclic buffer dependencies of the lossless priorities in the routes
+ * of the workload or of all host pairs (topologies/cbd.h), and the first
+ * threshold-order rules. People get one line per finding and a summary;
+ * --json prints the findings, the effective parameters and the deadlock
+ * analysis. Exit 1 when a finding is an error, 2 on bad input or usage.
+ */
+#include <errno.h>
+#include <jansson.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
 
+#include "../topologies/cbd.h"
 #include "cli.h"
+#include "scenario.h"
+
+#define CHK_EXIT_FOUND 1
+#define CHK_EXIT_INPUT 2
+#define CHK_MAX_CYCLES 10
+
+static const char chk_usage[] =
+	"usage: rocesim check SCENARIO.yaml [--json] [--fail LINK]... [--set KEY=VALUE]...\n"
+	"                     [--all-pairs] [--max-cycles N]\n"
+	"\n"
+	"Analyses SCENARIO.yaml without simulating it and prints its findings:\n"
+	"  - cyclic buffer dependencies (CBD_CYCLE, an error): ingress buffers of a\n"
+	"    lossless priority whose traffic waits on each other in a loop, where a\n"
+	"    PFC deadlock can form;\n"
+	"  - threshold order (THRESHOLD_ORDER, a warning): ECN kmax not below a\n"
+	"    static PFC xoff.\n"
+	"\n"
+	"The routes analysed are those of the scenario's workload by default (each\n"
+	"flow on the traffic class switch.dscp_to_tc gives its DSCP); --all-pairs\n"
+	"takes every ordered pair of hosts on every lossless priority instead: the\n"
+	"fabric, whatever runs on it. Links named with --fail, and the links of\n"
+	"faults of kind link_down at 0 (at: 0us), are down: the routes avoid them,\n"
+	"as after convergence. Later link_down faults are only mentioned.\n"
+	"\n"
+	"options:\n"
+	"  --json            print findings, effective parameters and the deadlock\n"
+	"                    analysis as JSON on stdout\n"
+	"  --fail LINK       take a link down, e.g. --fail leaf0-spine1 (repeatable)\n"
+	"  --set KEY=VALUE   override a scenario key, as run does (repeatable)\n"
+	"  --all-pairs       analyse every pair of hosts instead of the workload\n"
+	"  --max-cycles N    list at most N cycles per priority, shortest first\n"
+	"                    (default 10)\n"
+	"\n"
+	"exit codes: 0 no finding is an error; 1 a finding is an error (a cycle);\n"
+	"            2 bad input or usage\n";
+
+enum chk_severity { CHK_ERROR, CHK_WARNING, CHK_INFO };
+
+static const char *const chk_severity_name[] = {"error", "warning", "info"};
+
+struct chk_finding {
+	enum chk_severity severity;
+	const char *code;
+	char *where, *message;
+};
+
+struct chk_args {
+	const char *scenario;
+	const char **sets, **fails;
+	size_t n_sets, n_fails;
+	int json, all_pairs;
+	uint32_t max_cycles;
+};
+
+/* What one check produces: the findings and the deadlock analysis. */
+struct chk {
+	struct chk_finding *f;
+	size_t n;
+	int oom;
+	struct cbd_result cbd;
+	uint32_t *failed; /* link indices taken down */
+	uint32_t n_failed;
+};
+
+static int chk_usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "rocesim: check: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\n\n%s", chk_usage);
+	return CHK_EXIT_INPUT;
+}
+
+static char *chk_vfmt(const char *fmt, va_list ap)
+{
+	va_list copy;
+	char *s;
+	int len;
+
+	va_copy(copy, ap);
+	len = vsnprintf(NULL, 0, fmt, copy);
+	va_end(copy);
+	if (len < 0)
+		return NULL;
+	s = malloc((size_t)len + 1);
+	if (s)
+		vsnprintf(s, (size_t)len + 1, fmt, ap);
+	return s;
+}
+
+/* Add a finding; @where is taken as it is, the message is formatted. */
+static void chk_add(struct chk *c, enum chk_severity sev, const char *code, char *where,
+		    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+static void chk_add(struct chk *c, enum chk_severity sev, const char *code, char *where,
+		    const char *fmt, ...)
+{
+	struct chk_finding *f;
+	va_list ap;
+	char *msg;
+
+	va_start(ap, fmt);
+	msg = chk_vfmt(fmt, ap);
+	va_end(ap);
+	f = realloc(c->f, (c->n + 1) * sizeof(*f));
+	if (!where || !msg || !f) {
+		free(where);
+		free(msg);
+		if (f)
+			c->f = f;
+		c->oom = 1;
+		return;
+	}
+	c->f = f;
+	c->f[c->n++] = (struct chk_finding){sev, code, where, msg};
+}
+
+static char *chk_str(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *chk_str(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	s = chk_vfmt(fmt, ap);
+	va_end(ap);
+	return s;
+}
+
+static void chk_free(struct chk *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		free(c->f[i].where);
+		free(c->f[i].message);
+	}
+	free(c->f);
+	free(c->failed);
+	cbd_result_free(&c->cbd);
+}
+
+/* Where a key's value comes from: "(file:line)", "(--set)" or "(default)". */
+static const char *chk_origin(const struct scenario *s, const char *path, char *buf, size_t size)
+{
+	struct diag d = {0};
+
+	snprintf(d.path, sizeof(d.path), "%s", path);
+	scn_locate(s, &d);
+	if (!strcmp(d.file, "--set"))
+		snprintf(buf, size, "(--set)");
+	else if (d.line > 0)
+		snprintf(buf, size, "(%s:%d)", d.file, d.line);
+	else
+		snprintf(buf, size, "(default)");
+	return buf;
+}
+
+/* "3,4" for a priority mask. */
+static const char *chk_prios(uint8_t mask, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (int p = 0; p < 8; p++)
+		if (mask & (1u << p))
+			len += (size_t)snprintf(buf + len, size - len, "%s%d", len ? "," : "", p);
+	if (!len)
+		snprintf(buf, size, "none");
+	return buf;
+}
+
+/* ECN kmin < kmax < static XOFF: PFC should not fire before ECN has marked. */
+static void chk_thresholds(struct chk *c, const struct scenario *s)
+{
+	const struct scn_pfc *p = &s->sw.pfc;
+	const struct scn_ecn *e = &s->sw.ecn;
+	char o1[300], o2[300];
+
+	if (!p->enabled || p->dynamic || !s->sw.lossless || !e->enabled || e->kmax < p->xoff)
+		return;
+	chk_add(c, CHK_WARNING, "THRESHOLD_ORDER",
+		chk_str("switch.ecn.kmax %llu B %s >= switch.pfc.xoff %llu B %s",
+			(unsigned long long)e->kmax, chk_origin(s, "switch.ecn.kmax", o1, sizeof(o1)),
+			(unsigned long long)p->xoff, chk_origin(s, "switch.pfc.xoff", o2, sizeof(o2))),
+		"a lossless queue reaches XOFF and pauses its upstream before ECN marks %s; "
+		"keep switch.ecn.kmin < kmax < switch.pfc.xoff so that DCQCN slows the senders "
+		"before PFC stops the link",
+		e->kmin >= p->xoff ? "at all" : "every packet");
+}
+
+/* The cycle as "priority 3: a -> b -> c -> a". */
+static char *chk_cycle_where(const struct topo *t, const struct cbd_cycle *cy)
+{
+	size_t len = 32, off;
+	char *buf;
+
+	for (uint32_t i = 0; i < cy->n; i++)
+		len += strlen(t->ports[cy->ports[i]].name) + 4;
+	len += strlen(t->ports[cy->ports[0]].name);
+	buf = malloc(len);
+	if (!buf)
+		return NULL;
+	off = (size_t)snprintf(buf, len, "priority %u: ", cy->prio);
+	for (uint32_t i = 0; i <= cy->n; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? " -> " : "",
+					t->ports[cy->ports[i % cy->n]].name);
+	return buf;
+}
+
+/* The deadlock analysis and its findings. 0, or -ENOMEM. */
+static int chk_deadlock(struct chk *c, const struct scenario *s, const struct topo *t,
+			const struct topo_routes *r, const struct chk_args *a)
+{
+	uint8_t lossless = s->sw.pfc.enabled ? s->sw.lossless : 0;
+	struct cbd_pair *pairs = NULL;
+	size_t n_pairs = 0, on_lossless = 0;
+	char prios[32];
+	int err;
+
+	if (!lossless) {
+		chk_add(c, CHK_INFO, "CBD_GRAPH", chk_str("deadlock analysis"),
+			"no lossless priority (%s): without PFC no buffer waits on another, "
+			"no PFC deadlock",
+			s->sw.pfc.enabled ? "switch.lossless is empty" : "switch.pfc.enabled is false");
+		return 0;
+	}
+	if (!a->all_pairs) {
+		pairs = malloc(((size_t)s->wl.n_flows + 1) * sizeof(*pairs));
+		if (!pairs)
+			return -ENOMEM;
+		for (uint32_t i = 0; i < s->wl.n_flows; i++) {
+			const struct scn_flow *f = &s->wl.flows[i];
+			uint8_t tc = s->sw.dscp_to_tc[f->dscp & 63];
+
+			pairs[n_pairs++] = (struct cbd_pair){f->src, f->dst, tc};
+			on_lossless += (lossless >> tc) & 1;
+		}
+	}
+	err = cbd_analyze(t, r, lossless, a->all_pairs ? NULL : pairs, n_pairs, a->max_cycles,
+			  &c->cbd);
+	free(pairs);
+	if (err)
+		return err;
+
+	for (uint32_t i = 0; i < c->cbd.n_cycles; i++) {
+		const struct cbd_cycle *cy = &c->cbd.cycles[i];
+
+		chk_add(c, CHK_ERROR, "CBD_CYCLE", chk_cycle_where(t, cy),
+			"cyclic buffer dependency of %u ingress buffers: when they fill together each "
+			"waits on the next and PFC pauses go round for ever, a PFC deadlock; break the "
+			"cycle (routes without down-up turns, bounced traffic on another priority) %s",
+			cy->n,
+			s->sw.wd.enabled ? "or rely on switch.watchdog, which drops or forwards "
+					   "the stuck queues"
+					 : "or enable switch.watchdog to break it when it happens");
+	}
+	if (c->cbd.truncated)
+		chk_add(c, CHK_WARNING, "CBD_TRUNCATED", chk_str("deadlock analysis"),
+			"more cycles exist than are listed (at most %u per priority, shortest first; "
+			"--max-cycles raises the limit)",
+			a->max_cycles);
+	if (a->all_pairs)
+		chk_add(c, CHK_INFO, "CBD_GRAPH", chk_str("deadlock analysis: all pairs"),
+			"%u ingress buffers, %u dependencies, %u cyclic component%s over lossless "
+			"priorities %s, every pair of %u hosts",
+			c->cbd.n_nodes, c->cbd.n_edges, c->cbd.n_sccs, c->cbd.n_sccs == 1 ? "" : "s",
+			chk_prios(lossless, prios, sizeof(prios)), t->n_hosts);
+	else
+		chk_add(c, CHK_INFO, "CBD_GRAPH", chk_str("deadlock analysis: workload"),
+			"%u ingress buffers, %u dependencies, %u cyclic component%s over lossless "
+			"priorities %s; %zu of %u flows on them (--all-pairs: every pair of hosts)",
+			c->cbd.n_nodes, c->cbd.n_edges, c->cbd.n_sccs, c->cbd.n_sccs == 1 ? "" : "s",
+			chk_prios(lossless, prios, sizeof(prios)), on_lossless, s->wl.n_flows);
+	return 0;
+}
+
+/* Take a link down by name (--fail); 0 or -EINVAL with the message printed. */
+static int chk_fail_link(struct chk *c, struct topo *t, const char *name)
+{
+	int32_t l = topo_find_link(t, name);
+
+	if (l < 0) {
+		fprintf(stderr, "rocesim: --fail: no link named \"%s\" (links are named by their ends, "
+				"e.g. %s)\n",
+			name, t->n_links ? t->links[t->n_links - 1].name : "a-b");
+		return -EINVAL;
+	}
+	if (t->links[l].up) {
+		t->links[l].up = 0;
+		c->failed[c->n_failed++] = (uint32_t)l;
+	}
+	return 0;
+}
+
+static json_t *chk_u64(uint64_t v)
+{
+	return json_integer((json_int_t)v);
+}
+
+static json_t *chk_prio_array(uint8_t mask)
+{
+	json_t *a = json_array();
+
+	for (int p = 0; a && p < 8; p++)
+		if ((mask & (1u << p)) && json_array_append_new(a, json_integer(p))) {
+			json_decref(a);
+			return NULL;
+		}
+	return a;
+}
+
+/* The switch parameters the scenario resolved to. */
+static json_t *chk_json_switch(const struct scenario *s)
+{
+	const struct scn_pfc *p = &s->sw.pfc;
+	const struct scn_ecn *e = &s->sw.ecn;
+	static const char *const actions[] = {"drop", "forward", "alert"};
+	json_t *pfc, *map, *sw, *wd, *weights;
+
+	/* null: computed per port (headroom), from the pause time or link speed */
+	pfc = json_pack("{s:b,s:o,s:o,s:I,s:o,s:o}", "enabled", p->enabled, "headroom",
+			p->headroom ? chk_u64(p->headroom) : json_null(), "headroom_computed",
+			json_boolean(!p->headroom), "quanta", (json_int_t)p->quanta, "refresh_us",
+			p->refresh ? json_real(simtime_to_us(p->refresh)) : json_null(),
+			"response_us",
+			p->response ? json_real(simtime_to_us(p->response)) : json_null());
+	if (!pfc)
+		return NULL;
+	if ((p->dynamic ? json_object_set_new(pfc, "dynamic_th", json_integer(p->dynamic_th))
+			: json_object_set_new(pfc, "xoff", chk_u64(p->xoff))) ||
+	    (p->has_xon ? json_object_set_new(pfc, "xon", chk_u64(p->xon))
+			: json_object_set_new(pfc, "xon_offset", chk_u64(p->xon_offset)))) {
+		json_decref(pfc);
+		return NULL;
+	}
+	map = json_object();
+	for (int d = 0; map && d < 64; d++) {
+		char key[4];
+
+		if (!s->sw.dscp_to_tc[d])
+			continue;
+		snprintf(key, sizeof(key), "%d", d);
+		if (json_object_set_new(map, key, json_integer(s->sw.dscp_to_tc[d]))) {
+			json_decref(map);
+			map = NULL;
+		}
+	}
+	wd = s->sw.wd.enabled ? json_pack("{s:f,s:f,s:s}", "detection_us",
+					  simtime_to_us(s->sw.wd.detection), "restoration_us",
+					  simtime_to_us(s->sw.wd.restoration), "action",
+					  actions[s->sw.wd.action])
+			      : json_null();
+	weights = json_array();
+	for (int i = 0; weights && i < 8; i++)
+		if (json_array_append_new(weights, json_integer(s->sw.weights[i]))) {
+			json_decref(weights);
+			weights = NULL;
+		}
+	sw = json_pack("{s:{s:I,s:I,s:I,s:I},s:o,s:i,s:o,s:o,s:{s:b,s:I,s:I,s:f,s:s},s:s,s:o,s:o}",
+		       "buffer", "size", (json_int_t)s->sw.buffer, "per_port",
+		       (json_int_t)s->sw.per_port, "pg_min", (json_int_t)s->sw.pg_min,
+		       "headroom_pool", (json_int_t)s->sw.headroom_pool, "lossless",
+		       chk_prio_array(s->sw.lossless), "cnp_priority", s->sw.cnp_priority,
+		       "dscp_to_tc", map, "pfc", pfc, "ecn", "enabled", e->enabled, "kmin",
+		       (json_int_t)e->kmin, "kmax", (json_int_t)e->kmax, "pmax", e->pmax, "mark",
+		       e->at_enqueue ? "enqueue" : "dequeue", "scheduler",
+		       s->sw.sched == SCN_SCHED_DWRR ? "dwrr" : "strict", "weights", weights,
+		       "watchdog", wd);
+	return sw;
+}
+
+/* The NIC parameters, with the DCQCN ones under their cc_params names. */
+static json_t *chk_json_nic(const struct scenario *s)
+{
+	const struct dcqcn_params *d = &s->nic.dcqcn;
+	json_t *pfc = json_array(), *dc;
+
+	for (int p = 0; pfc && p < 8; p++)
+		if (json_array_append_new(pfc, json_integer((s->nic.pfc >> p) & 1))) {
+			json_decref(pfc);
+			pfc = NULL;
+		}
+	dc = json_pack("{s:s,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,"
+		       "s:I,s:I,s:I}",
+		       "variant", d->variant == DCQCN_PAPER ? "paper" : "mlx5", "rp_time_reset",
+		       (json_int_t)d->rp_time_reset, "rp_byte_reset", (json_int_t)d->rp_byte_reset,
+		       "rp_threshold", (json_int_t)d->rp_threshold, "rp_ai_rate",
+		       (json_int_t)d->rp_ai_rate, "rp_hai_rate", (json_int_t)d->rp_hai_rate,
+		       "rp_max_rate", (json_int_t)d->rp_max_rate, "rp_min_rate",
+		       (json_int_t)d->rp_min_rate, "rp_min_dec_fac", (json_int_t)d->rp_min_dec_fac,
+		       "rp_rate_to_set_on_first_cnp", (json_int_t)d->rp_rate_to_set_on_first_cnp,
+		       "rp_dce_tcp_g", (json_int_t)d->rp_dce_tcp_g, "rp_dce_tcp_rtt",
+		       (json_int_t)d->rp_dce_tcp_rtt, "rp_rate_reduce_monitor_period",
+		       (json_int_t)d->rp_rate_reduce_monitor_period, "rp_initial_alpha_value",
+		       (json_int_t)d->rp_initial_alpha_value, "rp_gd", (json_int_t)d->rp_gd,
+		       "rp_clamp_tgt_rate", (json_int_t)d->rp_clamp_tgt_rate,
+		       "rp_clamp_tgt_rate_ati", (json_int_t)d->rp_clamp_tgt_rate_ati,
+		       "np_min_time_between_cnps", (json_int_t)d->np_min_time_between_cnps,
+		       "np_cnp_dscp", (json_int_t)d->np_cnp_dscp, "np_cnp_prio",
+		       (json_int_t)d->np_cnp_prio);
+	return json_pack("{s:I,s:i,s:i,s:o,s:b,s:s,s:o}", "mtu", (json_int_t)s->nic.mtu, "dscp",
+			 s->nic.dscp, "priority", s->nic.priority, "pfc", pfc, "ecn", s->nic.ecn,
+			 "cc", s->nic.cc == SCN_CC_DCQCN ? "dcqcn" : "none", "dcqcn",
+			 s->nic.cc == SCN_CC_DCQCN ? dc : (json_decref(dc), json_null()));
+}
+
+static json_t *chk_json_deadlock(const struct chk *c, const struct scenario *s,
+				 const struct topo *t, const struct chk_args *a)
+{
+	json_t *failed = json_array(), *cycles = json_array();
+
+	for (uint32_t i = 0; failed && i < c->n_failed; i++)
+		if (json_array_append_new(failed, json_string(t->links[c->failed[i]].name))) {
+			json_decref(failed);
+			failed = NULL;
+		}
+	for (uint32_t i = 0; cycles && i < c->cbd.n_cycles; i++) {
+		const struct cbd_cycle *cy = &c->cbd.cycles[i];
+		json_t *ports = json_array();
+
+		for (uint32_t k = 0; ports && k < cy->n; k++)
+			if (json_array_append_new(ports, json_string(t->ports[cy->ports[k]].name))) {
+				json_decref(ports);
+				ports = NULL;
+			}
+		if (json_array_append_new(cycles, json_pack("{s:i,s:o}", "priority", cy->prio,
+							    "ports", ports))) {
+			json_decref(cycles);
+			cycles = NULL;
+		}
+	}
+	return json_pack("{s:I,s:s,s:o,s:o,s:I,s:I,s:I,s:b,s:o}", "static_cycles",
+			 (json_int_t)c->cbd.n_cycles, "mode", a->all_pairs ? "all_pairs" : "workload",
+			 "failed_links", failed, "lossless",
+			 chk_prio_array(s->sw.pfc.enabled ? s->sw.lossless : 0), "buffers",
+			 (json_int_t)c->cbd.n_nodes, "dependencies", (json_int_t)c->cbd.n_edges,
+			 "cyclic_components", (json_int_t)c->cbd.n_sccs, "truncated",
+			 c->cbd.truncated, "cycles", cycles);
+}
+
+static int chk_print_json(const struct chk *c, const struct scenario *s, const struct topo *t,
+			  const struct chk_args *a)
+{
+	json_t *root, *findings = json_array();
+	int err;
+
+	for (size_t i = 0; findings && i < c->n; i++) {
+		const struct chk_finding *f = &c->f[i];
+
+		if (json_array_append_new(findings,
+					  json_pack("{s:s,s:s,s:s,s:s}", "severity",
+						    chk_severity_name[f->severity], "code", f->code,
+						    "where", f->where, "message", f->message))) {
+			json_decref(findings);
+			findings = NULL;
+		}
+	}
+	root = json_pack("{s:o,s:{s:o,s:o},s:o}", "findings", findings, "effective", "switch",
+			 chk_json_switch(s), "nic", chk_json_nic(s), "deadlock",
+			 chk_json_deadlock(c, s, t, a));
+	if (!root)
+		return -ENOMEM;
+	err = json_dumpf(root, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(12));
+	json_decref(root);
+	if (err || fputc('\n', stdout) == EOF)
+		return -EIO;
+	return 0;
+}
+
+/* Errors first, then warnings, then info; each kind in the order found. */
+static void chk_sort(struct chk *c)
+{
+	for (size_t i = 1; i < c->n; i++) {
+		struct chk_finding f = c->f[i];
+		size_t k = i;
+
+		for (; k > 0 && c->f[k - 1].severity > f.severity; k--)
+			c->f[k] = c->f[k - 1];
+		c->f[k] = f;
+	}
+}
+
+static void chk_print_people(const struct chk *c, const struct scenario *s, double secs)
+{
+	size_t count[3] = {0};
+
+	for (size_t i = 0; i < c->n; i++) {
+		const struct chk_finding *f = &c->f[i];
+
+		printf("%s %s %s: %s\n", chk_severity_name[f->severity], f->code, f->where,
+		       f->message);
+		count[f->severity]++;
+	}
+	printf("check %s: %zu error%s, %zu warning%s, %zu info (%.3f s)\n", s->name, count[0],
+	       count[0] == 1 ? "" : "s", count[1], count[1] == 1 ? "" : "s", count[2], secs);
+}
+
+static int chk_run(const struct chk_args *a)
+{
+	struct scenario *s = NULL;
+	struct topo *t = NULL;
+	struct topo_routes *r = NULL;
+	struct chk c = {0};
+	struct diag d = {0};
+	struct timespec t0, t1;
+	int err, rc = CHK_EXIT_INPUT, errors = 0;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	err = scn_load(a->scenario, a->sets, a->n_sets, &s, &d);
+	if (err) {
+		fprintf(stderr, "rocesim: ");
+		diag_print(&d, stderr);
+		return CHK_EXIT_INPUT;
+	}
+	err = topo_build(&s->topo, &t, &d);
+	if (err)
+		scn_locate(s, &d);
+	else
+		err = scn_resolve(s, t, &d);
+	if (err) {
+		if (err == -ENOMEM)
+			fprintf(stderr, "rocesim: out of memory\n");
+		else {
+			fprintf(stderr, "rocesim: ");
+			diag_print(&d, stderr);
+		}
+		goto out;
+	}
+	c.failed = malloc(((size_t)t->n_links + 1) * sizeof(*c.failed));
+	if (!c.failed) {
+		fprintf(stderr, "rocesim: out of memory\n");
+		goto out;
+	}
+	for (size_t i = 0; i < a->n_fails; i++)
+		if (chk_fail_link(&c, t, a->fails[i]))
+			goto out;
+	for (uint32_t i = 0; i < s->n_faults; i++) {
+		const struct scn_fault *f = &s->faults[i];
+		struct topo_link *l = &t->links[f->link];
+
+		if (f->kind != SCN_FAULT_LINK_DOWN)
+			continue;
+		if (f->at == 0 && l->up) {
+			l->up = 0;
+			c.failed[c.n_failed++] = f->link;
+		} else if (f->at) {
+			chk_add(&c, CHK_INFO, "LINK_DOWN_LATER", chk_str("faults[%u]: %s", i, l->name),
+				"goes down at %.3f us; this analysis has it up (--fail %s analyses the "
+				"routes after it)",
+				simtime_to_us(f->at), l->name);
+		}
+	}
+	err = topo_routes_build(t, &r);
+	if (!err)
+		err = chk_deadlock(&c, s, t, r, a);
+	if (err) {
+		fprintf(stderr, "rocesim: %s\n",
+			err == -ENOMEM ? "out of memory" : "the topology is too large to route");
+		goto out;
+	}
+	chk_thresholds(&c, s);
+	if (c.oom) {
+		fprintf(stderr, "rocesim: out of memory\n");
+		goto out;
+	}
+	chk_sort(&c);
+	for (size_t i = 0; i < c.n; i++)
+		errors += c.f[i].severity == CHK_ERROR;
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (a->json) {
+		if (chk_print_json(&c, s, t, a)) {
+			fprintf(stderr, "rocesim: cannot write the JSON output\n");
+			goto out;
+		}
+	} else {
+		chk_print_people(&c, s,
+				 (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9);
+	}
+	rc = errors ? CHK_EXIT_FOUND : 0;
+out:
+	chk_free(&c);
+	topo_routes_free(r);
+	topo_free(t);
+	scn_free(s);
+	return rc;
+}
 
 int cmd_check(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "rocesim: check is not available in this build\n");
-	return 2;
+	struct chk_args a = {.max_cycles = CHK_MAX_CYCLES};
+	int rc = -1;
+
+	a.sets = calloc((size_t)argc + 1, sizeof(char *));
+	a.fails = calloc((size_t)argc + 1, sizeof(char *));
+	if (!a.sets || !a.fails) {
+		free(a.sets);
+		free(a.fails);
+		return CHK_EXIT_INPUT;
+	}
+	for (int i = 0; i < argc && rc < 0; i++) {
+		const char *o = argv[i];
+		int has_next = i + 1 < argc;
+
+		if (!strcmp(o, "--json")) {
+			a.json = 1;
+		} else if (!strcmp(o, "--all-pairs")) {
+			a.all_pairs = 1;
+		} else if (!strcmp(o, "--fail")) {
+			if (!has_next)
+				rc = chk_usage_error("%s needs a link name, e.g. leaf0-spine1", o);
+			else
+				a.fails[a.n_fails++] = argv[++i];
+		} else if (!strcmp(o, "--set")) {
+			if (!has_next || !strchr(argv[i + 1], '='))
+				rc = chk_usage_error("%s needs KEY=VALUE", o);
+			else
+				a.sets[a.n_sets++] = argv[++i];
+		} else if (!strcmp(o, "--max-cycles")) {
+			char *end = NULL;
+			unsigned long v = has_next ? strtoul(argv[i + 1], &end, 10) : 0;
+
+			if (!has_next || !*argv[i + 1] || *end || argv[i + 1][0] == '-' ||
+			    v < 1 || v > 1000000)
+				rc = chk_usage_error("%s needs a number of cycles (1 to 1000000)", o);
+			else
+				a.max_cycles = (uint32_t)v;
+			i++;
+		} else if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
+			fputs(chk_usage, stdout);
+			rc = 0;
+		} else if (o[0] == '-') {
+			rc = chk_usage_error("unknown option \"%s\"", o);
+		} else if (a.scenario) {
+			rc = chk_usage_error("one scenario at a time (also got \"%s\")", o);
+		} else {
+			a.scenario = o;
+		}
+	}
+	if (rc < 0 && !a.scenario)
+		rc = chk_usage_error("%s", "check needs a scenario file");
+	if (rc < 0)
+		rc = chk_run(&a);
+	free(a.sets);
+	free(a.fails);
+	return rc;
 }

@@ -33,10 +33,10 @@
 #define EXIT_INPUT 2
 #define PLOT_PATH 4096
 #define TOP_DEFAULT 4
-#define TOP_MAX 32
-#define RATE_QPS 8      /* QPs drawn in rates.png */
-#define PFC_ROWS 48     /* ports drawn in pfc.png */
-#define FLOW_LABELS 40  /* flows.png labels each bar up to this many flows */
+#define TOP_MAX 8      /* one colour each in queues.png */
+#define RATE_QPS 8     /* QPs drawn in rates.png */
+#define PFC_ROWS 48    /* ports drawn in pfc.png */
+#define FLOW_LABELS 40 /* flows.png labels each bar up to this many flows */
 #define CSV_FIELDS 16
 #define NAME_MAX_LEN 128
 
@@ -60,7 +60,7 @@ static const char usage[] =
 	"\n"
 	"options:\n"
 	"  --svg       also write queues.svg, pfc.svg, rates.svg, flows.svg\n"
-	"  --top N     number of hottest ports in queues.png (default 4, at most 32)\n"
+	"  --top N     number of hottest ports in queues.png (default 4, at most 8)\n"
 	"\n"
 	"The gnuplot scripts (queues.gp, pfc.gp, rates.gp, flows.gp) are looked for in\n"
 	"this order: $ROCESIM_PLOTS; ./plots; <folder of the rocesim executable>/../plots\n"
@@ -148,10 +148,10 @@ static void buf_int(struct buf *b, const char *name, long v)
 struct plot {
 	const char *outdir;
 	char scripts[PLOT_PATH]; /* the folder of the .gp files */
-	char tmp[PLOT_PATH];     /* OUTDIR/.plot-XXXXXX */
+	char tmp[PLOT_PATH];	 /* OUTDIR/.plot-XXXXXX */
 	json_t *res;
 	const char *name; /* the scenario's name */
-	double end_us;    /* simulated end of the run */
+	double end_us;	  /* simulated end of the run */
 	int svg, top;
 };
 
@@ -354,9 +354,9 @@ struct pt {
 /* The samples of one port and priority, or of one QP. */
 struct series {
 	char key[NAME_MAX_LEN]; /* port name, or "src->dst" of a QP */
-	long id;                /* priority, or flow id */
-	int rank;               /* order of the port among the hottest */
-	double peak, peak_b;    /* largest a and b */
+	long id;		/* priority, or flow id */
+	int rank;		/* order of the port among the hottest */
+	double peak, peak_b;	/* largest a and b */
 	struct pt *pt;
 	size_t n, cap;
 };
@@ -538,6 +538,25 @@ static int run_gnuplot(const struct plot *p, const char *script, const char *var
 }
 
 /*
+ * Remove OUTDIR/@pic.@ext left by an earlier plot when this one does not
+ * draw it (all extensions when @ext is NULL), so that the pictures in
+ * OUTDIR always match the run they sit beside.
+ */
+static void drop_old(const struct plot *p, const char *pic, const char *ext)
+{
+	static const char *const exts[] = {"png", "svg"};
+	char name[64], path[PLOT_PATH];
+
+	for (int i = 0; i < 2; i++) {
+		if (ext && strcmp(ext, exts[i]))
+			continue;
+		snprintf(name, sizeof(name), "%s.%s", pic, exts[i]);
+		if (!join(path, sizeof(path), p->outdir, name))
+			unlink(path);
+	}
+}
+
+/*
  * Draw picture @pic (e.g. "queues") with plots/@pic.gp and the variables
  * @vars, as PNG and, with --svg, SVG: drawn in the temporary folder, then
  * renamed into OUTDIR and its path printed.
@@ -555,13 +574,15 @@ static int draw(const struct plot *p, const char *pic, const struct buf *vars)
 	snprintf(name, sizeof(name), "%s.gp", pic);
 	if (join(script, sizeof(script), p->scripts, name))
 		return -1;
+	if (!p->svg)
+		drop_old(p, pic, "svg");
 	for (int i = 0; i < 1 + !!p->svg && !err; i++) {
 		struct buf all = {0};
 
 		snprintf(name, sizeof(name), "%s.%s", pic, exts[i]);
 		if (join(tmp, sizeof(tmp), p->tmp, name) || join(dst, sizeof(dst), p->outdir, name))
 			return -1;
-		buf_printf(&all, "%s", vars->s);
+		buf_printf(&all, "%s", vars->s ? vars->s : "");
 		buf_str(&all, "term", exts[i]);
 		buf_str(&all, "out", tmp);
 		buf_str(&all, "name", p->name);
@@ -642,15 +663,14 @@ static int hot_rank(const struct hot *h, int n, const char *port)
  * and @in (by the largest PG peak), hottest first, keeping those above 0;
  * their counts in @neg, @nin (at most @top each).
  */
-static int hottest(const json_t *res, int top, struct hot **eg, int *neg, struct hot **in,
-		   int *nin)
+static int hottest(const json_t *res, int top, struct hot **eg, int *neg, struct hot **in, int *nin)
 {
 	size_t n = 0, k = 0, i, j;
 	const json_t *sw, *port;
 	struct hot *a, *b;
 
-	json_array_foreach(json_object_get(res, "switches"), i, sw)
-		n += json_array_size(json_object_get(sw, "ports"));
+	json_array_foreach(json_object_get(res, "switches"), i, sw) n +=
+	    json_array_size(json_object_get(sw, "ports"));
 	a = calloc(n ? n : 1, sizeof(*a));
 	b = calloc(n ? n : 1, sizeof(*b));
 	if (!a || !b) {
@@ -727,7 +747,7 @@ static double keep_visible(struct series_set *set)
 static int read_timeseries(const char *path, const struct hot *eg, int neg, const struct hot *in,
 			   int nin, struct series_set *qs, struct series_set *pgs)
 {
-	static const char *const names[] = {"time_us",  "port",     "priority",
+	static const char *const names[] = {"time_us",	   "port",     "priority",
 					    "queue_bytes", "pg_bytes", "headroom_bytes"};
 	int col[6], r, err = 0;
 	struct csv c;
@@ -801,6 +821,7 @@ static int plot_queues(const struct plot *p)
 		goto out;
 	if (r == 0) {
 		fprintf(stderr, "rocesim: no %s (output.sample was 0): queues.png skipped\n", csv);
+		drop_old(p, "queues", NULL);
 		err = 0;
 		goto out;
 	}
@@ -1017,8 +1038,10 @@ static int plot_pfc(const struct plot *p)
 	if (join(csv, sizeof(csv), p->outdir, "pfc_events.csv"))
 		return -1;
 	if (access(csv, F_OK)) {
-		fprintf(stderr, "rocesim: no %s (run with output.pfc_events: true): pfc.png skipped\n",
+		fprintf(stderr,
+			"rocesim: no %s (run with output.pfc_events: true): pfc.png skipped\n",
 			csv);
+		drop_old(p, "pfc", NULL);
 		return 0;
 	}
 	o.bars = tmp_open(p, "pfc-bars.dat", o.bars_path, sizeof(o.bars_path));
@@ -1068,7 +1091,7 @@ out:
 /* Read qp_rates.csv: the series of the RATE_QPS smallest flow ids. */
 static int read_rates(const char *path, struct series_set *set, long *more)
 {
-	static const char *const names[] = {"time_us", "flow",    "src",  "dst",
+	static const char *const names[] = {"time_us", "flow",	  "src",  "dst",
 					    "rc_gbps", "rt_gbps", "alpha"};
 	unsigned char *seen = NULL;
 	size_t nseen = 0, distinct = 0;
@@ -1159,8 +1182,9 @@ static int plot_rates(const struct plot *p)
 	if (r < 0)
 		goto out;
 	if (r == 0) {
-		fprintf(stderr, "rocesim: no %s (DCQCN off or output.sample 0): rates.png skipped\n",
-			csv);
+		fprintf(stderr,
+			"rocesim: no %s (DCQCN off or output.sample 0): rates.png skipped\n", csv);
+		drop_old(p, "rates", NULL);
 		err = 0;
 		goto out;
 	}
@@ -1193,7 +1217,7 @@ out:
 
 struct fct {
 	long id;
-	double us; /* completion time, or how long it ran when not done */
+	double us;  /* completion time, or how long it ran when not done */
 	double pct; /* of the bytes received */
 	int done;
 	const char *src, *dst;
@@ -1229,7 +1253,13 @@ static int plot_flows(const struct plot *p)
 	int err = -1;
 	FILE *f;
 
-	a = calloc(n ? n : 1, sizeof(*a));
+	if (!n) {
+		fprintf(stderr, "rocesim: no flows in %s/results.json: flows.png skipped\n",
+			p->outdir);
+		drop_old(p, "flows", NULL);
+		return 0;
+	}
+	a = calloc(n, sizeof(*a));
 	if (!a) {
 		fprintf(stderr, "rocesim: out of memory\n");
 		return -1;
@@ -1244,8 +1274,8 @@ static int plot_flows(const struct plot *p)
 		a[i].us = a[i].done ? json_number_value(fct)
 				    : (p->end_us > start ? p->end_us - start : 0);
 		a[i].pct = json_num(fl, "bytes", 0) > 0
-				   ? 100.0 * json_num(fl, "received", 0) / json_num(fl, "bytes", 0)
-				   : 100.0;
+			       ? 100.0 * json_num(fl, "received", 0) / json_num(fl, "bytes", 0)
+			       : 100.0;
 		a[i].src = json_string_value(json_object_get(fl, "src"));
 		a[i].dst = json_string_value(json_object_get(fl, "dst"));
 		ndone += (size_t)a[i].done;
@@ -1315,11 +1345,12 @@ static int find_scripts(struct plot *p)
 		if (slash) {
 			*slash = '\0';
 			if ((size_t)snprintf(p->scripts, sizeof(p->scripts), "%s/../plots", exe) <
-				    sizeof(p->scripts) &&
+				sizeof(p->scripts) &&
 			    has_scripts(p->scripts))
 				return 0;
 			if ((size_t)snprintf(p->scripts, sizeof(p->scripts),
-					     "%s/../share/rocesim/plots", exe) < sizeof(p->scripts) &&
+					     "%s/../share/rocesim/plots",
+					     exe) < sizeof(p->scripts) &&
 			    has_scripts(p->scripts))
 				return 0;
 		}
@@ -1348,7 +1379,8 @@ static int load_results(struct plot *p)
 	if (join(path, sizeof(path), p->outdir, "results.json"))
 		return -1;
 	if (access(path, F_OK)) {
-		fprintf(stderr, "rocesim: plot: %s has no results.json (is it the -o folder of a run?)\n",
+		fprintf(stderr,
+			"rocesim: plot: %s has no results.json (is it the -o folder of a run?)\n",
 			p->outdir);
 		return -1;
 	}
@@ -1392,7 +1424,7 @@ int cmd_plot(int argc, char **argv)
 			errno = 0;
 			n = strtol(argv[++i], &end, 10);
 			if (end == argv[i] || *end || errno || n < 1 || n > TOP_MAX)
-				return usage_error("--top: \"%s\" is not a number from 1 to 32",
+				return usage_error("--top: \"%s\" is not a number from 1 to 8",
 						   argv[i]);
 			p.top = (int)n;
 		} else if (o[0] == '-' && o[1]) {
@@ -1404,7 +1436,7 @@ int cmd_plot(int argc, char **argv)
 		}
 	}
 	if (!p.outdir)
-		return usage_error("%s", "plot needs the OUTDIR of a run");
+		return usage_error("%s", "OUTDIR is needed (the -o folder of a run)");
 	if (load_results(&p) || find_scripts(&p)) {
 		json_decref(p.res);
 		return EXIT_INPUT;

@@ -315,8 +315,21 @@ json_t *res_build(const struct sim *sim)
 		uint_j(n->tot.sent_bytes), "received", uint_j(n->tot.received_bytes), "dropped",
 		uint_j(n->tot.dropped_bytes), "in_flight", uint_j(net_inflight_bytes(n)), "switches",
 		switches, "hosts", hosts, "flows", flows);
-	if (root)
+	if (root) {
+		const struct scenario *scn = sim->scn;
+
 		json_object_set_new(json_object_get(root, "summary"), "deadlock", deadlock_json(sim));
+		/* the thresholds the pictures draw */
+		json_object_set_new(root, "config",
+				    json_pack("{s:o,s:o,s:o}", "ecn_kmin",
+					      scn->sw.ecn.enabled ? uint_j(scn->sw.ecn.kmin) : json_null(),
+					      "ecn_kmax",
+					      scn->sw.ecn.enabled ? uint_j(scn->sw.ecn.kmax) : json_null(),
+					      "pfc_xoff",
+					      scn->sw.pfc.enabled && !scn->sw.pfc.dynamic
+						      ? uint_j(scn->sw.pfc.xoff)
+						      : json_null()));
+	}
 	if (root && json_array_size(colls)) {
 		json_object_set(json_object_get(root, "summary"), "collective",
 				json_array_get(colls, 0));

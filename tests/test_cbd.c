@@ -168,6 +168,90 @@ Test(cbd, complete_graph_and_truncation)
 	cbd_result_free(&res);
 }
 
+/* Every elementary cycle whose smallest node is @s, by plain search: the reference. */
+static void naive_from(uint32_t n, const uint8_t adj[8][8], uint32_t s, uint32_t *path,
+		       uint32_t depth, uint8_t *used, uint32_t *by_len, char set[][16], uint32_t *n_set)
+{
+	uint32_t v = path[depth - 1];
+
+	for (uint32_t w = 0; w < n; w++) {
+		if (!adj[v][w])
+			continue;
+		if (w == s) {
+			uint32_t k = 0;
+
+			by_len[depth]++;
+			for (uint32_t i = 0; i < depth; i++)
+				set[*n_set][k++] = (char)('0' + path[i]);
+			set[(*n_set)++][k] = '\0';
+		} else if (w > s && !used[w] && depth < 8) {
+			used[w] = 1;
+			path[depth] = w;
+			naive_from(n, adj, s, path, depth + 1, used, by_len, set, n_set);
+			used[w] = 0;
+		}
+	}
+}
+
+/* Random graphs of up to 8 nodes against the plain search, whole and truncated. */
+Test(cbd, matches_plain_search)
+{
+	static char set[20000][16];
+	uint8_t adj[8][8];
+	uint32_t e[64][2], path[16], by_len[16], got_len[16];
+	uint64_t x = 12345;
+
+	for (int round = 0; round < 400; round++) {
+		uint32_t n = 2 + round % 7, m = 0, n_set = 0, max, i;
+		uint8_t used[8] = {0};
+		struct cbd_result res;
+
+		memset(adj, 0, sizeof(adj));
+		for (uint32_t a = 0; a < n; a++)
+			for (uint32_t b = 0; b < n; b++) {
+				x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+				if ((x >> 33) % 100 < 15 + (uint64_t)round % 40) {
+					adj[a][b] = 1;
+					e[m][0] = a;
+					e[m++][1] = b;
+				}
+			}
+		memset(by_len, 0, sizeof(by_len));
+		for (uint32_t s = 0; s < n; s++) {
+			path[0] = s;
+			naive_from(n, (const uint8_t(*)[8])adj, s, path, 1, used, by_len, set, &n_set);
+		}
+		max = round % 3 == 0 ? n_set / 2 : 100000;
+		cr_assert_eq(cbd_cycles(n, (const uint32_t(*)[2])e, m, 1, max, &res), 0);
+		cr_assert_eq(res.n_cycles, n_set < max ? n_set : max, "round %d", round);
+		cr_assert_eq(res.truncated, n_set > max, "round %d", round);
+		memset(got_len, 0, sizeof(got_len));
+		for (i = 0; i < res.n_cycles; i++) {
+			char str[16];
+			uint32_t k, found = 0;
+
+			got_len[res.cycles[i].n]++;
+			for (k = 0; k < res.cycles[i].n; k++)
+				str[k] = (char)('0' + res.cycles[i].ports[k]);
+			str[k] = '\0';
+			for (k = 0; k < n_set && !found; k++)
+				found = !strcmp(set[k], str);
+			cr_assert(found, "round %d: %s is no cycle", round, str);
+			for (k = 0; k < i; k++)
+				cr_assert(res.cycles[k].n != res.cycles[i].n ||
+					  memcmp(res.cycles[k].ports, res.cycles[i].ports,
+						 res.cycles[i].n * sizeof(uint32_t)),
+					  "round %d: %s twice", round, str);
+		}
+		/* the shortest: all lengths below the longest listed are complete */
+		for (i = 1; i <= 8 && res.n_cycles; i++) {
+			if (i < res.cycles[res.n_cycles - 1].n)
+				cr_assert_eq(got_len[i], by_len[i], "round %d length %u", round, i);
+		}
+		cbd_result_free(&res);
+	}
+}
+
 /* A long simple cycle: found whole, not cut by any depth limit. */
 Test(cbd, long_cycle)
 {

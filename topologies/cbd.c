@@ -42,6 +42,8 @@
 #define CBD_EMPTY UINT64_MAX
 /* Edge visits allowed to the cycle search of one priority (~0.1 s). */
 #define CBD_WORK_BUDGET ((uint64_t)1 << 25)
+/* More cycles than anyone reads: a bound on max_cycles. */
+#define CBD_MAX_CYCLES (1u << 20)
 
 /* A set of edges (from << 32 | to): open addressing, linear probing. */
 struct cbd_set {
@@ -505,12 +507,17 @@ static int cbd_push_cycle(struct cbd_result *out, uint8_t prio, const uint32_t *
 static int cbd_graph_cycles(const struct cbd_graph *g, uint8_t prio, uint32_t max_cycles,
 			    struct cbd_result *out)
 {
-	struct cbd_search s = {.g = g, .max = max_cycles + 1};
-	uint32_t *girth = NULL, *bound = NULL, *roots = NULL, n_roots = 0, n_nt = 0;
+	struct cbd_search s = {.g = g};
+	uint32_t *girth = NULL, *bound = NULL, *roots = NULL, *best = NULL, n_roots = 0, n_nt = 0;
+	uint32_t n_best = 0;
 	uint32_t len, v, i;
 	uint8_t *nontrivial = NULL, *shown = NULL;
 	int err = -ENOMEM, complete = 0;
 	size_t n = (size_t)g->n + 1;
+
+	if (max_cycles > CBD_MAX_CYCLES)
+		max_cycles = CBD_MAX_CYCLES;
+	s.max = max_cycles + 1;
 
 	s.comp = malloc(n * sizeof(*s.comp));
 	s.dist = malloc(n * sizeof(*s.dist));
@@ -521,8 +528,9 @@ static int cbd_graph_cycles(const struct cbd_graph *g, uint8_t prio, uint32_t ma
 	girth = malloc(n * sizeof(*girth));
 	bound = malloc(n * sizeof(*bound));
 	roots = malloc(n * sizeof(*roots));
+	best = malloc(((size_t)s.max + 1) * sizeof(*best));
 	if (!s.comp || !s.dist || !s.queue || !s.path || !s.iter || !s.on_path || !girth ||
-	    !bound || !roots)
+	    !bound || !roots || !best)
 		goto out_free;
 	for (v = 0; v < g->n; v++)
 		s.dist[v] = CBD_NONE;
@@ -543,22 +551,25 @@ static int cbd_graph_cycles(const struct cbd_graph *g, uint8_t prio, uint32_t ma
 	 * make the list.
 	 */
 	for (v = 0; v < g->n && s.work < CBD_WORK_BUDGET; v++) {
-		uint32_t limit = n_best == s.max ? best[s.max - 1] - 1 : CBD_NONE, k;
+		uint32_t limit = n_best == s.max ? best[s.max - 1] - 1 : CBD_NONE, gv, k;
 
 		if (!nontrivial[s.comp[v]])
 			continue;
 		cbd_root_info(&s, v, limit, &girth[n_roots], &bound[n_roots]);
-		if (girth[n_roots] == CBD_NONE)
+		gv = girth[n_roots];
+		if (gv == CBD_NONE)
 			continue;
-		/* keep best[] the s.max smallest girths, sorted */
-		k = n_best < s.max ? n_best++ : s.max - 1;
-		if (k == s.max - 1 && n_best == s.max && best[k] <= girth[n_roots] && k + 1 != n_best)
-			k = s.max;
-		for (; k < s.max && k > 0 && best[k - 1] > girth[n_roots]; k--)
-			best[k] = best[k - 1];
-		if (k < s.max)
-			best[k] = girth[n_roots];
 		roots[n_roots++] = v;
+		/* best[]: the s.max smallest girths so far, in order */
+		if (n_best < s.max)
+			k = n_best++;
+		else if (gv < best[s.max - 1])
+			k = s.max - 1;
+		else
+			continue;
+		for (; k > 0 && best[k - 1] > gv; k--)
+			best[k] = best[k - 1];
+		best[k] = gv;
 	}
 	/* cycles by increasing length, until enough or out of budget */
 	len = CBD_NONE;
@@ -623,6 +634,7 @@ out_free:
 	free(girth);
 	free(bound);
 	free(roots);
+	free(best);
 	free(nontrivial);
 	free(shown);
 	return err;
