@@ -57,6 +57,8 @@ struct flow {
 	simtime_t last_tx;           /* pacing: when the last data packet started */
 	uint32_t last_wire;          /* ... and its wire bytes */
 	uint8_t in_ring;
+	uint32_t wait_slot;          /* position + 1 in the NIC's pacing heap, 0 = not there */
+	simtime_t wait_key;          /* when it may send, as last computed */
 	struct flow *next_active;    /* the NIC's round-robin ring */
 	simtime_t rto_at;            /* retransmission deadline, 0 = none (nic.c) */
 	struct evq_timer cut_timer, inc_timer; /* DCQCN */

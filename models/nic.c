@@ -19,6 +19,8 @@ struct nic {
 	uint32_t ring_len;
 	struct pktq ctrl;        /* ACK, NAK, CNP: ahead of data */
 	struct evq_timer pace;   /* the earliest paced QP may send */
+	struct flow **wait;      /* min-heap of QPs held back by pacing, by wait_key */
+	uint32_t n_wait, cap_wait;
 	struct evq_timer rto;    /* retransmission deadlines of all its QPs */
 	struct flow **qps;       /* the QPs it is the requester of */
 	uint32_t n_qps, cap_qps;
@@ -64,10 +66,83 @@ static uint32_t payload_of(const struct nic *n, struct flow *f, uint32_t psn)
 
 /* ---- the ring of QPs with something to send ------------------------------------ */
 
+/* ---- QPs held back by their pacing rate: a min-heap on when they may send ---- */
+
+static void wait_place(struct nic *n, uint32_t i, struct flow *f)
+{
+	n->wait[i] = f;
+	f->wait_slot = i + 1;
+}
+
+static void wait_up(struct nic *n, uint32_t i, struct flow *f)
+{
+	while (i > 0 && n->wait[(i - 1) / 2]->wait_key > f->wait_key) {
+		wait_place(n, i, n->wait[(i - 1) / 2]);
+		i = (i - 1) / 2;
+	}
+	wait_place(n, i, f);
+}
+
+static void wait_down(struct nic *n, uint32_t i, struct flow *f)
+{
+	for (;;) {
+		uint32_t c = 2 * i + 1;
+
+		if (c >= n->n_wait)
+			break;
+		if (c + 1 < n->n_wait && n->wait[c + 1]->wait_key < n->wait[c]->wait_key)
+			c++;
+		if (n->wait[c]->wait_key >= f->wait_key)
+			break;
+		wait_place(n, i, n->wait[c]);
+		i = c;
+	}
+	wait_place(n, i, f);
+}
+
+static int wait_push(struct nic *n, struct flow *f, simtime_t key)
+{
+	if (n->n_wait == n->cap_wait) {
+		uint32_t cap = n->cap_wait ? 2 * n->cap_wait : 16;
+		struct flow **w = realloc(n->wait, cap * sizeof(*w));
+
+		if (!w)
+			return -1;
+		n->wait = w;
+		n->cap_wait = cap;
+	}
+	f->wait_key = key;
+	wait_up(n, n->n_wait++, f);
+	return 0;
+}
+
+static struct flow *wait_pop(struct nic *n)
+{
+	struct flow *top = n->wait[0], *last = n->wait[--n->n_wait];
+
+	top->wait_slot = 0;
+	if (n->n_wait)
+		wait_down(n, 0, last);
+	return top;
+}
+
+static void arm_pace(struct nic *n)
+{
+	simtime_t first;
+
+	if (!n->n_wait)
+		return;
+	first = n->wait[0]->wait_key;
+	if (first < evq_now(n->net->q))
+		first = evq_now(n->net->q); /* a rate that rose made it due already */
+	if (!evq_pending(n->net->q, &n->pace) || n->pace.when > first)
+		evq_arm(n->net->q, &n->pace, first);
+}
+
 static void ring_add(struct nic *n, struct flow *f)
 {
-	if (f->in_ring)
-		return;
+	if (f->in_ring || f->wait_slot)
+		return; /* already sending, or back when its pacing allows */
 	f->in_ring = 1;
 	n->ring_len++;
 	if (!n->cur) {
@@ -186,11 +261,21 @@ static void on_increase(void *obj, uint64_t arg)
 
 /* ---- requester --------------------------------------------------------------------------- */
 
+static void ring_add(struct nic *n, struct flow *f);
+
 static void on_pace(void *obj, uint64_t arg)
 {
 	struct nic *n = obj;
+	simtime_t now = evq_now(n->net->q);
 
 	(void)arg;
+	while (n->n_wait && n->wait[0]->wait_key <= now) {
+		struct flow *f = wait_pop(n);
+
+		if (f->snd_nxt < f->n_psn)
+			ring_add(n, f);
+	}
+	arm_pace(n);
 	port_kick(n->port);
 }
 
@@ -265,6 +350,15 @@ static simtime_t next_tx(const struct nic *n, const struct flow *f)
 /* @f's rate went up: a QP held back by pacing may be free earlier. */
 static void rate_rose(struct nic *n, struct flow *f)
 {
+	if (f->wait_slot) {
+		simtime_t t = next_tx(n, f);
+
+		if (t < f->wait_key) {
+			f->wait_key = t;
+			wait_up(n, f->wait_slot - 1, f);
+			arm_pace(n);
+		}
+	}
 	if (f->in_ring && !n->port->tx_pkt)
 		port_kick(n->port);
 }
@@ -318,14 +412,16 @@ static struct pkt *data_packet(struct nic *n, struct flow *f, simtime_t now)
 
 /*
  * The port is free: control packets first, then the next QP in the ring
- * that may send (not paused by PFC, its pacing time reached). Known cost:
- * the ring is scanned, O(QPs with data) per packet; fine for the QP counts
- * of one NIC in these workloads.
+ * that may send. QPs whose rate holds them back leave the ring for the
+ * wait heap and come back when their time comes (on_pace), so the ring
+ * holds only QPs that may send now or wait for PFC: a NIC with a thousand
+ * rate-limited QPs does O(log n) per packet, not O(n).
  */
 static struct pkt *nic_next(struct port *p)
 {
 	struct nic *n = p->owner;
-	simtime_t now = evq_now(n->net->q), wake = SIMTIME_NEVER;
+	simtime_t now = evq_now(n->net->q);
+	uint32_t skipped = 0;
 	struct pkt *pkt;
 	struct flow *f;
 
@@ -335,28 +431,41 @@ static struct pkt *nic_next(struct port *p)
 		n->c.tx_bytes_phy += pkt->frame;
 		return pkt;
 	}
-	for (uint32_t i = 0; i < n->ring_len; i++) {
+	while (n->cur) {
 		simtime_t t;
 
 		f = n->cur;
 		t = next_tx(n, f);
-		if (!(p->paused & (1u << f->prio)) && t <= now) {
-			pkt = data_packet(n, f, now);
-			if (f->snd_nxt >= f->n_psn) {
-				ring_remove_cur(n);
-			} else {
-				n->prev = f;
-				n->cur = f->next_active;
-			}
-			return pkt;
+		if (t > now) {
+			/* held back by its rate: wait aside, off the ring */
+			ring_remove_cur(n);
+			if (wait_push(n, f, t))
+				n->net->error = -1;
+			continue;
 		}
-		if (!(p->paused & (1u << f->prio)) && t < wake)
-			wake = t;
-		n->prev = f;
-		n->cur = f->next_active;
+		if (p->paused & (1u << f->prio)) {
+			/* paused QPs stay in the ring; try the next one once round */
+			if (++skipped > n->ring_len)
+				break;
+			n->prev = f;
+			n->cur = f->next_active;
+			continue;
+		}
+		pkt = data_packet(n, f, now);
+		if (f->snd_nxt >= f->n_psn) {
+			ring_remove_cur(n);
+		} else if ((t = next_tx(n, f)) > now) {
+			ring_remove_cur(n);
+			if (wait_push(n, f, t))
+				n->net->error = -1;
+		} else {
+			n->prev = f;
+			n->cur = f->next_active;
+		}
+		arm_pace(n);
+		return pkt;
 	}
-	if (wake != SIMTIME_NEVER && (!evq_pending(n->net->q, &n->pace) || n->pace.when > wake))
-		evq_arm(n->net->q, &n->pace, wake);
+	arm_pace(n);
 	return NULL;
 }
 
@@ -604,6 +713,7 @@ void nic_free(struct nic *n)
 {
 	if (!n)
 		return;
+	free(n->wait);
 	free(n->qps);
 	free(n);
 }
