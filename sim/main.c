@@ -21,7 +21,9 @@
 static const char usage[] =
 	"usage: rocesim run SCENARIO.yaml [-o OUTDIR] [--set KEY=VALUE]... [--seed N]\n"
 	"                    [--progress | --quiet]\n"
-	"       rocesim --help | --version\n"
+	"       rocesim check SCENARIO.yaml [--json] [--fail LINK]... [--all-pairs]\n"
+	"       rocesim plot OUTDIR [--svg] [--top N]\n"
+	"       rocesim --help | --version          (rocesim VERB --help for each verb)\n"
 	"\n"
 	"Simulates the RoCEv2 fabric described by SCENARIO.yaml and writes\n"
 	"OUTDIR/results.json (default OUTDIR: out/<scenario name>), unless\n"
