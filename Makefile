@@ -11,7 +11,7 @@ SCENARIO ?= experiments/seed-cluster.yaml
 BUILD ?= build
 ASAN_BUILD ?= build-asan
 
-.PHONY: run test deps build build-asan test-release test-asan bench clean
+.PHONY: run test deps build build-asan test-release test-asan bench bench-scale clean
 
 run: build
 	./$(BUILD)/rocesim run $(SCENARIO)
@@ -59,6 +59,12 @@ test-asan: build-asan
 
 bench: build
 	experiments/bench/run.sh $(BUILD)/rocesim
+
+# the 1024-host fat-tree collectives: minutes each
+bench-scale: build
+	for s in experiments/bench/scale/*.yaml; do \
+		./$(BUILD)/rocesim run $$s -o out/$$(basename $$s .yaml) --progress || exit 1; \
+	done
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)
