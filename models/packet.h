@@ -66,6 +66,11 @@ static inline void pktq_push(struct pktq *q, struct pkt *p)
 	q->len++;
 }
 
+/*
+ * Pop the head. The new head is prefetched: a queued packet was last
+ * touched when it was queued, long ago in a deep queue, and is read next
+ * when it leaves; fetching it now hides that cache miss.
+ */
 static inline struct pkt *pktq_pop(struct pktq *q)
 {
 	struct pkt *p = q->head;
@@ -74,6 +79,8 @@ static inline struct pkt *pktq_pop(struct pktq *q)
 		q->head = p->next;
 		if (!q->head)
 			q->tail = NULL;
+		else
+			__builtin_prefetch(q->head);
 		q->len--;
 	}
 	return p;
