@@ -24,6 +24,8 @@ struct coll {
 	simtime_t iter_start;
 	simtime_t *times;
 	uint32_t done;
+	uint64_t *rank_left;  /* messages each rank still expects this iteration */
+	simtime_t *rank_done; /* when each rank had all it expects, last iteration */
 	struct evq_timer start_timer;
 	struct evq_timer late_timer;
 };
@@ -102,6 +104,8 @@ static void start_iteration(struct coll *c, simtime_t now)
 
 	c->iter_start = now;
 	c->remaining = (uint64_t)c->n_qps * (is_ring(c) ? (uint64_t)c->steps * c->pieces : 1);
+	for (uint32_t r = 0; r < c->n; r++)
+		c->rank_left[r] = is_ring(c) ? (uint64_t)c->channels * c->steps * c->pieces : c->n - 1;
 	for (uint32_t r = 0; r < c->n; r++) {
 		if (c->iter == 0 && r == s->late_rank) {
 			c->late_timer.arg = r;
@@ -122,6 +126,18 @@ static void on_start(void *obj, uint64_t arg)
 
 void coll_msg_done(struct coll *c, struct flow *qp, uint32_t tag, simtime_t now)
 {
+	uint32_t idx = (uint32_t)(qp - c->qps), rx;
+
+	/* the receiving rank, from the QP's place (see coll_new) */
+	if (is_ring(c)) {
+		rx = (idx / c->channels + 1) % c->n;
+	} else {
+		uint32_t from = idx / (c->n - 1), k = idx % (c->n - 1);
+
+		rx = k + (k >= from);
+	}
+	if (!--c->rank_left[rx])
+		c->rank_done[rx] = now - c->iter_start;
 	if (is_ring(c)) {
 		uint32_t idx = (uint32_t)(qp - c->qps);
 		uint32_t ch = idx % c->channels;
@@ -149,8 +165,10 @@ int coll_new(struct net *net, const struct scn_coll *spec, uint32_t first, struc
 	uint32_t n = spec->n_ranks;
 
 	*out = NULL;
-	if (!c || !(c->times = calloc(spec->iterations, sizeof(*c->times)))) {
-		free(c);
+	if (!c || !(c->times = calloc(spec->iterations, sizeof(*c->times))) ||
+	    !(c->rank_left = calloc(n, sizeof(*c->rank_left))) ||
+	    !(c->rank_done = calloc(n, sizeof(*c->rank_done)))) {
+		coll_free(c);
 		return -ENOMEM;
 	}
 	c->net = net;
@@ -206,6 +224,8 @@ void coll_free(struct coll *c)
 	if (!c)
 		return;
 	free(c->times);
+	free(c->rank_left);
+	free(c->rank_done);
 	free(c);
 }
 
@@ -217,4 +237,5 @@ void coll_stats(const struct coll *c, struct coll_stats *out)
 	out->iterations = c->spec->iterations;
 	out->done = c->done;
 	out->times = c->times;
+	out->rank_done = c->rank_done;
 }

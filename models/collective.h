@@ -39,6 +39,7 @@ struct coll_stats {
 	uint32_t ranks;
 	uint32_t iterations, done; /* asked for, completed */
 	const simtime_t *times;    /* completion time of each completed iteration */
+	const simtime_t *rank_done; /* per rank: when it had all its data, last iteration */
 };
 
 void coll_stats(const struct coll *c, struct coll_stats *out);

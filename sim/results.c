@@ -149,7 +149,7 @@ static void nic_pfc_counters(json_t *o, const struct port *p, simtime_t end)
 static json_t *coll_json(const struct coll *c)
 {
 	struct coll_stats st;
-	json_t *iters = json_array();
+	json_t *iters = json_array(), *ranks = json_array();
 	double sum = 0, mean, algbw = 0;
 
 	coll_stats(c, &st);
@@ -158,14 +158,17 @@ static json_t *coll_json(const struct coll *c)
 		json_array_append_new(iters, real3(simtime_to_us(st.times[i])));
 	}
 	mean = st.done ? sum / st.done : 0;
+	for (uint32_t r = 0; r < st.ranks; r++)
+		json_array_append_new(ranks, st.rank_done[r] ? real3(simtime_to_us(st.rank_done[r]))
+							     : json_null());
 	if (mean > 0)
 		algbw = (double)st.bytes / (mean * 1e-6) / 1e9;
-	return json_pack("{s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "op", coll_op_name(st.op),
+	return json_pack("{s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "op", coll_op_name(st.op),
 			 "bytes", uint_j(st.bytes), "ranks", uint_j(st.ranks), "iterations",
 			 uint_j(st.iterations), "iterations_done", uint_j(st.done), "completion_time_us", st.done ? real3(mean) : json_null(),
 			 "algbw_GBps", st.done ? real3(algbw) : json_null(), "busbw_GBps",
 			 st.done ? real3(algbw * coll_busbw_factor(st.op, st.ranks)) : json_null(),
-			 "iteration_times_us", iters);
+			 "iteration_times_us", iters, "rank_done_us", ranks);
 }
 
 /* summary.deadlock: the static cycles found before the run and the
