@@ -279,17 +279,18 @@ void port_pfc_ignore(struct port *p, uint8_t prio, int ignore)
 
 /*
  * What can still arrive at @p after it asks its peer to pause: the
- * crossing packet and one the peer is serializing when the PAUSE takes
- * effect (2 frames of MTU), the PAUSE frame itself, the peer's response
- * time at line rate, and two propagation delays (the PAUSE going up, the
- * data already on the wire coming down). SONiC's headroom calculation
- * (FACTS.md 4.3) without the gearbox, PHY and cell-occupancy terms.
- * Rounded up to 1 KiB.
+ * crossing packet, one frame @p may be sending when the PAUSE is queued (a
+ * PAUSE cannot preempt it), one the peer is serializing when the PAUSE
+ * takes effect (3 frames of MTU), the PAUSE frame itself, the peer's
+ * response time at line rate, and two propagation delays (the PAUSE going
+ * up, the data already on the wire coming down). SONiC's headroom
+ * calculation (FACTS.md 4.3, with Cisco's own-frame term) without the
+ * gearbox, PHY and cell-occupancy terms. Rounded up to 1 KiB.
  */
 uint64_t pfc_headroom(const struct port *p, uint32_t mtu)
 {
 	uint64_t bytes_per_s = p->rate_bps / 8;
-	uint64_t b = 2 * ((uint64_t)mtu + PKT_HEADER_BYTES + PKT_PREAMBLE_IFG_BYTES) +
+	uint64_t b = 3 * ((uint64_t)mtu + PKT_HEADER_BYTES + PKT_PREAMBLE_IFG_BYTES) +
 		     PKT_PAUSE_FRAME_BYTES + PKT_PREAMBLE_IFG_BYTES +
 		     (2 * p->delay + p->peer->response) * bytes_per_s / SIMTIME_S;
 

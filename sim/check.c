@@ -26,34 +26,34 @@
 #define CHK_MAX_CYCLES 10
 
 static const char chk_usage[] =
-	"usage: rocesim check SCENARIO.yaml [--json] [--fail LINK]... [--set KEY=VALUE]...\n"
-	"                     [--all-pairs] [--max-cycles N]\n"
-	"\n"
-	"Analyses SCENARIO.yaml without simulating it and prints its findings:\n"
-	"  - cyclic buffer dependencies (CBD_CYCLE, an error): ingress buffers of a\n"
-	"    lossless priority whose traffic waits on each other in a loop, where a\n"
-	"    PFC deadlock can form;\n"
-	"  - threshold order (THRESHOLD_ORDER, a warning): ECN kmax not below a\n"
-	"    static PFC xoff.\n"
-	"\n"
-	"The routes analysed are those of the scenario's workload by default (each\n"
-	"flow on the traffic class switch.dscp_to_tc gives its DSCP); --all-pairs\n"
-	"takes every ordered pair of hosts on every lossless priority instead: the\n"
-	"fabric, whatever runs on it. Links named with --fail, and the links of\n"
-	"faults of kind link_down at 0 (at: 0us), are down: the routes avoid them,\n"
-	"as after convergence. Later link_down faults are only mentioned.\n"
-	"\n"
-	"options:\n"
-	"  --json            print findings, effective parameters and the deadlock\n"
-	"                    analysis as JSON on stdout\n"
-	"  --fail LINK       take a link down, e.g. --fail leaf0-spine1 (repeatable)\n"
-	"  --set KEY=VALUE   override a scenario key, as run does (repeatable)\n"
-	"  --all-pairs       analyse every pair of hosts instead of the workload\n"
-	"  --max-cycles N    list at most N cycles per priority, shortest first\n"
-	"                    (default 10)\n"
-	"\n"
-	"exit codes: 0 no finding is an error; 1 a finding is an error (a cycle);\n"
-	"            2 bad input or usage\n";
+    "usage: rocesim check SCENARIO.yaml [--json] [--fail LINK]... [--set KEY=VALUE]...\n"
+    "                     [--all-pairs] [--max-cycles N]\n"
+    "\n"
+    "Analyses SCENARIO.yaml without simulating it and prints its findings:\n"
+    "  - cyclic buffer dependencies (CBD_CYCLE, an error): ingress buffers of a\n"
+    "    lossless priority whose traffic waits on each other in a loop, where a\n"
+    "    PFC deadlock can form;\n"
+    "  - threshold order (THRESHOLD_ORDER, a warning): ECN kmax not below a\n"
+    "    static PFC xoff.\n"
+    "\n"
+    "The routes analysed are those of the scenario's workload by default (each\n"
+    "flow on the traffic class switch.dscp_to_tc gives its DSCP); --all-pairs\n"
+    "takes every ordered pair of hosts on every lossless priority instead: the\n"
+    "fabric, whatever runs on it. Links named with --fail, and the links of\n"
+    "faults of kind link_down at 0 (at: 0us), are down: the routes avoid them,\n"
+    "as after convergence. Later link_down faults are only mentioned.\n"
+    "\n"
+    "options:\n"
+    "  --json            print findings, effective parameters and the deadlock\n"
+    "                    analysis as JSON on stdout\n"
+    "  --fail LINK       take a link down, e.g. --fail leaf0-spine1 (repeatable)\n"
+    "  --set KEY=VALUE   override a scenario key, as run does (repeatable)\n"
+    "  --all-pairs       analyse every pair of hosts instead of the workload\n"
+    "  --max-cycles N    list at most N cycles per priority, shortest first\n"
+    "                    (default 10)\n"
+    "\n"
+    "exit codes: 0 no finding is an error; 1 a finding is an error (a cycle);\n"
+    "            2 bad input or usage\n";
 
 enum chk_severity { CHK_ERROR, CHK_WARNING, CHK_INFO };
 
@@ -196,14 +196,15 @@ static void chk_thresholds(struct chk *c, const struct scenario *s)
 
 	if (!p->enabled || p->dynamic || !s->sw.lossless || !e->enabled || e->kmax < p->xoff)
 		return;
-	chk_add(c, CHK_WARNING, "THRESHOLD_ORDER",
-		chk_str("switch.ecn.kmax %llu B %s >= switch.pfc.xoff %llu B %s",
-			(unsigned long long)e->kmax, chk_origin(s, "switch.ecn.kmax", o1, sizeof(o1)),
-			(unsigned long long)p->xoff, chk_origin(s, "switch.pfc.xoff", o2, sizeof(o2))),
-		"a lossless queue reaches XOFF and pauses its upstream before ECN marks %s; "
-		"keep switch.ecn.kmin < kmax < switch.pfc.xoff so that DCQCN slows the senders "
-		"before PFC stops the link",
-		e->kmin >= p->xoff ? "at all" : "every packet");
+	chk_add(
+	    c, CHK_WARNING, "THRESHOLD_ORDER",
+	    chk_str("switch.ecn.kmax %llu B %s >= switch.pfc.xoff %llu B %s",
+		    (unsigned long long)e->kmax, chk_origin(s, "switch.ecn.kmax", o1, sizeof(o1)),
+		    (unsigned long long)p->xoff, chk_origin(s, "switch.pfc.xoff", o2, sizeof(o2))),
+	    "a lossless queue reaches XOFF and pauses its upstream before ECN marks %s; "
+	    "keep switch.ecn.kmin < kmax < switch.pfc.xoff so that DCQCN slows the senders "
+	    "before PFC stops the link",
+	    e->kmin >= p->xoff ? "at all" : "every packet");
 }
 
 /* The cycle as "priority 3: a -> b -> c -> a". */
@@ -239,20 +240,15 @@ static int chk_deadlock(struct chk *c, const struct scenario *s, const struct to
 		chk_add(c, CHK_INFO, "CBD_GRAPH", chk_str("deadlock analysis"),
 			"no lossless priority (%s): without PFC no buffer waits on another, "
 			"no PFC deadlock",
-			s->sw.pfc.enabled ? "switch.lossless is empty" : "switch.pfc.enabled is false");
+			s->sw.pfc.enabled ? "switch.lossless is empty"
+					  : "switch.pfc.enabled is false");
 		return 0;
 	}
 	if (!a->all_pairs) {
-		pairs = malloc(((size_t)s->wl.n_flows + 1) * sizeof(*pairs));
-		if (!pairs)
+		if (scn_pairs(s, &pairs, &n_pairs))
 			return -ENOMEM;
-		for (uint32_t i = 0; i < s->wl.n_flows; i++) {
-			const struct scn_flow *f = &s->wl.flows[i];
-			uint8_t tc = s->sw.dscp_to_tc[f->dscp & 63];
-
-			pairs[n_pairs++] = (struct cbd_pair){f->src, f->dst, tc};
-			on_lossless += (lossless >> tc) & 1;
-		}
+		for (size_t i = 0; i < n_pairs; i++)
+			on_lossless += (lossless >> pairs[i].prio) & 1;
 	}
 	err = cbd_analyze(t, r, lossless, a->all_pairs ? NULL : pairs, n_pairs, a->max_cycles,
 			  &c->cbd);
@@ -263,32 +259,37 @@ static int chk_deadlock(struct chk *c, const struct scenario *s, const struct to
 	for (uint32_t i = 0; i < c->cbd.n_cycles; i++) {
 		const struct cbd_cycle *cy = &c->cbd.cycles[i];
 
-		chk_add(c, CHK_ERROR, "CBD_CYCLE", chk_cycle_where(t, cy),
-			"cyclic buffer dependency of %u ingress buffers: when they fill together each "
-			"waits on the next and PFC pauses go round for ever, a PFC deadlock; break the "
-			"cycle (routes without down-up turns, bounced traffic on another priority) %s",
-			cy->n,
-			s->sw.wd.enabled ? "or rely on switch.watchdog, which drops or forwards "
-					   "the stuck queues"
-					 : "or enable switch.watchdog to break it when it happens");
+		chk_add(
+		    c, CHK_ERROR, "CBD_CYCLE", chk_cycle_where(t, cy),
+		    "cyclic buffer dependency of %u ingress buffers: when they fill together each "
+		    "waits on the next and PFC pauses go round for ever, a PFC deadlock; break the "
+		    "cycle (routes without down-up turns, bounced traffic on another priority) %s",
+		    cy->n,
+		    s->sw.wd.enabled ? "or rely on switch.watchdog, which drops or forwards "
+				       "the stuck queues"
+				     : "or enable switch.watchdog to break it when it happens");
 	}
 	if (c->cbd.truncated)
-		chk_add(c, CHK_WARNING, "CBD_TRUNCATED", chk_str("deadlock analysis"),
-			"more cycles exist than are listed (at most %u per priority, shortest first; "
-			"--max-cycles raises the limit)",
-			a->max_cycles);
+		chk_add(
+		    c, CHK_WARNING, "CBD_TRUNCATED", chk_str("deadlock analysis"),
+		    "more cycles exist than are listed (at most %u per priority, shortest first; "
+		    "--max-cycles raises the limit)",
+		    a->max_cycles);
 	if (a->all_pairs)
 		chk_add(c, CHK_INFO, "CBD_GRAPH", chk_str("deadlock analysis: all pairs"),
 			"%u ingress buffers, %u dependencies, %u cyclic component%s over lossless "
 			"priorities %s, every pair of %u hosts",
-			c->cbd.n_nodes, c->cbd.n_edges, c->cbd.n_sccs, c->cbd.n_sccs == 1 ? "" : "s",
-			chk_prios(lossless, prios, sizeof(prios)), t->n_hosts);
+			c->cbd.n_nodes, c->cbd.n_edges, c->cbd.n_sccs,
+			c->cbd.n_sccs == 1 ? "" : "s", chk_prios(lossless, prios, sizeof(prios)),
+			t->n_hosts);
 	else
 		chk_add(c, CHK_INFO, "CBD_GRAPH", chk_str("deadlock analysis: workload"),
 			"%u ingress buffers, %u dependencies, %u cyclic component%s over lossless "
-			"priorities %s; %zu of %u flows on them (--all-pairs: every pair of hosts)",
-			c->cbd.n_nodes, c->cbd.n_edges, c->cbd.n_sccs, c->cbd.n_sccs == 1 ? "" : "s",
-			chk_prios(lossless, prios, sizeof(prios)), on_lossless, s->wl.n_flows);
+			"priorities %s; %zu of %zu source-destination pairs on them "
+			"(--all-pairs: every pair of hosts)",
+			c->cbd.n_nodes, c->cbd.n_edges, c->cbd.n_sccs,
+			c->cbd.n_sccs == 1 ? "" : "s", chk_prios(lossless, prios, sizeof(prios)),
+			on_lossless, n_pairs);
 	return 0;
 }
 
@@ -298,8 +299,9 @@ static int chk_fail_link(struct chk *c, struct topo *t, const char *name)
 	int32_t l = topo_find_link(t, name);
 
 	if (l < 0) {
-		fprintf(stderr, "rocesim: --fail: no link named \"%s\" (links are named by their ends, "
-				"e.g. %s)\n",
+		fprintf(stderr,
+			"rocesim: --fail: no link named \"%s\" (links are named by their ends, "
+			"e.g. %s)\n",
 			name, t->n_links ? t->links[t->n_links - 1].name : "a-b");
 		return -EINVAL;
 	}
@@ -363,27 +365,26 @@ static json_t *chk_json_switch(const struct scenario *s)
 			map = NULL;
 		}
 	}
-	wd = s->sw.wd.enabled ? json_pack("{s:f,s:f,s:s}", "detection_us",
-					  simtime_to_us(s->sw.wd.detection), "restoration_us",
-					  simtime_to_us(s->sw.wd.restoration), "action",
-					  actions[s->sw.wd.action])
-			      : json_null();
+	wd = s->sw.wd.enabled
+		 ? json_pack("{s:f,s:f,s:s}", "detection_us", simtime_to_us(s->sw.wd.detection),
+			     "restoration_us", simtime_to_us(s->sw.wd.restoration), "action",
+			     actions[s->sw.wd.action])
+		 : json_null();
 	weights = json_array();
 	for (int i = 0; weights && i < 8; i++)
 		if (json_array_append_new(weights, json_integer(s->sw.weights[i]))) {
 			json_decref(weights);
 			weights = NULL;
 		}
-	sw = json_pack("{s:{s:I,s:I,s:I,s:I},s:o,s:i,s:o,s:o,s:{s:b,s:I,s:I,s:f,s:s},s:s,s:o,s:o}",
-		       "buffer", "size", (json_int_t)s->sw.buffer, "per_port",
-		       (json_int_t)s->sw.per_port, "pg_min", (json_int_t)s->sw.pg_min,
-		       "headroom_pool", (json_int_t)s->sw.headroom_pool, "lossless",
-		       chk_prio_array(s->sw.lossless), "cnp_priority", s->sw.cnp_priority,
-		       "dscp_to_tc", map, "pfc", pfc, "ecn", "enabled", e->enabled, "kmin",
-		       (json_int_t)e->kmin, "kmax", (json_int_t)e->kmax, "pmax", e->pmax, "mark",
-		       e->at_enqueue ? "enqueue" : "dequeue", "scheduler",
-		       s->sw.sched == SCN_SCHED_DWRR ? "dwrr" : "strict", "weights", weights,
-		       "watchdog", wd);
+	sw = json_pack(
+	    "{s:{s:I,s:I,s:I,s:I},s:o,s:i,s:o,s:o,s:{s:b,s:I,s:I,s:f,s:s},s:s,s:o,s:o}", "buffer",
+	    "size", (json_int_t)s->sw.buffer, "per_port", (json_int_t)s->sw.per_port, "pg_min",
+	    (json_int_t)s->sw.pg_min, "headroom_pool", (json_int_t)s->sw.headroom_pool, "lossless",
+	    chk_prio_array(s->sw.lossless), "cnp_priority", s->sw.cnp_priority, "dscp_to_tc", map,
+	    "pfc", pfc, "ecn", "enabled", e->enabled, "kmin", (json_int_t)e->kmin, "kmax",
+	    (json_int_t)e->kmax, "pmax", e->pmax, "mark", e->at_enqueue ? "enqueue" : "dequeue",
+	    "scheduler", s->sw.sched == SCN_SCHED_DWRR ? "dwrr" : "strict", "weights", weights,
+	    "watchdog", wd);
 	return sw;
 }
 
@@ -398,24 +399,23 @@ static json_t *chk_json_nic(const struct scenario *s)
 			json_decref(pfc);
 			pfc = NULL;
 		}
-	dc = json_pack("{s:s,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,"
-		       "s:I,s:I,s:I}",
-		       "variant", d->variant == DCQCN_PAPER ? "paper" : "mlx5", "rp_time_reset",
-		       (json_int_t)d->rp_time_reset, "rp_byte_reset", (json_int_t)d->rp_byte_reset,
-		       "rp_threshold", (json_int_t)d->rp_threshold, "rp_ai_rate",
-		       (json_int_t)d->rp_ai_rate, "rp_hai_rate", (json_int_t)d->rp_hai_rate,
-		       "rp_max_rate", (json_int_t)d->rp_max_rate, "rp_min_rate",
-		       (json_int_t)d->rp_min_rate, "rp_min_dec_fac", (json_int_t)d->rp_min_dec_fac,
-		       "rp_rate_to_set_on_first_cnp", (json_int_t)d->rp_rate_to_set_on_first_cnp,
-		       "rp_dce_tcp_g", (json_int_t)d->rp_dce_tcp_g, "rp_dce_tcp_rtt",
-		       (json_int_t)d->rp_dce_tcp_rtt, "rp_rate_reduce_monitor_period",
-		       (json_int_t)d->rp_rate_reduce_monitor_period, "rp_initial_alpha_value",
-		       (json_int_t)d->rp_initial_alpha_value, "rp_gd", (json_int_t)d->rp_gd,
-		       "rp_clamp_tgt_rate", (json_int_t)d->rp_clamp_tgt_rate,
-		       "rp_clamp_tgt_rate_ati", (json_int_t)d->rp_clamp_tgt_rate_ati,
-		       "np_min_time_between_cnps", (json_int_t)d->np_min_time_between_cnps,
-		       "np_cnp_dscp", (json_int_t)d->np_cnp_dscp, "np_cnp_prio",
-		       (json_int_t)d->np_cnp_prio);
+	dc = json_pack(
+	    "{s:s,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,"
+	    "s:I,s:I,s:I}",
+	    "variant", d->variant == DCQCN_PAPER ? "paper" : "mlx5", "rp_time_reset",
+	    (json_int_t)d->rp_time_reset, "rp_byte_reset", (json_int_t)d->rp_byte_reset,
+	    "rp_threshold", (json_int_t)d->rp_threshold, "rp_ai_rate", (json_int_t)d->rp_ai_rate,
+	    "rp_hai_rate", (json_int_t)d->rp_hai_rate, "rp_max_rate", (json_int_t)d->rp_max_rate,
+	    "rp_min_rate", (json_int_t)d->rp_min_rate, "rp_min_dec_fac",
+	    (json_int_t)d->rp_min_dec_fac, "rp_rate_to_set_on_first_cnp",
+	    (json_int_t)d->rp_rate_to_set_on_first_cnp, "rp_dce_tcp_g", (json_int_t)d->rp_dce_tcp_g,
+	    "rp_dce_tcp_rtt", (json_int_t)d->rp_dce_tcp_rtt, "rp_rate_reduce_monitor_period",
+	    (json_int_t)d->rp_rate_reduce_monitor_period, "rp_initial_alpha_value",
+	    (json_int_t)d->rp_initial_alpha_value, "rp_gd", (json_int_t)d->rp_gd,
+	    "rp_clamp_tgt_rate", (json_int_t)d->rp_clamp_tgt_rate, "rp_clamp_tgt_rate_ati",
+	    (json_int_t)d->rp_clamp_tgt_rate_ati, "np_min_time_between_cnps",
+	    (json_int_t)d->np_min_time_between_cnps, "np_cnp_dscp", (json_int_t)d->np_cnp_dscp,
+	    "np_cnp_prio", (json_int_t)d->np_cnp_prio);
 	return json_pack("{s:I,s:i,s:i,s:o,s:b,s:s,s:o}", "mtu", (json_int_t)s->nic.mtu, "dscp",
 			 s->nic.dscp, "priority", s->nic.priority, "pfc", pfc, "ecn", s->nic.ecn,
 			 "cc", s->nic.cc == SCN_CC_DCQCN ? "dcqcn" : "none", "dcqcn",
@@ -437,23 +437,24 @@ static json_t *chk_json_deadlock(const struct chk *c, const struct scenario *s,
 		json_t *ports = json_array();
 
 		for (uint32_t k = 0; ports && k < cy->n; k++)
-			if (json_array_append_new(ports, json_string(t->ports[cy->ports[k]].name))) {
+			if (json_array_append_new(ports,
+						  json_string(t->ports[cy->ports[k]].name))) {
 				json_decref(ports);
 				ports = NULL;
 			}
-		if (json_array_append_new(cycles, json_pack("{s:i,s:o}", "priority", cy->prio,
-							    "ports", ports))) {
+		if (json_array_append_new(
+			cycles, json_pack("{s:i,s:o}", "priority", cy->prio, "ports", ports))) {
 			json_decref(cycles);
 			cycles = NULL;
 		}
 	}
 	return json_pack("{s:I,s:s,s:o,s:o,s:I,s:I,s:I,s:b,s:o}", "static_cycles",
-			 (json_int_t)c->cbd.n_cycles, "mode", a->all_pairs ? "all_pairs" : "workload",
-			 "failed_links", failed, "lossless",
-			 chk_prio_array(s->sw.pfc.enabled ? s->sw.lossless : 0), "buffers",
-			 (json_int_t)c->cbd.n_nodes, "dependencies", (json_int_t)c->cbd.n_edges,
-			 "cyclic_components", (json_int_t)c->cbd.n_sccs, "truncated",
-			 c->cbd.truncated, "cycles", cycles);
+			 (json_int_t)c->cbd.n_cycles, "mode",
+			 a->all_pairs ? "all_pairs" : "workload", "failed_links", failed,
+			 "lossless", chk_prio_array(s->sw.pfc.enabled ? s->sw.lossless : 0),
+			 "buffers", (json_int_t)c->cbd.n_nodes, "dependencies",
+			 (json_int_t)c->cbd.n_edges, "cyclic_components", (json_int_t)c->cbd.n_sccs,
+			 "truncated", c->cbd.truncated, "cycles", cycles);
 }
 
 static int chk_print_json(const struct chk *c, const struct scenario *s, const struct topo *t,
@@ -562,10 +563,11 @@ static int chk_run(const struct chk_args *a)
 			l->up = 0;
 			c.failed[c.n_failed++] = f->link;
 		} else if (f->at) {
-			chk_add(&c, CHK_INFO, "LINK_DOWN_LATER", chk_str("faults[%u]: %s", i, l->name),
-				"goes down at %.3f us; this analysis has it up (--fail %s analyses the "
-				"routes after it)",
-				simtime_to_us(f->at), l->name);
+			chk_add(
+			    &c, CHK_INFO, "LINK_DOWN_LATER", chk_str("faults[%u]: %s", i, l->name),
+			    "goes down at %.3f us; this analysis has it up (--fail %s analyses the "
+			    "routes after it)",
+			    simtime_to_us(f->at), l->name);
 		}
 	}
 	err = topo_routes_build(t, &r);
@@ -592,7 +594,8 @@ static int chk_run(const struct chk_args *a)
 		}
 	} else {
 		chk_print_people(&c, s,
-				 (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9);
+				 (double)(t1.tv_sec - t0.tv_sec) +
+				     (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9);
 	}
 	rc = errors ? CHK_EXIT_FOUND : 0;
 out:
@@ -637,9 +640,10 @@ int cmd_check(int argc, char **argv)
 			char *end = NULL;
 			unsigned long v = has_next ? strtoul(argv[i + 1], &end, 10) : 0;
 
-			if (!has_next || !*argv[i + 1] || *end || argv[i + 1][0] == '-' ||
-			    v < 1 || v > 1000000)
-				rc = chk_usage_error("%s needs a number of cycles (1 to 1000000)", o);
+			if (!has_next || !*argv[i + 1] || *end || argv[i + 1][0] == '-' || v < 1 ||
+			    v > 1000000)
+				rc = chk_usage_error("%s needs a number of cycles (1 to 1000000)",
+						     o);
 			else
 				a.max_cycles = (uint32_t)v;
 			i++;

@@ -59,28 +59,44 @@ static int check_hosts(const struct sim *sim, struct diag *d)
 /*
  * The static deadlock analysis of what this run will send: the routes of
  * every workload flow and collective QP, on the traffic class its DSCP
- * maps to (only lossless classes count).
+ * maps to (only lossless classes count). Links that fail at time 0 are
+ * down, as `check` takes them: the routes are those after convergence.
  */
 static int static_deadlock(struct sim *sim)
 {
 	const struct scenario *s = sim->scn;
 	const struct net *n = sim->net;
+	struct topo_routes *routes = n->routes, *after = NULL;
 	struct cbd_pair *pairs;
-	int err;
+	size_t n_pairs;
+	int err, failed = 0;
 
 	if (!s->sw.pfc.enabled || !s->sw.lossless)
 		return 0;
-	pairs = malloc((n->n_flows ? n->n_flows : 1) * sizeof(*pairs));
-	if (!pairs)
-		return -ENOMEM;
-	for (uint32_t i = 0; i < n->n_flows; i++) {
-		const struct flow *f = &n->flows[i];
-
-		pairs[i] = (struct cbd_pair){.src = f->src, .dst = f->dst,
-					     .prio = s->sw.dscp_to_tc[f->dscp]};
+	for (uint32_t i = 0; i < s->n_faults; i++) {
+		if (s->faults[i].kind == SCN_FAULT_LINK_DOWN && !s->faults[i].at &&
+		    sim->topo->links[s->faults[i].link].up) {
+			sim->topo->links[s->faults[i].link].up = 0;
+			failed = 1;
+		}
 	}
-	err = cbd_analyze(sim->topo, n->routes, s->sw.lossless, pairs, n->n_flows, 16, &sim->cbd);
+	if (failed) {
+		err = topo_routes_build(sim->topo, &after);
+		/* the run takes them down itself, on time */
+		for (uint32_t i = 0; i < s->n_faults; i++)
+			if (s->faults[i].kind == SCN_FAULT_LINK_DOWN && !s->faults[i].at)
+				sim->topo->links[s->faults[i].link].up = 1;
+		if (err)
+			return -ENOMEM;
+		routes = after;
+	}
+	if (scn_pairs(s, &pairs, &n_pairs)) {
+		topo_routes_free(after);
+		return -ENOMEM;
+	}
+	err = cbd_analyze(sim->topo, routes, s->sw.lossless, pairs, n_pairs, 16, &sim->cbd);
 	free(pairs);
+	topo_routes_free(after);
 	return err;
 }
 

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "../models/workload.h"
+#include "../topologies/cbd.h"
 #include "textfile.h"
 #include "units.h"
 #include "ydoc.h"
@@ -2069,4 +2070,41 @@ void scn_locate(const struct scenario *s, struct diag *d)
 		d->line = set_by_user(s->raw, d->path) ? 0 : ydoc_line(s->raw->doc, d->path);
 	if (d->path[0] && set_by_user(s->raw, d->path))
 		snprintf(d->file, sizeof(d->file), "--set");
+}
+
+int scn_pairs(const struct scenario *s, struct cbd_pair **out, size_t *n)
+{
+	size_t count = s->wl.n_flows, k = 0;
+	struct cbd_pair *p;
+
+	for (uint32_t i = 0; i < s->n_colls; i++) {
+		const struct scn_coll *c = &s->colls[i];
+
+		count += c->op == SCN_ALLTOALL ? (size_t)c->n_ranks * (c->n_ranks - 1) : c->n_ranks;
+	}
+	p = malloc((count ? count : 1) * sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < s->wl.n_flows; i++) {
+		const struct scn_flow *f = &s->wl.flows[i];
+
+		p[k++] = (struct cbd_pair){f->src, f->dst, s->sw.dscp_to_tc[f->dscp & 63]};
+	}
+	for (uint32_t i = 0; i < s->n_colls; i++) {
+		const struct scn_coll *c = &s->colls[i];
+		uint8_t tc = s->sw.dscp_to_tc[c->dscp & 63];
+
+		for (uint32_t a = 0; a < c->n_ranks; a++) {
+			if (c->op != SCN_ALLTOALL) {
+				p[k++] = (struct cbd_pair){c->ranks[a], c->ranks[(a + 1) % c->n_ranks], tc};
+				continue;
+			}
+			for (uint32_t b = 0; b < c->n_ranks; b++)
+				if (a != b)
+					p[k++] = (struct cbd_pair){c->ranks[a], c->ranks[b], tc};
+		}
+	}
+	*out = p;
+	*n = k;
+	return 0;
 }

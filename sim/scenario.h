@@ -182,6 +182,13 @@ int scn_load_text(const char *name, const char *text, size_t len,
 /* Resolve names against @t and expand the workload into flows. */
 int scn_resolve(struct scenario *s, const struct topo *t, struct diag *d);
 void scn_free(struct scenario *s);
+struct cbd_pair;
+/*
+ * Every (source, destination, traffic class) the resolved workload sends
+ * on: its flows, each ring's neighbours, every pair of an All-to-All's
+ * ranks. *@out is a new array (free it). 0 or -ENOMEM.
+ */
+int scn_pairs(const struct scenario *s, struct cbd_pair **out, size_t *n);
 /* Give a diag from topo_build (key path, no file) the scenario's file and line. */
 void scn_locate(const struct scenario *s, struct diag *d);
 

@@ -54,8 +54,8 @@ static const char *cycle_str(const struct topo *t, const struct cbd_cycle *c)
 	buf[0] = '\0';
 	for (uint32_t i = 0; i < c->n && len < sizeof(buf) - 200; i++) {
 		if (t)
-			len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s", i ? " -> " : "",
-						t->ports[c->ports[i]].name);
+			len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s",
+						i ? " -> " : "", t->ports[c->ports[i]].name);
 		else
 			len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%u", i ? " " : "",
 						c->ports[i]);
@@ -170,7 +170,8 @@ Test(cbd, complete_graph_and_truncation)
 
 /* Every elementary cycle whose smallest node is @s, by plain search: the reference. */
 static void naive_from(uint32_t n, const uint8_t adj[8][8], uint32_t s, uint32_t *path,
-		       uint32_t depth, uint8_t *used, uint32_t *by_len, char set[][16], uint32_t *n_set)
+		       uint32_t depth, uint8_t *used, uint32_t *by_len, char set[][16],
+		       uint32_t *n_set)
 {
 	uint32_t v = path[depth - 1];
 
@@ -219,7 +220,8 @@ Test(cbd, matches_plain_search)
 		memset(by_len, 0, sizeof(by_len));
 		for (uint32_t s = 0; s < n; s++) {
 			path[0] = s;
-			naive_from(n, (const uint8_t(*)[8])adj, s, path, 1, used, by_len, set, &n_set);
+			naive_from(n, (const uint8_t(*)[8])adj, s, path, 1, used, by_len, set,
+				   &n_set);
 		}
 		max = round % 3 == 0 ? n_set / 2 : 100000;
 		cr_assert_eq(cbd_cycles(n, (const uint32_t(*)[2])e, m, 1, max, &res), 0);
@@ -239,8 +241,8 @@ Test(cbd, matches_plain_search)
 			cr_assert(found, "round %d: %s is no cycle", round, str);
 			for (k = 0; k < i; k++)
 				cr_assert(res.cycles[k].n != res.cycles[i].n ||
-					  memcmp(res.cycles[k].ports, res.cycles[i].ports,
-						 res.cycles[i].n * sizeof(uint32_t)),
+					      memcmp(res.cycles[k].ports, res.cycles[i].ports,
+						     res.cycles[i].n * sizeof(uint32_t)),
 					  "round %d: %s twice", round, str);
 		}
 		/* the shortest: all lengths below the longest listed are complete */
@@ -416,7 +418,8 @@ Test(cbd, two_rings_sharing_a_switch)
 		cr_assert_geq(topo_add_link(t, i, 9 + i, &ls), 0);
 	for (k = 0; k < 2; k++)
 		for (i = 0; i < 5; i++)
-			cr_assert_geq(topo_add_link(t, 9 + ring[k][i], 9 + ring[k][(i + 1) % 5], &ls), 0);
+			cr_assert_geq(
+			    topo_add_link(t, 9 + ring[k][i], 9 + ring[k][(i + 1) % 5], &ls), 0);
 	cr_assert_eq(topo_finish(t, &d), 0);
 	r = routes(t);
 	for (k = 0; k < 2; k++)

@@ -2,10 +2,9 @@
  * rocesim check as users and CI meet it: the built binary (ROCESIM_BIN) is
  * run from the source root (ROCESIM_SRC) on the scenarios in tests/check/
  * and the deadlock experiments, and its exit code and output are checked:
- * the
- * ring's five-buffer cycle, no cycle on a healthy leaf-spine, the valley
- * cycles once two links fail (by --fail or by faults at 0), the JSON
- * shape, threshold order, bad input, and a 1024-host fat-tree in time.
+ * the ring's five-buffer cycle, no cycle on a healthy leaf-spine, the
+ * valley cycles once two links fail (by --fail or by faults at 0), the
+ * JSON shape, threshold order, bad input, and a 1024-host fat-tree in time.
  */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -144,8 +143,10 @@ Test(check, ring_cycle)
 Test(check, leaf_spine)
 {
 	static const char *const valleys[] = {
-		"priority 3: leaf2:spine0 -> spine1:leaf2 -> leaf3:spine1 -> spine0:leaf3 -> leaf2:spine0",
-		"priority 3: leaf2:spine1 -> spine0:leaf2 -> leaf3:spine0 -> spine1:leaf3 -> leaf2:spine1",
+	    "priority 3: leaf2:spine0 -> spine1:leaf2 -> leaf3:spine1 -> spine0:leaf3 -> "
+	    "leaf2:spine0",
+	    "priority 3: leaf2:spine1 -> spine0:leaf2 -> leaf3:spine0 -> spine1:leaf3 -> "
+	    "leaf2:spine1",
 	};
 	struct proc p;
 
@@ -206,15 +207,26 @@ static const json_t *get(const json_t *j, const char *path)
 Test(check, json)
 {
 	static const char *const keys[] = {
-		"effective.switch.buffer.size", "effective.switch.pfc.enabled",
-		"effective.switch.pfc.xoff", "effective.switch.pfc.xon_offset",
-		"effective.switch.pfc.headroom", "effective.switch.ecn.kmin",
-		"effective.switch.ecn.kmax", "effective.switch.lossless",
-		"effective.switch.cnp_priority", "effective.switch.dscp_to_tc",
-		"effective.nic.mtu", "effective.nic.dscp", "effective.nic.priority",
-		"effective.nic.pfc", "effective.nic.cc", "effective.nic.dcqcn",
-		"deadlock.static_cycles", "deadlock.mode", "deadlock.failed_links",
-		"deadlock.cycles",
+	    "effective.switch.buffer.size",
+	    "effective.switch.pfc.enabled",
+	    "effective.switch.pfc.xoff",
+	    "effective.switch.pfc.xon_offset",
+	    "effective.switch.pfc.headroom",
+	    "effective.switch.ecn.kmin",
+	    "effective.switch.ecn.kmax",
+	    "effective.switch.lossless",
+	    "effective.switch.cnp_priority",
+	    "effective.switch.dscp_to_tc",
+	    "effective.nic.mtu",
+	    "effective.nic.dscp",
+	    "effective.nic.priority",
+	    "effective.nic.pfc",
+	    "effective.nic.cc",
+	    "effective.nic.dcqcn",
+	    "deadlock.static_cycles",
+	    "deadlock.mode",
+	    "deadlock.failed_links",
+	    "deadlock.cycles",
 	};
 	const json_t *f, *cy;
 	json_error_t jerr;
@@ -289,11 +301,11 @@ Test(check, thresholds)
 Test(check, bad_input)
 {
 	static const char *const usage[][4] = {
-		{"check", NULL},
-		{"check", "tests/check/ring5.yaml", "--bogus", NULL},
-		{"check", "tests/check/ring5.yaml", "--fail", NULL},
-		{"check", "tests/check/ring5.yaml", "--max-cycles", "0"},
-		{"check", "tests/check/ring5.yaml", "tests/check/ring5.yaml", NULL},
+	    {"check", NULL},
+	    {"check", "tests/check/ring5.yaml", "--bogus", NULL},
+	    {"check", "tests/check/ring5.yaml", "--fail", NULL},
+	    {"check", "tests/check/ring5.yaml", "--max-cycles", "0"},
+	    {"check", "tests/check/ring5.yaml", "tests/check/ring5.yaml", NULL},
 	};
 	struct proc p;
 
@@ -306,7 +318,8 @@ Test(check, bad_input)
 
 	run(&p, (const char *[]){"check", "tests/bad/odd-fat-tree-k.yaml", NULL});
 	cr_assert_eq(p.code, 2);
-	cr_assert(strstr(p.err, "odd-fat-tree-k.yaml:") && strstr(p.err, "topology.k"), "%s", p.err);
+	cr_assert(strstr(p.err, "odd-fat-tree-k.yaml:") && strstr(p.err, "topology.k"), "%s",
+		  p.err);
 	proc_free(&p);
 
 	run(&p, (const char *[]){"check", "tests/check/ring5.yaml", "--fail", "sw0-sw9", NULL});
@@ -331,7 +344,7 @@ Test(check, bad_input)
 	run(&p, (const char *[]){"check", "--help", NULL});
 	cr_assert_eq(p.code, 0);
 	cr_assert(strstr(p.out, "--all-pairs") && strstr(p.out, "workload by default") &&
-			  strstr(p.out, "link_down at 0"),
+		      strstr(p.out, "link_down at 0"),
 		  "%s", p.out);
 	proc_free(&p);
 }

@@ -9,7 +9,8 @@
  * held in u:v waits for room in w:u, so u:v -> w:u is an edge. Only the
  * switches that the traffic can reach count: for each destination, the
  * union of the route DAGs (every ECMP choice) from its sources. Edges are
- * deduplicated in an open-addressing hash set.
+ * deduplicated with a bit per (ingress port, local port of its switch), or
+ * an open-addressing hash set when that bitmap would be too large.
  *
  * All pairs: hosts hanging off the same single switch have the same routes
  * at every other switch, and at their own switch the next hop is the host
@@ -42,6 +43,8 @@
 #define CBD_EMPTY UINT64_MAX
 /* Edge visits allowed to the cycle search of one priority (~0.1 s). */
 #define CBD_WORK_BUDGET ((uint64_t)1 << 25)
+/* Bits of the edge bitmap (32 MiB); beyond, edges go to the hash set. */
+#define CBD_BITMAP_MAX ((uint64_t)1 << 28)
 /* More cycles than anyone reads: a bound on max_cycles. */
 #define CBD_MAX_CYCLES (1u << 20)
 
@@ -616,7 +619,8 @@ static int cbd_graph_cycles(const struct cbd_graph *g, uint8_t prio, uint32_t ma
 			goto out_free;
 	}
 
-	qsort(s.found, s.n_found, sizeof(*s.found), cbd_found_cmp);
+	if (s.n_found)
+		qsort(s.found, s.n_found, sizeof(*s.found), cbd_found_cmp);
 	for (i = 0; i < s.n_found && i < max_cycles; i++)
 		if ((err = cbd_push_cycle(out, prio, s.found[i].nodes, s.found[i].n)))
 			goto out_free;
@@ -640,25 +644,35 @@ out_free:
 	return err;
 }
 
-/* Sort the set's edges and run the cycle search on them. */
+/* Sort the @m distinct edges @keys and run the cycle search on them. */
+static int cbd_keys_cycles(uint64_t *keys, size_t m, uint32_t n, uint8_t prio, uint32_t max_cycles,
+			   struct cbd_result *out)
+{
+	struct cbd_graph g;
+	int err;
+
+	if (m)
+		qsort(keys, m, sizeof(*keys), cbd_u64_cmp);
+	err = cbd_graph_init(&g, n, keys, m);
+	if (err)
+		return err;
+	err = cbd_graph_cycles(&g, prio, max_cycles, out);
+	cbd_graph_free(&g);
+	return err;
+}
+
+/* The same for the edges of a set, which is left empty. */
 static int cbd_set_cycles(struct cbd_set *set, uint32_t n, uint8_t prio, uint32_t max_cycles,
 			  struct cbd_result *out)
 {
-	struct cbd_graph g;
 	size_t i, m = 0;
 	int err;
 
 	for (i = 0; i < set->cap; i++)
 		if (set->keys[i] != CBD_EMPTY)
 			set->keys[m++] = set->keys[i];
-	qsort(set->keys, m, sizeof(*set->keys), cbd_u64_cmp);
-	err = cbd_graph_init(&g, n, set->keys, m);
-	/* the table is spent: empty it for the next priority */
+	err = cbd_keys_cycles(set->keys, m, n, prio, max_cycles, out);
 	cbd_set_clear(set);
-	if (err)
-		return err;
-	err = cbd_graph_cycles(&g, prio, max_cycles, out);
-	cbd_graph_free(&g);
 	return err;
 }
 
@@ -688,20 +702,33 @@ int cbd_cycles(uint32_t n_nodes, const uint32_t (*edges)[2], size_t n_edges, uin
 	return err;
 }
 
-/* What the spreads share: the topology packed for the walk, and scratch. */
+/*
+ * What the spreads share: the topology packed for the walk, the edges of
+ * the priority being built, and scratch. An edge u:v -> w:u is also u:v ->
+ * (u's local port towards w), so a bit per (ingress port, local port of its
+ * switch) deduplicates edges without hashing; a topology whose bitmap would
+ * be too large (switches with thousands of ports) uses the hash set.
+ */
 struct cbd_ctx {
 	const struct topo *t;
 	const struct topo_routes *r;
-	struct cbd_set edges;
-	uint32_t *far;     /* [port] the far end's port if it is a switch's, else CBD_NONE */
-	uint8_t *is_node;  /* [port] an ingress buffer the traffic enters */
-	uint32_t *seen;    /* [node] stamp of the last spread that reached it */
-	uint32_t *work;    /* [node] the spread's worklist */
+	uint32_t *bitoff; /* [port] first bit of the port's row in bits[], or NULL */
+	uint64_t *bits;
+	uint64_t *list; /* the edges, as bits[] finds them new */
+	size_t n_list, cap_list;
+	struct cbd_set edges; /* without the bitmap */
+	uint32_t *far;	      /* [port] the far end's port if it is a switch's, else CBD_NONE */
+	uint8_t *is_node;     /* [port] an ingress buffer the traffic enters */
+	uint32_t *seen;	      /* [node] stamp of the last spread that reached it */
+	uint32_t *work;	      /* [node] the spread's worklist */
 	uint32_t stamp;
 };
 
 static void cbd_ctx_free(struct cbd_ctx *c)
 {
+	free(c->bitoff);
+	free(c->bits);
+	free(c->list);
 	free(c->edges.keys);
 	free(c->far);
 	free(c->is_node);
@@ -711,7 +738,8 @@ static void cbd_ctx_free(struct cbd_ctx *c)
 
 static int cbd_ctx_init(struct cbd_ctx *c, const struct topo *t, const struct topo_routes *r)
 {
-	uint32_t p;
+	uint64_t total = 0;
+	uint32_t p, u;
 
 	memset(c, 0, sizeof(*c));
 	c->t = t;
@@ -720,15 +748,63 @@ static int cbd_ctx_init(struct cbd_ctx *c, const struct topo *t, const struct to
 	c->is_node = calloc((size_t)t->n_ports + 1, 1);
 	c->seen = calloc((size_t)t->n_nodes + 1, sizeof(*c->seen));
 	c->work = malloc(((size_t)t->n_nodes + 1) * sizeof(*c->work));
-	if (!c->far || !c->is_node || !c->seen || !c->work || cbd_set_init(&c->edges, 1024)) {
-		cbd_ctx_free(c);
-		return -ENOMEM;
+	if (!c->far || !c->is_node || !c->seen || !c->work)
+		goto out_nomem;
+	for (u = 0; u < t->n_nodes; u++)
+		if (t->nodes[u].kind == TOPO_SWITCH)
+			total += (uint64_t)t->nodes[u].n_ports * t->nodes[u].n_ports;
+	if (total <= CBD_BITMAP_MAX) {
+		c->bitoff = malloc(((size_t)t->n_ports + 1) * sizeof(*c->bitoff));
+		c->bits = calloc((size_t)(total / 64 + 1), sizeof(*c->bits));
+		if (!c->bitoff || !c->bits)
+			goto out_nomem;
+		for (u = 0, total = 0; u < t->n_nodes; u++) {
+			const struct topo_node *n = &t->nodes[u];
+
+			for (p = n->first_port; p < n->first_port + n->n_ports; p++) {
+				c->bitoff[p] = (uint32_t)total;
+				if (n->kind == TOPO_SWITCH)
+					total += n->n_ports;
+			}
+		}
+	} else if (cbd_set_init(&c->edges, 1024)) {
+		goto out_nomem;
 	}
 	for (p = 0; p < t->n_ports; p++) {
 		const struct topo_port *tp = &t->ports[p];
 
 		c->far[p] = t->nodes[tp->peer].kind == TOPO_SWITCH ? tp->peer_port : CBD_NONE;
 	}
+	return 0;
+
+out_nomem:
+	cbd_ctx_free(c);
+	return -ENOMEM;
+}
+
+/* The edge @b -> @w, where @w is the far end of local port @q of @b's switch. */
+static int cbd_edge(struct cbd_ctx *c, uint32_t b, uint32_t q, uint32_t w)
+{
+	uint64_t key = (uint64_t)b << 32 | w, mask;
+	size_t bit;
+
+	if (!c->bits)
+		return cbd_set_add(&c->edges, key);
+	bit = (size_t)c->bitoff[b] + q;
+	mask = 1ULL << (bit & 63);
+	if (c->bits[bit >> 6] & mask)
+		return 0;
+	if (c->n_list == c->cap_list) {
+		size_t cap = c->cap_list ? 2 * c->cap_list : 4096;
+		uint64_t *l = realloc(c->list, cap * sizeof(*l));
+
+		if (!l)
+			return -ENOMEM;
+		c->list = l;
+		c->cap_list = cap;
+	}
+	c->bits[bit >> 6] |= mask;
+	c->list[c->n_list++] = key;
 	return 0;
 }
 
@@ -767,7 +843,7 @@ static int cbd_spread(struct cbd_ctx *c, uint32_t dst, uint32_t n_src)
 			for (j = 0; j < n_next; j++) {
 				uint32_t w = c->far[t->nodes[u].first_port + next[j]];
 
-				if (w != CBD_NONE && cbd_set_add(&c->edges, (uint64_t)b << 32 | w))
+				if (w != CBD_NONE && cbd_edge(c, b, next[j], w))
 					return -ENOMEM;
 			}
 			if (c->seen[u] != c->stamp) {
@@ -783,14 +859,30 @@ static int cbd_spread(struct cbd_ctx *c, uint32_t dst, uint32_t n_src)
 static int cbd_finish_prio(struct cbd_ctx *c, uint8_t prio, uint32_t max_cycles,
 			   struct cbd_result *out)
 {
+	const struct topo *t = c->t;
 	uint32_t p, nodes = 0;
+	int err;
 
-	for (p = 0; p < c->t->n_ports; p++)
+	for (p = 0; p < t->n_ports; p++)
 		nodes += c->is_node[p];
-	memset(c->is_node, 0, c->t->n_ports);
+	memset(c->is_node, 0, t->n_ports);
 	out->n_nodes += nodes;
-	out->n_edges += (uint32_t)c->edges.n;
-	return cbd_set_cycles(&c->edges, c->t->n_ports, prio, max_cycles, out);
+	if (!c->bits) {
+		out->n_edges += (uint32_t)c->edges.n;
+		return cbd_set_cycles(&c->edges, t->n_ports, prio, max_cycles, out);
+	}
+	out->n_edges += (uint32_t)c->n_list;
+	err = cbd_keys_cycles(c->list, c->n_list, t->n_ports, prio, max_cycles, out);
+	/* empty the bitmap for the next priority: w:u's far end is the port of u */
+	for (size_t i = 0; i < c->n_list; i++) {
+		uint32_t b = (uint32_t)(c->list[i] >> 32), w = (uint32_t)c->list[i];
+		size_t bit = (size_t)c->bitoff[b] + t->ports[w].peer_port -
+			     t->nodes[t->ports[b].node].first_port;
+
+		c->bits[bit >> 6] &= ~(1ULL << (bit & 63));
+	}
+	c->n_list = 0;
+	return err;
 }
 
 /* Every ordered pair of hosts: one destination per group of hosts on one switch. */
