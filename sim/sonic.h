@@ -1,0 +1,67 @@
+/*
+ * SONiC config_db.json: what a switch's CONFIG_DB says about lossless
+ * traffic (FACTS.md 5), read with jansson. Plain data for the scenario
+ * loader (switch.sonic), `rocesim import sonic` and `rocesim check`.
+ */
+#ifndef ROCESIM_SONIC_H
+#define ROCESIM_SONIC_H
+
+#include <stdint.h>
+
+#include "diag.h"
+
+#define SONIC_WHERE 160
+
+struct sonic_cfg {
+	char file[256];
+	/* PORT: the speed and MTU of most ports; how many ports */
+	uint64_t port_speed_bps;
+	uint32_t port_mtu;
+	uint32_t n_ports;
+	/* CABLE_LENGTH: the longest cable, millimetres (0 if none) */
+	uint64_t cable_mm;
+	/* BUFFER_POOL ingress_lossless_pool (or the pool the lossless profile names) */
+	int has_pool;
+	uint64_t pool_size;   /* bytes */
+	uint64_t pool_xoff;   /* shared headroom pool size, 0 = none */
+	int pool_dynamic;     /* mode: dynamic */
+	/* the profile BUFFER_PG binds to the lossless PGs */
+	int has_profile;
+	char profile[96];
+	uint64_t xon, xon_offset, xoff, size; /* bytes; xoff is the headroom */
+	int has_xon, has_xon_offset, has_xoff;
+	int has_dynamic_th;
+	int dynamic_th;
+	int has_static_th;
+	uint64_t static_th;
+	/* PORT_QOS_MAP pfc_enable (priorities), the union over ports */
+	uint8_t pfc_enable;
+	int has_pfc_enable;
+	char pfc_where[SONIC_WHERE];   /* e.g. "PORT_QOS_MAP|Ethernet0|pfc_enable" */
+	/* DSCP_TO_TC_MAP used by PORT_QOS_MAP (or the only one) */
+	int has_dscp_map;
+	char dscp_map[64];             /* its name, e.g. "AZURE" */
+	uint8_t dscp_to_tc[64];
+	uint64_t dscp_given;           /* bit d: the map names DSCP d */
+	/* TC_TO_PRIORITY_GROUP_MAP, TC_TO_QUEUE_MAP (identity when absent) */
+	uint8_t tc_to_pg[8], tc_to_queue[8];
+	/* WRED_PROFILE bound to a lossless queue through QUEUE|port|q wred_profile */
+	int has_wred;
+	char wred[64];
+	uint64_t kmin, kmax;           /* green_min/max_threshold, bytes */
+	double pmax;                   /* green_drop_probability / 100 */
+	int ecn_marking;               /* ecn is ecn_all or ecn_green... */
+	/* PFC_WD on a port */
+	int has_watchdog;
+	uint32_t wd_detection_ms, wd_restoration_ms;
+	char wd_action[16];            /* drop, forward, alert */
+};
+
+/*
+ * Read @file. Returns 0, or -EINVAL with @d naming the file, the line for
+ * JSON syntax errors, and a path such as "BUFFER_PROFILE|pg_lossless|pool"
+ * for what is missing, inconsistent or not a number; -ENOMEM.
+ */
+int sonic_read(const char *file, struct sonic_cfg *out, struct diag *d);
+
+#endif
