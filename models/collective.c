@@ -104,8 +104,10 @@ static void start_iteration(struct coll *c, simtime_t now)
 
 	c->iter_start = now;
 	c->remaining = (uint64_t)c->n_qps * (is_ring(c) ? (uint64_t)c->steps * c->pieces : 1);
-	for (uint32_t r = 0; r < c->n; r++)
+	for (uint32_t r = 0; r < c->n; r++) {
 		c->rank_left[r] = is_ring(c) ? (uint64_t)c->channels * c->steps * c->pieces : c->n - 1;
+		c->rank_done[r] = 0; /* this iteration's, not the last one's */
+	}
 	for (uint32_t r = 0; r < c->n; r++) {
 		if (c->iter == 0 && r == s->late_rank) {
 			c->late_timer.arg = r;

@@ -17,9 +17,13 @@
 #include <string.h>
 #include <time.h>
 
+#include "../models/link.h"
 #include "../topologies/cbd.h"
 #include "cli.h"
+#include "mlnx.h"
+#include "pod.h"
 #include "scenario.h"
+#include "sonic.h"
 
 #define CHK_EXIT_FOUND 1
 #define CHK_EXIT_INPUT 2
@@ -34,7 +38,15 @@ static const char chk_usage[] =
     "    lossless priority whose traffic waits on each other in a loop, where a\n"
     "    PFC deadlock can form;\n"
     "  - threshold order (THRESHOLD_ORDER, a warning): ECN kmax not below a\n"
-    "    static PFC xoff.\n"
+    "    static PFC xoff;\n"
+    "  - the lossless path of RDMA traffic, from NCCL_IB_TC (workload.pod) or\n"
+    "    nic.dscp through the NIC's dscp2prio (nic.mlnx_qos) to the switch's\n"
+    "    DSCP map (switch.sonic): DSCP_NOT_LOSSLESS, PRIORITY_MISMATCH,\n"
+    "    NIC_PFC_OFF (errors), NIC_TRUST_PCP, PFC_EXTRA_PRIORITY (warnings);\n"
+    "  - CNPs: CNP_LOSSLESS (error), CNP_PRIORITY, CNP_NOT_STRICT (warnings);\n"
+    "  - nic.cc_params entries that are no cc_params name or out of range\n"
+    "    (CC_PARAM_UNKNOWN, CC_PARAM_RANGE, errors);\n"
+    "  - headroom shorter than the longest cable needs (HEADROOM_SHORT, error).\n"
     "\n"
     "The routes analysed are those of the scenario's workload by default (each\n"
     "flow on the traffic class switch.dscp_to_tc gives its DSCP); --all-pairs\n"
@@ -205,6 +217,177 @@ static void chk_thresholds(struct chk *c, const struct scenario *s)
 	    "keep switch.ecn.kmin < kmax < switch.pfc.xoff so that DCQCN slows the senders "
 	    "before PFC stops the link",
 	    e->kmin >= p->xoff ? "at all" : "every packet");
+}
+
+/* ---- real configs and the lossless path ------------------------------------------- */
+
+/* Every nic.cc_params entry that is not a cc_params name or out of range. */
+static void chk_cc_params(struct chk *c, const struct scenario *s)
+{
+	struct dcqcn_params scratch = s->nic.dcqcn;
+	struct cc_params cc = {0};
+	struct diag d = {0};
+	char msg[200];
+
+	if (!s->cfg.cc_params || cc_params_read(s->cfg.cc_params, &cc, &d))
+		return; /* the loader refused it already */
+	for (size_t i = 0; i < cc.n; i++) {
+		const struct cc_entry *e = &cc.v[i];
+		int err = scn_dcqcn_param(e->name, e->value, &scratch, msg, sizeof(msg));
+
+		if (err == -ENOENT)
+			chk_add(c, CHK_ERROR, "CC_PARAM_UNKNOWN",
+				chk_str("%s:%d: %s", e->file, e->line, e->name),
+				"%s is not an mlx5 cc_params name: writing it does nothing (DCQCN is "
+				"enabled per priority in sysfs ecn/roce_rp and ecn/roce_np, not here)",
+				e->name);
+		else if (err)
+			chk_add(c, CHK_ERROR, "CC_PARAM_RANGE",
+				chk_str("%s:%d: %s %s", e->file, e->line, e->name, e->value),
+				"%s: the NIC refuses or truncates it", msg);
+	}
+	cc_params_free(&cc);
+}
+
+/*
+ * The DSCP of RDMA traffic must lead to one lossless class everywhere: the
+ * NIC's dscp2prio gives the priority it sends and pauses on, the switch's
+ * DSCP_TO_TC_MAP the class (PG and queue) it buffers and pauses with.
+ */
+static void chk_lossless_path(struct chk *c, const struct scenario *s)
+{
+	struct sonic_cfg sc;
+	struct mlnx_qos q;
+	struct pod_cfg pc = {0};
+	struct diag d = {0};
+	const struct pod_env *tc_env = NULL;
+	int have_sonic = s->cfg.sonic && !sonic_read(s->cfg.sonic, &sc, &d);
+	int have_qos = s->cfg.mlnx_qos && !mlnx_qos_read(s->cfg.mlnx_qos, &q, &d);
+	int have_pod = s->cfg.pod && !pod_read(s->cfg.pod, &pc, &d);
+	uint8_t dscp = s->nic.dscp, prio, tc, used = 0;
+	char from[700], sw[400], nic[400], o[300], m[32];
+
+	if (have_pod)
+		tc_env = pod_get(&pc, "NCCL_IB_TC");
+	if (tc_env)
+		dscp = (uint8_t)((strtoul(tc_env->value, NULL, 10) >> 2) & 63);
+	prio = s->nic.dscp2prio[dscp];
+	tc = s->sw.dscp_to_tc[dscp];
+	if (tc_env)
+		snprintf(from, sizeof(from), "%s:%d NCCL_IB_TC=%s -> DSCP %u", pc.file, tc_env->line,
+			 tc_env->value, dscp);
+	else
+		snprintf(from, sizeof(from), "nic.dscp %u %s", dscp,
+			 chk_origin(s, "nic.dscp", o, sizeof(o)));
+	if (have_sonic && ((sc.dscp_given >> dscp) & 1))
+		snprintf(sw, sizeof(sw), "%s DSCP_TO_TC_MAP %s %u -> TC %u", sc.file, sc.dscp_map, dscp,
+			 tc);
+	else
+		snprintf(sw, sizeof(sw), "switch.dscp_to_tc %u -> TC %u", dscp, tc);
+	if (have_qos && q.has_trust && q.trust_dscp && ((q.dscp_given >> dscp) & 1))
+		snprintf(nic, sizeof(nic), "%s:%d dscp2prio %u -> priority %u", q.file,
+			 q.dscp_line[dscp], dscp, prio);
+	else
+		snprintf(nic, sizeof(nic), "NIC dscp2prio %u -> priority %u", dscp, prio);
+
+	if (s->sw.pfc.enabled && !((s->sw.lossless >> tc) & 1))
+		chk_add(c, CHK_ERROR, "DSCP_NOT_LOSSLESS", chk_str("%s; %s", from, sw),
+			"RDMA traffic lands on lossy TC %u on the switch; PFC is enabled on %s: it "
+			"is tail-dropped under congestion and RoCE pays a retransmission timeout "
+			"for each loss; map DSCP %u to a lossless class",
+			tc, chk_prios(s->sw.lossless, m, sizeof(m)), dscp);
+	if (prio != tc)
+		chk_add(c, CHK_ERROR, "PRIORITY_MISMATCH", chk_str("%s; %s; %s", from, nic, sw),
+			"the NIC sends DSCP %u on priority %u but the switch classes it as %u: the "
+			"switch's PAUSE for priority %u does not stop it, so its headroom overflows",
+			dscp, prio, tc, tc);
+	if (!((s->nic.pfc >> prio) & 1))
+		chk_add(c, CHK_ERROR, "NIC_PFC_OFF",
+			have_qos && q.has_pfc ? chk_str("%s:%d PFC enabled", q.file, q.pfc_line)
+					      : chk_str("nic.pfc"),
+			"PFC is off on priority %u, the one RDMA data uses: the NIC ignores the "
+			"switch's PAUSE and lossless packets are dropped",
+			prio);
+	if (have_qos && q.has_trust && !q.trust_dscp)
+		chk_add(c, CHK_WARNING, "NIC_TRUST_PCP", chk_str("%s:%d", q.file, q.trust_line),
+			"the NIC trusts PCP, not DSCP: NCCL_IB_TC and the switch's DSCP map do not "
+			"decide the priority the NIC sends and pauses on (mlnx_qos --trust dscp)");
+	used |= (uint8_t)(1u << prio);
+	if (s->nic.pfc & (uint8_t)~used)
+		chk_add(c, CHK_WARNING, "PFC_EXTRA_PRIORITY",
+			have_qos && q.has_pfc ? chk_str("%s:%d PFC enabled", q.file, q.pfc_line)
+					      : chk_str("nic.pfc"),
+			"PFC is enabled on priorities %s that no RDMA traffic uses: each one is a "
+			"class that can be paused, spread a storm and close a deadlock for nothing",
+			chk_prios(s->nic.pfc & (uint8_t)~used, m, sizeof(m)));
+	if ((s->sw.lossless >> s->sw.cnp_priority) & 1)
+		chk_add(c, CHK_ERROR, "CNP_LOSSLESS",
+			chk_str("switch.cnp_priority %u; switch.lossless %s", s->sw.cnp_priority,
+				chk_prios(s->sw.lossless, m, sizeof(m))),
+			"CNPs share a lossless, pausable class: when PFC pauses it, the congestion "
+			"notifications that would slow the senders wait behind the pause");
+	if (s->nic.dcqcn.np_cnp_prio != s->sw.cnp_priority)
+		chk_add(c, CHK_WARNING, "CNP_PRIORITY",
+			chk_str("nic.dcqcn.np_cnp_prio %u; switch.cnp_priority %u",
+				s->nic.dcqcn.np_cnp_prio, s->sw.cnp_priority),
+			"the NIC sends CNPs on another priority than the one the switch serves "
+			"strictly");
+	if (have_qos && q.has_tc) {
+		uint8_t cnp_tc = q.prio_tc[s->nic.dcqcn.np_cnp_prio & 7];
+
+		if (!strcmp(q.tsa[cnp_tc], "ets"))
+			chk_add(c, CHK_WARNING, "CNP_NOT_STRICT",
+				chk_str("%s:%d tc %u", q.file, q.tc_line[cnp_tc], cnp_tc),
+				"CNPs (priority %u) share an ETS class with data: they wait behind "
+				"it, and DCQCN reacts late; give them a strict class",
+				s->nic.dcqcn.np_cnp_prio);
+	}
+	if (have_pod)
+		pod_free(&pc);
+}
+
+/* Headroom against the longest cable, speed and MTU (FACTS.md 4.3). */
+static void chk_headroom(struct chk *c, const struct scenario *s, const struct topo *t)
+{
+	uint64_t need = 0, have = s->sw.pfc.headroom;
+	const struct topo_link *worst = NULL;
+	char o[300];
+
+	if (!s->sw.pfc.enabled || !s->sw.lossless || !have)
+		return;
+	for (uint32_t i = 0; i < t->n_links; i++) {
+		const struct topo_link *l = &t->links[i];
+		/* pfc_headroom()'s formula, on the link alone */
+		uint64_t b = 3 * ((uint64_t)s->nic.mtu + 82) + 84 +
+			     (2 * l->delay + (s->sw.pfc.response ? s->sw.pfc.response
+								 : pfc_response_delay(l->rate_bps))) *
+				     (l->rate_bps / 8) / SIMTIME_S;
+
+		if (b > need) {
+			need = b;
+			worst = l;
+		}
+	}
+	if (worst && have < need)
+		chk_add(c, CHK_ERROR, "HEADROOM_SHORT",
+			chk_str("switch.pfc.headroom %llu B %s; link %s %.0f Gb/s %.0f m",
+				(unsigned long long)have,
+				chk_origin(s, "switch.pfc.headroom", o, sizeof(o)), worst->name,
+				(double)worst->rate_bps / 1e9,
+				simtime_to_us(worst->delay) * 1e6 / 5000 / 1000),
+			"needs %llu B: 3 frames of MTU %u, the PAUSE, the peer's response time and "
+			"two propagation delays at line rate (SONiC's formula without the gearbox "
+			"and cell terms, plus the frame a PAUSE cannot preempt); after XOFF more "
+			"than the headroom arrives and lossless packets are dropped",
+			(unsigned long long)need, s->nic.mtu);
+}
+
+/* Every check of the configs; see the usage text. */
+static void chk_configs(struct chk *c, const struct scenario *s, const struct topo *t)
+{
+	chk_cc_params(c, s);
+	chk_lossless_path(c, s);
+	chk_headroom(c, s, t);
 }
 
 /* The cycle as "priority 3: a -> b -> c -> a". */
@@ -525,7 +708,7 @@ static int chk_run(const struct chk_args *a)
 	int err, rc = CHK_EXIT_INPUT, errors = 0;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	err = scn_load(a->scenario, a->sets, a->n_sets, &s, &d);
+	err = scn_load_ex(a->scenario, a->sets, a->n_sets, SCN_LOAD_LENIENT, &s, &d);
 	if (err) {
 		fprintf(stderr, "rocesim: ");
 		diag_print(&d, stderr);
@@ -579,6 +762,7 @@ static int chk_run(const struct chk_args *a)
 		goto out;
 	}
 	chk_thresholds(&c, s);
+	chk_configs(&c, s, t);
 	if (c.oom) {
 		fprintf(stderr, "rocesim: out of memory\n");
 		goto out;

@@ -8,5 +8,6 @@
 
 int cmd_check(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
+int cmd_import(int argc, char **argv);
 
 #endif

@@ -23,6 +23,7 @@ static const char usage[] =
 	"                    [--progress | --quiet]\n"
 	"       rocesim check SCENARIO.yaml [--json] [--fail LINK]... [--all-pairs]\n"
 	"       rocesim plot OUTDIR [--svg] [--top N]\n"
+	"       rocesim import sonic|mlnx-qos|cc-params|pod FILE\n"
 	"       rocesim --help | --version          (rocesim VERB --help for each verb)\n"
 	"\n"
 	"Simulates the RoCEv2 fabric described by SCENARIO.yaml and writes\n"
@@ -218,6 +219,8 @@ int main(int argc, char **argv)
 		return cmd_check(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "plot"))
 		return cmd_plot(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "import"))
+		return cmd_import(argc - 2, argv + 2);
 	if (strcmp(argv[1], "run"))
 		return usage_error("unknown verb \"%s\"", argv[1]);
 	a.sets = calloc((size_t)argc, sizeof(char *));

@@ -2,7 +2,7 @@
  * NVIDIA/Mellanox host configs: the text `mlnx_qos -i IF` prints (FACTS.md
  * 6.1) and the mlx5 DCQCN `cc_params` (FACTS.md 2.1/2.2), as a copied
  * debugfs folder (one file per parameter holding its value) or as the
- * output of `grep . cc_params/*` ("cc_params/rp_gd:11" per line).
+ * output of `grep -r . cc_params` ("cc_params/rp_gd:11" per line).
  */
 #ifndef ROCESIM_MLNX_H
 #define ROCESIM_MLNX_H
@@ -37,6 +37,10 @@ struct mlnx_qos {
  * is wrong (a dscp2prio line cut short, a value that is not a number,
  * ...); -ENOMEM. */
 int mlnx_qos_read(const char *file, struct mlnx_qos *out, struct diag *d);
+/* mlnx_qos_read on @len bytes of text in memory (NUL bytes allowed: an
+ * error naming their line); @file names it in @out and @d, may be "". */
+int mlnx_qos_parse(const char *text, size_t len, const char *file, struct mlnx_qos *out,
+		   struct diag *d);
 
 struct cc_entry {
 	char name[64];   /* as written: rp_gd, np_min_time_between_cnps, ... */
@@ -58,6 +62,9 @@ struct cc_params {
  * @d. 0, -EINVAL or -ENOMEM.
  */
 int cc_params_read(const char *path, struct cc_params *out, struct diag *d);
+/* cc_params_read on @len bytes of the text form in memory, named @file. */
+int cc_params_parse(const char *text, size_t len, const char *file, struct cc_params *out,
+		    struct diag *d);
 void cc_params_free(struct cc_params *cc);
 
 #endif

@@ -11,12 +11,14 @@
  *   pfc.png     when each port was paused (needs pfc_events.csv)
  *   rates.png   DCQCN Rc, Rt and alpha of up to 8 QPs (needs qp_rates.csv)
  *   flows.png   completion time of every flow, sorted
+ *   ranks.png   when each rank of a collective had all its data
  *
  * Plot knows nothing of the scenario: what it draws comes from OUTDIR alone.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
+#include <math.h>
 #include <spawn.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -37,6 +39,7 @@
 #define RATE_QPS 8     /* QPs drawn in rates.png */
 #define PFC_ROWS 48    /* ports drawn in pfc.png */
 #define FLOW_LABELS 40 /* flows.png labels each bar up to this many flows */
+#define COLL_PANELS 4  /* collectives drawn in ranks.png, one panel each */
 #define CSV_FIELDS 16
 #define NAME_MAX_LEN 128
 
@@ -55,16 +58,22 @@ static const char usage[] =
 	"              watchdog (only when OUTDIR has pfc_events.csv)\n"
 	"  rates.png   DCQCN current rate Rc, target rate Rt and alpha of the\n"
 	"              first 8 QPs (only when OUTDIR has qp_rates.csv)\n"
-	"  flows.png   completion time of every flow, fastest first\n"
+	"  flows.png   completion time of every flow, fastest first (only when the\n"
+	"              run had flows)\n"
+	"  ranks.png   collective progress per rank: when each rank had received all\n"
+	"              its data in the last iteration, one bar per rank, with the time\n"
+	"              the iteration took; one panel per collective, the first 4 when\n"
+	"              the run had more (only when the run had a collective)\n"
 	"and prints the path of each file written.\n"
 	"\n"
 	"options:\n"
-	"  --svg       also write queues.svg, pfc.svg, rates.svg, flows.svg\n"
+	"  --svg       also write queues.svg, pfc.svg, rates.svg, flows.svg, ranks.svg\n"
 	"  --top N     number of hottest ports in queues.png (default 4, at most 8)\n"
 	"\n"
-	"The gnuplot scripts (queues.gp, pfc.gp, rates.gp, flows.gp) are looked for in\n"
-	"this order: $ROCESIM_PLOTS; ./plots; <folder of the rocesim executable>/../plots\n"
-	"(a build folder inside the source tree); <that folder>/../share/rocesim/plots.\n"
+	"The gnuplot scripts (queues.gp, pfc.gp, rates.gp, flows.gp, ranks.gp) are\n"
+	"looked for in this order: $ROCESIM_PLOTS; ./plots; <folder of the rocesim\n"
+	"executable>/../plots (a build folder inside the source tree); <that\n"
+	"folder>/../share/rocesim/plots.\n"
 	"\n"
 	"exit codes: 0 ok; 2 bad usage, OUTDIR without results.json, unreadable\n"
 	"            input, gnuplot missing or failing\n";
@@ -1308,6 +1317,168 @@ out:
 	return err;
 }
 
+/* ---- ranks.png ---------------------------------------------------------- */
+
+/*
+ * The collectives of results.json: summary.collectives, or the one
+ * summary.collective of a results.json that has no list.
+ */
+static size_t collectives(const json_t *res, const json_t **list, const json_t **one)
+{
+	const json_t *sum = json_object_get(res, "summary");
+
+	*list = json_object_get(sum, "collectives");
+	*one = json_object_get(sum, "collective");
+	if (json_array_size(*list))
+		return json_array_size(*list);
+	*list = NULL;
+	return json_is_object(*one) ? 1 : 0;
+}
+
+/*
+ * Write the ranks of collective @c as a data block of "rank us done last"
+ * lines (last: 1 for the ranks that had their data last, when the ranks
+ * differ by 1% or more: less is no straggler), the variables of panel @k
+ * into @v.
+ */
+static void ranks_panel(FILE *f, struct buf *v, const json_t *c, size_t k)
+{
+	const json_t *done = json_object_get(c, "rank_done_us"), *t;
+	const json_t *times = json_object_get(c, "iteration_times_us");
+	const char *op = json_string_value(json_object_get(c, "op"));
+	double iters = json_num(c, "iterations", 1), idone = json_num(c, "iterations_done", 0);
+	double slow = -1, fast = -1, busbw = json_num(c, "busbw_GBps", -1), line = -1;
+	size_t n = json_array_size(done), i, ndone = 0, nslow = 0, slowest = 0;
+	char var[32], title[256], label[128];
+	int mark;
+
+	json_array_foreach(done, i, t)
+	{
+		if (!json_is_number(t))
+			continue;
+		ndone++;
+		if (fast < 0 || json_number_value(t) < fast)
+			fast = json_number_value(t);
+		if (json_number_value(t) > slow) {
+			slow = json_number_value(t);
+			slowest = i;
+			nslow = 0;
+		}
+		nslow += json_number_value(t) == slow;
+	}
+	mark = nslow < ndone && slow - fast >= slow / 100;
+	json_array_foreach(done, i, t)
+	{
+		int ok = json_is_number(t);
+		double us = ok ? json_number_value(t) : 0;
+
+		fprintf(f, "%zu %.3f %d %d\n", i, us, ok, ok && mark && us == slow);
+	}
+	fputs("\n\n", f);
+	/* the time the last iteration took, when it completed */
+	if (idone >= iters && idone > 0) {
+		t = json_array_get(times, json_array_size(times) - 1);
+		line = json_is_number(t) ? json_number_value(t)
+					 : json_num(c, "completion_time_us", -1);
+	}
+	snprintf(title, sizeof(title), "%s of %g MB over %zu ranks, busbw ", op ? op : "collective",
+		 json_num(c, "bytes", 0) / 1e6, n);
+	if (busbw >= 0)
+		snprintf(title + strlen(title), sizeof(title) - strlen(title), "%.3g GB/s", busbw);
+	else
+		snprintf(title + strlen(title), sizeof(title) - strlen(title), "n/a");
+	if (idone < iters)
+		snprintf(title + strlen(title), sizeof(title) - strlen(title),
+			 "; iteration %.0f of %.0f, not done at the end", idone + 1, iters);
+	else if (iters > 1)
+		snprintf(title + strlen(title), sizeof(title) - strlen(title),
+			 "; the last of %.0f iterations", iters);
+	snprintf(var, sizeof(var), "t%zu", k);
+	buf_str(v, var, title);
+	snprintf(var, sizeof(var), "r%zu", k);
+	buf_int(v, var, (long)n);
+	snprintf(var, sizeof(var), "nn%zu", k);
+	buf_int(v, var, (long)(n - ndone));
+	snprintf(var, sizeof(var), "bt%zu", k);
+	if (ndone && !mark && fast == slow)
+		snprintf(label, sizeof(label), "had all its data, all at %.1f us", slow);
+	else if (ndone && !mark)
+		snprintf(label, sizeof(label), "had all its data, all within %.1f to %.1f us", fast,
+			 slow);
+	else
+		snprintf(label, sizeof(label), "had all its data");
+	buf_str(v, var, label);
+	if (mark) {
+		snprintf(var, sizeof(var), "sl%zu", k);
+		if (nslow == 1)
+			snprintf(label, sizeof(label), "last: rank %zu at %.1f us", slowest, slow);
+		else
+			snprintf(label, sizeof(label), "last: %zu ranks at %.1f us", nslow, slow);
+		buf_str(v, var, label);
+	}
+	/*
+	 * When the ranks differ by less than half the time, the y axis starts
+	 * below the first rank, at a round number, so that the differences show.
+	 */
+	if (mark && fast > slow / 2) {
+		double step = pow(10, floor(log10(slow - fast)));
+
+		snprintf(var, sizeof(var), "y%zu", k);
+		buf_num(v, var, floor((fast - (slow - fast) / 2) / step) * step);
+	}
+	if (line >= 0) {
+		snprintf(var, sizeof(var), "l%zu", k);
+		buf_num(v, var, line);
+		snprintf(var, sizeof(var), "ll%zu", k);
+		snprintf(label, sizeof(label), "%s took %.1f us",
+			 iters > 1 ? "the iteration" : "the collective", line);
+		buf_str(v, var, label);
+	}
+}
+
+static int plot_ranks(const struct plot *p)
+{
+	const json_t *list, *one;
+	size_t n = collectives(p->res, &list, &one), shown = n < COLL_PANELS ? n : COLL_PANELS;
+	char path[PLOT_PATH];
+	struct buf v = {0};
+	int err = -1;
+	FILE *f;
+
+	if (!n) {
+		fprintf(stderr, "rocesim: no collective in %s/results.json: ranks.png skipped\n",
+			p->outdir);
+		drop_old(p, "ranks", NULL);
+		return 0;
+	}
+	for (size_t i = 0; i < shown; i++) {
+		const json_t *c = list ? json_array_get(list, i) : one;
+
+		if (!json_is_array(json_object_get(c, "rank_done_us"))) {
+			fprintf(stderr,
+				"rocesim: no rank_done_us in the collectives of %s/results.json "
+				"(written by an older rocesim): ranks.png skipped\n",
+				p->outdir);
+			drop_old(p, "ranks", NULL);
+			return 0;
+		}
+	}
+	f = tmp_open(p, "ranks.dat", path, sizeof(path));
+	if (!f)
+		return -1;
+	for (size_t i = 0; i < shown; i++)
+		ranks_panel(f, &v, list ? json_array_get(list, i) : one, i + 1);
+	if (tmp_close(f, path))
+		goto out;
+	buf_str(&v, "data", path);
+	buf_int(&v, "n", (long)shown);
+	buf_int(&v, "more", (long)(n - shown));
+	err = draw(p, "ranks", &v);
+out:
+	free(v.s);
+	return err;
+}
+
 /* ---- the verb ----------------------------------------------------------- */
 
 static int has_scripts(const char *dir)
@@ -1460,6 +1631,8 @@ int cmd_plot(int argc, char **argv)
 		err = plot_rates(&p);
 	if (!err)
 		err = plot_flows(&p);
+	if (!err)
+		err = plot_ranks(&p);
 	tmp_remove(&p);
 	json_decref(p.res);
 	return err ? EXIT_INPUT : 0;

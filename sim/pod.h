@@ -1,7 +1,9 @@
 /*
  * Kubernetes manifests: the NCCL_* environment of the containers of a Pod,
- * Deployment, StatefulSet, DaemonSet or Job (FACTS.md 7.1), read with
- * libcyaml (unknown keys allowed: a manifest has many) and ydoc for lines.
+ * Deployment, StatefulSet, DaemonSet, ReplicaSet, Job or CronJob (FACTS.md
+ * 7.1), read with libcyaml (unknown keys allowed: a manifest has many) and
+ * ydoc for lines. A file of several documents (---) is read at its first
+ * workload document.
  */
 #ifndef ROCESIM_POD_H
 #define ROCESIM_POD_H
@@ -15,6 +17,7 @@ struct pod_env {
 	char value[256];
 	int line;
 	char container[64];
+	int value_from;       /* valueFrom (Secret, ConfigMap, field): value "" is unknown here */
 };
 
 struct pod_cfg {
@@ -22,11 +25,17 @@ struct pod_cfg {
 	char kind[32];        /* Pod, Deployment, ... */
 	struct pod_env *env;  /* NCCL_* variables only, in file order */
 	size_t n;
+	int doc;              /* 1-based document of the file that was read */
+	size_t n_env_from;    /* envFrom sources: they may set NCCL_* not seen here */
 };
 
 /* Read @file. 0, or -EINVAL with @d (malformed YAML, not a workload
- * manifest, no containers); -ENOMEM. */
+ * manifest, no containers); -ENOMEM; the negative errno of a file that
+ * cannot be read, with @d. */
 int pod_read(const char *file, struct pod_cfg *out, struct diag *d);
+/* pod_read of @len bytes of @text (NUL not needed), named @name in @d. */
+int pod_read_text(const char *name, const char *text, size_t len, struct pod_cfg *out,
+		  struct diag *d);
 /* The last definition of @name, or NULL. */
 const struct pod_env *pod_get(const struct pod_cfg *p, const char *name);
 void pod_free(struct pod_cfg *p);

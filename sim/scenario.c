@@ -16,6 +16,9 @@
 
 #include "../models/workload.h"
 #include "../topologies/cbd.h"
+#include "mlnx.h"
+#include "pod.h"
+#include "sonic.h"
 #include "textfile.h"
 #include "units.h"
 #include "ydoc.h"
@@ -53,6 +56,7 @@ struct raw_watchdog {
 };
 
 struct raw_switch {
+	char *sonic;
 	struct raw_buffer *buffer;
 	char **lossless;
 	unsigned lossless_count;
@@ -101,7 +105,7 @@ struct raw_transport {
 };
 
 struct raw_nic {
-	char *mtu, *priority, *dscp, *ecn, *rx_buffer, *rx_rate;
+	char *mtu, *priority, *dscp, *ecn, *rx_buffer, *rx_rate, *mlnx_qos, *cc_params;
 	char **pfc;
 	unsigned pfc_count;
 	int cc;
@@ -119,7 +123,7 @@ struct raw_late {
 
 struct raw_workload {
 	int kind;
-	char *size, *senders, *receiver, *start, *channels, *chunk, *iterations, *dscp;
+	char *size, *senders, *receiver, *start, *channels, *chunk, *iterations, *dscp, *pod;
 	struct raw_flow *flows;
 	unsigned flows_count;
 	struct raw_late *late;
@@ -155,8 +159,23 @@ struct raw_top {
 };
 
 /* Everything kept from loading until scn_resolve has used it. */
+/* What real configs said that no scalar scenario key carries. */
+struct raw_configs {
+	int has_lossless;
+	uint8_t lossless;          /* SONiC pfc_enable */
+	uint64_t dscp_given;       /* SONiC DSCP_TO_TC_MAP entries */
+	uint8_t dscp_to_tc[64];
+	int has_nic_pfc;
+	uint8_t nic_pfc;           /* mlnx_qos PFC enabled */
+	int has_dscp2prio;
+	uint8_t dscp2prio[64];     /* mlnx_qos dscp2prio (trust dscp) */
+	struct cc_params cc;       /* nic.cc_params entries */
+	int flags;                 /* SCN_LOAD_* */
+};
+
 struct scn_raw {
 	const struct cyaml_schema_value *schema; /* top_value or top_value_list */
+	struct raw_configs cfg;
 	struct raw_top *top;
 	struct ydoc *doc;
 	char **set_paths;
@@ -279,6 +298,7 @@ static const cyaml_schema_field_t watchdog_fields[] = {
 };
 
 static const cyaml_schema_field_t switch_fields[] = {
+	STR("sonic", struct raw_switch, sonic),
 	CYAML_FIELD_MAPPING_PTR("buffer", OPT_PTR, struct raw_switch, buffer, buffer_fields),
 	STR_LIST("lossless", struct raw_switch, lossless),
 	STR("cnp_priority", struct raw_switch, cnp_priority),
@@ -317,6 +337,8 @@ static const cyaml_schema_field_t nic_fields[] = {
 	STR("ecn", struct raw_nic, ecn),
 	STR("rx_buffer", struct raw_nic, rx_buffer),
 	STR("rx_rate", struct raw_nic, rx_rate),
+	STR("mlnx_qos", struct raw_nic, mlnx_qos),
+	STR("cc_params", struct raw_nic, cc_params),
 	ENUM("cc", struct raw_nic, cc, cc_kinds),
 	CYAML_FIELD_MAPPING_PTR("transport", OPT_PTR, struct raw_nic, transport, transport_fields),
 	CYAML_FIELD_MAPPING_PTR("dcqcn", OPT_PTR, struct raw_nic, dcqcn, dcqcn_fields),
@@ -349,6 +371,7 @@ static const cyaml_schema_field_t workload_fields[] = {
 	STR("receiver", struct raw_workload, receiver),
 	STR("start", struct raw_workload, start),
 	STR("dscp", struct raw_workload, dscp),
+	STR("pod", struct raw_workload, pod),
 	CYAML_FIELD_SEQUENCE("flows", OPT_PTR, struct raw_workload, flows, &flow_value, 0,
 			     CYAML_UNLIMITED),
 	/* ranks: all, or a list of hosts: either form, read through ydoc */
@@ -1037,6 +1060,58 @@ static int get_prio_list(const struct loader *l, const char *path, char **v, uns
 	return 0;
 }
 
+/* v >= min, without a comparison the compiler finds always true for 0 */
+static int in_min(unsigned long long v, long long min)
+{
+	return min <= 0 || v >= (unsigned long long)min;
+}
+
+int scn_dcqcn_param(const char *name, const char *value, struct dcqcn_params *p, char *msg,
+		    size_t size)
+{
+	unsigned long long v;
+	char *end;
+
+#define DCQCN_SET(field, min, max)                                                         \
+	if (!strcmp(name, #field)) {                                                       \
+		errno = 0;                                                                 \
+		v = strtoull(value, &end, 10);                                             \
+		if (!isdigit((unsigned char)value[0]) || *end || errno) {                  \
+			snprintf(msg, size, "\"%s\" is not a whole number", value);        \
+			return -EINVAL;                                                    \
+		}                                                                          \
+		if (v > (max) || !in_min(v, min)) {                                       \
+			snprintf(msg, size, "%llu is out of range (%d to %d)", v, min, max); \
+			return -EINVAL;                                                    \
+		}                                                                          \
+		p->field = (uint32_t)v;                                                    \
+		return 0;                                                                  \
+	}
+	DCQCN_KEYS(DCQCN_SET)
+#undef DCQCN_SET
+	snprintf(msg, size, "no such mlx5 cc_params name");
+	return -ENOENT;
+}
+
+/* nic.cc_params over the defaults; a bad entry is fatal unless lenient. */
+static int apply_cc_params(const struct loader *l, struct dcqcn_params *p)
+{
+	const struct cc_params *cc = &l->raw->cfg.cc;
+	char msg[200];
+
+	for (size_t i = 0; i < cc->n; i++) {
+		const struct cc_entry *e = &cc->v[i];
+
+		if (!scn_dcqcn_param(e->name, e->value, p, msg, sizeof(msg)))
+			continue;
+		if (l->raw->cfg.flags & SCN_LOAD_LENIENT)
+			continue;
+		diag_set(l->d, e->file, e->line, e->name, "%s (nic.cc_params)", msg);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* nic.transport and nic.dcqcn */
 static int check_transport(const struct loader *l, const struct raw_nic *r, struct scenario *s)
 {
@@ -1054,6 +1129,8 @@ static int check_transport(const struct loader *l, const struct raw_nic *r, stru
 	s->nic.timeout = (4096 * SIMTIME_NS) << s->nic.timeout_exp;
 	dcqcn_params_default(p, dc && dc->variant ? (enum dcqcn_variant)(dc->variant - 1)
 						  : DCQCN_MLX5);
+	if ((err = apply_cc_params(l, p)))
+		return err;
 	if (!dc)
 		return 0;
 #define DCQCN_CHECK(name, min, max)                                                       \
@@ -1084,11 +1161,15 @@ static int check_nic(const struct loader *l, const struct raw_nic *r, struct sce
 	if ((err = get_u32(l, "nic.dscp", r->dscp, 26, 0, 63, &v)))
 		return err;
 	s->nic.dscp = (uint8_t)v;
-	/* the mlx5 default dscp2prio map: priority = DSCP >> 3 */
-	if ((err = get_u32(l, "nic.priority", r->priority, s->nic.dscp >> 3, 0, 7, &v)))
+	/* the NIC's dscp2prio: mlnx_qos's when given, else mlx5's default DSCP >> 3 */
+	for (int d = 0; d < 64; d++)
+		s->nic.dscp2prio[d] = l->raw->cfg.has_dscp2prio ? l->raw->cfg.dscp2prio[d]
+								: (uint8_t)(d >> 3);
+	if ((err = get_u32(l, "nic.priority", r->priority, s->nic.dscp2prio[s->nic.dscp], 0, 7,
+			   &v)))
 		return err;
 	s->nic.priority = (uint8_t)v;
-	s->nic.pfc = (uint8_t)(1u << s->nic.priority);
+	s->nic.pfc = l->raw->cfg.has_nic_pfc ? l->raw->cfg.nic_pfc : (uint8_t)(1u << s->nic.priority);
 	if (r->pfc) {
 		/* as mlnx_qos prints it: eight 0/1 flags, priority 0 first */
 		if (r->pfc_count != 8)
@@ -1155,6 +1236,12 @@ static int check_dscp_map(const struct loader *l, struct scenario *s, const char
 	if (s->sw.lossless)
 		s->sw.dscp_to_tc[s->nic.dscp] = (uint8_t)__builtin_ctz(s->sw.lossless);
 	s->sw.dscp_to_tc[48] = s->sw.cnp_priority;
+	if (l->raw->cfg.dscp_given) {
+		/* a SONiC map is the whole map: DSCPs it does not name go to TC 0 */
+		for (int d = 0; d < 64; d++)
+			s->sw.dscp_to_tc[d] = (l->raw->cfg.dscp_given >> d) & 1 ? l->raw->cfg.dscp_to_tc[d]
+										: 0;
+	}
 	for (size_t i = 0; i < ydoc_count(l->raw->doc); i++) {
 		const struct ydoc_entry *e = ydoc_at(l->raw->doc, i);
 
@@ -1272,7 +1359,7 @@ static int check_switch(const struct loader *l, const struct raw_switch *r, stru
 		return fail(l, "switch.buffer.per_port", "is larger than switch.buffer.size");
 	if (s->sw.headroom_pool >= s->sw.buffer)
 		return fail(l, "switch.buffer.headroom_pool", "leaves nothing of switch.buffer.size");
-	s->sw.lossless = 1u << 3;
+	s->sw.lossless = l->raw->cfg.has_lossless ? l->raw->cfg.lossless : 1u << 3;
 	if (r->lossless &&
 	    (err = get_prio_list(l, "switch.lossless", r->lossless, r->lossless_count, &s->sw.lossless)))
 		return err;
@@ -1664,6 +1751,202 @@ static int check_all(struct loader *l, struct scenario *s, const char *const *se
 			0, &s->out.sample);
 }
 
+/* ---- real configs: switch.sonic, nic.mlnx_qos, nic.cc_params, workload.pod ---- */
+
+/* Whether the scenario itself (file or --set) gives @path: then it wins. */
+static int explicit_key(const struct loader *l, const char *path)
+{
+	return ydoc_find(l->raw->doc, path) || set_by_user(l->raw, path);
+}
+
+/* Give scalar key @path the value a real config says, unless explicit. */
+static int give(struct loader *l, const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int give(struct loader *l, const char *path, const char *fmt, ...)
+{
+	char kv[400];
+	size_t n;
+	va_list ap;
+
+	if (explicit_key(l, path))
+		return 0;
+	n = (size_t)snprintf(kv, sizeof(kv), "%s=", path);
+	va_start(ap, fmt);
+	vsnprintf(kv + n, sizeof(kv) - n, fmt, ap);
+	va_end(ap);
+	return apply_set(l, l->raw->top, kv);
+}
+
+/* A config file named by @key, relative to the scenario's folder. */
+static char *config_path(const struct loader *l, const char *key, const char *value)
+{
+	const char *slash = strrchr(l->file, '/');
+	size_t len;
+	char *p;
+
+	if (value[0] == '/' || !slash || set_by_user(l->raw, key))
+		return strdup(value);
+	len = (size_t)(slash - l->file) + strlen(value) + 2;
+	p = malloc(len);
+	if (p)
+		snprintf(p, len, "%.*s/%s", (int)(slash - l->file), l->file, value);
+	return p;
+}
+
+/* A reader's error, said from the scenario key that named the file. */
+static int config_fail(const struct loader *l, const char *key, struct diag *d)
+{
+	char buf[800];
+
+	diag_str(d, buf, sizeof(buf));
+	return fail(l, key, "%s", buf);
+}
+
+static int merge_sonic(struct loader *l, struct scenario *s, const char *value)
+{
+	struct sonic_cfg c;
+	struct diag d = {0};
+	int err;
+
+	if (!(s->cfg.sonic = config_path(l, "switch.sonic", value)))
+		return -ENOMEM;
+	if ((err = sonic_read(s->cfg.sonic, &c, &d)))
+		return err == -ENOMEM ? err : config_fail(l, "switch.sonic", &d);
+	if (c.has_pool && (err = give(l, "switch.buffer.size", "%llu",
+				      (unsigned long long)(c.pool_size + c.pool_xoff))))
+		return err;
+	if (c.has_pool && c.pool_xoff &&
+	    (err = give(l, "switch.buffer.headroom_pool", "%llu", (unsigned long long)c.pool_xoff)))
+		return err;
+	if (c.has_profile) {
+		if (c.has_xoff &&
+		    (err = give(l, "switch.pfc.headroom", "%llu", (unsigned long long)c.xoff)))
+			return err;
+		if (c.has_xon_offset && !explicit_key(l, "switch.pfc.xon") &&
+		    (err = give(l, "switch.pfc.xon_offset", "%llu",
+				(unsigned long long)c.xon_offset)))
+			return err;
+		if (c.has_dynamic_th && !explicit_key(l, "switch.pfc.xoff") &&
+		    (err = give(l, "switch.pfc.dynamic_th", "%d", c.dynamic_th)))
+			return err;
+		if (c.has_static_th && !c.has_dynamic_th && !explicit_key(l, "switch.pfc.dynamic_th") &&
+		    (err = give(l, "switch.pfc.xoff", "%llu", (unsigned long long)c.static_th)))
+			return err;
+	}
+	if (c.has_wred &&
+	    ((err = give(l, "switch.ecn.enabled", "%s", c.ecn_marking ? "true" : "false")) ||
+	     (err = give(l, "switch.ecn.kmin", "%llu", (unsigned long long)c.kmin)) ||
+	     (err = give(l, "switch.ecn.kmax", "%llu", (unsigned long long)c.kmax)) ||
+	     (err = give(l, "switch.ecn.pmax", "%g%%", c.pmax * 100))))
+		return err;
+	if (c.has_watchdog &&
+	    ((err = give(l, "switch.watchdog.detection", "%ums", c.wd_detection_ms)) ||
+	     (err = give(l, "switch.watchdog.restoration", "%ums", c.wd_restoration_ms)) ||
+	     (err = give(l, "switch.watchdog.action", "%s", c.wd_action))))
+		return err;
+	if (c.has_pfc_enable && !explicit_key(l, "switch.lossless")) {
+		l->raw->cfg.has_lossless = 1;
+		l->raw->cfg.lossless = c.pfc_enable;
+	}
+	if (c.has_dscp_map) {
+		l->raw->cfg.dscp_given = c.dscp_given;
+		memcpy(l->raw->cfg.dscp_to_tc, c.dscp_to_tc, sizeof(c.dscp_to_tc));
+	}
+	return 0;
+}
+
+static int merge_mlnx_qos(struct loader *l, struct scenario *s, const char *value)
+{
+	struct mlnx_qos q;
+	struct diag d = {0};
+	int err;
+
+	if (!(s->cfg.mlnx_qos = config_path(l, "nic.mlnx_qos", value)))
+		return -ENOMEM;
+	if ((err = mlnx_qos_read(s->cfg.mlnx_qos, &q, &d)))
+		return err == -ENOMEM ? err : config_fail(l, "nic.mlnx_qos", &d);
+	if (q.has_pfc && !explicit_key(l, "nic.pfc")) {
+		l->raw->cfg.has_nic_pfc = 1;
+		l->raw->cfg.nic_pfc = q.pfc_enabled;
+	}
+	if (q.has_trust && q.trust_dscp) {
+		l->raw->cfg.has_dscp2prio = 1;
+		for (int dscp = 0; dscp < 64; dscp++)
+			l->raw->cfg.dscp2prio[dscp] =
+				(q.dscp_given >> dscp) & 1 ? q.dscp2prio[dscp] : (uint8_t)(dscp >> 3);
+	}
+	return 0;
+}
+
+static int merge_cc_params(struct loader *l, struct scenario *s, const char *value)
+{
+	struct diag d = {0};
+	int err;
+
+	if (!(s->cfg.cc_params = config_path(l, "nic.cc_params", value)))
+		return -ENOMEM;
+	if ((err = cc_params_read(s->cfg.cc_params, &l->raw->cfg.cc, &d)))
+		return err == -ENOMEM ? err : config_fail(l, "nic.cc_params", &d);
+	return 0;
+}
+
+/* NCCL_IB_TC is the IP traffic class: DSCP in its upper 6 bits. */
+static int merge_pod(struct loader *l, struct scenario *s, const char *prefix, const char *value)
+{
+	char key[64], path[96];
+	const struct pod_env *e;
+	struct pod_cfg pc;
+	struct diag d = {0};
+	unsigned long v;
+	char *end;
+	int err = 0;
+
+	snprintf(key, sizeof(key), "%s.pod", prefix);
+	if (!s->cfg.pod && !(s->cfg.pod = config_path(l, key, value)))
+		return -ENOMEM;
+	if ((err = pod_read(s->cfg.pod, &pc, &d)))
+		return err == -ENOMEM ? err : config_fail(l, key, &d);
+	if ((e = pod_get(&pc, "NCCL_IB_TC"))) {
+		v = strtoul(e->value, &end, 10);
+		if (end == e->value || *end || v > 255)
+			err = fail(l, key, "%s:%d: NCCL_IB_TC=%s is not a traffic class (0 to 255)",
+				   pc.file, e->line, e->value);
+		snprintf(path, sizeof(path), "%s.dscp", prefix);
+		err = err ? err : give(l, path, "%lu", v >> 2);
+	}
+	if (!err && (e = pod_get(&pc, "NCCL_IB_TIMEOUT"))) {
+		v = strtoul(e->value, &end, 10);
+		if (end == e->value || *end || v > 31)
+			err = fail(l, key, "%s:%d: NCCL_IB_TIMEOUT=%s is not 0 to 31", pc.file, e->line,
+				   e->value);
+		err = err ? err : give(l, "nic.transport.timeout", "%lu", v);
+	}
+	pod_free(&pc);
+	return err;
+}
+
+static int merge_configs(struct loader *l, struct scenario *s)
+{
+	struct raw_top *r = l->raw->top;
+	char prefix[32];
+	int err;
+
+	if (r->sw && r->sw->sonic && (err = merge_sonic(l, s, r->sw->sonic)))
+		return err;
+	if (r->nic && r->nic->mlnx_qos && (err = merge_mlnx_qos(l, s, r->nic->mlnx_qos)))
+		return err;
+	if (r->nic && r->nic->cc_params && (err = merge_cc_params(l, s, r->nic->cc_params)))
+		return err;
+	if (r->workload && r->workload->pod && (err = merge_pod(l, s, "workload", r->workload->pod)))
+		return err;
+	for (unsigned i = 0; i < r->workloads_count; i++) {
+		snprintf(prefix, sizeof(prefix), "workload[%u]", i);
+		if (r->workloads[i].pod && (err = merge_pod(l, s, prefix, r->workloads[i].pod)))
+			return err;
+	}
+	return 0;
+}
+
 /* ---- entry points -------------------------------------------------------------- */
 
 static const cyaml_config_t base_config = {
@@ -1681,6 +1964,7 @@ static void raw_free(struct scn_raw *raw)
 	if (raw->top)
 		cyaml_free(&cfg, raw->schema, raw->top, 0);
 	ydoc_free(raw->doc);
+	cc_params_free(&raw->cfg.cc);
 	for (size_t i = 0; i < raw->n_set; i++)
 		free(raw->set_paths[i]);
 	free(raw->set_paths);
@@ -1695,6 +1979,10 @@ void scn_free(struct scenario *s)
 	free(s->name);
 	free(s->file);
 	free(s->topo_file);
+	free(s->cfg.sonic);
+	free(s->cfg.mlnx_qos);
+	free(s->cfg.cc_params);
+	free(s->cfg.pod);
 	free(s->wl.flows);
 	for (uint32_t i = 0; i < s->n_colls; i++)
 		free(s->colls[i].ranks);
@@ -1704,8 +1992,8 @@ void scn_free(struct scenario *s)
 	free(s);
 }
 
-int scn_load_text(const char *name, const char *text, size_t len, const char *const *sets,
-		  size_t n_sets, struct scenario **out, struct diag *d)
+static int load_text(const char *name, const char *text, size_t len, const char *const *sets,
+		     size_t n_sets, int flags, struct scenario **out, struct diag *d)
 {
 	struct loader l = {.file = name, .d = d};
 	cyaml_config_t cfg = base_config;
@@ -1756,6 +2044,10 @@ int scn_load_text(const char *name, const char *text, size_t len, const char *co
 			goto fail;
 		}
 	}
+	s->raw->cfg.flags = flags;
+	err = merge_configs(&l, s);
+	if (err)
+		goto fail;
 	err = check_all(&l, s, sets, n_sets);
 	if (err)
 		goto fail;
@@ -1766,8 +2058,20 @@ fail:
 	return err;
 }
 
+int scn_load_text(const char *name, const char *text, size_t len, const char *const *sets,
+		  size_t n_sets, struct scenario **out, struct diag *d)
+{
+	return load_text(name, text, len, sets, n_sets, 0, out, d);
+}
+
 int scn_load(const char *file, const char *const *sets, size_t n_sets, struct scenario **out,
 	     struct diag *d)
+{
+	return scn_load_ex(file, sets, n_sets, 0, out, d);
+}
+
+int scn_load_ex(const char *file, const char *const *sets, size_t n_sets, int flags,
+		struct scenario **out, struct diag *d)
 {
 	char *text;
 	size_t len;
@@ -1781,7 +2085,7 @@ int scn_load(const char *file, const char *const *sets, size_t n_sets, struct sc
 		diag_set(d, file, 0, "", "cannot read: %s", textfile_strerror(err));
 		return -EINVAL;
 	}
-	err = scn_load_text(file, text, len, sets, n_sets, out, d);
+	err = load_text(file, text, len, sets, n_sets, flags, out, d);
 	free(text);
 	return err;
 }
@@ -1830,10 +2134,9 @@ static void wl_dscp(const struct scenario *s, const char *dscp_s, uint8_t *dscp,
 	*dscp = s->nic.dscp;
 	*prio = s->nic.priority;
 	if (dscp_s) {
-		/* the mlx5 default dscp2prio map: priority = DSCP >> 3 */
-		*dscp = (uint8_t)strtoul(dscp_s, NULL, 10);
+		*dscp = (uint8_t)strtoul(dscp_s, NULL, 10) & 63;
 		if (*dscp != s->nic.dscp)
-			*prio = *dscp >> 3;
+			*prio = s->nic.dscp2prio[*dscp];
 	}
 }
 

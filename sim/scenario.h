@@ -129,6 +129,7 @@ struct scenario {
 		uint8_t priority;  /* 802.1p priority of RDMA data */
 		uint8_t dscp;      /* DSCP of RDMA data */
 		uint8_t pfc;       /* priorities whose PAUSE the NIC obeys */
+		uint8_t dscp2prio[64]; /* the NIC's map (mlx5 default: DSCP >> 3) */
 		int ecn;           /* data packets are ECN-capable (ECT) */
 		enum scn_cc cc;
 		uint64_t rx_buffer;   /* receive buffer of a slow host, 0 = none */
@@ -163,8 +164,16 @@ struct scenario {
 		int pfc_events;   /* write pfc_events.csv */
 	} out;
 
+	/* real configs named by the scenario (resolved paths, or NULL) */
+	struct {
+		char *sonic, *mlnx_qos, *cc_params, *pod;
+	} cfg;
+
 	struct scn_raw *raw; /* what libcyaml loaded, until resolved */
 };
+
+/* scn_load_ex flags */
+#define SCN_LOAD_LENIENT 1 /* bad cc_params entries are skipped, not fatal (check reports them) */
 
 /* The metrics `expect:` may name (summary paths). NULL-terminated. */
 extern const char *const scn_expect_metrics[];
@@ -175,6 +184,16 @@ extern const char *const scn_expect_metrics[];
  */
 int scn_load(const char *file, const char *const *sets, size_t n_sets,
 	     struct scenario **out, struct diag *d);
+/* scn_load with SCN_LOAD_* @flags. */
+int scn_load_ex(const char *file, const char *const *sets, size_t n_sets, int flags,
+		struct scenario **out, struct diag *d);
+/*
+ * Set the mlx5 cc_params field @name of @p from @value, as nic.cc_params
+ * and nic.dcqcn take it. 0, or -ENOENT (no such cc_params name) or -EINVAL
+ * (not a whole number, or out of the field's range) with @msg saying why.
+ */
+int scn_dcqcn_param(const char *name, const char *value, struct dcqcn_params *p, char *msg,
+		    size_t size);
 /* Same, from text in memory (@name is used as the file name in errors). */
 int scn_load_text(const char *name, const char *text, size_t len,
 		  const char *const *sets, size_t n_sets, struct scenario **out,

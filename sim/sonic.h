@@ -6,6 +6,7 @@
 #ifndef ROCESIM_SONIC_H
 #define ROCESIM_SONIC_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "diag.h"
@@ -28,6 +29,8 @@ struct sonic_cfg {
 	/* the profile BUFFER_PG binds to the lossless PGs */
 	int has_profile;
 	char profile[96];
+	char pg_where[SONIC_WHERE];    /* e.g. "BUFFER_PG|Ethernet0|3-4" */
+	int pg_null;                   /* profile "NULL": SONiC computes the headroom */
 	uint64_t xon, xon_offset, xoff, size; /* bytes; xoff is the headroom */
 	int has_xon, has_xon_offset, has_xoff;
 	int has_dynamic_th;
@@ -63,5 +66,9 @@ struct sonic_cfg {
  * for what is missing, inconsistent or not a number; -ENOMEM.
  */
 int sonic_read(const char *file, struct sonic_cfg *out, struct diag *d);
+
+/* The same from @len bytes of @text; @name stands for the file in @d. */
+int sonic_read_text(const char *name, const char *text, size_t len, struct sonic_cfg *out,
+		    struct diag *d);
 
 #endif

@@ -5,7 +5,8 @@
  * the source root (ROCESIM_SRC), where it finds plots/. Checked: the PNGs
  * (and SVGs) exist and are pictures, the printed list, the thresholds
  * drawn when results.json gives them, and exit 2 with one clear line for a
- * missing OUTDIR, a missing gnuplot, a failing script and bad usage.
+ * missing OUTDIR, a missing gnuplot, a failing script and bad usage. A
+ * tiny collective run (no flows) gets ranks.png, the incast run does not.
  */
 #include <criterion/criterion.h>
 #include <dirent.h>
@@ -34,6 +35,17 @@ static const char tiny_yaml[] = "name: tiny\n"
 				"nic: {cc: dcqcn}\n"
 				"workload: {kind: incast, senders: 2, size: 1MB}\n"
 				"output: {sample: 5us, pfc_events: true}\n";
+
+static const char coll_yaml[] = "name: coll\n"
+				"topology: {kind: star, hosts: 4}\n"
+				"workload: {kind: allreduce, size: 4MB}\n";
+
+/* Two collectives run together: one panel each in ranks.png. */
+static const char two_colls_yaml[] = "name: two\n"
+				     "topology: {kind: star, hosts: 4}\n"
+				     "workload:\n"
+				     "  - {kind: allreduce, size: 2MB}\n"
+				     "  - {kind: alltoall, size: 1MB, iterations: 2}\n";
 
 static const char *const pictures[] = {"queues", "pfc", "rates", "flows"};
 
@@ -218,6 +230,22 @@ static const char *tiny_run(void)
 	return out;
 }
 
+/* Run the scenario @yaml into tmpdir/@name; returns that folder. */
+static const char *scenario_run(const char *name, const char *yaml)
+{
+	static char out[512];
+	char scn[300];
+	struct proc p;
+
+	snprintf(scn, sizeof(scn), "%s.yaml", tmp(name));
+	snprintf(out, sizeof(out), "%s", tmp(name));
+	write_file(scn, yaml);
+	run(&p, (const char *const[]){"run", scn, "-o", out, "--quiet", NULL});
+	cr_assert_eq(p.code, 0, "rocesim run failed (%d): %s", p.code, p.err);
+	proc_free(&p);
+	return out;
+}
+
 /* @path is a non-empty PNG. */
 static void assert_png(const char *path)
 {
@@ -263,7 +291,12 @@ Test(plot, draws_every_picture_of_a_run_as_png_and_lists_them)
 		snprintf(path, sizeof(path), "%s/%s.svg", out, pictures[i]);
 		cr_expect(access(path, F_OK), "%s written without --svg", path);
 	}
-	cr_expect_str_empty(p.err);
+	/* no collective: ranks.png is skipped, on one line */
+	cr_expect(access(tmp("out/ranks.png"), F_OK),
+		  "ranks.png drawn for a run without collective");
+	cr_expect_eq(count_lines(p.err), 1, "stderr: %s", p.err);
+	cr_expect(strstr(p.err, "no collective") && strstr(p.err, "ranks.png skipped"),
+		  "stderr: %s", p.err);
 	assert_no_leftovers(out);
 	proc_free(&p);
 }
@@ -389,7 +422,8 @@ Test(plot, without_gnuplot_exits_2_and_says_how_to_install_it)
 /* A script that gnuplot refuses: exit 2 with gnuplot's own message. */
 Test(plot, a_failing_script_exits_2_with_gnuplots_message)
 {
-	static const char *const scripts[] = {"queues.gp", "pfc.gp", "rates.gp", "flows.gp"};
+	static const char *const scripts[] = {"queues.gp", "pfc.gp", "rates.gp", "flows.gp",
+					      "ranks.gp"};
 	const char *out = tiny_run();
 	char src[64], *text;
 	struct proc p;
@@ -422,6 +456,8 @@ Test(plot, help_exits_0_and_names_the_options_and_the_script_folders)
 	cr_expect(strstr(p.out, "--svg"));
 	cr_expect(strstr(p.out, "--top"));
 	cr_expect(strstr(p.out, "ROCESIM_PLOTS"));
+	cr_expect(strstr(p.out, "ranks.png"));
+	cr_expect(strstr(p.out, "the first 4"), "--help does not say which collectives are drawn");
 	proc_free(&p);
 }
 
@@ -443,4 +479,78 @@ Test(plot, usage_errors_exit_2)
 		cr_expect(strstr(p.err, "usage: rocesim plot"), "case %zu: %s", i, p.err);
 		proc_free(&p);
 	}
+}
+
+/* A collective run: ranks.png (and with --svg ranks.svg) says what ran. */
+Test(plot, a_collective_run_gets_ranks_png)
+{
+	const char *out = scenario_run("coll", coll_yaml);
+	char *svg;
+	struct proc p;
+
+	run(&p, (const char *const[]){"plot", out, NULL});
+	cr_assert_eq(p.code, 0, "plot failed (%d): %s", p.code, p.err);
+	assert_png(tmp("coll/ranks.png"));
+	cr_expect(strstr(p.out, tmp("coll/ranks.png")), "ranks.png is not in the list: %s", p.out);
+	/* a collective has no flows[]: flows.png stays skipped */
+	cr_expect(access(tmp("coll/flows.png"), F_OK), "flows.png drawn without flows");
+	cr_expect(strstr(p.err, "flows.png skipped"), "stderr: %s", p.err);
+	cr_expect_null(strstr(p.err, "ranks.png skipped"), "stderr: %s", p.err);
+	assert_no_leftovers(out);
+	proc_free(&p);
+
+	run(&p, (const char *const[]){"plot", out, "--svg", NULL});
+	cr_assert_eq(p.code, 0, "plot failed (%d): %s", p.code, p.err);
+	svg = slurp(tmp("coll/ranks.svg"));
+	cr_assert(svg, "ranks.svg was not written");
+	cr_expect(strstr(svg, "collective progress per rank"), "ranks.svg has no title");
+	cr_expect(strstr(svg, "allreduce of 4 MB over 4 ranks, busbw "),
+		  "ranks.svg does not name the collective");
+	cr_expect(strstr(svg, "the collective took "), "ranks.svg has no completion time");
+	free(svg);
+	proc_free(&p);
+}
+
+Test(plot, several_collectives_get_one_panel_each)
+{
+	const char *out = scenario_run("two", two_colls_yaml);
+	char *svg;
+	struct proc p;
+
+	run(&p, (const char *const[]){"plot", out, "--svg", NULL});
+	cr_assert_eq(p.code, 0, "plot failed (%d): %s", p.code, p.err);
+	assert_png(tmp("two/ranks.png"));
+	svg = slurp(tmp("two/ranks.svg"));
+	cr_assert(svg, "ranks.svg was not written");
+	cr_expect(strstr(svg, "allreduce of 2 MB over 4 ranks"), "no allreduce panel");
+	cr_expect(strstr(svg, "alltoall of 1 MB over 4 ranks"), "no alltoall panel");
+	cr_expect(strstr(svg, "the last of 2 iterations"), "the iterations are not said");
+	free(svg);
+	proc_free(&p);
+}
+
+/* A ranks.png left by an earlier plot goes when results.json has no collective. */
+Test(plot, a_stale_ranks_png_is_removed)
+{
+	const char *out = scenario_run("coll", coll_yaml);
+	json_error_t je;
+	json_t *res;
+	struct proc p;
+
+	run(&p, (const char *const[]){"plot", out, "--svg", NULL});
+	cr_assert_eq(p.code, 0, "plot failed (%d): %s", p.code, p.err);
+	assert_png(tmp("coll/ranks.png"));
+	proc_free(&p);
+	res = json_load_file(tmp("coll/results.json"), 0, &je);
+	cr_assert(res, "results.json: %s", je.text);
+	cr_assert_eq(json_object_del(json_object_get(res, "summary"), "collective"), 0);
+	cr_assert_eq(json_object_del(json_object_get(res, "summary"), "collectives"), 0);
+	cr_assert_eq(json_dump_file(res, tmp("coll/results.json"), 0), 0);
+	json_decref(res);
+	run(&p, (const char *const[]){"plot", out, NULL});
+	cr_assert_eq(p.code, 0, "plot failed (%d): %s", p.code, p.err);
+	cr_expect(access(tmp("coll/ranks.png"), F_OK), "a stale ranks.png was left");
+	cr_expect(access(tmp("coll/ranks.svg"), F_OK), "a stale ranks.svg was left");
+	cr_expect(strstr(p.err, "ranks.png skipped"), "stderr: %s", p.err);
+	proc_free(&p);
 }

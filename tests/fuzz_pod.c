@@ -1,0 +1,92 @@
+/*
+ * libFuzzer harness for the Kubernetes manifest reader: the input is a
+ * manifest text, read with pod_read_text from an exact-size copy (no NUL
+ * after it, so ASan sees any read past the end). A success must satisfy
+ * what pod.h promises: NCCL_* names only, NUL-terminated fields, lines in
+ * file order and inside the text, pod_get returning the last definition.
+ * A refusal must carry a message. Crashes, leaks, UB and broken promises
+ * (abort) are the findings; refusals are expected.
+ *
+ * Not part of the meson build (it needs clang's -fsanitize=fuzzer). From
+ * the source root:
+ *
+ *   clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+ *     -D_POSIX_C_SOURCE=200809L -I. tests/fuzz_pod.c sim/pod.c sim/ydoc.c sim/diag.c \
+ *     sim/textfile.c -lcyaml -lyaml -lm -o /tmp/fuzz_pod
+ *   mkdir -p /tmp/fuzz-pod-corpus
+ *   cp tests/pod/[a-z]*.yaml experiments/configs/pod*.yaml /tmp/fuzz-pod-corpus/
+ *   /tmp/fuzz_pod -max_total_time=600 -rss_limit_mb=2048 -timeout=10 /tmp/fuzz-pod-corpus
+ *
+ * A crash leaves crash-<sha1> in the current folder; replay it with
+ * `/tmp/fuzz_pod crash-<sha1>`.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/pod.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void check(int ok, const char *what)
+{
+	if (!ok) {
+		fprintf(stderr, "fuzz_pod: broken promise: %s\n", what);
+		abort();
+	}
+}
+
+static int terminated(const char *s, size_t size)
+{
+	return memchr(s, '\0', size) != NULL;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct pod_cfg p;
+	struct diag d = {0};
+	char *text, line[1024];
+	int err, lines = 1;
+
+	text = malloc(size ? size : 1);
+	if (!text)
+		return 0;
+	memcpy(text, data, size);
+	/* an upper bound of libyaml's count: \r, \n, NEL, LS and PS each break a line */
+	for (size_t i = 0; i < size; i++)
+		lines += text[i] == '\n' || text[i] == '\r' ||
+			 (i + 1 < size && !memcmp(text + i, "\xc2\x85", 2)) ||
+			 (i + 2 < size && (!memcmp(text + i, "\xe2\x80\xa8", 3) ||
+					   !memcmp(text + i, "\xe2\x80\xa9", 3)));
+	err = pod_read_text("fuzz.yaml", text, size, &p, &d);
+	if (err) {
+		check(err < 0, "negative error");
+		check(d.msg[0] != '\0', "a refusal carries a message");
+		check(!p.env && !p.n, "a refusal leaves nothing to free");
+		check(d.line >= 0 && d.line <= lines + 1, "the error line is in the text");
+		diag_str(&d, line, sizeof(line));
+	} else {
+		check(p.env != NULL, "a success has an env array");
+		check(terminated(p.kind, sizeof(p.kind)) && p.kind[0], "kind");
+		check(p.doc >= 1, "document index");
+		for (size_t i = 0; i < p.n; i++) {
+			const struct pod_env *e = &p.env[i];
+
+			check(terminated(e->name, sizeof(e->name)) &&
+				      terminated(e->value, sizeof(e->value)) &&
+				      terminated(e->container, sizeof(e->container)),
+			      "fields are NUL-terminated");
+			check(!strncmp(e->name, "NCCL_", 5), "NCCL_* only");
+			check(e->line >= 1 && e->line <= lines, "line inside the text");
+			check(!i || p.env[i - 1].line <= e->line, "file order");
+			check(!e->value_from || !e->value[0], "valueFrom has value \"\"");
+			check(pod_get(&p, e->name) >= e, "pod_get returns the last definition");
+		}
+		check(!pod_get(&p, "NOT_NCCL"), "pod_get of an absent name");
+	}
+	pod_free(&p);
+	free(text);
+	return 0;
+}

@@ -1,0 +1,85 @@
+/*
+ * libFuzzer harness for the SONiC config_db.json reader: the input is the
+ * text of a config_db.json, read with sonic_read_text. A refusal must come
+ * with a one-line message; a success must leave a struct the scenario
+ * loader can trust (NUL-terminated names, maps in range, a known watchdog
+ * action). Crashes, leaks, UB and broken invariants (abort) are the
+ * findings; refusals are expected.
+ *
+ * Not part of the meson build (it needs clang's -fsanitize=fuzzer). From
+ * the source root:
+ *
+ *   clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+ *     -D_POSIX_C_SOURCE=200809L -I. tests/fuzz_sonic.c sim/sonic.c sim/diag.c \
+ *     sim/units.c -ljansson -lm -o /tmp/fuzz_sonic
+ *   mkdir -p /tmp/fuzz-sonic-corpus
+ *   cp tests/sonic/[a-z]*.json experiments/configs/[a-z]*.json /tmp/fuzz-sonic-corpus/
+ *   /tmp/fuzz_sonic -max_total_time=600 -rss_limit_mb=2048 -timeout=10 \
+ *     -max_len=65536 /tmp/fuzz-sonic-corpus
+ *
+ * A crash leaves crash-<sha1> in the current folder; replay it with
+ * `/tmp/fuzz_sonic crash-<sha1>` or `build/rocesim import sonic crash-<sha1>`.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/sonic.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* A char array field must hold a NUL-terminated string. */
+#define TERMINATED(a) (memchr((a), '\0', sizeof(a)) != NULL)
+
+static void check_ok(const struct sonic_cfg *c)
+{
+	if (!TERMINATED(c->file) || !TERMINATED(c->profile) || !TERMINATED(c->pg_where) ||
+	    !TERMINATED(c->pfc_where) || !TERMINATED(c->dscp_map) || !TERMINATED(c->wred) ||
+	    !TERMINATED(c->wd_action))
+		abort();
+	if (c->n_ports == 0)
+		abort();
+	if (c->has_profile && c->pg_null)
+		abort();
+	if (c->has_dynamic_th && c->has_static_th)
+		abort();
+	if (c->has_dynamic_th && (c->dynamic_th < -128 || c->dynamic_th > 127))
+		abort();
+	if (!(c->pmax >= 0.0 && c->pmax <= 1.0))
+		abort();
+	for (int i = 0; i < 64; i++) {
+		if (c->dscp_to_tc[i] > 7)
+			abort();
+	}
+	for (int i = 0; i < 8; i++) {
+		if (c->tc_to_pg[i] > 7 || c->tc_to_queue[i] > 7)
+			abort();
+	}
+	if (!c->has_dscp_map && c->dscp_given)
+		abort();
+	if (c->has_watchdog && strcmp(c->wd_action, "drop") && strcmp(c->wd_action, "forward") &&
+	    strcmp(c->wd_action, "alert"))
+		abort();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct sonic_cfg c;
+	struct diag d = {0};
+	char buf[1024];
+	int err;
+
+	err = sonic_read_text("fuzz.json", (const char *)data, size, &c, &d);
+	if (err) {
+		if (err != -22 && err != -12)
+			abort();
+		diag_str(&d, buf, sizeof(buf));
+		if (!buf[0] || strchr(buf, '\n'))
+			abort();
+		return 0;
+	}
+	check_ok(&c);
+	return 0;
+}
