@@ -87,6 +87,7 @@ struct chk_args {
 
 /* What one check produces: the findings and the deadlock analysis. */
 struct chk {
+	uint64_t line_rate_bps; /* the fastest NIC link */
 	struct chk_finding *f;
 	size_t n;
 	int oom;
@@ -180,6 +181,10 @@ static const char *chk_origin(const struct scenario *s, const char *path, char *
 		snprintf(buf, size, "(--set)");
 	else if (d.line > 0)
 		snprintf(buf, size, "(%s:%d)", d.file, d.line);
+	else if (s->cfg.sonic && !strncmp(path, "switch.", 7))
+		snprintf(buf, size, "(%s, or the default)", s->cfg.sonic);
+	else if (s->cfg.cc_params && !strncmp(path, "nic.dcqcn.", 10))
+		snprintf(buf, size, "(%s, or the default)", s->cfg.cc_params);
 	else
 		snprintf(buf, size, "(default)");
 	return buf;
@@ -221,6 +226,45 @@ static void chk_thresholds(struct chk *c, const struct scenario *s)
 
 /* ---- real configs and the lossless path ------------------------------------------- */
 
+/* Where a DCQCN field's value came from. */
+static char *chk_dcqcn_where(const struct scenario *s, const char *name, unsigned value)
+{
+	char path[96], o[300];
+
+	snprintf(path, sizeof(path), "nic.dcqcn.%s", name);
+	return chk_str("%s %u %s", path, value, chk_origin(s, path, o, sizeof(o)));
+}
+
+/* Legal values that do not do what their writer most likely meant. */
+static void chk_cc_suspect(struct chk *c, const struct scenario *s)
+{
+	const struct dcqcn_params *p = &s->nic.dcqcn;
+
+	if (s->nic.cc != SCN_CC_DCQCN || p->variant != DCQCN_MLX5)
+		return;
+	if (p->rp_dce_tcp_g < 512)
+		chk_add(c, CHK_WARNING, "CC_PARAM_SUSPECT",
+			chk_dcqcn_where(s, "rp_dce_tcp_g", p->rp_dce_tcp_g),
+			"rp_dce_tcp_g is the 10-bit weight G of alpha's update, alpha = G/1024 "
+			"alpha + (1024 - G)/1024 per CNP period (default 1019, g = 5/1024): %u makes "
+			"g = %u/1024, so alpha jumps to 1 on every CNP and each cut halves the rate; "
+			"a small number here reads like log2(1/g), a reading no source supports",
+			p->rp_dce_tcp_g, 1024 - p->rp_dce_tcp_g);
+	if (p->rp_hai_rate < 50 && p->rp_time_reset) {
+		/* hyper increase adds rp_hai_rate per timer period: the time to win back
+		 * half of the line rate that way */
+		double half = (double)c->line_rate_bps / 2 / 1e6;
+		double ms = half / (p->rp_hai_rate ? p->rp_hai_rate : 1) * p->rp_time_reset / 1000;
+
+		chk_add(c, CHK_WARNING, "CC_PARAM_SLOW_RECOVERY",
+			chk_dcqcn_where(s, "rp_hai_rate", p->rp_hai_rate),
+			"hyper increase adds %u Mb/s per %u us: winning back %.0f Gb/s after a cut "
+			"takes about %.0f ms at that pace (the mlx5 default is 50 Mb/s); rates stay "
+			"low long after the congestion is gone",
+			p->rp_hai_rate, p->rp_time_reset, half / 1000, ms);
+	}
+}
+
 /* Every nic.cc_params entry that is not a cc_params name or out of range. */
 static void chk_cc_params(struct chk *c, const struct scenario *s)
 {
@@ -247,6 +291,7 @@ static void chk_cc_params(struct chk *c, const struct scenario *s)
 				"%s: the NIC refuses or truncates it", msg);
 	}
 	cc_params_free(&cc);
+	chk_cc_suspect(c, s);
 }
 
 /*
@@ -374,7 +419,7 @@ static void chk_headroom(struct chk *c, const struct scenario *s, const struct t
 				(unsigned long long)have,
 				chk_origin(s, "switch.pfc.headroom", o, sizeof(o)), worst->name,
 				(double)worst->rate_bps / 1e9,
-				simtime_to_us(worst->delay) * 1e6 / 5000 / 1000),
+				(double)worst->delay / (double)(1000 * SIMTIME_PS_PER_MM)),
 			"needs %llu B: 3 frames of MTU %u, the PAUSE, the peer's response time and "
 			"two propagation delays at line rate (SONiC's formula without the gearbox "
 			"and cell terms, plus the frame a PAUSE cannot preempt); after XOFF more "
@@ -762,6 +807,11 @@ static int chk_run(const struct chk_args *a)
 		goto out;
 	}
 	chk_thresholds(&c, s);
+	for (uint32_t i = 0; i < t->n_links; i++)
+		if ((t->nodes[t->links[i].a].kind == TOPO_HOST ||
+		     t->nodes[t->links[i].b].kind == TOPO_HOST) &&
+		    t->links[i].rate_bps > c.line_rate_bps)
+			c.line_rate_bps = t->links[i].rate_bps;
 	chk_configs(&c, s, t);
 	if (c.oom) {
 		fprintf(stderr, "rocesim: out of memory\n");
