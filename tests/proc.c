@@ -95,7 +95,7 @@ const char *ts_tmp(const char *name)
 	return p;
 }
 
-void ts_exec(struct ts_proc *p, const char *const *args)
+void ts_exec_env(struct ts_proc *p, const char *name, const char *value, const char *const *args)
 {
 	const char *argv[64];
 	char outf[300], errf[300];
@@ -119,6 +119,8 @@ void ts_exec(struct ts_proc *p, const char *const *args)
 			_exit(127);
 		close(o);
 		close(e);
+		if (name && setenv(name, value, 1))
+			_exit(127);
 		execv(argv[0], (char *const *)argv);
 		_exit(127);
 	}
@@ -127,6 +129,11 @@ void ts_exec(struct ts_proc *p, const char *const *args)
 	p->out = ts_slurp(outf);
 	p->err = ts_slurp(errf);
 	cr_assert(p->out && p->err, "cannot read the output of %s", argv[0]);
+}
+
+void ts_exec(struct ts_proc *p, const char *const *args)
+{
+	ts_exec_env(p, NULL, NULL, args);
 }
 
 void ts_proc_free(struct ts_proc *p)

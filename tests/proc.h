@@ -22,6 +22,9 @@ void ts_proc_teardown(void);
 const char *ts_tmp(const char *name);
 /* Run $ROCESIM_BIN with @args (NULL-terminated, without argv[0]). */
 void ts_exec(struct ts_proc *p, const char *const *args);
+/* ts_exec with the environment variable @name set to @value in the child
+ * (the environment is left as it is when @name is NULL). */
+void ts_exec_env(struct ts_proc *p, const char *name, const char *value, const char *const *args);
 void ts_proc_free(struct ts_proc *p);
 /* All of @path as a NUL-terminated string, or NULL. */
 char *ts_slurp(const char *path);

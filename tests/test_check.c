@@ -7,107 +7,19 @@
  * JSON shape, threshold order, bad input, and a 1024-host fat-tree in time.
  */
 #include <criterion/criterion.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <jansson.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <time.h>
-#include <unistd.h>
 
-struct proc {
-	int code; /* exit code, or -1 when killed by a signal */
-	char *out, *err;
-};
-
-static char tmpdir[64];
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	long len;
-
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	len = ftell(f);
-	rewind(f);
-	buf = malloc((size_t)len + 1);
-	if (buf && fread(buf, 1, (size_t)len, f) != (size_t)len) {
-		free(buf);
-		buf = NULL;
-	}
-	if (buf)
-		buf[len] = '\0';
-	fclose(f);
-	return buf;
-}
+#include "proc.h"
 
 static void setup(void)
 {
-	const char *src = getenv("ROCESIM_SRC");
-
-	cr_assert(getenv("ROCESIM_BIN"), "ROCESIM_BIN is not set (run through meson test)");
-	cr_assert(src, "ROCESIM_SRC is not set (run through meson test)");
-	cr_assert_eq(chdir(src), 0, "cannot enter %s", src);
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/rocesim-check-XXXXXX");
-	cr_assert(mkdtemp(tmpdir), "mkdtemp: %s", strerror(errno));
+	ts_proc_setup("check");
 }
 
-static void teardown(void)
-{
-	char path[128];
-
-	snprintf(path, sizeof(path), "%s/.stdout", tmpdir);
-	unlink(path);
-	snprintf(path, sizeof(path), "%s/.stderr", tmpdir);
-	unlink(path);
-	rmdir(tmpdir);
-}
-
-TestSuite(check, .init = setup, .fini = teardown, .timeout = 120);
-
-/* Run rocesim with @args (NULL-terminated, without argv[0]). */
-static void run(struct proc *p, const char *const *args)
-{
-	const char *argv[64];
-	char outf[128], errf[128];
-	int n = 0, status;
-	pid_t pid;
-
-	argv[n++] = getenv("ROCESIM_BIN");
-	while (*args && n < 63)
-		argv[n++] = *args++;
-	argv[n] = NULL;
-	snprintf(outf, sizeof(outf), "%s/.stdout", tmpdir);
-	snprintf(errf, sizeof(errf), "%s/.stderr", tmpdir);
-	fflush(NULL);
-	pid = fork();
-	cr_assert_neq(pid, -1, "fork: %s", strerror(errno));
-	if (pid == 0) {
-		int o = open(outf, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		int e = open(errf, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-
-		if (o < 0 || e < 0 || dup2(o, 1) < 0 || dup2(e, 2) < 0)
-			_exit(127);
-		execv(argv[0], (char *const *)argv);
-		_exit(127);
-	}
-	cr_assert_eq(waitpid(pid, &status, 0), pid);
-	p->code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-	p->out = slurp(outf);
-	p->err = slurp(errf);
-	cr_assert(p->out && p->err, "cannot read the output of %s", argv[0]);
-}
-
-static void proc_free(struct proc *p)
-{
-	free(p->out);
-	free(p->err);
-}
+TestSuite(check, .init = setup, .fini = ts_proc_teardown, .timeout = 120);
 
 static int count(const char *hay, const char *needle)
 {
@@ -120,9 +32,9 @@ static int count(const char *hay, const char *needle)
 
 Test(check, ring_cycle)
 {
-	struct proc p;
+	struct ts_proc p;
 
-	run(&p, (const char *[]){"check", "tests/check/ring5.yaml", NULL});
+	ts_exec(&p, (const char *[]){"check", "tests/check/ring5.yaml", NULL});
 	cr_assert_eq(p.code, 1, "exit %d, stderr: %s", p.code, p.err);
 	cr_assert(strstr(p.out, "error CBD_CYCLE priority 3: sw0:sw4 -> sw1:sw0 -> sw2:sw1 -> "
 				"sw3:sw2 -> sw4:sw3 -> sw0:sw4: "),
@@ -130,14 +42,14 @@ Test(check, ring_cycle)
 	cr_assert_eq(count(p.out, "CBD_CYCLE"), 1);
 	cr_assert(strstr(p.out, "1 error,"), "summary: %s", p.out);
 	cr_assert_str_empty(p.err);
-	proc_free(&p);
+	ts_proc_free(&p);
 
 	/* no PFC, no deadlock */
-	run(&p, (const char *[]){"check", "tests/check/ring5.yaml", "--set",
-				 "switch.pfc.enabled=false", NULL});
+	ts_exec(&p, (const char *[]){"check", "tests/check/ring5.yaml", "--set",
+				     "switch.pfc.enabled=false", NULL});
 	cr_assert_eq(p.code, 0, "%s", p.out);
 	cr_assert_eq(count(p.out, "CBD_CYCLE"), 0);
-	proc_free(&p);
+	ts_proc_free(&p);
 }
 
 Test(check, leaf_spine)
@@ -148,49 +60,51 @@ Test(check, leaf_spine)
 	    "priority 3: leaf2:spine1 -> spine0:leaf2 -> leaf3:spine0 -> spine1:leaf3 -> "
 	    "leaf2:spine1",
 	};
-	struct proc p;
+	struct ts_proc p;
 
-	run(&p, (const char *[]){"check", "tests/check/leafspine.yaml", NULL});
+	ts_exec(&p, (const char *[]){"check", "tests/check/leafspine.yaml", NULL});
 	cr_assert_eq(p.code, 0, "%s%s", p.out, p.err);
 	cr_assert_eq(count(p.out, "CBD_CYCLE"), 0);
 	cr_assert(strstr(p.out, "0 errors,"), "%s", p.out);
-	proc_free(&p);
+	ts_proc_free(&p);
 
-	run(&p, (const char *[]){"check", "tests/check/leafspine.yaml", "--all-pairs", NULL});
+	ts_exec(&p, (const char *[]){"check", "tests/check/leafspine.yaml", "--all-pairs", NULL});
 	cr_assert_eq(p.code, 0, "%s%s", p.out, p.err);
 	cr_assert(strstr(p.out, "all pairs"), "%s", p.out);
-	proc_free(&p);
+	ts_proc_free(&p);
 
-	run(&p, (const char *[]){"check", "tests/check/leafspine.yaml", "--fail", "leaf0-spine1",
+	ts_exec(&p,
+		(const char *[]){"check", "tests/check/leafspine.yaml", "--fail", "leaf0-spine1",
 				 "--fail", "leaf1-spine0", "--all-pairs", NULL});
 	cr_assert_eq(p.code, 1, "%s%s", p.out, p.err);
 	cr_assert_eq(count(p.out, "error CBD_CYCLE"), 2, "%s", p.out);
 	for (int i = 0; i < 2; i++)
 		cr_assert(strstr(p.out, valleys[i]), "%s missing in %s", valleys[i], p.out);
-	proc_free(&p);
+	ts_proc_free(&p);
 
 	/* the workload crosses both valleys too */
-	run(&p, (const char *[]){"check", "tests/check/leafspine.yaml", "--fail", "leaf0-spine1",
-				 "--fail", "leaf1-spine0", NULL});
+	ts_exec(&p, (const char *[]){"check", "tests/check/leafspine.yaml", "--fail",
+				     "leaf0-spine1", "--fail", "leaf1-spine0", NULL});
 	cr_assert_eq(p.code, 1, "%s%s", p.out, p.err);
-	proc_free(&p);
+	ts_proc_free(&p);
 
 	/* link_down faults at 0 are failed links */
-	run(&p, (const char *[]){"check", "experiments/deadlock-leafspine-failures.yaml", NULL});
+	ts_exec(&p,
+		(const char *[]){"check", "experiments/deadlock-leafspine-failures.yaml", NULL});
 	cr_assert_eq(p.code, 1, "%s%s", p.out, p.err);
 	for (int i = 0; i < 2; i++)
 		cr_assert(strstr(p.out, valleys[i]), "%s missing in %s", valleys[i], p.out);
-	proc_free(&p);
-	run(&p, (const char *[]){"check", "experiments/deadlock-leafspine.yaml", NULL});
+	ts_proc_free(&p);
+	ts_exec(&p, (const char *[]){"check", "experiments/deadlock-leafspine.yaml", NULL});
 	cr_assert_eq(p.code, 0, "%s%s", p.out, p.err);
 	cr_assert_str_empty(p.err);
-	proc_free(&p);
+	ts_proc_free(&p);
 
 	/* at a later time they are only mentioned */
-	run(&p, (const char *[]){"check", "experiments/link-failure.yaml", NULL});
+	ts_exec(&p, (const char *[]){"check", "experiments/link-failure.yaml", NULL});
 	cr_assert_eq(p.code, 0, "%s%s", p.out, p.err);
 	cr_assert(strstr(p.out, "info LINK_DOWN_LATER faults[0]: leaf0-spine1"), "%s", p.out);
-	proc_free(&p);
+	ts_proc_free(&p);
 }
 
 static const json_t *get(const json_t *j, const char *path)
@@ -230,12 +144,12 @@ Test(check, json)
 	};
 	const json_t *f, *cy;
 	json_error_t jerr;
-	struct proc p;
+	struct ts_proc p;
 	json_t *j;
 
-	run(&p, (const char *[]){"check", "tests/check/leafspine.yaml", "--json", "--fail",
-				 "leaf0-spine1", "--fail", "leaf1-spine0", "--set",
-				 "switch.pfc.xoff=400KB", NULL});
+	ts_exec(&p, (const char *[]){"check", "tests/check/leafspine.yaml", "--json", "--fail",
+				     "leaf0-spine1", "--fail", "leaf1-spine0", "--set",
+				     "switch.pfc.xoff=400KB", NULL});
 	cr_assert_eq(p.code, 1, "%s", p.err);
 	j = json_loads(p.out, 0, &jerr);
 	cr_assert(j, "not JSON: %s (line %d): %s", jerr.text, jerr.line, p.out);
@@ -261,9 +175,10 @@ Test(check, json)
 	cr_assert(json_string_value(json_object_get(f, "where")));
 	cr_assert(json_string_value(json_object_get(f, "message")));
 	json_decref(j);
-	proc_free(&p);
+	ts_proc_free(&p);
 
-	run(&p, (const char *[]){"check", "tests/check/ring5.yaml", "--json", "--all-pairs", NULL});
+	ts_exec(&p,
+		(const char *[]){"check", "tests/check/ring5.yaml", "--json", "--all-pairs", NULL});
 	cr_assert_eq(p.code, 1);
 	j = json_loads(p.out, 0, &jerr);
 	cr_assert(j, "not JSON: %s", jerr.text);
@@ -272,30 +187,30 @@ Test(check, json)
 	cr_assert(json_is_null(get(j, "effective.nic.dcqcn")), "cc none");
 	cr_assert_eq(json_integer_value(get(j, "effective.switch.pfc.dynamic_th")), 1);
 	json_decref(j);
-	proc_free(&p);
+	ts_proc_free(&p);
 }
 
 Test(check, thresholds)
 {
-	struct proc p;
+	struct ts_proc p;
 
-	run(&p, (const char *[]){"check", "tests/check/thresholds.yaml", NULL});
+	ts_exec(&p, (const char *[]){"check", "tests/check/thresholds.yaml", NULL});
 	cr_assert_eq(p.code, 0, "%s%s", p.out, p.err);
 	cr_assert(strstr(p.out, "warning THRESHOLD_ORDER switch.ecn.kmax 1200000 B "
 				"(tests/check/thresholds.yaml:9) >= switch.pfc.xoff 1000000 B "
 				"(tests/check/thresholds.yaml:8): "),
 		  "%s", p.out);
-	proc_free(&p);
+	ts_proc_free(&p);
 
-	run(&p, (const char *[]){"check", "tests/check/thresholds.yaml", "--set",
-				 "switch.ecn.kmax=900KB", NULL});
+	ts_exec(&p, (const char *[]){"check", "tests/check/thresholds.yaml", "--set",
+				     "switch.ecn.kmax=900KB", NULL});
 	cr_assert_eq(count(p.out, "THRESHOLD_ORDER"), 0, "%s", p.out);
-	proc_free(&p);
-	run(&p, (const char *[]){"check", "tests/check/thresholds.yaml", "--set",
-				 "switch.pfc.xoff=100KB", NULL});
+	ts_proc_free(&p);
+	ts_exec(&p, (const char *[]){"check", "tests/check/thresholds.yaml", "--set",
+				     "switch.pfc.xoff=100KB", NULL});
 	cr_assert(strstr(p.out, "switch.pfc.xoff 100000 B (--set)"), "%s", p.out);
 	cr_assert(strstr(p.out, "before ECN marks at all"), "%s", p.out);
-	proc_free(&p);
+	ts_proc_free(&p);
 }
 
 Test(check, bad_input)
@@ -307,61 +222,62 @@ Test(check, bad_input)
 	    {"check", "tests/check/ring5.yaml", "--max-cycles", "0"},
 	    {"check", "tests/check/ring5.yaml", "tests/check/ring5.yaml", NULL},
 	};
-	struct proc p;
+	struct ts_proc p;
 
-	run(&p, (const char *[]){"check", "tests/bad/bad-rate-unit.yaml", NULL});
+	ts_exec(&p, (const char *[]){"check", "tests/bad/bad-rate-unit.yaml", NULL});
 	cr_assert_eq(p.code, 2);
 	cr_assert(strstr(p.err, "rocesim: tests/bad/bad-rate-unit.yaml:"), "%s", p.err);
 	cr_assert_eq(count(p.err, "\n"), 1, "one line: %s", p.err);
 	cr_assert_str_empty(p.out);
-	proc_free(&p);
+	ts_proc_free(&p);
 
-	run(&p, (const char *[]){"check", "tests/bad/odd-fat-tree-k.yaml", NULL});
+	ts_exec(&p, (const char *[]){"check", "tests/bad/odd-fat-tree-k.yaml", NULL});
 	cr_assert_eq(p.code, 2);
 	cr_assert(strstr(p.err, "odd-fat-tree-k.yaml:") && strstr(p.err, "topology.k"), "%s",
 		  p.err);
-	proc_free(&p);
+	ts_proc_free(&p);
 
-	run(&p, (const char *[]){"check", "tests/check/ring5.yaml", "--fail", "sw0-sw9", NULL});
+	ts_exec(&p, (const char *[]){"check", "tests/check/ring5.yaml", "--fail", "sw0-sw9", NULL});
 	cr_assert_eq(p.code, 2);
 	cr_assert(strstr(p.err, "\"sw0-sw9\"") && strstr(p.err, "e.g. sw"), "%s", p.err);
-	proc_free(&p);
+	ts_proc_free(&p);
 
-	run(&p, (const char *[]){"check", "tests/check/no-such-file.yaml", NULL});
+	ts_exec(&p, (const char *[]){"check", "tests/check/no-such-file.yaml", NULL});
 	cr_assert_eq(p.code, 2);
-	proc_free(&p);
+	ts_proc_free(&p);
 
 	for (size_t i = 0; i < sizeof(usage) / sizeof(usage[0]); i++) {
 		const char *args[5] = {0};
 
 		memcpy(args, usage[i], sizeof(usage[i]));
-		run(&p, args);
+		ts_exec(&p, args);
 		cr_assert_eq(p.code, 2, "case %zu: %s", i, p.err);
 		cr_assert(strstr(p.err, "usage: rocesim check"), "case %zu", i);
-		proc_free(&p);
+		ts_proc_free(&p);
 	}
 
-	run(&p, (const char *[]){"check", "--help", NULL});
+	ts_exec(&p, (const char *[]){"check", "--help", NULL});
 	cr_assert_eq(p.code, 0);
 	cr_assert(strstr(p.out, "--all-pairs") && strstr(p.out, "workload by default") &&
 		      strstr(p.out, "link_down at 0"),
 		  "%s", p.out);
-	proc_free(&p);
+	ts_proc_free(&p);
 }
 
 Test(check, fat_tree_1024_hosts)
 {
 	struct timespec a, b;
-	struct proc p;
+	struct ts_proc p;
 	double secs;
 
 	clock_gettime(CLOCK_MONOTONIC, &a);
-	run(&p, (const char *[]){"check", "tests/check/fat-tree-k16.yaml", "--all-pairs", NULL});
+	ts_exec(&p,
+		(const char *[]){"check", "tests/check/fat-tree-k16.yaml", "--all-pairs", NULL});
 	clock_gettime(CLOCK_MONOTONIC, &b);
 	secs = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) * 1e-9;
 	cr_log_info("check --all-pairs on a k=16 fat-tree: %.3f s", secs);
 	cr_assert_eq(p.code, 0, "%s%s", p.out, p.err);
 	cr_assert(strstr(p.out, "5120 ingress buffers"), "%s", p.out);
 	cr_assert_lt(secs, 20.0);
-	proc_free(&p);
+	ts_proc_free(&p);
 }

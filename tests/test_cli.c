@@ -8,152 +8,20 @@
  */
 #include <criterion/criterion.h>
 #include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-struct proc {
-	int code; /* exit code, or -1 when killed by a signal */
-	char *out, *err;
-};
-
-static char tmpdir[64];
-
-/* Read all of @path into a NUL-terminated string (NULL if it cannot be read). */
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	size_t len = 0, cap = 0, n;
-
-	if (!f)
-		return NULL;
-	do {
-		if (len + 4096 + 1 > cap) {
-			char *b;
-
-			cap = cap ? cap * 2 : 8192;
-			b = realloc(buf, cap);
-			if (!b) {
-				free(buf);
-				fclose(f);
-				return NULL;
-			}
-			buf = b;
-		}
-		n = fread(buf + len, 1, cap - len - 1, f);
-		len += n;
-	} while (n);
-	fclose(f);
-	buf[len] = '\0';
-	return buf;
-}
-
-/* Remove @path and, if it is a folder, all it holds. */
-static void rm_tree(const char *path)
-{
-	struct stat st;
-	DIR *dir;
-	struct dirent *e;
-	char sub[4096];
-
-	if (lstat(path, &st))
-		return;
-	if (!S_ISDIR(st.st_mode)) {
-		unlink(path);
-		return;
-	}
-	dir = opendir(path);
-	while (dir && (e = readdir(dir))) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		snprintf(sub, sizeof(sub), "%s/%s", path, e->d_name);
-		rm_tree(sub);
-	}
-	if (dir)
-		closedir(dir);
-	rmdir(path);
-}
+#include "proc.h"
 
 static void setup(void)
 {
-	const char *src = getenv("ROCESIM_SRC");
-
-	cr_assert(getenv("ROCESIM_BIN"), "ROCESIM_BIN is not set (run through meson test)");
-	cr_assert(src, "ROCESIM_SRC is not set (run through meson test)");
-	cr_assert_eq(chdir(src), 0, "cannot enter %s", src);
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/rocesim-cli-XXXXXX");
-	cr_assert(mkdtemp(tmpdir), "mkdtemp: %s", strerror(errno));
+	ts_proc_setup("cli");
 }
 
-static void teardown(void)
-{
-	if (tmpdir[0])
-		rm_tree(tmpdir);
-}
-
-TestSuite(cli, .init = setup, .fini = teardown, .timeout = 60);
-
-/* A path under the test's temporary folder. */
-static const char *tmp(const char *name)
-{
-	static char buf[8][256];
-	static int next;
-	char *p = buf[next++ % 8];
-
-	snprintf(p, sizeof(buf[0]), "%s/%s", tmpdir, name);
-	return p;
-}
-
-/*
- * Run rocesim with @args (NULL-terminated, without argv[0]) from the source
- * root; stdout and stderr go to files in tmpdir and are read back.
- */
-static void run(struct proc *p, const char *const *args)
-{
-	const char *argv[64];
-	char outf[300], errf[300];
-	int n = 0, status;
-	pid_t pid;
-
-	argv[n++] = getenv("ROCESIM_BIN");
-	while (*args && n < 63)
-		argv[n++] = *args++;
-	argv[n] = NULL;
-	snprintf(outf, sizeof(outf), "%s/.stdout", tmpdir);
-	snprintf(errf, sizeof(errf), "%s/.stderr", tmpdir);
-	fflush(NULL);
-	pid = fork();
-	cr_assert_neq(pid, -1, "fork: %s", strerror(errno));
-	if (pid == 0) {
-		int o = open(outf, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		int e = open(errf, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-
-		if (o < 0 || e < 0 || dup2(o, 1) < 0 || dup2(e, 2) < 0)
-			_exit(127);
-		close(o);
-		close(e);
-		execv(argv[0], (char *const *)argv);
-		_exit(127);
-	}
-	cr_assert_eq(waitpid(pid, &status, 0), pid);
-	p->code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-	p->out = slurp(outf);
-	p->err = slurp(errf);
-	cr_assert(p->out && p->err, "cannot read the output of %s", argv[0]);
-}
-
-static void proc_free(struct proc *p)
-{
-	free(p->out);
-	free(p->err);
-}
+TestSuite(cli, .init = setup, .fini = ts_proc_teardown, .timeout = 60);
 
 static int starts(const char *s, const char *prefix)
 {
@@ -221,7 +89,7 @@ static int has_tmp(const char *dir)
  * "FILE:LINE:" where FILE is the scenario (when @want starts with ":LINE:")
  * or the file @want names first (a topology file), then @want somewhere.
  */
-static void check_refusal(const char *file, const char *want, const struct proc *p)
+static void check_refusal(const char *file, const char *want, const struct ts_proc *p)
 {
 	char prefix[600];
 	const char *rest;
@@ -268,19 +136,19 @@ Test(cli, every_bad_scenario_is_refused_on_one_line_naming_file_and_line)
 	cr_assert_geq(n, 20, "tests/bad holds %zu scenarios, expected at least 20", n);
 	for (size_t i = 0; i < n; i++) {
 		char file[300], *text, *want, outdir[300];
-		struct proc p;
+		struct ts_proc p;
 
 		snprintf(file, sizeof(file), "tests/bad/%s", names[i]);
-		snprintf(outdir, sizeof(outdir), "%s", tmp(names[i]));
-		text = slurp(file);
+		snprintf(outdir, sizeof(outdir), "%s", ts_tmp(names[i]));
+		text = ts_slurp(file);
 		cr_assert(text, "cannot read %s", file);
 		cr_assert(!strncmp(text, "# error: ", 9), "%s does not open with \"# error: \"", file);
 		want = text + 9;
 		want[strcspn(want, "\n")] = '\0';
-		run(&p, (const char *[]){"run", file, "-o", outdir, NULL});
+		ts_exec(&p, (const char *[]){"run", file, "-o", outdir, NULL});
 		check_refusal(file, want, &p);
 		cr_expect(!exists(outdir), "%s: the run created %s", file, outdir);
-		proc_free(&p);
+		ts_proc_free(&p);
 		free(text);
 		free(names[i]);
 	}
@@ -288,32 +156,33 @@ Test(cli, every_bad_scenario_is_refused_on_one_line_naming_file_and_line)
 
 Test(cli, an_empty_file_is_refused)
 {
-	const char *file = tmp("empty.yaml");
+	const char *file = ts_tmp("empty.yaml");
 	FILE *f = fopen(file, "w");
-	struct proc p;
+	struct ts_proc p;
 
 	cr_assert(f);
 	fclose(f);
-	run(&p, (const char *[]){"run", file, "-o", tmp("out"), NULL});
+	ts_exec(&p, (const char *[]){"run", file, "-o", ts_tmp("out"), NULL});
 	check_refusal(file, ":1: empty scenario", &p);
-	cr_expect(!exists(tmp("out")));
-	proc_free(&p);
+	cr_expect(!exists(ts_tmp("out")));
+	ts_proc_free(&p);
 }
 
 Test(cli, set_overrides_a_key_and_changes_the_result)
 {
-	struct proc p;
+	struct ts_proc p;
 	double fast, slow;
 
-	run(&p, (const char *[]){"run", "tests/good/two-flows.yaml", "-o", tmp("100g"), "-q", NULL});
+	ts_exec(&p, (const char *[]){"run", "tests/good/two-flows.yaml", "-o", ts_tmp("100g"), "-q",
+				     NULL});
 	cr_assert_eq(p.code, 0, "stderr: %s", p.err);
-	proc_free(&p);
-	run(&p, (const char *[]){"run", "tests/good/two-flows.yaml", "-o", tmp("40g"), "-q",
-				 "--set", "topology.link.rate=40Gbps", NULL});
+	ts_proc_free(&p);
+	ts_exec(&p, (const char *[]){"run", "tests/good/two-flows.yaml", "-o", ts_tmp("40g"), "-q",
+				     "--set", "topology.link.rate=40Gbps", NULL});
 	cr_assert_eq(p.code, 0, "stderr: %s", p.err);
-	proc_free(&p);
-	fast = metric(tmp("100g"), "fct_us.max");
-	slow = metric(tmp("40g"), "fct_us.max");
+	ts_proc_free(&p);
+	fast = metric(ts_tmp("100g"), "fct_us.max");
+	slow = metric(ts_tmp("40g"), "fct_us.max");
 	/* 1 MB alone on a link: the FCT scales with 1/rate, 2.5x from 100G to 40G */
 	cr_expect(fast > 80 && fast < 90, "fct at 100G: %g us", fast);
 	cr_expect(slow / fast > 2.4 && slow / fast < 2.6, "fct %g us at 40G, %g us at 100G", slow,
@@ -322,83 +191,83 @@ Test(cli, set_overrides_a_key_and_changes_the_result)
 
 Test(cli, set_of_an_unknown_key_names_set_and_the_key)
 {
-	struct proc p;
+	struct ts_proc p;
 
-	run(&p, (const char *[]){"run", "tests/good/two-flows.yaml", "-o", tmp("out"), "--set",
-				 "topology.lnk.rate=1", NULL});
+	ts_exec(&p, (const char *[]){"run", "tests/good/two-flows.yaml", "-o", ts_tmp("out"),
+				     "--set", "topology.lnk.rate=1", NULL});
 	cr_expect_eq(p.code, 2);
 	cr_expect_eq(count_lines(p.err), 1, "stderr: %s", p.err);
 	cr_expect(starts(p.err, "rocesim: --set: topology.lnk"), "stderr: %s", p.err);
 	cr_expect(strstr(p.err, "unknown key"), "stderr: %s", p.err);
-	cr_expect(!exists(tmp("out")));
-	proc_free(&p);
+	cr_expect(!exists(ts_tmp("out")));
+	ts_proc_free(&p);
 }
 
 Test(cli, set_of_a_bad_value_names_set_not_the_file)
 {
-	struct proc p;
+	struct ts_proc p;
 
-	run(&p, (const char *[]){"run", "tests/good/two-flows.yaml", "-o", tmp("out"), "--set",
-				 "topology.link.rate=100Gbsp", NULL});
+	ts_exec(&p, (const char *[]){"run", "tests/good/two-flows.yaml", "-o", ts_tmp("out"),
+				     "--set", "topology.link.rate=100Gbsp", NULL});
 	cr_expect_eq(p.code, 2);
 	cr_expect(starts(p.err, "rocesim: --set: topology.link.rate: \"100Gbsp\" is not a rate"),
 		  "stderr: %s", p.err);
-	cr_expect(!exists(tmp("out")));
-	proc_free(&p);
+	cr_expect(!exists(ts_tmp("out")));
+	ts_proc_free(&p);
 }
 
 Test(cli, set_expect_makes_a_gate_fail_with_exit_1)
 {
-	struct proc p;
+	struct ts_proc p;
 
-	run(&p, (const char *[]){"run", "tests/good/two-flows.yaml", "-o", tmp("out"), "-q",
-				 "--set", "expect.drops=5", NULL});
+	ts_exec(&p, (const char *[]){"run", "tests/good/two-flows.yaml", "-o", ts_tmp("out"), "-q",
+				     "--set", "expect.drops=5", NULL});
 	cr_expect_eq(p.code, 1, "exit %d, stderr: %s", p.code, p.err);
 	cr_expect(strstr(p.err, "--set expect.drops=5"), "stderr: %s", p.err);
 	cr_expect(strstr(p.err, "expect drops == 5: FAILED, got 0"), "stderr: %s", p.err);
 	/* the run worked: its results are there for the user to look at */
-	cr_expect(exists(tmp("out/results.json")));
-	proc_free(&p);
+	cr_expect(exists(ts_tmp("out/results.json")));
+	ts_proc_free(&p);
 }
 
 Test(cli, set_expect_of_an_unknown_metric_names_set)
 {
-	struct proc p;
+	struct ts_proc p;
 
-	run(&p, (const char *[]){"run", "tests/good/two-flows.yaml", "-o", tmp("out"), "--set",
-				 "expect.dropz=0", NULL});
+	ts_exec(&p, (const char *[]){"run", "tests/good/two-flows.yaml", "-o", ts_tmp("out"),
+				     "--set", "expect.dropz=0", NULL});
 	cr_expect_eq(p.code, 2);
 	cr_expect(starts(p.err, "rocesim: --set: expect.dropz: unknown metric"),
 		  "stderr: %s", p.err);
-	cr_expect(!exists(tmp("out")));
-	proc_free(&p);
+	cr_expect(!exists(ts_tmp("out")));
+	ts_proc_free(&p);
 }
 
 Test(cli, seed_is_reported_and_changes_a_random_workload)
 {
-	struct proc p;
+	struct ts_proc p;
 	char *a, *b, *c, path[300];
 
-	run(&p, (const char *[]){"run", "tests/good/permutation.yaml", "-o", tmp("s5"), "-q",
-				 "--seed", "5", NULL});
+	ts_exec(&p, (const char *[]){"run", "tests/good/permutation.yaml", "-o", ts_tmp("s5"), "-q",
+				     "--seed", "5", NULL});
 	cr_assert_eq(p.code, 0, "stderr: %s", p.err);
-	proc_free(&p);
-	run(&p, (const char *[]){"run", "tests/good/permutation.yaml", "-o", tmp("s6"), "-q",
-				 "--seed", "6", NULL});
+	ts_proc_free(&p);
+	ts_exec(&p, (const char *[]){"run", "tests/good/permutation.yaml", "-o", ts_tmp("s6"), "-q",
+				     "--seed", "6", NULL});
 	cr_assert_eq(p.code, 0, "stderr: %s", p.err);
-	proc_free(&p);
-	run(&p, (const char *[]){"run", "tests/good/permutation.yaml", "-o", tmp("s5b"), "-q",
-				 "--set", "seed=5", NULL});
+	ts_proc_free(&p);
+	ts_exec(&p, (const char *[]){"run", "tests/good/permutation.yaml", "-o", ts_tmp("s5b"),
+				     "-q", "--set", "seed=5", NULL});
 	cr_assert_eq(p.code, 0, "stderr: %s", p.err);
-	proc_free(&p);
-	cr_expect_eq(metric(tmp("s5"), "seed"), 5);
-	cr_expect_eq(metric(tmp("s6"), "seed"), 6);
-	snprintf(path, sizeof(path), "%s/results.json", tmp("s5"));
-	a = slurp(path);
-	snprintf(path, sizeof(path), "%s/results.json", tmp("s6"));
-	b = slurp(path);
-	snprintf(path, sizeof(path), "%s/results.json", tmp("s5b"));
-	c = slurp(path);
+	ts_proc_free(&p);
+	cr_expect_eq(metric(ts_tmp("s5"), "seed"), 5);
+	cr_expect_eq(metric(ts_tmp("s6"), "seed"), 6);
+	snprintf(path, sizeof(path), "%s/results.json", ts_tmp("s5"));
+	a = ts_slurp(path);
+	snprintf(path, sizeof(path), "%s/results.json", ts_tmp("s6"));
+	b = ts_slurp(path);
+	snprintf(path, sizeof(path), "%s/results.json", ts_tmp("s5b"));
+	c = ts_slurp(path);
 	cr_assert(a && b && c);
 	/* the flows come after "run" (which holds wall time): compare from there */
 	cr_expect(strstr(a, "\"flows\"") && strstr(b, "\"flows\"") && strstr(c, "\"flows\""));
@@ -413,15 +282,15 @@ Test(cli, seed_is_reported_and_changes_a_random_workload)
 
 Test(cli, seed_that_is_not_a_number_is_refused)
 {
-	struct proc p;
+	struct ts_proc p;
 
-	run(&p, (const char *[]){"run", "tests/good/two-flows.yaml", "-o", tmp("out"), "--seed",
-				 "abc", NULL});
+	ts_exec(&p, (const char *[]){"run", "tests/good/two-flows.yaml", "-o", ts_tmp("out"),
+				     "--seed", "abc", NULL});
 	cr_expect_eq(p.code, 2);
 	cr_expect(starts(p.err, "rocesim: --set: seed: \"abc\" is not a whole number"),
 		  "stderr: %s", p.err);
-	cr_expect(!exists(tmp("out")));
-	proc_free(&p);
+	cr_expect(!exists(ts_tmp("out")));
+	ts_proc_free(&p);
 }
 
 Test(cli, help_exits_0_and_names_every_option)
@@ -432,25 +301,25 @@ Test(cli, help_exits_0_and_names_every_option)
 	const char *forms[] = {"--help", "-h", "help"};
 
 	for (size_t i = 0; i < 3; i++) {
-		struct proc p;
+		struct ts_proc p;
 
-		run(&p, (const char *[]){forms[i], NULL});
+		ts_exec(&p, (const char *[]){forms[i], NULL});
 		cr_expect_eq(p.code, 0, "%s: exit %d", forms[i], p.code);
 		cr_expect_str_empty(p.err, "%s: stderr: %s", forms[i], p.err);
 		for (const char *const *w = words; *w; w++)
 			cr_expect(strstr(p.out, *w), "%s does not mention %s", forms[i], *w);
-		proc_free(&p);
+		ts_proc_free(&p);
 	}
 }
 
 Test(cli, version_exits_0)
 {
-	struct proc p;
+	struct ts_proc p;
 
-	run(&p, (const char *[]){"--version", NULL});
+	ts_exec(&p, (const char *[]){"--version", NULL});
 	cr_expect_eq(p.code, 0);
 	cr_expect(starts(p.out, "rocesim "), "stdout: %s", p.out);
-	proc_free(&p);
+	ts_proc_free(&p);
 }
 
 Test(cli, usage_errors_exit_2)
@@ -472,88 +341,92 @@ Test(cli, usage_errors_exit_2)
 	};
 
 	for (size_t i = 0; i < sizeof(says) / sizeof(says[0]); i++) {
-		struct proc p;
+		struct ts_proc p;
 
-		run(&p, (const char *const *)cases[i]);
+		ts_exec(&p, (const char *const *)cases[i]);
 		cr_expect_eq(p.code, 2, "case %zu: exit %d", i, p.code);
 		cr_expect(starts(p.err, "rocesim: "), "case %zu: stderr: %s", i, p.err);
 		cr_expect(strstr(p.err, says[i]), "case %zu: stderr lacks \"%s\": %s", i, says[i],
 			  p.err);
 		cr_expect(strstr(p.err, "usage:"), "case %zu: no usage after the error", i);
 		cr_expect_str_empty(p.out, "case %zu: stdout: %s", i, p.out);
-		proc_free(&p);
+		ts_proc_free(&p);
 	}
 }
 
 Test(cli, a_missing_scenario_file_exits_2)
 {
-	struct proc p;
+	struct ts_proc p;
 
-	run(&p, (const char *[]){"run", "tests/good/no-such-file.yaml", "-o", tmp("out"), NULL});
+	ts_exec(&p,
+		(const char *[]){"run", "tests/good/no-such-file.yaml", "-o", ts_tmp("out"), NULL});
 	cr_expect_eq(p.code, 2);
 	cr_expect_str_eq(p.err, "rocesim: tests/good/no-such-file.yaml: cannot read: No such file "
 				"or directory\n");
-	cr_expect(!exists(tmp("out")));
-	proc_free(&p);
+	cr_expect(!exists(ts_tmp("out")));
+	ts_proc_free(&p);
 }
 
 Test(cli, results_are_written_atomically)
 {
-	struct proc p;
+	struct ts_proc p;
 
-	run(&p, (const char *[]){"run", "experiments/incast-8to1.yaml", "-o", tmp("out"), NULL});
+	ts_exec(&p,
+		(const char *[]){"run", "experiments/incast-8to1.yaml", "-o", ts_tmp("out"), NULL});
 	cr_assert_eq(p.code, 0, "stderr: %s", p.err);
 	cr_expect_str_empty(p.err);
 	cr_expect(strstr(p.out, "results.json"), "stdout: %s", p.out);
-	cr_expect(exists(tmp("out/results.json")));
-	cr_expect(exists(tmp("out/timeseries.csv")));
-	cr_expect(!has_tmp(tmp("out")), "a *.tmp file is left in the out folder");
-	cr_expect_eq(metric(tmp("out"), "drops"), 0);
-	proc_free(&p);
+	cr_expect(exists(ts_tmp("out/results.json")));
+	cr_expect(exists(ts_tmp("out/timeseries.csv")));
+	cr_expect(!has_tmp(ts_tmp("out")), "a *.tmp file is left in the out folder");
+	cr_expect_eq(metric(ts_tmp("out"), "drops"), 0);
+	ts_proc_free(&p);
 }
 
 Test(cli, bad_input_leaves_earlier_results_untouched)
 {
-	struct proc p;
+	struct ts_proc p;
 	char *before, *after, path[300];
 	struct stat st1, st2;
 
-	snprintf(path, sizeof(path), "%s/results.json", tmp("out"));
-	run(&p, (const char *[]){"run", "tests/good/two-flows.yaml", "-o", tmp("out"), "-q", NULL});
+	snprintf(path, sizeof(path), "%s/results.json", ts_tmp("out"));
+	ts_exec(&p, (const char *[]){"run", "tests/good/two-flows.yaml", "-o", ts_tmp("out"), "-q",
+				     NULL});
 	cr_assert_eq(p.code, 0, "stderr: %s", p.err);
-	proc_free(&p);
-	before = slurp(path);
+	ts_proc_free(&p);
+	before = ts_slurp(path);
 	cr_assert(before && !stat(path, &st1));
-	run(&p, (const char *[]){"run", "tests/bad/bad-rate-unit.yaml", "-o", tmp("out"), NULL});
+	ts_exec(&p,
+		(const char *[]){"run", "tests/bad/bad-rate-unit.yaml", "-o", ts_tmp("out"), NULL});
 	cr_expect_eq(p.code, 2);
-	proc_free(&p);
-	run(&p, (const char *[]){"run", "tests/good/two-flows.yaml", "-o", tmp("out"), "--set",
-				 "workload.flows[0].dst=h99", NULL});
+	ts_proc_free(&p);
+	ts_exec(&p, (const char *[]){"run", "tests/good/two-flows.yaml", "-o", ts_tmp("out"),
+				     "--set", "workload.flows[0].dst=h99", NULL});
 	cr_expect_eq(p.code, 2);
 	cr_expect(strstr(p.err, "rocesim: --set: workload.flows[0].dst: no host named \"h99\""),
 		  "stderr: %s", p.err);
-	proc_free(&p);
-	after = slurp(path);
+	ts_proc_free(&p);
+	after = ts_slurp(path);
 	cr_assert(after && !stat(path, &st2));
 	cr_expect_str_eq(after, before, "results.json changed");
 	cr_expect_eq(st1.st_ino, st2.st_ino, "results.json was replaced");
 	cr_expect_eq(st1.st_mtim.tv_sec, st2.st_mtim.tv_sec);
 	cr_expect_eq(st1.st_mtim.tv_nsec, st2.st_mtim.tv_nsec);
-	cr_expect(!has_tmp(tmp("out")));
+	cr_expect(!has_tmp(ts_tmp("out")));
 	free(before);
 	free(after);
 }
 
 Test(cli, a_device_or_folder_is_not_read_as_a_scenario)
 {
-	struct proc p;
+	struct ts_proc p;
 
-	run(&p, (const char *[]){"run", "/dev/zero", "-o", tmp("out"), NULL});
+	ts_exec(&p, (const char *[]){"run", "/dev/zero", "-o", ts_tmp("out"), NULL});
 	cr_expect_eq(p.code, 2);
 	cr_expect_str_eq(p.err, "rocesim: /dev/zero: cannot read: not a regular text file\n");
-	proc_free(&p);
-	run(&p, (const char *[]){"run", "tests", "-o", tmp("out"), NULL});
+	ts_proc_free(&p);
+	ts_exec(&p, (const char *[]){"run", "tests", "-o", ts_tmp("out"), NULL});
 	cr_expect_eq(p.code, 2);
-	cr_expect(!exists(tmp("out")));
-	proc_free(&p);
+	cr_expect(!exists(ts_tmp("out")));
+	ts_proc_free(&p);
 }
