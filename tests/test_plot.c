@@ -416,3 +416,20 @@ Test(plot, a_stale_ranks_png_is_removed)
 	cr_expect(strstr(p.err, "ranks.png skipped"), "stderr: %s", p.err);
 	ts_proc_free(&p);
 }
+
+/* The acceptance picture: `make run`'s own scenario, plotted. */
+Test(plot, the_seed_cluster_plots, .timeout = 600)
+{
+	struct ts_proc p;
+	const char *out = ts_tmp("seed");
+
+	ts_exec(&p, (const char *[]){"run", "experiments/seed-cluster.yaml", "-o", out, "--quiet",
+				     "--set", "output.sample=100us", NULL});
+	cr_assert_eq(p.code, 0, "%s", p.err);
+	ts_proc_free(&p);
+	ts_exec(&p, (const char *[]){"plot", out, NULL});
+	cr_assert_eq(p.code, 0, "%s", p.err);
+	ts_proc_free(&p);
+	assert_png(ts_tmp("seed/queues.png"));
+	assert_png(ts_tmp("seed/ranks.png"));
+}
