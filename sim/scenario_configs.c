@@ -1,0 +1,217 @@
+/*
+ * Real node configs a scenario names: switch.sonic (SONiC config_db.json),
+ * nic.mlnx_qos (what mlnx_qos prints), nic.cc_params (mlx5 cc_params) and a
+ * workload's pod (the NCCL_* environment of a Kubernetes manifest). They are
+ * merged after --set and before the checks: a value a config gives becomes
+ * the value of its scenario key unless the file or --set gives that key, and
+ * what no scalar key carries is kept in struct raw_configs for the checks.
+ */
+#include "scenario.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mlnx.h"
+#include "pod.h"
+#include "scenario_impl.h"
+#include "sonic.h"
+#include "ydoc.h"
+
+/* ---- real configs: switch.sonic, nic.mlnx_qos, nic.cc_params, workload.pod ---- */
+
+/* Whether the scenario itself (file or --set) gives @path: then it wins. */
+static int explicit_key(const struct loader *l, const char *path)
+{
+	return ydoc_find(l->raw->doc, path) || scn__set_by_user(l->raw, path);
+}
+
+/* Give scalar key @path the value a real config says, unless explicit. */
+static int give(struct loader *l, const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int give(struct loader *l, const char *path, const char *fmt, ...)
+{
+	char kv[400];
+	size_t n;
+	va_list ap;
+
+	if (explicit_key(l, path))
+		return 0;
+	n = (size_t)snprintf(kv, sizeof(kv), "%s=", path);
+	va_start(ap, fmt);
+	vsnprintf(kv + n, sizeof(kv) - n, fmt, ap);
+	va_end(ap);
+	return scn__apply_set(l, l->raw->top, kv);
+}
+
+/* A config file named by @key, relative to the scenario's folder. */
+static char *config_path(const struct loader *l, const char *key, const char *value)
+{
+	const char *slash = strrchr(l->file, '/');
+	size_t len;
+	char *p;
+
+	if (value[0] == '/' || !slash || scn__set_by_user(l->raw, key))
+		return strdup(value);
+	len = (size_t)(slash - l->file) + strlen(value) + 2;
+	p = malloc(len);
+	if (p)
+		snprintf(p, len, "%.*s/%s", (int)(slash - l->file), l->file, value);
+	return p;
+}
+
+/* A reader's error, said from the scenario key that named the file. */
+static int config_fail(const struct loader *l, const char *key, struct diag *d)
+{
+	char buf[800];
+
+	diag_str(d, buf, sizeof(buf));
+	return scn__fail(l, key, "%s", buf);
+}
+
+static int merge_sonic(struct loader *l, struct scenario *s, const char *value)
+{
+	struct sonic_cfg c;
+	struct diag d = {0};
+	int err;
+
+	if (!(s->cfg.sonic = config_path(l, "switch.sonic", value)))
+		return -ENOMEM;
+	if ((err = sonic_read(s->cfg.sonic, &c, &d)))
+		return err == -ENOMEM ? err : config_fail(l, "switch.sonic", &d);
+	if (c.has_pool && (err = give(l, "switch.buffer.size", "%llu",
+				      (unsigned long long)(c.pool_size + c.pool_xoff))))
+		return err;
+	if (c.has_pool && c.pool_xoff &&
+	    (err = give(l, "switch.buffer.headroom_pool", "%llu", (unsigned long long)c.pool_xoff)))
+		return err;
+	if (c.has_profile) {
+		if (c.has_xoff &&
+		    (err = give(l, "switch.pfc.headroom", "%llu", (unsigned long long)c.xoff)))
+			return err;
+		if (c.has_xon_offset && !explicit_key(l, "switch.pfc.xon") &&
+		    (err = give(l, "switch.pfc.xon_offset", "%llu",
+				(unsigned long long)c.xon_offset)))
+			return err;
+		if (c.has_dynamic_th && !explicit_key(l, "switch.pfc.xoff") &&
+		    (err = give(l, "switch.pfc.dynamic_th", "%d", c.dynamic_th)))
+			return err;
+		if (c.has_static_th && !c.has_dynamic_th && !explicit_key(l, "switch.pfc.dynamic_th") &&
+		    (err = give(l, "switch.pfc.xoff", "%llu", (unsigned long long)c.static_th)))
+			return err;
+	}
+	if (c.has_wred &&
+	    ((err = give(l, "switch.ecn.enabled", "%s", c.ecn_marking ? "true" : "false")) ||
+	     (err = give(l, "switch.ecn.kmin", "%llu", (unsigned long long)c.kmin)) ||
+	     (err = give(l, "switch.ecn.kmax", "%llu", (unsigned long long)c.kmax)) ||
+	     (err = give(l, "switch.ecn.pmax", "%g%%", c.pmax * 100))))
+		return err;
+	if (c.has_watchdog &&
+	    ((err = give(l, "switch.watchdog.detection", "%ums", c.wd_detection_ms)) ||
+	     (err = give(l, "switch.watchdog.restoration", "%ums", c.wd_restoration_ms)) ||
+	     (err = give(l, "switch.watchdog.action", "%s", c.wd_action))))
+		return err;
+	if (c.has_pfc_enable && !explicit_key(l, "switch.lossless")) {
+		l->raw->cfg.has_lossless = 1;
+		l->raw->cfg.lossless = c.pfc_enable;
+	}
+	if (c.has_dscp_map) {
+		l->raw->cfg.dscp_given = c.dscp_given;
+		memcpy(l->raw->cfg.dscp_to_tc, c.dscp_to_tc, sizeof(c.dscp_to_tc));
+	}
+	return 0;
+}
+
+static int merge_mlnx_qos(struct loader *l, struct scenario *s, const char *value)
+{
+	struct mlnx_qos q;
+	struct diag d = {0};
+	int err;
+
+	if (!(s->cfg.mlnx_qos = config_path(l, "nic.mlnx_qos", value)))
+		return -ENOMEM;
+	if ((err = mlnx_qos_read(s->cfg.mlnx_qos, &q, &d)))
+		return err == -ENOMEM ? err : config_fail(l, "nic.mlnx_qos", &d);
+	if (q.has_pfc && !explicit_key(l, "nic.pfc")) {
+		l->raw->cfg.has_nic_pfc = 1;
+		l->raw->cfg.nic_pfc = q.pfc_enabled;
+	}
+	if (q.has_trust && q.trust_dscp) {
+		l->raw->cfg.has_dscp2prio = 1;
+		for (int dscp = 0; dscp < 64; dscp++)
+			l->raw->cfg.dscp2prio[dscp] =
+				(q.dscp_given >> dscp) & 1 ? q.dscp2prio[dscp] : (uint8_t)(dscp >> 3);
+	}
+	return 0;
+}
+
+static int merge_cc_params(struct loader *l, struct scenario *s, const char *value)
+{
+	struct diag d = {0};
+	int err;
+
+	if (!(s->cfg.cc_params = config_path(l, "nic.cc_params", value)))
+		return -ENOMEM;
+	if ((err = cc_params_read(s->cfg.cc_params, &l->raw->cfg.cc, &d)))
+		return err == -ENOMEM ? err : config_fail(l, "nic.cc_params", &d);
+	return 0;
+}
+
+/* NCCL_IB_TC is the IP traffic class: DSCP in its upper 6 bits. */
+static int merge_pod(struct loader *l, struct scenario *s, const char *prefix, const char *value)
+{
+	char key[64], path[96];
+	const struct pod_env *e;
+	struct pod_cfg pc;
+	struct diag d = {0};
+	unsigned long v;
+	char *end;
+	int err = 0;
+
+	snprintf(key, sizeof(key), "%s.pod", prefix);
+	if (!s->cfg.pod && !(s->cfg.pod = config_path(l, key, value)))
+		return -ENOMEM;
+	if ((err = pod_read(s->cfg.pod, &pc, &d)))
+		return err == -ENOMEM ? err : config_fail(l, key, &d);
+	if ((e = pod_get(&pc, "NCCL_IB_TC"))) {
+		v = strtoul(e->value, &end, 10);
+		if (end == e->value || *end || v > 255)
+			err = scn__fail(l, key,
+					"%s:%d: NCCL_IB_TC=%s is not a traffic class (0 to 255)",
+					pc.file, e->line, e->value);
+		snprintf(path, sizeof(path), "%s.dscp", prefix);
+		err = err ? err : give(l, path, "%lu", v >> 2);
+	}
+	if (!err && (e = pod_get(&pc, "NCCL_IB_TIMEOUT"))) {
+		v = strtoul(e->value, &end, 10);
+		if (end == e->value || *end || v > 31)
+			err = scn__fail(l, key, "%s:%d: NCCL_IB_TIMEOUT=%s is not 0 to 31", pc.file,
+					e->line, e->value);
+		err = err ? err : give(l, "nic.transport.timeout", "%lu", v);
+	}
+	pod_free(&pc);
+	return err;
+}
+
+int scn__merge_configs(struct loader *l, struct scenario *s)
+{
+	struct raw_top *r = l->raw->top;
+	char prefix[32];
+	int err;
+
+	if (r->sw && r->sw->sonic && (err = merge_sonic(l, s, r->sw->sonic)))
+		return err;
+	if (r->nic && r->nic->mlnx_qos && (err = merge_mlnx_qos(l, s, r->nic->mlnx_qos)))
+		return err;
+	if (r->nic && r->nic->cc_params && (err = merge_cc_params(l, s, r->nic->cc_params)))
+		return err;
+	if (r->workload && r->workload->pod && (err = merge_pod(l, s, "workload", r->workload->pod)))
+		return err;
+	for (unsigned i = 0; i < r->workloads_count; i++) {
+		snprintf(prefix, sizeof(prefix), "workload[%u]", i);
+		if (r->workloads[i].pod && (err = merge_pod(l, s, prefix, r->workloads[i].pod)))
+			return err;
+	}
+	return 0;
+}
