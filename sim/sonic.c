@@ -53,7 +53,7 @@ struct sonic_ref {
 struct sonic_vote {
 	struct sonic_ref name;
 	uint64_t a, b, c;
-	size_t order;    /* position in its table */
+	size_t order;	 /* position in its table */
 	const char *key; /* the row that cast it */
 };
 
@@ -74,9 +74,8 @@ static const struct {
 	const char *name;
 	int green;
 } sonic_ecn_modes[] = {
-	{"ecn_none", 0},         {"ecn_green", 1},     {"ecn_yellow", 0},
-	{"ecn_red", 0},          {"ecn_green_yellow", 1}, {"ecn_green_red", 1},
-	{"ecn_yellow_red", 0},   {"ecn_all", 1},
+    {"ecn_none", 0},	     {"ecn_green", 1},	   {"ecn_yellow", 0},	  {"ecn_red", 0},
+    {"ecn_green_yellow", 1}, {"ecn_green_red", 1}, {"ecn_yellow_red", 0}, {"ecn_all", 1},
 };
 
 static const char *const sonic_wd_actions[] = {"drop", "forward", "alert"};
@@ -207,8 +206,8 @@ static int get_table(struct sonic_ctx *c, const char *name, json_t **t)
 }
 
 /* A field value @v must be a string: config_db writes numbers as "9100" too. */
-static int need_string(struct sonic_ctx *c, const char *table, const char *key,
-		       const char *field, const json_t *v)
+static int need_string(struct sonic_ctx *c, const char *table, const char *key, const char *field,
+		       const json_t *v)
 {
 	if (json_is_string(v))
 		return 0;
@@ -260,15 +259,15 @@ static int get_int(struct sonic_ctx *c, const json_t *obj, const char *table, co
 {
 	char b[SHOW_SIZE];
 	const char *s;
-	uint64_t u;
+	uint64_t u, lim;
 	int neg, err = get_str(c, obj, table, key, field, &s);
 
 	*has = 0;
 	if (err || !s)
 		return err;
 	neg = s[0] == '-';
-	err = parse_u64(s + neg, strlen(s + neg), neg ? (uint64_t)-(int64_t)min : (uint64_t)max,
-			&u);
+	lim = neg ? (uint64_t)(-(int64_t)min) : (uint64_t)max;
+	err = parse_u64(s + neg, strlen(s + neg), lim, &u);
 	if (err == -1)
 		return fail(c, table, key, field, "\"%s\" is not a number", shows(b, s));
 	if (err)
@@ -733,8 +732,7 @@ out_free:
 }
 
 /* BUFFER_POOL|@name: size, shared headroom (xoff), mode. */
-static int read_pool(struct sonic_ctx *c, const char *name, const json_t *p,
-		     struct sonic_cfg *out)
+static int read_pool(struct sonic_ctx *c, const char *name, const json_t *p, struct sonic_cfg *out)
 {
 	char b[SHOW_SIZE];
 	const char *mode;
@@ -883,8 +881,8 @@ static int fill_profile(struct sonic_ctx *c, struct sonic_ref name, const json_t
 
 	err = copy_ref(c, "BUFFER_PROFILE", NULL, NULL, pname, sizeof(pname), name);
 	if (!err)
-		err = copy_ref(c, "BUFFER_PROFILE", pname, NULL, cfg->profile,
-			       sizeof(cfg->profile), name);
+		err = copy_ref(c, "BUFFER_PROFILE", pname, NULL, cfg->profile, sizeof(cfg->profile),
+			       name);
 	if (!err)
 		err = read_profile(c, pname, row, &pr);
 	if (err)
@@ -986,8 +984,7 @@ out_free:
 }
 
 /* WRED_PROFILE|@name. */
-static int read_wred(struct sonic_ctx *c, const char *name, const json_t *p,
-		     struct sonic_wred *wr)
+static int read_wred(struct sonic_ctx *c, const char *name, const json_t *p, struct sonic_wred *wr)
 {
 	const char *tbl = "WRED_PROFILE", *ecn;
 	char b[SHOW_SIZE];
@@ -1011,8 +1008,8 @@ static int read_wred(struct sonic_ctx *c, const char *name, const json_t *p,
 			return 0;
 		}
 	}
-	return fail(c, tbl, name, "ecn", "\"%s\" is not an ECN mode (ecn_none, ecn_green, ..., ecn_all)",
-		    shows(b, ecn));
+	return fail(c, tbl, name, "ecn",
+		    "\"%s\" is not an ECN mode (ecn_none, ecn_green, ..., ecn_all)", shows(b, ecn));
 }
 
 /* WRED_PROFILE and QUEUE: the WRED profile most lossless queues use. */
@@ -1069,8 +1066,7 @@ static int read_wreds(struct sonic_ctx *c)
 	w = vote_winner(v, n);
 	if (!w)
 		goto out_free;
-	err = copy_ref(c, "QUEUE", w->key, "wred_profile", cfg->wred, sizeof(cfg->wred),
-		       w->name);
+	err = copy_ref(c, "QUEUE", w->key, "wred_profile", cfg->wred, sizeof(cfg->wred), w->name);
 	if (err)
 		goto out_free;
 	read_wred(c, cfg->wred, json_object_getn(c->wreds, w->name.s, w->name.len), &wr);
@@ -1116,7 +1112,8 @@ static int read_watchdog(struct sonic_ctx *c)
 		if (!err && !has)
 			err = fail(c, tbl, key, "detection_time", "missing");
 		if (!err)
-			err = get_u64(c, row, tbl, key, "restoration_time", UINT32_MAX, &rest, &has);
+			err =
+			    get_u64(c, row, tbl, key, "restoration_time", UINT32_MAX, &rest, &has);
 		if (!err && !has)
 			rest = det;
 		if (!err)
@@ -1131,9 +1128,9 @@ static int read_watchdog(struct sonic_ctx *c)
 					break;
 			}
 			if (act == 3) {
-				err = fail(c, tbl, key, "action",
-					   "\"%s\" is not drop, forward or alert",
-					   shows(b, action));
+				err =
+				    fail(c, tbl, key, "action",
+					 "\"%s\" is not drop, forward or alert", shows(b, action));
 				goto out_free;
 			}
 		}
@@ -1190,19 +1187,26 @@ static int sonic_finish(const char *name, json_t *root, const json_error_t *je,
 			struct sonic_cfg *out, struct diag *d)
 {
 	struct sonic_cfg *cfg;
+	char text[JSON_ERROR_TEXT_LENGTH];
 	int err;
 
 	if (!root) {
+		/* jansson quotes the input near the error: it may hold a newline */
+		snprintf(text, sizeof(text), "%.*s", JSON_ERROR_TEXT_LENGTH - 1, je->text);
+		for (char *p = text; *p; p++) {
+			if ((unsigned char)*p < 0x20 || *p == 0x7f)
+				*p = '?';
+		}
 		switch (json_error_code(je)) {
 		case json_error_out_of_memory:
 			diag_set(d, name, 0, "", "out of memory");
 			return -ENOMEM;
 		case json_error_cannot_open_file:
-			diag_set(d, name, 0, "", "%s", je->text);
+			diag_set(d, name, 0, "", "%s", text);
 			return -EINVAL;
 		default:
 			diag_set(d, name, je->line > 0 ? je->line : 0, "", "malformed JSON: %s",
-				 je->text);
+				 text);
 			return -EINVAL;
 		}
 	}

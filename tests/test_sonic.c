@@ -91,7 +91,9 @@ static const char *with_port(const char *extra)
 }
 
 /* Pool, lossless profile, PG and pfc_enable: a base for BUFFER_* cases. */
-#define POOL "\"BUFFER_POOL\": {\"ingress_lossless_pool\": {\"mode\": \"dynamic\", \"size\": \"1000000\"}}"
+#define POOL                                                                                       \
+	"\"BUFFER_POOL\": {\"ingress_lossless_pool\": {\"mode\": \"dynamic\", \"size\": "          \
+	"\"1000000\"}}"
 #define PFC34 "\"PORT_QOS_MAP\": {\"Ethernet0\": {\"pfc_enable\": \"3,4\"}}"
 #define PROFILE(f) "\"BUFFER_PROFILE\": {\"pg\": {\"pool\": \"ingress_lossless_pool\"" f "}}"
 
@@ -228,6 +230,9 @@ Test(sonic, broken_files)
 	file_err("tests/sonic/number-for-string.json", 0, "BUFFER_POOL|ingress_lossless_pool|size",
 		 "is a number, expected a string");
 	file_err("tests/sonic/no-such-file.json", 0, "", "unable to open");
+	/* found by fuzzing: jansson quotes the raw newline after a backslash */
+	file_err("tests/sonic/escape-newline.json", 7, "",
+		 "malformed JSON: invalid escape near '\"3995680\\?'");
 }
 
 Test(sonic, no_port_table)
@@ -267,40 +272,42 @@ Test(sonic, wrong_types)
 	static const struct {
 		const char *extra, *path, *msg;
 	} cases[] = {
-		{"\"CABLE_LENGTH\": []", "CABLE_LENGTH", "is an array"},
-		{"\"CABLE_LENGTH\": {\"AZURE\": \"5m\"}", "CABLE_LENGTH|AZURE", "is a string"},
-		{"\"CABLE_LENGTH\": {\"AZURE\": {\"Ethernet0\": 5}}", "CABLE_LENGTH|AZURE|Ethernet0",
-		 "is a number, expected a string"},
-		{"\"DSCP_TO_TC_MAP\": {\"AZURE\": {\"26\": 1}}", "DSCP_TO_TC_MAP|AZURE|26", "is a number"},
-		{"\"DSCP_TO_TC_MAP\": {\"AZURE\": {\"26\": null}}", "DSCP_TO_TC_MAP|AZURE|26", "is null"},
-		{"\"DSCP_TO_TC_MAP\": {\"AZURE\": []}", "DSCP_TO_TC_MAP|AZURE", "is an array"},
-		{"\"TC_TO_QUEUE_MAP\": true", "TC_TO_QUEUE_MAP", "is true"},
-		{"\"PORT_QOS_MAP\": {\"Ethernet0\": {\"pfc_enable\": [3, 4]}}",
-		 "PORT_QOS_MAP|Ethernet0|pfc_enable", "is an array"},
-		{"\"PORT_QOS_MAP\": {\"Ethernet0\": {\"dscp_to_tc_map\": {}}}",
-		 "PORT_QOS_MAP|Ethernet0|dscp_to_tc_map", "is an object"},
-		{"\"PORT_QOS_MAP\": {\"Ethernet0\": false}", "PORT_QOS_MAP|Ethernet0", "is false"},
-		{"\"BUFFER_POOL\": {\"p\": {\"mode\": 1}}", "BUFFER_POOL|p|mode", "is a number"},
-		{"\"BUFFER_POOL\": {\"p\": {\"size\": 1.5}}", "BUFFER_POOL|p|size", "is a number"},
-		{"\"BUFFER_POOL\": {\"p\": \"\"}", "BUFFER_POOL|p", "is a string"},
-		{POOL ", " PROFILE(", \"xoff\": 165888"), "BUFFER_PROFILE|pg|xoff",
-		 "is a number, expected a string"},
-		{POOL ", \"BUFFER_PROFILE\": {\"pg\": {\"pool\": [\"ingress_lossless_pool\"]}}",
-		 "BUFFER_PROFILE|pg|pool", "is an array"},
-		{POOL ", " PROFILE("") ", \"BUFFER_PG\": {\"Ethernet0|3\": {\"profile\": 0}}",
-		 "BUFFER_PG|Ethernet0|3|profile", "is a number"},
-		{POOL ", " PROFILE("") ", \"BUFFER_PG\": {\"Ethernet0|3\": [\"pg\"]}",
-		 "BUFFER_PG|Ethernet0|3", "is an array"},
-		{POOL ", " PROFILE("") ", \"BUFFER_QUEUE\": {\"Ethernet0|3\": {\"profile\": null}}",
-		 "BUFFER_QUEUE|Ethernet0|3|profile", "is null"},
-		{"\"WRED_PROFILE\": {\"W\": {\"ecn\": true}}", "WRED_PROFILE|W|ecn", "is true"},
-		{"\"QUEUE\": {\"Ethernet0|3\": {\"wred_profile\": 7}}", "QUEUE|Ethernet0|3|wred_profile",
-		 "is a number"},
-		{"\"QUEUE\": {\"Ethernet0|3\": 7}", "QUEUE|Ethernet0|3", "is a number"},
-		{"\"PFC_WD\": {\"Ethernet0\": {\"detection_time\": 200}}",
-		 "PFC_WD|Ethernet0|detection_time", "is a number"},
-		{"\"PFC_WD\": {\"Ethernet0\": []}", "PFC_WD|Ethernet0", "is an array"},
-		{"\"PFC_WD\": 200", "PFC_WD", "is a number"},
+	    {"\"CABLE_LENGTH\": []", "CABLE_LENGTH", "is an array"},
+	    {"\"CABLE_LENGTH\": {\"AZURE\": \"5m\"}", "CABLE_LENGTH|AZURE", "is a string"},
+	    {"\"CABLE_LENGTH\": {\"AZURE\": {\"Ethernet0\": 5}}", "CABLE_LENGTH|AZURE|Ethernet0",
+	     "is a number, expected a string"},
+	    {"\"DSCP_TO_TC_MAP\": {\"AZURE\": {\"26\": 1}}", "DSCP_TO_TC_MAP|AZURE|26",
+	     "is a number"},
+	    {"\"DSCP_TO_TC_MAP\": {\"AZURE\": {\"26\": null}}", "DSCP_TO_TC_MAP|AZURE|26",
+	     "is null"},
+	    {"\"DSCP_TO_TC_MAP\": {\"AZURE\": []}", "DSCP_TO_TC_MAP|AZURE", "is an array"},
+	    {"\"TC_TO_QUEUE_MAP\": true", "TC_TO_QUEUE_MAP", "is true"},
+	    {"\"PORT_QOS_MAP\": {\"Ethernet0\": {\"pfc_enable\": [3, 4]}}",
+	     "PORT_QOS_MAP|Ethernet0|pfc_enable", "is an array"},
+	    {"\"PORT_QOS_MAP\": {\"Ethernet0\": {\"dscp_to_tc_map\": {}}}",
+	     "PORT_QOS_MAP|Ethernet0|dscp_to_tc_map", "is an object"},
+	    {"\"PORT_QOS_MAP\": {\"Ethernet0\": false}", "PORT_QOS_MAP|Ethernet0", "is false"},
+	    {"\"BUFFER_POOL\": {\"p\": {\"mode\": 1}}", "BUFFER_POOL|p|mode", "is a number"},
+	    {"\"BUFFER_POOL\": {\"p\": {\"size\": 1.5}}", "BUFFER_POOL|p|size", "is a number"},
+	    {"\"BUFFER_POOL\": {\"p\": \"\"}", "BUFFER_POOL|p", "is a string"},
+	    {POOL ", " PROFILE(", \"xoff\": 165888"), "BUFFER_PROFILE|pg|xoff",
+	     "is a number, expected a string"},
+	    {POOL ", \"BUFFER_PROFILE\": {\"pg\": {\"pool\": [\"ingress_lossless_pool\"]}}",
+	     "BUFFER_PROFILE|pg|pool", "is an array"},
+	    {POOL ", " PROFILE("") ", \"BUFFER_PG\": {\"Ethernet0|3\": {\"profile\": 0}}",
+	     "BUFFER_PG|Ethernet0|3|profile", "is a number"},
+	    {POOL ", " PROFILE("") ", \"BUFFER_PG\": {\"Ethernet0|3\": [\"pg\"]}",
+	     "BUFFER_PG|Ethernet0|3", "is an array"},
+	    {POOL ", " PROFILE("") ", \"BUFFER_QUEUE\": {\"Ethernet0|3\": {\"profile\": null}}",
+	     "BUFFER_QUEUE|Ethernet0|3|profile", "is null"},
+	    {"\"WRED_PROFILE\": {\"W\": {\"ecn\": true}}", "WRED_PROFILE|W|ecn", "is true"},
+	    {"\"QUEUE\": {\"Ethernet0|3\": {\"wred_profile\": 7}}",
+	     "QUEUE|Ethernet0|3|wred_profile", "is a number"},
+	    {"\"QUEUE\": {\"Ethernet0|3\": 7}", "QUEUE|Ethernet0|3", "is a number"},
+	    {"\"PFC_WD\": {\"Ethernet0\": {\"detection_time\": 200}}",
+	     "PFC_WD|Ethernet0|detection_time", "is a number"},
+	    {"\"PFC_WD\": {\"Ethernet0\": []}", "PFC_WD|Ethernet0", "is an array"},
+	    {"\"PFC_WD\": 200", "PFC_WD", "is a number"},
 	};
 
 	text_err("{\"PORT\": {\"Ethernet0\": \"up\"}}", "PORT|Ethernet0", "is a string");
@@ -317,93 +324,97 @@ Test(sonic, bad_values)
 	static const struct {
 		const char *extra, *path, *msg;
 	} cases[] = {
-		{"\"CABLE_LENGTH\": {\"AZURE\": {\"Ethernet0\": \"far\"}}",
-		 "CABLE_LENGTH|AZURE|Ethernet0", "\"far\" is not a length"},
-		{"\"CABLE_LENGTH\": {\"AZURE\": {\"Ethernet0\": \"5\"}}", "CABLE_LENGTH|AZURE|Ethernet0",
-		 "needs a unit"},
-		{"\"DSCP_TO_TC_MAP\": {\"AZURE\": {\"26\": \"8\"}}", "DSCP_TO_TC_MAP|AZURE|26",
-		 "\"8\" is not a number 0..7"},
-		{"\"DSCP_TO_TC_MAP\": {\"AZURE\": {\"af41\": \"3\"}}", "DSCP_TO_TC_MAP|AZURE|af41",
-		 "key \"af41\" is not a number 0..63"},
-		{"\"DSCP_TO_TC_MAP\": {\"AZURE\": {\"-1\": \"3\"}}", "DSCP_TO_TC_MAP|AZURE|-1", "0..63"},
-		{"\"TC_TO_PRIORITY_GROUP_MAP\": {\"AZURE\": {\"8\": \"0\"}}",
-		 "TC_TO_PRIORITY_GROUP_MAP|AZURE|8", "0..7"},
-		{"\"PORT_QOS_MAP\": {\"Ethernet0\": {\"pfc_enable\": \"3,8\"}}",
-		 "PORT_QOS_MAP|Ethernet0|pfc_enable", "\"8\" is not a list of priorities 0..7"},
-		{"\"PORT_QOS_MAP\": {\"Ethernet0\": {\"pfc_enable\": \"3;4\"}}",
-		 "PORT_QOS_MAP|Ethernet0|pfc_enable", "not a list"},
-		{"\"PORT_QOS_MAP\": {\"Ethernet0\": {\"pfc_enable\": \"3,,4\"}}",
-		 "PORT_QOS_MAP|Ethernet0|pfc_enable", "not a list"},
-		{"\"PORT_QOS_MAP\": {\"Ethernet0\": {\"pfc_enable\": \"3,\"}}",
-		 "PORT_QOS_MAP|Ethernet0|pfc_enable", "not a list"},
-		{"\"PORT_QOS_MAP\": {\"Ethernet0\": {\"dscp_to_tc_map\": \"AZURE\"}}",
-		 "PORT_QOS_MAP|Ethernet0|dscp_to_tc_map", "no DSCP_TO_TC_MAP named \"AZURE\""},
-		{"\"TC_TO_QUEUE_MAP\": {\"A\": {}}, "
-		 "\"PORT_QOS_MAP\": {\"Ethernet0\": {\"tc_to_queue_map\": \"[TC_TO_QUEUE_MAP|B]\"}}",
-		 "PORT_QOS_MAP|Ethernet0|tc_to_queue_map", "no TC_TO_QUEUE_MAP named \"B\""},
-		{"\"DSCP_TO_TC_MAP\": {\"A\": {}}, "
-		 "\"PORT_QOS_MAP\": {\"Ethernet0\": {\"dscp_to_tc_map\": \"[TC_TO_QUEUE_MAP|A]\"}}",
-		 "PORT_QOS_MAP|Ethernet0|dscp_to_tc_map", "is not a name nor [DSCP_TO_TC_MAP|name]"},
-		{"\"DSCP_TO_TC_MAP\": {\"A\": {}}, "
-		 "\"PORT_QOS_MAP\": {\"Ethernet0\": {\"dscp_to_tc_map\": \"[DSCP_TO_TC_MAP|]\"}}",
-		 "PORT_QOS_MAP|Ethernet0|dscp_to_tc_map", "is empty"},
-		{"\"DSCP_TO_TC_MAP\": {\"A\": {}}, "
-		 "\"PORT_QOS_MAP\": {\"Ethernet0\": {\"dscp_to_tc_map\": \"[DSCP_TO_TC_MAP|A\"}}",
-		 "PORT_QOS_MAP|Ethernet0|dscp_to_tc_map", "is not a name"},
-		{"\"BUFFER_POOL\": {\"p\": {\"mode\": \"fast\"}}", "BUFFER_POOL|p|mode",
-		 "\"fast\" is not dynamic or static"},
-		{"\"BUFFER_POOL\": {\"p\": {\"size\": \"10MB\"}}", "BUFFER_POOL|p|size",
-		 "\"10MB\" is not a number"},
-		{"\"BUFFER_POOL\": {\"p\": {\"size\": \"-5\"}}", "BUFFER_POOL|p|size", "is not a number"},
-		{"\"BUFFER_POOL\": {\"p\": {\"size\": \" 5\"}}", "BUFFER_POOL|p|size", "is not a number"},
-		{"\"BUFFER_POOL\": {\"p\": {\"size\": \"18446744073709551616\"}}", "BUFFER_POOL|p|size",
-		 "is out of range"},
-		{"\"BUFFER_PROFILE\": {\"pg\": {\"size\": \"0\"}}", "BUFFER_PROFILE|pg|pool", "missing"},
-		{"\"BUFFER_PROFILE\": {\"pg\": {\"pool\": \"ingress_lossless_pool\"}}",
-		 "BUFFER_PROFILE|pg|pool", "no BUFFER_POOL named \"ingress_lossless_pool\""},
-		{POOL ", " PROFILE(", \"dynamic_th\": \"200\""), "BUFFER_PROFILE|pg|dynamic_th",
-		 "200 is out of range (-128..127)"},
-		{POOL ", " PROFILE(", \"dynamic_th\": \"-\""), "BUFFER_PROFILE|pg|dynamic_th",
-		 "is not a number"},
-		{POOL ", " PROFILE(", \"dynamic_th\": \"1\", \"static_th\": \"1\""), "BUFFER_PROFILE|pg",
-		 "has both dynamic_th and static_th"},
-		{POOL ", " PROFILE(", \"static_th\": \"2.4MB\""), "BUFFER_PROFILE|pg|static_th",
-		 "\"2.4MB\" is not a number"},
-		{POOL ", " PROFILE("") ", \"BUFFER_PG\": {\"Ethernet0\": {\"profile\": \"pg\"}}",
-		 "BUFFER_PG|Ethernet0", "key is not PORT|INDEX"},
-		{POOL ", " PROFILE("") ", \"BUFFER_PG\": {\"|3\": {\"profile\": \"pg\"}}", "BUFFER_PG||3",
-		 "key is not PORT|INDEX"},
-		{POOL ", " PROFILE("") ", \"BUFFER_PG\": {\"Ethernet0|8\": {\"profile\": \"pg\"}}",
-		 "BUFFER_PG|Ethernet0|8", "index is not a number 0..7"},
-		{POOL ", " PROFILE("") ", \"BUFFER_PG\": {\"Ethernet0|4-3\": {\"profile\": \"pg\"}}",
-		 "BUFFER_PG|Ethernet0|4-3", "index range"},
-		{POOL ", " PROFILE("") ", \"BUFFER_PG\": {\"Ethernet0|3-\": {\"profile\": \"pg\"}}",
-		 "BUFFER_PG|Ethernet0|3-", "index range"},
-		{POOL ", " PROFILE("") ", \"BUFFER_PG\": {\"Ethernet0|3\": {}}",
-		 "BUFFER_PG|Ethernet0|3|profile", "missing"},
-		{POOL ", " PROFILE("") ", \"BUFFER_PG\": {\"Ethernet0|3\": {\"profile\": \"\"}}",
-		 "BUFFER_PG|Ethernet0|3|profile", "is empty"},
-		{POOL ", " PROFILE("") ", \"BUFFER_QUEUE\": {\"Ethernet0|3\": {\"profile\": \"NULL\"}}",
-		 "BUFFER_QUEUE|Ethernet0|3|profile", "no BUFFER_PROFILE named \"NULL\""},
-		{POOL ", " PROFILE("") ", \"BUFFER_QUEUE\": {\"Ethernet0|64\": {\"profile\": \"pg\"}}",
-		 "BUFFER_QUEUE|Ethernet0|64", "0..63"},
-		{"\"WRED_PROFILE\": {\"W\": {\"ecn\": \"ecn_blue\"}}", "WRED_PROFILE|W|ecn",
-		 "\"ecn_blue\" is not an ECN mode"},
-		{"\"WRED_PROFILE\": {\"W\": {\"green_drop_probability\": \"101\"}}",
-		 "WRED_PROFILE|W|green_drop_probability", "out of range (0..100)"},
-		{"\"WRED_PROFILE\": {\"W\": {\"green_drop_probability\": \"5%\"}}",
-		 "WRED_PROFILE|W|green_drop_probability", "is not a number"},
-		{"\"QUEUE\": {\"Ethernet0|3\": {\"wred_profile\": \"AZURE_LOSSLESS\"}}",
-		 "QUEUE|Ethernet0|3|wred_profile", "no WRED_PROFILE named \"AZURE_LOSSLESS\""},
-		{"\"QUEUE\": {\"Ethernet0\": {}}", "QUEUE|Ethernet0", "key is not PORT|INDEX"},
-		{"\"PFC_WD\": {\"Ethernet0\": {\"detection_time\": \"200ms\"}}",
-		 "PFC_WD|Ethernet0|detection_time", "\"200ms\" is not a number"},
-		{"\"PFC_WD\": {\"Ethernet0\": {\"detection_time\": \"4294967296\"}}",
-		 "PFC_WD|Ethernet0|detection_time", "out of range"},
-		{"\"PFC_WD\": {\"Ethernet0\": {\"restoration_time\": \"200\"}}",
-		 "PFC_WD|Ethernet0|detection_time", "missing"},
-		{"\"PFC_WD\": {\"Ethernet0\": {\"detection_time\": \"200\", \"action\": \"reboot\"}}",
-		 "PFC_WD|Ethernet0|action", "\"reboot\" is not drop, forward or alert"},
+	    {"\"CABLE_LENGTH\": {\"AZURE\": {\"Ethernet0\": \"far\"}}",
+	     "CABLE_LENGTH|AZURE|Ethernet0", "\"far\" is not a length"},
+	    {"\"CABLE_LENGTH\": {\"AZURE\": {\"Ethernet0\": \"5\"}}",
+	     "CABLE_LENGTH|AZURE|Ethernet0", "needs a unit"},
+	    {"\"DSCP_TO_TC_MAP\": {\"AZURE\": {\"26\": \"8\"}}", "DSCP_TO_TC_MAP|AZURE|26",
+	     "\"8\" is not a number 0..7"},
+	    {"\"DSCP_TO_TC_MAP\": {\"AZURE\": {\"af41\": \"3\"}}", "DSCP_TO_TC_MAP|AZURE|af41",
+	     "key \"af41\" is not a number 0..63"},
+	    {"\"DSCP_TO_TC_MAP\": {\"AZURE\": {\"-1\": \"3\"}}", "DSCP_TO_TC_MAP|AZURE|-1",
+	     "0..63"},
+	    {"\"TC_TO_PRIORITY_GROUP_MAP\": {\"AZURE\": {\"8\": \"0\"}}",
+	     "TC_TO_PRIORITY_GROUP_MAP|AZURE|8", "0..7"},
+	    {"\"PORT_QOS_MAP\": {\"Ethernet0\": {\"pfc_enable\": \"3,8\"}}",
+	     "PORT_QOS_MAP|Ethernet0|pfc_enable", "\"8\" is not a list of priorities 0..7"},
+	    {"\"PORT_QOS_MAP\": {\"Ethernet0\": {\"pfc_enable\": \"3;4\"}}",
+	     "PORT_QOS_MAP|Ethernet0|pfc_enable", "not a list"},
+	    {"\"PORT_QOS_MAP\": {\"Ethernet0\": {\"pfc_enable\": \"3,,4\"}}",
+	     "PORT_QOS_MAP|Ethernet0|pfc_enable", "not a list"},
+	    {"\"PORT_QOS_MAP\": {\"Ethernet0\": {\"pfc_enable\": \"3,\"}}",
+	     "PORT_QOS_MAP|Ethernet0|pfc_enable", "not a list"},
+	    {"\"PORT_QOS_MAP\": {\"Ethernet0\": {\"dscp_to_tc_map\": \"AZURE\"}}",
+	     "PORT_QOS_MAP|Ethernet0|dscp_to_tc_map", "no DSCP_TO_TC_MAP named \"AZURE\""},
+	    {"\"TC_TO_QUEUE_MAP\": {\"A\": {}}, "
+	     "\"PORT_QOS_MAP\": {\"Ethernet0\": {\"tc_to_queue_map\": \"[TC_TO_QUEUE_MAP|B]\"}}",
+	     "PORT_QOS_MAP|Ethernet0|tc_to_queue_map", "no TC_TO_QUEUE_MAP named \"B\""},
+	    {"\"DSCP_TO_TC_MAP\": {\"A\": {}}, "
+	     "\"PORT_QOS_MAP\": {\"Ethernet0\": {\"dscp_to_tc_map\": \"[TC_TO_QUEUE_MAP|A]\"}}",
+	     "PORT_QOS_MAP|Ethernet0|dscp_to_tc_map", "is not a name nor [DSCP_TO_TC_MAP|name]"},
+	    {"\"DSCP_TO_TC_MAP\": {\"A\": {}}, "
+	     "\"PORT_QOS_MAP\": {\"Ethernet0\": {\"dscp_to_tc_map\": \"[DSCP_TO_TC_MAP|]\"}}",
+	     "PORT_QOS_MAP|Ethernet0|dscp_to_tc_map", "is empty"},
+	    {"\"DSCP_TO_TC_MAP\": {\"A\": {}}, "
+	     "\"PORT_QOS_MAP\": {\"Ethernet0\": {\"dscp_to_tc_map\": \"[DSCP_TO_TC_MAP|A\"}}",
+	     "PORT_QOS_MAP|Ethernet0|dscp_to_tc_map", "is not a name"},
+	    {"\"BUFFER_POOL\": {\"p\": {\"mode\": \"fast\"}}", "BUFFER_POOL|p|mode",
+	     "\"fast\" is not dynamic or static"},
+	    {"\"BUFFER_POOL\": {\"p\": {\"size\": \"10MB\"}}", "BUFFER_POOL|p|size",
+	     "\"10MB\" is not a number"},
+	    {"\"BUFFER_POOL\": {\"p\": {\"size\": \"-5\"}}", "BUFFER_POOL|p|size",
+	     "is not a number"},
+	    {"\"BUFFER_POOL\": {\"p\": {\"size\": \" 5\"}}", "BUFFER_POOL|p|size",
+	     "is not a number"},
+	    {"\"BUFFER_POOL\": {\"p\": {\"size\": \"18446744073709551616\"}}", "BUFFER_POOL|p|size",
+	     "is out of range"},
+	    {"\"BUFFER_PROFILE\": {\"pg\": {\"size\": \"0\"}}", "BUFFER_PROFILE|pg|pool",
+	     "missing"},
+	    {"\"BUFFER_PROFILE\": {\"pg\": {\"pool\": \"ingress_lossless_pool\"}}",
+	     "BUFFER_PROFILE|pg|pool", "no BUFFER_POOL named \"ingress_lossless_pool\""},
+	    {POOL ", " PROFILE(", \"dynamic_th\": \"200\""), "BUFFER_PROFILE|pg|dynamic_th",
+	     "200 is out of range (-128..127)"},
+	    {POOL ", " PROFILE(", \"dynamic_th\": \"-\""), "BUFFER_PROFILE|pg|dynamic_th",
+	     "is not a number"},
+	    {POOL ", " PROFILE(", \"dynamic_th\": \"1\", \"static_th\": \"1\""),
+	     "BUFFER_PROFILE|pg", "has both dynamic_th and static_th"},
+	    {POOL ", " PROFILE(", \"static_th\": \"2.4MB\""), "BUFFER_PROFILE|pg|static_th",
+	     "\"2.4MB\" is not a number"},
+	    {POOL ", " PROFILE("") ", \"BUFFER_PG\": {\"Ethernet0\": {\"profile\": \"pg\"}}",
+	     "BUFFER_PG|Ethernet0", "key is not PORT|INDEX"},
+	    {POOL ", " PROFILE("") ", \"BUFFER_PG\": {\"|3\": {\"profile\": \"pg\"}}",
+	     "BUFFER_PG||3", "key is not PORT|INDEX"},
+	    {POOL ", " PROFILE("") ", \"BUFFER_PG\": {\"Ethernet0|8\": {\"profile\": \"pg\"}}",
+	     "BUFFER_PG|Ethernet0|8", "index is not a number 0..7"},
+	    {POOL ", " PROFILE("") ", \"BUFFER_PG\": {\"Ethernet0|4-3\": {\"profile\": \"pg\"}}",
+	     "BUFFER_PG|Ethernet0|4-3", "index range"},
+	    {POOL ", " PROFILE("") ", \"BUFFER_PG\": {\"Ethernet0|3-\": {\"profile\": \"pg\"}}",
+	     "BUFFER_PG|Ethernet0|3-", "index range"},
+	    {POOL ", " PROFILE("") ", \"BUFFER_PG\": {\"Ethernet0|3\": {}}",
+	     "BUFFER_PG|Ethernet0|3|profile", "missing"},
+	    {POOL ", " PROFILE("") ", \"BUFFER_PG\": {\"Ethernet0|3\": {\"profile\": \"\"}}",
+	     "BUFFER_PG|Ethernet0|3|profile", "is empty"},
+	    {POOL ", " PROFILE("") ", \"BUFFER_QUEUE\": {\"Ethernet0|3\": {\"profile\": \"NULL\"}}",
+	     "BUFFER_QUEUE|Ethernet0|3|profile", "no BUFFER_PROFILE named \"NULL\""},
+	    {POOL ", " PROFILE("") ", \"BUFFER_QUEUE\": {\"Ethernet0|64\": {\"profile\": \"pg\"}}",
+	     "BUFFER_QUEUE|Ethernet0|64", "0..63"},
+	    {"\"WRED_PROFILE\": {\"W\": {\"ecn\": \"ecn_blue\"}}", "WRED_PROFILE|W|ecn",
+	     "\"ecn_blue\" is not an ECN mode"},
+	    {"\"WRED_PROFILE\": {\"W\": {\"green_drop_probability\": \"101\"}}",
+	     "WRED_PROFILE|W|green_drop_probability", "out of range (0..100)"},
+	    {"\"WRED_PROFILE\": {\"W\": {\"green_drop_probability\": \"5%\"}}",
+	     "WRED_PROFILE|W|green_drop_probability", "is not a number"},
+	    {"\"QUEUE\": {\"Ethernet0|3\": {\"wred_profile\": \"AZURE_LOSSLESS\"}}",
+	     "QUEUE|Ethernet0|3|wred_profile", "no WRED_PROFILE named \"AZURE_LOSSLESS\""},
+	    {"\"QUEUE\": {\"Ethernet0\": {}}", "QUEUE|Ethernet0", "key is not PORT|INDEX"},
+	    {"\"PFC_WD\": {\"Ethernet0\": {\"detection_time\": \"200ms\"}}",
+	     "PFC_WD|Ethernet0|detection_time", "\"200ms\" is not a number"},
+	    {"\"PFC_WD\": {\"Ethernet0\": {\"detection_time\": \"4294967296\"}}",
+	     "PFC_WD|Ethernet0|detection_time", "out of range"},
+	    {"\"PFC_WD\": {\"Ethernet0\": {\"restoration_time\": \"200\"}}",
+	     "PFC_WD|Ethernet0|detection_time", "missing"},
+	    {"\"PFC_WD\": {\"Ethernet0\": {\"detection_time\": \"200\", \"action\": \"reboot\"}}",
+	     "PFC_WD|Ethernet0|action", "\"reboot\" is not drop, forward or alert"},
 	};
 
 	text_err("{\"PORT\": {\"Ethernet0\": {\"speed\": \"100G\"}}}", "PORT|Ethernet0|speed",
@@ -531,9 +542,10 @@ Test(sonic, cable_lengths)
 {
 	struct sonic_cfg c;
 
-	text_ok(with_port("\"CABLE_LENGTH\": {\"AZURE\": {\"Ethernet0\": \"5m\", \"Ethernet4\": "
-			  "\"40m\"}, \"OTHER\": {\"Ethernet8\": \"300m\", \"Ethernet12\": \"0m\"}}"),
-		&c);
+	text_ok(
+	    with_port("\"CABLE_LENGTH\": {\"AZURE\": {\"Ethernet0\": \"5m\", \"Ethernet4\": "
+		      "\"40m\"}, \"OTHER\": {\"Ethernet8\": \"300m\", \"Ethernet12\": \"0m\"}}"),
+	    &c);
 	cr_assert_eq(c.cable_mm, 300000);
 	text_ok(with_port("\"CABLE_LENGTH\": {\"AZURE\": {\"Ethernet0\": \"2.5m\"}}"), &c);
 	cr_assert_eq(c.cable_mm, 2500);
@@ -544,14 +556,16 @@ Test(sonic, bracketed_names)
 {
 	struct sonic_cfg c;
 
-	text_ok(with_port(POOL ", " PFC34 ", \"BUFFER_PROFILE\": {\"pg\": {\"pool\": "
-			  "\"[BUFFER_POOL|ingress_lossless_pool]\", \"xoff\": \"1000\", "
-			  "\"dynamic_th\": \"-2\"}}, "
-			  "\"BUFFER_PG\": {\"Ethernet0|3-4\": {\"profile\": \"[BUFFER_PROFILE|pg]\"}}, "
-			  "\"WRED_PROFILE\": {\"W\": {\"green_min_threshold\": \"1\", \"ecn\": "
-			  "\"ecn_none\"}}, "
-			  "\"QUEUE\": {\"Ethernet0|3\": {\"wred_profile\": \"[WRED_PROFILE|W]\"}}"),
-		&c);
+	text_ok(
+	    with_port(POOL
+		      ", " PFC34 ", \"BUFFER_PROFILE\": {\"pg\": {\"pool\": "
+		      "\"[BUFFER_POOL|ingress_lossless_pool]\", \"xoff\": \"1000\", "
+		      "\"dynamic_th\": \"-2\"}}, "
+		      "\"BUFFER_PG\": {\"Ethernet0|3-4\": {\"profile\": \"[BUFFER_PROFILE|pg]\"}}, "
+		      "\"WRED_PROFILE\": {\"W\": {\"green_min_threshold\": \"1\", \"ecn\": "
+		      "\"ecn_none\"}}, "
+		      "\"QUEUE\": {\"Ethernet0|3\": {\"wred_profile\": \"[WRED_PROFILE|W]\"}}"),
+	    &c);
 	cr_assert(c.has_profile);
 	cr_assert_str_eq(c.profile, "pg");
 	cr_assert_eq(c.xoff, 1000);
@@ -570,7 +584,7 @@ Test(sonic, null_profile)
 	struct sonic_cfg c;
 
 	text_ok(with_port(POOL ", " PFC34 ", \"BUFFER_PG\": {\"Ethernet0|3-4\": {\"profile\": "
-			  "\"NULL\"}}"),
+			       "\"NULL\"}}"),
 		&c);
 	cr_assert_not(c.has_profile);
 	cr_assert(c.pg_null);
@@ -588,20 +602,22 @@ Test(sonic, lossless_pg_through_map)
 {
 	struct sonic_cfg c;
 
-	text_ok(with_port(POOL ", "
-			  "\"TC_TO_PRIORITY_GROUP_MAP\": {\"M\": {\"3\": \"6\"}}, "
-			  "\"TC_TO_QUEUE_MAP\": {\"Q\": {\"3\": \"5\"}}, "
-			  "\"PORT_QOS_MAP\": {\"Ethernet0\": {\"pfc_enable\": \"3\", \"tc_to_pg_map\": "
-			  "\"M\", \"tc_to_queue_map\": \"Q\"}}, "
-			  "\"BUFFER_PROFILE\": {\"lossy\": {\"pool\": \"ingress_lossless_pool\", "
-			  "\"xoff\": \"1\"}, \"lossless\": {\"pool\": \"ingress_lossless_pool\", "
-			  "\"xoff\": \"2\"}}, "
-			  "\"BUFFER_PG\": {\"Ethernet0|3\": {\"profile\": \"lossy\"}, "
-			  "\"Ethernet0|6\": {\"profile\": \"lossless\"}}, "
-			  "\"WRED_PROFILE\": {\"A\": {}, \"B\": {\"ecn\": \"ecn_green\"}}, "
-			  "\"QUEUE\": {\"Ethernet0|3\": {\"wred_profile\": \"A\"}, "
-			  "\"Ethernet0|4-5\": {\"wred_profile\": \"B\"}}"),
-		&c);
+	text_ok(
+	    with_port(POOL
+		      ", "
+		      "\"TC_TO_PRIORITY_GROUP_MAP\": {\"M\": {\"3\": \"6\"}}, "
+		      "\"TC_TO_QUEUE_MAP\": {\"Q\": {\"3\": \"5\"}}, "
+		      "\"PORT_QOS_MAP\": {\"Ethernet0\": {\"pfc_enable\": \"3\", \"tc_to_pg_map\": "
+		      "\"M\", \"tc_to_queue_map\": \"Q\"}}, "
+		      "\"BUFFER_PROFILE\": {\"lossy\": {\"pool\": \"ingress_lossless_pool\", "
+		      "\"xoff\": \"1\"}, \"lossless\": {\"pool\": \"ingress_lossless_pool\", "
+		      "\"xoff\": \"2\"}}, "
+		      "\"BUFFER_PG\": {\"Ethernet0|3\": {\"profile\": \"lossy\"}, "
+		      "\"Ethernet0|6\": {\"profile\": \"lossless\"}}, "
+		      "\"WRED_PROFILE\": {\"A\": {}, \"B\": {\"ecn\": \"ecn_green\"}}, "
+		      "\"QUEUE\": {\"Ethernet0|3\": {\"wred_profile\": \"A\"}, "
+		      "\"Ethernet0|4-5\": {\"wred_profile\": \"B\"}}"),
+	    &c);
 	cr_assert_eq(c.tc_to_pg[3], 6);
 	cr_assert_eq(c.tc_to_pg[2], 0, "a map that omits a TC sends it to 0");
 	cr_assert_eq(c.tc_to_queue[3], 5);
@@ -617,7 +633,8 @@ Test(sonic, lossless_pg_without_pfc_enable)
 {
 	struct sonic_cfg c;
 
-	text_ok(with_port(POOL ", \"BUFFER_PROFILE\": {\"lossy\": {\"pool\": "
+	text_ok(with_port(POOL
+			  ", \"BUFFER_PROFILE\": {\"lossy\": {\"pool\": "
 			  "\"ingress_lossless_pool\", \"size\": \"0\"}, \"lossless\": {\"pool\": "
 			  "\"ingress_lossless_pool\", \"xoff\": \"2\"}}, "
 			  "\"BUFFER_PG\": {\"Ethernet0|0\": {\"profile\": \"lossy\"}, "
@@ -632,18 +649,19 @@ Test(sonic, ports_disagree)
 {
 	struct sonic_cfg c;
 
-	text_ok("{\"PORT\": {\"Ethernet0\": {}, \"Ethernet4\": {}, \"Ethernet8\": {}}, " POOL ", "
-		"\"BUFFER_PROFILE\": {\"a\": {\"pool\": \"ingress_lossless_pool\", \"xoff\": \"1\"}, "
-		"\"b\": {\"pool\": \"ingress_lossless_pool\", \"xoff\": \"2\"}}, "
-		"\"BUFFER_PG\": {\"Ethernet0|3\": {\"profile\": \"a\"}, \"Ethernet4|4\": {\"profile\": "
-		"\"b\"}, \"Ethernet8|4\": {\"profile\": \"b\"}}, "
-		"\"PORT_QOS_MAP\": {\"Ethernet0\": {\"pfc_enable\": \"3\"}, \"Ethernet4\": "
-		"{\"pfc_enable\": \" 4 \"}, \"Ethernet8\": {\"pfc_enable\": \"\"}}, "
-		"\"PFC_WD\": {\"Ethernet0\": {\"detection_time\": \"400\", \"action\": \"alert\"}, "
-		"\"Ethernet4\": {\"detection_time\": \"200\", \"action\": \"forward\"}, "
-		"\"Ethernet8\": {\"detection_time\": \"400\", \"action\": \"alert\"}, "
-		"\"GLOBAL\": {\"POLL_INTERVAL\": \"200\"}}}",
-		&c);
+	text_ok(
+	    "{\"PORT\": {\"Ethernet0\": {}, \"Ethernet4\": {}, \"Ethernet8\": {}}, " POOL ", "
+	    "\"BUFFER_PROFILE\": {\"a\": {\"pool\": \"ingress_lossless_pool\", \"xoff\": \"1\"}, "
+	    "\"b\": {\"pool\": \"ingress_lossless_pool\", \"xoff\": \"2\"}}, "
+	    "\"BUFFER_PG\": {\"Ethernet0|3\": {\"profile\": \"a\"}, \"Ethernet4|4\": {\"profile\": "
+	    "\"b\"}, \"Ethernet8|4\": {\"profile\": \"b\"}}, "
+	    "\"PORT_QOS_MAP\": {\"Ethernet0\": {\"pfc_enable\": \"3\"}, \"Ethernet4\": "
+	    "{\"pfc_enable\": \" 4 \"}, \"Ethernet8\": {\"pfc_enable\": \"\"}}, "
+	    "\"PFC_WD\": {\"Ethernet0\": {\"detection_time\": \"400\", \"action\": \"alert\"}, "
+	    "\"Ethernet4\": {\"detection_time\": \"200\", \"action\": \"forward\"}, "
+	    "\"Ethernet8\": {\"detection_time\": \"400\", \"action\": \"alert\"}, "
+	    "\"GLOBAL\": {\"POLL_INTERVAL\": \"200\"}}}",
+	    &c);
 	cr_assert_eq(c.pfc_enable, 0x18);
 	cr_assert_str_eq(c.pfc_where, "PORT_QOS_MAP|Ethernet0|pfc_enable");
 	cr_assert_str_eq(c.profile, "b");
@@ -665,7 +683,8 @@ Test(sonic, dscp_map_choice)
 	cr_assert_eq(c.dscp_to_tc[26], 3);
 	cr_assert_eq(c.dscp_given, (1ULL << 26) | 1);
 
-	text_ok(with_port("\"DSCP_TO_TC_MAP\": {\"A\": {\"26\": \"3\"}, \"B\": {\"26\": \"1\"}}"), &c);
+	text_ok(with_port("\"DSCP_TO_TC_MAP\": {\"A\": {\"26\": \"3\"}, \"B\": {\"26\": \"1\"}}"),
+		&c);
 	cr_assert_not(c.has_dscp_map);
 
 	text_ok(with_port("\"DSCP_TO_TC_MAP\": {\"A\": {\"26\": \"3\"}, \"B\": {\"26\": \"1\"}}, "
@@ -682,8 +701,10 @@ Test(sonic, port_list_keys)
 {
 	struct sonic_cfg c;
 
-	text_ok(with_port(POOL ", " PFC34 ", " PROFILE(", \"xoff\": \"7\"") ", "
-			  "\"BUFFER_PG\": {\"Ethernet0,Ethernet4|3-4\": {\"profile\": \"pg\"}}"),
+	text_ok(with_port(POOL ", " PFC34 ", " PROFILE(
+		    ", \"xoff\": \"7\"") ", "
+					 "\"BUFFER_PG\": {\"Ethernet0,Ethernet4|3-4\": "
+					 "{\"profile\": \"pg\"}}"),
 		&c);
 	cr_assert_eq(c.xoff, 7);
 	cr_assert_str_eq(c.pg_where, "BUFFER_PG|Ethernet0,Ethernet4|3-4");
@@ -708,7 +729,7 @@ Test(sonic, old_style_file)
 	cr_assert_str_eq(c.dscp_map, "AZURE");
 	cr_assert_eq(c.dscp_to_tc[26], 3);
 	cr_assert_eq(c.dscp_given, (1ULL << 0) | (1ULL << 1) | (1ULL << 3) | (1ULL << 4) |
-					   (1ULL << 8) | (1ULL << 26) | (1ULL << 46) | (1ULL << 48));
+				       (1ULL << 8) | (1ULL << 26) | (1ULL << 46) | (1ULL << 48));
 	cr_assert_eq(c.tc_to_pg[0], 1);
 	cr_assert_eq(c.tc_to_pg[2], 0);
 	cr_assert_eq(c.tc_to_queue[6], 6, "no TC_TO_QUEUE_MAP: identity");
