@@ -314,6 +314,13 @@ static void chk_lossless_path(struct chk *c, const struct scenario *s)
 
 	if (have_pod)
 		tc_env = pod_get(&pc, "NCCL_IB_TC");
+	if (tc_env && tc_env->value_from) {
+		chk_add(c, CHK_INFO, "NCCL_TC_AT_RUN_TIME", chk_str("%s:%d NCCL_IB_TC", pc.file,
+								   tc_env->line),
+			"comes from a Secret or ConfigMap (valueFrom): its value is known only at "
+			"run time; the path below is checked with nic.dscp instead");
+		tc_env = NULL;
+	}
 	if (tc_env)
 		dscp = (uint8_t)((strtoul(tc_env->value, NULL, 10) >> 2) & 63);
 	prio = s->nic.dscp2prio[dscp];

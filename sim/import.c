@@ -156,8 +156,14 @@ static void imp_pod(const struct pod_cfg *pc)
 
 	printf("# from %s (%s)\n", pc->file, pc->kind);
 	for (size_t i = 0; i < pc->n; i++)
-		printf("# %s=%s    # line %d%s%s\n", pc->env[i].name, pc->env[i].value, pc->env[i].line,
-		       pc->env[i].container[0] ? ", container " : "", pc->env[i].container);
+		printf("# %s=%s    # line %d%s%s%s\n", pc->env[i].name, pc->env[i].value,
+		       pc->env[i].line, pc->env[i].container[0] ? ", container " : "",
+		       pc->env[i].container,
+		       pc->env[i].value_from ? " (valueFrom: set at run time)" : "");
+	if (tc && tc->value_from)
+		tc = NULL;
+	if (to && to->value_from)
+		to = NULL;
 	if (tc) {
 		unsigned long v = strtoul(tc->value, NULL, 10);
 

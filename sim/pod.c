@@ -28,7 +28,12 @@
 
 #define POD_DEPTH 64                /* as ydoc: deeper is refused */
 #define POD_MAX_ANCHORS 256         /* per document; libcyaml searches them linearly */
-#define POD_MAX_EXPANDED (1u << 20) /* events replayed for aliases, per document */
+/*
+ * Events replayed for aliases, per document. libcyaml records them one
+ * realloc at a time, quadratic under ASan; an env list shared by a few
+ * containers is a few hundred.
+ */
+#define POD_MAX_EXPANDED (1u << 14)
 #define POD_SAT (1ull << 62)
 
 /* ---- the workload kinds and where their containers are ------------------- */
@@ -222,13 +227,16 @@ static int pod_handle(struct pod_scan *s, const yaml_event_t *ev, char *root_key
 	}
 	case YAML_ALIAS_EVENT: {
 		const char *name = (const char *)ev->data.alias.anchor;
-		uint64_t w = 1; /* an unknown alias: libcyaml refuses it */
+		uint64_t w = 0;
 
-		for (int i = s->n_anchors - 1; i >= 0; i--) {
-			if (!strcmp(s->anchors[i].name, name)) {
+		for (int i = s->n_anchors - 1; i >= 0 && !w; i--)
+			if (!strcmp(s->anchors[i].name, name))
 				w = s->anchors[i].weight;
-				break;
-			}
+		if (!w) {
+			/* libcyaml refuses it too, but names no line */
+			pod_bad(&s->cur, line, "alias *%s names no anchor (&%s) before it", name,
+				name);
+			w = 1;
 		}
 		s->expanded = pod_sat_add(s->expanded, w);
 		if (s->expanded > POD_MAX_EXPANDED)

@@ -174,7 +174,8 @@ static int merge_pod(struct loader *l, struct scenario *s, const char *prefix, c
 		return -ENOMEM;
 	if ((err = pod_read(s->cfg.pod, &pc, &d)))
 		return err == -ENOMEM ? err : config_fail(l, key, &d);
-	if ((e = pod_get(&pc, "NCCL_IB_TC"))) {
+	/* a value from a Secret or ConfigMap is only known at run time: not used */
+	if ((e = pod_get(&pc, "NCCL_IB_TC")) && !e->value_from) {
 		v = strtoul(e->value, &end, 10);
 		if (end == e->value || *end || v > 255)
 			err = scn__fail(l, key,
@@ -183,7 +184,7 @@ static int merge_pod(struct loader *l, struct scenario *s, const char *prefix, c
 		snprintf(path, sizeof(path), "%s.dscp", prefix);
 		err = err ? err : give(l, path, "%lu", v >> 2);
 	}
-	if (!err && (e = pod_get(&pc, "NCCL_IB_TIMEOUT"))) {
+	if (!err && (e = pod_get(&pc, "NCCL_IB_TIMEOUT")) && !e->value_from) {
 		v = strtoul(e->value, &end, 10);
 		if (end == e->value || *end || v > 31)
 			err = scn__fail(l, key, "%s:%d: NCCL_IB_TIMEOUT=%s is not 0 to 31", pc.file,

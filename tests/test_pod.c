@@ -380,8 +380,18 @@ Test(pod, error_alias_bomb_is_refused_quickly)
 {
 	clock_t t0 = clock();
 
-	read_bad("tests/pod/laughs.yaml", 7, "aliases");
+	read_bad("tests/pod/laughs.yaml", 6, "aliases (*a3) expand to more than");
 	cr_assert_lt((double)(clock() - t0) / CLOCKS_PER_SEC, 2.0);
+}
+
+Test(pod, error_unknown_alias_names_its_line)
+{
+	struct diag d = {0};
+
+	cr_assert_eq(text_bad("kind: Pod\nx: [a]\nspec:\n  containers:\n  - name: *nm\n", &d),
+		     -EINVAL);
+	cr_assert(strstr(d.msg, "alias *nm names no anchor"), "%s", d.msg);
+	cr_assert_eq(d.line, 5);
 }
 
 Test(pod, error_duplicate_key_is_einval)
