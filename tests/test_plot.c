@@ -46,7 +46,7 @@ static void setup(void)
 	ts_proc_setup("plot");
 }
 
-TestSuite(plot, .init = setup, .fini = ts_proc_teardown, .timeout = 60);
+TestSuite(plot, .init = setup, .fini = ts_proc_teardown, .timeout = 600);
 
 static int count_lines(const char *s)
 {
@@ -418,7 +418,7 @@ Test(plot, a_stale_ranks_png_is_removed)
 }
 
 /* The acceptance picture: `make run`'s own scenario, plotted. */
-Test(plot, the_seed_cluster_plots, .timeout = 600)
+Test(plot, the_seed_cluster_plots)
 {
 	struct ts_proc p;
 	const char *out = ts_tmp("seed");
