@@ -3,6 +3,8 @@
 
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "models/net.h"
@@ -18,6 +20,18 @@ void ts_load(const char *yaml, const char *const *sets, size_t n_sets, struct si
 	cr_assert_eq(scn_load_text("test.yaml", yaml, strlen(yaml), sets, n_sets, &s, &d), 0, "%s",
 		     diag_str(&d, buf, sizeof(buf)));
 	cr_assert_eq(sim_init(sim, s, &d), 0, "%s", diag_str(&d, buf, sizeof(buf)));
+}
+
+const char *ts_src(const char *rel)
+{
+	static char buf[4][4096];
+	static int next;
+	const char *src = getenv("ROCESIM_SRC");
+	char *b = buf[next++ % 4];
+
+	cr_assert(src, "ROCESIM_SRC is not set (run through meson test)");
+	snprintf(b, sizeof(buf[0]), "%s/%s", src, rel);
+	return b;
 }
 
 double ts_metric(const json_t *j, const char *metric)

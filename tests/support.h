@@ -21,6 +21,9 @@ void ts_load(const char *yaml, const char *const *sets, size_t n_sets, struct si
 json_t *ts_finish(struct sim *sim);
 /* ts_load + ts_finish. */
 json_t *ts_run(const char *yaml, struct sim *sim);
+/* @rel under the source root ($ROCESIM_SRC, set by meson test); 4
+ * rotating buffers. Asserts that the variable is set. */
+const char *ts_src(const char *rel);
 /* A summary metric of @j ("fct_us.p99"); asserts that it exists. */
 double ts_metric(const json_t *j, const char *metric);
 

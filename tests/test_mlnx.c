@@ -14,24 +14,14 @@
 #include <unistd.h>
 
 #include "sim/mlnx.h"
-
-static const char *src_path(const char *rel)
-{
-	static char buf[4][1024];
-	static int next;
-	const char *src = getenv("ROCESIM_SRC");
-	char *b = buf[next++ % 4];
-
-	snprintf(b, sizeof(buf[0]), "%s/%s", src ? src : ".", rel);
-	return b;
-}
+#include "support.h"
 
 static struct mlnx_qos qos_ok(const char *rel)
 {
 	struct mlnx_qos q;
 	struct diag d = {0};
 	char msg[1024];
-	int err = mlnx_qos_read(src_path(rel), &q, &d);
+	int err = mlnx_qos_read(ts_src(rel), &q, &d);
 
 	cr_assert_eq(err, 0, "%s: %s", rel, diag_str(&d, msg, sizeof(msg)));
 	return q;
@@ -43,7 +33,7 @@ static void qos_bad(const char *rel, int line, const char *what)
 	struct mlnx_qos q;
 	struct diag d = {0};
 	char msg[1024];
-	int err = mlnx_qos_read(src_path(rel), &q, &d);
+	int err = mlnx_qos_read(ts_src(rel), &q, &d);
 
 	diag_str(&d, msg, sizeof(msg));
 	cr_assert_eq(err, -EINVAL, "%s: %d (%s)", rel, err, msg);
@@ -200,7 +190,7 @@ Test(mlnx, binary_garbage)
 	struct mlnx_qos q;
 	struct diag d = {0};
 	char msg[1024];
-	int err = mlnx_qos_read(src_path("tests/mlnx/garbage.bin"), &q, &d);
+	int err = mlnx_qos_read(ts_src("tests/mlnx/garbage.bin"), &q, &d);
 
 	diag_str(&d, msg, sizeof(msg));
 	cr_assert_eq(err, -EINVAL, "%s", msg);
@@ -217,9 +207,9 @@ Test(mlnx, not_a_file)
 	struct mlnx_qos q;
 	struct diag d = {0};
 
-	cr_assert_eq(mlnx_qos_read(src_path("tests/mlnx/no-such-file.txt"), &q, &d), -ENOENT);
+	cr_assert_eq(mlnx_qos_read(ts_src("tests/mlnx/no-such-file.txt"), &q, &d), -ENOENT);
 	cr_assert(strstr(d.msg, "cannot open"), "%s", d.msg);
-	cr_assert_eq(mlnx_qos_read(src_path("tests/mlnx"), &q, &d), -EINVAL);
+	cr_assert_eq(mlnx_qos_read(ts_src("tests/mlnx"), &q, &d), -EINVAL);
 	cr_assert(strstr(d.msg, "not a regular file"), "%s", d.msg);
 }
 
@@ -304,7 +294,7 @@ static void cc_bad(const char *rel, int line, const char *what)
 	struct cc_params cc;
 	struct diag d = {0};
 	char msg[1024];
-	int err = cc_params_read(src_path(rel), &cc, &d);
+	int err = cc_params_read(ts_src(rel), &cc, &d);
 
 	diag_str(&d, msg, sizeof(msg));
 	cr_assert_eq(err, -EINVAL, "%s: %d (%s)", rel, err, msg);
@@ -319,7 +309,7 @@ Test(cc_params, grep_form_with_pci_path)
 	struct cc_params cc;
 	struct diag d = {0};
 
-	cr_assert_eq(cc_params_read(src_path("tests/mlnx/cc-grep.txt"), &cc, &d), 0, "%s", d.msg);
+	cr_assert_eq(cc_params_read(ts_src("tests/mlnx/cc-grep.txt"), &cc, &d), 0, "%s", d.msg);
 	cr_assert_eq(cc.n, 4);
 	cc_expect(&cc, 0, "rp_gd", "11", 1);
 	cc_expect(&cc, 1, "rp_ai_rate", "5", 2);
@@ -335,7 +325,7 @@ Test(cc_params, pasted_lines_and_comments)
 	struct cc_params cc;
 	struct diag d = {0};
 
-	cr_assert_eq(cc_params_read(src_path("tests/mlnx/cc-lines.txt"), &cc, &d), 0, "%s", d.msg);
+	cr_assert_eq(cc_params_read(ts_src("tests/mlnx/cc-lines.txt"), &cc, &d), 0, "%s", d.msg);
 	cr_assert_eq(cc.n, 5);
 	cc_expect(&cc, 0, "rp_gd", "50", 3);
 	cc_expect(&cc, 1, "rp_hai_rate", "15", 4);
@@ -450,11 +440,11 @@ Test(cc_params, experiment_configs)
 	struct diag d = {0};
 	int found = 0;
 
-	cr_assert_eq(cc_params_read(src_path("experiments/configs/cc_params"), &folder, &d), 0,
+	cr_assert_eq(cc_params_read(ts_src("experiments/configs/cc_params"), &folder, &d), 0,
 		     "%s", d.msg);
-	cr_assert_eq(cc_params_read(src_path("experiments/configs/cc_params.txt"), &text, &d), 0,
+	cr_assert_eq(cc_params_read(ts_src("experiments/configs/cc_params.txt"), &text, &d), 0,
 		     "%s", d.msg);
-	cr_assert_eq(cc_params_read(src_path("experiments/configs/cc_params-seed.txt"), &seed, &d),
+	cr_assert_eq(cc_params_read(ts_src("experiments/configs/cc_params-seed.txt"), &seed, &d),
 		     0, "%s", d.msg);
 	cr_assert_eq(folder.n, 19);
 	cr_assert_eq(text.n, folder.n);

@@ -13,23 +13,14 @@
 #include <time.h>
 
 #include "sim/pod.h"
-
-static const char *src_path(const char *rel)
-{
-	static char buf[4096];
-	const char *src = getenv("ROCESIM_SRC");
-
-	cr_assert(src, "ROCESIM_SRC is not set (run through meson test)");
-	snprintf(buf, sizeof(buf), "%s/%s", src, rel);
-	return buf;
-}
+#include "support.h"
 
 /* Read tests/pod/@name; asserts success. */
 static void read_ok(const char *rel, struct pod_cfg *p)
 {
 	struct diag d = {0};
 	char msg[1024];
-	int err = pod_read(src_path(rel), p, &d);
+	int err = pod_read(ts_src(rel), p, &d);
 
 	cr_assert_eq(err, 0, "%s: %d: %s", rel, err, diag_str(&d, msg, sizeof(msg)));
 }
@@ -40,7 +31,7 @@ static void read_bad(const char *rel, int line, const char *words)
 	struct pod_cfg p;
 	struct diag d = {0};
 	char msg[1024];
-	int err = pod_read(src_path(rel), &p, &d);
+	int err = pod_read(ts_src(rel), &p, &d);
 
 	diag_str(&d, msg, sizeof(msg));
 	cr_assert_eq(err, -EINVAL, "%s: expected -EINVAL, got %d (%s)", rel, err, msg);
@@ -408,9 +399,9 @@ Test(pod, error_unreadable_files)
 	struct pod_cfg p;
 	struct diag d = {0};
 
-	cr_assert_eq(pod_read(src_path("tests/pod/no-such-file.yaml"), &p, &d), -ENOENT);
+	cr_assert_eq(pod_read(ts_src("tests/pod/no-such-file.yaml"), &p, &d), -ENOENT);
 	cr_assert(strstr(d.msg, "cannot read"), "%s", d.msg);
-	cr_assert_eq(pod_read(src_path("tests/pod"), &p, &d), -EINVAL);
+	cr_assert_eq(pod_read(ts_src("tests/pod"), &p, &d), -EINVAL);
 	cr_assert(strstr(d.msg, "not a regular text file"), "%s", d.msg);
 }
 

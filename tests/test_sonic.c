@@ -14,23 +14,13 @@
 #include <string.h>
 
 #include "sim/sonic.h"
-
-/* @rel under the source root. */
-static const char *src_path(const char *rel)
-{
-	static char buf[4096];
-	const char *src = getenv("ROCESIM_SRC");
-
-	cr_assert(src, "ROCESIM_SRC is not set (run through meson test)");
-	snprintf(buf, sizeof(buf), "%s/%s", src, rel);
-	return buf;
-}
+#include "support.h"
 
 static void read_ok(const char *rel, struct sonic_cfg *c)
 {
 	struct diag d = {0};
 	char buf[1024];
-	int err = sonic_read(src_path(rel), c, &d);
+	int err = sonic_read(ts_src(rel), c, &d);
 
 	cr_assert_eq(err, 0, "%s: %d %s", rel, err, diag_str(&d, buf, sizeof(buf)));
 }
@@ -62,10 +52,10 @@ static void file_err(const char *rel, int line, const char *path, const char *ms
 {
 	struct sonic_cfg c;
 	struct diag d = {0};
-	int err = sonic_read(src_path(rel), &c, &d);
+	int err = sonic_read(ts_src(rel), &c, &d);
 
 	check_err(err, &d, path, msg, rel);
-	cr_assert_str_eq(d.file, src_path(rel));
+	cr_assert_str_eq(d.file, ts_src(rel));
 	cr_assert_eq(d.line, line, "%s: line %d, want %d", rel, d.line, line);
 }
 

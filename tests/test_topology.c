@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "topologies/topo.h"
+#include "support.h"
 
 static struct topo_spec spec_of(enum topo_kind kind)
 {
@@ -23,14 +24,6 @@ static struct topo_spec spec_of(enum topo_kind kind)
 	s.link = (struct topo_linkspec){ 100000000000ULL, 2000 * SIMTIME_PS_PER_MM };
 	s.uplink = (struct topo_linkspec){ 400000000000ULL, 30000 * SIMTIME_PS_PER_MM };
 	return s;
-}
-
-static void src_path(char *buf, size_t size, const char *rel)
-{
-	const char *root = getenv("ROCESIM_SRC");
-
-	cr_assert(root, "ROCESIM_SRC is not set");
-	snprintf(buf, size, "%s/%s", root, rel);
 }
 
 /* Every structural promise of topo.h, checked on any topology. */
@@ -101,7 +94,7 @@ static struct topo *build_file(const char *rel)
 	struct topo_spec s = spec_of(TOPO_FILE);
 	char path[1024];
 
-	src_path(path, sizeof(path), rel);
+	snprintf(path, sizeof(path), "%s", ts_src(rel));
 	s.file = path;
 	return build(&s);
 }
@@ -648,7 +641,7 @@ Test(topology, shipped_files_connect_every_host)
 	int files = 0;
 	DIR *dp;
 
-	src_path(dir, sizeof(dir), "topologies");
+	snprintf(dir, sizeof(dir), "%s", ts_src("topologies"));
 	dp = opendir(dir);
 	cr_assert(dp);
 	while ((e = readdir(dp))) {
@@ -757,7 +750,7 @@ static void expect_src_error(const char *rel, int line, const char *path, const 
 {
 	char file[1024];
 
-	src_path(file, sizeof(file), rel);
+	snprintf(file, sizeof(file), "%s", ts_src(rel));
 	expect_file_error(file, line, path, words);
 }
 
