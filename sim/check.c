@@ -38,14 +38,17 @@ static const char chk_usage[] =
     "    lossless priority whose traffic waits on each other in a loop, where a\n"
     "    PFC deadlock can form;\n"
     "  - threshold order (THRESHOLD_ORDER, a warning): ECN kmax not below a\n"
-    "    static PFC xoff;\n"
+    "    static PFC xoff, or the XOFF a dynamic_th gives one congested group;\n"
+    "  - the job's NCCL env (workload.pod): NCCL_IB_DISABLED (error),\n"
+    "    NCCL_GID_INDEX (warning);\n"
     "  - the lossless path of RDMA traffic, from NCCL_IB_TC (workload.pod) or\n"
     "    nic.dscp through the NIC's dscp2prio (nic.mlnx_qos) to the switch's\n"
     "    DSCP map (switch.sonic): DSCP_NOT_LOSSLESS, PRIORITY_MISMATCH,\n"
     "    NIC_PFC_OFF (errors), NIC_TRUST_PCP, PFC_EXTRA_PRIORITY (warnings);\n"
     "  - CNPs: CNP_LOSSLESS (error), CNP_PRIORITY, CNP_NOT_STRICT (warnings);\n"
     "  - nic.cc_params entries that are no cc_params name or out of range\n"
-    "    (CC_PARAM_UNKNOWN, CC_PARAM_RANGE, errors);\n"
+    "    (CC_PARAM_UNKNOWN, CC_PARAM_RANGE, errors), and legal values that do\n"
+    "    not do what they look like (CC_PARAM_SUSPECT, CC_PARAM_SLOW_RECOVERY);\n"
     "  - headroom shorter than the longest cable needs (HEADROOM_SHORT, error).\n"
     "\n"
     "The routes analysed are those of the scenario's workload by default (each\n"
@@ -211,6 +214,28 @@ static void chk_thresholds(struct chk *c, const struct scenario *s)
 	const struct scn_ecn *e = &s->sw.ecn;
 	char o1[300], o2[300];
 
+	if (p->enabled && p->dynamic && s->sw.lossless && e->enabled) {
+		/*
+		 * With a dynamic threshold a single congested PG reaches XOFF at
+		 * x = a (S - x), x = a S / (1 + a), a = 2^dynamic_th, S the shared
+		 * pool (the buffer less reservations, not known here: take the
+		 * whole buffer, an upper bound). Below kmax, PFC fires before ECN
+		 * has marked every packet.
+		 */
+		double a = p->dynamic_th >= 0 ? (double)(1 << p->dynamic_th)
+					      : 1.0 / (double)(1 << -p->dynamic_th);
+		double x = a * (double)s->sw.buffer / (1 + a);
+
+		if ((double)e->kmax >= x)
+			chk_add(c, CHK_WARNING, "THRESHOLD_ORDER",
+				chk_str("switch.ecn.kmax %llu B; switch.pfc.dynamic_th %d",
+					(unsigned long long)e->kmax, p->dynamic_th),
+				"one congested priority group reaches XOFF at no more than %.0f B "
+				"(2^%d / (1 + 2^%d) of a %llu B buffer), below ECN's kmax: PFC pauses "
+				"before DCQCN has slowed the senders",
+				x, p->dynamic_th, p->dynamic_th, (unsigned long long)s->sw.buffer);
+		return;
+	}
 	if (!p->enabled || p->dynamic || !s->sw.lossless || !e->enabled || e->kmax < p->xoff)
 		return;
 	chk_add(
@@ -323,6 +348,24 @@ static void chk_lossless_path(struct chk *c, const struct scenario *s)
 	}
 	if (tc_env)
 		dscp = (uint8_t)((strtoul(tc_env->value, NULL, 10) >> 2) & 63);
+	if (have_pod) {
+		const struct pod_env *e = pod_get(&pc, "NCCL_IB_DISABLE");
+
+		if (e && !e->value_from && strtoul(e->value, NULL, 10) == 1)
+			chk_add(c, CHK_ERROR, "NCCL_IB_DISABLED",
+				chk_str("%s:%d NCCL_IB_DISABLE=%s", pc.file, e->line, e->value),
+				"NCCL does not use RDMA at all (it falls back to TCP sockets): none "
+				"of this fabric's RoCE settings apply to the job");
+		e = pod_get(&pc, "NCCL_IB_GID_INDEX");
+		if (e && !e->value_from && strtoul(e->value, NULL, 10) < 2 && e->value[0] != '-')
+			chk_add(c, CHK_WARNING, "NCCL_GID_INDEX",
+				chk_str("%s:%d NCCL_IB_GID_INDEX=%s", pc.file, e->line, e->value),
+				"GID index %s is usually a link-local (fe80::) GID: its packets are "
+				"not routed beyond the first switch and may be RoCE v1 (no IP, no "
+				"DSCP); the IPv4-mapped RoCE v2 GID is often 3 (show_gids tells, "
+				"per host), or leave it to NCCL (-1)",
+				e->value);
+	}
 	prio = s->nic.dscp2prio[dscp];
 	tc = s->sw.dscp_to_tc[dscp];
 	if (tc_env)
@@ -372,6 +415,13 @@ static void chk_lossless_path(struct chk *c, const struct scenario *s)
 			"PFC is enabled on priorities %s that no RDMA traffic uses: each one is a "
 			"class that can be paused, spread a storm and close a deadlock for nothing",
 			chk_prios(s->nic.pfc & (uint8_t)~used, m, sizeof(m)));
+	if (s->sw.pfc.enabled && (s->sw.lossless & (uint8_t)~(1u << tc)))
+		chk_add(c, CHK_WARNING, "PFC_EXTRA_PRIORITY",
+			chk_str("switch.lossless %s", chk_prios(s->sw.lossless, m, sizeof(m))),
+			"the switch keeps headroom and sends PAUSE for classes %s that RDMA traffic "
+			"(TC %u) does not use: buffer reserved for nothing, and more classes that "
+			"can be paused",
+			chk_prios(s->sw.lossless & (uint8_t)~(1u << tc), m, sizeof(m)), tc);
 	if ((s->sw.lossless >> s->sw.cnp_priority) & 1)
 		chk_add(c, CHK_ERROR, "CNP_LOSSLESS",
 			chk_str("switch.cnp_priority %u; switch.lossless %s", s->sw.cnp_priority,

@@ -172,3 +172,36 @@ Test(configs, check_on_the_seed_cluster_takes_under_a_second)
 	cr_assert_lt(s, 10.0, "%.2f s", s);
 	ts_proc_free(&p);
 }
+
+Test(configs, the_job_env_is_checked)
+{
+	static const char pod[] =
+		"apiVersion: v1\n"
+		"kind: Pod\n"
+		"metadata: {name: trainer}\n"
+		"spec:\n"
+		"  containers:\n"
+		"    - name: t\n"
+		"      image: x\n"
+		"      env:\n"
+		"        - {name: NCCL_IB_TC, value: \"104\"}\n"
+		"        - {name: NCCL_IB_GID_INDEX, value: \"0\"}\n"
+		"        - {name: NCCL_IB_DISABLE, value: \"1\"}\n";
+	struct ts_proc p;
+	const char *pod_file = ts_tmp("pod.yaml"), *scn = ts_tmp("env.yaml");
+	FILE *f = fopen(pod_file, "w");
+
+	cr_assert(f);
+	fputs(pod, f);
+	fclose(f);
+	f = fopen(scn, "w");
+	cr_assert(f);
+	fprintf(f, "topology: {kind: star, hosts: 4}\n"
+		   "workload: {kind: allreduce, size: 4MB, pod: %s}\n", pod_file);
+	fclose(f);
+	ts_exec(&p, (const char *[]){"check", scn, NULL});
+	cr_assert_eq(p.code, 1, "%s%s", p.out, p.err);
+	cr_assert(has(p.out, "error NCCL_IB_DISABLED"), "%s", p.out);
+	cr_assert(has(p.out, "warning NCCL_GID_INDEX"), "%s", p.out);
+	ts_proc_free(&p);
+}
