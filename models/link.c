@@ -287,12 +287,16 @@ void port_pfc_ignore(struct port *p, uint8_t prio, int ignore)
  * calculation (FACTS.md 4.3, with Cisco's own-frame term) without the
  * gearbox, PHY and cell-occupancy terms. Rounded up to 1 KiB.
  */
+uint64_t pfc_headroom_need(uint64_t rate_bps, simtime_t delay, simtime_t response, uint32_t mtu)
+{
+	return 3 * ((uint64_t)mtu + PKT_HEADER_BYTES + PKT_PREAMBLE_IFG_BYTES) +
+	       PKT_PAUSE_FRAME_BYTES + PKT_PREAMBLE_IFG_BYTES +
+	       (2 * delay + response) * (rate_bps / 8) / SIMTIME_S;
+}
+
 uint64_t pfc_headroom(const struct port *p, uint32_t mtu)
 {
-	uint64_t bytes_per_s = p->rate_bps / 8;
-	uint64_t b = 3 * ((uint64_t)mtu + PKT_HEADER_BYTES + PKT_PREAMBLE_IFG_BYTES) +
-		     PKT_PAUSE_FRAME_BYTES + PKT_PREAMBLE_IFG_BYTES +
-		     (2 * p->delay + p->peer->response) * bytes_per_s / SIMTIME_S;
+	uint64_t b = pfc_headroom_need(p->rate_bps, p->delay, p->peer->response, mtu);
 
 	return (b + 1023) / 1024 * 1024;
 }

@@ -113,8 +113,12 @@ void port_pfc_ignore(struct port *p, uint8_t prio, int ignore);
  * 200G 453, 400G and above 905; slower links take the 10G figure.
  */
 simtime_t pfc_response_delay(uint64_t rate_bps);
-/* Bytes a receiver at @p needs after XOFF for MTU @mtu: see link.c. */
+/* Bytes a receiver at @p needs after XOFF for MTU @mtu, rounded up to
+ * 1 KiB: see link.c. */
 uint64_t pfc_headroom(const struct port *p, uint32_t mtu);
+/* The same need, not rounded, for a link of @rate_bps and @delay whose far
+ * end reacts in @response (rocesim check uses it before any port exists). */
+uint64_t pfc_headroom_need(uint64_t rate_bps, simtime_t delay, simtime_t response, uint32_t mtu);
 /* Duration of @quanta pause quanta (512 bit times each) at @rate_bps. */
 simtime_t pfc_quanta_time(uint32_t quanta, uint64_t rate_bps);
 

@@ -459,11 +459,10 @@ static void chk_headroom(struct chk *c, const struct scenario *s, const struct t
 		return;
 	for (uint32_t i = 0; i < t->n_links; i++) {
 		const struct topo_link *l = &t->links[i];
-		/* pfc_headroom()'s formula, on the link alone */
-		uint64_t b = 3 * ((uint64_t)s->nic.mtu + 82) + 84 +
-			     (2 * l->delay + (s->sw.pfc.response ? s->sw.pfc.response
-								 : pfc_response_delay(l->rate_bps))) *
-				     (l->rate_bps / 8) / SIMTIME_S;
+		uint64_t b = pfc_headroom_need(l->rate_bps, l->delay,
+					       s->sw.pfc.response ? s->sw.pfc.response
+								  : pfc_response_delay(l->rate_bps),
+					       s->nic.mtu);
 
 		if (b > need) {
 			need = b;
@@ -742,6 +741,39 @@ static json_t *chk_json_deadlock(const struct chk *c, const struct scenario *s,
 			 "truncated", c->cbd.truncated, "cycles", cycles);
 }
 
+/*
+ * Per switch port: the link, and per lossless priority the headroom each
+ * PG has (given, or what the model computes for that link: pfc_headroom's
+ * formula) with the need the cable sets, so users see every port's margin.
+ */
+static json_t *chk_json_ports(const struct scenario *s, const struct topo *t)
+{
+	json_t *ports = json_array();
+
+	for (uint32_t i = 0; ports && i < t->n_ports; i++) {
+		const struct topo_port *tp = &t->ports[i];
+		const struct topo_link *l = &t->links[tp->link];
+		simtime_t resp = s->sw.pfc.response ? s->sw.pfc.response : pfc_response_delay(l->rate_bps);
+		uint64_t need = pfc_headroom_need(l->rate_bps, l->delay, resp, s->nic.mtu);
+		uint64_t given = s->sw.pfc.headroom ? s->sw.pfc.headroom : (need + 1023) / 1024 * 1024;
+		json_t *pgs = json_array();
+
+		if (t->nodes[tp->node].kind != TOPO_SWITCH)
+			continue;
+		for (uint8_t prio = 0; s->sw.pfc.enabled && prio < 8; prio++)
+			if ((s->sw.lossless >> prio) & 1)
+				json_array_append_new(pgs, json_pack("{s:i,s:o,s:o}", "priority", prio,
+								     "headroom", chk_u64(given),
+								     "headroom_needed", chk_u64(need)));
+		json_array_append_new(ports, json_pack("{s:s,s:f,s:f,s:o}", "port", tp->name,
+						       "rate_gbps", (double)l->rate_bps / 1e9,
+						       "cable_m",
+						       (double)l->delay / (double)(1000 * SIMTIME_PS_PER_MM),
+						       "lossless_pgs", pgs));
+	}
+	return ports;
+}
+
 static int chk_print_json(const struct chk *c, const struct scenario *s, const struct topo *t,
 			  const struct chk_args *a)
 {
@@ -759,9 +791,9 @@ static int chk_print_json(const struct chk *c, const struct scenario *s, const s
 			findings = NULL;
 		}
 	}
-	root = json_pack("{s:o,s:{s:o,s:o},s:o}", "findings", findings, "effective", "switch",
-			 chk_json_switch(s), "nic", chk_json_nic(s), "deadlock",
-			 chk_json_deadlock(c, s, t, a));
+	root = json_pack("{s:o,s:{s:o,s:o,s:o},s:o}", "findings", findings, "effective", "switch",
+			 chk_json_switch(s), "ports", chk_json_ports(s, t), "nic", chk_json_nic(s),
+			 "deadlock", chk_json_deadlock(c, s, t, a));
 	if (!root)
 		return -ENOMEM;
 	err = json_dumpf(root, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(12));
