@@ -756,10 +756,11 @@ static json_t *chk_json_ports(const struct scenario *s, const struct topo *t)
 		simtime_t resp = s->sw.pfc.response ? s->sw.pfc.response : pfc_response_delay(l->rate_bps);
 		uint64_t need = pfc_headroom_need(l->rate_bps, l->delay, resp, s->nic.mtu);
 		uint64_t given = s->sw.pfc.headroom ? s->sw.pfc.headroom : (need + 1023) / 1024 * 1024;
-		json_t *pgs = json_array();
+		json_t *pgs;
 
 		if (t->nodes[tp->node].kind != TOPO_SWITCH)
 			continue;
+		pgs = json_array();
 		for (uint8_t prio = 0; s->sw.pfc.enabled && prio < 8; prio++)
 			if ((s->sw.lossless >> prio) & 1)
 				json_array_append_new(pgs, json_pack("{s:i,s:o,s:o}", "priority", prio,
