@@ -230,6 +230,21 @@ struct lines {
 	int no;
 };
 
+/* A NUL-terminated copy of @len bytes of @text that the line splitter may cut. */
+static char *text_copy(const char *text, size_t len, const char *file, struct diag *d)
+{
+	char *buf = malloc(len + 1);
+
+	if (!buf) {
+		diag_set(d, file, 0, "", "out of memory");
+		return NULL;
+	}
+	if (len)
+		memcpy(buf, text, len);
+	buf[len] = '\0';
+	return buf;
+}
+
 static void lines_init(struct lines *ls, char *buf, size_t len)
 {
 	ls->p = buf;
@@ -695,14 +710,9 @@ int mlnx_qos_parse(const char *text, size_t len, const char *file, struct mlnx_q
 	if (!file)
 		file = "";
 	snprintf(out->file, sizeof(out->file), "%s", file);
-	buf = malloc(len + 1);
-	if (!buf) {
-		diag_set(d, file, 0, "", "out of memory");
+	buf = text_copy(text, len, file, d);
+	if (!buf)
 		return -ENOMEM;
-	}
-	if (len)
-		memcpy(buf, text, len);
-	buf[len] = '\0';
 	qp.q = out;
 	qp.d = d;
 	qp.file = file;
@@ -891,14 +901,9 @@ int cc_params_parse(const char *text, size_t len, const char *file, struct cc_pa
 	out->n = 0;
 	if (!file)
 		file = "";
-	buf = malloc(len + 1);
-	if (!buf) {
-		diag_set(d, file, 0, "", "out of memory");
+	buf = text_copy(text, len, file, d);
+	if (!buf)
 		return -ENOMEM;
-	}
-	if (len)
-		memcpy(buf, text, len);
-	buf[len] = '\0';
 	err = cc_parse_text(buf, len, file, out, d);
 	free(buf);
 	if (err)
