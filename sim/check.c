@@ -25,8 +25,6 @@
 #include "scenario.h"
 #include "sonic.h"
 
-#define CHK_EXIT_FOUND 1
-#define CHK_EXIT_INPUT 2
 #define CHK_MAX_CYCLES 10
 
 static const char chk_usage[] =
@@ -98,14 +96,6 @@ struct chk {
 	uint32_t *failed; /* link indices taken down */
 	uint32_t n_failed;
 };
-
-static int chk_usage_error(const char *fmt, const char *arg)
-{
-	fprintf(stderr, "rocesim: check: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\n\n%s", chk_usage);
-	return CHK_EXIT_INPUT;
-}
 
 static char *chk_vfmt(const char *fmt, va_list ap)
 {
@@ -196,15 +186,7 @@ static const char *chk_origin(const struct scenario *s, const char *path, char *
 /* "3,4" for a priority mask. */
 static const char *chk_prios(uint8_t mask, char *buf, size_t size)
 {
-	size_t len = 0;
-
-	buf[0] = '\0';
-	for (int p = 0; p < 8; p++)
-		if (mask & (1u << p))
-			len += (size_t)snprintf(buf + len, size - len, "%s%d", len ? "," : "", p);
-	if (!len)
-		snprintf(buf, size, "none");
-	return buf;
+	return cli_prio_list(mask, ",", "none", buf, size);
 }
 
 /* ECN kmin < kmax < static XOFF: PFC should not fire before ECN has marked. */
@@ -840,14 +822,14 @@ static int chk_run(const struct chk_args *a)
 	struct chk c = {0};
 	struct diag d = {0};
 	struct timespec t0, t1;
-	int err, rc = CHK_EXIT_INPUT, errors = 0;
+	int err, rc = CLI_EXIT_INPUT, errors = 0;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	err = scn_load_ex(a->scenario, a->sets, a->n_sets, SCN_LOAD_LENIENT, &s, &d);
 	if (err) {
 		fprintf(stderr, "rocesim: ");
 		diag_print(&d, stderr);
-		return CHK_EXIT_INPUT;
+		return CLI_EXIT_INPUT;
 	}
 	err = topo_build(&s->topo, &t, &d);
 	if (err)
@@ -921,7 +903,7 @@ static int chk_run(const struct chk_args *a)
 				 (double)(t1.tv_sec - t0.tv_sec) +
 				     (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9);
 	}
-	rc = errors ? CHK_EXIT_FOUND : 0;
+	rc = errors ? CLI_EXIT_FOUND : 0;
 out:
 	chk_free(&c);
 	topo_routes_free(r);
@@ -940,7 +922,7 @@ int cmd_check(int argc, char **argv)
 	if (!a.sets || !a.fails) {
 		free(a.sets);
 		free(a.fails);
-		return CHK_EXIT_INPUT;
+		return CLI_EXIT_INPUT;
 	}
 	for (int i = 0; i < argc && rc < 0; i++) {
 		const char *o = argv[i];
@@ -952,12 +934,12 @@ int cmd_check(int argc, char **argv)
 			a.all_pairs = 1;
 		} else if (!strcmp(o, "--fail")) {
 			if (!has_next)
-				rc = chk_usage_error("%s needs a link name, e.g. leaf0-spine1", o);
+				rc = cli_usage_error("rocesim: check: ", chk_usage, "%s needs a link name, e.g. leaf0-spine1", o);
 			else
 				a.fails[a.n_fails++] = argv[++i];
 		} else if (!strcmp(o, "--set")) {
 			if (!has_next || !strchr(argv[i + 1], '='))
-				rc = chk_usage_error("%s needs KEY=VALUE", o);
+				rc = cli_usage_error("rocesim: check: ", chk_usage, "%s needs KEY=VALUE", o);
 			else
 				a.sets[a.n_sets++] = argv[++i];
 		} else if (!strcmp(o, "--max-cycles")) {
@@ -966,7 +948,7 @@ int cmd_check(int argc, char **argv)
 
 			if (!has_next || !*argv[i + 1] || *end || argv[i + 1][0] == '-' || v < 1 ||
 			    v > 1000000)
-				rc = chk_usage_error("%s needs a number of cycles (1 to 1000000)",
+				rc = cli_usage_error("rocesim: check: ", chk_usage, "%s needs a number of cycles (1 to 1000000)",
 						     o);
 			else
 				a.max_cycles = (uint32_t)v;
@@ -975,15 +957,15 @@ int cmd_check(int argc, char **argv)
 			fputs(chk_usage, stdout);
 			rc = 0;
 		} else if (o[0] == '-') {
-			rc = chk_usage_error("unknown option \"%s\"", o);
+			rc = cli_usage_error("rocesim: check: ", chk_usage, "unknown option \"%s\"", o);
 		} else if (a.scenario) {
-			rc = chk_usage_error("one scenario at a time (also got \"%s\")", o);
+			rc = cli_usage_error("rocesim: check: ", chk_usage, "one scenario at a time (also got \"%s\")", o);
 		} else {
 			a.scenario = o;
 		}
 	}
 	if (rc < 0 && !a.scenario)
-		rc = chk_usage_error("%s", "check needs a scenario file");
+		rc = cli_usage_error("rocesim: check: ", chk_usage, "%s", "check needs a scenario file");
 	if (rc < 0)
 		rc = chk_run(&a);
 	free(a.sets);

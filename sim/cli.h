@@ -1,13 +1,33 @@
 /*
  * The verbs of the command line besides run (main.c): each takes the
  * arguments after its verb and returns the exit code (0 ok, 1 the check
- * found what it was asked to fail on, 2 bad input or usage).
+ * found what it was asked to fail on, 2 bad input or usage), and the few
+ * helpers all verbs share (cli.c).
  */
 #ifndef ROCESIM_CLI_H
 #define ROCESIM_CLI_H
 
+#include <stddef.h>
+#include <stdint.h>
+
+#define CLI_EXIT_FOUND 1
+#define CLI_EXIT_INPUT 2
+
 int cmd_check(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_import(int argc, char **argv);
+
+/*
+ * Print "@prefix" + @fmt (one %s: @arg) then @usage on stderr and return
+ * CLI_EXIT_INPUT.
+ */
+int cli_usage_error(const char *prefix, const char *usage, const char *fmt, const char *arg);
+
+/*
+ * The priorities set in @mask, ascending and joined by @sep ("3,4"), or
+ * @none when it is empty; written into @buf and returned.
+ */
+const char *cli_prio_list(uint8_t mask, const char *sep, const char *none, char *buf,
+			  size_t size);
 
 #endif

@@ -29,17 +29,6 @@ static const char imp_usage[] =
 	"\n"
 	"exit codes: 0 ok; 2 bad input or usage\n";
 
-static const char *imp_prios(uint8_t mask, char *buf, size_t size)
-{
-	size_t n = 0;
-
-	buf[0] = '\0';
-	for (int p = 0; p < 8; p++)
-		if (mask & (1u << p))
-			n += (size_t)snprintf(buf + n, size - n, "%s%d", n ? ", " : "", p);
-	return buf;
-}
-
 static void imp_sonic(const struct sonic_cfg *c)
 {
 	char m[32];
@@ -59,7 +48,7 @@ static void imp_sonic(const struct sonic_cfg *c)
 		printf("}    # ingress lossless pool%s\n", c->pool_xoff ? " + shared headroom" : "");
 	}
 	if (c->has_pfc_enable)
-		printf("  lossless: [%s]    # %s\n", imp_prios(c->pfc_enable, m, sizeof(m)), c->pfc_where);
+		printf("  lossless: [%s]    # %s\n", cli_prio_list(c->pfc_enable, ", ", "", m, sizeof(m)), c->pfc_where);
 	if (c->has_dscp_map) {
 		int first = 1;
 
@@ -186,8 +175,7 @@ int cmd_import(int argc, char **argv)
 		return 0;
 	}
 	if (argc != 2) {
-		fprintf(stderr, "rocesim: import needs a kind and a file\n\n%s", imp_usage);
-		return 2;
+		return cli_usage_error("rocesim: ", imp_usage, "%s", "import needs a kind and a file");
 	}
 	kind = argv[0];
 	file = argv[1];
@@ -215,17 +203,16 @@ int cmd_import(int argc, char **argv)
 			pod_free(&pc);
 		}
 	} else {
-		fprintf(stderr, "rocesim: import: unknown kind \"%s\"\n\n%s", kind, imp_usage);
-		return 2;
+		return cli_usage_error("rocesim: import: ", imp_usage, "unknown kind \"%s\"", kind);
 	}
 	if (err == -ENOMEM) {
 		fprintf(stderr, "rocesim: out of memory\n");
-		return 2;
+		return CLI_EXIT_INPUT;
 	}
 	if (err) {
 		fprintf(stderr, "rocesim: ");
 		diag_print(&d, stderr);
-		return 2;
+		return CLI_EXIT_INPUT;
 	}
 	return 0;
 }

@@ -16,7 +16,7 @@
 #include "sim.h"
 
 #define EXIT_GATE 1
-#define EXIT_INPUT 2
+#define EXIT_INPUT CLI_EXIT_INPUT
 
 static const char usage[] =
 	"usage: rocesim run SCENARIO.yaml [-o OUTDIR] [--set KEY=VALUE]... [--seed N]\n"
@@ -43,14 +43,6 @@ static const char usage[] =
 	"\n"
 	"exit codes: 0 ok; 1 the run worked but an expect: gate failed;\n"
 	"            2 bad input or usage (the message names file, line and key)\n";
-
-static int usage_error(const char *fmt, const char *arg)
-{
-	fprintf(stderr, "rocesim: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\n\n%s", usage);
-	return EXIT_INPUT;
-}
 
 /* mkdir -p */
 static int make_dirs(const char *path)
@@ -206,7 +198,7 @@ int main(int argc, char **argv)
 	int rc;
 
 	if (argc < 2)
-		return usage_error("%s", "a verb is needed");
+		return cli_usage_error("rocesim: ", usage, "%s", "a verb is needed");
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
 		fputs(usage, stdout);
 		return 0;
@@ -222,7 +214,7 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "import"))
 		return cmd_import(argc - 2, argv + 2);
 	if (strcmp(argv[1], "run"))
-		return usage_error("unknown verb \"%s\"", argv[1]);
+		return cli_usage_error("rocesim: ", usage, "unknown verb \"%s\"", argv[1]);
 	a.sets = calloc((size_t)argc, sizeof(char *));
 	seeds = calloc((size_t)argc, sizeof(char *));
 	if (!a.sets || !seeds)
@@ -234,17 +226,17 @@ int main(int argc, char **argv)
 
 		if (!strcmp(o, "-o") || !strcmp(o, "--out")) {
 			if (!has_next)
-				rc = usage_error("%s needs a folder", o);
+				rc = cli_usage_error("rocesim: ", usage, "%s needs a folder", o);
 			else
 				a.outdir = argv[++i];
 		} else if (!strcmp(o, "--set")) {
 			if (!has_next || !strchr(argv[i + 1], '='))
-				rc = usage_error("%s needs KEY=VALUE", o);
+				rc = cli_usage_error("rocesim: ", usage, "%s needs KEY=VALUE", o);
 			else
 				a.sets[a.n_sets++] = argv[++i];
 		} else if (!strcmp(o, "--seed")) {
 			if (!has_next) {
-				rc = usage_error("%s needs a number", o);
+				rc = cli_usage_error("rocesim: ", usage, "%s needs a number", o);
 			} else {
 				size_t len = strlen(argv[++i]) + 6;
 
@@ -264,17 +256,17 @@ int main(int argc, char **argv)
 			fputs(usage, stdout);
 			rc = 0;
 		} else if (o[0] == '-') {
-			rc = usage_error("unknown option \"%s\"", o);
+			rc = cli_usage_error("rocesim: ", usage, "unknown option \"%s\"", o);
 		} else if (a.scenario) {
-			rc = usage_error("one scenario at a time (also got \"%s\")", o);
+			rc = cli_usage_error("rocesim: ", usage, "one scenario at a time (also got \"%s\")", o);
 		} else {
 			a.scenario = o;
 		}
 	}
 	if (rc < 0 && !a.scenario)
-		rc = usage_error("%s", "run needs a scenario file");
+		rc = cli_usage_error("rocesim: ", usage, "%s", "run needs a scenario file");
 	if (rc < 0 && a.progress && a.quiet)
-		rc = usage_error("%s", "--progress and --quiet exclude each other");
+		rc = cli_usage_error("rocesim: ", usage, "%s", "--progress and --quiet exclude each other");
 	if (rc < 0)
 		rc = cmd_run(&a);
 	for (size_t i = 0; i < n_seeds; i++)

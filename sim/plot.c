@@ -32,7 +32,7 @@
 
 #include "cli.h"
 
-#define EXIT_INPUT 2
+#define EXIT_INPUT CLI_EXIT_INPUT
 #define PLOT_PATH 4096
 #define TOP_DEFAULT 4
 #define TOP_MAX 8      /* one colour each in queues.png */
@@ -77,14 +77,6 @@ static const char usage[] =
 	"\n"
 	"exit codes: 0 ok; 2 bad usage, OUTDIR without results.json, unreadable\n"
 	"            input, gnuplot missing or failing\n";
-
-static int usage_error(const char *fmt, const char *arg)
-{
-	fprintf(stderr, "rocesim: plot: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\n\n%s", usage);
-	return EXIT_INPUT;
-}
 
 /* A growing string; on allocation failure @oom is set and appends stop. */
 struct buf {
@@ -1591,23 +1583,23 @@ int cmd_plot(int argc, char **argv)
 			long n;
 
 			if (i + 1 >= argc)
-				return usage_error("%s needs a number", o);
+				return cli_usage_error("rocesim: plot: ", usage, "%s needs a number", o);
 			errno = 0;
 			n = strtol(argv[++i], &end, 10);
 			if (end == argv[i] || *end || errno || n < 1 || n > TOP_MAX)
-				return usage_error("--top: \"%s\" is not a number from 1 to 8",
+				return cli_usage_error("rocesim: plot: ", usage, "--top: \"%s\" is not a number from 1 to 8",
 						   argv[i]);
 			p.top = (int)n;
 		} else if (o[0] == '-' && o[1]) {
-			return usage_error("unknown option \"%s\"", o);
+			return cli_usage_error("rocesim: plot: ", usage, "unknown option \"%s\"", o);
 		} else if (p.outdir) {
-			return usage_error("one OUTDIR at a time (also got \"%s\")", o);
+			return cli_usage_error("rocesim: plot: ", usage, "one OUTDIR at a time (also got \"%s\")", o);
 		} else {
 			p.outdir = o;
 		}
 	}
 	if (!p.outdir)
-		return usage_error("%s", "OUTDIR is needed (the -o folder of a run)");
+		return cli_usage_error("rocesim: plot: ", usage, "%s", "OUTDIR is needed (the -o folder of a run)");
 	if (load_results(&p) || find_scripts(&p)) {
 		json_decref(p.res);
 		return EXIT_INPUT;
