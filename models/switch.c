@@ -29,7 +29,8 @@ struct sw_wd {
 	uint32_t port;
 	uint8_t prio;
 	uint8_t storm;
-	simtime_t last_rx;
+	simtime_t last_rx;     /* the last PFC frame received for this queue */
+	simtime_t storm_since; /* when the storm was declared */
 };
 
 struct sw_port {
@@ -382,11 +383,26 @@ static void flush_queue(struct sw *s, struct port *p, uint8_t prio, int watchdog
 	p->nonempty &= (uint8_t)~(1u << prio);
 }
 
+/*
+ * When a queue in storm is restored: once no PFC frame has arrived for the
+ * restoration time, the quiet time counted from the detection at the
+ * earliest (SONiC's pfc_restore.lua starts the count when the storm is
+ * declared and starts it over at each PFC frame). So a restoration shorter
+ * than the storm's PAUSE interval restores between two of its frames, and
+ * never at the detection itself.
+ */
+static simtime_t wd_restore_due(const struct sw *s, const struct sw_wd *wd)
+{
+	simtime_t from = wd->last_rx > wd->storm_since ? wd->last_rx : wd->storm_since;
+
+	return from + s->scn->sw.wd.restoration;
+}
+
 static void on_wd_restore(void *obj, uint64_t arg)
 {
 	struct sw_wd *wd = obj;
 	struct sw *s = wd->sw;
-	simtime_t now = evq_now(s->net->q), due = wd->last_rx + s->scn->sw.wd.restoration;
+	simtime_t now = evq_now(s->net->q), due = wd_restore_due(s, wd);
 
 	(void)arg;
 	if (now < due) {
@@ -416,6 +432,7 @@ static void on_wd_detect(void *obj, uint64_t arg)
 		return;
 	}
 	wd->storm = 1;
+	wd->storm_since = now;
 	s->c.watchdog_triggers++;
 	s->net->tot.watchdog_triggers++;
 	net_pfc_event(s->net, p->id, wd->prio, NET_PFC_WD_TRIGGER);
@@ -424,7 +441,7 @@ static void on_wd_detect(void *obj, uint64_t arg)
 	} else if (s->scn->sw.wd.action == SCN_WD_FORWARD) {
 		port_pfc_ignore(p, wd->prio, 1);
 	}
-	evq_arm(s->net->q, &wd->restore, wd->last_rx + s->scn->sw.wd.restoration);
+	evq_arm(s->net->q, &wd->restore, wd_restore_due(s, wd));
 }
 
 static void sw_pause_rx(struct port *p, uint8_t prio, uint32_t quanta)

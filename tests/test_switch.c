@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "models/net.h"
@@ -17,6 +18,7 @@
 #include "models/switch.h"
 #include "sim/results.h"
 #include "sim/scenario.h"
+#include "proc.h"
 #include "sim/sim.h"
 #include "support.h"
 
@@ -453,6 +455,138 @@ Test(switch, the_watchdog_breaks_a_storm)
 		     sim.net->ports[port_id(&sim, "leaf0:h0")].pfc[3].tx_pause);
 	json_decref(j);
 	sim_fini(&sim);
+}
+
+/* What the watchdog did, per port and priority, checked as it happens. */
+struct wd_trace {
+	simtime_t t1;       /* switch.watchdog.restoration */
+	simtime_t *last_rx; /* the last PFC frame received, per port x priority */
+	simtime_t *since;   /* when the storm was declared */
+	uint32_t triggers, restores, wrong;
+	simtime_t first_wrong, wrong_due;
+	uint32_t watch; /* the stormed port: its own triggers and restores */
+	uint32_t watch_triggers, watch_restores;
+};
+
+static void wd_log(void *ctx, simtime_t t, uint32_t port, uint8_t prio, enum net_pfc_event ev)
+{
+	struct wd_trace *tr = ctx;
+	size_t i = (size_t)port * PKT_PRIORITIES + prio;
+	simtime_t due;
+
+	switch (ev) {
+	case NET_PFC_RX_PAUSE:
+	case NET_PFC_RX_RESUME:
+		tr->last_rx[i] = t;
+		break;
+	case NET_PFC_WD_TRIGGER:
+		tr->triggers++;
+		tr->watch_triggers += port == tr->watch;
+		tr->since[i] = t;
+		break;
+	case NET_PFC_WD_RESTORE:
+		/* restored once no PFC frame came for T1, counted from the trigger */
+		tr->restores++;
+		tr->watch_restores += port == tr->watch;
+		due = (tr->last_rx[i] > tr->since[i] ? tr->last_rx[i] : tr->since[i]) + tr->t1;
+		if (t != due && !tr->wrong++) {
+			tr->first_wrong = t;
+			tr->wrong_due = due;
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+/* The storm with watchdog detection 1 ms and restoration @t1 (text). */
+static json_t *storm_watchdog(const char *t1, struct sim *sim, struct wd_trace *tr)
+{
+	char yaml[2048], wd[128];
+	json_t *j;
+
+	snprintf(wd, sizeof(wd), "  watchdog: {detection: 1ms, restoration: %s, action: drop}\n",
+		 t1);
+	snprintf(yaml, sizeof(yaml), storm, wd);
+	load(yaml, sim);
+	tr->t1 = sim->scn->sw.wd.restoration;
+	tr->last_rx = calloc((size_t)sim->topo->n_ports * PKT_PRIORITIES, sizeof(simtime_t));
+	tr->since = calloc((size_t)sim->topo->n_ports * PKT_PRIORITIES, sizeof(simtime_t));
+	cr_assert(tr->last_rx && tr->since);
+	tr->watch = port_id(sim, "leaf1:h4");
+	sim->net->pfc_log = wd_log;
+	sim->net->pfc_log_ctx = tr;
+	j = ts_finish(sim);
+	free(tr->last_rx);
+	free(tr->since);
+	return j;
+}
+
+/*
+ * A restoration shorter than the storm's PAUSE interval (a PAUSE every
+ * 167.8 us at 100G) and than the detection: each quiet 10 us after a
+ * trigger restores the queue, the storm's next PAUSE triggers it again
+ * after the detection time.
+ */
+Test(switch, a_restoration_shorter_than_the_pause_interval_restores_after_quiet_t1)
+{
+	struct wd_trace tr = {0};
+	struct sim sim;
+	json_t *j = storm_watchdog("10us", &sim, &tr);
+
+	cr_assert_gt(tr.watch_restores, 1, "%u restores", tr.watch_restores);
+	cr_assert_geq(tr.watch_triggers, tr.watch_restores);
+	cr_assert_leq(tr.watch_triggers, tr.watch_restores + 1, "%u triggers, %u restores",
+		      tr.watch_triggers, tr.watch_restores);
+	cr_assert_eq(tr.wrong, 0, "%u restores off; the first at %llu ps, due %llu ps", tr.wrong,
+		     (unsigned long long)tr.first_wrong, (unsigned long long)tr.wrong_due);
+	cr_assert_eq(ts_metric(j, "watchdog_triggers"), tr.triggers);
+	json_decref(j);
+	sim_fini(&sim);
+}
+
+/* A restoration longer than the PAUSE interval: the stormed queue is never
+ * restored while the storm lasts. */
+Test(switch, a_storm_that_keeps_pausing_is_never_restored)
+{
+	struct wd_trace tr = {0};
+	struct sim sim;
+	json_t *j = storm_watchdog("2ms", &sim, &tr);
+
+	cr_assert_eq(tr.watch_triggers, 1);
+	cr_assert_eq(tr.watch_restores, 0);
+	/* the ports it stopped pausing upstream are restored on time */
+	cr_assert_eq(tr.wrong, 0, "%u restores off; the first at %llu ps, due %llu ps", tr.wrong,
+		     (unsigned long long)tr.first_wrong, (unsigned long long)tr.wrong_due);
+	json_decref(j);
+	sim_fini(&sim);
+}
+
+static void cli_setup(void)
+{
+	ts_proc_setup("switch");
+}
+
+/* The command line that aborted on an assertion (the restore timer armed in
+ * the past) now runs to its stop: 10 ms, a trigger every ~1 ms. */
+Test(switch, the_storm_experiment_runs_with_a_restoration_of_10us, .init = cli_setup,
+     .fini = ts_proc_teardown)
+{
+	struct ts_proc p;
+	json_error_t jerr;
+	json_t *res;
+	double triggers;
+
+	ts_exec(&p, (const char *[]){"run", "experiments/pfc-storm-watchdog.yaml", "--set",
+				     "switch.watchdog.restoration=10us", "-o", ts_tmp("wd"), "-q",
+				     NULL});
+	cr_assert_eq(p.code, 0, "exit %d, stderr: %s", p.code, p.err);
+	ts_proc_free(&p);
+	res = json_load_file(ts_tmp("wd/results.json"), 0, &jerr);
+	cr_assert_not_null(res, "%s", jerr.text);
+	triggers = ts_metric(res, "watchdog_triggers");
+	cr_assert_gt(triggers, 5, "%g watchdog triggers", triggers);
+	json_decref(res);
 }
 
 Test(switch, dynamic_threshold_is_alpha_times_free_shared_buffer)
