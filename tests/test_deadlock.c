@@ -5,6 +5,7 @@
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "models/deadlock.h"
@@ -43,6 +44,7 @@ Test(deadlock, a_ring_deadlocks_on_the_cycle_the_static_analysis_names)
 	struct sim sim;
 	json_t *j;
 	const json_t *stat, *dyn;
+	char *text;
 
 	snprintf(yaml, sizeof(yaml), ring, "", ", stop_on_detect: true");
 	ts_load(yaml, NULL, 0, &sim);
@@ -54,13 +56,16 @@ Test(deadlock, a_ring_deadlocks_on_the_cycle_the_static_analysis_names)
 	dyn = cycle_ports(j, "detected_cycles");
 	cr_assert_eq(json_array_size(dyn), 5);
 	cr_assert(json_equal(stat, dyn), "static and detected cycles differ");
+	text = json_dumps(dyn, 0);
+	cr_assert_not_null(text);
 	for (size_t i = 0; i < 5; i++) {
 		char want[32];
 
 		/* sw<i+1>'s buffer for what comes from sw<i> */
 		snprintf(want, sizeof(want), "sw%zu:sw%zu", (i + 1) % 5, i);
-		cr_assert(strstr(json_dumps(dyn, 0), want) != NULL, "%s missing", want);
+		cr_assert(strstr(text, want) != NULL, "%s missing from %s", want, text);
 	}
+	free(text);
 	/* it formed within the first traffic, and was seen one window later */
 	cr_assert_lt(ts_metric(j, "deadlock.formed_at_us"), 1000);
 	cr_assert_geq(ts_metric(j, "deadlock.detected_at_us"),
