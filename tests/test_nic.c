@@ -45,6 +45,53 @@ Test(nic, one_flow_is_acked_after_its_last_byte)
 	sim_fini(&sim);
 }
 
+/*
+ * ACK coalescing: 1 MB in 4096 B packets is 245 packets; the responder
+ * ACKs every ack_every-th and the last, ceil(245 / ack_every) ACKs (the
+ * 245th ACK is the last's when ack_every divides 245). The run ends when
+ * the last byte lands; the events still queued then (the last ACKs on
+ * their way) are run out so the requester has seen them all.
+ */
+Test(nic, the_responder_acks_every_ack_every_packets_and_the_last)
+{
+	static const char yaml[] =
+		"topology: {kind: star, hosts: 2}\n"
+		"workload: {kind: flows, flows: [{src: h0, dst: h1, size: 1MB}]}\n";
+	static const struct {
+		const char *set;
+		uint64_t acks;
+	} cases[] = {
+		{"nic.transport.ack_every=1", 245},
+		{"nic.transport.ack_every=5", 49},
+		{"nic.transport.ack_every=7", 35},
+		{"nic.transport.ack_every=8", 31},
+		{"nic.transport.ack_every=100", 3},
+		{"nic.transport.ack_every=245", 1},
+		{"nic.transport.ack_every=1000", 1},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *sets[] = {cases[i].set};
+		const struct nic_counters *req;
+		struct sim sim;
+		json_t *j;
+
+		ts_load(yaml, sets, 1, &sim);
+		j = ts_finish(&sim);
+		while (evq_step(sim.q))
+			;
+		req = nic_counters(sim.net->nics[0]);
+		cr_assert_neq(sim.net->flows[0].acked, 0, "%s: the last ACK arrived", cases[i].set);
+		cr_assert_eq(ts_metric(j, "cnp_sent") + ts_metric(j, "retransmitted_packets"), 0);
+		cr_assert_eq(req->packet_seq_err, 0, "%s: no NAK", cases[i].set);
+		cr_assert_eq(req->rx_packets_phy, cases[i].acks, "%s: %llu ACKs, want %llu",
+			     cases[i].set, (unsigned long long)req->rx_packets_phy,
+			     (unsigned long long)cases[i].acks);
+		json_decref(j);
+		sim_fini(&sim);
+	}
+}
+
 /* FACTS-style check of the issue: two 20 MB flows into one 100G port. */
 Test(nic, two_flows_share_a_port_fairly_without_pause)
 {
