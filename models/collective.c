@@ -71,8 +71,7 @@ static uint64_t piece_bytes(const struct coll *c, uint32_t p)
 
 static void post(struct coll *c, struct flow *qp, uint64_t bytes, uint32_t tag)
 {
-	if (nic_post(c->net->nics[qp->src], qp, bytes, tag))
-		c->net->error = -ENOMEM;
+	net_fail(c->net, nic_post(c->net->nics[qp->src], qp, bytes, tag));
 }
 
 /* Rank @r's first sends of an iteration: step 0 of every ring, or its
@@ -111,7 +110,7 @@ static void start_iteration(struct coll *c, simtime_t now)
 	for (uint32_t r = 0; r < c->n; r++) {
 		if (c->iter == 0 && r == s->late_rank) {
 			c->late_timer.arg = r;
-			evq_arm(c->net->q, &c->late_timer, now + s->late_by);
+			net_arm(c->net, &c->late_timer, now + s->late_by);
 			continue;
 		}
 		first_sends(c, r);
@@ -165,6 +164,7 @@ int coll_new(struct net *net, const struct scn_coll *spec, uint32_t first, struc
 {
 	struct coll *c = calloc(1, sizeof(*c));
 	uint32_t n = spec->n_ranks;
+	int err;
 
 	*out = NULL;
 	if (!c || !(c->times = calloc(spec->iterations, sizeof(*c->times))) ||
@@ -209,13 +209,18 @@ int coll_new(struct net *net, const struct scn_coll *spec, uint32_t first, struc
 		f->prio = spec->priority;
 		f->start = spec->start;
 		f->net = net;
-		nic_open_qp(net->nics[f->src], f);
+		err = nic_open_qp(net->nics[f->src], f);
+		if (err) {
+			coll_free(c);
+			return err;
+		}
 	}
 	evq_timer_init(&c->start_timer, on_start, c);
 	evq_timer_init(&c->late_timer, on_late, c);
-	if (evq_arm(net->q, &c->start_timer, spec->start)) {
+	err = evq_arm(net->q, &c->start_timer, spec->start);
+	if (err) {
 		coll_free(c);
-		return -ENOMEM;
+		return err;
 	}
 	*out = c;
 	return 0;

@@ -83,10 +83,10 @@ static int dfs(struct deadlock *d, uint32_t v, uint32_t depth)
 
 			while (d->path[start] != (uint32_t)w)
 				start--;
-			d->rep.n = depth - start + 1;
-			d->rep.ports = malloc(d->rep.n * sizeof(*d->rep.ports));
+			d->rep.ports = malloc((depth - start + 1) * sizeof(*d->rep.ports));
 			if (!d->rep.ports)
-				return -1;
+				return -ENOMEM;
+			d->rep.n = depth - start + 1;
 			d->rep.prio = prio;
 			for (uint32_t i = 0; i < d->rep.n; i++)
 				/* name the ingress buffer it waits for: the far port */
@@ -136,7 +136,7 @@ static void on_tick(void *obj, uint64_t arg)
 		if (d->state[v] == 0)
 			found = dfs(d, v, 0);
 	if (found < 0) {
-		n->error = -ENOMEM;
+		net_fail(n, found);
 		return;
 	}
 	if (found) {
@@ -156,13 +156,14 @@ static void on_tick(void *obj, uint64_t arg)
 		return; /* the first deadlock is the one reported */
 	}
 	if (evq_size(n->q) > 0)
-		evq_arm(n->q, &d->tick, now + d->window / 4);
+		net_arm(n, &d->tick, now + d->window / 4);
 }
 
 int deadlock_start(struct net *net, simtime_t window, int stop_on_detect, struct deadlock **out)
 {
 	struct deadlock *d = calloc(1, sizeof(*d));
 	size_t slots = (size_t)net->topo->n_ports * PKT_PRIORITIES;
+	int err;
 
 	*out = NULL;
 	if (!d)
@@ -179,9 +180,10 @@ int deadlock_start(struct net *net, simtime_t window, int stop_on_detect, struct
 		return -ENOMEM;
 	}
 	evq_timer_init(&d->tick, on_tick, d);
-	if (evq_arm(net->q, &d->tick, window / 4)) {
+	err = evq_arm(net->q, &d->tick, window / 4);
+	if (err) {
 		deadlock_free(d);
-		return -ENOMEM;
+		return err;
 	}
 	*out = d;
 	return 0;

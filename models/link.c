@@ -60,7 +60,7 @@ void port_kick(struct port *p)
 	p->tx_pkt = pkt;
 	t = simtime_tx(pkt_wire_bytes(pkt), p->rate_bps);
 	p->busy_time += t;
-	evq_arm(p->net->q, &p->tx_done, evq_now(p->net->q) + t);
+	net_arm(p->net, &p->tx_done, evq_now(p->net->q) + t);
 }
 
 int port_send_pause(struct port *p, uint8_t prio, uint16_t quanta)
@@ -118,7 +118,7 @@ static void on_tx_done(void *obj, uint64_t arg)
 	n->tot.packet_hops++;
 	pkt->t = evq_now(n->q) + p->delay;
 	if (!p->wire.head)
-		evq_arm(n->q, &p->arrive, pkt->t);
+		net_arm(n, &p->arrive, pkt->t);
 	pktq_push(&p->wire, pkt);
 	port_kick(p);
 }
@@ -138,7 +138,7 @@ static void arm_expiry(struct port *p)
 	if (first == SIMTIME_NEVER)
 		evq_cancel(p->net->q, &p->pause_expiry);
 	else if (!evq_pending(p->net->q, &p->pause_expiry) || p->pause_expiry.when > first)
-		evq_arm(p->net->q, &p->pause_expiry, first);
+		net_arm(p->net, &p->pause_expiry, first);
 }
 
 static void unpause(struct port *p, uint8_t prio, simtime_t now)
@@ -204,7 +204,7 @@ static void pause_rx(struct port *p, struct pkt *pkt)
 		p->ops->pause_rx(p, prio, quanta);
 	if (!evq_post(p->net->q, evq_now(p->net->q) + p->response, on_pause_apply, p,
 		      ((uint64_t)prio << 32) | quanta))
-		p->net->error = -ENOMEM;
+		net_fail(p->net, -ENOMEM);
 	pkt_free(&p->net->pool, pkt);
 }
 
@@ -217,7 +217,7 @@ static void on_arrive(void *obj, uint64_t arg)
 
 	(void)arg;
 	if (p->wire.head)
-		evq_arm(p->net->q, &p->arrive, p->wire.head->t);
+		net_arm(p->net, &p->arrive, p->wire.head->t);
 	peer->rx_packets++;
 	peer->rx_bytes += pkt->frame;
 	if (pkt->kind == PKT_PAUSE)

@@ -96,7 +96,8 @@ void port_init(struct port *p, struct net *net, uint32_t id, uint64_t rate_bps,
 /* Start transmitting if idle and there is something to send. */
 void port_kick(struct port *p);
 /* Queue a PFC frame for @prio: @quanta 0 is a RESUME. 0 or -ENOMEM. */
-int port_send_pause(struct port *p, uint8_t prio, uint16_t quanta);
+__attribute__((warn_unused_result)) int port_send_pause(struct port *p, uint8_t prio,
+							uint16_t quanta);
 /* Take the link down (both directions): what is on the wire is lost. */
 void port_link_down(struct port *p);
 /* Payload bytes queued, being serialized, or on the wire (conservation). */

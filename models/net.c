@@ -44,7 +44,7 @@ static void on_reroute(void *obj, uint64_t link)
 
 	n->topo->links[link].up = 0;
 	if (topo_routes_build(n->topo, &r)) {
-		n->error = -ENOMEM;
+		net_fail(n, -ENOMEM);
 		return;
 	}
 	topo_routes_free(n->routes);
@@ -72,12 +72,11 @@ static void on_storm(void *obj, uint64_t arg)
 	for (uint8_t prio = 0; prio < PKT_PRIORITIES; prio++) {
 		if (!(st->prios & (1u << prio)))
 			continue;
-		if (port_send_pause(st->port, prio, 0xffff))
-			n->error = -ENOMEM;
+		net_fail(n, port_send_pause(st->port, prio, 0xffff));
 		net_pfc_event(n, st->port->id, prio, NET_PFC_STORM);
 	}
 	/* refreshed before it expires, as a stuck device keeps doing */
-	evq_arm(n->q, &st->t, now + pfc_quanta_time(0xffff, st->port->rate_bps) / 2);
+	net_arm(n, &st->t, now + pfc_quanta_time(0xffff, st->port->rate_bps) / 2);
 }
 
 const char *net_pfc_event_str(enum net_pfc_event ev)
@@ -176,17 +175,18 @@ int net_build(const struct scenario *s, struct topo *t, struct evq *q, gsl_rng *
 		f->prio = sf->priority;
 		f->net = n;
 		evq_timer_init(&f->start_timer, on_flow_start, f);
-		if (evq_arm(q, &f->start_timer, f->start))
+		if ((err = evq_arm(q, &f->start_timer, f->start)))
 			goto fail;
 	}
 	for (uint32_t i = 0, first = n->n_wl_flows; i < s->n_colls; i++) {
-		if (coll_new(n, &s->colls[i], first, &n->colls[i]))
+		if ((err = coll_new(n, &s->colls[i], first, &n->colls[i])))
 			goto fail;
 		n->n_colls++;
 		for (uint32_t k = 0; k < coll_qp_count(&s->colls[i]); k++)
 			n->flows[first + k].hash = flow_hash(s->seed, first + k);
 		first += coll_qp_count(&s->colls[i]);
 	}
+	err = -ENOMEM;
 	n->storms = calloc(s->n_faults ? s->n_faults : 1, sizeof(*n->storms));
 	if (!n->storms)
 		goto fail;
@@ -199,15 +199,16 @@ int net_build(const struct scenario *s, struct topo *t, struct evq *q, gsl_rng *
 					     .prios = f->priorities,
 					     .end = f->duration ? f->at + f->duration : 0};
 			evq_timer_init(&st->t, on_storm, st);
-			if (evq_arm(q, &st->t, f->at))
+			if ((err = evq_arm(q, &st->t, f->at)))
 				goto fail;
 		} else if (!evq_post(q, f->at, on_link_down, n, f->link) ||
 			   !evq_post(q, f->at + s->convergence, on_reroute, n, f->link)) {
+			err = -ENOMEM;
 			goto fail;
 		}
 	}
 	if (s->deadlock.enabled && s->sw.pfc.enabled && s->sw.lossless && t->n_switches &&
-	    deadlock_start(n, s->deadlock.window, s->deadlock.stop_on_detect, &n->deadlock))
+	    (err = deadlock_start(n, s->deadlock.window, s->deadlock.stop_on_detect, &n->deadlock)))
 		goto fail;
 	*out = n;
 	return 0;

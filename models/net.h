@@ -119,7 +119,7 @@ struct net {
 	struct coll **colls;
 	uint32_t n_colls, colls_done;
 	struct net_totals tot;
-	int error; /* first allocation failure inside the loop */
+	int error; /* the first error inside the loop (negative errno), see net_fail */
 	int stop;  /* a model asks the run to end (deadlock.stop_on_detect) */
 	struct deadlock *deadlock; /* the detector, or NULL */
 	net_pfc_log_fn pfc_log; /* optional */
@@ -135,6 +135,24 @@ void net_free(struct net *n);
 /* Payload bytes in queues, being serialized, or on wires right now. */
 uint64_t net_inflight_bytes(const struct net *n);
 int net_done(const struct net *n);
+
+/*
+ * Note an error of an event (a negative errno; 0 is ignored): the run
+ * loop ends with SIM_END_ERROR after the event, and sim_run returns the
+ * first one. Models call this where they cannot return the error, inside
+ * event callbacks.
+ */
+static inline void net_fail(struct net *n, int err)
+{
+	if (err < 0 && !n->error)
+		n->error = err;
+}
+
+/* evq_arm from inside an event: a failure ends the run (net_fail). */
+static inline void net_arm(struct net *n, struct evq_timer *t, simtime_t when)
+{
+	net_fail(n, evq_arm(n->q, t, when));
+}
 
 static inline void net_pfc_event(struct net *n, uint32_t port, uint8_t prio,
 				 enum net_pfc_event ev)

@@ -5,6 +5,7 @@
  */
 #include "nic.h"
 
+#include <errno.h>
 #include <stdlib.h>
 
 #include "collective.h"
@@ -107,7 +108,7 @@ static int wait_push(struct nic *n, struct flow *f, simtime_t key)
 		struct flow **w = realloc(n->wait, cap * sizeof(*w));
 
 		if (!w)
-			return -1;
+			return -ENOMEM;
 		n->wait = w;
 		n->cap_wait = cap;
 	}
@@ -136,7 +137,7 @@ static void arm_pace(struct nic *n)
 	if (first < evq_now(n->net->q))
 		first = evq_now(n->net->q); /* a rate that rose made it due already */
 	if (!evq_pending(n->net->q, &n->pace) || n->pace.when > first)
-		evq_arm(n->net->q, &n->pace, first);
+		net_arm(n->net, &n->pace, first);
 }
 
 static void ring_add(struct nic *n, struct flow *f)
@@ -180,7 +181,7 @@ static void send_ctrl(struct nic *n, const struct flow *f, enum pkt_kind kind, u
 	struct pkt *pkt = pkt_alloc(&n->net->pool);
 
 	if (!pkt) {
-		n->net->error = -1;
+		net_fail(n->net, -ENOMEM);
 		return;
 	}
 	pkt->kind = (uint8_t)kind;
@@ -235,7 +236,7 @@ static void sync_increase_timer(struct flow *f)
 	if (f->rp.next_increase == SIMTIME_NEVER)
 		evq_cancel(q, &f->inc_timer);
 	else if (!evq_pending(q, &f->inc_timer) || f->inc_timer.when != f->rp.next_increase)
-		evq_arm(q, &f->inc_timer, f->rp.next_increase);
+		net_arm(f->net, &f->inc_timer, f->rp.next_increase);
 }
 
 static void on_cut(void *obj, uint64_t arg)
@@ -292,7 +293,7 @@ static void arm_rto(struct nic *n, struct flow *f)
 
 	f->rto_at = evq_now(q) + n->scn->nic.timeout;
 	if (!evq_pending(q, &n->rto))
-		evq_arm(q, &n->rto, f->rto_at);
+		net_arm(n->net, &n->rto, f->rto_at);
 }
 
 static void go_back(struct nic *n, struct flow *f, uint32_t psn)
@@ -326,7 +327,7 @@ static void on_rto(void *obj, uint64_t arg)
 			next = f->rto_at;
 	}
 	if (next != SIMTIME_NEVER)
-		evq_arm(n->net->q, &n->rto, next);
+		net_arm(n->net, &n->rto, next);
 }
 
 /*
@@ -369,7 +370,7 @@ static struct pkt *data_packet(struct nic *n, struct flow *f, simtime_t now)
 	struct pkt *pkt = pkt_alloc(&n->net->pool);
 
 	if (!pkt) {
-		n->net->error = -1;
+		net_fail(n->net, -ENOMEM);
 		return NULL;
 	}
 	pkt->kind = PKT_DATA;
@@ -439,8 +440,7 @@ static struct pkt *nic_next(struct port *p)
 		if (t > now) {
 			/* held back by its rate: wait aside, off the ring */
 			ring_remove_cur(n);
-			if (wait_push(n, f, t))
-				n->net->error = -1;
+			net_fail(n->net, wait_push(n, f, t));
 			continue;
 		}
 		if (p->paused & (1u << f->prio)) {
@@ -456,8 +456,7 @@ static struct pkt *nic_next(struct port *p)
 			ring_remove_cur(n);
 		} else if ((t = next_tx(n, f)) > now) {
 			ring_remove_cur(n);
-			if (wait_push(n, f, t))
-				n->net->error = -1;
+			net_fail(n->net, wait_push(n, f, t));
 		} else {
 			n->prev = f;
 			n->cur = f->next_active;
@@ -497,7 +496,7 @@ static void requester_cnp(struct nic *n, struct flow *f, simtime_t now)
 	if (cut == now)
 		dcqcn_rp_cut(&f->rp, now);
 	else if (cut != SIMTIME_NEVER)
-		evq_arm(n->net->q, &f->cut_timer, cut);
+		net_arm(n->net, &f->cut_timer, cut);
 	sync_increase_timer(f);
 }
 
@@ -561,8 +560,7 @@ static void rx_pause(struct nic *n, uint16_t quanta)
 	for (uint8_t prio = 0; prio < PKT_PRIORITIES; prio++) {
 		if (!(n->scn->nic.pfc & (1u << prio)))
 			continue;
-		if (port_send_pause(n->port, prio, quanta))
-			n->net->error = -1;
+		net_fail(n->net, port_send_pause(n->port, prio, quanta));
 		net_pfc_event(n->net, n->port->id, prio, quanta ? NET_PFC_XOFF : NET_PFC_XON);
 	}
 }
@@ -580,14 +578,14 @@ static void on_rx_refresh(void *obj, uint64_t arg)
 	if (!n->rx_xoff)
 		return;
 	rx_pause(n, 0xffff);
-	evq_arm(n->net->q, &n->rx_refresh, evq_now(n->net->q) + rx_refresh_period(n));
+	net_arm(n->net, &n->rx_refresh, evq_now(n->net->q) + rx_refresh_period(n));
 }
 
 static void arm_drain(struct nic *n)
 {
 	const struct pkt *head = n->rxq.head;
 
-	evq_arm(n->net->q, &n->rx_drain,
+	net_arm(n->net, &n->rx_drain,
 		evq_now(n->net->q) + simtime_tx(head->frame, n->scn->nic.rx_rate));
 }
 
@@ -610,20 +608,20 @@ static void on_rx_drain(void *obj, uint64_t arg)
 	}
 }
 
-/* Data into the receive buffer; 0, or -1 when it is full (a discard). */
+/* Data into the receive buffer; 0, or -ENOBUFS when it is full (a discard). */
 static int rx_buffer(struct nic *n, struct pkt *pkt)
 {
 	if (n->rx_used + pkt->frame > n->scn->nic.rx_buffer)
-		return -1;
+		return -ENOBUFS;
 	if (!n->rxq.head)
-		evq_arm(n->net->q, &n->rx_drain,
+		net_arm(n->net, &n->rx_drain,
 			evq_now(n->net->q) + simtime_tx(pkt->frame, n->scn->nic.rx_rate));
 	pktq_push(&n->rxq, pkt);
 	n->rx_used += pkt->frame;
 	if (!n->rx_xoff && n->rx_used >= n->rx_xoff_at && n->scn->nic.pfc) {
 		n->rx_xoff = 1;
 		rx_pause(n, 0xffff);
-		evq_arm(n->net->q, &n->rx_refresh, evq_now(n->net->q) + rx_refresh_period(n));
+		net_arm(n->net, &n->rx_refresh, evq_now(n->net->q) + rx_refresh_period(n));
 	}
 	return 0;
 }
@@ -718,16 +716,14 @@ void nic_free(struct nic *n)
 	free(n);
 }
 
-void nic_open_qp(struct nic *n, struct flow *f)
+int nic_open_qp(struct nic *n, struct flow *f)
 {
 	if (n->n_qps == n->cap_qps) {
 		uint32_t cap = n->cap_qps ? 2 * n->cap_qps : 4;
 		struct flow **q = realloc(n->qps, cap * sizeof(*q));
 
-		if (!q) {
-			n->net->error = -1;
-			return;
-		}
+		if (!q)
+			return -ENOMEM;
 		n->qps = q;
 		n->cap_qps = cap;
 	}
@@ -735,6 +731,7 @@ void nic_open_qp(struct nic *n, struct flow *f)
 	evq_timer_init(&f->cut_timer, on_cut, f);
 	evq_timer_init(&f->inc_timer, on_increase, f);
 	dcqcn_rp_init(&f->rp, &n->scn->nic.dcqcn, n->port->rate_bps);
+	return 0;
 }
 
 int nic_post(struct nic *n, struct flow *f, uint64_t bytes, uint32_t tag)
@@ -746,7 +743,7 @@ int nic_post(struct nic *n, struct flow *f, uint64_t bytes, uint32_t tag)
 
 		m = realloc(f->msgs, cap * sizeof(*m));
 		if (!m)
-			return -1;
+			return -ENOMEM;
 		f->msgs = m;
 		f->cap_msgs = cap;
 	}
@@ -764,12 +761,12 @@ int nic_post(struct nic *n, struct flow *f, uint64_t bytes, uint32_t tag)
 void nic_start_flow(struct nic *n, struct flow *f)
 {
 	uint64_t bytes = f->bytes;
+	int err;
 
 	n->c.flows_started++;
 	f->bytes = 0;
-	nic_open_qp(n, f);
-	if (nic_post(n, f, bytes, 0))
-		n->net->error = -1;
+	err = nic_open_qp(n, f);
+	net_fail(n->net, err ? err : nic_post(n, f, bytes, 0));
 }
 
 const struct nic_counters *nic_counters(const struct nic *n)

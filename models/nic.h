@@ -49,13 +49,15 @@ struct nic_counters {
 
 struct nic *nic_new(struct net *net, uint32_t host);
 void nic_free(struct nic *n);
-/* Open @f's QP and send its one message of f->bytes (a workload flow). */
+/* Open @f's QP and send its one message of f->bytes (a workload flow); an
+ * event: a failure ends the run (net_fail). */
 void nic_start_flow(struct nic *n, struct flow *f);
-/* Open @f's QP with nothing to send yet (a collective's QP). */
-void nic_open_qp(struct nic *n, struct flow *f);
+/* Open @f's QP with nothing to send yet (a collective's QP). 0 or -ENOMEM. */
+__attribute__((warn_unused_result)) int nic_open_qp(struct nic *n, struct flow *f);
 /* Post a message of @bytes on @f's QP; @tag comes back when it is received
- * (coll_msg_done). 0 or -1 (no memory). */
-int nic_post(struct nic *n, struct flow *f, uint64_t bytes, uint32_t tag);
+ * (coll_msg_done). 0 or -ENOMEM. */
+__attribute__((warn_unused_result)) int nic_post(struct nic *n, struct flow *f, uint64_t bytes,
+						 uint32_t tag);
 const struct nic_counters *nic_counters(const struct nic *n);
 
 #endif

@@ -97,7 +97,7 @@ struct pkt_pool {
 	uint64_t live, peak;
 };
 
-struct pkt *pkt_alloc(struct pkt_pool *pool);
+__attribute__((warn_unused_result)) struct pkt *pkt_alloc(struct pkt_pool *pool);
 static inline void pkt_free(struct pkt_pool *pool, struct pkt *p)
 {
 	p->next = pool->free;

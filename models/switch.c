@@ -114,8 +114,7 @@ static void send_pause(struct sw *s, struct sw_pg *pg, uint32_t quanta, enum net
 
 	if (s->ps[pg->port].wd[pg->prio].storm && s->scn->sw.wd.action == SCN_WD_DROP)
 		return; /* the watchdog stopped pauses from this queue */
-	if (port_send_pause(p, pg->prio, (uint16_t)quanta))
-		s->net->error = -ENOMEM;
+	net_fail(s->net, port_send_pause(p, pg->prio, (uint16_t)quanta));
 	net_pfc_event(s->net, p->id, pg->prio, ev);
 }
 
@@ -128,16 +127,14 @@ static void on_refresh(void *obj, uint64_t arg)
 	if (!pg->st.xoff)
 		return;
 	send_pause(s, pg, s->scn->sw.pfc.quanta, NET_PFC_REFRESH);
-	evq_arm(s->net->q, &pg->refresh,
-		evq_now(s->net->q) + refresh_period(s, &s->ports[pg->port]));
+	net_arm(s->net, &pg->refresh, evq_now(s->net->q) + refresh_period(s, &s->ports[pg->port]));
 }
 
 static void xoff(struct sw *s, struct sw_pg *pg)
 {
 	pg->st.xoff = 1;
 	send_pause(s, pg, s->scn->sw.pfc.quanta, NET_PFC_XOFF);
-	evq_arm(s->net->q, &pg->refresh,
-		evq_now(s->net->q) + refresh_period(s, &s->ports[pg->port]));
+	net_arm(s->net, &pg->refresh, evq_now(s->net->q) + refresh_period(s, &s->ports[pg->port]));
 }
 
 static void maybe_xon(struct sw *s, struct sw_pg *pg)
@@ -172,7 +169,8 @@ static void ecn_mark(struct sw *s, struct port_queue *pq, struct pkt *pkt, uint6
 
 /* ---- ingress ------------------------------------------------------------------- */
 
-/* Charge @pkt to its ingress PG; 0 if admitted, -1 if it must be dropped. */
+/* Charge @pkt to its ingress PG; 0 if admitted, -ENOBUFS if it must be
+ * dropped. */
 static int admit(struct sw *s, struct sw_port *ps, struct pkt *pkt)
 {
 	const struct scenario *scn = s->scn;
@@ -180,10 +178,10 @@ static int admit(struct sw *s, struct sw_port *ps, struct pkt *pkt)
 	uint64_t b = pkt->frame;
 
 	if (scn->sw.per_port && ps->in_used + b > scn->sw.per_port)
-		return -1;
+		return -ENOBUFS;
 	if (!is_lossless(s, pkt->prio)) {
 		if (s->c.shared_used + b > s->c.shared_size)
-			return -1;
+			return -ENOBUFS;
 		pkt->acct = PKT_ACCT_SHARED;
 	} else if (pg->min_used + b <= scn->sw.pg_min) {
 		pkt->acct = PKT_ACCT_MIN;
@@ -196,7 +194,7 @@ static int admit(struct sw *s, struct sw_port *ps, struct pkt *pkt)
 		if (pg->st.headroom + b > ps->headroom ||
 		    (scn->sw.headroom_pool && s->c.headroom_used + b > scn->sw.headroom_pool)) {
 			maybe_xon(s, pg); /* an empty PG must not stay paused */
-			return -1;
+			return -ENOBUFS;
 		}
 		pkt->acct = PKT_ACCT_HEADROOM;
 	}
@@ -406,7 +404,7 @@ static void on_wd_restore(void *obj, uint64_t arg)
 
 	(void)arg;
 	if (now < due) {
-		evq_arm(s->net->q, &wd->restore, due);
+		net_arm(s->net, &wd->restore, due);
 		return;
 	}
 	wd->storm = 0;
@@ -428,7 +426,7 @@ static void on_wd_detect(void *obj, uint64_t arg)
 		return; /* not paused now: the next PAUSE re-arms detection */
 	due = p->pfc[wd->prio].paused_since + s->scn->sw.wd.detection;
 	if (now < due) {
-		evq_arm(s->net->q, &wd->detect, due);
+		net_arm(s->net, &wd->detect, due);
 		return;
 	}
 	wd->storm = 1;
@@ -441,7 +439,7 @@ static void on_wd_detect(void *obj, uint64_t arg)
 	} else if (s->scn->sw.wd.action == SCN_WD_FORWARD) {
 		port_pfc_ignore(p, wd->prio, 1);
 	}
-	evq_arm(s->net->q, &wd->restore, wd_restore_due(s, wd));
+	net_arm(s->net, &wd->restore, wd_restore_due(s, wd));
 }
 
 static void sw_pause_rx(struct port *p, uint8_t prio, uint32_t quanta)
@@ -453,8 +451,7 @@ static void sw_pause_rx(struct port *p, uint8_t prio, uint32_t quanta)
 		return;
 	wd->last_rx = evq_now(s->net->q);
 	if (quanta && !wd->storm && !evq_pending(s->net->q, &wd->detect))
-		evq_arm(s->net->q, &wd->detect,
-			wd->last_rx + p->response + s->scn->sw.wd.detection);
+		net_arm(s->net, &wd->detect, wd->last_rx + p->response + s->scn->sw.wd.detection);
 }
 
 static const struct port_ops sw_ops = {

@@ -132,6 +132,16 @@ int evq_arm(struct evq *q, struct evq_timer *t, simtime_t when)
 	struct evq_entry e = {when, t};
 
 	assert(when >= q->now && "an event may not be scheduled in the past");
+	if (!t->slot && q->n == q->cap) {
+		/* grow first, so that a failure leaves everything as it was */
+		size_t cap = q->cap * 2;
+		struct evq_entry *h = realloc(q->heap, cap * sizeof(*h));
+
+		if (!h)
+			return -ENOMEM;
+		q->heap = h;
+		q->cap = cap;
+	}
 	if (t == q->running)
 		q->running = NULL; /* re-armed from its own callback: moved in place */
 	t->when = when;
@@ -145,15 +155,6 @@ int evq_arm(struct evq *q, struct evq_timer *t, simtime_t when)
 		else
 			sift_down(q, i, e);
 		return 0;
-	}
-	if (q->n == q->cap) {
-		size_t cap = q->cap * 2;
-		struct evq_entry *h = realloc(q->heap, cap * sizeof(*h));
-
-		if (!h)
-			return -ENOMEM;
-		q->heap = h;
-		q->cap = cap;
 	}
 	sift_up(q, q->n++, e);
 	if (q->n > q->peak)

@@ -52,13 +52,19 @@ static inline void evq_timer_init(struct evq_timer *t, evq_fn fn, void *obj)
  * unless the callback re-arms it). */
 int evq_pending(const struct evq *q, const struct evq_timer *t);
 
-/* Schedule @t at @when (>= now); a pending timer is moved. 0 or -ENOMEM. */
-int evq_arm(struct evq *q, struct evq_timer *t, simtime_t when);
+/*
+ * Schedule @t at @when (>= now); a pending timer is moved. 0, or -ENOMEM
+ * when the heap cannot grow (the timer is then left as it was: not
+ * pending). The result must be used: a timer that silently did not arm
+ * is a run that silently stops.
+ */
+__attribute__((warn_unused_result)) int evq_arm(struct evq *q, struct evq_timer *t, simtime_t when);
 /* Unschedule @t if pending; a pooled event goes back to the pool. */
 void evq_cancel(struct evq *q, struct evq_timer *t);
-/* A one-off event from the pool; returns it (cancellable) or NULL. */
-struct evq_timer *evq_post(struct evq *q, simtime_t when, evq_fn fn, void *obj,
-			   uint64_t arg);
+/* A one-off event from the pool; returns it (cancellable), or NULL when
+ * out of memory. */
+__attribute__((warn_unused_result)) struct evq_timer *evq_post(struct evq *q, simtime_t when,
+							       evq_fn fn, void *obj, uint64_t arg);
 
 /* Time of the earliest pending event, or SIMTIME_NEVER. */
 simtime_t evq_peek(const struct evq *q);

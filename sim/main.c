@@ -5,6 +5,7 @@
  * 0 ok, 1 an expect: gate failed, 2 bad input or usage.
  */
 #include <errno.h>
+#include <gsl/gsl_errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -121,6 +122,10 @@ static int cmd_run(const struct run_args *a)
 	int err, failed;
 
 	err = scn_load(a->scenario, a->sets, a->n_sets, &s, &d);
+	if (err == -ENOMEM) {
+		fprintf(stderr, "rocesim: out of memory loading %s\n", a->scenario);
+		return EXIT_INPUT;
+	}
 	if (err) {
 		fprintf(stderr, "rocesim: ");
 		diag_print(&d, stderr);
@@ -161,7 +166,9 @@ static int cmd_run(const struct run_args *a)
 		err = err ? err : -EIO;
 	if (err) {
 		if (err == -ENOMEM)
-			fprintf(stderr, "rocesim: the run failed: out of memory\n");
+			fprintf(stderr,
+				"rocesim: out of memory at %.3f us simulated; no results written\n",
+				simtime_to_us(sim.end_time));
 		sim_fini(&sim);
 		return EXIT_INPUT;
 	}
@@ -197,6 +204,9 @@ int main(int argc, char **argv)
 	size_t n_seeds = 0;
 	int rc;
 
+	/* GSL's default handler aborts, on an allocation that fails too: the
+	 * callers check what GSL returns */
+	gsl_set_error_handler_off();
 	if (argc < 2)
 		return cli_usage_error("rocesim: ", usage, "%s", "a verb is needed");
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
@@ -217,8 +227,12 @@ int main(int argc, char **argv)
 		return cli_usage_error("rocesim: ", usage, "unknown verb \"%s\"", argv[1]);
 	a.sets = calloc((size_t)argc, sizeof(char *));
 	seeds = calloc((size_t)argc, sizeof(char *));
-	if (!a.sets || !seeds)
+	if (!a.sets || !seeds) {
+		fputs("rocesim: out of memory\n", stderr);
+		free(a.sets);
+		free(seeds);
 		return EXIT_INPUT;
+	}
 	rc = -1;
 	for (int i = 2; i < argc && rc < 0; i++) {
 		const char *o = argv[i];
@@ -241,9 +255,10 @@ int main(int argc, char **argv)
 				size_t len = strlen(argv[++i]) + 6;
 
 				seeds[n_seeds] = malloc(len);
-				if (!seeds[n_seeds])
+				if (!seeds[n_seeds]) {
+					fputs("rocesim: out of memory\n", stderr);
 					rc = EXIT_INPUT;
-				else {
+				} else {
 					snprintf(seeds[n_seeds], len, "seed=%s", argv[i]);
 					a.sets[a.n_sets++] = seeds[n_seeds++];
 				}

@@ -168,7 +168,7 @@ static void on_sample(void *obj, uint64_t arg)
 	}
 	/* keep sampling while anything else is still to happen */
 	if (evq_size(sim->q) > 0 && evq_now(sim->q) + sim->scn->out.sample <= sim->scn->stop)
-		evq_arm(sim->q, &sim->sampler, evq_now(sim->q) + sim->scn->out.sample);
+		net_arm(n, &sim->sampler, evq_now(sim->q) + sim->scn->out.sample);
 }
 
 static void log_pfc(void *ctx, simtime_t t, uint32_t port, uint8_t prio, enum net_pfc_event ev)
@@ -210,13 +210,22 @@ int sim_run(struct sim *sim, FILE *series, FILE *qp_rates, FILE *pfc_events, int
 		fprintf(series, "time_us,port,priority,queue_bytes,pg_bytes,headroom_bytes\n");
 		if (s->out.sample) {
 			evq_timer_init(&sim->sampler, on_sample, sim);
-			evq_arm(q, &sim->sampler, 0);
+			net_fail(sim->net, evq_arm(q, &sim->sampler, 0));
 		}
 	}
 	sim->end = SIM_END_IDLE;
 	for (;;) {
 		simtime_t next;
 
+		/* an event that failed (net_fail) or asked to stop ends the run */
+		if (sim->net->error) {
+			sim->end = SIM_END_ERROR;
+			break;
+		}
+		if (sim->net->stop) {
+			sim->end = SIM_END_DEADLOCK;
+			break;
+		}
 		if (net_done(sim->net)) {
 			sim->end = SIM_END_DONE;
 			break;
@@ -235,14 +244,6 @@ int sim_run(struct sim *sim, FILE *series, FILE *qp_rates, FILE *pfc_events, int
 			break;
 		}
 		evq_step(q);
-		if (sim->net->error) {
-			sim->end = SIM_END_ERROR;
-			break;
-		}
-		if (sim->net->stop) {
-			sim->end = SIM_END_DEADLOCK;
-			break;
-		}
 		if (progress && !(evq_fired(q) & 0x3ffff)) {
 			double now = wall_now();
 
@@ -255,7 +256,7 @@ int sim_run(struct sim *sim, FILE *series, FILE *qp_rates, FILE *pfc_events, int
 	sim->end_time = sim->end == SIM_END_STOP ? s->stop : evq_now(q);
 	sim->wall_s = wall_now() - start;
 	sim->events = evq_fired(q);
-	return sim->end == SIM_END_ERROR ? -ENOMEM : 0;
+	return sim->end == SIM_END_ERROR ? sim->net->error : 0;
 }
 
 void sim_fini(struct sim *sim)

@@ -55,7 +55,9 @@ struct sim {
 int sim_init(struct sim *sim, struct scenario *s, struct diag *d);
 /* Run to the end; @series, @qp_rates and @pfc_events (any may be NULL)
  * receive the queue time series, the per-QP rate time series (both
- * sampled every output.sample) and the PFC event log. */
+ * sampled every output.sample) and the PFC event log. 0, or the negative
+ * errno of the first event that failed (-ENOMEM): the run then ends at
+ * once with SIM_END_ERROR. */
 int sim_run(struct sim *sim, FILE *series, FILE *qp_rates, FILE *pfc_events, int progress);
 void sim_fini(struct sim *sim);
 

@@ -24,9 +24,9 @@ Test(evq, runs_in_time_order)
 {
 	struct log l = {.q = evq_new()};
 
-	evq_post(l.q, 30, record, &l, 3);
-	evq_post(l.q, 10, record, &l, 1);
-	evq_post(l.q, 20, record, &l, 2);
+	cr_assert_not_null(evq_post(l.q, 30, record, &l, 3));
+	cr_assert_not_null(evq_post(l.q, 10, record, &l, 1));
+	cr_assert_not_null(evq_post(l.q, 20, record, &l, 2));
 	while (evq_step(l.q))
 		;
 	cr_assert_eq(l.n, 3);
@@ -43,7 +43,7 @@ Test(evq, equal_times_run_in_insertion_order)
 	struct log l = {.q = evq_new()};
 
 	for (uint64_t i = 0; i < 40; i++)
-		evq_post(l.q, i % 2 ? 100 : 50, record, &l, i);
+		cr_assert_not_null(evq_post(l.q, i % 2 ? 100 : 50, record, &l, i));
 	while (evq_step(l.q))
 		;
 	cr_assert_eq(l.n, 40);
@@ -61,7 +61,7 @@ Test(evq, cancel_removes_without_running)
 
 	a = evq_post(l.q, 10, record, &l, 1);
 	b = evq_post(l.q, 20, record, &l, 2);
-	evq_post(l.q, 30, record, &l, 3);
+	cr_assert_not_null(evq_post(l.q, 30, record, &l, 3));
 	evq_cancel(l.q, b);
 	evq_cancel(l.q, a);
 	cr_assert_eq(evq_size(l.q), 1);
@@ -79,16 +79,16 @@ Test(evq, rearm_moves_a_pending_timer)
 
 	evq_timer_init(&t, record, &l);
 	t.arg = 9;
-	evq_arm(l.q, &t, 100);
-	evq_post(l.q, 50, record, &l, 1);
-	evq_arm(l.q, &t, 10); /* earlier */
+	cr_assert_eq(evq_arm(l.q, &t, 100), 0);
+	cr_assert_not_null(evq_post(l.q, 50, record, &l, 1));
+	cr_assert_eq(evq_arm(l.q, &t, 10), 0); /* earlier */
 	cr_assert_eq(evq_size(l.q), 2);
 	cr_assert_eq(evq_peek(l.q), 10);
 	evq_step(l.q);
 	cr_assert_eq(l.seen[0], 9);
 	cr_assert(!evq_pending(l.q, &t));
-	evq_arm(l.q, &t, 60);
-	evq_arm(l.q, &t, 70); /* later */
+	cr_assert_eq(evq_arm(l.q, &t, 60), 0);
+	cr_assert_eq(evq_arm(l.q, &t, 70), 0); /* later */
 	while (evq_step(l.q))
 		;
 	cr_assert_eq(l.n, 3);
@@ -150,13 +150,15 @@ static void churn_fire(void *obj, uint64_t arg)
 	if (evq_now(c->q) != c->t[arg].when)
 		c->bad++;
 	if (++c->fired < 200000)
-		evq_arm(c->q, &c->t[arg], evq_now(c->q) + 1 + gsl_rng_uniform_int(c->r, 1000));
+		c->bad += evq_arm(c->q, &c->t[arg],
+				  evq_now(c->q) + 1 + gsl_rng_uniform_int(c->r, 1000)) != 0;
 	/* move or cancel a random other timer */
 	size_t k = gsl_rng_uniform_int(c->r, 64);
 	if (evq_pending(c->q, &c->t[k]) && gsl_rng_uniform_int(c->r, 2))
 		evq_cancel(c->q, &c->t[k]);
 	else if (c->fired < 200000)
-		evq_arm(c->q, &c->t[k], evq_now(c->q) + gsl_rng_uniform_int(c->r, 500));
+		c->bad +=
+		    evq_arm(c->q, &c->t[k], evq_now(c->q) + gsl_rng_uniform_int(c->r, 500)) != 0;
 }
 
 Test(evq, rearm_and_cancel_churn_keeps_heap_valid)
@@ -166,7 +168,7 @@ Test(evq, rearm_and_cancel_churn_keeps_heap_valid)
 	for (size_t i = 0; i < 64; i++) {
 		evq_timer_init(&c.t[i], churn_fire, &c);
 		c.t[i].arg = i;
-		evq_arm(c.q, &c.t[i], i);
+		cr_assert_eq(evq_arm(c.q, &c.t[i], i), 0);
 	}
 	while (evq_step(c.q))
 		;
@@ -191,16 +193,17 @@ static void self_fire(void *obj, uint64_t arg)
 	s->fired++;
 	s->pending_inside += evq_pending(s->q, &s->t);
 	if (s->fired < 3)
-		evq_arm(s->q, &s->t, evq_now(s->q) + 5);
+		cr_assert_eq(evq_arm(s->q, &s->t, evq_now(s->q) + 5), 0);
 }
 
 Test(evq, a_timer_rearmed_from_its_callback_fires_again)
 {
 	struct self s = {.q = evq_new()};
+	struct log other = {.q = s.q};
 
 	evq_timer_init(&s.t, self_fire, &s);
-	evq_arm(s.q, &s.t, 10);
-	evq_post(s.q, 12, record, &(struct log){.q = s.q}, 0);
+	cr_assert_eq(evq_arm(s.q, &s.t, 10), 0);
+	cr_assert_not_null(evq_post(s.q, 12, record, &other, 0));
 	while (evq_step(s.q))
 		;
 	cr_assert_eq(s.fired, 3);

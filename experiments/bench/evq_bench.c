@@ -24,7 +24,10 @@ static void hold(void *obj, uint64_t arg)
 	struct evq_timer *t = (struct evq_timer *)(uintptr_t)arg;
 
 	b->steps++;
-	evq_arm(b->q, t, evq_now(b->q) + gsl_rng_uniform_int(b->r, 2000000));
+	if (evq_arm(b->q, t, evq_now(b->q) + gsl_rng_uniform_int(b->r, 2000000))) {
+		fputs("evq_bench: out of memory\n", stderr);
+		exit(1);
+	}
 }
 
 static double now_s(void)
@@ -52,7 +55,8 @@ int main(int argc, char **argv)
 		for (size_t i = 0; i < sizes[k]; i++) {
 			evq_timer_init(&t[i], hold, &b);
 			t[i].arg = (uint64_t)(uintptr_t)&t[i];
-			evq_arm(b.q, &t[i], gsl_rng_uniform_int(b.r, 2000000));
+			if (evq_arm(b.q, &t[i], gsl_rng_uniform_int(b.r, 2000000)))
+				return 1;
 		}
 		t0 = now_s();
 		while (b.steps < ops)
