@@ -32,6 +32,40 @@ static json_t *uint_j(uint64_t v)
 	return json_integer((json_int_t)v);
 }
 
+/*
+ * Append @v to the array @a, both stolen: @a, or NULL when either is NULL
+ * or the append fails. An allocation that fails anywhere so reaches the
+ * root (json_pack fails on a NULL "o"), instead of leaving a value out.
+ */
+static json_t *push(json_t *a, json_t *v)
+{
+	if (!a || !v) {
+		json_decref(a);
+		json_decref(v);
+		return NULL;
+	}
+	if (json_array_append_new(a, v)) {
+		json_decref(a);
+		return NULL;
+	}
+	return a;
+}
+
+/* Set @o's @key to @v, both stolen: @o, or NULL (see push). */
+static json_t *put(json_t *o, const char *key, json_t *v)
+{
+	if (!o || !v) {
+		json_decref(o);
+		json_decref(v);
+		return NULL;
+	}
+	if (json_object_set_new(o, key, v)) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
 static json_t *fct_stats(const struct net *n)
 {
 	double *v = malloc((n->n_wl_flows ? n->n_wl_flows : 1) * sizeof(*v));
@@ -74,11 +108,11 @@ static json_t *pfc_json(const struct port *p, simtime_t end)
 
 		if (!c->tx_pause && !c->tx_resume && !c->rx_pause && !c->rx_resume && !paused)
 			continue;
-		json_array_append_new(a, json_pack("{s:i,s:o,s:o,s:o,s:o,s:o}", "priority", prio,
-						   "tx_pause", uint_j(c->tx_pause), "tx_resume",
-						   uint_j(c->tx_resume), "rx_pause", uint_j(c->rx_pause),
-						   "rx_resume", uint_j(c->rx_resume), "paused_us",
-						   real3(simtime_to_us(paused))));
+		a = push(a, json_pack("{s:i,s:o,s:o,s:o,s:o,s:o}", "priority", prio, "tx_pause",
+				      uint_j(c->tx_pause), "tx_resume", uint_j(c->tx_resume),
+				      "rx_pause", uint_j(c->rx_pause), "rx_resume",
+				      uint_j(c->rx_resume), "paused_us",
+				      real3(simtime_to_us(paused))));
 	}
 	return a;
 }
@@ -98,19 +132,18 @@ static json_t *port_json(const struct sim *sim, const struct sw *s, uint32_t i, 
 		if (q->max_bytes > peak)
 			peak = q->max_bytes;
 		if (q->tx_packets || q->drops || q->max_bytes)
-			json_array_append_new(
-				queues, json_pack("{s:i,s:o,s:o,s:o,s:o,s:o,s:o}", "queue", prio,
-						  "tx_packets", uint_j(q->tx_packets), "tx_bytes",
-						  uint_j(q->tx_bytes), "max_bytes", uint_j(q->max_bytes),
-						  "drops", uint_j(q->drops), "drop_bytes",
-						  uint_j(q->drop_bytes), "ecn_marked",
-						  uint_j(q->ecn_marked)));
+			queues =
+			    push(queues, json_pack("{s:i,s:o,s:o,s:o,s:o,s:o,s:o}", "queue", prio,
+						   "tx_packets", uint_j(q->tx_packets), "tx_bytes",
+						   uint_j(q->tx_bytes), "max_bytes",
+						   uint_j(q->max_bytes), "drops", uint_j(q->drops),
+						   "drop_bytes", uint_j(q->drop_bytes),
+						   "ecn_marked", uint_j(q->ecn_marked)));
 		if (pg->peak_bytes || pg->lossless_drops)
-			json_array_append_new(
-				pgs, json_pack("{s:i,s:o,s:o,s:o}", "pg", prio, "peak_bytes",
-					       uint_j(pg->peak_bytes), "peak_headroom_bytes",
-					       uint_j(pg->peak_headroom), "lossless_drops",
-					       uint_j(pg->lossless_drops)));
+			pgs = push(pgs, json_pack("{s:i,s:o,s:o,s:o}", "pg", prio, "peak_bytes",
+						  uint_j(pg->peak_bytes), "peak_headroom_bytes",
+						  uint_j(pg->peak_headroom), "lossless_drops",
+						  uint_j(pg->lossless_drops)));
 	}
 	if (peak > *max_q)
 		*max_q = peak;
@@ -125,8 +158,9 @@ static json_t *port_json(const struct sim *sim, const struct sw *s, uint32_t i, 
 	return o;
 }
 
-/* mlx5 ethtool -S names for the priorities that saw PFC. */
-static void nic_pfc_counters(json_t *o, const struct port *p, simtime_t end)
+/* mlx5 ethtool -S names for the priorities that saw PFC, added to @o
+ * (stolen): @o, or NULL (see push). */
+static json_t *nic_pfc_counters(json_t *o, const struct port *p, simtime_t end)
 {
 	char key[64];
 
@@ -136,12 +170,13 @@ static void nic_pfc_counters(json_t *o, const struct port *p, simtime_t end)
 		if (!(p->pfc_obey & (1u << prio)) && !c->tx_pause && !c->rx_pause)
 			continue;
 		snprintf(key, sizeof(key), "tx_prio%u_pause", prio);
-		json_object_set_new(o, key, uint_j(c->tx_pause + c->tx_resume));
+		o = put(o, key, uint_j(c->tx_pause + c->tx_resume));
 		snprintf(key, sizeof(key), "rx_prio%u_pause", prio);
-		json_object_set_new(o, key, uint_j(c->rx_pause + c->rx_resume));
+		o = put(o, key, uint_j(c->rx_pause + c->rx_resume));
 		snprintf(key, sizeof(key), "rx_prio%u_pause_duration", prio);
-		json_object_set_new(o, key, uint_j(port_paused_time(p, prio, end) / SIMTIME_US));
+		o = put(o, key, uint_j(port_paused_time(p, prio, end) / SIMTIME_US));
 	}
+	return o;
 }
 
 /* One collective as nccl-tests reports it: times per iteration, and the
@@ -155,12 +190,12 @@ static json_t *coll_json(const struct coll *c)
 	coll_stats(c, &st);
 	for (uint32_t i = 0; i < st.done; i++) {
 		sum += simtime_to_us(st.times[i]);
-		json_array_append_new(iters, real3(simtime_to_us(st.times[i])));
+		iters = push(iters, real3(simtime_to_us(st.times[i])));
 	}
 	mean = st.done ? sum / st.done : 0;
 	for (uint32_t r = 0; r < st.ranks; r++)
-		json_array_append_new(ranks, st.rank_done[r] ? real3(simtime_to_us(st.rank_done[r]))
-							     : json_null());
+		ranks = push(ranks,
+			     st.rank_done[r] ? real3(simtime_to_us(st.rank_done[r])) : json_null());
 	if (mean > 0)
 		algbw = (double)st.bytes / (mean * 1e-6) / 1e9;
 	return json_pack("{s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "op", coll_op_name(st.op),
@@ -184,17 +219,16 @@ static json_t *deadlock_json(const struct sim *sim)
 		json_t *ports = json_array();
 
 		for (uint32_t k = 0; k < c->n; k++)
-			json_array_append_new(ports, json_string(sim->topo->ports[c->ports[k]].name));
-		json_array_append_new(cycles, json_pack("{s:i,s:o}", "priority", c->prio, "ports",
-							ports));
+			ports = push(ports, json_string(sim->topo->ports[c->ports[k]].name));
+		cycles = push(cycles, json_pack("{s:i,s:o}", "priority", c->prio, "ports", ports));
 	}
 	if (rep && rep->detected) {
 		json_t *ports = json_array();
 
 		for (uint32_t k = 0; k < rep->n; k++)
-			json_array_append_new(ports, json_string(sim->topo->ports[rep->ports[k]].name));
-		json_array_append_new(detected, json_pack("{s:i,s:o}", "priority", rep->prio, "ports",
-							  ports));
+			ports = push(ports, json_string(sim->topo->ports[rep->ports[k]].name));
+		detected =
+		    push(detected, json_pack("{s:i,s:o}", "priority", rep->prio, "ports", ports));
 	}
 	return json_pack("{s:o,s:b,s:o,s:o,s:o,s:o}", "static_cycles", uint_j(sim->cbd.n_cycles),
 			 "detected", rep && rep->detected, "detected_at_us",
@@ -208,10 +242,13 @@ json_t *res_build(const struct sim *sim)
 {
 	const struct net *n = sim->net;
 	const struct topo *t = sim->topo;
+	const struct scenario *scn = sim->scn;
 	json_t *root, *switches = json_array(), *hosts = json_array(), *flows = json_array(), *colls;
+	json_t *summary;
 	uint64_t max_q = 0, pause_frames = 0, paused_ports = 0, hdrm_peak = 0;
 	simtime_t paused_time = 0;
 	double sim_s = simtime_to_s(sim->end_time);
+	int err;
 
 	for (uint32_t i = 0; i < t->n_ports; i++) {
 		const struct port *p = &n->ports[i];
@@ -238,18 +275,17 @@ json_t *res_build(const struct sim *sim)
 				if (sw_pg(n->switches[u], k, prio)->peak_headroom > hdrm_peak)
 					hdrm_peak = sw_pg(n->switches[u], k, prio)->peak_headroom;
 		for (uint32_t k = 0; k < tn->n_ports; k++)
-			json_array_append_new(ports, port_json(sim, n->switches[u], tn->first_port + k,
-							       k, &max_q));
-		json_array_append_new(
-			switches,
-			json_pack("{s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "name", tn->name,
-				  "shared_bytes", uint_j(c->shared_size), "shared_peak_bytes",
-				  uint_j(c->shared_peak), "headroom_peak_bytes",
-				  uint_j(c->headroom_peak), "drops", uint_j(c->drops),
-				  "lossless_drops", uint_j(c->lossless_drops), "unroutable",
-				  uint_j(c->unroutable), "watchdog_triggers",
-				  uint_j(c->watchdog_triggers), "watchdog_drops",
-				  uint_j(c->watchdog_drops), "ports", ports));
+			ports = push(ports,
+				     port_json(sim, n->switches[u], tn->first_port + k, k, &max_q));
+		switches = push(
+		    switches,
+		    json_pack("{s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "name", tn->name,
+			      "shared_bytes", uint_j(c->shared_size), "shared_peak_bytes",
+			      uint_j(c->shared_peak), "headroom_peak_bytes",
+			      uint_j(c->headroom_peak), "drops", uint_j(c->drops), "lossless_drops",
+			      uint_j(c->lossless_drops), "unroutable", uint_j(c->unroutable),
+			      "watchdog_triggers", uint_j(c->watchdog_triggers), "watchdog_drops",
+			      uint_j(c->watchdog_drops), "ports", ports));
 	}
 	for (uint32_t h = 0; h < t->n_hosts; h++) {
 		const struct nic_counters *c = nic_counters(n->nics[h]);
@@ -269,27 +305,25 @@ json_t *res_build(const struct sim *sim)
 			uint_j(c->retransmitted_packets), "retransmitted_bytes",
 			uint_j(c->retransmitted_bytes));
 
-		nic_pfc_counters(o, p, sim->end_time);
-		json_array_append_new(hosts, o);
+		hosts = push(hosts, nic_pfc_counters(o, p, sim->end_time));
 	}
 	for (uint32_t i = 0; i < n->n_wl_flows; i++) {
 		const struct flow *f = &n->flows[i];
 
-		json_array_append_new(
-			flows, json_pack("{s:i,s:s,s:s,s:o,s:o,s:o,s:o,s:o}", "id", (int)i, "src",
-					 t->nodes[t->hosts[f->src]].name, "dst",
-					 t->nodes[t->hosts[f->dst]].name, "bytes", uint_j(f->bytes),
-					 "received", uint_j(f->received), "start_us",
-					 real3(simtime_to_us(f->start)), "fct_us",
-					 f->finish ? real3(simtime_to_us(f->finish - f->start))
-						   : json_null(),
-					 "acked_us",
-					 f->acked ? real3(simtime_to_us(f->acked - f->start))
-						  : json_null()));
+		flows = push(
+		    flows,
+		    json_pack("{s:i,s:s,s:s,s:o,s:o,s:o,s:o,s:o}", "id", (int)i, "src",
+			      t->nodes[t->hosts[f->src]].name, "dst",
+			      t->nodes[t->hosts[f->dst]].name, "bytes", uint_j(f->bytes),
+			      "received", uint_j(f->received), "start_us",
+			      real3(simtime_to_us(f->start)), "fct_us",
+			      f->finish ? real3(simtime_to_us(f->finish - f->start)) : json_null(),
+			      "acked_us",
+			      f->acked ? real3(simtime_to_us(f->acked - f->start)) : json_null()));
 	}
 	colls = json_array();
 	for (uint32_t i = 0; i < n->n_colls; i++)
-		json_array_append_new(colls, coll_json(n->colls[i]));
+		colls = push(colls, coll_json(n->colls[i]));
 	root = json_pack(
 		"{s:i,s:s,s:o,s:{s:o,s:o,s:o,s:o,s:o,s:o,s:s,s:o,s:o,s:o},"
 		"s:{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,"
@@ -318,29 +352,33 @@ json_t *res_build(const struct sim *sim)
 		uint_j(n->tot.sent_bytes), "received", uint_j(n->tot.received_bytes), "dropped",
 		uint_j(n->tot.dropped_bytes), "in_flight", uint_j(net_inflight_bytes(n)), "switches",
 		switches, "hosts", hosts, "flows", flows);
-	if (root) {
-		const struct scenario *scn = sim->scn;
-
-		json_object_set_new(json_object_get(root, "summary"), "deadlock", deadlock_json(sim));
-		/* the thresholds the pictures draw */
-		json_object_set_new(root, "config",
-				    json_pack("{s:o,s:o,s:o}", "ecn_kmin",
-					      scn->sw.ecn.enabled ? uint_j(scn->sw.ecn.kmin) : json_null(),
-					      "ecn_kmax",
-					      scn->sw.ecn.enabled ? uint_j(scn->sw.ecn.kmax) : json_null(),
-					      "pfc_xoff",
-					      scn->sw.pfc.enabled && !scn->sw.pfc.dynamic
-						      ? uint_j(scn->sw.pfc.xoff)
-						      : json_null()));
+	if (!root || !colls)
+		goto fail;
+	summary = json_object_get(root, "summary");
+	if (json_object_set_new(summary, "deadlock", deadlock_json(sim)) ||
+	    /* the thresholds the pictures draw */
+	    json_object_set_new(
+		root, "config",
+		json_pack("{s:o,s:o,s:o}", "ecn_kmin",
+			  scn->sw.ecn.enabled ? uint_j(scn->sw.ecn.kmin) : json_null(), "ecn_kmax",
+			  scn->sw.ecn.enabled ? uint_j(scn->sw.ecn.kmax) : json_null(), "pfc_xoff",
+			  scn->sw.pfc.enabled && !scn->sw.pfc.dynamic ? uint_j(scn->sw.pfc.xoff)
+								      : json_null())))
+		goto fail;
+	if (json_array_size(colls)) {
+		if (json_object_set(summary, "collective", json_array_get(colls, 0)))
+			goto fail;
+		err = json_object_set_new(summary, "collectives", colls);
+		colls = NULL; /* taken, even when it failed */
+		if (err)
+			goto fail;
 	}
-	if (root && json_array_size(colls)) {
-		json_object_set(json_object_get(root, "summary"), "collective",
-				json_array_get(colls, 0));
-		json_object_set_new(json_object_get(root, "summary"), "collectives", colls);
-	} else {
-		json_decref(colls);
-	}
+	json_decref(colls);
 	return root;
+fail:
+	json_decref(colls);
+	json_decref(root);
+	return NULL;
 }
 
 int res_write_json(const json_t *j, const char *path)
