@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "proc.h"
 
@@ -423,10 +424,94 @@ Test(cli, a_device_or_folder_is_not_read_as_a_scenario)
 
 	ts_exec(&p, (const char *[]){"run", "/dev/zero", "-o", ts_tmp("out"), NULL});
 	cr_expect_eq(p.code, 2);
-	cr_expect_str_eq(p.err, "rocesim: /dev/zero: cannot read: not a regular text file\n");
+	cr_expect_str_eq(p.err, "rocesim: /dev/zero: cannot read: not a regular file\n");
 	ts_proc_free(&p);
 	ts_exec(&p, (const char *[]){"run", "tests", "-o", ts_tmp("out"), NULL});
 	cr_expect_eq(p.code, 2);
 	cr_expect(!exists(ts_tmp("out")));
 	ts_proc_free(&p);
+}
+
+/* Run rocesim with @args, killed by SIGALRM if it is still there after 5 s. */
+static void exec_bounded(struct ts_proc *p, const char *const *args)
+{
+	const struct ts_opts o = {.timeout_s = 5};
+
+	ts_exec_opts(p, &o, args);
+}
+
+/* Expect @p refused at once (no hang), on one line, saying "not a regular file". */
+static void check_not_regular(const char *what, const struct ts_proc *p)
+{
+	cr_expect_eq(p->sig, 0, "%s: killed by signal %d (a hang?)", what, p->sig);
+	cr_expect_eq(p->code, 2, "%s: exit %d, stderr: %s", what, p->code, p->err);
+	cr_expect(strstr(p->err, "not a regular file"), "%s: stderr: %s", what, p->err);
+	cr_expect_eq(count_lines(p->err), 1, "%s: stderr: %s", what, p->err);
+}
+
+/* up to 16 runs of 5 s each when they hang */
+Test(cli, a_fifo_is_refused_at_once_wherever_it_is_named, .timeout = 120)
+{
+	static const char *const imports[] = {"sonic", "mlnx-qos", "cc-params", "pod"};
+	static const char *const keys[][2] = {
+	    {"topology: {kind: file, file: %s}\n", "topology.file"},
+	    {"topology: {kind: star, hosts: 4}\nswitch: {sonic: %s}\n", "switch.sonic"},
+	    {"topology: {kind: star, hosts: 4}\nnic: {mlnx_qos: %s}\n", "nic.mlnx_qos"},
+	    {"topology: {kind: star, hosts: 4}\nnic: {cc_params: %s}\n", "nic.cc_params"},
+	    {"topology: {kind: star, hosts: 4}\nworkload: {kind: allreduce, size: 1MB, pod: %s}\n",
+	     "workload.pod"},
+	};
+	char fifo[300], what[100];
+	struct ts_proc p;
+
+	snprintf(fifo, sizeof(fifo), "%s", ts_tmp("fifo"));
+	cr_assert_eq(mkfifo(fifo, 0600), 0, "mkfifo %s", fifo);
+	exec_bounded(&p, (const char *[]){"run", fifo, "-o", ts_tmp("out"), NULL});
+	check_not_regular("run FIFO", &p);
+	cr_expect(!exists(ts_tmp("out")));
+	ts_proc_free(&p);
+	exec_bounded(&p, (const char *[]){"check", fifo, NULL});
+	check_not_regular("check FIFO", &p);
+	ts_proc_free(&p);
+	for (size_t i = 0; i < sizeof(imports) / sizeof(imports[0]); i++) {
+		snprintf(what, sizeof(what), "import %s FIFO", imports[i]);
+		exec_bounded(&p, (const char *[]){"import", imports[i], fifo, NULL});
+		check_not_regular(what, &p);
+		ts_proc_free(&p);
+	}
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		const char *scn = ts_tmp("fifo-key.yaml");
+		FILE *f = fopen(scn, "w");
+
+		cr_assert(f);
+		fprintf(f, keys[i][0], fifo);
+		if (!strstr(keys[i][0], "workload"))
+			fprintf(f, "workload: {kind: allreduce, size: 1MB}\n");
+		fclose(f);
+		snprintf(what, sizeof(what), "run, %s: FIFO", keys[i][1]);
+		exec_bounded(&p, (const char *[]){"run", scn, "-o", ts_tmp("out"), NULL});
+		check_not_regular(what, &p);
+		cr_expect(!exists(ts_tmp("out")), "%s: the run created its folder", what);
+		ts_proc_free(&p);
+		snprintf(what, sizeof(what), "check, %s: FIFO", keys[i][1]);
+		exec_bounded(&p, (const char *[]){"check", scn, NULL});
+		check_not_regular(what, &p);
+		ts_proc_free(&p);
+	}
+	unlink(fifo);
+}
+
+Test(cli, a_folder_is_not_a_config_file)
+{
+	static const char *const imports[] = {"sonic", "mlnx-qos", "pod"};
+
+	for (size_t i = 0; i < sizeof(imports) / sizeof(imports[0]); i++) {
+		struct ts_proc p;
+		char what[100];
+
+		snprintf(what, sizeof(what), "import %s tests/", imports[i]);
+		exec_bounded(&p, (const char *[]){"import", imports[i], "tests", NULL});
+		check_not_regular(what, &p);
+		ts_proc_free(&p);
+	}
 }
