@@ -515,3 +515,20 @@ Test(cli, a_folder_is_not_a_config_file)
 		ts_proc_free(&p);
 	}
 }
+
+Test(cli, a_name_taken_from_the_file_name_is_checked_too)
+{
+	const char *file = ts_tmp("..yaml");
+	FILE *f = fopen(file, "w");
+	struct ts_proc p;
+
+	cr_assert(f);
+	fputs("topology: {kind: star, hosts: 4}\nworkload: {kind: permutation, size: 1MB}\n", f);
+	fclose(f);
+	/* no name: and no -o: the results would go to out/. */
+	ts_exec(&p, (const char *[]){"run", file, NULL});
+	cr_expect_eq(p.code, 2, "exit %d, stderr: %s", p.code, p.err);
+	cr_expect(strstr(p.err, "name: \".\" (from the file name) is not a folder name"),
+		  "stderr: %s", p.err);
+	ts_proc_free(&p);
+}
