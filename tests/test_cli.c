@@ -453,13 +453,14 @@ static void check_not_regular(const char *what, const struct ts_proc *p)
 Test(cli, a_fifo_is_refused_at_once_wherever_it_is_named, .timeout = 120)
 {
 	static const char *const imports[] = {"sonic", "mlnx-qos", "cc-params", "pod"};
-	static const char *const keys[][2] = {
-	    {"topology: {kind: file, file: %s}\n", "topology.file"},
-	    {"topology: {kind: star, hosts: 4}\nswitch: {sonic: %s}\n", "switch.sonic"},
-	    {"topology: {kind: star, hosts: 4}\nnic: {mlnx_qos: %s}\n", "nic.mlnx_qos"},
-	    {"topology: {kind: star, hosts: 4}\nnic: {cc_params: %s}\n", "nic.cc_params"},
-	    {"topology: {kind: star, hosts: 4}\nworkload: {kind: allreduce, size: 1MB, pod: %s}\n",
-	     "workload.pod"},
+	/* the scenario around the FIFO's path, and the key that names it */
+	static const char *const keys[][3] = {
+	    {"topology: {kind: file, file: ", "}\n", "topology.file"},
+	    {"topology: {kind: star, hosts: 4}\nswitch: {sonic: ", "}\n", "switch.sonic"},
+	    {"topology: {kind: star, hosts: 4}\nnic: {mlnx_qos: ", "}\n", "nic.mlnx_qos"},
+	    {"topology: {kind: star, hosts: 4}\nnic: {cc_params: ", "}\n", "nic.cc_params"},
+	    {"topology: {kind: star, hosts: 4}\nworkload: {kind: allreduce, size: 1MB, pod: ",
+	     "}\n", "workload.pod"},
 	};
 	char fifo[300], what[100];
 	struct ts_proc p;
@@ -484,16 +485,16 @@ Test(cli, a_fifo_is_refused_at_once_wherever_it_is_named, .timeout = 120)
 		FILE *f = fopen(scn, "w");
 
 		cr_assert(f);
-		fprintf(f, keys[i][0], fifo);
+		fprintf(f, "%s%s%s", keys[i][0], fifo, keys[i][1]);
 		if (!strstr(keys[i][0], "workload"))
 			fprintf(f, "workload: {kind: allreduce, size: 1MB}\n");
 		fclose(f);
-		snprintf(what, sizeof(what), "run, %s: FIFO", keys[i][1]);
+		snprintf(what, sizeof(what), "run, %s: FIFO", keys[i][2]);
 		exec_bounded(&p, (const char *[]){"run", scn, "-o", ts_tmp("out"), NULL});
 		check_not_regular(what, &p);
 		cr_expect(!exists(ts_tmp("out")), "%s: the run created its folder", what);
 		ts_proc_free(&p);
-		snprintf(what, sizeof(what), "check, %s: FIFO", keys[i][1]);
+		snprintf(what, sizeof(what), "check, %s: FIFO", keys[i][2]);
 		exec_bounded(&p, (const char *[]){"check", scn, NULL});
 		check_not_regular(what, &p);
 		ts_proc_free(&p);
