@@ -1,7 +1,9 @@
 /*
  * Test support for the suites that run the rocesim binary (cli, check,
  * plot, configs): a temporary folder per suite, and the binary run from
- * the source root with its exit code, stdout and stderr captured.
+ * the source root with its exit code, stdout and stderr captured; also
+ * under a time bound or a file size limit, or in the background to be
+ * signalled.
  */
 #ifndef ROCESIM_TEST_PROC_H
 #define ROCESIM_TEST_PROC_H
