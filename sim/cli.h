@@ -12,6 +12,7 @@
 
 #define CLI_EXIT_FOUND 1
 #define CLI_EXIT_INPUT 2
+#define CLI_EXIT_IO 3 /* an I/O failure after a good run: the results could not be kept */
 
 int cmd_check(int argc, char **argv);
 int cmd_plot(int argc, char **argv);

@@ -1,23 +1,26 @@
 /*
  * rocesim: the command line. Parses the verb and its options, loads and
  * checks the scenario before anything is written, runs it, writes the
- * results atomically and turns the outcome into the exit code:
- * 0 ok, 1 an expect: gate failed, 2 bad input or usage.
+ * results atomically into the output folder it owns (outdir.h) and turns
+ * the outcome into the exit code: 0 ok, 1 an expect: gate failed, 2 bad
+ * input or usage, 3 an I/O failure after a good run, 128 + the signal when
+ * interrupted.
  */
 #include <errno.h>
 #include <gsl/gsl_errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "cli.h"
+#include "outdir.h"
 #include "results.h"
 #include "scenario.h"
 #include "sim.h"
 
 #define EXIT_GATE 1
 #define EXIT_INPUT CLI_EXIT_INPUT
+#define EXIT_IO CLI_EXIT_IO
 
 static const char usage[] =
 	"usage: rocesim run SCENARIO.yaml [-o OUTDIR] [--set KEY=VALUE]... [--seed N]\n"
@@ -42,30 +45,22 @@ static const char usage[] =
 	"  --progress         report simulated time and events/s on stderr every second\n"
 	"  --quiet            print nothing on stdout\n"
 	"\n"
+	"A run owns these four files in OUTDIR and the pictures `rocesim plot` draws\n"
+	"from them ({queues,pfc,rates,flows,ranks}.{png,svg}); when all its files\n"
+	"are written it removes those it did not write this time, and leaves every\n"
+	"other file alone. It locks OUTDIR first (OUTDIR/.rocesim.lock, kept): a\n"
+	"second run into it is refused at once. Outputs are written as temporaries\n"
+	"(OUTDIR/.NAME.XXXXXX) and renamed only when all are complete, so a failed\n"
+	"write or an interruption (SIGINT, SIGTERM, SIGHUP: the temporaries are\n"
+	"removed) leaves the previous outputs whole; the next run removes those of\n"
+	"a run that was killed.\n"
+	"\n"
 	"exit codes: 0 ok; 1 the run worked but an expect: gate failed;\n"
-	"            2 bad input or usage (the message names file, line and key)\n";
-
-/* mkdir -p */
-static int make_dirs(const char *path)
-{
-	char buf[4096];
-	size_t len = strlen(path);
-
-	if (len >= sizeof(buf))
-		return -ENAMETOOLONG;
-	memcpy(buf, path, len + 1);
-	for (char *p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0777) && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	if (mkdir(buf, 0777) && errno != EEXIST)
-		return -errno;
-	return 0;
-}
+	"            2 bad input or usage (the message names file, line and key),\n"
+	"              or OUTDIR in use by another run or not writable;\n"
+	"            3 an I/O failure after a good run (disk full): the previous\n"
+	"              outputs are left as they were;\n"
+	"            128 + the signal (130 SIGINT, 143 SIGTERM) when interrupted\n";
 
 struct run_args {
 	const char *scenario;
@@ -75,51 +70,96 @@ struct run_args {
 	int progress, quiet;
 };
 
-/* An output file written under a temporary name and renamed when complete. */
-struct out_file {
-	char path[4150];
-	char tmp[4200];
-	FILE *f;
-};
+/* The signal that asked the run to stop (SIGINT, SIGTERM, SIGHUP), or 0. */
+static volatile sig_atomic_t interrupted;
 
-static int out_open(struct out_file *o, const char *dir, const char *name)
+static void on_signal(int sig)
 {
-	snprintf(o->path, sizeof(o->path), "%s/%s", dir, name);
-	snprintf(o->tmp, sizeof(o->tmp), "%s.tmp", o->path);
-	o->f = fopen(o->tmp, "w");
-	if (!o->f) {
-		fprintf(stderr, "rocesim: cannot write %s: %s\n", o->tmp, strerror(errno));
-		return -1;
-	}
-	return 0;
+	interrupted = sig;
 }
 
-/* Close and rename (@keep) or throw away; 0 or -1. */
-static int out_close(struct out_file *o, int keep)
+/*
+ * From here on a signal stops the run where the event loop polls the flag,
+ * and the run removes its temporaries. SA_RESETHAND: a second signal ends
+ * the process at once (the next run into the folder removes what is left).
+ * A signal ignored when rocesim started (nohup, `&` in a script) stays so.
+ */
+static void catch_signals(void)
 {
-	int err = 0;
+	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+	struct sigaction sa, old;
 
-	if (!o->f)
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sa.sa_flags = SA_RESETHAND;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		if (!sigaction(sigs[i], NULL, &old) && old.sa_handler != SIG_IGN)
+			sigaction(sigs[i], &sa, NULL);
+	/* a file size limit (ulimit -f) then fails a write as a full disk does */
+	signal(SIGXFSZ, SIG_IGN);
+}
+
+static const char *signal_name(int sig)
+{
+	return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "SIGHUP";
+}
+
+/* Say where a run stopped by a signal was; returns 128 + the signal. */
+static int report_interrupt(const struct sim *sim, const char *dir)
+{
+	int sig = interrupted;
+
+	if (sim->end == SIM_END_INTERRUPTED)
+		fprintf(
+		    stderr,
+		    "rocesim: interrupted by %s at t=%.1fus (%.0f%% of stop); no results written, "
+		    "%s left as it was\n",
+		    signal_name(sig), simtime_to_us(sim->end_time),
+		    100.0 * (double)sim->end_time / (double)sim->scn->stop, dir);
+	else
+		fprintf(stderr,
+			"rocesim: interrupted by %s while writing the results; no results written, "
+			"%s left as it was\n",
+			signal_name(sig), dir);
+	return 128 + sig;
+}
+
+/* Is output @i written by a run of @s? */
+static int writes(const struct scenario *s, enum outdir_file i)
+{
+	switch (i) {
+	case OUTDIR_RESULTS:
+		return 1;
+	case OUTDIR_TIMESERIES:
+		return s->out.sample != 0;
+	case OUTDIR_QP_RATES:
+		return s->out.sample && s->nic.cc == SCN_CC_DCQCN;
+	case OUTDIR_PFC_EVENTS:
+		return s->out.pfc_events;
+	default:
 		return 0;
-	if (fclose(o->f) || (keep && rename(o->tmp, o->path))) {
-		fprintf(stderr, "rocesim: cannot write %s: %s\n", o->path, strerror(errno));
-		err = -1;
 	}
-	o->f = NULL;
-	if (err || !keep)
-		unlink(o->tmp);
-	return err;
 }
 
+/*
+ * Load and check the scenario and build the fabric before anything is
+ * written; then lock the output folder and create every output there as a
+ * temporary (outdir.h), so that a folder in use or not writable is found
+ * before simulating; then run, write the results and commit them.
+ */
 static int cmd_run(const struct run_args *a)
 {
-	char dir[4096], path[4200];
-	struct out_file series = {0}, rates = {0}, pfc = {0};
+	static const char busy[] = "rocesim: %s is in use by another run (pid %ld): wait for it "
+				   "to end or give another -o\n";
+	FILE *files[OUTDIR_FILES] = {0};
+	struct outdir od = {.lock_fd = -1};
+	char dir[OUTDIR_PATH];
 	struct scenario *s;
 	struct diag d = {0};
 	struct sim sim;
-	json_t *res;
-	int err, failed;
+	json_t *res = NULL;
+	int err, failed, partial, rc = EXIT_INPUT;
 
 	err = scn_load(a->scenario, a->sets, a->n_sets, &s, &d);
 	if (err == -ENOMEM) {
@@ -147,54 +187,78 @@ static int cmd_run(const struct run_args *a)
 		snprintf(dir, sizeof(dir), "%s", a->outdir);
 	else
 		snprintf(dir, sizeof(dir), "out/%s", s->name);
-	err = make_dirs(dir);
+	catch_signals();
+	err = outdir_open(&od, dir);
+	if (err == -EBUSY) {
+		fprintf(stderr, busy, dir, (long)od.holder);
+		goto out;
+	}
 	if (err) {
-		fprintf(stderr, "rocesim: cannot create %s: %s\n", dir, strerror(-err));
-		sim_fini(&sim);
-		return EXIT_INPUT;
+		fprintf(stderr, "rocesim: cannot write in %s: %s\n", od.where, strerror(-err));
+		goto out;
 	}
-	if ((s->out.sample && out_open(&series, dir, "timeseries.csv")) ||
-	    (s->out.sample && s->nic.cc == SCN_CC_DCQCN && out_open(&rates, dir, "qp_rates.csv")) ||
-	    (s->out.pfc_events && out_open(&pfc, dir, "pfc_events.csv"))) {
-		out_close(&series, 0);
-		out_close(&rates, 0);
-		sim_fini(&sim);
-		return EXIT_INPUT;
+	for (int i = 0; i < OUTDIR_FILES; i++) {
+		if (writes(s, (enum outdir_file)i) &&
+		    !(files[i] = outdir_create(&od, (enum outdir_file)i))) {
+			fprintf(stderr, "rocesim: cannot write in %s: %s\n", od.where,
+				strerror(errno));
+			goto out;
+		}
 	}
-	err = sim_run(&sim, series.f, rates.f, pfc.f, a->progress);
-	if (out_close(&series, !err) | out_close(&rates, !err) | out_close(&pfc, !err))
-		err = err ? err : -EIO;
+	sim.interrupt = &interrupted;
+	err = sim_run(&sim, files[OUTDIR_TIMESERIES], files[OUTDIR_QP_RATES],
+		      files[OUTDIR_PFC_EVENTS], a->progress);
+	if (sim.end == SIM_END_INTERRUPTED) {
+		rc = report_interrupt(&sim, dir);
+		goto out;
+	}
 	if (err) {
 		if (err == -ENOMEM)
 			fprintf(stderr,
 				"rocesim: out of memory at %.3f us simulated; no results written\n",
 				simtime_to_us(sim.end_time));
-		sim_fini(&sim);
-		return EXIT_INPUT;
+		else
+			fprintf(stderr, "rocesim: the run failed at %.3f us simulated: %s\n",
+				simtime_to_us(sim.end_time), strerror(-err));
+		goto out;
 	}
 	res = res_build(&sim);
-	snprintf(path, sizeof(path), "%s/results.json", dir);
 	if (!res) {
-		fprintf(stderr, "rocesim: out of memory building %s\n", path);
-		sim_fini(&sim);
-		return EXIT_INPUT;
+		fprintf(stderr, "rocesim: out of memory building the results\n");
+		goto out;
 	}
-	if ((err = res_write_json(res, path))) {
-		fprintf(stderr, "rocesim: cannot write %s: %s\n", path, strerror(-err));
-		json_decref(res);
-		sim_fini(&sim);
-		return EXIT_INPUT;
+	/* from here on the run was good: a failure to keep its results is exit 3 */
+	rc = EXIT_IO;
+	if ((err = res_write_json(res, files[OUTDIR_RESULTS]))) {
+		fprintf(stderr,
+			"rocesim: cannot write %s/results.json: %s; the previous outputs are left "
+			"as they were\n",
+			dir, strerror(-err));
+		goto out;
+	}
+	if (interrupted) {
+		rc = report_interrupt(&sim, dir);
+		goto out;
+	}
+	if ((err = outdir_commit(&od, &partial))) {
+		fprintf(stderr, "rocesim: cannot write %s: %s; %s\n", od.where, strerror(-err),
+			partial ? "the folder now mixes the outputs of two runs"
+				: "the previous outputs are left as they were");
+		goto out;
 	}
 	if (!a->quiet) {
 		res_print_summary(res, stdout);
-		printf("  results    %s\n", path);
+		printf("  results    %s/results.json\n", dir);
 	}
 	failed = res_check_expects(res, s, stderr);
 	if (failed)
 		fprintf(stderr, "rocesim: %d expectation%s failed\n", failed, failed > 1 ? "s" : "");
+	rc = failed ? EXIT_GATE : 0;
+out:
 	json_decref(res);
+	outdir_close(&od);
 	sim_fini(&sim);
-	return failed ? EXIT_GATE : 0;
+	return rc;
 }
 
 int main(int argc, char **argv)

@@ -19,9 +19,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
-/* the same cap as textfile.h: configs are small, a larger file is a mistake */
-#define MLNX_MAX_FILE (64u << 20)
+#include "textfile.h"
+
 /* what cc_params reads of a parameter file: its first line */
 #define CC_MAX_FIRST_LINE 4096
 /* a message quotes at most this much of the offending line */
@@ -158,64 +159,16 @@ static int find_binary(const char *s, size_t len)
 }
 
 /*
- * Read the regular file @path whole into a new NUL-terminated buffer. As
- * textfile_read, but NUL bytes are kept: the parsers report them with their
+ * Read @path whole (textfile.h: a regular file only, never blocking, under
+ * the size cap). NUL bytes are kept: the parsers report them with their
  * line, which says more than "not a text file".
  */
 static int slurp(const char *path, char **text, size_t *len, struct diag *d)
 {
-	struct stat st;
-	char *buf;
-	size_t n;
-	FILE *f;
-	int err;
+	int err = textfile_read_bytes(path, text, len);
 
-	*text = NULL;
-	/* stat first: opening a FIFO would block */
-	if (stat(path, &st)) {
-		err = -errno;
-		diag_set(d, path, 0, "", "cannot open: %s", strerror(errno));
-		return err;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		diag_set(d, path, 0, "", "not a regular file");
-		return -EINVAL;
-	}
-	f = fopen(path, "rb");
-	if (!f) {
-		err = -errno;
-		diag_set(d, path, 0, "", "cannot open: %s", strerror(errno));
-		return err;
-	}
-	if (fstat(fileno(f), &st)) {
-		err = -errno;
-		diag_set(d, path, 0, "", "cannot read: %s", strerror(errno));
-		goto out_close;
-	}
-	if ((unsigned long long)st.st_size > MLNX_MAX_FILE) {
-		err = -EINVAL;
-		diag_set(d, path, 0, "", "larger than 64 MB: not a host config");
-		goto out_close;
-	}
-	buf = malloc((size_t)st.st_size + 1);
-	if (!buf) {
-		err = -ENOMEM;
-		diag_set(d, path, 0, "", "out of memory");
-		goto out_close;
-	}
-	n = fread(buf, 1, (size_t)st.st_size, f);
-	if (ferror(f)) {
-		err = -EIO;
-		diag_set(d, path, 0, "", "read error");
-		free(buf);
-		goto out_close;
-	}
-	buf[n] = '\0';
-	*text = buf;
-	*len = n;
-	err = 0;
-out_close:
-	fclose(f);
+	if (err)
+		diag_set(d, path, 0, "", "cannot read: %s", textfile_strerror(err));
 	return err;
 }
 
@@ -915,22 +868,29 @@ int cc_params_parse(const char *text, size_t len, const char *file, struct cc_pa
 static int cc_read_value(const char *file, char *value, size_t size, struct diag *d)
 {
 	char buf[CC_MAX_FIRST_LINE + 1], w[100], *nl, *s;
-	size_t n;
-	FILE *f;
-	int c;
+	size_t n = 0;
+	int fd, c = 0;
 
-	f = fopen(file, "rb");
-	if (!f) {
-		c = -errno;
-		diag_set(d, file, 0, "", "cannot open: %s", strerror(errno));
-		return c;
+	fd = textfile_open(file);
+	if (fd < 0) {
+		diag_set(d, file, 0, "", "cannot read: %s", textfile_strerror(fd));
+		return fd;
 	}
-	n = fread(buf, 1, CC_MAX_FIRST_LINE, f);
-	c = ferror(f);
-	fclose(f);
+	while (n < CC_MAX_FIRST_LINE) {
+		ssize_t r = read(fd, buf + n, CC_MAX_FIRST_LINE - n);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			c = errno;
+		if (r <= 0)
+			break;
+		n += (size_t)r;
+	}
+	close(fd);
 	if (c) {
-		diag_set(d, file, 0, "", "read error");
-		return -EIO;
+		diag_set(d, file, 0, "", "cannot read: %s", strerror(c));
+		return -c;
 	}
 	buf[n] = '\0';
 	nl = memchr(buf, '\n', n);

@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <unistd.h>
 
 #include "../models/collective.h"
 #include "../models/deadlock.h"
@@ -381,22 +380,11 @@ fail:
 	return NULL;
 }
 
-int res_write_json(const json_t *j, const char *path)
+int res_write_json(const json_t *j, FILE *f)
 {
-	char tmp[4096];
-	int err;
-
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	if (json_dump_file(j, tmp, JSON_INDENT(1) | JSON_REAL_PRECISION(12))) {
-		err = errno ? -errno : -EIO;
-		unlink(tmp);
-		return err;
-	}
-	if (rename(tmp, path)) {
-		err = -errno;
-		unlink(tmp);
-		return err;
-	}
+	errno = 0;
+	if (json_dumpf(j, f, JSON_INDENT(1) | JSON_REAL_PRECISION(12)))
+		return errno ? -errno : -EIO;
 	return 0;
 }
 

@@ -13,8 +13,11 @@
 
 /* A new reference to the results of a finished run, or NULL (no memory). */
 json_t *res_build(const struct sim *sim);
-/* Write @j to @path through a temporary file and a rename. 0 or -errno. */
-int res_write_json(const json_t *j, const char *path);
+/*
+ * Write @j to @f (a temporary file that the caller renames into place when
+ * it is complete, outdir.h). 0 or -errno.
+ */
+int res_write_json(const json_t *j, FILE *f);
 void res_print_summary(const json_t *j, FILE *f);
 /* Print each failed gate to @f; returns how many failed. */
 int res_check_expects(const json_t *j, const struct scenario *s, FILE *f);

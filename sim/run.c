@@ -33,6 +33,8 @@ const char *sim_end_str(enum sim_end e)
 		return "nothing left to happen, workload unfinished";
 	case SIM_END_DEADLOCK:
 		return "deadlock detected (deadlock.stop_on_detect)";
+	case SIM_END_INTERRUPTED:
+		return "interrupted";
 	default:
 		return "error";
 	}
@@ -241,6 +243,10 @@ int sim_run(struct sim *sim, FILE *series, FILE *qp_rates, FILE *pfc_events, int
 		}
 		if (s->max_events && evq_fired(q) >= s->max_events) {
 			sim->end = SIM_END_EVENTS;
+			break;
+		}
+		if (sim->interrupt && *sim->interrupt) {
+			sim->end = SIM_END_INTERRUPTED;
 			break;
 		}
 		evq_step(q);

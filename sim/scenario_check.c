@@ -985,6 +985,54 @@ static int check_faults(const struct loader *l, const struct raw_top *r, struct 
 
 /* ---- top level, output, deadlock; every section in turn ---------------------- */
 
+/* The longest name a folder takes (POSIX NAME_MAX on Linux and the BSDs). */
+#define SCN_NAME_MAX 255
+
+/*
+ * The scenario's name is printed and, without -o, names the results folder
+ * out/<name>: it must be one safe path component. Refuse "", "." and "..",
+ * a '/', control characters (quoted as \xNN, never printed raw) and what no
+ * file system takes. @derived: the name came from the file's name.
+ */
+static int check_name(const struct loader *l, const char *name, int derived)
+{
+	const char *why = NULL, *from = derived ? " (from the file name)" : "";
+	const unsigned char *p = (const unsigned char *)name;
+	char q[80], byte[8] = "";
+	size_t n = 0, len = strlen(name);
+
+	for (; *p && n + 8 < sizeof(q); p++) {
+		if (*p < 0x20 || *p == 0x7f) {
+			n += (size_t)snprintf(q + n, sizeof(q) - n, "\\x%02x", *p);
+		} else {
+			if (*p == '"' || *p == '\\')
+				q[n++] = '\\';
+			q[n++] = (char)*p;
+		}
+	}
+	snprintf(q + n, sizeof(q) - n, "%s", *p ? "..." : "");
+	for (p = (const unsigned char *)name; *p && !byte[0]; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			snprintf(byte, sizeof(byte), "0x%02x", *p);
+	if (!len)
+		return scn__fail(l, "name",
+				 "empty; the name also names the results folder out/<name>");
+	if (len > SCN_NAME_MAX)
+		return scn__fail(l, "name", "is %zu bytes long, more than a folder name takes (%d)",
+				 len, SCN_NAME_MAX);
+	if (!strcmp(name, ".") || !strcmp(name, ".."))
+		why = "is not a folder name";
+	else if (strchr(name, '/'))
+		why = "holds a '/'";
+	if (why)
+		return scn__fail(l, "name", "\"%s\"%s %s: the results go to one folder, out/<name>",
+				 q, from, why);
+	if (byte[0])
+		return scn__fail(l, "name", "\"%s\"%s holds a control character (byte %s)", q, from,
+				 byte);
+	return 0;
+}
+
 int scn__check_all(struct loader *l, struct scenario *s, const char *const *sets, size_t n_sets)
 {
 	const struct raw_top *r = l->raw->top;
@@ -1002,6 +1050,8 @@ int scn__check_all(struct loader *l, struct scenario *s, const char *const *sets
 		if (dot && dot != s->name)
 			*dot = '\0';
 	}
+	if ((err = check_name(l, s->name, !r->name)))
+		return err;
 	if ((err = scn__get_uint(l, "seed", r->seed, 1, 0, UINT64_MAX, &s->seed)) ||
 	    (err = get_time(l, "stop", r->stop, SIMTIME_S, 1, &s->stop)) ||
 	    (err =

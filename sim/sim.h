@@ -8,6 +8,7 @@
 #define ROCESIM_SIM_H
 
 #include <gsl/gsl_rng.h>
+#include <signal.h>
 #include <stdio.h>
 
 #include "../models/net.h"
@@ -22,6 +23,7 @@ enum sim_end {
 	SIM_END_EVENTS,
 	SIM_END_IDLE,
 	SIM_END_DEADLOCK,
+	SIM_END_INTERRUPTED,
 	SIM_END_ERROR
 };
 
@@ -45,6 +47,9 @@ struct sim {
 	double wall_s;
 	uint64_t events;
 	int progress;
+	/* set by the caller after sim_init: the run stops when it turns non-zero
+	 * (a signal handler's flag), ending SIM_END_INTERRUPTED */
+	volatile sig_atomic_t *interrupt;
 };
 
 /*

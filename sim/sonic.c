@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "textfile.h"
 #include "units.h"
 
 /* A name quoted in a message: at most SHOW_MAX bytes of it. */
@@ -1201,9 +1202,6 @@ static int sonic_finish(const char *name, json_t *root, const json_error_t *je,
 		case json_error_out_of_memory:
 			diag_set(d, name, 0, "", "out of memory");
 			return -ENOMEM;
-		case json_error_cannot_open_file:
-			diag_set(d, name, 0, "", "%s", text);
-			return -EINVAL;
 		default:
 			diag_set(d, name, je->line > 0 ? je->line : 0, "", "malformed JSON: %s",
 				 text);
@@ -1231,10 +1229,19 @@ static int sonic_finish(const char *name, json_t *root, const json_error_t *je,
 
 int sonic_read(const char *file, struct sonic_cfg *out, struct diag *d)
 {
-	json_error_t je;
-	json_t *root = json_load_file(file, JSON_REJECT_DUPLICATES, &je);
+	char *text;
+	size_t len;
+	int err;
 
-	return sonic_finish(file, root, &je, out, d);
+	/* NUL bytes are kept: jansson names their line and column */
+	err = textfile_read_bytes(file, &text, &len);
+	if (err) {
+		diag_set(d, file, 0, "", "cannot read: %s", textfile_strerror(err));
+		return err == -ENOMEM ? err : -EINVAL;
+	}
+	err = sonic_read_text(file, text, len, out, d);
+	free(text);
+	return err;
 }
 
 int sonic_read_text(const char *name, const char *text, size_t len, struct sonic_cfg *out,

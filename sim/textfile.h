@@ -1,21 +1,32 @@
 /*
- * textfile: read a whole input file (scenario, topology, real configs)
- * into memory, refusing what is not a regular text file of sane size.
+ * textfile: the one way every input file (scenario, topology, real
+ * configs) is read: opened without blocking, refused unless it is a
+ * regular file of sane size, and read whole into memory for the parsers.
+ * A FIFO, a device or a folder is refused at once instead of hanging.
  */
 #ifndef ROCESIM_TEXTFILE_H
 #define ROCESIM_TEXTFILE_H
 
 #include <stddef.h>
 
+/* The cap on an input file: configs are small, a larger file is a mistake. */
 #define TEXTFILE_MAX (64u << 20)
 
 /*
- * Read @path into a new NUL-terminated buffer (*@text, free() it) of
- * *@len bytes. Returns 0 or a negative errno: -EINVAL when it is not a
- * regular file or holds a NUL byte, -EFBIG when larger than TEXTFILE_MAX.
+ * Open @path for reading (close-on-exec) and return its descriptor, or a
+ * negative errno: -EINVAL when it is not a regular file (the open does not
+ * block on a FIFO), -EFBIG when it is larger than TEXTFILE_MAX.
  */
+int textfile_open(const char *path);
+/*
+ * Read @path whole into a new NUL-terminated buffer (*@text, free() it) of
+ * *@len bytes, NUL bytes included. Returns 0 or a negative errno as
+ * textfile_open (-EFBIG also when the file grows past the cap while read).
+ */
+int textfile_read_bytes(const char *path, char **text, size_t *len);
+/* textfile_read_bytes, and -EILSEQ when the file holds a NUL byte. */
 int textfile_read(const char *path, char **text, size_t *len);
-/* Words for the errors above. */
+/* Words for the errors above ("not a regular file", ...). */
 const char *textfile_strerror(int err);
 
 #endif

@@ -7,7 +7,9 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -95,45 +97,84 @@ const char *ts_tmp(const char *name)
 	return p;
 }
 
-void ts_exec_env(struct ts_proc *p, const char *name, const char *value, const char *const *args)
+void ts_spawn(struct ts_child *c, const struct ts_opts *o, const char *const *args)
 {
+	static unsigned serial;
 	const char *argv[64];
-	char outf[300], errf[300];
-	int n = 0, status;
-	pid_t pid;
+	int n = 0;
 
 	argv[n++] = getenv("ROCESIM_BIN");
 	while (*args && n < 63)
 		argv[n++] = *args++;
 	argv[n] = NULL;
-	snprintf(outf, sizeof(outf), "%s/.stdout", tmpdir);
-	snprintf(errf, sizeof(errf), "%s/.stderr", tmpdir);
+	snprintf(c->outf, sizeof(c->outf), "%s/.stdout.%u", tmpdir, serial);
+	snprintf(c->errf, sizeof(c->errf), "%s/.stderr.%u", tmpdir, serial++);
 	fflush(NULL);
-	pid = fork();
-	cr_assert_neq(pid, -1, "fork: %s", strerror(errno));
-	if (pid == 0) {
-		int o = open(outf, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		int e = open(errf, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	c->pid = fork();
+	cr_assert_neq(c->pid, -1, "fork: %s", strerror(errno));
+	if (c->pid == 0) {
+		int out = open(c->outf, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		int err = open(c->errf, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		sigset_t mask;
 
-		if (o < 0 || e < 0 || dup2(o, 1) < 0 || dup2(e, 2) < 0)
+		if (out < 0 || err < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0)
 			_exit(127);
-		close(o);
-		close(e);
-		if (name && setenv(name, value, 1))
+		close(out);
+		close(err);
+		/* the signals the tests send act as they do from a shell */
+		sigemptyset(&mask);
+		if (sigprocmask(SIG_SETMASK, &mask, NULL) || signal(SIGINT, SIG_DFL) == SIG_ERR ||
+		    signal(SIGTERM, SIG_DFL) == SIG_ERR)
 			_exit(127);
+		if (o && o->env_name && setenv(o->env_name, o->env_value, 1))
+			_exit(127);
+		if (o && o->max_file_bytes) {
+			struct rlimit rl = {(rlim_t)o->max_file_bytes, (rlim_t)o->max_file_bytes};
+
+			/* an ignored signal stays ignored across exec: write fails with EFBIG */
+			if (signal(SIGXFSZ, SIG_IGN) == SIG_ERR || setrlimit(RLIMIT_FSIZE, &rl))
+				_exit(127);
+		}
+		/* a pending alarm survives exec and kills a child that hangs */
+		if (o && o->timeout_s)
+			alarm(o->timeout_s);
 		execv(argv[0], (char *const *)argv);
 		_exit(127);
 	}
-	cr_assert_eq(waitpid(pid, &status, 0), pid);
+}
+
+void ts_wait(struct ts_child *c, struct ts_proc *p)
+{
+	int status;
+
+	cr_assert_eq(waitpid(c->pid, &status, 0), c->pid);
 	p->code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-	p->out = ts_slurp(outf);
-	p->err = ts_slurp(errf);
-	cr_assert(p->out && p->err, "cannot read the output of %s", argv[0]);
+	p->sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+	p->out = ts_slurp(c->outf);
+	p->err = ts_slurp(c->errf);
+	cr_assert(p->out && p->err, "cannot read the output of %s", getenv("ROCESIM_BIN"));
+	unlink(c->outf);
+	unlink(c->errf);
+}
+
+void ts_exec_opts(struct ts_proc *p, const struct ts_opts *o, const char *const *args)
+{
+	struct ts_child c;
+
+	ts_spawn(&c, o, args);
+	ts_wait(&c, p);
+}
+
+void ts_exec_env(struct ts_proc *p, const char *name, const char *value, const char *const *args)
+{
+	struct ts_opts o = {.env_name = name, .env_value = value};
+
+	ts_exec_opts(p, &o, args);
 }
 
 void ts_exec(struct ts_proc *p, const char *const *args)
 {
-	ts_exec_env(p, NULL, NULL, args);
+	ts_exec_opts(p, NULL, args);
 }
 
 void ts_proc_free(struct ts_proc *p)

@@ -1,16 +1,34 @@
 /*
  * Test support for the suites that run the rocesim binary (cli, check,
  * plot, configs): a temporary folder per suite, and the binary run from
- * the source root with its exit code, stdout and stderr captured.
+ * the source root with its exit code, stdout and stderr captured; also
+ * under a time bound or a file size limit, or in the background to be
+ * signalled.
  */
 #ifndef ROCESIM_TEST_PROC_H
 #define ROCESIM_TEST_PROC_H
 
 #include <stddef.h>
 
+#include <sys/types.h>
+
 struct ts_proc {
 	int code; /* exit code, or -1 when killed by a signal */
+	int sig;  /* the signal that killed it, or 0 */
 	char *out, *err;
+};
+
+/* How a child is run beyond its arguments (zero: as ts_exec). */
+struct ts_opts {
+	const char *env_name, *env_value; /* one variable set in the child */
+	unsigned timeout_s;		  /* SIGALRM after this many seconds (0: none) */
+	long long max_file_bytes;	  /* RLIMIT_FSIZE, SIGXFSZ ignored (0: none) */
+};
+
+/* A child started with ts_spawn, to be reaped by ts_wait. */
+struct ts_child {
+	pid_t pid;
+	char outf[300], errf[300];
 };
 
 /* Enter the source root ($ROCESIM_SRC) and make a temporary folder
@@ -25,6 +43,14 @@ void ts_exec(struct ts_proc *p, const char *const *args);
 /* ts_exec with the environment variable @name set to @value in the child
  * (the environment is left as it is when @name is NULL). */
 void ts_exec_env(struct ts_proc *p, const char *name, const char *value, const char *const *args);
+/* ts_exec with @o: a time bound (a hang fails the test instead of the
+ * suite), a file size limit (writes fail with EFBIG, as on a full disk). */
+void ts_exec_opts(struct ts_proc *p, const struct ts_opts *o, const char *const *args);
+/* Start $ROCESIM_BIN with @args without waiting; its stdout and stderr go
+ * to files of its own, so that two children may run at once. */
+void ts_spawn(struct ts_child *c, const struct ts_opts *o, const char *const *args);
+/* Wait for @c to end and collect its exit code and output into @p. */
+void ts_wait(struct ts_child *c, struct ts_proc *p);
 void ts_proc_free(struct ts_proc *p);
 /* All of @path as a NUL-terminated string, or NULL. */
 char *ts_slurp(const char *path);

@@ -4,15 +4,24 @@
  * code, stderr and output folder are checked. Every scenario in tests/bad/
  * must be refused with exit 2 and one line on stderr naming the file, the
  * line and the text its "# error:" comment gives, without writing anything.
- * Also: --set, --seed, --help, usage errors, atomic results.json.
+ * Also: --set, --seed, --help, usage errors, atomic results.json; input
+ * files that are not regular files (a FIFO must be refused, not waited on:
+ * those runs are under a time bound); the output folder a run owns (stale
+ * outputs, the lock, temporaries after SIGINT, SIGTERM and SIGKILL, a
+ * folder that cannot be written, a full disk).
  */
 #include <criterion/criterion.h>
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "proc.h"
 
@@ -67,18 +76,41 @@ static double metric(const char *outdir, const char *name)
 	return x;
 }
 
-/* Does @dir hold a file whose name ends in ".tmp"? */
+/*
+ * Is @name a temporary file of a run: ".OUTPUT.XXXXXX" for one of the
+ * files a run writes, or the "OUTPUT.tmp" of earlier versions?
+ */
+static int is_temp(const char *name)
+{
+	static const char *const outputs[] = {"results.json", "timeseries.csv", "qp_rates.csv",
+					      "pfc_events.csv"};
+	size_t len = strlen(name);
+
+	if (len >= 4 && !strcmp(name + len - 4, ".tmp"))
+		return 1;
+	for (size_t i = 0; i < sizeof(outputs) / sizeof(outputs[0]); i++) {
+		size_t n = strlen(outputs[i]);
+
+		const char *x = name + n + 2;
+
+		/* the XXXXXX of mkstemp: six letters or digits */
+		if (name[0] == '.' && !strncmp(name + 1, outputs[i], n) && name[n + 1] == '.' &&
+		    strlen(x) == 6 &&
+		    strspn(x, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") == 6)
+			return 1;
+	}
+	return 0;
+}
+
+/* Does @dir hold a temporary file of a run? */
 static int has_tmp(const char *dir)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
 	int found = 0;
 
-	while (d && (e = readdir(d))) {
-		size_t len = strlen(e->d_name);
-
-		found |= len >= 4 && !strcmp(e->d_name + len - 4, ".tmp");
-	}
+	while (d && (e = readdir(d)))
+		found |= is_temp(e->d_name);
 	if (d)
 		closedir(d);
 	return found;
@@ -298,6 +330,13 @@ Test(cli, help_exits_0_and_names_every_option)
 	static const char *const words[] = {"run",	 "-o",	       "--out",	 "--set",
 					    "--seed",	 "--progress", "--quiet", "--help",
 					    "--version", "exit codes", NULL};
+	/* what a run does to its folder, and the exit codes beyond 2 */
+	static const char *const folder[] = {"removes those it did not write",
+					     ".rocesim.lock",
+					     "3 an I/O failure after a good run",
+					     "130 SIGINT",
+					     "143 SIGTERM",
+					     NULL};
 	const char *forms[] = {"--help", "-h", "help"};
 
 	for (size_t i = 0; i < 3; i++) {
@@ -307,6 +346,8 @@ Test(cli, help_exits_0_and_names_every_option)
 		cr_expect_eq(p.code, 0, "%s: exit %d", forms[i], p.code);
 		cr_expect_str_empty(p.err, "%s: stderr: %s", forms[i], p.err);
 		for (const char *const *w = words; *w; w++)
+			cr_expect(strstr(p.out, *w), "%s does not mention %s", forms[i], *w);
+		for (const char *const *w = folder; *w; w++)
 			cr_expect(strstr(p.out, *w), "%s does not mention %s", forms[i], *w);
 		ts_proc_free(&p);
 	}
@@ -423,10 +464,415 @@ Test(cli, a_device_or_folder_is_not_read_as_a_scenario)
 
 	ts_exec(&p, (const char *[]){"run", "/dev/zero", "-o", ts_tmp("out"), NULL});
 	cr_expect_eq(p.code, 2);
-	cr_expect_str_eq(p.err, "rocesim: /dev/zero: cannot read: not a regular text file\n");
+	cr_expect_str_eq(p.err, "rocesim: /dev/zero: cannot read: not a regular file\n");
 	ts_proc_free(&p);
 	ts_exec(&p, (const char *[]){"run", "tests", "-o", ts_tmp("out"), NULL});
 	cr_expect_eq(p.code, 2);
 	cr_expect(!exists(ts_tmp("out")));
 	ts_proc_free(&p);
+}
+
+/* Run rocesim with @args, killed by SIGALRM if it is still there after 3 s. */
+static void exec_bounded(struct ts_proc *p, const char *const *args)
+{
+	const struct ts_opts o = {.timeout_s = 3};
+
+	ts_exec_opts(p, &o, args);
+}
+
+/* Expect @p refused at once (no hang), on one line, saying "not a regular file". */
+static void check_not_regular(const char *what, const struct ts_proc *p)
+{
+	cr_expect_eq(p->sig, 0, "%s: killed by signal %d (a hang?)", what, p->sig);
+	cr_expect_eq(p->code, 2, "%s: exit %d, stderr: %s", what, p->code, p->err);
+	cr_expect(strstr(p->err, "not a regular file"), "%s: stderr: %s", what, p->err);
+	cr_expect_eq(count_lines(p->err), 1, "%s: stderr: %s", what, p->err);
+}
+
+/* 16 runs of at most 3 s each: the suite's time bound holds even if all hang */
+Test(cli, a_fifo_is_refused_at_once_wherever_it_is_named)
+{
+	static const char *const imports[] = {"sonic", "mlnx-qos", "cc-params", "pod"};
+	/* the scenario around the FIFO's path, and the key that names it */
+	static const char *const keys[][3] = {
+	    {"topology: {kind: file, file: ", "}\n", "topology.file"},
+	    {"topology: {kind: star, hosts: 4}\nswitch: {sonic: ", "}\n", "switch.sonic"},
+	    {"topology: {kind: star, hosts: 4}\nnic: {mlnx_qos: ", "}\n", "nic.mlnx_qos"},
+	    {"topology: {kind: star, hosts: 4}\nnic: {cc_params: ", "}\n", "nic.cc_params"},
+	    {"topology: {kind: star, hosts: 4}\nworkload: {kind: allreduce, size: 1MB, pod: ",
+	     "}\n", "workload.pod"},
+	};
+	char fifo[300], what[100];
+	struct ts_proc p;
+
+	snprintf(fifo, sizeof(fifo), "%s", ts_tmp("fifo"));
+	cr_assert_eq(mkfifo(fifo, 0600), 0, "mkfifo %s", fifo);
+	exec_bounded(&p, (const char *[]){"run", fifo, "-o", ts_tmp("out"), NULL});
+	check_not_regular("run FIFO", &p);
+	cr_expect(!exists(ts_tmp("out")));
+	ts_proc_free(&p);
+	exec_bounded(&p, (const char *[]){"check", fifo, NULL});
+	check_not_regular("check FIFO", &p);
+	ts_proc_free(&p);
+	for (size_t i = 0; i < sizeof(imports) / sizeof(imports[0]); i++) {
+		snprintf(what, sizeof(what), "import %s FIFO", imports[i]);
+		exec_bounded(&p, (const char *[]){"import", imports[i], fifo, NULL});
+		check_not_regular(what, &p);
+		ts_proc_free(&p);
+	}
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		const char *scn = ts_tmp("fifo-key.yaml");
+		FILE *f = fopen(scn, "w");
+
+		cr_assert(f);
+		fprintf(f, "%s%s%s", keys[i][0], fifo, keys[i][1]);
+		if (!strstr(keys[i][0], "workload"))
+			fprintf(f, "workload: {kind: allreduce, size: 1MB}\n");
+		fclose(f);
+		snprintf(what, sizeof(what), "run, %s: FIFO", keys[i][2]);
+		exec_bounded(&p, (const char *[]){"run", scn, "-o", ts_tmp("out"), NULL});
+		check_not_regular(what, &p);
+		cr_expect(!exists(ts_tmp("out")), "%s: the run created its folder", what);
+		ts_proc_free(&p);
+		snprintf(what, sizeof(what), "check, %s: FIFO", keys[i][2]);
+		exec_bounded(&p, (const char *[]){"check", scn, NULL});
+		check_not_regular(what, &p);
+		ts_proc_free(&p);
+	}
+	unlink(fifo);
+}
+
+Test(cli, a_folder_is_not_a_config_file)
+{
+	static const char *const imports[] = {"sonic", "mlnx-qos", "pod"};
+
+	for (size_t i = 0; i < sizeof(imports) / sizeof(imports[0]); i++) {
+		struct ts_proc p;
+		char what[100];
+
+		snprintf(what, sizeof(what), "import %s tests/", imports[i]);
+		exec_bounded(&p, (const char *[]){"import", imports[i], "tests", NULL});
+		check_not_regular(what, &p);
+		ts_proc_free(&p);
+	}
+}
+
+Test(cli, a_name_taken_from_the_file_name_is_checked_too)
+{
+	const char *file = ts_tmp("..yaml");
+	FILE *f = fopen(file, "w");
+	struct ts_proc p;
+
+	cr_assert(f);
+	fputs("topology: {kind: star, hosts: 4}\nworkload: {kind: permutation, size: 1MB}\n", f);
+	fclose(f);
+	/* no name: and no -o: the results would go to out/. */
+	ts_exec(&p, (const char *[]){"run", file, NULL});
+	cr_expect_eq(p.code, 2, "exit %d, stderr: %s", p.code, p.err);
+	cr_expect(strstr(p.err, "name: \".\" (from the file name) is not a folder name"),
+		  "stderr: %s", p.err);
+	ts_proc_free(&p);
+}
+
+/* ---- the output folder: what a run owns, the lock, temporaries, failures ---- */
+
+/* A run of experiments/incast-8to1.yaml that takes minutes unless stopped. */
+#define LONG_RUN                                                                                   \
+	"run", "experiments/incast-8to1.yaml", "-q", "--set", "workload.size=100GB", "--set",      \
+	    "stop=100s"
+
+/* Wait up to 20 s for @dir to hold a temporary file (the run has started). */
+static int wait_for_temp(const char *dir)
+{
+	const struct timespec ms10 = {0, 10000000};
+
+	for (int i = 0; i < 2000; i++) {
+		if (has_tmp(dir))
+			return 1;
+		nanosleep(&ms10, NULL);
+	}
+	return 0;
+}
+
+/* Write @text into @dir/@name. */
+static void put(const char *dir, const char *name, const char *text)
+{
+	char path[400];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	cr_assert(f, "cannot write %s", path);
+	fputs(text, f);
+	fclose(f);
+}
+
+static int exists_in(const char *dir, const char *name)
+{
+	char path[400];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return exists(path);
+}
+
+/* What a folder's results.json is: its bytes and its inode. */
+struct snap {
+	char *text;
+	ino_t ino;
+};
+
+static struct snap snap_of(const char *dir, const char *name)
+{
+	char path[400];
+	struct stat st;
+	struct snap s;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	s.text = ts_slurp(path);
+	cr_assert(s.text && !stat(path, &st), "no %s", path);
+	s.ino = st.st_ino;
+	return s;
+}
+
+/* Expect @dir/@name to be exactly as @s saw it, and free @s. */
+static void expect_unchanged(const char *dir, const char *name, struct snap *s)
+{
+	struct snap now = snap_of(dir, name);
+
+	cr_expect_eq(now.ino, s->ino, "%s/%s was replaced", dir, name);
+	cr_expect(!strcmp(now.text, s->text), "%s/%s changed", dir, name);
+	free(now.text);
+	free(s->text);
+}
+
+Test(cli, a_rerun_removes_the_outputs_it_does_not_write_this_time)
+{
+	const char *out = ts_tmp("owned");
+	struct ts_proc p;
+
+	ts_exec(&p,
+		(const char *[]){"run", "experiments/incast-8to1.yaml", "-o", out, "-q", "--set",
+				 "output.pfc_events=true", "--set", "switch.pfc.xoff=100KB", NULL});
+	cr_assert_eq(p.code, 0, "stderr: %s", p.err);
+	ts_proc_free(&p);
+	cr_assert(exists_in(out, "timeseries.csv") && exists_in(out, "qp_rates.csv") &&
+		  exists_in(out, "pfc_events.csv"));
+	/* pictures of that run, and files of the user's own */
+	put(out, "pfc.png", "old picture");
+	put(out, "queues.svg", "old picture");
+	put(out, "notes.txt", "mine");
+	put(out, "results.json.bak", "mine");
+	put(out, "my.csv", "mine");
+	put(out, ".results.json.keep", "mine");
+	ts_exec(&p, (const char *[]){"run", "experiments/incast-8to1.yaml", "-o", out, "-q",
+				     "--set", "output.sample=0", NULL});
+	cr_assert_eq(p.code, 0, "stderr: %s", p.err);
+	ts_proc_free(&p);
+	cr_expect(exists_in(out, "results.json"));
+	cr_expect(!exists_in(out, "timeseries.csv"), "a stale timeseries.csv is left");
+	cr_expect(!exists_in(out, "qp_rates.csv"), "a stale qp_rates.csv is left");
+	cr_expect(!exists_in(out, "pfc_events.csv"), "a stale pfc_events.csv is left");
+	cr_expect(!exists_in(out, "pfc.png"), "a stale pfc.png is left");
+	cr_expect(!exists_in(out, "queues.svg"), "a stale queues.svg is left");
+	cr_expect(exists_in(out, "notes.txt") && exists_in(out, "results.json.bak") &&
+		      exists_in(out, "my.csv") && exists_in(out, ".results.json.keep"),
+		  "the run removed a file it does not own");
+}
+
+/* Take the run lock of @dir as another run would; returns the descriptor. */
+static int hold_lock(const char *dir)
+{
+	struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
+	char path[400];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/.rocesim.lock", dir);
+	fd = open(path, O_RDWR | O_CREAT, 0644);
+	cr_assert(fd >= 0, "open %s: %s", path, strerror(errno));
+	cr_assert_eq(fcntl(fd, F_SETLK, &fl), 0, "lock %s: %s", path, strerror(errno));
+	return fd;
+}
+
+Test(cli, a_run_into_a_folder_in_use_is_refused_at_once_touching_nothing)
+{
+	const struct ts_opts bounded = {.timeout_s = 10};
+	const char *out = ts_tmp("locked");
+	char pid[64];
+	struct ts_proc p;
+	struct snap before;
+	int fd;
+
+	ts_exec(&p, (const char *[]){"run", "tests/good/two-flows.yaml", "-o", out, "-q", NULL});
+	cr_assert_eq(p.code, 0, "stderr: %s", p.err);
+	ts_proc_free(&p);
+	put(out, ".results.json.a1B2c3", "a temporary of the run that holds the lock");
+	before = snap_of(out, "results.json");
+	fd = hold_lock(out);
+	ts_exec_opts(&p, &bounded, (const char *[]){LONG_RUN, "-o", out, NULL});
+	close(fd);
+	snprintf(pid, sizeof(pid), "(pid %ld)", (long)getpid());
+	cr_expect_eq(p.sig, 0, "killed by signal %d: the run did not stop at the lock", p.sig);
+	cr_expect_eq(p.code, 2, "exit %d, stderr: %s", p.code, p.err);
+	cr_expect_eq(count_lines(p.err), 1, "stderr: %s", p.err);
+	cr_expect(strstr(p.err, "is in use by another run") && strstr(p.err, pid), "stderr: %s",
+		  p.err);
+	ts_proc_free(&p);
+	expect_unchanged(out, "results.json", &before);
+	cr_expect(exists_in(out, ".results.json.a1B2c3"),
+		  "the temporary of the run holding the lock was removed");
+}
+
+Test(cli, two_runs_into_one_folder_the_second_is_refused_and_the_first_finishes)
+{
+	const struct ts_opts bounded = {.timeout_s = 60};
+	const char *out = ts_tmp("two");
+	struct ts_child first;
+	struct ts_proc p, q;
+	char pid[64];
+
+	ts_spawn(&first, &bounded, (const char *[]){LONG_RUN, "-o", out, NULL});
+	cr_assert(wait_for_temp(out), "the first run never started");
+	ts_exec_opts(&q, &bounded,
+		     (const char *[]){"run", "tests/good/two-flows.yaml", "-o", out, "-q", NULL});
+	snprintf(pid, sizeof(pid), "(pid %ld)", (long)first.pid);
+	cr_expect_eq(q.code, 2, "second run: exit %d, stderr: %s", q.code, q.err);
+	cr_expect(strstr(q.err, pid), "second run: stderr: %s", q.err);
+	ts_proc_free(&q);
+	kill(first.pid, SIGTERM);
+	ts_wait(&first, &p);
+	cr_expect_eq(p.code, 143, "first run: exit %d, stderr: %s", p.code, p.err);
+	ts_proc_free(&p);
+	cr_expect(!has_tmp(out));
+}
+
+/* Interrupt a long run into @out (holding an earlier run's results) with @sig. */
+static void interrupt_with(int sig, const char *name, int code)
+{
+	const struct ts_opts bounded = {.timeout_s = 60};
+	const char *out = ts_tmp(name);
+	struct ts_child c;
+	struct ts_proc p;
+	struct snap before;
+
+	ts_exec(&p, (const char *[]){"run", "tests/good/two-flows.yaml", "-o", out, "-q", NULL});
+	cr_assert_eq(p.code, 0, "stderr: %s", p.err);
+	ts_proc_free(&p);
+	before = snap_of(out, "results.json");
+	ts_spawn(&c, &bounded, (const char *[]){LONG_RUN, "-o", out, NULL});
+	cr_assert(wait_for_temp(out), "the run never started");
+	kill(c.pid, sig);
+	ts_wait(&c, &p);
+	cr_expect_eq(p.sig, 0, "%s: killed by signal %d", name, p.sig);
+	cr_expect_eq(p.code, code, "%s: exit %d, stderr: %s", name, p.code, p.err);
+	cr_expect_eq(count_lines(p.err), 1, "%s: stderr: %s", name, p.err);
+	cr_expect(starts(p.err, "rocesim: interrupted") && strstr(p.err, " at t=") &&
+		      strstr(p.err, "no results written"),
+		  "%s: stderr: %s", name, p.err);
+	ts_proc_free(&p);
+	cr_expect(!has_tmp(out), "%s: temporary files are left", name);
+	expect_unchanged(out, "results.json", &before);
+}
+
+Test(cli, sigint_and_sigterm_remove_the_temporaries_and_say_what_was_interrupted)
+{
+	interrupt_with(SIGINT, "sigint", 130);
+	interrupt_with(SIGTERM, "sigterm", 143);
+}
+
+Test(cli, the_temporaries_of_a_killed_run_are_removed_by_the_next_run)
+{
+	const struct ts_opts bounded = {.timeout_s = 60};
+	const char *out = ts_tmp("killed");
+	struct ts_child c;
+	struct ts_proc p;
+
+	ts_spawn(&c, &bounded, (const char *[]){LONG_RUN, "-o", out, NULL});
+	cr_assert(wait_for_temp(out), "the run never started");
+	kill(c.pid, SIGKILL);
+	ts_wait(&c, &p);
+	ts_proc_free(&p);
+	put(out, "results.json.tmp", "left by an earlier version");
+	cr_assert(has_tmp(out), "SIGKILL left no temporary file: nothing to test");
+	put(out, ".results.json.mine", "mine");
+	ts_exec(&p, (const char *[]){"run", "tests/good/two-flows.yaml", "-o", out, "-q", NULL});
+	cr_expect_eq(p.code, 0, "stderr: %s", p.err);
+	ts_proc_free(&p);
+	cr_expect(!has_tmp(out), "temporary files are left");
+	cr_expect(exists_in(out, ".results.json.mine"), "a file of the user's was removed");
+}
+
+Test(cli, an_output_folder_that_cannot_be_written_is_refused_before_the_run)
+{
+	const struct ts_opts bounded = {.timeout_s = 10};
+	/* output.sample=0: results.json is the one file, written after the run */
+	const char *file = ts_tmp("a-file"), *ro = ts_tmp("read-only");
+	char sub[400];
+	struct ts_proc p;
+
+	put(ts_tmp(""), "a-file", "not a folder");
+	snprintf(sub, sizeof(sub), "%s/sub", file);
+	ts_exec_opts(&p, &bounded,
+		     (const char *[]){LONG_RUN, "--set", "output.sample=0", "-o", file, NULL});
+	cr_expect_eq(p.sig, 0, "-o FILE: killed by signal %d: the run started", p.sig);
+	cr_expect_eq(p.code, 2, "-o FILE: exit %d, stderr: %s", p.code, p.err);
+	cr_expect(starts(p.err, "rocesim: ") && strstr(p.err, file), "stderr: %s", p.err);
+	ts_proc_free(&p);
+	ts_exec_opts(&p, &bounded,
+		     (const char *[]){LONG_RUN, "--set", "output.sample=0", "-o", sub, NULL});
+	cr_expect_eq(p.sig, 0, "-o FILE/sub: killed by signal %d: the run started", p.sig);
+	cr_expect_eq(p.code, 2, "-o FILE/sub: exit %d, stderr: %s", p.code, p.err);
+	ts_proc_free(&p);
+	/* root (CAP_DAC_OVERRIDE) writes into a read-only folder: nothing to test then */
+	cr_assert_eq(mkdir(ro, 0555), 0);
+	snprintf(sub, sizeof(sub), "%s/probe", ro);
+	if (mkdir(sub, 0777) == 0)
+		return;
+	ts_exec_opts(&p, &bounded,
+		     (const char *[]){LONG_RUN, "--set", "output.sample=0", "-o", ro, NULL});
+	chmod(ro, 0755);
+	cr_expect_eq(p.sig, 0, "read-only folder: killed by signal %d: the run started", p.sig);
+	cr_expect_eq(p.code, 2, "read-only folder: exit %d, stderr: %s", p.code, p.err);
+	cr_expect(strstr(p.err, "Permission denied"), "stderr: %s", p.err);
+	ts_proc_free(&p);
+}
+
+/*
+ * A full disk, portably: RLIMIT_FSIZE makes every write past the limit fail
+ * with EFBIG (SIGXFSZ ignored), as ENOSPC does. The earlier outputs must stay
+ * whole, no temporary is left, and the exit code is 3.
+ */
+Test(cli, a_full_disk_after_the_run_leaves_the_earlier_outputs_whole_and_exits_3)
+{
+	const struct ts_opts full = {.timeout_s = 60, .max_file_bytes = 8192};
+	const char *out = ts_tmp("full");
+	struct snap results, series;
+	struct ts_proc p;
+
+	ts_exec(&p, (const char *[]){"run", "experiments/incast-8to1.yaml", "-o", out, "-q", NULL});
+	cr_assert_eq(p.code, 0, "stderr: %s", p.err);
+	ts_proc_free(&p);
+	results = snap_of(out, "results.json");
+	series = snap_of(out, "timeseries.csv");
+	cr_assert_gt(strlen(results.text), 8192, "results.json fits the limit: nothing to test");
+	/* the time series fills the disk while the run goes on */
+	ts_exec_opts(&p, &full,
+		     (const char *[]){"run", "experiments/incast-8to1.yaml", "-o", out, "-q",
+				      "--seed", "2", NULL});
+	cr_expect_eq(p.code, 3, "exit %d, stderr: %s", p.code, p.err);
+	cr_expect(starts(p.err, "rocesim: cannot write ") && strstr(p.err, "File too large"),
+		  "stderr: %s", p.err);
+	cr_expect(strstr(p.err, "left as they were"), "stderr: %s", p.err);
+	ts_proc_free(&p);
+	cr_expect(!has_tmp(out), "temporary files are left");
+	/* only results.json, which does not fit: the time series must stay too */
+	ts_exec_opts(&p, &full,
+		     (const char *[]){"run", "experiments/incast-8to1.yaml", "-o", out, "-q",
+				      "--seed", "2", "--set", "output.sample=0", NULL});
+	cr_expect_eq(p.code, 3, "exit %d, stderr: %s", p.code, p.err);
+	cr_expect(strstr(p.err, "results.json") && strstr(p.err, "File too large"), "stderr: %s",
+		  p.err);
+	ts_proc_free(&p);
+	cr_expect(!has_tmp(out), "temporary files are left");
+	expect_unchanged(out, "results.json", &results);
+	expect_unchanged(out, "timeseries.csv", &series);
 }

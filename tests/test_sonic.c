@@ -219,7 +219,8 @@ Test(sonic, broken_files)
 		 "key \"64\" is not a number 0..63");
 	file_err("tests/sonic/number-for-string.json", 0, "BUFFER_POOL|ingress_lossless_pool|size",
 		 "is a number, expected a string");
-	file_err("tests/sonic/no-such-file.json", 0, "", "unable to open");
+	file_err("tests/sonic/no-such-file.json", 0, "", "cannot read: No such file or directory");
+	file_err("tests/sonic", 0, "", "cannot read: not a regular file");
 	/* found by fuzzing: jansson quotes the raw newline after a backslash */
 	file_err("tests/sonic/escape-newline.json", 7, "",
 		 "malformed JSON: invalid escape near '\"3995680\\?'");
