@@ -474,10 +474,12 @@ static int check_dscp_map(const struct loader *l, struct scenario *s, const char
 	char path[160];
 	int err;
 
+	/* RDMA data on the first lossless class, CNPs (the DSCP the NICs give
+	 * them) on the class served strictly */
 	memset(s->sw.dscp_to_tc, 0, sizeof(s->sw.dscp_to_tc));
 	if (s->sw.lossless)
 		s->sw.dscp_to_tc[s->nic.dscp] = (uint8_t)__builtin_ctz(s->sw.lossless);
-	s->sw.dscp_to_tc[48] = s->sw.cnp_priority;
+	s->sw.dscp_to_tc[s->nic.dcqcn.np_cnp_dscp & 63] = s->sw.cnp_priority;
 	if (l->raw->cfg.dscp_given) {
 		/* a SONiC map is the whole map: DSCPs it does not name go to TC 0 */
 		for (int d = 0; d < 64; d++)

@@ -221,3 +221,34 @@ Test(e2e, link_failure_drops_then_reroutes)
 	json_decref(j);
 	sim_fini(&sim);
 }
+
+/*
+ * CNPs carry nic.dcqcn.np_cnp_dscp; the switch's default map sends that DSCP
+ * to switch.cnp_priority, whatever it is: every CNP leaves the switch on
+ * that class, none on TC 0.
+ */
+Test(e2e, cnps_ride_the_cnp_class_whatever_their_dscp)
+{
+	static const char yaml[] = "topology: {kind: star, hosts: 5}\n"
+				   "switch: {ecn: {kmin: 20KB, kmax: 200KB}}\n"
+				   "nic: {dcqcn: {np_cnp_dscp: 46}}\n"
+				   "workload: {kind: incast, senders: 4, size: 1MB}\n";
+	struct sim sim;
+	json_t *j = ts_run(yaml, &sim);
+	const struct topo *t = sim.topo;
+	uint64_t on_cnp = 0, on_zero = 0;
+
+	cr_assert_eq(sim.scn->sw.dscp_to_tc[46], 6);
+	for (uint32_t i = 0; i < t->n_ports; i++) {
+		if (t->nodes[t->ports[i].node].kind != TOPO_SWITCH)
+			continue;
+		on_cnp += sim.net->ports[i].queue[6].tx_packets;
+		on_zero += sim.net->ports[i].queue[0].tx_packets;
+	}
+	cr_assert_gt(ts_metric(j, "cnp_sent"), 0, "the incast marks and the receiver sends CNPs");
+	cr_assert_eq(on_cnp, (uint64_t)ts_metric(j, "cnp_sent"), "%llu CNPs on TC 6 of %.0f sent",
+		     (unsigned long long)on_cnp, ts_metric(j, "cnp_sent"));
+	cr_assert_eq(on_zero, 0, "%llu packets on TC 0", (unsigned long long)on_zero);
+	json_decref(j);
+	sim_fini(&sim);
+}
