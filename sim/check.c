@@ -26,6 +26,7 @@
 #include "sonic.h"
 
 #define CHK_MAX_CYCLES 10
+#define CHK_MAX_PAIRS 8 /* unreachable pairs listed by name */
 
 static const char chk_usage[] =
     "usage: rocesim check SCENARIO.yaml [--json] [--fail LINK]... [--set KEY=VALUE]...\n"
@@ -50,7 +51,9 @@ static const char chk_usage[] =
     "  - nic.cc_params entries that are no cc_params name or out of range\n"
     "    (CC_PARAM_UNKNOWN, CC_PARAM_RANGE, errors), and legal values that do\n"
     "    not do what they look like (CC_PARAM_SUSPECT, CC_PARAM_SLOW_RECOVERY);\n"
-    "  - headroom shorter than the longest cable needs (HEADROOM_SHORT, error).\n"
+    "  - headroom shorter than the longest cable needs (HEADROOM_SHORT, error);\n"
+    "  - source-destination pairs no route joins over the links that are up\n"
+    "    (UNREACHABLE, an error: a partition).\n"
     "\n"
     "The routes analysed are those of the scenario's workload by default (each\n"
     "flow on the traffic class switch.dscp_to_tc gives its DSCP); --all-pairs\n"
@@ -670,6 +673,93 @@ static int chk_deadlock(struct chk *c, const struct scenario *s, const struct to
 	return 0;
 }
 
+static int chk_u64_cmp(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+/* Add "src -> dst" to the list in @buf (@off so far), while it holds fewer than the cap. */
+static void chk_pair_name(const struct topo *t, uint64_t key, size_t listed, char *buf, size_t size,
+			  size_t *off)
+{
+	uint32_t src = (uint32_t)(key >> 32), dst = (uint32_t)key;
+
+	if (listed >= CHK_MAX_PAIRS || *off >= size)
+		return;
+	*off += (size_t)snprintf(buf + *off, size - *off, "%s%s -> %s", listed ? ", " : "",
+				 t->nodes[t->hosts[src]].name, t->nodes[t->hosts[dst]].name);
+}
+
+/*
+ * Source-destination pairs (the workload's, or every pair of hosts) that no
+ * route joins over the links that are up: a partition, from failed links or
+ * a topology in pieces. What they send is lost at the first switch with no
+ * way on, whatever PFC does. 0 or -ENOMEM.
+ */
+static int chk_reach(struct chk *c, const struct scenario *s, const struct topo *t,
+		     const struct topo_routes *r, const struct chk_args *a)
+{
+	struct cbd_pair *pairs = NULL;
+	uint64_t *keys = NULL;
+	size_t n_pairs = 0, n = 0, total = 0, bad = 0, off = 0;
+	char list[CHK_MAX_PAIRS * (2 * TOPO_NAME_MAX + 8) + 32], down[400] = "";
+
+	if (a->all_pairs) {
+		for (uint32_t src = 0; src < t->n_hosts; src++)
+			for (uint32_t dst = 0; dst < t->n_hosts; dst++) {
+				if (src == dst)
+					continue;
+				total++;
+				if (topo_distance(r, t->hosts[src], dst) != UINT32_MAX)
+					continue;
+				chk_pair_name(t, (uint64_t)src << 32 | dst, bad++, list,
+					      sizeof(list), &off);
+			}
+	} else {
+		if (scn_pairs(s, &pairs, &n_pairs))
+			return -ENOMEM;
+		keys = malloc((n_pairs ? n_pairs : 1) * sizeof(*keys));
+		if (!keys) {
+			free(pairs);
+			return -ENOMEM;
+		}
+		for (size_t i = 0; i < n_pairs; i++)
+			keys[i] = (uint64_t)pairs[i].src << 32 | pairs[i].dst;
+		free(pairs);
+		/* a pair once, whatever its classes and channels */
+		qsort(keys, n_pairs, sizeof(*keys), chk_u64_cmp);
+		for (size_t i = 0; i < n_pairs; i++)
+			if (!n || keys[n - 1] != keys[i])
+				keys[n++] = keys[i];
+		total = n;
+		for (size_t i = 0; i < n; i++)
+			if (topo_distance(r, t->hosts[keys[i] >> 32], (uint32_t)keys[i]) ==
+			    UINT32_MAX)
+				chk_pair_name(t, keys[i], bad++, list, sizeof(list), &off);
+		free(keys);
+	}
+	if (!bad)
+		return 0;
+	for (uint32_t i = 0, k = 0; i < c->n_failed && k < sizeof(down); i++)
+		k += (size_t)snprintf(down + k, sizeof(down) - k, "%s%s",
+				      i ? ", " : " (down: ", t->links[c->failed[i]].name);
+	if (down[0] && strlen(down) + 2 < sizeof(down))
+		strcat(down, ")");
+	chk_add(c, CHK_ERROR, "UNREACHABLE",
+		bad > CHK_MAX_PAIRS
+		    ? chk_str("%s: %s, ... (%zu more)", a->all_pairs ? "all pairs" : "workload",
+			      list, bad - CHK_MAX_PAIRS)
+		    : chk_str("%s: %s", a->all_pairs ? "all pairs" : "workload", list),
+		"%zu of %zu source-destination pairs have no route over the links that are up%s: "
+		"what they send is dropped at the first switch with no way on, so their traffic "
+		"never arrives (run counts it in summary.unroutable_flows and "
+		"unroutable_packets)",
+		bad, total, down[0] ? down : " (the topology is in pieces)");
+	return 0;
+}
+
 /* Take a link down by name (--fail); 0 or -EINVAL with the message printed. */
 static int chk_fail_link(struct chk *c, struct topo *t, const char *name)
 {
@@ -984,6 +1074,8 @@ static int chk_run(const struct chk_args *a)
 	err = topo_routes_build(t, &r);
 	if (!err)
 		err = chk_deadlock(&c, s, t, r, a);
+	if (!err)
+		err = chk_reach(&c, s, t, r, a);
 	if (err) {
 		fprintf(stderr, "rocesim: %s\n",
 			err == -ENOMEM ? "out of memory" : "the topology is too large to route");

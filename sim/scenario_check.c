@@ -793,6 +793,7 @@ const char *const scn_expect_metrics[] = {
 	"pfc_pause_frames", "pfc_pause_rate_per_s", "pfc_paused_time_us",
 	"ecn_marked_packets", "cnp_sent", "cnp_handled", "drops", "lossless_drops",
 	"retransmitted_packets", "max_queue_bytes", "max_headroom_bytes", "watchdog_drops",
+	"unroutable_flows", "unroutable_packets",
 	"flows_done", "fct_us.p50", "fct_us.p99",
 	"fct_us.max", "collective.completion_time_us", "collective.algbw_GBps",
 	"collective.busbw_GBps", "paused_ports", "watchdog_triggers", "deadlock",

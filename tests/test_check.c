@@ -281,3 +281,35 @@ Test(check, fat_tree_1024_hosts)
 	cr_assert_lt(secs, 20.0);
 	ts_proc_free(&p);
 }
+
+Test(check, unreachable_pairs_are_an_error)
+{
+	struct ts_proc p;
+
+	/* leaf0 cut off: 6 of the workload's 12 pairs, listed */
+	ts_exec(&p, (const char *[]){"check", "tests/check/leafspine.yaml", "--fail",
+				     "leaf0-spine0", "--fail", "leaf0-spine1", NULL});
+	cr_assert_eq(p.code, 1, "%s%s", p.out, p.err);
+	cr_assert(strstr(p.out,
+			 "error UNREACHABLE workload: h0 -> h2, h0 -> h4, h0 -> h6, "
+			 "h2 -> h0, h4 -> h1, h6 -> h1: 6 of 12 source-destination pairs have "
+			 "no route"),
+		  "%s", p.out);
+	ts_proc_free(&p);
+
+	/* every pair: 24 of 56, the list cut short with a count */
+	ts_exec(&p,
+		(const char *[]){"check", "tests/check/leafspine.yaml", "--fail", "leaf0-spine0",
+				 "--fail", "leaf0-spine1", "--all-pairs", NULL});
+	cr_assert_eq(p.code, 1, "%s%s", p.out, p.err);
+	cr_assert(strstr(p.out, "error UNREACHABLE all pairs: h0 -> h2, "), "%s", p.out);
+	cr_assert(strstr(p.out, ", ... (16 more): 24 of 56 source-destination pairs"), "%s", p.out);
+	ts_proc_free(&p);
+
+	/* a topology file in two pieces */
+	ts_exec(&p, (const char *[]){"check", "tests/check/partition.yaml", NULL});
+	cr_assert_eq(p.code, 1, "%s%s", p.out, p.err);
+	cr_assert(strstr(p.out, "error UNREACHABLE workload: h0 -> h3, h2 -> h1: 2 of 3 "), "%s",
+		  p.out);
+	ts_proc_free(&p);
+}
