@@ -883,9 +883,11 @@ static json_t *chk_json_nic(const struct scenario *s)
 	    (json_int_t)d->rp_clamp_tgt_rate_ati, "np_min_time_between_cnps",
 	    (json_int_t)d->np_min_time_between_cnps, "np_cnp_dscp", (json_int_t)d->np_cnp_dscp,
 	    "np_cnp_prio", (json_int_t)d->np_cnp_prio);
-	return json_pack("{s:I,s:i,s:i,s:o,s:b,s:s,s:o}", "mtu", (json_int_t)s->nic.mtu, "dscp",
-			 s->nic.dscp, "priority", s->nic.priority, "pfc", pfc, "ecn", s->nic.ecn,
-			 "cc", s->nic.cc == SCN_CC_DCQCN ? "dcqcn" : "none", "dcqcn",
+	return json_pack("{s:I,s:i,s:i,s:o,s:b,s:s,s:{s:I,s:I},s:o}", "mtu", (json_int_t)s->nic.mtu,
+			 "dscp", s->nic.dscp, "priority", s->nic.priority, "pfc", pfc, "ecn",
+			 s->nic.ecn, "cc", s->nic.cc == SCN_CC_DCQCN ? "dcqcn" : "none",
+			 "transport", "timeout", (json_int_t)s->nic.timeout_exp, "ack_every",
+			 (json_int_t)s->nic.ack_every, "dcqcn",
 			 s->nic.cc == SCN_CC_DCQCN ? dc : (json_decref(dc), json_null()));
 }
 
