@@ -47,6 +47,7 @@ struct flow {
 	struct coll *coll; /* the collective this QP belongs to, or NULL */
 	uint32_t hash;
 	uint8_t dscp, prio;
+	uint64_t unroutable; /* its packets (data, ACK, CNP) dropped for want of a route */
 	struct net *net;
 	struct evq_timer start_timer;
 
@@ -77,7 +78,7 @@ struct net_totals {
 	uint64_t sent_bytes, received_bytes, dropped_bytes;
 	uint64_t sent_packets, received_packets, dropped_packets;
 	uint64_t packet_hops;    /* packets serialized onto any link */
-	uint64_t unroutable;     /* drops for want of a route */
+	uint64_t unroutable;	 /* drops for want of a route (not lossless drops) */
 	uint64_t lossless_drops; /* drops of packets of a lossless priority */
 	uint64_t ecn_marked;
 	uint64_t watchdog_triggers, watchdog_drops;

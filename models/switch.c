@@ -59,7 +59,8 @@ static int is_lossless(const struct sw *s, uint8_t tc)
 	return (s->lossless >> tc) & 1;
 }
 
-static void drop(struct sw *s, struct port_queue *pq, struct pkt *pkt)
+/* Drop @pkt, counted on @pq; a lossless drop when @lossless_loss and its class is lossless. */
+static void drop_as(struct sw *s, struct port_queue *pq, struct pkt *pkt, int lossless_loss)
 {
 	struct net *n = s->net;
 
@@ -67,13 +68,34 @@ static void drop(struct sw *s, struct port_queue *pq, struct pkt *pkt)
 	pq->drop_bytes += pkt->frame;
 	s->c.drops++;
 	s->c.drop_bytes += pkt->frame;
-	if (is_lossless(s, pkt->prio)) {
+	if (lossless_loss && is_lossless(s, pkt->prio)) {
 		s->c.lossless_drops++;
 		n->tot.lossless_drops++;
 	}
 	n->tot.dropped_packets++;
 	n->tot.dropped_bytes += pkt->payload;
 	pkt_free(&n->pool, pkt);
+}
+
+static void drop(struct sw *s, struct port_queue *pq, struct pkt *pkt)
+{
+	drop_as(s, pq, pkt, 1);
+}
+
+/*
+ * No route leads on from here (a partition): counted as unroutable, on the
+ * switch, the run and the packet's QP, and not as a lossless drop: no
+ * buffer overflowed, and PFC could not have saved it.
+ */
+static void drop_unroutable(struct sw *s, struct port_queue *pq, struct pkt *pkt)
+{
+	struct net *n = s->net;
+
+	s->c.unroutable++;
+	n->tot.unroutable++;
+	if (pkt->flow < n->n_flows)
+		n->flows[pkt->flow].unroutable++;
+	drop_as(s, pq, pkt, 0);
 }
 
 /* ---- PFC generation ---------------------------------------------------------- */
@@ -266,9 +288,7 @@ static void sw_rx(struct port *in, struct pkt *pkt)
 	pkt->prio = s->scn->sw.dscp_to_tc[pkt->dscp];
 	hops = topo_next_hops(n->routes, s->node, pkt->dst, &count);
 	if (!count) {
-		s->c.unroutable++;
-		n->tot.unroutable++;
-		drop(s, &in->queue[pkt->prio], pkt);
+		drop_unroutable(s, &in->queue[pkt->prio], pkt);
 		return;
 	}
 	out = &s->ports[hops[count == 1 ? 0 : topo_ecmp_pick(pkt->hash, s->node, count)]];

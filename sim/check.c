@@ -26,6 +26,7 @@
 #include "sonic.h"
 
 #define CHK_MAX_CYCLES 10
+#define CHK_MAX_PAIRS 8 /* unreachable pairs listed by name */
 
 static const char chk_usage[] =
     "usage: rocesim check SCENARIO.yaml [--json] [--fail LINK]... [--set KEY=VALUE]...\n"
@@ -37,17 +38,22 @@ static const char chk_usage[] =
     "    PFC deadlock can form;\n"
     "  - threshold order (THRESHOLD_ORDER, a warning): ECN kmax not below a\n"
     "    static PFC xoff, or the XOFF a dynamic_th gives one congested group;\n"
-    "  - the job's NCCL env (workload.pod): NCCL_IB_DISABLED (error),\n"
+    "  - the job's NCCL env (each workload's pod): NCCL_IB_DISABLED (error),\n"
     "    NCCL_GID_INDEX (warning);\n"
-    "  - the lossless path of RDMA traffic, from NCCL_IB_TC (workload.pod) or\n"
-    "    nic.dscp through the NIC's dscp2prio (nic.mlnx_qos) to the switch's\n"
-    "    DSCP map (switch.sonic): DSCP_NOT_LOSSLESS, PRIORITY_MISMATCH,\n"
-    "    NIC_PFC_OFF (errors), NIC_TRUST_PCP, PFC_EXTRA_PRIORITY (warnings);\n"
-    "  - CNPs: CNP_LOSSLESS (error), CNP_PRIORITY, CNP_NOT_STRICT (warnings);\n"
+    "  - the lossless path of RDMA traffic, from each workload's NCCL_IB_TC\n"
+    "    (pod), dscp or nic.dscp through the NIC's dscp2prio (nic.mlnx_qos) to\n"
+    "    the switch's DSCP map (switch.sonic): DSCP_NOT_LOSSLESS,\n"
+    "    PRIORITY_MISMATCH, NIC_PFC_OFF (errors), NIC_TRUST_PCP,\n"
+    "    PFC_EXTRA_PRIORITY (warnings);\n"
+    "  - CNPs (nic.dcqcn.np_cnp_dscp through the switch's map): CNP_LOSSLESS,\n"
+    "    CNP_CLASS (a class not served ahead of the data) (errors),\n"
+    "    CNP_PRIORITY, CNP_NOT_STRICT (warnings);\n"
     "  - nic.cc_params entries that are no cc_params name or out of range\n"
     "    (CC_PARAM_UNKNOWN, CC_PARAM_RANGE, errors), and legal values that do\n"
     "    not do what they look like (CC_PARAM_SUSPECT, CC_PARAM_SLOW_RECOVERY);\n"
-    "  - headroom shorter than the longest cable needs (HEADROOM_SHORT, error).\n"
+    "  - headroom shorter than the longest cable needs (HEADROOM_SHORT, error);\n"
+    "  - source-destination pairs no route joins over the links that are up\n"
+    "    (UNREACHABLE, an error: a partition).\n"
     "\n"
     "The routes analysed are those of the scenario's workload by default (each\n"
     "flow on the traffic class switch.dscp_to_tc gives its DSCP); --all-pairs\n"
@@ -163,21 +169,36 @@ static void chk_free(struct chk *c)
 	cbd_result_free(&c->cbd);
 }
 
-/* Where a key's value comes from: "(file:line)", "(--set)" or "(default)". */
+/* "file:line key" of a value a real config gave ("file key" without a line). */
+static const char *chk_at(const struct scn_origin *o, char *buf, size_t size)
+{
+	if (o->line > 0)
+		snprintf(buf, size, "%s:%d %s", o->file, o->line, o->key);
+	else
+		snprintf(buf, size, "%s %s", o->file, o->key);
+	return buf;
+}
+
+/*
+ * Where a key's value comes from: "(file:line)" of the scenario, "(--set)",
+ * "(config:line KEY)" of the real config that gave it, or "(default)".
+ */
 static const char *chk_origin(const struct scenario *s, const char *path, char *buf, size_t size)
 {
+	const struct scn_origin *o = scn_origin(s, path);
 	struct diag d = {0};
+	char at[500];
 
+	if (o) {
+		snprintf(buf, size, "(%s)", chk_at(o, at, sizeof(at)));
+		return buf;
+	}
 	snprintf(d.path, sizeof(d.path), "%s", path);
 	scn_locate(s, &d);
 	if (!strcmp(d.file, "--set"))
 		snprintf(buf, size, "(--set)");
 	else if (d.line > 0)
 		snprintf(buf, size, "(%s:%d)", d.file, d.line);
-	else if (s->cfg.sonic && !strncmp(path, "switch.", 7))
-		snprintf(buf, size, "(%s, or the default)", s->cfg.sonic);
-	else if (s->cfg.cc_params && !strncmp(path, "nic.dcqcn.", 10))
-		snprintf(buf, size, "(%s, or the default)", s->cfg.cc_params);
 	else
 		snprintf(buf, size, "(default)");
 	return buf;
@@ -194,7 +215,7 @@ static void chk_thresholds(struct chk *c, const struct scenario *s)
 {
 	const struct scn_pfc *p = &s->sw.pfc;
 	const struct scn_ecn *e = &s->sw.ecn;
-	char o1[300], o2[300];
+	char o1[600], o2[600];
 
 	if (p->enabled && p->dynamic && s->sw.lossless && e->enabled) {
 		/*
@@ -236,7 +257,7 @@ static void chk_thresholds(struct chk *c, const struct scenario *s)
 /* Where a DCQCN field's value came from. */
 static char *chk_dcqcn_where(const struct scenario *s, const char *name, unsigned value)
 {
-	char path[96], o[300];
+	char path[96], o[600];
 
 	snprintf(path, sizeof(path), "nic.dcqcn.%s", name);
 	return chk_str("%s %u %s", path, value, chk_origin(s, path, o, sizeof(o)));
@@ -302,42 +323,52 @@ static void chk_cc_params(struct chk *c, const struct scenario *s)
 }
 
 /*
- * The DSCP of RDMA traffic must lead to one lossless class everywhere: the
- * NIC's dscp2prio gives the priority it sends and pauses on, the switch's
- * DSCP_TO_TC_MAP the class (PG and queue) it buffers and pauses with.
+ * The switch's class for @dscp, and where that comes from: the scenario's
+ * switch.dscp_to_tc entry, the SONiC map's entry (or the map, which sends
+ * what it does not name to TC 0), or the default map.
  */
-static void chk_lossless_path(struct chk *c, const struct scenario *s)
+static const char *chk_map_where(const struct scenario *s, uint8_t dscp, char *buf, size_t size)
 {
-	struct sonic_cfg sc;
-	struct mlnx_qos q;
-	struct pod_cfg pc = {0};
-	struct diag d = {0};
-	const struct pod_env *tc_env = NULL;
-	int have_sonic = s->cfg.sonic && !sonic_read(s->cfg.sonic, &sc, &d);
-	int have_qos = s->cfg.mlnx_qos && !mlnx_qos_read(s->cfg.mlnx_qos, &q, &d);
-	int have_pod = s->cfg.pod && !pod_read(s->cfg.pod, &pc, &d);
-	uint8_t dscp = s->nic.dscp, prio, tc, used = 0;
-	char from[700], sw[400], nic[400], o[300], m[32];
+	const struct scn_origin *o;
+	uint8_t tc = s->sw.dscp_to_tc[dscp];
+	char path[40], at[500], org[600];
 
-	if (have_pod)
-		tc_env = pod_get(&pc, "NCCL_IB_TC");
-	if (tc_env && tc_env->value_from) {
-		chk_add(c, CHK_INFO, "NCCL_TC_AT_RUN_TIME", chk_str("%s:%d NCCL_IB_TC", pc.file,
-								   tc_env->line),
-			"comes from a Secret or ConfigMap (valueFrom): its value is known only at "
-			"run time; the path below is checked with nic.dscp instead");
-		tc_env = NULL;
-	}
-	if (tc_env)
-		dscp = (uint8_t)((strtoul(tc_env->value, NULL, 10) >> 2) & 63);
-	if (have_pod) {
-		const struct pod_env *e = pod_get(&pc, "NCCL_IB_DISABLE");
+	snprintf(path, sizeof(path), "switch.dscp_to_tc.%u", dscp);
+	o = scn_origin(s, path);
+	if (o && !strcmp(o->path, path))
+		snprintf(buf, size, "%s -> TC %u", chk_at(o, at, sizeof(at)), tc);
+	else if (o)
+		snprintf(buf, size, "%s (names no DSCP %u) -> TC %u", chk_at(o, at, sizeof(at)),
+			 dscp, tc);
+	else
+		snprintf(buf, size, "switch.dscp_to_tc %u -> TC %u %s", dscp, tc,
+			 chk_origin(s, path, org, sizeof(org)));
+	return buf;
+}
 
-		if (e && !e->value_from && strtoul(e->value, NULL, 10) == 1)
+/* Each workload's manifest: what NCCL's env says beyond the DSCP. */
+static void chk_pods(struct chk *c, const struct scenario *s)
+{
+	for (uint32_t i = 0; i < s->cfg.n_pods; i++) {
+		struct pod_cfg pc = {0};
+		struct diag d = {0};
+		const struct pod_env *e;
+
+		if (pod_read(s->cfg.pods[i].file, &pc, &d))
+			continue; /* the loader refused it already */
+		e = pod_get(&pc, "NCCL_IB_TC");
+		if (e && e->value_from)
+			chk_add(
+			    c, CHK_INFO, "NCCL_TC_AT_RUN_TIME",
+			    chk_str("%s:%d NCCL_IB_TC", pc.file, e->line),
+			    "comes from a Secret or ConfigMap (valueFrom): its value is known only "
+			    "at run time; %s's traffic is checked with its dscp (or nic.dscp) "
+			    "instead",
+			    s->cfg.pods[i].workload);
+		if ((e = pod_ib_disabled(&pc)))
 			chk_add(c, CHK_ERROR, "NCCL_IB_DISABLED",
 				chk_str("%s:%d NCCL_IB_DISABLE=%s", pc.file, e->line, e->value),
-				"NCCL does not use RDMA at all (it falls back to TCP sockets): none "
-				"of this fabric's RoCE settings apply to the job");
+				"%s", POD_IB_DISABLED_WHY);
 		e = pod_get(&pc, "NCCL_IB_GID_INDEX");
 		if (e && !e->value_from && strtoul(e->value, NULL, 10) < 2 && e->value[0] != '-')
 			chk_add(c, CHK_WARNING, "NCCL_GID_INDEX",
@@ -347,49 +378,152 @@ static void chk_lossless_path(struct chk *c, const struct scenario *s)
 				"DSCP); the IPv4-mapped RoCE v2 GID is often 3 (show_gids tells, "
 				"per host), or leave it to NCCL (-1)",
 				e->value);
+		pod_free(&pc);
 	}
-	prio = s->nic.dscp2prio[dscp];
-	tc = s->sw.dscp_to_tc[dscp];
-	if (tc_env)
-		snprintf(from, sizeof(from), "%s:%d NCCL_IB_TC=%s -> DSCP %u", pc.file, tc_env->line,
-			 tc_env->value, dscp);
-	else
-		snprintf(from, sizeof(from), "nic.dscp %u %s", dscp,
-			 chk_origin(s, "nic.dscp", o, sizeof(o)));
-	if (have_sonic && ((sc.dscp_given >> dscp) & 1))
-		snprintf(sw, sizeof(sw), "%s DSCP_TO_TC_MAP %s %u -> TC %u", sc.file, sc.dscp_map, dscp,
-			 tc);
-	else
-		snprintf(sw, sizeof(sw), "switch.dscp_to_tc %u -> TC %u", dscp, tc);
-	if (have_qos && q.has_trust && q.trust_dscp && ((q.dscp_given >> dscp) & 1))
-		snprintf(nic, sizeof(nic), "%s:%d dscp2prio %u -> priority %u", q.file,
-			 q.dscp_line[dscp], dscp, prio);
-	else
-		snprintf(nic, sizeof(nic), "NIC dscp2prio %u -> priority %u", dscp, prio);
+}
 
-	if (s->sw.pfc.enabled && !((s->sw.lossless >> tc) & 1))
-		chk_add(c, CHK_ERROR, "DSCP_NOT_LOSSLESS", chk_str("%s; %s", from, sw),
-			"RDMA traffic lands on lossy TC %u on the switch; PFC is enabled on %s: it "
-			"is tail-dropped under congestion and RoCE pays a retransmission timeout "
-			"for each loss; map DSCP %u to a lossless class",
-			tc, chk_prios(s->sw.lossless, m, sizeof(m)), dscp);
-	if (prio != tc)
-		chk_add(c, CHK_ERROR, "PRIORITY_MISMATCH", chk_str("%s; %s; %s", from, nic, sw),
-			"the NIC sends DSCP %u on priority %u but the switch classes it as %u: the "
-			"switch's PAUSE for priority %u does not stop it, so its headroom overflows",
-			dscp, prio, tc, tc);
-	if (!((s->nic.pfc >> prio) & 1))
-		chk_add(c, CHK_ERROR, "NIC_PFC_OFF",
-			have_qos && q.has_pfc ? chk_str("%s:%d PFC enabled", q.file, q.pfc_line)
-					      : chk_str("nic.pfc"),
-			"PFC is off on priority %u, the one RDMA data uses: the NIC ignores the "
-			"switch's PAUSE and lossless packets are dropped",
-			prio);
+/* Where a data DSCP comes from: "pod.yaml:47 NCCL_IB_TC=104 -> DSCP 26" or the key. */
+static const char *chk_dscp_from(const struct scenario *s, const struct scn_dscp *sd, char *buf,
+				 size_t size)
+{
+	const struct scn_origin *o = scn_origin(s, sd->path);
+	char org[600], at[500];
+
+	if (o && o->value[0])
+		snprintf(buf, size, "%s=%s -> DSCP %u", chk_at(o, at, sizeof(at)), o->value,
+			 sd->dscp);
+	else
+		snprintf(buf, size, "%s %u %s", sd->path, sd->dscp,
+			 chk_origin(s, sd->path, org, sizeof(org)));
+	return buf;
+}
+
+/*
+ * CNPs must reach the senders ahead of the data they report: on a class
+ * the switch serves strictly before the data's (with dwrr, only
+ * switch.cnp_priority is; with strict, a higher class is served first),
+ * and never on a lossless one, which PFC pauses with the data.
+ */
+static void chk_cnp(struct chk *c, const struct scenario *s, uint8_t data_tcs,
+		    const struct mlnx_qos *q)
+{
+	uint8_t dscp = (uint8_t)(s->nic.dcqcn.np_cnp_dscp & 63), tc = s->sw.dscp_to_tc[dscp];
+	uint8_t top = data_tcs ? (uint8_t)(31 - __builtin_clz(data_tcs)) : 0;
+	char nic[800], map[800], o[600], o2[600], m[32];
+	int ahead = s->sw.sched == SCN_SCHED_DWRR ? tc == s->sw.cnp_priority : tc > top;
+
+	if (s->nic.cc != SCN_CC_DCQCN)
+		return;
+	snprintf(nic, sizeof(nic), "nic.dcqcn.np_cnp_dscp %u %s", dscp,
+		 chk_origin(s, "nic.dcqcn.np_cnp_dscp", o, sizeof(o)));
+	chk_map_where(s, dscp, map, sizeof(map));
+	if (s->sw.pfc.enabled && ((s->sw.lossless >> tc) & 1))
+		chk_add(c, CHK_ERROR, "CNP_LOSSLESS",
+			chk_str("%s; %s; switch.lossless %s %s", nic, map,
+				chk_prios(s->sw.lossless, m, sizeof(m)),
+				chk_origin(s, "switch.lossless", o2, sizeof(o2))),
+			"CNPs share a lossless, pausable class: when PFC pauses it, the congestion "
+			"notifications that would slow the senders wait behind the pause");
+	else if (!ahead)
+		chk_add(
+		    c, CHK_ERROR, "CNP_CLASS",
+		    chk_str("%s; %s; switch.scheduler %s %s, switch.cnp_priority %u %s", nic, map,
+			    s->sw.sched == SCN_SCHED_DWRR ? "dwrr" : "strict",
+			    chk_origin(s, "switch.scheduler", o, sizeof(o)), s->sw.cnp_priority,
+			    chk_origin(s, "switch.cnp_priority", o2, sizeof(o2))),
+		    "CNPs land on TC %u, which the switch does not serve ahead of the RDMA data "
+		    "(TC %u)%s: under congestion the notifications wait behind the very queues "
+		    "they report and DCQCN slows the senders late; map DSCP %u to TC %u (or set "
+		    "np_cnp_dscp to the DSCP the switch serves strictly)",
+		    tc, top,
+		    s->sw.sched == SCN_SCHED_DWRR
+			? " (with dwrr only switch.cnp_priority is strict)"
+			: "",
+		    dscp, s->sw.cnp_priority);
+	if (s->nic.dcqcn.np_cnp_prio != s->sw.cnp_priority)
+		chk_add(c, CHK_WARNING, "CNP_PRIORITY",
+			chk_str("nic.dcqcn.np_cnp_prio %u; switch.cnp_priority %u",
+				s->nic.dcqcn.np_cnp_prio, s->sw.cnp_priority),
+			"the NIC sends CNPs on another priority than the one the switch serves "
+			"strictly");
+	if (q && q->has_tc) {
+		uint8_t cnp_tc = q->prio_tc[s->nic.dcqcn.np_cnp_prio & 7];
+
+		if (!strcmp(q->tsa[cnp_tc], "ets"))
+			chk_add(c, CHK_WARNING, "CNP_NOT_STRICT",
+				chk_str("%s:%d tc %u", q->file, q->tc_line[cnp_tc], cnp_tc),
+				"CNPs (priority %u) share an ETS class with data: they wait behind "
+				"it, and DCQCN reacts late; give them a strict class",
+				s->nic.dcqcn.np_cnp_prio);
+	}
+}
+
+/*
+ * The DSCP of RDMA traffic must lead to one lossless class everywhere: the
+ * NIC's dscp2prio gives the priority it sends and pauses on, the switch's
+ * DSCP_TO_TC_MAP the class (PG and queue) it buffers and pauses with. Each
+ * DSCP the workloads use (a pod's NCCL_IB_TC, a workload's dscp, nic.dscp)
+ * is followed.
+ */
+static void chk_lossless_path(struct chk *c, const struct scenario *s)
+{
+	struct mlnx_qos q;
+	struct diag d = {0};
+	struct scn_dscp *dscps = NULL;
+	size_t n_dscps = 0;
+	int have_qos = s->cfg.mlnx_qos && !mlnx_qos_read(s->cfg.mlnx_qos, &q, &d);
+	uint8_t used = 0, data_tcs = 0, pfc_off = 0;
+	char from[900], sw[800], nic[400], m[32];
+
+	chk_pods(c, s);
+	if (scn_data_dscps(s, &dscps, &n_dscps)) {
+		c->oom = 1;
+		return;
+	}
+	for (size_t i = 0; i < n_dscps; i++) {
+		uint8_t dscp = dscps[i].dscp, prio = s->nic.dscp2prio[dscp],
+			tc = s->sw.dscp_to_tc[dscp];
+
+		chk_dscp_from(s, &dscps[i], from, sizeof(from));
+		chk_map_where(s, dscp, sw, sizeof(sw));
+		if (have_qos && q.has_trust && q.trust_dscp && ((q.dscp_given >> dscp) & 1))
+			snprintf(nic, sizeof(nic), "%s:%d dscp2prio %u -> priority %u", q.file,
+				 q.dscp_line[dscp], dscp, prio);
+		else
+			snprintf(nic, sizeof(nic), "NIC dscp2prio %u -> priority %u", dscp, prio);
+		if (s->sw.pfc.enabled && !((s->sw.lossless >> tc) & 1))
+			chk_add(
+			    c, CHK_ERROR, "DSCP_NOT_LOSSLESS", chk_str("%s; %s", from, sw),
+			    "RDMA traffic lands on lossy TC %u on the switch; PFC is enabled on "
+			    "%s: it is tail-dropped under congestion and RoCE pays a "
+			    "retransmission timeout for each loss; map DSCP %u to a lossless class",
+			    tc, chk_prios(s->sw.lossless, m, sizeof(m)), dscp);
+		if (prio != tc)
+			chk_add(
+			    c, CHK_ERROR, "PRIORITY_MISMATCH", chk_str("%s; %s; %s", from, nic, sw),
+			    "the NIC sends DSCP %u on priority %u but the switch classes it as %u: "
+			    "the switch's PAUSE for priority %u does not stop it, so its headroom "
+			    "overflows",
+			    dscp, prio, tc, tc);
+		if (!((s->nic.pfc >> prio) & 1) && !((pfc_off >> prio) & 1))
+			chk_add(c, CHK_ERROR, "NIC_PFC_OFF",
+				have_qos && q.has_pfc
+				    ? chk_str("%s:%d PFC enabled", q.file, q.pfc_line)
+				    : chk_str("nic.pfc"),
+				"PFC is off on priority %u, the one RDMA data uses: the NIC "
+				"ignores the "
+				"switch's PAUSE and lossless packets are dropped",
+				prio);
+		if (!((s->nic.pfc >> prio) & 1))
+			pfc_off |= (uint8_t)(1u << prio);
+		used |= (uint8_t)(1u << prio);
+		data_tcs |= (uint8_t)(1u << tc);
+	}
+	free(dscps);
 	if (have_qos && q.has_trust && !q.trust_dscp)
 		chk_add(c, CHK_WARNING, "NIC_TRUST_PCP", chk_str("%s:%d", q.file, q.trust_line),
 			"the NIC trusts PCP, not DSCP: NCCL_IB_TC and the switch's DSCP map do not "
 			"decide the priority the NIC sends and pauses on (mlnx_qos --trust dscp)");
-	used |= (uint8_t)(1u << prio);
 	if (s->nic.pfc & (uint8_t)~used)
 		chk_add(c, CHK_WARNING, "PFC_EXTRA_PRIORITY",
 			have_qos && q.has_pfc ? chk_str("%s:%d PFC enabled", q.file, q.pfc_line)
@@ -397,37 +531,17 @@ static void chk_lossless_path(struct chk *c, const struct scenario *s)
 			"PFC is enabled on priorities %s that no RDMA traffic uses: each one is a "
 			"class that can be paused, spread a storm and close a deadlock for nothing",
 			chk_prios(s->nic.pfc & (uint8_t)~used, m, sizeof(m)));
-	if (s->sw.pfc.enabled && (s->sw.lossless & (uint8_t)~(1u << tc)))
-		chk_add(c, CHK_WARNING, "PFC_EXTRA_PRIORITY",
-			chk_str("switch.lossless %s", chk_prios(s->sw.lossless, m, sizeof(m))),
-			"the switch keeps headroom and sends PAUSE for classes %s that RDMA traffic "
-			"(TC %u) does not use: buffer reserved for nothing, and more classes that "
-			"can be paused",
-			chk_prios(s->sw.lossless & (uint8_t)~(1u << tc), m, sizeof(m)), tc);
-	if ((s->sw.lossless >> s->sw.cnp_priority) & 1)
-		chk_add(c, CHK_ERROR, "CNP_LOSSLESS",
-			chk_str("switch.cnp_priority %u; switch.lossless %s", s->sw.cnp_priority,
-				chk_prios(s->sw.lossless, m, sizeof(m))),
-			"CNPs share a lossless, pausable class: when PFC pauses it, the congestion "
-			"notifications that would slow the senders wait behind the pause");
-	if (s->nic.dcqcn.np_cnp_prio != s->sw.cnp_priority)
-		chk_add(c, CHK_WARNING, "CNP_PRIORITY",
-			chk_str("nic.dcqcn.np_cnp_prio %u; switch.cnp_priority %u",
-				s->nic.dcqcn.np_cnp_prio, s->sw.cnp_priority),
-			"the NIC sends CNPs on another priority than the one the switch serves "
-			"strictly");
-	if (have_qos && q.has_tc) {
-		uint8_t cnp_tc = q.prio_tc[s->nic.dcqcn.np_cnp_prio & 7];
-
-		if (!strcmp(q.tsa[cnp_tc], "ets"))
-			chk_add(c, CHK_WARNING, "CNP_NOT_STRICT",
-				chk_str("%s:%d tc %u", q.file, q.tc_line[cnp_tc], cnp_tc),
-				"CNPs (priority %u) share an ETS class with data: they wait behind "
-				"it, and DCQCN reacts late; give them a strict class",
-				s->nic.dcqcn.np_cnp_prio);
-	}
-	if (have_pod)
-		pod_free(&pc);
+	if (s->sw.pfc.enabled && (s->sw.lossless & (uint8_t)~data_tcs))
+		/* each list in its own buffer: the arguments are evaluated in any order */
+		chk_add(
+		    c, CHK_WARNING, "PFC_EXTRA_PRIORITY",
+		    chk_str("switch.lossless %s", chk_prios(s->sw.lossless, nic, sizeof(nic))),
+		    "the switch keeps headroom and sends PAUSE for classes %s that RDMA traffic "
+		    "(TC %s) does not use: buffer reserved for nothing, and more classes that "
+		    "can be paused",
+		    chk_prios(s->sw.lossless & (uint8_t)~data_tcs, m, sizeof(m)),
+		    chk_prios(data_tcs, from, sizeof(from)));
+	chk_cnp(c, s, data_tcs, have_qos ? &q : NULL);
 }
 
 /* Headroom against the longest cable, speed and MTU (FACTS.md 4.3). */
@@ -435,7 +549,7 @@ static void chk_headroom(struct chk *c, const struct scenario *s, const struct t
 {
 	uint64_t need = 0, have = s->sw.pfc.headroom;
 	const struct topo_link *worst = NULL;
-	char o[300];
+	char o[600];
 
 	if (!s->sw.pfc.enabled || !s->sw.lossless || !have)
 		return;
@@ -556,6 +670,93 @@ static int chk_deadlock(struct chk *c, const struct scenario *s, const struct to
 			c->cbd.n_nodes, c->cbd.n_edges, c->cbd.n_sccs,
 			c->cbd.n_sccs == 1 ? "" : "s", chk_prios(lossless, prios, sizeof(prios)),
 			on_lossless, n_pairs);
+	return 0;
+}
+
+static int chk_u64_cmp(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+/* Add "src -> dst" to the list in @buf (@off so far), while it holds fewer than the cap. */
+static void chk_pair_name(const struct topo *t, uint64_t key, size_t listed, char *buf, size_t size,
+			  size_t *off)
+{
+	uint32_t src = (uint32_t)(key >> 32), dst = (uint32_t)key;
+
+	if (listed >= CHK_MAX_PAIRS || *off >= size)
+		return;
+	*off += (size_t)snprintf(buf + *off, size - *off, "%s%s -> %s", listed ? ", " : "",
+				 t->nodes[t->hosts[src]].name, t->nodes[t->hosts[dst]].name);
+}
+
+/*
+ * Source-destination pairs (the workload's, or every pair of hosts) that no
+ * route joins over the links that are up: a partition, from failed links or
+ * a topology in pieces. What they send is lost at the first switch with no
+ * way on, whatever PFC does. 0 or -ENOMEM.
+ */
+static int chk_reach(struct chk *c, const struct scenario *s, const struct topo *t,
+		     const struct topo_routes *r, const struct chk_args *a)
+{
+	struct cbd_pair *pairs = NULL;
+	uint64_t *keys = NULL;
+	size_t n_pairs = 0, n = 0, total = 0, bad = 0, off = 0;
+	char list[CHK_MAX_PAIRS * (2 * TOPO_NAME_MAX + 8) + 32], down[400] = "";
+
+	if (a->all_pairs) {
+		for (uint32_t src = 0; src < t->n_hosts; src++)
+			for (uint32_t dst = 0; dst < t->n_hosts; dst++) {
+				if (src == dst)
+					continue;
+				total++;
+				if (topo_distance(r, t->hosts[src], dst) != UINT32_MAX)
+					continue;
+				chk_pair_name(t, (uint64_t)src << 32 | dst, bad++, list,
+					      sizeof(list), &off);
+			}
+	} else {
+		if (scn_pairs(s, &pairs, &n_pairs))
+			return -ENOMEM;
+		keys = malloc((n_pairs ? n_pairs : 1) * sizeof(*keys));
+		if (!keys) {
+			free(pairs);
+			return -ENOMEM;
+		}
+		for (size_t i = 0; i < n_pairs; i++)
+			keys[i] = (uint64_t)pairs[i].src << 32 | pairs[i].dst;
+		free(pairs);
+		/* a pair once, whatever its classes and channels */
+		qsort(keys, n_pairs, sizeof(*keys), chk_u64_cmp);
+		for (size_t i = 0; i < n_pairs; i++)
+			if (!n || keys[n - 1] != keys[i])
+				keys[n++] = keys[i];
+		total = n;
+		for (size_t i = 0; i < n; i++)
+			if (topo_distance(r, t->hosts[keys[i] >> 32], (uint32_t)keys[i]) ==
+			    UINT32_MAX)
+				chk_pair_name(t, keys[i], bad++, list, sizeof(list), &off);
+		free(keys);
+	}
+	if (!bad)
+		return 0;
+	for (uint32_t i = 0, k = 0; i < c->n_failed && k < sizeof(down); i++)
+		k += (size_t)snprintf(down + k, sizeof(down) - k, "%s%s",
+				      i ? ", " : " (down: ", t->links[c->failed[i]].name);
+	if (down[0] && strlen(down) + 2 < sizeof(down))
+		strcat(down, ")");
+	chk_add(c, CHK_ERROR, "UNREACHABLE",
+		bad > CHK_MAX_PAIRS
+		    ? chk_str("%s: %s, ... (%zu more)", a->all_pairs ? "all pairs" : "workload",
+			      list, bad - CHK_MAX_PAIRS)
+		    : chk_str("%s: %s", a->all_pairs ? "all pairs" : "workload", list),
+		"%zu of %zu source-destination pairs have no route over the links that are up%s: "
+		"what they send is dropped at the first switch with no way on, so their traffic "
+		"never arrives (run counts it in summary.unroutable_flows and "
+		"unroutable_packets)",
+		bad, total, down[0] ? down : " (the topology is in pieces)");
 	return 0;
 }
 
@@ -682,9 +883,11 @@ static json_t *chk_json_nic(const struct scenario *s)
 	    (json_int_t)d->rp_clamp_tgt_rate_ati, "np_min_time_between_cnps",
 	    (json_int_t)d->np_min_time_between_cnps, "np_cnp_dscp", (json_int_t)d->np_cnp_dscp,
 	    "np_cnp_prio", (json_int_t)d->np_cnp_prio);
-	return json_pack("{s:I,s:i,s:i,s:o,s:b,s:s,s:o}", "mtu", (json_int_t)s->nic.mtu, "dscp",
-			 s->nic.dscp, "priority", s->nic.priority, "pfc", pfc, "ecn", s->nic.ecn,
-			 "cc", s->nic.cc == SCN_CC_DCQCN ? "dcqcn" : "none", "dcqcn",
+	return json_pack("{s:I,s:i,s:i,s:o,s:b,s:s,s:{s:I,s:I},s:o}", "mtu", (json_int_t)s->nic.mtu,
+			 "dscp", s->nic.dscp, "priority", s->nic.priority, "pfc", pfc, "ecn",
+			 s->nic.ecn, "cc", s->nic.cc == SCN_CC_DCQCN ? "dcqcn" : "none",
+			 "transport", "timeout", (json_int_t)s->nic.timeout_exp, "ack_every",
+			 (json_int_t)s->nic.ack_every, "dcqcn",
 			 s->nic.cc == SCN_CC_DCQCN ? dc : (json_decref(dc), json_null()));
 }
 
@@ -873,6 +1076,8 @@ static int chk_run(const struct chk_args *a)
 	err = topo_routes_build(t, &r);
 	if (!err)
 		err = chk_deadlock(&c, s, t, r, a);
+	if (!err)
+		err = chk_reach(&c, s, t, r, a);
 	if (err) {
 		fprintf(stderr, "rocesim: %s\n",
 			err == -ENOMEM ? "out of memory" : "the topology is too large to route");

@@ -917,6 +917,19 @@ const struct pod_env *pod_get(const struct pod_cfg *p, const char *name)
 	return NULL;
 }
 
+const struct pod_env *pod_ib_disabled(const struct pod_cfg *p)
+{
+	const struct pod_env *e = pod_get(p, "NCCL_IB_DISABLE");
+	long long v;
+	char *end;
+
+	if (!e || e->value_from || !e->value[0])
+		return NULL;
+	errno = 0;
+	v = strtoll(e->value, &end, 0);
+	return *end || errno || v == 0 ? NULL : e;
+}
+
 void pod_free(struct pod_cfg *p)
 {
 	if (!p)

@@ -38,6 +38,16 @@ int pod_read_text(const char *name, const char *text, size_t len, struct pod_cfg
 		  struct diag *d);
 /* The last definition of @name, or NULL. */
 const struct pod_env *pod_get(const struct pod_cfg *p, const char *name);
+/*
+ * NCCL_IB_DISABLE, when it turns RDMA off: set (not from a Secret or
+ * ConfigMap) to a non-zero integer, as NCCL reads it (strtoll, base 0; a
+ * value that is not a number leaves NCCL's default, 0). NULL otherwise.
+ * What that means, for messages: POD_IB_DISABLED_WHY.
+ */
+const struct pod_env *pod_ib_disabled(const struct pod_cfg *p);
+#define POD_IB_DISABLED_WHY                                                                        \
+	"NCCL does not use RDMA at all (it falls back to TCP sockets): none of this "              \
+	"fabric's RoCE settings apply to the job"
 void pod_free(struct pod_cfg *p);
 
 #endif

@@ -244,10 +244,14 @@ json_t *res_build(const struct sim *sim)
 	const struct scenario *scn = sim->scn;
 	json_t *root, *switches = json_array(), *hosts = json_array(), *flows = json_array(), *colls;
 	json_t *summary;
-	uint64_t max_q = 0, pause_frames = 0, paused_ports = 0, hdrm_peak = 0;
+	uint64_t max_q = 0, pause_frames = 0, paused_ports = 0, hdrm_peak = 0, unroutable_flows = 0;
 	simtime_t paused_time = 0;
 	double sim_s = simtime_to_s(sim->end_time);
 	int err;
+
+	/* workload flows and collective QPs that lost packets for want of a route */
+	for (uint32_t i = 0; i < n->n_flows; i++)
+		unroutable_flows += n->flows[i].unroutable > 0;
 
 	for (uint32_t i = 0; i < t->n_ports; i++) {
 		const struct port *p = &n->ports[i];
@@ -282,7 +286,7 @@ json_t *res_build(const struct sim *sim)
 			      "shared_bytes", uint_j(c->shared_size), "shared_peak_bytes",
 			      uint_j(c->shared_peak), "headroom_peak_bytes",
 			      uint_j(c->headroom_peak), "drops", uint_j(c->drops), "lossless_drops",
-			      uint_j(c->lossless_drops), "unroutable", uint_j(c->unroutable),
+			      uint_j(c->lossless_drops), "unroutable_packets", uint_j(c->unroutable),
 			      "watchdog_triggers", uint_j(c->watchdog_triggers), "watchdog_drops",
 			      uint_j(c->watchdog_drops), "ports", ports));
 	}
@@ -311,21 +315,22 @@ json_t *res_build(const struct sim *sim)
 
 		flows = push(
 		    flows,
-		    json_pack("{s:i,s:s,s:s,s:o,s:o,s:o,s:o,s:o}", "id", (int)i, "src",
+		    json_pack("{s:i,s:s,s:s,s:o,s:o,s:o,s:o,s:o,s:o}", "id", (int)i, "src",
 			      t->nodes[t->hosts[f->src]].name, "dst",
 			      t->nodes[t->hosts[f->dst]].name, "bytes", uint_j(f->bytes),
 			      "received", uint_j(f->received), "start_us",
 			      real3(simtime_to_us(f->start)), "fct_us",
 			      f->finish ? real3(simtime_to_us(f->finish - f->start)) : json_null(),
 			      "acked_us",
-			      f->acked ? real3(simtime_to_us(f->acked - f->start)) : json_null()));
+			      f->acked ? real3(simtime_to_us(f->acked - f->start)) : json_null(),
+			      "unroutable_packets", uint_j(f->unroutable)));
 	}
 	colls = json_array();
 	for (uint32_t i = 0; i < n->n_colls; i++)
 		colls = push(colls, coll_json(n->colls[i]));
 	root = json_pack(
 		"{s:i,s:s,s:o,s:{s:o,s:o,s:o,s:o,s:o,s:o,s:s,s:o,s:o,s:o},"
-		"s:{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,"
+		"s:{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,"
 		"s:{s:o,s:o,s:o,s:o}},s:o,s:o,s:o}",
 		"schema_version", RES_SCHEMA_VERSION, "scenario", sim->scn->name, "seed",
 		uint_j(sim->scn->seed), "run", "events", uint_j(sim->events), "wall_s",
@@ -342,7 +347,8 @@ json_t *res_build(const struct sim *sim)
 		"pfc_paused_time_us", real3(simtime_to_us(paused_time)), "paused_ports",
 		uint_j(paused_ports), "ecn_marked_packets", uint_j(n->tot.ecn_marked), "drops",
 		uint_j(n->tot.dropped_packets), "lossless_drops", uint_j(n->tot.lossless_drops),
-		"unroutable", uint_j(n->tot.unroutable), "watchdog_triggers",
+		"unroutable_packets", uint_j(n->tot.unroutable), "unroutable_flows",
+		uint_j(unroutable_flows), "watchdog_triggers",
 		uint_j(n->tot.watchdog_triggers), "watchdog_drops", uint_j(n->tot.watchdog_drops),
 		"cnp_sent", uint_j(n->tot.cnp_sent), "cnp_handled", uint_j(n->tot.cnp_handled),
 		"retransmitted_packets", uint_j(n->tot.retransmitted_packets),
@@ -501,6 +507,11 @@ void res_print_summary(const json_t *j, FILE *f)
 		num(j, "max_queue_bytes"));
 	fprintf(f, "  transport  %.0f CNPs sent, %.0f handled, %.0f packets retransmitted\n",
 		num(j, "cnp_sent"), num(j, "cnp_handled"), num(j, "retransmitted_packets"));
+	if (num(j, "unroutable_flows") > 0)
+		fprintf(f, "  unroutable %.0f flows (or collective QPs) lost %.0f packets for want of a "
+			   "route: the fabric is partitioned between their hosts and they cannot "
+			   "finish (rocesim check names the pairs)\n",
+			num(j, "unroutable_flows"), num(j, "unroutable_packets"));
 	if (num(j, "deadlock.static_cycles") > 0 || num(j, "deadlock.detected") > 0)
 		fprintf(f, "  deadlock   %.0f static cycles; %s\n", num(j, "deadlock.static_cycles"),
 			num(j, "deadlock.detected") > 0 ? "a deadlock formed during the run"

@@ -328,9 +328,56 @@ int scn__line_of(const struct ydoc *doc, const char *path)
 	}
 }
 
-/* Report @path as refused; always returns -EINVAL. */
+const struct scn_origin *scn__origin_of(const struct scn_raw *raw, const char *path)
+{
+	char buf[160];
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (;;) {
+		char *cut = buf + strlen(buf);
+
+		for (size_t i = 0; i < raw->n_origins; i++)
+			if (!strcmp(raw->origins[i].path, buf))
+				return &raw->origins[i];
+		while (cut > buf && *cut != '.' && *cut != '[')
+			cut--;
+		if (cut == buf)
+			return NULL;
+		*cut = '\0';
+	}
+}
+
+int scn__origin_add(struct scn_raw *raw, const struct scn_origin *o)
+{
+	struct scn_origin *all;
+
+	for (size_t i = 0; i < raw->n_origins; i++)
+		if (!strcmp(raw->origins[i].path, o->path)) {
+			raw->origins[i] = *o;
+			return 0;
+		}
+	all = realloc(raw->origins, (raw->n_origins + 1) * sizeof(*all));
+	if (!all)
+		return -ENOMEM;
+	raw->origins = all;
+	raw->origins[raw->n_origins++] = *o;
+	return 0;
+}
+
+/*
+ * Where a value of @path the scenario does not give came from (a real
+ * config), else NULL: what the user wrote or set is named there first.
+ */
+static const struct scn_origin *config_origin(const struct scn_raw *raw, const char *path)
+{
+	if (scn__set_by_user(raw, path) || ydoc_find(raw->doc, path))
+		return NULL;
+	return scn__origin_of(raw, path);
+}
+
 int scn__fail(const struct loader *l, const char *path, const char *fmt, ...)
 {
+	const struct scn_origin *o = config_origin(l->raw, path);
 	char msg[512];
 	va_list ap;
 
@@ -339,6 +386,8 @@ int scn__fail(const struct loader *l, const char *path, const char *fmt, ...)
 	va_end(ap);
 	if (scn__set_by_user(l->raw, path))
 		diag_set(l->d, "--set", 0, path, "%s", msg);
+	else if (o)
+		diag_set(l->d, o->file, o->line, o->key, "%s (%s, from %s)", msg, path, o->via);
 	else
 		diag_set(l->d, l->file, scn__line_of(l->raw->doc, path), path, "%s", msg);
 	return -EINVAL;
@@ -639,6 +688,7 @@ static void raw_free(struct scn_raw *raw)
 		cyaml_free(&cfg, raw->schema, raw->top, 0);
 	ydoc_free(raw->doc);
 	cc_params_free(&raw->cfg.cc);
+	free(raw->origins);
 	for (size_t i = 0; i < raw->n_set; i++)
 		free(raw->set_paths[i]);
 	free(raw->set_paths);
@@ -656,7 +706,9 @@ void scn_free(struct scenario *s)
 	free(s->cfg.sonic);
 	free(s->cfg.mlnx_qos);
 	free(s->cfg.cc_params);
-	free(s->cfg.pod);
+	for (uint32_t i = 0; i < s->cfg.n_pods; i++)
+		free(s->cfg.pods[i].file);
+	free(s->cfg.pods);
 	free(s->wl.flows);
 	for (uint32_t i = 0; i < s->n_colls; i++)
 		free(s->colls[i].ranks);
@@ -707,9 +759,12 @@ static int load_text(const char *name, const char *text, size_t len, const char 
 		goto fail;
 	}
 	for (size_t i = 0; i < n_sets; i++) {
-		if (!strncmp(sets[i], "expect.", 7) || !strncmp(sets[i], "switch.dscp_to_tc.", 18))
+		if (!strncmp(sets[i], "expect.", 7))
 			continue;
-		err = scn__apply_set(&l, s->raw->top, sets[i]);
+		/* a DSCP map entry is no schema key: scn__check_all takes it */
+		err = strncmp(sets[i], "switch.dscp_to_tc.", 18)
+			  ? scn__apply_set(&l, s->raw->top, sets[i])
+			  : 0;
 		if (err)
 			goto fail;
 		s->raw->set_paths[s->raw->n_set] = strndup(sets[i], strcspn(sets[i], "="));
@@ -764,10 +819,24 @@ int scn_load_ex(const char *file, const char *const *sets, size_t n_sets, int fl
 	return err;
 }
 
+const struct scn_origin *scn_origin(const struct scenario *s, const char *path)
+{
+	return s->raw ? config_origin(s->raw, path) : NULL;
+}
+
 void scn_locate(const struct scenario *s, struct diag *d)
 {
+	const struct scn_origin *o;
+	char msg[sizeof(d->msg)], path[sizeof(d->path)];
+
 	if (d->file[0])
 		return;
+	if (d->path[0] && (o = scn_origin(s, d->path))) {
+		snprintf(msg, sizeof(msg), "%s", d->msg);
+		snprintf(path, sizeof(path), "%s", d->path);
+		diag_set(d, o->file, o->line, o->key, "%s (%s, from %s)", msg, path, o->via);
+		return;
+	}
 	snprintf(d->file, sizeof(d->file), "%s", s->file);
 	if (d->path[0])
 		d->line = scn__set_by_user(s->raw, d->path) ? 0 : ydoc_line(s->raw->doc, d->path);

@@ -98,6 +98,27 @@ struct scn_expect {
 	char where[300]; /* "file:line" for messages */
 };
 
+/* A workload's Kubernetes manifest (workload.pod). */
+struct scn_pod {
+	char *file;	   /* resolved path */
+	char workload[32]; /* "workload" or "workload[i]" */
+};
+
+/*
+ * Where a value came from when a real config gave it rather than the
+ * scenario: the config named by scenario key @via gave key @path, at
+ * @file:@line, where the file calls it @key (and writes it @value, when
+ * kept). Values the scenario or --set gives, and defaults, have none.
+ */
+struct scn_origin {
+	char path[96]; /* "switch.ecn.kmax", "switch.dscp_to_tc.26", "workload[1].dscp" */
+	char via[64];  /* "switch.sonic", "nic.mlnx_qos", "nic.cc_params", "workload[1].pod" */
+	char file[256];
+	int line;	 /* 1-based; 0 when not known */
+	char key[192];	 /* "WRED_PROFILE|AZURE_LOSSLESS|green_max_threshold", "NCCL_IB_TC" */
+	char value[256]; /* "104"; "" when not kept */
+};
+
 struct scenario {
 	char *name;
 	char *file;
@@ -166,7 +187,9 @@ struct scenario {
 
 	/* real configs named by the scenario (resolved paths, or NULL) */
 	struct {
-		char *sonic, *mlnx_qos, *cc_params, *pod;
+		char *sonic, *mlnx_qos, *cc_params;
+		struct scn_pod *pods; /* one per workload that names a pod */
+		uint32_t n_pods;
 	} cfg;
 
 	struct scn_raw *raw; /* what libcyaml loaded, until resolved */
@@ -208,7 +231,25 @@ struct cbd_pair;
  * ranks. *@out is a new array (free it). 0 or -ENOMEM.
  */
 int scn_pairs(const struct scenario *s, struct cbd_pair **out, size_t *n);
+/* A DSCP the workload's RDMA data uses, and the key that gives it. */
+struct scn_dscp {
+	uint8_t dscp;
+	char path[96]; /* "nic.dscp", "workload[1].dscp", "workload.flows[2].dscp" */
+};
+/*
+ * Every DSCP the workloads send data on, once each, with the first key
+ * (in workload order) that gives it. *@out is a new array (free it). 0 or
+ * -ENOMEM.
+ */
+int scn_data_dscps(const struct scenario *s, struct scn_dscp **out, size_t *n);
 /* Give a diag from topo_build (key path, no file) the scenario's file and line. */
 void scn_locate(const struct scenario *s, struct diag *d);
+/*
+ * Where the value of key @path came from, when a real config gave it or
+ * gave the whole it is part of ("switch.dscp_to_tc.46" is found under
+ * "switch.dscp_to_tc" when a SONiC map does not name DSCP 46); NULL when
+ * the scenario, --set or a default gave it.
+ */
+const struct scn_origin *scn_origin(const struct scenario *s, const char *path);
 
 #endif

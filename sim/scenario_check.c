@@ -474,10 +474,12 @@ static int check_dscp_map(const struct loader *l, struct scenario *s, const char
 	char path[160];
 	int err;
 
+	/* RDMA data on the first lossless class, CNPs (the DSCP the NICs give
+	 * them) on the class served strictly */
 	memset(s->sw.dscp_to_tc, 0, sizeof(s->sw.dscp_to_tc));
 	if (s->sw.lossless)
 		s->sw.dscp_to_tc[s->nic.dscp] = (uint8_t)__builtin_ctz(s->sw.lossless);
-	s->sw.dscp_to_tc[48] = s->sw.cnp_priority;
+	s->sw.dscp_to_tc[s->nic.dcqcn.np_cnp_dscp & 63] = s->sw.cnp_priority;
 	if (l->raw->cfg.dscp_given) {
 		/* a SONiC map is the whole map: DSCPs it does not name go to TC 0 */
 		for (int d = 0; d < 64; d++)
@@ -791,6 +793,7 @@ const char *const scn_expect_metrics[] = {
 	"pfc_pause_frames", "pfc_pause_rate_per_s", "pfc_paused_time_us",
 	"ecn_marked_packets", "cnp_sent", "cnp_handled", "drops", "lossless_drops",
 	"retransmitted_packets", "max_queue_bytes", "max_headroom_bytes", "watchdog_drops",
+	"unroutable_flows", "unroutable_packets",
 	"flows_done", "fct_us.p50", "fct_us.p99",
 	"fct_us.max", "collective.completion_time_us", "collective.algbw_GBps",
 	"collective.busbw_GBps", "paused_ports", "watchdog_triggers", "deadlock",

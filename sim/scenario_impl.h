@@ -177,6 +177,8 @@ struct raw_configs {
 struct scn_raw {
 	const struct cyaml_schema_value *schema; /* top_value or top_value_list */
 	struct raw_configs cfg;
+	struct scn_origin *origins; /* of the values real configs gave */
+	size_t n_origins;
 	struct raw_top *top;
 	struct ydoc *doc;
 	char **set_paths;
@@ -212,7 +214,14 @@ struct loader {
 int scn__set_by_user(const struct scn_raw *raw, const char *path);
 /* Line of @path, or of the nearest enclosing key the file holds. */
 int scn__line_of(const struct ydoc *doc, const char *path);
-/* Report @path as refused; always returns -EINVAL. */
+/* The origin of @path, or of the nearest enclosing key that has one; NULL if none. */
+const struct scn_origin *scn__origin_of(const struct scn_raw *raw, const char *path);
+/* Record @o as the origin of its path (replacing an earlier one). 0 or -ENOMEM. */
+int scn__origin_add(struct scn_raw *raw, const struct scn_origin *o);
+/*
+ * Report @path as refused; always returns -EINVAL. A value a real config
+ * gave is reported at that file's line and key, naming @path.
+ */
 int scn__fail(const struct loader *l, const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* @prefix ("workload" or "workload[i]") "." @key, in @buf; returns @buf. */

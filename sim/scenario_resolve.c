@@ -8,6 +8,7 @@
 #include "scenario.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -339,5 +340,61 @@ int scn_pairs(const struct scenario *s, struct cbd_pair **out, size_t *n)
 	}
 	*out = p;
 	*n = k;
+	return 0;
+}
+
+/* Add @dscp, given by @path, unless it is there already. */
+static void add_dscp(struct scn_dscp *d, size_t *n, uint8_t dscp, const char *path)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (d[i].dscp == dscp)
+			return;
+	d[*n].dscp = dscp;
+	snprintf(d[*n].path, sizeof(d[*n].path), "%s", path);
+	(*n)++;
+}
+
+/* The DSCPs of workload @w (@prefix): its flows' own, else its own, else the NIC's. */
+static void wl_dscps(const struct scenario *s, const struct raw_workload *w, const char *prefix,
+		     struct scn_dscp *d, size_t *n)
+{
+	char p[96];
+	int all_own = w->kind - 1 == SCN_WL_FLOWS && w->flows_count > 0;
+
+	for (unsigned i = 0; w->kind - 1 == SCN_WL_FLOWS && i < w->flows_count; i++) {
+		if (!w->flows[i].dscp) {
+			all_own = 0;
+			continue;
+		}
+		snprintf(p, sizeof(p), "%s.flows[%u].dscp", prefix, i);
+		add_dscp(d, n, (uint8_t)(strtoul(w->flows[i].dscp, NULL, 10) & 63), p);
+	}
+	if (all_own)
+		return;
+	if (w->dscp)
+		add_dscp(d, n, (uint8_t)(strtoul(w->dscp, NULL, 10) & 63),
+			 scn__wpath(p, sizeof(p), prefix, "dscp"));
+	else
+		add_dscp(d, n, s->nic.dscp, "nic.dscp");
+}
+
+int scn_data_dscps(const struct scenario *s, struct scn_dscp **out, size_t *n)
+{
+	const struct raw_top *r = s->raw->top;
+	struct scn_dscp *d = calloc(64, sizeof(*d));
+	char p[32];
+
+	*n = 0;
+	if (!d)
+		return -ENOMEM;
+	if (r->workload)
+		wl_dscps(s, r->workload, "workload", d, n);
+	for (unsigned i = 0; i < r->workloads_count; i++) {
+		snprintf(p, sizeof(p), "workload[%u]", i);
+		wl_dscps(s, &r->workloads[i], p, d, n);
+	}
+	if (!*n)
+		add_dscp(d, n, s->nic.dscp, "nic.dscp");
+	*out = d;
 	return 0;
 }

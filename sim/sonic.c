@@ -37,6 +37,8 @@
 
 struct sonic_ctx {
 	const char *file;
+	const char *text; /* the JSON text, for lines; NULL when not at hand */
+	size_t len;
 	struct diag *d;
 	json_t *root;
 	struct sonic_cfg *cfg;
@@ -134,6 +136,135 @@ static const char *type_name(const json_t *v)
 	}
 }
 
+/* ---- lines: jansson keeps no positions, so a small scan of the text finds them ---- */
+
+static const char *skip_ws(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+		p++;
+	return p;
+}
+
+/* Past the JSON string whose opening quote is at @p. */
+static const char *skip_string(const char *p, const char *end)
+{
+	for (p++; p < end; p++) {
+		if (*p == '\\')
+			p++;
+		else if (*p == '"')
+			return p + 1;
+	}
+	return end;
+}
+
+/* Past the JSON value at @p. */
+static const char *skip_value(const char *p, const char *end)
+{
+	int depth = 0;
+
+	do {
+		if (p >= end)
+			return end;
+		if (*p == '"') {
+			p = skip_string(p, end);
+			continue;
+		}
+		if (*p == '{' || *p == '[') {
+			depth++;
+		} else if (*p == '}' || *p == ']') {
+			depth--;
+		} else if (depth == 0) {
+			while (p < end && *p && !strchr(",}] \t\r\n", *p))
+				p++;
+			return p;
+		}
+		p++;
+	} while (depth > 0);
+	return p;
+}
+
+/*
+ * In the object that opens at @p, the member named @names[0], in its value
+ * the member @names[1], and so on for @n names: the first byte of the
+ * deepest key found (NULL if not even the first), and in *@value where that
+ * key's value starts. The text has been parsed by jansson, so it is well
+ * formed; names are compared as written, escapes not decoded, so a key
+ * spelt with escapes is not found (the key around it is).
+ */
+static const char *json_find(const char *p, const char *end, const char *const *names, int n,
+			     const char **value)
+{
+	const char *found = NULL;
+	int level = 0;
+
+	p = skip_ws(p, end);
+	if (p >= end || *p != '{')
+		return NULL;
+	p++;
+	while (level < n) {
+		const char *k, *ke;
+
+		p = skip_ws(p, end);
+		if (p >= end || *p != '"')
+			break; /* the object ends without it */
+		k = p + 1;
+		p = skip_string(p, end);
+		ke = p - 1;
+		p = skip_ws(p, end);
+		if (p < end && *p == ':')
+			p++;
+		p = skip_ws(p, end);
+		if ((size_t)(ke - k) == strlen(names[level]) &&
+		    !memcmp(k, names[level], (size_t)(ke - k))) {
+			found = k;
+			*value = p;
+			if (++level == n || p >= end || *p != '{')
+				break;
+			p++;
+			continue;
+		}
+		p = skip_value(p, end);
+		p = skip_ws(p, end);
+		if (p < end && *p == ',')
+			p++;
+	}
+	return found;
+}
+
+/* 1-based line of @at in @text. */
+static int line_at(const char *text, const char *at)
+{
+	int line = 1;
+
+	for (const char *p = text; p < at; p++)
+		line += *p == '\n';
+	return line;
+}
+
+/* Line of @table|@key|@field (@key and @field may be NULL), or of the
+ * nearest enclosing name found; 0 without the text. */
+static int line_of(const struct sonic_ctx *c, const char *table, const char *key, const char *field)
+{
+	const char *names[3] = {table, key, field}, *value, *k;
+	int n = !table ? 0 : !key ? 1 : !field ? 2 : 3;
+
+	if (!c->text || !n)
+		return 0;
+	k = json_find(c->text, c->text + c->len, names, n, &value);
+	return k ? line_at(c->text, k) : 0;
+}
+
+/* Record in @a where @table|@key|@field is (@field may be NULL). */
+static void set_at(const struct sonic_ctx *c, struct sonic_at *a, const char *table,
+		   const char *key, const char *field)
+{
+	char k[SHOW_SIZE], f[SHOW_SIZE];
+
+	snprintf(a->where, sizeof(a->where), "%s|%s%s%s", table, shows(k, key), field ? "|" : "",
+		 field ? shows(f, field) : "");
+	a->line = line_of(c, table, key, field);
+}
+
 /*
  * Record an error at "@table|@key|@field" (@key and @field may be NULL, and
  * are shown cut short) and return -EINVAL.
@@ -152,7 +283,7 @@ static int fail(struct sonic_ctx *c, const char *table, const char *key, const c
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	diag_set(c->d, c->file, 0, path, "%s", msg);
+	diag_set(c->d, c->file, line_of(c, table, key, field), path, "%s", msg);
 	return -EINVAL;
 }
 
@@ -620,6 +751,29 @@ static json_t *pick_map(json_t *t, const struct sonic_vote *w, const char **name
 	return json_object_iter_value(it);
 }
 
+/*
+ * The line of every DSCP the map @name of DSCP_TO_TC_MAP names, into
+ * @lines: one scan to the map, then one within it per entry.
+ */
+static void map_lines(const struct sonic_ctx *c, const char *name, json_t *row, int *lines)
+{
+	const char *names[2] = {"DSCP_TO_TC_MAP", name}, *value = NULL, *k, *end;
+	json_t *v;
+
+	if (!c->text)
+		return;
+	end = c->text + c->len;
+	if (!json_find(c->text, end, names, 2, &value) || !value)
+		return;
+	json_object_foreach(row, k, v) {
+		const char *val, *at = json_find(value, end, &k, 1, &val);
+		uint64_t d;
+
+		if (at && !parse_u64(k, strlen(k), 63, &d))
+			lines[d] = line_at(c->text, at);
+	}
+}
+
 /* One map name field of a PORT_QOS_MAP row: checked and counted in @v. */
 static int qos_ref(struct sonic_ctx *c, const char *key, const json_t *row, const char *field,
 		   json_t *maps, const char *target, struct sonic_vote *v, size_t *n, size_t order)
@@ -688,6 +842,7 @@ static int read_qos(struct sonic_ctx *c)
 
 				snprintf(cfg->pfc_where, sizeof(cfg->pfc_where),
 					 "PORT_QOS_MAP|%s|pfc_enable", shows(b, key));
+				cfg->pfc_line = line_of(c, "PORT_QOS_MAP", key, "pfc_enable");
 			}
 			cfg->has_pfc_enable = 1;
 			cfg->pfc_enable |= mask;
@@ -713,6 +868,8 @@ static int read_qos(struct sonic_ctx *c)
 			goto out_free;
 		cfg->has_dscp_map = 1;
 		fill_map(row, cfg->dscp_to_tc, &cfg->dscp_given);
+		set_at(c, &cfg->dscp_map_at, "DSCP_TO_TC_MAP", cfg->dscp_map, NULL);
+		map_lines(c, cfg->dscp_map, row, cfg->dscp_line);
 	}
 	/* a map replaces the identity: the TCs it omits go to 0, as unmapped DSCPs do */
 	row = pick_map(c->pg_maps, vote_winner(pv, np), &name, &len);
@@ -757,6 +914,8 @@ static int read_pool(struct sonic_ctx *c, const char *name, const json_t *p, str
 		out->pool_size = size;
 		out->pool_xoff = xoff;
 		out->pool_dynamic = mode && !strcmp(mode, "dynamic");
+		set_at(c, &out->pool_size_at, "BUFFER_POOL", name, "size");
+		set_at(c, &out->pool_xoff_at, "BUFFER_POOL", name, "xoff");
 	}
 	return 0;
 }
@@ -900,6 +1059,11 @@ static int fill_profile(struct sonic_ctx *c, struct sonic_ref name, const json_t
 	cfg->dynamic_th = pr.dynamic_th;
 	cfg->has_static_th = pr.has_static_th;
 	cfg->static_th = pr.static_th;
+	set_at(c, &cfg->xon_at, "BUFFER_PROFILE", pname, "xon");
+	set_at(c, &cfg->xon_offset_at, "BUFFER_PROFILE", pname, "xon_offset");
+	set_at(c, &cfg->xoff_at, "BUFFER_PROFILE", pname, "xoff");
+	set_at(c, &cfg->dynamic_th_at, "BUFFER_PROFILE", pname, "dynamic_th");
+	set_at(c, &cfg->static_th_at, "BUFFER_PROFILE", pname, "static_th");
 	pool = json_object_getn(c->pools, pr.pool.s, pr.pool.len);
 	/* read_profile found it; the name is the key, so copy it for messages */
 	err = copy_ref(c, "BUFFER_POOL", NULL, NULL, pname, sizeof(pname), pr.pool);
@@ -1076,6 +1240,10 @@ static int read_wreds(struct sonic_ctx *c)
 	cfg->kmax = wr.kmax;
 	cfg->pmax = (double)wr.prob / 100.0;
 	cfg->ecn_marking = wr.ecn_marking;
+	set_at(c, &cfg->kmin_at, "WRED_PROFILE", cfg->wred, "green_min_threshold");
+	set_at(c, &cfg->kmax_at, "WRED_PROFILE", cfg->wred, "green_max_threshold");
+	set_at(c, &cfg->pmax_at, "WRED_PROFILE", cfg->wred, "green_drop_probability");
+	set_at(c, &cfg->ecn_at, "WRED_PROFILE", cfg->wred, "ecn");
 out_free:
 	free(v);
 	return err;
@@ -1145,16 +1313,22 @@ static int read_watchdog(struct sonic_ctx *c)
 		c->cfg->wd_restoration_ms = (uint32_t)w->b;
 		snprintf(c->cfg->wd_action, sizeof(c->cfg->wd_action), "%s",
 			 sonic_wd_actions[w->c]);
+		set_at(c, &c->cfg->wd_detection_at, tbl, w->key, "detection_time");
+		set_at(c, &c->cfg->wd_restoration_at, tbl, w->key, "restoration_time");
+		set_at(c, &c->cfg->wd_action_at, tbl, w->key, "action");
 	}
 out_free:
 	free(v);
 	return err;
 }
 
-/* Read the tables of @root into @out (all zero but the identity maps). */
-static int sonic_parse(const char *name, json_t *root, struct sonic_cfg *out, struct diag *d)
+/* Read the tables of @root (@text, NULL if not at hand) into @out (all zero
+ * but the identity maps). */
+static int sonic_parse(const char *name, const char *text, size_t len, json_t *root,
+		       struct sonic_cfg *out, struct diag *d)
 {
-	struct sonic_ctx c = {.file = name, .d = d, .root = root, .cfg = out};
+	struct sonic_ctx c = {
+	    .file = name, .text = text, .len = len, .d = d, .root = root, .cfg = out};
 	int err;
 
 	if (!json_is_object(root))
@@ -1183,9 +1357,10 @@ static int sonic_parse(const char *name, json_t *root, struct sonic_cfg *out, st
 	return err;
 }
 
-/* Parse @root (may be NULL after a load error @je) into @out. */
-static int sonic_finish(const char *name, json_t *root, const json_error_t *je,
-			struct sonic_cfg *out, struct diag *d)
+/* Parse @root (may be NULL after a load error @je), read from @src (NULL if
+ * not at hand), into @out. */
+static int sonic_finish(const char *name, const char *src, size_t len, json_t *root,
+			const json_error_t *je, struct sonic_cfg *out, struct diag *d)
 {
 	struct sonic_cfg *cfg;
 	char text[JSON_ERROR_TEXT_LENGTH];
@@ -1219,7 +1394,7 @@ static int sonic_finish(const char *name, json_t *root, const json_error_t *je,
 		cfg->tc_to_pg[i] = (uint8_t)i;
 		cfg->tc_to_queue[i] = (uint8_t)i;
 	}
-	err = sonic_parse(name, root, cfg, d);
+	err = sonic_parse(name, src, len, root, cfg, d);
 	if (!err)
 		*out = *cfg;
 	free(cfg);
@@ -1250,5 +1425,5 @@ int sonic_read_text(const char *name, const char *text, size_t len, struct sonic
 	json_error_t je;
 	json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
 
-	return sonic_finish(name, root, &je, out, d);
+	return sonic_finish(name, text, len, root, &je, out, d);
 }

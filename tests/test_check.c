@@ -8,11 +8,14 @@
  */
 #include <criterion/criterion.h>
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "proc.h"
+#include "sim/units.h"
 
 static void setup(void)
 {
@@ -279,5 +282,244 @@ Test(check, fat_tree_1024_hosts)
 	cr_assert_eq(p.code, 0, "%s%s", p.out, p.err);
 	cr_assert(strstr(p.out, "5120 ingress buffers"), "%s", p.out);
 	cr_assert_lt(secs, 20.0);
+	ts_proc_free(&p);
+}
+
+Test(check, unreachable_pairs_are_an_error)
+{
+	struct ts_proc p;
+
+	/* leaf0 cut off: 6 of the workload's 12 pairs, listed */
+	ts_exec(&p, (const char *[]){"check", "tests/check/leafspine.yaml", "--fail",
+				     "leaf0-spine0", "--fail", "leaf0-spine1", NULL});
+	cr_assert_eq(p.code, 1, "%s%s", p.out, p.err);
+	cr_assert(strstr(p.out,
+			 "error UNREACHABLE workload: h0 -> h2, h0 -> h4, h0 -> h6, "
+			 "h2 -> h0, h4 -> h1, h6 -> h1: 6 of 12 source-destination pairs have "
+			 "no route"),
+		  "%s", p.out);
+	ts_proc_free(&p);
+
+	/* every pair: 24 of 56, the list cut short with a count */
+	ts_exec(&p,
+		(const char *[]){"check", "tests/check/leafspine.yaml", "--fail", "leaf0-spine0",
+				 "--fail", "leaf0-spine1", "--all-pairs", NULL});
+	cr_assert_eq(p.code, 1, "%s%s", p.out, p.err);
+	cr_assert(strstr(p.out, "error UNREACHABLE all pairs: h0 -> h2, "), "%s", p.out);
+	cr_assert(strstr(p.out, ", ... (16 more): 24 of 56 source-destination pairs"), "%s", p.out);
+	ts_proc_free(&p);
+
+	/* a topology file in two pieces */
+	ts_exec(&p, (const char *[]){"check", "tests/check/partition.yaml", NULL});
+	cr_assert_eq(p.code, 1, "%s%s", p.out, p.err);
+	cr_assert(strstr(p.out, "error UNREACHABLE workload: h0 -> h3, h2 -> h1: 2 of 3 "), "%s",
+		  p.out);
+	ts_proc_free(&p);
+}
+
+/*
+ * The README's tables of defaults against what check --json says a bare
+ * scenario resolves to: every README row below is parsed (key cell, default
+ * cell, several keys paired with several defaults in order) and compared
+ * with effective.*, so a default changed on either side fails here.
+ */
+static const char *const documented[] = {
+    "switch.buffer.size",
+    "switch.buffer.pg_min",
+    "switch.lossless",
+    "switch.cnp_priority",
+    "switch.pfc.enabled",
+    "switch.pfc.dynamic_th",
+    "switch.pfc.xon_offset",
+    "switch.pfc.quanta",
+    "switch.ecn.enabled",
+    "switch.ecn.kmin",
+    "switch.ecn.kmax",
+    "switch.ecn.pmax",
+    "switch.ecn.mark",
+    "switch.scheduler",
+    "nic.mtu",
+    "nic.dscp",
+    "nic.ecn",
+    "nic.cc",
+    "nic.dcqcn.variant",
+    "nic.transport.timeout",
+    "nic.transport.ack_every",
+    "nic.dcqcn.rp_time_reset",
+    "nic.dcqcn.rp_byte_reset",
+    "nic.dcqcn.rp_threshold",
+    "nic.dcqcn.rp_ai_rate",
+    "nic.dcqcn.rp_hai_rate",
+    "nic.dcqcn.rp_max_rate",
+    "nic.dcqcn.rp_min_rate",
+    "nic.dcqcn.rp_min_dec_fac",
+    "nic.dcqcn.rp_rate_to_set_on_first_cnp",
+    "nic.dcqcn.rp_dce_tcp_g",
+    "nic.dcqcn.rp_dce_tcp_rtt",
+    "nic.dcqcn.rp_rate_reduce_monitor_period",
+    "nic.dcqcn.rp_initial_alpha_value",
+    "nic.dcqcn.rp_gd",
+    "nic.dcqcn.rp_clamp_tgt_rate",
+    "nic.dcqcn.rp_clamp_tgt_rate_ati",
+    "nic.dcqcn.np_min_time_between_cnps",
+    "nic.dcqcn.np_cnp_dscp",
+    "nic.dcqcn.np_cnp_prio",
+};
+
+/* One documented default: the key and the README's words for its value. */
+struct doc_default {
+	char key[96];
+	char value[64];
+};
+
+/* @s without spaces around it, in @buf. */
+static char *trim(const char *s, size_t n, char *buf, size_t size)
+{
+	while (n && *s == ' ')
+		s++, n--;
+	while (n && s[n - 1] == ' ')
+		n--;
+	snprintf(buf, size, "%.*s", (int)n, s);
+	return buf;
+}
+
+/*
+ * The rows "| `key`, `key2` | default, default2 | ..." of the README: a key
+ * of the DCQCN table is under nic.dcqcn, a short key ("kmax") under the
+ * first key's section, and each key takes the default at its position (or
+ * the only one); "0 (port)" is 0.
+ */
+static size_t readme_defaults(struct doc_default *out, size_t max)
+{
+	char *text = ts_slurp("README.md"), *line, *save = NULL;
+	size_t n = 0;
+
+	cr_assert(text, "no README.md");
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char keys[256], vals[256], first[96] = "", *k, *v, *ks = NULL, *vs = NULL;
+		const char *c1, *c2, *c3;
+		size_t n_vals = 0, i = 0;
+		char val_list[8][64];
+
+		if (strncmp(line, "| `", 3) || !(c1 = strchr(line + 1, '|')) ||
+		    !(c2 = strchr(c1 + 1, '|')) || !(c3 = strchr(c2 + 1, '|')))
+			continue;
+		trim(line + 1, (size_t)(c1 - line - 1), keys, sizeof(keys));
+		trim(c1 + 1, (size_t)(c2 - c1 - 1), vals, sizeof(vals));
+		for (v = strtok_r(vals, ",", &vs); v && n_vals < 8; v = strtok_r(NULL, ",", &vs)) {
+			char *paren = strchr(v, '(');
+
+			if (paren)
+				*paren = '\0';
+			trim(v, strlen(v), val_list[n_vals++], sizeof(val_list[0]));
+		}
+		for (k = strtok_r(keys, ",", &ks); k && n < max;
+		     k = strtok_r(NULL, ",", &ks), i++) {
+			char name[96];
+			const char *dot;
+
+			trim(k, strlen(k), name, sizeof(name));
+			if (name[0] != '`' || name[strlen(name) - 1] != '`')
+				break;
+			memmove(name, name + 1, strlen(name));
+			name[strlen(name) - 1] = '\0';
+			if (!strncmp(name, "rp_", 3) || !strncmp(name, "np_", 3))
+				snprintf(out[n].key, sizeof(out[n].key), "nic.dcqcn.%s", name);
+			else if (!i || !(dot = strrchr(first, '.')))
+				snprintf(out[n].key, sizeof(out[n].key), "%s", name);
+			else
+				snprintf(out[n].key, sizeof(out[n].key), "%.*s.%s",
+					 (int)(dot - first), first, name);
+			if (!i)
+				snprintf(first, sizeof(first), "%s", out[n].key);
+			if (n_vals == 1 && i > 0)
+				break; /* one default for the first key only ("strict", weights) */
+			if (i >= n_vals)
+				break;
+			snprintf(out[n].value, sizeof(out[n].value), "%s", val_list[i]);
+			n++;
+		}
+	}
+	free(text);
+	return n;
+}
+
+/* Whether the README's words @doc say the JSON value @j. */
+static int same_default(const char *doc, const json_t *j, char *why, size_t size)
+{
+	char *dumped;
+	uint64_t bytes;
+	double frac;
+	int ok;
+
+	switch (json_typeof(j)) {
+	case JSON_INTEGER:
+		/* "2496 B offset": the number and its unit */
+		{
+			char num[64];
+
+			snprintf(num, sizeof(num), "%s", doc);
+			if (strstr(num, " B"))
+				*strstr(num, " B") = '\0';
+			ok = !units_size(num, &bytes) && bytes == (uint64_t)json_integer_value(j);
+		}
+		break;
+	case JSON_REAL:
+		ok = !units_fraction(doc, &frac) && fabs(frac - json_real_value(j)) < 1e-12;
+		break;
+	case JSON_TRUE:
+	case JSON_FALSE:
+		ok = !strcmp(doc, json_is_true(j) ? "true" : "false");
+		break;
+	case JSON_STRING:
+		ok = !strcmp(doc, json_string_value(j));
+		break;
+	default:
+		dumped = json_dumps(j, JSON_COMPACT | JSON_ENCODE_ANY);
+		ok = dumped && !strcmp(doc, dumped);
+		free(dumped);
+		break;
+	}
+	dumped = json_dumps(j, JSON_COMPACT | JSON_ENCODE_ANY);
+	snprintf(why, size, "README says \"%s\", check --json says %s", doc, dumped ? dumped : "?");
+	free(dumped);
+	return ok;
+}
+
+Test(check, the_readme_documents_the_defaults_check_resolves)
+{
+	static struct doc_default docs[256];
+	size_t n_docs = readme_defaults(docs, 256);
+	const char *scn = ts_tmp("bare.yaml");
+	FILE *f = fopen(scn, "w");
+	struct ts_proc p;
+	json_error_t jerr;
+	json_t *j;
+
+	cr_assert(f);
+	fputs("topology: {kind: star, hosts: 2}\n"
+	      "workload: {kind: flows, flows: [{src: h0, dst: h1, size: 1MB}]}\n",
+	      f);
+	fclose(f);
+	ts_exec(&p, (const char *[]){"check", scn, "--json", NULL});
+	cr_assert_eq(p.code, 0, "%s%s", p.out, p.err);
+	j = json_loads(p.out, 0, &jerr);
+	cr_assert(j, "not JSON: %s", jerr.text);
+	cr_assert_geq(n_docs, 40, "only %zu defaults read from the README", n_docs);
+	for (size_t i = 0; i < sizeof(documented) / sizeof(documented[0]); i++) {
+		const struct doc_default *d = NULL;
+		char path[128], why[300];
+		const json_t *v;
+
+		for (size_t k = 0; k < n_docs && !d; k++)
+			if (!strcmp(docs[k].key, documented[i]))
+				d = &docs[k];
+		cr_assert(d, "the README's tables give no default for %s", documented[i]);
+		snprintf(path, sizeof(path), "effective.%s", documented[i]);
+		v = get(j, path);
+		cr_expect(same_default(d->value, v, why, sizeof(why)), "%s: %s", documented[i],
+			  why);
+	}
+	json_decref(j);
 	ts_proc_free(&p);
 }

@@ -5,7 +5,9 @@
  * refuse, naming its file and line; import prints what it understood.
  */
 #include <criterion/criterion.h>
+#include <jansson.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -55,8 +57,8 @@ Test(configs, the_default_sonic_dscp_map_makes_rdma_lossy)
 	/* both sides, each where it says it */
 	cr_assert(has(p.out, "pod-seed.yaml:"), "%s", p.out);
 	cr_assert(has(p.out, "NCCL_IB_TC=104 -> DSCP 26"), "%s", p.out);
-	cr_assert(has(p.out, "config_db.json DSCP_TO_TC_MAP"), "%s", p.out);
-	cr_assert(has(p.out, "26 -> TC 1"), "%s", p.out);
+	/* the switch's side at its table, key and line */
+	cr_assert(has(p.out, "config_db.json:209 DSCP_TO_TC_MAP|AZURE|26 -> TC 1"), "%s", p.out);
 	ts_proc_free(&p);
 }
 
@@ -203,5 +205,257 @@ Test(configs, the_job_env_is_checked)
 	cr_assert_eq(p.code, 1, "%s%s", p.out, p.err);
 	cr_assert(has(p.out, "error NCCL_IB_DISABLED"), "%s", p.out);
 	cr_assert(has(p.out, "warning NCCL_GID_INDEX"), "%s", p.out);
+	ts_proc_free(&p);
+}
+
+/* @text into the temporary file @name; returns its path. */
+static const char *put(const char *name, const char *text)
+{
+	const char *path = ts_tmp(name);
+	FILE *f = fopen(path, "w");
+
+	cr_assert(f, "cannot write %s", path);
+	fputs(text, f);
+	fclose(f);
+	return path;
+}
+
+/* A Pod manifest whose container sets @env (YAML flow items), line 9 onwards. */
+static const char *pod_with(const char *name, const char *env)
+{
+	char text[1024];
+
+	snprintf(text, sizeof(text),
+		 "apiVersion: v1\n"
+		 "kind: Pod\n"
+		 "metadata: {name: trainer}\n"
+		 "spec:\n"
+		 "  containers:\n"
+		 "    - name: t\n"
+		 "      image: x\n"
+		 "      env:\n"
+		 "%s",
+		 env);
+	return put(name, text);
+}
+
+Test(configs, run_refuses_a_job_without_rdma_at_the_manifest_line)
+{
+	struct ts_proc p;
+	const char *pod = pod_with("off.yaml", "        - {name: NCCL_IB_TC, value: \"104\"}\n"
+					       "        - {name: NCCL_IB_DISABLE, value: \"1\"}\n");
+	char scn[1200], want[600];
+
+	snprintf(scn, sizeof(scn),
+		 "topology: {kind: star, hosts: 4}\n"
+		 "workload: {kind: allreduce, size: 1MB, pod: %s}\n",
+		 pod);
+	put("off-scn.yaml", scn);
+	ts_exec(&p, (const char *[]){"run", ts_tmp("off-scn.yaml"), "-o", ts_tmp("off-out"), NULL});
+	cr_assert_eq(p.code, 2, "exit %d: %s%s", p.code, p.out, p.err);
+	snprintf(want, sizeof(want), "rocesim: %s:10: NCCL_IB_DISABLE: 1: NCCL does not use RDMA",
+		 pod);
+	cr_assert(!strncmp(p.err, want, strlen(want)), "%s", p.err);
+	cr_assert(has(p.err, "(workload.pod)"), "%s", p.err);
+	cr_assert_eq(access(ts_tmp("off-out"), F_OK), -1, "nothing written");
+	ts_proc_free(&p);
+
+	/* check reports it with the same decision; 0 and non-numbers leave RDMA on */
+	ts_exec(&p, (const char *[]){"check", ts_tmp("off-scn.yaml"), NULL});
+	cr_assert_eq(p.code, 1, "%s%s", p.out, p.err);
+	cr_assert(has(p.out, "error NCCL_IB_DISABLED"), "%s", p.out);
+	cr_assert(has(p.out, ":10 NCCL_IB_DISABLE=1: NCCL does not use RDMA"), "%s", p.out);
+	ts_proc_free(&p);
+	pod_with("off.yaml", "        - {name: NCCL_IB_DISABLE, value: \"0\"}\n");
+	ts_exec(&p, (const char *[]){"run", ts_tmp("off-scn.yaml"), "-o", ts_tmp("on-out"), NULL});
+	cr_assert_eq(p.code, 0, "%s", p.err);
+	ts_proc_free(&p);
+}
+
+Test(configs, each_workload_takes_its_own_pod)
+{
+	struct ts_proc p;
+	const char *a = pod_with("a.yaml", "        - {name: NCCL_IB_TC, value: \"104\"}\n");
+	const char *b = pod_with("b.yaml", "        - {name: NCCL_IB_TC, value: \"96\"}\n");
+	char scn[1400], want[600], *res;
+
+	snprintf(scn, sizeof(scn),
+		 "topology: {kind: star, hosts: 4}\n"
+		 "output: {sample: 0}\n"
+		 "workload:\n"
+		 "  - {kind: flows, flows: [{src: h0, dst: h1, size: 100KB}], pod: %s}\n"
+		 "  - {kind: flows, flows: [{src: h2, dst: h3, size: 100KB}], pod: %s}\n",
+		 a, b);
+	put("two-pods.yaml", scn);
+
+	/* the run: h2's flow is DSCP 24 (96 >> 2), which the default map sends to TC 0 */
+	ts_exec(&p, (const char *[]){"run", ts_tmp("two-pods.yaml"), "-o", ts_tmp("two-pods"),
+				     "--quiet", NULL});
+	cr_assert_eq(p.code, 0, "%s", p.err);
+	ts_proc_free(&p);
+	res = ts_slurp(ts_tmp("two-pods/results.json"));
+	cr_assert(res);
+	{
+		json_error_t je;
+		json_t *j = json_loads(res, 0, &je), *ports, *port, *q;
+		size_t i, k;
+		int to_h1 = -1, to_h3 = -1;
+
+		cr_assert(j, "%s", je.text);
+		ports = json_object_get(json_array_get(json_object_get(j, "switches"), 0), "ports");
+		json_array_foreach(ports, i, port) {
+			const char *name = json_string_value(json_object_get(port, "name"));
+
+			json_array_foreach(json_object_get(port, "queues"), k, q) {
+				if (json_integer_value(json_object_get(q, "tx_packets")) < 25)
+					continue;
+				if (!strcmp(name, "sw0:h1"))
+					to_h1 =
+					    (int)json_integer_value(json_object_get(q, "queue"));
+				if (!strcmp(name, "sw0:h3"))
+					to_h3 =
+					    (int)json_integer_value(json_object_get(q, "queue"));
+			}
+		}
+		cr_assert_eq(to_h1, 3, "workload 0 (NCCL_IB_TC 104) on TC %d", to_h1);
+		cr_assert_eq(to_h3, 0, "workload 1 (NCCL_IB_TC 96) on TC %d", to_h3);
+		json_decref(j);
+	}
+	free(res);
+
+	/* check follows each pod's DSCP, named at its own manifest */
+	ts_exec(&p, (const char *[]){"check", ts_tmp("two-pods.yaml"), NULL});
+	cr_assert_eq(p.code, 1, "%s%s", p.out, p.err);
+	snprintf(want, sizeof(want), "error DSCP_NOT_LOSSLESS %s:9 NCCL_IB_TC=96 -> DSCP 24; ", b);
+	cr_assert(has(p.out, want), "%s", p.out);
+	snprintf(want, sizeof(want), "%s:9 NCCL_IB_TC=104", a);
+	cr_assert(!has(p.out, want), "DSCP 26 is lossless: %s", p.out);
+	ts_proc_free(&p);
+}
+
+/* config_db.json with @wred as its lossless queue's WRED profile. */
+static const char *sonic_with_wred(const char *name, const char *min, const char *max)
+{
+	char text[2048];
+
+	snprintf(text, sizeof(text),
+		 "{\n"
+		 "  \"PORT\": {\"Ethernet0\": {\"speed\": \"100000\", \"mtu\": \"9100\"}},\n"
+		 "  \"PORT_QOS_MAP\": {\"Ethernet0\": {\"pfc_enable\": \"3\"}},\n"
+		 "  \"QUEUE\": {\"Ethernet0|3\": {\"wred_profile\": \"LOSSLESS\"}},\n"
+		 "  \"WRED_PROFILE\": {\n"
+		 "    \"LOSSLESS\": {\n"
+		 "      \"ecn\": \"ecn_all\",\n"
+		 "      \"green_drop_probability\": \"5\",\n"
+		 "      \"green_max_threshold\": \"%s\",\n"
+		 "      \"green_min_threshold\": \"%s\"\n"
+		 "    }\n"
+		 "  }\n"
+		 "}\n",
+		 max, min);
+	return put(name, text);
+}
+
+Test(configs, a_refused_sonic_value_is_named_at_its_table_key_and_line)
+{
+	const char *verbs[] = {"run", "check"};
+	const char *db = sonic_with_wred("wred.json", "2000000", "1000000");
+	char scn[1200], want[600];
+	struct ts_proc p;
+
+	snprintf(scn, sizeof(scn),
+		 "topology: {kind: star, hosts: 4}\n"
+		 "switch: {sonic: %s}\n"
+		 "workload: {kind: allreduce, size: 1MB}\n",
+		 db);
+	put("wred-scn.yaml", scn);
+	snprintf(want, sizeof(want),
+		 "rocesim: %s:9: WRED_PROFILE|LOSSLESS|green_max_threshold: kmin (2000000 B) must "
+		 "be below kmax (1000000 B) (switch.ecn.kmax, from switch.sonic)\n",
+		 db);
+	for (size_t i = 0; i < 2; i++) {
+		ts_exec(&p, (const char *[]){verbs[i], ts_tmp("wred-scn.yaml"), "-o",
+					     ts_tmp("wred-out"), NULL});
+		if (i == 1) {
+			ts_proc_free(&p);
+			ts_exec(&p, (const char *[]){verbs[i], ts_tmp("wred-scn.yaml"), NULL});
+		}
+		cr_assert_eq(p.code, 2, "%s: %s%s", verbs[i], p.out, p.err);
+		cr_assert_str_eq(p.err, want, "%s", verbs[i]);
+		ts_proc_free(&p);
+	}
+
+	/* the scenario's own kmax wins, and is then the one named */
+	ts_exec(&p, (const char *[]){"check", ts_tmp("wred-scn.yaml"), "--set",
+				     "switch.ecn.kmax=1.5MB", NULL});
+	cr_assert_eq(p.code, 2);
+	cr_assert(has(p.err, "rocesim: --set: switch.ecn.kmax: kmin (2000000 B)"), "%s", p.err);
+	ts_proc_free(&p);
+}
+
+Test(configs, check_says_where_each_value_came_from)
+{
+	struct ts_proc p;
+
+	ts_exec(&p, (const char *[]){"check", "experiments/configs-seed-mistakes.yaml", NULL});
+	cr_assert_eq(p.code, 1, "%s", p.err);
+	/* a SONiC value at its table and line, not "the file or the default" */
+	cr_assert(has(p.out, "switch.pfc.headroom 43008 B (experiments/configs/config_db.json:"),
+		  "%s", p.out);
+	cr_assert(has(p.out, " BUFFER_PROFILE|pg_lossless_100000_5m_profile|xoff); "), "%s", p.out);
+	/* a cc_params value at its line */
+	cr_assert(has(p.out, "nic.dcqcn.rp_dce_tcp_g 4 (experiments/configs/cc_params-seed.txt:"),
+		  "%s", p.out);
+	cr_assert(!has(p.out, "or the default"), "%s", p.out);
+	ts_proc_free(&p);
+}
+
+Test(configs, cnps_on_a_class_the_switch_does_not_serve_first_are_an_error)
+{
+	struct ts_proc p;
+	char scn[1200], cwd[1024];
+
+	/* the default map follows np_cnp_dscp: nothing to say */
+	ts_exec(&p, (const char *[]){"check", "tests/good/two-flows.yaml", "--set",
+				     "nic.dcqcn.np_cnp_dscp=46", NULL});
+	cr_assert_eq(p.code, 0, "%s%s", p.out, p.err);
+	cr_assert(!has(p.out, "CNP_"), "%s", p.out);
+	ts_proc_free(&p);
+
+	/* a map that sends DSCP 46 to TC 0: CNPs wait behind the data */
+	ts_exec(&p, (const char *[]){"check", "tests/good/two-flows.yaml", "--set",
+				     "nic.dcqcn.np_cnp_dscp=46", "--set", "switch.dscp_to_tc.46=0",
+				     NULL});
+	cr_assert_eq(p.code, 1, "%s%s", p.out, p.err);
+	cr_assert(has(p.out, "error CNP_CLASS nic.dcqcn.np_cnp_dscp 46 (--set); "
+			     "switch.dscp_to_tc 46 -> TC 0 (--set); switch.scheduler strict "
+			     "(default), switch.cnp_priority 6 (default): CNPs land on TC 0"),
+		  "%s", p.out);
+	ts_proc_free(&p);
+
+	/* SONiC's map sends 46 to TC 5: ahead of TC 3 when strict, not with dwrr */
+	snprintf(scn, sizeof(scn),
+		 "topology: {kind: star, hosts: 4}\n"
+		 "switch: {sonic: %s/experiments/configs/config_db.json, scheduler: dwrr}\n"
+		 "nic:\n"
+		 "  dcqcn: {np_cnp_dscp: 46}\n"
+		 "workload: {kind: allreduce, size: 1MB}\n",
+		 getcwd(cwd, sizeof(cwd)));
+	put("cnp.yaml", scn);
+	ts_exec(&p, (const char *[]){"check", ts_tmp("cnp.yaml"), "--set", "switch.dscp_to_tc.26=3",
+				     NULL});
+	cr_assert_eq(p.code, 1, "%s%s", p.out, p.err);
+	cr_assert(has(p.out, "error CNP_CLASS nic.dcqcn.np_cnp_dscp 46 ("), "%s", p.out);
+	cr_assert(has(p.out, "cnp.yaml:4); "), "%s", p.out);
+	cr_assert(has(p.out, "experiments/configs/config_db.json:231 DSCP_TO_TC_MAP|AZURE|46 -> "
+			     "TC 5; switch.scheduler dwrr ("),
+		  "%s", p.out);
+	/* the classes RDMA data does not use, and only those */
+	cr_assert(has(p.out, "PAUSE for classes 4 that RDMA traffic (TC 3) does not use"), "%s",
+		  p.out);
+	ts_proc_free(&p);
+	ts_exec(&p, (const char *[]){"check", ts_tmp("cnp.yaml"), "--set", "switch.dscp_to_tc.26=3",
+				     "--set", "switch.scheduler=strict", NULL});
+	cr_assert(!has(p.out, "CNP_CLASS"), "%s", p.out);
 	ts_proc_free(&p);
 }

@@ -221,3 +221,118 @@ Test(e2e, link_failure_drops_then_reroutes)
 	json_decref(j);
 	sim_fini(&sim);
 }
+
+/*
+ * CNPs carry nic.dcqcn.np_cnp_dscp; the switch's default map sends that DSCP
+ * to switch.cnp_priority, whatever it is: every CNP leaves the switch on
+ * that class, none on TC 0.
+ */
+Test(e2e, cnps_ride_the_cnp_class_whatever_their_dscp)
+{
+	static const char yaml[] = "topology: {kind: star, hosts: 5}\n"
+				   "switch: {ecn: {kmin: 20KB, kmax: 200KB}}\n"
+				   "nic: {dcqcn: {np_cnp_dscp: 46}}\n"
+				   "workload: {kind: incast, senders: 4, size: 1MB}\n";
+	struct sim sim;
+	json_t *j = ts_run(yaml, &sim);
+	const struct topo *t = sim.topo;
+	uint64_t on_cnp = 0, on_zero = 0;
+
+	cr_assert_eq(sim.scn->sw.dscp_to_tc[46], 6);
+	for (uint32_t i = 0; i < t->n_ports; i++) {
+		if (t->nodes[t->ports[i].node].kind != TOPO_SWITCH)
+			continue;
+		on_cnp += sim.net->ports[i].queue[6].tx_packets;
+		on_zero += sim.net->ports[i].queue[0].tx_packets;
+	}
+	cr_assert_gt(ts_metric(j, "cnp_sent"), 0, "the incast marks and the receiver sends CNPs");
+	cr_assert_eq(on_cnp, (uint64_t)ts_metric(j, "cnp_sent"), "%llu CNPs on TC 6 of %.0f sent",
+		     (unsigned long long)on_cnp, ts_metric(j, "cnp_sent"));
+	cr_assert_eq(on_zero, 0, "%llu packets on TC 0", (unsigned long long)on_zero);
+	json_decref(j);
+	sim_fini(&sim);
+}
+
+/* Summary metric @m of workload flow @i of results @j. */
+static double flow_metric(const json_t *j, size_t i, const char *m)
+{
+	const json_t *v = json_object_get(json_array_get(json_object_get(j, "flows"), i), m);
+
+	cr_assert(json_is_integer(v), "flows[%zu].%s missing", i, m);
+	return (double)json_integer_value(v);
+}
+
+/*
+ * Every uplink of leaf0 down from the start (routes converged at once):
+ * h0's flow to h2 has no route. Its packets are unroutable drops, counted
+ * per flow and in the summary, and never lossless drops: no buffer
+ * overflowed. h0's flow to h1 stays on leaf0 and finishes.
+ */
+Test(e2e, packets_without_a_route_are_unroutable_not_lossless_drops)
+{
+	static const char yaml[] =
+	    "stop: 3ms\n"
+	    "topology: {kind: leaf_spine, leaves: 2, spines: 2, hosts_per_leaf: 2,\n"
+	    "           convergence: 0us}\n"
+	    "nic: {transport: {timeout: 8}}\n"
+	    "workload:\n"
+	    "  kind: flows\n"
+	    "  flows: [{src: h0, dst: h2, size: 64KB}, {src: h0, dst: h1, size: 64KB}]\n"
+	    "faults:\n"
+	    "  - {kind: link_down, link: leaf0-spine0, at: 0us}\n"
+	    "  - {kind: link_down, link: leaf0-spine1, at: 0us}\n";
+	struct sim sim;
+	json_t *j = ts_run(yaml, &sim);
+
+	cr_assert_gt(ts_metric(j, "unroutable_packets"), 0);
+	cr_assert_eq(ts_metric(j, "unroutable_flows"), 1);
+	cr_assert_eq(ts_metric(j, "lossless_drops"), 0, "no buffer overflowed");
+	cr_assert_eq(ts_metric(j, "drops"), ts_metric(j, "unroutable_packets"));
+	cr_assert_eq(ts_metric(j, "flows_done"), 1);
+	cr_assert_gt(flow_metric(j, 0, "unroutable_packets"), 0);
+	cr_assert_eq(flow_metric(j, 1, "unroutable_packets"), 0);
+	json_decref(j);
+	sim_fini(&sim);
+}
+
+/* A topology file in two pieces: the pairs across are unroutable. */
+Test(e2e, a_disconnected_topology_file_leaves_flows_unroutable)
+{
+	char yaml[1024];
+	struct sim sim;
+	json_t *j;
+	FILE *f;
+	char *text;
+	size_t len;
+
+	snprintf(yaml, sizeof(yaml),
+		 "stop: 2ms\n"
+		 "topology: {kind: file, file: %s}\n"
+		 "nic: {transport: {timeout: 8}}\n"
+		 "workload:\n"
+		 "  kind: flows\n"
+		 "  flows: [{src: h0, dst: h1, size: 64KB}, {src: h0, dst: h3, size: 64KB},\n"
+		 "          {src: h2, dst: h1, size: 64KB}]\n"
+		 "expect: {unroutable_flows: 0}\n",
+		 ts_src("tests/topo_partition.yaml"));
+	j = ts_run(yaml, &sim);
+	cr_assert_eq(ts_metric(j, "unroutable_flows"), 2);
+	cr_assert_eq(ts_metric(j, "lossless_drops"), 0);
+	cr_assert_eq(ts_metric(j, "flows_done"), 1);
+	/* the summary says so in words */
+	f = open_memstream(&text, &len);
+	cr_assert(f);
+	res_print_summary(j, f);
+	fclose(f);
+	cr_assert(strstr(text, "unroutable 2 flows"), "%s", text);
+	free(text);
+	/* and a CI gate can fail on it */
+	f = open_memstream(&text, &len);
+	cr_assert(f);
+	cr_assert_eq(res_check_expects(j, sim.scn, f), 1);
+	fclose(f);
+	cr_assert(strstr(text, "expect unroutable_flows == 0: FAILED, got 2"), "%s", text);
+	free(text);
+	json_decref(j);
+	sim_fini(&sim);
+}

@@ -48,15 +48,49 @@ static void check_err(int err, const struct diag *d, const char *path, const cha
 	cr_assert(!strchr(buf, '\n'), "%s: not one line: %s", what, buf);
 }
 
+/* All of @rel (under the source root), NUL-terminated; *@len its size. */
+static char *slurp(const char *rel, size_t *len)
+{
+	FILE *f = fopen(ts_src(rel), "rb");
+	char *text = NULL;
+
+	cr_assert(f, "cannot open %s", rel);
+	cr_assert_eq(fseek(f, 0, SEEK_END), 0);
+	*len = (size_t)ftell(f);
+	rewind(f);
+	text = malloc(*len + 1);
+	cr_assert(text);
+	cr_assert_eq(fread(text, 1, *len, f), *len);
+	text[*len] = '\0';
+	fclose(f);
+	return text;
+}
+
+/* The error of @rel read as text: @path, its @line, @msg within. */
+/* A file sonic_read cannot read at all: named, with no line. */
+static void read_err(const char *rel, const char *msg)
+{
+	struct sonic_cfg c;
+	struct diag d = {0};
+
+	cr_assert_eq(sonic_read(ts_src(rel), &c, &d), -EINVAL, "%s", rel);
+	cr_assert_str_eq(d.file, ts_src(rel));
+	cr_assert_eq(d.line, 0);
+	cr_assert(strstr(d.msg, msg), "%s: %s", rel, d.msg);
+}
+
 static void file_err(const char *rel, int line, const char *path, const char *msg)
 {
 	struct sonic_cfg c;
 	struct diag d = {0};
-	int err = sonic_read(ts_src(rel), &c, &d);
+	size_t len;
+	char *text = slurp(rel, &len);
+	int err = sonic_read_text(ts_src(rel), text, len, &c, &d);
 
 	check_err(err, &d, path, msg, rel);
 	cr_assert_str_eq(d.file, ts_src(rel));
 	cr_assert_eq(d.line, line, "%s: line %d, want %d", rel, d.line, line);
+	free(text);
 }
 
 static void text_err(const char *text, const char *path, const char *msg)
@@ -202,25 +236,68 @@ Test(sonic, example_seed)
 	cr_assert_str_eq(c.wd_action, "drop");
 }
 
+/* Every value the scenario takes keeps its table|key|field and its line. */
+Test(sonic, values_keep_where_they_were_read)
+{
+	struct sonic_cfg c;
+	struct diag d = {0};
+	size_t len;
+	char *text = slurp("tests/sonic/azure.json", &len);
+	static const char esc[] = "{\"PORT\": {\"Ethernet0\": {}},\n"
+				  "\"DSCP_TO_TC_MAP\": {\n\"\\u0041ZURE\": {\"26\": \"3\"}}}";
+
+	cr_assert_eq(sonic_read_text("azure.json", text, len, &c, &d), 0, "%s", d.msg);
+	cr_assert_str_eq(c.kmin_at.where, "WRED_PROFILE|AZURE_LOSSLESS|green_min_threshold");
+	cr_assert_eq(c.kmin_at.line, 431);
+	cr_assert_str_eq(c.kmax_at.where, "WRED_PROFILE|AZURE_LOSSLESS|green_max_threshold");
+	cr_assert_eq(c.kmax_at.line, 430);
+	cr_assert_eq(c.pmax_at.line, 429);
+	cr_assert_eq(c.ecn_at.line, 428);
+	cr_assert_str_eq(c.pool_size_at.where, "BUFFER_POOL|ingress_lossless_pool|size");
+	cr_assert_eq(c.pool_size_at.line, 41);
+	cr_assert_eq(c.pool_xoff_at.line, 43);
+	cr_assert_str_eq(c.xoff_at.where, "BUFFER_PROFILE|pg_lossless_100000_300m_profile|xoff");
+	cr_assert_eq(c.xoff_at.line, 66);
+	cr_assert_eq(c.pfc_line, 267);
+	cr_assert_str_eq(c.dscp_map_at.where, "DSCP_TO_TC_MAP|AZURE");
+	cr_assert_eq(c.dscp_map_at.line, 126);
+	cr_assert_eq(c.dscp_line[26], 146);
+	cr_assert_str_eq(c.wd_detection_at.where, "PFC_WD|Ethernet0|detection_time");
+	cr_assert_eq(c.wd_detection_at.line, 208);
+	free(text);
+
+	/* read from a file, the names and the lines are the same */
+	read_ok("tests/sonic/azure.json", &c);
+	cr_assert_str_eq(c.kmax_at.where, "WRED_PROFILE|AZURE_LOSSLESS|green_max_threshold");
+	cr_assert_eq(c.kmax_at.line, 430);
+
+	/* a key spelt with escapes: the line of the table around it */
+	text_ok(esc, &c);
+	cr_assert_str_eq(c.dscp_map_at.where, "DSCP_TO_TC_MAP|AZURE");
+	cr_assert_eq(c.dscp_map_at.line, 2);
+	cr_assert_eq(c.dscp_line[26], 0);
+}
+
 Test(sonic, broken_files)
 {
 	file_err("tests/sonic/truncated.json", 41, "", "malformed JSON: ");
 	file_err("tests/sonic/empty.json", 1, "", "malformed JSON: ");
 	file_err("tests/sonic/top-level-array.json", 0, "",
 		 "top level is an array, expected an object");
-	file_err("tests/sonic/missing-pool.json", 0,
+	/* a refused value is named with its line */
+	file_err("tests/sonic/missing-pool.json", 64,
 		 "BUFFER_PROFILE|pg_lossless_100000_300m_profile|pool",
 		 "no BUFFER_POOL named \"ingress_lossles_pool\"");
-	file_err("tests/sonic/missing-profile.json", 0, "BUFFER_PG|Ethernet4|3-4|profile",
+	file_err("tests/sonic/missing-profile.json", 19, "BUFFER_PG|Ethernet4|3-4|profile",
 		 "no BUFFER_PROFILE named \"pg_lossless_100000_5m_profile\"");
-	file_err("tests/sonic/threshold-not-number.json", 0,
+	file_err("tests/sonic/threshold-not-number.json", 431,
 		 "WRED_PROFILE|AZURE_LOSSLESS|green_min_threshold", "\"1MB\" is not a number");
-	file_err("tests/sonic/dscp-out-of-range.json", 0, "DSCP_TO_TC_MAP|AZURE|64",
+	file_err("tests/sonic/dscp-out-of-range.json", 191, "DSCP_TO_TC_MAP|AZURE|64",
 		 "key \"64\" is not a number 0..63");
-	file_err("tests/sonic/number-for-string.json", 0, "BUFFER_POOL|ingress_lossless_pool|size",
+	file_err("tests/sonic/number-for-string.json", 41, "BUFFER_POOL|ingress_lossless_pool|size",
 		 "is a number, expected a string");
-	file_err("tests/sonic/no-such-file.json", 0, "", "cannot read: No such file or directory");
-	file_err("tests/sonic", 0, "", "cannot read: not a regular file");
+	read_err("tests/sonic/no-such-file.json", "cannot read: No such file or directory");
+	read_err("tests/sonic", "cannot read: not a regular file");
 	/* found by fuzzing: jansson quotes the raw newline after a backslash */
 	file_err("tests/sonic/escape-newline.json", 7, "",
 		 "malformed JSON: invalid escape near '\"3995680\\?'");
