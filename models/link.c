@@ -14,6 +14,7 @@ static void on_pause_expiry(void *obj, uint64_t arg);
 
 simtime_t pfc_quanta_time(uint32_t quanta, uint64_t rate_bps)
 {
+	/* 512 bit times = 64 bytes; exact for every quanta (simtime_tx) */
 	return simtime_tx((uint64_t)quanta * 64, rate_bps);
 }
 
@@ -181,7 +182,7 @@ static void on_pause_apply(void *obj, uint64_t arg)
 		port_kick(p);
 		return;
 	}
-	c->paused_until = now + pfc_quanta_time(quanta, p->rate_bps);
+	c->paused_until = ck_add_sat(now, pfc_quanta_time(quanta, p->rate_bps));
 	if (!(p->paused & (1u << prio))) {
 		p->paused |= (uint8_t)(1u << prio);
 		c->paused_since = now;

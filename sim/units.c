@@ -9,6 +9,8 @@
 #include <ctype.h>
 #include <string.h>
 
+#include "checked.h"
+
 struct unit {
 	const char *suffix;
 	uint64_t factor;
@@ -139,12 +141,13 @@ static int parse(const char *s, const struct unit *units, uint64_t bare, uint64_
 		if (!factor)
 			return UNITS_ESYNTAX;
 	}
-	if (__builtin_mul_overflow(mant, factor, &v))
-		return UNITS_ERANGE;
+	/* mantissa x factor may pass 2^64 before the decimal places divide it */
 	div = pow10u(places);
-	if (v % div)
+	if ((ck_u128)mant * factor % div)
 		return UNITS_EFRACTION;
-	*out = v / div;
+	if (ck_muldiv(mant, factor, div, &v))
+		return UNITS_ERANGE;
+	*out = v;
 	return UNITS_OK;
 }
 
