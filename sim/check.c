@@ -430,7 +430,7 @@ static void chk_lossless_path(struct chk *c, const struct scenario *s)
 		pod_free(&pc);
 }
 
-/* Headroom against the longest cable, speed and MTU (FACTS.md 4.3). */
+/* Headroom against the longest cable, speed and MTU (pfc_headroom_need). */
 static void chk_headroom(struct chk *c, const struct scenario *s, const struct topo *t)
 {
 	uint64_t need = 0, have = s->sw.pfc.headroom;
@@ -737,7 +737,7 @@ static json_t *chk_json_ports(const struct scenario *s, const struct topo *t)
 		const struct topo_link *l = &t->links[tp->link];
 		simtime_t resp = s->sw.pfc.response ? s->sw.pfc.response : pfc_response_delay(l->rate_bps);
 		uint64_t need = pfc_headroom_need(l->rate_bps, l->delay, resp, s->nic.mtu);
-		uint64_t given = s->sw.pfc.headroom ? s->sw.pfc.headroom : (need + 1023) / 1024 * 1024;
+		uint64_t given = s->sw.pfc.headroom ? s->sw.pfc.headroom : pfc_headroom_kib(need);
 		json_t *pgs;
 
 		if (t->nodes[tp->node].kind != TOPO_SWITCH)

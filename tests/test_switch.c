@@ -257,6 +257,57 @@ Test(switch, computed_headroom_covers_the_round_trip)
 	sim_fini(&sim);
 }
 
+/* The headroom need in long double: 3 x (MTU + 82) + 84 + (2 d + r) x rate / 8. */
+static long double headroom_ld(uint64_t rate, simtime_t delay, simtime_t response, uint32_t mtu)
+{
+	return 3.0L * (mtu + 82) + 84 +
+	       floorl((2.0L * (long double)delay + (long double)response) *
+		      (long double)(rate / 8) / 1e12L);
+}
+
+/*
+ * Long and fast links, where (2 x delay + response) x rate / 8 leaves 64
+ * bits (400G x 40 km, 1.6T x 10 km, a 1 s delay): the need is the formula,
+ * not a wrapped remainder.
+ */
+Test(switch, headroom_need_holds_on_long_and_fast_links)
+{
+	static const struct {
+		uint64_t rate;
+		simtime_t delay;
+	} links[] = {
+		{400000000000ULL, 40000000 * SIMTIME_PS_PER_MM},  /* 40 km */
+		{1600000000000ULL, 10000000 * SIMTIME_PS_PER_MM}, /* 10 km */
+		{100000000000ULL, SIMTIME_S},
+		{400000000000ULL, SIMTIME_S},
+		{1600000000000ULL, SIMTIME_S},
+		{10000000000ULL, SIMTIME_S},
+		{100000000000ULL, 2000 * SIMTIME_PS_PER_MM},	 /* 2 m */
+		{1600000000000ULL, 1000000000 * SIMTIME_PS_PER_MM}, /* 1000 km */
+	};
+	static const uint32_t mtus[] = {256, 1024, 4096};
+
+	for (size_t i = 0; i < sizeof(links) / sizeof(links[0]); i++) {
+		for (size_t m = 0; m < sizeof(mtus) / sizeof(mtus[0]); m++) {
+			uint64_t r = links[i].rate;
+			simtime_t resp = pfc_response_delay(r);
+			uint64_t got = pfc_headroom_need(r, links[i].delay, resp, mtus[m]);
+			long double want = headroom_ld(r, links[i].delay, resp, mtus[m]);
+
+			cr_assert(fabsl((long double)got - want) <= 1,
+				  "%llu b/s, %llu ps, MTU %u: %llu B, formula %.1Lf B",
+				  (unsigned long long)r, (unsigned long long)links[i].delay, mtus[m],
+				  (unsigned long long)got, want);
+		}
+	}
+	/* 400G x 40 km, MTU 4096: 20 MB, not the 1.6 MB of a wrapped product */
+	cr_assert_eq(pfc_headroom_need(400000000000ULL, 200 * SIMTIME_US,
+				       pfc_response_delay(400000000000ULL), 4096),
+		     20070538);
+	/* a need beyond 2^64 B is "more than any buffer", not a small number */
+	cr_assert_eq(pfc_headroom_need(UINT64_MAX, UINT64_MAX, 0, 4096), UINT64_MAX);
+}
+
 Test(switch, lossy_priority_tail_drops_without_pause)
 {
 	static const char yaml[] =
