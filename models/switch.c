@@ -150,19 +150,28 @@ static void maybe_xon(struct sw *s, struct sw_pg *pg)
 
 /* ---- ECN --------------------------------------------------------------------- */
 
-/* RED on the egress queue depth @q (FACTS.md 1.1 / 3). */
-static void ecn_mark(struct sw *s, struct port_queue *pq, struct pkt *pkt, uint64_t q)
+/*
+ * RED as DCQCN's CP marks (Zhu et al., SIGCOMM'15): p = 0 at q <= kmin,
+ * pmax (q - kmin) / (kmax - kmin) for kmin < q <= kmax, 1 above kmax. With
+ * kmin == kmax the ramp is empty: step marking at K, none at or below, all
+ * above (DCTCP marks when the queue is above K).
+ */
+int sw_red_mark(const struct scn_ecn *e, uint64_t q, gsl_rng *rng)
 {
-	const struct scn_ecn *e = &s->scn->sw.ecn;
 	double p;
 
-	if (pkt->ecn != PKT_ECT || q <= e->kmin)
-		return;
+	if (q <= e->kmin)
+		return 0;
 	if (q > e->kmax)
-		p = 1.0;
-	else
-		p = e->pmax * (double)(q - e->kmin) / (double)(e->kmax - e->kmin);
-	if (p < 1.0 && gsl_rng_uniform(s->net->rng) >= p)
+		return 1;
+	p = e->pmax * (double)(q - e->kmin) / (double)(e->kmax - e->kmin);
+	return p >= 1.0 || gsl_rng_uniform(rng) < p;
+}
+
+/* RED on the egress queue depth @q of an ECN-capable packet. */
+static void ecn_mark(struct sw *s, struct port_queue *pq, struct pkt *pkt, uint64_t q)
+{
+	if (pkt->ecn != PKT_ECT || !sw_red_mark(&s->scn->sw.ecn, q, s->net->rng))
 		return;
 	pkt->ecn = PKT_CE;
 	pq->ecn_marked++;

@@ -25,12 +25,14 @@
 #ifndef ROCESIM_SWITCH_H
 #define ROCESIM_SWITCH_H
 
+#include <gsl/gsl_rng.h>
 #include <stdint.h>
 
 #include "../sim/simtime.h"
 
 struct net;
 struct port;
+struct scn_ecn;
 struct sw;
 
 struct sw_counters {
@@ -64,5 +66,12 @@ const struct sw_pg_stats *sw_pg(const struct sw *s, uint32_t local_port, uint8_t
 int sw_watchdog_storm(const struct sw *s, uint32_t local_port, uint8_t prio);
 /* Headroom of each lossless PG of @local_port (given, or pfc_headroom()). */
 uint64_t sw_headroom(const struct sw *s, uint32_t local_port);
+/*
+ * RED's decision for a packet leaving (or joining) an egress queue of @q
+ * bytes: 1 to mark it CE. 0 at or below kmin, 1 above kmax, in between
+ * pmax (q - kmin) / (kmax - kmin) with one uniform draw from @rng; kmin ==
+ * kmax is step marking (0 at or below K, 1 above).
+ */
+int sw_red_mark(const struct scn_ecn *e, uint64_t q, gsl_rng *rng);
 
 #endif

@@ -576,9 +576,10 @@ static int check_ecn(const struct loader *l, const struct raw_ecn *r, struct sce
 					 "\"%s\" is not a probability above 0 (e.g. 20%%, 0.2)",
 					 r->pmax);
 	}
-	if (e->kmin >= e->kmax)
+	/* kmin == kmax is step marking (DCTCP's K): all above K, none at or below */
+	if (e->kmin > e->kmax)
 		return scn__fail(l, r->kmax ? "switch.ecn.kmax" : "switch.ecn.kmin",
-				 "kmin (%llu B) must be below kmax (%llu B)",
+				 "kmin (%llu B) must not be above kmax (%llu B)",
 				 (unsigned long long)e->kmin, (unsigned long long)e->kmax);
 	e->at_enqueue = r->mark == 2;
 	return 0;

@@ -375,6 +375,121 @@ Test(switch, ecn_marks_follow_the_red_profile)
 	cr_assert_eq(marks, 0);
 }
 
+/* Load @yaml as a scenario (no simulation); 0 or the loader's error. */
+static int load_only(const char *yaml, struct scenario **s, struct diag *d)
+{
+	memset(d, 0, sizeof(*d));
+	*s = NULL;
+	return scn_load_text(ts_src("tests/step.yaml"), yaml, strlen(yaml), NULL, 0, s, d);
+}
+
+/*
+ * Step marking (DCTCP's K, a SONiC WRED profile with min == max): kmin ==
+ * kmax is accepted from the scenario and from config_db.json; kmin above
+ * kmax is still refused.
+ */
+Test(switch, step_marking_is_accepted_by_the_loader)
+{
+	struct scenario *s;
+	struct diag d;
+	char yaml[512];
+
+	cr_assert_eq(load_only("topology: {kind: star, hosts: 3}\n"
+			       "switch: {ecn: {kmin: 100KB, kmax: 100KB}}\n"
+			       "workload: {kind: incast, senders: 2, size: 1MB}\n",
+			       &s, &d),
+		     0, "%s: %s", d.path, d.msg);
+	cr_assert_eq(s->sw.ecn.kmin, 100000);
+	cr_assert_eq(s->sw.ecn.kmax, 100000);
+	scn_free(s);
+
+	/* kmin alone at kmax's default */
+	cr_assert_eq(load_only("topology: {kind: star, hosts: 3}\n"
+			       "switch: {ecn: {kmin: 1.2MB}}\n"
+			       "workload: {kind: incast, senders: 2, size: 1MB}\n",
+			       &s, &d),
+		     0, "%s: %s", d.path, d.msg);
+	scn_free(s);
+
+	cr_assert_eq(load_only("topology: {kind: star, hosts: 3}\n"
+			       "switch: {ecn: {kmin: 100KB, kmax: 99999}}\n"
+			       "workload: {kind: incast, senders: 2, size: 1MB}\n",
+			       &s, &d),
+		     -EINVAL);
+	cr_assert_str_eq(d.path, "switch.ecn.kmax");
+	cr_assert(strstr(d.msg, "kmin (100000 B) must not be above kmax (99999 B)"), "%s", d.msg);
+
+	/* a SONiC WRED profile with green_min_threshold == green_max_threshold */
+	snprintf(yaml, sizeof(yaml),
+		 "topology: {kind: star, hosts: 3}\n"
+		 "switch: {sonic: %s}\n"
+		 "workload: {kind: incast, senders: 2, size: 1MB}\n",
+		 ts_src("tests/sonic/wred-step.json"));
+	cr_assert_eq(load_only(yaml, &s, &d), 0, "%s: %s", d.path, d.msg);
+	cr_assert_eq(s->sw.ecn.kmin, 200000);
+	cr_assert_eq(s->sw.ecn.kmax, 200000);
+	scn_free(s);
+}
+
+/* The model's marking decision at depth @q, @n draws: how many marked. */
+static unsigned red_marks(const struct scn_ecn *e, uint64_t q, unsigned n, gsl_rng *rng)
+{
+	unsigned marked = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		marked += (unsigned)sw_red_mark(e, q, rng);
+	return marked;
+}
+
+/* Step marking in the switch: none at or below K, every packet above. */
+Test(switch, step_marking_marks_every_packet_above_k_and_none_at_k)
+{
+	const struct scn_ecn e = {.enabled = 1, .kmin = 100000, .kmax = 100000, .pmax = 0.05};
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+
+	gsl_rng_set(rng, 1);
+	cr_assert_eq(red_marks(&e, 0, 1000, rng), 0);
+	cr_assert_eq(red_marks(&e, 99999, 1000, rng), 0);
+	cr_assert_eq(red_marks(&e, 100000, 1000, rng), 0, "at K: not marked");
+	cr_assert_eq(red_marks(&e, 100001, 1000, rng), 1000, "above K: always, whatever pmax");
+	cr_assert_eq(red_marks(&e, 10000000, 1000, rng), 1000);
+	gsl_rng_free(rng);
+}
+
+/*
+ * The RED ramp: at (kmin + kmax) / 2 the probability is pmax / 2. 10,000
+ * draws (binomial, sigma = sqrt(n p (1 - p))) must land within 3 sigma;
+ * at kmax it is pmax, above kmax 1, at kmin 0.
+ */
+Test(switch, red_marks_pmax_half_way_up_the_ramp)
+{
+	const struct scn_ecn e = {.enabled = 1, .kmin = 150000, .kmax = 1200000, .pmax = 0.2};
+	const unsigned n = 10000;
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	double p, sigma;
+	unsigned m;
+
+	gsl_rng_set(rng, 42);
+	p = e.pmax / 2;
+	sigma = sqrt(n * p * (1 - p));
+	m = red_marks(&e, (e.kmin + e.kmax) / 2, n, rng);
+	cr_assert(fabs(m - n * p) <= 3 * sigma, "%u marks of %u at mid-ramp, expected %.0f +- %.0f",
+		  m, n, n * p, 3 * sigma);
+	p = e.pmax / 4;
+	sigma = sqrt(n * p * (1 - p));
+	m = red_marks(&e, e.kmin + (e.kmax - e.kmin) / 4, n, rng);
+	cr_assert(fabs(m - n * p) <= 3 * sigma, "%u marks of %u at a quarter, expected %.0f", m, n,
+		  n * p);
+	p = e.pmax;
+	sigma = sqrt(n * p * (1 - p));
+	m = red_marks(&e, e.kmax, n, rng);
+	cr_assert(fabs(m - n * p) <= 3 * sigma, "%u marks of %u at kmax, expected %.0f", m, n,
+		  n * p);
+	cr_assert_eq(red_marks(&e, e.kmin, n, rng), 0);
+	cr_assert_eq(red_marks(&e, e.kmax + 1, n, rng), n);
+	gsl_rng_free(rng);
+}
+
 /* Two flows into h2 on two traffic classes: DSCP 8 -> TC 1, DSCP 16 -> TC 2. */
 static void two_classes(const char *sched, double *tc1_share)
 {
