@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "checked.h"
 #include "units.h"
 
 /* A name quoted in a message: at most SHOW_MAX bytes of it. */
@@ -752,6 +753,11 @@ static int read_pool(struct sonic_ctx *c, const char *name, const json_t *p, str
 		return fail(c, "BUFFER_POOL", name, "mode", "\"%s\" is not dynamic or static",
 			    shows(b, mode));
 	if (out) {
+		/* the pool and its shared headroom make the buffer: the sum must fit */
+		if (ck_add(size, xoff, &out->buffer_size))
+			return fail(c, "BUFFER_POOL", name, "xoff",
+				    "size %llu B + xoff %llu B does not fit in 64 bits",
+				    (unsigned long long)size, (unsigned long long)xoff);
 		out->has_pool = 1;
 		out->pool_size = size;
 		out->pool_xoff = xoff;
