@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include "../models/link.h"
+#include "../models/switch.h"
 #include "../topologies/cbd.h"
 #include "cli.h"
 #include "mlnx.h"
@@ -47,7 +48,9 @@ static const char chk_usage[] =
     "  - nic.cc_params entries that are no cc_params name or out of range\n"
     "    (CC_PARAM_UNKNOWN, CC_PARAM_RANGE, errors), and legal values that do\n"
     "    not do what they look like (CC_PARAM_SUSPECT, CC_PARAM_SLOW_RECOVERY);\n"
-    "  - headroom shorter than the longest cable needs (HEADROOM_SHORT, error).\n"
+    "  - headroom shorter than the longest cable needs (HEADROOM_SHORT, error),\n"
+    "    and headroom that leaves none of a switch's buffer to share\n"
+    "    (HEADROOM_BUFFER, error: run refuses it in the same words).\n"
     "\n"
     "The routes analysed are those of the scenario's workload by default (each\n"
     "flow on the traffic class switch.dscp_to_tc gives its DSCP); --all-pairs\n"
@@ -430,6 +433,39 @@ static void chk_lossless_path(struct chk *c, const struct scenario *s)
 		pod_free(&pc);
 }
 
+/*
+ * What `run` refuses when a switch is built: reserved headroom (and
+ * pg_min, or the headroom pool) leaving none of the buffer to share. The
+ * model decides (sw_buffer_plan) and words it; the first switch run would
+ * stop at is reported.
+ */
+static void chk_headroom_buffer(struct chk *c, const struct scenario *s, const struct topo *t)
+{
+	char o1[300], o2[300], what[400];
+	struct diag d = {0};
+
+	for (uint32_t u = 0; u < t->n_nodes; u++) {
+		if (t->nodes[u].kind != TOPO_SWITCH || !sw_buffer_plan(s, t, u, NULL, &d))
+			continue;
+		if (s->sw.headroom_pool)
+			snprintf(what, sizeof(what), "switch.buffer.pg_min %llu B %s",
+				 (unsigned long long)s->sw.pg_min,
+				 chk_origin(s, "switch.buffer.pg_min", o1, sizeof(o1)));
+		else if (s->sw.pfc.headroom)
+			snprintf(what, sizeof(what), "switch.pfc.headroom %llu B %s",
+				 (unsigned long long)s->sw.pfc.headroom,
+				 chk_origin(s, "switch.pfc.headroom", o1, sizeof(o1)));
+		else
+			snprintf(what, sizeof(what), "switch.pfc.headroom computed per port");
+		chk_add(c, CHK_ERROR, "HEADROOM_BUFFER",
+			chk_str("%s; switch.buffer.size %llu B %s", what,
+				(unsigned long long)s->sw.buffer,
+				chk_origin(s, "switch.buffer.size", o2, sizeof(o2))),
+			"%s", d.msg);
+		return;
+	}
+}
+
 /* Headroom against the longest cable, speed and MTU (pfc_headroom_need). */
 static void chk_headroom(struct chk *c, const struct scenario *s, const struct topo *t)
 {
@@ -437,6 +473,7 @@ static void chk_headroom(struct chk *c, const struct scenario *s, const struct t
 	const struct topo_link *worst = NULL;
 	char o[300];
 
+	chk_headroom_buffer(c, s, t);
 	if (!s->sw.pfc.enabled || !s->sw.lossless || !have)
 		return;
 	for (uint32_t i = 0; i < t->n_links; i++) {

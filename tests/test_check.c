@@ -255,16 +255,18 @@ Test(check, headroom_figure)
 		snprintf(mtu, sizeof(mtu), "nic.mtu=%s", cases[i].mtu);
 		snprintf(want, sizeof(want), ": needs %llu B: ", cases[i].need);
 		ts_exec(&p, (const char *[]){"check", "tests/check/headroom.yaml", "--set", rate,
-					     "--set", cases[i].length, "--set", mtu, NULL});
+					     "--set", cases[i].length, "--set", mtu, "--set",
+					     "switch.pfc.headroom=1KB", NULL});
 		cr_assert_eq(p.code, 1, "%s %s: %s%s", rate, cases[i].length, p.out, p.err);
-		cr_assert(strstr(p.out, "error HEADROOM_SHORT switch.pfc.headroom 1000 B"), "%s",
-			  p.out);
+		cr_assert(strstr(p.out, "error HEADROOM_SHORT switch.pfc.headroom 1000 B (--set)"),
+			  "%s", p.out);
 		cr_assert(strstr(p.out, want), "%s %s MTU %s: wanted \"%s\" in %s", rate,
 			  cases[i].length, cases[i].mtu, want, p.out);
 		ts_proc_free(&p);
 
 		ts_exec(&p, (const char *[]){"check", "tests/check/headroom.yaml", "--json", "--set",
-					     rate, "--set", cases[i].length, "--set", mtu, NULL});
+					     rate, "--set", cases[i].length, "--set", mtu, "--set",
+					     "switch.pfc.headroom=1KB", NULL});
 		j = json_loads(p.out, 0, &jerr);
 		cr_assert(j, "not JSON: %s: %s", jerr.text, p.out);
 		for (k = 0; k < json_array_size(get(j, "effective.ports")); k++) {
@@ -282,6 +284,59 @@ Test(check, headroom_figure)
 		json_decref(j);
 		ts_proc_free(&p);
 	}
+}
+
+/*
+ * A switch whose reserved headroom does not fit its buffer: check reports
+ * it (HEADROOM_BUFFER, an error) in the very words run refuses it with,
+ * wrapped sums included (4 ports x 2^62 B used to pass both); a headroom
+ * that fits passes check and runs.
+ */
+Test(check, headroom_that_run_refuses)
+{
+	static const char *const cases[][3] = {
+	    {"switch.pfc.headroom=4611686018427387904", "topology.link.cable=2m",
+	     "reserve more than 2^64 B"},
+	    {"switch.pfc.headroom=10MB", "topology.link.cable=2m", "reserve 40000000 B"},
+	    {"switch.pfc.refresh=1ms", "topology.link.cable=40km", "reserve 80285696 B"},
+	};
+	struct ts_proc p;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char msg[1024];
+		const char *m;
+
+		ts_exec(&p, (const char *[]){"run", "tests/check/headroom.yaml", "-o", ts_tmp("h"),
+					     "--set", "topology.hosts=4", "--set",
+					     "topology.link.rate=400Gbps", "--set", cases[i][0],
+					     "--set", cases[i][1], NULL});
+		cr_assert_eq(p.code, 2, "%s: %s", cases[i][0], p.err);
+		m = strstr(p.err, ": sw0: ");
+		cr_assert(m && strstr(m, cases[i][2]), "%s: %s", cases[i][0], p.err);
+		snprintf(msg, sizeof(msg), "%.*s", (int)strcspn(m + 2, "\n"), m + 2);
+		ts_proc_free(&p);
+
+		ts_exec(&p, (const char *[]){"check", "tests/check/headroom.yaml", "--set",
+					     "topology.hosts=4", "--set",
+					     "topology.link.rate=400Gbps", "--set", cases[i][0],
+					     "--set", cases[i][1], NULL});
+		cr_assert_eq(p.code, 1, "%s: %s%s", cases[i][0], p.out, p.err);
+		cr_assert(strstr(p.out, "error HEADROOM_BUFFER switch.pfc.headroom "), "%s", p.out);
+		cr_assert(strstr(p.out, msg), "%s: run said \"%s\"; check said %s", cases[i][0],
+			  msg, p.out);
+		ts_proc_free(&p);
+	}
+
+	ts_exec(&p, (const char *[]){"check", "tests/check/headroom.yaml", "--set",
+				     "topology.hosts=4", "--set", "switch.pfc.headroom=7MB", NULL});
+	cr_assert_eq(p.code, 0, "%s%s", p.out, p.err);
+	cr_assert(!strstr(p.out, "HEADROOM_BUFFER"), "%s", p.out);
+	ts_proc_free(&p);
+	ts_exec(&p, (const char *[]){"run", "tests/check/headroom.yaml", "-o", ts_tmp("fits"), "-q",
+				     "--set", "topology.hosts=4", "--set",
+				     "switch.pfc.headroom=7MB", NULL});
+	cr_assert_eq(p.code, 0, "%s", p.err);
+	ts_proc_free(&p);
 }
 
 Test(check, bad_input)

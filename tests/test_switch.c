@@ -672,3 +672,44 @@ Test(switch, headroom_that_does_not_fit_the_buffer_is_refused)
 	cr_assert(strstr(d.msg, "9 ports"), "%s", d.msg);
 	sim_fini(&sim);
 }
+
+/* sim_init's refusal of @yaml: -EINVAL at @path, @msg in its message. */
+static void refused(const char *yaml, const char *path, const char *msg)
+{
+	struct scenario *s;
+	struct diag d = {0};
+	struct sim sim;
+
+	cr_assert_eq(scn_load_text("h.yaml", yaml, strlen(yaml), NULL, 0, &s, &d), 0, "%s", d.msg);
+	cr_assert_eq(sim_init(&sim, s, &d), -EINVAL, "%s", yaml);
+	cr_assert_str_eq(d.path, path, "%s", yaml);
+	cr_assert(strstr(d.msg, msg), "%s: %s", yaml, d.msg);
+	sim_fini(&sim);
+}
+
+/*
+ * The reservation is summed with checked arithmetic: 4 ports x 2^62 B of
+ * headroom is 2^64, which wrapped to 0 and ran; so did 2^62 B of pg_min.
+ * A computed headroom too large for the buffer (40 km at 400G) is refused.
+ */
+Test(switch, headroom_reservation_that_wraps_is_refused)
+{
+	refused("topology: {kind: star, hosts: 4}\n"
+		"switch: {pfc: {headroom: 4611686018427387904}}\n"
+		"workload: {kind: incast, senders: 3, size: 1MB}\n",
+		"switch.pfc.headroom",
+		"sw0: 4 ports x 1 lossless priority of headroom reserve more than 2^64 B");
+	refused("topology: {kind: star, hosts: 2}\n"
+		"switch: {lossless: [3, 4], pfc: {headroom: 4611686018427387904}}\n"
+		"workload: {kind: incast, senders: 1, size: 1MB}\n",
+		"switch.pfc.headroom", "2 ports x 2 lossless priorities of headroom reserve more");
+	refused("topology: {kind: star, hosts: 4}\n"
+		"switch: {buffer: {pg_min: 4611686018427387904}, pfc: {headroom: 1KB}}\n"
+		"workload: {kind: incast, senders: 3, size: 1MB}\n",
+		"switch.pfc.headroom", "of headroom and pg_min reserve more than 2^64 B");
+	refused("topology: {kind: star, hosts: 4, link: {rate: 400Gbps, cable: 40km}}\n"
+		"workload: {kind: incast, senders: 3, size: 1MB}\n",
+		"switch.buffer.size",
+		"of headroom (computed for each port's link, up to 20071424 B) reserve 80285696 B, "
+		"and switch.buffer.size is 32000000 B");
+}
