@@ -86,6 +86,8 @@ static int get_time(const struct loader *l, const char *path, const char *s, sim
 	err = units_time(s, out);
 	if (err == UNITS_EFRACTION)
 		return scn__fail(l, path, "\"%s\" is finer than a picosecond", s);
+	if (err == UNITS_ERANGE)
+		return scn__fail(l, path, "\"%s\" is out of range (at most 1000000s)", s);
 	if (err)
 		return scn__fail(l, path, "\"%s\" is not a time (e.g. 1us, 2.5ms, 100ns)", s);
 	if (positive && !*out)
@@ -119,7 +121,9 @@ static int get_link(const struct loader *l, const char *path, const struct raw_l
 	if (r->cable) {
 		snprintf(p, sizeof(p), "%s.cable", path);
 		err = units_length(r->cable, &mm);
-		if (err || mm > 1000000000)
+		if (err == UNITS_ERANGE)
+			return scn__fail(l, p, "\"%s\" is out of range (at most 1000km)", r->cable);
+		if (err)
 			return scn__fail(l, p, "\"%s\" is not a cable length (e.g. 2m, 300m, 2km)",
 					 r->cable);
 		out->delay = mm * SIMTIME_PS_PER_MM;

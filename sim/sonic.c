@@ -81,6 +81,9 @@ static const struct {
 
 static const char *const sonic_wd_actions[] = {"drop", "forward", "alert"};
 
+/* PFC_WD times in ms: at most the longest time a scenario takes (10^6 s). */
+#define SONIC_WD_MAX_MS (UNITS_TIME_MAX / SIMTIME_MS)
+
 /*
  * @s (@len bytes) made fit for a one-line message in @buf (SHOW_SIZE):
  * control bytes become '?', and a long name is cut on a UTF-8 boundary
@@ -1114,12 +1117,12 @@ static int read_watchdog(struct sonic_ctx *c)
 			continue;
 		err = need_object(c, tbl, key, row);
 		if (!err)
-			err = get_u64(c, row, tbl, key, "detection_time", UINT32_MAX, &det, &has);
+			err = get_u64(c, row, tbl, key, "detection_time", SONIC_WD_MAX_MS, &det, &has);
 		if (!err && !has)
 			err = fail(c, tbl, key, "detection_time", "missing");
 		if (!err)
 			err =
-			    get_u64(c, row, tbl, key, "restoration_time", UINT32_MAX, &rest, &has);
+			    get_u64(c, row, tbl, key, "restoration_time", SONIC_WD_MAX_MS, &rest, &has);
 		if (!err && !has)
 			rest = det;
 		if (!err)

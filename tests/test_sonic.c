@@ -401,6 +401,13 @@ Test(sonic, bad_values)
 	     "PFC_WD|Ethernet0|detection_time", "\"200ms\" is not a number"},
 	    {"\"PFC_WD\": {\"Ethernet0\": {\"detection_time\": \"4294967296\"}}",
 	     "PFC_WD|Ethernet0|detection_time", "out of range"},
+	    /* above the longest time a scenario takes (10^6 s): refused here, at
+	     * the SONiC key, not at switch.watchdog.detection */
+	    {"\"PFC_WD\": {\"Ethernet0\": {\"detection_time\": \"1000000001\"}}",
+	     "PFC_WD|Ethernet0|detection_time", "1000000001 is out of range (0..1000000000)"},
+	    {"\"PFC_WD\": {\"Ethernet0\": {\"detection_time\": \"1\", \"restoration_time\": "
+	     "\"4000000000\"}}",
+	     "PFC_WD|Ethernet0|restoration_time", "out of range (0..1000000000)"},
 	    {"\"PFC_WD\": {\"Ethernet0\": {\"restoration_time\": \"200\"}}",
 	     "PFC_WD|Ethernet0|detection_time", "missing"},
 	    {"\"PFC_WD\": {\"Ethernet0\": {\"detection_time\": \"200\", \"action\": \"reboot\"}}",

@@ -252,3 +252,28 @@ Test(units, long_times_and_cables)
 	cr_assert_eq(units_length("40km", &mm), 0);
 	cr_assert_eq(mm * SIMTIME_PS_PER_MM, 200 * SIMTIME_US);
 }
+
+/*
+ * Times are at most 10^6 s and cables 1000 km: the simulator adds a few
+ * of them to the clock (now + a response + a detection time), and those
+ * sums must stay within 64 bits of picoseconds.
+ */
+Test(units, times_and_lengths_have_a_ceiling)
+{
+	simtime_t t = 7;
+	uint64_t mm = 7;
+
+	cr_assert_eq(units_time("1000000s", &t), 0);
+	cr_assert_eq(t, UNITS_TIME_MAX);
+	cr_assert_eq(UNITS_TIME_MAX, 1000000 * SIMTIME_S);
+	cr_assert_eq(units_time("1000000000000000001ps", &t), UNITS_ERANGE);
+	cr_assert_eq(units_time("1000001s", &t), UNITS_ERANGE);
+	cr_assert_eq(units_time("18446744073709551000ps", &t), UNITS_ERANGE);
+	cr_assert_eq(t, UNITS_TIME_MAX, "a refused value leaves the output alone");
+	cr_assert(3 * UNITS_TIME_MAX + UNITS_TIME_MAX / 2 < SIMTIME_NEVER / 2);
+	cr_assert_eq(units_length("1000km", &mm), 0);
+	cr_assert_eq(mm, UNITS_LENGTH_MAX_MM);
+	cr_assert_eq(units_length("1000.001km", &mm), UNITS_ERANGE);
+	cr_assert_eq(units_length("3689348814741910323m", &mm), UNITS_ERANGE);
+	cr_assert_eq(mm, UNITS_LENGTH_MAX_MM);
+}
