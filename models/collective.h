@@ -22,6 +22,14 @@ struct net;
 struct flow;
 struct coll;
 
+/* Steps of a ring collective: 2(n-1) for AllReduce, n-1 otherwise. */
+uint32_t coll_ring_steps(const struct scn_coll *spec);
+/*
+ * A ring collective's share per rank, channel and step (*@seg bytes) and
+ * the pieces of at most `chunk` bytes it is cut into. 0, or -ERANGE when
+ * (steps + 1) x pieces does not fit in 32 bits (pieces are tagged so).
+ */
+int coll_ring_pieces(const struct scn_coll *spec, uint64_t *seg, uint32_t *pieces);
 /* QPs the collective needs (allocated by the caller in net->flows). */
 uint32_t coll_qp_count(const struct scn_coll *spec);
 /*

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../models/collective.h"
 #include "../models/workload.h"
 #include "../topologies/cbd.h"
 #include "scenario_impl.h"
@@ -65,6 +66,23 @@ static void wl_dscp(const struct scenario *s, const char *dscp_s, uint8_t *dscp,
 		if (*dscp != s->nic.dscp)
 			*prio = s->nic.dscp2prio[*dscp];
 	}
+}
+
+/*
+ * A message of @bytes (a flow, or the most a collective sends at once)
+ * numbers its packets of nic.mtu in 32 bits: at most 2^32 - 1 of them.
+ */
+static int check_packets(const struct loader *l, const char *path, uint64_t bytes,
+			 uint32_t mtu)
+{
+	uint64_t packets = bytes / mtu + (bytes % mtu != 0);
+
+	if (packets <= UINT32_MAX)
+		return 0;
+	return scn__fail(l, path,
+			 "%llu B is %llu packets of nic.mtu %u B, more than %u (a message's "
+			 "packets are numbered in 32 bits)",
+			 (unsigned long long)bytes, (unsigned long long)packets, mtu, UINT32_MAX);
 }
 
 static int resolve_coll(const struct loader *l, const struct topo *t, const struct raw_workload *w,
@@ -131,6 +149,22 @@ static int resolve_coll(const struct loader *l, const struct topo *t, const stru
 	if (c->n_ranks < 2)
 		return scn__fail(l, scn__wpath(p, sizeof(p), prefix, "ranks"),
 				 "a collective needs 2 ranks or more");
+	if ((err = check_packets(l, scn__wpath(p, sizeof(p), prefix, "size"), c->bytes,
+				 s->nic.mtu)))
+		return err;
+	if (c->op != SCN_ALLTOALL && coll_ring_pieces(c, &v, &(uint32_t){0})) {
+		uint64_t per = (uint64_t)c->n_ranks * c->channels;
+
+		v = c->bytes / per + (c->bytes % per != 0);
+		return scn__fail(l, scn__wpath(p, sizeof(p), prefix, w->chunk ? "chunk" : "size"),
+				 "%llu B a rank and channel in chunks of %llu B cuts each of the %u "
+				 "ring steps into %llu pieces, more than %u (pieces are numbered "
+				 "in 32 bits over the steps); give a larger chunk",
+				 (unsigned long long)v, (unsigned long long)c->chunk,
+				 coll_ring_steps(c),
+				 (unsigned long long)(v / c->chunk + (v % c->chunk != 0)),
+				 UINT32_MAX / (coll_ring_steps(c) + 1));
+	}
 	if (w->late) {
 		uint32_t h = 0;
 
@@ -163,6 +197,9 @@ static int resolve_workload(const struct loader *l, const struct topo *t,
 	wl_dscp(s, w->dscp, &dscp, &prio);
 	if (w->size)
 		units_size(w->size, &size);
+	if (w->size &&
+	    (err = check_packets(l, scn__wpath(p, sizeof(p), prefix, "size"), size, s->nic.mtu)))
+		return err;
 	if (w->start)
 		units_time(w->start, &start);
 	switch (w->kind - 1) {
@@ -183,6 +220,8 @@ static int resolve_workload(const struct loader *l, const struct topo *t,
 						"a flow from %s to itself never touches the fabric",
 						rf->src);
 			units_size(rf->size, &f->bytes);
+			snprintf(p, sizeof(p), "%s.flows[%u].size", prefix, i);
+			err = err ? err : check_packets(l, p, f->bytes, s->nic.mtu);
 			f->start = start;
 			if (rf->start)
 				units_time(rf->start, &f->start);
