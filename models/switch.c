@@ -88,7 +88,10 @@ static uint64_t xoff_limit(const struct sw *s)
 	if (!pfc->dynamic)
 		return pfc->xoff;
 	free_b = s->c.shared_size - s->c.shared_used;
-	return pfc->dynamic_th >= 0 ? free_b << pfc->dynamic_th : free_b >> -pfc->dynamic_th;
+	if (pfc->dynamic_th < 0)
+		return free_b >> -pfc->dynamic_th;
+	/* 2^7 x a buffer beyond 2^57 B passes 2^64: the limit is then no limit */
+	return ck_mul(free_b, 1ULL << pfc->dynamic_th, &free_b) ? UINT64_MAX : free_b;
 }
 
 static uint64_t xon_limit(const struct sw *s)

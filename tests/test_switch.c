@@ -655,6 +655,31 @@ Test(switch, dynamic_threshold_is_alpha_times_free_shared_buffer)
 	sim_fini(&sim);
 }
 
+/*
+ * 2^dynamic_th x free buffer saturates. Here the shared pool is 2^57 B +
+ * 500 KB (3 ports x 38912 B of headroom reserved): with dynamic_th 7 the
+ * limit is 2^64 + 128 x (500 KB - used), which wrapped to 128 x (500 KB -
+ * used), so the incast's queue reached XOFF near 496 KB and paused the
+ * senders. The real limit is beyond any queue: no PAUSE.
+ */
+Test(switch, dynamic_threshold_of_a_huge_buffer_does_not_wrap)
+{
+	static const char yaml[] =
+		"topology: {kind: star, hosts: 3, link: {rate: 100Gbps, cable: 2m}}\n"
+		"switch: {buffer: {size: 144115188076472608}, pfc: {dynamic_th: 7},\n"
+		"         ecn: {enabled: false}}\n"
+		"workload: {kind: incast, senders: 2, size: 1MB}\n";
+	struct sim sim;
+	json_t *j;
+
+	load(yaml, &sim);
+	j = ts_finish(&sim);
+	cr_assert_eq(ts_metric(j, "pfc_pause_frames"), 0);
+	cr_assert_eq(ts_metric(j, "flows_done"), 2);
+	json_decref(j);
+	sim_fini(&sim);
+}
+
 Test(switch, headroom_that_does_not_fit_the_buffer_is_refused)
 {
 	static const char yaml[] =
