@@ -36,11 +36,11 @@ static int is_ring(const struct coll *c)
 	return c->spec->op != SCN_ALLTOALL;
 }
 
-uint32_t coll_qp_count(const struct scn_coll *spec)
+uint64_t coll_qp_count(const struct scn_coll *spec)
 {
 	if (spec->op == SCN_ALLTOALL)
-		return spec->n_ranks * (spec->n_ranks - 1);
-	return spec->n_ranks * spec->channels;
+		return (uint64_t)spec->n_ranks * (spec->n_ranks - 1);
+	return (uint64_t)spec->n_ranks * spec->channels;
 }
 
 const char *coll_op_name(enum scn_coll_op op)
@@ -198,7 +198,7 @@ int coll_new(struct net *net, const struct scn_coll *spec, uint32_t first, struc
 	c->net = net;
 	c->spec = spec;
 	c->qps = &net->flows[first];
-	c->n_qps = coll_qp_count(spec);
+	c->n_qps = (uint32_t)coll_qp_count(spec); /* the loader keeps the total in 32 bits */
 	c->n = n;
 	c->channels = spec->channels;
 	if (is_ring(c)) {

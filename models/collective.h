@@ -30,8 +30,9 @@ uint32_t coll_ring_steps(const struct scn_coll *spec);
  * (steps + 1) x pieces does not fit in 32 bits (pieces are tagged so).
  */
 int coll_ring_pieces(const struct scn_coll *spec, uint64_t *seg, uint32_t *pieces);
-/* QPs the collective needs (allocated by the caller in net->flows). */
-uint32_t coll_qp_count(const struct scn_coll *spec);
+/* QPs the collective needs (allocated by the caller in net->flows). The
+ * scenario loader keeps the sum of all flows and QPs within 32 bits. */
+uint64_t coll_qp_count(const struct scn_coll *spec);
 /*
  * Set up @spec's collective on the QPs net->flows[first .. first +
  * coll_qp_count - 1] and schedule its first iteration. 0 or -ENOMEM.

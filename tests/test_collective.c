@@ -207,3 +207,15 @@ Test(collective, sizes_beyond_32_bit_packet_and_piece_counts_are_refused)
 	      "workload: {kind: alltoall, size: 17592186044417}\n",
 	      "workload.size", "packets of nic.mtu 4096 B");
 }
+
+/*
+ * Flows and queue pairs are numbered in 32 bits: an All-to-All over 69,632
+ * ranks takes 69632 x 69631 = 4,848,545,792 QPs, which wrapped to
+ * 553,578,496 (and the collective then indexed QPs beyond them).
+ */
+Test(collective, more_queue_pairs_than_32_bits_number_are_refused)
+{
+	sized("topology: {kind: leaf_spine, leaves: 17, spines: 1, hosts_per_leaf: 4096}\n"
+	      "workload: {kind: alltoall, size: 1MB}\n",
+	      "workload", "4848545792 flows and queue pairs in all, more than 4294967295");
+}
