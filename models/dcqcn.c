@@ -306,7 +306,7 @@ static void dcqcn_cut_mlx5(struct dcqcn_rp *rp)
 	uint32_t fac = p->rp_min_dec_fac > 100 ? 100 : p->rp_min_dec_fac;
 	/* alpha has 20 fractional bits: Rc alpha_q10 >> rp_gd = Rc alpha >> (rp_gd + 10) */
 	uint64_t by_alpha =
-		dcqcn_scale(rp->rc, rp->alpha, dcqcn_shift(p->rp_gd > 53 ? 63 : p->rp_gd + 10));
+	    dcqcn_scale(rp->rc, rp->alpha, dcqcn_shift(p->rp_gd > 53 ? 63 : p->rp_gd + 10));
 	uint64_t by_fac = (uint64_t)((ck_u128)rp->rc * (100 - fac) / 100); /* <= rc */
 	uint64_t reduction = by_alpha < by_fac ? by_alpha : by_fac;
 
@@ -325,8 +325,8 @@ static void dcqcn_cut_mlx5(struct dcqcn_rp *rp)
 static void dcqcn_cut_paper(struct dcqcn_rp *rp, simtime_t now)
 {
 	/* Rc <- Rc (1 - alpha / 2): Q20 alpha, shift rp_gd + 10 = 21. */
-	uint64_t reduction = dcqcn_scale(rp->rc, rp->alpha,
-					 dcqcn_shift(rp->p->rp_gd > 53 ? 63 : rp->p->rp_gd + 10));
+	uint64_t reduction =
+	    dcqcn_scale(rp->rc, rp->alpha, dcqcn_shift(rp->p->rp_gd > 53 ? 63 : rp->p->rp_gd + 10));
 
 	rp->rt = rp->rc;
 	rp->rc -= reduction < rp->rc ? reduction : rp->rc;

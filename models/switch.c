@@ -474,8 +474,8 @@ uint64_t sw_port_headroom(const struct scenario *s, const struct topo_link *l)
 	return pfc_headroom_kib(pfc_headroom_need(l->rate_bps, l->delay, response, s->nic.mtu));
 }
 
-int sw_buffer_plan(const struct scenario *s, const struct topo *t, uint32_t node,
-		   uint64_t *shared, struct diag *d)
+int sw_buffer_plan(const struct scenario *s, const struct topo *t, uint32_t node, uint64_t *shared,
+		   struct diag *d)
 {
 	const struct topo_node *tn = &t->nodes[node];
 	uint8_t lossless = s->sw.pfc.enabled ? s->sw.lossless : 0;
@@ -518,16 +518,18 @@ int sw_buffer_plan(const struct scenario *s, const struct topo *t, uint32_t node
 			 "switch.buffer.size is %llu B: nothing is left to share; lower the "
 			 "headroom, or share it with switch.buffer.headroom_pool",
 			 tn->name, tn->n_ports, n_lossless, n_lossless == 1 ? "y" : "ies",
-			 s->sw.pg_min ? " and pg_min" : "", total, (unsigned long long)s->sw.buffer);
-	else /* computed for the links: the buffer is what is short */
-		diag_set(d, "", 0, "switch.buffer.size",
-			 "%s: %u ports x %u lossless priorit%s of headroom (computed for each "
-			 "port's link, up to %llu B)%s reserve %s, and switch.buffer.size is %llu B: "
-			 "nothing is left to share; give a larger buffer, a smaller "
-			 "switch.pfc.headroom, or share it with switch.buffer.headroom_pool",
-			 tn->name, tn->n_ports, n_lossless, n_lossless == 1 ? "y" : "ies",
-			 (unsigned long long)most, s->sw.pg_min ? " and pg_min" : "", total,
+			 s->sw.pg_min ? " and pg_min" : "", total,
 			 (unsigned long long)s->sw.buffer);
+	else /* computed for the links: the buffer is what is short */
+		diag_set(
+		    d, "", 0, "switch.buffer.size",
+		    "%s: %u ports x %u lossless priorit%s of headroom (computed for each "
+		    "port's link, up to %llu B)%s reserve %s, and switch.buffer.size is %llu B: "
+		    "nothing is left to share; give a larger buffer, a smaller "
+		    "switch.pfc.headroom, or share it with switch.buffer.headroom_pool",
+		    tn->name, tn->n_ports, n_lossless, n_lossless == 1 ? "y" : "ies",
+		    (unsigned long long)most, s->sw.pg_min ? " and pg_min" : "", total,
+		    (unsigned long long)s->sw.buffer);
 	return -EINVAL;
 }
 
@@ -558,8 +560,8 @@ int sw_new(struct net *net, uint32_t node, struct sw **out, struct diag *d)
 		return -ENOMEM;
 	}
 	for (uint32_t i = 0; i < s->n_ports; i++)
-		s->ps[i].headroom =
-			sw_port_headroom(scn, &net->topo->links[net->topo->ports[tn->first_port + i].link]);
+		s->ps[i].headroom = sw_port_headroom(
+		    scn, &net->topo->links[net->topo->ports[tn->first_port + i].link]);
 	s->c.shared_size = shared;
 	for (int q = 0; q < PKT_PRIORITIES; q++)
 		if (scn->sw.weights[q] && scn->sw.weights[q] < wmin)

@@ -67,8 +67,8 @@ struct sw_pg_stats {
  * saying why, a sum beyond 2^64 included. `run` refuses with it and
  * `rocesim check` reports it: one decision, the same words.
  */
-int sw_buffer_plan(const struct scenario *s, const struct topo *t, uint32_t node,
-		   uint64_t *shared, struct diag *d);
+int sw_buffer_plan(const struct scenario *s, const struct topo *t, uint32_t node, uint64_t *shared,
+		   struct diag *d);
 /* Headroom of each lossless PG of a switch port on link @l: switch.pfc.headroom,
  * or pfc_headroom_need for the link rounded up to 1 KiB. */
 uint64_t sw_port_headroom(const struct scenario *s, const struct topo_link *l);

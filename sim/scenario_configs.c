@@ -80,8 +80,8 @@ static int merge_sonic(struct loader *l, struct scenario *s, const char *value)
 		return -ENOMEM;
 	if ((err = sonic_read(s->cfg.sonic, &c, &d)))
 		return err == -ENOMEM ? err : config_fail(l, "switch.sonic", &d);
-	if (c.has_pool && (err = give(l, "switch.buffer.size", "%llu",
-				      (unsigned long long)c.buffer_size)))
+	if (c.has_pool &&
+	    (err = give(l, "switch.buffer.size", "%llu", (unsigned long long)c.buffer_size)))
 		return err;
 	if (c.has_pool && c.pool_xoff &&
 	    (err = give(l, "switch.buffer.headroom_pool", "%llu", (unsigned long long)c.pool_xoff)))

@@ -100,8 +100,7 @@ static void wl_dscp(const struct scenario *s, const char *dscp_s, uint8_t *dscp,
  * A message of @bytes (a flow, or the most a collective sends at once)
  * numbers its packets of nic.mtu in 32 bits: at most 2^32 - 1 of them.
  */
-static int check_packets(const struct loader *l, const char *path, uint64_t bytes,
-			 uint32_t mtu)
+static int check_packets(const struct loader *l, const char *path, uint64_t bytes, uint32_t mtu)
 {
 	uint64_t packets = bytes / mtu + (bytes % mtu != 0);
 
@@ -178,21 +177,21 @@ static int resolve_coll(const struct loader *l, const struct topo *t, const stru
 		return scn__fail(l, scn__wpath(p, sizeof(p), prefix, "ranks"),
 				 "a collective needs 2 ranks or more");
 	if ((err = check_count(l, prefix, s, 0)) ||
-	    (err = check_packets(l, scn__wpath(p, sizeof(p), prefix, "size"), c->bytes,
-				 s->nic.mtu)))
+	    (err =
+		 check_packets(l, scn__wpath(p, sizeof(p), prefix, "size"), c->bytes, s->nic.mtu)))
 		return err;
 	if (c->op != SCN_ALLTOALL && coll_ring_pieces(c, &v, &(uint32_t){0})) {
 		uint64_t per = (uint64_t)c->n_ranks * c->channels;
 
 		v = c->bytes / per + (c->bytes % per != 0);
-		return scn__fail(l, scn__wpath(p, sizeof(p), prefix, w->chunk ? "chunk" : "size"),
-				 "%llu B a rank and channel in chunks of %llu B cuts each of the %u "
-				 "ring steps into %llu pieces, more than %u (pieces are numbered "
-				 "in 32 bits over the steps); give a larger chunk",
-				 (unsigned long long)v, (unsigned long long)c->chunk,
-				 coll_ring_steps(c),
-				 (unsigned long long)(v / c->chunk + (v % c->chunk != 0)),
-				 UINT32_MAX / (coll_ring_steps(c) + 1));
+		return scn__fail(
+		    l, scn__wpath(p, sizeof(p), prefix, w->chunk ? "chunk" : "size"),
+		    "%llu B a rank and channel in chunks of %llu B cuts each of the %u "
+		    "ring steps into %llu pieces, more than %u (pieces are numbered "
+		    "in 32 bits over the steps); give a larger chunk",
+		    (unsigned long long)v, (unsigned long long)c->chunk, coll_ring_steps(c),
+		    (unsigned long long)(v / c->chunk + (v % c->chunk != 0)),
+		    UINT32_MAX / (coll_ring_steps(c) + 1));
 	}
 	if (w->late) {
 		uint32_t h = 0;

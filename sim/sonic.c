@@ -1117,12 +1117,13 @@ static int read_watchdog(struct sonic_ctx *c)
 			continue;
 		err = need_object(c, tbl, key, row);
 		if (!err)
-			err = get_u64(c, row, tbl, key, "detection_time", SONIC_WD_MAX_MS, &det, &has);
+			err = get_u64(c, row, tbl, key, "detection_time", SONIC_WD_MAX_MS, &det,
+				      &has);
 		if (!err && !has)
 			err = fail(c, tbl, key, "detection_time", "missing");
 		if (!err)
-			err =
-			    get_u64(c, row, tbl, key, "restoration_time", SONIC_WD_MAX_MS, &rest, &has);
+			err = get_u64(c, row, tbl, key, "restoration_time", SONIC_WD_MAX_MS, &rest,
+				      &has);
 		if (!err && !has)
 			rest = det;
 		if (!err)

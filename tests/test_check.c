@@ -233,7 +233,8 @@ Test(check, headroom_figure)
 	    {"100Gbps", "topology.link.cable=300m", "1024", 66118},
 	    /* (1000 ns + 80 quanta at 25G, 1638.4 ns) x 3.125 B/ns = 8245 B, + 3 x 2130 + 84 */
 	    {"25Gbps", "topology.link.cable=100m", "2048", 14719},
-	    /* (50 ns + 67 quanta at 10G, 3430.4 ns) x 1.25 B/ns = 4350.5 -> 4350 B, + 3 x 594 + 84 */
+	    /* (50 ns + 67 quanta at 10G, 3430.4 ns) x 1.25 B/ns = 4350.5 -> 4350 B, + 3 x 594 + 84
+	     */
 	    {"10Gbps", "topology.link.cable=5m", "512", 6216},
 	    /* (400 us + 1158.4 ns) x 50 B/ns = 20057920 B, + 12618 */
 	    {"400Gbps", "topology.link.cable=40km", "4096", 20070538},
@@ -264,9 +265,9 @@ Test(check, headroom_figure)
 			  cases[i].length, cases[i].mtu, want, p.out);
 		ts_proc_free(&p);
 
-		ts_exec(&p, (const char *[]){"check", "tests/check/headroom.yaml", "--json", "--set",
-					     rate, "--set", cases[i].length, "--set", mtu, "--set",
-					     "switch.pfc.headroom=1KB", NULL});
+		ts_exec(&p, (const char *[]){"check", "tests/check/headroom.yaml", "--json",
+					     "--set", rate, "--set", cases[i].length, "--set", mtu,
+					     "--set", "switch.pfc.headroom=1KB", NULL});
 		j = json_loads(p.out, 0, &jerr);
 		cr_assert(j, "not JSON: %s: %s", jerr.text, p.out);
 		for (k = 0; k < json_array_size(get(j, "effective.ports")); k++) {
@@ -316,10 +317,10 @@ Test(check, headroom_that_run_refuses)
 		snprintf(msg, sizeof(msg), "%.*s", (int)strcspn(m + 2, "\n"), m + 2);
 		ts_proc_free(&p);
 
-		ts_exec(&p, (const char *[]){"check", "tests/check/headroom.yaml", "--set",
-					     "topology.hosts=4", "--set",
-					     "topology.link.rate=400Gbps", "--set", cases[i][0],
-					     "--set", cases[i][1], NULL});
+		ts_exec(&p,
+			(const char *[]){"check", "tests/check/headroom.yaml", "--set",
+					 "topology.hosts=4", "--set", "topology.link.rate=400Gbps",
+					 "--set", cases[i][0], "--set", cases[i][1], NULL});
 		cr_assert_eq(p.code, 1, "%s: %s%s", cases[i][0], p.out, p.err);
 		cr_assert(strstr(p.out, "error HEADROOM_BUFFER switch.pfc.headroom "), "%s", p.out);
 		cr_assert(strstr(p.out, msg), "%s: run said \"%s\"; check said %s", cases[i][0],

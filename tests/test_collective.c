@@ -195,14 +195,16 @@ Test(collective, sizes_beyond_32_bit_packet_and_piece_counts_are_refused)
 	      "workload: {kind: incast, senders: 2, size: 17592186044417}\n",
 	      "workload.size", "4294967297 packets of nic.mtu 4096 B");
 	sized("topology: {kind: star, hosts: 3}\n"
-	      "workload: {kind: permutation, size: 17592186040320}\n", NULL, NULL);
+	      "workload: {kind: permutation, size: 17592186040320}\n",
+	      NULL, NULL);
 	sized("topology: {kind: star, hosts: 2}\n"
 	      "workload: {kind: allreduce, size: 1TB, chunk: 1B, channels: 4}\n",
 	      "workload.chunk",
 	      "125000000000 B a rank and channel in chunks of 1 B cuts each of the 2 ring "
 	      "steps into 125000000000 pieces, more than 1431655765");
 	sized("topology: {kind: star, hosts: 2}\n"
-	      "workload: {kind: allreduce, size: 1TB, chunk: 64KB, channels: 4}\n", NULL, NULL);
+	      "workload: {kind: allreduce, size: 1TB, chunk: 64KB, channels: 4}\n",
+	      NULL, NULL);
 	sized("topology: {kind: star, hosts: 2}\n"
 	      "workload: {kind: alltoall, size: 17592186044417}\n",
 	      "workload.size", "packets of nic.mtu 4096 B");

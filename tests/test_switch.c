@@ -276,14 +276,14 @@ Test(switch, headroom_need_holds_on_long_and_fast_links)
 		uint64_t rate;
 		simtime_t delay;
 	} links[] = {
-		{400000000000ULL, 40000000 * SIMTIME_PS_PER_MM},  /* 40 km */
-		{1600000000000ULL, 10000000 * SIMTIME_PS_PER_MM}, /* 10 km */
-		{100000000000ULL, SIMTIME_S},
-		{400000000000ULL, SIMTIME_S},
-		{1600000000000ULL, SIMTIME_S},
-		{10000000000ULL, SIMTIME_S},
-		{100000000000ULL, 2000 * SIMTIME_PS_PER_MM},	 /* 2 m */
-		{1600000000000ULL, 1000000000 * SIMTIME_PS_PER_MM}, /* 1000 km */
+	    {400000000000ULL, 40000000 * SIMTIME_PS_PER_MM},  /* 40 km */
+	    {1600000000000ULL, 10000000 * SIMTIME_PS_PER_MM}, /* 10 km */
+	    {100000000000ULL, SIMTIME_S},
+	    {400000000000ULL, SIMTIME_S},
+	    {1600000000000ULL, SIMTIME_S},
+	    {10000000000ULL, SIMTIME_S},
+	    {100000000000ULL, 2000 * SIMTIME_PS_PER_MM},	/* 2 m */
+	    {1600000000000ULL, 1000000000 * SIMTIME_PS_PER_MM}, /* 1000 km */
 	};
 	static const uint32_t mtus[] = {256, 1024, 4096};
 
@@ -296,8 +296,8 @@ Test(switch, headroom_need_holds_on_long_and_fast_links)
 
 			cr_assert(fabsl((long double)got - want) <= 1,
 				  "%llu b/s, %llu ps, MTU %u: %llu B, formula %.1Lf B",
-				  (unsigned long long)r, (unsigned long long)links[i].delay, mtus[m],
-				  (unsigned long long)got, want);
+				  (unsigned long long)r, (unsigned long long)links[i].delay,
+				  mtus[m], (unsigned long long)got, want);
 		}
 	}
 	/* 400G x 40 km, MTU 4096: 20 MB, not the 1.6 MB of a wrapped product */
@@ -665,10 +665,10 @@ Test(switch, dynamic_threshold_is_alpha_times_free_shared_buffer)
 Test(switch, dynamic_threshold_of_a_huge_buffer_does_not_wrap)
 {
 	static const char yaml[] =
-		"topology: {kind: star, hosts: 3, link: {rate: 100Gbps, cable: 2m}}\n"
-		"switch: {buffer: {size: 144115188076472608}, pfc: {dynamic_th: 7},\n"
-		"         ecn: {enabled: false}}\n"
-		"workload: {kind: incast, senders: 2, size: 1MB}\n";
+	    "topology: {kind: star, hosts: 3, link: {rate: 100Gbps, cable: 2m}}\n"
+	    "switch: {buffer: {size: 144115188076472608}, pfc: {dynamic_th: 7},\n"
+	    "         ecn: {enabled: false}}\n"
+	    "workload: {kind: incast, senders: 2, size: 1MB}\n";
 	struct sim sim;
 	json_t *j;
 

@@ -7,8 +7,8 @@
 
 /* Link rates from 10G to 1.6T: 8e12 and 512e12 are whole multiples of each. */
 static const uint64_t ethernet_rates[] = {
-	10000000000ULL,	 25000000000ULL,  40000000000ULL,  50000000000ULL,   100000000000ULL,
-	200000000000ULL, 400000000000ULL, 800000000000ULL, 1600000000000ULL,
+    10000000000ULL,  25000000000ULL,  40000000000ULL,  50000000000ULL,	 100000000000ULL,
+    200000000000ULL, 400000000000ULL, 800000000000ULL, 1600000000000ULL,
 };
 #define N_ETHERNET_RATES (sizeof(ethernet_rates) / sizeof(ethernet_rates[0]))
 
@@ -173,8 +173,8 @@ Test(units, checked_sums_and_products_refuse_what_does_not_fit)
  */
 Test(units, serialization_time_is_exact_over_the_whole_range)
 {
-	static const uint64_t odd_rates[] = {1, 3, 1000000007ULL, 3000000000ULL, 1000000000ULL,
-					     2500000000ULL, 56000000000ULL};
+	static const uint64_t odd_rates[] = {
+	    1, 3, 1000000007ULL, 3000000000ULL, 1000000000ULL, 2500000000ULL, 56000000000ULL};
 
 	/* 2^40 B at 1.6 Tb/s: 2^40 x 5 ps; at 10 Gb/s: 2^40 x 800 ps */
 	cr_assert_eq(simtime_tx(1ULL << 40, 1600000000000ULL), 5497558138880ULL);
@@ -235,8 +235,8 @@ Test(units, pause_quanta_duration_over_the_whole_range)
 	}
 	/* a rate that does not divide 512e12: rounded up */
 	for (uint32_t q = 0; q <= 65535; q += 7)
-		cr_assert(is_ceiling(pfc_quanta_time(q, 3000000000ULL), (ck_u128)q * 512,
-				     3000000000ULL));
+		cr_assert(
+		    is_ceiling(pfc_quanta_time(q, 3000000000ULL), (ck_u128)q * 512, 3000000000ULL));
 }
 
 /* Times up to 1 s and cables up to 1000 km read exactly. */
