@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "../sim/checked.h"
 #include "net.h"
 #include "nic.h"
 
@@ -35,11 +36,11 @@ static int is_ring(const struct coll *c)
 	return c->spec->op != SCN_ALLTOALL;
 }
 
-uint32_t coll_qp_count(const struct scn_coll *spec)
+uint64_t coll_qp_count(const struct scn_coll *spec)
 {
 	if (spec->op == SCN_ALLTOALL)
-		return spec->n_ranks * (spec->n_ranks - 1);
-	return spec->n_ranks * spec->channels;
+		return (uint64_t)spec->n_ranks * (spec->n_ranks - 1);
+	return (uint64_t)spec->n_ranks * spec->channels;
 }
 
 const char *coll_op_name(enum scn_coll_op op)
@@ -59,6 +60,27 @@ double coll_busbw_factor(enum scn_coll_op op, uint32_t ranks)
 	double n = ranks;
 
 	return op == SCN_ALLREDUCE ? 2 * (n - 1) / n : (n - 1) / n;
+}
+
+uint32_t coll_ring_steps(const struct scn_coll *spec)
+{
+	return spec->op == SCN_ALLREDUCE ? 2 * (spec->n_ranks - 1) : spec->n_ranks - 1;
+}
+
+int coll_ring_pieces(const struct scn_coll *spec, uint64_t *seg, uint32_t *pieces)
+{
+	uint64_t per = (uint64_t)spec->n_ranks * spec->channels;
+	uint64_t s = spec->bytes / per + (spec->bytes % per != 0), p, tags;
+
+	if (!s)
+		s = 1;
+	p = s / spec->chunk + (s % spec->chunk != 0);
+	/* a piece's tag, (step + 1) x pieces + piece, is 32 bits */
+	if (ck_mul(p, (uint64_t)coll_ring_steps(spec) + 1, &tags) || tags > UINT32_MAX)
+		return -ERANGE;
+	*seg = s;
+	*pieces = (uint32_t)p;
+	return 0;
 }
 
 /* Bytes of piece @p of a ring step (the last piece takes the rest). */
@@ -176,15 +198,15 @@ int coll_new(struct net *net, const struct scn_coll *spec, uint32_t first, struc
 	c->net = net;
 	c->spec = spec;
 	c->qps = &net->flows[first];
-	c->n_qps = coll_qp_count(spec);
+	c->n_qps = (uint32_t)coll_qp_count(spec); /* the loader keeps the total in 32 bits */
 	c->n = n;
 	c->channels = spec->channels;
 	if (is_ring(c)) {
-		c->steps = spec->op == SCN_ALLREDUCE ? 2 * (n - 1) : n - 1;
-		c->seg = (spec->bytes + (uint64_t)n * c->channels - 1) / ((uint64_t)n * c->channels);
-		if (!c->seg)
-			c->seg = 1;
-		c->pieces = (uint32_t)((c->seg + spec->chunk - 1) / spec->chunk);
+		c->steps = coll_ring_steps(spec);
+		if (coll_ring_pieces(spec, &c->seg, &c->pieces)) {
+			coll_free(c);
+			return -EINVAL; /* the scenario loader refuses it first */
+		}
 	} else {
 		c->steps = 1;
 		c->pieces = 1;

@@ -22,8 +22,17 @@ struct net;
 struct flow;
 struct coll;
 
-/* QPs the collective needs (allocated by the caller in net->flows). */
-uint32_t coll_qp_count(const struct scn_coll *spec);
+/* Steps of a ring collective: 2(n-1) for AllReduce, n-1 otherwise. */
+uint32_t coll_ring_steps(const struct scn_coll *spec);
+/*
+ * A ring collective's share per rank, channel and step (*@seg bytes) and
+ * the pieces of at most `chunk` bytes it is cut into. 0, or -ERANGE when
+ * (steps + 1) x pieces does not fit in 32 bits (pieces are tagged so).
+ */
+int coll_ring_pieces(const struct scn_coll *spec, uint64_t *seg, uint32_t *pieces);
+/* QPs the collective needs (allocated by the caller in net->flows). The
+ * scenario loader keeps the sum of all flows and QPs within 32 bits. */
+uint64_t coll_qp_count(const struct scn_coll *spec);
 /*
  * Set up @spec's collective on the QPs net->flows[first .. first +
  * coll_qp_count - 1] and schedule its first iteration. 0 or -ENOMEM.

@@ -8,13 +8,17 @@
  * Where the sources disagree (FACTS.md 1.3, 2.2) the reading taken is
  * marked [choice] at the code that implements it.
  *
- * Overflow bounds (64-bit): rc <= line rate; rc * alpha needs rc < 2^64 /
- * 2^20 (1.7e13 bit/s, i.e. 17 Tb/s); rc * 100 is far below it. Rates in Mb/s
- * from 32-bit fields times 1e6 stay below 4.3e15.
+ * Overflow: rc <= line rate, which may be any 64-bit rate. rc * alpha
+ * passes 2^64 above 17.6 Tb/s and rc * (100 - min_dec_fac) above 184 Pb/s:
+ * both are taken in 128 bits. Rates in Mb/s from 32-bit fields times 1e6
+ * stay below 4.3e15; the increases add them saturating, before the cap at
+ * the max rate.
  */
 #include "dcqcn.h"
 
 #include <string.h>
+
+#include "../sim/checked.h"
 
 #define DCQCN_MBPS 1000000ULL
 #define DCQCN_ALPHA_Q10_ONE 1024U
@@ -106,6 +110,18 @@ static simtime_t dcqcn_us(uint32_t us)
 static uint32_t dcqcn_shift(uint32_t s)
 {
 	return s > 63 ? 63 : s;
+}
+
+/*
+ * Rc x alpha >> @shift: the product passes 2^64 above 17.6 Tb/s (alpha has
+ * 20 fractional bits), so it is taken in 128 bits; UINT64_MAX when the
+ * result does not fit (the cut's other bound then decides).
+ */
+static uint64_t dcqcn_scale(uint64_t rc, uint32_t alpha, uint32_t shift)
+{
+	ck_u128 r = (ck_u128)rc * alpha >> shift;
+
+	return r > UINT64_MAX ? UINT64_MAX : (uint64_t)r;
 }
 
 static uint32_t dcqcn_initial_alpha(const struct dcqcn_params *p)
@@ -289,8 +305,9 @@ static void dcqcn_cut_mlx5(struct dcqcn_rp *rp)
 	const struct dcqcn_params *p = rp->p;
 	uint32_t fac = p->rp_min_dec_fac > 100 ? 100 : p->rp_min_dec_fac;
 	/* alpha has 20 fractional bits: Rc alpha_q10 >> rp_gd = Rc alpha >> (rp_gd + 10) */
-	uint64_t by_alpha = (rp->rc * rp->alpha) >> dcqcn_shift(p->rp_gd > 53 ? 63 : p->rp_gd + 10);
-	uint64_t by_fac = rp->rc * (100 - fac) / 100;
+	uint64_t by_alpha =
+	    dcqcn_scale(rp->rc, rp->alpha, dcqcn_shift(p->rp_gd > 53 ? 63 : p->rp_gd + 10));
+	uint64_t by_fac = (uint64_t)((ck_u128)rp->rc * (100 - fac) / 100); /* <= rc */
 	uint64_t reduction = by_alpha < by_fac ? by_alpha : by_fac;
 
 	/*
@@ -308,7 +325,8 @@ static void dcqcn_cut_mlx5(struct dcqcn_rp *rp)
 static void dcqcn_cut_paper(struct dcqcn_rp *rp, simtime_t now)
 {
 	/* Rc <- Rc (1 - alpha / 2): Q20 alpha, shift rp_gd + 10 = 21. */
-	uint64_t reduction = (rp->rc * rp->alpha) >> dcqcn_shift(rp->p->rp_gd > 53 ? 63 : rp->p->rp_gd + 10);
+	uint64_t reduction =
+	    dcqcn_scale(rp->rc, rp->alpha, dcqcn_shift(rp->p->rp_gd > 53 ? 63 : rp->p->rp_gd + 10));
 
 	rp->rt = rp->rc;
 	rp->rc -= reduction < rp->rc ? reduction : rp->rc;
@@ -351,16 +369,22 @@ static int dcqcn_increase(struct dcqcn_rp *rp)
 
 	if (p->variant == DCQCN_PAPER) {
 		/* FR while max < F; AI while min < F; HAI by i * R_HAI, i = min - F + 1. */
-		if (lo >= f)
-			rp->rt += (uint64_t)(lo - f + 1) * p->rp_hai_rate * DCQCN_MBPS;
-		else if (hi >= f)
-			rp->rt += (uint64_t)p->rp_ai_rate * DCQCN_MBPS;
+		if (lo >= f) {
+			uint64_t step;
+
+			if (ck_mul((uint64_t)(lo - f + 1), (uint64_t)p->rp_hai_rate * DCQCN_MBPS,
+				   &step))
+				step = UINT64_MAX;
+			rp->rt = ck_add_sat(rp->rt, step);
+		} else if (hi >= f) {
+			rp->rt = ck_add_sat(rp->rt, (uint64_t)p->rp_ai_rate * DCQCN_MBPS);
+		}
 	} else {
 		/* Isekai (S5): HAI (a constant step) if min > F, AI if max >= F, else FR. */
 		if (lo > f)
-			rp->rt += (uint64_t)p->rp_hai_rate * DCQCN_MBPS;
+			rp->rt = ck_add_sat(rp->rt, (uint64_t)p->rp_hai_rate * DCQCN_MBPS);
 		else if (hi >= f)
-			rp->rt += (uint64_t)p->rp_ai_rate * DCQCN_MBPS;
+			rp->rt = ck_add_sat(rp->rt, (uint64_t)p->rp_ai_rate * DCQCN_MBPS);
 	}
 	/* [choice] Rt is capped at the max rate in both variants. */
 	if (rp->rt > rp->max_rate)

@@ -14,6 +14,7 @@ static void on_pause_expiry(void *obj, uint64_t arg);
 
 simtime_t pfc_quanta_time(uint32_t quanta, uint64_t rate_bps)
 {
+	/* 512 bit times = 64 bytes; exact for every quanta (simtime_tx) */
 	return simtime_tx((uint64_t)quanta * 64, rate_bps);
 }
 
@@ -181,7 +182,7 @@ static void on_pause_apply(void *obj, uint64_t arg)
 		port_kick(p);
 		return;
 	}
-	c->paused_until = now + pfc_quanta_time(quanta, p->rate_bps);
+	c->paused_until = ck_add_sat(now, pfc_quanta_time(quanta, p->rate_bps));
 	if (!(p->paused & (1u << prio))) {
 		p->paused |= (uint8_t)(1u << prio);
 		c->paused_since = now;
@@ -284,19 +285,27 @@ void port_pfc_ignore(struct port *p, uint8_t prio, int ignore)
  * takes effect (3 frames of MTU), the PAUSE frame itself, the peer's
  * response time at line rate, and two propagation delays (the PAUSE going
  * up, the data already on the wire coming down). SONiC's headroom
- * calculation (FACTS.md 4.3, with Cisco's own-frame term) without the
- * gearbox, PHY and cell-occupancy terms. Rounded up to 1 KiB.
+ * calculation (sonic-swss buffer_headroom_mellanox.lua, with Cisco's
+ * own-frame term) without the gearbox, PHY and cell-occupancy terms.
+ * The wire term is taken in 128 bits: in 64 it wraps on long or fast
+ * links (400G over 40 km); a need beyond 2^64 B is UINT64_MAX, more than
+ * any buffer.
  */
 uint64_t pfc_headroom_need(uint64_t rate_bps, simtime_t delay, simtime_t response, uint32_t mtu)
 {
-	return 3 * ((uint64_t)mtu + PKT_HEADER_BYTES + PKT_PREAMBLE_IFG_BYTES) +
-	       PKT_PAUSE_FRAME_BYTES + PKT_PREAMBLE_IFG_BYTES +
-	       (2 * delay + response) * (rate_bps / 8) / SIMTIME_S;
+	uint64_t frames = 3 * ((uint64_t)mtu + PKT_HEADER_BYTES + PKT_PREAMBLE_IFG_BYTES) +
+			  PKT_PAUSE_FRAME_BYTES + PKT_PREAMBLE_IFG_BYTES;
+	ck_u128 wire = ((ck_u128)delay * 2 + response) * (rate_bps / 8) / SIMTIME_S;
+
+	return wire > UINT64_MAX - frames ? UINT64_MAX : frames + (uint64_t)wire;
+}
+
+uint64_t pfc_headroom_kib(uint64_t need)
+{
+	return need > UINT64_MAX - 1023 ? UINT64_MAX : (need + 1023) / 1024 * 1024;
 }
 
 uint64_t pfc_headroom(const struct port *p, uint32_t mtu)
 {
-	uint64_t b = pfc_headroom_need(p->rate_bps, p->delay, p->peer->response, mtu);
-
-	return (b + 1023) / 1024 * 1024;
+	return pfc_headroom_kib(pfc_headroom_need(p->rate_bps, p->delay, p->peer->response, mtu));
 }

@@ -110,8 +110,9 @@ void port_pfc_ignore(struct port *p, uint8_t prio, int ignore);
 /*
  * Time a transmitter at @rate_bps takes to react to a PAUSE: the peer
  * response allowance SONiC's headroom calculation uses, in pause quanta
- * per speed (FACTS.md 4.3): 10G 67, 25G 80, 40G 118, 50G 147, 100G 394,
- * 200G 453, 400G and above 905; slower links take the 10G figure.
+ * per speed (sonic-swss buffer_headroom_mellanox.lua): 10G 67, 25G 80,
+ * 40G 118, 50G 147, 100G 394, 200G 453, 400G and above 905; slower links
+ * take the 10G figure.
  */
 simtime_t pfc_response_delay(uint64_t rate_bps);
 /* Bytes a receiver at @p needs after XOFF for MTU @mtu, rounded up to
@@ -120,7 +121,10 @@ uint64_t pfc_headroom(const struct port *p, uint32_t mtu);
 /* The same need, not rounded, for a link of @rate_bps and @delay whose far
  * end reacts in @response (rocesim check uses it before any port exists). */
 uint64_t pfc_headroom_need(uint64_t rate_bps, simtime_t delay, simtime_t response, uint32_t mtu);
-/* Duration of @quanta pause quanta (512 bit times each) at @rate_bps. */
+/* @need rounded up to 1 KiB, as a computed headroom is (UINT64_MAX stays). */
+uint64_t pfc_headroom_kib(uint64_t need);
+/* Duration of @quanta pause quanta (512 bit times each) at @rate_bps,
+ * exact for every quanta and rate (SIMTIME_NEVER beyond 2^64 ps). */
 simtime_t pfc_quanta_time(uint32_t quanta, uint64_t rate_bps);
 
 #endif

@@ -140,19 +140,7 @@ int net_build(const struct scenario *s, struct topo *t, struct evq *q, gsl_rng *
 	}
 	for (uint32_t u = 0; u < t->n_nodes; u++) {
 		if (t->nodes[u].kind == TOPO_SWITCH) {
-			err = sw_new(n, u, &n->switches[u]);
-			if (err == -EINVAL) {
-				unsigned lossless = (unsigned)__builtin_popcount(s->sw.lossless);
-
-				diag_set(d, "", 0, "switch.pfc.headroom",
-					 "%s: %u ports x %u lossless priorit%s of headroom%s take "
-					 "all of switch.buffer.size (%llu B); lower the headroom, "
-					 "or share it with switch.buffer.headroom_pool",
-					 t->nodes[u].name, t->nodes[u].n_ports, lossless,
-					 lossless == 1 ? "y" : "ies", s->sw.pg_min ? " and pg_min" : "",
-					 (unsigned long long)s->sw.buffer);
-				goto fail;
-			}
+			err = sw_new(n, u, &n->switches[u], d);
 			if (err)
 				goto fail;
 			err = -ENOMEM;

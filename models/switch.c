@@ -5,8 +5,10 @@
 #include "switch.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 
+#include "../sim/checked.h"
 #include "net.h"
 
 /* DWRR: the smallest weight gets one maximum-size frame per round. */
@@ -109,7 +111,10 @@ static uint64_t xoff_limit(const struct sw *s)
 	if (!pfc->dynamic)
 		return pfc->xoff;
 	free_b = s->c.shared_size - s->c.shared_used;
-	return pfc->dynamic_th >= 0 ? free_b << pfc->dynamic_th : free_b >> -pfc->dynamic_th;
+	if (pfc->dynamic_th < 0)
+		return free_b >> -pfc->dynamic_th;
+	/* 2^7 x a buffer beyond 2^57 B passes 2^64: the limit is then no limit */
+	return ck_mul(free_b, 1ULL << pfc->dynamic_th, &free_b) ? UINT64_MAX : free_b;
 }
 
 static uint64_t xon_limit(const struct sw *s)
@@ -170,19 +175,28 @@ static void maybe_xon(struct sw *s, struct sw_pg *pg)
 
 /* ---- ECN --------------------------------------------------------------------- */
 
-/* RED on the egress queue depth @q (FACTS.md 1.1 / 3). */
-static void ecn_mark(struct sw *s, struct port_queue *pq, struct pkt *pkt, uint64_t q)
+/*
+ * RED as DCQCN's CP marks (Zhu et al., SIGCOMM'15): p = 0 at q <= kmin,
+ * pmax (q - kmin) / (kmax - kmin) for kmin < q <= kmax, 1 above kmax. With
+ * kmin == kmax the ramp is empty: step marking at K, none at or below, all
+ * above (DCTCP marks when the queue is above K).
+ */
+int sw_red_mark(const struct scn_ecn *e, uint64_t q, gsl_rng *rng)
 {
-	const struct scn_ecn *e = &s->scn->sw.ecn;
 	double p;
 
-	if (pkt->ecn != PKT_ECT || q <= e->kmin)
-		return;
+	if (q <= e->kmin)
+		return 0;
 	if (q > e->kmax)
-		p = 1.0;
-	else
-		p = e->pmax * (double)(q - e->kmin) / (double)(e->kmax - e->kmin);
-	if (p < 1.0 && gsl_rng_uniform(s->net->rng) >= p)
+		return 1;
+	p = e->pmax * (double)(q - e->kmin) / (double)(e->kmax - e->kmin);
+	return p >= 1.0 || gsl_rng_uniform(rng) < p;
+}
+
+/* RED on the egress queue depth @q of an ECN-capable packet. */
+static void ecn_mark(struct sw *s, struct port_queue *pq, struct pkt *pkt, uint64_t q)
+{
+	if (pkt->ecn != PKT_ECT || !sw_red_mark(&s->scn->sw.ecn, q, s->net->rng))
 		return;
 	pkt->ecn = PKT_CE;
 	pq->ecn_marked++;
@@ -483,15 +497,89 @@ static const struct port_ops sw_ops = {
 
 /* ---- life cycle ---------------------------------------------------------------------- */
 
+uint64_t sw_port_headroom(const struct scenario *s, const struct topo_link *l)
+{
+	simtime_t response;
 
-int sw_new(struct net *net, uint32_t node, struct sw **out)
+	if (s->sw.pfc.headroom)
+		return s->sw.pfc.headroom;
+	/* the far end's response: the same for both ends of a link (net_build) */
+	response = s->sw.pfc.response ? s->sw.pfc.response : pfc_response_delay(l->rate_bps);
+	return pfc_headroom_kib(pfc_headroom_need(l->rate_bps, l->delay, response, s->nic.mtu));
+}
+
+int sw_buffer_plan(const struct scenario *s, const struct topo *t, uint32_t node, uint64_t *shared,
+		   struct diag *d)
+{
+	const struct topo_node *tn = &t->nodes[node];
+	uint8_t lossless = s->sw.pfc.enabled ? s->sw.lossless : 0;
+	unsigned n_lossless = (unsigned)__builtin_popcount(lossless);
+	uint64_t reserved, x, most = 0;
+	char total[48];
+	int err;
+
+	/* every sum checked: 4 ports x 2^62 B of headroom must not wrap to 0 */
+	err = ck_mul((uint64_t)tn->n_ports * n_lossless, s->sw.pg_min, &reserved);
+	for (uint32_t i = 0; !err && !s->sw.headroom_pool && i < tn->n_ports; i++) {
+		const struct topo_link *l = &t->links[t->ports[tn->first_port + i].link];
+		uint64_t h = sw_port_headroom(s, l);
+
+		most = h > most ? h : most;
+		err = ck_mul(n_lossless, h, &x);
+		err = err ? err : ck_add(reserved, x, &reserved);
+	}
+	err = err ? err : ck_add(reserved, s->sw.headroom_pool, &reserved);
+	if (!err && reserved < s->sw.buffer) {
+		if (shared)
+			*shared = s->sw.buffer - reserved;
+		return 0;
+	}
+	if (err)
+		snprintf(total, sizeof(total), "more than 2^64 B");
+	else
+		snprintf(total, sizeof(total), "%llu B", (unsigned long long)reserved);
+	if (s->sw.headroom_pool)
+		diag_set(d, "", 0, "switch.buffer.pg_min",
+			 "%s: %u ports x %u lossless priorit%s of pg_min and the headroom pool "
+			 "(%llu B) reserve %s, and switch.buffer.size is %llu B: nothing is left "
+			 "to share; lower pg_min or the headroom pool",
+			 tn->name, tn->n_ports, n_lossless, n_lossless == 1 ? "y" : "ies",
+			 (unsigned long long)s->sw.headroom_pool, total,
+			 (unsigned long long)s->sw.buffer);
+	else if (s->sw.pfc.headroom)
+		diag_set(d, "", 0, "switch.pfc.headroom",
+			 "%s: %u ports x %u lossless priorit%s of headroom%s reserve %s, and "
+			 "switch.buffer.size is %llu B: nothing is left to share; lower the "
+			 "headroom, or share it with switch.buffer.headroom_pool",
+			 tn->name, tn->n_ports, n_lossless, n_lossless == 1 ? "y" : "ies",
+			 s->sw.pg_min ? " and pg_min" : "", total,
+			 (unsigned long long)s->sw.buffer);
+	else /* computed for the links: the buffer is what is short */
+		diag_set(
+		    d, "", 0, "switch.buffer.size",
+		    "%s: %u ports x %u lossless priorit%s of headroom (computed for each "
+		    "port's link, up to %llu B)%s reserve %s, and switch.buffer.size is %llu B: "
+		    "nothing is left to share; give a larger buffer, a smaller "
+		    "switch.pfc.headroom, or share it with switch.buffer.headroom_pool",
+		    tn->name, tn->n_ports, n_lossless, n_lossless == 1 ? "y" : "ies",
+		    (unsigned long long)most, s->sw.pg_min ? " and pg_min" : "", total,
+		    (unsigned long long)s->sw.buffer);
+	return -EINVAL;
+}
+
+int sw_new(struct net *net, uint32_t node, struct sw **out, struct diag *d)
 {
 	const struct topo_node *tn = &net->topo->nodes[node];
 	const struct scenario *scn = net->scn;
-	struct sw *s = calloc(1, sizeof(*s));
-	uint64_t reserved, n_lossless, wmin = UINT32_MAX;
+	struct sw *s;
+	uint64_t shared, wmin = UINT32_MAX;
+	int err;
 
 	*out = NULL;
+	err = sw_buffer_plan(scn, net->topo, node, &shared, d);
+	if (err)
+		return err;
+	s = calloc(1, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
 	s->net = net;
@@ -505,24 +593,10 @@ int sw_new(struct net *net, uint32_t node, struct sw **out)
 		free(s);
 		return -ENOMEM;
 	}
-	n_lossless = (uint64_t)__builtin_popcount(s->lossless);
-	reserved = (uint64_t)s->n_ports * n_lossless * scn->sw.pg_min;
-	for (uint32_t i = 0; i < s->n_ports; i++) {
-		struct port *p = &s->ports[i];
-
-		s->ps[i].headroom = scn->sw.pfc.headroom
-					    ? scn->sw.pfc.headroom
-					    : pfc_headroom(p, scn->nic.mtu);
-		if (!scn->sw.headroom_pool)
-			reserved += n_lossless * s->ps[i].headroom;
-	}
-	reserved += scn->sw.headroom_pool;
-	if (reserved >= scn->sw.buffer) {
-		free(s->ps);
-		free(s);
-		return -EINVAL;
-	}
-	s->c.shared_size = scn->sw.buffer - reserved;
+	for (uint32_t i = 0; i < s->n_ports; i++)
+		s->ps[i].headroom = sw_port_headroom(
+		    scn, &net->topo->links[net->topo->ports[tn->first_port + i].link]);
+	s->c.shared_size = shared;
 	for (int q = 0; q < PKT_PRIORITIES; q++)
 		if (scn->sw.weights[q] && scn->sw.weights[q] < wmin)
 			wmin = scn->sw.weights[q];

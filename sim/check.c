@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include "../models/link.h"
+#include "../models/switch.h"
 #include "../topologies/cbd.h"
 #include "cli.h"
 #include "mlnx.h"
@@ -51,7 +52,9 @@ static const char chk_usage[] =
     "  - nic.cc_params entries that are no cc_params name or out of range\n"
     "    (CC_PARAM_UNKNOWN, CC_PARAM_RANGE, errors), and legal values that do\n"
     "    not do what they look like (CC_PARAM_SUSPECT, CC_PARAM_SLOW_RECOVERY);\n"
-    "  - headroom shorter than the longest cable needs (HEADROOM_SHORT, error);\n"
+    "  - headroom shorter than the longest cable needs (HEADROOM_SHORT, error),\n"
+    "    and headroom that leaves none of a switch's buffer to share\n"
+    "    (HEADROOM_BUFFER, error: run refuses it in the same words);\n"
     "  - source-destination pairs no route joins over the links that are up\n"
     "    (UNREACHABLE, an error: a partition).\n"
     "\n"
@@ -544,13 +547,47 @@ static void chk_lossless_path(struct chk *c, const struct scenario *s)
 	chk_cnp(c, s, data_tcs, have_qos ? &q : NULL);
 }
 
-/* Headroom against the longest cable, speed and MTU (FACTS.md 4.3). */
+/*
+ * What `run` refuses when a switch is built: reserved headroom (and
+ * pg_min, or the headroom pool) leaving none of the buffer to share. The
+ * model decides (sw_buffer_plan) and words it; the first switch run would
+ * stop at is reported.
+ */
+static void chk_headroom_buffer(struct chk *c, const struct scenario *s, const struct topo *t)
+{
+	char o1[300], o2[300], what[400];
+	struct diag d = {0};
+
+	for (uint32_t u = 0; u < t->n_nodes; u++) {
+		if (t->nodes[u].kind != TOPO_SWITCH || !sw_buffer_plan(s, t, u, NULL, &d))
+			continue;
+		if (s->sw.headroom_pool)
+			snprintf(what, sizeof(what), "switch.buffer.pg_min %llu B %s",
+				 (unsigned long long)s->sw.pg_min,
+				 chk_origin(s, "switch.buffer.pg_min", o1, sizeof(o1)));
+		else if (s->sw.pfc.headroom)
+			snprintf(what, sizeof(what), "switch.pfc.headroom %llu B %s",
+				 (unsigned long long)s->sw.pfc.headroom,
+				 chk_origin(s, "switch.pfc.headroom", o1, sizeof(o1)));
+		else
+			snprintf(what, sizeof(what), "switch.pfc.headroom computed per port");
+		chk_add(c, CHK_ERROR, "HEADROOM_BUFFER",
+			chk_str("%s; switch.buffer.size %llu B %s", what,
+				(unsigned long long)s->sw.buffer,
+				chk_origin(s, "switch.buffer.size", o2, sizeof(o2))),
+			"%s", d.msg);
+		return;
+	}
+}
+
+/* Headroom against the longest cable, speed and MTU (pfc_headroom_need). */
 static void chk_headroom(struct chk *c, const struct scenario *s, const struct topo *t)
 {
 	uint64_t need = 0, have = s->sw.pfc.headroom;
 	const struct topo_link *worst = NULL;
 	char o[600];
 
+	chk_headroom_buffer(c, s, t);
 	if (!s->sw.pfc.enabled || !s->sw.lossless || !have)
 		return;
 	for (uint32_t i = 0; i < t->n_links; i++) {
@@ -940,7 +977,7 @@ static json_t *chk_json_ports(const struct scenario *s, const struct topo *t)
 		const struct topo_link *l = &t->links[tp->link];
 		simtime_t resp = s->sw.pfc.response ? s->sw.pfc.response : pfc_response_delay(l->rate_bps);
 		uint64_t need = pfc_headroom_need(l->rate_bps, l->delay, resp, s->nic.mtu);
-		uint64_t given = s->sw.pfc.headroom ? s->sw.pfc.headroom : (need + 1023) / 1024 * 1024;
+		uint64_t given = s->sw.pfc.headroom ? s->sw.pfc.headroom : pfc_headroom_kib(need);
 		json_t *pgs;
 
 		if (t->nodes[tp->node].kind != TOPO_SWITCH)

@@ -42,7 +42,7 @@ static void imp_sonic(const struct sonic_cfg *c)
 		printf("# longest cable %.1f m (topology.link.cable)\n", (double)c->cable_mm / 1000);
 	printf("switch:\n");
 	if (c->has_pool) {
-		printf("  buffer: {size: %llu", (unsigned long long)(c->pool_size + c->pool_xoff));
+		printf("  buffer: {size: %llu", (unsigned long long)c->buffer_size);
 		if (c->pool_xoff)
 			printf(", headroom_pool: %llu", (unsigned long long)c->pool_xoff);
 		printf("}    # ingress lossless pool%s\n", c->pool_xoff ? " + shared headroom" : "");

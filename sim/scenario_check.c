@@ -86,6 +86,8 @@ static int get_time(const struct loader *l, const char *path, const char *s, sim
 	err = units_time(s, out);
 	if (err == UNITS_EFRACTION)
 		return scn__fail(l, path, "\"%s\" is finer than a picosecond", s);
+	if (err == UNITS_ERANGE)
+		return scn__fail(l, path, "\"%s\" is out of range (at most 1000000s)", s);
 	if (err)
 		return scn__fail(l, path, "\"%s\" is not a time (e.g. 1us, 2.5ms, 100ns)", s);
 	if (positive && !*out)
@@ -119,7 +121,9 @@ static int get_link(const struct loader *l, const char *path, const struct raw_l
 	if (r->cable) {
 		snprintf(p, sizeof(p), "%s.cable", path);
 		err = units_length(r->cable, &mm);
-		if (err || mm > 1000000000)
+		if (err == UNITS_ERANGE)
+			return scn__fail(l, p, "\"%s\" is out of range (at most 1000km)", r->cable);
+		if (err)
 			return scn__fail(l, p, "\"%s\" is not a cable length (e.g. 2m, 300m, 2km)",
 					 r->cable);
 		out->delay = mm * SIMTIME_PS_PER_MM;
@@ -578,9 +582,10 @@ static int check_ecn(const struct loader *l, const struct raw_ecn *r, struct sce
 					 "\"%s\" is not a probability above 0 (e.g. 20%%, 0.2)",
 					 r->pmax);
 	}
-	if (e->kmin >= e->kmax)
+	/* kmin == kmax is step marking (DCTCP's K): all above K, none at or below */
+	if (e->kmin > e->kmax)
 		return scn__fail(l, r->kmax ? "switch.ecn.kmax" : "switch.ecn.kmin",
-				 "kmin (%llu B) must be below kmax (%llu B)",
+				 "kmin (%llu B) must not be above kmax (%llu B)",
 				 (unsigned long long)e->kmin, (unsigned long long)e->kmax);
 	e->at_enqueue = r->mark == 2;
 	return 0;

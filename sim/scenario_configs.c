@@ -20,7 +20,6 @@
 #include "pod.h"
 #include "scenario_impl.h"
 #include "sonic.h"
-#include "textfile.h"
 #include "ydoc.h"
 
 /* ---- real configs: switch.sonic, nic.mlnx_qos, nic.cc_params, workload.pod ---- */
@@ -112,26 +111,16 @@ static int merge_sonic(struct loader *l, struct scenario *s, const char *value)
 	struct scn_origin o;
 	struct sonic_cfg c;
 	struct diag d = {0};
-	char *text, where[SONIC_WHERE + 8];
-	size_t len;
+	char where[SONIC_WHERE + 8];
 	int err;
 
 	if (!(s->cfg.sonic = config_path(l, "switch.sonic", value)))
 		return -ENOMEM;
-	err = textfile_read(s->cfg.sonic, &text, &len);
-	if (err == -ENOMEM)
-		return err;
-	if (err) {
-		diag_set(&d, s->cfg.sonic, 0, "", "cannot read: %s", textfile_strerror(err));
-		return config_fail(l, "switch.sonic", &d);
-	}
-	err = sonic_read_text(s->cfg.sonic, text, len, &c, &d);
-	free(text);
-	if (err)
+	if ((err = sonic_read(s->cfg.sonic, &c, &d)))
 		return err == -ENOMEM ? err : config_fail(l, "switch.sonic", &d);
 	if (c.has_pool &&
 	    (err = give(l, sonic_origin(&o, &c, &c.pool_size_at), "switch.buffer.size", "%llu",
-			(unsigned long long)(c.pool_size + c.pool_xoff))))
+			(unsigned long long)c.buffer_size)))
 		return err;
 	if (c.has_pool && c.pool_xoff &&
 	    (err = give(l, sonic_origin(&o, &c, &c.pool_xoff_at), "switch.buffer.headroom_pool",

@@ -12,8 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../models/collective.h"
 #include "../models/workload.h"
 #include "../topologies/cbd.h"
+#include "checked.h"
 #include "scenario_impl.h"
 #include "units.h"
 #include "ydoc.h"
@@ -35,12 +37,39 @@ static int host_of(const struct loader *l, const struct topo *t, const char *pat
 	return 0;
 }
 
-/* Append @n flows to the scenario's flows; they take the workload's DSCP. */
-static int add_flows(struct scenario *s, struct scn_flow *f, uint32_t n, uint8_t dscp,
-		     uint8_t prio)
+/*
+ * Flows and collective QPs are numbered in 32 bits (net->flows): the
+ * workload at @prefix, adding @more to those so far, must keep the total
+ * within them.
+ */
+static int check_count(const struct loader *l, const char *prefix, const struct scenario *s,
+		       uint64_t more)
 {
-	struct scn_flow *all = realloc(s->wl.flows, (s->wl.n_flows + n) * sizeof(*all));
+	uint64_t total = s->wl.n_flows;
+	int err = ck_add(total, more, &total);
 
+	for (uint32_t i = 0; !err && i < s->n_colls; i++)
+		err = ck_add(total, coll_qp_count(&s->colls[i]), &total);
+	if (!err && total <= UINT32_MAX)
+		return 0;
+	if (err)
+		return scn__fail(l, prefix, "more than 2^64 flows and queue pairs in all");
+	return scn__fail(l, prefix, "%llu flows and queue pairs in all, more than %u",
+			 (unsigned long long)total, UINT32_MAX);
+}
+
+/* Append @n flows to the scenario's flows; they take the workload's DSCP. */
+static int add_flows(const struct loader *l, const char *prefix, struct scenario *s,
+		     struct scn_flow *f, uint32_t n, uint8_t dscp, uint8_t prio)
+{
+	struct scn_flow *all;
+	int err = check_count(l, prefix, s, n);
+
+	if (err) {
+		free(f);
+		return err;
+	}
+	all = realloc(s->wl.flows, ((size_t)s->wl.n_flows + n) * sizeof(*all));
 	if (!all) {
 		free(f);
 		return -ENOMEM;
@@ -66,6 +95,22 @@ static void wl_dscp(const struct scenario *s, const char *dscp_s, uint8_t *dscp,
 		if (*dscp != s->nic.dscp)
 			*prio = s->nic.dscp2prio[*dscp];
 	}
+}
+
+/*
+ * A message of @bytes (a flow, or the most a collective sends at once)
+ * numbers its packets of nic.mtu in 32 bits: at most 2^32 - 1 of them.
+ */
+static int check_packets(const struct loader *l, const char *path, uint64_t bytes, uint32_t mtu)
+{
+	uint64_t packets = bytes / mtu + (bytes % mtu != 0);
+
+	if (packets <= UINT32_MAX)
+		return 0;
+	return scn__fail(l, path,
+			 "%llu B is %llu packets of nic.mtu %u B, more than %u (a message's "
+			 "packets are numbered in 32 bits)",
+			 (unsigned long long)bytes, (unsigned long long)packets, mtu, UINT32_MAX);
 }
 
 static int resolve_coll(const struct loader *l, const struct topo *t, const struct raw_workload *w,
@@ -132,6 +177,23 @@ static int resolve_coll(const struct loader *l, const struct topo *t, const stru
 	if (c->n_ranks < 2)
 		return scn__fail(l, scn__wpath(p, sizeof(p), prefix, "ranks"),
 				 "a collective needs 2 ranks or more");
+	if ((err = check_count(l, prefix, s, 0)) ||
+	    (err =
+		 check_packets(l, scn__wpath(p, sizeof(p), prefix, "size"), c->bytes, s->nic.mtu)))
+		return err;
+	if (c->op != SCN_ALLTOALL && coll_ring_pieces(c, &v, &(uint32_t){0})) {
+		uint64_t per = (uint64_t)c->n_ranks * c->channels;
+
+		v = c->bytes / per + (c->bytes % per != 0);
+		return scn__fail(
+		    l, scn__wpath(p, sizeof(p), prefix, w->chunk ? "chunk" : "size"),
+		    "%llu B a rank and channel in chunks of %llu B cuts each of the %u "
+		    "ring steps into %llu pieces, more than %u (pieces are numbered "
+		    "in 32 bits over the steps); give a larger chunk",
+		    (unsigned long long)v, (unsigned long long)c->chunk, coll_ring_steps(c),
+		    (unsigned long long)(v / c->chunk + (v % c->chunk != 0)),
+		    UINT32_MAX / (coll_ring_steps(c) + 1));
+	}
 	if (w->late) {
 		uint32_t h = 0;
 
@@ -164,6 +226,9 @@ static int resolve_workload(const struct loader *l, const struct topo *t,
 	wl_dscp(s, w->dscp, &dscp, &prio);
 	if (w->size)
 		units_size(w->size, &size);
+	if (w->size &&
+	    (err = check_packets(l, scn__wpath(p, sizeof(p), prefix, "size"), size, s->nic.mtu)))
+		return err;
 	if (w->start)
 		units_time(w->start, &start);
 	switch (w->kind - 1) {
@@ -184,6 +249,8 @@ static int resolve_workload(const struct loader *l, const struct topo *t,
 						"a flow from %s to itself never touches the fabric",
 						rf->src);
 			units_size(rf->size, &f->bytes);
+			snprintf(p, sizeof(p), "%s.flows[%u].size", prefix, i);
+			err = err ? err : check_packets(l, p, f->bytes, s->nic.mtu);
 			f->start = start;
 			if (rf->start)
 				units_time(rf->start, &f->start);
@@ -192,7 +259,7 @@ static int resolve_workload(const struct loader *l, const struct topo *t,
 			free(flows);
 			return err;
 		}
-		err = add_flows(s, flows, w->flows_count, dscp, prio);
+		err = add_flows(l, prefix, s, flows, w->flows_count, dscp, prio);
 		/* a flow's own dscp wins over the workload's */
 		for (unsigned i = 0; !err && i < w->flows_count; i++)
 			if (w->flows[i].dscp)
@@ -220,7 +287,7 @@ static int resolve_workload(const struct loader *l, const struct topo *t,
 		err = wl_permutation(t->n_hosts, size, start, s->seed, &flows, &n);
 		break;
 	}
-	return err ? err : add_flows(s, flows, n, dscp, prio);
+	return err ? err : add_flows(l, prefix, s, flows, n, dscp, prio);
 }
 
 int scn_resolve(struct scenario *s, const struct topo *t, struct diag *d)

@@ -8,6 +8,8 @@
 
 #include <stdint.h>
 
+#include "checked.h"
+
 typedef uint64_t simtime_t;
 
 #define SIMTIME_PS ((simtime_t)1)
@@ -21,12 +23,16 @@ typedef uint64_t simtime_t;
 #define SIMTIME_PS_PER_MM ((simtime_t)5)
 
 /*
- * Time to serialize @bytes at @rate_bps, rounded up to the next picosecond.
- * Exact for any packet size: bytes * 8e12 stays below 2^64 up to 2.3 MB.
+ * Time to serialize @bytes at @rate_bps (> 0), rounded up to the next
+ * picosecond. Exact for any size: bytes x 8e12 is taken in 128 bits (in
+ * 64 it would wrap above 2.3 MB). A time that does not fit in 64 bits
+ * (2^40 B at 1 b/s) is SIMTIME_NEVER.
  */
 static inline simtime_t simtime_tx(uint64_t bytes, uint64_t rate_bps)
 {
-	return (bytes * 8 * SIMTIME_S + rate_bps - 1) / rate_bps;
+	simtime_t t;
+
+	return ck_muldiv_up(bytes, 8 * SIMTIME_S, rate_bps, &t) ? SIMTIME_NEVER : t;
 }
 
 static inline double simtime_to_us(simtime_t t)

@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "checked.h"
 #include "textfile.h"
 #include "units.h"
 
@@ -82,6 +83,9 @@ static const struct {
 };
 
 static const char *const sonic_wd_actions[] = {"drop", "forward", "alert"};
+
+/* PFC_WD times in ms: at most the longest time a scenario takes (10^6 s). */
+#define SONIC_WD_MAX_MS (UNITS_TIME_MAX / SIMTIME_MS)
 
 /*
  * @s (@len bytes) made fit for a one-line message in @buf (SHOW_SIZE):
@@ -910,6 +914,11 @@ static int read_pool(struct sonic_ctx *c, const char *name, const json_t *p, str
 		return fail(c, "BUFFER_POOL", name, "mode", "\"%s\" is not dynamic or static",
 			    shows(b, mode));
 	if (out) {
+		/* the pool and its shared headroom make the buffer: the sum must fit */
+		if (ck_add(size, xoff, &out->buffer_size))
+			return fail(c, "BUFFER_POOL", name, "xoff",
+				    "size %llu B + xoff %llu B does not fit in 64 bits",
+				    (unsigned long long)size, (unsigned long long)xoff);
 		out->has_pool = 1;
 		out->pool_size = size;
 		out->pool_xoff = xoff;
@@ -1277,12 +1286,13 @@ static int read_watchdog(struct sonic_ctx *c)
 			continue;
 		err = need_object(c, tbl, key, row);
 		if (!err)
-			err = get_u64(c, row, tbl, key, "detection_time", UINT32_MAX, &det, &has);
+			err = get_u64(c, row, tbl, key, "detection_time", SONIC_WD_MAX_MS, &det,
+				      &has);
 		if (!err && !has)
 			err = fail(c, tbl, key, "detection_time", "missing");
 		if (!err)
-			err =
-			    get_u64(c, row, tbl, key, "restoration_time", UINT32_MAX, &rest, &has);
+			err = get_u64(c, row, tbl, key, "restoration_time", SONIC_WD_MAX_MS, &rest,
+				      &has);
 		if (!err && !has)
 			rest = det;
 		if (!err)

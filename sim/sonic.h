@@ -35,6 +35,7 @@ struct sonic_cfg {
 	int has_pool;
 	uint64_t pool_size;   /* bytes */
 	uint64_t pool_xoff;   /* shared headroom pool size, 0 = none */
+	uint64_t buffer_size; /* pool_size + pool_xoff: the switch's buffer */
 	int pool_dynamic;     /* mode: dynamic */
 	struct sonic_at pool_size_at, pool_xoff_at;
 	/* the profile BUFFER_PG binds to the lossless PGs */

@@ -9,6 +9,8 @@
 #include <ctype.h>
 #include <string.h>
 
+#include "checked.h"
+
 struct unit {
 	const char *suffix;
 	uint64_t factor;
@@ -139,12 +141,13 @@ static int parse(const char *s, const struct unit *units, uint64_t bare, uint64_
 		if (!factor)
 			return UNITS_ESYNTAX;
 	}
-	if (__builtin_mul_overflow(mant, factor, &v))
-		return UNITS_ERANGE;
+	/* mantissa x factor may pass 2^64 before the decimal places divide it */
 	div = pow10u(places);
-	if (v % div)
+	if ((ck_u128)mant * factor % div)
 		return UNITS_EFRACTION;
-	*out = v / div;
+	if (ck_muldiv(mant, factor, div, &v))
+		return UNITS_ERANGE;
+	*out = v;
 	return UNITS_OK;
 }
 
@@ -158,14 +161,27 @@ int units_rate(const char *s, uint64_t *bps)
 	return parse(s, rate_units, 0, bps);
 }
 
+/* parse() with a ceiling: above @max is UNITS_ERANGE, *@out untouched. */
+static int parse_max(const char *s, const struct unit *units, uint64_t max, uint64_t *out)
+{
+	uint64_t v;
+	int err = parse(s, units, 0, &v);
+
+	if (!err && v > max)
+		err = UNITS_ERANGE;
+	if (!err)
+		*out = v;
+	return err;
+}
+
 int units_time(const char *s, simtime_t *ps)
 {
-	return parse(s, time_units, 0, ps);
+	return parse_max(s, time_units, UNITS_TIME_MAX, ps);
 }
 
 int units_length(const char *s, uint64_t *mm)
 {
-	return parse(s, length_units, 0, mm);
+	return parse_max(s, length_units, UNITS_LENGTH_MAX_MM, mm);
 }
 
 int units_fraction(const char *s, double *frac)

@@ -216,6 +216,133 @@ Test(check, thresholds)
 	ts_proc_free(&p);
 }
 
+/*
+ * The headroom need check prints and --json gives, per link: 3 x (MTU + 82)
+ * + 84 + (2 x propagation + response) x rate / 8, computed by hand. The
+ * 40 km / 10 km / 1 s cases used to wrap in 64 bits.
+ */
+Test(check, headroom_figure)
+{
+	static const struct {
+		const char *rate, *length, *mtu;
+		unsigned long long need;
+	} cases[] = {
+	    /* 2 x 150 ns + 905 quanta at 400G (1158.4 ns) = 1458.4 ns x 50 B/ns = 72920 B,
+	     * + 3 x 4178 + 84 */
+	    {"400Gbps", "topology.link.cable=30m", "4096", 85538},
+	    /* (20 ns + 394 quanta at 100G, 2017.28 ns) x 12.5 B/ns = 25466 B */
+	    {"100Gbps", "topology.link.cable=2m", "4096", 38084},
+	    /* (3000 ns + 2017.28 ns) x 12.5 = 62716 B, + 3 x 1106 + 84 */
+	    {"100Gbps", "topology.link.cable=300m", "1024", 66118},
+	    /* (1000 ns + 80 quanta at 25G, 1638.4 ns) x 3.125 B/ns = 8245 B, + 3 x 2130 + 84 */
+	    {"25Gbps", "topology.link.cable=100m", "2048", 14719},
+	    /* (50 ns + 67 quanta at 10G, 3430.4 ns) x 1.25 B/ns = 4350.5 -> 4350 B, + 3 x 594 + 84
+	     */
+	    {"10Gbps", "topology.link.cable=5m", "512", 6216},
+	    /* (400 us + 1158.4 ns) x 50 B/ns = 20057920 B, + 12618 */
+	    {"400Gbps", "topology.link.cable=40km", "4096", 20070538},
+	    /* (100 us + 905 quanta at 1.6T, 289.6 ns) x 200 B/ns = 20057920 B, + 3 x 338 + 84 */
+	    {"1600Gbps", "topology.link.cable=10km", "256", 20059018},
+	    /* (2 s + 2017.28 ns) x 12.5 B/ns = 25000025216 B, + 12618 */
+	    {"100Gbps", "topology.link.delay=1s", "4096", 25000037834ULL},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char rate[64], mtu[64], want[64];
+		json_error_t jerr;
+		struct ts_proc p;
+		const json_t *port = NULL, *pg;
+		json_t *j;
+		size_t k;
+
+		snprintf(rate, sizeof(rate), "topology.link.rate=%s", cases[i].rate);
+		snprintf(mtu, sizeof(mtu), "nic.mtu=%s", cases[i].mtu);
+		snprintf(want, sizeof(want), ": needs %llu B: ", cases[i].need);
+		ts_exec(&p, (const char *[]){"check", "tests/check/headroom.yaml", "--set", rate,
+					     "--set", cases[i].length, "--set", mtu, "--set",
+					     "switch.pfc.headroom=1KB", NULL});
+		cr_assert_eq(p.code, 1, "%s %s: %s%s", rate, cases[i].length, p.out, p.err);
+		cr_assert(strstr(p.out, "error HEADROOM_SHORT switch.pfc.headroom 1000 B (--set)"),
+			  "%s", p.out);
+		cr_assert(strstr(p.out, want), "%s %s MTU %s: wanted \"%s\" in %s", rate,
+			  cases[i].length, cases[i].mtu, want, p.out);
+		ts_proc_free(&p);
+
+		ts_exec(&p, (const char *[]){"check", "tests/check/headroom.yaml", "--json",
+					     "--set", rate, "--set", cases[i].length, "--set", mtu,
+					     "--set", "switch.pfc.headroom=1KB", NULL});
+		j = json_loads(p.out, 0, &jerr);
+		cr_assert(j, "not JSON: %s: %s", jerr.text, p.out);
+		for (k = 0; k < json_array_size(get(j, "effective.ports")); k++) {
+			port = json_array_get(get(j, "effective.ports"), k);
+			if (!strcmp(json_string_value(json_object_get(port, "port")), "sw0:h0"))
+				break;
+			port = NULL;
+		}
+		cr_assert(port, "no port sw0:h0");
+		pg = json_array_get(json_object_get(port, "lossless_pgs"), 0);
+		cr_assert_eq(json_integer_value(json_object_get(pg, "headroom_needed")),
+			     (json_int_t)cases[i].need, "%s %s MTU %s: %lld", rate, cases[i].length,
+			     cases[i].mtu,
+			     (long long)json_integer_value(json_object_get(pg, "headroom_needed")));
+		json_decref(j);
+		ts_proc_free(&p);
+	}
+}
+
+/*
+ * A switch whose reserved headroom does not fit its buffer: check reports
+ * it (HEADROOM_BUFFER, an error) in the very words run refuses it with,
+ * wrapped sums included (4 ports x 2^62 B used to pass both); a headroom
+ * that fits passes check and runs.
+ */
+Test(check, headroom_that_run_refuses)
+{
+	static const char *const cases[][3] = {
+	    {"switch.pfc.headroom=4611686018427387904", "topology.link.cable=2m",
+	     "reserve more than 2^64 B"},
+	    {"switch.pfc.headroom=10MB", "topology.link.cable=2m", "reserve 40000000 B"},
+	    {"switch.pfc.refresh=1ms", "topology.link.cable=40km", "reserve 80285696 B"},
+	};
+	struct ts_proc p;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char msg[1024];
+		const char *m;
+
+		ts_exec(&p, (const char *[]){"run", "tests/check/headroom.yaml", "-o", ts_tmp("h"),
+					     "--set", "topology.hosts=4", "--set",
+					     "topology.link.rate=400Gbps", "--set", cases[i][0],
+					     "--set", cases[i][1], NULL});
+		cr_assert_eq(p.code, 2, "%s: %s", cases[i][0], p.err);
+		m = strstr(p.err, ": sw0: ");
+		cr_assert(m && strstr(m, cases[i][2]), "%s: %s", cases[i][0], p.err);
+		snprintf(msg, sizeof(msg), "%.*s", (int)strcspn(m + 2, "\n"), m + 2);
+		ts_proc_free(&p);
+
+		ts_exec(&p,
+			(const char *[]){"check", "tests/check/headroom.yaml", "--set",
+					 "topology.hosts=4", "--set", "topology.link.rate=400Gbps",
+					 "--set", cases[i][0], "--set", cases[i][1], NULL});
+		cr_assert_eq(p.code, 1, "%s: %s%s", cases[i][0], p.out, p.err);
+		cr_assert(strstr(p.out, "error HEADROOM_BUFFER switch.pfc.headroom "), "%s", p.out);
+		cr_assert(strstr(p.out, msg), "%s: run said \"%s\"; check said %s", cases[i][0],
+			  msg, p.out);
+		ts_proc_free(&p);
+	}
+
+	ts_exec(&p, (const char *[]){"check", "tests/check/headroom.yaml", "--set",
+				     "topology.hosts=4", "--set", "switch.pfc.headroom=7MB", NULL});
+	cr_assert_eq(p.code, 0, "%s%s", p.out, p.err);
+	cr_assert(!strstr(p.out, "HEADROOM_BUFFER"), "%s", p.out);
+	ts_proc_free(&p);
+	ts_exec(&p, (const char *[]){"run", "tests/check/headroom.yaml", "-o", ts_tmp("fits"), "-q",
+				     "--set", "topology.hosts=4", "--set",
+				     "switch.pfc.headroom=7MB", NULL});
+	cr_assert_eq(p.code, 0, "%s", p.err);
+	ts_proc_free(&p);
+}
+
 Test(check, bad_input)
 {
 	static const char *const usage[][4] = {

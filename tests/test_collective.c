@@ -6,10 +6,13 @@
  * conservation invariant.
  */
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "models/collective.h"
 #include "models/net.h"
+#include "sim/scenario.h"
 #include "support.h"
 
 /* 100 Gb/s of frames carrying 4096 of every 4178 bytes on the wire */
@@ -148,4 +151,73 @@ Test(collective, iterations_run_back_to_back)
 	cr_assert_float_eq(simtime_to_us(sim.end_time), sum, 0.01 * sum);
 	json_decref(j);
 	sim_fini(&sim);
+}
+
+/* @yaml loads and resolves (sim_init) or, with @path, is refused there. */
+static void sized(const char *yaml, const char *path, const char *msg)
+{
+	struct scenario *s;
+	struct diag d = {0};
+	struct sim sim;
+	int err;
+
+	cr_assert_eq(scn_load_text("w.yaml", yaml, strlen(yaml), NULL, 0, &s, &d), 0, "%s", d.msg);
+	err = sim_init(&sim, s, &d);
+	if (!path) {
+		cr_assert_eq(err, 0, "%s: %s: %s", yaml, d.path, d.msg);
+	} else {
+		cr_assert_eq(err, -EINVAL, "%s", yaml);
+		cr_assert_str_eq(d.path, path, "%s", yaml);
+		cr_assert(strstr(d.msg, msg), "%s: %s", yaml, d.msg);
+	}
+	sim_fini(&sim);
+}
+
+/*
+ * A message numbers its packets in 32 bits and a ring's messages are
+ * tagged (step + 1) x pieces + piece in 32 bits: sizes beyond that are
+ * refused at their key. 2^40 B at MTU 256 is 2^32 packets (it wrapped to
+ * 0 and the flow stalled after one packet); 1 TB in 1-byte chunks is
+ * 1.25e11 pieces a step (it wrapped to 445,948,416).
+ */
+Test(collective, sizes_beyond_32_bit_packet_and_piece_counts_are_refused)
+{
+	sized("topology: {kind: star, hosts: 2}\n"
+	      "nic: {mtu: 256}\n"
+	      "workload: {kind: flows, flows: [{src: h0, dst: h1, size: 1099511627776}]}\n",
+	      "workload.flows[0].size",
+	      "1099511627776 B is 4294967296 packets of nic.mtu 256 B, more than 4294967295");
+	sized("topology: {kind: star, hosts: 2}\n"
+	      "nic: {mtu: 256}\n"
+	      "workload: {kind: flows, flows: [{src: h0, dst: h1, size: 1099511627520}]}\n",
+	      NULL, NULL);
+	sized("topology: {kind: star, hosts: 3}\n"
+	      "workload: {kind: incast, senders: 2, size: 17592186044417}\n",
+	      "workload.size", "4294967297 packets of nic.mtu 4096 B");
+	sized("topology: {kind: star, hosts: 3}\n"
+	      "workload: {kind: permutation, size: 17592186040320}\n",
+	      NULL, NULL);
+	sized("topology: {kind: star, hosts: 2}\n"
+	      "workload: {kind: allreduce, size: 1TB, chunk: 1B, channels: 4}\n",
+	      "workload.chunk",
+	      "125000000000 B a rank and channel in chunks of 1 B cuts each of the 2 ring "
+	      "steps into 125000000000 pieces, more than 1431655765");
+	sized("topology: {kind: star, hosts: 2}\n"
+	      "workload: {kind: allreduce, size: 1TB, chunk: 64KB, channels: 4}\n",
+	      NULL, NULL);
+	sized("topology: {kind: star, hosts: 2}\n"
+	      "workload: {kind: alltoall, size: 17592186044417}\n",
+	      "workload.size", "packets of nic.mtu 4096 B");
+}
+
+/*
+ * Flows and queue pairs are numbered in 32 bits: an All-to-All over 69,632
+ * ranks takes 69632 x 69631 = 4,848,545,792 QPs, which wrapped to
+ * 553,578,496 (and the collective then indexed QPs beyond them).
+ */
+Test(collective, more_queue_pairs_than_32_bits_number_are_refused)
+{
+	sized("topology: {kind: leaf_spine, leaves: 17, spines: 1, hosts_per_leaf: 4096}\n"
+	      "workload: {kind: alltoall, size: 1MB}\n",
+	      "workload", "4848545792 flows and queue pairs in all, more than 4294967295");
 }

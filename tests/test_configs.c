@@ -157,6 +157,20 @@ Test(configs, import_prints_scenario_fragments)
 	ts_exec(&p, (const char *[]){"import", "nosuch", "x", NULL});
 	cr_assert_eq(p.code, 2);
 	ts_proc_free(&p);
+	/* a pool whose size + xoff passes 2^64: refused at the pool, not wrapped */
+	ts_exec(&p, (const char *[]){"import", "sonic", "tests/bad/sonic/pool-wraps.json", NULL});
+	cr_assert_eq(p.code, 2, "%s%s", p.out, p.err);
+	cr_assert(has(p.err, "tests/bad/sonic/pool-wraps.json:5: BUFFER_POOL|ingress_lossless_pool|"
+			     "xoff: size 18446744073709551615 B + xoff 1000 B does not fit"),
+		  "%s", p.err);
+	cr_assert_str_empty(p.out);
+	ts_proc_free(&p);
+	/* the same file named by a scenario: the pool is blamed, not a scenario key */
+	ts_exec(&p, (const char *[]){"check", "tests/bad/sonic-pool-wraps.yaml", NULL});
+	cr_assert_eq(p.code, 2, "%s%s", p.out, p.err);
+	cr_assert(has(p.err, "BUFFER_POOL|ingress_lossless_pool|xoff"), "%s", p.err);
+	cr_assert(!has(p.err, "switch.buffer"), "%s", p.err);
+	ts_proc_free(&p);
 }
 
 Test(configs, check_on_the_seed_cluster_takes_under_a_second)
@@ -371,7 +385,7 @@ Test(configs, a_refused_sonic_value_is_named_at_its_table_key_and_line)
 	put("wred-scn.yaml", scn);
 	snprintf(want, sizeof(want),
 		 "rocesim: %s:9: WRED_PROFILE|LOSSLESS|green_max_threshold: kmin (2000000 B) must "
-		 "be below kmax (1000000 B) (switch.ecn.kmax, from switch.sonic)\n",
+		 "not be above kmax (1000000 B) (switch.ecn.kmax, from switch.sonic)\n",
 		 db);
 	for (size_t i = 0; i < 2; i++) {
 		ts_exec(&p, (const char *[]){verbs[i], ts_tmp("wred-scn.yaml"), "-o",

@@ -147,6 +147,38 @@ Test(dcqcn, mlx5_second_cnp_cuts_at_once)
 }
 
 /*
+ * The cut's rc x alpha (alpha in 2^-20 units) passes 2^64 above 17.6 Tb/s:
+ * at 100 Tb/s the first cut is rc - (rc x 997516 >> 21) = 1e14 -
+ * 47565269470214 = 52434730529786, the 100G figure scaled, not a wrapped
+ * remainder; the paper variant halves 1e14 exactly. At the largest rate
+ * a link can have (2^64 - 1 b/s) the cut is 18446744073709551615 -
+ * 8774243527140835327 = 9672500546568716288.
+ */
+Test(dcqcn, cut_at_rates_beyond_2_to_the_44)
+{
+	struct dcqcn_params p;
+	struct dcqcn_rp rp;
+
+	dcqcn_params_default(&p, DCQCN_MLX5);
+	first_cut(&rp, &p, 100000000000000ULL);
+	cr_assert_eq(rp.rc, 52434730529786ULL, "%llu", (unsigned long long)rp.rc);
+	first_cut(&rp, &p, UINT64_MAX);
+	cr_assert_eq(rp.rc, 9672500546568716288ULL, "%llu", (unsigned long long)rp.rc);
+	/* the additive increase saturates at the max rate: Rt stays 2^64 - 1 and
+	 * Rc goes half way to it, rounded towards it (it used to wrap Rt to 5 Mb/s) */
+	cr_assert_eq(rp.rt, UINT64_MAX);
+	dcqcn_rp_timer(&rp, rp.next_increase);
+	cr_assert_eq(rp.rt, UINT64_MAX, "%llu", (unsigned long long)rp.rt);
+	cr_assert_eq(rp.rc, UINT64_MAX - (UINT64_MAX - 9672500546568716288ULL) / 2, "%llu",
+		     (unsigned long long)rp.rc);
+	dcqcn_params_default(&p, DCQCN_PAPER);
+	dcqcn_rp_init(&rp, &p, 100000000000000ULL);
+	cr_assert_eq(dcqcn_rp_cnp(&rp, t0), t0);
+	dcqcn_rp_cut(&rp, t0);
+	cr_assert_eq(rp.rc, 50000000000000ULL, "%llu", (unsigned long long)rp.rc);
+}
+
+/*
  * rp_gd 0: rc * alpha >> (0 + 10) (about 97e12 here) is huge, the
  * min_dec_fac bound decides:
  * 50 -> rc = 100e9 - 100e9 * 50 / 100 = 50e9;

@@ -479,6 +479,13 @@ Test(sonic, bad_values)
 	     "PFC_WD|Ethernet0|detection_time", "\"200ms\" is not a number"},
 	    {"\"PFC_WD\": {\"Ethernet0\": {\"detection_time\": \"4294967296\"}}",
 	     "PFC_WD|Ethernet0|detection_time", "out of range"},
+	    /* above the longest time a scenario takes (10^6 s): refused here, at
+	     * the SONiC key, not at switch.watchdog.detection */
+	    {"\"PFC_WD\": {\"Ethernet0\": {\"detection_time\": \"1000000001\"}}",
+	     "PFC_WD|Ethernet0|detection_time", "1000000001 is out of range (0..1000000000)"},
+	    {"\"PFC_WD\": {\"Ethernet0\": {\"detection_time\": \"1\", \"restoration_time\": "
+	     "\"4000000000\"}}",
+	     "PFC_WD|Ethernet0|restoration_time", "out of range (0..1000000000)"},
 	    {"\"PFC_WD\": {\"Ethernet0\": {\"restoration_time\": \"200\"}}",
 	     "PFC_WD|Ethernet0|detection_time", "missing"},
 	    {"\"PFC_WD\": {\"Ethernet0\": {\"detection_time\": \"200\", \"action\": \"reboot\"}}",
@@ -498,6 +505,33 @@ Test(sonic, bad_values)
 }
 
 /* Names and values far longer than any field: cut short in the message. */
+/*
+ * The ingress lossless pool's size plus its shared headroom (xoff) is the
+ * switch's buffer: a sum beyond 2^64 - 1 B is refused at the pool, not
+ * wrapped (size 2^64 - 1 and xoff 1000 used to give a 999 B buffer).
+ */
+Test(sonic, pool_size_and_xoff_must_fit)
+{
+	struct sonic_cfg c;
+
+	text_err(with_port("\"BUFFER_POOL\": {\"ingress_lossless_pool\": {\"mode\": \"dynamic\", "
+			   "\"size\": \"18446744073709551615\", \"xoff\": \"1000\"}}"),
+		 "BUFFER_POOL|ingress_lossless_pool|xoff",
+		 "size 18446744073709551615 B + xoff 1000 B does not fit in 64 bits");
+	text_err(with_port("\"BUFFER_POOL\": {\"ingress_lossless_pool\": {\"mode\": \"dynamic\", "
+			   "\"size\": \"18446744073709551000\", \"xoff\": \"616\"}}"),
+		 "BUFFER_POOL|ingress_lossless_pool|xoff", "does not fit in 64 bits");
+	/* the largest sum that fits */
+	text_ok(with_port("\"BUFFER_POOL\": {\"ingress_lossless_pool\": {\"mode\": \"dynamic\", "
+			  "\"size\": \"18446744073709551000\", \"xoff\": \"615\"}}"),
+		&c);
+	cr_assert_eq(c.buffer_size, UINT64_MAX);
+	text_ok(with_port(POOL), &c);
+	cr_assert_eq(c.buffer_size, 1000000);
+	read_ok("tests/sonic/azure.json", &c);
+	cr_assert_eq(c.buffer_size, 10875072 + 4194112);
+}
+
 Test(sonic, long_strings)
 {
 	size_t n = 200000, len;

@@ -259,6 +259,57 @@ Test(switch, computed_headroom_covers_the_round_trip)
 	sim_fini(&sim);
 }
 
+/* The headroom need in long double: 3 x (MTU + 82) + 84 + (2 d + r) x rate / 8. */
+static long double headroom_ld(uint64_t rate, simtime_t delay, simtime_t response, uint32_t mtu)
+{
+	return 3.0L * (mtu + 82) + 84 +
+	       floorl((2.0L * (long double)delay + (long double)response) *
+		      (long double)(rate / 8) / 1e12L);
+}
+
+/*
+ * Long and fast links, where (2 x delay + response) x rate / 8 leaves 64
+ * bits (400G x 40 km, 1.6T x 10 km, a 1 s delay): the need is the formula,
+ * not a wrapped remainder.
+ */
+Test(switch, headroom_need_holds_on_long_and_fast_links)
+{
+	static const struct {
+		uint64_t rate;
+		simtime_t delay;
+	} links[] = {
+	    {400000000000ULL, 40000000 * SIMTIME_PS_PER_MM},  /* 40 km */
+	    {1600000000000ULL, 10000000 * SIMTIME_PS_PER_MM}, /* 10 km */
+	    {100000000000ULL, SIMTIME_S},
+	    {400000000000ULL, SIMTIME_S},
+	    {1600000000000ULL, SIMTIME_S},
+	    {10000000000ULL, SIMTIME_S},
+	    {100000000000ULL, 2000 * SIMTIME_PS_PER_MM},	/* 2 m */
+	    {1600000000000ULL, 1000000000 * SIMTIME_PS_PER_MM}, /* 1000 km */
+	};
+	static const uint32_t mtus[] = {256, 1024, 4096};
+
+	for (size_t i = 0; i < sizeof(links) / sizeof(links[0]); i++) {
+		for (size_t m = 0; m < sizeof(mtus) / sizeof(mtus[0]); m++) {
+			uint64_t r = links[i].rate;
+			simtime_t resp = pfc_response_delay(r);
+			uint64_t got = pfc_headroom_need(r, links[i].delay, resp, mtus[m]);
+			long double want = headroom_ld(r, links[i].delay, resp, mtus[m]);
+
+			cr_assert(fabsl((long double)got - want) <= 1,
+				  "%llu b/s, %llu ps, MTU %u: %llu B, formula %.1Lf B",
+				  (unsigned long long)r, (unsigned long long)links[i].delay,
+				  mtus[m], (unsigned long long)got, want);
+		}
+	}
+	/* 400G x 40 km, MTU 4096: 20 MB, not the 1.6 MB of a wrapped product */
+	cr_assert_eq(pfc_headroom_need(400000000000ULL, 200 * SIMTIME_US,
+				       pfc_response_delay(400000000000ULL), 4096),
+		     20070538);
+	/* a need beyond 2^64 B is "more than any buffer", not a small number */
+	cr_assert_eq(pfc_headroom_need(UINT64_MAX, UINT64_MAX, 0, 4096), UINT64_MAX);
+}
+
 Test(switch, lossy_priority_tail_drops_without_pause)
 {
 	static const char yaml[] =
@@ -324,6 +375,121 @@ Test(switch, ecn_marks_follow_the_red_profile)
 	/* packets that are not ECN-capable are never marked */
 	marks = ecn_run("1B", "2B", "false", &received, &at_nics);
 	cr_assert_eq(marks, 0);
+}
+
+/* Load @yaml as a scenario (no simulation); 0 or the loader's error. */
+static int load_only(const char *yaml, struct scenario **s, struct diag *d)
+{
+	memset(d, 0, sizeof(*d));
+	*s = NULL;
+	return scn_load_text(ts_src("tests/step.yaml"), yaml, strlen(yaml), NULL, 0, s, d);
+}
+
+/*
+ * Step marking (DCTCP's K, a SONiC WRED profile with min == max): kmin ==
+ * kmax is accepted from the scenario and from config_db.json; kmin above
+ * kmax is still refused.
+ */
+Test(switch, step_marking_is_accepted_by_the_loader)
+{
+	struct scenario *s;
+	struct diag d;
+	char yaml[512];
+
+	cr_assert_eq(load_only("topology: {kind: star, hosts: 3}\n"
+			       "switch: {ecn: {kmin: 100KB, kmax: 100KB}}\n"
+			       "workload: {kind: incast, senders: 2, size: 1MB}\n",
+			       &s, &d),
+		     0, "%s: %s", d.path, d.msg);
+	cr_assert_eq(s->sw.ecn.kmin, 100000);
+	cr_assert_eq(s->sw.ecn.kmax, 100000);
+	scn_free(s);
+
+	/* kmin alone at kmax's default */
+	cr_assert_eq(load_only("topology: {kind: star, hosts: 3}\n"
+			       "switch: {ecn: {kmin: 1.2MB}}\n"
+			       "workload: {kind: incast, senders: 2, size: 1MB}\n",
+			       &s, &d),
+		     0, "%s: %s", d.path, d.msg);
+	scn_free(s);
+
+	cr_assert_eq(load_only("topology: {kind: star, hosts: 3}\n"
+			       "switch: {ecn: {kmin: 100KB, kmax: 99999}}\n"
+			       "workload: {kind: incast, senders: 2, size: 1MB}\n",
+			       &s, &d),
+		     -EINVAL);
+	cr_assert_str_eq(d.path, "switch.ecn.kmax");
+	cr_assert(strstr(d.msg, "kmin (100000 B) must not be above kmax (99999 B)"), "%s", d.msg);
+
+	/* a SONiC WRED profile with green_min_threshold == green_max_threshold */
+	snprintf(yaml, sizeof(yaml),
+		 "topology: {kind: star, hosts: 3}\n"
+		 "switch: {sonic: %s}\n"
+		 "workload: {kind: incast, senders: 2, size: 1MB}\n",
+		 ts_src("tests/sonic/wred-step.json"));
+	cr_assert_eq(load_only(yaml, &s, &d), 0, "%s: %s", d.path, d.msg);
+	cr_assert_eq(s->sw.ecn.kmin, 200000);
+	cr_assert_eq(s->sw.ecn.kmax, 200000);
+	scn_free(s);
+}
+
+/* The model's marking decision at depth @q, @n draws: how many marked. */
+static unsigned red_marks(const struct scn_ecn *e, uint64_t q, unsigned n, gsl_rng *rng)
+{
+	unsigned marked = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		marked += (unsigned)sw_red_mark(e, q, rng);
+	return marked;
+}
+
+/* Step marking in the switch: none at or below K, every packet above. */
+Test(switch, step_marking_marks_every_packet_above_k_and_none_at_k)
+{
+	const struct scn_ecn e = {.enabled = 1, .kmin = 100000, .kmax = 100000, .pmax = 0.05};
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+
+	gsl_rng_set(rng, 1);
+	cr_assert_eq(red_marks(&e, 0, 1000, rng), 0);
+	cr_assert_eq(red_marks(&e, 99999, 1000, rng), 0);
+	cr_assert_eq(red_marks(&e, 100000, 1000, rng), 0, "at K: not marked");
+	cr_assert_eq(red_marks(&e, 100001, 1000, rng), 1000, "above K: always, whatever pmax");
+	cr_assert_eq(red_marks(&e, 10000000, 1000, rng), 1000);
+	gsl_rng_free(rng);
+}
+
+/*
+ * The RED ramp: at (kmin + kmax) / 2 the probability is pmax / 2. 10,000
+ * draws (binomial, sigma = sqrt(n p (1 - p))) must land within 3 sigma;
+ * at kmax it is pmax, above kmax 1, at kmin 0.
+ */
+Test(switch, red_marks_pmax_half_way_up_the_ramp)
+{
+	const struct scn_ecn e = {.enabled = 1, .kmin = 150000, .kmax = 1200000, .pmax = 0.2};
+	const unsigned n = 10000;
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	double p, sigma;
+	unsigned m;
+
+	gsl_rng_set(rng, 42);
+	p = e.pmax / 2;
+	sigma = sqrt(n * p * (1 - p));
+	m = red_marks(&e, (e.kmin + e.kmax) / 2, n, rng);
+	cr_assert(fabs(m - n * p) <= 3 * sigma, "%u marks of %u at mid-ramp, expected %.0f +- %.0f",
+		  m, n, n * p, 3 * sigma);
+	p = e.pmax / 4;
+	sigma = sqrt(n * p * (1 - p));
+	m = red_marks(&e, e.kmin + (e.kmax - e.kmin) / 4, n, rng);
+	cr_assert(fabs(m - n * p) <= 3 * sigma, "%u marks of %u at a quarter, expected %.0f", m, n,
+		  n * p);
+	p = e.pmax;
+	sigma = sqrt(n * p * (1 - p));
+	m = red_marks(&e, e.kmax, n, rng);
+	cr_assert(fabs(m - n * p) <= 3 * sigma, "%u marks of %u at kmax, expected %.0f", m, n,
+		  n * p);
+	cr_assert_eq(red_marks(&e, e.kmin, n, rng), 0);
+	cr_assert_eq(red_marks(&e, e.kmax + 1, n, rng), n);
+	gsl_rng_free(rng);
 }
 
 /* Two flows into h2 on two traffic classes: DSCP 8 -> TC 1, DSCP 16 -> TC 2. */
@@ -623,6 +789,31 @@ Test(switch, dynamic_threshold_is_alpha_times_free_shared_buffer)
 	sim_fini(&sim);
 }
 
+/*
+ * 2^dynamic_th x free buffer saturates. Here the shared pool is 2^57 B +
+ * 500 KB (3 ports x 38912 B of headroom reserved): with dynamic_th 7 the
+ * limit is 2^64 + 128 x (500 KB - used), which wrapped to 128 x (500 KB -
+ * used), so the incast's queue reached XOFF near 496 KB and paused the
+ * senders. The real limit is beyond any queue: no PAUSE.
+ */
+Test(switch, dynamic_threshold_of_a_huge_buffer_does_not_wrap)
+{
+	static const char yaml[] =
+	    "topology: {kind: star, hosts: 3, link: {rate: 100Gbps, cable: 2m}}\n"
+	    "switch: {buffer: {size: 144115188076472608}, pfc: {dynamic_th: 7},\n"
+	    "         ecn: {enabled: false}}\n"
+	    "workload: {kind: incast, senders: 2, size: 1MB}\n";
+	struct sim sim;
+	json_t *j;
+
+	load(yaml, &sim);
+	j = ts_finish(&sim);
+	cr_assert_eq(ts_metric(j, "pfc_pause_frames"), 0);
+	cr_assert_eq(ts_metric(j, "flows_done"), 2);
+	json_decref(j);
+	sim_fini(&sim);
+}
+
 Test(switch, headroom_that_does_not_fit_the_buffer_is_refused)
 {
 	static const char yaml[] =
@@ -639,4 +830,45 @@ Test(switch, headroom_that_does_not_fit_the_buffer_is_refused)
 	cr_assert_eq(d.line, 2);
 	cr_assert(strstr(d.msg, "9 ports"), "%s", d.msg);
 	sim_fini(&sim);
+}
+
+/* sim_init's refusal of @yaml: -EINVAL at @path, @msg in its message. */
+static void refused(const char *yaml, const char *path, const char *msg)
+{
+	struct scenario *s;
+	struct diag d = {0};
+	struct sim sim;
+
+	cr_assert_eq(scn_load_text("h.yaml", yaml, strlen(yaml), NULL, 0, &s, &d), 0, "%s", d.msg);
+	cr_assert_eq(sim_init(&sim, s, &d), -EINVAL, "%s", yaml);
+	cr_assert_str_eq(d.path, path, "%s", yaml);
+	cr_assert(strstr(d.msg, msg), "%s: %s", yaml, d.msg);
+	sim_fini(&sim);
+}
+
+/*
+ * The reservation is summed with checked arithmetic: 4 ports x 2^62 B of
+ * headroom is 2^64, which wrapped to 0 and ran; so did 2^62 B of pg_min.
+ * A computed headroom too large for the buffer (40 km at 400G) is refused.
+ */
+Test(switch, headroom_reservation_that_wraps_is_refused)
+{
+	refused("topology: {kind: star, hosts: 4}\n"
+		"switch: {pfc: {headroom: 4611686018427387904}}\n"
+		"workload: {kind: incast, senders: 3, size: 1MB}\n",
+		"switch.pfc.headroom",
+		"sw0: 4 ports x 1 lossless priority of headroom reserve more than 2^64 B");
+	refused("topology: {kind: star, hosts: 2}\n"
+		"switch: {lossless: [3, 4], pfc: {headroom: 4611686018427387904}}\n"
+		"workload: {kind: incast, senders: 1, size: 1MB}\n",
+		"switch.pfc.headroom", "2 ports x 2 lossless priorities of headroom reserve more");
+	refused("topology: {kind: star, hosts: 4}\n"
+		"switch: {buffer: {pg_min: 4611686018427387904}, pfc: {headroom: 1KB}}\n"
+		"workload: {kind: incast, senders: 3, size: 1MB}\n",
+		"switch.pfc.headroom", "of headroom and pg_min reserve more than 2^64 B");
+	refused("topology: {kind: star, hosts: 4, link: {rate: 400Gbps, cable: 40km}}\n"
+		"workload: {kind: incast, senders: 3, size: 1MB}\n",
+		"switch.buffer.size",
+		"of headroom (computed for each port's link, up to 20071424 B) reserve 80285696 B, "
+		"and switch.buffer.size is 32000000 B");
 }
