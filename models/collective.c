@@ -2,14 +2,14 @@
  * Collectives: the rings and the all-to-all of collective.h, driven by the
  * arrival of whole messages at each rank.
  */
-#include "collective.h"
+#include "models/collective.h"
 
 #include <errno.h>
 #include <stdlib.h>
 
-#include "../sim/checked.h"
-#include "net.h"
-#include "nic.h"
+#include "sim/engine/checked.h"
+#include "models/net.h"
+#include "models/nic.h"
 
 struct coll {
 	struct net *net;

@@ -16,7 +16,7 @@
 
 #include <stdint.h>
 
-#include "../sim/scenario.h"
+#include "sim/config/scenario.h"
 
 struct net;
 struct flow;

@@ -14,11 +14,11 @@
  * stay below 4.3e15; the increases add them saturating, before the cap at
  * the max rate.
  */
-#include "dcqcn.h"
+#include "models/dcqcn.h"
 
 #include <string.h>
 
-#include "../sim/checked.h"
+#include "sim/engine/checked.h"
 
 #define DCQCN_MBPS 1000000ULL
 #define DCQCN_ALPHA_Q10_ONE 1024U

@@ -18,7 +18,7 @@
 
 #include <stdint.h>
 
-#include "../sim/simtime.h"
+#include "sim/engine/simtime.h"
 
 enum dcqcn_variant { DCQCN_MLX5, DCQCN_PAPER };
 

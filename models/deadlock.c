@@ -2,12 +2,12 @@
  * Deadlock detection: the periodic wait-for graph of stuck, paused egress
  * queues (see deadlock.h).
  */
-#include "deadlock.h"
+#include "models/deadlock.h"
 
 #include <errno.h>
 #include <stdlib.h>
 
-#include "net.h"
+#include "models/net.h"
 
 struct deadlock {
 	struct net *net;

@@ -11,7 +11,7 @@
 
 #include <stdint.h>
 
-#include "../sim/simtime.h"
+#include "sim/engine/simtime.h"
 
 struct net;
 

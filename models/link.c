@@ -2,11 +2,11 @@
  * Ports and links: serialization at the link rate, propagation on the wire,
  * delivery to the peer in order, and PFC on the transmitter (see link.h).
  */
-#include "link.h"
+#include "models/link.h"
 
 #include <errno.h>
 
-#include "net.h"
+#include "models/net.h"
 
 static void on_tx_done(void *obj, uint64_t arg);
 static void on_arrive(void *obj, uint64_t arg);

@@ -18,8 +18,8 @@
 
 #include <stdint.h>
 
-#include "../sim/evq.h"
-#include "packet.h"
+#include "sim/engine/evq.h"
+#include "models/packet.h"
 
 struct net;
 struct port;

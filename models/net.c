@@ -3,15 +3,15 @@
  * flows on time, and plays the scenario's faults (a link goes down at once;
  * routes follow after topology.convergence).
  */
-#include "net.h"
+#include "models/net.h"
 
 #include <errno.h>
 #include <stdlib.h>
 
-#include "collective.h"
-#include "deadlock.h"
-#include "nic.h"
-#include "switch.h"
+#include "models/collective.h"
+#include "models/deadlock.h"
+#include "models/nic.h"
+#include "models/switch.h"
 
 static void on_flow_start(void *obj, uint64_t arg)
 {

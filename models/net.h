@@ -10,12 +10,12 @@
 #include <gsl/gsl_rng.h>
 #include <stdint.h>
 
-#include "../sim/evq.h"
-#include "../sim/scenario.h"
-#include "../topologies/topo.h"
-#include "dcqcn.h"
-#include "link.h"
-#include "packet.h"
+#include "sim/engine/evq.h"
+#include "sim/config/scenario.h"
+#include "topologies/topo.h"
+#include "models/dcqcn.h"
+#include "models/link.h"
+#include "models/packet.h"
 
 struct sw;
 struct nic;

@@ -3,13 +3,13 @@
  * and the port scheduler that puts ACK/NAK/CNP ahead of paced data (see
  * nic.h).
  */
-#include "nic.h"
+#include "models/nic.h"
 
 #include <errno.h>
 #include <stdlib.h>
 
-#include "collective.h"
-#include "net.h"
+#include "models/collective.h"
+#include "models/net.h"
 
 struct nic {
 	struct net *net;

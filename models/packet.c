@@ -1,5 +1,5 @@
 /* Packets: the pool behind pkt_alloc, grown in chunks, freed at the end. */
-#include "packet.h"
+#include "models/packet.h"
 
 #include <stdlib.h>
 

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../sim/simtime.h"
+#include "sim/engine/simtime.h"
 
 #define PKT_HEADER_BYTES 62
 #define PKT_PREAMBLE_IFG_BYTES 20

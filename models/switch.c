@@ -2,14 +2,14 @@
  * Switch: MMU (ingress PG accounting, headroom, XOFF/XON), ECN marking,
  * egress scheduling and the PFC watchdog (see switch.h).
  */
-#include "switch.h"
+#include "models/switch.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../sim/checked.h"
-#include "net.h"
+#include "sim/engine/checked.h"
+#include "models/net.h"
 
 /* DWRR: the smallest weight gets one maximum-size frame per round. */
 #define SW_DWRR_UNIT 4200

@@ -28,7 +28,7 @@
 #include <gsl/gsl_rng.h>
 #include <stdint.h>
 
-#include "../sim/simtime.h"
+#include "sim/engine/simtime.h"
 
 struct diag;
 struct net;

@@ -1,5 +1,5 @@
 /* Workloads: incast and permutation traffic expanded into flows. */
-#include "workload.h"
+#include "models/workload.h"
 
 #include <errno.h>
 #include <gsl/gsl_randist.h>

@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 
-#include "../sim/scenario.h"
+#include "sim/config/scenario.h"
 
 /* @senders hosts h0.. (skipping @receiver) each send @bytes to @receiver. */
 int wl_incast(uint32_t n_hosts, uint32_t senders, uint32_t receiver, uint64_t bytes,

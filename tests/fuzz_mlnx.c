@@ -30,7 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/mlnx.h"
+#include "sim/config/mlnx.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/pod.h"
+#include "sim/config/pod.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

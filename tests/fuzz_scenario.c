@@ -29,7 +29,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "sim/scenario.h"
+#include "sim/config/scenario.h"
 #include "topologies/topo.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

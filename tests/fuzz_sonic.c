@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/sonic.h"
+#include "sim/config/sonic.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

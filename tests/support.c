@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "models/net.h"
-#include "sim/results.h"
-#include "sim/scenario.h"
+#include "sim/run/results.h"
+#include "sim/config/scenario.h"
 
 void ts_load(const char *yaml, const char *const *sets, size_t n_sets, struct sim *sim)
 {

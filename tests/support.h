@@ -9,7 +9,7 @@
 #include <jansson.h>
 #include <stddef.h>
 
-#include "sim/sim.h"
+#include "sim/run/sim.h"
 
 /* Load @yaml (with @n_sets overrides) and build @sim; asserts success. */
 void ts_load(const char *yaml, const char *const *sets, size_t n_sets, struct sim *sim);

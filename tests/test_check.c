@@ -15,7 +15,7 @@
 #include <time.h>
 
 #include "proc.h"
-#include "sim/units.h"
+#include "sim/engine/units.h"
 
 static void setup(void)
 {

@@ -12,7 +12,7 @@
 
 #include "models/collective.h"
 #include "models/net.h"
-#include "sim/scenario.h"
+#include "sim/config/scenario.h"
 #include "support.h"
 
 /* 100 Gb/s of frames carrying 4096 of every 4178 bytes on the wire */

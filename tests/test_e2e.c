@@ -8,9 +8,9 @@
 #include <string.h>
 
 #include "models/net.h"
-#include "sim/results.h"
-#include "sim/scenario.h"
-#include "sim/sim.h"
+#include "sim/run/results.h"
+#include "sim/config/scenario.h"
+#include "sim/run/sim.h"
 #include "support.h"
 
 static const char one_flow[] =

@@ -3,7 +3,7 @@
 #include <gsl/gsl_rng.h>
 #include <stdlib.h>
 
-#include "sim/evq.h"
+#include "sim/engine/evq.h"
 
 struct log {
 	struct evq *q;

@@ -10,9 +10,9 @@
 
 #include "models/net.h"
 #include "models/nic.h"
-#include "sim/results.h"
-#include "sim/scenario.h"
-#include "sim/sim.h"
+#include "sim/run/results.h"
+#include "sim/config/scenario.h"
+#include "sim/run/sim.h"
 #include "support.h"
 
 /* Run @yaml and return one metric. */

@@ -17,9 +17,9 @@
 #include "failalloc.h"
 #include "models/packet.h"
 #include "proc.h"
-#include "sim/evq.h"
-#include "sim/results.h"
-#include "sim/sim.h"
+#include "sim/engine/evq.h"
+#include "sim/run/results.h"
+#include "sim/run/sim.h"
 
 static void count(void *obj, uint64_t arg)
 {

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "sim/pod.h"
+#include "sim/config/pod.h"
 #include "support.h"
 
 /* Read tests/pod/@name; asserts success. */

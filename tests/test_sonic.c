@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/sonic.h"
+#include "sim/config/sonic.h"
 #include "support.h"
 
 static void read_ok(const char *rel, struct sonic_cfg *c)

@@ -16,10 +16,10 @@
 #include "models/net.h"
 #include "models/nic.h"
 #include "models/switch.h"
-#include "sim/results.h"
-#include "sim/scenario.h"
+#include "sim/run/results.h"
+#include "sim/config/scenario.h"
 #include "proc.h"
-#include "sim/sim.h"
+#include "sim/run/sim.h"
 #include "support.h"
 
 #define MTU_WIRE (4096 + 62 + 20)

@@ -2,8 +2,8 @@
 #include <criterion/criterion.h>
 
 #include "models/link.h"
-#include "sim/checked.h"
-#include "sim/units.h"
+#include "sim/engine/checked.h"
+#include "sim/engine/units.h"
 
 /* Link rates from 10G to 1.6T: 8e12 and 512e12 are whole multiples of each. */
 static const uint64_t ethernet_rates[] = {

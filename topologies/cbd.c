@@ -32,7 +32,7 @@
  * (a shortest cycle through its smallest node, found by breadth-first
  * search) so that every component shows at least one cycle.
  */
-#include "cbd.h"
+#include "topologies/cbd.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "topo.h"
+#include "topologies/topo.h"
 
 /* One source-destination pair of a priority's traffic (host indices). */
 struct cbd_pair {

@@ -16,7 +16,7 @@
  * most TOPO_MAX_PORTS ports); an entry's hops end where the next entry's
  * begin, as the searches fill the array in table order.
  */
-#include "topo.h"
+#include "topologies/topo.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -8,7 +8,7 @@
  * links first (link i is the link of h<i>), then the switches and the
  * switch-switch links, so a switch lists its host ports before its uplinks.
  */
-#include "topo.h"
+#include "topologies/topo.h"
 
 #include <errno.h>
 #include <inttypes.h>

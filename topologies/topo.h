@@ -15,8 +15,8 @@
 
 #include <stdint.h>
 
-#include "../sim/diag.h"
-#include "../sim/simtime.h"
+#include "sim/engine/diag.h"
+#include "sim/engine/simtime.h"
 
 enum topo_kind { TOPO_STAR, TOPO_LEAF_SPINE, TOPO_FAT_TREE, TOPO_RING, TOPO_FILE };
 enum topo_node_kind { TOPO_HOST, TOPO_SWITCH };

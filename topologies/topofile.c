@@ -17,7 +17,7 @@
  * ends are switches. Hosts are numbered in the order the nodes list them;
  * a node's ports follow the order of the links.
  */
-#include "topo.h"
+#include "topologies/topo.h"
 
 #include <cyaml/cyaml.h>
 #include <errno.h>
@@ -27,9 +27,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../sim/textfile.h"
-#include "../sim/units.h"
-#include "../sim/ydoc.h"
+#include "sim/engine/textfile.h"
+#include "sim/engine/units.h"
+#include "sim/engine/ydoc.h"
 
 #define TF_PATH_MAX 64
 #define TF_LOG_MAX 4096

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "sim/evq.h"
+#include "sim/engine/evq.h"
 
 struct bench {
 	struct evq *q;

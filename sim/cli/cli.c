@@ -1,0 +1,28 @@
+/*
+ * cli: helpers shared by the verbs of the command line.
+ */
+#include "sim/cli/cli.h"
+
+#include <stdio.h>
+
+int cli_usage_error(const char *prefix, const char *usage, const char *fmt, const char *arg)
+{
+	fputs(prefix, stderr);
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\n\n%s", usage);
+	return CLI_EXIT_INPUT;
+}
+
+const char *cli_prio_list(uint8_t mask, const char *sep, const char *none, char *buf,
+			  size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (int p = 0; p < 8 && len < size; p++)
+		if (mask & (1u << p))
+			len += (size_t)snprintf(buf + len, size - len, "%s%d", len ? sep : "", p);
+	if (!len)
+		snprintf(buf, size, "%s", none);
+	return buf;
+}

@@ -1,0 +1,218 @@
+/*
+ * rocesim import: print what a real config says as the scenario YAML
+ * fragment that carries it, so users see and edit what was understood.
+ * Lines that carry no scenario key are comments.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/cli/cli.h"
+#include "sim/config/mlnx.h"
+#include "sim/config/pod.h"
+#include "sim/config/scenario.h"
+#include "sim/config/sonic.h"
+
+static const char imp_usage[] =
+	"usage: rocesim import sonic|mlnx-qos|cc-params|pod FILE\n"
+	"\n"
+	"Prints the scenario YAML fragment equivalent to a real config:\n"
+	"  sonic      a SONiC config_db.json            -> switch: ...\n"
+	"  mlnx-qos   the output of `mlnx_qos -i IF`     -> nic: pfc, priority\n"
+	"  cc-params  mlx5 cc_params (a folder, or `grep -r . cc_params` output)\n"
+	"                                                -> nic: dcqcn: ...\n"
+	"  pod        a Kubernetes Pod, Deployment, StatefulSet, DaemonSet or Job\n"
+	"             manifest (its NCCL_* environment)  -> workload: dscp, nic: timeout\n"
+	"A scenario can also name the files directly (switch.sonic, nic.mlnx_qos,\n"
+	"nic.cc_params, workload.pod); keys it sets itself win over the files.\n"
+	"\n"
+	"exit codes: 0 ok; 2 bad input or usage\n";
+
+static void imp_sonic(const struct sonic_cfg *c)
+{
+	char m[32];
+
+	printf("# from %s\n", c->file);
+	if (c->n_ports)
+		printf("# %u ports, most at %.0f Gb/s, MTU %u%s\n", c->n_ports,
+		       (double)c->port_speed_bps / 1e9, c->port_mtu,
+		       c->cable_mm ? "" : "; no CABLE_LENGTH");
+	if (c->cable_mm)
+		printf("# longest cable %.1f m (topology.link.cable)\n", (double)c->cable_mm / 1000);
+	printf("switch:\n");
+	if (c->has_pool) {
+		printf("  buffer: {size: %llu", (unsigned long long)c->buffer_size);
+		if (c->pool_xoff)
+			printf(", headroom_pool: %llu", (unsigned long long)c->pool_xoff);
+		printf("}    # ingress lossless pool%s\n", c->pool_xoff ? " + shared headroom" : "");
+	}
+	if (c->has_pfc_enable)
+		printf("  lossless: [%s]    # %s\n", cli_prio_list(c->pfc_enable, ", ", "", m, sizeof(m)), c->pfc_where);
+	if (c->has_dscp_map) {
+		int first = 1;
+
+		printf("  dscp_to_tc: {");
+		for (int d = 0; d < 64; d++) {
+			if (!((c->dscp_given >> d) & 1))
+				continue;
+			printf("%s%d: %u", first ? "" : ", ", d, c->dscp_to_tc[d]);
+			first = 0;
+		}
+		printf("}    # DSCP_TO_TC_MAP %s\n", c->dscp_map);
+	}
+	if (c->has_profile) {
+		printf("  pfc: {");
+		if (c->has_xoff)
+			printf("headroom: %llu", (unsigned long long)c->xoff);
+		if (c->has_xon_offset)
+			printf(", xon_offset: %llu", (unsigned long long)c->xon_offset);
+		if (c->has_dynamic_th)
+			printf(", dynamic_th: %d", c->dynamic_th);
+		else if (c->has_static_th)
+			printf(", xoff: %llu", (unsigned long long)c->static_th);
+		printf("}    # BUFFER_PROFILE %s\n", c->profile);
+	}
+	if (c->has_wred)
+		printf("  ecn: {enabled: %s, kmin: %llu, kmax: %llu, pmax: %g%%}    # WRED_PROFILE %s\n",
+		       c->ecn_marking ? "true" : "false", (unsigned long long)c->kmin,
+		       (unsigned long long)c->kmax, c->pmax * 100, c->wred);
+	if (c->has_watchdog)
+		printf("  watchdog: {detection: %ums, restoration: %ums, action: %s}    # PFC_WD\n",
+		       c->wd_detection_ms, c->wd_restoration_ms, c->wd_action);
+	for (int tc = 0; tc < 8; tc++)
+		if (c->tc_to_pg[tc] != tc || c->tc_to_queue[tc] != tc)
+			printf("# TC %d -> PG %u, queue %u: rocesim maps TC = PG = queue\n", tc,
+			       c->tc_to_pg[tc], c->tc_to_queue[tc]);
+}
+
+static void imp_mlnx_qos(const struct mlnx_qos *q)
+{
+	printf("# from %s\n", q->file);
+	if (q->has_trust)
+		printf("# trust %s%s\n", q->trust_dscp ? "dscp" : "pcp",
+		       q->trust_dscp ? "" : ": the DSCP map below does not decide priorities");
+	printf("nic:\n");
+	if (q->has_pfc) {
+		printf("  pfc: [");
+		for (int p = 0; p < 8; p++)
+			printf("%s%d", p ? ", " : "", (q->pfc_enabled >> p) & 1);
+		printf("]    # PFC enabled, line %d\n", q->pfc_line);
+	}
+	if (q->has_trust && q->trust_dscp && ((q->dscp_given >> 26) & 1))
+		printf("  priority: %u    # dscp2prio of DSCP 26 (NCCL_IB_TC 104), line %d\n",
+		       q->dscp2prio[26], q->dscp_line[26]);
+	for (int d = 0; d < 64; d++)
+		if (((q->dscp_given >> d) & 1) && q->dscp2prio[d] != d >> 3)
+			printf("# DSCP %d -> priority %u (the mlx5 default is %d)\n", d, q->dscp2prio[d],
+			       d >> 3);
+	if (q->has_tc)
+		for (int tc = 0; tc < 8; tc++)
+			if (q->tsa[tc][0])
+				printf("# tc %d: %s%s\n", tc, q->tsa[tc],
+				       strcmp(q->tsa[tc], "ets") ? "" : " (weighted)");
+}
+
+static int imp_cc_params(const struct cc_params *cc)
+{
+	struct dcqcn_params p;
+	char msg[200];
+	int bad = 0;
+
+	dcqcn_params_default(&p, DCQCN_MLX5);
+	printf("nic:\n  cc: dcqcn\n  dcqcn:\n");
+	for (size_t i = 0; i < cc->n; i++) {
+		const struct cc_entry *e = &cc->v[i];
+		int err = scn_dcqcn_param(e->name, e->value, &p, msg, sizeof(msg));
+
+		if (err) {
+			printf("    # %s: %s    # %s:%d: %s\n", e->name, e->value, e->file, e->line, msg);
+			bad++;
+		} else {
+			printf("    %s: %s\n", e->name, e->value);
+		}
+	}
+	if (bad)
+		fprintf(stderr, "rocesim: %d cc_params entr%s left out as comments\n", bad,
+			bad == 1 ? "y" : "ies");
+	return 0;
+}
+
+static void imp_pod(const struct pod_cfg *pc)
+{
+	const struct pod_env *tc = pod_get(pc, "NCCL_IB_TC");
+	const struct pod_env *to = pod_get(pc, "NCCL_IB_TIMEOUT");
+
+	printf("# from %s (%s)\n", pc->file, pc->kind);
+	for (size_t i = 0; i < pc->n; i++)
+		printf("# %s=%s    # line %d%s%s%s\n", pc->env[i].name, pc->env[i].value,
+		       pc->env[i].line, pc->env[i].container[0] ? ", container " : "",
+		       pc->env[i].container,
+		       pc->env[i].value_from ? " (valueFrom: set at run time)" : "");
+	if (tc && tc->value_from)
+		tc = NULL;
+	if (to && to->value_from)
+		to = NULL;
+	if (tc) {
+		unsigned long v = strtoul(tc->value, NULL, 10);
+
+		printf("workload:\n  dscp: %lu    # NCCL_IB_TC %s = DSCP %lu << 2 | ECN %lu\n",
+		       (v >> 2) & 63, tc->value, (v >> 2) & 63, v & 3);
+	}
+	if (to)
+		printf("nic:\n  transport: {timeout: %s}    # NCCL_IB_TIMEOUT: 4.096 us x 2^%s\n",
+		       to->value, to->value);
+}
+
+int cmd_import(int argc, char **argv)
+{
+	struct diag d = {0};
+	const char *kind, *file;
+	int err = 0;
+
+	if (argc >= 1 && (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h"))) {
+		fputs(imp_usage, stdout);
+		return 0;
+	}
+	if (argc != 2) {
+		return cli_usage_error("rocesim: ", imp_usage, "%s", "import needs a kind and a file");
+	}
+	kind = argv[0];
+	file = argv[1];
+	if (!strcmp(kind, "sonic")) {
+		struct sonic_cfg c;
+
+		if (!(err = sonic_read(file, &c, &d)))
+			imp_sonic(&c);
+	} else if (!strcmp(kind, "mlnx-qos")) {
+		struct mlnx_qos q;
+
+		if (!(err = mlnx_qos_read(file, &q, &d)))
+			imp_mlnx_qos(&q);
+	} else if (!strcmp(kind, "cc-params")) {
+		struct cc_params cc = {0};
+
+		if (!(err = cc_params_read(file, &cc, &d)))
+			imp_cc_params(&cc);
+		cc_params_free(&cc);
+	} else if (!strcmp(kind, "pod")) {
+		struct pod_cfg pc = {0};
+
+		if (!(err = pod_read(file, &pc, &d))) {
+			imp_pod(&pc);
+			pod_free(&pc);
+		}
+	} else {
+		return cli_usage_error("rocesim: import: ", imp_usage, "unknown kind \"%s\"", kind);
+	}
+	if (err == -ENOMEM) {
+		fprintf(stderr, "rocesim: out of memory\n");
+		return CLI_EXIT_INPUT;
+	}
+	if (err) {
+		fprintf(stderr, "rocesim: ");
+		diag_print(&d, stderr);
+		return CLI_EXIT_INPUT;
+	}
+	return 0;
+}

@@ -1,0 +1,356 @@
+/*
+ * rocesim: the command line. Parses the verb and its options, loads and
+ * checks the scenario before anything is written, runs it, writes the
+ * results atomically into the output folder it owns (outdir.h) and turns
+ * the outcome into the exit code: 0 ok, 1 an expect: gate failed, 2 bad
+ * input or usage, 3 an I/O failure after a good run, 128 + the signal when
+ * interrupted.
+ */
+#include <errno.h>
+#include <gsl/gsl_errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/cli/cli.h"
+#include "sim/run/outdir.h"
+#include "sim/run/results.h"
+#include "sim/config/scenario.h"
+#include "sim/run/sim.h"
+
+#define EXIT_GATE 1
+#define EXIT_INPUT CLI_EXIT_INPUT
+#define EXIT_IO CLI_EXIT_IO
+
+static const char usage[] =
+	"usage: rocesim run SCENARIO.yaml [-o OUTDIR] [--set KEY=VALUE]... [--seed N]\n"
+	"                    [--progress | --quiet]\n"
+	"       rocesim check SCENARIO.yaml [--json] [--fail LINK]... [--all-pairs]\n"
+	"       rocesim plot OUTDIR [--svg] [--top N]\n"
+	"       rocesim import sonic|mlnx-qos|cc-params|pod FILE\n"
+	"       rocesim --help | --version          (rocesim VERB --help for each verb)\n"
+	"\n"
+	"Simulates the RoCEv2 fabric described by SCENARIO.yaml and writes\n"
+	"OUTDIR/results.json (default OUTDIR: out/<scenario name>), unless\n"
+	"output.sample is 0 OUTDIR/timeseries.csv (egress queue, ingress PG and\n"
+	"headroom bytes per switch port and priority) and, with DCQCN,\n"
+	"OUTDIR/qp_rates.csv (Rc, Rt and alpha of each reacting QP), and with\n"
+	"output.pfc_events: true OUTDIR/pfc_events.csv (every PFC event).\n"
+	"\n"
+	"options:\n"
+	"  -o, --out DIR      where to write the results\n"
+	"  --set KEY=VALUE    override a scenario key, e.g. --set topology.link.rate=400Gbps\n"
+	"                     or --set expect.drops=0 (repeatable)\n"
+	"  --seed N           same as --set seed=N\n"
+	"  --progress         report simulated time and events/s on stderr every second\n"
+	"  --quiet            print nothing on stdout\n"
+	"\n"
+	"A run owns these four files in OUTDIR and the pictures `rocesim plot` draws\n"
+	"from them ({queues,pfc,rates,flows,ranks}.{png,svg}); when all its files\n"
+	"are written it removes those it did not write this time, and leaves every\n"
+	"other file alone. It locks OUTDIR first (OUTDIR/.rocesim.lock, kept): a\n"
+	"second run into it is refused at once. Outputs are written as temporaries\n"
+	"(OUTDIR/.NAME.XXXXXX) and renamed only when all are complete, so a failed\n"
+	"write or an interruption (SIGINT, SIGTERM, SIGHUP: the temporaries are\n"
+	"removed) leaves the previous outputs whole; the next run removes those of\n"
+	"a run that was killed.\n"
+	"\n"
+	"exit codes: 0 ok; 1 the run worked but an expect: gate failed;\n"
+	"            2 bad input or usage (the message names file, line and key),\n"
+	"              or OUTDIR in use by another run or not writable;\n"
+	"            3 an I/O failure after a good run (disk full): the previous\n"
+	"              outputs are left as they were;\n"
+	"            128 + the signal (130 SIGINT, 143 SIGTERM) when interrupted\n";
+
+struct run_args {
+	const char *scenario;
+	const char *outdir;
+	const char **sets;
+	size_t n_sets;
+	int progress, quiet;
+};
+
+/* The signal that asked the run to stop (SIGINT, SIGTERM, SIGHUP), or 0. */
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+	interrupted = sig;
+}
+
+/*
+ * From here on a signal stops the run where the event loop polls the flag,
+ * and the run removes its temporaries. SA_RESETHAND: a second signal ends
+ * the process at once (the next run into the folder removes what is left).
+ * A signal ignored when rocesim started (nohup, `&` in a script) stays so.
+ */
+static void catch_signals(void)
+{
+	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+	struct sigaction sa, old;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sa.sa_flags = SA_RESETHAND;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		if (!sigaction(sigs[i], NULL, &old) && old.sa_handler != SIG_IGN)
+			sigaction(sigs[i], &sa, NULL);
+	/* a file size limit (ulimit -f) then fails a write as a full disk does */
+	signal(SIGXFSZ, SIG_IGN);
+}
+
+static const char *signal_name(int sig)
+{
+	return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "SIGHUP";
+}
+
+/* Say where a run stopped by a signal was; returns 128 + the signal. */
+static int report_interrupt(const struct sim *sim, const char *dir)
+{
+	int sig = interrupted;
+
+	if (sim->end == SIM_END_INTERRUPTED)
+		fprintf(
+		    stderr,
+		    "rocesim: interrupted by %s at t=%.1fus (%.0f%% of stop); no results written, "
+		    "%s left as it was\n",
+		    signal_name(sig), simtime_to_us(sim->end_time),
+		    100.0 * (double)sim->end_time / (double)sim->scn->stop, dir);
+	else
+		fprintf(stderr,
+			"rocesim: interrupted by %s while writing the results; no results written, "
+			"%s left as it was\n",
+			signal_name(sig), dir);
+	return 128 + sig;
+}
+
+/* Is output @i written by a run of @s? */
+static int writes(const struct scenario *s, enum outdir_file i)
+{
+	switch (i) {
+	case OUTDIR_RESULTS:
+		return 1;
+	case OUTDIR_TIMESERIES:
+		return s->out.sample != 0;
+	case OUTDIR_QP_RATES:
+		return s->out.sample && s->nic.cc == SCN_CC_DCQCN;
+	case OUTDIR_PFC_EVENTS:
+		return s->out.pfc_events;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * Load and check the scenario and build the fabric before anything is
+ * written; then lock the output folder and create every output there as a
+ * temporary (outdir.h), so that a folder in use or not writable is found
+ * before simulating; then run, write the results and commit them.
+ */
+static int cmd_run(const struct run_args *a)
+{
+	static const char busy[] = "rocesim: %s is in use by another run (pid %ld): wait for it "
+				   "to end or give another -o\n";
+	FILE *files[OUTDIR_FILES] = {0};
+	struct outdir od = {.lock_fd = -1};
+	char dir[OUTDIR_PATH];
+	struct scenario *s;
+	struct diag d = {0};
+	struct sim sim;
+	json_t *res = NULL;
+	int err, failed, partial, rc = EXIT_INPUT;
+
+	err = scn_load(a->scenario, a->sets, a->n_sets, &s, &d);
+	if (err == -ENOMEM) {
+		fprintf(stderr, "rocesim: out of memory loading %s\n", a->scenario);
+		return EXIT_INPUT;
+	}
+	if (err) {
+		fprintf(stderr, "rocesim: ");
+		diag_print(&d, stderr);
+		return EXIT_INPUT;
+	}
+	err = sim_init(&sim, s, &d);
+	if (err) {
+		if (err == -ENOMEM)
+			fprintf(stderr, "rocesim: out of memory building the fabric\n");
+		else {
+			fprintf(stderr, "rocesim: ");
+			diag_print(&d, stderr);
+		}
+		sim_fini(&sim);
+		return EXIT_INPUT;
+	}
+	/* the input is good: only now touch the output folder */
+	if (a->outdir)
+		snprintf(dir, sizeof(dir), "%s", a->outdir);
+	else
+		snprintf(dir, sizeof(dir), "out/%s", s->name);
+	catch_signals();
+	err = outdir_open(&od, dir);
+	if (err == -EBUSY) {
+		fprintf(stderr, busy, dir, (long)od.holder);
+		goto out;
+	}
+	if (err) {
+		fprintf(stderr, "rocesim: cannot write in %s: %s\n", od.where, strerror(-err));
+		goto out;
+	}
+	for (int i = 0; i < OUTDIR_FILES; i++) {
+		if (writes(s, (enum outdir_file)i) &&
+		    !(files[i] = outdir_create(&od, (enum outdir_file)i))) {
+			fprintf(stderr, "rocesim: cannot write in %s: %s\n", od.where,
+				strerror(errno));
+			goto out;
+		}
+	}
+	sim.interrupt = &interrupted;
+	err = sim_run(&sim, files[OUTDIR_TIMESERIES], files[OUTDIR_QP_RATES],
+		      files[OUTDIR_PFC_EVENTS], a->progress);
+	if (sim.end == SIM_END_INTERRUPTED) {
+		rc = report_interrupt(&sim, dir);
+		goto out;
+	}
+	if (err) {
+		if (err == -ENOMEM)
+			fprintf(stderr,
+				"rocesim: out of memory at %.3f us simulated; no results written\n",
+				simtime_to_us(sim.end_time));
+		else
+			fprintf(stderr, "rocesim: the run failed at %.3f us simulated: %s\n",
+				simtime_to_us(sim.end_time), strerror(-err));
+		goto out;
+	}
+	res = res_build(&sim);
+	if (!res) {
+		fprintf(stderr, "rocesim: out of memory building the results\n");
+		goto out;
+	}
+	/* from here on the run was good: a failure to keep its results is exit 3 */
+	rc = EXIT_IO;
+	if ((err = res_write_json(res, files[OUTDIR_RESULTS]))) {
+		fprintf(stderr,
+			"rocesim: cannot write %s/results.json: %s; the previous outputs are left "
+			"as they were\n",
+			dir, strerror(-err));
+		goto out;
+	}
+	if (interrupted) {
+		rc = report_interrupt(&sim, dir);
+		goto out;
+	}
+	if ((err = outdir_commit(&od, &partial))) {
+		fprintf(stderr, "rocesim: cannot write %s: %s; %s\n", od.where, strerror(-err),
+			partial ? "the folder now mixes the outputs of two runs"
+				: "the previous outputs are left as they were");
+		goto out;
+	}
+	if (!a->quiet) {
+		res_print_summary(res, stdout);
+		printf("  results    %s/results.json\n", dir);
+	}
+	failed = res_check_expects(res, s, stderr);
+	if (failed)
+		fprintf(stderr, "rocesim: %d expectation%s failed\n", failed, failed > 1 ? "s" : "");
+	rc = failed ? EXIT_GATE : 0;
+out:
+	json_decref(res);
+	outdir_close(&od);
+	sim_fini(&sim);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	struct run_args a = {0};
+	char **seeds;
+	size_t n_seeds = 0;
+	int rc;
+
+	/* GSL's default handler aborts, on an allocation that fails too: the
+	 * callers check what GSL returns */
+	gsl_set_error_handler_off();
+	if (argc < 2)
+		return cli_usage_error("rocesim: ", usage, "%s", "a verb is needed");
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		fputs(usage, stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("rocesim %s\n", ROCESIM_VERSION);
+		return 0;
+	}
+	if (!strcmp(argv[1], "check"))
+		return cmd_check(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "plot"))
+		return cmd_plot(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "import"))
+		return cmd_import(argc - 2, argv + 2);
+	if (strcmp(argv[1], "run"))
+		return cli_usage_error("rocesim: ", usage, "unknown verb \"%s\"", argv[1]);
+	a.sets = calloc((size_t)argc, sizeof(char *));
+	seeds = calloc((size_t)argc, sizeof(char *));
+	if (!a.sets || !seeds) {
+		fputs("rocesim: out of memory\n", stderr);
+		free(a.sets);
+		free(seeds);
+		return EXIT_INPUT;
+	}
+	rc = -1;
+	for (int i = 2; i < argc && rc < 0; i++) {
+		const char *o = argv[i];
+		int has_next = i + 1 < argc;
+
+		if (!strcmp(o, "-o") || !strcmp(o, "--out")) {
+			if (!has_next)
+				rc = cli_usage_error("rocesim: ", usage, "%s needs a folder", o);
+			else
+				a.outdir = argv[++i];
+		} else if (!strcmp(o, "--set")) {
+			if (!has_next || !strchr(argv[i + 1], '='))
+				rc = cli_usage_error("rocesim: ", usage, "%s needs KEY=VALUE", o);
+			else
+				a.sets[a.n_sets++] = argv[++i];
+		} else if (!strcmp(o, "--seed")) {
+			if (!has_next) {
+				rc = cli_usage_error("rocesim: ", usage, "%s needs a number", o);
+			} else {
+				size_t len = strlen(argv[++i]) + 6;
+
+				seeds[n_seeds] = malloc(len);
+				if (!seeds[n_seeds]) {
+					fputs("rocesim: out of memory\n", stderr);
+					rc = EXIT_INPUT;
+				} else {
+					snprintf(seeds[n_seeds], len, "seed=%s", argv[i]);
+					a.sets[a.n_sets++] = seeds[n_seeds++];
+				}
+			}
+		} else if (!strcmp(o, "--progress")) {
+			a.progress = 1;
+		} else if (!strcmp(o, "--quiet") || !strcmp(o, "-q")) {
+			a.quiet = 1;
+		} else if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
+			fputs(usage, stdout);
+			rc = 0;
+		} else if (o[0] == '-') {
+			rc = cli_usage_error("rocesim: ", usage, "unknown option \"%s\"", o);
+		} else if (a.scenario) {
+			rc = cli_usage_error("rocesim: ", usage, "one scenario at a time (also got \"%s\")", o);
+		} else {
+			a.scenario = o;
+		}
+	}
+	if (rc < 0 && !a.scenario)
+		rc = cli_usage_error("rocesim: ", usage, "%s", "run needs a scenario file");
+	if (rc < 0 && a.progress && a.quiet)
+		rc = cli_usage_error("rocesim: ", usage, "%s", "--progress and --quiet exclude each other");
+	if (rc < 0)
+		rc = cmd_run(&a);
+	for (size_t i = 0; i < n_seeds; i++)
+		free(seeds[i]);
+	free(seeds);
+	free(a.sets);
+	return rc;
+}

@@ -1,0 +1,1023 @@
+/*
+ * mlnx: readers for two NVIDIA/Mellanox host configs (mlnx.h): the text
+ * `mlnx_qos -i IF` prints (FACTS.md 6.1) and the mlx5 DCQCN cc_params, as a
+ * copied debugfs folder or as `grep . cc_params/[a-z]*` lines.
+ *
+ * Both read text line by line, as people paste it: leading and trailing
+ * blanks, tabs and CR/LF endings do not matter, lines that are not known are
+ * skipped. What is known is checked hard: a value that is not a number, a
+ * row that is not eight values, a dscp2prio line cut short, or bytes that
+ * are not text are errors naming the file and the line, so a truncated copy
+ * is refused instead of read as a different configuration.
+ */
+#include "sim/config/mlnx.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sim/engine/textfile.h"
+
+/* what cc_params reads of a parameter file: its first line */
+#define CC_MAX_FIRST_LINE 4096
+/* a message quotes at most this much of the offending line */
+#define QUOTE_MAX 72
+
+/* ---- shared helpers ---- */
+
+static int is_blank(int c)
+{
+	return c == ' ' || c == '\t' || c == '\v' || c == '\f' || c == '\r';
+}
+
+static int is_digit(int c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static int lower(int c)
+{
+	return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
+}
+
+static const char *skip_blanks(const char *s)
+{
+	while (is_blank((unsigned char)*s))
+		s++;
+	return s;
+}
+
+/* Trim blanks at both ends of @s in place; returns the new start. */
+static char *trim(char *s)
+{
+	size_t n;
+
+	s = (char *)skip_blanks(s);
+	n = strlen(s);
+	while (n && is_blank((unsigned char)s[n - 1]))
+		s[--n] = '\0';
+	return s;
+}
+
+/*
+ * If @s starts with the keyword @kw, the rest of @s after it, else NULL.
+ * Letters compare without case and a space in @kw matches any run of
+ * blanks, so "Priority  trust\tstate:" is "Priority trust state:".
+ */
+static const char *skip_kw(const char *s, const char *kw)
+{
+	while (*kw) {
+		if (*kw == ' ') {
+			if (!is_blank((unsigned char)*s))
+				return NULL;
+			s = skip_blanks(s);
+			kw++;
+			continue;
+		}
+		if (lower((unsigned char)*s) != lower((unsigned char)*kw))
+			return NULL;
+		s++;
+		kw++;
+	}
+	return s;
+}
+
+/*
+ * A whole number at *@s: the count of digits read (0: none) and *@s moved
+ * past them. Saturates at 10^12, far above any value read here, so a long
+ * run of digits is "out of range", never an overflow.
+ */
+static int read_num(const char **s, unsigned long long *v)
+{
+	const char *p = *s;
+	int n = 0;
+
+	*v = 0;
+	while (is_digit((unsigned char)*p)) {
+		if (*v < 1000000000000ULL)
+			*v = *v * 10 + (unsigned long long)(*p - '0');
+		p++;
+		n++;
+	}
+	*s = p;
+	return n;
+}
+
+/*
+ * @s as a message can quote it: at most QUOTE_MAX characters (then "..."),
+ * bytes that are not printable ASCII as \xNN. Returns @buf.
+ */
+static const char *quote(char *buf, size_t size, const char *s, size_t len)
+{
+	size_t o = 0, i;
+
+	for (i = 0; i < len && s[i] && i < QUOTE_MAX && o + 5 < size; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c >= 0x20 && c < 0x7f)
+			buf[o++] = (char)c;
+		else
+			o += (size_t)snprintf(buf + o, size - o, "\\x%02x", c);
+	}
+	if (i < len && s[i] && o + 4 < size) {
+		memcpy(buf + o, "...", 3);
+		o += 3;
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+/* The word at @s (up to a blank, comma or the end), quoted. */
+static const char *quote_word(char *buf, size_t size, const char *s)
+{
+	size_t n = 0;
+
+	while (s[n] && !is_blank((unsigned char)s[n]) && s[n] != ',')
+		n++;
+	return quote(buf, size, s, n ? n : strlen(s));
+}
+
+/*
+ * The first byte of @s[0..@len) that has no place in a text file (a control
+ * character other than tab, vertical tab, form feed and CR, NUL included),
+ * or -1.
+ */
+static int find_binary(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if ((c < 0x20 && c != '\t' && c != '\v' && c != '\f' && c != '\r') || c == 0x7f)
+			return c;
+	}
+	return -1;
+}
+
+/*
+ * Read @path whole (textfile.h: a regular file only, never blocking, under
+ * the size cap). NUL bytes are kept: the parsers report them with their
+ * line, which says more than "not a text file".
+ */
+static int slurp(const char *path, char **text, size_t *len, struct diag *d)
+{
+	int err = textfile_read_bytes(path, text, len);
+
+	if (err)
+		diag_set(d, path, 0, "", "cannot read: %s", textfile_strerror(err));
+	return err;
+}
+
+/*
+ * Line splitter over a mutable buffer of @len bytes (NULs allowed): each
+ * call NUL-terminates the next line, drops its CR, and returns it with its
+ * length, or NULL at the end. A UTF-8 byte order mark at the start is
+ * dropped too (editors on other systems add one).
+ */
+struct lines {
+	char *p, *end;
+	int no;
+};
+
+/* A NUL-terminated copy of @len bytes of @text that the line splitter may cut. */
+static char *text_copy(const char *text, size_t len, const char *file, struct diag *d)
+{
+	char *buf = malloc(len + 1);
+
+	if (!buf) {
+		diag_set(d, file, 0, "", "out of memory");
+		return NULL;
+	}
+	if (len)
+		memcpy(buf, text, len);
+	buf[len] = '\0';
+	return buf;
+}
+
+static void lines_init(struct lines *ls, char *buf, size_t len)
+{
+	ls->p = buf;
+	ls->end = buf + len;
+	ls->no = 0;
+	if (len >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3))
+		ls->p += 3;
+}
+
+static char *lines_next(struct lines *ls, size_t *len)
+{
+	char *s = ls->p, *nl;
+	size_t n;
+
+	if (s >= ls->end)
+		return NULL;
+	nl = memchr(s, '\n', (size_t)(ls->end - s));
+	n = nl ? (size_t)(nl - s) : (size_t)(ls->end - s);
+	ls->p = s + n + 1;
+	s[n] = '\0'; /* the '\n', or the buffer's terminating NUL */
+	if (n && s[n - 1] == '\r')
+		s[--n] = '\0';
+	ls->no++;
+	*len = n;
+	return s;
+}
+
+/* ---- mlnx_qos ---- */
+
+enum qos_section { QOS_NONE, QOS_DSCP, QOS_PFC, QOS_TC };
+
+struct qos_parser {
+	struct mlnx_qos *q;
+	struct diag *d;
+	const char *file;
+	int line;	  /* the line being read */
+	const char *text; /* its text, trimmed */
+	enum qos_section sec;
+	int seen; /* a known section was met: this is mlnx_qos output */
+	int prio; /* dscp2prio: the prio of the last prio: line, or -1 */
+	int tc;	  /* the tc block being read, or -1 */
+	int dscp_hdr_line, rx_line, buf_row_line, prio_row_line, cable_line;
+	int prio_tc_line[8]; /* the line that put priority p in a tc */
+};
+
+/* Fill the diag for the current line under @path ("dscp2prio", ...); -EINVAL. */
+static int qos_fail(struct qos_parser *qp, const char *path, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int qos_fail(struct qos_parser *qp, const char *path, const char *fmt, ...)
+{
+	char msg[400];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	diag_set(qp->d, qp->file, qp->line, path, "%s", msg);
+	return -EINVAL;
+}
+
+/* A section met a second time: one mlnx_qos output per file. */
+static int qos_again(struct qos_parser *qp, const char *path, int first)
+{
+	return qos_fail(qp, path, "given twice (first on line %d): one mlnx_qos output per file",
+			first);
+}
+
+/* "Priority trust state: dscp" */
+static int qos_trust(struct qos_parser *qp, const char *s)
+{
+	const char *path = "Priority trust state";
+	char w[100];
+	const char *e;
+
+	if (qp->q->has_trust)
+		return qos_again(qp, path, qp->q->trust_line);
+	s = skip_blanks(s);
+	if ((e = skip_kw(s, "dscp")) && !*skip_blanks(e))
+		qp->q->trust_dscp = 1;
+	else if ((e = skip_kw(s, "pcp")) && !*skip_blanks(e))
+		qp->q->trust_dscp = 0;
+	else
+		return qos_fail(qp, path, "\"%s\" is neither dscp nor pcp",
+				quote(w, sizeof(w), s, strlen(s)));
+	qp->q->has_trust = 1;
+	qp->q->trust_line = qp->line;
+	return 0;
+}
+
+/*
+ * The DSCP list of a dscp2prio line for prio @prio: "07,06,05,04,"; every
+ * value is followed by a comma, so a list that ends in a bare number was
+ * cut short (mlnx_qos prints "%02d," per DSCP).
+ */
+static int qos_dscp_list(struct qos_parser *qp, int prio, const char *s)
+{
+	const char *path = "dscp2prio";
+	struct mlnx_qos *q = qp->q;
+	unsigned long long v;
+	char w[100], l[100];
+
+	for (;;) {
+		const char *start;
+
+		s = skip_blanks(s);
+		if (!*s)
+			return 0;
+		start = s;
+		if (*s == ',')
+			return qos_fail(qp, path, "an empty DSCP between two commas");
+		if (!read_num(&s, &v))
+			return qos_fail(qp, path, "\"%s\" is not a DSCP (a number 0-63)",
+					quote_word(w, sizeof(w), start));
+		if (*s && *s != ',' && !is_blank((unsigned char)*s))
+			return qos_fail(qp, path, "\"%s\" is not a DSCP (a number 0-63)",
+					quote_word(w, sizeof(w), start));
+		if (v > 63)
+			return qos_fail(qp, path, "DSCP %llu is out of range (0-63)", v);
+		s = skip_blanks(s);
+		if (!*s)
+			return qos_fail(qp, path,
+					"\"%s\" is cut short: \"%s\" has no comma after it "
+					"(mlnx_qos ends every DSCP with one)",
+					quote(l, sizeof(l), qp->text, strlen(qp->text)),
+					quote_word(w, sizeof(w), start));
+		if (*s != ',')
+			return qos_fail(qp, path, "no comma after DSCP %llu, before \"%s\"", v,
+					quote_word(w, sizeof(w), s));
+		s++;
+		if ((q->dscp_given >> v) & 1)
+			return qos_fail(qp, path,
+					"DSCP %llu is mapped twice (to prio %d on line %d)", v,
+					q->dscp2prio[v], q->dscp_line[v]);
+		q->dscp_given |= 1ULL << v;
+		q->dscp2prio[v] = (uint8_t)prio;
+		q->dscp_line[v] = qp->line;
+	}
+}
+
+/* "prio:3 dscp:31,30,29,28,27,26,25,24," (@s is past "prio:") */
+static int qos_prio_line(struct qos_parser *qp, const char *s)
+{
+	const char *path = "dscp2prio";
+	unsigned long long v;
+	const char *start, *list;
+	char w[100], l[100];
+
+	qp->seen = 1;
+	qp->sec = QOS_DSCP;
+	start = s = skip_blanks(s);
+	if (!read_num(&s, &v)) {
+		if (!*start)
+			return qos_fail(qp, path, "\"%s\" is cut short: no prio number",
+					quote(l, sizeof(l), qp->text, strlen(qp->text)));
+		return qos_fail(qp, path, "prio \"%s\" is not a number",
+				quote_word(w, sizeof(w), start));
+	}
+	if (*s && !is_blank((unsigned char)*s))
+		return qos_fail(qp, path, "prio \"%s\" is not a number",
+				quote_word(w, sizeof(w), start));
+	if (v > 7)
+		return qos_fail(qp, path, "prio %llu is out of range (0-7)", v);
+	s = skip_blanks(s);
+	list = skip_kw(s, "dscp:");
+	if (!list) {
+		if (!*s || skip_kw("dscp:", s))
+			return qos_fail(qp, path, "\"%s\" is cut short: no dscp: list",
+					quote(l, sizeof(l), qp->text, strlen(qp->text)));
+		return qos_fail(qp, path, "\"%s\" where \"dscp:\" should follow prio:%llu",
+				quote_word(w, sizeof(w), s), v);
+	}
+	qp->prio = (int)v;
+	return qos_dscp_list(qp, (int)v, list);
+}
+
+/*
+ * Up to @max numbers at @s, separated by blanks or commas (a trailing comma
+ * is fine); each at most @vmax. Stops at "max_buffer_size=" (a field of the
+ * receive buffer line that is not per priority). The count read, or
+ * -EINVAL with the diag set for a word that is not a number or a value out
+ * of range.
+ */
+static int qos_numbers(struct qos_parser *qp, const char *path, const char *s,
+		       unsigned long long *out, int max, unsigned long long vmax)
+{
+	unsigned long long v;
+	int n = 0;
+	char w[100];
+
+	for (;;) {
+		const char *start;
+
+		while (is_blank((unsigned char)*s) || *s == ',')
+			s++;
+		if (!*s || skip_kw(s, "max_buffer_size="))
+			return n;
+		start = s;
+		if (!read_num(&s, &v) || (*s && *s != ',' && !is_blank((unsigned char)*s)))
+			return qos_fail(qp, path, "\"%s\" is not a number",
+					quote_word(w, sizeof(w), start));
+		if (v > vmax)
+			return qos_fail(qp, path, "%llu is out of range (0-%llu)", v, vmax);
+		if (n < max)
+			out[n] = v;
+		n++;
+	}
+}
+
+/* "Receive buffer size (bytes): 130944,130944,0,0,0,0,0,0,max_buffer_size=262016" */
+static int qos_rx_buffer(struct qos_parser *qp, const char *s)
+{
+	const char *path = "Receive buffer size";
+	unsigned long long v[8];
+	int n;
+
+	qp->seen = 1;
+	qp->sec = QOS_NONE;
+	if (qp->rx_line)
+		return qos_again(qp, path, qp->rx_line);
+	n = qos_numbers(qp, path, s, v, 8, UINT32_MAX);
+	if (n < 0)
+		return n;
+	if (n != 8)
+		return qos_fail(qp, path, "%d sizes where mlnx_qos prints 8 (bytes per buffer)", n);
+	for (int i = 0; i < 8; i++)
+		qp->q->rx_buffer[i] = (uint32_t)v[i];
+	qp->q->has_buffer = 1;
+	qp->rx_line = qp->line;
+	return 0;
+}
+
+/* "Cable len: 7" */
+static int qos_cable(struct qos_parser *qp, const char *s)
+{
+	const char *path = "Cable len";
+	unsigned long long v;
+	const char *start;
+	char w[100];
+
+	qp->seen = 1;
+	qp->sec = QOS_NONE;
+	if (qp->cable_line)
+		return qos_again(qp, path, qp->cable_line);
+	start = s = skip_blanks(s);
+	if (!read_num(&s, &v) || *skip_blanks(s))
+		return qos_fail(qp, path, "\"%s\" is not a number of metres",
+				quote(w, sizeof(w), start, strlen(start)));
+	if (v > 100000)
+		return qos_fail(qp, path, "%llu m is out of range (0-100000)", v);
+	qp->q->has_cable = 1;
+	qp->q->cable_len = (int)v;
+	qp->cable_line = qp->line;
+	return 0;
+}
+
+/*
+ * A row of the PFC table: "priority 0 1 ... 7", "enabled 0 0 0 1 0 0 0 0"
+ * or "buffer 0 0 0 1 0 0 0 0": exactly eight values, one per priority.
+ */
+static int qos_pfc_row(struct qos_parser *qp, const char *row, const char *s)
+{
+	const char *path = "PFC configuration";
+	unsigned long long v[8];
+	struct mlnx_qos *q = qp->q;
+	int n;
+
+	if (!strcmp(row, "priority")) {
+		if (qp->prio_row_line)
+			return qos_again(qp, path, qp->prio_row_line);
+		n = qos_numbers(qp, path, s, v, 8, 7);
+		if (n < 0)
+			return n;
+		for (int i = 0; i < 8; i++) {
+			if (n != 8 || v[i] != (unsigned long long)i)
+				return qos_fail(qp, path,
+						"the priority row should be 0 1 2 3 4 5 6 7 (the "
+						"columns of the rows below)");
+		}
+		qp->prio_row_line = qp->line;
+		return 0;
+	}
+	if (!strcmp(row, "enabled")) {
+		if (q->has_pfc)
+			return qos_again(qp, path, q->pfc_line);
+		n = qos_numbers(qp, path, s, v, 8, 1);
+		if (n < 0)
+			return n;
+		if (n != 8)
+			return qos_fail(
+			    qp, path, "the enabled row has %d values, not 8 (0 or 1 per priority)",
+			    n);
+		q->pfc_enabled = 0;
+		for (int i = 0; i < 8; i++)
+			q->pfc_enabled |= (uint8_t)(v[i] << i);
+		q->has_pfc = 1;
+		q->pfc_line = qp->line;
+		return 0;
+	}
+	/* buffer */
+	if (qp->buf_row_line)
+		return qos_again(qp, path, qp->buf_row_line);
+	n = qos_numbers(qp, path, s, v, 8, 7);
+	if (n < 0)
+		return n;
+	if (n != 8)
+		return qos_fail(
+		    qp, path, "the buffer row has %d values, not 8 (a buffer 0-7 per priority)", n);
+	for (int i = 0; i < 8; i++)
+		q->prio_buffer[i] = (uint8_t)v[i];
+	q->has_buffer = 1;
+	qp->buf_row_line = qp->line;
+	return 0;
+}
+
+/* "tc: 3 ratelimit: unlimited, tsa: ets, bw: 50%" (@s is past "tc:") */
+static int qos_tc(struct qos_parser *qp, const char *s)
+{
+	static const char *const tsas[] = {"ets", "strict", "vendor"};
+	struct mlnx_qos *q = qp->q;
+	unsigned long long tc, bw = 0;
+	const char *start, *t, *b;
+	char path[16], w[100];
+	size_t i;
+
+	qp->seen = 1;
+	qp->sec = QOS_TC;
+	qp->tc = -1;
+	start = s = skip_blanks(s);
+	if (!read_num(&s, &tc) || (*s && !is_blank((unsigned char)*s)))
+		return qos_fail(qp, "tc", "\"%s\" is not a traffic class number",
+				quote_word(w, sizeof(w), start));
+	if (tc > 7)
+		return qos_fail(qp, "tc", "tc %llu is out of range (0-7)", tc);
+	snprintf(path, sizeof(path), "tc %llu", tc);
+	if (q->tsa[tc][0])
+		return qos_again(qp, path, q->tc_line[tc]);
+	t = strstr(s, "tsa:");
+	if (!t)
+		return qos_fail(qp, path, "no \"tsa:\" (ets, strict or vendor)");
+	t = skip_blanks(t + 4);
+	for (i = 0; i < sizeof(tsas) / sizeof(tsas[0]); i++) {
+		const char *e = skip_kw(t, tsas[i]);
+
+		if (e && (!*e || *e == ',' || is_blank((unsigned char)*e)))
+			break;
+	}
+	if (i == sizeof(tsas) / sizeof(tsas[0]))
+		return qos_fail(qp, path, "tsa \"%s\" is not ets, strict or vendor",
+				quote_word(w, sizeof(w), t));
+	if (!strcmp(tsas[i], "ets")) {
+		b = strstr(t, "bw:");
+		if (!b)
+			return qos_fail(qp, path, "tsa ets without \"bw: N%%\"");
+		start = b = skip_blanks(b + 3);
+		if (!read_num(&b, &bw) ||
+		    (*b && *b != '%' && *b != ',' && !is_blank((unsigned char)*b)))
+			return qos_fail(qp, path, "bw \"%s\" is not a percentage",
+					quote_word(w, sizeof(w), start));
+		if (bw > 100)
+			return qos_fail(qp, path, "bw %llu%% is out of range (0-100)", bw);
+	}
+	snprintf(q->tsa[tc], sizeof(q->tsa[tc]), "%s", tsas[i]);
+	q->bw[tc] = (uint8_t)bw;
+	q->tc_line[tc] = qp->line;
+	q->has_tc = 1;
+	qp->tc = (int)tc;
+	return 0;
+}
+
+/* "priority:  3" under a tc block: one or more priorities of that tc */
+static int qos_tc_prio(struct qos_parser *qp, const char *s)
+{
+	unsigned long long v[8];
+	struct mlnx_qos *q = qp->q;
+	char path[16];
+	int n;
+
+	if (qp->tc < 0)
+		return qos_fail(qp, "tc", "a priority: line outside a tc block (\"tc: N ...\")");
+	snprintf(path, sizeof(path), "tc %d", qp->tc);
+	n = qos_numbers(qp, path, s, v, 8, 7);
+	if (n < 0)
+		return n;
+	if (n == 0)
+		return qos_fail(qp, path, "priority: without a priority (0-7)");
+	if (n > 8)
+		return qos_fail(qp, path, "%d priorities on one line: there are 8", n);
+	for (int i = 0; i < n; i++) {
+		unsigned p = (unsigned)v[i];
+
+		if (qp->prio_tc_line[p])
+			return qos_fail(qp, path, "priority %u is already in tc %u (line %d)", p,
+					q->prio_tc[p], qp->prio_tc_line[p]);
+		q->prio_tc[p] = (uint8_t)qp->tc;
+		qp->prio_tc_line[p] = qp->line;
+	}
+	return 0;
+}
+
+/* One trimmed, non-empty line. */
+static int qos_line(struct qos_parser *qp, const char *s)
+{
+	const char *r;
+	static const char *const rows[] = {"priority", "enabled", "buffer"};
+
+	if ((r = skip_kw(s, "Priority trust state:"))) {
+		qp->seen = 1;
+		qp->sec = QOS_NONE;
+		return qos_trust(qp, r);
+	}
+	if ((r = skip_kw(s, "dscp2prio mapping:"))) {
+		qp->seen = 1;
+		if (qp->dscp_hdr_line)
+			return qos_again(qp, "dscp2prio", qp->dscp_hdr_line);
+		qp->dscp_hdr_line = qp->line;
+		qp->sec = QOS_DSCP;
+		qp->prio = -1;
+		return 0;
+	}
+	if ((r = skip_kw(s, "prio:")))
+		return qos_prio_line(qp, r);
+	if ((r = skip_kw(s, "Receive buffer size (bytes):")))
+		return qos_rx_buffer(qp, r);
+	if ((r = skip_kw(s, "Cable len:")))
+		return qos_cable(qp, r);
+	if (skip_kw(s, "PFC configuration:")) {
+		qp->seen = 1;
+		qp->sec = QOS_PFC;
+		return 0;
+	}
+	if ((r = skip_kw(s, "tc:")))
+		return qos_tc(qp, r);
+	if ((r = skip_kw(s, "priority")) && *(r = skip_blanks(r)) == ':')
+		return qos_tc_prio(qp, r + 1);
+	if (qp->sec == QOS_PFC) {
+		for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+			r = skip_kw(s, rows[i]);
+			if (r && (!*r || is_blank((unsigned char)*r)))
+				return qos_pfc_row(qp, rows[i], r);
+		}
+	}
+	/* a wrapped DSCP list printed without its "prio:N dscp:" prefix */
+	if (qp->sec == QOS_DSCP && qp->prio >= 0 && is_digit((unsigned char)*s))
+		return qos_dscp_list(qp, qp->prio, s);
+	/* not a line this reader knows ("DCBX mode:", "default priority:"): it ends a
+	 * dscp2prio list, so digits after it are not taken for DSCPs */
+	if (qp->sec == QOS_DSCP)
+		qp->sec = QOS_NONE;
+	return 0;
+}
+
+int mlnx_qos_parse(const char *text, size_t len, const char *file, struct mlnx_qos *out,
+		   struct diag *d)
+{
+	struct qos_parser qp = {0};
+	struct lines ls;
+	char *buf, *s;
+	size_t n;
+	int err = 0, any = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (!file)
+		file = "";
+	snprintf(out->file, sizeof(out->file), "%s", file);
+	buf = text_copy(text, len, file, d);
+	if (!buf)
+		return -ENOMEM;
+	qp.q = out;
+	qp.d = d;
+	qp.file = file;
+	qp.prio = -1;
+	qp.tc = -1;
+	lines_init(&ls, buf, len);
+	while ((s = lines_next(&ls, &n))) {
+		int c = find_binary(s, n);
+
+		qp.line = ls.no;
+		if (c >= 0) {
+			err = qos_fail(&qp, "", "binary data (byte 0x%02x), not mlnx_qos text", c);
+			goto out_free;
+		}
+		s = trim(s);
+		if (!*s)
+			continue;
+		any = 1;
+		qp.text = s;
+		if ((err = qos_line(&qp, s)))
+			goto out_free;
+	}
+	if (!qp.seen) {
+		diag_set(d, file, 0, "",
+			 "%snot mlnx_qos output (no \"Priority trust state:\", \"dscp2prio "
+			 "mapping:\", \"PFC configuration:\" or \"tc:\" line)",
+			 any ? "" : "empty file, ");
+		err = -EINVAL;
+	}
+out_free:
+	free(buf);
+	return err;
+}
+
+int mlnx_qos_read(const char *file, struct mlnx_qos *out, struct diag *d)
+{
+	char *text;
+	size_t len;
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	err = slurp(file, &text, &len, d);
+	if (err)
+		return err;
+	err = mlnx_qos_parse(text, len, file, out, d);
+	free(text);
+	return err;
+}
+
+/* ---- cc_params ---- */
+
+static int cc_fail(struct diag *d, const char *file, int line, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static int cc_fail(struct diag *d, const char *file, int line, const char *fmt, ...)
+{
+	char msg[400];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	diag_set(d, file, line, "", "%s", msg);
+	return -EINVAL;
+}
+
+/* Append name=value from @file:@line; the lengths are checked here. */
+static int cc_add(struct cc_params *cc, size_t *cap, const char *name, const char *value,
+		  const char *file, int line, struct diag *d)
+{
+	struct cc_entry *e;
+	char w[100];
+
+	if (strlen(name) >= sizeof(e->name))
+		return cc_fail(d, file, line, "name \"%s\" is longer than %zu characters",
+			       quote(w, sizeof(w), name, strlen(name)), sizeof(e->name) - 1);
+	if (strlen(value) >= sizeof(e->value))
+		return cc_fail(d, file, line, "%s: value \"%s\" is longer than %zu characters",
+			       name, quote(w, sizeof(w), value, strlen(value)),
+			       sizeof(e->value) - 1);
+	if (cc->n == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 32;
+		struct cc_entry *v = realloc(cc->v, ncap * sizeof(*v));
+
+		if (!v) {
+			diag_set(d, file, line, "", "out of memory");
+			return -ENOMEM;
+		}
+		cc->v = v;
+		*cap = ncap;
+	}
+	e = &cc->v[cc->n++];
+	memset(e, 0, sizeof(*e));
+	memcpy(e->name, name, strlen(name) + 1);
+	memcpy(e->value, value, strlen(value) + 1);
+	snprintf(e->file, sizeof(e->file), "%s", file);
+	e->line = line;
+	return 0;
+}
+
+/*
+ * Split a trimmed, non-empty line into its name and value, in place:
+ * "[path/]name:value" (grep output; the path may hold ':' as a PCI address
+ * does, so the value is after the LAST ':' and must be one word),
+ * "[path/]name=value" or "[path/]name value". The name is what follows the
+ * last '/' of the part before the value. Either may come back empty.
+ */
+static void cc_split(char *s, char **name, char **value)
+{
+	char *colon = strrchr(s, ':'), *sep = NULL, *v, *k, *slash;
+
+	if (colon) {
+		v = trim(colon + 1);
+		if (!strchr(v, '/') && !strpbrk(v, " \t\v\f\r"))
+			sep = colon;
+	}
+	if (!sep)
+		sep = strchr(s, '=');
+	if (!sep) {
+		sep = s;
+		while (*sep && !is_blank((unsigned char)*sep))
+			sep++;
+	}
+	v = *sep ? sep + 1 : sep;
+	*sep = '\0';
+	*value = trim(v);
+	k = trim(s);
+	slash = strrchr(k, '/');
+	*name = slash ? trim(slash + 1) : k;
+}
+
+static int cc_parse_text(char *buf, size_t len, const char *file, struct cc_params *out,
+			 struct diag *d)
+{
+	struct lines ls;
+	size_t n, cap = 0;
+	char *s;
+	int err;
+
+	lines_init(&ls, buf, len);
+	while ((s = lines_next(&ls, &n))) {
+		int c = find_binary(s, n);
+		char w[100], *name, *value;
+
+		if (c >= 0)
+			return cc_fail(d, file, ls.no,
+				       "binary data (byte 0x%02x), not cc_params text", c);
+		s = trim(s);
+		if (!*s || *s == '#')
+			continue;
+		/* "rp_gd 11  # default": a comment after a blank */
+		for (char *h = strchr(s, '#'); h; h = strchr(h + 1, '#')) {
+			if (is_blank((unsigned char)h[-1])) {
+				*h = '\0';
+				s = trim(s);
+				break;
+			}
+		}
+		quote(w, sizeof(w), s, strlen(s));
+		cc_split(s, &name, &value);
+		if (!*name)
+			return cc_fail(d, file, ls.no,
+				       "no name in \"%s\" (name:value, name=value or name value)",
+				       w);
+		if (!*value)
+			return cc_fail(d, file, ls.no,
+				       "no value in \"%s\" (name:value, name=value or name value)",
+				       w);
+		if ((err = cc_add(out, &cap, name, value, file, ls.no, d)))
+			return err;
+	}
+	if (!out->n)
+		return cc_fail(d, file, 0,
+			       "no name:value line: not cc_params (grep . cc_params/* prints "
+			       "\"cc_params/rp_gd:11\")");
+	return 0;
+}
+
+int cc_params_parse(const char *text, size_t len, const char *file, struct cc_params *out,
+		    struct diag *d)
+{
+	char *buf;
+	int err;
+
+	out->v = NULL;
+	out->n = 0;
+	if (!file)
+		file = "";
+	buf = text_copy(text, len, file, d);
+	if (!buf)
+		return -ENOMEM;
+	err = cc_parse_text(buf, len, file, out, d);
+	free(buf);
+	if (err)
+		cc_params_free(out);
+	return err;
+}
+
+/* The first line of the parameter file @file, trimmed, into @value. */
+static int cc_read_value(const char *file, char *value, size_t size, struct diag *d)
+{
+	char buf[CC_MAX_FIRST_LINE + 1], w[100], *nl, *s;
+	size_t n = 0;
+	int fd, c = 0;
+
+	fd = textfile_open(file);
+	if (fd < 0) {
+		diag_set(d, file, 0, "", "cannot read: %s", textfile_strerror(fd));
+		return fd;
+	}
+	while (n < CC_MAX_FIRST_LINE) {
+		ssize_t r = read(fd, buf + n, CC_MAX_FIRST_LINE - n);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			c = errno;
+		if (r <= 0)
+			break;
+		n += (size_t)r;
+	}
+	close(fd);
+	if (c) {
+		diag_set(d, file, 0, "", "cannot read: %s", strerror(c));
+		return -c;
+	}
+	buf[n] = '\0';
+	nl = memchr(buf, '\n', n);
+	if (nl) {
+		*nl = '\0';
+		n = (size_t)(nl - buf);
+	}
+	if (n && buf[n - 1] == '\r')
+		buf[--n] = '\0';
+	if ((c = find_binary(buf, n)) >= 0)
+		return cc_fail(d, file, 1, "binary data (byte 0x%02x), not a cc_params value", c);
+	s = trim(buf);
+	if (!*s)
+		return cc_fail(d, file, 1, "no value (a cc_params file holds one number)");
+	if (strlen(s) >= size)
+		return cc_fail(d, file, 1, "value \"%s\" is longer than %zu characters",
+			       quote(w, sizeof(w), s, strlen(s)), size - 1);
+	memcpy(value, s, strlen(s) + 1);
+	return 0;
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * A copied cc_params folder: every regular file not starting with '.' is a
+ * parameter named as the file, its value on the first line. Read in name
+ * order so the entries (and any error) do not depend on the file system.
+ */
+static int cc_read_dir(const char *path, struct cc_params *out, struct diag *d)
+{
+	char **names = NULL, full[4096], value[sizeof(out->v->value)];
+	size_t n = 0, cap = 0, ecap = 0, i;
+	struct dirent *de;
+	DIR *dir;
+	int err = 0;
+
+	dir = opendir(path);
+	if (!dir) {
+		err = -errno;
+		diag_set(d, path, 0, "", "cannot open folder: %s", strerror(errno));
+		return err;
+	}
+	while ((de = readdir(dir))) {
+		if (de->d_name[0] == '.')
+			continue;
+		if (n == cap) {
+			size_t ncap = cap ? cap * 2 : 32;
+			char **v = realloc(names, ncap * sizeof(*v));
+
+			if (!v)
+				goto out_nomem;
+			names = v;
+			cap = ncap;
+		}
+		names[n] = strdup(de->d_name);
+		if (!names[n])
+			goto out_nomem;
+		n++;
+	}
+	closedir(dir);
+	dir = NULL;
+	if (n)
+		qsort(names, n, sizeof(*names), cmp_names);
+	for (i = 0; i < n; i++) {
+		struct stat st;
+
+		if ((size_t)snprintf(full, sizeof(full), "%s/%s", path, names[i]) >= sizeof(full)) {
+			err = cc_fail(d, path, 0, "path of \"%s\" too long", names[i]);
+			goto out_free;
+		}
+		if (stat(full, &st) || !S_ISREG(st.st_mode))
+			continue; /* sub-folders, dangling links: not parameters */
+		if ((err = cc_read_value(full, value, sizeof(value), d)) ||
+		    (err = cc_add(out, &ecap, names[i], value, full, 1, d)))
+			goto out_free;
+	}
+	if (!out->n)
+		err = cc_fail(d, path, 0, "no parameter files in the folder: not cc_params");
+	goto out_free;
+out_nomem:
+	diag_set(d, path, 0, "", "out of memory");
+	err = -ENOMEM;
+out_free:
+	if (dir)
+		closedir(dir);
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	return err;
+}
+
+int cc_params_read(const char *path, struct cc_params *out, struct diag *d)
+{
+	struct stat st;
+	char *text;
+	size_t len;
+	int err;
+
+	out->v = NULL;
+	out->n = 0;
+	if (stat(path, &st)) {
+		err = -errno;
+		diag_set(d, path, 0, "", "cannot open: %s", strerror(errno));
+		return err;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		err = cc_read_dir(path, out, d);
+	} else {
+		err = slurp(path, &text, &len, d);
+		if (err)
+			return err;
+		err = cc_parse_text(text, len, path, out, d);
+		free(text);
+	}
+	if (err)
+		cc_params_free(out);
+	return err;
+}
+
+void cc_params_free(struct cc_params *cc)
+{
+	if (!cc)
+		return;
+	free(cc->v);
+	cc->v = NULL;
+	cc->n = 0;
+}

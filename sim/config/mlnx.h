@@ -1,0 +1,70 @@
+/*
+ * NVIDIA/Mellanox host configs: the text `mlnx_qos -i IF` prints (FACTS.md
+ * 6.1) and the mlx5 DCQCN `cc_params` (FACTS.md 2.1/2.2), as a copied
+ * debugfs folder (one file per parameter holding its value) or as the
+ * output of `grep -r . cc_params` ("cc_params/rp_gd:11" per line).
+ */
+#ifndef ROCESIM_MLNX_H
+#define ROCESIM_MLNX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sim/engine/diag.h"
+
+struct mlnx_qos {
+	char file[256];
+	int has_trust, trust_dscp;   /* "Priority trust state: dscp" (else pcp) */
+	int trust_line;
+	uint8_t dscp2prio[64];
+	uint64_t dscp_given;         /* bit d: the mapping lists DSCP d */
+	int dscp_line[64];           /* line that maps DSCP d */
+	int has_pfc;
+	uint8_t pfc_enabled;         /* "enabled" row of the PFC table */
+	int pfc_line;
+	int has_buffer;
+	uint32_t rx_buffer[8];       /* "Receive buffer size (bytes)" */
+	uint8_t prio_buffer[8];      /* "buffer" row of the PFC table */
+	int has_tc;
+	uint8_t prio_tc[8];          /* which tc each priority is in */
+	char tsa[8][8];              /* per tc: "ets", "strict", "vendor" ("" = no such tc) */
+	uint8_t bw[8];               /* per tc, % (ets) */
+	int tc_line[8];
+	int has_cable, cable_len;    /* "Cable len: 7" (metres) */
+};
+
+/* Read @file. 0, or -EINVAL with @d naming the file, the line and what
+ * is wrong (a dscp2prio line cut short, a value that is not a number,
+ * ...); -ENOMEM. */
+int mlnx_qos_read(const char *file, struct mlnx_qos *out, struct diag *d);
+/* mlnx_qos_read on @len bytes of text in memory (NUL bytes allowed: an
+ * error naming their line); @file names it in @out and @d, may be "". */
+int mlnx_qos_parse(const char *text, size_t len, const char *file, struct mlnx_qos *out,
+		   struct diag *d);
+
+struct cc_entry {
+	char name[64];   /* as written: rp_gd, np_min_time_between_cnps, ... */
+	char value[64];  /* as written, trimmed */
+	char file[256];  /* the file it came from */
+	int line;        /* line in that file (1 for a folder's one-value file) */
+};
+
+struct cc_params {
+	struct cc_entry *v;
+	size_t n;
+};
+
+/*
+ * Read @path: a folder of parameter files, or a text file of
+ * "[folder/]name:value" lines (grep output; blank lines and # comments
+ * skipped). Names and values are not judged here (the scenario knows the
+ * names and ranges): a line that has no name or no value is -EINVAL with
+ * @d. 0, -EINVAL or -ENOMEM.
+ */
+int cc_params_read(const char *path, struct cc_params *out, struct diag *d);
+/* cc_params_read on @len bytes of the text form in memory, named @file. */
+int cc_params_parse(const char *text, size_t len, const char *file, struct cc_params *out,
+		    struct diag *d);
+void cc_params_free(struct cc_params *cc);
+
+#endif

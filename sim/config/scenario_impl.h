@@ -1,0 +1,245 @@
+/*
+ * Scenario internals, shared by sim/scenario*.c and included by nothing
+ * else: what libcyaml loads (the raw_* structs), the loader state, and the
+ * helpers one file calls in another (scn__ names).
+ *
+ *   scenario.c          schema, loading, libcyaml's errors, --set, entry points
+ *   scenario_configs.c  real node configs merged into the loaded scenario
+ *   scenario_check.c    value checks of every section, into struct scenario
+ *   scenario_resolve.c  names resolved against the topology, workloads expanded
+ */
+#ifndef ROCESIM_SCENARIO_IMPL_H
+#define ROCESIM_SCENARIO_IMPL_H
+
+#include <cyaml/cyaml.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sim/config/mlnx.h"
+#include "sim/config/scenario.h"
+
+struct ydoc;
+
+/* ---- what libcyaml loads ------------------------------------------------ */
+
+/*
+ * Every scalar is a string, checked in scenario_check.c. An enum field holds
+ * 1 + the value (the tables in scenario.c): 0 means the key was not given.
+ */
+struct raw_link {
+	char *rate, *cable, *delay;
+};
+
+struct raw_topology {
+	int kind;
+	char *hosts, *leaves, *spines, *hosts_per_leaf, *parallel, *k, *switches,
+		*hosts_per_switch, *file, *convergence;
+	struct raw_link *link, *uplink;
+};
+
+struct raw_buffer {
+	char *size, *per_port, *pg_min, *headroom_pool;
+};
+
+struct raw_pfc {
+	char *enabled, *xoff, *dynamic_th, *xon, *xon_offset, *headroom, *quanta, *refresh,
+		*response;
+};
+
+struct raw_ecn {
+	char *enabled, *kmin, *kmax, *pmax;
+	int mark;
+};
+
+struct raw_watchdog {
+	char *detection, *restoration;
+	int action;
+};
+
+struct raw_switch {
+	char *sonic;
+	struct raw_buffer *buffer;
+	char **lossless;
+	unsigned lossless_count;
+	char *cnp_priority;
+	struct raw_pfc *pfc;
+	struct raw_ecn *ecn;
+	int scheduler;
+	char **weights;
+	unsigned weights_count;
+	struct raw_watchdog *watchdog;
+};
+
+/*
+ * nic.dcqcn takes the mlx5 cc_params names (FACTS.md 2.2): one list gives
+ * the raw struct, the schema and the checks. X(name, min, max).
+ */
+#define DCQCN_KEYS(X) \
+	X(rp_time_reset, 1, 10000000) \
+	X(rp_byte_reset, 1, 1000000000) \
+	X(rp_threshold, 1, 31) \
+	X(rp_ai_rate, 0, 1000000) \
+	X(rp_hai_rate, 0, 1000000) \
+	X(rp_max_rate, 0, 1000000) \
+	X(rp_min_rate, 0, 1000000) \
+	X(rp_min_dec_fac, 1, 100) \
+	X(rp_rate_to_set_on_first_cnp, 0, 1000000) \
+	X(rp_dce_tcp_g, 0, 1023) \
+	X(rp_dce_tcp_rtt, 1, 10000000) \
+	X(rp_rate_reduce_monitor_period, 1, 10000000) \
+	X(rp_initial_alpha_value, 0, 1023) \
+	X(rp_gd, 0, 15) \
+	X(rp_clamp_tgt_rate, 0, 1) \
+	X(rp_clamp_tgt_rate_ati, 0, 1) \
+	X(np_min_time_between_cnps, 0, 10000000) \
+	X(np_cnp_dscp, 0, 63) \
+	X(np_cnp_prio, 0, 7)
+
+#define DCQCN_RAW_FIELD(name, min, max) char *name;
+struct raw_dcqcn {
+	int variant;
+	DCQCN_KEYS(DCQCN_RAW_FIELD)
+};
+
+struct raw_transport {
+	char *timeout, *ack_every;
+};
+
+struct raw_nic {
+	char *mtu, *priority, *dscp, *ecn, *rx_buffer, *rx_rate, *mlnx_qos, *cc_params;
+	char **pfc;
+	unsigned pfc_count;
+	int cc;
+	struct raw_transport *transport;
+	struct raw_dcqcn *dcqcn;
+};
+
+struct raw_flow {
+	char *src, *dst, *size, *start, *dscp;
+};
+
+struct raw_late {
+	char *host, *by;
+};
+
+struct raw_workload {
+	int kind;
+	char *size, *senders, *receiver, *start, *channels, *chunk, *iterations, *dscp, *pod;
+	struct raw_flow *flows;
+	unsigned flows_count;
+	struct raw_late *late;
+};
+
+struct raw_fault {
+	int kind;
+	char *link, *at, *host, *port, *duration;
+	char **priorities;
+	unsigned priorities_count;
+};
+
+struct raw_output {
+	char *sample, *pfc_events;
+};
+
+struct raw_deadlock {
+	char *window, *stop_on_detect, *enabled;
+};
+
+struct raw_top {
+	char *name, *seed, *stop, *max_events;
+	struct raw_topology *topology;
+	struct raw_switch *sw;
+	struct raw_nic *nic;
+	struct raw_workload *workload;    /* workload: a mapping */
+	struct raw_workload *workloads;   /* workload: a list */
+	unsigned workloads_count;
+	struct raw_fault *faults;
+	unsigned faults_count;
+	struct raw_output *output;
+	struct raw_deadlock *deadlock;
+};
+
+/* What real configs said that no scalar scenario key carries. */
+struct raw_configs {
+	int has_lossless;
+	uint8_t lossless;          /* SONiC pfc_enable */
+	uint64_t dscp_given;       /* SONiC DSCP_TO_TC_MAP entries */
+	uint8_t dscp_to_tc[64];
+	int has_nic_pfc;
+	uint8_t nic_pfc;           /* mlnx_qos PFC enabled */
+	int has_dscp2prio;
+	uint8_t dscp2prio[64];     /* mlnx_qos dscp2prio (trust dscp) */
+	struct cc_params cc;       /* nic.cc_params entries */
+	int flags;                 /* SCN_LOAD_* */
+};
+
+/* Everything kept from loading until scn_resolve has used it. */
+struct scn_raw {
+	const struct cyaml_schema_value *schema; /* top_value or top_value_list */
+	struct raw_configs cfg;
+	struct scn_origin *origins; /* of the values real configs gave */
+	size_t n_origins;
+	struct raw_top *top;
+	struct ydoc *doc;
+	char **set_paths;
+	size_t n_set;
+};
+
+/* Workload kinds: flow patterns, then the collectives (1 + SCN_WL_COLL + op). */
+#define SCN_WL_COLL 3
+
+/* The enum tables of the schema, indexed by value: the name of a kind. */
+extern const cyaml_strval_t scn__topo_kinds[];
+extern const cyaml_strval_t scn__wl_kinds[];
+
+/* ---- loading ----------------------------------------------------------------- */
+
+/* One load (or scn_resolve): the file, what was loaded, where errors go. */
+struct loader {
+	const char *file;
+	struct scn_raw *raw;
+	struct diag *d;
+	/* libcyaml's log of the failed load */
+	char cy_msg[256];
+	char cy_path[160];
+	int cy_line;
+	int cy_frames;
+	char cy_frame[16][256];
+	int cy_frame_line;
+};
+
+/* scenario.c */
+
+/* Whether --set gave @path (then errors name --set, not a line). */
+int scn__set_by_user(const struct scn_raw *raw, const char *path);
+/* Line of @path, or of the nearest enclosing key the file holds. */
+int scn__line_of(const struct ydoc *doc, const char *path);
+/* The origin of @path, or of the nearest enclosing key that has one; NULL if none. */
+const struct scn_origin *scn__origin_of(const struct scn_raw *raw, const char *path);
+/* Record @o as the origin of its path (replacing an earlier one). 0 or -ENOMEM. */
+int scn__origin_add(struct scn_raw *raw, const struct scn_origin *o);
+/*
+ * Report @path as refused; always returns -EINVAL. A value a real config
+ * gave is reported at that file's line and key, naming @path.
+ */
+int scn__fail(const struct loader *l, const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* @prefix ("workload" or "workload[i]") "." @key, in @buf; returns @buf. */
+const char *scn__wpath(char *buf, size_t size, const char *prefix, const char *key);
+/* Apply one "key.path=value" to the loaded @top, as --set does. */
+int scn__apply_set(struct loader *l, struct raw_top *top, const char *kv);
+
+/* scenario_configs.c */
+
+/* Merge the real configs the scenario names, before scn__check_all. */
+int scn__merge_configs(struct loader *l, struct scenario *s);
+
+/* scenario_check.c */
+
+/* Whole number @s (@def if NULL) in @min..@max into *@out, or scn__fail. */
+int scn__get_uint(const struct loader *l, const char *path, const char *s, uint64_t def,
+		  uint64_t min, uint64_t max, uint64_t *out);
+/* Check every section into @s; @sets gives expect.* and switch.dscp_to_tc.* keys. */
+int scn__check_all(struct loader *l, struct scenario *s, const char *const *sets, size_t n_sets);
+
+#endif

@@ -1,0 +1,467 @@
+/*
+ * Scenario resolving: what needs the built topology. Host, link and port
+ * names are looked up, each workload is expanded into its flows (flows,
+ * incast, permutation) or its collective's ranks, and each fault gets its
+ * link or port. Also scn_pairs: the (source, destination, traffic class)
+ * pairs the resolved workload sends on, for the deadlock check.
+ */
+#include "sim/config/scenario.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/collective.h"
+#include "models/workload.h"
+#include "topologies/cbd.h"
+#include "sim/engine/checked.h"
+#include "sim/config/scenario_impl.h"
+#include "sim/engine/units.h"
+#include "sim/engine/ydoc.h"
+
+/* ---- resolving names against the topology ---------------------------------------- */
+
+static int host_of(const struct loader *l, const struct topo *t, const char *path,
+		   const char *name, uint32_t *out)
+{
+	int32_t h = topo_find_host(t, name);
+
+	if (h < 0) {
+		if (topo_find_node(t, name) >= 0)
+			return scn__fail(l, path, "\"%s\" is a switch, not a host", name);
+		return scn__fail(l, path, "no host named \"%s\" (hosts are h0..h%u)", name,
+				 t->n_hosts - 1);
+	}
+	*out = (uint32_t)h;
+	return 0;
+}
+
+/*
+ * Flows and collective QPs are numbered in 32 bits (net->flows): the
+ * workload at @prefix, adding @more to those so far, must keep the total
+ * within them.
+ */
+static int check_count(const struct loader *l, const char *prefix, const struct scenario *s,
+		       uint64_t more)
+{
+	uint64_t total = s->wl.n_flows;
+	int err = ck_add(total, more, &total);
+
+	for (uint32_t i = 0; !err && i < s->n_colls; i++)
+		err = ck_add(total, coll_qp_count(&s->colls[i]), &total);
+	if (!err && total <= UINT32_MAX)
+		return 0;
+	if (err)
+		return scn__fail(l, prefix, "more than 2^64 flows and queue pairs in all");
+	return scn__fail(l, prefix, "%llu flows and queue pairs in all, more than %u",
+			 (unsigned long long)total, UINT32_MAX);
+}
+
+/* Append @n flows to the scenario's flows; they take the workload's DSCP. */
+static int add_flows(const struct loader *l, const char *prefix, struct scenario *s,
+		     struct scn_flow *f, uint32_t n, uint8_t dscp, uint8_t prio)
+{
+	struct scn_flow *all;
+	int err = check_count(l, prefix, s, n);
+
+	if (err) {
+		free(f);
+		return err;
+	}
+	all = realloc(s->wl.flows, ((size_t)s->wl.n_flows + n) * sizeof(*all));
+	if (!all) {
+		free(f);
+		return -ENOMEM;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		f[i].dscp = dscp;
+		f[i].priority = prio;
+	}
+	memcpy(all + s->wl.n_flows, f, n * sizeof(*f));
+	s->wl.flows = all;
+	s->wl.n_flows += n;
+	free(f);
+	return 0;
+}
+
+/* DSCP and priority of a workload: its own dscp, else the NIC's. */
+static void wl_dscp(const struct scenario *s, const char *dscp_s, uint8_t *dscp, uint8_t *prio)
+{
+	*dscp = s->nic.dscp;
+	*prio = s->nic.priority;
+	if (dscp_s) {
+		*dscp = (uint8_t)strtoul(dscp_s, NULL, 10) & 63;
+		if (*dscp != s->nic.dscp)
+			*prio = s->nic.dscp2prio[*dscp];
+	}
+}
+
+/*
+ * A message of @bytes (a flow, or the most a collective sends at once)
+ * numbers its packets of nic.mtu in 32 bits: at most 2^32 - 1 of them.
+ */
+static int check_packets(const struct loader *l, const char *path, uint64_t bytes, uint32_t mtu)
+{
+	uint64_t packets = bytes / mtu + (bytes % mtu != 0);
+
+	if (packets <= UINT32_MAX)
+		return 0;
+	return scn__fail(l, path,
+			 "%llu B is %llu packets of nic.mtu %u B, more than %u (a message's "
+			 "packets are numbered in 32 bits)",
+			 (unsigned long long)bytes, (unsigned long long)packets, mtu, UINT32_MAX);
+}
+
+static int resolve_coll(const struct loader *l, const struct topo *t, const struct raw_workload *w,
+			const char *prefix, struct scenario *s)
+{
+	const struct ydoc_entry *e;
+	struct scn_coll *c;
+	char p[200] = "";
+	uint64_t v;
+	int err = 0;
+
+	c = realloc(s->colls, (s->n_colls + 1) * sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	s->colls = c;
+	c = &s->colls[s->n_colls];
+	memset(c, 0, sizeof(*c));
+	c->op = (enum scn_coll_op)(w->kind - 1 - SCN_WL_COLL);
+	units_size(w->size, &c->bytes);
+	scn__get_uint(l, p, w->channels, 4, 1, 64, &v);
+	c->channels = (uint32_t)v;
+	c->chunk = 2 * 1024 * 1024; /* NCCL Simple: 4 x 512 KiB steps per channel */
+	if (w->chunk)
+		units_size(w->chunk, &c->chunk);
+	scn__get_uint(l, p, w->iterations, 1, 1, 100000, &v);
+	c->iterations = (uint32_t)v;
+	if (w->start)
+		units_time(w->start, &c->start);
+	wl_dscp(s, w->dscp, &c->dscp, &c->priority);
+	c->late_rank = UINT32_MAX;
+	snprintf(p, sizeof(p), "%s.ranks", prefix);
+	e = ydoc_find(l->raw->doc, p);
+	if (e && e->value && strcmp(e->value, "all"))
+		return scn__fail(l, p, "\"%s\" is not all or a list of hosts (e.g. [h0, h1, h2])",
+				 e->value);
+	if (!e || e->value) {
+		c->n_ranks = t->n_hosts;
+		c->ranks = malloc(c->n_ranks * sizeof(*c->ranks));
+		for (uint32_t i = 0; c->ranks && i < c->n_ranks; i++)
+			c->ranks[i] = i;
+	} else {
+		while (snprintf(p, sizeof(p), "%s.ranks[%u]", prefix, c->n_ranks),
+		       ydoc_find(l->raw->doc, p))
+			c->n_ranks++;
+		c->ranks = malloc((c->n_ranks ? c->n_ranks : 1) * sizeof(*c->ranks));
+		for (uint32_t i = 0; c->ranks && i < c->n_ranks && !err; i++) {
+			snprintf(p, sizeof(p), "%s.ranks[%u]", prefix, i);
+			e = ydoc_find(l->raw->doc, p);
+			if (!e->value) {
+				err = scn__fail(l, p, "expected a host name");
+				break;
+			}
+			err = host_of(l, t, p, e->value, &c->ranks[i]);
+			for (uint32_t k = 0; !err && k < i; k++)
+				if (c->ranks[k] == c->ranks[i])
+					err = scn__fail(l, p, "%s is already rank %u", e->value, k);
+		}
+	}
+	s->n_colls++; /* freed with the scenario from here on */
+	if (!c->ranks)
+		return -ENOMEM;
+	if (err)
+		return err;
+	if (c->n_ranks < 2)
+		return scn__fail(l, scn__wpath(p, sizeof(p), prefix, "ranks"),
+				 "a collective needs 2 ranks or more");
+	if ((err = check_count(l, prefix, s, 0)) ||
+	    (err =
+		 check_packets(l, scn__wpath(p, sizeof(p), prefix, "size"), c->bytes, s->nic.mtu)))
+		return err;
+	if (c->op != SCN_ALLTOALL && coll_ring_pieces(c, &v, &(uint32_t){0})) {
+		uint64_t per = (uint64_t)c->n_ranks * c->channels;
+
+		v = c->bytes / per + (c->bytes % per != 0);
+		return scn__fail(
+		    l, scn__wpath(p, sizeof(p), prefix, w->chunk ? "chunk" : "size"),
+		    "%llu B a rank and channel in chunks of %llu B cuts each of the %u "
+		    "ring steps into %llu pieces, more than %u (pieces are numbered "
+		    "in 32 bits over the steps); give a larger chunk",
+		    (unsigned long long)v, (unsigned long long)c->chunk, coll_ring_steps(c),
+		    (unsigned long long)(v / c->chunk + (v % c->chunk != 0)),
+		    UINT32_MAX / (coll_ring_steps(c) + 1));
+	}
+	if (w->late) {
+		uint32_t h = 0;
+
+		snprintf(p, sizeof(p), "%s.late.host", prefix);
+		if ((err = host_of(l, t, p, w->late->host, &h)))
+			return err;
+		for (uint32_t i = 0; i < c->n_ranks; i++)
+			if (c->ranks[i] == h)
+				c->late_rank = i;
+		if (c->late_rank == UINT32_MAX)
+			return scn__fail(l, p, "%s is not one of the ranks", w->late->host);
+		units_time(w->late->by, &c->late_by);
+	}
+	return 0;
+}
+
+static int resolve_workload(const struct loader *l, const struct topo *t,
+			    const struct raw_workload *w, const char *prefix, struct scenario *s)
+{
+	struct scn_flow *flows = NULL;
+	uint32_t n = 0;
+	uint8_t dscp, prio;
+	uint64_t size = 0, senders = 0;
+	simtime_t start = 0;
+	char p[200];
+	int err = 0;
+
+	if (w->kind - 1 >= SCN_WL_COLL)
+		return resolve_coll(l, t, w, prefix, s);
+	wl_dscp(s, w->dscp, &dscp, &prio);
+	if (w->size)
+		units_size(w->size, &size);
+	if (w->size &&
+	    (err = check_packets(l, scn__wpath(p, sizeof(p), prefix, "size"), size, s->nic.mtu)))
+		return err;
+	if (w->start)
+		units_time(w->start, &start);
+	switch (w->kind - 1) {
+	case SCN_WL_FLOWS:
+		flows = calloc(w->flows_count, sizeof(*flows));
+		if (!flows)
+			return -ENOMEM;
+		for (unsigned i = 0; i < w->flows_count && !err; i++) {
+			const struct raw_flow *rf = &w->flows[i];
+			struct scn_flow *f = &flows[i];
+
+			snprintf(p, sizeof(p), "%s.flows[%u].src", prefix, i);
+			err = host_of(l, t, p, rf->src, &f->src);
+			snprintf(p, sizeof(p), "%s.flows[%u].dst", prefix, i);
+			err = err ? err : host_of(l, t, p, rf->dst, &f->dst);
+			if (!err && f->src == f->dst)
+				err = scn__fail(l, p,
+						"a flow from %s to itself never touches the fabric",
+						rf->src);
+			units_size(rf->size, &f->bytes);
+			snprintf(p, sizeof(p), "%s.flows[%u].size", prefix, i);
+			err = err ? err : check_packets(l, p, f->bytes, s->nic.mtu);
+			f->start = start;
+			if (rf->start)
+				units_time(rf->start, &f->start);
+		}
+		if (err) {
+			free(flows);
+			return err;
+		}
+		err = add_flows(l, prefix, s, flows, w->flows_count, dscp, prio);
+		/* a flow's own dscp wins over the workload's */
+		for (unsigned i = 0; !err && i < w->flows_count; i++)
+			if (w->flows[i].dscp)
+				wl_dscp(s, w->flows[i].dscp,
+					&s->wl.flows[s->wl.n_flows - w->flows_count + i].dscp,
+					&s->wl.flows[s->wl.n_flows - w->flows_count + i].priority);
+		return err;
+	case SCN_WL_INCAST: {
+		uint32_t recv = t->n_hosts - 1;
+
+		units_size(w->senders, &senders);
+		if (w->receiver)
+			err = host_of(l, t, scn__wpath(p, sizeof(p), prefix, "receiver"),
+				      w->receiver, &recv);
+		if (!err && senders > t->n_hosts - 1)
+			err = scn__fail(l, scn__wpath(p, sizeof(p), prefix, "senders"),
+					"%llu senders need %llu hosts, the topology has %u",
+					(unsigned long long)senders,
+					(unsigned long long)senders + 1, t->n_hosts);
+		if (!err)
+			err = wl_incast(t->n_hosts, (uint32_t)senders, recv, size, start, &flows, &n);
+		break;
+	}
+	default:
+		err = wl_permutation(t->n_hosts, size, start, s->seed, &flows, &n);
+		break;
+	}
+	return err ? err : add_flows(l, prefix, s, flows, n, dscp, prio);
+}
+
+int scn_resolve(struct scenario *s, const struct topo *t, struct diag *d)
+{
+	struct loader l = {.file = s->file, .raw = s->raw, .d = d};
+	const struct raw_top *r = s->raw->top;
+	char p[160];
+	int err = 0;
+
+	free(s->wl.flows);
+	s->wl.flows = NULL;
+	s->wl.n_flows = 0;
+	s->n_faults = 0;
+	if (t->n_hosts < 2)
+		return scn__fail(&l, "topology", "has %u host: traffic needs at least 2",
+				 t->n_hosts);
+	if (r->workload)
+		err = resolve_workload(&l, t, r->workload, "workload", s);
+	for (unsigned i = 0; !err && i < r->workloads_count; i++) {
+		snprintf(p, sizeof(p), "workload[%u]", i);
+		err = resolve_workload(&l, t, &r->workloads[i], p, s);
+	}
+	if (err)
+		return err;
+	s->faults = calloc(r->faults_count ? r->faults_count : 1, sizeof(*s->faults));
+	if (!s->faults)
+		return -ENOMEM;
+	for (unsigned i = 0; i < r->faults_count; i++) {
+		const struct raw_fault *rf = &r->faults[i];
+		struct scn_fault *f = &s->faults[i];
+
+		f->kind = (enum scn_fault_kind)(rf->kind - 1);
+		units_time(rf->at, &f->at);
+		if (f->kind == SCN_FAULT_LINK_DOWN) {
+			int32_t link = topo_find_link(t, rf->link);
+
+			snprintf(p, sizeof(p), "faults[%u].link", i);
+			if (link < 0)
+				return scn__fail(
+				    &l, p,
+				    "no link named \"%s\" (links are named by their ends, e.g. %s)",
+				    rf->link, t->n_links ? t->links[0].name : "a-b");
+			f->link = (uint32_t)link;
+		} else {
+			uint8_t mask = 0;
+
+			if (rf->host) {
+				uint32_t h = 0;
+
+				snprintf(p, sizeof(p), "faults[%u].host", i);
+				if ((err = host_of(&l, t, p, rf->host, &h)))
+					return err;
+				f->port = t->nodes[t->hosts[h]].first_port;
+			} else {
+				int32_t port = -1;
+
+				for (uint32_t k = 0; k < t->n_ports && port < 0; k++)
+					if (!strcmp(t->ports[k].name, rf->port))
+						port = (int32_t)k;
+				snprintf(p, sizeof(p), "faults[%u].port", i);
+				if (port < 0)
+					return scn__fail(
+					    &l, p,
+					    "no port named \"%s\" (a port is named node:peer, e.g. %s)",
+					    rf->port,
+					    t->n_ports ? t->ports[t->n_ports - 1].name : "sw0:h0");
+				if (t->nodes[t->ports[port].node].kind != TOPO_SWITCH)
+					return scn__fail(
+					    &l, p, "\"%s\" is a host's port: use host: instead",
+					    rf->port);
+				f->port = (uint32_t)port;
+			}
+			if (rf->duration)
+				units_time(rf->duration, &f->duration);
+			for (unsigned k = 0; k < rf->priorities_count; k++)
+				mask |= (uint8_t)(1u << strtoul(rf->priorities[k], NULL, 10));
+			f->priorities = rf->priorities ? mask : s->sw.lossless;
+		}
+		s->n_faults++;
+	}
+	return 0;
+}
+
+/* ---- what the workload sends on ---------------------------------------------- */
+
+int scn_pairs(const struct scenario *s, struct cbd_pair **out, size_t *n)
+{
+	size_t count = s->wl.n_flows, k = 0;
+	struct cbd_pair *p;
+
+	for (uint32_t i = 0; i < s->n_colls; i++) {
+		const struct scn_coll *c = &s->colls[i];
+
+		count += c->op == SCN_ALLTOALL ? (size_t)c->n_ranks * (c->n_ranks - 1) : c->n_ranks;
+	}
+	p = malloc((count ? count : 1) * sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < s->wl.n_flows; i++) {
+		const struct scn_flow *f = &s->wl.flows[i];
+
+		p[k++] = (struct cbd_pair){f->src, f->dst, s->sw.dscp_to_tc[f->dscp & 63]};
+	}
+	for (uint32_t i = 0; i < s->n_colls; i++) {
+		const struct scn_coll *c = &s->colls[i];
+		uint8_t tc = s->sw.dscp_to_tc[c->dscp & 63];
+
+		for (uint32_t a = 0; a < c->n_ranks; a++) {
+			if (c->op != SCN_ALLTOALL) {
+				p[k++] = (struct cbd_pair){c->ranks[a], c->ranks[(a + 1) % c->n_ranks], tc};
+				continue;
+			}
+			for (uint32_t b = 0; b < c->n_ranks; b++)
+				if (a != b)
+					p[k++] = (struct cbd_pair){c->ranks[a], c->ranks[b], tc};
+		}
+	}
+	*out = p;
+	*n = k;
+	return 0;
+}
+
+/* Add @dscp, given by @path, unless it is there already. */
+static void add_dscp(struct scn_dscp *d, size_t *n, uint8_t dscp, const char *path)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (d[i].dscp == dscp)
+			return;
+	d[*n].dscp = dscp;
+	snprintf(d[*n].path, sizeof(d[*n].path), "%s", path);
+	(*n)++;
+}
+
+/* The DSCPs of workload @w (@prefix): its flows' own, else its own, else the NIC's. */
+static void wl_dscps(const struct scenario *s, const struct raw_workload *w, const char *prefix,
+		     struct scn_dscp *d, size_t *n)
+{
+	char p[96];
+	int all_own = w->kind - 1 == SCN_WL_FLOWS && w->flows_count > 0;
+
+	for (unsigned i = 0; w->kind - 1 == SCN_WL_FLOWS && i < w->flows_count; i++) {
+		if (!w->flows[i].dscp) {
+			all_own = 0;
+			continue;
+		}
+		snprintf(p, sizeof(p), "%s.flows[%u].dscp", prefix, i);
+		add_dscp(d, n, (uint8_t)(strtoul(w->flows[i].dscp, NULL, 10) & 63), p);
+	}
+	if (all_own)
+		return;
+	if (w->dscp)
+		add_dscp(d, n, (uint8_t)(strtoul(w->dscp, NULL, 10) & 63),
+			 scn__wpath(p, sizeof(p), prefix, "dscp"));
+	else
+		add_dscp(d, n, s->nic.dscp, "nic.dscp");
+}
+
+int scn_data_dscps(const struct scenario *s, struct scn_dscp **out, size_t *n)
+{
+	const struct raw_top *r = s->raw->top;
+	struct scn_dscp *d = calloc(64, sizeof(*d));
+	char p[32];
+
+	*n = 0;
+	if (!d)
+		return -ENOMEM;
+	if (r->workload)
+		wl_dscps(s, r->workload, "workload", d, n);
+	for (unsigned i = 0; i < r->workloads_count; i++) {
+		snprintf(p, sizeof(p), "workload[%u]", i);
+		wl_dscps(s, &r->workloads[i], p, d, n);
+	}
+	if (!*n)
+		add_dscp(d, n, s->nic.dscp, "nic.dscp");
+	*out = d;
+	return 0;
+}

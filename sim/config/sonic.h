@@ -1,0 +1,97 @@
+/*
+ * SONiC config_db.json: what a switch's CONFIG_DB says about lossless
+ * traffic (FACTS.md 5), read with jansson. Plain data for the scenario
+ * loader (switch.sonic), `rocesim import sonic` and `rocesim check`.
+ */
+#ifndef ROCESIM_SONIC_H
+#define ROCESIM_SONIC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sim/engine/diag.h"
+
+#define SONIC_WHERE 160
+
+/*
+ * Where a value was read: "TABLE|key|field" (names cut short, as in
+ * messages) and its line in the file, 0 when not known (the text was not
+ * at hand, or the key is spelt with JSON escapes).
+ */
+struct sonic_at {
+	char where[SONIC_WHERE];
+	int line;
+};
+
+struct sonic_cfg {
+	char file[256];
+	/* PORT: the speed and MTU of most ports; how many ports */
+	uint64_t port_speed_bps;
+	uint32_t port_mtu;
+	uint32_t n_ports;
+	/* CABLE_LENGTH: the longest cable, millimetres (0 if none) */
+	uint64_t cable_mm;
+	/* BUFFER_POOL ingress_lossless_pool (or the pool the lossless profile names) */
+	int has_pool;
+	uint64_t pool_size;   /* bytes */
+	uint64_t pool_xoff;   /* shared headroom pool size, 0 = none */
+	uint64_t buffer_size; /* pool_size + pool_xoff: the switch's buffer */
+	int pool_dynamic;     /* mode: dynamic */
+	struct sonic_at pool_size_at, pool_xoff_at;
+	/* the profile BUFFER_PG binds to the lossless PGs */
+	int has_profile;
+	char profile[96];
+	char pg_where[SONIC_WHERE];    /* e.g. "BUFFER_PG|Ethernet0|3-4" */
+	int pg_null;                   /* profile "NULL": SONiC computes the headroom */
+	uint64_t xon, xon_offset, xoff, size; /* bytes; xoff is the headroom */
+	int has_xon, has_xon_offset, has_xoff;
+	int has_dynamic_th;
+	int dynamic_th;
+	int has_static_th;
+	uint64_t static_th;
+	struct sonic_at xon_at, xon_offset_at, xoff_at, dynamic_th_at, static_th_at;
+	/* PORT_QOS_MAP pfc_enable (priorities), the union over ports */
+	uint8_t pfc_enable;
+	int has_pfc_enable;
+	char pfc_where[SONIC_WHERE];   /* e.g. "PORT_QOS_MAP|Ethernet0|pfc_enable" */
+	int pfc_line;
+	/* DSCP_TO_TC_MAP used by PORT_QOS_MAP (or the only one) */
+	int has_dscp_map;
+	char dscp_map[64];             /* its name, e.g. "AZURE" */
+	uint8_t dscp_to_tc[64];
+	uint64_t dscp_given;           /* bit d: the map names DSCP d */
+	struct sonic_at dscp_map_at;   /* "DSCP_TO_TC_MAP|AZURE" */
+	int dscp_line[64];	       /* line of DSCP d in that map (0: not named, or unknown) */
+	/* TC_TO_PRIORITY_GROUP_MAP, TC_TO_QUEUE_MAP (identity when absent) */
+	uint8_t tc_to_pg[8], tc_to_queue[8];
+	/* WRED_PROFILE bound to a lossless queue through QUEUE|port|q wred_profile */
+	int has_wred;
+	char wred[64];
+	uint64_t kmin, kmax;           /* green_min/max_threshold, bytes */
+	double pmax;                   /* green_drop_probability / 100 */
+	int ecn_marking;               /* ecn is ecn_all or ecn_green... */
+	struct sonic_at kmin_at, kmax_at, pmax_at, ecn_at;
+	/* PFC_WD on a port */
+	int has_watchdog;
+	uint32_t wd_detection_ms, wd_restoration_ms;
+	char wd_action[16];            /* drop, forward, alert */
+	struct sonic_at wd_detection_at, wd_restoration_at, wd_action_at;
+};
+
+/*
+ * Read @file. Returns 0, or -EINVAL with @d naming the file, the line for
+ * JSON syntax errors, and a path such as "BUFFER_PROFILE|pg_lossless|pool"
+ * for what is missing, inconsistent or not a number; -ENOMEM. The values'
+ * lines (struct sonic_at) are known only when the text is (sonic_read_text).
+ */
+int sonic_read(const char *file, struct sonic_cfg *out, struct diag *d);
+
+/*
+ * The same from @len bytes of @text; @name stands for the file in @d. Errors
+ * and every struct sonic_at then also give the line of the table, row or
+ * field they name.
+ */
+int sonic_read_text(const char *name, const char *text, size_t len, struct sonic_cfg *out,
+		    struct diag *d);
+
+#endif

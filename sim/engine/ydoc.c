@@ -1,0 +1,316 @@
+/*
+ * ydoc: index every scalar of a YAML file by key path, with its line (see
+ * ydoc.h). Built on libyaml's event parser; a hash of paths serves lookups
+ * and catches duplicate keys, which YAML forbids but libyaml lets through.
+ */
+#include "sim/engine/ydoc.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+#define YDOC_DEPTH 64
+
+struct ydoc {
+	char *file;
+	struct ydoc_entry *v;
+	size_t n, cap;
+	uint32_t *hash; /* open addressing: entry index + 1, 0 = empty */
+	size_t hcap;
+};
+
+struct frame {
+	int is_seq;
+	char *path;
+	char *key;    /* mapping: pending key, NULL when a key is expected */
+	int key_line;
+	size_t index; /* sequence: next item */
+};
+
+static uint64_t hash_str(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
+	return h;
+}
+
+static size_t slot_of(const struct ydoc *y, const char *path)
+{
+	size_t i = (size_t)hash_str(path) & (y->hcap - 1);
+
+	while (y->hash[i] && strcmp(y->v[y->hash[i] - 1].path, path))
+		i = (i + 1) & (y->hcap - 1);
+	return i;
+}
+
+static int rehash(struct ydoc *y)
+{
+	size_t cap = y->hcap ? y->hcap * 2 : 64;
+	uint32_t *h = calloc(cap, sizeof(*h));
+
+	if (!h)
+		return -ENOMEM;
+	free(y->hash);
+	y->hash = h;
+	y->hcap = cap;
+	for (size_t k = 0; k < y->n; k++)
+		y->hash[slot_of(y, y->v[k].path)] = (uint32_t)(k + 1);
+	return 0;
+}
+
+/* Add an entry; takes ownership of @path. -EEXIST on a duplicate path. */
+static int add(struct ydoc *y, char *path, const char *value, int line)
+{
+	size_t slot;
+
+	if ((y->n + 1) * 2 > y->hcap && rehash(y))
+		goto nomem;
+	slot = slot_of(y, path);
+	if (y->hash[slot])
+		return -EEXIST; /* @path stays the caller's */
+	if (y->n == y->cap) {
+		size_t cap = y->cap ? y->cap * 2 : 64;
+		struct ydoc_entry *v = realloc(y->v, cap * sizeof(*v));
+
+		if (!v)
+			goto nomem;
+		y->v = v;
+		y->cap = cap;
+	}
+	y->v[y->n].path = path;
+	y->v[y->n].value = value ? strdup(value) : NULL;
+	y->v[y->n].line = line;
+	if (value && !y->v[y->n].value)
+		goto nomem;
+	y->hash[slot] = (uint32_t)(++y->n);
+	return 0;
+nomem:
+	free(path);
+	return -ENOMEM;
+}
+
+static char *join(const struct frame *parent, char **keyp)
+{
+	char *p;
+	size_t len;
+
+	if (!parent)
+		return strdup("");
+	if (parent->is_seq) {
+		len = strlen(parent->path) + 24;
+		p = malloc(len);
+		if (p)
+			snprintf(p, len, "%s[%zu]", parent->path, parent->index);
+		return p;
+	}
+	len = strlen(parent->path) + strlen(*keyp) + 2;
+	p = malloc(len);
+	if (p)
+		snprintf(p, len, "%s%s%s", parent->path, parent->path[0] ? "." : "", *keyp);
+	free(*keyp);
+	*keyp = NULL;
+	return p;
+}
+
+void ydoc_free(struct ydoc *y)
+{
+	if (!y)
+		return;
+	for (size_t i = 0; i < y->n; i++) {
+		free(y->v[i].path);
+		free(y->v[i].value);
+	}
+	free(y->v);
+	free(y->hash);
+	free(y->file);
+	free(y);
+}
+
+int ydoc_parse(const char *file, const char *text, size_t len, struct ydoc **out,
+	       struct diag *d)
+{
+	struct frame st[YDOC_DEPTH];
+	int depth = 0, err = 0, done = 0, seen_doc = 0;
+	yaml_parser_t parser;
+	yaml_event_t ev;
+	struct ydoc *y;
+
+	*out = NULL;
+	y = calloc(1, sizeof(*y));
+	if (!y || !(y->file = strdup(file ? file : ""))) {
+		free(y);
+		return -ENOMEM;
+	}
+	if (!yaml_parser_initialize(&parser)) {
+		ydoc_free(y);
+		return -ENOMEM;
+	}
+	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+	while (!done && !err) {
+		struct frame *top = depth ? &st[depth - 1] : NULL;
+		int line;
+
+		if (!yaml_parser_parse(&parser, &ev)) {
+			char opened[48] = "";
+
+			/* an unclosed bracket is found lines later: say where it opened */
+			if (parser.context && parser.context_mark.line != parser.problem_mark.line)
+				snprintf(opened, sizeof(opened), " (opened at line %d)",
+					 (int)parser.context_mark.line + 1);
+			diag_set(d, file, (int)parser.problem_mark.line + 1, "",
+				 "malformed YAML: %s%s%s%s",
+				 parser.problem ? parser.problem : "syntax error",
+				 parser.context ? " " : "", parser.context ? parser.context : "", opened);
+			err = -EINVAL;
+			break;
+		}
+		line = (int)ev.start_mark.line + 1;
+		if (top && !top->is_seq && !top->key && ev.type != YAML_SCALAR_EVENT &&
+		    ev.type != YAML_MAPPING_END_EVENT) {
+			/* "? [a, b]: x" or "*alias: x": libyaml allows it, we have no path for it */
+			diag_set(d, file, line, top->path, "a key must be a plain word, not %s",
+				 ev.type == YAML_ALIAS_EVENT ? "an alias" :
+				 ev.type == YAML_SEQUENCE_START_EVENT ? "a list" : "a mapping");
+			err = -EINVAL;
+			yaml_event_delete(&ev);
+			break;
+		}
+		switch (ev.type) {
+		case YAML_SCALAR_EVENT:
+			if (top && !top->is_seq && !top->key) {
+				top->key = strdup((const char *)ev.data.scalar.value);
+				top->key_line = line;
+				if (!top->key)
+					err = -ENOMEM;
+				break;
+			}
+			/* a value */
+			__attribute__((fallthrough));
+		case YAML_ALIAS_EVENT:
+		case YAML_MAPPING_START_EVENT:
+		case YAML_SEQUENCE_START_EVENT: {
+			const char *val = NULL;
+			char *path;
+
+			if (!top && ev.type != YAML_MAPPING_START_EVENT) {
+				diag_set(d, file, line, "", "expected a mapping of keys, not %s",
+					 ev.type == YAML_SEQUENCE_START_EVENT ? "a list" : "a single value");
+				err = -EINVAL;
+				break;
+			}
+			if (top && !top->is_seq)
+				line = top->key_line;
+			path = join(top, top ? &top->key : NULL);
+			if (!path) {
+				err = -ENOMEM;
+				break;
+			}
+			if (ev.type == YAML_SCALAR_EVENT)
+				val = (const char *)ev.data.scalar.value;
+			else if (ev.type == YAML_ALIAS_EVENT)
+				val = "*";
+			if (ev.type == YAML_SCALAR_EVENT || ev.type == YAML_ALIAS_EVENT) {
+				err = add(y, path, val, line);
+				if (err == -EEXIST) {
+					diag_set(d, file, line, path, "duplicate key");
+					free(path);
+				}
+			} else {
+				char *copy = NULL;
+
+				if (depth == YDOC_DEPTH) {
+					diag_set(d, file, line, "", "nesting deeper than %d levels", YDOC_DEPTH);
+					free(path);
+					err = -EINVAL;
+					break;
+				}
+				if (top) {
+					copy = strdup(path);
+					err = copy ? add(y, copy, NULL, line) : -ENOMEM;
+					if (err == -EEXIST) {
+						diag_set(d, file, line, path, "duplicate key");
+						free(copy);
+					}
+				}
+				st[depth].is_seq = ev.type == YAML_SEQUENCE_START_EVENT;
+				st[depth].path = path;
+				st[depth].key = NULL;
+				st[depth].index = 0;
+				depth++;
+				top = NULL;
+			}
+			if (top && top->is_seq)
+				top->index++;
+			break;
+		}
+		case YAML_MAPPING_END_EVENT:
+		case YAML_SEQUENCE_END_EVENT:
+			depth--;
+			free(st[depth].path);
+			free(st[depth].key);
+			if (depth && st[depth - 1].is_seq)
+				st[depth - 1].index++;
+			break;
+		case YAML_DOCUMENT_START_EVENT:
+			/* libcyaml reads the first document only: refuse what it would ignore */
+			if (seen_doc++) {
+				diag_set(d, file, line, "", "a second YAML document (---): one file holds one document");
+				err = -EINVAL;
+			}
+			break;
+		case YAML_STREAM_END_EVENT:
+			done = 1;
+			break;
+		default:
+			break;
+		}
+		yaml_event_delete(&ev);
+	}
+	while (depth--) {
+		free(st[depth].path);
+		free(st[depth].key);
+	}
+	yaml_parser_delete(&parser);
+	if (err) {
+		ydoc_free(y);
+		return err;
+	}
+	*out = y;
+	return 0;
+}
+
+const struct ydoc_entry *ydoc_find(const struct ydoc *y, const char *path)
+{
+	size_t slot;
+
+	if (!y || !y->hcap)
+		return NULL;
+	slot = slot_of(y, path);
+	return y->hash[slot] ? &y->v[y->hash[slot] - 1] : NULL;
+}
+
+int ydoc_line(const struct ydoc *y, const char *path)
+{
+	const struct ydoc_entry *e = ydoc_find(y, path);
+
+	return e ? e->line : 0;
+}
+
+size_t ydoc_count(const struct ydoc *y)
+{
+	return y ? y->n : 0;
+}
+
+const struct ydoc_entry *ydoc_at(const struct ydoc *y, size_t i)
+{
+	return i < y->n ? &y->v[i] : NULL;
+}
+
+const char *ydoc_file(const struct ydoc *y)
+{
+	return y->file;
+}

@@ -1,0 +1,279 @@
+/*
+ * The run: builds everything one simulation needs and drives the event
+ * loop (see sim.h). Also the time-series sampler: one re-armed timer that
+ * writes the non-empty egress queues every output.sample.
+ */
+#include "sim/run/sim.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "models/switch.h"
+
+static double wall_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+const char *sim_end_str(enum sim_end e)
+{
+	switch (e) {
+	case SIM_END_DONE:
+		return "workload done";
+	case SIM_END_STOP:
+		return "time bound (stop) reached";
+	case SIM_END_EVENTS:
+		return "event cap (max_events) reached";
+	case SIM_END_IDLE:
+		return "nothing left to happen, workload unfinished";
+	case SIM_END_DEADLOCK:
+		return "deadlock detected (deadlock.stop_on_detect)";
+	case SIM_END_INTERRUPTED:
+		return "interrupted";
+	default:
+		return "error";
+	}
+}
+
+/* Hosts have one NIC port in this version: refuse anything else. */
+static int check_hosts(const struct sim *sim, struct diag *d)
+{
+	const struct topo *t = sim->topo;
+
+	for (uint32_t h = 0; h < t->n_hosts; h++) {
+		const struct topo_node *n = &t->nodes[t->hosts[h]];
+
+		if (n->n_ports != 1) {
+			diag_set(d, "", 0, "topology", "host %s has %u links; a host has exactly one NIC port",
+				 n->name, n->n_ports);
+			scn_locate(sim->scn, d);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The static deadlock analysis of what this run will send: the routes of
+ * every workload flow and collective QP, on the traffic class its DSCP
+ * maps to (only lossless classes count). Links that fail at time 0 are
+ * down, as `check` takes them: the routes are those after convergence.
+ */
+static int static_deadlock(struct sim *sim)
+{
+	const struct scenario *s = sim->scn;
+	const struct net *n = sim->net;
+	struct topo_routes *routes = n->routes, *after = NULL;
+	struct cbd_pair *pairs;
+	size_t n_pairs;
+	int err, failed = 0;
+
+	if (!s->sw.pfc.enabled || !s->sw.lossless)
+		return 0;
+	for (uint32_t i = 0; i < s->n_faults; i++) {
+		if (s->faults[i].kind == SCN_FAULT_LINK_DOWN && !s->faults[i].at &&
+		    sim->topo->links[s->faults[i].link].up) {
+			sim->topo->links[s->faults[i].link].up = 0;
+			failed = 1;
+		}
+	}
+	if (failed) {
+		err = topo_routes_build(sim->topo, &after);
+		/* the run takes them down itself, on time */
+		for (uint32_t i = 0; i < s->n_faults; i++)
+			if (s->faults[i].kind == SCN_FAULT_LINK_DOWN && !s->faults[i].at)
+				sim->topo->links[s->faults[i].link].up = 1;
+		if (err)
+			return -ENOMEM;
+		routes = after;
+	}
+	if (scn_pairs(s, &pairs, &n_pairs)) {
+		topo_routes_free(after);
+		return -ENOMEM;
+	}
+	err = cbd_analyze(sim->topo, routes, s->sw.lossless, pairs, n_pairs, 16, &sim->cbd);
+	free(pairs);
+	topo_routes_free(after);
+	return err;
+}
+
+int sim_init(struct sim *sim, struct scenario *s, struct diag *d)
+{
+	int err;
+
+	memset(sim, 0, sizeof(*sim));
+	sim->scn = s;
+	err = topo_build(&s->topo, &sim->topo, d);
+	if (err) {
+		scn_locate(s, d);
+		return err;
+	}
+	if ((err = check_hosts(sim, d)) || (err = scn_resolve(s, sim->topo, d)))
+		return err;
+	sim->q = evq_new();
+	sim->rng = gsl_rng_alloc(gsl_rng_mt19937);
+	sim->sampled_nonzero = calloc(sim->topo->n_ports, 1);
+	if (!sim->q || !sim->rng || !sim->sampled_nonzero)
+		return -ENOMEM;
+	gsl_rng_set(sim->rng, (unsigned long)s->seed);
+	err = net_build(s, sim->topo, sim->q, sim->rng, &sim->net, d);
+	if (err == -EINVAL)
+		scn_locate(s, d);
+	return err ? err : static_deadlock(sim);
+}
+
+static void on_sample(void *obj, uint64_t arg)
+{
+	struct sim *sim = obj;
+	struct net *n = sim->net;
+	const struct topo *t = sim->topo;
+	double now = simtime_to_us(evq_now(sim->q));
+
+	(void)arg;
+	for (uint32_t i = 0; i < t->n_ports; i++) {
+		const struct port *p = &n->ports[i];
+		const struct topo_port *tp = &t->ports[i];
+		const struct sw *s = n->switches[tp->node];
+		uint8_t busy = 0;
+
+		if (!s)
+			continue;
+		for (uint8_t prio = 0; prio < PKT_PRIORITIES; prio++) {
+			const struct sw_pg_stats *pg = sw_pg(s, i - t->nodes[tp->node].first_port, prio);
+			uint64_t q = p->queue[prio].bytes;
+
+			if (q || pg->bytes)
+				busy |= (uint8_t)(1u << prio);
+			if (q || pg->bytes || (sim->sampled_nonzero[i] & (1u << prio)))
+				fprintf(sim->series, "%.3f,%s,%u,%llu,%llu,%llu\n", now, tp->name, prio,
+					(unsigned long long)q, (unsigned long long)pg->bytes,
+					(unsigned long long)pg->headroom);
+		}
+		sim->sampled_nonzero[i] = busy;
+	}
+	if (sim->qp_rates) {
+		for (uint32_t i = 0; i < n->n_flows; i++) {
+			struct flow *f = &n->flows[i];
+
+			if (!f->rp.active || f->acked || !f->n_psn || f->snd_una >= f->n_psn)
+				continue;
+			fprintf(sim->qp_rates, "%.3f,%u,%s,%s,%.6f,%.6f,%.6f\n", now, i,
+				t->nodes[t->hosts[f->src]].name, t->nodes[t->hosts[f->dst]].name,
+				(double)f->rp.rc / 1e9, (double)f->rp.rt / 1e9,
+				dcqcn_rp_alpha_frac(&f->rp, evq_now(sim->q)));
+		}
+	}
+	/* keep sampling while anything else is still to happen */
+	if (evq_size(sim->q) > 0 && evq_now(sim->q) + sim->scn->out.sample <= sim->scn->stop)
+		net_arm(n, &sim->sampler, evq_now(sim->q) + sim->scn->out.sample);
+}
+
+static void log_pfc(void *ctx, simtime_t t, uint32_t port, uint8_t prio, enum net_pfc_event ev)
+{
+	struct sim *sim = ctx;
+
+	fprintf(sim->pfc_events, "%.6f,%s,%u,%s\n", simtime_to_us(t), sim->topo->ports[port].name,
+		prio, net_pfc_event_str(ev));
+}
+
+static void show_progress(const struct sim *sim, double start, double now)
+{
+	double rate = (double)evq_fired(sim->q) / (now - start);
+
+	fprintf(stderr,
+		"rocesim: %s t=%.1fus (%.0f%% of stop) %.2fM events/s, %u/%u flows, %u/%u collectives done\n",
+		sim->scn->name, simtime_to_us(evq_now(sim->q)),
+		100.0 * (double)evq_now(sim->q) / (double)sim->scn->stop, rate / 1e6,
+		sim->net->flows_done, sim->net->n_wl_flows, sim->net->colls_done, sim->net->n_colls);
+}
+
+int sim_run(struct sim *sim, FILE *series, FILE *qp_rates, FILE *pfc_events, int progress)
+{
+	const struct scenario *s = sim->scn;
+	struct evq *q = sim->q;
+	double start = wall_now(), last = start;
+
+	sim->pfc_events = pfc_events;
+	if (pfc_events) {
+		fprintf(pfc_events, "time_us,port,priority,event\n");
+		sim->net->pfc_log = log_pfc;
+		sim->net->pfc_log_ctx = sim;
+	}
+	sim->series = series;
+	sim->qp_rates = qp_rates;
+	if (qp_rates)
+		fprintf(qp_rates, "time_us,flow,src,dst,rc_gbps,rt_gbps,alpha\n");
+	if (series) {
+		fprintf(series, "time_us,port,priority,queue_bytes,pg_bytes,headroom_bytes\n");
+		if (s->out.sample) {
+			evq_timer_init(&sim->sampler, on_sample, sim);
+			net_fail(sim->net, evq_arm(q, &sim->sampler, 0));
+		}
+	}
+	sim->end = SIM_END_IDLE;
+	for (;;) {
+		simtime_t next;
+
+		/* an event that failed (net_fail) or asked to stop ends the run */
+		if (sim->net->error) {
+			sim->end = SIM_END_ERROR;
+			break;
+		}
+		if (sim->net->stop) {
+			sim->end = SIM_END_DEADLOCK;
+			break;
+		}
+		if (net_done(sim->net)) {
+			sim->end = SIM_END_DONE;
+			break;
+		}
+		next = evq_peek(q);
+		if (next == SIMTIME_NEVER) {
+			sim->end = SIM_END_IDLE;
+			break;
+		}
+		if (next > s->stop) {
+			sim->end = SIM_END_STOP;
+			break;
+		}
+		if (s->max_events && evq_fired(q) >= s->max_events) {
+			sim->end = SIM_END_EVENTS;
+			break;
+		}
+		if (sim->interrupt && *sim->interrupt) {
+			sim->end = SIM_END_INTERRUPTED;
+			break;
+		}
+		evq_step(q);
+		if (progress && !(evq_fired(q) & 0x3ffff)) {
+			double now = wall_now();
+
+			if (now - last >= 1.0) {
+				show_progress(sim, start, now);
+				last = now;
+			}
+		}
+	}
+	sim->end_time = sim->end == SIM_END_STOP ? s->stop : evq_now(q);
+	sim->wall_s = wall_now() - start;
+	sim->events = evq_fired(q);
+	return sim->end == SIM_END_ERROR ? sim->net->error : 0;
+}
+
+void sim_fini(struct sim *sim)
+{
+	cbd_result_free(&sim->cbd);
+	net_free(sim->net);
+	if (sim->rng)
+		gsl_rng_free(sim->rng);
+	evq_free(sim->q);
+	free(sim->sampled_nonzero);
+	topo_free(sim->topo);
+	scn_free(sim->scn);
+	memset(sim, 0, sizeof(*sim));
+}

@@ -1,0 +1,71 @@
+/*
+ * One simulation: the scenario, its topology and fabric, the event queue,
+ * the seeded random generator, and the loop that runs them until the
+ * workload is done, the time bound is reached, or the event cap is hit.
+ * Nothing here is global: two simulations can run side by side.
+ */
+#ifndef ROCESIM_SIM_H
+#define ROCESIM_SIM_H
+
+#include <gsl/gsl_rng.h>
+#include <signal.h>
+#include <stdio.h>
+
+#include "models/net.h"
+#include "topologies/cbd.h"
+#include "sim/engine/diag.h"
+#include "sim/engine/evq.h"
+#include "sim/config/scenario.h"
+
+enum sim_end {
+	SIM_END_DONE,
+	SIM_END_STOP,
+	SIM_END_EVENTS,
+	SIM_END_IDLE,
+	SIM_END_DEADLOCK,
+	SIM_END_INTERRUPTED,
+	SIM_END_ERROR
+};
+
+struct sim {
+	struct scenario *scn;
+	struct topo *topo;
+	struct evq *q;
+	gsl_rng *rng;
+	struct net *net;
+
+	FILE *series;          /* time-series CSV, or NULL */
+	FILE *pfc_events;      /* PFC event log CSV, or NULL */
+	FILE *qp_rates;        /* per-QP DCQCN rates CSV, or NULL (with series) */
+	struct evq_timer sampler;
+	uint8_t *sampled_nonzero; /* per port: priorities non-empty at the last sample */
+
+	struct cbd_result cbd; /* static deadlock analysis of the workload's routes */
+
+	enum sim_end end;
+	simtime_t end_time;
+	double wall_s;
+	uint64_t events;
+	int progress;
+	/* set by the caller after sim_init: the run stops when it turns non-zero
+	 * (a signal handler's flag), ending SIM_END_INTERRUPTED */
+	volatile sig_atomic_t *interrupt;
+};
+
+/*
+ * Build the topology of @s, resolve the scenario against it and build the
+ * fabric. Errors are input errors (@d says where) or -ENOMEM. Takes
+ * ownership of @s.
+ */
+int sim_init(struct sim *sim, struct scenario *s, struct diag *d);
+/* Run to the end; @series, @qp_rates and @pfc_events (any may be NULL)
+ * receive the queue time series, the per-QP rate time series (both
+ * sampled every output.sample) and the PFC event log. 0, or the negative
+ * errno of the first event that failed (-ENOMEM): the run then ends at
+ * once with SIM_END_ERROR. */
+int sim_run(struct sim *sim, FILE *series, FILE *qp_rates, FILE *pfc_events, int progress);
+void sim_fini(struct sim *sim);
+
+const char *sim_end_str(enum sim_end e);
+
+#endif
