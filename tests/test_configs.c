@@ -3,6 +3,8 @@
  * SONiC config_db, mlnx_qos output, cc_params and Pod manifest, and is
  * silent on the fixed set; run refuses a cc_params entry the NIC would
  * refuse, naming its file and line; import prints what it understood.
+ * Through the C API: a value merged from a config keeps its origin up to
+ * the check that refuses it, and an explicit key wins over it.
  */
 #include <criterion/criterion.h>
 #include <jansson.h>
@@ -13,6 +15,7 @@
 #include <unistd.h>
 
 #include "proc.h"
+#include "sim/config/scenario.h"
 
 static void setup(void)
 {
@@ -472,4 +475,160 @@ Test(configs, cnps_on_a_class_the_switch_does_not_serve_first_are_an_error)
 				     "--set", "switch.scheduler=strict", NULL});
 	cr_assert(!has(p.out, "CNP_CLASS"), "%s", p.out);
 	ts_proc_free(&p);
+}
+
+/* config_db.json: a WRED profile (@min, @max) and a PFC watchdog; see the lines. */
+static const char *sonic_wred_wd(const char *name, const char *min, const char *max)
+{
+	char text[2048];
+
+	snprintf(text, sizeof(text),
+		 "{\n"
+		 "  \"PORT\": {\"Ethernet0\": {\"speed\": \"100000\", \"mtu\": \"9100\"}},\n"
+		 "  \"PORT_QOS_MAP\": {\"Ethernet0\": {\"pfc_enable\": \"3\"}},\n"
+		 "  \"QUEUE\": {\"Ethernet0|3\": {\"wred_profile\": \"LOSSLESS\"}},\n"
+		 "  \"WRED_PROFILE\": {\n"
+		 "    \"LOSSLESS\": {\n"
+		 "      \"ecn\": \"ecn_all\",\n"
+		 "      \"green_drop_probability\": \"5\",\n"
+		 "      \"green_max_threshold\": \"%s\",\n" /* line 9 */
+		 "      \"green_min_threshold\": \"%s\"\n"  /* line 10 */
+		 "    }\n"
+		 "  },\n"
+		 "  \"PFC_WD\": {\n"
+		 "    \"Ethernet0\": {\n"
+		 "      \"action\": \"forward\",\n"
+		 "      \"detection_time\": \"300\",\n" /* line 16 */
+		 "      \"restoration_time\": \"400\"\n"
+		 "    }\n"
+		 "  }\n"
+		 "}\n",
+		 max, min);
+	return put(name, text);
+}
+
+/* scn_load_text of a star whose switch is @db, with @extra switch keys. */
+static int load_with(const char *db, const char *extra, const char *const *sets, size_t n_sets,
+		     struct scenario **s, struct diag *d)
+{
+	char text[1200];
+
+	snprintf(text, sizeof(text),
+		 "topology: {kind: star, hosts: 4}\n"
+		 "switch:\n"
+		 "  sonic: %s\n"
+		 "%s"
+		 "workload: {kind: allreduce, size: 1MB}\n",
+		 db, extra);
+	memset(d, 0, sizeof(*d));
+	return scn_load_text(ts_tmp("api.yaml"), text, strlen(text), sets, n_sets, s, d);
+}
+
+Test(configs, a_merged_value_keeps_its_origin_up_to_the_check_that_refuses_it)
+{
+	const char *db = sonic_wred_wd("api-ok.json", "150000", "1000000");
+	const struct scn_origin *o;
+	struct scenario *s = NULL;
+	struct diag d;
+
+	/* merged, typed, each value with its file, line and key */
+	cr_assert_eq(load_with(db, "", NULL, 0, &s, &d), 0, "%s:%d: %s: %s", d.file, d.line, d.path,
+		     d.msg);
+	cr_assert_eq(s->sw.ecn.kmin, 150000);
+	cr_assert_eq(s->sw.ecn.kmax, 1000000);
+	cr_assert_eq(s->sw.ecn.pmax, 0.05);
+	cr_assert(s->sw.wd.enabled);
+	cr_assert_eq(s->sw.wd.detection, 300 * SIMTIME_MS);
+	cr_assert_eq(s->sw.wd.restoration, 400 * SIMTIME_MS);
+	cr_assert_eq(s->sw.wd.action, SCN_WD_FORWARD);
+	cr_assert_eq(s->sw.lossless, 1u << 3);
+	o = scn_origin(s, "switch.ecn.kmax");
+	cr_assert(o, "switch.ecn.kmax has no origin");
+	cr_assert_str_eq(o->file, db);
+	cr_assert_eq(o->line, 9);
+	cr_assert_str_eq(o->key, "WRED_PROFILE|LOSSLESS|green_max_threshold");
+	cr_assert_str_eq(o->via, "switch.sonic");
+	o = scn_origin(s, "switch.watchdog.detection");
+	cr_assert(o && o->line == 16, "%d", o ? o->line : -1);
+	scn_free(s);
+
+	/* a merged value the checks refuse: named at the config's line and key */
+	db = sonic_wred_wd("api-bad.json", "2000000", "1000000");
+	cr_assert_eq(load_with(db, "", NULL, 0, &s, &d), -EINVAL);
+	cr_assert_null(s);
+	cr_assert_str_eq(d.file, db);
+	cr_assert_eq(d.line, 9);
+	cr_assert_str_eq(d.path, "WRED_PROFILE|LOSSLESS|green_max_threshold");
+	cr_assert_str_eq(d.msg, "kmin (2000000 B) must not be above kmax (1000000 B) "
+				"(switch.ecn.kmax, from switch.sonic)");
+
+	/* and one refused against a scenario key it is checked with */
+	db = sonic_wred_wd("api-kmax.json", "150000", "1000000");
+	cr_assert_eq(load_with(db, "  ecn: {kmin: 1.5MB}\n", NULL, 0, &s, &d), -EINVAL);
+	cr_assert_str_eq(d.file, db);
+	cr_assert_eq(d.line, 9);
+	cr_assert_str_eq(d.msg, "kmin (1500000 B) must not be above kmax (1000000 B) "
+				"(switch.ecn.kmax, from switch.sonic)");
+}
+
+Test(configs, an_explicit_key_wins_over_a_merged_value)
+{
+	const char *db = sonic_wred_wd("api-win.json", "150000", "1000000");
+	const char *sets[] = {"switch.ecn.kmin=100KB", "switch.watchdog.action=drop"};
+	struct scenario *s = NULL;
+	struct diag d;
+
+	/* the file's own key and --set win, with no origin; the rest still merges */
+	cr_assert_eq(load_with(db, "  ecn: {kmax: 1.5MB}\n  lossless: [3, 4]\n", sets, 2, &s, &d),
+		     0, "%s:%d: %s: %s", d.file, d.line, d.path, d.msg);
+	cr_assert_eq(s->sw.ecn.kmax, 1500000);
+	cr_assert_null(scn_origin(s, "switch.ecn.kmax"));
+	cr_assert_eq(s->sw.ecn.kmin, 100000);
+	cr_assert_null(scn_origin(s, "switch.ecn.kmin"));
+	cr_assert_eq(s->sw.wd.action, SCN_WD_DROP);
+	cr_assert_null(scn_origin(s, "switch.watchdog.action"));
+	cr_assert_eq(s->sw.lossless, (1u << 3) | (1u << 4));
+	cr_assert_null(scn_origin(s, "switch.lossless"));
+	cr_assert_eq(s->sw.wd.detection, 300 * SIMTIME_MS);
+	cr_assert(scn_origin(s, "switch.watchdog.detection"));
+	cr_assert_eq(s->sw.ecn.pmax, 0.05);
+	scn_free(s);
+
+	/* a refused explicit value is named where it was given, not at the config */
+	cr_assert_eq(load_with(db, "  ecn: {kmax: 0}\n", NULL, 0, &s, &d), -EINVAL);
+	cr_assert_str_eq(d.file, ts_tmp("api.yaml"));
+	cr_assert_eq(d.line, 4);
+	cr_assert_str_eq(d.path, "switch.ecn.kmax");
+	cr_assert_str_eq(d.msg, "must be more than 0");
+}
+
+Test(configs, a_pods_dscp_is_merged_unless_the_workload_gives_one)
+{
+	const char *pod =
+	    pod_with("api-pod.yaml", "        - {name: NCCL_IB_TC, value: \"104\"}\n");
+	struct scenario *s = NULL;
+	struct scn_dscp *ds = NULL;
+	const struct scn_origin *o;
+	struct diag d = {0};
+	char text[1200];
+	size_t n = 0;
+
+	snprintf(text, sizeof(text),
+		 "topology: {kind: star, hosts: 4}\n"
+		 "workload:\n"
+		 "  - {kind: allreduce, size: 1MB, pod: %s}\n"
+		 "  - {kind: allreduce, size: 1MB, pod: %s, dscp: 10}\n",
+		 pod, pod);
+	cr_assert_eq(scn_load_text(ts_tmp("pods.yaml"), text, strlen(text), NULL, 0, &s, &d), 0,
+		     "%s", d.msg);
+	cr_assert_eq(scn_data_dscps(s, &ds, &n), 0);
+	cr_assert_eq(n, 2);
+	cr_assert_eq(ds[0].dscp, 26, "NCCL_IB_TC 104 >> 2");
+	cr_assert_str_eq(ds[0].path, "workload[0].dscp");
+	cr_assert_eq(ds[1].dscp, 10, "the workload's own dscp wins");
+	o = scn_origin(s, "workload[0].dscp");
+	cr_assert(o && o->line == 9 && !strcmp(o->value, "104") && !strcmp(o->file, pod));
+	cr_assert_null(scn_origin(s, "workload[1].dscp"));
+	free(ds);
+	scn_free(s);
 }
