@@ -5,11 +5,12 @@
  * Unit-bearing values are loaded as strings so that every refusal can name
  * its unit; ydoc gives each key its line.
  *
- * A load reads the file, applies --set, merges the real node configs it
- * names (scenario_configs.c) and checks every section into the integers of
- * struct scenario (scenario_check.c); scn_resolve (scenario_resolve.c) later
- * checks the names against the topology. scenario_impl.h holds what these
- * files share.
+ * A load reads the file, applies --set, merges the values of the real node
+ * configs it names into struct scenario, typed and with their origins
+ * (scenario_configs.c), and checks every section into the integers of
+ * struct scenario, a config's value standing in for the default
+ * (scenario_check.c); scn_resolve (scenario_resolve.c) later checks the
+ * names against the topology. scenario_impl.h holds what these files share.
  */
 #include "sim/config/scenario.h"
 
@@ -347,6 +348,14 @@ const struct scn_origin *scn__origin_of(const struct scn_raw *raw, const char *p
 	}
 }
 
+int scn__from_config(const struct scn_raw *raw, const char *path)
+{
+	for (size_t i = 0; i < raw->n_origins; i++)
+		if (!strcmp(raw->origins[i].path, path))
+			return 1;
+	return 0;
+}
+
 int scn__origin_add(struct scn_raw *raw, const struct scn_origin *o)
 {
 	struct scn_origin *all;
@@ -497,8 +506,8 @@ static const cyaml_schema_field_t *walk(const cyaml_schema_value_t *top, const c
 	}
 }
 
-/* Apply one "key.path=value" to the loaded struct. */
-int scn__apply_set(struct loader *l, struct raw_top *top, const char *kv)
+/* Apply one --set "key.path=value" to the loaded struct. */
+static int apply_set(struct loader *l, struct raw_top *top, const char *kv)
 {
 	const cyaml_schema_field_t *parent, *f;
 	const char *eq = strchr(kv, '=');
@@ -763,7 +772,7 @@ static int load_text(const char *name, const char *text, size_t len, const char 
 			continue;
 		/* a DSCP map entry is no schema key: scn__check_all takes it */
 		err = strncmp(sets[i], "switch.dscp_to_tc.", 18)
-			  ? scn__apply_set(&l, s->raw->top, sets[i])
+			  ? apply_set(&l, s->raw->top, sets[i])
 			  : 0;
 		if (err)
 			goto fail;

@@ -102,6 +102,7 @@ struct scn_expect {
 struct scn_pod {
 	char *file;	   /* resolved path */
 	char workload[32]; /* "workload" or "workload[i]" */
+	int dscp;	   /* NCCL_IB_TC >> 2 when it gives the workload's DSCP, else -1 */
 };
 
 /*

@@ -48,7 +48,8 @@ static int get_u32(const struct loader *l, const char *path, const char *s, uint
 		   uint32_t min, uint32_t max, uint32_t *out)
 {
 	uint64_t v = def;
-	int err = scn__get_uint(l, path, s, def, min, max, &v);
+	int err =
+	    scn__get_uint(l, path, s, scn__from_config(l->raw, path) ? *out : def, min, max, &v);
 
 	if (!err)
 		*out = (uint32_t)v;
@@ -60,11 +61,11 @@ static int get_size(const struct loader *l, const char *path, const char *s, uin
 {
 	int err;
 
-	if (!s) {
+	if (!s && !scn__from_config(l->raw, path)) {
 		*out = def;
 		return 0;
 	}
-	err = units_size(s, out);
+	err = s ? units_size(s, out) : 0; /* else a real config's, in *@out already */
 	if (err == UNITS_EFRACTION)
 		return scn__fail(l, path, "\"%s\" is not a whole number of bytes", s);
 	if (err)
@@ -79,11 +80,11 @@ static int get_time(const struct loader *l, const char *path, const char *s, sim
 {
 	int err;
 
-	if (!s) {
+	if (!s && !scn__from_config(l->raw, path)) {
 		*out = def;
 		return 0;
 	}
-	err = units_time(s, out);
+	err = s ? units_time(s, out) : 0; /* else a real config's, in *@out already */
 	if (err == UNITS_EFRACTION)
 		return scn__fail(l, path, "\"%s\" is finer than a picosecond", s);
 	if (err == UNITS_ERANGE)
@@ -140,6 +141,8 @@ static int get_bool(const struct loader *l, const char *path, const char *s, int
 	static const char *const yes[] = {"true", "yes", "on", "1", NULL};
 	static const char *const no[] = {"false", "no", "off", "0", NULL};
 
+	if (!s && scn__from_config(l->raw, path))
+		return 0; /* a real config's, in *@out already */
 	*out = def;
 	if (!s)
 		return 0;
@@ -156,16 +159,22 @@ static int get_bool(const struct loader *l, const char *path, const char *s, int
 	return scn__fail(l, path, "\"%s\" is not true or false", s);
 }
 
-static int get_int(const struct loader *l, const char *path, const char *s, int min, int max,
-		   int *out)
+static int get_int(const struct loader *l, const char *path, const char *s, int def, int min,
+		   int max, int *out)
 {
 	char *end;
-	long v;
+	long v = *out; /* a real config's, unless the scenario gives one */
 
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (end == s || *end || errno)
-		return scn__fail(l, path, "\"%s\" is not a whole number", s);
+	if (!s && !scn__from_config(l->raw, path)) {
+		*out = def;
+		return 0;
+	}
+	if (s) {
+		errno = 0;
+		v = strtol(s, &end, 10);
+		if (end == s || *end || errno)
+			return scn__fail(l, path, "\"%s\" is not a whole number", s);
+	}
 	if (v < min || v > max)
 		return scn__fail(l, path, "%ld is out of range (%d to %d)", v, min, max);
 	*out = (int)v;
@@ -403,14 +412,14 @@ static int check_nic(const struct loader *l, const struct raw_nic *r, struct sce
 		return err;
 	s->nic.dscp = (uint8_t)v;
 	/* the NIC's dscp2prio: mlnx_qos's when given, else mlx5's default DSCP >> 3 */
-	for (int d = 0; d < 64; d++)
-		s->nic.dscp2prio[d] = l->raw->cfg.has_dscp2prio ? l->raw->cfg.dscp2prio[d]
-								: (uint8_t)(d >> 3);
+	for (int d = 0; d < 64 && !scn__from_config(l->raw, "nic.dscp2prio"); d++)
+		s->nic.dscp2prio[d] = (uint8_t)(d >> 3);
 	if ((err = get_u32(l, "nic.priority", r->priority, s->nic.dscp2prio[s->nic.dscp], 0, 7,
 			   &v)))
 		return err;
 	s->nic.priority = (uint8_t)v;
-	s->nic.pfc = l->raw->cfg.has_nic_pfc ? l->raw->cfg.nic_pfc : (uint8_t)(1u << s->nic.priority);
+	if (!scn__from_config(l->raw, "nic.pfc"))
+		s->nic.pfc = (uint8_t)(1u << s->nic.priority);
 	if (r->pfc) {
 		/* as mlnx_qos prints it: eight 0/1 flags, priority 0 first */
 		if (r->pfc_count != 8)
@@ -479,16 +488,12 @@ static int check_dscp_map(const struct loader *l, struct scenario *s, const char
 	int err;
 
 	/* RDMA data on the first lossless class, CNPs (the DSCP the NICs give
-	 * them) on the class served strictly */
-	memset(s->sw.dscp_to_tc, 0, sizeof(s->sw.dscp_to_tc));
-	if (s->sw.lossless)
-		s->sw.dscp_to_tc[s->nic.dscp] = (uint8_t)__builtin_ctz(s->sw.lossless);
-	s->sw.dscp_to_tc[s->nic.dcqcn.np_cnp_dscp & 63] = s->sw.cnp_priority;
-	if (l->raw->cfg.dscp_given) {
-		/* a SONiC map is the whole map: DSCPs it does not name go to TC 0 */
-		for (int d = 0; d < 64; d++)
-			s->sw.dscp_to_tc[d] = (l->raw->cfg.dscp_given >> d) & 1 ? l->raw->cfg.dscp_to_tc[d]
-										: 0;
+	 * them) on the class served strictly; unless a SONiC map gave them all */
+	if (!l->raw->cfg.dscp_map) {
+		memset(s->sw.dscp_to_tc, 0, sizeof(s->sw.dscp_to_tc));
+		if (s->sw.lossless)
+			s->sw.dscp_to_tc[s->nic.dscp] = (uint8_t)__builtin_ctz(s->sw.lossless);
+		s->sw.dscp_to_tc[s->nic.dcqcn.np_cnp_dscp & 63] = s->sw.cnp_priority;
 	}
 	for (size_t i = 0; i < ydoc_count(l->raw->doc); i++) {
 		const struct ydoc_entry *e = ydoc_at(l->raw->doc, i);
@@ -533,10 +538,9 @@ static int check_pfc(const struct loader *l, const struct raw_pfc *r, struct sce
 	if (r->xon && r->xon_offset)
 		return scn__fail(l, "switch.pfc.xon_offset",
 				 "give either xon or xon_offset, not both");
-	p->dynamic = !r->xoff;
-	p->dynamic_th = 1; /* SONiC's lossless PG profile */
-	if (r->dynamic_th &&
-	    (err = get_int(l, "switch.pfc.dynamic_th", r->dynamic_th, -7, 7, &p->dynamic_th)))
+	p->dynamic = !r->xoff && !scn__from_config(l->raw, "switch.pfc.xoff");
+	/* 1: SONiC's lossless PG profile */
+	if ((err = get_int(l, "switch.pfc.dynamic_th", r->dynamic_th, 1, -7, 7, &p->dynamic_th)))
 		return err;
 	if ((err = get_size(l, "switch.pfc.xoff", r->xoff, 0, 1, &p->xoff)) ||
 	    (err = get_size(l, "switch.pfc.xon", r->xon, 0, 0, &p->xon)) ||
@@ -554,7 +558,10 @@ static int check_pfc(const struct loader *l, const struct raw_pfc *r, struct sce
 		return scn__fail(l, "switch.pfc.xon", "must be below xoff (%llu B), not %llu B",
 				 (unsigned long long)p->xoff, (unsigned long long)p->xon);
 	if (!p->dynamic && p->xon_offset >= p->xoff)
-		return scn__fail(l, r->xon_offset ? "switch.pfc.xon_offset" : "switch.pfc.xoff",
+		return scn__fail(l,
+				 r->xon_offset || scn__from_config(l->raw, "switch.pfc.xon_offset")
+				     ? "switch.pfc.xon_offset"
+				     : "switch.pfc.xoff",
 				 "the XON offset (%llu B) must be smaller than xoff (%llu B)",
 				 (unsigned long long)p->xon_offset, (unsigned long long)p->xoff);
 	if (s->sw.per_port && p->headroom > s->sw.per_port)
@@ -574,17 +581,25 @@ static int check_ecn(const struct loader *l, const struct raw_ecn *r, struct sce
 	    (err = get_size(l, "switch.ecn.kmin", r->kmin, 150000, 0, &e->kmin)) ||
 	    (err = get_size(l, "switch.ecn.kmax", r->kmax, 1200000, 1, &e->kmax)))
 		return err;
-	e->pmax = 0.2;
 	if (r->pmax) {
 		err = units_fraction(r->pmax, &e->pmax);
 		if (err || e->pmax <= 0)
 			return scn__fail(l, "switch.ecn.pmax",
 					 "\"%s\" is not a probability above 0 (e.g. 20%%, 0.2)",
 					 r->pmax);
+	} else if (!scn__from_config(l->raw, "switch.ecn.pmax")) {
+		e->pmax = 0.2;
+	} else if (e->pmax <= 0) { /* a real config's: SONiC gives a percentage */
+		return scn__fail(l, "switch.ecn.pmax",
+				 "\"%g%%\" is not a probability above 0 (e.g. 20%%, 0.2)",
+				 e->pmax * 100);
 	}
 	/* kmin == kmax is step marking (DCTCP's K): all above K, none at or below */
 	if (e->kmin > e->kmax)
-		return scn__fail(l, r->kmax ? "switch.ecn.kmax" : "switch.ecn.kmin",
+		return scn__fail(l,
+				 r->kmax || scn__from_config(l->raw, "switch.ecn.kmax")
+				     ? "switch.ecn.kmax"
+				     : "switch.ecn.kmin",
 				 "kmin (%llu B) must not be above kmax (%llu B)",
 				 (unsigned long long)e->kmin, (unsigned long long)e->kmax);
 	e->at_enqueue = r->mark == 2;
@@ -614,7 +629,8 @@ static int check_switch(const struct loader *l, const struct raw_switch *r, stru
 	if (s->sw.headroom_pool >= s->sw.buffer)
 		return scn__fail(l, "switch.buffer.headroom_pool",
 				 "leaves nothing of switch.buffer.size");
-	s->sw.lossless = l->raw->cfg.has_lossless ? l->raw->cfg.lossless : 1u << 3;
+	if (!scn__from_config(l->raw, "switch.lossless"))
+		s->sw.lossless = 1u << 3;
 	if (r->lossless &&
 	    (err = get_prio_list(l, "switch.lossless", r->lossless, r->lossless_count, &s->sw.lossless)))
 		return err;
@@ -642,16 +658,21 @@ static int check_switch(const struct loader *l, const struct raw_switch *r, stru
 				return err;
 		}
 	}
-	s->sw.wd.enabled = r->watchdog != NULL;
-	if (r->watchdog) {
-		const struct raw_watchdog *w = r->watchdog;
+	/* on when the scenario or a real config (SONiC's PFC_WD) gives it */
+	s->sw.wd.enabled = r->watchdog || scn__from_config(l->raw, "switch.watchdog.detection");
+	if (s->sw.wd.enabled) {
+		static const struct raw_watchdog no_wd;
+		const struct raw_watchdog *w = r->watchdog ? r->watchdog : &no_wd;
 
 		if ((err = get_time(l, "switch.watchdog.detection", w->detection, 200 * SIMTIME_MS, 1,
 				    &s->sw.wd.detection)) ||
 		    (err = get_time(l, "switch.watchdog.restoration", w->restoration, 200 * SIMTIME_MS,
 				    1, &s->sw.wd.restoration)))
 			return err;
-		s->sw.wd.action = w->action ? (enum scn_wd_action)(w->action - 1) : SCN_WD_DROP;
+		if (w->action)
+			s->sw.wd.action = (enum scn_wd_action)(w->action - 1);
+		else if (!scn__from_config(l->raw, "switch.watchdog.action"))
+			s->sw.wd.action = SCN_WD_DROP;
 	}
 	return 0;
 }

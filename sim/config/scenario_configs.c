@@ -1,18 +1,31 @@
 /*
  * Real node configs a scenario names: switch.sonic (SONiC config_db.json),
  * nic.mlnx_qos (what mlnx_qos prints), nic.cc_params (mlx5 cc_params) and a
- * workload's pod (the NCCL_* environment of a Kubernetes manifest). They are
- * merged after --set and before the checks: a value a config gives becomes
- * the value of its scenario key unless the file or --set gives that key, and
- * what no scalar key carries is kept in struct raw_configs for the checks.
- * Each value merged keeps its origin (struct scn_origin: the file, its line
- * and what the file calls it), so that a refusal names the config's line,
- * not the scenario's, and `rocesim check` says where each value came from.
+ * workload's pod (the NCCL_* environment of a Kubernetes manifest). Each
+ * reader gives plain typed data (struct sonic_cfg, mlnx_qos, cc_params,
+ * pod_cfg); one function per format below says which of its fields becomes
+ * which field of struct scenario, and writes it there, typed, with its
+ * origin (struct scn_origin: the file, its line and what the file calls it).
+ *
+ * A value a config gives counts unless the scenario gives that key itself
+ * (its file or --set): the explicit key wins. The merge runs after --set and
+ * before the checks (scenario_check.c), which take a config's value in place
+ * of their default and check it as they check the file's; a value they
+ * refuse is named at the config's file, line and key (scn__fail). The path
+ * of a value, for example SONiC's static_th:
+ *
+ *   config_db.json -> sonic_read -> sonic_cfg.static_th -> sonic_to_switch
+ *     -> scenario.sw.pfc.xoff (origin: file, line, BUFFER_PROFILE|..|static_th)
+ *     -> check_pfc -> the switch model
+ *
+ * The cc_params entries are text in their file: they are read as they are
+ * by the checks (scn_dcqcn_param over the DCQCN defaults of the variant),
+ * and recorded here as the origins of their nic.dcqcn keys.
  */
 #include "sim/config/scenario.h"
 
 #include <errno.h>
-#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,7 +35,13 @@
 #include "sim/config/sonic.h"
 #include "sim/engine/ydoc.h"
 
-/* ---- real configs: switch.sonic, nic.mlnx_qos, nic.cc_params, workload.pod ---- */
+/* One config being merged: the loader, the config's key and file, the first error. */
+struct merge {
+	struct loader *l;
+	const char *via;  /* the scenario key that names the config: "switch.sonic" */
+	const char *file; /* the config's file, as its reader names it */
+	int err;	  /* 0, or -ENOMEM: later calls do nothing */
+};
 
 /* Whether the scenario itself (file or --set) gives @path: then it wins. */
 static int explicit_key(const struct loader *l, const char *path)
@@ -30,48 +49,37 @@ static int explicit_key(const struct loader *l, const char *path)
 	return ydoc_find(l->raw->doc, path) || scn__set_by_user(l->raw, path);
 }
 
-/* @o filled: the config named by @via gave a value at @file:@line, as @key. */
-static const struct scn_origin *origin(struct scn_origin *o, const char *via, const char *file,
-				       int line, const char *key, const char *value)
+/*
+ * Record that the config of @m gave @path, at @line of its file where it is
+ * called @key (and written @value, when worth keeping). 1, or 0 on an error.
+ */
+static int note(struct merge *m, const char *path, int line, const char *key, const char *value)
 {
-	memset(o, 0, sizeof(*o));
-	snprintf(o->via, sizeof(o->via), "%s", via);
-	snprintf(o->file, sizeof(o->file), "%s", file);
-	o->line = line;
-	snprintf(o->key, sizeof(o->key), "%s", key);
-	snprintf(o->value, sizeof(o->value), "%s", value ? value : "");
-	return o;
-}
+	struct scn_origin o = {.line = line};
 
-/* Record that @o gave @path. 0 or -ENOMEM. */
-static int note(struct loader *l, const struct scn_origin *o, const char *path)
-{
-	struct scn_origin c = *o;
-
-	snprintf(c.path, sizeof(c.path), "%s", path);
-	return scn__origin_add(l->raw, &c);
-}
-
-/* Give scalar key @path the value a real config says at @o, unless explicit. */
-static int give(struct loader *l, const struct scn_origin *o, const char *path, const char *fmt,
-		...) __attribute__((format(printf, 4, 5)));
-static int give(struct loader *l, const struct scn_origin *o, const char *path, const char *fmt,
-		...)
-{
-	char kv[400];
-	size_t n;
-	va_list ap;
-	int err;
-
-	if (explicit_key(l, path))
+	if (m->err)
 		return 0;
-	n = (size_t)snprintf(kv, sizeof(kv), "%s=", path);
-	va_start(ap, fmt);
-	vsnprintf(kv + n, sizeof(kv) - n, fmt, ap);
-	va_end(ap);
-	err = scn__apply_set(l, l->raw->top, kv);
-	return err ? err : note(l, o, path);
+	snprintf(o.path, sizeof(o.path), "%s", path);
+	snprintf(o.via, sizeof(o.via), "%s", m->via);
+	snprintf(o.file, sizeof(o.file), "%s", m->file);
+	snprintf(o.key, sizeof(o.key), "%s", key);
+	snprintf(o.value, sizeof(o.value), "%s", value ? value : "");
+	m->err = scn__origin_add(m->l->raw, &o);
+	return !m->err;
 }
+
+/*
+ * Whether the config of @m gives scalar key @path: not when the scenario
+ * gives it. When it does, its origin is recorded (note) and the caller
+ * writes the value into struct scenario.
+ */
+static int gives(struct merge *m, const char *path, int line, const char *key, const char *value)
+{
+	return !m->err && !explicit_key(m->l, path) && note(m, path, line, key, value);
+}
+
+/* A SONiC value's line and "TABLE|key|field", for note() and gives(). */
+#define AT(a) (a).line, (a).where, NULL
 
 /* A config file named by @key, relative to the scenario's folder. */
 static char *config_path(const struct loader *l, const char *key, const char *value)
@@ -98,104 +106,120 @@ static int config_fail(const struct loader *l, const char *key, struct diag *d)
 	return scn__fail(l, key, "%s", buf);
 }
 
-/* SONiC's value at @a, as an origin. */
-static const struct scn_origin *sonic_origin(struct scn_origin *o, const struct sonic_cfg *c,
-					     const struct sonic_at *a)
+/* SONiC's PFC_WD action (drop, forward or alert: sonic_read refuses others). */
+static enum scn_wd_action wd_action(const char *action)
 {
-	return origin(o, "switch.sonic", c->file, a->line, a->where, NULL);
+	if (!strcmp(action, "forward"))
+		return SCN_WD_FORWARD;
+	return strcmp(action, "alert") ? SCN_WD_DROP : SCN_WD_ALERT;
+}
+
+/*
+ * config_db.json -> switch. The lossless profile's xoff is the PG's
+ * headroom; its threshold is dynamic_th or static_th (xoff), each given
+ * unless the scenario chooses the other kind; its xon_offset unless the
+ * scenario gives an absolute xon. A DSCP_TO_TC_MAP is the whole map: the
+ * DSCPs it does not name go to TC 0 (the scenario's own entries still win,
+ * scenario_check.c).
+ */
+static void sonic_to_switch(struct merge *m, const struct sonic_cfg *c, struct scenario *s)
+{
+	struct loader *l = m->l;
+	char path[32], where[SONIC_WHERE + 8];
+
+	if (c->has_pool && gives(m, "switch.buffer.size", AT(c->pool_size_at)))
+		s->sw.buffer = c->buffer_size;
+	if (c->has_pool && c->pool_xoff &&
+	    gives(m, "switch.buffer.headroom_pool", AT(c->pool_xoff_at)))
+		s->sw.headroom_pool = c->pool_xoff;
+	if (c->has_profile && c->has_xoff && gives(m, "switch.pfc.headroom", AT(c->xoff_at)))
+		s->sw.pfc.headroom = c->xoff;
+	if (c->has_profile && c->has_xon_offset && !explicit_key(l, "switch.pfc.xon") &&
+	    gives(m, "switch.pfc.xon_offset", AT(c->xon_offset_at)))
+		s->sw.pfc.xon_offset = c->xon_offset;
+	if (c->has_profile && c->has_dynamic_th && !explicit_key(l, "switch.pfc.xoff") &&
+	    gives(m, "switch.pfc.dynamic_th", AT(c->dynamic_th_at)))
+		s->sw.pfc.dynamic_th = c->dynamic_th;
+	if (c->has_profile && c->has_static_th && !c->has_dynamic_th &&
+	    !explicit_key(l, "switch.pfc.dynamic_th") &&
+	    gives(m, "switch.pfc.xoff", AT(c->static_th_at)))
+		s->sw.pfc.xoff = c->static_th;
+	if (c->has_wred && gives(m, "switch.ecn.enabled", AT(c->ecn_at)))
+		s->sw.ecn.enabled = c->ecn_marking != 0;
+	if (c->has_wred && gives(m, "switch.ecn.kmin", AT(c->kmin_at)))
+		s->sw.ecn.kmin = c->kmin;
+	if (c->has_wred && gives(m, "switch.ecn.kmax", AT(c->kmax_at)))
+		s->sw.ecn.kmax = c->kmax;
+	if (c->has_wred && gives(m, "switch.ecn.pmax", AT(c->pmax_at)))
+		s->sw.ecn.pmax = c->pmax;
+	if (c->has_watchdog && gives(m, "switch.watchdog.detection", AT(c->wd_detection_at)))
+		s->sw.wd.detection = c->wd_detection_ms * SIMTIME_MS;
+	if (c->has_watchdog && gives(m, "switch.watchdog.restoration", AT(c->wd_restoration_at)))
+		s->sw.wd.restoration = c->wd_restoration_ms * SIMTIME_MS;
+	if (c->has_watchdog && gives(m, "switch.watchdog.action", AT(c->wd_action_at)))
+		s->sw.wd.action = wd_action(c->wd_action);
+	if (c->has_pfc_enable && gives(m, "switch.lossless", c->pfc_line, c->pfc_where, NULL))
+		s->sw.lossless = c->pfc_enable;
+	if (!c->has_dscp_map || !note(m, "switch.dscp_to_tc", AT(c->dscp_map_at)))
+		return;
+	/* a map that names no DSCP leaves the default map */
+	l->raw->cfg.dscp_map = c->dscp_given != 0;
+	for (int dscp = 0; dscp < 64; dscp++) {
+		int named = (c->dscp_given >> dscp) & 1;
+
+		s->sw.dscp_to_tc[dscp] = named ? c->dscp_to_tc[dscp] : 0;
+		snprintf(path, sizeof(path), "switch.dscp_to_tc.%d", dscp);
+		snprintf(where, sizeof(where), "%s|%d", c->dscp_map_at.where, dscp);
+		if (named)
+			note(m, path, c->dscp_line[dscp], where, NULL);
+	}
 }
 
 /* config_db.json is read here from its text, so that values keep their lines. */
 static int merge_sonic(struct loader *l, struct scenario *s, const char *value)
 {
-	struct scn_origin o;
+	struct merge m = {.l = l, .via = "switch.sonic"};
 	struct sonic_cfg c;
 	struct diag d = {0};
-	char where[SONIC_WHERE + 8];
 	int err;
 
 	if (!(s->cfg.sonic = config_path(l, "switch.sonic", value)))
 		return -ENOMEM;
 	if ((err = sonic_read(s->cfg.sonic, &c, &d)))
 		return err == -ENOMEM ? err : config_fail(l, "switch.sonic", &d);
-	if (c.has_pool &&
-	    (err = give(l, sonic_origin(&o, &c, &c.pool_size_at), "switch.buffer.size", "%llu",
-			(unsigned long long)c.buffer_size)))
-		return err;
-	if (c.has_pool && c.pool_xoff &&
-	    (err = give(l, sonic_origin(&o, &c, &c.pool_xoff_at), "switch.buffer.headroom_pool",
-			"%llu", (unsigned long long)c.pool_xoff)))
-		return err;
-	if (c.has_profile) {
-		if (c.has_xoff &&
-		    (err = give(l, sonic_origin(&o, &c, &c.xoff_at), "switch.pfc.headroom", "%llu",
-				(unsigned long long)c.xoff)))
-			return err;
-		if (c.has_xon_offset && !explicit_key(l, "switch.pfc.xon") &&
-		    (err = give(l, sonic_origin(&o, &c, &c.xon_offset_at), "switch.pfc.xon_offset",
-				"%llu", (unsigned long long)c.xon_offset)))
-			return err;
-		if (c.has_dynamic_th && !explicit_key(l, "switch.pfc.xoff") &&
-		    (err = give(l, sonic_origin(&o, &c, &c.dynamic_th_at), "switch.pfc.dynamic_th",
-				"%d", c.dynamic_th)))
-			return err;
-		if (c.has_static_th && !c.has_dynamic_th &&
-		    !explicit_key(l, "switch.pfc.dynamic_th") &&
-		    (err = give(l, sonic_origin(&o, &c, &c.static_th_at), "switch.pfc.xoff", "%llu",
-				(unsigned long long)c.static_th)))
-			return err;
-	}
-	if (c.has_wred && ((err = give(l, sonic_origin(&o, &c, &c.ecn_at), "switch.ecn.enabled",
-				       "%s", c.ecn_marking ? "true" : "false")) ||
-			   (err = give(l, sonic_origin(&o, &c, &c.kmin_at), "switch.ecn.kmin",
-				       "%llu", (unsigned long long)c.kmin)) ||
-			   (err = give(l, sonic_origin(&o, &c, &c.kmax_at), "switch.ecn.kmax",
-				       "%llu", (unsigned long long)c.kmax)) ||
-			   (err = give(l, sonic_origin(&o, &c, &c.pmax_at), "switch.ecn.pmax",
-				       "%g%%", c.pmax * 100))))
-		return err;
-	if (c.has_watchdog &&
-	    ((err = give(l, sonic_origin(&o, &c, &c.wd_detection_at), "switch.watchdog.detection",
-			 "%ums", c.wd_detection_ms)) ||
-	     (err = give(l, sonic_origin(&o, &c, &c.wd_restoration_at),
-			 "switch.watchdog.restoration", "%ums", c.wd_restoration_ms)) ||
-	     (err = give(l, sonic_origin(&o, &c, &c.wd_action_at), "switch.watchdog.action", "%s",
-			 c.wd_action))))
-		return err;
-	if (c.has_pfc_enable && !explicit_key(l, "switch.lossless")) {
-		l->raw->cfg.has_lossless = 1;
-		l->raw->cfg.lossless = c.pfc_enable;
-		if ((err =
-			 note(l, origin(&o, "switch.sonic", c.file, c.pfc_line, c.pfc_where, NULL),
-			      "switch.lossless")))
-			return err;
-	}
-	if (c.has_dscp_map) {
-		l->raw->cfg.dscp_given = c.dscp_given;
-		memcpy(l->raw->cfg.dscp_to_tc, c.dscp_to_tc, sizeof(c.dscp_to_tc));
-		/* the map as a whole (what it does not name goes to TC 0), then each entry */
-		if ((err = note(l, sonic_origin(&o, &c, &c.dscp_map_at), "switch.dscp_to_tc")))
-			return err;
-		for (int dscp = 0; dscp < 64; dscp++) {
-			char path[32];
+	m.file = c.file;
+	sonic_to_switch(&m, &c, s);
+	return m.err;
+}
 
-			if (!((c.dscp_given >> dscp) & 1))
-				continue;
-			snprintf(path, sizeof(path), "switch.dscp_to_tc.%d", dscp);
-			snprintf(where, sizeof(where), "%s|%d", c.dscp_map_at.where, dscp);
-			if ((err = note(
-				 l,
-				 origin(&o, "switch.sonic", c.file, c.dscp_line[dscp], where, NULL),
-				 path)))
-				return err;
-		}
+/*
+ * `mlnx_qos -i IF` -> nic: the PFC row gives nic.pfc; with trust dscp, its
+ * dscp2prio is the NIC's map (what it does not list keeps mlx5's default,
+ * DSCP >> 3).
+ */
+static void mlnx_qos_to_nic(struct merge *m, const struct mlnx_qos *q, struct scenario *s)
+{
+	char path[32], key[32];
+
+	if (q->has_pfc && gives(m, "nic.pfc", q->pfc_line, "PFC enabled", NULL))
+		s->nic.pfc = q->pfc_enabled;
+	if (!q->has_trust || !q->trust_dscp ||
+	    !note(m, "nic.dscp2prio", q->trust_line, "Priority trust state", "dscp"))
+		return;
+	for (int dscp = 0; dscp < 64; dscp++) {
+		int listed = (q->dscp_given >> dscp) & 1;
+
+		s->nic.dscp2prio[dscp] = listed ? q->dscp2prio[dscp] : (uint8_t)(dscp >> 3);
+		snprintf(path, sizeof(path), "nic.dscp2prio.%d", dscp);
+		snprintf(key, sizeof(key), "dscp2prio %d", dscp);
+		if (listed)
+			note(m, path, q->dscp_line[dscp], key, NULL);
 	}
-	return 0;
 }
 
 static int merge_mlnx_qos(struct loader *l, struct scenario *s, const char *value)
 {
-	struct scn_origin o;
+	struct merge m = {.l = l, .via = "nic.mlnx_qos"};
 	struct mlnx_qos q;
 	struct diag d = {0};
 	int err;
@@ -204,46 +228,20 @@ static int merge_mlnx_qos(struct loader *l, struct scenario *s, const char *valu
 		return -ENOMEM;
 	if ((err = mlnx_qos_read(s->cfg.mlnx_qos, &q, &d)))
 		return err == -ENOMEM ? err : config_fail(l, "nic.mlnx_qos", &d);
-	if (q.has_pfc && !explicit_key(l, "nic.pfc")) {
-		l->raw->cfg.has_nic_pfc = 1;
-		l->raw->cfg.nic_pfc = q.pfc_enabled;
-		if ((err = note(l,
-				origin(&o, "nic.mlnx_qos", q.file, q.pfc_line, "PFC enabled", NULL),
-				"nic.pfc")))
-			return err;
-	}
-	if (q.has_trust && q.trust_dscp) {
-		l->raw->cfg.has_dscp2prio = 1;
-		/* the NIC's whole map (trust dscp), then each DSCP the mapping lists */
-		if ((err = note(l,
-				origin(&o, "nic.mlnx_qos", q.file, q.trust_line,
-				       "Priority trust state", "dscp"),
-				"nic.dscp2prio")))
-			return err;
-		for (int dscp = 0; dscp < 64; dscp++) {
-			char path[32], key[32];
-
-			l->raw->cfg.dscp2prio[dscp] =
-				(q.dscp_given >> dscp) & 1 ? q.dscp2prio[dscp] : (uint8_t)(dscp >> 3);
-			if (!((q.dscp_given >> dscp) & 1))
-				continue;
-			snprintf(path, sizeof(path), "nic.dscp2prio.%d", dscp);
-			snprintf(key, sizeof(key), "dscp2prio %d", dscp);
-			if ((err = note(
-				 l,
-				 origin(&o, "nic.mlnx_qos", q.file, q.dscp_line[dscp], key, NULL),
-				 path)))
-				return err;
-		}
-	}
-	return 0;
+	m.file = q.file;
+	mlnx_qos_to_nic(&m, &q, s);
+	return m.err;
 }
 
-/* Every entry is the origin of its nic.dcqcn key (the last one wins, as applied). */
+/*
+ * cc_params -> nic.dcqcn: every entry is the origin of its nic.dcqcn key
+ * (the last one wins, as applied); the values are applied by the checks.
+ */
 static int merge_cc_params(struct loader *l, struct scenario *s, const char *value)
 {
-	struct scn_origin o;
+	struct merge m = {.l = l, .via = "nic.cc_params"};
 	struct diag d = {0};
+	char path[96];
 	int err;
 
 	if (!(s->cfg.cc_params = config_path(l, "nic.cc_params", value)))
@@ -252,34 +250,71 @@ static int merge_cc_params(struct loader *l, struct scenario *s, const char *val
 		return err == -ENOMEM ? err : config_fail(l, "nic.cc_params", &d);
 	for (size_t i = 0; i < l->raw->cfg.cc.n; i++) {
 		const struct cc_entry *e = &l->raw->cfg.cc.v[i];
-		char path[96];
 
 		snprintf(path, sizeof(path), "nic.dcqcn.%s", e->name);
-		if (!explicit_key(l, path) &&
-		    (err = note(l, origin(&o, "nic.cc_params", e->file, e->line, e->name, e->value),
-				path)))
-			return err;
+		m.file = e->file;
+		gives(&m, path, e->line, e->name, e->value);
 	}
-	return 0;
+	return m.err;
+}
+
+/* @e's value as a whole number up to @max into *@v; 0 or -EINVAL. */
+static int pod_number(const struct pod_env *e, unsigned long max, unsigned long *v)
+{
+	char *end;
+
+	*v = strtoul(e->value, &end, 10);
+	return end == e->value || *end || *v > max ? -EINVAL : 0;
 }
 
 /*
- * The pod of workload @prefix: NCCL_IB_TC is the IP traffic class, DSCP in
- * its upper 6 bits; NCCL_IB_TIMEOUT the transport timeout. A manifest that
- * turns RDMA off (NCCL_IB_DISABLE) is refused, but for `check` (lenient),
- * which reports it.
+ * A workload's pod -> the workload and nic: NCCL_IB_TC is the IP traffic
+ * class, the workload's DSCP in its upper 6 bits; NCCL_IB_TIMEOUT the
+ * transport timeout. A value from a Secret or ConfigMap is only known at
+ * run time: not used. @key is the scenario key that names the pod.
+ */
+static int pod_to_workload(struct merge *m, const struct pod_cfg *pc, const char *key,
+			   struct scn_pod *pod, struct scenario *s)
+{
+	const struct pod_env *e;
+	unsigned long v;
+	char path[96];
+
+	if ((e = pod_get(pc, "NCCL_IB_TC")) && !e->value_from) {
+		if (pod_number(e, 255, &v)) {
+			diag_set(m->l->d, pc->file, e->line, "NCCL_IB_TC",
+				 "\"%s\" is not a traffic class (0 to 255) (%s)", e->value, key);
+			return -EINVAL;
+		}
+		if (gives(m, scn__wpath(path, sizeof(path), pod->workload, "dscp"), e->line,
+			  "NCCL_IB_TC", e->value))
+			pod->dscp = (int)(v >> 2);
+	}
+	if ((e = pod_get(pc, "NCCL_IB_TIMEOUT")) && !e->value_from) {
+		if (pod_number(e, 31, &v)) {
+			diag_set(m->l->d, pc->file, e->line, "NCCL_IB_TIMEOUT",
+				 "\"%s\" is not 0 to 31 (%s)", e->value, key);
+			return -EINVAL;
+		}
+		if (gives(m, "nic.transport.timeout", e->line, "NCCL_IB_TIMEOUT", e->value))
+			s->nic.timeout_exp = (uint32_t)v;
+	}
+	return m->err;
+}
+
+/*
+ * The pod of workload @prefix. A manifest that turns RDMA off
+ * (NCCL_IB_DISABLE) is refused, but for `check` (lenient), which reports it.
  */
 static int merge_pod(struct loader *l, struct scenario *s, const char *prefix, const char *value)
 {
-	char key[64], path[96];
+	struct merge m = {.l = l};
 	const struct pod_env *e;
-	struct scn_origin o;
-	struct scn_pod *pods;
+	struct scn_pod *pods, *pod;
 	struct pod_cfg pc;
 	struct diag d = {0};
-	unsigned long v;
-	char *end, *file;
-	int err = 0;
+	char key[64], *file;
+	int err;
 
 	snprintf(key, sizeof(key), "%s.pod", prefix);
 	pods = realloc(s->cfg.pods, (s->cfg.n_pods + 1) * sizeof(*pods));
@@ -288,41 +323,22 @@ static int merge_pod(struct loader *l, struct scenario *s, const char *prefix, c
 	s->cfg.pods = pods;
 	if (!(file = config_path(l, key, value)))
 		return -ENOMEM;
-	pods[s->cfg.n_pods].file = file;
-	snprintf(pods[s->cfg.n_pods].workload, sizeof(pods[0].workload), "%s", prefix);
-	s->cfg.n_pods++;
+	pod = &pods[s->cfg.n_pods++];
+	pod->file = file;
+	pod->dscp = -1;
+	snprintf(pod->workload, sizeof(pod->workload), "%s", prefix);
 	if ((err = pod_read(file, &pc, &d)))
 		return err == -ENOMEM ? err : config_fail(l, key, &d);
+	m.via = key;
+	m.file = pc.file;
 	if ((e = pod_ib_disabled(&pc)) && !(l->raw->cfg.flags & SCN_LOAD_LENIENT)) {
 		diag_set(l->d, pc.file, e->line, "NCCL_IB_DISABLE",
 			 "%s: %s; there is no RoCE traffic to simulate (%s)", e->value,
 			 POD_IB_DISABLED_WHY, key);
 		err = -EINVAL;
 	}
-	/* a value from a Secret or ConfigMap is only known at run time: not used */
-	if (!err && (e = pod_get(&pc, "NCCL_IB_TC")) && !e->value_from) {
-		v = strtoul(e->value, &end, 10);
-		if (end == e->value || *end || v > 255) {
-			diag_set(l->d, pc.file, e->line, "NCCL_IB_TC",
-				 "\"%s\" is not a traffic class (0 to 255) (%s)", e->value, key);
-			err = -EINVAL;
-		}
-		snprintf(path, sizeof(path), "%s.dscp", prefix);
-		err = err ? err
-			  : give(l, origin(&o, key, pc.file, e->line, "NCCL_IB_TC", e->value), path,
-				 "%lu", v >> 2);
-	}
-	if (!err && (e = pod_get(&pc, "NCCL_IB_TIMEOUT")) && !e->value_from) {
-		v = strtoul(e->value, &end, 10);
-		if (end == e->value || *end || v > 31) {
-			diag_set(l->d, pc.file, e->line, "NCCL_IB_TIMEOUT",
-				 "\"%s\" is not 0 to 31 (%s)", e->value, key);
-			err = -EINVAL;
-		}
-		err = err ? err
-			  : give(l, origin(&o, key, pc.file, e->line, "NCCL_IB_TIMEOUT", e->value),
-				 "nic.transport.timeout", "%lu", v);
-	}
+	if (!err)
+		err = pod_to_workload(&m, &pc, key, pod, s);
 	pod_free(&pc);
 	return err;
 }
@@ -339,7 +355,8 @@ int scn__merge_configs(struct loader *l, struct scenario *s)
 		return err;
 	if (r->nic && r->nic->cc_params && (err = merge_cc_params(l, s, r->nic->cc_params)))
 		return err;
-	if (r->workload && r->workload->pod && (err = merge_pod(l, s, "workload", r->workload->pod)))
+	if (r->workload && r->workload->pod &&
+	    (err = merge_pod(l, s, "workload", r->workload->pod)))
 		return err;
 	for (unsigned i = 0; i < r->workloads_count; i++) {
 		snprintf(prefix, sizeof(prefix), "workload[%u]", i);

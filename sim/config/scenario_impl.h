@@ -159,18 +159,11 @@ struct raw_top {
 	struct raw_deadlock *deadlock;
 };
 
-/* What real configs said that no scalar scenario key carries. */
+/* What the checks need of the real configs beyond their values and origins. */
 struct raw_configs {
-	int has_lossless;
-	uint8_t lossless;          /* SONiC pfc_enable */
-	uint64_t dscp_given;       /* SONiC DSCP_TO_TC_MAP entries */
-	uint8_t dscp_to_tc[64];
-	int has_nic_pfc;
-	uint8_t nic_pfc;           /* mlnx_qos PFC enabled */
-	int has_dscp2prio;
-	uint8_t dscp2prio[64];     /* mlnx_qos dscp2prio (trust dscp) */
-	struct cc_params cc;       /* nic.cc_params entries */
-	int flags;                 /* SCN_LOAD_* */
+	int dscp_map;        /* switch.dscp_to_tc holds a SONiC map that names a DSCP */
+	struct cc_params cc; /* nic.cc_params entries, applied by the checks */
+	int flags;           /* SCN_LOAD_* */
 };
 
 /* Everything kept from loading until scn_resolve has used it. */
@@ -219,6 +212,11 @@ const struct scn_origin *scn__origin_of(const struct scn_raw *raw, const char *p
 /* Record @o as the origin of its path (replacing an earlier one). 0 or -ENOMEM. */
 int scn__origin_add(struct scn_raw *raw, const struct scn_origin *o);
 /*
+ * Whether a real config gave @path itself (not the scenario): its value is
+ * in struct scenario already, and the checks take it instead of a default.
+ */
+int scn__from_config(const struct scn_raw *raw, const char *path);
+/*
  * Report @path as refused; always returns -EINVAL. A value a real config
  * gave is reported at that file's line and key, naming @path.
  */
@@ -226,12 +224,13 @@ int scn__fail(const struct loader *l, const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* @prefix ("workload" or "workload[i]") "." @key, in @buf; returns @buf. */
 const char *scn__wpath(char *buf, size_t size, const char *prefix, const char *key);
-/* Apply one "key.path=value" to the loaded @top, as --set does. */
-int scn__apply_set(struct loader *l, struct raw_top *top, const char *kv);
 
 /* scenario_configs.c */
 
-/* Merge the real configs the scenario names, before scn__check_all. */
+/*
+ * Merge the real configs the scenario names into @s, typed, each value
+ * with its origin, unless the scenario gives its key; before scn__check_all.
+ */
 int scn__merge_configs(struct loader *l, struct scenario *s);
 
 /* scenario_check.c */

@@ -85,13 +85,33 @@ static int add_flows(const struct loader *l, const char *prefix, struct scenario
 	return 0;
 }
 
-/* DSCP and priority of a workload: its own dscp, else the NIC's. */
-static void wl_dscp(const struct scenario *s, const char *dscp_s, uint8_t *dscp, uint8_t *prio)
+/* The DSCP key @text (checked already) as a number; -1 when not given. */
+static int dscp_of(const char *text)
+{
+	return text ? (int)(strtoul(text, NULL, 10) & 63) : -1;
+}
+
+/*
+ * The DSCP workload @w (@prefix) gives its data: its own dscp, else the one
+ * its pod gives (scenario_configs.c); -1 when neither does.
+ */
+static int wl_own_dscp(const struct scenario *s, const struct raw_workload *w, const char *prefix)
+{
+	if (w->dscp)
+		return dscp_of(w->dscp);
+	for (uint32_t i = 0; i < s->cfg.n_pods; i++)
+		if (!strcmp(s->cfg.pods[i].workload, prefix))
+			return s->cfg.pods[i].dscp;
+	return -1;
+}
+
+/* DSCP and priority of a workload or flow: @own (-1: none), else the NIC's. */
+static void wl_dscp(const struct scenario *s, int own, uint8_t *dscp, uint8_t *prio)
 {
 	*dscp = s->nic.dscp;
 	*prio = s->nic.priority;
-	if (dscp_s) {
-		*dscp = (uint8_t)strtoul(dscp_s, NULL, 10) & 63;
+	if (own >= 0) {
+		*dscp = (uint8_t)own;
 		if (*dscp != s->nic.dscp)
 			*prio = s->nic.dscp2prio[*dscp];
 	}
@@ -139,7 +159,7 @@ static int resolve_coll(const struct loader *l, const struct topo *t, const stru
 	c->iterations = (uint32_t)v;
 	if (w->start)
 		units_time(w->start, &c->start);
-	wl_dscp(s, w->dscp, &c->dscp, &c->priority);
+	wl_dscp(s, wl_own_dscp(s, w, prefix), &c->dscp, &c->priority);
 	c->late_rank = UINT32_MAX;
 	snprintf(p, sizeof(p), "%s.ranks", prefix);
 	e = ydoc_find(l->raw->doc, p);
@@ -223,7 +243,7 @@ static int resolve_workload(const struct loader *l, const struct topo *t,
 
 	if (w->kind - 1 >= SCN_WL_COLL)
 		return resolve_coll(l, t, w, prefix, s);
-	wl_dscp(s, w->dscp, &dscp, &prio);
+	wl_dscp(s, wl_own_dscp(s, w, prefix), &dscp, &prio);
 	if (w->size)
 		units_size(w->size, &size);
 	if (w->size &&
@@ -263,7 +283,7 @@ static int resolve_workload(const struct loader *l, const struct topo *t,
 		/* a flow's own dscp wins over the workload's */
 		for (unsigned i = 0; !err && i < w->flows_count; i++)
 			if (w->flows[i].dscp)
-				wl_dscp(s, w->flows[i].dscp,
+				wl_dscp(s, dscp_of(w->flows[i].dscp),
 					&s->wl.flows[s->wl.n_flows - w->flows_count + i].dscp,
 					&s->wl.flows[s->wl.n_flows - w->flows_count + i].priority);
 		return err;
@@ -421,12 +441,13 @@ static void add_dscp(struct scn_dscp *d, size_t *n, uint8_t dscp, const char *pa
 	(*n)++;
 }
 
-/* The DSCPs of workload @w (@prefix): its flows' own, else its own, else the NIC's. */
+/* The DSCPs of workload @w (@prefix): its flows' own, else its own or its pod's, else the
+ * NIC's. */
 static void wl_dscps(const struct scenario *s, const struct raw_workload *w, const char *prefix,
 		     struct scn_dscp *d, size_t *n)
 {
 	char p[96];
-	int all_own = w->kind - 1 == SCN_WL_FLOWS && w->flows_count > 0;
+	int all_own = w->kind - 1 == SCN_WL_FLOWS && w->flows_count > 0, own;
 
 	for (unsigned i = 0; w->kind - 1 == SCN_WL_FLOWS && i < w->flows_count; i++) {
 		if (!w->flows[i].dscp) {
@@ -434,13 +455,12 @@ static void wl_dscps(const struct scenario *s, const struct raw_workload *w, con
 			continue;
 		}
 		snprintf(p, sizeof(p), "%s.flows[%u].dscp", prefix, i);
-		add_dscp(d, n, (uint8_t)(strtoul(w->flows[i].dscp, NULL, 10) & 63), p);
+		add_dscp(d, n, (uint8_t)dscp_of(w->flows[i].dscp), p);
 	}
 	if (all_own)
 		return;
-	if (w->dscp)
-		add_dscp(d, n, (uint8_t)(strtoul(w->dscp, NULL, 10) & 63),
-			 scn__wpath(p, sizeof(p), prefix, "dscp"));
+	if ((own = wl_own_dscp(s, w, prefix)) >= 0)
+		add_dscp(d, n, (uint8_t)own, scn__wpath(p, sizeof(p), prefix, "dscp"));
 	else
 		add_dscp(d, n, s->nic.dscp, "nic.dscp");
 }
