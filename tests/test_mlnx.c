@@ -58,7 +58,7 @@ static void qos_text_bad(const char *text, size_t len, int line, const char *wha
 
 #define QOS_BAD(text, line, what) qos_text_bad(text, sizeof(text) - 1, line, what)
 
-/* The FACTS.md 6.1 sample, completed: tests/mlnx/full.txt */
+/* A sample in the layout mlnx-tools' mlnx_qos prints, completed: tests/mlnx/full.txt */
 Test(mlnx, full_sample)
 {
 	struct mlnx_qos q = qos_ok("tests/mlnx/full.txt");

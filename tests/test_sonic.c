@@ -1,6 +1,7 @@
 /*
- * Tests of the SONiC config_db.json reader (sim/sonic.c): the FACTS.md 5
- * example (tests/sonic/azure.json) and the two example configs of
+ * Tests of the SONiC config_db.json reader (sim/config/sonic.c): the
+ * example built from SONiC's qos_config.j2 and Configuration.md
+ * (tests/sonic/azure.json) and the two example configs of
  * experiments/configs to exact values; how lossless PGs and queues are
  * found through pfc_enable and the maps; and broken or hostile inputs,
  * each refused with the table|key|field path (or the JSON line) and never

@@ -1,8 +1,8 @@
 /*
  * Topology graph: assembling nodes and links into the arrays of topo.h
  * (ports laid out per node, links and ports named), the generators for the
- * usual shapes (star, leaf-spine, k-ary fat-tree, ring) with the names of
- * DESIGN.md "Names", and lookups by name. The file kind lives in topofile.c.
+ * usual shapes (star, leaf-spine, k-ary fat-tree, ring) with the names the
+ * README gives ("Names"), and lookups by name. The file kind lives in topofile.c.
  *
  * Generated topologies put the hosts first (node i is host h<i>) and their
  * links first (link i is the link of h<i>), then the switches and the
