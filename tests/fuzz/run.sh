@@ -75,7 +75,10 @@ harness() {
 		# ASan (libcyaml replays each alias with a realloc), so replayed only
 		REPLAY="tests/fuzz/topofile/replay" ;;
 	scenario)
-		SOURCES="tests/fuzz_scenario.c $(ls sim/[a-z]*.c | grep -v '/main\.c$') models/[a-z]*.c topologies/[a-z]*.c"
+		SOURCES="tests/fuzz_scenario.c"
+		for f in sim/[a-z]*.c models/[a-z]*.c topologies/[a-z]*.c; do
+			[ "$f" = sim/main.c ] || SOURCES="$SOURCES $f"
+		done
 		LIBS="-lcyaml -lyaml -lgsl -lgslcblas -ljansson -lm"
 		SEEDS="tests/fuzz/scenario/seeds experiments/*.yaml tests/bad tests/good tests/check"
 		READERS=$SCENARIO_READERS ;;
@@ -83,7 +86,6 @@ harness() {
 		echo "run.sh: no harness '$1' (harnesses: $ALL)" >&2
 		exit 2 ;;
 	esac
-	SOURCES=$(echo $SOURCES)
 }
 
 # Build $2 from the current harness's sources with flags $3, unless it is
@@ -116,6 +118,12 @@ coverage() {
 		awk -v src="$SRC/" '$1 ~ /\.c$/ { f = $1; sub(src, "", f); print f, $5 - $6, $5 }'
 }
 
+# The crash, leak, timeout and out-of-memory files of the harness in $dir.
+found() {
+	find "$dir/findings" -type f \( -name 'crash-*' -o -name 'leak-*' -o \
+		-name 'timeout-*' -o -name 'oom-*' \)
+}
+
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 export TMPDIR="$OUT/tmp" ROCESIM_SRC="$SRC"
@@ -144,7 +152,7 @@ for h in $HARNESSES; do
 	find $SEEDS -maxdepth 1 -type f ! -name '*.dict' 2>/dev/null | while read -r f; do
 		cp "$f" "$dir/corpus/$(sha1sum <"$f" | cut -c1-40)"
 	done
-	seeds=$(ls "$dir/corpus" | wc -l)
+	seeds=$(find "$dir/corpus" -type f | wc -l)
 
 	runs=0 edges=- features=- corpus=$seeds
 	dict=""
@@ -159,13 +167,13 @@ for h in $HARNESSES; do
 		last=$(grep -E '^#[0-9]+.* cov: ' "$dir/fuzz.log" | tail -1)
 		edges=$(echo "$last" | sed -n 's/.* cov: \([0-9]*\).*/\1/p')
 		features=$(echo "$last" | sed -n 's/.* ft: \([0-9]*\).*/\1/p')
-		corpus=$(ls "$dir/corpus" | wc -l)
-		if [ $status -ne 0 ] && [ -z "$(ls "$dir/findings")" ]; then
+		corpus=$(find "$dir/corpus" -type f | wc -l)
+		if [ $status -ne 0 ] && [ -z "$(find "$dir/findings" -type f)" ]; then
 			echo "run.sh: fuzz_$h exited with $status and left no file: see $dir/fuzz.log" >&2
 			FOUND=1
 		fi
 	fi
-	findings=$(ls "$dir/findings" | grep -cE '^(crash|leak|timeout|oom)-')
+	findings=$(found | wc -l)
 	[ "$findings" -gt 0 ] && FOUND=1
 
 	# replay the corpus (seeds and what fuzzing added) through the coverage build
@@ -177,11 +185,12 @@ for h in $HARNESSES; do
 	# shellcheck disable=SC2086
 	"$LLVM_COV" show "$dir/cov_$h" -instr-profile="$dir/cov.profdata" $READERS \
 		>"$dir/coverage.txt" 2>/dev/null
+	# shellcheck disable=SC2086
 	cov=$(coverage "$dir/cov_$h" "$dir/cov.profdata" $READERS |
 		awk '{ printf "%s%s %.1f%% (%d/%d)", (NR > 1 ? ", " : ""), $1, 100 * $2 / $3, $2, $3 }')
 	printf '%-10s %10s %7s %8s %7s %8s  %s\n' "$h" "${runs:-0}" "${edges:--}" "${features:--}" \
 		"$corpus" "$findings" "$cov" | tee -a "$SUMMARY"
-	ls "$dir/findings" | grep -E '^(crash|leak|timeout|oom)-' | sed "s|^|    $dir/findings/|"
+	found | sed 's/^/    /'
 	OBJECTS="$OBJECTS -object $dir/cov_$h"
 	PROFILES="$PROFILES $dir/cov.profdata"
 done
