@@ -2,6 +2,8 @@
 #   make run    set up, build (release) and run the default scenario
 #   make test   set up, build and run the whole test suite, then again
 #               under AddressSanitizer + UndefinedBehaviorSanitizer
+# and, apart from them, `make fuzz [FUZZ_TIME=s]`: the libFuzzer harnesses
+# (needs clang and llvm-14), FUZZ_TIME seconds each (tests/fuzz/run.sh).
 # Set-up installs the missing Debian packages when run as root, and
 # otherwise prints the one apt-get line to run.
 
@@ -10,8 +12,10 @@ PACKAGES = meson ninja-build pkg-config gcc libc6-dev libgsl-dev libcyaml-dev \
 SCENARIO ?= experiments/seed-cluster.yaml
 BUILD ?= build
 ASAN_BUILD ?= build-asan
+FUZZ_TIME ?= 60
+FUZZ_OUT ?= build-fuzz
 
-.PHONY: run test deps build build-asan test-release test-asan bench bench-scale clean
+.PHONY: run test deps build build-asan test-release test-asan bench bench-scale fuzz clean
 
 run: build
 	./$(BUILD)/rocesim run $(SCENARIO)
@@ -66,5 +70,10 @@ bench-scale: build
 		./$(BUILD)/rocesim run $$s -o out/$$(basename $$s .yaml) --progress || exit 1; \
 	done
 
+# not part of `make test`: each harness fuzzed FUZZ_TIME s on a copy of its
+# seeds in FUZZ_OUT; prints runs, edges, findings and reader coverage
+fuzz:
+	FUZZ_TIME=$(FUZZ_TIME) FUZZ_OUT=$(FUZZ_OUT) tests/fuzz/run.sh
+
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_OUT)

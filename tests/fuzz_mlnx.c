@@ -5,20 +5,23 @@
  * parser accepts is checked against the promises of mlnx.h (a tsa is one of
  * the three, an entry's name and value are non-empty, NUL-terminated and
  * trimmed, every listed DSCP has a prio 0-7 and a line); what it refuses
- * must come with a message and a line inside the input. Crashes, leaks, UB
- * and failed checks are the findings; refusals are expected.
+ * must come with a message and a line inside the input. An input of odd
+ * length is parsed with no file name (NULL), as the parsers allow. Crashes,
+ * leaks, UB and failed checks are the findings; refusals are expected.
  *
- * Not part of the meson build (it needs clang's -fsanitize=fuzzer). From
- * the source root:
+ * Not part of the meson build (it needs clang's -fsanitize=fuzzer); `make
+ * fuzz` builds and runs it (tests/fuzz/run.sh). By hand, from the source
+ * root:
  *
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
  *     -D_POSIX_C_SOURCE=200809L -I. tests/fuzz_mlnx.c sim/mlnx.c sim/diag.c -lm \
  *     -o /tmp/fuzz_mlnx
  *   mkdir -p /tmp/fuzz-mlnx-corpus
- *   cp tests/mlnx/[a-z]*.txt tests/mlnx/[a-z]*.bin /tmp/fuzz-mlnx-corpus/
+ *   cp tests/fuzz/mlnx/seeds/[a-z]* tests/mlnx/[a-z]*.txt tests/mlnx/[a-z]*.bin \
+ *     /tmp/fuzz-mlnx-corpus/
  *   cp experiments/configs/[a-z]*.txt /tmp/fuzz-mlnx-corpus/
  *   /tmp/fuzz_mlnx -max_total_time=600 -rss_limit_mb=2048 -timeout=10 \
- *     -dict=tests/mlnx/fuzz.dict /tmp/fuzz-mlnx-corpus
+ *     -dict=tests/fuzz/mlnx.dict /tmp/fuzz-mlnx-corpus
  *
  * (-dict is optional: the keywords of both formats, to reach deeper lines
  * sooner.) A crash leaves crash-<sha1> in the current folder; replay it
@@ -100,7 +103,7 @@ static void check_qos(const struct mlnx_qos *q, int lines)
 	CHECK(q->cable_len >= 0);
 }
 
-static void check_cc(const struct cc_params *cc, int lines)
+static void check_cc(const struct cc_params *cc, int lines, const char *file)
 {
 	for (size_t i = 0; i < cc->n; i++) {
 		const struct cc_entry *e = &cc->v[i];
@@ -114,7 +117,7 @@ static void check_cc(const struct cc_params *cc, int lines)
 		CHECK(!is_blank(e->name[0]) && !is_blank(e->name[nl - 1]));
 		CHECK(!is_blank(e->value[0]) && !is_blank(e->value[vl - 1]));
 		CHECK(!strchr(e->name, '/'));
-		CHECK(!strcmp(e->file, "fuzz"));
+		CHECK(!strcmp(e->file, file));
 		CHECK(e->line >= 1 && e->line <= lines);
 	}
 }
@@ -126,20 +129,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct mlnx_qos q;
 	struct cc_params cc;
 	struct diag d;
+	const char *file = size % 2 ? NULL : "fuzz";
 
 	memset(&d, 0, sizeof(d));
-	if (mlnx_qos_parse(text, size, "fuzz", &q, &d))
+	if (mlnx_qos_parse(text, size, file, &q, &d))
 		check_diag(&d, lines);
 	else
 		check_qos(&q, lines);
 
 	memset(&d, 0, sizeof(d));
-	if (cc_params_parse(text, size, "fuzz", &cc, &d)) {
+	if (cc_params_parse(text, size, file, &cc, &d)) {
 		check_diag(&d, lines);
 		CHECK(!cc.v && !cc.n);
 	} else {
 		CHECK(cc.n > 0);
-		check_cc(&cc, lines);
+		check_cc(&cc, lines, file ? file : "");
 	}
 	cc_params_free(&cc);
 	return 0;

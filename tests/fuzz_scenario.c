@@ -1,43 +1,230 @@
 /*
  * libFuzzer harness for the scenario loader: the input is a scenario text.
- * It is loaded with scn_load_text three times: alone, with fixed --set
- * overrides, and with the override that a "#set KEY=VALUE" line of the input
+ * It is loaded three times: with scn_load_text alone; from a file (as `run`
+ * and, leniently, `check` load it) with fixed --set overrides; and with
+ * scn_load_text and the override that a "#set KEY=VALUE" line of the input
  * gives (a YAML comment, so the fuzzer can steer --set paths). When a load
  * succeeds and the topology is small, the topology is built and the scenario
- * resolved against it, as `rocesim run` does before simulating. Every error
- * is formatted as the CLI would print it. Crashes, leaks and UB are the
- * findings; refusals are expected.
+ * resolved against it, as `rocesim run` does before simulating, and the pairs
+ * the deadlock check takes are listed. Every error is formatted as the CLI
+ * would print it. Crashes, leaks and UB are the findings; refusals are
+ * expected.
  *
- * Not part of the meson build (it needs clang's -fsanitize=fuzzer). From
- * the source root (topology files in the corpus are named from there):
+ * The text is loaded as if it were tests/fuzz/configs/fuzz.yaml (the file
+ * load is of a scratch folder in $TMPDIR, else /tmp, that mirrors that
+ * folder with symbolic links; removed at exit), so that
+ * switch.sonic, nic.mlnx_qos, nic.cc_params, workload.pod and topology.file
+ * can name the good and broken real configs kept there ("sonic/pool-no-size.json",
+ * "cc/bad-value", "../../../topologies/triangle.yaml"): errors from inside a
+ * config file are fuzzed too. A file named by the input is only read when
+ * it is missing, or a folder or regular file of at most 1 MB inside the
+ * repository's tests/, experiments/ or topologies/: never a FIFO, a device
+ * or a file elsewhere (an input naming one is skipped). The repository is
+ * $ROCESIM_SRC, else the current folder.
+ *
+ * Not part of the meson build (it needs clang's -fsanitize=fuzzer); `make
+ * fuzz` builds and runs it (tests/fuzz/run.sh). By hand, from the source
+ * root:
  *
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
  *     -D_POSIX_C_SOURCE=200809L -DROCESIM_VERSION='"fuzz"' -I. tests/fuzz_scenario.c \
  *     $(ls sim/[a-z]*.c | grep -v main.c) models/[a-z]*.c topologies/[a-z]*.c \
  *     -lcyaml -lyaml -lgsl -lgslcblas -ljansson -lm -o /tmp/fuzz_scenario
  *   mkdir -p /tmp/fuzz-corpus
- *   cp experiments/[a-z]*.yaml tests/bad/[a-z]*.yaml tests/good/[a-z]*.yaml /tmp/fuzz-corpus/
- *   /tmp/fuzz_scenario -max_total_time=600 -rss_limit_mb=2048 -timeout=10 /tmp/fuzz-corpus
+ *   cp tests/fuzz/scenario/seeds/[a-z]* experiments/[a-z]*.yaml tests/bad/[a-z]*.yaml \
+ *     tests/good/[a-z]*.yaml /tmp/fuzz-corpus/
+ *   /tmp/fuzz_scenario -max_total_time=600 -rss_limit_mb=2048 -timeout=10 \
+ *     -dict=tests/fuzz/scenario.dict /tmp/fuzz-corpus
  *
  * A crash leaves crash-<sha1> in the current folder; replay it with
- * `/tmp/fuzz_scenario crash-<sha1>` or `build/rocesim run crash-<sha1>`.
+ * `/tmp/fuzz_scenario crash-<sha1>`, or copy it to tests/fuzz/configs/ and
+ * run `build/rocesim run tests/fuzz/configs/crash-<sha1>`.
  */
+#define _XOPEN_SOURCE 700 /* realpath */
+#include <dirent.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "sim/config/scenario.h"
+#include "sim/engine/ydoc.h"
+#include "topologies/cbd.h"
 #include "topologies/topo.h"
 
+int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* Building more than this is slow, not interesting: skip it. */
 #define FUZZ_MAX_HOSTS 2000u
 #define FUZZ_MAX_LINKS 20000u
 #define FUZZ_MAX_FILE (1u << 20)
+/* libcyaml replays an alias event by event, quadratic under ASan: a topology
+ * file of 196 KB of aliases (tests/fuzz/topofile/seeds) takes minutes */
+#define FUZZ_MAX_TOPO_FILE (16u << 10)
+
+/* The folder the text stands in, the name it is loaded as, where files may be read. */
+static char configs[PATH_MAX], name[PATH_MAX + 16];
+static char allowed[3][PATH_MAX];
+/* The scratch folder that mirrors configs[], and the file written there. */
+static char scratch[PATH_MAX], scratch_file[PATH_MAX + 16];
+
+/* Remove the links and the file of the scratch folder, then the folder. */
+static void cleanup(void)
+{
+	char path[2 * PATH_MAX];
+	struct dirent *de;
+	DIR *dir = opendir(scratch);
+
+	while (dir && (de = readdir(dir))) {
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
+			snprintf(path, sizeof(path), "%s/%s", scratch, de->d_name);
+			unlink(path);
+		}
+	}
+	if (dir)
+		closedir(dir);
+	rmdir(scratch);
+}
+
+/* The scratch folder: a link to every entry of configs[]. */
+static void make_scratch(void)
+{
+	const char *tmp = getenv("TMPDIR");
+	char from[2 * PATH_MAX], to[2 * PATH_MAX];
+	struct dirent *de;
+	DIR *dir;
+
+	snprintf(scratch, sizeof(scratch), "%s/fuzz-scenario-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
+	if (!mkdtemp(scratch)) {
+		perror("fuzz_scenario: mkdtemp");
+		exit(1);
+	}
+	atexit(cleanup);
+	snprintf(scratch_file, sizeof(scratch_file), "%s/fuzz.yaml", scratch);
+	dir = opendir(configs);
+	while (dir && (de = readdir(dir))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		snprintf(from, sizeof(from), "%s/%s", configs, de->d_name);
+		snprintf(to, sizeof(to), "%s/%s", scratch, de->d_name);
+		if (symlink(from, to)) {
+			perror(to);
+			exit(1);
+		}
+	}
+	if (dir)
+		closedir(dir);
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	static const char *const dirs[] = {"tests", "experiments", "topologies"};
+	const char *src = getenv("ROCESIM_SRC");
+	char path[PATH_MAX];
+
+	(void)argc;
+	(void)argv;
+	if (!src || !src[0])
+		src = ".";
+	snprintf(path, sizeof(path), "%s/tests/fuzz/configs", src);
+	if (!realpath(path, configs)) {
+		fprintf(stderr,
+			"fuzz_scenario: no %s: run from the source root or set ROCESIM_SRC\n",
+			path);
+		exit(1);
+	}
+	snprintf(name, sizeof(name), "%s/fuzz.yaml", configs);
+	for (int i = 0; i < 3; i++) {
+		snprintf(path, sizeof(path), "%s/%s", src, dirs[i]);
+		if (!realpath(path, allowed[i])) {
+			perror(path);
+			exit(1);
+		}
+	}
+	make_scratch();
+	return 0;
+}
+
+/*
+ * May the loader read @value (as the scenario names it: relative to the
+ * folder @base of the scenario, or to the current folder when --set gives
+ * it, @base NULL)? Yes when it does not resolve (the reader says it cannot
+ * open it), or when it is a folder or a small regular file in the
+ * repository; no for anything else, FIFOs and devices above all.
+ */
+static int safe_path(const char *value, const char *base)
+{
+	char path[2 * PATH_MAX], real[PATH_MAX];
+	struct stat st;
+
+	if (value[0] == '/' || !base)
+		snprintf(path, sizeof(path), "%s", value);
+	else
+		snprintf(path, sizeof(path), "%s/%s", base, value);
+	if (!realpath(path, real))
+		return 1;
+	if (stat(real, &st) ||
+	    !(S_ISDIR(st.st_mode) || (S_ISREG(st.st_mode) && st.st_size <= FUZZ_MAX_FILE)))
+		return 0;
+	for (int i = 0; i < 3; i++) {
+		size_t n = strlen(allowed[i]);
+
+		if (!strncmp(real, allowed[i], n) && (real[n] == '/' || !real[n]))
+			return 1;
+	}
+	return 0;
+}
+
+/* Keys whose value is a file the loader reads. */
+static int is_file_key(const char *path)
+{
+	static const char *const keys[] = {"sonic", "mlnx_qos", "cc_params", "pod", "file"};
+	const char *last = strrchr(path, '.');
+
+	last = last ? last + 1 : path;
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (!strcmp(last, keys[i]))
+			return 1;
+	return 0;
+}
+
+/*
+ * Does every file key of @text (wherever it stands: an anchored mapping may
+ * be aliased under switch:) and of the --set @kv name a safe path, for a
+ * scenario in the folder @base? An alias as such a value is not followed
+ * here: no.
+ */
+static int safe_text(const char *text, size_t len, const char *kv, const char *base)
+{
+	struct ydoc *y = NULL;
+	struct diag d = {0};
+	char key[256];
+	int ok = 1;
+
+	if (kv) {
+		size_t n = strcspn(kv, "=");
+
+		snprintf(key, sizeof(key), "%.*s", (int)n, kv);
+		if (is_file_key(key) && !safe_path(kv + n + 1, NULL))
+			return 0;
+	}
+	if (ydoc_parse(name, text, len, &y, &d))
+		return 1; /* the loader stops at the same error, before any file */
+	for (size_t i = 0; ok && i < ydoc_count(y); i++) {
+		const struct ydoc_entry *e = ydoc_at(y, i);
+
+		if (e->value && is_file_key(e->path))
+			ok = strcmp(e->value, "*") && safe_path(e->value, base);
+	}
+	ydoc_free(y);
+	return ok;
+}
 
 static uint64_t mul(uint64_t a, uint64_t b)
 {
@@ -72,14 +259,40 @@ static int small_enough(const struct topo_spec *t)
 		links = hosts + t->switches;
 		break;
 	case TOPO_FILE:
-		/* only small regular files: not /dev/zero, not a FIFO */
-		return t->file && !stat(t->file, &st) && S_ISREG(st.st_mode) &&
-		       st.st_size <= FUZZ_MAX_FILE;
+		/* only missing or small regular files: not /dev/zero, not a FIFO */
+		return t->file && safe_path(t->file, NULL) &&
+		       (stat(t->file, &st) ||
+			(S_ISREG(st.st_mode) && st.st_size <= FUZZ_MAX_TOPO_FILE));
 	}
 	return hosts <= FUZZ_MAX_HOSTS && links <= FUZZ_MAX_LINKS;
 }
 
-static void one(const char *text, size_t len, const char *const *sets, size_t n_sets)
+/* Write @len bytes of @text to the scratch file; 0 or -1. */
+static int put(const char *text, size_t len)
+{
+	int fd = open(scratch_file, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+
+	if (fd < 0)
+		return -1;
+	while (len) {
+		ssize_t n = write(fd, text, len);
+
+		if (n <= 0) {
+			close(fd);
+			return -1;
+		}
+		text += n;
+		len -= (size_t)n;
+	}
+	return close(fd);
+}
+
+/*
+ * Load @text (from the scratch file when @from_file: with scn_load for an
+ * odd length, else leniently as `check` does), then build, resolve and list
+ * the pairs when the topology is small.
+ */
+static void one(const char *text, size_t len, const char *const *sets, size_t n_sets, int from_file)
 {
 	struct scenario *s = NULL;
 	struct topo *t = NULL;
@@ -87,7 +300,12 @@ static void one(const char *text, size_t len, const char *const *sets, size_t n_
 	char line[1024];
 	int err;
 
-	err = scn_load_text("./fuzz.yaml", text, len, sets, n_sets, &s, &d);
+	if (!from_file)
+		err = scn_load_text(name, text, len, sets, n_sets, &s, &d);
+	else if (len % 2)
+		err = scn_load(scratch_file, sets, n_sets, &s, &d);
+	else
+		err = scn_load_ex(scratch_file, sets, n_sets, SCN_LOAD_LENIENT, &s, &d);
 	if (err) {
 		if (s)
 			abort(); /* a failed load hands nothing back */
@@ -109,6 +327,17 @@ static void one(const char *text, size_t len, const char *const *sets, size_t n_
 		for (uint32_t i = 0; !err && i < s->n_faults; i++)
 			if (s->faults[i].link >= t->n_links)
 				abort();
+		if (!err) {
+			struct cbd_pair *pairs = NULL;
+			size_t n = 0;
+
+			if (!scn_pairs(s, &pairs, &n))
+				for (size_t i = 0; i < n; i++)
+					if (pairs[i].src >= t->n_hosts ||
+					    pairs[i].dst >= t->n_hosts)
+						abort(); /* pairs of hosts that exist */
+			free(pairs);
+		}
 		topo_free(t);
 	}
 	scn_free(s);
@@ -124,9 +353,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *text = (const char *)data;
 	const char *mark, *sets[1];
 	char kv[256];
+	int have_set = 0;
 
-	one(text, size, NULL, 0);
-	one(text, size, fixed, sizeof(fixed) / sizeof(fixed[0]));
 	for (mark = text; mark + 5 <= text + size && memcmp(mark, "#set ", 5); mark++)
 		;
 	if (mark + 5 <= text + size) {
@@ -140,8 +368,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		kv[n] = '\0';
 		sets[0] = kv;
 		/* the CLI only passes KEY=VALUE on */
-		if (strchr(kv, '='))
-			one(text, size, sets, 1);
+		have_set = strchr(kv, '=') != NULL;
 	}
+	if (!safe_text(text, size, have_set ? kv : NULL, configs))
+		return 0;
+	one(text, size, NULL, 0, 0);
+	if (safe_text(text, size, NULL, scratch) && !put(text, size))
+		one(text, size, fixed, sizeof(fixed) / sizeof(fixed[0]), 1);
+	if (have_set)
+		one(text, size, sets, 1, 0);
 	return 0;
 }

@@ -1,0 +1,214 @@
+#!/bin/bash
+# Build every libFuzzer harness (tests/fuzz_*.c) with clang, fuzz each in
+# turn for FUZZ_TIME seconds on a copy of its seeds, then measure the line
+# coverage of its reader by replaying the final corpus through a second,
+# coverage-instrumented build (llvm-profdata, llvm-cov). Prints per harness
+# the runs, edges and features, the findings (crash, leak, timeout and
+# out-of-memory files) and the coverage, then the coverage of every reader
+# under all the harnesses together.
+#
+#   tests/fuzz/run.sh [HARNESS...]          (make fuzz [FUZZ_TIME=s])
+#
+#   FUZZ_TIME   seconds of fuzzing per harness (default 60); 0 only replays
+#               the seeds: what they reach without fuzzing
+#   FUZZ_OUT    scratch folder (default build-fuzz): binaries, corpora,
+#               findings, logs, coverage reports
+#   CLANG, LLVM_PROFDATA, LLVM_COV   the tools (default clang, llvm-profdata-14,
+#               llvm-cov-14)
+#
+# One harness runs at a time, in this process (no -jobs, no -fork). Exit
+# status: 0, 1 when a harness found something (its files are listed and
+# kept under FUZZ_OUT/HARNESS/findings/), 2 when a build fails.
+set -u
+
+cd "$(dirname "$0")/../.." || exit 2
+SRC=$(pwd)
+FUZZ_TIME=${FUZZ_TIME:-60}
+OUT=${FUZZ_OUT:-build-fuzz}
+CLANG=${CLANG:-clang}
+LLVM_PROFDATA=${LLVM_PROFDATA:-llvm-profdata-14}
+LLVM_COV=${LLVM_COV:-llvm-cov-14}
+ALL="sonic mlnx cc_params pod topofile scenario"
+SCENARIO_READERS="sim/scenario.c sim/scenario_check.c sim/scenario_resolve.c sim/scenario_configs.c"
+
+case $FUZZ_TIME in
+'' | *[!0-9]*) echo "run.sh: FUZZ_TIME must be whole seconds, not '$FUZZ_TIME'" >&2; exit 2 ;;
+esac
+for tool in "$CLANG" "$LLVM_PROFDATA" "$LLVM_COV"; do
+	command -v "$tool" >/dev/null || { echo "run.sh: $tool not found" >&2; exit 2; }
+done
+
+# The sources, libraries, seed folders, reader files, extra libFuzzer
+# options and replay-only inputs (a folder run through the coverage build
+# alone: too slow to fuzz under ASan) of harness $1.
+harness() {
+	EXTRA=""
+	REPLAY=""
+	case $1 in
+	sonic)
+		SOURCES="tests/fuzz_sonic.c sim/sonic.c sim/diag.c sim/units.c"
+		LIBS="-ljansson -lm"
+		SEEDS="tests/fuzz/sonic/seeds tests/sonic experiments/configs/*.json"
+		READERS="sim/sonic.c"
+		EXTRA="-max_len=65536" ;;
+	mlnx)
+		SOURCES="tests/fuzz_mlnx.c sim/mlnx.c sim/diag.c"
+		LIBS="-lm"
+		SEEDS="tests/fuzz/mlnx/seeds tests/mlnx experiments/configs/*.txt"
+		READERS="sim/mlnx.c" ;;
+	cc_params)
+		SOURCES="tests/fuzz_cc_params.c sim/mlnx.c sim/diag.c"
+		LIBS="-lm"
+		SEEDS="tests/fuzz/cc_params/seeds"
+		READERS="sim/mlnx.c" ;;
+	pod)
+		SOURCES="tests/fuzz_pod.c sim/pod.c sim/ydoc.c sim/diag.c sim/textfile.c"
+		LIBS="-lcyaml -lyaml -lm"
+		SEEDS="tests/fuzz/pod/seeds tests/pod experiments/configs/pod*.yaml"
+		READERS="sim/pod.c" ;;
+	topofile)
+		SOURCES="tests/fuzz_topofile.c topologies/topofile.c topologies/topo.c sim/textfile.c sim/units.c sim/ydoc.c sim/diag.c"
+		LIBS="-lcyaml -lyaml -lm"
+		SEEDS="tests/fuzz/topofile/seeds topologies/*.yaml tests/topo_*.yaml"
+		READERS="topologies/topofile.c"
+		# 65536 links, more ports than a node may have: 0.3 s, but minutes under
+		# ASan (libcyaml replays each alias with a realloc), so replayed only
+		REPLAY="tests/fuzz/topofile/replay" ;;
+	scenario)
+		SOURCES="tests/fuzz_scenario.c"
+		for f in sim/[a-z]*.c models/[a-z]*.c topologies/[a-z]*.c; do
+			[ "$f" = sim/main.c ] || SOURCES="$SOURCES $f"
+		done
+		LIBS="-lcyaml -lyaml -lgsl -lgslcblas -ljansson -lm"
+		SEEDS="tests/fuzz/scenario/seeds experiments/*.yaml tests/bad tests/good tests/check"
+		READERS=$SCENARIO_READERS ;;
+	*)
+		echo "run.sh: no harness '$1' (harnesses: $ALL)" >&2
+		exit 2 ;;
+	esac
+}
+
+# Build $2 from the current harness's sources with flags $3, unless it is
+# newer than every source and header.
+build() {
+	local name=$1 bin=$2 flags=$3 f stale=0
+	if [ -x "$bin" ]; then
+		for f in $SOURCES sim/*.h models/*.h topologies/*.h tests/fuzz/run.sh; do
+			[ "$f" -nt "$bin" ] && stale=1 && break
+		done
+		[ $stale = 0 ] && return 0
+	fi
+	# shellcheck disable=SC2086
+	if ! "$CLANG" $flags -std=c11 -w -D_POSIX_C_SOURCE=200809L -DROCESIM_VERSION='"fuzz"' \
+		-I. $SOURCES $LIBS -o "$bin" 2>"$bin.log"; then
+		echo "run.sh: building $name failed:" >&2
+		cat "$bin.log" >&2
+		exit 2
+	fi
+}
+
+# Line coverage of files $3... in the report of binaries $1 (-object list) and profile $2,
+# as "file covered total" lines.
+coverage() {
+	local objects=$1 profile=$2
+	shift 2
+	# shellcheck disable=SC2086
+	"$LLVM_COV" report $objects -instr-profile="$profile" -show-region-summary=false \
+		-show-branch-summary=false -show-functions=false "$@" 2>/dev/null |
+		awk -v src="$SRC/" '$1 ~ /\.c$/ { f = $1; sub(src, "", f); print f, $5 - $6, $5 }'
+}
+
+# The crash, leak, timeout and out-of-memory files of the harness in $dir.
+found() {
+	find "$dir/findings" -type f \( -name 'crash-*' -o -name 'leak-*' -o \
+		-name 'timeout-*' -o -name 'oom-*' \)
+}
+
+mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
+export TMPDIR="$OUT/tmp" ROCESIM_SRC="$SRC"
+rm -rf "$TMPDIR" && mkdir -p "$TMPDIR" # what a crashed harness left behind
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
+
+HARNESSES=${*:-$ALL}
+FOUND=0
+SUMMARY="$OUT/summary.txt"
+: >"$SUMMARY"
+OBJECTS=""
+PROFILES=""
+printf '%-10s %10s %7s %8s %7s %8s  %s\n' harness runs edges features corpus findings \
+	"line coverage of its reader (FUZZ_TIME=${FUZZ_TIME}s)" | tee -a "$SUMMARY"
+for h in $HARNESSES; do
+	harness "$h"
+	dir="$OUT/$h"
+	mkdir -p "$dir/findings" "$dir/profiles"
+	build "$h" "$dir/fuzz_$h" "-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined"
+	build "$h" "$dir/cov_$h" "-g -O0 -fsanitize=fuzzer -fprofile-instr-generate -fcoverage-mapping"
+
+	# a fresh copy of the seeds, named by content as libFuzzer names its own
+	rm -rf "$dir/corpus" "$dir/profiles"/* "$dir/findings"/*
+	mkdir -p "$dir/corpus"
+	# shellcheck disable=SC2086
+	find $SEEDS -maxdepth 1 -type f ! -name '*.dict' 2>/dev/null | while read -r f; do
+		cp "$f" "$dir/corpus/$(sha1sum <"$f" | cut -c1-40)"
+	done
+	seeds=$(find "$dir/corpus" -type f | wc -l)
+
+	runs=0 edges=- features=- corpus=$seeds
+	dict=""
+	[ -f "tests/fuzz/$h.dict" ] && dict="-dict=tests/fuzz/$h.dict"
+	if [ "$FUZZ_TIME" -gt 0 ]; then
+		# shellcheck disable=SC2086
+		"$dir/fuzz_$h" -max_total_time="$FUZZ_TIME" -timeout=10 -rss_limit_mb=2048 \
+			-print_final_stats=1 -artifact_prefix="$dir/findings/" $dict $EXTRA \
+			"$dir/corpus" >"$dir/fuzz.log" 2>&1
+		status=$?
+		runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$dir/fuzz.log" | tail -1)
+		last=$(grep -E '^#[0-9]+.* cov: ' "$dir/fuzz.log" | tail -1)
+		edges=$(echo "$last" | sed -n 's/.* cov: \([0-9]*\).*/\1/p')
+		features=$(echo "$last" | sed -n 's/.* ft: \([0-9]*\).*/\1/p')
+		corpus=$(find "$dir/corpus" -type f | wc -l)
+		if [ $status -ne 0 ] && [ -z "$(find "$dir/findings" -type f)" ]; then
+			echo "run.sh: fuzz_$h exited with $status and left no file: see $dir/fuzz.log" >&2
+			FOUND=1
+		fi
+	fi
+	findings=$(found | wc -l)
+	[ "$findings" -gt 0 ] && FOUND=1
+
+	# replay the corpus (seeds and what fuzzing added) through the coverage build
+	# shellcheck disable=SC2086
+	LLVM_PROFILE_FILE="$dir/profiles/%p.profraw" "$dir/cov_$h" -runs=0 -timeout=60 \
+		-rss_limit_mb=4096 "$dir/corpus" $REPLAY >"$dir/replay.log" 2>&1 ||
+		echo "run.sh: replaying the corpus of $h failed: see $dir/replay.log" >&2
+	"$LLVM_PROFDATA" merge -sparse "$dir/profiles"/*.profraw -o "$dir/cov.profdata"
+	# shellcheck disable=SC2086
+	"$LLVM_COV" show "$dir/cov_$h" -instr-profile="$dir/cov.profdata" $READERS \
+		>"$dir/coverage.txt" 2>/dev/null
+	# shellcheck disable=SC2086
+	cov=$(coverage "$dir/cov_$h" "$dir/cov.profdata" $READERS |
+		awk '{ printf "%s%s %.1f%% (%d/%d)", (NR > 1 ? ", " : ""), $1, 100 * $2 / $3, $2, $3 }')
+	printf '%-10s %10s %7s %8s %7s %8s  %s\n' "$h" "${runs:-0}" "${edges:--}" "${features:--}" \
+		"$corpus" "$findings" "$cov" | tee -a "$SUMMARY"
+	found | sed 's/^/    /'
+	OBJECTS="$OBJECTS -object $dir/cov_$h"
+	PROFILES="$PROFILES $dir/cov.profdata"
+done
+
+# every reader under all the harnesses run now: mlnx.c is read by three
+# (mlnx, cc_params, and scenario through nic.mlnx_qos), pod.c and
+# topofile.c by two
+# shellcheck disable=SC2086
+"$LLVM_PROFDATA" merge -sparse $PROFILES -o "$OUT/all.profdata"
+echo | tee -a "$SUMMARY"
+echo "line coverage under all the harnesses above:" | tee -a "$SUMMARY"
+# shellcheck disable=SC2086
+coverage "${OBJECTS# -object }" "$OUT/all.profdata" sim/sonic.c sim/mlnx.c sim/pod.c \
+	topologies/topofile.c $SCENARIO_READERS |
+	awk '{ printf "  %-26s %6.1f%%  %4d of %4d lines\n", $1, 100 * $2 / $3, $2, $3 }' |
+	tee -a "$SUMMARY"
+# shellcheck disable=SC2086
+"$LLVM_COV" show ${OBJECTS# -object } -instr-profile="$OUT/all.profdata" sim/sonic.c \
+	sim/mlnx.c sim/pod.c topologies/topofile.c $SCENARIO_READERS >"$OUT/coverage.txt" 2>/dev/null
+echo "(uncovered lines: $OUT/coverage.txt and $OUT/HARNESS/coverage.txt)"
+exit $FOUND

@@ -1,0 +1,332 @@
+/*
+ * libFuzzer harness for the mlx5 cc_params reader of sim/mlnx.h as it reads
+ * a folder (cc_params_read on a copied debugfs cc_params folder: one file
+ * per parameter, its value on the first line). The input is split at NUL
+ * bytes into "name\0value\0name\0value..." records; each record becomes a
+ * file of that name holding that value, in a scratch folder made afresh for
+ * every input, and the folder is read with cc_params_read. The encoding can
+ * also say:
+ *
+ *   name "dir/name"       a file inside the sub-folder "dir" (not a parameter)
+ *   value "@link:target"  a symbolic link to "target" in the same folder
+ *                         (a dangling one when there is no such file)
+ *   first name "+deep"    the folder sits some 3900 bytes deep, so a
+ *                         parameter's path outgrows the reader's buffer
+ *   first name "+missing" read a folder that does not exist
+ *
+ * Input with no NUL byte at all is the other form, the text of
+ * `grep -r . cc_params`: written to one file and read with cc_params_read
+ * (a text that starts with "#64M" is first made a sparse file of 64 MB and
+ * one byte, larger than the reader takes).
+ *
+ * A success must keep the promises of mlnx.h (names and values non-empty
+ * and NUL-terminated, values trimmed, and names too in the text form, each
+ * entry naming its file; a folder's entries in name order, line 1, never a
+ * hidden file or a sub-folder); a refusal must carry a message and leave
+ * nothing to free. Crashes, leaks, UB and broken promises (abort) are the
+ * findings; refusals are expected. Only regular files, folders and links
+ * inside the scratch folder are made: never a FIFO or a device.
+ *
+ * Not part of the meson build (it needs clang's -fsanitize=fuzzer); `make
+ * fuzz` builds and runs it (tests/fuzz/run.sh). By hand, from the source
+ * root:
+ *
+ *   clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+ *     -D_POSIX_C_SOURCE=200809L -I. tests/fuzz_cc_params.c sim/mlnx.c sim/diag.c \
+ *     -o /tmp/fuzz_cc_params
+ *   mkdir -p /tmp/fuzz-cc-corpus
+ *   cp tests/fuzz/cc_params/seeds/[a-z]* /tmp/fuzz-cc-corpus/
+ *   /tmp/fuzz_cc_params -max_total_time=600 -rss_limit_mb=2048 -timeout=10 \
+ *     -dict=tests/fuzz/cc_params.dict /tmp/fuzz-cc-corpus
+ *
+ * The scratch folder is made in $TMPDIR (else /tmp) and removed at exit. A
+ * crash leaves crash-<sha1> in the current folder; replay it with
+ * `/tmp/fuzz_cc_params crash-<sha1>`.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sim/config/mlnx.h"
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define MAX_RECORDS 64
+#define DEEP_LEVELS 16 /* of 240 bytes each */
+
+static char root[4096];	   /* the scratch folder */
+static char shallow[4200]; /* root/in: the folder of an input */
+static char deep[8192];	   /* root/ddd.../ddd.../in */
+
+static void check(int ok, const char *what)
+{
+	if (!ok) {
+		fprintf(stderr, "fuzz_cc_params: broken promise: %s\n", what);
+		abort();
+	}
+}
+
+/* Remove @name in the folder @parent and all it holds; links are not followed. */
+static void rm_at(int parent, const char *name)
+{
+	int fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+	struct dirent *de;
+	DIR *dir;
+
+	if (fd < 0) {
+		unlinkat(parent, name, 0);
+		return;
+	}
+	dir = fdopendir(fd);
+	if (!dir) {
+		close(fd);
+		return;
+	}
+	while ((de = readdir(dir)))
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+			rm_at(dirfd(dir), de->d_name);
+	closedir(dir);
+	unlinkat(parent, name, AT_REMOVEDIR);
+}
+
+/*
+ * Remove @path and all it holds, relative to open folders all the way: the
+ * paths under the deep folder are longer than PATH_MAX.
+ */
+static void rm_tree(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char parent[8192];
+	int fd;
+
+	if (!slash)
+		return;
+	snprintf(parent, sizeof(parent), "%.*s", (int)(slash - path), path);
+	fd = open(parent[0] ? parent : "/", O_RDONLY | O_DIRECTORY);
+	if (fd < 0)
+		return;
+	rm_at(fd, slash + 1);
+	close(fd);
+}
+
+static void cleanup(void)
+{
+	rm_tree(root);
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	const char *tmp = getenv("TMPDIR");
+	size_t n;
+
+	(void)argc;
+	(void)argv;
+	snprintf(root, sizeof(root), "%s/fuzz-cc-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
+	if (!mkdtemp(root)) {
+		perror("fuzz_cc_params: mkdtemp");
+		exit(1);
+	}
+	atexit(cleanup);
+	snprintf(shallow, sizeof(shallow), "%s/in", root);
+	/* the deep folders are made once: only "in" is made per input */
+	n = (size_t)snprintf(deep, sizeof(deep), "%s", root);
+	for (int i = 0; i < DEEP_LEVELS && n + 242 < sizeof(deep); i++) {
+		deep[n++] = '/';
+		memset(deep + n, 'd', 240);
+		n += 240;
+		deep[n] = '\0';
+		if (mkdir(deep, 0700) && errno != EEXIST) {
+			perror("fuzz_cc_params: mkdir");
+			exit(1);
+		}
+	}
+	snprintf(deep + n, sizeof(deep) - n, "/in");
+	return 0;
+}
+
+/* Write @size bytes of @data to the new file @name in the folder @dirfd. */
+static void write_file(int dirfd, const char *name, const char *data, size_t size)
+{
+	int fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0600);
+
+	if (fd < 0)
+		return; /* a name the file system refuses (too long, ...): no such file */
+	while (size) {
+		ssize_t n = write(fd, data, size);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		check(n > 0, "the scratch file can be written");
+		data += n;
+		size -= (size_t)n;
+	}
+	close(fd);
+}
+
+/*
+ * One record: the file @name holding @value (@vlen bytes), in the folder
+ * @dirfd. Made relative to the folder, so that a path longer than PATH_MAX
+ * can still be made under a deep folder.
+ */
+static void make_record(int dirfd, const char *name, const char *value, size_t vlen)
+{
+	const char *slash = strchr(name, '/');
+	char sub[256];
+	int fd = -1;
+
+	if (!name[0] || !strcmp(name, ".") || !strcmp(name, ".."))
+		return;
+	if (slash) {
+		/* "dir/name": a sub-folder holding a file */
+		snprintf(sub, sizeof(sub), "%.*s", (int)(slash - name), name);
+		name = slash + 1;
+		if (!sub[0] || !strcmp(sub, ".") || !strcmp(sub, "..") || !name[0] ||
+		    strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, ".."))
+			return;
+		if (mkdirat(dirfd, sub, 0700) && errno != EEXIST)
+			return;
+		fd = openat(dirfd, sub, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+		if (fd < 0)
+			return;
+		dirfd = fd;
+	}
+	if (vlen > 6 && !memcmp(value, "@link:", 6) && !memchr(value + 6, '/', vlen - 6) &&
+	    strcmp(value + 6, "..") && !symlinkat(value + 6, dirfd, name)) {
+		/* a target inside the folder only: never a FIFO or a device outside */
+	} else {
+		write_file(dirfd, name, value, vlen);
+	}
+	if (fd >= 0)
+		close(fd);
+}
+
+/* Is @name (from a folder's entry) one the input made a regular file of? */
+static void check_entries(const struct cc_params *cc, const char *dir, int folder)
+{
+	size_t dl = strlen(dir);
+
+	for (size_t i = 0; i < cc->n; i++) {
+		const struct cc_entry *e = &cc->v[i];
+		size_t nl, vl;
+
+		check(memchr(e->name, '\0', sizeof(e->name)) &&
+			  memchr(e->value, '\0', sizeof(e->value)) &&
+			  memchr(e->file, '\0', sizeof(e->file)),
+		      "fields are NUL-terminated");
+		nl = strlen(e->name);
+		vl = strlen(e->value);
+		check(nl && vl, "name and value are not empty");
+		check(!strchr(" \t\v\f\r", e->value[0]) && !strchr(" \t\v\f\r", e->value[vl - 1]),
+		      "the value is trimmed");
+		check(!strchr(e->name, '/'), "no folder in a name");
+		if (!folder) {
+			check(!strchr(" \t\v\f\r", e->name[0]) &&
+				  !strchr(" \t\v\f\r", e->name[nl - 1]),
+			      "the name is trimmed");
+			check(e->line >= 1, "a line");
+			continue;
+		}
+		/* a folder's names are its file names, as they are (" rp_gd" too) */
+		check(e->line == 1, "a folder's value is on line 1");
+		check(e->name[0] != '.', "hidden files are not parameters");
+		/* e->file is cut at 255 bytes: compare what it holds */
+		check(!strncmp(e->file, dir, dl < 255 ? dl : 255), "the file is in the folder");
+		check(!i || strcmp(cc->v[i - 1].name, e->name) < 0, "name order");
+	}
+}
+
+static void check_result(int err, const struct cc_params *cc, const struct diag *d, const char *dir,
+			 int folder)
+{
+	char line[1024];
+
+	if (err) {
+		check(err < 0, "a negative error");
+		check(d->msg[0] != '\0', "a refusal carries a message");
+		check(!cc->v && !cc->n, "a refusal leaves nothing to free");
+		diag_str(d, line, sizeof(line));
+		return;
+	}
+	check(cc->n > 0 && cc->v, "a success has entries");
+	check_entries(cc, dir, folder);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const char *text = (const char *)data, *end = text + size, *dir = shallow;
+	struct cc_params cc = {0};
+	struct diag d = {0};
+	char path[8300];
+	int err, fd, records = 0;
+
+	rm_tree(shallow);
+	rm_tree(deep);
+	if (!memchr(data, '\0', size)) {
+		/* the grep form, one text file */
+		check(!mkdir(shallow, 0700), "the scratch folder can be made");
+		fd = open(shallow, O_RDONLY | O_DIRECTORY);
+		check(fd >= 0, "the scratch folder can be opened");
+		write_file(fd, "cc_params.txt", text, size);
+		close(fd);
+		snprintf(path, sizeof(path), "%s/cc_params.txt", shallow);
+		if (size >= 4 && !memcmp(text, "#64M", 4))
+			check(!truncate(path, (64 << 20) + 1),
+			      "the scratch file can be made sparse");
+		err = cc_params_read(path, &cc, &d);
+		check_result(err, &cc, &d, path, 0);
+		cc_params_free(&cc);
+		rm_tree(shallow);
+		return 0;
+	}
+	if (size >= 6 && !memcmp(text, "+deep", 6)) {
+		dir = deep;
+		text += 6;
+	} else if (size >= 9 && !memcmp(text, "+missing", 9)) {
+		err = cc_params_read(shallow, &cc, &d);
+		check(err == -ENOENT, "a missing folder is -ENOENT");
+		check_result(err, &cc, &d, shallow, 1);
+		return 0;
+	}
+	check(!mkdir(dir, 0700), "the scratch folder can be made");
+	fd = open(dir, O_RDONLY | O_DIRECTORY);
+	check(fd >= 0, "the scratch folder can be opened");
+	while (text < end && records < MAX_RECORDS) {
+		const char *name = text, *nul = memchr(text, '\0', (size_t)(end - text));
+		const char *value, *vend;
+
+		if (!nul)
+			break; /* a name with no NUL after it: no record */
+		value = nul + 1;
+		vend = value < end ? memchr(value, '\0', (size_t)(end - value)) : NULL;
+		if (!vend)
+			vend = end;
+		if ((size_t)(nul - name) < 256) {
+			char nm[256], val[8192];
+			size_t vlen = (size_t)(vend - value) < sizeof(val) - 1
+					  ? (size_t)(vend - value)
+					  : sizeof(val) - 1;
+
+			memcpy(nm, name, (size_t)(nul - name));
+			nm[nul - name] = '\0';
+			memcpy(val, value, vlen);
+			val[vlen] = '\0';
+			make_record(fd, nm, val, vlen);
+			records++;
+		}
+		text = vend < end ? vend + 1 : end;
+	}
+	close(fd);
+	err = cc_params_read(dir, &cc, &d);
+	check_result(err, &cc, &d, dir, 1);
+	cc_params_free(&cc);
+	rm_tree(dir);
+	return 0;
+}

@@ -1,0 +1,192 @@
+/*
+ * libFuzzer harness for the topology-file reader (topologies/topofile.c):
+ * the input is the text of a topology file, written to a file of its own
+ * in a scratch folder (the reader takes a path) and loaded with
+ * topo_file_load, as `topology: {kind: file}` does. A success must be a
+ * topology topo.h promises (every host linked, ports and links that point
+ * at each other, names found again by the lookups); a refusal must carry a
+ * message and a line inside the text. Crashes, leaks, UB and
+ * broken promises (abort) are the findings; refusals are expected.
+ *
+ * A comment in the input steers what the text alone cannot: "#rate0" loads
+ * it with topology.link and topology.uplink at rate 0 (links without a
+ * rate of their own are then refused), "#nofile" names a file that does
+ * not exist, "#nopath" gives no path at all.
+ *
+ * Not part of the meson build (it needs clang's -fsanitize=fuzzer); `make
+ * fuzz` builds and runs it (tests/fuzz/run.sh). By hand, from the source
+ * root:
+ *
+ *   clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+ *     -D_POSIX_C_SOURCE=200809L -I. tests/fuzz_topofile.c topologies/topofile.c \
+ *     topologies/topo.c sim/textfile.c sim/units.c sim/ydoc.c sim/diag.c \
+ *     -lcyaml -lyaml -lm -o /tmp/fuzz_topofile
+ *   mkdir -p /tmp/fuzz-topofile-corpus
+ *   cp tests/fuzz/topofile/seeds/[a-z]* topologies/[a-z]*.yaml /tmp/fuzz-topofile-corpus/
+ *   /tmp/fuzz_topofile -max_total_time=600 -rss_limit_mb=2048 -timeout=10 \
+ *     -dict=tests/fuzz/topofile.dict /tmp/fuzz-topofile-corpus
+ *
+ * The scratch folder is made in $TMPDIR (else /tmp) and removed at exit. A
+ * crash leaves crash-<sha1> in the current folder; replay it with
+ * `/tmp/fuzz_topofile crash-<sha1>`.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "topologies/topo.h"
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static char dir[4096], file[4200], missing[4200];
+
+static void check(int ok, const char *what)
+{
+	if (!ok) {
+		fprintf(stderr, "fuzz_topofile: broken promise: %s\n", what);
+		abort();
+	}
+}
+
+static void cleanup(void)
+{
+	unlink(file);
+	rmdir(dir);
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	(void)argc;
+	(void)argv;
+	snprintf(dir, sizeof(dir), "%s/fuzz-topofile-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
+	if (!mkdtemp(dir)) {
+		perror("fuzz_topofile: mkdtemp");
+		exit(1);
+	}
+	snprintf(file, sizeof(file), "%s/topo.yaml", dir);
+	snprintf(missing, sizeof(missing), "%s/missing.yaml", dir);
+	atexit(cleanup);
+	return 0;
+}
+
+/* Write @size bytes of @data to the scratch file, replacing what was there. */
+static void put(const uint8_t *data, size_t size)
+{
+	int fd = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+
+	check(fd >= 0, "the scratch file can be written");
+	while (size) {
+		ssize_t n = write(fd, data, size);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		check(n > 0, "the scratch file can be written");
+		data += n;
+		size -= (size_t)n;
+	}
+	close(fd);
+}
+
+static int has(const uint8_t *data, size_t size, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (size_t i = 0; i + n <= size; i++)
+		if (!memcmp(data + i, word, n))
+			return 1;
+	return 0;
+}
+
+static void check_topo(const struct topo *t)
+{
+	uint32_t hosts = 0;
+
+	check(t->n_hosts >= 1, "a host");
+	check(t->n_hosts + t->n_switches == t->n_nodes, "every node a host or a switch");
+	check(t->n_ports == 2 * t->n_links, "two ports per link");
+	for (uint32_t i = 0; i < t->n_nodes; i++) {
+		const struct topo_node *n = &t->nodes[i];
+
+		check(memchr(n->name, '\0', sizeof(n->name)) && n->name[0], "node names");
+		check(topo_find_node(t, n->name) == (int32_t)i, "nodes are found by name");
+		check(n->first_port + n->n_ports <= t->n_ports, "ports in range");
+		if (n->kind == TOPO_HOST) {
+			check(n->n_ports >= 1, "every host has a link");
+			check(n->host_index == hosts && t->hosts[hosts] == i,
+			      "hosts in file order");
+			check(topo_find_host(t, n->name) == (int32_t)hosts, "hosts found by name");
+			hosts++;
+		}
+		for (uint32_t p = 0; p < n->n_ports; p++) {
+			const struct topo_port *pt = &t->ports[n->first_port + p];
+
+			check(pt->node == i, "a port belongs to its node");
+			check(pt->link < t->n_links, "a port's link exists");
+			check(t->ports[pt->peer_port].peer_port == n->first_port + p,
+			      "far ends point back");
+			check(t->ports[pt->peer_port].node == pt->peer,
+			      "the peer owns the far end");
+		}
+	}
+	check(hosts == t->n_hosts, "host count");
+	for (uint32_t i = 0; i < t->n_links; i++) {
+		const struct topo_link *l = &t->links[i];
+
+		check(l->a != l->b, "no link to itself");
+		check(l->rate_bps > 0, "links have a rate");
+		check(t->ports[l->port_a].link == i && t->ports[l->port_b].link == i,
+		      "a link's ports name it");
+		check(topo_find_link(t, l->name) == (int32_t)i, "links are found by name");
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct topo_spec spec = {
+	    .kind = TOPO_FILE,
+	    .file = file,
+	    .link = {100000000000ULL, 10000000},
+	    .uplink = {400000000000ULL, 150000000},
+	};
+	struct topo *t = NULL;
+	struct diag d = {0};
+	char line[1024];
+	int err, lines = 1;
+
+	/* an upper bound of libyaml's count: \r, \n, NEL, LS and PS each break a line */
+	for (size_t i = 0; i < size; i++)
+		lines += data[i] == '\n' || data[i] == '\r' ||
+			 (i + 1 < size && !memcmp(data + i, "\xc2\x85", 2)) ||
+			 (i + 2 < size && (!memcmp(data + i, "\xe2\x80\xa8", 3) ||
+					   !memcmp(data + i, "\xe2\x80\xa9", 3)));
+	put(data, size);
+	if (has(data, size, "#rate0"))
+		spec.link.rate_bps = spec.uplink.rate_bps = 0;
+	if (has(data, size, "#nofile"))
+		spec.file = missing;
+	if (has(data, size, "#nopath"))
+		spec.file = "";
+	err = topo_file_load(&spec, &t, &d);
+	if (err) {
+		check(err < 0, "a negative error");
+		check(t == NULL, "a refusal hands nothing back");
+		check(d.msg[0] != '\0', "a refusal carries a message");
+		check(!d.file[0] || !strcmp(d.file, spec.file), "the error names the file or none");
+		check(d.line >= 0 && d.line <= lines + 1, "the error line is in the text");
+		/* not checked: one line (a quoted name may hold a line break,
+		 * tests/fuzz/findings/topofile-newline-in-name.yaml) */
+		diag_str(&d, line, sizeof(line));
+	} else {
+		check_topo(t);
+	}
+	topo_free(t);
+	return 0;
+}
