@@ -26,19 +26,49 @@ void diag_set(struct diag *d, const char *file, int line, const char *path,
 	va_end(ap);
 }
 
+/*
+ * Append @s to @buf at *@n, each control byte as \xNN: a value quoted as
+ * written (a newline inside a YAML string, a raw byte in a file name)
+ * cannot break the one-line form.
+ */
+static void put(char *buf, size_t size, size_t *n, const char *s)
+{
+	for (; *s && *n + 1 < size; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c < 0x20 || c == 0x7f) {
+			if (*n + 5 > size - 1)
+				break;
+			*n += (size_t)snprintf(buf + *n, size - *n, "\\x%02x", c);
+		} else {
+			buf[(*n)++] = (char)c;
+		}
+	}
+	buf[*n] = '\0';
+}
+
 const char *diag_str(const struct diag *d, char *buf, size_t size)
 {
+	char line[16];
 	size_t n = 0;
 
+	if (!size)
+		return buf;
 	buf[0] = '\0';
-	if (d->file[0] && d->line > 0)
-		n += (size_t)snprintf(buf, size, "%s:%d: ", d->file, d->line);
-	else if (d->file[0])
-		n += (size_t)snprintf(buf, size, "%s: ", d->file);
-	if (n < size && d->path[0])
-		n += (size_t)snprintf(buf + n, size - n, "%s: ", d->path);
-	if (n < size)
-		snprintf(buf + n, size - n, "%s", d->msg);
+	if (d->file[0]) {
+		put(buf, size, &n, d->file);
+		if (d->line > 0)
+			snprintf(line, sizeof(line), ":%d", d->line);
+		else
+			line[0] = '\0';
+		put(buf, size, &n, line);
+		put(buf, size, &n, ": ");
+	}
+	if (d->path[0]) {
+		put(buf, size, &n, d->path);
+		put(buf, size, &n, ": ");
+	}
+	put(buf, size, &n, d->msg);
 	return buf;
 }
 
