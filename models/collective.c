@@ -13,7 +13,7 @@
 
 struct coll {
 	struct net *net;
-	const struct scn_coll *spec;
+	const struct coll_spec *spec;
 	struct flow *qps; /* net->flows + first */
 	uint32_t n_qps;
 	uint32_t n, channels;
@@ -33,41 +33,41 @@ struct coll {
 
 static int is_ring(const struct coll *c)
 {
-	return c->spec->op != SCN_ALLTOALL;
+	return c->spec->op != COLL_ALLTOALL;
 }
 
-uint64_t coll_qp_count(const struct scn_coll *spec)
+uint64_t coll_qp_count(const struct coll_spec *spec)
 {
-	if (spec->op == SCN_ALLTOALL)
+	if (spec->op == COLL_ALLTOALL)
 		return (uint64_t)spec->n_ranks * (spec->n_ranks - 1);
 	return (uint64_t)spec->n_ranks * spec->channels;
 }
 
-const char *coll_op_name(enum scn_coll_op op)
+const char *coll_op_name(enum coll_op op)
 {
 	static const char *const names[] = {
-		[SCN_ALLREDUCE] = "allreduce",
-		[SCN_ALLGATHER] = "allgather",
-		[SCN_REDUCESCATTER] = "reducescatter",
-		[SCN_ALLTOALL] = "alltoall",
+		[COLL_ALLREDUCE] = "allreduce",
+		[COLL_ALLGATHER] = "allgather",
+		[COLL_REDUCESCATTER] = "reducescatter",
+		[COLL_ALLTOALL] = "alltoall",
 	};
 
 	return names[op];
 }
 
-double coll_busbw_factor(enum scn_coll_op op, uint32_t ranks)
+double coll_busbw_factor(enum coll_op op, uint32_t ranks)
 {
 	double n = ranks;
 
-	return op == SCN_ALLREDUCE ? 2 * (n - 1) / n : (n - 1) / n;
+	return op == COLL_ALLREDUCE ? 2 * (n - 1) / n : (n - 1) / n;
 }
 
-uint32_t coll_ring_steps(const struct scn_coll *spec)
+uint32_t coll_ring_steps(const struct coll_spec *spec)
 {
-	return spec->op == SCN_ALLREDUCE ? 2 * (spec->n_ranks - 1) : spec->n_ranks - 1;
+	return spec->op == COLL_ALLREDUCE ? 2 * (spec->n_ranks - 1) : spec->n_ranks - 1;
 }
 
-int coll_ring_pieces(const struct scn_coll *spec, uint64_t *seg, uint32_t *pieces)
+int coll_ring_pieces(const struct coll_spec *spec, uint64_t *seg, uint32_t *pieces)
 {
 	uint64_t per = (uint64_t)spec->n_ranks * spec->channels;
 	uint64_t s = spec->bytes / per + (spec->bytes % per != 0), p, tags;
@@ -121,7 +121,7 @@ static void on_late(void *obj, uint64_t arg)
 
 static void start_iteration(struct coll *c, simtime_t now)
 {
-	const struct scn_coll *s = c->spec;
+	const struct coll_spec *s = c->spec;
 
 	c->iter_start = now;
 	c->remaining = (uint64_t)c->n_qps * (is_ring(c) ? (uint64_t)c->steps * c->pieces : 1);
@@ -182,7 +182,7 @@ void coll_msg_done(struct coll *c, struct flow *qp, uint32_t tag, simtime_t now)
 	c->net->colls_done++;
 }
 
-int coll_new(struct net *net, const struct scn_coll *spec, uint32_t first, struct coll **out)
+int coll_new(struct net *net, const struct coll_spec *spec, uint32_t first, struct coll **out)
 {
 	struct coll *c = calloc(1, sizeof(*c));
 	uint32_t n = spec->n_ranks;

@@ -15,6 +15,13 @@
 
 struct net;
 
+/* Whether to watch for deadlocks during the run, and how. */
+struct deadlock_params {
+	int enabled;
+	simtime_t window;   /* paused with no dequeue this long: stuck */
+	int stop_on_detect; /* the run ends at the first deadlock */
+};
+
 struct deadlock_report {
 	int detected;
 	simtime_t detected_at; /* when the detector saw it */

@@ -103,10 +103,11 @@ static uint32_t flow_hash(uint64_t seed, uint32_t id)
 	return (uint32_t)(x ^ (x >> 32));
 }
 
-int net_build(const struct scenario *s, struct topo *t, struct evq *q, gsl_rng *rng,
+int net_build(const struct net_params *params, struct topo *t, struct evq *q, gsl_rng *rng,
 	      struct net **out, struct diag *d)
 {
 	struct net *n = calloc(1, sizeof(*n));
+	const struct net_params *p;
 	int err = -ENOMEM;
 
 	*out = NULL;
@@ -114,18 +115,19 @@ int net_build(const struct scenario *s, struct topo *t, struct evq *q, gsl_rng *
 		return -ENOMEM;
 	n->q = q;
 	n->rng = rng;
-	n->scn = s;
+	n->p = *params;
+	p = &n->p;
 	n->topo = t;
 	if (topo_routes_build(t, &n->routes))
 		goto fail;
 	n->ports = calloc(t->n_ports, sizeof(*n->ports));
 	n->switches = calloc(t->n_nodes, sizeof(*n->switches));
 	n->nics = calloc(t->n_hosts, sizeof(*n->nics));
-	n->n_flows = s->wl.n_flows;
-	for (uint32_t i = 0; i < s->n_colls; i++)
-		n->n_flows += coll_qp_count(&s->colls[i]);
+	n->n_flows = p->wl.n_flows;
+	for (uint32_t i = 0; i < p->n_colls; i++)
+		n->n_flows += coll_qp_count(&p->colls[i]);
 	n->flows = calloc(n->n_flows ? n->n_flows : 1, sizeof(*n->flows));
-	n->colls = calloc(s->n_colls ? s->n_colls : 1, sizeof(*n->colls));
+	n->colls = calloc(p->n_colls ? p->n_colls : 1, sizeof(*n->colls));
 	if (!n->ports || !n->switches || !n->nics || !n->flows || !n->colls)
 		goto fail;
 	for (uint32_t i = 0; i < t->n_ports; i++) {
@@ -133,8 +135,8 @@ int net_build(const struct scenario *s, struct topo *t, struct evq *q, gsl_rng *
 		const struct topo_link *l = &t->links[tp->link];
 
 		port_init(&n->ports[i], n, i, l->rate_bps, l->delay);
-		if (s->sw.pfc.response)
-			n->ports[i].response = s->sw.pfc.response;
+		if (p->sw.pfc.response)
+			n->ports[i].response = p->sw.pfc.response;
 		n->ports[i].peer = &n->ports[tp->peer_port];
 		n->ports[i].local = i - t->nodes[tp->node].first_port;
 	}
@@ -148,17 +150,17 @@ int net_build(const struct scenario *s, struct topo *t, struct evq *q, gsl_rng *
 			goto fail;
 		}
 	}
-	n->n_wl_flows = s->wl.n_flows;
+	n->n_wl_flows = p->wl.n_flows;
 	for (uint32_t i = 0; i < n->n_wl_flows; i++) {
 		struct flow *f = &n->flows[i];
-		const struct scn_flow *sf = &s->wl.flows[i];
+		const struct wl_flow *sf = &p->wl.flows[i];
 
 		f->id = i;
 		f->src = sf->src;
 		f->dst = sf->dst;
 		f->bytes = sf->bytes;
 		f->start = sf->start;
-		f->hash = flow_hash(s->seed, i);
+		f->hash = flow_hash(p->seed, i);
 		f->dscp = sf->dscp;
 		f->prio = sf->priority;
 		f->net = n;
@@ -166,23 +168,23 @@ int net_build(const struct scenario *s, struct topo *t, struct evq *q, gsl_rng *
 		if ((err = evq_arm(q, &f->start_timer, f->start)))
 			goto fail;
 	}
-	for (uint32_t i = 0, first = n->n_wl_flows; i < s->n_colls; i++) {
-		if ((err = coll_new(n, &s->colls[i], first, &n->colls[i])))
+	for (uint32_t i = 0, first = n->n_wl_flows; i < p->n_colls; i++) {
+		if ((err = coll_new(n, &p->colls[i], first, &n->colls[i])))
 			goto fail;
 		n->n_colls++;
-		for (uint32_t k = 0; k < coll_qp_count(&s->colls[i]); k++)
-			n->flows[first + k].hash = flow_hash(s->seed, first + k);
-		first += coll_qp_count(&s->colls[i]);
+		for (uint32_t k = 0; k < coll_qp_count(&p->colls[i]); k++)
+			n->flows[first + k].hash = flow_hash(p->seed, first + k);
+		first += coll_qp_count(&p->colls[i]);
 	}
 	err = -ENOMEM;
-	n->storms = calloc(s->n_faults ? s->n_faults : 1, sizeof(*n->storms));
+	n->storms = calloc(p->n_faults ? p->n_faults : 1, sizeof(*n->storms));
 	if (!n->storms)
 		goto fail;
-	for (uint32_t i = 0; i < s->n_faults; i++) {
-		const struct scn_fault *f = &s->faults[i];
+	for (uint32_t i = 0; i < p->n_faults; i++) {
+		const struct net_fault *f = &p->faults[i];
 		struct storm *st = &n->storms[i];
 
-		if (f->kind == SCN_FAULT_PFC_STORM) {
+		if (f->kind == NET_FAULT_PFC_STORM) {
 			*st = (struct storm){.net = n, .port = &n->ports[f->port],
 					     .prios = f->priorities,
 					     .end = f->duration ? f->at + f->duration : 0};
@@ -190,13 +192,13 @@ int net_build(const struct scenario *s, struct topo *t, struct evq *q, gsl_rng *
 			if ((err = evq_arm(q, &st->t, f->at)))
 				goto fail;
 		} else if (!evq_post(q, f->at, on_link_down, n, f->link) ||
-			   !evq_post(q, f->at + s->convergence, on_reroute, n, f->link)) {
+			   !evq_post(q, f->at + p->convergence, on_reroute, n, f->link)) {
 			err = -ENOMEM;
 			goto fail;
 		}
 	}
-	if (s->deadlock.enabled && s->sw.pfc.enabled && s->sw.lossless && t->n_switches &&
-	    (err = deadlock_start(n, s->deadlock.window, s->deadlock.stop_on_detect, &n->deadlock)))
+	if (p->deadlock.enabled && p->sw.pfc.enabled && p->sw.lossless && t->n_switches &&
+	    (err = deadlock_start(n, p->deadlock.window, p->deadlock.stop_on_detect, &n->deadlock)))
 		goto fail;
 	*out = n;
 	return 0;

@@ -11,14 +11,47 @@
 #include <stdint.h>
 
 #include "sim/engine/evq.h"
-#include "sim/config/scenario.h"
 #include "topologies/topo.h"
+#include "models/collective.h"
 #include "models/dcqcn.h"
+#include "models/deadlock.h"
 #include "models/link.h"
+#include "models/nic.h"
 #include "models/packet.h"
+#include "models/switch.h"
+#include "models/workload.h"
 
 struct sw;
 struct nic;
+
+enum net_fault_kind { NET_FAULT_LINK_DOWN, NET_FAULT_PFC_STORM };
+
+/* Something that goes wrong at a time of the run. */
+struct net_fault {
+	enum net_fault_kind kind;
+	uint32_t link;      /* link_down: index in topo.links */
+	uint32_t port;      /* pfc_storm: index in topo.ports of the sender */
+	uint8_t priorities; /* pfc_storm: bit mask of the paused priorities */
+	simtime_t at;
+	simtime_t duration; /* pfc_storm: 0 = without end */
+};
+
+/*
+ * Everything the fabric is built from besides the topology. The arrays
+ * (flows, collectives, faults) are borrowed: they must outlive the net.
+ */
+struct net_params {
+	uint64_t seed;          /* of the flows' ECMP hashes */
+	struct sw_params sw;
+	struct nic_params nic;
+	struct wl_params wl;
+	const struct coll_spec *colls;
+	uint32_t n_colls;
+	const struct net_fault *faults;
+	uint32_t n_faults;
+	simtime_t convergence;  /* routes follow a link failure after this */
+	struct deadlock_params deadlock;
+};
 
 /* A message posted on a queue pair. */
 struct qp_msg {
@@ -106,7 +139,7 @@ struct net {
 	struct evq *q;
 	gsl_rng *rng;
 	struct pkt_pool pool;
-	const struct scenario *scn;
+	struct net_params p; /* a copy: the models point into it */
 	struct topo *topo;
 	struct topo_routes *routes;
 
@@ -128,9 +161,9 @@ struct net {
 	struct storm *storms;
 };
 
-/* Build the fabric of @s on @t (routes built here); flows start on time.
+/* Build the fabric of @p on @t (routes built here); flows start on time.
  * -EINVAL (with @d) when a switch's reserved headroom exceeds its buffer. */
-int net_build(const struct scenario *s, struct topo *t, struct evq *q, gsl_rng *rng,
+int net_build(const struct net_params *p, struct topo *t, struct evq *q, gsl_rng *rng,
 	      struct net **out, struct diag *d);
 void net_free(struct net *n);
 /* Payload bytes in queues, being serialized, or on wires right now. */

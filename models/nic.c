@@ -13,7 +13,7 @@
 
 struct nic {
 	struct net *net;
-	const struct scenario *scn;
+	const struct nic_params *prm;
 	uint32_t host;
 	struct port *port;
 	struct flow *cur, *prev; /* circular ring of QPs with packets to send */
@@ -195,8 +195,8 @@ static void send_ctrl(struct nic *n, const struct flow *f, enum pkt_kind kind, u
 	pkt->acct = PKT_ACCT_NONE;
 	if (kind == PKT_CNP) {
 		pkt->frame = PKT_CNP_FRAME_BYTES;
-		pkt->dscp = (uint8_t)n->scn->nic.dcqcn.np_cnp_dscp;
-		pkt->prio = (uint8_t)n->scn->nic.dcqcn.np_cnp_prio;
+		pkt->dscp = (uint8_t)n->prm->dcqcn.np_cnp_dscp;
+		pkt->prio = (uint8_t)n->prm->dcqcn.np_cnp_prio;
 	} else {
 		pkt->frame = PKT_ACK_FRAME_BYTES;
 		pkt->dscp = f->dscp;
@@ -291,7 +291,7 @@ static void arm_rto(struct nic *n, struct flow *f)
 {
 	struct evq *q = n->net->q;
 
-	f->rto_at = evq_now(q) + n->scn->nic.timeout;
+	f->rto_at = evq_now(q) + n->prm->timeout;
 	if (!evq_pending(q, &n->rto))
 		net_arm(n->net, &n->rto, f->rto_at);
 }
@@ -321,7 +321,7 @@ static void on_rto(void *obj, uint64_t arg)
 		if (f->rto_at <= now) {
 			n->c.local_ack_timeout_err++;
 			go_back(n, f, f->snd_una);
-			f->rto_at = now + n->scn->nic.timeout;
+			f->rto_at = now + n->prm->timeout;
 		}
 		if (f->rto_at < next)
 			next = f->rto_at;
@@ -504,12 +504,13 @@ static void requester_cnp(struct nic *n, struct flow *f, simtime_t now)
 
 static void responder_data(struct nic *n, struct flow *f, struct pkt *pkt, simtime_t now)
 {
-	const struct scenario *scn = n->scn;
+	const struct nic_params *prm = n->prm;
 
 	if (pkt->ecn == PKT_CE) {
 		n->c.np_ecn_marked_roce_packets++;
-		if (n->dcqcn && (!f->cnp_sent_once ||
-				 now - f->last_cnp >= scn->nic.dcqcn.np_min_time_between_cnps * SIMTIME_US)) {
+		if (n->dcqcn &&
+		    (!f->cnp_sent_once ||
+		     now - f->last_cnp >= prm->dcqcn.np_min_time_between_cnps * SIMTIME_US)) {
 			f->cnp_sent_once = 1;
 			f->last_cnp = now;
 			n->c.np_cnp_sent++;
@@ -525,7 +526,7 @@ static void responder_data(struct nic *n, struct flow *f, struct pkt *pkt, simti
 		f->epsn++;
 		f->nak_sent = 0;
 		msg_done = f->epsn == m->first_psn + m->n_psn;
-		if (++f->unacked >= scn->nic.ack_every || msg_done) {
+		if (++f->unacked >= prm->ack_every || msg_done) {
 			f->unacked = 0;
 			send_ctrl(n, f, PKT_ACK, f->epsn);
 		}
@@ -558,7 +559,7 @@ static void responder_data(struct nic *n, struct flow *f, struct pkt *pkt, simti
 static void rx_pause(struct nic *n, uint16_t quanta)
 {
 	for (uint8_t prio = 0; prio < PKT_PRIORITIES; prio++) {
-		if (!(n->scn->nic.pfc & (1u << prio)))
+		if (!(n->prm->pfc & (1u << prio)))
 			continue;
 		net_fail(n->net, port_send_pause(n->port, prio, quanta));
 		net_pfc_event(n->net, n->port->id, prio, quanta ? NET_PFC_XOFF : NET_PFC_XON);
@@ -586,7 +587,7 @@ static void arm_drain(struct nic *n)
 	const struct pkt *head = n->rxq.head;
 
 	net_arm(n->net, &n->rx_drain,
-		evq_now(n->net->q) + simtime_tx(head->frame, n->scn->nic.rx_rate));
+		evq_now(n->net->q) + simtime_tx(head->frame, n->prm->rx_rate));
 }
 
 /* The host took the packet at the head of the receive buffer. */
@@ -611,14 +612,14 @@ static void on_rx_drain(void *obj, uint64_t arg)
 /* Data into the receive buffer; 0, or -ENOBUFS when it is full (a discard). */
 static int rx_buffer(struct nic *n, struct pkt *pkt)
 {
-	if (n->rx_used + pkt->frame > n->scn->nic.rx_buffer)
+	if (n->rx_used + pkt->frame > n->prm->rx_buffer)
 		return -ENOBUFS;
 	if (!n->rxq.head)
 		net_arm(n->net, &n->rx_drain,
-			evq_now(n->net->q) + simtime_tx(pkt->frame, n->scn->nic.rx_rate));
+			evq_now(n->net->q) + simtime_tx(pkt->frame, n->prm->rx_rate));
 	pktq_push(&n->rxq, pkt);
 	n->rx_used += pkt->frame;
-	if (!n->rx_xoff && n->rx_used >= n->rx_xoff_at && n->scn->nic.pfc) {
+	if (!n->rx_xoff && n->rx_used >= n->rx_xoff_at && n->prm->pfc) {
 		n->rx_xoff = 1;
 		rx_pause(n, 0xffff);
 		net_arm(n->net, &n->rx_refresh, evq_now(n->net->q) + rx_refresh_period(n));
@@ -637,7 +638,7 @@ static void nic_rx(struct port *p, struct pkt *pkt)
 	n->c.rx_bytes_phy += pkt->frame;
 	switch (pkt->kind) {
 	case PKT_DATA:
-		if (n->scn->nic.rx_buffer) {
+		if (n->prm->rx_buffer) {
 			if (rx_buffer(n, pkt)) {
 				n->c.rx_discards_phy++;
 				net->tot.dropped_packets++;
@@ -682,26 +683,26 @@ struct nic *nic_new(struct net *net, uint32_t host)
 	if (!n)
 		return NULL;
 	n->net = net;
-	n->scn = net->scn;
+	n->prm = &net->p.nic;
 	n->host = host;
 	n->port = &net->ports[tn->first_port];
 	n->port->ops = &nic_ops;
 	n->port->owner = n;
-	n->mtu = net->scn->nic.mtu;
-	n->ecn = net->scn->nic.ecn ? PKT_ECT : PKT_NOT_ECT;
-	n->dcqcn = net->scn->nic.cc == SCN_CC_DCQCN;
-	n->port->pfc_obey = net->scn->nic.pfc;
+	n->mtu = net->p.nic.mtu;
+	n->ecn = net->p.nic.ecn ? PKT_ECT : PKT_NOT_ECT;
+	n->dcqcn = net->p.nic.cc == NIC_CC_DCQCN;
+	n->port->pfc_obey = net->p.nic.pfc;
 	evq_timer_init(&n->pace, on_pace, n);
 	evq_timer_init(&n->rto, on_rto, n);
 	evq_timer_init(&n->rx_drain, on_rx_drain, n);
 	evq_timer_init(&n->rx_refresh, on_rx_refresh, n);
-	if (n->scn->nic.rx_buffer) {
+	if (n->prm->rx_buffer) {
 		/* XOFF leaves the headroom the link needs; XON two frames lower */
 		uint64_t hdrm = pfc_headroom(n->port, n->mtu);
 		uint64_t frame = n->mtu + PKT_HEADER_BYTES;
 
-		n->rx_xoff_at = n->scn->nic.rx_buffer > hdrm + frame ? n->scn->nic.rx_buffer - hdrm
-								      : n->scn->nic.rx_buffer / 2;
+		n->rx_xoff_at = n->prm->rx_buffer > hdrm + frame ? n->prm->rx_buffer - hdrm
+								 : n->prm->rx_buffer / 2;
 		n->rx_xon_at = n->rx_xoff_at > 2 * frame ? n->rx_xoff_at - 2 * frame : 0;
 	}
 	return n;
@@ -730,7 +731,7 @@ int nic_open_qp(struct nic *n, struct flow *f)
 	n->qps[n->n_qps++] = f;
 	evq_timer_init(&f->cut_timer, on_cut, f);
 	evq_timer_init(&f->inc_timer, on_increase, f);
-	dcqcn_rp_init(&f->rp, &n->scn->nic.dcqcn, n->port->rate_bps);
+	dcqcn_rp_init(&f->rp, &n->prm->dcqcn, n->port->rate_bps);
 	return 0;
 }
 

@@ -27,9 +27,31 @@
 
 #include <stdint.h>
 
+#include "models/dcqcn.h"
+#include "sim/engine/simtime.h"
+
 struct net;
 struct nic;
 struct flow;
+
+enum nic_cc { NIC_CC_NONE, NIC_CC_DCQCN };
+
+/* What every NIC of the fabric is configured with. */
+struct nic_params {
+	uint32_t mtu;      /* payload bytes per packet */
+	uint8_t priority;  /* 802.1p priority of RDMA data */
+	uint8_t dscp;      /* DSCP of RDMA data */
+	uint8_t pfc;       /* priorities whose PAUSE the NIC obeys */
+	uint8_t dscp2prio[64]; /* the NIC's map (mlx5 default: DSCP >> 3) */
+	int ecn;           /* data packets are ECN-capable (ECT) */
+	enum nic_cc cc;
+	uint64_t rx_buffer;   /* receive buffer of a slow host, 0 = none */
+	uint64_t rx_rate;     /* ... and the rate the host empties it */
+	uint32_t ack_every;   /* ACK every this many packets (and the last) */
+	uint32_t timeout_exp; /* retransmission timeout 4.096 us x 2^this */
+	simtime_t timeout;
+	struct dcqcn_params dcqcn;
+};
 
 /* Named as ethtool -S and the RDMA hw_counters name them (FACTS.md 6). */
 struct nic_counters {

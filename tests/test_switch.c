@@ -434,7 +434,7 @@ Test(switch, step_marking_is_accepted_by_the_loader)
 }
 
 /* The model's marking decision at depth @q, @n draws: how many marked. */
-static unsigned red_marks(const struct scn_ecn *e, uint64_t q, unsigned n, gsl_rng *rng)
+static unsigned red_marks(const struct sw_ecn *e, uint64_t q, unsigned n, gsl_rng *rng)
 {
 	unsigned marked = 0;
 
@@ -446,7 +446,7 @@ static unsigned red_marks(const struct scn_ecn *e, uint64_t q, unsigned n, gsl_r
 /* Step marking in the switch: none at or below K, every packet above. */
 Test(switch, step_marking_marks_every_packet_above_k_and_none_at_k)
 {
-	const struct scn_ecn e = {.enabled = 1, .kmin = 100000, .kmax = 100000, .pmax = 0.05};
+	const struct sw_ecn e = {.enabled = 1, .kmin = 100000, .kmax = 100000, .pmax = 0.05};
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
 
 	gsl_rng_set(rng, 1);
@@ -465,7 +465,7 @@ Test(switch, step_marking_marks_every_packet_above_k_and_none_at_k)
  */
 Test(switch, red_marks_pmax_half_way_up_the_ramp)
 {
-	const struct scn_ecn e = {.enabled = 1, .kmin = 150000, .kmax = 1200000, .pmax = 0.2};
+	const struct sw_ecn e = {.enabled = 1, .kmin = 150000, .kmax = 1200000, .pmax = 0.2};
 	const unsigned n = 10000;
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
 	double p, sigma;

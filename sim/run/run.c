@@ -76,7 +76,7 @@ static int static_deadlock(struct sim *sim)
 	if (!s->sw.pfc.enabled || !s->sw.lossless)
 		return 0;
 	for (uint32_t i = 0; i < s->n_faults; i++) {
-		if (s->faults[i].kind == SCN_FAULT_LINK_DOWN && !s->faults[i].at &&
+		if (s->faults[i].kind == NET_FAULT_LINK_DOWN && !s->faults[i].at &&
 		    sim->topo->links[s->faults[i].link].up) {
 			sim->topo->links[s->faults[i].link].up = 0;
 			failed = 1;
@@ -86,7 +86,7 @@ static int static_deadlock(struct sim *sim)
 		err = topo_routes_build(sim->topo, &after);
 		/* the run takes them down itself, on time */
 		for (uint32_t i = 0; i < s->n_faults; i++)
-			if (s->faults[i].kind == SCN_FAULT_LINK_DOWN && !s->faults[i].at)
+			if (s->faults[i].kind == NET_FAULT_LINK_DOWN && !s->faults[i].at)
 				sim->topo->links[s->faults[i].link].up = 1;
 		if (err)
 			return -ENOMEM;
@@ -102,8 +102,26 @@ static int static_deadlock(struct sim *sim)
 	return err;
 }
 
+/* What the fabric is built from: the scenario's model sections. */
+static void net_params_of(const struct scenario *s, struct net_params *p)
+{
+	*p = (struct net_params){
+		.seed = s->seed,
+		.sw = s->sw,
+		.nic = s->nic,
+		.wl = s->wl,
+		.colls = s->colls,
+		.n_colls = s->n_colls,
+		.faults = s->faults,
+		.n_faults = s->n_faults,
+		.convergence = s->convergence,
+		.deadlock = s->deadlock,
+	};
+}
+
 int sim_init(struct sim *sim, struct scenario *s, struct diag *d)
 {
+	struct net_params p;
 	int err;
 
 	memset(sim, 0, sizeof(*sim));
@@ -121,7 +139,8 @@ int sim_init(struct sim *sim, struct scenario *s, struct diag *d)
 	if (!sim->q || !sim->rng || !sim->sampled_nonzero)
 		return -ENOMEM;
 	gsl_rng_set(sim->rng, (unsigned long)s->seed);
-	err = net_build(s, sim->topo, sim->q, sim->rng, &sim->net, d);
+	net_params_of(s, &p);
+	err = net_build(&p, sim->topo, sim->q, sim->rng, &sim->net, d);
 	if (err == -EINVAL)
 		scn_locate(s, d);
 	return err ? err : static_deadlock(sim);
