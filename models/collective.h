@@ -18,9 +18,10 @@
 
 #include "sim/engine/simtime.h"
 
-struct net;
-struct flow;
 struct coll;
+struct flow;
+struct mctx;
+struct nic;
 
 enum coll_op { COLL_ALLREDUCE, COLL_ALLGATHER, COLL_REDUCESCATTER, COLL_ALLTOALL };
 
@@ -47,17 +48,20 @@ uint32_t coll_ring_steps(const struct coll_spec *spec);
  * (steps + 1) x pieces does not fit in 32 bits (pieces are tagged so).
  */
 int coll_ring_pieces(const struct coll_spec *spec, uint64_t *seg, uint32_t *pieces);
-/* QPs the collective needs (allocated by the caller in net->flows). The
+/* QPs the collective needs (allocated by the caller in its flows). The
  * scenario loader keeps the sum of all flows and QPs within 32 bits. */
 uint64_t coll_qp_count(const struct coll_spec *spec);
 /*
- * Set up @spec's collective on the QPs net->flows[first .. first +
- * coll_qp_count - 1] and schedule its first iteration. 0 or -ENOMEM.
+ * Set up @spec's collective on the QPs @flows[first .. first +
+ * coll_qp_count - 1], opening each on its source's NIC in @nics (by host
+ * index), and schedule its first iteration. All borrowed. 0 or -ENOMEM.
  */
-int coll_new(struct net *net, const struct coll_spec *spec, uint32_t first, struct coll **out);
+int coll_new(struct mctx *ctx, const struct coll_spec *spec, struct flow *flows, uint32_t first,
+	     struct nic *const *nics, struct coll **out);
 void coll_free(struct coll *c);
-/* A message of the collective arrived whole at @qp's responder. */
-void coll_msg_done(struct coll *c, struct flow *qp, uint32_t tag, simtime_t now);
+/* A message of the collective arrived whole at @qp's responder (the NIC's
+ * nic_ops.msg_done). 1 when it completed the last iteration, else 0. */
+int coll_msg_done(struct coll *c, struct flow *qp, uint32_t tag, simtime_t now);
 
 struct coll_stats {
 	enum coll_op op;

@@ -31,11 +31,12 @@
 #include "sim/engine/simtime.h"
 
 struct diag;
-struct net;
+struct mctx;
 struct port;
 struct sw;
 struct topo;
 struct topo_link;
+struct topo_routes;
 
 enum sw_sched { SW_SCHED_STRICT, SW_SCHED_DWRR };
 enum sw_wd_action { SW_WD_DROP, SW_WD_FORWARD, SW_WD_ALERT };
@@ -119,9 +120,26 @@ int sw_buffer_plan(const struct sw_params *p, uint32_t mtu, const struct topo *t
 /* Headroom of each lossless PG of a switch port on link @l: pfc.headroom,
  * or pfc_headroom_need for the link and @mtu rounded up to 1 KiB. */
 uint64_t sw_port_headroom(const struct sw_params *p, uint32_t mtu, const struct topo_link *l);
-/* Build the switch of topology node @node. -EINVAL with @d when it does not
- * fit its buffer (sw_buffer_plan: the scenario is wrong), or -ENOMEM. */
-int sw_new(struct net *net, uint32_t node, struct sw **out, struct diag *d);
+/* What a switch reports upwards; the fabric fills it in (net.c). */
+struct sw_ops {
+	/* a packet of QP @flow was dropped: no route leads on from here */
+	void (*unroutable)(void *up, uint32_t flow);
+};
+
+/*
+ * Build the switch of topology node @node of @t with @prm (borrowed, as
+ * are the others): @ports are the node's ports in topology order, already
+ * joined to their peers (port_init); @routes the fabric's routes; @mtu the
+ * traffic's, for the computed headroom. -EINVAL with @d when it does not
+ * fit its buffer (sw_buffer_plan: the configuration is wrong), or -ENOMEM.
+ */
+int sw_new(struct mctx *ctx, const struct sw_params *prm, uint32_t mtu, const struct topo *t,
+	   const struct topo_routes *routes, uint32_t node, struct port *ports, struct sw **out,
+	   struct diag *d);
+/* Route by @r from now on (the control plane converged after a failure). */
+void sw_set_routes(struct sw *s, const struct topo_routes *r);
+/* Report through @ops with @up (optional: without, nothing is reported). */
+void sw_set_ops(struct sw *s, const struct sw_ops *ops, void *up);
 void sw_free(struct sw *s);
 /* Drop what waits for a port whose link went down (counted as drops). */
 void sw_port_down(struct sw *s, uint32_t local_port);

@@ -44,12 +44,12 @@ double ts_metric(const json_t *j, const char *metric)
 
 json_t *ts_finish(struct sim *sim)
 {
-	const struct net_totals *t;
+	const struct mctx_totals *t;
 	uint64_t inflight;
 	json_t *j;
 
 	cr_assert_eq(sim_run(sim, NULL, NULL, NULL, 0), 0);
-	t = &sim->net->tot;
+	t = &sim->net->ctx.tot;
 	inflight = net_inflight_bytes(sim->net);
 	cr_assert_eq(t->sent_bytes, t->received_bytes + t->dropped_bytes + inflight,
 		     "sent %llu != received %llu + dropped %llu + in flight %llu",

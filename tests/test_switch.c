@@ -37,30 +37,30 @@ struct pfc_trace {
 	uint32_t n_xoff, n_xon;
 };
 
-static void trace(void *ctx, simtime_t t, uint32_t port, uint8_t prio, enum net_pfc_event ev)
+static void trace(void *ctx, simtime_t t, uint32_t port, uint8_t prio, enum pfc_event ev)
 {
 	struct pfc_trace *tr = ctx;
 	const struct net *n = tr->sim->net;
 	const struct port *up = &n->ports[tr->upstream];
 
 	(void)prio;
-	if (ev == NET_PFC_XOFF && port == tr->xoff_port && !tr->n_xoff++) {
+	if (ev == PFC_EV_XOFF && port == tr->xoff_port && !tr->n_xoff++) {
 		const struct topo_port *tp = &tr->sim->topo->ports[port];
 		uint32_t local = port - tr->sim->topo->nodes[tp->node].first_port;
 
 		tr->t_xoff = t;
 		tr->pg_bytes_at_xoff = sw_pg(n->switches[tp->node], local, 3)->bytes;
 	}
-	if (ev == NET_PFC_XON && port == tr->xoff_port)
+	if (ev == PFC_EV_XON && port == tr->xoff_port)
 		tr->n_xon++;
-	if (ev == NET_PFC_RX_PAUSE && port == tr->upstream && !tr->t_rx)
+	if (ev == PFC_EV_RX_PAUSE && port == tr->upstream && !tr->t_rx)
 		tr->t_rx = t;
-	if (ev == NET_PFC_PAUSED && port == tr->upstream && !tr->t_paused) {
+	if (ev == PFC_EV_PAUSED && port == tr->upstream && !tr->t_paused) {
 		tr->t_paused = t;
 		tr->up_tx_at_paused = up->tx_packets;
 		tr->up_busy_at_paused = up->tx_pkt != NULL;
 	}
-	if (ev == NET_PFC_UNPAUSED && port == tr->upstream && tr->t_paused && !tr->t_unpaused) {
+	if (ev == PFC_EV_UNPAUSED && port == tr->upstream && tr->t_paused && !tr->t_unpaused) {
 		tr->t_unpaused = t;
 		tr->up_tx_at_unpaused = up->tx_packets;
 	}
@@ -102,8 +102,8 @@ Test(switch, xoff_fires_on_the_byte_that_crosses_the_threshold)
 	load(incast2, &sim);
 	tr.xoff_port = port_id(&sim, "sw0:h0");
 	tr.upstream = port_id(&sim, "h0:sw0");
-	sim.net->pfc_log = trace;
-	sim.net->pfc_log_ctx = &tr;
+	sim.net->ctx.pfc_log = trace;
+	sim.net->ctx.pfc_log_ctx = &tr;
 	j = ts_finish(&sim);
 	cr_assert_gt(tr.n_xoff, 0);
 	/* before the crossing packet the PG held at most XOFF; with it, more */
@@ -127,8 +127,8 @@ Test(switch, pause_arrives_after_serialization_and_propagation_then_stops_the_se
 	load(incast2, &sim);
 	tr.xoff_port = port_id(&sim, "sw0:h0");
 	tr.upstream = port_id(&sim, "h0:sw0");
-	sim.net->pfc_log = trace;
-	sim.net->pfc_log_ctx = &tr;
+	sim.net->ctx.pfc_log = trace;
+	sim.net->ctx.pfc_log_ctx = &tr;
 	j = ts_finish(&sim);
 	/* the switch's port towards h0 is idle (h0 only sends): no wait */
 	cr_assert_eq(tr.t_rx - tr.t_xoff, ser + prop, "PAUSE took %llu ps",
@@ -354,7 +354,7 @@ static double ecn_run(const char *kmin, const char *kmax, const char *ect, doubl
 	load(yaml, &sim);
 	j = ts_finish(&sim);
 	marks = ts_metric(j, "ecn_marked_packets");
-	*received = (double)sim.net->tot.received_packets;
+	*received = (double)sim.net->ctx.tot.received_packets;
 	*at_nics = marks_received(&sim);
 	json_decref(j);
 	sim_fini(&sim);
@@ -634,23 +634,23 @@ struct wd_trace {
 	uint32_t watch_triggers, watch_restores;
 };
 
-static void wd_log(void *ctx, simtime_t t, uint32_t port, uint8_t prio, enum net_pfc_event ev)
+static void wd_log(void *ctx, simtime_t t, uint32_t port, uint8_t prio, enum pfc_event ev)
 {
 	struct wd_trace *tr = ctx;
 	size_t i = (size_t)port * PKT_PRIORITIES + prio;
 	simtime_t due;
 
 	switch (ev) {
-	case NET_PFC_RX_PAUSE:
-	case NET_PFC_RX_RESUME:
+	case PFC_EV_RX_PAUSE:
+	case PFC_EV_RX_RESUME:
 		tr->last_rx[i] = t;
 		break;
-	case NET_PFC_WD_TRIGGER:
+	case PFC_EV_WD_TRIGGER:
 		tr->triggers++;
 		tr->watch_triggers += port == tr->watch;
 		tr->since[i] = t;
 		break;
-	case NET_PFC_WD_RESTORE:
+	case PFC_EV_WD_RESTORE:
 		/* restored once no PFC frame came for T1, counted from the trigger */
 		tr->restores++;
 		tr->watch_restores += port == tr->watch;
@@ -680,8 +680,8 @@ static json_t *storm_watchdog(const char *t1, struct sim *sim, struct wd_trace *
 	tr->since = calloc((size_t)sim->topo->n_ports * PKT_PRIORITIES, sizeof(simtime_t));
 	cr_assert(tr->last_rx && tr->since);
 	tr->watch = port_id(sim, "leaf1:h4");
-	sim->net->pfc_log = wd_log;
-	sim->net->pfc_log_ctx = tr;
+	sim->net->ctx.pfc_log = wd_log;
+	sim->net->ctx.pfc_log_ctx = tr;
 	j = ts_finish(sim);
 	free(tr->last_rx);
 	free(tr->since);
@@ -773,8 +773,8 @@ Test(switch, dynamic_threshold_is_alpha_times_free_shared_buffer)
 	load(yaml, &sim);
 	tr.xoff_port = port_id(&sim, "sw0:h0");
 	tr.upstream = port_id(&sim, "h0:sw0");
-	sim.net->pfc_log = trace;
-	sim.net->pfc_log_ctx = &tr;
+	sim.net->ctx.pfc_log = trace;
+	sim.net->ctx.pfc_log_ctx = &tr;
 	c = sw_counters(sim.net->switches[sim.topo->ports[tr.xoff_port].node]);
 	/* 4 MB - 3 ports x 200 KB of headroom = 3.4 MB shared */
 	cr_assert_eq(c->shared_size, 3400000);
