@@ -872,3 +872,99 @@ Test(switch, headroom_reservation_that_wraps_is_refused)
 		"of headroom (computed for each port's link, up to 20071424 B) reserve 80285696 B, "
 		"and switch.buffer.size is 32000000 B");
 }
+
+/* ---- the switch alone, built from its params struct ------------------------------ */
+
+/* The first time and the count of each PFC event on each port. */
+struct pfc_seen {
+	simtime_t first[16][PFC_EV_WD_RESTORE + 1];
+	uint32_t count[16][PFC_EV_WD_RESTORE + 1];
+};
+
+static void seen_log(void *ctx, simtime_t t, uint32_t port, uint8_t prio, enum pfc_event ev)
+{
+	struct pfc_seen *s = ctx;
+
+	(void)prio;
+	cr_assert_lt(port, 16);
+	if (!s->count[port][ev]++)
+		s->first[port][ev] = t;
+}
+
+/* A RESUME (quanta 0) for priority @prio from port @obj, now. */
+static void send_resume(void *obj, uint64_t prio)
+{
+	cr_assert_eq(port_send_pause(obj, (uint8_t)prio, 0), 0);
+}
+
+/*
+ * h0 sends 50 packets of 1000 B (1082 B on the wire: 86.56 ns at 100G)
+ * from 5 us to h2 on lossless TC 3, through sw0 whose port to h2 h2 has
+ * paused. Every packet stays in h0's PG: 9 x 1062 B fit under XOFF 10000 B,
+ * the 10th crosses it and goes to headroom, and PAUSE goes to h0. It
+ * arrives 16.72 ns later (84 B at 100G + 10 ns) and stops h0 after its
+ * response (394 quanta: 2017.28 ns), when h0 is serializing its 34th
+ * packet: 25 packets of headroom. When h2 resumes, sw0 drains h0's PG at
+ * line rate: headroom first, then shared bytes down to XON (10000 - 2000
+ * B) after the 27th packet.
+ */
+Test(switch, built_from_params_xoff_on_the_crossing_packet_and_xon_after_the_drain)
+{
+	const simtime_t ser = 86560, prop = 10000, pause = 6720 + prop, resp = 2017280;
+	const simtime_t start = 5000000, resume = 20000000;
+	struct sw_params p = {
+		.buffer = 1000000,
+		.lossless = 1u << 3,
+		.cnp_priority = 6,
+		.pfc = {.enabled = 1, .xoff = 10000, .xon_offset = 2000, .headroom = 100000,
+			.quanta = 0xffff},
+		.sched = SW_SCHED_STRICT,
+	};
+	struct pfc_seen seen = {0};
+	struct rig r;
+	struct rig_host h0, h2;
+	struct sw *s;
+	struct diag d = {0};
+	uint32_t node, sw_h0, sw_h2, h0_sw;
+	simtime_t xoff, unpaused;
+
+	for (int i = 0; i < 64; i++)
+		p.dscp_to_tc[i] = (uint8_t)(i >> 3);
+	rig_init(&r, rig_star(3, 100000000000ULL, prop));
+	r.ctx.pfc_log = seen_log;
+	r.ctx.pfc_log_ctx = &seen;
+	sw_h0 = rig_port(&r, "sw0:h0");
+	sw_h2 = rig_port(&r, "sw0:h2");
+	h0_sw = rig_port(&r, "h0:sw0");
+	node = (uint32_t)topo_find_node(r.topo, "sw0");
+	cr_assert_eq(r.topo->nodes[node].first_port, sw_h0);
+	cr_assert_eq(sw_new(&r.ctx, &p, 1000, r.topo, r.routes, node, &r.ports[sw_h0], &s, &d), 0,
+		     "%s", d.msg);
+	rig_host_init(&h0, &r, h0_sw);
+	rig_host_init(&h2, &r, rig_port(&r, "h2:sw0"));
+	cr_assert_eq(port_send_pause(h2.port, 3, 0xffff), 0);
+	rig_host_send(&h0, start, 50, 1000, 2, 26, 3);
+	rig_run(&r, resume - 1);
+
+	xoff = start + 10 * ser + prop;
+	cr_assert_eq(seen.count[sw_h0][PFC_EV_XOFF], 1);
+	cr_assert_eq(seen.first[sw_h0][PFC_EV_XOFF], xoff);
+	cr_assert_eq(seen.first[h0_sw][PFC_EV_PAUSED], xoff + pause + resp);
+	cr_assert_eq(h0.sent, 34);
+	cr_assert_eq(sw_pg(s, 0, 3)->bytes, 34 * 1062);
+	cr_assert_eq(sw_pg(s, 0, 3)->headroom, 25 * 1062);
+	cr_assert_eq(h2.rx_packets, 0);
+
+	cr_assert_not_null(evq_post(r.q, resume, send_resume, h2.port, 3));
+	rig_run(&r, SIMTIME_NEVER);
+	unpaused = resume + pause + resp;
+	cr_assert_eq(seen.first[sw_h2][PFC_EV_UNPAUSED], unpaused);
+	cr_assert_eq(seen.count[sw_h0][PFC_EV_XON], 1);
+	cr_assert_eq(seen.first[sw_h0][PFC_EV_XON], unpaused + 27 * ser);
+	cr_assert_eq(seen.first[h0_sw][PFC_EV_UNPAUSED], unpaused + 27 * ser + pause + resp);
+	cr_assert_eq(h2.rx_packets, 50);
+	cr_assert_eq(sw_counters(s)->drops, 0);
+	cr_assert_eq(sw_pg(s, 0, 3)->bytes, 0);
+	sw_free(s);
+	rig_fini(&r);
+}
