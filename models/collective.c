@@ -8,13 +8,14 @@
 #include <stdlib.h>
 
 #include "sim/engine/checked.h"
-#include "models/net.h"
+#include "models/mctx.h"
 #include "models/nic.h"
 
 struct coll {
-	struct net *net;
-	const struct scn_coll *spec;
-	struct flow *qps; /* net->flows + first */
+	struct mctx *ctx;
+	struct nic *const *nics; /* the fabric's, by host index */
+	const struct coll_spec *spec;
+	struct flow *qps; /* flows + first */
 	uint32_t n_qps;
 	uint32_t n, channels;
 	uint32_t steps;      /* ring: 2(n-1) or n-1; all-to-all: 1 */
@@ -33,41 +34,41 @@ struct coll {
 
 static int is_ring(const struct coll *c)
 {
-	return c->spec->op != SCN_ALLTOALL;
+	return c->spec->op != COLL_ALLTOALL;
 }
 
-uint64_t coll_qp_count(const struct scn_coll *spec)
+uint64_t coll_qp_count(const struct coll_spec *spec)
 {
-	if (spec->op == SCN_ALLTOALL)
+	if (spec->op == COLL_ALLTOALL)
 		return (uint64_t)spec->n_ranks * (spec->n_ranks - 1);
 	return (uint64_t)spec->n_ranks * spec->channels;
 }
 
-const char *coll_op_name(enum scn_coll_op op)
+const char *coll_op_name(enum coll_op op)
 {
 	static const char *const names[] = {
-		[SCN_ALLREDUCE] = "allreduce",
-		[SCN_ALLGATHER] = "allgather",
-		[SCN_REDUCESCATTER] = "reducescatter",
-		[SCN_ALLTOALL] = "alltoall",
+		[COLL_ALLREDUCE] = "allreduce",
+		[COLL_ALLGATHER] = "allgather",
+		[COLL_REDUCESCATTER] = "reducescatter",
+		[COLL_ALLTOALL] = "alltoall",
 	};
 
 	return names[op];
 }
 
-double coll_busbw_factor(enum scn_coll_op op, uint32_t ranks)
+double coll_busbw_factor(enum coll_op op, uint32_t ranks)
 {
 	double n = ranks;
 
-	return op == SCN_ALLREDUCE ? 2 * (n - 1) / n : (n - 1) / n;
+	return op == COLL_ALLREDUCE ? 2 * (n - 1) / n : (n - 1) / n;
 }
 
-uint32_t coll_ring_steps(const struct scn_coll *spec)
+uint32_t coll_ring_steps(const struct coll_spec *spec)
 {
-	return spec->op == SCN_ALLREDUCE ? 2 * (spec->n_ranks - 1) : spec->n_ranks - 1;
+	return spec->op == COLL_ALLREDUCE ? 2 * (spec->n_ranks - 1) : spec->n_ranks - 1;
 }
 
-int coll_ring_pieces(const struct scn_coll *spec, uint64_t *seg, uint32_t *pieces)
+int coll_ring_pieces(const struct coll_spec *spec, uint64_t *seg, uint32_t *pieces)
 {
 	uint64_t per = (uint64_t)spec->n_ranks * spec->channels;
 	uint64_t s = spec->bytes / per + (spec->bytes % per != 0), p, tags;
@@ -93,7 +94,7 @@ static uint64_t piece_bytes(const struct coll *c, uint32_t p)
 
 static void post(struct coll *c, struct flow *qp, uint64_t bytes, uint32_t tag)
 {
-	net_fail(c->net, nic_post(c->net->nics[qp->src], qp, bytes, tag));
+	mctx_fail(c->ctx, nic_post(c->nics[qp->src], qp, bytes, tag));
 }
 
 /* Rank @r's first sends of an iteration: step 0 of every ring, or its
@@ -121,7 +122,7 @@ static void on_late(void *obj, uint64_t arg)
 
 static void start_iteration(struct coll *c, simtime_t now)
 {
-	const struct scn_coll *s = c->spec;
+	const struct coll_spec *s = c->spec;
 
 	c->iter_start = now;
 	c->remaining = (uint64_t)c->n_qps * (is_ring(c) ? (uint64_t)c->steps * c->pieces : 1);
@@ -132,7 +133,7 @@ static void start_iteration(struct coll *c, simtime_t now)
 	for (uint32_t r = 0; r < c->n; r++) {
 		if (c->iter == 0 && r == s->late_rank) {
 			c->late_timer.arg = r;
-			net_arm(c->net, &c->late_timer, now + s->late_by);
+			mctx_arm(c->ctx, &c->late_timer, now + s->late_by);
 			continue;
 		}
 		first_sends(c, r);
@@ -144,10 +145,10 @@ static void on_start(void *obj, uint64_t arg)
 	struct coll *c = obj;
 
 	(void)arg;
-	start_iteration(c, evq_now(c->net->q));
+	start_iteration(c, evq_now(c->ctx->q));
 }
 
-void coll_msg_done(struct coll *c, struct flow *qp, uint32_t tag, simtime_t now)
+int coll_msg_done(struct coll *c, struct flow *qp, uint32_t tag, simtime_t now)
 {
 	uint32_t idx = (uint32_t)(qp - c->qps), rx;
 
@@ -173,16 +174,17 @@ void coll_msg_done(struct coll *c, struct flow *qp, uint32_t tag, simtime_t now)
 			     (step + 1) * c->pieces + p);
 	}
 	if (--c->remaining)
-		return;
+		return 0;
 	c->times[c->done++] = now - c->iter_start;
 	if (++c->iter < c->spec->iterations) {
 		start_iteration(c, now);
-		return;
+		return 0;
 	}
-	c->net->colls_done++;
+	return 1;
 }
 
-int coll_new(struct net *net, const struct scn_coll *spec, uint32_t first, struct coll **out)
+int coll_new(struct mctx *ctx, const struct coll_spec *spec, struct flow *flows, uint32_t first,
+	     struct nic *const *nics, struct coll **out)
 {
 	struct coll *c = calloc(1, sizeof(*c));
 	uint32_t n = spec->n_ranks;
@@ -195,9 +197,10 @@ int coll_new(struct net *net, const struct scn_coll *spec, uint32_t first, struc
 		coll_free(c);
 		return -ENOMEM;
 	}
-	c->net = net;
+	c->ctx = ctx;
+	c->nics = nics;
 	c->spec = spec;
-	c->qps = &net->flows[first];
+	c->qps = &flows[first];
 	c->n_qps = (uint32_t)coll_qp_count(spec); /* the loader keeps the total in 32 bits */
 	c->n = n;
 	c->channels = spec->channels;
@@ -230,8 +233,7 @@ int coll_new(struct net *net, const struct scn_coll *spec, uint32_t first, struc
 		f->dscp = spec->dscp;
 		f->prio = spec->priority;
 		f->start = spec->start;
-		f->net = net;
-		err = nic_open_qp(net->nics[f->src], f);
+		err = nic_open_qp(nics[f->src], f);
 		if (err) {
 			coll_free(c);
 			return err;
@@ -239,7 +241,7 @@ int coll_new(struct net *net, const struct scn_coll *spec, uint32_t first, struc
 	}
 	evq_timer_init(&c->start_timer, on_start, c);
 	evq_timer_init(&c->late_timer, on_late, c);
-	err = evq_arm(net->q, &c->start_timer, spec->start);
+	err = evq_arm(ctx->q, &c->start_timer, spec->start);
 	if (err) {
 		coll_free(c);
 		return err;

@@ -16,34 +16,55 @@
 
 #include <stdint.h>
 
-#include "sim/config/scenario.h"
+#include "sim/engine/simtime.h"
 
-struct net;
-struct flow;
 struct coll;
+struct flow;
+struct mctx;
+struct nic;
+
+enum coll_op { COLL_ALLREDUCE, COLL_ALLGATHER, COLL_REDUCESCATTER, COLL_ALLTOALL };
+
+/* A collective of the workload, as nccl-tests runs it. */
+struct coll_spec {
+	enum coll_op op;
+	uint64_t bytes;       /* per rank, as nccl-tests counts "size" */
+	uint32_t *ranks;      /* host index of each rank, in ring order */
+	uint32_t n_ranks;
+	uint32_t channels;    /* rings in parallel, each on its own QPs */
+	uint64_t chunk;       /* largest message a ring step sends at once */
+	uint32_t iterations;  /* back to back */
+	simtime_t start;
+	uint32_t late_rank;   /* rank whose first sends start late, or UINT32_MAX */
+	simtime_t late_by;
+	uint8_t dscp, priority;
+};
 
 /* Steps of a ring collective: 2(n-1) for AllReduce, n-1 otherwise. */
-uint32_t coll_ring_steps(const struct scn_coll *spec);
+uint32_t coll_ring_steps(const struct coll_spec *spec);
 /*
  * A ring collective's share per rank, channel and step (*@seg bytes) and
  * the pieces of at most `chunk` bytes it is cut into. 0, or -ERANGE when
  * (steps + 1) x pieces does not fit in 32 bits (pieces are tagged so).
  */
-int coll_ring_pieces(const struct scn_coll *spec, uint64_t *seg, uint32_t *pieces);
-/* QPs the collective needs (allocated by the caller in net->flows). The
+int coll_ring_pieces(const struct coll_spec *spec, uint64_t *seg, uint32_t *pieces);
+/* QPs the collective needs (allocated by the caller in its flows). The
  * scenario loader keeps the sum of all flows and QPs within 32 bits. */
-uint64_t coll_qp_count(const struct scn_coll *spec);
+uint64_t coll_qp_count(const struct coll_spec *spec);
 /*
- * Set up @spec's collective on the QPs net->flows[first .. first +
- * coll_qp_count - 1] and schedule its first iteration. 0 or -ENOMEM.
+ * Set up @spec's collective on the QPs @flows[first .. first +
+ * coll_qp_count - 1], opening each on its source's NIC in @nics (by host
+ * index), and schedule its first iteration. All borrowed. 0 or -ENOMEM.
  */
-int coll_new(struct net *net, const struct scn_coll *spec, uint32_t first, struct coll **out);
+int coll_new(struct mctx *ctx, const struct coll_spec *spec, struct flow *flows, uint32_t first,
+	     struct nic *const *nics, struct coll **out);
 void coll_free(struct coll *c);
-/* A message of the collective arrived whole at @qp's responder. */
-void coll_msg_done(struct coll *c, struct flow *qp, uint32_t tag, simtime_t now);
+/* A message of the collective arrived whole at @qp's responder (the NIC's
+ * nic_ops.msg_done). 1 when it completed the last iteration, else 0. */
+int coll_msg_done(struct coll *c, struct flow *qp, uint32_t tag, simtime_t now);
 
 struct coll_stats {
-	enum scn_coll_op op;
+	enum coll_op op;
 	uint64_t bytes;
 	uint32_t ranks;
 	uint32_t iterations, done; /* asked for, completed */
@@ -52,8 +73,8 @@ struct coll_stats {
 };
 
 void coll_stats(const struct coll *c, struct coll_stats *out);
-const char *coll_op_name(enum scn_coll_op op);
+const char *coll_op_name(enum coll_op op);
 /* nccl-tests' bus bandwidth factor (FACTS.md 7.3). */
-double coll_busbw_factor(enum scn_coll_op op, uint32_t ranks);
+double coll_busbw_factor(enum coll_op op, uint32_t ranks);
 
 #endif

@@ -7,10 +7,14 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "models/net.h"
+#include "topologies/topo.h"
+#include "models/link.h"
+#include "models/mctx.h"
 
 struct deadlock {
-	struct net *net;
+	struct mctx *ctx;
+	const struct topo *topo;
+	const struct port *ports; /* the fabric's, one per topo port */
 	simtime_t window;
 	int stop_on_detect;
 	struct evq_timer tick;
@@ -63,7 +67,7 @@ static void rotate_to_lowest(uint32_t *v, uint32_t n)
  * far end holding packets that entered through the port facing @x. */
 static int dfs(struct deadlock *d, uint32_t v, uint32_t depth)
 {
-	const struct topo *t = d->net->topo;
+	const struct topo *t = d->topo;
 	uint32_t pid = d->nodes[v] / PKT_PRIORITIES;
 	uint8_t prio = (uint8_t)(d->nodes[v] % PKT_PRIORITIES);
 	const struct topo_port *tp = &t->ports[pid];
@@ -75,7 +79,7 @@ static int dfs(struct deadlock *d, uint32_t v, uint32_t depth)
 		uint32_t y = t->nodes[far_node].first_port + k;
 		int32_t w = d->node[y * PKT_PRIORITIES + prio];
 
-		if (w < 0 || !holds_from(&d->net->ports[y], prio, in))
+		if (w < 0 || !holds_from(&d->ports[y], prio, in))
 			continue;
 		if (d->state[w] == 1) {
 			/* a cycle: from w's place on the path to here */
@@ -109,15 +113,15 @@ static int dfs(struct deadlock *d, uint32_t v, uint32_t depth)
 static void on_tick(void *obj, uint64_t arg)
 {
 	struct deadlock *d = obj;
-	struct net *n = d->net;
-	const struct topo *t = n->topo;
-	simtime_t now = evq_now(n->q);
+	struct mctx *c = d->ctx;
+	const struct topo *t = d->topo;
+	simtime_t now = evq_now(c->q);
 	uint32_t count = 0;
 	int found = 0;
 
 	(void)arg;
 	for (uint32_t i = 0; i < t->n_ports; i++) {
-		const struct port *p = &n->ports[i];
+		const struct port *p = &d->ports[i];
 		int sw = t->nodes[t->ports[i].node].kind == TOPO_SWITCH;
 
 		for (uint8_t prio = 0; prio < PKT_PRIORITIES; prio++) {
@@ -136,7 +140,7 @@ static void on_tick(void *obj, uint64_t arg)
 		if (d->state[v] == 0)
 			found = dfs(d, v, 0);
 	if (found < 0) {
-		net_fail(n, found);
+		mctx_fail(c, found);
 		return;
 	}
 	if (found) {
@@ -145,32 +149,35 @@ static void on_tick(void *obj, uint64_t arg)
 		d->rep.formed_at = 0;
 		for (uint32_t i = 0; i < d->rep.n; i++) {
 			/* the egress queue feeding the buffer: its peer */
-			const struct port *x = n->ports[d->rep.ports[i]].peer;
+			const struct port *x = d->ports[d->rep.ports[i]].peer;
 			simtime_t last = x->queue[d->rep.prio].last_dequeue;
 
 			if (last > d->rep.formed_at)
 				d->rep.formed_at = last;
 		}
 		if (d->stop_on_detect)
-			n->stop = 1;
+			c->stop = 1;
 		return; /* the first deadlock is the one reported */
 	}
-	if (evq_size(n->q) > 0)
-		net_arm(n, &d->tick, now + d->window / 4);
+	if (evq_size(c->q) > 0)
+		mctx_arm(c, &d->tick, now + d->window / 4);
 }
 
-int deadlock_start(struct net *net, simtime_t window, int stop_on_detect, struct deadlock **out)
+int deadlock_start(struct mctx *ctx, const struct topo *t, const struct port *ports,
+		   const struct deadlock_params *p, struct deadlock **out)
 {
 	struct deadlock *d = calloc(1, sizeof(*d));
-	size_t slots = (size_t)net->topo->n_ports * PKT_PRIORITIES;
+	size_t slots = (size_t)t->n_ports * PKT_PRIORITIES;
 	int err;
 
 	*out = NULL;
 	if (!d)
 		return -ENOMEM;
-	d->net = net;
-	d->window = window;
-	d->stop_on_detect = stop_on_detect;
+	d->ctx = ctx;
+	d->topo = t;
+	d->ports = ports;
+	d->window = p->window;
+	d->stop_on_detect = p->stop_on_detect;
 	d->node = malloc(slots * sizeof(*d->node));
 	d->nodes = malloc(slots * sizeof(*d->nodes));
 	d->state = malloc(slots);
@@ -180,7 +187,7 @@ int deadlock_start(struct net *net, simtime_t window, int stop_on_detect, struct
 		return -ENOMEM;
 	}
 	evq_timer_init(&d->tick, on_tick, d);
-	err = evq_arm(net->q, &d->tick, window / 4);
+	err = evq_arm(ctx->q, &d->tick, d->window / 4);
 	if (err) {
 		deadlock_free(d);
 		return err;

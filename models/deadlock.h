@@ -13,7 +13,16 @@
 
 #include "sim/engine/simtime.h"
 
-struct net;
+struct mctx;
+struct port;
+struct topo;
+
+/* Whether to watch for deadlocks during the run, and how. */
+struct deadlock_params {
+	int enabled;
+	simtime_t window;   /* paused with no dequeue this long: stuck */
+	int stop_on_detect; /* the run ends at the first deadlock */
+};
 
 struct deadlock_report {
 	int detected;
@@ -26,8 +35,14 @@ struct deadlock_report {
 
 struct deadlock;
 
-/* Watch @net every window/4 while it runs. 0 or -ENOMEM. */
-int deadlock_start(struct net *net, simtime_t window, int stop_on_detect, struct deadlock **out);
+/*
+ * Watch the switch ports of @t every window/4 while the run goes on:
+ * @ports are the fabric's, one per topology port (borrowed). On a
+ * deadlock with stop_on_detect, ctx->stop asks the run to end. 0 or
+ * -ENOMEM.
+ */
+int deadlock_start(struct mctx *ctx, const struct topo *t, const struct port *ports,
+		   const struct deadlock_params *p, struct deadlock **out);
 void deadlock_free(struct deadlock *d);
 const struct deadlock_report *deadlock_report(const struct deadlock *d);
 

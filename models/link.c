@@ -6,7 +6,7 @@
 
 #include <errno.h>
 
-#include "models/net.h"
+#include "models/mctx.h"
 
 static void on_tx_done(void *obj, uint64_t arg);
 static void on_arrive(void *obj, uint64_t arg);
@@ -32,10 +32,9 @@ simtime_t pfc_response_delay(uint64_t rate_bps)
 	return pfc_quanta_time(67, rate_bps);
 }
 
-void port_init(struct port *p, struct net *net, uint32_t id, uint64_t rate_bps,
-	       simtime_t delay)
+void port_init(struct port *p, struct mctx *ctx, uint32_t id, uint64_t rate_bps, simtime_t delay)
 {
-	p->net = net;
+	p->ctx = ctx;
 	p->id = id;
 	p->rate_bps = rate_bps;
 	p->delay = delay;
@@ -61,12 +60,12 @@ void port_kick(struct port *p)
 	p->tx_pkt = pkt;
 	t = simtime_tx(pkt_wire_bytes(pkt), p->rate_bps);
 	p->busy_time += t;
-	net_arm(p->net, &p->tx_done, evq_now(p->net->q) + t);
+	mctx_arm(p->ctx, &p->tx_done, evq_now(p->ctx->q) + t);
 }
 
 int port_send_pause(struct port *p, uint8_t prio, uint16_t quanta)
 {
-	struct pkt *pkt = pkt_alloc(&p->net->pool);
+	struct pkt *pkt = pkt_alloc(&p->ctx->pool);
 
 	if (!pkt)
 		return -ENOMEM;
@@ -88,15 +87,15 @@ int port_send_pause(struct port *p, uint8_t prio, uint16_t quanta)
 
 static void lose(struct port *p, struct pkt *pkt)
 {
-	struct net *n = p->net;
+	struct mctx *c = p->ctx;
 
 	p->lost_packets++;
 	p->lost_bytes += pkt->frame;
 	if (pkt->kind != PKT_PAUSE) {
-		n->tot.dropped_packets++;
-		n->tot.dropped_bytes += pkt->payload;
+		c->tot.dropped_packets++;
+		c->tot.dropped_bytes += pkt->payload;
 	}
-	pkt_free(&n->pool, pkt);
+	pkt_free(&c->pool, pkt);
 }
 
 /* The last bit left: the packet propagates; the transmitter takes the next. */
@@ -104,7 +103,7 @@ static void on_tx_done(void *obj, uint64_t arg)
 {
 	struct port *p = obj;
 	struct pkt *pkt = p->tx_pkt;
-	struct net *n = p->net;
+	struct mctx *c = p->ctx;
 
 	(void)arg;
 	p->tx_pkt = NULL;
@@ -116,10 +115,10 @@ static void on_tx_done(void *obj, uint64_t arg)
 	}
 	p->tx_packets++;
 	p->tx_bytes += pkt->frame;
-	n->tot.packet_hops++;
-	pkt->t = evq_now(n->q) + p->delay;
+	c->tot.packet_hops++;
+	pkt->t = evq_now(c->q) + p->delay;
 	if (!p->wire.head)
-		net_arm(n, &p->arrive, pkt->t);
+		mctx_arm(c, &p->arrive, pkt->t);
 	pktq_push(&p->wire, pkt);
 	port_kick(p);
 }
@@ -137,9 +136,9 @@ static void arm_expiry(struct port *p)
 		if ((p->paused & (1u << prio)) && p->pfc[prio].paused_until < first)
 			first = p->pfc[prio].paused_until;
 	if (first == SIMTIME_NEVER)
-		evq_cancel(p->net->q, &p->pause_expiry);
-	else if (!evq_pending(p->net->q, &p->pause_expiry) || p->pause_expiry.when > first)
-		net_arm(p->net, &p->pause_expiry, first);
+		evq_cancel(p->ctx->q, &p->pause_expiry);
+	else if (!evq_pending(p->ctx->q, &p->pause_expiry) || p->pause_expiry.when > first)
+		mctx_arm(p->ctx, &p->pause_expiry, first);
 }
 
 static void unpause(struct port *p, uint8_t prio, simtime_t now)
@@ -148,13 +147,13 @@ static void unpause(struct port *p, uint8_t prio, simtime_t now)
 
 	p->paused &= (uint8_t)~(1u << prio);
 	c->paused_time += now - c->paused_since;
-	net_pfc_event(p->net, p->id, prio, NET_PFC_UNPAUSED);
+	mctx_pfc_event(p->ctx, p->id, prio, PFC_EV_UNPAUSED);
 }
 
 static void on_pause_expiry(void *obj, uint64_t arg)
 {
 	struct port *p = obj;
-	simtime_t now = evq_now(p->net->q);
+	simtime_t now = evq_now(p->ctx->q);
 
 	(void)arg;
 	for (uint8_t prio = 0; prio < PKT_PRIORITIES; prio++)
@@ -170,7 +169,7 @@ static void on_pause_apply(void *obj, uint64_t arg)
 	struct port *p = obj;
 	uint8_t prio = (uint8_t)(arg >> 32);
 	uint32_t quanta = (uint32_t)arg;
-	simtime_t now = evq_now(p->net->q);
+	simtime_t now = evq_now(p->ctx->q);
 	struct port_pfc *c = &p->pfc[prio];
 
 	if (!(p->pfc_obey & (1u << prio)) || (p->pfc_ignore & (1u << prio)) || !p->up)
@@ -186,7 +185,7 @@ static void on_pause_apply(void *obj, uint64_t arg)
 	if (!(p->paused & (1u << prio))) {
 		p->paused |= (uint8_t)(1u << prio);
 		c->paused_since = now;
-		net_pfc_event(p->net, p->id, prio, NET_PFC_PAUSED);
+		mctx_pfc_event(p->ctx, p->id, prio, PFC_EV_PAUSED);
 	}
 	arm_expiry(p);
 }
@@ -200,13 +199,13 @@ static void pause_rx(struct port *p, struct pkt *pkt)
 		p->pfc[prio].rx_pause++;
 	else
 		p->pfc[prio].rx_resume++;
-	net_pfc_event(p->net, p->id, prio, quanta ? NET_PFC_RX_PAUSE : NET_PFC_RX_RESUME);
+	mctx_pfc_event(p->ctx, p->id, prio, quanta ? PFC_EV_RX_PAUSE : PFC_EV_RX_RESUME);
 	if (p->ops->pause_rx)
 		p->ops->pause_rx(p, prio, quanta);
-	if (!evq_post(p->net->q, evq_now(p->net->q) + p->response, on_pause_apply, p,
+	if (!evq_post(p->ctx->q, evq_now(p->ctx->q) + p->response, on_pause_apply, p,
 		      ((uint64_t)prio << 32) | quanta))
-		net_fail(p->net, -ENOMEM);
-	pkt_free(&p->net->pool, pkt);
+		mctx_fail(p->ctx, -ENOMEM);
+	pkt_free(&p->ctx->pool, pkt);
 }
 
 /* The head of the wire reached the peer. */
@@ -218,7 +217,7 @@ static void on_arrive(void *obj, uint64_t arg)
 
 	(void)arg;
 	if (p->wire.head)
-		net_arm(p->net, &p->arrive, p->wire.head->t);
+		mctx_arm(p->ctx, &p->arrive, p->wire.head->t);
 	peer->rx_packets++;
 	peer->rx_bytes += pkt->frame;
 	if (pkt->kind == PKT_PAUSE)
@@ -232,7 +231,7 @@ static void down_one(struct port *p)
 	struct pkt *pkt;
 
 	p->up = 0;
-	evq_cancel(p->net->q, &p->arrive);
+	evq_cancel(p->ctx->q, &p->arrive);
 	while ((pkt = pktq_pop(&p->wire)))
 		lose(p, pkt);
 	while ((pkt = pktq_pop(&p->ctrl)))
@@ -270,7 +269,7 @@ void port_pfc_ignore(struct port *p, uint8_t prio, int ignore)
 	if (ignore) {
 		p->pfc_ignore |= (uint8_t)(1u << prio);
 		if (p->paused & (1u << prio))
-			unpause(p, prio, evq_now(p->net->q));
+			unpause(p, prio, evq_now(p->ctx->q));
 		arm_expiry(p);
 		port_kick(p);
 	} else {

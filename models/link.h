@@ -21,7 +21,7 @@
 #include "sim/engine/evq.h"
 #include "models/packet.h"
 
-struct net;
+struct mctx;
 struct port;
 
 struct port_ops {
@@ -55,7 +55,7 @@ struct port_pfc {
 };
 
 struct port {
-	struct net *net;
+	struct mctx *ctx;
 	const struct port_ops *ops;
 	void *owner;
 	struct port *peer;
@@ -91,8 +91,7 @@ struct port {
 	simtime_t busy_time;
 };
 
-void port_init(struct port *p, struct net *net, uint32_t id, uint64_t rate_bps,
-	       simtime_t delay);
+void port_init(struct port *p, struct mctx *ctx, uint32_t id, uint64_t rate_bps, simtime_t delay);
 /* Start transmitting if idle and there is something to send. */
 void port_kick(struct port *p);
 /* Queue a PFC frame for @prio: @quanta 0 is a RESUME. 0 or -ENOMEM. */

@@ -1,25 +1,44 @@
 /*
- * The fabric: builds ports, switches and NICs from the topology, starts
- * flows on time, and plays the scenario's faults (a link goes down at once;
- * routes follow after topology.convergence).
+ * The fabric: builds ports, switches and NICs from the topology, joins them
+ * (the callback tables through which they report upwards: nic_ops,
+ * sw_ops), starts flows on time, and plays the faults (a link goes down at
+ * once; routes follow after topology.convergence).
  */
 #include "models/net.h"
 
 #include <errno.h>
 #include <stdlib.h>
 
-#include "models/collective.h"
-#include "models/deadlock.h"
-#include "models/nic.h"
-#include "models/switch.h"
-
 static void on_flow_start(void *obj, uint64_t arg)
 {
 	struct flow *f = obj;
 
 	(void)arg;
-	nic_start_flow(f->net->nics[f->src], f);
+	nic_start_flow(f->nic, f);
 }
+
+/* A message arrived whole (nic_ops): a workload flow or a collective's step is done. */
+static void on_msg_done(void *up, struct flow *qp, uint32_t tag, simtime_t now)
+{
+	struct net *n = up;
+
+	if (qp->coll)
+		n->colls_done += (uint32_t)coll_msg_done(qp->coll, qp, tag, now);
+	else
+		n->flows_done++;
+}
+
+/* A switch dropped a packet of @flow for want of a route (sw_ops). */
+static void on_unroutable(void *up, uint32_t flow)
+{
+	struct net *n = up;
+
+	if (flow < n->n_flows)
+		n->flows[flow].unroutable++;
+}
+
+static const struct nic_ops net_nic_ops = {.msg_done = on_msg_done};
+static const struct sw_ops net_sw_ops = {.unroutable = on_unroutable};
 
 static void on_link_down(void *obj, uint64_t link)
 {
@@ -44,9 +63,12 @@ static void on_reroute(void *obj, uint64_t link)
 
 	n->topo->links[link].up = 0;
 	if (topo_routes_build(n->topo, &r)) {
-		net_fail(n, -ENOMEM);
+		mctx_fail(&n->ctx, -ENOMEM);
 		return;
 	}
+	for (uint32_t u = 0; u < n->topo->n_nodes; u++)
+		if (n->switches[u])
+			sw_set_routes(n->switches[u], r);
 	topo_routes_free(n->routes);
 	n->routes = r;
 }
@@ -63,8 +85,8 @@ struct storm {
 static void on_storm(void *obj, uint64_t arg)
 {
 	struct storm *st = obj;
-	struct net *n = st->net;
-	simtime_t now = evq_now(n->q);
+	struct mctx *c = &st->net->ctx;
+	simtime_t now = evq_now(c->q);
 
 	(void)arg;
 	if (st->end && now >= st->end)
@@ -72,25 +94,11 @@ static void on_storm(void *obj, uint64_t arg)
 	for (uint8_t prio = 0; prio < PKT_PRIORITIES; prio++) {
 		if (!(st->prios & (1u << prio)))
 			continue;
-		net_fail(n, port_send_pause(st->port, prio, 0xffff));
-		net_pfc_event(n, st->port->id, prio, NET_PFC_STORM);
+		mctx_fail(c, port_send_pause(st->port, prio, 0xffff));
+		mctx_pfc_event(c, st->port->id, prio, PFC_EV_STORM);
 	}
 	/* refreshed before it expires, as a stuck device keeps doing */
-	net_arm(n, &st->t, now + pfc_quanta_time(0xffff, st->port->rate_bps) / 2);
-}
-
-const char *net_pfc_event_str(enum net_pfc_event ev)
-{
-	static const char *const names[] = {
-		[NET_PFC_XOFF] = "xoff",         [NET_PFC_REFRESH] = "refresh",
-		[NET_PFC_XON] = "xon",           [NET_PFC_RX_PAUSE] = "rx_pause",
-		[NET_PFC_RX_RESUME] = "rx_resume", [NET_PFC_PAUSED] = "paused",
-		[NET_PFC_UNPAUSED] = "unpaused", [NET_PFC_STORM] = "storm",
-		[NET_PFC_WD_TRIGGER] = "watchdog_trigger",
-		[NET_PFC_WD_RESTORE] = "watchdog_restore",
-	};
-
-	return names[ev];
+	mctx_arm(c, &st->t, now + pfc_quanta_time(0xffff, st->port->rate_bps) / 2);
 }
 
 static uint32_t flow_hash(uint64_t seed, uint32_t id)
@@ -103,86 +111,94 @@ static uint32_t flow_hash(uint64_t seed, uint32_t id)
 	return (uint32_t)(x ^ (x >> 32));
 }
 
-int net_build(const struct scenario *s, struct topo *t, struct evq *q, gsl_rng *rng,
+int net_build(const struct net_params *params, struct topo *t, struct evq *q, gsl_rng *rng,
 	      struct net **out, struct diag *d)
 {
 	struct net *n = calloc(1, sizeof(*n));
+	const struct net_params *p;
 	int err = -ENOMEM;
 
 	*out = NULL;
 	if (!n)
 		return -ENOMEM;
-	n->q = q;
-	n->rng = rng;
-	n->scn = s;
+	n->ctx.q = q;
+	n->ctx.rng = rng;
+	n->p = *params;
+	p = &n->p;
 	n->topo = t;
 	if (topo_routes_build(t, &n->routes))
 		goto fail;
 	n->ports = calloc(t->n_ports, sizeof(*n->ports));
 	n->switches = calloc(t->n_nodes, sizeof(*n->switches));
 	n->nics = calloc(t->n_hosts, sizeof(*n->nics));
-	n->n_flows = s->wl.n_flows;
-	for (uint32_t i = 0; i < s->n_colls; i++)
-		n->n_flows += coll_qp_count(&s->colls[i]);
+	n->n_flows = p->wl.n_flows;
+	for (uint32_t i = 0; i < p->n_colls; i++)
+		n->n_flows += coll_qp_count(&p->colls[i]);
 	n->flows = calloc(n->n_flows ? n->n_flows : 1, sizeof(*n->flows));
-	n->colls = calloc(s->n_colls ? s->n_colls : 1, sizeof(*n->colls));
+	n->colls = calloc(p->n_colls ? p->n_colls : 1, sizeof(*n->colls));
 	if (!n->ports || !n->switches || !n->nics || !n->flows || !n->colls)
 		goto fail;
 	for (uint32_t i = 0; i < t->n_ports; i++) {
 		const struct topo_port *tp = &t->ports[i];
 		const struct topo_link *l = &t->links[tp->link];
 
-		port_init(&n->ports[i], n, i, l->rate_bps, l->delay);
-		if (s->sw.pfc.response)
-			n->ports[i].response = s->sw.pfc.response;
+		port_init(&n->ports[i], &n->ctx, i, l->rate_bps, l->delay);
+		if (p->sw.pfc.response)
+			n->ports[i].response = p->sw.pfc.response;
 		n->ports[i].peer = &n->ports[tp->peer_port];
 		n->ports[i].local = i - t->nodes[tp->node].first_port;
 	}
 	for (uint32_t u = 0; u < t->n_nodes; u++) {
-		if (t->nodes[u].kind == TOPO_SWITCH) {
-			err = sw_new(n, u, &n->switches[u], d);
+		const struct topo_node *tn = &t->nodes[u];
+
+		if (tn->kind == TOPO_SWITCH) {
+			err = sw_new(&n->ctx, &p->sw, p->nic.mtu, t, n->routes, u,
+				     &n->ports[tn->first_port], &n->switches[u], d);
 			if (err)
 				goto fail;
+			sw_set_ops(n->switches[u], &net_sw_ops, n);
 			err = -ENOMEM;
-		} else if (!(n->nics[t->nodes[u].host_index] = nic_new(n, t->nodes[u].host_index))) {
+		} else if (!(n->nics[tn->host_index] =
+				 nic_new(&n->ctx, &p->nic, tn->host_index,
+					 &n->ports[tn->first_port], n->flows, &net_nic_ops, n))) {
 			goto fail;
 		}
 	}
-	n->n_wl_flows = s->wl.n_flows;
+	n->n_wl_flows = p->wl.n_flows;
 	for (uint32_t i = 0; i < n->n_wl_flows; i++) {
 		struct flow *f = &n->flows[i];
-		const struct scn_flow *sf = &s->wl.flows[i];
+		const struct wl_flow *sf = &p->wl.flows[i];
 
 		f->id = i;
 		f->src = sf->src;
 		f->dst = sf->dst;
 		f->bytes = sf->bytes;
 		f->start = sf->start;
-		f->hash = flow_hash(s->seed, i);
+		f->hash = flow_hash(p->seed, i);
 		f->dscp = sf->dscp;
 		f->prio = sf->priority;
-		f->net = n;
+		f->nic = n->nics[f->src];
 		evq_timer_init(&f->start_timer, on_flow_start, f);
 		if ((err = evq_arm(q, &f->start_timer, f->start)))
 			goto fail;
 	}
-	for (uint32_t i = 0, first = n->n_wl_flows; i < s->n_colls; i++) {
-		if ((err = coll_new(n, &s->colls[i], first, &n->colls[i])))
+	for (uint32_t i = 0, first = n->n_wl_flows; i < p->n_colls; i++) {
+		if ((err = coll_new(&n->ctx, &p->colls[i], n->flows, first, n->nics, &n->colls[i])))
 			goto fail;
 		n->n_colls++;
-		for (uint32_t k = 0; k < coll_qp_count(&s->colls[i]); k++)
-			n->flows[first + k].hash = flow_hash(s->seed, first + k);
-		first += coll_qp_count(&s->colls[i]);
+		for (uint32_t k = 0; k < coll_qp_count(&p->colls[i]); k++)
+			n->flows[first + k].hash = flow_hash(p->seed, first + k);
+		first += coll_qp_count(&p->colls[i]);
 	}
 	err = -ENOMEM;
-	n->storms = calloc(s->n_faults ? s->n_faults : 1, sizeof(*n->storms));
+	n->storms = calloc(p->n_faults ? p->n_faults : 1, sizeof(*n->storms));
 	if (!n->storms)
 		goto fail;
-	for (uint32_t i = 0; i < s->n_faults; i++) {
-		const struct scn_fault *f = &s->faults[i];
+	for (uint32_t i = 0; i < p->n_faults; i++) {
+		const struct net_fault *f = &p->faults[i];
 		struct storm *st = &n->storms[i];
 
-		if (f->kind == SCN_FAULT_PFC_STORM) {
+		if (f->kind == NET_FAULT_PFC_STORM) {
 			*st = (struct storm){.net = n, .port = &n->ports[f->port],
 					     .prios = f->priorities,
 					     .end = f->duration ? f->at + f->duration : 0};
@@ -190,13 +206,13 @@ int net_build(const struct scenario *s, struct topo *t, struct evq *q, gsl_rng *
 			if ((err = evq_arm(q, &st->t, f->at)))
 				goto fail;
 		} else if (!evq_post(q, f->at, on_link_down, n, f->link) ||
-			   !evq_post(q, f->at + s->convergence, on_reroute, n, f->link)) {
+			   !evq_post(q, f->at + p->convergence, on_reroute, n, f->link)) {
 			err = -ENOMEM;
 			goto fail;
 		}
 	}
-	if (s->deadlock.enabled && s->sw.pfc.enabled && s->sw.lossless && t->n_switches &&
-	    (err = deadlock_start(n, s->deadlock.window, s->deadlock.stop_on_detect, &n->deadlock)))
+	if (p->deadlock.enabled && p->sw.pfc.enabled && p->sw.lossless && t->n_switches &&
+	    (err = deadlock_start(&n->ctx, t, n->ports, &p->deadlock, &n->deadlock)))
 		goto fail;
 	*out = n;
 	return 0;
@@ -225,7 +241,7 @@ void net_free(struct net *n)
 	free(n->storms);
 	deadlock_free(n->deadlock);
 	topo_routes_free(n->routes);
-	pkt_pool_destroy(&n->pool);
+	pkt_pool_destroy(&n->ctx.pool);
 	free(n);
 }
 

@@ -8,12 +8,15 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "models/collective.h"
-#include "models/net.h"
+#include "models/link.h"
+#include "models/mctx.h"
 
 struct nic {
-	struct net *net;
-	const struct scenario *scn;
+	struct mctx *ctx;
+	struct flow *flows; /* the fabric's QPs, by id (pkt->flow) */
+	const struct nic_ops *ops;
+	void *up;
+	const struct nic_params *prm;
 	uint32_t host;
 	struct port *port;
 	struct flow *cur, *prev; /* circular ring of QPs with packets to send */
@@ -134,10 +137,10 @@ static void arm_pace(struct nic *n)
 	if (!n->n_wait)
 		return;
 	first = n->wait[0]->wait_key;
-	if (first < evq_now(n->net->q))
-		first = evq_now(n->net->q); /* a rate that rose made it due already */
-	if (!evq_pending(n->net->q, &n->pace) || n->pace.when > first)
-		net_arm(n->net, &n->pace, first);
+	if (first < evq_now(n->ctx->q))
+		first = evq_now(n->ctx->q); /* a rate that rose made it due already */
+	if (!evq_pending(n->ctx->q, &n->pace) || n->pace.when > first)
+		mctx_arm(n->ctx, &n->pace, first);
 }
 
 static void ring_add(struct nic *n, struct flow *f)
@@ -178,10 +181,10 @@ static void ring_remove_cur(struct nic *n)
 
 static void send_ctrl(struct nic *n, const struct flow *f, enum pkt_kind kind, uint32_t psn)
 {
-	struct pkt *pkt = pkt_alloc(&n->net->pool);
+	struct pkt *pkt = pkt_alloc(&n->ctx->pool);
 
 	if (!pkt) {
-		net_fail(n->net, -ENOMEM);
+		mctx_fail(n->ctx, -ENOMEM);
 		return;
 	}
 	pkt->kind = (uint8_t)kind;
@@ -195,8 +198,8 @@ static void send_ctrl(struct nic *n, const struct flow *f, enum pkt_kind kind, u
 	pkt->acct = PKT_ACCT_NONE;
 	if (kind == PKT_CNP) {
 		pkt->frame = PKT_CNP_FRAME_BYTES;
-		pkt->dscp = (uint8_t)n->scn->nic.dcqcn.np_cnp_dscp;
-		pkt->prio = (uint8_t)n->scn->nic.dcqcn.np_cnp_prio;
+		pkt->dscp = (uint8_t)n->prm->dcqcn.np_cnp_dscp;
+		pkt->prio = (uint8_t)n->prm->dcqcn.np_cnp_prio;
 	} else {
 		pkt->frame = PKT_ACK_FRAME_BYTES;
 		pkt->dscp = f->dscp;
@@ -231,12 +234,12 @@ static struct pkt *take_ctrl(struct nic *n, uint8_t paused)
 
 static void sync_increase_timer(struct flow *f)
 {
-	struct evq *q = f->net->q;
+	struct evq *q = f->nic->ctx->q;
 
 	if (f->rp.next_increase == SIMTIME_NEVER)
 		evq_cancel(q, &f->inc_timer);
 	else if (!evq_pending(q, &f->inc_timer) || f->inc_timer.when != f->rp.next_increase)
-		net_arm(f->net, &f->inc_timer, f->rp.next_increase);
+		mctx_arm(f->nic->ctx, &f->inc_timer, f->rp.next_increase);
 }
 
 static void on_cut(void *obj, uint64_t arg)
@@ -244,7 +247,7 @@ static void on_cut(void *obj, uint64_t arg)
 	struct flow *f = obj;
 
 	(void)arg;
-	dcqcn_rp_cut(&f->rp, evq_now(f->net->q));
+	dcqcn_rp_cut(&f->rp, evq_now(f->nic->ctx->q));
 	sync_increase_timer(f);
 }
 
@@ -255,9 +258,9 @@ static void on_increase(void *obj, uint64_t arg)
 	struct flow *f = obj;
 
 	(void)arg;
-	dcqcn_rp_timer(&f->rp, evq_now(f->net->q));
+	dcqcn_rp_timer(&f->rp, evq_now(f->nic->ctx->q));
 	sync_increase_timer(f);
-	rate_rose(f->net->nics[f->src], f);
+	rate_rose(f->nic, f);
 }
 
 /* ---- requester --------------------------------------------------------------------------- */
@@ -267,7 +270,7 @@ static void ring_add(struct nic *n, struct flow *f);
 static void on_pace(void *obj, uint64_t arg)
 {
 	struct nic *n = obj;
-	simtime_t now = evq_now(n->net->q);
+	simtime_t now = evq_now(n->ctx->q);
 
 	(void)arg;
 	while (n->n_wait && n->wait[0]->wait_key <= now) {
@@ -289,11 +292,11 @@ static void on_pace(void *obj, uint64_t arg)
  */
 static void arm_rto(struct nic *n, struct flow *f)
 {
-	struct evq *q = n->net->q;
+	struct evq *q = n->ctx->q;
 
-	f->rto_at = evq_now(q) + n->scn->nic.timeout;
+	f->rto_at = evq_now(q) + n->prm->timeout;
 	if (!evq_pending(q, &n->rto))
-		net_arm(n->net, &n->rto, f->rto_at);
+		mctx_arm(n->ctx, &n->rto, f->rto_at);
 }
 
 static void go_back(struct nic *n, struct flow *f, uint32_t psn)
@@ -306,7 +309,7 @@ static void go_back(struct nic *n, struct flow *f, uint32_t psn)
 static void on_rto(void *obj, uint64_t arg)
 {
 	struct nic *n = obj;
-	simtime_t now = evq_now(n->net->q), next = SIMTIME_NEVER;
+	simtime_t now = evq_now(n->ctx->q), next = SIMTIME_NEVER;
 
 	(void)arg;
 	for (uint32_t i = 0; i < n->n_qps; i++) {
@@ -321,13 +324,13 @@ static void on_rto(void *obj, uint64_t arg)
 		if (f->rto_at <= now) {
 			n->c.local_ack_timeout_err++;
 			go_back(n, f, f->snd_una);
-			f->rto_at = now + n->scn->nic.timeout;
+			f->rto_at = now + n->prm->timeout;
 		}
 		if (f->rto_at < next)
 			next = f->rto_at;
 	}
 	if (next != SIMTIME_NEVER)
-		net_arm(n->net, &n->rto, next);
+		mctx_arm(n->ctx, &n->rto, next);
 }
 
 /*
@@ -367,10 +370,10 @@ static void rate_rose(struct nic *n, struct flow *f)
 /* Build the next data packet of @f (its snd_nxt). */
 static struct pkt *data_packet(struct nic *n, struct flow *f, simtime_t now)
 {
-	struct pkt *pkt = pkt_alloc(&n->net->pool);
+	struct pkt *pkt = pkt_alloc(&n->ctx->pool);
 
 	if (!pkt) {
-		net_fail(n->net, -ENOMEM);
+		mctx_fail(n->ctx, -ENOMEM);
 		return NULL;
 	}
 	pkt->kind = PKT_DATA;
@@ -388,20 +391,20 @@ static struct pkt *data_packet(struct nic *n, struct flow *f, simtime_t now)
 	if (f->snd_nxt < f->snd_max) {
 		n->c.retransmitted_packets++;
 		n->c.retransmitted_bytes += pkt->payload;
-		n->net->tot.retransmitted_packets++;
+		n->ctx->tot.retransmitted_packets++;
 	} else {
 		f->sent += pkt->payload;
 		f->snd_max = f->snd_nxt + 1;
 	}
 	f->snd_nxt++;
-	n->net->tot.sent_bytes += pkt->payload;
-	n->net->tot.sent_packets++;
+	n->ctx->tot.sent_bytes += pkt->payload;
+	n->ctx->tot.sent_packets++;
 	n->c.tx_packets_phy++;
 	n->c.tx_bytes_phy += pkt->frame;
 	if (n->dcqcn) {
 		dcqcn_rp_sent(&f->rp, pkt->frame, now);
 		if (f->rp.next_increase != f->inc_timer.when ||
-		    !evq_pending(n->net->q, &f->inc_timer))
+		    !evq_pending(n->ctx->q, &f->inc_timer))
 			sync_increase_timer(f);
 	}
 	f->last_tx = now;
@@ -421,7 +424,7 @@ static struct pkt *data_packet(struct nic *n, struct flow *f, simtime_t now)
 static struct pkt *nic_next(struct port *p)
 {
 	struct nic *n = p->owner;
-	simtime_t now = evq_now(n->net->q);
+	simtime_t now = evq_now(n->ctx->q);
 	uint32_t skipped = 0;
 	struct pkt *pkt;
 	struct flow *f;
@@ -440,7 +443,7 @@ static struct pkt *nic_next(struct port *p)
 		if (t > now) {
 			/* held back by its rate: wait aside, off the ring */
 			ring_remove_cur(n);
-			net_fail(n->net, wait_push(n, f, t));
+			mctx_fail(n->ctx, wait_push(n, f, t));
 			continue;
 		}
 		if (p->paused & (1u << f->prio)) {
@@ -456,7 +459,7 @@ static struct pkt *nic_next(struct port *p)
 			ring_remove_cur(n);
 		} else if ((t = next_tx(n, f)) > now) {
 			ring_remove_cur(n);
-			net_fail(n->net, wait_push(n, f, t));
+			mctx_fail(n->ctx, wait_push(n, f, t));
 		} else {
 			n->prev = f;
 			n->cur = f->next_active;
@@ -491,12 +494,12 @@ static void requester_cnp(struct nic *n, struct flow *f, simtime_t now)
 		return;
 	}
 	n->c.rp_cnp_handled++;
-	n->net->tot.cnp_handled++;
+	n->ctx->tot.cnp_handled++;
 	cut = dcqcn_rp_cnp(&f->rp, now);
 	if (cut == now)
 		dcqcn_rp_cut(&f->rp, now);
 	else if (cut != SIMTIME_NEVER)
-		net_arm(n->net, &f->cut_timer, cut);
+		mctx_arm(n->ctx, &f->cut_timer, cut);
 	sync_increase_timer(f);
 }
 
@@ -504,16 +507,17 @@ static void requester_cnp(struct nic *n, struct flow *f, simtime_t now)
 
 static void responder_data(struct nic *n, struct flow *f, struct pkt *pkt, simtime_t now)
 {
-	const struct scenario *scn = n->scn;
+	const struct nic_params *prm = n->prm;
 
 	if (pkt->ecn == PKT_CE) {
 		n->c.np_ecn_marked_roce_packets++;
-		if (n->dcqcn && (!f->cnp_sent_once ||
-				 now - f->last_cnp >= scn->nic.dcqcn.np_min_time_between_cnps * SIMTIME_US)) {
+		if (n->dcqcn &&
+		    (!f->cnp_sent_once ||
+		     now - f->last_cnp >= prm->dcqcn.np_min_time_between_cnps * SIMTIME_US)) {
 			f->cnp_sent_once = 1;
 			f->last_cnp = now;
 			n->c.np_cnp_sent++;
-			n->net->tot.cnp_sent++;
+			n->ctx->tot.cnp_sent++;
 			send_ctrl(n, f, PKT_CNP, 0);
 		}
 	}
@@ -525,7 +529,7 @@ static void responder_data(struct nic *n, struct flow *f, struct pkt *pkt, simti
 		f->epsn++;
 		f->nak_sent = 0;
 		msg_done = f->epsn == m->first_psn + m->n_psn;
-		if (++f->unacked >= scn->nic.ack_every || msg_done) {
+		if (++f->unacked >= prm->ack_every || msg_done) {
 			f->unacked = 0;
 			send_ctrl(n, f, PKT_ACK, f->epsn);
 		}
@@ -533,13 +537,11 @@ static void responder_data(struct nic *n, struct flow *f, struct pkt *pkt, simti
 			uint32_t tag = m->tag;
 
 			f->rx_msg++;
-			if (f->coll) {
-				coll_msg_done(f->coll, f, tag, now);
-			} else {
+			if (!f->coll) {
 				f->finish = now;
-				n->net->flows_done++;
 				n->c.flows_done++;
 			}
+			n->ops->msg_done(n->up, f, tag, now);
 		}
 	} else if (pkt->psn > f->epsn) {
 		n->c.out_of_sequence++;
@@ -558,10 +560,10 @@ static void responder_data(struct nic *n, struct flow *f, struct pkt *pkt, simti
 static void rx_pause(struct nic *n, uint16_t quanta)
 {
 	for (uint8_t prio = 0; prio < PKT_PRIORITIES; prio++) {
-		if (!(n->scn->nic.pfc & (1u << prio)))
+		if (!(n->prm->pfc & (1u << prio)))
 			continue;
-		net_fail(n->net, port_send_pause(n->port, prio, quanta));
-		net_pfc_event(n->net, n->port->id, prio, quanta ? NET_PFC_XOFF : NET_PFC_XON);
+		mctx_fail(n->ctx, port_send_pause(n->port, prio, quanta));
+		mctx_pfc_event(n->ctx, n->port->id, prio, quanta ? PFC_EV_XOFF : PFC_EV_XON);
 	}
 }
 
@@ -578,15 +580,15 @@ static void on_rx_refresh(void *obj, uint64_t arg)
 	if (!n->rx_xoff)
 		return;
 	rx_pause(n, 0xffff);
-	net_arm(n->net, &n->rx_refresh, evq_now(n->net->q) + rx_refresh_period(n));
+	mctx_arm(n->ctx, &n->rx_refresh, evq_now(n->ctx->q) + rx_refresh_period(n));
 }
 
 static void arm_drain(struct nic *n)
 {
 	const struct pkt *head = n->rxq.head;
 
-	net_arm(n->net, &n->rx_drain,
-		evq_now(n->net->q) + simtime_tx(head->frame, n->scn->nic.rx_rate));
+	mctx_arm(n->ctx, &n->rx_drain,
+		 evq_now(n->ctx->q) + simtime_tx(head->frame, n->prm->rx_rate));
 }
 
 /* The host took the packet at the head of the receive buffer. */
@@ -597,13 +599,13 @@ static void on_rx_drain(void *obj, uint64_t arg)
 
 	(void)arg;
 	n->rx_used -= pkt->frame;
-	responder_data(n, &n->net->flows[pkt->flow], pkt, evq_now(n->net->q));
-	pkt_free(&n->net->pool, pkt);
+	responder_data(n, &n->flows[pkt->flow], pkt, evq_now(n->ctx->q));
+	pkt_free(&n->ctx->pool, pkt);
 	if (n->rxq.head)
 		arm_drain(n);
 	if (n->rx_xoff && n->rx_used <= n->rx_xon_at) {
 		n->rx_xoff = 0;
-		evq_cancel(n->net->q, &n->rx_refresh);
+		evq_cancel(n->ctx->q, &n->rx_refresh);
 		rx_pause(n, 0);
 	}
 }
@@ -611,17 +613,17 @@ static void on_rx_drain(void *obj, uint64_t arg)
 /* Data into the receive buffer; 0, or -ENOBUFS when it is full (a discard). */
 static int rx_buffer(struct nic *n, struct pkt *pkt)
 {
-	if (n->rx_used + pkt->frame > n->scn->nic.rx_buffer)
+	if (n->rx_used + pkt->frame > n->prm->rx_buffer)
 		return -ENOBUFS;
 	if (!n->rxq.head)
-		net_arm(n->net, &n->rx_drain,
-			evq_now(n->net->q) + simtime_tx(pkt->frame, n->scn->nic.rx_rate));
+		mctx_arm(n->ctx, &n->rx_drain,
+			 evq_now(n->ctx->q) + simtime_tx(pkt->frame, n->prm->rx_rate));
 	pktq_push(&n->rxq, pkt);
 	n->rx_used += pkt->frame;
-	if (!n->rx_xoff && n->rx_used >= n->rx_xoff_at && n->scn->nic.pfc) {
+	if (!n->rx_xoff && n->rx_used >= n->rx_xoff_at && n->prm->pfc) {
 		n->rx_xoff = 1;
 		rx_pause(n, 0xffff);
-		net_arm(n->net, &n->rx_refresh, evq_now(n->net->q) + rx_refresh_period(n));
+		mctx_arm(n->ctx, &n->rx_refresh, evq_now(n->ctx->q) + rx_refresh_period(n));
 	}
 	return 0;
 }
@@ -629,27 +631,27 @@ static int rx_buffer(struct nic *n, struct pkt *pkt)
 static void nic_rx(struct port *p, struct pkt *pkt)
 {
 	struct nic *n = p->owner;
-	struct net *net = n->net;
-	struct flow *f = &net->flows[pkt->flow];
-	simtime_t now = evq_now(net->q);
+	struct mctx *c = n->ctx;
+	struct flow *f = &n->flows[pkt->flow];
+	simtime_t now = evq_now(c->q);
 
 	n->c.rx_packets_phy++;
 	n->c.rx_bytes_phy += pkt->frame;
 	switch (pkt->kind) {
 	case PKT_DATA:
-		if (n->scn->nic.rx_buffer) {
+		if (n->prm->rx_buffer) {
 			if (rx_buffer(n, pkt)) {
 				n->c.rx_discards_phy++;
-				net->tot.dropped_packets++;
-				net->tot.dropped_bytes += pkt->payload;
+				c->tot.dropped_packets++;
+				c->tot.dropped_bytes += pkt->payload;
 				break;
 			}
-			net->tot.received_bytes += pkt->payload;
-			net->tot.received_packets++;
+			c->tot.received_bytes += pkt->payload;
+			c->tot.received_packets++;
 			return; /* the host takes it later */
 		}
-		net->tot.received_bytes += pkt->payload;
-		net->tot.received_packets++;
+		c->tot.received_bytes += pkt->payload;
+		c->tot.received_packets++;
 		responder_data(n, f, pkt, now);
 		break;
 	case PKT_ACK:
@@ -667,41 +669,44 @@ static void nic_rx(struct port *p, struct pkt *pkt)
 	default:
 		break;
 	}
-	pkt_free(&net->pool, pkt);
+	pkt_free(&c->pool, pkt);
 }
 
 static const struct port_ops nic_ops = {.next = nic_next, .rx = nic_rx};
 
 /* ---- life cycle ---------------------------------------------------------------------------- */
 
-struct nic *nic_new(struct net *net, uint32_t host)
+struct nic *nic_new(struct mctx *ctx, const struct nic_params *prm, uint32_t host,
+		    struct port *port, struct flow *flows, const struct nic_ops *ops, void *up)
 {
-	const struct topo_node *tn = &net->topo->nodes[net->topo->hosts[host]];
 	struct nic *n = calloc(1, sizeof(*n));
 
 	if (!n)
 		return NULL;
-	n->net = net;
-	n->scn = net->scn;
+	n->ctx = ctx;
+	n->prm = prm;
+	n->flows = flows;
+	n->ops = ops;
+	n->up = up;
 	n->host = host;
-	n->port = &net->ports[tn->first_port];
+	n->port = port;
 	n->port->ops = &nic_ops;
 	n->port->owner = n;
-	n->mtu = net->scn->nic.mtu;
-	n->ecn = net->scn->nic.ecn ? PKT_ECT : PKT_NOT_ECT;
-	n->dcqcn = net->scn->nic.cc == SCN_CC_DCQCN;
-	n->port->pfc_obey = net->scn->nic.pfc;
+	n->mtu = prm->mtu;
+	n->ecn = prm->ecn ? PKT_ECT : PKT_NOT_ECT;
+	n->dcqcn = prm->cc == NIC_CC_DCQCN;
+	n->port->pfc_obey = prm->pfc;
 	evq_timer_init(&n->pace, on_pace, n);
 	evq_timer_init(&n->rto, on_rto, n);
 	evq_timer_init(&n->rx_drain, on_rx_drain, n);
 	evq_timer_init(&n->rx_refresh, on_rx_refresh, n);
-	if (n->scn->nic.rx_buffer) {
+	if (n->prm->rx_buffer) {
 		/* XOFF leaves the headroom the link needs; XON two frames lower */
 		uint64_t hdrm = pfc_headroom(n->port, n->mtu);
 		uint64_t frame = n->mtu + PKT_HEADER_BYTES;
 
-		n->rx_xoff_at = n->scn->nic.rx_buffer > hdrm + frame ? n->scn->nic.rx_buffer - hdrm
-								      : n->scn->nic.rx_buffer / 2;
+		n->rx_xoff_at = n->prm->rx_buffer > hdrm + frame ? n->prm->rx_buffer - hdrm
+								 : n->prm->rx_buffer / 2;
 		n->rx_xon_at = n->rx_xoff_at > 2 * frame ? n->rx_xoff_at - 2 * frame : 0;
 	}
 	return n;
@@ -728,9 +733,10 @@ int nic_open_qp(struct nic *n, struct flow *f)
 		n->cap_qps = cap;
 	}
 	n->qps[n->n_qps++] = f;
+	f->nic = n;
 	evq_timer_init(&f->cut_timer, on_cut, f);
 	evq_timer_init(&f->inc_timer, on_increase, f);
-	dcqcn_rp_init(&f->rp, &n->scn->nic.dcqcn, n->port->rate_bps);
+	dcqcn_rp_init(&f->rp, &n->prm->dcqcn, n->port->rate_bps);
 	return 0;
 }
 
@@ -766,7 +772,7 @@ void nic_start_flow(struct nic *n, struct flow *f)
 	n->c.flows_started++;
 	f->bytes = 0;
 	err = nic_open_qp(n, f);
-	net_fail(n->net, err ? err : nic_post(n, f, bytes, 0));
+	mctx_fail(n->ctx, err ? err : nic_post(n, f, bytes, 0));
 }
 
 const struct nic_counters *nic_counters(const struct nic *n)

@@ -27,9 +27,87 @@
 
 #include <stdint.h>
 
-struct net;
+#include "sim/engine/evq.h"
+#include "sim/engine/simtime.h"
+#include "models/dcqcn.h"
+
+struct coll;
+struct mctx;
 struct nic;
-struct flow;
+struct port;
+
+enum nic_cc { NIC_CC_NONE, NIC_CC_DCQCN };
+
+/* What every NIC of the fabric is configured with. */
+struct nic_params {
+	uint32_t mtu;      /* payload bytes per packet */
+	uint8_t priority;  /* 802.1p priority of RDMA data */
+	uint8_t dscp;      /* DSCP of RDMA data */
+	uint8_t pfc;       /* priorities whose PAUSE the NIC obeys */
+	uint8_t dscp2prio[64]; /* the NIC's map (mlx5 default: DSCP >> 3) */
+	int ecn;           /* data packets are ECN-capable (ECT) */
+	enum nic_cc cc;
+	uint64_t rx_buffer;   /* receive buffer of a slow host, 0 = none */
+	uint64_t rx_rate;     /* ... and the rate the host empties it */
+	uint32_t ack_every;   /* ACK every this many packets (and the last) */
+	uint32_t timeout_exp; /* retransmission timeout 4.096 us x 2^this */
+	simtime_t timeout;
+	struct dcqcn_params dcqcn;
+};
+
+/* A message posted on a queue pair. */
+struct qp_msg {
+	uint64_t bytes;
+	uint32_t first_psn, n_psn;
+	uint32_t tag; /* the poster's own id (a collective's step and piece) */
+};
+
+/*
+ * A flow: one RC queue pair from src to dst, with the requester's state
+ * (at src) and the responder's (at dst). A workload flow carries one
+ * message; a collective's QP carries one message per step it takes part in,
+ * posted as its data dependencies are met.
+ */
+struct flow {
+	uint32_t id;
+	uint32_t src, dst;
+	uint64_t bytes;   /* posted so far */
+	simtime_t start;
+	simtime_t finish; /* workload flow: last byte received in order, 0 until then */
+	simtime_t acked;  /* workload flow: the requester saw the last ACK, 0 until then */
+	struct qp_msg *msgs;
+	uint32_t n_msgs, cap_msgs;
+	uint32_t tx_msg;  /* requester: message holding snd_nxt (a cursor) */
+	uint32_t rx_msg;  /* responder: next message to complete */
+	struct coll *coll; /* the collective this QP belongs to, or NULL (opaque here) */
+	uint32_t hash;
+	uint8_t dscp, prio;
+	uint64_t unroutable; /* its packets (data, ACK, CNP) dropped for want of a route */
+	struct nic *nic;   /* the requester's NIC (nic_open_qp) */
+	struct evq_timer start_timer;
+
+	/* requester */
+	uint32_t n_psn;              /* packets posted so far */
+	uint32_t snd_nxt, snd_una, snd_max; /* next, oldest unacked, highest sent + 1 */
+	uint64_t sent;               /* payload bytes sent, first transmissions */
+	simtime_t last_tx;           /* pacing: when the last data packet started */
+	uint32_t last_wire;          /* ... and its wire bytes */
+	uint8_t in_ring;
+	uint32_t wait_slot;          /* position + 1 in the NIC's pacing heap, 0 = not there */
+	simtime_t wait_key;          /* when it may send, as last computed */
+	struct flow *next_active;    /* the NIC's round-robin ring */
+	simtime_t rto_at;            /* retransmission deadline, 0 = none (nic.c) */
+	struct evq_timer cut_timer, inc_timer; /* DCQCN */
+	struct dcqcn_rp rp;
+
+	/* responder */
+	uint32_t epsn;               /* next PSN expected */
+	uint64_t received;           /* payload bytes accepted in order */
+	uint32_t unacked;            /* accepted since the last ACK */
+	uint8_t nak_sent;            /* one NAK per gap */
+	simtime_t last_cnp;          /* NP: when the last CNP left for this QP */
+	uint8_t cnp_sent_once;
+};
 
 /* Named as ethtool -S and the RDMA hw_counters name them (FACTS.md 6). */
 struct nic_counters {
@@ -47,15 +125,28 @@ struct nic_counters {
 	uint64_t flows_started, flows_done;
 };
 
-struct nic *nic_new(struct net *net, uint32_t host);
+/* What a NIC reports upwards; the fabric fills it in (net.c). */
+struct nic_ops {
+	/* a message posted with @tag arrived whole at @qp's responder */
+	void (*msg_done)(void *up, struct flow *qp, uint32_t tag, simtime_t now);
+};
+
+/*
+ * The NIC of host @host with @prm (borrowed, as are the others), on
+ * @port (already joined to its peer, see port_init). @flows is the
+ * fabric's table of QPs, by the id packets carry; @ops (required) with
+ * @up is told of every message that arrives. NULL when out of memory.
+ */
+struct nic *nic_new(struct mctx *ctx, const struct nic_params *prm, uint32_t host,
+		    struct port *port, struct flow *flows, const struct nic_ops *ops, void *up);
 void nic_free(struct nic *n);
 /* Open @f's QP and send its one message of f->bytes (a workload flow); an
- * event: a failure ends the run (net_fail). */
+ * event: a failure ends the run (mctx_fail). */
 void nic_start_flow(struct nic *n, struct flow *f);
 /* Open @f's QP with nothing to send yet (a collective's QP). 0 or -ENOMEM. */
 __attribute__((warn_unused_result)) int nic_open_qp(struct nic *n, struct flow *f);
 /* Post a message of @bytes on @f's QP; @tag comes back when it is received
- * (coll_msg_done). 0 or -ENOMEM. */
+ * (nic_ops.msg_done). 0 or -ENOMEM. */
 __attribute__((warn_unused_result)) int nic_post(struct nic *n, struct flow *f, uint64_t bytes,
 						 uint32_t tag);
 const struct nic_counters *nic_counters(const struct nic *n);

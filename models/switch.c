@@ -9,7 +9,10 @@
 #include <stdlib.h>
 
 #include "sim/engine/checked.h"
-#include "models/net.h"
+#include "sim/engine/diag.h"
+#include "topologies/topo.h"
+#include "models/link.h"
+#include "models/mctx.h"
 
 /* DWRR: the smallest weight gets one maximum-size frame per round. */
 #define SW_DWRR_UNIT 4200
@@ -45,10 +48,13 @@ struct sw_port {
 };
 
 struct sw {
-	struct net *net;
-	const struct scenario *scn;
+	struct mctx *ctx;
+	const struct sw_params *prm;
+	const struct topo_routes *routes;
+	const struct sw_ops *ops; /* may be NULL */
+	void *up;
 	uint32_t node;
-	struct port *ports; /* the node's ports, contiguous in net->ports */
+	struct port *ports; /* the node's ports */
 	uint32_t n_ports;
 	struct sw_port *ps;
 	uint8_t lossless; /* lossless PGs with PFC on */
@@ -64,7 +70,7 @@ static int is_lossless(const struct sw *s, uint8_t tc)
 /* Drop @pkt, counted on @pq; a lossless drop when @lossless_loss and its class is lossless. */
 static void drop_as(struct sw *s, struct port_queue *pq, struct pkt *pkt, int lossless_loss)
 {
-	struct net *n = s->net;
+	struct mctx *c = s->ctx;
 
 	pq->drops++;
 	pq->drop_bytes += pkt->frame;
@@ -72,11 +78,11 @@ static void drop_as(struct sw *s, struct port_queue *pq, struct pkt *pkt, int lo
 	s->c.drop_bytes += pkt->frame;
 	if (lossless_loss && is_lossless(s, pkt->prio)) {
 		s->c.lossless_drops++;
-		n->tot.lossless_drops++;
+		c->tot.lossless_drops++;
 	}
-	n->tot.dropped_packets++;
-	n->tot.dropped_bytes += pkt->payload;
-	pkt_free(&n->pool, pkt);
+	c->tot.dropped_packets++;
+	c->tot.dropped_bytes += pkt->payload;
+	pkt_free(&c->pool, pkt);
 }
 
 static void drop(struct sw *s, struct port_queue *pq, struct pkt *pkt)
@@ -91,12 +97,10 @@ static void drop(struct sw *s, struct port_queue *pq, struct pkt *pkt)
  */
 static void drop_unroutable(struct sw *s, struct port_queue *pq, struct pkt *pkt)
 {
-	struct net *n = s->net;
-
 	s->c.unroutable++;
-	n->tot.unroutable++;
-	if (pkt->flow < n->n_flows)
-		n->flows[pkt->flow].unroutable++;
+	s->ctx->tot.unroutable++;
+	if (s->ops && s->ops->unroutable)
+		s->ops->unroutable(s->up, pkt->flow);
 	drop_as(s, pq, pkt, 0);
 }
 
@@ -105,7 +109,7 @@ static void drop_unroutable(struct sw *s, struct port_queue *pq, struct pkt *pkt
 /* Shared bytes a PG may hold before XOFF, now. */
 static uint64_t xoff_limit(const struct sw *s)
 {
-	const struct scn_pfc *pfc = &s->scn->sw.pfc;
+	const struct sw_pfc *pfc = &s->prm->pfc;
 	uint64_t free_b;
 
 	if (!pfc->dynamic)
@@ -119,7 +123,7 @@ static uint64_t xoff_limit(const struct sw *s)
 
 static uint64_t xon_limit(const struct sw *s)
 {
-	const struct scn_pfc *pfc = &s->scn->sw.pfc;
+	const struct sw_pfc *pfc = &s->prm->pfc;
 	uint64_t lim;
 
 	if (pfc->has_xon)
@@ -130,19 +134,19 @@ static uint64_t xon_limit(const struct sw *s)
 
 static simtime_t refresh_period(const struct sw *s, const struct port *p)
 {
-	const struct scn_pfc *pfc = &s->scn->sw.pfc;
+	const struct sw_pfc *pfc = &s->prm->pfc;
 
 	return pfc->refresh ? pfc->refresh : pfc_quanta_time(pfc->quanta, p->rate_bps) / 2;
 }
 
-static void send_pause(struct sw *s, struct sw_pg *pg, uint32_t quanta, enum net_pfc_event ev)
+static void send_pause(struct sw *s, struct sw_pg *pg, uint32_t quanta, enum pfc_event ev)
 {
 	struct port *p = &s->ports[pg->port];
 
-	if (s->ps[pg->port].wd[pg->prio].storm && s->scn->sw.wd.action == SCN_WD_DROP)
+	if (s->ps[pg->port].wd[pg->prio].storm && s->prm->wd.action == SW_WD_DROP)
 		return; /* the watchdog stopped pauses from this queue */
-	net_fail(s->net, port_send_pause(p, pg->prio, (uint16_t)quanta));
-	net_pfc_event(s->net, p->id, pg->prio, ev);
+	mctx_fail(s->ctx, port_send_pause(p, pg->prio, (uint16_t)quanta));
+	mctx_pfc_event(s->ctx, p->id, pg->prio, ev);
 }
 
 static void on_refresh(void *obj, uint64_t arg)
@@ -153,15 +157,15 @@ static void on_refresh(void *obj, uint64_t arg)
 	(void)arg;
 	if (!pg->st.xoff)
 		return;
-	send_pause(s, pg, s->scn->sw.pfc.quanta, NET_PFC_REFRESH);
-	net_arm(s->net, &pg->refresh, evq_now(s->net->q) + refresh_period(s, &s->ports[pg->port]));
+	send_pause(s, pg, s->prm->pfc.quanta, PFC_EV_REFRESH);
+	mctx_arm(s->ctx, &pg->refresh, evq_now(s->ctx->q) + refresh_period(s, &s->ports[pg->port]));
 }
 
 static void xoff(struct sw *s, struct sw_pg *pg)
 {
 	pg->st.xoff = 1;
-	send_pause(s, pg, s->scn->sw.pfc.quanta, NET_PFC_XOFF);
-	net_arm(s->net, &pg->refresh, evq_now(s->net->q) + refresh_period(s, &s->ports[pg->port]));
+	send_pause(s, pg, s->prm->pfc.quanta, PFC_EV_XOFF);
+	mctx_arm(s->ctx, &pg->refresh, evq_now(s->ctx->q) + refresh_period(s, &s->ports[pg->port]));
 }
 
 static void maybe_xon(struct sw *s, struct sw_pg *pg)
@@ -169,8 +173,8 @@ static void maybe_xon(struct sw *s, struct sw_pg *pg)
 	if (!pg->st.xoff || pg->st.headroom || pg->shared_used > xon_limit(s))
 		return;
 	pg->st.xoff = 0;
-	evq_cancel(s->net->q, &pg->refresh);
-	send_pause(s, pg, 0, NET_PFC_XON);
+	evq_cancel(s->ctx->q, &pg->refresh);
+	send_pause(s, pg, 0, PFC_EV_XON);
 }
 
 /* ---- ECN --------------------------------------------------------------------- */
@@ -181,7 +185,7 @@ static void maybe_xon(struct sw *s, struct sw_pg *pg)
  * kmin == kmax the ramp is empty: step marking at K, none at or below, all
  * above (DCTCP marks when the queue is above K).
  */
-int sw_red_mark(const struct scn_ecn *e, uint64_t q, gsl_rng *rng)
+int sw_red_mark(const struct sw_ecn *e, uint64_t q, gsl_rng *rng)
 {
 	double p;
 
@@ -196,11 +200,11 @@ int sw_red_mark(const struct scn_ecn *e, uint64_t q, gsl_rng *rng)
 /* RED on the egress queue depth @q of an ECN-capable packet. */
 static void ecn_mark(struct sw *s, struct port_queue *pq, struct pkt *pkt, uint64_t q)
 {
-	if (pkt->ecn != PKT_ECT || !sw_red_mark(&s->scn->sw.ecn, q, s->net->rng))
+	if (pkt->ecn != PKT_ECT || !sw_red_mark(&s->prm->ecn, q, s->ctx->rng))
 		return;
 	pkt->ecn = PKT_CE;
 	pq->ecn_marked++;
-	s->net->tot.ecn_marked++;
+	s->ctx->tot.ecn_marked++;
 }
 
 /* ---- ingress ------------------------------------------------------------------- */
@@ -209,17 +213,17 @@ static void ecn_mark(struct sw *s, struct port_queue *pq, struct pkt *pkt, uint6
  * dropped. */
 static int admit(struct sw *s, struct sw_port *ps, struct pkt *pkt)
 {
-	const struct scenario *scn = s->scn;
+	const struct sw_params *prm = s->prm;
 	struct sw_pg *pg = &ps->pg[pkt->prio];
 	uint64_t b = pkt->frame;
 
-	if (scn->sw.per_port && ps->in_used + b > scn->sw.per_port)
+	if (prm->per_port && ps->in_used + b > prm->per_port)
 		return -ENOBUFS;
 	if (!is_lossless(s, pkt->prio)) {
 		if (s->c.shared_used + b > s->c.shared_size)
 			return -ENOBUFS;
 		pkt->acct = PKT_ACCT_SHARED;
-	} else if (pg->min_used + b <= scn->sw.pg_min) {
+	} else if (pg->min_used + b <= prm->pg_min) {
 		pkt->acct = PKT_ACCT_MIN;
 	} else if (!pg->st.xoff && pg->shared_used + b <= xoff_limit(s) &&
 		   s->c.shared_used + b <= s->c.shared_size) {
@@ -228,7 +232,7 @@ static int admit(struct sw *s, struct sw_port *ps, struct pkt *pkt)
 		if (!pg->st.xoff)
 			xoff(s, pg); /* this packet crosses the limit */
 		if (pg->st.headroom + b > ps->headroom ||
-		    (scn->sw.headroom_pool && s->c.headroom_used + b > scn->sw.headroom_pool)) {
+		    (prm->headroom_pool && s->c.headroom_used + b > prm->headroom_pool)) {
 			maybe_xon(s, pg); /* an empty PG must not stay paused */
 			return -ENOBUFS;
 		}
@@ -292,15 +296,14 @@ static void sw_sent(struct port *out, struct pkt *pkt)
 static void sw_rx(struct port *in, struct pkt *pkt)
 {
 	struct sw *s = in->owner;
-	struct net *n = s->net;
 	const uint16_t *hops;
 	uint32_t count;
 	struct port *out;
 	struct port_queue *pq;
 	struct sw_port *ps = &s->ps[in->local];
 
-	pkt->prio = s->scn->sw.dscp_to_tc[pkt->dscp];
-	hops = topo_next_hops(n->routes, s->node, pkt->dst, &count);
+	pkt->prio = s->prm->dscp_to_tc[pkt->dscp];
+	hops = topo_next_hops(s->routes, s->node, pkt->dst, &count);
 	if (!count) {
 		drop_unroutable(s, &in->queue[pkt->prio], pkt);
 		return;
@@ -312,9 +315,9 @@ static void sw_rx(struct port *in, struct pkt *pkt)
 		return;
 	}
 	if ((ps->wd[pkt->prio].storm || s->ps[out->local].wd[pkt->prio].storm) &&
-	    s->scn->sw.wd.action == SCN_WD_DROP) {
+	    s->prm->wd.action == SW_WD_DROP) {
 		s->c.watchdog_drops++;
-		n->tot.watchdog_drops++;
+		s->ctx->tot.watchdog_drops++;
 		drop(s, pq, pkt);
 		return;
 	}
@@ -325,7 +328,7 @@ static void sw_rx(struct port *in, struct pkt *pkt)
 		drop(s, pq, pkt);
 		return;
 	}
-	if (s->scn->sw.ecn.enabled && s->scn->sw.ecn.at_enqueue)
+	if (s->prm->ecn.enabled && s->prm->ecn.at_enqueue)
 		ecn_mark(s, pq, pkt, pq->bytes);
 	out->queued_bytes += pkt->frame;
 	pq->bytes += pkt->frame;
@@ -373,8 +376,7 @@ static struct pkt *sw_next(struct port *p)
 
 	if (!avail)
 		return NULL;
-	strict = s->scn->sw.sched == SCN_SCHED_STRICT ? avail
-						       : avail & (1u << s->scn->sw.cnp_priority);
+	strict = s->prm->sched == SW_SCHED_STRICT ? avail : avail & (1u << s->prm->cnp_priority);
 	if (strict)
 		prio = 31 - __builtin_clz(strict);
 	else
@@ -387,10 +389,10 @@ static struct pkt *sw_next(struct port *p)
 	}
 	pq->bytes -= pkt->frame;
 	pq->tx_packets++;
-	pq->last_dequeue = evq_now(s->net->q);
+	pq->last_dequeue = evq_now(s->ctx->q);
 	pq->tx_bytes += pkt->frame;
 	p->queued_bytes -= pkt->frame;
-	if (s->scn->sw.ecn.enabled && !s->scn->sw.ecn.at_enqueue)
+	if (s->prm->ecn.enabled && !s->prm->ecn.at_enqueue)
 		ecn_mark(s, pq, pkt, pq->bytes);
 	return pkt;
 }
@@ -408,7 +410,7 @@ static void flush_queue(struct sw *s, struct port *p, uint8_t prio, int watchdog
 		sw_sent(p, pkt); /* frees its buffer */
 		if (watchdog) {
 			s->c.watchdog_drops++;
-			s->net->tot.watchdog_drops++;
+			s->ctx->tot.watchdog_drops++;
 		}
 		drop(s, pq, pkt);
 	}
@@ -427,24 +429,24 @@ static simtime_t wd_restore_due(const struct sw *s, const struct sw_wd *wd)
 {
 	simtime_t from = wd->last_rx > wd->storm_since ? wd->last_rx : wd->storm_since;
 
-	return from + s->scn->sw.wd.restoration;
+	return from + s->prm->wd.restoration;
 }
 
 static void on_wd_restore(void *obj, uint64_t arg)
 {
 	struct sw_wd *wd = obj;
 	struct sw *s = wd->sw;
-	simtime_t now = evq_now(s->net->q), due = wd_restore_due(s, wd);
+	simtime_t now = evq_now(s->ctx->q), due = wd_restore_due(s, wd);
 
 	(void)arg;
 	if (now < due) {
-		net_arm(s->net, &wd->restore, due);
+		mctx_arm(s->ctx, &wd->restore, due);
 		return;
 	}
 	wd->storm = 0;
-	if (s->scn->sw.wd.action == SCN_WD_FORWARD)
+	if (s->prm->wd.action == SW_WD_FORWARD)
 		port_pfc_ignore(&s->ports[wd->port], wd->prio, 0);
-	net_pfc_event(s->net, s->ports[wd->port].id, wd->prio, NET_PFC_WD_RESTORE);
+	mctx_pfc_event(s->ctx, s->ports[wd->port].id, wd->prio, PFC_EV_WD_RESTORE);
 	port_kick(&s->ports[wd->port]);
 }
 
@@ -453,27 +455,27 @@ static void on_wd_detect(void *obj, uint64_t arg)
 	struct sw_wd *wd = obj;
 	struct sw *s = wd->sw;
 	struct port *p = &s->ports[wd->port];
-	simtime_t now = evq_now(s->net->q), due;
+	simtime_t now = evq_now(s->ctx->q), due;
 
 	(void)arg;
 	if (wd->storm || !(p->paused & (1u << wd->prio)))
 		return; /* not paused now: the next PAUSE re-arms detection */
-	due = p->pfc[wd->prio].paused_since + s->scn->sw.wd.detection;
+	due = p->pfc[wd->prio].paused_since + s->prm->wd.detection;
 	if (now < due) {
-		net_arm(s->net, &wd->detect, due);
+		mctx_arm(s->ctx, &wd->detect, due);
 		return;
 	}
 	wd->storm = 1;
 	wd->storm_since = now;
 	s->c.watchdog_triggers++;
-	s->net->tot.watchdog_triggers++;
-	net_pfc_event(s->net, p->id, wd->prio, NET_PFC_WD_TRIGGER);
-	if (s->scn->sw.wd.action == SCN_WD_DROP) {
+	s->ctx->tot.watchdog_triggers++;
+	mctx_pfc_event(s->ctx, p->id, wd->prio, PFC_EV_WD_TRIGGER);
+	if (s->prm->wd.action == SW_WD_DROP) {
 		flush_queue(s, p, wd->prio, 1);
-	} else if (s->scn->sw.wd.action == SCN_WD_FORWARD) {
+	} else if (s->prm->wd.action == SW_WD_FORWARD) {
 		port_pfc_ignore(p, wd->prio, 1);
 	}
-	net_arm(s->net, &wd->restore, wd_restore_due(s, wd));
+	mctx_arm(s->ctx, &wd->restore, wd_restore_due(s, wd));
 }
 
 static void sw_pause_rx(struct port *p, uint8_t prio, uint32_t quanta)
@@ -481,11 +483,11 @@ static void sw_pause_rx(struct port *p, uint8_t prio, uint32_t quanta)
 	struct sw *s = p->owner;
 	struct sw_wd *wd = &s->ps[p->local].wd[prio];
 
-	if (!s->scn->sw.wd.enabled || !is_lossless(s, prio))
+	if (!s->prm->wd.enabled || !is_lossless(s, prio))
 		return;
-	wd->last_rx = evq_now(s->net->q);
-	if (quanta && !wd->storm && !evq_pending(s->net->q, &wd->detect))
-		net_arm(s->net, &wd->detect, wd->last_rx + p->response + s->scn->sw.wd.detection);
+	wd->last_rx = evq_now(s->ctx->q);
+	if (quanta && !wd->storm && !evq_pending(s->ctx->q, &wd->detect))
+		mctx_arm(s->ctx, &wd->detect, wd->last_rx + p->response + s->prm->wd.detection);
 }
 
 static const struct port_ops sw_ops = {
@@ -497,63 +499,62 @@ static const struct port_ops sw_ops = {
 
 /* ---- life cycle ---------------------------------------------------------------------- */
 
-uint64_t sw_port_headroom(const struct scenario *s, const struct topo_link *l)
+uint64_t sw_port_headroom(const struct sw_params *p, uint32_t mtu, const struct topo_link *l)
 {
 	simtime_t response;
 
-	if (s->sw.pfc.headroom)
-		return s->sw.pfc.headroom;
+	if (p->pfc.headroom)
+		return p->pfc.headroom;
 	/* the far end's response: the same for both ends of a link (net_build) */
-	response = s->sw.pfc.response ? s->sw.pfc.response : pfc_response_delay(l->rate_bps);
-	return pfc_headroom_kib(pfc_headroom_need(l->rate_bps, l->delay, response, s->nic.mtu));
+	response = p->pfc.response ? p->pfc.response : pfc_response_delay(l->rate_bps);
+	return pfc_headroom_kib(pfc_headroom_need(l->rate_bps, l->delay, response, mtu));
 }
 
-int sw_buffer_plan(const struct scenario *s, const struct topo *t, uint32_t node, uint64_t *shared,
-		   struct diag *d)
+int sw_buffer_plan(const struct sw_params *p, uint32_t mtu, const struct topo *t, uint32_t node,
+		   uint64_t *shared, struct diag *d)
 {
 	const struct topo_node *tn = &t->nodes[node];
-	uint8_t lossless = s->sw.pfc.enabled ? s->sw.lossless : 0;
+	uint8_t lossless = p->pfc.enabled ? p->lossless : 0;
 	unsigned n_lossless = (unsigned)__builtin_popcount(lossless);
 	uint64_t reserved, x, most = 0;
 	char total[48];
 	int err;
 
 	/* every sum checked: 4 ports x 2^62 B of headroom must not wrap to 0 */
-	err = ck_mul((uint64_t)tn->n_ports * n_lossless, s->sw.pg_min, &reserved);
-	for (uint32_t i = 0; !err && !s->sw.headroom_pool && i < tn->n_ports; i++) {
+	err = ck_mul((uint64_t)tn->n_ports * n_lossless, p->pg_min, &reserved);
+	for (uint32_t i = 0; !err && !p->headroom_pool && i < tn->n_ports; i++) {
 		const struct topo_link *l = &t->links[t->ports[tn->first_port + i].link];
-		uint64_t h = sw_port_headroom(s, l);
+		uint64_t h = sw_port_headroom(p, mtu, l);
 
 		most = h > most ? h : most;
 		err = ck_mul(n_lossless, h, &x);
 		err = err ? err : ck_add(reserved, x, &reserved);
 	}
-	err = err ? err : ck_add(reserved, s->sw.headroom_pool, &reserved);
-	if (!err && reserved < s->sw.buffer) {
+	err = err ? err : ck_add(reserved, p->headroom_pool, &reserved);
+	if (!err && reserved < p->buffer) {
 		if (shared)
-			*shared = s->sw.buffer - reserved;
+			*shared = p->buffer - reserved;
 		return 0;
 	}
 	if (err)
 		snprintf(total, sizeof(total), "more than 2^64 B");
 	else
 		snprintf(total, sizeof(total), "%llu B", (unsigned long long)reserved);
-	if (s->sw.headroom_pool)
+	if (p->headroom_pool)
 		diag_set(d, "", 0, "switch.buffer.pg_min",
 			 "%s: %u ports x %u lossless priorit%s of pg_min and the headroom pool "
 			 "(%llu B) reserve %s, and switch.buffer.size is %llu B: nothing is left "
 			 "to share; lower pg_min or the headroom pool",
 			 tn->name, tn->n_ports, n_lossless, n_lossless == 1 ? "y" : "ies",
-			 (unsigned long long)s->sw.headroom_pool, total,
-			 (unsigned long long)s->sw.buffer);
-	else if (s->sw.pfc.headroom)
+			 (unsigned long long)p->headroom_pool, total,
+			 (unsigned long long)p->buffer);
+	else if (p->pfc.headroom)
 		diag_set(d, "", 0, "switch.pfc.headroom",
 			 "%s: %u ports x %u lossless priorit%s of headroom%s reserve %s, and "
 			 "switch.buffer.size is %llu B: nothing is left to share; lower the "
 			 "headroom, or share it with switch.buffer.headroom_pool",
 			 tn->name, tn->n_ports, n_lossless, n_lossless == 1 ? "y" : "ies",
-			 s->sw.pg_min ? " and pg_min" : "", total,
-			 (unsigned long long)s->sw.buffer);
+			 p->pg_min ? " and pg_min" : "", total, (unsigned long long)p->buffer);
 	else /* computed for the links: the buffer is what is short */
 		diag_set(
 		    d, "", 0, "switch.buffer.size",
@@ -562,46 +563,48 @@ int sw_buffer_plan(const struct scenario *s, const struct topo *t, uint32_t node
 		    "nothing is left to share; give a larger buffer, a smaller "
 		    "switch.pfc.headroom, or share it with switch.buffer.headroom_pool",
 		    tn->name, tn->n_ports, n_lossless, n_lossless == 1 ? "y" : "ies",
-		    (unsigned long long)most, s->sw.pg_min ? " and pg_min" : "", total,
-		    (unsigned long long)s->sw.buffer);
+		    (unsigned long long)most, p->pg_min ? " and pg_min" : "", total,
+		    (unsigned long long)p->buffer);
 	return -EINVAL;
 }
 
-int sw_new(struct net *net, uint32_t node, struct sw **out, struct diag *d)
+int sw_new(struct mctx *ctx, const struct sw_params *prm, uint32_t mtu, const struct topo *t,
+	   const struct topo_routes *routes, uint32_t node, struct port *ports, struct sw **out,
+	   struct diag *d)
 {
-	const struct topo_node *tn = &net->topo->nodes[node];
-	const struct scenario *scn = net->scn;
+	const struct topo_node *tn = &t->nodes[node];
 	struct sw *s;
 	uint64_t shared, wmin = UINT32_MAX;
 	int err;
 
 	*out = NULL;
-	err = sw_buffer_plan(scn, net->topo, node, &shared, d);
+	err = sw_buffer_plan(prm, mtu, t, node, &shared, d);
 	if (err)
 		return err;
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
-	s->net = net;
-	s->scn = scn;
+	s->ctx = ctx;
+	s->prm = prm;
+	s->routes = routes;
 	s->node = node;
-	s->ports = &net->ports[tn->first_port];
+	s->ports = ports;
 	s->n_ports = tn->n_ports;
-	s->lossless = scn->sw.pfc.enabled ? scn->sw.lossless : 0;
+	s->lossless = prm->pfc.enabled ? prm->lossless : 0;
 	s->ps = calloc(s->n_ports, sizeof(*s->ps));
 	if (!s->ps) {
 		free(s);
 		return -ENOMEM;
 	}
 	for (uint32_t i = 0; i < s->n_ports; i++)
-		s->ps[i].headroom = sw_port_headroom(
-		    scn, &net->topo->links[net->topo->ports[tn->first_port + i].link]);
+		s->ps[i].headroom =
+		    sw_port_headroom(prm, mtu, &t->links[t->ports[tn->first_port + i].link]);
 	s->c.shared_size = shared;
 	for (int q = 0; q < PKT_PRIORITIES; q++)
-		if (scn->sw.weights[q] && scn->sw.weights[q] < wmin)
-			wmin = scn->sw.weights[q];
+		if (prm->weights[q] && prm->weights[q] < wmin)
+			wmin = prm->weights[q];
 	for (int q = 0; q < PKT_PRIORITIES; q++)
-		s->quantum[q] = (uint32_t)((uint64_t)SW_DWRR_UNIT * scn->sw.weights[q] / wmin);
+		s->quantum[q] = (uint32_t)((uint64_t)SW_DWRR_UNIT * prm->weights[q] / wmin);
 	for (uint32_t i = 0; i < s->n_ports; i++) {
 		struct port *p = &s->ports[i];
 
@@ -621,6 +624,17 @@ int sw_new(struct net *net, uint32_t node, struct sw **out, struct diag *d)
 	}
 	*out = s;
 	return 0;
+}
+
+void sw_set_routes(struct sw *s, const struct topo_routes *r)
+{
+	s->routes = r;
+}
+
+void sw_set_ops(struct sw *s, const struct sw_ops *ops, void *up)
+{
+	s->ops = ops;
+	s->up = up;
 }
 
 void sw_free(struct sw *s)

@@ -31,13 +31,61 @@
 #include "sim/engine/simtime.h"
 
 struct diag;
-struct net;
+struct mctx;
 struct port;
-struct scenario;
-struct scn_ecn;
 struct sw;
 struct topo;
 struct topo_link;
+struct topo_routes;
+
+enum sw_sched { SW_SCHED_STRICT, SW_SCHED_DWRR };
+enum sw_wd_action { SW_WD_DROP, SW_WD_FORWARD, SW_WD_ALERT };
+
+/* PFC on the lossless priority groups of every switch. */
+struct sw_pfc {
+	int enabled;
+	int dynamic;          /* limit = 2^dynamic_th x free shared buffer */
+	int dynamic_th;
+	uint64_t xoff;        /* static: shared bytes a PG may hold before XOFF */
+	uint64_t xon;         /* absolute XON threshold, if has_xon */
+	int has_xon;
+	uint64_t xon_offset;  /* else XON at the XOFF limit minus this */
+	uint64_t headroom;    /* per lossless PG, 0: computed per link (sw_port_headroom) */
+	uint32_t quanta;      /* in each PAUSE frame */
+	simtime_t refresh;    /* re-send PAUSE this often while XOFF (0: half the quanta) */
+	simtime_t response;   /* reaction to a received PAUSE (0: by link speed) */
+};
+
+/* RED/ECN marking on the egress queues (sw_red_mark). */
+struct sw_ecn {
+	int enabled;
+	uint64_t kmin, kmax;
+	double pmax;
+	int at_enqueue;
+};
+
+/* The PFC watchdog (SONiC PFC_WD). */
+struct sw_watchdog {
+	int enabled;
+	simtime_t detection, restoration;
+	enum sw_wd_action action;
+};
+
+/* What every switch of the fabric is configured with (sizes in bytes). */
+struct sw_params {
+	uint64_t buffer;        /* total packet buffer, bytes */
+	uint64_t per_port;      /* static cap per ingress port, 0 = none */
+	uint64_t pg_min;        /* reserved minimum per lossless PG */
+	uint64_t headroom_pool; /* shared headroom pool, 0 = headroom reserved per PG */
+	uint8_t lossless;       /* bit mask of lossless priorities */
+	uint8_t cnp_priority;
+	uint8_t dscp_to_tc[64];
+	struct sw_pfc pfc;
+	struct sw_ecn ecn;
+	enum sw_sched sched;
+	uint32_t weights[8];    /* dwrr */
+	struct sw_watchdog wd;
+};
 
 struct sw_counters {
 	uint64_t shared_size;              /* shared pool after reservations */
@@ -59,22 +107,39 @@ struct sw_pg_stats {
 };
 
 /*
- * Whether topology node @node of @t, a switch, fits its buffer under
- * scenario @s: the reserved minimums (pg_min per lossless PG of each
+ * Whether topology node @node of @t, a switch, fits its buffer under @p
+ * with traffic of MTU @mtu: the reserved minimums (pg_min per lossless PG of each
  * port), each lossless PG's headroom (sw_port_headroom) or the shared
  * headroom pool, leaving some buffer to share. 0 with *@shared (if not
  * NULL) the shared pool; or -EINVAL with @d (path and message, no file)
  * saying why, a sum beyond 2^64 included. `run` refuses with it and
  * `rocesim check` reports it: one decision, the same words.
  */
-int sw_buffer_plan(const struct scenario *s, const struct topo *t, uint32_t node, uint64_t *shared,
-		   struct diag *d);
-/* Headroom of each lossless PG of a switch port on link @l: switch.pfc.headroom,
- * or pfc_headroom_need for the link rounded up to 1 KiB. */
-uint64_t sw_port_headroom(const struct scenario *s, const struct topo_link *l);
-/* Build the switch of topology node @node. -EINVAL with @d when it does not
- * fit its buffer (sw_buffer_plan: the scenario is wrong), or -ENOMEM. */
-int sw_new(struct net *net, uint32_t node, struct sw **out, struct diag *d);
+int sw_buffer_plan(const struct sw_params *p, uint32_t mtu, const struct topo *t, uint32_t node,
+		   uint64_t *shared, struct diag *d);
+/* Headroom of each lossless PG of a switch port on link @l: pfc.headroom,
+ * or pfc_headroom_need for the link and @mtu rounded up to 1 KiB. */
+uint64_t sw_port_headroom(const struct sw_params *p, uint32_t mtu, const struct topo_link *l);
+/* What a switch reports upwards; the fabric fills it in (net.c). */
+struct sw_ops {
+	/* a packet of QP @flow was dropped: no route leads on from here */
+	void (*unroutable)(void *up, uint32_t flow);
+};
+
+/*
+ * Build the switch of topology node @node of @t with @prm (borrowed, as
+ * are the others): @ports are the node's ports in topology order, already
+ * joined to their peers (port_init); @routes the fabric's routes; @mtu the
+ * traffic's, for the computed headroom. -EINVAL with @d when it does not
+ * fit its buffer (sw_buffer_plan: the configuration is wrong), or -ENOMEM.
+ */
+int sw_new(struct mctx *ctx, const struct sw_params *prm, uint32_t mtu, const struct topo *t,
+	   const struct topo_routes *routes, uint32_t node, struct port *ports, struct sw **out,
+	   struct diag *d);
+/* Route by @r from now on (the control plane converged after a failure). */
+void sw_set_routes(struct sw *s, const struct topo_routes *r);
+/* Report through @ops with @up (optional: without, nothing is reported). */
+void sw_set_ops(struct sw *s, const struct sw_ops *ops, void *up);
 void sw_free(struct sw *s);
 /* Drop what waits for a port whose link went down (counted as drops). */
 void sw_port_down(struct sw *s, uint32_t local_port);
@@ -90,6 +155,6 @@ uint64_t sw_headroom(const struct sw *s, uint32_t local_port);
  * pmax (q - kmin) / (kmax - kmin) with one uniform draw from @rng; kmin ==
  * kmax is step marking (0 at or below K, 1 above).
  */
-int sw_red_mark(const struct scn_ecn *e, uint64_t q, gsl_rng *rng);
+int sw_red_mark(const struct sw_ecn *e, uint64_t q, gsl_rng *rng);
 
 #endif

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 
 int wl_incast(uint32_t n_hosts, uint32_t senders, uint32_t receiver, uint64_t bytes,
-	      simtime_t start, struct scn_flow **flows, uint32_t *n_flows)
+	      simtime_t start, struct wl_flow **flows, uint32_t *n_flows)
 {
-	struct scn_flow *f;
+	struct wl_flow *f;
 	uint32_t n = 0;
 
 	if (senders >= n_hosts || receiver >= n_hosts)
@@ -20,7 +20,8 @@ int wl_incast(uint32_t n_hosts, uint32_t senders, uint32_t receiver, uint64_t by
 	for (uint32_t h = 0; n < senders; h++) {
 		if (h == receiver)
 			continue;
-		f[n++] = (struct scn_flow){.src = h, .dst = receiver, .bytes = bytes, .start = start};
+		f[n++] =
+		    (struct wl_flow){.src = h, .dst = receiver, .bytes = bytes, .start = start};
 	}
 	*flows = f;
 	*n_flows = n;
@@ -28,9 +29,9 @@ int wl_incast(uint32_t n_hosts, uint32_t senders, uint32_t receiver, uint64_t by
 }
 
 int wl_permutation(uint32_t n_hosts, uint64_t bytes, simtime_t start, uint64_t seed,
-		   struct scn_flow **flows, uint32_t *n_flows)
+		   struct wl_flow **flows, uint32_t *n_flows)
 {
-	struct scn_flow *f;
+	struct wl_flow *f;
 	uint32_t *dst;
 	gsl_rng *r;
 
@@ -61,7 +62,7 @@ int wl_permutation(uint32_t n_hosts, uint64_t bytes, simtime_t start, uint64_t s
 		}
 	}
 	for (uint32_t i = 0; i < n_hosts; i++)
-		f[i] = (struct scn_flow){.src = i, .dst = dst[i], .bytes = bytes, .start = start};
+		f[i] = (struct wl_flow){.src = i, .dst = dst[i], .bytes = bytes, .start = start};
 	gsl_rng_free(r);
 	free(dst);
 	*flows = f;

@@ -3,15 +3,19 @@
  * the wire limit, All-to-All against its wire time and against an
  * oversubscribed fabric, data dependencies (a late rank delays the ring),
  * and a collective beside other traffic. Every run checks the byte
- * conservation invariant.
+ * conservation invariant. Then a collective alone, built from its spec on
+ * two NICs, and the flows the workload patterns expand into.
  */
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "models/collective.h"
 #include "models/net.h"
+#include "models/nic.h"
+#include "models/workload.h"
 #include "sim/config/scenario.h"
 #include "support.h"
 
@@ -220,4 +224,120 @@ Test(collective, more_queue_pairs_than_32_bits_number_are_refused)
 	sized("topology: {kind: leaf_spine, leaves: 17, spines: 1, hosts_per_leaf: 4096}\n"
 	      "workload: {kind: alltoall, size: 1MB}\n",
 	      "workload", "4848545792 flows and queue pairs in all, more than 4294967295");
+}
+
+/* ---- a collective alone, built from its spec ------------------------------------- */
+
+static void coll_done(void *up, struct flow *qp, uint32_t tag, simtime_t now)
+{
+	int *finished = up;
+
+	*finished += coll_msg_done(qp->coll, qp, tag, now);
+}
+
+static const struct nic_ops coll_ops = {.msg_done = coll_done};
+
+/*
+ * Ring AllReduce of 100000 B per rank on two ranks back to back at 100G,
+ * 1 us apart, one channel: two steps each moving 50000 B (50 packets of
+ * 1000 B, 86.56 ns each on the wire). A step ends when its last packet
+ * lands, 50 x 86.56 ns + 1 us; the second starts then, behind the ACK of
+ * the first (86 B, 6.88 ns), which goes out ahead of data.
+ */
+Test(collective, built_from_spec_a_ring_allreduce_of_two_ranks_takes_two_steps)
+{
+	const simtime_t ser = 86560, ack = 6880, prop = 1000000;
+	const simtime_t step = 50 * ser + prop;
+	uint32_t ranks[] = {0, 1};
+	const struct coll_spec spec = {
+		.op = COLL_ALLREDUCE,
+		.bytes = 100000,
+		.ranks = ranks,
+		.n_ranks = 2,
+		.channels = 1,
+		.chunk = 1 << 20,
+		.iterations = 1,
+		.late_rank = UINT32_MAX,
+		.dscp = 26,
+		.priority = 3,
+	};
+	struct nic_params p = {.mtu = 1000, .pfc = 1u << 3, .cc = NIC_CC_NONE, .ack_every = 1000,
+			       .timeout = SIMTIME_S};
+	struct flow qps[2] = {{0}};
+	struct nic *nics[2];
+	struct coll_stats st;
+	struct coll *c;
+	int finished = 0;
+	struct rig r;
+
+	dcqcn_params_default(&p.dcqcn, DCQCN_MLX5);
+	cr_assert_eq(coll_qp_count(&spec), 2);
+	cr_assert_eq(coll_ring_steps(&spec), 2);
+	rig_init(&r, rig_pair(100000000000ULL, prop));
+	for (uint32_t h = 0; h < 2; h++)
+		cr_assert_not_null(nics[h] = nic_new(&r.ctx, &p, h, &r.ports[h], qps, &coll_ops,
+						     &finished));
+	cr_assert_eq(coll_new(&r.ctx, &spec, qps, 0, nics, &c), 0);
+	rig_run(&r, SIMTIME_NEVER);
+	coll_stats(c, &st);
+	cr_assert_eq(finished, 1);
+	cr_assert_eq(st.done, 1);
+	cr_assert_eq(st.times[0], step + ack + step, "took %llu ps",
+		     (unsigned long long)st.times[0]);
+	cr_assert_eq(st.rank_done[0], st.times[0]);
+	cr_assert_eq(st.rank_done[1], st.times[0]);
+	for (uint32_t i = 0; i < 2; i++) {
+		cr_assert_eq(qps[i].received, 100000);
+		cr_assert_eq(qps[i].n_msgs, 2);
+		nic_free(nics[i]);
+		free(qps[i].msgs);
+	}
+	coll_free(c);
+	rig_fini(&r);
+}
+
+/* ---- workloads: the flows a pattern expands into --------------------------------- */
+
+Test(workload, an_incast_sends_from_every_host_but_the_receiver_in_order)
+{
+	struct wl_flow *f;
+	uint32_t n;
+
+	cr_assert_eq(wl_incast(5, 3, 1, 4096, 7, &f, &n), 0);
+	cr_assert_eq(n, 3);
+	for (uint32_t i = 0; i < n; i++) {
+		cr_assert_eq(f[i].src, i == 0 ? 0 : i + 1);
+		cr_assert_eq(f[i].dst, 1);
+		cr_assert_eq(f[i].bytes, 4096);
+		cr_assert_eq(f[i].start, 7);
+	}
+	free(f);
+	cr_assert_eq(wl_incast(5, 5, 1, 4096, 0, &f, &n), -EINVAL, "more senders than other hosts");
+}
+
+Test(workload, a_permutation_is_a_derangement_drawn_from_the_seed)
+{
+	struct wl_flow *a, *b;
+	uint32_t na, nb, hit[64] = {0};
+	int same = 1;
+
+	cr_assert_eq(wl_permutation(64, 1000, 0, 42, &a, &na), 0);
+	cr_assert_eq(wl_permutation(64, 1000, 0, 42, &b, &nb), 0);
+	cr_assert_eq(na, 64);
+	for (uint32_t i = 0; i < na; i++) {
+		cr_assert_eq(a[i].src, i);
+		cr_assert_neq(a[i].dst, i, "host %u sends to itself", i);
+		hit[a[i].dst]++;
+		cr_assert_eq(a[i].dst, b[i].dst, "same seed, same traffic");
+	}
+	for (uint32_t i = 0; i < na; i++)
+		cr_assert_eq(hit[i], 1, "host %u receives %u flows", i, hit[i]);
+	free(b);
+	cr_assert_eq(wl_permutation(64, 1000, 0, 43, &b, &nb), 0);
+	for (uint32_t i = 0; i < na; i++)
+		same &= a[i].dst == b[i].dst;
+	cr_assert(!same, "another seed, another permutation");
+	free(a);
+	free(b);
+	cr_assert_eq(wl_permutation(1, 1000, 0, 42, &a, &na), -EINVAL);
 }

@@ -540,7 +540,7 @@ Test(configs, a_merged_value_keeps_its_origin_up_to_the_check_that_refuses_it)
 	cr_assert(s->sw.wd.enabled);
 	cr_assert_eq(s->sw.wd.detection, 300 * SIMTIME_MS);
 	cr_assert_eq(s->sw.wd.restoration, 400 * SIMTIME_MS);
-	cr_assert_eq(s->sw.wd.action, SCN_WD_FORWARD);
+	cr_assert_eq(s->sw.wd.action, SW_WD_FORWARD);
 	cr_assert_eq(s->sw.lossless, 1u << 3);
 	o = scn_origin(s, "switch.ecn.kmax");
 	cr_assert(o, "switch.ecn.kmax has no origin");
@@ -585,7 +585,7 @@ Test(configs, an_explicit_key_wins_over_a_merged_value)
 	cr_assert_null(scn_origin(s, "switch.ecn.kmax"));
 	cr_assert_eq(s->sw.ecn.kmin, 100000);
 	cr_assert_null(scn_origin(s, "switch.ecn.kmin"));
-	cr_assert_eq(s->sw.wd.action, SCN_WD_DROP);
+	cr_assert_eq(s->sw.wd.action, SW_WD_DROP);
 	cr_assert_null(scn_origin(s, "switch.watchdog.action"));
 	cr_assert_eq(s->sw.lossless, (1u << 3) | (1u << 4));
 	cr_assert_null(scn_origin(s, "switch.lossless"));

@@ -127,3 +127,87 @@ Test(deadlock, the_watchdog_breaks_a_deadlock_that_the_traffic_forms_again)
 	cr_assert_gt(moving, 10 * frozen, "%.0f bytes sent with the watchdog, %.0f without", moving,
 		     frozen);
 }
+
+/* ---- the detector alone, built from its params struct ----------------------------- */
+
+static void nothing(void *obj, uint64_t arg)
+{
+	(void)obj;
+	(void)arg;
+}
+
+/*
+ * Three switches in a ring, s0-s1-s2-s0, their queues set by hand: the
+ * egress queue of priority 3 of s0:s1, s1:s2 and s2:s0 is paused and holds
+ * a packet that came in from the switch behind (through s0:s2, s1:s0 and
+ * s2:s1). Each waits for the next one's ingress buffer: a cycle, found
+ * at the first look after the last queue has been stuck for the window
+ * (it stopped at 3 us; window 10 us; a look every 2.5 us: at 15 us),
+ * named by its ingress buffers s0:s2, s1:s0, s2:s1 (ports 1, 2, 4).
+ * With the packet at s2:s0 from elsewhere, there is no cycle.
+ */
+Test(deadlock, built_from_params_finds_the_cycle_of_stuck_queues)
+{
+	const struct topo_linkspec l = {.rate_bps = 100000000000ULL, .delay = 10000};
+	const struct deadlock_params p = {.enabled = 1, .window = 10000000, .stop_on_detect = 1};
+
+	for (int cycle = 1; cycle >= 0; cycle--) {
+		/* egress port, the local ingress port of its packet, its last dequeue */
+		const struct {
+			const char *port;
+			uint16_t in;
+			simtime_t last;
+		} stuck[] = {{"s0:s1", 1, 1000000},
+			     {"s1:s2", 0, 2000000},
+			     {"s2:s0", cycle ? 0 : 1, 3000000}};
+		const struct deadlock_report *rep;
+		struct topo *t = topo_new();
+		struct deadlock *dl;
+		struct diag d = {0};
+		struct rig r;
+
+		cr_assert_not_null(t);
+		for (int i = 0; i < 3; i++) {
+			char name[8];
+
+			snprintf(name, sizeof(name), "s%d", i);
+			cr_assert_eq(topo_add_node(t, name, TOPO_SWITCH), i);
+		}
+		for (uint32_t i = 0; i < 3; i++)
+			cr_assert_geq(topo_add_link(t, i, (i + 1) % 3, &l), 0);
+		cr_assert_eq(topo_finish(t, &d), 0, "%s", d.msg);
+		rig_init(&r, t);
+		for (size_t i = 0; i < 3; i++) {
+			struct port *x = &r.ports[rig_port(&r, stuck[i].port)];
+			struct pkt *k = pkt_alloc(&r.ctx.pool);
+
+			cr_assert_not_null(k);
+			*k = (struct pkt){.kind = PKT_DATA, .frame = 1062, .prio = 3,
+					  .in_port = stuck[i].in};
+			pktq_push(&x->queue[3].q, k);
+			x->paused = 1u << 3;
+			x->queue[3].last_dequeue = stuck[i].last;
+		}
+		cr_assert_eq(rig_port(&r, "s0:s2"), 1);
+		cr_assert_eq(rig_port(&r, "s1:s0"), 2);
+		cr_assert_eq(rig_port(&r, "s2:s1"), 4);
+		/* something still to happen keeps the detector looking */
+		cr_assert_not_null(evq_post(r.q, 100000000, nothing, NULL, 0));
+		cr_assert_eq(deadlock_start(&r.ctx, r.topo, r.ports, &p, &dl), 0);
+		rig_run(&r, 50000000);
+		rep = deadlock_report(dl);
+		cr_assert_eq(rep->detected, cycle);
+		cr_assert_eq(r.ctx.stop, cycle);
+		if (cycle) {
+			cr_assert_eq(rep->detected_at, 15000000);
+			cr_assert_eq(rep->formed_at, 3000000);
+			cr_assert_eq(rep->prio, 3);
+			cr_assert_eq(rep->n, 3);
+			cr_assert_eq(rep->ports[0], 1);
+			cr_assert_eq(rep->ports[1], 2);
+			cr_assert_eq(rep->ports[2], 4);
+		}
+		deadlock_free(dl);
+		rig_fini(&r);
+	}
+}

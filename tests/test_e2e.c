@@ -1,7 +1,8 @@
 /*
  * End-to-end: scenarios run through the library as `rocesim run` does,
  * checked against hand-computed results and invariants (bytes sent =
- * received + dropped + in flight; same seed, same results).
+ * received + dropped + in flight; same seed, same results); and the
+ * fabric built from its params struct alone.
  */
 #include <criterion/criterion.h>
 #include <math.h>
@@ -335,4 +336,54 @@ Test(e2e, a_disconnected_topology_file_leaves_flows_unroutable)
 	free(text);
 	json_decref(j);
 	sim_fini(&sim);
+}
+
+/*
+ * The fabric alone, built from its params struct (no scenario): one flow
+ * of 50 packets of 1000 B (86.56 ns each on the wire at 100G) from h0 to
+ * h1 through sw0, 10 ns per link. Its last packet leaves h0 at 50 x 86.56
+ * ns, and sw0, 86.56 ns and 10 ns later: it lands at 51 x 86.56 ns + 20 ns.
+ */
+Test(net, built_from_params_a_flow_crosses_a_switch_in_its_wire_time)
+{
+	struct wl_flow flow = {.src = 0, .dst = 1, .bytes = 50000, .dscp = 26, .priority = 3};
+	struct net_params p = {
+		.seed = 1,
+		.sw = {.buffer = 1000000,
+		       .lossless = 1u << 3,
+		       .cnp_priority = 6,
+		       .pfc = {.enabled = 1, .xoff = 100000, .headroom = 100000, .quanta = 0xffff},
+		       .sched = SW_SCHED_STRICT},
+		.nic = {.mtu = 1000, .priority = 3, .dscp = 26, .pfc = 1u << 3, .cc = NIC_CC_NONE,
+			.ack_every = 1000, .timeout = SIMTIME_S},
+		.wl = {.flows = &flow, .n_flows = 1},
+	};
+	const struct topo_spec spec = {
+		.kind = TOPO_STAR,
+		.hosts = 2,
+		.link = {.rate_bps = 100000000000ULL, .delay = 10000},
+	};
+	struct evq *q = evq_new();
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	struct diag d = {0};
+	struct topo *t;
+	struct net *n;
+
+	cr_assert(q && rng);
+	for (int i = 0; i < 64; i++)
+		p.sw.dscp_to_tc[i] = (uint8_t)(i >> 3);
+	dcqcn_params_default(&p.nic.dcqcn, DCQCN_MLX5);
+	cr_assert_eq(topo_build(&spec, &t, &d), 0);
+	cr_assert_eq(net_build(&p, t, q, rng, &n, &d), 0, "%s", d.msg);
+	while (!net_done(n) && evq_step(q))
+		cr_assert_eq(n->ctx.error, 0);
+	cr_assert(net_done(n));
+	cr_assert_eq(n->flows[0].finish, 51 * 86560 + 2 * 10000);
+	cr_assert_eq(n->ctx.tot.sent_bytes, 50000);
+	cr_assert_eq(n->ctx.tot.received_bytes, 50000);
+	cr_assert_eq(n->ctx.tot.packet_hops, 100);
+	net_free(n);
+	topo_free(t);
+	gsl_rng_free(rng);
+	evq_free(q);
 }

@@ -6,6 +6,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "models/net.h"
@@ -332,4 +333,86 @@ Test(nic, a_slow_receiver_pauses_the_fabric_instead_of_dropping)
 	cr_assert_gt(ts_metric(j, "retransmitted_packets"), 0);
 	json_decref(j);
 	sim_fini(&sim);
+}
+
+/* ---- the NIC alone, built from its params struct ------------------------------ */
+
+/* What the NICs reported: every message that arrived whole. */
+struct msgs_seen {
+	uint32_t n;
+	uint32_t tag;
+	simtime_t at;
+};
+
+static void seen_msg(void *up, struct flow *qp, uint32_t tag, simtime_t now)
+{
+	struct msgs_seen *m = up;
+
+	(void)qp;
+	m->n++;
+	m->tag = tag;
+	m->at = now;
+}
+
+static const struct nic_ops seen_ops = {.msg_done = seen_msg};
+
+static struct nic_params line_rate_nic(uint32_t ack_every)
+{
+	struct nic_params p = {
+		.mtu = 1000,
+		.priority = 3,
+		.dscp = 26,
+		.pfc = 1u << 3,
+		.cc = NIC_CC_NONE,
+		.ack_every = ack_every,
+		.timeout = SIMTIME_S,
+	};
+
+	dcqcn_params_default(&p.dcqcn, DCQCN_MLX5);
+	return p;
+}
+
+/*
+ * Two NICs back to back at 100G, 1 us apart: a message of 50 packets of
+ * 1000 B (1082 B on the wire, 86.56 ns each) arrives whole when its last
+ * packet lands, 50 x 86.56 ns + 1 us; the responder ACKs every ack_every
+ * packets and the last, and the last ACK (86 B on the wire, 6.88 ns)
+ * reaches the requester 1 us after it leaves.
+ */
+Test(nic, built_from_params_a_message_arrives_after_its_wire_time_and_is_acked)
+{
+	static const uint32_t every[] = {1, 7, 50, 1000};
+
+	for (size_t i = 0; i < sizeof(every) / sizeof(every[0]); i++) {
+		const simtime_t ser = 86560, ack = 6880, prop = 1000000;
+		const struct nic_params p = line_rate_nic(every[i]);
+		struct flow f = {
+		    .id = 0, .src = 0, .dst = 1, .bytes = 50000, .dscp = 26, .prio = 3};
+		struct msgs_seen seen = {0};
+		uint32_t acks = (50 + every[i] - 1) / every[i];
+		struct nic *a, *b;
+		struct rig r;
+
+		rig_init(&r, rig_pair(100000000000ULL, prop));
+		a = nic_new(&r.ctx, &p, 0, &r.ports[0], &f, &seen_ops, &seen);
+		b = nic_new(&r.ctx, &p, 1, &r.ports[1], &f, &seen_ops, &seen);
+		cr_assert(a && b);
+		nic_start_flow(a, &f);
+		rig_run(&r, SIMTIME_NEVER);
+		cr_assert_eq(seen.n, 1);
+		cr_assert_eq(seen.at, 50 * ser + prop);
+		cr_assert_eq(f.finish, 50 * ser + prop);
+		cr_assert_eq(f.received, 50000);
+		/* the ACKs go out on b's idle port as the packets arrive; the
+		 * last leaves with the last packet */
+		cr_assert_eq(f.acked, 50 * ser + prop + ack + prop, "ack_every %u", every[i]);
+		cr_assert_eq(nic_counters(a)->tx_packets_phy, 50);
+		cr_assert_eq(nic_counters(b)->tx_packets_phy, acks, "ack_every %u: %llu ACKs",
+			     every[i], (unsigned long long)nic_counters(b)->tx_packets_phy);
+		cr_assert_eq(nic_counters(a)->retransmitted_packets, 0);
+		nic_free(a);
+		nic_free(b);
+		free(f.msgs);
+		rig_fini(&r);
+	}
 }

@@ -37,30 +37,30 @@ struct pfc_trace {
 	uint32_t n_xoff, n_xon;
 };
 
-static void trace(void *ctx, simtime_t t, uint32_t port, uint8_t prio, enum net_pfc_event ev)
+static void trace(void *ctx, simtime_t t, uint32_t port, uint8_t prio, enum pfc_event ev)
 {
 	struct pfc_trace *tr = ctx;
 	const struct net *n = tr->sim->net;
 	const struct port *up = &n->ports[tr->upstream];
 
 	(void)prio;
-	if (ev == NET_PFC_XOFF && port == tr->xoff_port && !tr->n_xoff++) {
+	if (ev == PFC_EV_XOFF && port == tr->xoff_port && !tr->n_xoff++) {
 		const struct topo_port *tp = &tr->sim->topo->ports[port];
 		uint32_t local = port - tr->sim->topo->nodes[tp->node].first_port;
 
 		tr->t_xoff = t;
 		tr->pg_bytes_at_xoff = sw_pg(n->switches[tp->node], local, 3)->bytes;
 	}
-	if (ev == NET_PFC_XON && port == tr->xoff_port)
+	if (ev == PFC_EV_XON && port == tr->xoff_port)
 		tr->n_xon++;
-	if (ev == NET_PFC_RX_PAUSE && port == tr->upstream && !tr->t_rx)
+	if (ev == PFC_EV_RX_PAUSE && port == tr->upstream && !tr->t_rx)
 		tr->t_rx = t;
-	if (ev == NET_PFC_PAUSED && port == tr->upstream && !tr->t_paused) {
+	if (ev == PFC_EV_PAUSED && port == tr->upstream && !tr->t_paused) {
 		tr->t_paused = t;
 		tr->up_tx_at_paused = up->tx_packets;
 		tr->up_busy_at_paused = up->tx_pkt != NULL;
 	}
-	if (ev == NET_PFC_UNPAUSED && port == tr->upstream && tr->t_paused && !tr->t_unpaused) {
+	if (ev == PFC_EV_UNPAUSED && port == tr->upstream && tr->t_paused && !tr->t_unpaused) {
 		tr->t_unpaused = t;
 		tr->up_tx_at_unpaused = up->tx_packets;
 	}
@@ -102,8 +102,8 @@ Test(switch, xoff_fires_on_the_byte_that_crosses_the_threshold)
 	load(incast2, &sim);
 	tr.xoff_port = port_id(&sim, "sw0:h0");
 	tr.upstream = port_id(&sim, "h0:sw0");
-	sim.net->pfc_log = trace;
-	sim.net->pfc_log_ctx = &tr;
+	sim.net->ctx.pfc_log = trace;
+	sim.net->ctx.pfc_log_ctx = &tr;
 	j = ts_finish(&sim);
 	cr_assert_gt(tr.n_xoff, 0);
 	/* before the crossing packet the PG held at most XOFF; with it, more */
@@ -127,8 +127,8 @@ Test(switch, pause_arrives_after_serialization_and_propagation_then_stops_the_se
 	load(incast2, &sim);
 	tr.xoff_port = port_id(&sim, "sw0:h0");
 	tr.upstream = port_id(&sim, "h0:sw0");
-	sim.net->pfc_log = trace;
-	sim.net->pfc_log_ctx = &tr;
+	sim.net->ctx.pfc_log = trace;
+	sim.net->ctx.pfc_log_ctx = &tr;
 	j = ts_finish(&sim);
 	/* the switch's port towards h0 is idle (h0 only sends): no wait */
 	cr_assert_eq(tr.t_rx - tr.t_xoff, ser + prop, "PAUSE took %llu ps",
@@ -354,7 +354,7 @@ static double ecn_run(const char *kmin, const char *kmax, const char *ect, doubl
 	load(yaml, &sim);
 	j = ts_finish(&sim);
 	marks = ts_metric(j, "ecn_marked_packets");
-	*received = (double)sim.net->tot.received_packets;
+	*received = (double)sim.net->ctx.tot.received_packets;
 	*at_nics = marks_received(&sim);
 	json_decref(j);
 	sim_fini(&sim);
@@ -434,7 +434,7 @@ Test(switch, step_marking_is_accepted_by_the_loader)
 }
 
 /* The model's marking decision at depth @q, @n draws: how many marked. */
-static unsigned red_marks(const struct scn_ecn *e, uint64_t q, unsigned n, gsl_rng *rng)
+static unsigned red_marks(const struct sw_ecn *e, uint64_t q, unsigned n, gsl_rng *rng)
 {
 	unsigned marked = 0;
 
@@ -446,7 +446,7 @@ static unsigned red_marks(const struct scn_ecn *e, uint64_t q, unsigned n, gsl_r
 /* Step marking in the switch: none at or below K, every packet above. */
 Test(switch, step_marking_marks_every_packet_above_k_and_none_at_k)
 {
-	const struct scn_ecn e = {.enabled = 1, .kmin = 100000, .kmax = 100000, .pmax = 0.05};
+	const struct sw_ecn e = {.enabled = 1, .kmin = 100000, .kmax = 100000, .pmax = 0.05};
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
 
 	gsl_rng_set(rng, 1);
@@ -465,7 +465,7 @@ Test(switch, step_marking_marks_every_packet_above_k_and_none_at_k)
  */
 Test(switch, red_marks_pmax_half_way_up_the_ramp)
 {
-	const struct scn_ecn e = {.enabled = 1, .kmin = 150000, .kmax = 1200000, .pmax = 0.2};
+	const struct sw_ecn e = {.enabled = 1, .kmin = 150000, .kmax = 1200000, .pmax = 0.2};
 	const unsigned n = 10000;
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
 	double p, sigma;
@@ -634,23 +634,23 @@ struct wd_trace {
 	uint32_t watch_triggers, watch_restores;
 };
 
-static void wd_log(void *ctx, simtime_t t, uint32_t port, uint8_t prio, enum net_pfc_event ev)
+static void wd_log(void *ctx, simtime_t t, uint32_t port, uint8_t prio, enum pfc_event ev)
 {
 	struct wd_trace *tr = ctx;
 	size_t i = (size_t)port * PKT_PRIORITIES + prio;
 	simtime_t due;
 
 	switch (ev) {
-	case NET_PFC_RX_PAUSE:
-	case NET_PFC_RX_RESUME:
+	case PFC_EV_RX_PAUSE:
+	case PFC_EV_RX_RESUME:
 		tr->last_rx[i] = t;
 		break;
-	case NET_PFC_WD_TRIGGER:
+	case PFC_EV_WD_TRIGGER:
 		tr->triggers++;
 		tr->watch_triggers += port == tr->watch;
 		tr->since[i] = t;
 		break;
-	case NET_PFC_WD_RESTORE:
+	case PFC_EV_WD_RESTORE:
 		/* restored once no PFC frame came for T1, counted from the trigger */
 		tr->restores++;
 		tr->watch_restores += port == tr->watch;
@@ -680,8 +680,8 @@ static json_t *storm_watchdog(const char *t1, struct sim *sim, struct wd_trace *
 	tr->since = calloc((size_t)sim->topo->n_ports * PKT_PRIORITIES, sizeof(simtime_t));
 	cr_assert(tr->last_rx && tr->since);
 	tr->watch = port_id(sim, "leaf1:h4");
-	sim->net->pfc_log = wd_log;
-	sim->net->pfc_log_ctx = tr;
+	sim->net->ctx.pfc_log = wd_log;
+	sim->net->ctx.pfc_log_ctx = tr;
 	j = ts_finish(sim);
 	free(tr->last_rx);
 	free(tr->since);
@@ -773,8 +773,8 @@ Test(switch, dynamic_threshold_is_alpha_times_free_shared_buffer)
 	load(yaml, &sim);
 	tr.xoff_port = port_id(&sim, "sw0:h0");
 	tr.upstream = port_id(&sim, "h0:sw0");
-	sim.net->pfc_log = trace;
-	sim.net->pfc_log_ctx = &tr;
+	sim.net->ctx.pfc_log = trace;
+	sim.net->ctx.pfc_log_ctx = &tr;
 	c = sw_counters(sim.net->switches[sim.topo->ports[tr.xoff_port].node]);
 	/* 4 MB - 3 ports x 200 KB of headroom = 3.4 MB shared */
 	cr_assert_eq(c->shared_size, 3400000);
@@ -871,4 +871,100 @@ Test(switch, headroom_reservation_that_wraps_is_refused)
 		"switch.buffer.size",
 		"of headroom (computed for each port's link, up to 20071424 B) reserve 80285696 B, "
 		"and switch.buffer.size is 32000000 B");
+}
+
+/* ---- the switch alone, built from its params struct ------------------------------ */
+
+/* The first time and the count of each PFC event on each port. */
+struct pfc_seen {
+	simtime_t first[16][PFC_EV_WD_RESTORE + 1];
+	uint32_t count[16][PFC_EV_WD_RESTORE + 1];
+};
+
+static void seen_log(void *ctx, simtime_t t, uint32_t port, uint8_t prio, enum pfc_event ev)
+{
+	struct pfc_seen *s = ctx;
+
+	(void)prio;
+	cr_assert_lt(port, 16);
+	if (!s->count[port][ev]++)
+		s->first[port][ev] = t;
+}
+
+/* A RESUME (quanta 0) for priority @prio from port @obj, now. */
+static void send_resume(void *obj, uint64_t prio)
+{
+	cr_assert_eq(port_send_pause(obj, (uint8_t)prio, 0), 0);
+}
+
+/*
+ * h0 sends 50 packets of 1000 B (1082 B on the wire: 86.56 ns at 100G)
+ * from 5 us to h2 on lossless TC 3, through sw0 whose port to h2 h2 has
+ * paused. Every packet stays in h0's PG: 9 x 1062 B fit under XOFF 10000 B,
+ * the 10th crosses it and goes to headroom, and PAUSE goes to h0. It
+ * arrives 16.72 ns later (84 B at 100G + 10 ns) and stops h0 after its
+ * response (394 quanta: 2017.28 ns), when h0 is serializing its 34th
+ * packet: 25 packets of headroom. When h2 resumes, sw0 drains h0's PG at
+ * line rate: headroom first, then shared bytes down to XON (10000 - 2000
+ * B) after the 27th packet.
+ */
+Test(switch, built_from_params_xoff_on_the_crossing_packet_and_xon_after_the_drain)
+{
+	const simtime_t ser = 86560, prop = 10000, pause = 6720 + prop, resp = 2017280;
+	const simtime_t start = 5000000, resume = 20000000;
+	struct sw_params p = {
+		.buffer = 1000000,
+		.lossless = 1u << 3,
+		.cnp_priority = 6,
+		.pfc = {.enabled = 1, .xoff = 10000, .xon_offset = 2000, .headroom = 100000,
+			.quanta = 0xffff},
+		.sched = SW_SCHED_STRICT,
+	};
+	struct pfc_seen seen = {0};
+	struct rig r;
+	struct rig_host h0, h2;
+	struct sw *s;
+	struct diag d = {0};
+	uint32_t node, sw_h0, sw_h2, h0_sw;
+	simtime_t xoff, unpaused;
+
+	for (int i = 0; i < 64; i++)
+		p.dscp_to_tc[i] = (uint8_t)(i >> 3);
+	rig_init(&r, rig_star(3, 100000000000ULL, prop));
+	r.ctx.pfc_log = seen_log;
+	r.ctx.pfc_log_ctx = &seen;
+	sw_h0 = rig_port(&r, "sw0:h0");
+	sw_h2 = rig_port(&r, "sw0:h2");
+	h0_sw = rig_port(&r, "h0:sw0");
+	node = (uint32_t)topo_find_node(r.topo, "sw0");
+	cr_assert_eq(r.topo->nodes[node].first_port, sw_h0);
+	cr_assert_eq(sw_new(&r.ctx, &p, 1000, r.topo, r.routes, node, &r.ports[sw_h0], &s, &d), 0,
+		     "%s", d.msg);
+	rig_host_init(&h0, &r, h0_sw);
+	rig_host_init(&h2, &r, rig_port(&r, "h2:sw0"));
+	cr_assert_eq(port_send_pause(h2.port, 3, 0xffff), 0);
+	rig_host_send(&h0, start, 50, 1000, 2, 26, 3);
+	rig_run(&r, resume - 1);
+
+	xoff = start + 10 * ser + prop;
+	cr_assert_eq(seen.count[sw_h0][PFC_EV_XOFF], 1);
+	cr_assert_eq(seen.first[sw_h0][PFC_EV_XOFF], xoff);
+	cr_assert_eq(seen.first[h0_sw][PFC_EV_PAUSED], xoff + pause + resp);
+	cr_assert_eq(h0.sent, 34);
+	cr_assert_eq(sw_pg(s, 0, 3)->bytes, 34 * 1062);
+	cr_assert_eq(sw_pg(s, 0, 3)->headroom, 25 * 1062);
+	cr_assert_eq(h2.rx_packets, 0);
+
+	cr_assert_not_null(evq_post(r.q, resume, send_resume, h2.port, 3));
+	rig_run(&r, SIMTIME_NEVER);
+	unpaused = resume + pause + resp;
+	cr_assert_eq(seen.first[sw_h2][PFC_EV_UNPAUSED], unpaused);
+	cr_assert_eq(seen.count[sw_h0][PFC_EV_XON], 1);
+	cr_assert_eq(seen.first[sw_h0][PFC_EV_XON], unpaused + 27 * ser);
+	cr_assert_eq(seen.first[h0_sw][PFC_EV_UNPAUSED], unpaused + 27 * ser + pause + resp);
+	cr_assert_eq(h2.rx_packets, 50);
+	cr_assert_eq(sw_counters(s)->drops, 0);
+	cr_assert_eq(sw_pg(s, 0, 3)->bytes, 0);
+	sw_free(s);
+	rig_fini(&r);
 }

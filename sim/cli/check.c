@@ -216,8 +216,8 @@ static const char *chk_prios(uint8_t mask, char *buf, size_t size)
 /* ECN kmin < kmax < static XOFF: PFC should not fire before ECN has marked. */
 static void chk_thresholds(struct chk *c, const struct scenario *s)
 {
-	const struct scn_pfc *p = &s->sw.pfc;
-	const struct scn_ecn *e = &s->sw.ecn;
+	const struct sw_pfc *p = &s->sw.pfc;
+	const struct sw_ecn *e = &s->sw.ecn;
 	char o1[600], o2[600];
 
 	if (p->enabled && p->dynamic && s->sw.lossless && e->enabled) {
@@ -271,7 +271,7 @@ static void chk_cc_suspect(struct chk *c, const struct scenario *s)
 {
 	const struct dcqcn_params *p = &s->nic.dcqcn;
 
-	if (s->nic.cc != SCN_CC_DCQCN || p->variant != DCQCN_MLX5)
+	if (s->nic.cc != NIC_CC_DCQCN || p->variant != DCQCN_MLX5)
 		return;
 	if (p->rp_dce_tcp_g < 512)
 		chk_add(c, CHK_WARNING, "CC_PARAM_SUSPECT",
@@ -413,9 +413,9 @@ static void chk_cnp(struct chk *c, const struct scenario *s, uint8_t data_tcs,
 	uint8_t dscp = (uint8_t)(s->nic.dcqcn.np_cnp_dscp & 63), tc = s->sw.dscp_to_tc[dscp];
 	uint8_t top = data_tcs ? (uint8_t)(31 - __builtin_clz(data_tcs)) : 0;
 	char nic[800], map[800], o[600], o2[600], m[32];
-	int ahead = s->sw.sched == SCN_SCHED_DWRR ? tc == s->sw.cnp_priority : tc > top;
+	int ahead = s->sw.sched == SW_SCHED_DWRR ? tc == s->sw.cnp_priority : tc > top;
 
-	if (s->nic.cc != SCN_CC_DCQCN)
+	if (s->nic.cc != NIC_CC_DCQCN)
 		return;
 	snprintf(nic, sizeof(nic), "nic.dcqcn.np_cnp_dscp %u %s", dscp,
 		 chk_origin(s, "nic.dcqcn.np_cnp_dscp", o, sizeof(o)));
@@ -431,7 +431,7 @@ static void chk_cnp(struct chk *c, const struct scenario *s, uint8_t data_tcs,
 		chk_add(
 		    c, CHK_ERROR, "CNP_CLASS",
 		    chk_str("%s; %s; switch.scheduler %s %s, switch.cnp_priority %u %s", nic, map,
-			    s->sw.sched == SCN_SCHED_DWRR ? "dwrr" : "strict",
+			    s->sw.sched == SW_SCHED_DWRR ? "dwrr" : "strict",
 			    chk_origin(s, "switch.scheduler", o, sizeof(o)), s->sw.cnp_priority,
 			    chk_origin(s, "switch.cnp_priority", o2, sizeof(o2))),
 		    "CNPs land on TC %u, which the switch does not serve ahead of the RDMA data "
@@ -439,7 +439,7 @@ static void chk_cnp(struct chk *c, const struct scenario *s, uint8_t data_tcs,
 		    "they report and DCQCN slows the senders late; map DSCP %u to TC %u (or set "
 		    "np_cnp_dscp to the DSCP the switch serves strictly)",
 		    tc, top,
-		    s->sw.sched == SCN_SCHED_DWRR
+		    s->sw.sched == SW_SCHED_DWRR
 			? " (with dwrr only switch.cnp_priority is strict)"
 			: "",
 		    dscp, s->sw.cnp_priority);
@@ -559,7 +559,8 @@ static void chk_headroom_buffer(struct chk *c, const struct scenario *s, const s
 	struct diag d = {0};
 
 	for (uint32_t u = 0; u < t->n_nodes; u++) {
-		if (t->nodes[u].kind != TOPO_SWITCH || !sw_buffer_plan(s, t, u, NULL, &d))
+		if (t->nodes[u].kind != TOPO_SWITCH ||
+		    !sw_buffer_plan(&s->sw, s->nic.mtu, t, u, NULL, &d))
 			continue;
 		if (s->sw.headroom_pool)
 			snprintf(what, sizeof(what), "switch.buffer.pg_min %llu B %s",
@@ -836,8 +837,8 @@ static json_t *chk_prio_array(uint8_t mask)
 /* The switch parameters the scenario resolved to. */
 static json_t *chk_json_switch(const struct scenario *s)
 {
-	const struct scn_pfc *p = &s->sw.pfc;
-	const struct scn_ecn *e = &s->sw.ecn;
+	const struct sw_pfc *p = &s->sw.pfc;
+	const struct sw_ecn *e = &s->sw.ecn;
 	static const char *const actions[] = {"drop", "forward", "alert"};
 	json_t *pfc, *map, *sw, *wd, *weights;
 
@@ -887,7 +888,7 @@ static json_t *chk_json_switch(const struct scenario *s)
 	    chk_prio_array(s->sw.lossless), "cnp_priority", s->sw.cnp_priority, "dscp_to_tc", map,
 	    "pfc", pfc, "ecn", "enabled", e->enabled, "kmin", (json_int_t)e->kmin, "kmax",
 	    (json_int_t)e->kmax, "pmax", e->pmax, "mark", e->at_enqueue ? "enqueue" : "dequeue",
-	    "scheduler", s->sw.sched == SCN_SCHED_DWRR ? "dwrr" : "strict", "weights", weights,
+	    "scheduler", s->sw.sched == SW_SCHED_DWRR ? "dwrr" : "strict", "weights", weights,
 	    "watchdog", wd);
 	return sw;
 }
@@ -922,10 +923,10 @@ static json_t *chk_json_nic(const struct scenario *s)
 	    "np_cnp_prio", (json_int_t)d->np_cnp_prio);
 	return json_pack("{s:I,s:i,s:i,s:o,s:b,s:s,s:{s:I,s:I},s:o}", "mtu", (json_int_t)s->nic.mtu,
 			 "dscp", s->nic.dscp, "priority", s->nic.priority, "pfc", pfc, "ecn",
-			 s->nic.ecn, "cc", s->nic.cc == SCN_CC_DCQCN ? "dcqcn" : "none",
+			 s->nic.ecn, "cc", s->nic.cc == NIC_CC_DCQCN ? "dcqcn" : "none",
 			 "transport", "timeout", (json_int_t)s->nic.timeout_exp, "ack_every",
 			 (json_int_t)s->nic.ack_every, "dcqcn",
-			 s->nic.cc == SCN_CC_DCQCN ? dc : (json_decref(dc), json_null()));
+			 s->nic.cc == NIC_CC_DCQCN ? dc : (json_decref(dc), json_null()));
 }
 
 static json_t *chk_json_deadlock(const struct chk *c, const struct scenario *s,
@@ -1094,10 +1095,10 @@ static int chk_run(const struct chk_args *a)
 		if (chk_fail_link(&c, t, a->fails[i]))
 			goto out;
 	for (uint32_t i = 0; i < s->n_faults; i++) {
-		const struct scn_fault *f = &s->faults[i];
+		const struct net_fault *f = &s->faults[i];
 		struct topo_link *l = &t->links[f->link];
 
-		if (f->kind != SCN_FAULT_LINK_DOWN)
+		if (f->kind != NET_FAULT_LINK_DOWN)
 			continue;
 		if (f->at == 0 && l->up) {
 			l->up = 0;

@@ -134,7 +134,7 @@ static int writes(const struct scenario *s, enum outdir_file i)
 	case OUTDIR_TIMESERIES:
 		return s->out.sample != 0;
 	case OUTDIR_QP_RATES:
-		return s->out.sample && s->nic.cc == SCN_CC_DCQCN;
+		return s->out.sample && s->nic.cc == NIC_CC_DCQCN;
 	case OUTDIR_PFC_EVENTS:
 		return s->out.pfc_events;
 	default:

@@ -34,31 +34,31 @@ const cyaml_strval_t scn__topo_kinds[] = {
 	{"file", 1 + TOPO_FILE},
 };
 static const cyaml_strval_t cc_kinds[] = {
-	{"none", 1 + SCN_CC_NONE},
-	{"dcqcn", 1 + SCN_CC_DCQCN},
+	{"none", 1 + NIC_CC_NONE},
+	{"dcqcn", 1 + NIC_CC_DCQCN},
 };
 /* Workload kinds: flow patterns, then the collectives (1 + SCN_WL_COLL + op). */
 const cyaml_strval_t scn__wl_kinds[] = {
 	{"flows", 1 + SCN_WL_FLOWS},
 	{"incast", 1 + SCN_WL_INCAST},
 	{"permutation", 1 + SCN_WL_PERMUTATION},
-	{"allreduce", 1 + SCN_WL_COLL + SCN_ALLREDUCE},
-	{"allgather", 1 + SCN_WL_COLL + SCN_ALLGATHER},
-	{"reducescatter", 1 + SCN_WL_COLL + SCN_REDUCESCATTER},
-	{"alltoall", 1 + SCN_WL_COLL + SCN_ALLTOALL},
+	{"allreduce", 1 + SCN_WL_COLL + COLL_ALLREDUCE},
+	{"allgather", 1 + SCN_WL_COLL + COLL_ALLGATHER},
+	{"reducescatter", 1 + SCN_WL_COLL + COLL_REDUCESCATTER},
+	{"alltoall", 1 + SCN_WL_COLL + COLL_ALLTOALL},
 };
 static const cyaml_strval_t fault_kinds[] = {
-	{"link_down", 1 + SCN_FAULT_LINK_DOWN},
-	{"pfc_storm", 1 + SCN_FAULT_PFC_STORM},
+	{"link_down", 1 + NET_FAULT_LINK_DOWN},
+	{"pfc_storm", 1 + NET_FAULT_PFC_STORM},
 };
 static const cyaml_strval_t sched_kinds[] = {
-	{"strict", 1 + SCN_SCHED_STRICT},
-	{"dwrr", 1 + SCN_SCHED_DWRR},
+	{"strict", 1 + SW_SCHED_STRICT},
+	{"dwrr", 1 + SW_SCHED_DWRR},
 };
 static const cyaml_strval_t wd_actions[] = {
-	{"drop", 1 + SCN_WD_DROP},
-	{"forward", 1 + SCN_WD_FORWARD},
-	{"alert", 1 + SCN_WD_ALERT},
+	{"drop", 1 + SW_WD_DROP},
+	{"forward", 1 + SW_WD_FORWARD},
+	{"alert", 1 + SW_WD_ALERT},
 };
 static const cyaml_strval_t ecn_marks[] = {
 	{"dequeue", 1},

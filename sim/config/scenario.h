@@ -15,78 +15,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "models/dcqcn.h"
+#include "models/collective.h"
+#include "models/deadlock.h"
+#include "models/net.h"
+#include "models/nic.h"
+#include "models/switch.h"
+#include "models/workload.h"
 #include "topologies/topo.h"
 #include "sim/engine/diag.h"
 #include "sim/engine/simtime.h"
 
 enum scn_workload_kind { SCN_WL_FLOWS, SCN_WL_INCAST, SCN_WL_PERMUTATION };
-enum scn_fault_kind { SCN_FAULT_LINK_DOWN, SCN_FAULT_PFC_STORM };
-enum scn_sched { SCN_SCHED_STRICT, SCN_SCHED_DWRR };
-enum scn_wd_action { SCN_WD_DROP, SCN_WD_FORWARD, SCN_WD_ALERT };
-enum scn_cc { SCN_CC_NONE, SCN_CC_DCQCN };
-
-/* One flow, as the workload expands it: src and dst are host indices. */
-struct scn_flow {
-	uint32_t src, dst;
-	uint64_t bytes;
-	simtime_t start;
-	uint8_t dscp, priority; /* nic.dscp / nic.priority unless the flow says */
-};
-
-enum scn_coll_op { SCN_ALLREDUCE, SCN_ALLGATHER, SCN_REDUCESCATTER, SCN_ALLTOALL };
-
-/* A collective of the workload, as nccl-tests runs it. */
-struct scn_coll {
-	enum scn_coll_op op;
-	uint64_t bytes;       /* per rank, as nccl-tests counts "size" */
-	uint32_t *ranks;      /* host index of each rank, in ring order */
-	uint32_t n_ranks;
-	uint32_t channels;    /* rings in parallel, each on its own QPs */
-	uint64_t chunk;       /* largest message a ring step sends at once */
-	uint32_t iterations;  /* back to back */
-	simtime_t start;
-	uint32_t late_rank;   /* rank whose first sends start late, or UINT32_MAX */
-	simtime_t late_by;
-	uint8_t dscp, priority;
-};
-
-struct scn_fault {
-	enum scn_fault_kind kind;
-	uint32_t link;     /* link_down: index in topo.links */
-	uint32_t port;     /* pfc_storm: index in topo.ports of the sender */
-	uint8_t priorities; /* pfc_storm: bit mask of the paused priorities */
-	simtime_t at;
-	simtime_t duration; /* pfc_storm: 0 = without end */
-};
-
-/* PFC on the lossless priority groups of every switch. */
-struct scn_pfc {
-	int enabled;
-	int dynamic;          /* limit = 2^dynamic_th x free shared buffer */
-	int dynamic_th;
-	uint64_t xoff;        /* static: shared bytes a PG may hold before XOFF */
-	uint64_t xon;         /* absolute XON threshold, if has_xon */
-	int has_xon;
-	uint64_t xon_offset;  /* else XON at the XOFF limit minus this */
-	uint64_t headroom;    /* per lossless PG */
-	uint32_t quanta;      /* in each PAUSE frame */
-	simtime_t refresh;    /* re-send PAUSE this often while XOFF (0: half the quanta) */
-	simtime_t response;   /* reaction to a received PAUSE (0: by link speed) */
-};
-
-struct scn_ecn {
-	int enabled;
-	uint64_t kmin, kmax;
-	double pmax;
-	int at_enqueue;
-};
-
-struct scn_watchdog {
-	int enabled;
-	simtime_t detection, restoration;
-	enum scn_wd_action action;
-};
 
 enum scn_expect_op { SCN_EXPECT_EQ, SCN_EXPECT_MIN, SCN_EXPECT_MAX };
 
@@ -131,55 +70,20 @@ struct scenario {
 	char *topo_file; /* topology.file, resolved against the scenario's folder */
 	simtime_t convergence; /* routes follow a link failure after this */
 
-	struct {
-		uint64_t buffer;        /* total packet buffer, bytes */
-		uint64_t per_port;      /* static cap per ingress port, 0 = none */
-		uint64_t pg_min;        /* reserved minimum per lossless PG */
-		uint64_t headroom_pool; /* shared headroom pool, 0 = headroom reserved per PG */
-		uint8_t lossless;       /* bit mask of lossless priorities */
-		uint8_t cnp_priority;
-		uint8_t dscp_to_tc[64];
-		struct scn_pfc pfc;
-		struct scn_ecn ecn;
-		enum scn_sched sched;
-		uint32_t weights[8];    /* dwrr */
-		struct scn_watchdog wd;
-	} sw;
+	/* the models' own parameters (models/switch.h, nic.h, workload.h) */
+	struct sw_params sw;   /* switch.* */
+	struct nic_params nic; /* nic.* */
+	struct wl_params wl;   /* every flow of every flow workload */
 
-	struct {
-		uint32_t mtu;      /* payload bytes per packet */
-		uint8_t priority;  /* 802.1p priority of RDMA data */
-		uint8_t dscp;      /* DSCP of RDMA data */
-		uint8_t pfc;       /* priorities whose PAUSE the NIC obeys */
-		uint8_t dscp2prio[64]; /* the NIC's map (mlx5 default: DSCP >> 3) */
-		int ecn;           /* data packets are ECN-capable (ECT) */
-		enum scn_cc cc;
-		uint64_t rx_buffer;   /* receive buffer of a slow host, 0 = none */
-		uint64_t rx_rate;     /* ... and the rate the host empties it */
-		uint32_t ack_every;   /* ACK every this many packets (and the last) */
-		uint32_t timeout_exp; /* retransmission timeout 4.096 us x 2^this */
-		simtime_t timeout;
-		struct dcqcn_params dcqcn;
-	} nic;
-
-	struct {
-		struct scn_flow *flows; /* every flow of every flow workload */
-		uint32_t n_flows;
-	} wl;
-
-	struct scn_coll *colls;
+	struct coll_spec *colls;
 	uint32_t n_colls;
 
-	struct scn_fault *faults;
+	struct net_fault *faults;
 	uint32_t n_faults;
 	struct scn_expect *expects;
 	uint32_t n_expects;
 
-	struct {
-		int enabled;        /* watch for deadlocks during the run */
-		simtime_t window;   /* paused with no dequeue this long: stuck */
-		int stop_on_detect;
-	} deadlock;
+	struct deadlock_params deadlock;
 
 	struct {
 		simtime_t sample; /* time-series period, 0 = off */

@@ -387,7 +387,7 @@ static int check_transport(const struct loader *l, const struct raw_nic *r, stru
 		return err;
 	DCQCN_KEYS(DCQCN_CHECK)
 #undef DCQCN_CHECK
-	if (s->nic.cc != SCN_CC_DCQCN)
+	if (s->nic.cc != NIC_CC_DCQCN)
 		return scn__fail(l, "nic.dcqcn", "only applies to nic.cc: dcqcn");
 	return 0;
 }
@@ -440,7 +440,7 @@ static int check_nic(const struct loader *l, const struct raw_nic *r, struct sce
 	}
 	if ((err = get_bool(l, "nic.ecn", r->ecn, 1, &s->nic.ecn)))
 		return err;
-	s->nic.cc = r->cc ? (enum scn_cc)(r->cc - 1) : SCN_CC_DCQCN;
+	s->nic.cc = r->cc ? (enum nic_cc)(r->cc - 1) : NIC_CC_DCQCN;
 	if ((err = get_size(l, "nic.rx_buffer", r->rx_buffer, 0, 1, &s->nic.rx_buffer)))
 		return err;
 	if (!r->rx_buffer != !r->rx_rate)
@@ -524,7 +524,7 @@ static int check_dscp_map(const struct loader *l, struct scenario *s, const char
 static int check_pfc(const struct loader *l, const struct raw_pfc *r, struct scenario *s)
 {
 	static const struct raw_pfc none;
-	struct scn_pfc *p = &s->sw.pfc;
+	struct sw_pfc *p = &s->sw.pfc;
 	uint32_t quanta;
 	int err;
 
@@ -572,7 +572,7 @@ static int check_pfc(const struct loader *l, const struct raw_pfc *r, struct sce
 static int check_ecn(const struct loader *l, const struct raw_ecn *r, struct scenario *s)
 {
 	static const struct raw_ecn none;
-	struct scn_ecn *e = &s->sw.ecn;
+	struct sw_ecn *e = &s->sw.ecn;
 	int err;
 
 	if (!r)
@@ -640,11 +640,11 @@ static int check_switch(const struct loader *l, const struct raw_switch *r, stru
 	if ((err = check_pfc(l, r->pfc, s)) || (err = check_ecn(l, r->ecn, s)) ||
 	    (err = check_dscp_map(l, s, sets, n_sets)))
 		return err;
-	s->sw.sched = r->scheduler ? (enum scn_sched)(r->scheduler - 1) : SCN_SCHED_STRICT;
+	s->sw.sched = r->scheduler ? (enum sw_sched)(r->scheduler - 1) : SW_SCHED_STRICT;
 	for (int q = 0; q < 8; q++)
 		s->sw.weights[q] = 1;
 	if (r->weights) {
-		if (s->sw.sched != SCN_SCHED_DWRR)
+		if (s->sw.sched != SW_SCHED_DWRR)
 			return scn__fail(l, "switch.weights", "only apply to scheduler: dwrr");
 		if (r->weights_count != 8)
 			return scn__fail(l, "switch.weights",
@@ -670,9 +670,9 @@ static int check_switch(const struct loader *l, const struct raw_switch *r, stru
 				    1, &s->sw.wd.restoration)))
 			return err;
 		if (w->action)
-			s->sw.wd.action = (enum scn_wd_action)(w->action - 1);
+			s->sw.wd.action = (enum sw_wd_action)(w->action - 1);
 		else if (!scn__from_config(l->raw, "switch.watchdog.action"))
-			s->sw.wd.action = SCN_WD_DROP;
+			s->sw.wd.action = SW_WD_DROP;
 	}
 	return 0;
 }
@@ -980,7 +980,7 @@ static int check_faults(const struct loader *l, const struct raw_top *r, struct 
 			return scn__fail(l, p, "missing: when the fault starts, e.g. 1ms");
 		if ((err = get_time(l, p, f->at, 0, 0, &t)))
 			return err;
-		if (f->kind - 1 == SCN_FAULT_LINK_DOWN) {
+		if (f->kind - 1 == NET_FAULT_LINK_DOWN) {
 			snprintf(p, sizeof(p), "faults[%u].link", i);
 			if (!f->link)
 				return scn__fail(l, p,

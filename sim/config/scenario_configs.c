@@ -107,11 +107,11 @@ static int config_fail(const struct loader *l, const char *key, struct diag *d)
 }
 
 /* SONiC's PFC_WD action (drop, forward or alert: sonic_read refuses others). */
-static enum scn_wd_action wd_action(const char *action)
+static enum sw_wd_action wd_action(const char *action)
 {
 	if (!strcmp(action, "forward"))
-		return SCN_WD_FORWARD;
-	return strcmp(action, "alert") ? SCN_WD_DROP : SCN_WD_ALERT;
+		return SW_WD_FORWARD;
+	return strcmp(action, "alert") ? SW_WD_DROP : SW_WD_ALERT;
 }
 
 /*

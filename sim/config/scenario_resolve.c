@@ -60,9 +60,9 @@ static int check_count(const struct loader *l, const char *prefix, const struct 
 
 /* Append @n flows to the scenario's flows; they take the workload's DSCP. */
 static int add_flows(const struct loader *l, const char *prefix, struct scenario *s,
-		     struct scn_flow *f, uint32_t n, uint8_t dscp, uint8_t prio)
+		     struct wl_flow *f, uint32_t n, uint8_t dscp, uint8_t prio)
 {
-	struct scn_flow *all;
+	struct wl_flow *all;
 	int err = check_count(l, prefix, s, n);
 
 	if (err) {
@@ -137,7 +137,7 @@ static int resolve_coll(const struct loader *l, const struct topo *t, const stru
 			const char *prefix, struct scenario *s)
 {
 	const struct ydoc_entry *e;
-	struct scn_coll *c;
+	struct coll_spec *c;
 	char p[200] = "";
 	uint64_t v;
 	int err = 0;
@@ -148,7 +148,7 @@ static int resolve_coll(const struct loader *l, const struct topo *t, const stru
 	s->colls = c;
 	c = &s->colls[s->n_colls];
 	memset(c, 0, sizeof(*c));
-	c->op = (enum scn_coll_op)(w->kind - 1 - SCN_WL_COLL);
+	c->op = (enum coll_op)(w->kind - 1 - SCN_WL_COLL);
 	units_size(w->size, &c->bytes);
 	scn__get_uint(l, p, w->channels, 4, 1, 64, &v);
 	c->channels = (uint32_t)v;
@@ -201,7 +201,7 @@ static int resolve_coll(const struct loader *l, const struct topo *t, const stru
 	    (err =
 		 check_packets(l, scn__wpath(p, sizeof(p), prefix, "size"), c->bytes, s->nic.mtu)))
 		return err;
-	if (c->op != SCN_ALLTOALL && coll_ring_pieces(c, &v, &(uint32_t){0})) {
+	if (c->op != COLL_ALLTOALL && coll_ring_pieces(c, &v, &(uint32_t){0})) {
 		uint64_t per = (uint64_t)c->n_ranks * c->channels;
 
 		v = c->bytes / per + (c->bytes % per != 0);
@@ -233,7 +233,7 @@ static int resolve_coll(const struct loader *l, const struct topo *t, const stru
 static int resolve_workload(const struct loader *l, const struct topo *t,
 			    const struct raw_workload *w, const char *prefix, struct scenario *s)
 {
-	struct scn_flow *flows = NULL;
+	struct wl_flow *flows = NULL;
 	uint32_t n = 0;
 	uint8_t dscp, prio;
 	uint64_t size = 0, senders = 0;
@@ -258,7 +258,7 @@ static int resolve_workload(const struct loader *l, const struct topo *t,
 			return -ENOMEM;
 		for (unsigned i = 0; i < w->flows_count && !err; i++) {
 			const struct raw_flow *rf = &w->flows[i];
-			struct scn_flow *f = &flows[i];
+			struct wl_flow *f = &flows[i];
 
 			snprintf(p, sizeof(p), "%s.flows[%u].src", prefix, i);
 			err = host_of(l, t, p, rf->src, &f->src);
@@ -337,11 +337,11 @@ int scn_resolve(struct scenario *s, const struct topo *t, struct diag *d)
 		return -ENOMEM;
 	for (unsigned i = 0; i < r->faults_count; i++) {
 		const struct raw_fault *rf = &r->faults[i];
-		struct scn_fault *f = &s->faults[i];
+		struct net_fault *f = &s->faults[i];
 
-		f->kind = (enum scn_fault_kind)(rf->kind - 1);
+		f->kind = (enum net_fault_kind)(rf->kind - 1);
 		units_time(rf->at, &f->at);
-		if (f->kind == SCN_FAULT_LINK_DOWN) {
+		if (f->kind == NET_FAULT_LINK_DOWN) {
 			int32_t link = topo_find_link(t, rf->link);
 
 			snprintf(p, sizeof(p), "faults[%u].link", i);
@@ -399,24 +399,25 @@ int scn_pairs(const struct scenario *s, struct cbd_pair **out, size_t *n)
 	struct cbd_pair *p;
 
 	for (uint32_t i = 0; i < s->n_colls; i++) {
-		const struct scn_coll *c = &s->colls[i];
+		const struct coll_spec *c = &s->colls[i];
 
-		count += c->op == SCN_ALLTOALL ? (size_t)c->n_ranks * (c->n_ranks - 1) : c->n_ranks;
+		count +=
+		    c->op == COLL_ALLTOALL ? (size_t)c->n_ranks * (c->n_ranks - 1) : c->n_ranks;
 	}
 	p = malloc((count ? count : 1) * sizeof(*p));
 	if (!p)
 		return -ENOMEM;
 	for (uint32_t i = 0; i < s->wl.n_flows; i++) {
-		const struct scn_flow *f = &s->wl.flows[i];
+		const struct wl_flow *f = &s->wl.flows[i];
 
 		p[k++] = (struct cbd_pair){f->src, f->dst, s->sw.dscp_to_tc[f->dscp & 63]};
 	}
 	for (uint32_t i = 0; i < s->n_colls; i++) {
-		const struct scn_coll *c = &s->colls[i];
+		const struct coll_spec *c = &s->colls[i];
 		uint8_t tc = s->sw.dscp_to_tc[c->dscp & 63];
 
 		for (uint32_t a = 0; a < c->n_ranks; a++) {
-			if (c->op != SCN_ALLTOALL) {
+			if (c->op != COLL_ALLTOALL) {
 				p[k++] = (struct cbd_pair){c->ranks[a], c->ranks[(a + 1) % c->n_ranks], tc};
 				continue;
 			}

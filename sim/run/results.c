@@ -240,6 +240,7 @@ static json_t *deadlock_json(const struct sim *sim)
 json_t *res_build(const struct sim *sim)
 {
 	const struct net *n = sim->net;
+	const struct mctx_totals *tot = &n->ctx.tot;
 	const struct topo *t = sim->topo;
 	const struct scenario *scn = sim->scn;
 	json_t *root, *switches = json_array(), *hosts = json_array(), *flows = json_array(), *colls;
@@ -336,26 +337,26 @@ json_t *res_build(const struct sim *sim)
 		uint_j(sim->scn->seed), "run", "events", uint_j(sim->events), "wall_s",
 		json_real(sim->wall_s), "events_per_s",
 		json_real(sim->wall_s > 0 ? (double)sim->events / sim->wall_s : 0.0), "packet_hops",
-		uint_j(n->tot.packet_hops), "packet_hops_per_s",
-		json_real(sim->wall_s > 0 ? (double)n->tot.packet_hops / sim->wall_s : 0.0),
+		uint_j(tot->packet_hops), "packet_hops_per_s",
+		json_real(sim->wall_s > 0 ? (double)tot->packet_hops / sim->wall_s : 0.0),
 		"sim_time_us", real3(simtime_to_us(sim->end_time)), "end", sim_end_str(sim->end),
-		"peak_packets", uint_j(n->pool.peak), "peak_rss_kb", uint_j(peak_rss_kb()), "queue_peak",
-		uint_j(evq_peak(sim->q)), "summary", "sim_time_us",
+		"peak_packets", uint_j(n->ctx.pool.peak), "peak_rss_kb", uint_j(peak_rss_kb()),
+		"queue_peak", uint_j(evq_peak(sim->q)), "summary", "sim_time_us",
 		real3(simtime_to_us(sim->end_time)), "flows", uint_j(n->n_wl_flows), "flows_done",
 		uint_j(n->flows_done), "pfc_pause_frames", uint_j(pause_frames),
 		"pfc_pause_rate_per_s", real3(sim_s > 0 ? (double)pause_frames / sim_s : 0.0),
 		"pfc_paused_time_us", real3(simtime_to_us(paused_time)), "paused_ports",
-		uint_j(paused_ports), "ecn_marked_packets", uint_j(n->tot.ecn_marked), "drops",
-		uint_j(n->tot.dropped_packets), "lossless_drops", uint_j(n->tot.lossless_drops),
-		"unroutable_packets", uint_j(n->tot.unroutable), "unroutable_flows",
+		uint_j(paused_ports), "ecn_marked_packets", uint_j(tot->ecn_marked), "drops",
+		uint_j(tot->dropped_packets), "lossless_drops", uint_j(tot->lossless_drops),
+		"unroutable_packets", uint_j(tot->unroutable), "unroutable_flows",
 		uint_j(unroutable_flows), "watchdog_triggers",
-		uint_j(n->tot.watchdog_triggers), "watchdog_drops", uint_j(n->tot.watchdog_drops),
-		"cnp_sent", uint_j(n->tot.cnp_sent), "cnp_handled", uint_j(n->tot.cnp_handled),
-		"retransmitted_packets", uint_j(n->tot.retransmitted_packets),
+		uint_j(tot->watchdog_triggers), "watchdog_drops", uint_j(tot->watchdog_drops),
+		"cnp_sent", uint_j(tot->cnp_sent), "cnp_handled", uint_j(tot->cnp_handled),
+		"retransmitted_packets", uint_j(tot->retransmitted_packets),
 		"max_queue_bytes", uint_j(max_q), "max_headroom_bytes", uint_j(hdrm_peak), "fct_us",
 		fct_stats(n), "bytes", "sent",
-		uint_j(n->tot.sent_bytes), "received", uint_j(n->tot.received_bytes), "dropped",
-		uint_j(n->tot.dropped_bytes), "in_flight", uint_j(net_inflight_bytes(n)), "switches",
+		uint_j(tot->sent_bytes), "received", uint_j(tot->received_bytes), "dropped",
+		uint_j(tot->dropped_bytes), "in_flight", uint_j(net_inflight_bytes(n)), "switches",
 		switches, "hosts", hosts, "flows", flows);
 	if (!root || !colls)
 		goto fail;

@@ -76,7 +76,7 @@ static int static_deadlock(struct sim *sim)
 	if (!s->sw.pfc.enabled || !s->sw.lossless)
 		return 0;
 	for (uint32_t i = 0; i < s->n_faults; i++) {
-		if (s->faults[i].kind == SCN_FAULT_LINK_DOWN && !s->faults[i].at &&
+		if (s->faults[i].kind == NET_FAULT_LINK_DOWN && !s->faults[i].at &&
 		    sim->topo->links[s->faults[i].link].up) {
 			sim->topo->links[s->faults[i].link].up = 0;
 			failed = 1;
@@ -86,7 +86,7 @@ static int static_deadlock(struct sim *sim)
 		err = topo_routes_build(sim->topo, &after);
 		/* the run takes them down itself, on time */
 		for (uint32_t i = 0; i < s->n_faults; i++)
-			if (s->faults[i].kind == SCN_FAULT_LINK_DOWN && !s->faults[i].at)
+			if (s->faults[i].kind == NET_FAULT_LINK_DOWN && !s->faults[i].at)
 				sim->topo->links[s->faults[i].link].up = 1;
 		if (err)
 			return -ENOMEM;
@@ -102,8 +102,26 @@ static int static_deadlock(struct sim *sim)
 	return err;
 }
 
+/* What the fabric is built from: the scenario's model sections. */
+static void net_params_of(const struct scenario *s, struct net_params *p)
+{
+	*p = (struct net_params){
+		.seed = s->seed,
+		.sw = s->sw,
+		.nic = s->nic,
+		.wl = s->wl,
+		.colls = s->colls,
+		.n_colls = s->n_colls,
+		.faults = s->faults,
+		.n_faults = s->n_faults,
+		.convergence = s->convergence,
+		.deadlock = s->deadlock,
+	};
+}
+
 int sim_init(struct sim *sim, struct scenario *s, struct diag *d)
 {
+	struct net_params p;
 	int err;
 
 	memset(sim, 0, sizeof(*sim));
@@ -121,7 +139,8 @@ int sim_init(struct sim *sim, struct scenario *s, struct diag *d)
 	if (!sim->q || !sim->rng || !sim->sampled_nonzero)
 		return -ENOMEM;
 	gsl_rng_set(sim->rng, (unsigned long)s->seed);
-	err = net_build(s, sim->topo, sim->q, sim->rng, &sim->net, d);
+	net_params_of(s, &p);
+	err = net_build(&p, sim->topo, sim->q, sim->rng, &sim->net, d);
 	if (err == -EINVAL)
 		scn_locate(s, d);
 	return err ? err : static_deadlock(sim);
@@ -170,15 +189,15 @@ static void on_sample(void *obj, uint64_t arg)
 	}
 	/* keep sampling while anything else is still to happen */
 	if (evq_size(sim->q) > 0 && evq_now(sim->q) + sim->scn->out.sample <= sim->scn->stop)
-		net_arm(n, &sim->sampler, evq_now(sim->q) + sim->scn->out.sample);
+		mctx_arm(&n->ctx, &sim->sampler, evq_now(sim->q) + sim->scn->out.sample);
 }
 
-static void log_pfc(void *ctx, simtime_t t, uint32_t port, uint8_t prio, enum net_pfc_event ev)
+static void log_pfc(void *ctx, simtime_t t, uint32_t port, uint8_t prio, enum pfc_event ev)
 {
 	struct sim *sim = ctx;
 
 	fprintf(sim->pfc_events, "%.6f,%s,%u,%s\n", simtime_to_us(t), sim->topo->ports[port].name,
-		prio, net_pfc_event_str(ev));
+		prio, pfc_event_str(ev));
 }
 
 static void show_progress(const struct sim *sim, double start, double now)
@@ -201,8 +220,8 @@ int sim_run(struct sim *sim, FILE *series, FILE *qp_rates, FILE *pfc_events, int
 	sim->pfc_events = pfc_events;
 	if (pfc_events) {
 		fprintf(pfc_events, "time_us,port,priority,event\n");
-		sim->net->pfc_log = log_pfc;
-		sim->net->pfc_log_ctx = sim;
+		sim->net->ctx.pfc_log = log_pfc;
+		sim->net->ctx.pfc_log_ctx = sim;
 	}
 	sim->series = series;
 	sim->qp_rates = qp_rates;
@@ -212,19 +231,19 @@ int sim_run(struct sim *sim, FILE *series, FILE *qp_rates, FILE *pfc_events, int
 		fprintf(series, "time_us,port,priority,queue_bytes,pg_bytes,headroom_bytes\n");
 		if (s->out.sample) {
 			evq_timer_init(&sim->sampler, on_sample, sim);
-			net_fail(sim->net, evq_arm(q, &sim->sampler, 0));
+			mctx_fail(&sim->net->ctx, evq_arm(q, &sim->sampler, 0));
 		}
 	}
 	sim->end = SIM_END_IDLE;
 	for (;;) {
 		simtime_t next;
 
-		/* an event that failed (net_fail) or asked to stop ends the run */
-		if (sim->net->error) {
+		/* an event that failed (mctx_fail) or asked to stop ends the run */
+		if (sim->net->ctx.error) {
 			sim->end = SIM_END_ERROR;
 			break;
 		}
-		if (sim->net->stop) {
+		if (sim->net->ctx.stop) {
 			sim->end = SIM_END_DEADLOCK;
 			break;
 		}
@@ -262,7 +281,7 @@ int sim_run(struct sim *sim, FILE *series, FILE *qp_rates, FILE *pfc_events, int
 	sim->end_time = sim->end == SIM_END_STOP ? s->stop : evq_now(q);
 	sim->wall_s = wall_now() - start;
 	sim->events = evq_fired(q);
-	return sim->end == SIM_END_ERROR ? sim->net->error : 0;
+	return sim->end == SIM_END_ERROR ? sim->net->ctx.error : 0;
 }
 
 void sim_fini(struct sim *sim)

@@ -1,0 +1,85 @@
+/*
+ * The model context: what the models of one simulation share. The event
+ * queue, the random generator, the packet pool, the run's totals, the
+ * first error of an event, a model's request to stop, and the hook that
+ * logs PFC events. The fabric (net.c) holds one; every port, switch, NIC,
+ * collective and the deadlock detector keep a pointer to it, so that none
+ * of them needs the fabric above it.
+ */
+#ifndef ROCESIM_MCTX_H
+#define ROCESIM_MCTX_H
+
+#include <gsl/gsl_rng.h>
+#include <stdint.h>
+
+#include "sim/engine/evq.h"
+#include "models/packet.h"
+
+/* Counted by the models as packets move, for the invariants and results. */
+struct mctx_totals {
+	uint64_t sent_bytes, received_bytes, dropped_bytes;
+	uint64_t sent_packets, received_packets, dropped_packets;
+	uint64_t packet_hops;    /* packets serialized onto any link */
+	uint64_t unroutable;	 /* drops for want of a route (not lossless drops) */
+	uint64_t lossless_drops; /* drops of packets of a lossless priority */
+	uint64_t ecn_marked;
+	uint64_t watchdog_triggers, watchdog_drops;
+	uint64_t cnp_sent, cnp_handled, retransmitted_packets;
+};
+
+/* What happened to PFC, for the event log (output.pfc_events). */
+enum pfc_event {
+	PFC_EV_XOFF,       /* a PG crossed XOFF: PAUSE sent upstream */
+	PFC_EV_REFRESH,    /* PAUSE re-sent while the PG stays congested */
+	PFC_EV_XON,        /* the PG drained to XON: RESUME sent */
+	PFC_EV_RX_PAUSE,   /* a transmitter received PAUSE */
+	PFC_EV_RX_RESUME,
+	PFC_EV_PAUSED,     /* ... and stopped, after its response delay */
+	PFC_EV_UNPAUSED,   /* resumed (RESUME or expiry) */
+	PFC_EV_STORM,      /* a storming port sent PAUSE */
+	PFC_EV_WD_TRIGGER, /* PFC watchdog detected a stuck queue */
+	PFC_EV_WD_RESTORE,
+};
+
+typedef void (*pfc_log_fn)(void *ctx, simtime_t t, uint32_t port, uint8_t prio, enum pfc_event ev);
+
+struct mctx {
+	struct evq *q;
+	gsl_rng *rng;
+	struct pkt_pool pool;
+	struct mctx_totals tot;
+	int error; /* the first error inside the loop (negative errno), see mctx_fail */
+	int stop;  /* a model asks the run to end (deadlock.stop_on_detect) */
+	pfc_log_fn pfc_log; /* optional: told of every PFC event */
+	void *pfc_log_ctx;
+};
+
+/*
+ * Note an error of an event (a negative errno; 0 is ignored): the run
+ * loop ends with SIM_END_ERROR after the event, and sim_run returns the
+ * first one. Models call this where they cannot return the error, inside
+ * event callbacks.
+ */
+static inline void mctx_fail(struct mctx *c, int err)
+{
+	if (err < 0 && !c->error)
+		c->error = err;
+}
+
+/* evq_arm from inside an event: a failure ends the run (mctx_fail). */
+static inline void mctx_arm(struct mctx *c, struct evq_timer *t, simtime_t when)
+{
+	mctx_fail(c, evq_arm(c->q, t, when));
+}
+
+/* Report @ev on priority @prio of port @port (an index in topo.ports). */
+static inline void mctx_pfc_event(struct mctx *c, uint32_t port, uint8_t prio, enum pfc_event ev)
+{
+	if (c->pfc_log)
+		c->pfc_log(c->pfc_log_ctx, evq_now(c->q), port, prio, ev);
+}
+
+/* The event's name in pfc_events.csv ("xoff", "watchdog_trigger"). */
+const char *pfc_event_str(enum pfc_event ev);
+
+#endif
