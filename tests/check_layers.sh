@@ -14,6 +14,8 @@ rank() {
 	echo -1
 }
 bad=0
+tmp=$(mktemp -d) || exit 2
+trap 'rm -rf "$tmp"' EXIT
 for layer in $order; do
 	mine=$(rank "$layer")
 	for f in "$layer"/*.[ch]; do
@@ -27,23 +29,21 @@ for layer in $order; do
 			fi
 		done
 	done
-done >layers.out.$$
-if [ -s layers.out.$$ ]; then
-	cat layers.out.$$
+done >"$tmp/layers"
+if [ -s "$tmp/layers" ]; then
+	cat "$tmp/layers"
 	bad=1
 fi
-rm -f layers.out.$$
 # cycles among the model files (a .c counts as its header)
 for f in models/*.[ch]; do
 	me="models/$(basename "$f" .c)"
 	me="${me%.h}"
 	grep -o '^#include "models/[^"]*"' "$f" | sed 's/#include "\(.*\)\.h"/\1/' |
 		while read -r h; do [ "$h" != "$me" ] && echo "$me $h"; done
-done | tsort >/dev/null 2>tsort.err.$$
-if [ -s tsort.err.$$ ]; then
+done | tsort >/dev/null 2>"$tmp/tsort"
+if [ -s "$tmp/tsort" ]; then
 	echo "include cycle among the models:"
-	cat tsort.err.$$
+	cat "$tmp/tsort"
 	bad=1
 fi
-rm -f tsort.err.$$
 exit $bad
