@@ -518,107 +518,6 @@ static const cyaml_schema_value_t pod_doc_value = {
 	CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, struct pod_y_doc, pod_doc_fields),
 };
 
-/* ---- libcyaml's log turned into one diag -------------------------------------- */
-
-struct pod_log {
-	char msg[256];
-	int frames;
-	int frame_is_field[16];
-	char frame[16][72];
-	int frame_line;
-};
-
-static void pod_cy_log(cyaml_log_t level, void *ctx, const char *fmt, va_list args)
-{
-	struct pod_log *l = ctx;
-	char line[256], name[64];
-	int ln = 0, field;
-
-	if (level < CYAML_LOG_ERROR)
-		return;
-	vsnprintf(line, sizeof(line), fmt, args);
-	line[strcspn(line, "\n")] = '\0';
-	if (!strncmp(line, "Load: ", 6) && strncmp(line, "Load: Backtrace", 15)) {
-		if (!l->msg[0])
-			snprintf(l->msg, sizeof(l->msg), "%s", line + 6);
-		return;
-	}
-	field = sscanf(line, "  in mapping field '%63[^']' (line: %d", name, &ln) == 2;
-	if (field || sscanf(line, "  in sequence entry '%63[^']' (line: %d", name, &ln) == 2) {
-		if (l->frames < 16) {
-			if (field)
-				snprintf(l->frame[l->frames], sizeof(l->frame[0]), "%s", name);
-			else
-				snprintf(l->frame[l->frames], sizeof(l->frame[0]), "[%ld]",
-					 strtol(name, NULL, 10) - 1);
-			l->frame_is_field[l->frames++] = field;
-		}
-		if (!l->frame_line)
-			l->frame_line = ln;
-	} else if (sscanf(line, "  in mapping (line: %d", &ln) == 1 ||
-		   sscanf(line, "  in sequence (line: %d", &ln) == 1) {
-		if (!l->frame_line)
-			l->frame_line = ln;
-	}
-}
-
-/* Line of @path, or of the nearest enclosing key the document holds. */
-static int pod_line_of(const struct ydoc *y, const char *path)
-{
-	char buf[256];
-	int line;
-
-	snprintf(buf, sizeof(buf), "%s", path);
-	for (;;) {
-		char *cut = buf + strlen(buf);
-
-		if ((line = ydoc_line(y, buf)) || !buf[0])
-			return line;
-		while (cut > buf && *cut != '.' && *cut != '[')
-			cut--;
-		*cut = '\0';
-	}
-}
-
-static const char *pod_words(const char *ev)
-{
-	if (!strncmp(ev, "MAPPING", 7))
-		return "a mapping";
-	if (!strncmp(ev, "SEQUENCE", 8))
-		return "a list";
-	return "a single value";
-}
-
-static int pod_cy_fail(const char *name, const struct ydoc *y, const struct pod_log *l,
-		       cyaml_err_t err, struct diag *d)
-{
-	const char *msg = l->msg, *got;
-	int last = 0, line;
-	char path[256] = "";
-	size_t n = 0;
-
-	/* a missing key is reported inside the mapping's last field: name the mapping */
-	if (!strncmp(msg, "Missing required mapping field: ", 32) && l->frames &&
-	    l->frame_is_field[0])
-		last = 1;
-	for (int i = l->frames - 1; i >= last && n < sizeof(path); i--)
-		n += (size_t)snprintf(path + n, sizeof(path) - n, "%s%s",
-				      (n && l->frame[i][0] != '[') ? "." : "", l->frame[i]);
-	line = pod_line_of(y, path);
-	if (!line)
-		line = l->frame_line;
-	if (!strncmp(msg, "Missing required mapping field: ", 32))
-		diag_set(d, name, line, path, "missing key \"%s\"", msg + 32);
-	else if (!strncmp(msg, "Expecting ", 10) && (got = strstr(msg, ", got event: ")))
-		diag_set(d, name, line, path, "expected %s, not %s", pod_words(msg + 10),
-			 pod_words(got + 13));
-	else if (msg[0])
-		diag_set(d, name, line, path, "%s", msg);
-	else
-		diag_set(d, name, line, path, "%s", cyaml_strerror(err));
-	return err == CYAML_ERR_OOM ? -ENOMEM : -EINVAL;
-}
-
 /* ---- from the loaded document to pod_cfg ------------------------------------------ */
 
 struct pod_item {
@@ -683,7 +582,7 @@ static int pod_collect(const char *name, const struct ydoc *y, const char *base,
 			}
 			snprintf(path, sizeof(path), "%s[%u].env[%u].name", base, i, j);
 			if (!line)
-				line = pod_line_of(y, path);
+				line = ydoc_line_near(y, path);
 			if (strlen(v->name) >= sizeof(e.name)) {
 				diag_set(d, name, line, path, "variable name longer than %zu characters",
 					 sizeof(e.name) - 1);
@@ -704,7 +603,7 @@ static int pod_collect(const char *name, const struct ydoc *y, const char *base,
 			}
 			if (strlen(c[i].name) >= sizeof(e.container)) {
 				snprintf(path, sizeof(path), "%s[%u].name", base, i);
-				diag_set(d, name, pod_line_of(y, path), path,
+				diag_set(d, name, ydoc_line_near(y, path), path,
 					 "container name longer than %zu characters",
 					 sizeof(e.container) - 1);
 				return -EINVAL;
@@ -756,10 +655,10 @@ static int pod_check_kind(const char *name, const struct ydoc *y, const struct p
 static int pod_load(const char *name, const char *text, size_t len, const struct ydoc *y,
 		    struct pod_cfg *out, struct diag *d)
 {
-	struct pod_log log = {0};
+	struct ydoc_cylog log = {0};
 	cyaml_config_t cfg = {
 		.log_level = CYAML_LOG_ERROR,
-		.log_fn = pod_cy_log,
+		.log_fn = ydoc_cyaml_log,
 		.log_ctx = &log,
 		.mem_fn = cyaml_mem,
 		.flags = CYAML_CFG_IGNORE_UNKNOWN_KEYS,
@@ -775,7 +674,7 @@ static int pod_load(const char *name, const char *text, size_t len, const struct
 	cerr = cyaml_load_data((const uint8_t *)text, len, &cfg, &pod_doc_value,
 			       (cyaml_data_t **)&doc, NULL);
 	if (cerr != CYAML_OK)
-		return pod_cy_fail(name, y, &log, cerr, d);
+		return ydoc_cyaml_diag(y, &pod_doc_value, &log, cerr, 0, d);
 	if (pod_kind(doc->kind) < 0) {
 		/* ydoc checked the same scalar: this guards the index below */
 		diag_set(d, name, ydoc_line(y, "kind"), "kind",
@@ -796,7 +695,7 @@ static int pod_load(const char *name, const char *text, size_t len, const struct
 	}
 	if (!ps || !ps->containers_count) {
 		snprintf(base, sizeof(base), "%s.containers", pod_spec_path[level]);
-		diag_set(d, name, pod_line_of(y, base), base, "%s has no containers", doc->kind);
+		diag_set(d, name, ydoc_line_near(y, base), base, "%s has no containers", doc->kind);
 		err = -EINVAL;
 		goto out_free_doc;
 	}

@@ -199,13 +199,6 @@ struct loader {
 	const char *file;
 	struct scn_raw *raw;
 	struct diag *d;
-	/* libcyaml's log of the failed load */
-	char cy_msg[256];
-	char cy_path[160];
-	int cy_line;
-	int cy_frames;
-	char cy_frame[16][256];
-	int cy_frame_line;
 };
 
 /* scenario.c */
