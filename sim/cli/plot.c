@@ -132,7 +132,7 @@ static int load_results(struct plot *p)
 			p->outdir);
 		return -1;
 	}
-	if (join(path, sizeof(path), p->outdir, "results.json"))
+	if (plot__join(path, sizeof(path), p->outdir, "results.json"))
 		return -1;
 	if (access(path, F_OK)) {
 		fprintf(stderr,
@@ -152,7 +152,7 @@ static int load_results(struct plot *p)
 	p->name = json_string_value(json_object_get(p->res, "scenario"));
 	if (!p->name)
 		p->name = "run";
-	p->end_us = json_num(json_object_get(p->res, "summary"), "sim_time_us", 0);
+	p->end_us = plot__json_num(json_object_get(p->res, "summary"), "sim_time_us", 0);
 	return 0;
 }
 
@@ -197,7 +197,7 @@ int cmd_plot(int argc, char **argv)
 		json_decref(p.res);
 		return EXIT_INPUT;
 	}
-	if (join(tmpl, sizeof(tmpl), p.outdir, ".plot-XXXXXX")) {
+	if (plot__join(tmpl, sizeof(tmpl), p.outdir, ".plot-XXXXXX")) {
 		json_decref(p.res);
 		return EXIT_INPUT;
 	}

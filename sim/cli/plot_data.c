@@ -73,7 +73,7 @@ void buf_int(struct buf *b, const char *name, long v)
 }
 
 /* @dir/@name into @dst; -1 (after saying so) when it does not fit. */
-int join(char *dst, size_t size, const char *dir, const char *name)
+int plot__join(char *dst, size_t size, const char *dir, const char *name)
 {
 	if ((size_t)snprintf(dst, size, "%s/%s", dir, name) >= size) {
 		fprintf(stderr, "rocesim: plot: path too long: %s/%s\n", dir, name);
@@ -87,7 +87,7 @@ FILE *tmp_open(const struct plot *p, const char *name, char *path, size_t size)
 {
 	FILE *f;
 
-	if (join(path, size, p->tmp, name))
+	if (plot__join(path, size, p->tmp, name))
 		return NULL;
 	f = fopen(path, "w");
 	if (!f)
@@ -120,7 +120,7 @@ void tmp_remove(const struct plot *p)
 	while (dir && (e = readdir(dir))) {
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
-		if (!join(path, sizeof(path), p->tmp, e->d_name))
+		if (!plot__join(path, sizeof(path), p->tmp, e->d_name))
 			unlink(path);
 	}
 	if (dir)
@@ -312,8 +312,8 @@ void set_free(struct series_set *set)
  * before it adds nothing and is left out (which also keeps dashed lines
  * dashed: gnuplot restarts the dash pattern at every point).
  */
-int write_blocks(const struct plot *p, const char *name, const struct series_set *set,
-		 int col, char *path, size_t size)
+int plot__write_blocks(const struct plot *p, const char *name, const struct series_set *set,
+		       int col, char *path, size_t size)
 {
 	FILE *f = tmp_open(p, name, path, size);
 
@@ -340,7 +340,7 @@ int write_blocks(const struct plot *p, const char *name, const struct series_set
 
 /* ---- reading results.json ----------------------------------------------- */
 
-double json_num(const json_t *o, const char *key, double dflt)
+double plot__json_num(const json_t *o, const char *key, double dflt)
 {
 	const json_t *v = json_object_get(o, key);
 
@@ -351,7 +351,7 @@ double json_num(const json_t *o, const char *key, double dflt)
  * A threshold (bytes) from "config" or "thresholds", at the top level of
  * results.json or in its summary; -1 when none gives it.
  */
-double threshold(const json_t *res, const char *key)
+double plot__threshold(const json_t *res, const char *key)
 {
 	static const char *const objs[] = {"config", "thresholds"};
 	const json_t *where[2] = {res, json_object_get(res, "summary")};

@@ -58,7 +58,7 @@ static int run_gnuplot(const struct plot *p, const char *script, const char *var
 	int err, status;
 	pid_t pid;
 
-	if (join(errpath, sizeof(errpath), p->tmp, "gnuplot.err"))
+	if (plot__join(errpath, sizeof(errpath), p->tmp, "gnuplot.err"))
 		return -1;
 	argv[0] = prog;
 	argv[1] = opt_e;
@@ -108,7 +108,7 @@ static int run_gnuplot(const struct plot *p, const char *script, const char *var
  * draw it (all extensions when @ext is NULL), so that the pictures in
  * OUTDIR always match the run they sit beside.
  */
-void drop_old(const struct plot *p, const char *pic, const char *ext)
+void plot__drop_old(const struct plot *p, const char *pic, const char *ext)
 {
 	static const char *const exts[] = {"png", "svg"};
 	char name[64], path[PLOT_PATH];
@@ -117,7 +117,7 @@ void drop_old(const struct plot *p, const char *pic, const char *ext)
 		if (ext && strcmp(ext, exts[i]))
 			continue;
 		snprintf(name, sizeof(name), "%s.%s", pic, exts[i]);
-		if (!join(path, sizeof(path), p->outdir, name))
+		if (!plot__join(path, sizeof(path), p->outdir, name))
 			unlink(path);
 	}
 }
@@ -127,7 +127,7 @@ void drop_old(const struct plot *p, const char *pic, const char *ext)
  * @vars, as PNG and, with --svg, SVG: drawn in the temporary folder, then
  * renamed into OUTDIR and its path printed.
  */
-int draw(const struct plot *p, const char *pic, const struct buf *vars)
+int plot__draw(const struct plot *p, const char *pic, const struct buf *vars)
 {
 	static const char *const exts[] = {"png", "svg"};
 	char script[PLOT_PATH], name[64], tmp[PLOT_PATH], dst[PLOT_PATH];
@@ -138,15 +138,16 @@ int draw(const struct plot *p, const char *pic, const struct buf *vars)
 		return -1;
 	}
 	snprintf(name, sizeof(name), "%s.gp", pic);
-	if (join(script, sizeof(script), p->scripts, name))
+	if (plot__join(script, sizeof(script), p->scripts, name))
 		return -1;
 	if (!p->svg)
-		drop_old(p, pic, "svg");
+		plot__drop_old(p, pic, "svg");
 	for (int i = 0; i < 1 + !!p->svg && !err; i++) {
 		struct buf all = {0};
 
 		snprintf(name, sizeof(name), "%s.%s", pic, exts[i]);
-		if (join(tmp, sizeof(tmp), p->tmp, name) || join(dst, sizeof(dst), p->outdir, name))
+		if (plot__join(tmp, sizeof(tmp), p->tmp, name) ||
+		    plot__join(dst, sizeof(dst), p->outdir, name))
 			return -1;
 		buf_printf(&all, "%s", vars->s ? vars->s : "");
 		buf_str(&all, "term", exts[i]);

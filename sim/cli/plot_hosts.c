@@ -106,7 +106,7 @@ int plot_rates(const struct plot *p)
 	long more = 0;
 	int r, err = -1;
 
-	if (join(csv, sizeof(csv), p->outdir, "qp_rates.csv"))
+	if (plot__join(csv, sizeof(csv), p->outdir, "qp_rates.csv"))
 		return -1;
 	r = read_rates(csv, &set, &more);
 	if (r < 0)
@@ -114,19 +114,19 @@ int plot_rates(const struct plot *p)
 	if (r == 0) {
 		fprintf(stderr,
 			"rocesim: no %s (DCQCN off or output.sample 0): rates.png skipped\n", csv);
-		drop_old(p, "rates", NULL);
+		plot__drop_old(p, "rates", NULL);
 		err = 0;
 		goto out;
 	}
 	if (set.n)
 		qsort(set.s, set.n, sizeof(*set.s), series_id_cmp);
-	if (write_blocks(p, "rates-rc.dat", &set, 0, path, sizeof(path)))
+	if (plot__write_blocks(p, "rates-rc.dat", &set, 0, path, sizeof(path)))
 		goto out;
 	buf_str(&v, "rc", path);
-	if (write_blocks(p, "rates-rt.dat", &set, 1, path, sizeof(path)))
+	if (plot__write_blocks(p, "rates-rt.dat", &set, 1, path, sizeof(path)))
 		goto out;
 	buf_str(&v, "rt", path);
-	if (write_blocks(p, "rates-alpha.dat", &set, 2, path, sizeof(path)))
+	if (plot__write_blocks(p, "rates-alpha.dat", &set, 2, path, sizeof(path)))
 		goto out;
 	buf_str(&v, "alpha", path);
 	buf_int(&v, "n", (long)set.n);
@@ -136,7 +136,7 @@ int plot_rates(const struct plot *p)
 		snprintf(title, sizeof(title), "flow %ld %s", set.s[i].id, set.s[i].key);
 		buf_str(&v, var, title);
 	}
-	err = draw(p, "rates", &v);
+	err = plot__draw(p, "rates", &v);
 out:
 	free(v.s);
 	set_free(&set);
@@ -186,7 +186,7 @@ int plot_flows(const struct plot *p)
 	if (!n) {
 		fprintf(stderr, "rocesim: no flows in %s/results.json: flows.png skipped\n",
 			p->outdir);
-		drop_old(p, "flows", NULL);
+		plot__drop_old(p, "flows", NULL);
 		return 0;
 	}
 	a = calloc(n, sizeof(*a));
@@ -197,15 +197,16 @@ int plot_flows(const struct plot *p)
 	json_array_foreach(flows, i, fl)
 	{
 		const json_t *fct = json_object_get(fl, "fct_us");
-		double start = json_num(fl, "start_us", 0);
+		double start = plot__json_num(fl, "start_us", 0);
 
-		a[i].id = (long)json_num(fl, "id", (double)i);
+		a[i].id = (long)plot__json_num(fl, "id", (double)i);
 		a[i].done = json_is_number(fct);
 		a[i].us = a[i].done ? json_number_value(fct)
 				    : (p->end_us > start ? p->end_us - start : 0);
-		a[i].pct = json_num(fl, "bytes", 0) > 0
-			       ? 100.0 * json_num(fl, "received", 0) / json_num(fl, "bytes", 0)
-			       : 100.0;
+		a[i].pct =
+		    plot__json_num(fl, "bytes", 0) > 0
+			? 100.0 * plot__json_num(fl, "received", 0) / plot__json_num(fl, "bytes", 0)
+			: 100.0;
 		a[i].src = json_string_value(json_object_get(fl, "src"));
 		a[i].dst = json_string_value(json_object_get(fl, "dst"));
 		ndone += (size_t)a[i].done;
@@ -231,7 +232,7 @@ int plot_flows(const struct plot *p)
 		buf_num(&v, "p50", json_number_value(json_object_get(pct, "p50")));
 	if (json_is_number(json_object_get(pct, "p99")))
 		buf_num(&v, "p99", json_number_value(json_object_get(pct, "p99")));
-	err = draw(p, "flows", &v);
+	err = plot__draw(p, "flows", &v);
 out:
 	free(v.s);
 	free(a);
@@ -267,8 +268,9 @@ static void ranks_panel(FILE *f, struct buf *v, const json_t *c, size_t k)
 	const json_t *done = json_object_get(c, "rank_done_us"), *t;
 	const json_t *times = json_object_get(c, "iteration_times_us");
 	const char *op = json_string_value(json_object_get(c, "op"));
-	double iters = json_num(c, "iterations", 1), idone = json_num(c, "iterations_done", 0);
-	double slow = -1, fast = -1, busbw = json_num(c, "busbw_GBps", -1), line = -1;
+	double iters = plot__json_num(c, "iterations", 1),
+	       idone = plot__json_num(c, "iterations_done", 0);
+	double slow = -1, fast = -1, busbw = plot__json_num(c, "busbw_GBps", -1), line = -1;
 	size_t n = json_array_size(done), i, ndone = 0, nslow = 0, slowest = 0;
 	char var[32], title[256], label[128];
 	int mark;
@@ -300,10 +302,10 @@ static void ranks_panel(FILE *f, struct buf *v, const json_t *c, size_t k)
 	if (idone >= iters && idone > 0) {
 		t = json_array_get(times, json_array_size(times) - 1);
 		line = json_is_number(t) ? json_number_value(t)
-					 : json_num(c, "completion_time_us", -1);
+					 : plot__json_num(c, "completion_time_us", -1);
 	}
 	snprintf(title, sizeof(title), "%s of %g MB over %zu ranks, busbw ", op ? op : "collective",
-		 json_num(c, "bytes", 0) / 1e6, n);
+		 plot__json_num(c, "bytes", 0) / 1e6, n);
 	if (busbw >= 0)
 		snprintf(title + strlen(title), sizeof(title) - strlen(title), "%.3g GB/s", busbw);
 	else
@@ -369,7 +371,7 @@ int plot_ranks(const struct plot *p)
 	if (!n) {
 		fprintf(stderr, "rocesim: no collective in %s/results.json: ranks.png skipped\n",
 			p->outdir);
-		drop_old(p, "ranks", NULL);
+		plot__drop_old(p, "ranks", NULL);
 		return 0;
 	}
 	for (size_t i = 0; i < shown; i++) {
@@ -380,7 +382,7 @@ int plot_ranks(const struct plot *p)
 				"rocesim: no rank_done_us in the collectives of %s/results.json "
 				"(written by an older rocesim): ranks.png skipped\n",
 				p->outdir);
-			drop_old(p, "ranks", NULL);
+			plot__drop_old(p, "ranks", NULL);
 			return 0;
 		}
 	}
@@ -394,7 +396,7 @@ int plot_ranks(const struct plot *p)
 	buf_str(&v, "data", path);
 	buf_int(&v, "n", (long)shown);
 	buf_int(&v, "more", (long)(n - shown));
-	err = draw(p, "ranks", &v);
+	err = plot__draw(p, "ranks", &v);
 out:
 	free(v.s);
 	return err;

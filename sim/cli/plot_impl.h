@@ -66,7 +66,7 @@ void buf_printf(struct buf *b, const char *fmt, ...) __attribute__((format(print
 void buf_str(struct buf *b, const char *name, const char *val);
 void buf_num(struct buf *b, const char *name, double v);
 void buf_int(struct buf *b, const char *name, long v);
-int join(char *dst, size_t size, const char *dir, const char *name);
+int plot__join(char *dst, size_t size, const char *dir, const char *name);
 FILE *tmp_open(const struct plot *p, const char *name, char *path, size_t size);
 int tmp_close(FILE *f, const char *path);
 void tmp_remove(const struct plot *p);
@@ -78,14 +78,14 @@ int csv_num(const struct csv *c, int i, double *v);
 int series_add_pt(struct series *s, double t, double a, double b, double c);
 struct series *set_get(struct series_set *set, const char *key, long id, int rank);
 void set_free(struct series_set *set);
-int write_blocks(const struct plot *p, const char *name, const struct series_set *set, int col,
-		 char *path, size_t size);
-double json_num(const json_t *o, const char *key, double dflt);
-double threshold(const json_t *res, const char *key);
+int plot__write_blocks(const struct plot *p, const char *name, const struct series_set *set,
+		       int col, char *path, size_t size);
+double plot__json_num(const json_t *o, const char *key, double dflt);
+double plot__threshold(const json_t *res, const char *key);
 
 /* plot_gnuplot.c */
-void drop_old(const struct plot *p, const char *pic, const char *ext);
-int draw(const struct plot *p, const char *pic, const struct buf *vars);
+void plot__drop_old(const struct plot *p, const char *pic, const char *ext);
+int plot__draw(const struct plot *p, const char *pic, const struct buf *vars);
 
 /* plot_ports.c */
 int plot_queues(const struct plot *p);

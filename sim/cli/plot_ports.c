@@ -72,11 +72,11 @@ static int hottest(const json_t *res, int top, struct hot **eg, int *neg, struct
 
 			if (!name)
 				continue;
-			a[k] = (struct hot){name, json_num(port, "max_queue_bytes", 0), k};
+			a[k] = (struct hot){name, plot__json_num(port, "max_queue_bytes", 0), k};
 			b[k] = (struct hot){name, 0, k};
 			json_array_foreach(json_object_get(port, "pgs"), g, pg)
 			{
-				double v = json_num(pg, "peak_bytes", 0);
+				double v = plot__json_num(pg, "peak_bytes", 0);
 
 				if (v > b[k].bytes)
 					b[k].bytes = v;
@@ -195,7 +195,7 @@ int plot_queues(const struct plot *p)
 	struct buf v = {0};
 	int neg, nin, r, err = -1;
 
-	if (join(csv, sizeof(csv), p->outdir, "timeseries.csv"))
+	if (plot__join(csv, sizeof(csv), p->outdir, "timeseries.csv"))
 		return -1;
 	if (hottest(p->res, p->top, &eg, &neg, &in, &nin))
 		return -1;
@@ -204,7 +204,7 @@ int plot_queues(const struct plot *p)
 		goto out;
 	if (r == 0) {
 		fprintf(stderr, "rocesim: no %s (output.sample was 0): queues.png skipped\n", csv);
-		drop_old(p, "queues", NULL);
+		plot__drop_old(p, "queues", NULL);
 		err = 0;
 		goto out;
 	}
@@ -215,16 +215,16 @@ int plot_queues(const struct plot *p)
 	for (size_t i = 0; i < pgs.n; i++)
 		if (pgs.s[i].peak_b > hdrm)
 			hdrm = pgs.s[i].peak_b;
-	kmin = threshold(p->res, "ecn_kmin");
-	kmax = threshold(p->res, "ecn_kmax");
-	xoff = threshold(p->res, "pfc_xoff");
+	kmin = plot__threshold(p->res, "ecn_kmin");
+	kmax = plot__threshold(p->res, "ecn_kmax");
+	xoff = plot__threshold(p->res, "pfc_xoff");
 	if (kmax > max)
 		max = kmax;
 	if (xoff > max)
 		max = xoff;
-	if (write_blocks(p, "queues-q.dat", &qs, 0, qpath, sizeof(qpath)) ||
-	    write_blocks(p, "queues-pg.dat", &pgs, 0, pgpath, sizeof(pgpath)) ||
-	    write_blocks(p, "queues-hr.dat", &pgs, 1, hrpath, sizeof(hrpath)))
+	if (plot__write_blocks(p, "queues-q.dat", &qs, 0, qpath, sizeof(qpath)) ||
+	    plot__write_blocks(p, "queues-pg.dat", &pgs, 0, pgpath, sizeof(pgpath)) ||
+	    plot__write_blocks(p, "queues-hr.dat", &pgs, 1, hrpath, sizeof(hrpath)))
 		goto out;
 	buf_str(&v, "qdata", qpath);
 	buf_int(&v, "qn", (long)qs.n);
@@ -243,7 +243,7 @@ int plot_queues(const struct plot *p)
 		buf_num(&v, "kmax", kmax);
 	if (xoff >= 0)
 		buf_num(&v, "xoff", xoff);
-	err = draw(p, "queues", &v);
+	err = plot__draw(p, "queues", &v);
 out:
 	free(v.s);
 	set_free(&qs);
@@ -418,13 +418,13 @@ int plot_pfc(const struct plot *p)
 	int res, err = -1, prios = 0;
 	size_t shown;
 
-	if (join(csv, sizeof(csv), p->outdir, "pfc_events.csv"))
+	if (plot__join(csv, sizeof(csv), p->outdir, "pfc_events.csv"))
 		return -1;
 	if (access(csv, F_OK)) {
 		fprintf(stderr,
 			"rocesim: no %s (run with output.pfc_events: true): pfc.png skipped\n",
 			csv);
-		drop_old(p, "pfc", NULL);
+		plot__drop_old(p, "pfc", NULL);
 		return 0;
 	}
 	o.bars = tmp_open(p, "pfc-bars.dat", o.bars_path, sizeof(o.bars_path));
@@ -461,7 +461,7 @@ int plot_pfc(const struct plot *p)
 	buf_int(&v, "nwd", o.nwd);
 	if (shown && !prios)
 		buf_str(&v, "prio", (snprintf(label, sizeof(label), "%ld", r.row[0].prio), label));
-	err = draw(p, "pfc", &v);
+	err = plot__draw(p, "pfc", &v);
 out:
 	free(v.s);
 	free(r.row);

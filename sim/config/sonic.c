@@ -43,28 +43,29 @@ static int sonic_parse(const char *name, const char *text, size_t len, json_t *r
 	int err;
 
 	if (!json_is_object(root))
-		return fail(&c, NULL, NULL, NULL,
-			    "the top level is %s, expected an object of tables", type_name(root));
-	err = read_ports(&c);
+		return sonic__fail(&c, NULL, NULL, NULL,
+				   "the top level is %s, expected an object of tables",
+				   sonic__type_name(root));
+	err = sonic__read_ports(&c);
 	if (!err)
-		err = read_cables(&c);
+		err = sonic__read_cables(&c);
 	if (!err)
-		err = read_qos(&c);
+		err = sonic__read_qos(&c);
 	if (!err)
-		err = check_buffers(&c);
+		err = sonic__check_buffers(&c);
 	if (!err)
-		err = read_pgs(&c);
+		err = sonic__read_pgs(&c);
 	/* no lossless profile: the ingress lossless pool, if there is one */
 	if (!err && !out->has_profile) {
 		json_t *p = json_object_get(c.pools, "ingress_lossless_pool");
 
 		if (p)
-			err = read_pool(&c, "ingress_lossless_pool", p, out);
+			err = sonic__read_pool(&c, "ingress_lossless_pool", p, out);
 	}
 	if (!err)
-		err = read_wreds(&c);
+		err = sonic__read_wreds(&c);
 	if (!err)
-		err = read_watchdog(&c);
+		err = sonic__read_watchdog(&c);
 	return err;
 }
 

@@ -13,37 +13,37 @@
 #include "sim/engine/checked.h"
 
 /* BUFFER_POOL|@name: size, shared headroom (xoff), mode. */
-int read_pool(struct sonic_ctx *c, const char *name, const json_t *p, struct sonic_cfg *out)
+int sonic__read_pool(struct sonic_ctx *c, const char *name, const json_t *p, struct sonic_cfg *out)
 {
 	char b[SHOW_SIZE];
 	const char *mode;
 	uint64_t size = 0, xoff = 0;
 	int has, err;
 
-	err = need_object(c, "BUFFER_POOL", name, p);
+	err = sonic__need_object(c, "BUFFER_POOL", name, p);
 	if (!err)
-		err = get_u64(c, p, "BUFFER_POOL", name, "size", UINT64_MAX, &size, &has);
+		err = sonic__get_u64(c, p, "BUFFER_POOL", name, "size", UINT64_MAX, &size, &has);
 	if (!err)
-		err = get_u64(c, p, "BUFFER_POOL", name, "xoff", UINT64_MAX, &xoff, &has);
+		err = sonic__get_u64(c, p, "BUFFER_POOL", name, "xoff", UINT64_MAX, &xoff, &has);
 	if (!err)
-		err = get_str(c, p, "BUFFER_POOL", name, "mode", &mode);
+		err = sonic__get_str(c, p, "BUFFER_POOL", name, "mode", &mode);
 	if (err)
 		return err;
 	if (mode && strcmp(mode, "dynamic") && strcmp(mode, "static"))
-		return fail(c, "BUFFER_POOL", name, "mode", "\"%s\" is not dynamic or static",
-			    shows(b, mode));
+		return sonic__fail(c, "BUFFER_POOL", name, "mode",
+				   "\"%s\" is not dynamic or static", sonic__shows(b, mode));
 	if (out) {
 		/* the pool and its shared headroom make the buffer: the sum must fit */
 		if (ck_add(size, xoff, &out->buffer_size))
-			return fail(c, "BUFFER_POOL", name, "xoff",
-				    "size %llu B + xoff %llu B does not fit in 64 bits",
-				    (unsigned long long)size, (unsigned long long)xoff);
+			return sonic__fail(c, "BUFFER_POOL", name, "xoff",
+					   "size %llu B + xoff %llu B does not fit in 64 bits",
+					   (unsigned long long)size, (unsigned long long)xoff);
 		out->has_pool = 1;
 		out->pool_size = size;
 		out->pool_xoff = xoff;
 		out->pool_dynamic = mode && !strcmp(mode, "dynamic");
-		set_at(c, &out->pool_size_at, "BUFFER_POOL", name, "size");
-		set_at(c, &out->pool_xoff_at, "BUFFER_POOL", name, "xoff");
+		sonic__set_at(c, &out->pool_size_at, "BUFFER_POOL", name, "size");
+		sonic__set_at(c, &out->pool_xoff_at, "BUFFER_POOL", name, "xoff");
 	}
 	return 0;
 }
@@ -57,54 +57,56 @@ static int read_profile(struct sonic_ctx *c, const char *name, const json_t *p,
 	int err;
 
 	memset(pr, 0, sizeof(*pr));
-	err = need_object(c, tbl, name, p);
+	err = sonic__need_object(c, tbl, name, p);
 	if (!err)
-		err = get_str(c, p, tbl, name, "pool", &s);
+		err = sonic__get_str(c, p, tbl, name, "pool", &s);
 	if (err)
 		return err;
 	if (!s)
-		return fail(c, tbl, name, "pool", "missing: a profile names its BUFFER_POOL");
-	err = get_ref(c, tbl, name, "pool", s, "BUFFER_POOL", &pr->pool);
+		return sonic__fail(c, tbl, name, "pool",
+				   "missing: a profile names its BUFFER_POOL");
+	err = sonic__get_ref(c, tbl, name, "pool", s, "BUFFER_POOL", &pr->pool);
 	if (!err)
-		err = find_ref(c, tbl, name, "pool", c->pools, "BUFFER_POOL", pr->pool, &pool);
+		err = sonic__find_ref(c, tbl, name, "pool", c->pools, "BUFFER_POOL", pr->pool,
+				      &pool);
 	if (!err)
-		err = get_u64(c, p, tbl, name, "xon", UINT64_MAX, &pr->xon, &pr->has_xon);
+		err = sonic__get_u64(c, p, tbl, name, "xon", UINT64_MAX, &pr->xon, &pr->has_xon);
 	if (!err)
-		err = get_u64(c, p, tbl, name, "xon_offset", UINT64_MAX, &pr->xon_offset,
-			      &pr->has_xon_offset);
+		err = sonic__get_u64(c, p, tbl, name, "xon_offset", UINT64_MAX, &pr->xon_offset,
+				     &pr->has_xon_offset);
 	if (!err)
-		err = get_u64(c, p, tbl, name, "xoff", UINT64_MAX, &pr->xoff, &pr->has_xoff);
+		err = sonic__get_u64(c, p, tbl, name, "xoff", UINT64_MAX, &pr->xoff, &pr->has_xoff);
 	if (!err)
-		err = get_u64(c, p, tbl, name, "size", UINT64_MAX, &pr->size, &pr->has_size);
+		err = sonic__get_u64(c, p, tbl, name, "size", UINT64_MAX, &pr->size, &pr->has_size);
 	if (!err)
-		err = get_u64(c, p, tbl, name, "static_th", UINT64_MAX, &pr->static_th,
-			      &pr->has_static_th);
+		err = sonic__get_u64(c, p, tbl, name, "static_th", UINT64_MAX, &pr->static_th,
+				     &pr->has_static_th);
 	/* SAI takes the dynamic threshold as an int8 exponent */
 	if (!err)
-		err = get_int(c, p, tbl, name, "dynamic_th", -128, 127, &pr->dynamic_th,
-			      &pr->has_dynamic_th);
+		err = sonic__get_int(c, p, tbl, name, "dynamic_th", -128, 127, &pr->dynamic_th,
+				     &pr->has_dynamic_th);
 	if (err)
 		return err;
 	if (pr->has_dynamic_th && pr->has_static_th)
-		return fail(c, tbl, name, NULL, "has both dynamic_th and static_th");
+		return sonic__fail(c, tbl, name, NULL, "has both dynamic_th and static_th");
 	return 0;
 }
 
 /* Check every pool and profile. */
-int check_buffers(struct sonic_ctx *c)
+int sonic__check_buffers(struct sonic_ctx *c)
 {
 	struct sonic_profile pr;
 	const char *key;
 	json_t *row;
 	int err;
 
-	err = get_table(c, "BUFFER_POOL", &c->pools);
+	err = sonic__get_table(c, "BUFFER_POOL", &c->pools);
 	if (!err)
-		err = get_table(c, "BUFFER_PROFILE", &c->profiles);
+		err = sonic__get_table(c, "BUFFER_PROFILE", &c->profiles);
 	if (err)
 		return err;
 	json_object_foreach(c->pools, key, row) {
-		err = read_pool(c, key, row, NULL);
+		err = sonic__read_pool(c, key, row, NULL);
 		if (err)
 			return err;
 	}
@@ -117,7 +119,7 @@ int check_buffers(struct sonic_ctx *c)
 }
 
 /* Bits of the PGs (@pg) or queues the pfc_enable priorities map to. */
-uint64_t lossless_of(const struct sonic_cfg *cfg, const uint8_t *map)
+uint64_t sonic__lossless_of(const struct sonic_cfg *cfg, const uint8_t *map)
 {
 	uint64_t m = 0;
 
@@ -140,21 +142,22 @@ static int buffer_ref(struct sonic_ctx *c, const char *table, const char *key, c
 
 	*prof = NULL;
 	*null = 0;
-	err = need_object(c, table, key, row);
+	err = sonic__need_object(c, table, key, row);
 	if (!err)
-		err = get_str(c, row, table, key, "profile", &s);
+		err = sonic__get_str(c, row, table, key, "profile", &s);
 	if (err)
 		return err;
 	if (!s)
-		return fail(c, table, key, "profile", "missing");
+		return sonic__fail(c, table, key, "profile", "missing");
 	if (!strcmp(s, "NULL") && !strcmp(table, "BUFFER_PG")) {
 		*r = (struct sonic_ref){s, 4};
 		*null = 1;
 		return 0;
 	}
-	err = get_ref(c, table, key, "profile", s, "BUFFER_PROFILE", r);
+	err = sonic__get_ref(c, table, key, "profile", s, "BUFFER_PROFILE", r);
 	if (!err)
-		err = find_ref(c, table, key, "profile", c->profiles, "BUFFER_PROFILE", *r, prof);
+		err = sonic__find_ref(c, table, key, "profile", c->profiles, "BUFFER_PROFILE", *r,
+				      prof);
 	return err;
 }
 
@@ -167,10 +170,10 @@ static int fill_profile(struct sonic_ctx *c, struct sonic_ref name, const json_t
 	json_t *pool;
 	int err;
 
-	err = copy_ref(c, "BUFFER_PROFILE", NULL, NULL, pname, sizeof(pname), name);
+	err = sonic__copy_ref(c, "BUFFER_PROFILE", NULL, NULL, pname, sizeof(pname), name);
 	if (!err)
-		err = copy_ref(c, "BUFFER_PROFILE", pname, NULL, cfg->profile, sizeof(cfg->profile),
-			       name);
+		err = sonic__copy_ref(c, "BUFFER_PROFILE", pname, NULL, cfg->profile,
+				      sizeof(cfg->profile), name);
 	if (!err)
 		err = read_profile(c, pname, row, &pr);
 	if (err)
@@ -187,26 +190,26 @@ static int fill_profile(struct sonic_ctx *c, struct sonic_ref name, const json_t
 	cfg->dynamic_th = pr.dynamic_th;
 	cfg->has_static_th = pr.has_static_th;
 	cfg->static_th = pr.static_th;
-	set_at(c, &cfg->xon_at, "BUFFER_PROFILE", pname, "xon");
-	set_at(c, &cfg->xon_offset_at, "BUFFER_PROFILE", pname, "xon_offset");
-	set_at(c, &cfg->xoff_at, "BUFFER_PROFILE", pname, "xoff");
-	set_at(c, &cfg->dynamic_th_at, "BUFFER_PROFILE", pname, "dynamic_th");
-	set_at(c, &cfg->static_th_at, "BUFFER_PROFILE", pname, "static_th");
+	sonic__set_at(c, &cfg->xon_at, "BUFFER_PROFILE", pname, "xon");
+	sonic__set_at(c, &cfg->xon_offset_at, "BUFFER_PROFILE", pname, "xon_offset");
+	sonic__set_at(c, &cfg->xoff_at, "BUFFER_PROFILE", pname, "xoff");
+	sonic__set_at(c, &cfg->dynamic_th_at, "BUFFER_PROFILE", pname, "dynamic_th");
+	sonic__set_at(c, &cfg->static_th_at, "BUFFER_PROFILE", pname, "static_th");
 	pool = json_object_getn(c->pools, pr.pool.s, pr.pool.len);
 	/* read_profile found it; the name is the key, so copy it for messages */
-	err = copy_ref(c, "BUFFER_POOL", NULL, NULL, pname, sizeof(pname), pr.pool);
+	err = sonic__copy_ref(c, "BUFFER_POOL", NULL, NULL, pname, sizeof(pname), pr.pool);
 	if (err)
 		return err;
-	return read_pool(c, pname, pool, cfg);
+	return sonic__read_pool(c, pname, pool, cfg);
 }
 
 /*
  * BUFFER_PG and BUFFER_QUEUE: every profile exists; the profile most
  * lossless PGs use is the lossless profile.
  */
-int read_pgs(struct sonic_ctx *c)
+int sonic__read_pgs(struct sonic_ctx *c)
 {
-	uint64_t lossless = lossless_of(c->cfg, c->cfg->tc_to_pg);
+	uint64_t lossless = sonic__lossless_of(c->cfg, c->cfg->tc_to_pg);
 	struct sonic_vote *v = NULL, *nv = NULL;
 	const struct sonic_vote *w;
 	size_t n = 0, nn = 0, i = 0;
@@ -215,27 +218,27 @@ int read_pgs(struct sonic_ctx *c)
 	json_t *t, *row, *prof;
 	int err, null;
 
-	err = get_table(c, "BUFFER_QUEUE", &t);
+	err = sonic__get_table(c, "BUFFER_QUEUE", &t);
 	if (err)
 		return err;
 	json_object_foreach(t, key, row) {
 		struct sonic_ref r;
 		uint64_t mask;
 
-		err = index_key(c, "BUFFER_QUEUE", key, 63, &mask);
+		err = sonic__index_key(c, "BUFFER_QUEUE", key, 63, &mask);
 		if (!err)
 			err = buffer_ref(c, "BUFFER_QUEUE", key, row, &r, &prof, &null);
 		if (err)
 			return err;
 	}
 
-	err = get_table(c, "BUFFER_PG", &t);
+	err = sonic__get_table(c, "BUFFER_PG", &t);
 	if (err)
 		return err;
-	v = votes_for(t);
-	nv = votes_for(t);
+	v = sonic__votes_for(t);
+	nv = sonic__votes_for(t);
 	if (!v || !nv) {
-		err = nomem(c);
+		err = sonic__nomem(c);
 		goto out_free;
 	}
 	json_object_foreach(t, key, row) {
@@ -243,7 +246,7 @@ int read_pgs(struct sonic_ctx *c)
 		uint64_t mask;
 		int cand;
 
-		err = index_key(c, "BUFFER_PG", key, 7, &mask);
+		err = sonic__index_key(c, "BUFFER_PG", key, 7, &mask);
 		if (!err)
 			err = buffer_ref(c, "BUFFER_PG", key, row, &r, &prof, &null);
 		if (err)
@@ -259,12 +262,13 @@ int read_pgs(struct sonic_ctx *c)
 		i++;
 	}
 	/* a profile with numbers tells more than "NULL" where both appear */
-	w = vote_winner(v, n);
+	w = sonic__vote_winner(v, n);
 	if (!w)
-		w = vote_winner(nv, nn);
+		w = sonic__vote_winner(nv, nn);
 	if (!w)
 		goto out_free;
-	snprintf(c->cfg->pg_where, sizeof(c->cfg->pg_where), "BUFFER_PG|%s", shows(b, w->key));
+	snprintf(c->cfg->pg_where, sizeof(c->cfg->pg_where), "BUFFER_PG|%s",
+		 sonic__shows(b, w->key));
 	if (n == 0) {
 		c->cfg->pg_null = 1;
 		goto out_free;

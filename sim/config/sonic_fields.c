@@ -41,12 +41,12 @@ static const char *show(char *buf, const char *s, size_t len)
 	return buf;
 }
 
-const char *shows(char *buf, const char *s)
+const char *sonic__shows(char *buf, const char *s)
 {
 	return show(buf, s, strlen(s));
 }
 
-const char *type_name(const json_t *v)
+const char *sonic__type_name(const json_t *v)
 {
 	switch (json_typeof(v)) {
 	case JSON_OBJECT:
@@ -67,29 +67,30 @@ const char *type_name(const json_t *v)
 	}
 }
 
-int fail(struct sonic_ctx *c, const char *table, const char *key, const char *field,
-	 const char *fmt, ...)
+int sonic__fail(struct sonic_ctx *c, const char *table, const char *key, const char *field,
+		const char *fmt, ...)
 {
 	char path[SONIC_WHERE], k[SHOW_SIZE], f[SHOW_SIZE], msg[512];
 	va_list ap;
 
 	snprintf(path, sizeof(path), "%s%s%s%s%s", table ? table : "", key ? "|" : "",
-		 key ? shows(k, key) : "", field ? "|" : "", field ? shows(f, field) : "");
+		 key ? sonic__shows(k, key) : "", field ? "|" : "",
+		 field ? sonic__shows(f, field) : "");
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	diag_set(c->d, c->file, line_of(c, table, key, field), path, "%s", msg);
+	diag_set(c->d, c->file, sonic__line_of(c, table, key, field), path, "%s", msg);
 	return -EINVAL;
 }
 
-int nomem(struct sonic_ctx *c)
+int sonic__nomem(struct sonic_ctx *c)
 {
 	diag_set(c->d, c->file, 0, "", "out of memory");
 	return -ENOMEM;
 }
 
 /* Digits only, no sign or space; -1 if not a number, -2 if above @max. */
-int parse_u64(const char *s, size_t len, uint64_t max, uint64_t *v)
+int sonic__parse_u64(const char *s, size_t len, uint64_t max, uint64_t *v)
 {
 	uint64_t r = 0;
 
@@ -111,15 +112,15 @@ int parse_u64(const char *s, size_t len, uint64_t max, uint64_t *v)
 }
 
 /* @v (the row @table|@key) must be an object of fields. */
-int need_object(struct sonic_ctx *c, const char *table, const char *key, const json_t *v)
+int sonic__need_object(struct sonic_ctx *c, const char *table, const char *key, const json_t *v)
 {
 	if (json_is_object(v))
 		return 0;
-	return fail(c, table, key, NULL, "is %s, expected an object", type_name(v));
+	return sonic__fail(c, table, key, NULL, "is %s, expected an object", sonic__type_name(v));
 }
 
 /* The top-level table @name in *@t, NULL when there is none. */
-int get_table(struct sonic_ctx *c, const char *name, json_t **t)
+int sonic__get_table(struct sonic_ctx *c, const char *name, json_t **t)
 {
 	json_t *v = json_object_get(c->root, name);
 
@@ -127,24 +128,26 @@ int get_table(struct sonic_ctx *c, const char *name, json_t **t)
 	if (!v)
 		return 0;
 	if (!json_is_object(v))
-		return fail(c, name, NULL, NULL, "is %s, expected an object of rows", type_name(v));
+		return sonic__fail(c, name, NULL, NULL, "is %s, expected an object of rows",
+				   sonic__type_name(v));
 	*t = v;
 	return 0;
 }
 
 /* A field value @v must be a string: config_db writes numbers as "9100" too. */
-int need_string(struct sonic_ctx *c, const char *table, const char *key, const char *field,
-		const json_t *v)
+int sonic__need_string(struct sonic_ctx *c, const char *table, const char *key, const char *field,
+		       const json_t *v)
 {
 	if (json_is_string(v))
 		return 0;
-	return fail(c, table, key, field, "is %s, expected a string (config_db values are strings)",
-		    type_name(v));
+	return sonic__fail(c, table, key, field,
+			   "is %s, expected a string (config_db values are strings)",
+			   sonic__type_name(v));
 }
 
 /* The string @field of row @obj in *@s, NULL when absent. */
-int get_str(struct sonic_ctx *c, const json_t *obj, const char *table, const char *key,
-	    const char *field, const char **s)
+int sonic__get_str(struct sonic_ctx *c, const json_t *obj, const char *table, const char *key,
+		   const char *field, const char **s)
 {
 	json_t *v = json_object_get(obj, field);
 	int err;
@@ -152,7 +155,7 @@ int get_str(struct sonic_ctx *c, const json_t *obj, const char *table, const cha
 	*s = NULL;
 	if (!v)
 		return 0;
-	err = need_string(c, table, key, field, v);
+	err = sonic__need_string(c, table, key, field, v);
 	if (err)
 		return err;
 	*s = json_string_value(v);
@@ -160,46 +163,48 @@ int get_str(struct sonic_ctx *c, const json_t *obj, const char *table, const cha
 }
 
 /* The number @field of row @obj, at most @max; *@has = 0 when absent. */
-int get_u64(struct sonic_ctx *c, const json_t *obj, const char *table, const char *key,
-	    const char *field, uint64_t max, uint64_t *v, int *has)
+int sonic__get_u64(struct sonic_ctx *c, const json_t *obj, const char *table, const char *key,
+		   const char *field, uint64_t max, uint64_t *v, int *has)
 {
 	char b[SHOW_SIZE];
 	const char *s;
-	int err = get_str(c, obj, table, key, field, &s);
+	int err = sonic__get_str(c, obj, table, key, field, &s);
 
 	*has = 0;
 	if (err || !s)
 		return err;
-	err = parse_u64(s, strlen(s), max, v);
+	err = sonic__parse_u64(s, strlen(s), max, v);
 	if (err == -1)
-		return fail(c, table, key, field, "\"%s\" is not a number", shows(b, s));
+		return sonic__fail(c, table, key, field, "\"%s\" is not a number",
+				   sonic__shows(b, s));
 	if (err)
-		return fail(c, table, key, field, "%s is out of range (0..%llu)", shows(b, s),
-			    (unsigned long long)max);
+		return sonic__fail(c, table, key, field, "%s is out of range (0..%llu)",
+				   sonic__shows(b, s), (unsigned long long)max);
 	*has = 1;
 	return 0;
 }
 
 /* A signed number in [@min, @max]; *@has = 0 when absent. */
-int get_int(struct sonic_ctx *c, const json_t *obj, const char *table, const char *key,
-	    const char *field, int min, int max, int *v, int *has)
+int sonic__get_int(struct sonic_ctx *c, const json_t *obj, const char *table, const char *key,
+		   const char *field, int min, int max, int *v, int *has)
 {
 	char b[SHOW_SIZE];
 	const char *s;
 	uint64_t u, lim;
-	int neg, err = get_str(c, obj, table, key, field, &s);
+	int neg, err = sonic__get_str(c, obj, table, key, field, &s);
 
 	*has = 0;
 	if (err || !s)
 		return err;
 	neg = s[0] == '-';
 	lim = neg ? (uint64_t)(-(int64_t)min) : (uint64_t)max;
-	err = parse_u64(s + neg, strlen(s + neg), lim, &u);
+	err = sonic__parse_u64(s + neg, strlen(s + neg), lim, &u);
 	if (err == -1)
-		return fail(c, table, key, field, "\"%s\" is not a number", shows(b, s));
+		return sonic__fail(c, table, key, field, "\"%s\" is not a number",
+				   sonic__shows(b, s));
 	if (err)
-		return fail(c, table, key, field, "%s is out of range (%d..%d)", shows(b, s), min,
-			    max);
+		return sonic__fail(c, table, key, field, "%s is out of range (%d..%d)",
+				   sonic__shows(b, s), min, max);
 	*v = neg ? (int)-(int64_t)u : (int)u;
 	*has = 1;
 	return 0;
@@ -209,8 +214,8 @@ int get_int(struct sonic_ctx *c, const json_t *obj, const char *table, const cha
  * The name @s gives of a row of @target: "name", or "[TARGET|name]" as
  * older config_db files write it.
  */
-int get_ref(struct sonic_ctx *c, const char *table, const char *key, const char *field,
-	    const char *s, const char *target, struct sonic_ref *r)
+int sonic__get_ref(struct sonic_ctx *c, const char *table, const char *key, const char *field,
+		   const char *s, const char *target, struct sonic_ref *r)
 {
 	size_t len = strlen(s), tl = strlen(target);
 	char b[SHOW_SIZE];
@@ -220,63 +225,66 @@ int get_ref(struct sonic_ctx *c, const char *table, const char *key, const char 
 	if (len && s[0] == '[') {
 		if (len < tl + 3 || s[len - 1] != ']' || strncmp(s + 1, target, tl) ||
 		    s[tl + 1] != '|')
-			return fail(c, table, key, field, "\"%s\" is not a name nor [%s|name]",
-				    shows(b, s), target);
+			return sonic__fail(c, table, key, field,
+					   "\"%s\" is not a name nor [%s|name]", sonic__shows(b, s),
+					   target);
 		r->s = s + tl + 2;
 		r->len = len - tl - 3;
 	}
 	if (r->len == 0)
-		return fail(c, table, key, field, "is empty, expected a %s name", target);
+		return sonic__fail(c, table, key, field, "is empty, expected a %s name", target);
 	return 0;
 }
 
 /* Copy @r into @dst (@size) or fail: names are not silently cut. */
-int copy_ref(struct sonic_ctx *c, const char *table, const char *key, const char *field,
-	     char *dst, size_t size, struct sonic_ref r)
+int sonic__copy_ref(struct sonic_ctx *c, const char *table, const char *key, const char *field,
+		    char *dst, size_t size, struct sonic_ref r)
 {
 	if (r.len >= size)
-		return fail(c, table, key, field, "name longer than %zu characters", size - 1);
+		return sonic__fail(c, table, key, field, "name longer than %zu characters",
+				   size - 1);
 	memcpy(dst, r.s, r.len);
 	dst[r.len] = '\0';
 	return 0;
 }
 
 /* The row of @t that @r names, or an error "no @target named ..." at @field. */
-int find_ref(struct sonic_ctx *c, const char *table, const char *key, const char *field,
-	     json_t *t, const char *target, struct sonic_ref r, json_t **row)
+int sonic__find_ref(struct sonic_ctx *c, const char *table, const char *key, const char *field,
+		    json_t *t, const char *target, struct sonic_ref r, json_t **row)
 {
 	char b[SHOW_SIZE];
 
 	*row = json_object_getn(t, r.s, r.len);
 	if (*row)
 		return 0;
-	return fail(c, table, key, field, "no %s named \"%s\"", target, show(b, r.s, r.len));
+	return sonic__fail(c, table, key, field, "no %s named \"%s\"", target, show(b, r.s, r.len));
 }
 
 /*
  * A row key "PORT|N" or "PORT|N-M" (PORT may be a comma list of ports, as
  * older configs write it): the bits N..M of *@mask, each at most @max (<= 63).
  */
-int index_key(struct sonic_ctx *c, const char *table, const char *key, unsigned max,
-	      uint64_t *mask)
+int sonic__index_key(struct sonic_ctx *c, const char *table, const char *key, unsigned max,
+		     uint64_t *mask)
 {
 	const char *bar = strrchr(key, '|'), *s, *dash;
 	uint64_t lo, hi;
 	size_t len;
 
 	if (!bar || bar == key)
-		return fail(c, table, key, NULL, "key is not PORT|INDEX (e.g. Ethernet0|3-4)");
+		return sonic__fail(c, table, key, NULL,
+				   "key is not PORT|INDEX (e.g. Ethernet0|3-4)");
 	s = bar + 1;
 	len = strlen(s);
 	dash = memchr(s, '-', len);
 	if (dash) {
-		if (parse_u64(s, (size_t)(dash - s), max, &lo) ||
-		    parse_u64(dash + 1, len - (size_t)(dash - s) - 1, max, &hi) || lo > hi)
-			return fail(c, table, key, NULL, "index range is not N-M with N <= M <= %u",
-				    max);
+		if (sonic__parse_u64(s, (size_t)(dash - s), max, &lo) ||
+		    sonic__parse_u64(dash + 1, len - (size_t)(dash - s) - 1, max, &hi) || lo > hi)
+			return sonic__fail(c, table, key, NULL,
+					   "index range is not N-M with N <= M <= %u", max);
 	} else {
-		if (parse_u64(s, len, max, &lo))
-			return fail(c, table, key, NULL, "index is not a number 0..%u", max);
+		if (sonic__parse_u64(s, len, max, &lo))
+			return sonic__fail(c, table, key, NULL, "index is not a number 0..%u", max);
 		hi = lo;
 	}
 	*mask = 0;
@@ -286,7 +294,7 @@ int index_key(struct sonic_ctx *c, const char *table, const char *key, unsigned 
 }
 
 /* "3,4" (spaces allowed around items; "" = none): bits of priorities 0..7. */
-int pfc_list(struct sonic_ctx *c, const char *key, const char *s, uint8_t *mask)
+int sonic__pfc_list(struct sonic_ctx *c, const char *key, const char *s, uint8_t *mask)
 {
 	char b[SHOW_SIZE];
 
@@ -305,10 +313,11 @@ int pfc_list(struct sonic_ctx *c, const char *key, const char *s, uint8_t *mask)
 		n = (size_t)(end - s);
 		while (n && s[n - 1] == ' ')
 			n--;
-		if (parse_u64(s, n, 7, &p))
-			return fail(c, "PORT_QOS_MAP", key, "pfc_enable",
-				    "\"%s\" is not a list of priorities 0..7 such as \"3,4\"",
-				    show(b, s, n));
+		if (sonic__parse_u64(s, n, 7, &p))
+			return sonic__fail(
+			    c, "PORT_QOS_MAP", key, "pfc_enable",
+			    "\"%s\" is not a list of priorities 0..7 such as \"3,4\"",
+			    show(b, s, n));
 		*mask |= (uint8_t)(1u << p);
 		if (!*end)
 			return 0;
@@ -351,7 +360,7 @@ static int vote_cmp(const void *x, const void *y)
  * met first; NULL when n is 0. Sorting keeps this O(n log n) however many
  * distinct values a hostile file has.
  */
-const struct sonic_vote *vote_winner(struct sonic_vote *v, size_t n)
+const struct sonic_vote *sonic__vote_winner(struct sonic_vote *v, size_t n)
 {
 	const struct sonic_vote *best = NULL;
 	size_t best_n = 0;
@@ -375,7 +384,7 @@ const struct sonic_vote *vote_winner(struct sonic_vote *v, size_t n)
 }
 
 /* An array for one vote per row of @t (at least one element). */
-struct sonic_vote *votes_for(const json_t *t)
+struct sonic_vote *sonic__votes_for(const json_t *t)
 {
 	size_t n = t ? json_object_size(t) : 0;
 

@@ -52,59 +52,60 @@ struct sonic_wred {
 };
 
 /* sonic_fields.c */
-const char *shows(char *buf, const char *s);
-const char *type_name(const json_t *v);
+const char *sonic__shows(char *buf, const char *s);
+const char *sonic__type_name(const json_t *v);
 /*
  * Record an error at "@table|@key|@field" (@key and @field may be NULL, and
  * are shown cut short) and return -EINVAL.
  */
-int fail(struct sonic_ctx *c, const char *table, const char *key, const char *field,
-	 const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-int nomem(struct sonic_ctx *c);
-int parse_u64(const char *s, size_t len, uint64_t max, uint64_t *v);
-int need_object(struct sonic_ctx *c, const char *table, const char *key, const json_t *v);
-int get_table(struct sonic_ctx *c, const char *name, json_t **t);
-int need_string(struct sonic_ctx *c, const char *table, const char *key, const char *field,
-		const json_t *v);
-int get_str(struct sonic_ctx *c, const json_t *obj, const char *table, const char *key,
-	    const char *field, const char **s);
-int get_u64(struct sonic_ctx *c, const json_t *obj, const char *table, const char *key,
-	    const char *field, uint64_t max, uint64_t *v, int *has);
-int get_int(struct sonic_ctx *c, const json_t *obj, const char *table, const char *key,
-	    const char *field, int min, int max, int *v, int *has);
-int get_ref(struct sonic_ctx *c, const char *table, const char *key, const char *field,
-	    const char *s, const char *target, struct sonic_ref *r);
-int copy_ref(struct sonic_ctx *c, const char *table, const char *key, const char *field, char *dst,
-	     size_t size, struct sonic_ref r);
-int find_ref(struct sonic_ctx *c, const char *table, const char *key, const char *field, json_t *t,
-	     const char *target, struct sonic_ref r, json_t **row);
-int index_key(struct sonic_ctx *c, const char *table, const char *key, unsigned max,
-	      uint64_t *mask);
-int pfc_list(struct sonic_ctx *c, const char *key, const char *s, uint8_t *mask);
-const struct sonic_vote *vote_winner(struct sonic_vote *v, size_t n);
-struct sonic_vote *votes_for(const json_t *t);
+int sonic__fail(struct sonic_ctx *c, const char *table, const char *key, const char *field,
+		const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+int sonic__nomem(struct sonic_ctx *c);
+int sonic__parse_u64(const char *s, size_t len, uint64_t max, uint64_t *v);
+int sonic__need_object(struct sonic_ctx *c, const char *table, const char *key, const json_t *v);
+int sonic__get_table(struct sonic_ctx *c, const char *name, json_t **t);
+int sonic__need_string(struct sonic_ctx *c, const char *table, const char *key, const char *field,
+		       const json_t *v);
+int sonic__get_str(struct sonic_ctx *c, const json_t *obj, const char *table, const char *key,
+		   const char *field, const char **s);
+int sonic__get_u64(struct sonic_ctx *c, const json_t *obj, const char *table, const char *key,
+		   const char *field, uint64_t max, uint64_t *v, int *has);
+int sonic__get_int(struct sonic_ctx *c, const json_t *obj, const char *table, const char *key,
+		   const char *field, int min, int max, int *v, int *has);
+int sonic__get_ref(struct sonic_ctx *c, const char *table, const char *key, const char *field,
+		   const char *s, const char *target, struct sonic_ref *r);
+int sonic__copy_ref(struct sonic_ctx *c, const char *table, const char *key, const char *field,
+		    char *dst, size_t size, struct sonic_ref r);
+int sonic__find_ref(struct sonic_ctx *c, const char *table, const char *key, const char *field,
+		    json_t *t, const char *target, struct sonic_ref r, json_t **row);
+int sonic__index_key(struct sonic_ctx *c, const char *table, const char *key, unsigned max,
+		     uint64_t *mask);
+int sonic__pfc_list(struct sonic_ctx *c, const char *key, const char *s, uint8_t *mask);
+const struct sonic_vote *sonic__vote_winner(struct sonic_vote *v, size_t n);
+struct sonic_vote *sonic__votes_for(const json_t *t);
 
 /* sonic_lines.c */
-const char *json_find(const char *p, const char *end, const char *const *names, int n,
-		      const char **value);
-int line_at(const char *text, const char *at);
-int line_of(const struct sonic_ctx *c, const char *table, const char *key, const char *field);
-void set_at(const struct sonic_ctx *c, struct sonic_at *a, const char *table, const char *key,
-	    const char *field);
+const char *sonic__json_find(const char *p, const char *end, const char *const *names, int n,
+			     const char **value);
+int sonic__line_at(const char *text, const char *at);
+int sonic__line_of(const struct sonic_ctx *c, const char *table, const char *key,
+		   const char *field);
+void sonic__set_at(const struct sonic_ctx *c, struct sonic_at *a, const char *table,
+		   const char *key, const char *field);
 
 /* sonic_ports.c */
-int read_ports(struct sonic_ctx *c);
-int read_cables(struct sonic_ctx *c);
-int read_qos(struct sonic_ctx *c);
+int sonic__read_ports(struct sonic_ctx *c);
+int sonic__read_cables(struct sonic_ctx *c);
+int sonic__read_qos(struct sonic_ctx *c);
 
 /* sonic_buffers.c */
-int read_pool(struct sonic_ctx *c, const char *name, const json_t *p, struct sonic_cfg *out);
-int check_buffers(struct sonic_ctx *c);
-uint64_t lossless_of(const struct sonic_cfg *cfg, const uint8_t *map);
-int read_pgs(struct sonic_ctx *c);
+int sonic__read_pool(struct sonic_ctx *c, const char *name, const json_t *p, struct sonic_cfg *out);
+int sonic__check_buffers(struct sonic_ctx *c);
+uint64_t sonic__lossless_of(const struct sonic_cfg *cfg, const uint8_t *map);
+int sonic__read_pgs(struct sonic_ctx *c);
 
 /* sonic_queues.c */
-int read_wreds(struct sonic_ctx *c);
-int read_watchdog(struct sonic_ctx *c);
+int sonic__read_wreds(struct sonic_ctx *c);
+int sonic__read_watchdog(struct sonic_ctx *c);
 
 #endif

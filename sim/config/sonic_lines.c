@@ -65,8 +65,8 @@ static const char *skip_value(const char *p, const char *end)
  * formed; names are compared as written, escapes not decoded, so a key
  * spelt with escapes is not found (the key around it is).
  */
-const char *json_find(const char *p, const char *end, const char *const *names, int n,
-		      const char **value)
+const char *sonic__json_find(const char *p, const char *end, const char *const *names, int n,
+			     const char **value)
 {
 	const char *found = NULL;
 	int level = 0;
@@ -106,7 +106,7 @@ const char *json_find(const char *p, const char *end, const char *const *names, 
 }
 
 /* 1-based line of @at in @text. */
-int line_at(const char *text, const char *at)
+int sonic__line_at(const char *text, const char *at)
 {
 	int line = 1;
 
@@ -117,24 +117,24 @@ int line_at(const char *text, const char *at)
 
 /* Line of @table|@key|@field (@key and @field may be NULL), or of the
  * nearest enclosing name found; 0 without the text. */
-int line_of(const struct sonic_ctx *c, const char *table, const char *key, const char *field)
+int sonic__line_of(const struct sonic_ctx *c, const char *table, const char *key, const char *field)
 {
 	const char *names[3] = {table, key, field}, *value, *k;
 	int n = !table ? 0 : !key ? 1 : !field ? 2 : 3;
 
 	if (!c->text || !n)
 		return 0;
-	k = json_find(c->text, c->text + c->len, names, n, &value);
-	return k ? line_at(c->text, k) : 0;
+	k = sonic__json_find(c->text, c->text + c->len, names, n, &value);
+	return k ? sonic__line_at(c->text, k) : 0;
 }
 
 /* Record in @a where @table|@key|@field is (@field may be NULL). */
-void set_at(const struct sonic_ctx *c, struct sonic_at *a, const char *table,
-	    const char *key, const char *field)
+void sonic__set_at(const struct sonic_ctx *c, struct sonic_at *a, const char *table,
+		   const char *key, const char *field)
 {
 	char k[SHOW_SIZE], f[SHOW_SIZE];
 
-	snprintf(a->where, sizeof(a->where), "%s|%s%s%s", table, shows(k, key), field ? "|" : "",
-		 field ? shows(f, field) : "");
-	a->line = line_of(c, table, key, field);
+	snprintf(a->where, sizeof(a->where), "%s|%s%s%s", table, sonic__shows(k, key),
+		 field ? "|" : "", field ? sonic__shows(f, field) : "");
+	a->line = sonic__line_of(c, table, key, field);
 }

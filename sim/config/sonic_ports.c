@@ -13,7 +13,7 @@
 #include "sim/engine/units.h"
 
 /* PORT: the most common speed and MTU; how many ports. */
-int read_ports(struct sonic_ctx *c)
+int sonic__read_ports(struct sonic_ctx *c)
 {
 	struct sonic_vote *speed = NULL, *mtu = NULL;
 	const struct sonic_vote *w;
@@ -24,32 +24,33 @@ int read_ports(struct sonic_ctx *c)
 
 	t = json_object_get(c->root, "PORT");
 	if (!t)
-		return fail(c, NULL, NULL, NULL, "no PORT table: not a SONiC config_db.json?");
-	err = get_table(c, "PORT", &t);
+		return sonic__fail(c, NULL, NULL, NULL,
+				   "no PORT table: not a SONiC config_db.json?");
+	err = sonic__get_table(c, "PORT", &t);
 	if (err)
 		return err;
 	if (json_object_size(t) == 0)
-		return fail(c, "PORT", NULL, NULL, "has no ports");
-	speed = votes_for(t);
-	mtu = votes_for(t);
+		return sonic__fail(c, "PORT", NULL, NULL, "has no ports");
+	speed = sonic__votes_for(t);
+	mtu = sonic__votes_for(t);
 	if (!speed || !mtu) {
-		err = nomem(c);
+		err = sonic__nomem(c);
 		goto out_free;
 	}
 	json_object_foreach(t, key, v) {
 		uint64_t x;
 		int has;
 
-		err = need_object(c, "PORT", key, v);
+		err = sonic__need_object(c, "PORT", key, v);
 		if (err)
 			goto out_free;
 		/* speed is in Mb/s */
-		err = get_u64(c, v, "PORT", key, "speed", UINT64_MAX / 1000000, &x, &has);
+		err = sonic__get_u64(c, v, "PORT", key, "speed", UINT64_MAX / 1000000, &x, &has);
 		if (err)
 			goto out_free;
 		if (has)
 			speed[ns++] = (struct sonic_vote){.a = x * 1000000, .order = i};
-		err = get_u64(c, v, "PORT", key, "mtu", UINT32_MAX, &x, &has);
+		err = sonic__get_u64(c, v, "PORT", key, "mtu", UINT32_MAX, &x, &has);
 		if (err)
 			goto out_free;
 		if (has)
@@ -57,10 +58,10 @@ int read_ports(struct sonic_ctx *c)
 		i++;
 	}
 	c->cfg->n_ports = i > UINT32_MAX ? UINT32_MAX : (uint32_t)i;
-	w = vote_winner(speed, ns);
+	w = sonic__vote_winner(speed, ns);
 	if (w)
 		c->cfg->port_speed_bps = w->a;
-	w = vote_winner(mtu, nm);
+	w = sonic__vote_winner(mtu, nm);
 	if (w)
 		c->cfg->port_mtu = (uint32_t)w->a;
 out_free:
@@ -70,16 +71,16 @@ out_free:
 }
 
 /* CABLE_LENGTH|<any name>|<port> = "300m": the longest. */
-int read_cables(struct sonic_ctx *c)
+int sonic__read_cables(struct sonic_ctx *c)
 {
 	const char *name, *port;
 	json_t *t, *row, *v;
-	int err = get_table(c, "CABLE_LENGTH", &t);
+	int err = sonic__get_table(c, "CABLE_LENGTH", &t);
 
 	if (err || !t)
 		return err;
 	json_object_foreach(t, name, row) {
-		err = need_object(c, "CABLE_LENGTH", name, row);
+		err = sonic__need_object(c, "CABLE_LENGTH", name, row);
 		if (err)
 			return err;
 		json_object_foreach(row, port, v) {
@@ -88,14 +89,15 @@ int read_cables(struct sonic_ctx *c)
 			int uerr;
 
 			/* the port is the field */
-			err = need_string(c, "CABLE_LENGTH", name, port, v);
+			err = sonic__need_string(c, "CABLE_LENGTH", name, port, v);
 			if (err)
 				return err;
 			uerr = units_length(json_string_value(v), &mm);
 			if (uerr)
-				return fail(c, "CABLE_LENGTH", name, port,
-					    "\"%s\" is not a length such as \"5m\" (%s)",
-					    shows(b, json_string_value(v)), units_strerror(uerr));
+				return sonic__fail(c, "CABLE_LENGTH", name, port,
+						   "\"%s\" is not a length such as \"5m\" (%s)",
+						   sonic__shows(b, json_string_value(v)),
+						   units_strerror(uerr));
 			if (mm > c->cfg->cable_mm)
 				c->cfg->cable_mm = mm;
 		}
@@ -112,27 +114,28 @@ static int check_maps(struct sonic_ctx *c, const char *name, unsigned kmax, unsi
 {
 	const char *map, *k;
 	json_t *row, *v;
-	int err = get_table(c, name, t);
+	int err = sonic__get_table(c, name, t);
 
 	if (err || !*t)
 		return err;
 	json_object_foreach(*t, map, row) {
-		err = need_object(c, name, map, row);
+		err = sonic__need_object(c, name, map, row);
 		if (err)
 			return err;
 		json_object_foreach(row, k, v) {
 			char b[SHOW_SIZE];
 			uint64_t x;
 
-			if (parse_u64(k, strlen(k), kmax, &x))
-				return fail(c, name, map, k, "key \"%s\" is not a number 0..%u",
-					    shows(b, k), kmax);
-			err = need_string(c, name, map, k, v);
+			if (sonic__parse_u64(k, strlen(k), kmax, &x))
+				return sonic__fail(c, name, map, k,
+						   "key \"%s\" is not a number 0..%u",
+						   sonic__shows(b, k), kmax);
+			err = sonic__need_string(c, name, map, k, v);
 			if (err)
 				return err;
-			if (parse_u64(json_string_value(v), json_string_length(v), vmax, &x))
-				return fail(c, name, map, k, "\"%s\" is not a number 0..%u",
-					    shows(b, json_string_value(v)), vmax);
+			if (sonic__parse_u64(json_string_value(v), json_string_length(v), vmax, &x))
+				return sonic__fail(c, name, map, k, "\"%s\" is not a number 0..%u",
+						   sonic__shows(b, json_string_value(v)), vmax);
 		}
 	}
 	return 0;
@@ -147,8 +150,8 @@ static void fill_map(json_t *row, uint8_t *out, uint64_t *given)
 	json_object_foreach(row, k, v) {
 		uint64_t key = 0, val = 0;
 
-		parse_u64(k, strlen(k), 63, &key);
-		parse_u64(json_string_value(v), json_string_length(v), 63, &val);
+		sonic__parse_u64(k, strlen(k), 63, &key);
+		sonic__parse_u64(json_string_value(v), json_string_length(v), 63, &val);
 		out[key] = (uint8_t)val;
 		if (given)
 			*given |= 1ULL << key;
@@ -188,14 +191,14 @@ static void map_lines(const struct sonic_ctx *c, const char *name, json_t *row, 
 	if (!c->text)
 		return;
 	end = c->text + c->len;
-	if (!json_find(c->text, end, names, 2, &value) || !value)
+	if (!sonic__json_find(c->text, end, names, 2, &value) || !value)
 		return;
 	json_object_foreach(row, k, v) {
-		const char *val, *at = json_find(value, end, &k, 1, &val);
+		const char *val, *at = sonic__json_find(value, end, &k, 1, &val);
 		uint64_t d;
 
-		if (at && !parse_u64(k, strlen(k), 63, &d))
-			lines[d] = line_at(c->text, at);
+		if (at && !sonic__parse_u64(k, strlen(k), 63, &d))
+			lines[d] = sonic__line_at(c->text, at);
 	}
 }
 
@@ -206,13 +209,13 @@ static int qos_ref(struct sonic_ctx *c, const char *key, const json_t *row, cons
 	struct sonic_ref r;
 	const char *s;
 	json_t *m;
-	int err = get_str(c, row, "PORT_QOS_MAP", key, field, &s);
+	int err = sonic__get_str(c, row, "PORT_QOS_MAP", key, field, &s);
 
 	if (err || !s)
 		return err;
-	err = get_ref(c, "PORT_QOS_MAP", key, field, s, target, &r);
+	err = sonic__get_ref(c, "PORT_QOS_MAP", key, field, s, target, &r);
 	if (!err)
-		err = find_ref(c, "PORT_QOS_MAP", key, field, maps, target, r, &m);
+		err = sonic__find_ref(c, "PORT_QOS_MAP", key, field, maps, target, r, &m);
 	if (err)
 		return err;
 	v[(*n)++] = (struct sonic_vote){.name = r, .order = order, .key = key};
@@ -223,7 +226,7 @@ static int qos_ref(struct sonic_ctx *c, const char *key, const json_t *row, cons
  * The maps, then PORT_QOS_MAP: pfc_enable (the union over ports) and the
  * maps the ports use.
  */
-int read_qos(struct sonic_ctx *c)
+int sonic__read_qos(struct sonic_ctx *c)
 {
 	struct sonic_vote *dv = NULL, *pv = NULL, *qv = NULL;
 	size_t nd = 0, np = 0, nq = 0, i = 0, len = 0;
@@ -238,36 +241,37 @@ int read_qos(struct sonic_ctx *c)
 	if (!err)
 		err = check_maps(c, "TC_TO_QUEUE_MAP", 7, 7, &c->queue_maps);
 	if (!err)
-		err = get_table(c, "PORT_QOS_MAP", &t);
+		err = sonic__get_table(c, "PORT_QOS_MAP", &t);
 	if (err)
 		return err;
-	dv = votes_for(t);
-	pv = votes_for(t);
-	qv = votes_for(t);
+	dv = sonic__votes_for(t);
+	pv = sonic__votes_for(t);
+	qv = sonic__votes_for(t);
 	if (!dv || !pv || !qv) {
-		err = nomem(c);
+		err = sonic__nomem(c);
 		goto out_free;
 	}
 	json_object_foreach(t, key, row) {
 		const char *s;
 
-		err = need_object(c, "PORT_QOS_MAP", key, row);
+		err = sonic__need_object(c, "PORT_QOS_MAP", key, row);
 		if (!err)
-			err = get_str(c, row, "PORT_QOS_MAP", key, "pfc_enable", &s);
+			err = sonic__get_str(c, row, "PORT_QOS_MAP", key, "pfc_enable", &s);
 		if (err)
 			goto out_free;
 		if (s) {
 			uint8_t mask;
 
-			err = pfc_list(c, key, s, &mask);
+			err = sonic__pfc_list(c, key, s, &mask);
 			if (err)
 				goto out_free;
 			if (!cfg->has_pfc_enable) {
 				char b[SHOW_SIZE];
 
 				snprintf(cfg->pfc_where, sizeof(cfg->pfc_where),
-					 "PORT_QOS_MAP|%s|pfc_enable", shows(b, key));
-				cfg->pfc_line = line_of(c, "PORT_QOS_MAP", key, "pfc_enable");
+					 "PORT_QOS_MAP|%s|pfc_enable", sonic__shows(b, key));
+				cfg->pfc_line =
+				    sonic__line_of(c, "PORT_QOS_MAP", key, "pfc_enable");
 			}
 			cfg->has_pfc_enable = 1;
 			cfg->pfc_enable |= mask;
@@ -285,24 +289,24 @@ int read_qos(struct sonic_ctx *c)
 		i++;
 	}
 
-	row = pick_map(c->dscp_maps, vote_winner(dv, nd), &name, &len);
+	row = pick_map(c->dscp_maps, sonic__vote_winner(dv, nd), &name, &len);
 	if (row) {
-		err = copy_ref(c, "DSCP_TO_TC_MAP", NULL, NULL, cfg->dscp_map,
-			       sizeof(cfg->dscp_map), (struct sonic_ref){name, len});
+		err = sonic__copy_ref(c, "DSCP_TO_TC_MAP", NULL, NULL, cfg->dscp_map,
+				      sizeof(cfg->dscp_map), (struct sonic_ref){name, len});
 		if (err)
 			goto out_free;
 		cfg->has_dscp_map = 1;
 		fill_map(row, cfg->dscp_to_tc, &cfg->dscp_given);
-		set_at(c, &cfg->dscp_map_at, "DSCP_TO_TC_MAP", cfg->dscp_map, NULL);
+		sonic__set_at(c, &cfg->dscp_map_at, "DSCP_TO_TC_MAP", cfg->dscp_map, NULL);
 		map_lines(c, cfg->dscp_map, row, cfg->dscp_line);
 	}
 	/* a map replaces the identity: the TCs it omits go to 0, as unmapped DSCPs do */
-	row = pick_map(c->pg_maps, vote_winner(pv, np), &name, &len);
+	row = pick_map(c->pg_maps, sonic__vote_winner(pv, np), &name, &len);
 	if (row) {
 		memset(cfg->tc_to_pg, 0, sizeof(cfg->tc_to_pg));
 		fill_map(row, cfg->tc_to_pg, NULL);
 	}
-	row = pick_map(c->queue_maps, vote_winner(qv, nq), &name, &len);
+	row = pick_map(c->queue_maps, sonic__vote_winner(qv, nq), &name, &len);
 	if (row) {
 		memset(cfg->tc_to_queue, 0, sizeof(cfg->tc_to_queue));
 		fill_map(row, cfg->tc_to_queue, NULL);

@@ -34,15 +34,18 @@ static int read_wred(struct sonic_ctx *c, const char *name, const json_t *p, str
 	int has, err;
 
 	memset(wr, 0, sizeof(*wr));
-	err = need_object(c, tbl, name, p);
+	err = sonic__need_object(c, tbl, name, p);
 	if (!err)
-		err = get_u64(c, p, tbl, name, "green_min_threshold", UINT64_MAX, &wr->kmin, &has);
+		err = sonic__get_u64(c, p, tbl, name, "green_min_threshold", UINT64_MAX, &wr->kmin,
+				     &has);
 	if (!err)
-		err = get_u64(c, p, tbl, name, "green_max_threshold", UINT64_MAX, &wr->kmax, &has);
+		err = sonic__get_u64(c, p, tbl, name, "green_max_threshold", UINT64_MAX, &wr->kmax,
+				     &has);
 	if (!err)
-		err = get_u64(c, p, tbl, name, "green_drop_probability", 100, &wr->prob, &has);
+		err = sonic__get_u64(c, p, tbl, name, "green_drop_probability", 100, &wr->prob,
+				     &has);
 	if (!err)
-		err = get_str(c, p, tbl, name, "ecn", &ecn);
+		err = sonic__get_str(c, p, tbl, name, "ecn", &ecn);
 	if (err || !ecn)
 		return err;
 	for (size_t i = 0; i < sizeof(sonic_ecn_modes) / sizeof(sonic_ecn_modes[0]); i++) {
@@ -51,14 +54,15 @@ static int read_wred(struct sonic_ctx *c, const char *name, const json_t *p, str
 			return 0;
 		}
 	}
-	return fail(c, tbl, name, "ecn",
-		    "\"%s\" is not an ECN mode (ecn_none, ecn_green, ..., ecn_all)", shows(b, ecn));
+	return sonic__fail(c, tbl, name, "ecn",
+			   "\"%s\" is not an ECN mode (ecn_none, ecn_green, ..., ecn_all)",
+			   sonic__shows(b, ecn));
 }
 
 /* WRED_PROFILE and QUEUE: the WRED profile most lossless queues use. */
-int read_wreds(struct sonic_ctx *c)
+int sonic__read_wreds(struct sonic_ctx *c)
 {
-	uint64_t lossless = lossless_of(c->cfg, c->cfg->tc_to_queue);
+	uint64_t lossless = sonic__lossless_of(c->cfg, c->cfg->tc_to_queue);
 	struct sonic_cfg *cfg = c->cfg;
 	struct sonic_vote *v = NULL;
 	const struct sonic_vote *w;
@@ -68,7 +72,7 @@ int read_wreds(struct sonic_ctx *c)
 	json_t *t, *row, *prof;
 	int err;
 
-	err = get_table(c, "WRED_PROFILE", &c->wreds);
+	err = sonic__get_table(c, "WRED_PROFILE", &c->wreds);
 	if (err)
 		return err;
 	json_object_foreach(c->wreds, key, row) {
@@ -76,29 +80,30 @@ int read_wreds(struct sonic_ctx *c)
 		if (err)
 			return err;
 	}
-	err = get_table(c, "QUEUE", &t);
+	err = sonic__get_table(c, "QUEUE", &t);
 	if (err)
 		return err;
-	v = votes_for(t);
+	v = sonic__votes_for(t);
 	if (!v)
-		return nomem(c);
+		return sonic__nomem(c);
 	json_object_foreach(t, key, row) {
 		struct sonic_ref r;
 		const char *s;
 		uint64_t mask;
 
-		err = index_key(c, "QUEUE", key, 63, &mask);
+		err = sonic__index_key(c, "QUEUE", key, 63, &mask);
 		if (!err)
-			err = need_object(c, "QUEUE", key, row);
+			err = sonic__need_object(c, "QUEUE", key, row);
 		if (!err)
-			err = get_str(c, row, "QUEUE", key, "wred_profile", &s);
+			err = sonic__get_str(c, row, "QUEUE", key, "wred_profile", &s);
 		if (err)
 			goto out_free;
 		if (s) {
-			err = get_ref(c, "QUEUE", key, "wred_profile", s, "WRED_PROFILE", &r);
+			err = sonic__get_ref(c, "QUEUE", key, "wred_profile", s, "WRED_PROFILE",
+					     &r);
 			if (!err)
-				err = find_ref(c, "QUEUE", key, "wred_profile", c->wreds,
-					       "WRED_PROFILE", r, &prof);
+				err = sonic__find_ref(c, "QUEUE", key, "wred_profile", c->wreds,
+						      "WRED_PROFILE", r, &prof);
 			if (err)
 				goto out_free;
 			if (!cfg->has_pfc_enable || (mask & lossless))
@@ -106,10 +111,11 @@ int read_wreds(struct sonic_ctx *c)
 		}
 		i++;
 	}
-	w = vote_winner(v, n);
+	w = sonic__vote_winner(v, n);
 	if (!w)
 		goto out_free;
-	err = copy_ref(c, "QUEUE", w->key, "wred_profile", cfg->wred, sizeof(cfg->wred), w->name);
+	err = sonic__copy_ref(c, "QUEUE", w->key, "wred_profile", cfg->wred, sizeof(cfg->wred),
+			      w->name);
 	if (err)
 		goto out_free;
 	read_wred(c, cfg->wred, json_object_getn(c->wreds, w->name.s, w->name.len), &wr);
@@ -118,10 +124,10 @@ int read_wreds(struct sonic_ctx *c)
 	cfg->kmax = wr.kmax;
 	cfg->pmax = (double)wr.prob / 100.0;
 	cfg->ecn_marking = wr.ecn_marking;
-	set_at(c, &cfg->kmin_at, "WRED_PROFILE", cfg->wred, "green_min_threshold");
-	set_at(c, &cfg->kmax_at, "WRED_PROFILE", cfg->wred, "green_max_threshold");
-	set_at(c, &cfg->pmax_at, "WRED_PROFILE", cfg->wred, "green_drop_probability");
-	set_at(c, &cfg->ecn_at, "WRED_PROFILE", cfg->wred, "ecn");
+	sonic__set_at(c, &cfg->kmin_at, "WRED_PROFILE", cfg->wred, "green_min_threshold");
+	sonic__set_at(c, &cfg->kmax_at, "WRED_PROFILE", cfg->wred, "green_max_threshold");
+	sonic__set_at(c, &cfg->pmax_at, "WRED_PROFILE", cfg->wred, "green_drop_probability");
+	sonic__set_at(c, &cfg->ecn_at, "WRED_PROFILE", cfg->wred, "ecn");
 out_free:
 	free(v);
 	return err;
@@ -132,20 +138,20 @@ out_free:
  * restoration_time is the detection time and a missing action is drop,
  * as `pfcwd start` would write them.
  */
-int read_watchdog(struct sonic_ctx *c)
+int sonic__read_watchdog(struct sonic_ctx *c)
 {
 	const char *tbl = "PFC_WD", *key;
 	struct sonic_vote *v;
 	const struct sonic_vote *w;
 	size_t n = 0;
 	json_t *t, *row;
-	int err = get_table(c, tbl, &t);
+	int err = sonic__get_table(c, tbl, &t);
 
 	if (err || !t)
 		return err;
-	v = votes_for(t);
+	v = sonic__votes_for(t);
 	if (!v)
-		return nomem(c);
+		return sonic__nomem(c);
 	json_object_foreach(t, key, row) {
 		uint64_t det = 0, rest = 0, act = 0;
 		const char *action;
@@ -153,19 +159,19 @@ int read_watchdog(struct sonic_ctx *c)
 
 		if (!strcmp(key, "GLOBAL"))
 			continue;
-		err = need_object(c, tbl, key, row);
+		err = sonic__need_object(c, tbl, key, row);
 		if (!err)
-			err = get_u64(c, row, tbl, key, "detection_time", SONIC_WD_MAX_MS, &det,
-				      &has);
+			err = sonic__get_u64(c, row, tbl, key, "detection_time", SONIC_WD_MAX_MS,
+					     &det, &has);
 		if (!err && !has)
-			err = fail(c, tbl, key, "detection_time", "missing");
+			err = sonic__fail(c, tbl, key, "detection_time", "missing");
 		if (!err)
-			err = get_u64(c, row, tbl, key, "restoration_time", SONIC_WD_MAX_MS, &rest,
-				      &has);
+			err = sonic__get_u64(c, row, tbl, key, "restoration_time", SONIC_WD_MAX_MS,
+					     &rest, &has);
 		if (!err && !has)
 			rest = det;
 		if (!err)
-			err = get_str(c, row, tbl, key, "action", &action);
+			err = sonic__get_str(c, row, tbl, key, "action", &action);
 		if (err)
 			goto out_free;
 		if (action) {
@@ -176,25 +182,25 @@ int read_watchdog(struct sonic_ctx *c)
 					break;
 			}
 			if (act == 3) {
-				err =
-				    fail(c, tbl, key, "action",
-					 "\"%s\" is not drop, forward or alert", shows(b, action));
+				err = sonic__fail(c, tbl, key, "action",
+						  "\"%s\" is not drop, forward or alert",
+						  sonic__shows(b, action));
 				goto out_free;
 			}
 		}
 		v[n] = (struct sonic_vote){.a = det, .b = rest, .c = act, .order = n, .key = key};
 		n++;
 	}
-	w = vote_winner(v, n);
+	w = sonic__vote_winner(v, n);
 	if (w) {
 		c->cfg->has_watchdog = 1;
 		c->cfg->wd_detection_ms = (uint32_t)w->a;
 		c->cfg->wd_restoration_ms = (uint32_t)w->b;
 		snprintf(c->cfg->wd_action, sizeof(c->cfg->wd_action), "%s",
 			 sonic_wd_actions[w->c]);
-		set_at(c, &c->cfg->wd_detection_at, tbl, w->key, "detection_time");
-		set_at(c, &c->cfg->wd_restoration_at, tbl, w->key, "restoration_time");
-		set_at(c, &c->cfg->wd_action_at, tbl, w->key, "action");
+		sonic__set_at(c, &c->cfg->wd_detection_at, tbl, w->key, "detection_time");
+		sonic__set_at(c, &c->cfg->wd_restoration_at, tbl, w->key, "restoration_time");
+		sonic__set_at(c, &c->cfg->wd_action_at, tbl, w->key, "action");
 	}
 out_free:
 	free(v);
