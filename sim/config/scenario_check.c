@@ -24,7 +24,7 @@
 /* ---- topology ---------------------------------------------------------------- */
 
 /* A key that the chosen kind does not use is a mistake worth naming. */
-int unused(const struct loader *l, const char *path, const char *v, const char *kind)
+int scn__unused(const struct loader *l, const char *path, const char *v, const char *kind)
 {
 	if (v)
 		return scn__fail(l, path, "does not apply to %s", kind);
@@ -48,16 +48,20 @@ static int check_topology(const struct loader *l, const struct raw_topology *r,
 	kind = scn__topo_kinds[t->kind].str;
 	switch (t->kind) {
 	case TOPO_STAR:
-		err = get_u32(l, "topology.hosts", r->hosts, 0, 1, 65535, &t->hosts);
+		err = scn__get_u32(l, "topology.hosts", r->hosts, 0, 1, 65535, &t->hosts);
 		if (!err && !r->hosts)
 			err = scn__fail(l, "topology.hosts", "missing for a star");
 		break;
 	case TOPO_LEAF_SPINE:
-		err = get_u32(l, "topology.leaves", r->leaves, 0, 1, 4096, &t->leaves);
-		err = err ? err : get_u32(l, "topology.spines", r->spines, 0, 1, 4096, &t->spines);
-		err = err ? err : get_u32(l, "topology.hosts_per_leaf", r->hosts_per_leaf, 0, 1,
-					  4096, &t->hosts_per_leaf);
-		err = err ? err : get_u32(l, "topology.parallel", r->parallel, 1, 1, 64, &t->parallel);
+		err = scn__get_u32(l, "topology.leaves", r->leaves, 0, 1, 4096, &t->leaves);
+		err = err ? err
+			  : scn__get_u32(l, "topology.spines", r->spines, 0, 1, 4096, &t->spines);
+		err = err ? err
+			  : scn__get_u32(l, "topology.hosts_per_leaf", r->hosts_per_leaf, 0, 1,
+					 4096, &t->hosts_per_leaf);
+		err =
+		    err ? err
+			: scn__get_u32(l, "topology.parallel", r->parallel, 1, 1, 64, &t->parallel);
 		if (!err && (!r->leaves || !r->spines || !r->hosts_per_leaf))
 			err = scn__fail(
 			    l,
@@ -67,7 +71,7 @@ static int check_topology(const struct loader *l, const struct raw_topology *r,
 			    "missing for a leaf_spine (it needs leaves, spines and hosts_per_leaf)");
 		break;
 	case TOPO_FAT_TREE:
-		err = get_u32(l, "topology.k", r->k, 0, 2, 64, &t->k);
+		err = scn__get_u32(l, "topology.k", r->k, 0, 2, 64, &t->k);
 		if (!err && !r->k)
 			err = scn__fail(l, "topology.k", "missing for a fat_tree");
 		if (!err && t->k % 2)
@@ -75,9 +79,10 @@ static int check_topology(const struct loader *l, const struct raw_topology *r,
 					t->k);
 		break;
 	case TOPO_RING:
-		err = get_u32(l, "topology.switches", r->switches, 0, 2, 4096, &t->switches);
-		err = err ? err : get_u32(l, "topology.hosts_per_switch", r->hosts_per_switch, 1, 1,
-					  4096, &t->hosts_per_switch);
+		err = scn__get_u32(l, "topology.switches", r->switches, 0, 2, 4096, &t->switches);
+		err = err ? err
+			  : scn__get_u32(l, "topology.hosts_per_switch", r->hosts_per_switch, 1, 1,
+					 4096, &t->hosts_per_switch);
 		if (!err && !r->switches)
 			err = scn__fail(l, "topology.switches", "missing for a ring");
 		break;
@@ -105,26 +110,27 @@ static int check_topology(const struct loader *l, const struct raw_topology *r,
 	}
 	if (err)
 		return err;
-	if (t->kind != TOPO_STAR && (err = unused(l, "topology.hosts", r->hosts, kind)))
+	if (t->kind != TOPO_STAR && (err = scn__unused(l, "topology.hosts", r->hosts, kind)))
 		return err;
 	if (t->kind != TOPO_LEAF_SPINE &&
-	    ((err = unused(l, "topology.leaves", r->leaves, kind)) ||
-	     (err = unused(l, "topology.spines", r->spines, kind)) ||
-	     (err = unused(l, "topology.hosts_per_leaf", r->hosts_per_leaf, kind)) ||
-	     (err = unused(l, "topology.parallel", r->parallel, kind))))
+	    ((err = scn__unused(l, "topology.leaves", r->leaves, kind)) ||
+	     (err = scn__unused(l, "topology.spines", r->spines, kind)) ||
+	     (err = scn__unused(l, "topology.hosts_per_leaf", r->hosts_per_leaf, kind)) ||
+	     (err = scn__unused(l, "topology.parallel", r->parallel, kind))))
 		return err;
-	if (t->kind != TOPO_FAT_TREE && (err = unused(l, "topology.k", r->k, kind)))
+	if (t->kind != TOPO_FAT_TREE && (err = scn__unused(l, "topology.k", r->k, kind)))
 		return err;
-	if (t->kind != TOPO_RING && ((err = unused(l, "topology.switches", r->switches, kind)) ||
-				     (err = unused(l, "topology.hosts_per_switch",
-						   r->hosts_per_switch, kind))))
+	if (t->kind != TOPO_RING &&
+	    ((err = scn__unused(l, "topology.switches", r->switches, kind)) ||
+	     (err = scn__unused(l, "topology.hosts_per_switch", r->hosts_per_switch, kind))))
 		return err;
-	if (t->kind != TOPO_FILE && (err = unused(l, "topology.file", r->file, kind)))
+	if (t->kind != TOPO_FILE && (err = scn__unused(l, "topology.file", r->file, kind)))
 		return err;
-	if ((err = get_link(l, "topology.link", r->link, &def_link, &t->link)) ||
-	    (err = get_link(l, "topology.uplink", r->uplink, &t->link, &t->uplink)))
+	if ((err = scn__get_link(l, "topology.link", r->link, &def_link, &t->link)) ||
+	    (err = scn__get_link(l, "topology.uplink", r->uplink, &t->link, &t->uplink)))
 		return err;
-	return get_time(l, "topology.convergence", r->convergence, SIMTIME_MS, 0, &s->convergence);
+	return scn__get_time(l, "topology.convergence", r->convergence, SIMTIME_MS, 0,
+			     &s->convergence);
 }
 
 /* ---- expect: gates ----------------------------------------------------------- */
@@ -292,7 +298,7 @@ static int check_faults(const struct loader *l, const struct raw_top *r, struct 
 		snprintf(p, sizeof(p), "faults[%u].at", i);
 		if (!f->at)
 			return scn__fail(l, p, "missing: when the fault starts, e.g. 1ms");
-		if ((err = get_time(l, p, f->at, 0, 0, &t)))
+		if ((err = scn__get_time(l, p, f->at, 0, 0, &t)))
 			return err;
 		if (f->kind - 1 == SCN_FAULT_LINK_DOWN) {
 			snprintf(p, sizeof(p), "faults[%u].link", i);
@@ -316,10 +322,10 @@ static int check_faults(const struct loader *l, const struct raw_top *r, struct 
 			return scn__fail(l, p, "does not apply to pfc_storm");
 		}
 		snprintf(p, sizeof(p), "faults[%u].duration", i);
-		if ((err = get_time(l, p, f->duration, 0, 1, &t)))
+		if ((err = scn__get_time(l, p, f->duration, 0, 1, &t)))
 			return err;
 		snprintf(p, sizeof(p), "faults[%u].priorities", i);
-		if ((err = get_prio_list(l, p, f->priorities, f->priorities_count, &mask)))
+		if ((err = scn__get_prio_list(l, p, f->priorities, f->priorities_count, &mask)))
 			return err;
 	}
 	s->n_faults = 0;
@@ -396,23 +402,24 @@ int scn__check_all(struct loader *l, struct scenario *s, const char *const *sets
 	if ((err = check_name(l, s->name, !r->name)))
 		return err;
 	if ((err = scn__get_uint(l, "seed", r->seed, 1, 0, UINT64_MAX, &s->seed)) ||
-	    (err = get_time(l, "stop", r->stop, SIMTIME_S, 1, &s->stop)) ||
+	    (err = scn__get_time(l, "stop", r->stop, SIMTIME_S, 1, &s->stop)) ||
 	    (err =
 		 scn__get_uint(l, "max_events", r->max_events, 0, 0, UINT64_MAX, &s->max_events)) ||
-	    (err = check_topology(l, r->topology, s)) || (err = check_nic(l, r->nic, s)) ||
-	    (err = check_switch(l, r->sw, s, sets, n_sets)) || (err = check_workloads(l, r)) ||
-	    (err = check_faults(l, r, s)) || (err = check_expects(l, s, sets, n_sets)))
+	    (err = check_topology(l, r->topology, s)) || (err = scn__check_nic(l, r->nic, s)) ||
+	    (err = scn__check_switch(l, r->sw, s, sets, n_sets)) ||
+	    (err = scn__check_workloads(l, r)) || (err = check_faults(l, r, s)) ||
+	    (err = check_expects(l, s, sets, n_sets)))
 		return err;
-	if ((err = get_bool(l, "output.pfc_events", r->output ? r->output->pfc_events : NULL, 0,
-			    &s->out.pfc_events)) ||
-	    (err = get_bool(l, "deadlock.enabled", r->deadlock ? r->deadlock->enabled : NULL, 1,
-			    &s->deadlock.enabled)) ||
-	    (err = get_time(l, "deadlock.window", r->deadlock ? r->deadlock->window : NULL,
-			    10 * SIMTIME_MS, 1, &s->deadlock.window)) ||
-	    (err = get_bool(l, "deadlock.stop_on_detect",
-			    r->deadlock ? r->deadlock->stop_on_detect : NULL, 0,
-			    &s->deadlock.stop_on_detect)))
+	if ((err = scn__get_bool(l, "output.pfc_events", r->output ? r->output->pfc_events : NULL,
+				 0, &s->out.pfc_events)) ||
+	    (err = scn__get_bool(l, "deadlock.enabled", r->deadlock ? r->deadlock->enabled : NULL,
+				 1, &s->deadlock.enabled)) ||
+	    (err = scn__get_time(l, "deadlock.window", r->deadlock ? r->deadlock->window : NULL,
+				 10 * SIMTIME_MS, 1, &s->deadlock.window)) ||
+	    (err = scn__get_bool(l, "deadlock.stop_on_detect",
+				 r->deadlock ? r->deadlock->stop_on_detect : NULL, 0,
+				 &s->deadlock.stop_on_detect)))
 		return err;
-	return get_time(l, "output.sample", r->output ? r->output->sample : NULL, 10 * SIMTIME_US,
-			0, &s->out.sample);
+	return scn__get_time(l, "output.sample", r->output ? r->output->sample : NULL,
+			     10 * SIMTIME_US, 0, &s->out.sample);
 }

@@ -80,10 +80,10 @@ static int check_transport(const struct loader *l, const struct raw_nic *r, stru
 	int err;
 
 	/* NCCL_IB_TIMEOUT: 4.096 us x 2^t, NCCL's default t = 20 (4.3 s) */
-	if ((err = get_u32(l, "nic.transport.timeout", t ? t->timeout : NULL, 20, 0, 31,
-			   &s->nic.timeout_exp)) ||
-	    (err = get_u32(l, "nic.transport.ack_every", t ? t->ack_every : NULL, 8, 1, 65535,
-			   &s->nic.ack_every)))
+	if ((err = scn__get_u32(l, "nic.transport.timeout", t ? t->timeout : NULL, 20, 0, 31,
+				&s->nic.timeout_exp)) ||
+	    (err = scn__get_u32(l, "nic.transport.ack_every", t ? t->ack_every : NULL, 8, 1, 65535,
+				&s->nic.ack_every)))
 		return err;
 	s->nic.timeout = (4096 * SIMTIME_NS) << s->nic.timeout_exp;
 	dcqcn_params_default(p, dc && dc->variant ? (enum dcqcn_variant)(dc->variant - 1)
@@ -92,8 +92,8 @@ static int check_transport(const struct loader *l, const struct raw_nic *r, stru
 		return err;
 	if (!dc)
 		return 0;
-#define DCQCN_CHECK(name, min, max)                                                       \
-	if ((err = get_u32(l, "nic.dcqcn." #name, dc->name, p->name, min, max, &p->name))) \
+#define DCQCN_CHECK(name, min, max)                                                             \
+	if ((err = scn__get_u32(l, "nic.dcqcn." #name, dc->name, p->name, min, max, &p->name))) \
 		return err;
 	DCQCN_KEYS(DCQCN_CHECK)
 #undef DCQCN_CHECK
@@ -102,7 +102,7 @@ static int check_transport(const struct loader *l, const struct raw_nic *r, stru
 	return 0;
 }
 
-int check_nic(const struct loader *l, const struct raw_nic *r, struct scenario *s)
+int scn__check_nic(const struct loader *l, const struct raw_nic *r, struct scenario *s)
 {
 	static const struct raw_nic none;
 	uint32_t v;
@@ -110,7 +110,7 @@ int check_nic(const struct loader *l, const struct raw_nic *r, struct scenario *
 
 	if (!r)
 		r = &none;
-	err = get_u32(l, "nic.mtu", r->mtu, 4096, 0, UINT32_MAX, &s->nic.mtu);
+	err = scn__get_u32(l, "nic.mtu", r->mtu, 4096, 0, UINT32_MAX, &s->nic.mtu);
 	if (err)
 		return err;
 	if (s->nic.mtu != 256 && s->nic.mtu != 512 && s->nic.mtu != 1024 &&
@@ -118,15 +118,15 @@ int check_nic(const struct loader *l, const struct raw_nic *r, struct scenario *
 		return scn__fail(l, "nic.mtu",
 				 "%u is not a RoCE path MTU (256, 512, 1024, 2048, 4096)",
 				 s->nic.mtu);
-	if ((err = get_u32(l, "nic.dscp", r->dscp, 26, 0, 63, &v)))
+	if ((err = scn__get_u32(l, "nic.dscp", r->dscp, 26, 0, 63, &v)))
 		return err;
 	s->nic.dscp = (uint8_t)v;
 	/* the NIC's dscp2prio: mlnx_qos's when given, else mlx5's default DSCP >> 3 */
 	for (int d = 0; d < 64; d++)
 		s->nic.dscp2prio[d] = l->raw->cfg.has_dscp2prio ? l->raw->cfg.dscp2prio[d]
 								: (uint8_t)(d >> 3);
-	if ((err = get_u32(l, "nic.priority", r->priority, s->nic.dscp2prio[s->nic.dscp], 0, 7,
-			   &v)))
+	if ((err = scn__get_u32(l, "nic.priority", r->priority, s->nic.dscp2prio[s->nic.dscp], 0, 7,
+				&v)))
 		return err;
 	s->nic.priority = (uint8_t)v;
 	s->nic.pfc = l->raw->cfg.has_nic_pfc ? l->raw->cfg.nic_pfc : (uint8_t)(1u << s->nic.priority);
@@ -143,15 +143,15 @@ int check_nic(const struct loader *l, const struct raw_nic *r, struct scenario *
 			int on;
 
 			snprintf(p, sizeof(p), "nic.pfc[%u]", i);
-			if ((err = get_bool(l, p, r->pfc[i], 0, &on)))
+			if ((err = scn__get_bool(l, p, r->pfc[i], 0, &on)))
 				return err;
 			s->nic.pfc |= (uint8_t)(on << i);
 		}
 	}
-	if ((err = get_bool(l, "nic.ecn", r->ecn, 1, &s->nic.ecn)))
+	if ((err = scn__get_bool(l, "nic.ecn", r->ecn, 1, &s->nic.ecn)))
 		return err;
 	s->nic.cc = r->cc ? (enum scn_cc)(r->cc - 1) : SCN_CC_DCQCN;
-	if ((err = get_size(l, "nic.rx_buffer", r->rx_buffer, 0, 1, &s->nic.rx_buffer)))
+	if ((err = scn__get_size(l, "nic.rx_buffer", r->rx_buffer, 0, 1, &s->nic.rx_buffer)))
 		return err;
 	if (!r->rx_buffer != !r->rx_rate)
 		return scn__fail(l, r->rx_buffer ? "nic.rx_buffer" : "nic.rx_rate",
@@ -183,7 +183,7 @@ static int set_dscp_entry(const struct loader *l, struct scenario *s, const char
 		return scn__fail(l, path, "\"%s\" is not a DSCP value (0 to 63)", key);
 	if (!value)
 		return scn__fail(l, path, "expected a traffic class (0 to 7)");
-	err = get_u32(l, path, value, 0, 0, 7, &tc);
+	err = scn__get_u32(l, path, value, 0, 0, 7, &tc);
 	if (!err)
 		s->sw.dscp_to_tc[dscp] = (uint8_t)tc;
 	return err;
@@ -244,7 +244,7 @@ static int check_pfc(const struct loader *l, const struct raw_pfc *r, struct sce
 
 	if (!r)
 		r = &none;
-	if ((err = get_bool(l, "switch.pfc.enabled", r->enabled, 1, &p->enabled)))
+	if ((err = scn__get_bool(l, "switch.pfc.enabled", r->enabled, 1, &p->enabled)))
 		return err;
 	if (r->xoff && r->dynamic_th)
 		return scn__fail(l, "switch.pfc.dynamic_th",
@@ -255,15 +255,16 @@ static int check_pfc(const struct loader *l, const struct raw_pfc *r, struct sce
 	p->dynamic = !r->xoff;
 	p->dynamic_th = 1; /* SONiC's lossless PG profile */
 	if (r->dynamic_th &&
-	    (err = get_int(l, "switch.pfc.dynamic_th", r->dynamic_th, -7, 7, &p->dynamic_th)))
+	    (err = scn__get_int(l, "switch.pfc.dynamic_th", r->dynamic_th, -7, 7, &p->dynamic_th)))
 		return err;
-	if ((err = get_size(l, "switch.pfc.xoff", r->xoff, 0, 1, &p->xoff)) ||
-	    (err = get_size(l, "switch.pfc.xon", r->xon, 0, 0, &p->xon)) ||
-	    (err = get_size(l, "switch.pfc.xon_offset", r->xon_offset, 2496, 0, &p->xon_offset)) ||
-	    (err = get_size(l, "switch.pfc.headroom", r->headroom, 0, 1, &p->headroom)) ||
-	    (err = get_u32(l, "switch.pfc.quanta", r->quanta, 65535, 1, 65535, &quanta)) ||
-	    (err = get_time(l, "switch.pfc.refresh", r->refresh, 0, 1, &p->refresh)) ||
-	    (err = get_time(l, "switch.pfc.response", r->response, 0, 1, &p->response)))
+	if ((err = scn__get_size(l, "switch.pfc.xoff", r->xoff, 0, 1, &p->xoff)) ||
+	    (err = scn__get_size(l, "switch.pfc.xon", r->xon, 0, 0, &p->xon)) ||
+	    (err = scn__get_size(l, "switch.pfc.xon_offset", r->xon_offset, 2496, 0,
+				 &p->xon_offset)) ||
+	    (err = scn__get_size(l, "switch.pfc.headroom", r->headroom, 0, 1, &p->headroom)) ||
+	    (err = scn__get_u32(l, "switch.pfc.quanta", r->quanta, 65535, 1, 65535, &quanta)) ||
+	    (err = scn__get_time(l, "switch.pfc.refresh", r->refresh, 0, 1, &p->refresh)) ||
+	    (err = scn__get_time(l, "switch.pfc.response", r->response, 0, 1, &p->response)))
 		return err;
 	p->has_xon = r->xon != NULL;
 	p->quanta = quanta;
@@ -289,9 +290,9 @@ static int check_ecn(const struct loader *l, const struct raw_ecn *r, struct sce
 
 	if (!r)
 		r = &none;
-	if ((err = get_bool(l, "switch.ecn.enabled", r->enabled, 1, &e->enabled)) ||
-	    (err = get_size(l, "switch.ecn.kmin", r->kmin, 150000, 0, &e->kmin)) ||
-	    (err = get_size(l, "switch.ecn.kmax", r->kmax, 1200000, 1, &e->kmax)))
+	if ((err = scn__get_bool(l, "switch.ecn.enabled", r->enabled, 1, &e->enabled)) ||
+	    (err = scn__get_size(l, "switch.ecn.kmin", r->kmin, 150000, 0, &e->kmin)) ||
+	    (err = scn__get_size(l, "switch.ecn.kmax", r->kmax, 1200000, 1, &e->kmax)))
 		return err;
 	e->pmax = 0.2;
 	if (r->pmax) {
@@ -310,8 +311,8 @@ static int check_ecn(const struct loader *l, const struct raw_ecn *r, struct sce
 	return 0;
 }
 
-int check_switch(const struct loader *l, const struct raw_switch *r, struct scenario *s,
-		 const char *const *sets, size_t n_sets)
+int scn__check_switch(const struct loader *l, const struct raw_switch *r, struct scenario *s,
+		      const char *const *sets, size_t n_sets)
 {
 	static const struct raw_switch none;
 	const struct raw_buffer *b;
@@ -321,12 +322,14 @@ int check_switch(const struct loader *l, const struct raw_switch *r, struct scen
 	if (!r)
 		r = &none;
 	b = r->buffer;
-	if ((err = get_size(l, "switch.buffer.size", b ? b->size : NULL, 32000000, 1, &s->sw.buffer)) ||
-	    (err = get_size(l, "switch.buffer.per_port", b ? b->per_port : NULL, 0, 1,
-			    &s->sw.per_port)) ||
-	    (err = get_size(l, "switch.buffer.pg_min", b ? b->pg_min : NULL, 0, 0, &s->sw.pg_min)) ||
-	    (err = get_size(l, "switch.buffer.headroom_pool", b ? b->headroom_pool : NULL, 0, 1,
-			    &s->sw.headroom_pool)))
+	if ((err = scn__get_size(l, "switch.buffer.size", b ? b->size : NULL, 32000000, 1,
+				 &s->sw.buffer)) ||
+	    (err = scn__get_size(l, "switch.buffer.per_port", b ? b->per_port : NULL, 0, 1,
+				 &s->sw.per_port)) ||
+	    (err = scn__get_size(l, "switch.buffer.pg_min", b ? b->pg_min : NULL, 0, 0,
+				 &s->sw.pg_min)) ||
+	    (err = scn__get_size(l, "switch.buffer.headroom_pool", b ? b->headroom_pool : NULL, 0,
+				 1, &s->sw.headroom_pool)))
 		return err;
 	if (s->sw.per_port > s->sw.buffer)
 		return scn__fail(l, "switch.buffer.per_port", "is larger than switch.buffer.size");
@@ -334,10 +337,10 @@ int check_switch(const struct loader *l, const struct raw_switch *r, struct scen
 		return scn__fail(l, "switch.buffer.headroom_pool",
 				 "leaves nothing of switch.buffer.size");
 	s->sw.lossless = l->raw->cfg.has_lossless ? l->raw->cfg.lossless : 1u << 3;
-	if (r->lossless &&
-	    (err = get_prio_list(l, "switch.lossless", r->lossless, r->lossless_count, &s->sw.lossless)))
+	if (r->lossless && (err = scn__get_prio_list(l, "switch.lossless", r->lossless,
+						     r->lossless_count, &s->sw.lossless)))
 		return err;
-	if ((err = get_u32(l, "switch.cnp_priority", r->cnp_priority, 6, 0, 7, &v)))
+	if ((err = scn__get_u32(l, "switch.cnp_priority", r->cnp_priority, 6, 0, 7, &v)))
 		return err;
 	s->sw.cnp_priority = (uint8_t)v;
 	if ((err = check_pfc(l, r->pfc, s)) || (err = check_ecn(l, r->ecn, s)) ||
@@ -357,7 +360,8 @@ int check_switch(const struct loader *l, const struct raw_switch *r, struct scen
 			char p[32];
 
 			snprintf(p, sizeof(p), "switch.weights[%u]", q);
-			if ((err = get_u32(l, p, r->weights[q], 1, 1, 1000, &s->sw.weights[q])))
+			if ((err =
+				 scn__get_u32(l, p, r->weights[q], 1, 1, 1000, &s->sw.weights[q])))
 				return err;
 		}
 	}
@@ -365,10 +369,10 @@ int check_switch(const struct loader *l, const struct raw_switch *r, struct scen
 	if (r->watchdog) {
 		const struct raw_watchdog *w = r->watchdog;
 
-		if ((err = get_time(l, "switch.watchdog.detection", w->detection, 200 * SIMTIME_MS, 1,
-				    &s->sw.wd.detection)) ||
-		    (err = get_time(l, "switch.watchdog.restoration", w->restoration, 200 * SIMTIME_MS,
-				    1, &s->sw.wd.restoration)))
+		if ((err = scn__get_time(l, "switch.watchdog.detection", w->detection,
+					 200 * SIMTIME_MS, 1, &s->sw.wd.detection)) ||
+		    (err = scn__get_time(l, "switch.watchdog.restoration", w->restoration,
+					 200 * SIMTIME_MS, 1, &s->sw.wd.restoration)))
 			return err;
 		s->sw.wd.action = w->action ? (enum scn_wd_action)(w->action - 1) : SCN_WD_DROP;
 	}

@@ -235,37 +235,37 @@ int scn__merge_configs(struct loader *l, struct scenario *s);
 /* Check every section into @s; @sets gives expect.* and switch.dscp_to_tc.* keys. */
 int scn__check_all(struct loader *l, struct scenario *s, const char *const *sets, size_t n_sets);
 /* A key that the chosen kind does not use is a mistake worth naming. */
-int unused(const struct loader *l, const char *path, const char *v, const char *kind);
+int scn__unused(const struct loader *l, const char *path, const char *v, const char *kind);
 
 /* scenario_values.c */
 
 /* Whole number @s (@def if NULL) in @min..@max into *@out, or scn__fail. */
 int scn__get_uint(const struct loader *l, const char *path, const char *s, uint64_t def,
 		  uint64_t min, uint64_t max, uint64_t *out);
-int get_u32(const struct loader *l, const char *path, const char *s, uint32_t def,
-	    uint32_t min, uint32_t max, uint32_t *out);
-int get_size(const struct loader *l, const char *path, const char *s, uint64_t def,
-	     int positive, uint64_t *out);
-int get_time(const struct loader *l, const char *path, const char *s, simtime_t def,
-	     int positive, simtime_t *out);
-int get_link(const struct loader *l, const char *path, const struct raw_link *r,
-	     const struct topo_linkspec *def, struct topo_linkspec *out);
-int get_bool(const struct loader *l, const char *path, const char *s, int def, int *out);
-int get_int(const struct loader *l, const char *path, const char *s, int min, int max,
-	    int *out);
+int scn__get_u32(const struct loader *l, const char *path, const char *s, uint32_t def,
+		 uint32_t min, uint32_t max, uint32_t *out);
+int scn__get_size(const struct loader *l, const char *path, const char *s, uint64_t def,
+		  int positive, uint64_t *out);
+int scn__get_time(const struct loader *l, const char *path, const char *s, simtime_t def,
+		  int positive, simtime_t *out);
+int scn__get_link(const struct loader *l, const char *path, const struct raw_link *r,
+		  const struct topo_linkspec *def, struct topo_linkspec *out);
+int scn__get_bool(const struct loader *l, const char *path, const char *s, int def, int *out);
+int scn__get_int(const struct loader *l, const char *path, const char *s, int min, int max,
+		 int *out);
 /* A list of priorities ("[3, 4]") as a bit mask. */
-int get_prio_list(const struct loader *l, const char *path, char **v, unsigned n,
-		  uint8_t *mask);
+int scn__get_prio_list(const struct loader *l, const char *path, char **v, unsigned n,
+		       uint8_t *mask);
 
 /* scenario_devices.c */
 
-int check_nic(const struct loader *l, const struct raw_nic *r, struct scenario *s);
-int check_switch(const struct loader *l, const struct raw_switch *r, struct scenario *s,
-		 const char *const *sets, size_t n_sets);
+int scn__check_nic(const struct loader *l, const struct raw_nic *r, struct scenario *s);
+int scn__check_switch(const struct loader *l, const struct raw_switch *r, struct scenario *s,
+		      const char *const *sets, size_t n_sets);
 
 /* scenario_workloads.c */
 
 /* The workload, one mapping or a list of them. */
-int check_workloads(const struct loader *l, const struct raw_top *r);
+int scn__check_workloads(const struct loader *l, const struct raw_top *r);
 
 #endif

@@ -36,8 +36,8 @@ int scn__get_uint(const struct loader *l, const char *path, const char *s, uint6
 	return 0;
 }
 
-int get_u32(const struct loader *l, const char *path, const char *s, uint32_t def,
-	    uint32_t min, uint32_t max, uint32_t *out)
+int scn__get_u32(const struct loader *l, const char *path, const char *s, uint32_t def,
+		 uint32_t min, uint32_t max, uint32_t *out)
 {
 	uint64_t v = def;
 	int err = scn__get_uint(l, path, s, def, min, max, &v);
@@ -47,8 +47,8 @@ int get_u32(const struct loader *l, const char *path, const char *s, uint32_t de
 	return err;
 }
 
-int get_size(const struct loader *l, const char *path, const char *s, uint64_t def,
-	     int positive, uint64_t *out)
+int scn__get_size(const struct loader *l, const char *path, const char *s, uint64_t def,
+		  int positive, uint64_t *out)
 {
 	int err;
 
@@ -66,8 +66,8 @@ int get_size(const struct loader *l, const char *path, const char *s, uint64_t d
 	return 0;
 }
 
-int get_time(const struct loader *l, const char *path, const char *s, simtime_t def,
-	     int positive, simtime_t *out)
+int scn__get_time(const struct loader *l, const char *path, const char *s, simtime_t def,
+		  int positive, simtime_t *out)
 {
 	int err;
 
@@ -87,8 +87,8 @@ int get_time(const struct loader *l, const char *path, const char *s, simtime_t 
 	return 0;
 }
 
-int get_link(const struct loader *l, const char *path, const struct raw_link *r,
-	     const struct topo_linkspec *def, struct topo_linkspec *out)
+int scn__get_link(const struct loader *l, const char *path, const struct raw_link *r,
+		  const struct topo_linkspec *def, struct topo_linkspec *out)
 {
 	char p[160];
 	uint64_t mm;
@@ -122,12 +122,12 @@ int get_link(const struct loader *l, const char *path, const struct raw_link *r,
 	}
 	if (r->delay) {
 		snprintf(p, sizeof(p), "%s.delay", path);
-		return get_time(l, p, r->delay, 0, 0, &out->delay);
+		return scn__get_time(l, p, r->delay, 0, 0, &out->delay);
 	}
 	return 0;
 }
 
-int get_bool(const struct loader *l, const char *path, const char *s, int def, int *out)
+int scn__get_bool(const struct loader *l, const char *path, const char *s, int def, int *out)
 {
 	static const char *const yes[] = {"true", "yes", "on", "1", NULL};
 	static const char *const no[] = {"false", "no", "off", "0", NULL};
@@ -148,8 +148,8 @@ int get_bool(const struct loader *l, const char *path, const char *s, int def, i
 	return scn__fail(l, path, "\"%s\" is not true or false", s);
 }
 
-int get_int(const struct loader *l, const char *path, const char *s, int min, int max,
-	    int *out)
+int scn__get_int(const struct loader *l, const char *path, const char *s, int min, int max,
+		 int *out)
 {
 	char *end;
 	long v;
@@ -165,8 +165,8 @@ int get_int(const struct loader *l, const char *path, const char *s, int min, in
 }
 
 /* A list of priorities ("[3, 4]") as a bit mask. */
-int get_prio_list(const struct loader *l, const char *path, char **v, unsigned n,
-		  uint8_t *mask)
+int scn__get_prio_list(const struct loader *l, const char *path, char **v, unsigned n,
+		       uint8_t *mask)
 {
 	char p[200];
 
@@ -176,7 +176,7 @@ int get_prio_list(const struct loader *l, const char *path, char **v, unsigned n
 		int err;
 
 		snprintf(p, sizeof(p), "%s[%u]", path, i);
-		err = get_u32(l, p, v[i], 0, 0, 7, &prio);
+		err = scn__get_u32(l, p, v[i], 0, 0, 7, &prio);
 		if (err)
 			return err;
 		*mask |= (uint8_t)(1u << prio);

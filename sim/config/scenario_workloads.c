@@ -41,10 +41,11 @@ static int check_coll(const struct loader *l, const struct raw_workload *r, cons
 	if (!r->size)
 		return scn__fail(l, scn__wpath(p, sizeof(p), prefix, "size"),
 				 "missing: bytes per rank, as nccl-tests counts them (e.g. 256MB)");
-	if ((err = get_size(l, scn__wpath(p, sizeof(p), prefix, "size"), r->size, 0, 1, &v)) ||
+	if ((err = scn__get_size(l, scn__wpath(p, sizeof(p), prefix, "size"), r->size, 0, 1, &v)) ||
 	    (err = scn__get_uint(l, scn__wpath(p, sizeof(p), prefix, "channels"), r->channels, 4, 1,
 				 64, &v)) ||
-	    (err = get_size(l, scn__wpath(p, sizeof(p), prefix, "chunk"), r->chunk, 0, 1, &v)) ||
+	    (err =
+		 scn__get_size(l, scn__wpath(p, sizeof(p), prefix, "chunk"), r->chunk, 0, 1, &v)) ||
 	    (err = scn__get_uint(l, scn__wpath(p, sizeof(p), prefix, "iterations"), r->iterations,
 				 1, 1, 100000, &v)))
 		return err;
@@ -53,7 +54,7 @@ static int check_coll(const struct loader *l, const struct raw_workload *r, cons
 		if (!r->late->host || !r->late->by)
 			return scn__fail(l, p, "needs host and by (e.g. {host: h3, by: 20us})");
 		snprintf(p, sizeof(p), "%s.late.by", prefix);
-		if ((err = get_time(l, p, r->late->by, 0, 0, &t)))
+		if ((err = scn__get_time(l, p, r->late->by, 0, 0, &t)))
 			return err;
 	}
 	return 0;
@@ -72,7 +73,8 @@ static int check_workload(const struct loader *l, const struct raw_workload *r,
 				 "missing (flows, incast, permutation, allreduce, allgather, "
 				 "reducescatter or alltoall)");
 	kind = r->kind - 1;
-	if ((err = get_time(l, scn__wpath(p, sizeof(p), prefix, "start"), r->start, 0, 0, &t)) ||
+	if ((err =
+		 scn__get_time(l, scn__wpath(p, sizeof(p), prefix, "start"), r->start, 0, 0, &t)) ||
 	    (err = scn__get_uint(l, scn__wpath(p, sizeof(p), prefix, "dscp"), r->dscp, 0, 0, 63,
 				 &v)) ||
 	    (err = check_unused_keys(l, r, prefix, kind >= SCN_WL_COLL, scn__wl_kinds[kind].str)))
@@ -91,9 +93,9 @@ static int check_workload(const struct loader *l, const struct raw_workload *r,
 			if (!f->src || !f->dst || !f->size)
 				return scn__fail(l, p, "a flow needs src, dst and size");
 			snprintf(p, sizeof(p), "%s.flows[%u].size", prefix, i);
-			err = get_size(l, p, f->size, 0, 1, &v);
+			err = scn__get_size(l, p, f->size, 0, 1, &v);
 			snprintf(p, sizeof(p), "%s.flows[%u].start", prefix, i);
-			err = err ? err : get_time(l, p, f->start, 0, 0, &t);
+			err = err ? err : scn__get_time(l, p, f->start, 0, 0, &t);
 			snprintf(p, sizeof(p), "%s.flows[%u].dscp", prefix, i);
 			err = err ? err : scn__get_uint(l, p, f->dscp, 0, 0, 63, &v);
 		}
@@ -109,10 +111,10 @@ static int check_workload(const struct loader *l, const struct raw_workload *r,
 					"missing for an incast");
 		break;
 	case SCN_WL_PERMUTATION:
-		if ((err = unused(l, scn__wpath(p, sizeof(p), prefix, "senders"), r->senders,
-				  "a permutation")) ||
-		    (err = unused(l, scn__wpath(p, sizeof(p), prefix, "receiver"), r->receiver,
-				  "a permutation")))
+		if ((err = scn__unused(l, scn__wpath(p, sizeof(p), prefix, "senders"), r->senders,
+				       "a permutation")) ||
+		    (err = scn__unused(l, scn__wpath(p, sizeof(p), prefix, "receiver"), r->receiver,
+				       "a permutation")))
 			return err;
 		break;
 	}
@@ -121,11 +123,11 @@ static int check_workload(const struct loader *l, const struct raw_workload *r,
 	if (!r->size)
 		return scn__fail(l, scn__wpath(p, sizeof(p), prefix, "size"),
 				 "missing: bytes per flow (e.g. 8MB)");
-	return get_size(l, scn__wpath(p, sizeof(p), prefix, "size"), r->size, 0, 1, &v);
+	return scn__get_size(l, scn__wpath(p, sizeof(p), prefix, "size"), r->size, 0, 1, &v);
 }
 
 /* The workload, one mapping or a list of them. */
-int check_workloads(const struct loader *l, const struct raw_top *r)
+int scn__check_workloads(const struct loader *l, const struct raw_top *r)
 {
 	char prefix[32];
 	int err;
