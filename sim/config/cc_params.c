@@ -47,10 +47,10 @@ static int cc_add(struct cc_params *cc, size_t *cap, const char *name, const cha
 
 	if (strlen(name) >= sizeof(e->name))
 		return cc_fail(d, file, line, "name \"%s\" is longer than %zu characters",
-			       quote(w, sizeof(w), name, strlen(name)), sizeof(e->name) - 1);
+			       mlnx__quote(w, sizeof(w), name, strlen(name)), sizeof(e->name) - 1);
 	if (strlen(value) >= sizeof(e->value))
 		return cc_fail(d, file, line, "%s: value \"%s\" is longer than %zu characters",
-			       name, quote(w, sizeof(w), value, strlen(value)),
+			       name, mlnx__quote(w, sizeof(w), value, strlen(value)),
 			       sizeof(e->value) - 1);
 	if (cc->n == *cap) {
 		size_t ncap = *cap ? *cap * 2 : 32;
@@ -84,7 +84,7 @@ static void cc_split(char *s, char **name, char **value)
 	char *colon = strrchr(s, ':'), *sep = NULL, *v, *k, *slash;
 
 	if (colon) {
-		v = trim(colon + 1);
+		v = mlnx__trim(colon + 1);
 		if (!strchr(v, '/') && !strpbrk(v, " \t\v\f\r"))
 			sep = colon;
 	}
@@ -92,15 +92,15 @@ static void cc_split(char *s, char **name, char **value)
 		sep = strchr(s, '=');
 	if (!sep) {
 		sep = s;
-		while (*sep && !is_blank((unsigned char)*sep))
+		while (*sep && !mlnx__is_blank((unsigned char)*sep))
 			sep++;
 	}
 	v = *sep ? sep + 1 : sep;
 	*sep = '\0';
-	*value = trim(v);
-	k = trim(s);
+	*value = mlnx__trim(v);
+	k = mlnx__trim(s);
 	slash = strrchr(k, '/');
-	*name = slash ? trim(slash + 1) : k;
+	*name = slash ? mlnx__trim(slash + 1) : k;
 }
 
 static int cc_parse_text(char *buf, size_t len, const char *file, struct cc_params *out,
@@ -113,24 +113,24 @@ static int cc_parse_text(char *buf, size_t len, const char *file, struct cc_para
 
 	lines_init(&ls, buf, len);
 	while ((s = lines_next(&ls, &n))) {
-		int c = find_binary(s, n);
+		int c = mlnx__find_binary(s, n);
 		char w[100], *name, *value;
 
 		if (c >= 0)
 			return cc_fail(d, file, ls.no,
 				       "binary data (byte 0x%02x), not cc_params text", c);
-		s = trim(s);
+		s = mlnx__trim(s);
 		if (!*s || *s == '#')
 			continue;
 		/* "rp_gd 11  # default": a comment after a blank */
 		for (char *h = strchr(s, '#'); h; h = strchr(h + 1, '#')) {
-			if (is_blank((unsigned char)h[-1])) {
+			if (mlnx__is_blank((unsigned char)h[-1])) {
 				*h = '\0';
-				s = trim(s);
+				s = mlnx__trim(s);
 				break;
 			}
 		}
-		quote(w, sizeof(w), s, strlen(s));
+		mlnx__quote(w, sizeof(w), s, strlen(s));
 		cc_split(s, &name, &value);
 		if (!*name)
 			return cc_fail(d, file, ls.no,
@@ -160,7 +160,7 @@ int cc_params_parse(const char *text, size_t len, const char *file, struct cc_pa
 	out->n = 0;
 	if (!file)
 		file = "";
-	buf = text_copy(text, len, file, d);
+	buf = mlnx__text_copy(text, len, file, d);
 	if (!buf)
 		return -ENOMEM;
 	err = cc_parse_text(buf, len, file, out, d);
@@ -206,14 +206,14 @@ static int cc_read_value(const char *file, char *value, size_t size, struct diag
 	}
 	if (n && buf[n - 1] == '\r')
 		buf[--n] = '\0';
-	if ((c = find_binary(buf, n)) >= 0)
+	if ((c = mlnx__find_binary(buf, n)) >= 0)
 		return cc_fail(d, file, 1, "binary data (byte 0x%02x), not a cc_params value", c);
-	s = trim(buf);
+	s = mlnx__trim(buf);
 	if (!*s)
 		return cc_fail(d, file, 1, "no value (a cc_params file holds one number)");
 	if (strlen(s) >= size)
 		return cc_fail(d, file, 1, "value \"%s\" is longer than %zu characters",
-			       quote(w, sizeof(w), s, strlen(s)), size - 1);
+			       mlnx__quote(w, sizeof(w), s, strlen(s)), size - 1);
 	memcpy(value, s, strlen(s) + 1);
 	return 0;
 }
@@ -308,7 +308,7 @@ int cc_params_read(const char *path, struct cc_params *out, struct diag *d)
 	if (S_ISDIR(st.st_mode)) {
 		err = cc_read_dir(path, out, d);
 	} else {
-		err = slurp(path, &text, &len, d);
+		err = mlnx__slurp(path, &text, &len, d);
 		if (err)
 			return err;
 		err = cc_parse_text(text, len, path, out, d);

@@ -29,7 +29,7 @@
 
 /* ---- shared helpers ---- */
 
-int is_blank(int c)
+int mlnx__is_blank(int c)
 {
 	return c == ' ' || c == '\t' || c == '\v' || c == '\f' || c == '\r';
 }
@@ -46,19 +46,19 @@ static int lower(int c)
 
 static const char *skip_blanks(const char *s)
 {
-	while (is_blank((unsigned char)*s))
+	while (mlnx__is_blank((unsigned char)*s))
 		s++;
 	return s;
 }
 
 /* Trim blanks at both ends of @s in place; returns the new start. */
-char *trim(char *s)
+char *mlnx__trim(char *s)
 {
 	size_t n;
 
 	s = (char *)skip_blanks(s);
 	n = strlen(s);
-	while (n && is_blank((unsigned char)s[n - 1]))
+	while (n && mlnx__is_blank((unsigned char)s[n - 1]))
 		s[--n] = '\0';
 	return s;
 }
@@ -72,7 +72,7 @@ static const char *skip_kw(const char *s, const char *kw)
 {
 	while (*kw) {
 		if (*kw == ' ') {
-			if (!is_blank((unsigned char)*s))
+			if (!mlnx__is_blank((unsigned char)*s))
 				return NULL;
 			s = skip_blanks(s);
 			kw++;
@@ -111,7 +111,7 @@ static int read_num(const char **s, unsigned long long *v)
  * @s as a message can quote it: at most QUOTE_MAX characters (then "..."),
  * bytes that are not printable ASCII as \xNN. Returns @buf.
  */
-const char *quote(char *buf, size_t size, const char *s, size_t len)
+const char *mlnx__quote(char *buf, size_t size, const char *s, size_t len)
 {
 	size_t o = 0, i;
 
@@ -136,9 +136,9 @@ static const char *quote_word(char *buf, size_t size, const char *s)
 {
 	size_t n = 0;
 
-	while (s[n] && !is_blank((unsigned char)s[n]) && s[n] != ',')
+	while (s[n] && !mlnx__is_blank((unsigned char)s[n]) && s[n] != ',')
 		n++;
-	return quote(buf, size, s, n ? n : strlen(s));
+	return mlnx__quote(buf, size, s, n ? n : strlen(s));
 }
 
 /*
@@ -146,7 +146,7 @@ static const char *quote_word(char *buf, size_t size, const char *s)
  * character other than tab, vertical tab, form feed and CR, NUL included),
  * or -1.
  */
-int find_binary(const char *s, size_t len)
+int mlnx__find_binary(const char *s, size_t len)
 {
 	for (size_t i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)s[i];
@@ -162,7 +162,7 @@ int find_binary(const char *s, size_t len)
  * the size cap). NUL bytes are kept: the parsers report them with their
  * line, which says more than "not a text file".
  */
-int slurp(const char *path, char **text, size_t *len, struct diag *d)
+int mlnx__slurp(const char *path, char **text, size_t *len, struct diag *d)
 {
 	int err = textfile_read_bytes(path, text, len);
 
@@ -172,7 +172,7 @@ int slurp(const char *path, char **text, size_t *len, struct diag *d)
 }
 
 /* A NUL-terminated copy of @len bytes of @text that the line splitter may cut. */
-char *text_copy(const char *text, size_t len, const char *file, struct diag *d)
+char *mlnx__text_copy(const char *text, size_t len, const char *file, struct diag *d)
 {
 	char *buf = malloc(len + 1);
 
@@ -270,7 +270,7 @@ static int qos_trust(struct qos_parser *qp, const char *s)
 		qp->q->trust_dscp = 0;
 	else
 		return qos_fail(qp, path, "\"%s\" is neither dscp nor pcp",
-				quote(w, sizeof(w), s, strlen(s)));
+				mlnx__quote(w, sizeof(w), s, strlen(s)));
 	qp->q->has_trust = 1;
 	qp->q->trust_line = qp->line;
 	return 0;
@@ -300,7 +300,7 @@ static int qos_dscp_list(struct qos_parser *qp, int prio, const char *s)
 		if (!read_num(&s, &v))
 			return qos_fail(qp, path, "\"%s\" is not a DSCP (a number 0-63)",
 					quote_word(w, sizeof(w), start));
-		if (*s && *s != ',' && !is_blank((unsigned char)*s))
+		if (*s && *s != ',' && !mlnx__is_blank((unsigned char)*s))
 			return qos_fail(qp, path, "\"%s\" is not a DSCP (a number 0-63)",
 					quote_word(w, sizeof(w), start));
 		if (v > 63)
@@ -310,7 +310,7 @@ static int qos_dscp_list(struct qos_parser *qp, int prio, const char *s)
 			return qos_fail(qp, path,
 					"\"%s\" is cut short: \"%s\" has no comma after it "
 					"(mlnx_qos ends every DSCP with one)",
-					quote(l, sizeof(l), qp->text, strlen(qp->text)),
+					mlnx__quote(l, sizeof(l), qp->text, strlen(qp->text)),
 					quote_word(w, sizeof(w), start));
 		if (*s != ',')
 			return qos_fail(qp, path, "no comma after DSCP %llu, before \"%s\"", v,
@@ -340,11 +340,11 @@ static int qos_prio_line(struct qos_parser *qp, const char *s)
 	if (!read_num(&s, &v)) {
 		if (!*start)
 			return qos_fail(qp, path, "\"%s\" is cut short: no prio number",
-					quote(l, sizeof(l), qp->text, strlen(qp->text)));
+					mlnx__quote(l, sizeof(l), qp->text, strlen(qp->text)));
 		return qos_fail(qp, path, "prio \"%s\" is not a number",
 				quote_word(w, sizeof(w), start));
 	}
-	if (*s && !is_blank((unsigned char)*s))
+	if (*s && !mlnx__is_blank((unsigned char)*s))
 		return qos_fail(qp, path, "prio \"%s\" is not a number",
 				quote_word(w, sizeof(w), start));
 	if (v > 7)
@@ -354,7 +354,7 @@ static int qos_prio_line(struct qos_parser *qp, const char *s)
 	if (!list) {
 		if (!*s || skip_kw("dscp:", s))
 			return qos_fail(qp, path, "\"%s\" is cut short: no dscp: list",
-					quote(l, sizeof(l), qp->text, strlen(qp->text)));
+					mlnx__quote(l, sizeof(l), qp->text, strlen(qp->text)));
 		return qos_fail(qp, path, "\"%s\" where \"dscp:\" should follow prio:%llu",
 				quote_word(w, sizeof(w), s), v);
 	}
@@ -379,12 +379,12 @@ static int qos_numbers(struct qos_parser *qp, const char *path, const char *s,
 	for (;;) {
 		const char *start;
 
-		while (is_blank((unsigned char)*s) || *s == ',')
+		while (mlnx__is_blank((unsigned char)*s) || *s == ',')
 			s++;
 		if (!*s || skip_kw(s, "max_buffer_size="))
 			return n;
 		start = s;
-		if (!read_num(&s, &v) || (*s && *s != ',' && !is_blank((unsigned char)*s)))
+		if (!read_num(&s, &v) || (*s && *s != ',' && !mlnx__is_blank((unsigned char)*s)))
 			return qos_fail(qp, path, "\"%s\" is not a number",
 					quote_word(w, sizeof(w), start));
 		if (v > vmax)
@@ -433,7 +433,7 @@ static int qos_cable(struct qos_parser *qp, const char *s)
 	start = s = skip_blanks(s);
 	if (!read_num(&s, &v) || *skip_blanks(s))
 		return qos_fail(qp, path, "\"%s\" is not a number of metres",
-				quote(w, sizeof(w), start, strlen(start)));
+				mlnx__quote(w, sizeof(w), start, strlen(start)));
 	if (v > 100000)
 		return qos_fail(qp, path, "%llu m is out of range (0-100000)", v);
 	qp->q->has_cable = 1;
@@ -515,7 +515,7 @@ static int qos_tc(struct qos_parser *qp, const char *s)
 	qp->sec = QOS_TC;
 	qp->tc = -1;
 	start = s = skip_blanks(s);
-	if (!read_num(&s, &tc) || (*s && !is_blank((unsigned char)*s)))
+	if (!read_num(&s, &tc) || (*s && !mlnx__is_blank((unsigned char)*s)))
 		return qos_fail(qp, "tc", "\"%s\" is not a traffic class number",
 				quote_word(w, sizeof(w), start));
 	if (tc > 7)
@@ -530,7 +530,7 @@ static int qos_tc(struct qos_parser *qp, const char *s)
 	for (i = 0; i < sizeof(tsas) / sizeof(tsas[0]); i++) {
 		const char *e = skip_kw(t, tsas[i]);
 
-		if (e && (!*e || *e == ',' || is_blank((unsigned char)*e)))
+		if (e && (!*e || *e == ',' || mlnx__is_blank((unsigned char)*e)))
 			break;
 	}
 	if (i == sizeof(tsas) / sizeof(tsas[0]))
@@ -542,7 +542,7 @@ static int qos_tc(struct qos_parser *qp, const char *s)
 			return qos_fail(qp, path, "tsa ets without \"bw: N%%\"");
 		start = b = skip_blanks(b + 3);
 		if (!read_num(&b, &bw) ||
-		    (*b && *b != '%' && *b != ',' && !is_blank((unsigned char)*b)))
+		    (*b && *b != '%' && *b != ',' && !mlnx__is_blank((unsigned char)*b)))
 			return qos_fail(qp, path, "bw \"%s\" is not a percentage",
 					quote_word(w, sizeof(w), start));
 		if (bw > 100)
@@ -624,7 +624,7 @@ static int qos_line(struct qos_parser *qp, const char *s)
 	if (qp->sec == QOS_PFC) {
 		for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 			r = skip_kw(s, rows[i]);
-			if (r && (!*r || is_blank((unsigned char)*r)))
+			if (r && (!*r || mlnx__is_blank((unsigned char)*r)))
 				return qos_pfc_row(qp, rows[i], r);
 		}
 	}
@@ -651,7 +651,7 @@ int mlnx_qos_parse(const char *text, size_t len, const char *file, struct mlnx_q
 	if (!file)
 		file = "";
 	snprintf(out->file, sizeof(out->file), "%s", file);
-	buf = text_copy(text, len, file, d);
+	buf = mlnx__text_copy(text, len, file, d);
 	if (!buf)
 		return -ENOMEM;
 	qp.q = out;
@@ -661,14 +661,14 @@ int mlnx_qos_parse(const char *text, size_t len, const char *file, struct mlnx_q
 	qp.tc = -1;
 	lines_init(&ls, buf, len);
 	while ((s = lines_next(&ls, &n))) {
-		int c = find_binary(s, n);
+		int c = mlnx__find_binary(s, n);
 
 		qp.line = ls.no;
 		if (c >= 0) {
 			err = qos_fail(&qp, "", "binary data (byte 0x%02x), not mlnx_qos text", c);
 			goto out_free;
 		}
-		s = trim(s);
+		s = mlnx__trim(s);
 		if (!*s)
 			continue;
 		any = 1;
@@ -695,7 +695,7 @@ int mlnx_qos_read(const char *file, struct mlnx_qos *out, struct diag *d)
 	int err;
 
 	memset(out, 0, sizeof(*out));
-	err = slurp(file, &text, &len, d);
+	err = mlnx__slurp(file, &text, &len, d);
 	if (err)
 		return err;
 	err = mlnx_qos_parse(text, len, file, out, d);
