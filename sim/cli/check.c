@@ -348,15 +348,8 @@ int cmd_check(int argc, char **argv)
 			else
 				a.max_cycles = (uint32_t)v;
 			i++;
-		} else if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
-			fputs(chk_usage, stdout);
-			rc = 0;
-		} else if (o[0] == '-') {
-			rc = cli_usage_error("rocesim: check: ", chk_usage, "unknown option \"%s\"", o);
-		} else if (a.scenario) {
-			rc = cli_usage_error("rocesim: check: ", chk_usage, "one scenario at a time (also got \"%s\")", o);
 		} else {
-			a.scenario = o;
+			rc = cli_scenario_arg(o, "rocesim: check: ", chk_usage, &a.scenario);
 		}
 	}
 	if (rc < 0 && !a.scenario)
