@@ -32,8 +32,6 @@
 #include "sim/engine/ydoc.h"
 
 #define TF_PATH_MAX 64
-#define TF_LOG_MAX 4096
-#define TF_FRAMES_MAX 16
 
 struct tf_node {
 	char *name;
@@ -97,217 +95,6 @@ static const cyaml_schema_value_t tf_doc_schema = {
 	CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, struct tf_doc, tf_doc_fields),
 };
 
-/* libcyaml's log of one load, kept to be turned into one diag. */
-struct tf_log {
-	char buf[TF_LOG_MAX];
-	size_t len;
-};
-
-static void tf_log_fn(cyaml_log_t level, void *ctx, const char *fmt, va_list args)
-{
-	struct tf_log *log = ctx;
-	int n;
-
-	(void)level;
-	if (log->len + 1 >= sizeof(log->buf))
-		return;
-	n = vsnprintf(log->buf + log->len, sizeof(log->buf) - log->len, fmt, args);
-	if (n > 0)
-		log->len += (size_t)n;
-	if (log->len >= sizeof(log->buf))
-		log->len = sizeof(log->buf) - 1;
-}
-
-/* One line of libcyaml's backtrace: a mapping key, a sequence entry, or neither. */
-struct tf_frame {
-	enum { TF_FRAME_KEY, TF_FRAME_INDEX, TF_FRAME_NONE } kind;
-	char key[TOPO_NAME_MAX];
-	unsigned index;
-	int line;
-};
-
-/*
- * The backtrace lines of libcyaml 1.3.1, innermost first:
- *   "  in mapping field 'kind' (line: 3, column: 23)"
- *   "  in sequence entry '2' (line: 3, column: 5)"   (entries count from 1)
- *   "  in mapping (line: 7, column: 11)"
- * and, without a position, "  in mapping field: kind", "  in sequence entry: 2".
- */
-static int tf_parse_frame(const char *ln, struct tf_frame *f)
-{
-	memset(f, 0, sizeof(*f));
-	if (sscanf(ln, "  in mapping field '%47[^']' (line: %d", f->key, &f->line) >= 1 ||
-	    sscanf(ln, "  in mapping field: %47s", f->key) == 1) {
-		f->kind = TF_FRAME_KEY;
-		return 1;
-	}
-	if (sscanf(ln, "  in sequence entry '%u' (line: %d", &f->index, &f->line) >= 1 ||
-	    sscanf(ln, "  in sequence entry: %u", &f->index) == 1) {
-		/* entry 0: the sequence had no entry yet */
-		f->kind = f->index ? TF_FRAME_INDEX : TF_FRAME_NONE;
-		f->index = f->index ? f->index - 1 : 0;
-		return 1;
-	}
-	if (sscanf(ln, "  in mapping (line: %d", &f->line) == 1) {
-		f->kind = TF_FRAME_NONE;
-		return 1;
-	}
-	return 0;
-}
-
-/* The schema of the value that @fr (outermost last) leads to, or NULL. */
-static const cyaml_schema_value_t *tf_schema_at(const struct tf_frame *fr, int n)
-{
-	const cyaml_schema_value_t *v = &tf_doc_schema;
-	const cyaml_schema_field_t *f;
-	int i;
-
-	for (i = n - 1; i >= 0 && v; i--) {
-		if (fr[i].kind == TF_FRAME_INDEX) {
-			v = v->type == CYAML_SEQUENCE ? v->sequence.entry : NULL;
-		} else if (fr[i].kind == TF_FRAME_KEY) {
-			if (v->type != CYAML_MAPPING)
-				return NULL;
-			for (f = v->mapping.fields; f->key && strcmp(f->key, fr[i].key); f++)
-				;
-			v = f->key ? &f->value : NULL;
-		}
-	}
-	return v;
-}
-
-/* ", "-separated keys of a mapping, or values of an enum, into @buf. */
-static void tf_schema_words(const cyaml_schema_value_t *v, char *buf, size_t size)
-{
-	size_t n = 0;
-	uint32_t i;
-
-	buf[0] = '\0';
-	if (v && v->type == CYAML_MAPPING) {
-		const cyaml_schema_field_t *f;
-
-		for (f = v->mapping.fields; f->key && n < size; f++)
-			n += (size_t)snprintf(buf + n, size - n, "%s%s", n ? ", " : "", f->key);
-	} else if (v && v->type == CYAML_ENUM) {
-		for (i = 0; i < v->enumeration.count && n < size; i++)
-			n += (size_t)snprintf(buf + n, size - n, "%s%s", n ? ", " : "",
-					      v->enumeration.strings[i].str);
-	}
-}
-
-static const char *tf_event_words(const char *ev)
-{
-	if (strncmp(ev, "SCALAR", 6) == 0 || strncmp(ev, "STRING", 6) == 0 ||
-	    strncmp(ev, "ENUM", 4) == 0)
-		return "a single value";
-	if (strncmp(ev, "MAPPING", 7) == 0)
-		return "a mapping";
-	if (strncmp(ev, "SEQUENCE", 8) == 0)
-		return "a list";
-	return ev;
-}
-
-/* Line of @path in @y, or of the nearest enclosing key it has; 0 if none. */
-static int tf_line(const struct ydoc *y, const char *path)
-{
-	char buf[TF_PATH_MAX];
-	char *dot, *br;
-	int line;
-
-	if (!y)
-		return 0;
-	snprintf(buf, sizeof(buf), "%s", path);
-	while (buf[0]) {
-		line = ydoc_line(y, buf);
-		if (line > 0)
-			return line;
-		dot = strrchr(buf, '.');
-		br = strrchr(buf, '[');
-		if (dot && (!br || dot > br))
-			*dot = '\0';
-		else if (br)
-			*br = '\0';
-		else
-			buf[0] = '\0';
-	}
-	return 0;
-}
-
-static void tf_append(char *path, size_t size, const struct tf_frame *f)
-{
-	size_t n = strlen(path);
-
-	if (f->kind == TF_FRAME_KEY)
-		snprintf(path + n, size - n, "%s%s", n ? "." : "", f->key);
-	else if (f->kind == TF_FRAME_INDEX)
-		snprintf(path + n, size - n, "[%u]", f->index);
-}
-
-/* Turn libcyaml's log of a failed load into one diag. */
-static void tf_cyaml_diag(const char *file, const char *log, const struct ydoc *y,
-			  struct diag *d)
-{
-	struct tf_frame fr[TF_FRAMES_MAX], extra = { .kind = TF_FRAME_NONE };
-	char msg[256] = "", text[512], words[160], path[TF_PATH_MAX] = "";
-	char ln[256], expect[32], event[32];
-	const char *p = log, *arg;
-	int n = 0, i, line = 0, use_cyaml_line = 0;
-
-	while (*p) {
-		const char *eol = strchr(p, '\n');
-		size_t len = eol ? (size_t)(eol - p) : strlen(p);
-
-		snprintf(ln, sizeof(ln), "%.*s", (int)(len < sizeof(ln) ? len : sizeof(ln) - 1), p);
-		if (strncmp(ln, "Load: ", 6) == 0 && strcmp(ln, "Load: Backtrace:") && !msg[0])
-			snprintf(msg, sizeof(msg), "%s", ln + 6);
-		else if (n < TF_FRAMES_MAX && tf_parse_frame(ln, &fr[n]))
-			n++;
-		p += len + (eol ? 1 : 0);
-	}
-	for (i = 0; i < n && !line; i++)
-		line = fr[i].line;
-
-	snprintf(text, sizeof(text), "%s", msg[0] ? msg : "not a valid topology file");
-	if ((arg = strstr(msg, "Unexpected key: ")) == msg) {
-		arg += strlen("Unexpected key: ");
-		/* an innermost key is the last field read, not the one refused */
-		if (n && fr[0].kind == TF_FRAME_KEY)
-			fr[0].kind = TF_FRAME_NONE;
-		tf_schema_words(tf_schema_at(fr, n), words, sizeof(words));
-		extra.kind = TF_FRAME_KEY;
-		snprintf(extra.key, sizeof(extra.key), "%.*s", (int)sizeof(extra.key) - 1, arg);
-		snprintf(text, sizeof(text), "unknown key \"%s\" (expected %s)", arg,
-			 words[0] ? words : "no other key");
-	} else if ((arg = strstr(msg, "Missing required mapping field: ")) == msg) {
-		arg += strlen("Missing required mapping field: ");
-		if (n && fr[0].kind == TF_FRAME_KEY)
-			fr[0].kind = TF_FRAME_NONE;
-		snprintf(text, sizeof(text), "missing key \"%s\"", arg);
-	} else if ((arg = strstr(msg, "Invalid ENUM value: ")) == msg) {
-		arg += strlen("Invalid ENUM value: ");
-		tf_schema_words(tf_schema_at(fr, n), words, sizeof(words));
-		snprintf(text, sizeof(text), "\"%s\" is not one of: %s", arg, words);
-	} else if ((arg = strstr(msg, "Mapping field already seen: ")) == msg) {
-		arg += strlen("Mapping field already seen: ");
-		snprintf(text, sizeof(text), "key \"%s\" given twice", arg);
-		use_cyaml_line = 1;
-	} else if (sscanf(msg, "Expecting %31s got event: %31s", expect, event) == 2) {
-		expect[strcspn(expect, ",")] = '\0';
-		snprintf(text, sizeof(text), "expected %s, found %s", tf_event_words(expect),
-			 tf_event_words(event));
-	} else if ((arg = strstr(msg, "libyaml: ")) == msg) {
-		snprintf(text, sizeof(text), "malformed YAML: %s", arg + strlen("libyaml: "));
-		use_cyaml_line = 1;
-	}
-
-	for (i = n - 1; i >= 0; i--)
-		tf_append(path, sizeof(path), &fr[i]);
-	tf_append(path, sizeof(path), &extra);
-	if (!use_cyaml_line && tf_line(y, path) > 0)
-		line = tf_line(y, path);
-	diag_set(d, file, line, path, "%s", text);
-}
-
 static int tf_err(struct diag *d, const char *file, const struct ydoc *y, const char *path,
 		  const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
@@ -320,7 +107,7 @@ static int tf_err(struct diag *d, const char *file, const struct ydoc *y, const 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	diag_set(d, file, tf_line(y, path), path, "%s", msg);
+	diag_set(d, file, ydoc_line_near(y, path), path, "%s", msg);
 	return -EINVAL;
 }
 
@@ -460,7 +247,7 @@ static int tf_check_nodes(const struct tf_doc *doc, struct tf_ref *refs, const c
 	snprintf(path, sizeof(path), "nodes[%" PRIu32 "].name", dup);
 	snprintf(first, sizeof(first), "nodes[%" PRIu32 "].name", orig);
 	return tf_err(d, file, y, path, "duplicate node name \"%s\" (first at line %d)",
-		      doc->nodes[dup].name, tf_line(y, first));
+		      doc->nodes[dup].name, ydoc_line_near(y, first));
 }
 
 static int tf_build(const struct topo_spec *spec, const struct tf_doc *doc,
@@ -544,7 +331,7 @@ static int tf_build(const struct topo_spec *spec, const struct tf_doc *doc,
 	if (err) {
 		if (d) {
 			snprintf(d->file, sizeof(d->file), "%s", file);
-			d->line = tf_line(y, d->path);
+			d->line = ydoc_line_near(y, d->path);
 		}
 		goto out_free;
 	}
@@ -558,9 +345,9 @@ out_free:
 
 int topo_file_load(const struct topo_spec *spec, struct topo **out, struct diag *d)
 {
-	struct tf_log log = { .len = 0 };
+	struct ydoc_cylog log = { .n = 0 };
 	cyaml_config_t cfg = {
-		.log_fn = tf_log_fn,
+		.log_fn = ydoc_cyaml_log,
 		.log_ctx = &log,
 		.mem_fn = cyaml_mem,
 		.log_level = CYAML_LOG_ERROR,
@@ -569,6 +356,7 @@ int topo_file_load(const struct topo_spec *spec, struct topo **out, struct diag 
 	const char *file = spec->file;
 	cyaml_data_t *data = NULL;
 	struct ydoc *y = NULL;
+	cyaml_err_t cerr;
 	char *text = NULL;
 	size_t len = 0;
 	int err;
@@ -591,9 +379,9 @@ int topo_file_load(const struct topo_spec *spec, struct topo **out, struct diag 
 			snprintf(d->file, sizeof(d->file), "%s", file);
 		goto out_free;
 	}
-	if (cyaml_load_data((const uint8_t *)text, len, &cfg, &tf_doc_schema, &data, NULL) !=
-	    CYAML_OK) {
-		tf_cyaml_diag(file, log.buf, y, d);
+	cerr = cyaml_load_data((const uint8_t *)text, len, &cfg, &tf_doc_schema, &data, NULL);
+	if (cerr != CYAML_OK) {
+		ydoc_cyaml_diag(y, &tf_doc_schema, &log, cerr, YDOC_CY_NAME_KEY | YDOC_CY_FOUND, d);
 		err = -EINVAL;
 		goto out_free;
 	}

@@ -4,6 +4,7 @@
 #include "sim/cli/cli.h"
 
 #include <stdio.h>
+#include <string.h>
 
 int cli_usage_error(const char *prefix, const char *usage, const char *fmt, const char *arg)
 {
@@ -11,6 +12,20 @@ int cli_usage_error(const char *prefix, const char *usage, const char *fmt, cons
 	fprintf(stderr, fmt, arg);
 	fprintf(stderr, "\n\n%s", usage);
 	return CLI_EXIT_INPUT;
+}
+
+int cli_scenario_arg(const char *o, const char *prefix, const char *usage, const char **scenario)
+{
+	if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
+		fputs(usage, stdout);
+		return 0;
+	}
+	if (o[0] == '-')
+		return cli_usage_error(prefix, usage, "unknown option \"%s\"", o);
+	if (*scenario)
+		return cli_usage_error(prefix, usage, "one scenario at a time (also got \"%s\")", o);
+	*scenario = o;
+	return -1;
 }
 
 const char *cli_prio_list(uint8_t mask, const char *sep, const char *none, char *buf,

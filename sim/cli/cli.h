@@ -25,6 +25,14 @@ int cmd_import(int argc, char **argv);
 int cli_usage_error(const char *prefix, const char *usage, const char *fmt, const char *arg);
 
 /*
+ * The last case of an option loop of a verb that takes one scenario file:
+ * --help or -h (the usage on stdout; returns 0), an unknown option (returns
+ * CLI_EXIT_INPUT after saying so), else the scenario file into *@scenario
+ * (CLI_EXIT_INPUT if there already is one); -1 to go on.
+ */
+int cli_scenario_arg(const char *o, const char *prefix, const char *usage, const char **scenario);
+
+/*
  * The priorities set in @mask, ascending and joined by @sep ("3,4"), or
  * @none when it is empty; written into @buf and returned.
  */

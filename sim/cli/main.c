@@ -331,15 +331,8 @@ int main(int argc, char **argv)
 			a.progress = 1;
 		} else if (!strcmp(o, "--quiet") || !strcmp(o, "-q")) {
 			a.quiet = 1;
-		} else if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
-			fputs(usage, stdout);
-			rc = 0;
-		} else if (o[0] == '-') {
-			rc = cli_usage_error("rocesim: ", usage, "unknown option \"%s\"", o);
-		} else if (a.scenario) {
-			rc = cli_usage_error("rocesim: ", usage, "one scenario at a time (also got \"%s\")", o);
 		} else {
-			a.scenario = o;
+			rc = cli_scenario_arg(o, "rocesim: ", usage, &a.scenario);
 		}
 	}
 	if (rc < 0 && !a.scenario)

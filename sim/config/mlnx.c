@@ -9,28 +9,27 @@
  * row that is not eight values, a dscp2prio line cut short, or bytes that
  * are not text are errors naming the file and the line, so a truncated copy
  * is refused instead of read as a different configuration.
+ *
+ * This file reads mlnx_qos and holds the text helpers both use;
+ * cc_params.c reads cc_params.
  */
 #include "sim/config/mlnx.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
+#include "sim/config/mlnx_impl.h"
 #include "sim/engine/textfile.h"
 
-/* what cc_params reads of a parameter file: its first line */
-#define CC_MAX_FIRST_LINE 4096
 /* a message quotes at most this much of the offending line */
 #define QUOTE_MAX 72
 
 /* ---- shared helpers ---- */
 
-static int is_blank(int c)
+int mlnx__is_blank(int c)
 {
 	return c == ' ' || c == '\t' || c == '\v' || c == '\f' || c == '\r';
 }
@@ -47,19 +46,19 @@ static int lower(int c)
 
 static const char *skip_blanks(const char *s)
 {
-	while (is_blank((unsigned char)*s))
+	while (mlnx__is_blank((unsigned char)*s))
 		s++;
 	return s;
 }
 
 /* Trim blanks at both ends of @s in place; returns the new start. */
-static char *trim(char *s)
+char *mlnx__trim(char *s)
 {
 	size_t n;
 
 	s = (char *)skip_blanks(s);
 	n = strlen(s);
-	while (n && is_blank((unsigned char)s[n - 1]))
+	while (n && mlnx__is_blank((unsigned char)s[n - 1]))
 		s[--n] = '\0';
 	return s;
 }
@@ -73,7 +72,7 @@ static const char *skip_kw(const char *s, const char *kw)
 {
 	while (*kw) {
 		if (*kw == ' ') {
-			if (!is_blank((unsigned char)*s))
+			if (!mlnx__is_blank((unsigned char)*s))
 				return NULL;
 			s = skip_blanks(s);
 			kw++;
@@ -112,7 +111,7 @@ static int read_num(const char **s, unsigned long long *v)
  * @s as a message can quote it: at most QUOTE_MAX characters (then "..."),
  * bytes that are not printable ASCII as \xNN. Returns @buf.
  */
-static const char *quote(char *buf, size_t size, const char *s, size_t len)
+const char *mlnx__quote(char *buf, size_t size, const char *s, size_t len)
 {
 	size_t o = 0, i;
 
@@ -137,9 +136,9 @@ static const char *quote_word(char *buf, size_t size, const char *s)
 {
 	size_t n = 0;
 
-	while (s[n] && !is_blank((unsigned char)s[n]) && s[n] != ',')
+	while (s[n] && !mlnx__is_blank((unsigned char)s[n]) && s[n] != ',')
 		n++;
-	return quote(buf, size, s, n ? n : strlen(s));
+	return mlnx__quote(buf, size, s, n ? n : strlen(s));
 }
 
 /*
@@ -147,7 +146,7 @@ static const char *quote_word(char *buf, size_t size, const char *s)
  * character other than tab, vertical tab, form feed and CR, NUL included),
  * or -1.
  */
-static int find_binary(const char *s, size_t len)
+int mlnx__find_binary(const char *s, size_t len)
 {
 	for (size_t i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)s[i];
@@ -163,7 +162,7 @@ static int find_binary(const char *s, size_t len)
  * the size cap). NUL bytes are kept: the parsers report them with their
  * line, which says more than "not a text file".
  */
-static int slurp(const char *path, char **text, size_t *len, struct diag *d)
+int mlnx__slurp(const char *path, char **text, size_t *len, struct diag *d)
 {
 	int err = textfile_read_bytes(path, text, len);
 
@@ -172,19 +171,8 @@ static int slurp(const char *path, char **text, size_t *len, struct diag *d)
 	return err;
 }
 
-/*
- * Line splitter over a mutable buffer of @len bytes (NULs allowed): each
- * call NUL-terminates the next line, drops its CR, and returns it with its
- * length, or NULL at the end. A UTF-8 byte order mark at the start is
- * dropped too (editors on other systems add one).
- */
-struct lines {
-	char *p, *end;
-	int no;
-};
-
 /* A NUL-terminated copy of @len bytes of @text that the line splitter may cut. */
-static char *text_copy(const char *text, size_t len, const char *file, struct diag *d)
+char *mlnx__text_copy(const char *text, size_t len, const char *file, struct diag *d)
 {
 	char *buf = malloc(len + 1);
 
@@ -198,7 +186,7 @@ static char *text_copy(const char *text, size_t len, const char *file, struct di
 	return buf;
 }
 
-static void lines_init(struct lines *ls, char *buf, size_t len)
+void lines_init(struct lines *ls, char *buf, size_t len)
 {
 	ls->p = buf;
 	ls->end = buf + len;
@@ -207,7 +195,7 @@ static void lines_init(struct lines *ls, char *buf, size_t len)
 		ls->p += 3;
 }
 
-static char *lines_next(struct lines *ls, size_t *len)
+char *lines_next(struct lines *ls, size_t *len)
 {
 	char *s = ls->p, *nl;
 	size_t n;
@@ -282,7 +270,7 @@ static int qos_trust(struct qos_parser *qp, const char *s)
 		qp->q->trust_dscp = 0;
 	else
 		return qos_fail(qp, path, "\"%s\" is neither dscp nor pcp",
-				quote(w, sizeof(w), s, strlen(s)));
+				mlnx__quote(w, sizeof(w), s, strlen(s)));
 	qp->q->has_trust = 1;
 	qp->q->trust_line = qp->line;
 	return 0;
@@ -312,7 +300,7 @@ static int qos_dscp_list(struct qos_parser *qp, int prio, const char *s)
 		if (!read_num(&s, &v))
 			return qos_fail(qp, path, "\"%s\" is not a DSCP (a number 0-63)",
 					quote_word(w, sizeof(w), start));
-		if (*s && *s != ',' && !is_blank((unsigned char)*s))
+		if (*s && *s != ',' && !mlnx__is_blank((unsigned char)*s))
 			return qos_fail(qp, path, "\"%s\" is not a DSCP (a number 0-63)",
 					quote_word(w, sizeof(w), start));
 		if (v > 63)
@@ -322,7 +310,7 @@ static int qos_dscp_list(struct qos_parser *qp, int prio, const char *s)
 			return qos_fail(qp, path,
 					"\"%s\" is cut short: \"%s\" has no comma after it "
 					"(mlnx_qos ends every DSCP with one)",
-					quote(l, sizeof(l), qp->text, strlen(qp->text)),
+					mlnx__quote(l, sizeof(l), qp->text, strlen(qp->text)),
 					quote_word(w, sizeof(w), start));
 		if (*s != ',')
 			return qos_fail(qp, path, "no comma after DSCP %llu, before \"%s\"", v,
@@ -352,11 +340,11 @@ static int qos_prio_line(struct qos_parser *qp, const char *s)
 	if (!read_num(&s, &v)) {
 		if (!*start)
 			return qos_fail(qp, path, "\"%s\" is cut short: no prio number",
-					quote(l, sizeof(l), qp->text, strlen(qp->text)));
+					mlnx__quote(l, sizeof(l), qp->text, strlen(qp->text)));
 		return qos_fail(qp, path, "prio \"%s\" is not a number",
 				quote_word(w, sizeof(w), start));
 	}
-	if (*s && !is_blank((unsigned char)*s))
+	if (*s && !mlnx__is_blank((unsigned char)*s))
 		return qos_fail(qp, path, "prio \"%s\" is not a number",
 				quote_word(w, sizeof(w), start));
 	if (v > 7)
@@ -366,7 +354,7 @@ static int qos_prio_line(struct qos_parser *qp, const char *s)
 	if (!list) {
 		if (!*s || skip_kw("dscp:", s))
 			return qos_fail(qp, path, "\"%s\" is cut short: no dscp: list",
-					quote(l, sizeof(l), qp->text, strlen(qp->text)));
+					mlnx__quote(l, sizeof(l), qp->text, strlen(qp->text)));
 		return qos_fail(qp, path, "\"%s\" where \"dscp:\" should follow prio:%llu",
 				quote_word(w, sizeof(w), s), v);
 	}
@@ -391,12 +379,12 @@ static int qos_numbers(struct qos_parser *qp, const char *path, const char *s,
 	for (;;) {
 		const char *start;
 
-		while (is_blank((unsigned char)*s) || *s == ',')
+		while (mlnx__is_blank((unsigned char)*s) || *s == ',')
 			s++;
 		if (!*s || skip_kw(s, "max_buffer_size="))
 			return n;
 		start = s;
-		if (!read_num(&s, &v) || (*s && *s != ',' && !is_blank((unsigned char)*s)))
+		if (!read_num(&s, &v) || (*s && *s != ',' && !mlnx__is_blank((unsigned char)*s)))
 			return qos_fail(qp, path, "\"%s\" is not a number",
 					quote_word(w, sizeof(w), start));
 		if (v > vmax)
@@ -445,7 +433,7 @@ static int qos_cable(struct qos_parser *qp, const char *s)
 	start = s = skip_blanks(s);
 	if (!read_num(&s, &v) || *skip_blanks(s))
 		return qos_fail(qp, path, "\"%s\" is not a number of metres",
-				quote(w, sizeof(w), start, strlen(start)));
+				mlnx__quote(w, sizeof(w), start, strlen(start)));
 	if (v > 100000)
 		return qos_fail(qp, path, "%llu m is out of range (0-100000)", v);
 	qp->q->has_cable = 1;
@@ -527,7 +515,7 @@ static int qos_tc(struct qos_parser *qp, const char *s)
 	qp->sec = QOS_TC;
 	qp->tc = -1;
 	start = s = skip_blanks(s);
-	if (!read_num(&s, &tc) || (*s && !is_blank((unsigned char)*s)))
+	if (!read_num(&s, &tc) || (*s && !mlnx__is_blank((unsigned char)*s)))
 		return qos_fail(qp, "tc", "\"%s\" is not a traffic class number",
 				quote_word(w, sizeof(w), start));
 	if (tc > 7)
@@ -542,7 +530,7 @@ static int qos_tc(struct qos_parser *qp, const char *s)
 	for (i = 0; i < sizeof(tsas) / sizeof(tsas[0]); i++) {
 		const char *e = skip_kw(t, tsas[i]);
 
-		if (e && (!*e || *e == ',' || is_blank((unsigned char)*e)))
+		if (e && (!*e || *e == ',' || mlnx__is_blank((unsigned char)*e)))
 			break;
 	}
 	if (i == sizeof(tsas) / sizeof(tsas[0]))
@@ -554,7 +542,7 @@ static int qos_tc(struct qos_parser *qp, const char *s)
 			return qos_fail(qp, path, "tsa ets without \"bw: N%%\"");
 		start = b = skip_blanks(b + 3);
 		if (!read_num(&b, &bw) ||
-		    (*b && *b != '%' && *b != ',' && !is_blank((unsigned char)*b)))
+		    (*b && *b != '%' && *b != ',' && !mlnx__is_blank((unsigned char)*b)))
 			return qos_fail(qp, path, "bw \"%s\" is not a percentage",
 					quote_word(w, sizeof(w), start));
 		if (bw > 100)
@@ -636,7 +624,7 @@ static int qos_line(struct qos_parser *qp, const char *s)
 	if (qp->sec == QOS_PFC) {
 		for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 			r = skip_kw(s, rows[i]);
-			if (r && (!*r || is_blank((unsigned char)*r)))
+			if (r && (!*r || mlnx__is_blank((unsigned char)*r)))
 				return qos_pfc_row(qp, rows[i], r);
 		}
 	}
@@ -663,7 +651,7 @@ int mlnx_qos_parse(const char *text, size_t len, const char *file, struct mlnx_q
 	if (!file)
 		file = "";
 	snprintf(out->file, sizeof(out->file), "%s", file);
-	buf = text_copy(text, len, file, d);
+	buf = mlnx__text_copy(text, len, file, d);
 	if (!buf)
 		return -ENOMEM;
 	qp.q = out;
@@ -673,14 +661,14 @@ int mlnx_qos_parse(const char *text, size_t len, const char *file, struct mlnx_q
 	qp.tc = -1;
 	lines_init(&ls, buf, len);
 	while ((s = lines_next(&ls, &n))) {
-		int c = find_binary(s, n);
+		int c = mlnx__find_binary(s, n);
 
 		qp.line = ls.no;
 		if (c >= 0) {
 			err = qos_fail(&qp, "", "binary data (byte 0x%02x), not mlnx_qos text", c);
 			goto out_free;
 		}
-		s = trim(s);
+		s = mlnx__trim(s);
 		if (!*s)
 			continue;
 		any = 1;
@@ -707,317 +695,10 @@ int mlnx_qos_read(const char *file, struct mlnx_qos *out, struct diag *d)
 	int err;
 
 	memset(out, 0, sizeof(*out));
-	err = slurp(file, &text, &len, d);
+	err = mlnx__slurp(file, &text, &len, d);
 	if (err)
 		return err;
 	err = mlnx_qos_parse(text, len, file, out, d);
 	free(text);
 	return err;
-}
-
-/* ---- cc_params ---- */
-
-static int cc_fail(struct diag *d, const char *file, int line, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-static int cc_fail(struct diag *d, const char *file, int line, const char *fmt, ...)
-{
-	char msg[400];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	diag_set(d, file, line, "", "%s", msg);
-	return -EINVAL;
-}
-
-/* Append name=value from @file:@line; the lengths are checked here. */
-static int cc_add(struct cc_params *cc, size_t *cap, const char *name, const char *value,
-		  const char *file, int line, struct diag *d)
-{
-	struct cc_entry *e;
-	char w[100];
-
-	if (strlen(name) >= sizeof(e->name))
-		return cc_fail(d, file, line, "name \"%s\" is longer than %zu characters",
-			       quote(w, sizeof(w), name, strlen(name)), sizeof(e->name) - 1);
-	if (strlen(value) >= sizeof(e->value))
-		return cc_fail(d, file, line, "%s: value \"%s\" is longer than %zu characters",
-			       name, quote(w, sizeof(w), value, strlen(value)),
-			       sizeof(e->value) - 1);
-	if (cc->n == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 32;
-		struct cc_entry *v = realloc(cc->v, ncap * sizeof(*v));
-
-		if (!v) {
-			diag_set(d, file, line, "", "out of memory");
-			return -ENOMEM;
-		}
-		cc->v = v;
-		*cap = ncap;
-	}
-	e = &cc->v[cc->n++];
-	memset(e, 0, sizeof(*e));
-	memcpy(e->name, name, strlen(name) + 1);
-	memcpy(e->value, value, strlen(value) + 1);
-	snprintf(e->file, sizeof(e->file), "%s", file);
-	e->line = line;
-	return 0;
-}
-
-/*
- * Split a trimmed, non-empty line into its name and value, in place:
- * "[path/]name:value" (grep output; the path may hold ':' as a PCI address
- * does, so the value is after the LAST ':' and must be one word),
- * "[path/]name=value" or "[path/]name value". The name is what follows the
- * last '/' of the part before the value. Either may come back empty.
- */
-static void cc_split(char *s, char **name, char **value)
-{
-	char *colon = strrchr(s, ':'), *sep = NULL, *v, *k, *slash;
-
-	if (colon) {
-		v = trim(colon + 1);
-		if (!strchr(v, '/') && !strpbrk(v, " \t\v\f\r"))
-			sep = colon;
-	}
-	if (!sep)
-		sep = strchr(s, '=');
-	if (!sep) {
-		sep = s;
-		while (*sep && !is_blank((unsigned char)*sep))
-			sep++;
-	}
-	v = *sep ? sep + 1 : sep;
-	*sep = '\0';
-	*value = trim(v);
-	k = trim(s);
-	slash = strrchr(k, '/');
-	*name = slash ? trim(slash + 1) : k;
-}
-
-static int cc_parse_text(char *buf, size_t len, const char *file, struct cc_params *out,
-			 struct diag *d)
-{
-	struct lines ls;
-	size_t n, cap = 0;
-	char *s;
-	int err;
-
-	lines_init(&ls, buf, len);
-	while ((s = lines_next(&ls, &n))) {
-		int c = find_binary(s, n);
-		char w[100], *name, *value;
-
-		if (c >= 0)
-			return cc_fail(d, file, ls.no,
-				       "binary data (byte 0x%02x), not cc_params text", c);
-		s = trim(s);
-		if (!*s || *s == '#')
-			continue;
-		/* "rp_gd 11  # default": a comment after a blank */
-		for (char *h = strchr(s, '#'); h; h = strchr(h + 1, '#')) {
-			if (is_blank((unsigned char)h[-1])) {
-				*h = '\0';
-				s = trim(s);
-				break;
-			}
-		}
-		quote(w, sizeof(w), s, strlen(s));
-		cc_split(s, &name, &value);
-		if (!*name)
-			return cc_fail(d, file, ls.no,
-				       "no name in \"%s\" (name:value, name=value or name value)",
-				       w);
-		if (!*value)
-			return cc_fail(d, file, ls.no,
-				       "no value in \"%s\" (name:value, name=value or name value)",
-				       w);
-		if ((err = cc_add(out, &cap, name, value, file, ls.no, d)))
-			return err;
-	}
-	if (!out->n)
-		return cc_fail(d, file, 0,
-			       "no name:value line: not cc_params (grep . cc_params/* prints "
-			       "\"cc_params/rp_gd:11\")");
-	return 0;
-}
-
-int cc_params_parse(const char *text, size_t len, const char *file, struct cc_params *out,
-		    struct diag *d)
-{
-	char *buf;
-	int err;
-
-	out->v = NULL;
-	out->n = 0;
-	if (!file)
-		file = "";
-	buf = text_copy(text, len, file, d);
-	if (!buf)
-		return -ENOMEM;
-	err = cc_parse_text(buf, len, file, out, d);
-	free(buf);
-	if (err)
-		cc_params_free(out);
-	return err;
-}
-
-/* The first line of the parameter file @file, trimmed, into @value. */
-static int cc_read_value(const char *file, char *value, size_t size, struct diag *d)
-{
-	char buf[CC_MAX_FIRST_LINE + 1], w[100], *nl, *s;
-	size_t n = 0;
-	int fd, c = 0;
-
-	fd = textfile_open(file);
-	if (fd < 0) {
-		diag_set(d, file, 0, "", "cannot read: %s", textfile_strerror(fd));
-		return fd;
-	}
-	while (n < CC_MAX_FIRST_LINE) {
-		ssize_t r = read(fd, buf + n, CC_MAX_FIRST_LINE - n);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			c = errno;
-		if (r <= 0)
-			break;
-		n += (size_t)r;
-	}
-	close(fd);
-	if (c) {
-		diag_set(d, file, 0, "", "cannot read: %s", strerror(c));
-		return -c;
-	}
-	buf[n] = '\0';
-	nl = memchr(buf, '\n', n);
-	if (nl) {
-		*nl = '\0';
-		n = (size_t)(nl - buf);
-	}
-	if (n && buf[n - 1] == '\r')
-		buf[--n] = '\0';
-	if ((c = find_binary(buf, n)) >= 0)
-		return cc_fail(d, file, 1, "binary data (byte 0x%02x), not a cc_params value", c);
-	s = trim(buf);
-	if (!*s)
-		return cc_fail(d, file, 1, "no value (a cc_params file holds one number)");
-	if (strlen(s) >= size)
-		return cc_fail(d, file, 1, "value \"%s\" is longer than %zu characters",
-			       quote(w, sizeof(w), s, strlen(s)), size - 1);
-	memcpy(value, s, strlen(s) + 1);
-	return 0;
-}
-
-static int cmp_names(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/*
- * A copied cc_params folder: every regular file not starting with '.' is a
- * parameter named as the file, its value on the first line. Read in name
- * order so the entries (and any error) do not depend on the file system.
- */
-static int cc_read_dir(const char *path, struct cc_params *out, struct diag *d)
-{
-	char **names = NULL, full[4096], value[sizeof(out->v->value)];
-	size_t n = 0, cap = 0, ecap = 0, i;
-	struct dirent *de;
-	DIR *dir;
-	int err = 0;
-
-	dir = opendir(path);
-	if (!dir) {
-		err = -errno;
-		diag_set(d, path, 0, "", "cannot open folder: %s", strerror(errno));
-		return err;
-	}
-	while ((de = readdir(dir))) {
-		if (de->d_name[0] == '.')
-			continue;
-		if (n == cap) {
-			size_t ncap = cap ? cap * 2 : 32;
-			char **v = realloc(names, ncap * sizeof(*v));
-
-			if (!v)
-				goto out_nomem;
-			names = v;
-			cap = ncap;
-		}
-		names[n] = strdup(de->d_name);
-		if (!names[n])
-			goto out_nomem;
-		n++;
-	}
-	closedir(dir);
-	dir = NULL;
-	if (n)
-		qsort(names, n, sizeof(*names), cmp_names);
-	for (i = 0; i < n; i++) {
-		struct stat st;
-
-		if ((size_t)snprintf(full, sizeof(full), "%s/%s", path, names[i]) >= sizeof(full)) {
-			err = cc_fail(d, path, 0, "path of \"%s\" too long", names[i]);
-			goto out_free;
-		}
-		if (stat(full, &st) || !S_ISREG(st.st_mode))
-			continue; /* sub-folders, dangling links: not parameters */
-		if ((err = cc_read_value(full, value, sizeof(value), d)) ||
-		    (err = cc_add(out, &ecap, names[i], value, full, 1, d)))
-			goto out_free;
-	}
-	if (!out->n)
-		err = cc_fail(d, path, 0, "no parameter files in the folder: not cc_params");
-	goto out_free;
-out_nomem:
-	diag_set(d, path, 0, "", "out of memory");
-	err = -ENOMEM;
-out_free:
-	if (dir)
-		closedir(dir);
-	for (i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-	return err;
-}
-
-int cc_params_read(const char *path, struct cc_params *out, struct diag *d)
-{
-	struct stat st;
-	char *text;
-	size_t len;
-	int err;
-
-	out->v = NULL;
-	out->n = 0;
-	if (stat(path, &st)) {
-		err = -errno;
-		diag_set(d, path, 0, "", "cannot open: %s", strerror(errno));
-		return err;
-	}
-	if (S_ISDIR(st.st_mode)) {
-		err = cc_read_dir(path, out, d);
-	} else {
-		err = slurp(path, &text, &len, d);
-		if (err)
-			return err;
-		err = cc_parse_text(text, len, path, out, d);
-		free(text);
-	}
-	if (err)
-		cc_params_free(out);
-	return err;
-}
-
-void cc_params_free(struct cc_params *cc)
-{
-	if (!cc)
-		return;
-	free(cc->v);
-	cc->v = NULL;
-	cc->n = 0;
 }

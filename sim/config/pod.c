@@ -11,30 +11,23 @@
  * A later document is handed to ydoc and libcyaml, which read one document,
  * as a copy preceded by as many newlines as lines before it in the file, so
  * that every line they report is the file's.
+ *
+ * Pass 1 is pod_scan.c's; this file makes passes 2 and 3 and collects the
+ * variables.
  */
 #include "sim/config/pod.h"
 
 #include <cyaml/cyaml.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
 
+#include "sim/config/pod_impl.h"
 #include "sim/engine/textfile.h"
 #include "sim/engine/ydoc.h"
-
-#define POD_DEPTH 64                /* as ydoc: deeper is refused */
-#define POD_MAX_ANCHORS 256         /* per document; libcyaml searches them linearly */
-/*
- * Events replayed for aliases, per document. libcyaml records them one
- * realloc at a time, quadratic under ASan; an env list shared by a few
- * containers is a few hundred.
- */
-#define POD_MAX_EXPANDED (1u << 14)
-#define POD_SAT (1ull << 62)
 
 /* ---- the workload kinds and where their containers are ------------------- */
 
@@ -65,317 +58,12 @@ static const char *const pod_spec_path[] = {
 	[POD_LVL_CRONJOB] = "spec.jobTemplate.spec.template.spec",
 };
 
-static int pod_kind(const char *kind)
+int pod_kind(const char *kind)
 {
 	for (size_t i = 0; i < sizeof(pod_kinds) / sizeof(pod_kinds[0]); i++)
 		if (!strcmp(pod_kinds[i].kind, kind))
 			return (int)i;
 	return -1;
-}
-
-/* ---- pass 1: which document, and is it safe to expand ----------------------- */
-
-struct pod_frame {
-	int is_map;
-	size_t kids;      /* nodes read in this collection (keys and values) */
-	uint64_t weight;  /* events this collection expands to, so far */
-	char *anchor;     /* its &anchor, or NULL */
-};
-
-struct pod_anchor {
-	char *name;
-	uint64_t weight;
-};
-
-/* One document as the scan saw it. */
-struct pod_doc {
-	int index;              /* 1-based */
-	size_t start, end;      /* libyaml character indices: where it starts and ends */
-	size_t start_col;
-	int start_line;         /* 0-based */
-	int has_end;            /* 0: runs to the end of the text */
-	char kind[32];          /* "" when the root has no scalar kind */
-	int bad_line;           /* 1-based line of the refusal below, when bad_msg[0] */
-	char bad_msg[160];
-};
-
-struct pod_scan {
-	struct pod_doc cur, first, pick;
-	int ndocs, picked;
-	int depth;
-	struct pod_frame st[POD_DEPTH];
-	struct pod_anchor anchors[POD_MAX_ANCHORS];
-	int n_anchors;
-	uint64_t expanded;
-	/* libyaml's error, when the text is not YAML */
-	int yaml_err, yaml_line;
-	char yaml_msg[160];
-};
-
-static uint64_t pod_sat_add(uint64_t a, uint64_t b)
-{
-	return a + b > POD_SAT ? POD_SAT : a + b;
-}
-
-static void pod_bad(struct pod_doc *doc, int line, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void pod_bad(struct pod_doc *doc, int line, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (doc->bad_msg[0])
-		return;
-	doc->bad_line = line;
-	va_start(ap, fmt);
-	vsnprintf(doc->bad_msg, sizeof(doc->bad_msg), fmt, ap);
-	va_end(ap);
-}
-
-static void pod_scan_reset(struct pod_scan *s)
-{
-	while (s->depth > 0) {
-		s->depth--;
-		if (s->depth < POD_DEPTH) {
-			free(s->st[s->depth].anchor);
-			s->st[s->depth].anchor = NULL;
-		}
-	}
-	for (int i = 0; i < s->n_anchors; i++)
-		free(s->anchors[i].name);
-	s->n_anchors = 0;
-	s->expanded = 0;
-}
-
-/* Remember @name as an anchor of @weight events; takes @name. */
-static void pod_anchor_add(struct pod_scan *s, char *name, uint64_t weight, int line)
-{
-	if (s->n_anchors == POD_MAX_ANCHORS) {
-		pod_bad(&s->cur, line, "more than %d anchors (&name) in one document",
-			POD_MAX_ANCHORS);
-		free(name);
-		return;
-	}
-	s->anchors[s->n_anchors].name = name;
-	s->anchors[s->n_anchors++].weight = weight;
-}
-
-/* A node of @weight events ends inside the current collection. */
-static void pod_node(struct pod_scan *s, uint64_t weight)
-{
-	if (s->depth > 0 && s->depth <= POD_DEPTH) {
-		struct pod_frame *f = &s->st[s->depth - 1];
-
-		f->weight = pod_sat_add(f->weight, weight);
-		f->kids++;
-	}
-}
-
-/* Is the node about to be read the value of the root key "kind"? */
-static int pod_at_kind_value(const struct pod_scan *s, const char *last_root_key)
-{
-	return s->depth == 1 && s->st[0].is_map && (s->st[0].kids & 1) &&
-	       !strcmp(last_root_key, "kind");
-}
-
-static int pod_handle(struct pod_scan *s, const yaml_event_t *ev, char *root_key, size_t keysz)
-{
-	int line = (int)ev->start_mark.line + 1;
-	const char *anchor = NULL;
-
-	/* a root key that is not a plain scalar: not "kind" */
-	if (s->depth == 1 && s->st[0].is_map && !(s->st[0].kids & 1) &&
-	    ev->type != YAML_SCALAR_EVENT)
-		root_key[0] = '\0';
-
-	switch (ev->type) {
-	case YAML_DOCUMENT_START_EVENT:
-		pod_scan_reset(s);
-		memset(&s->cur, 0, sizeof(s->cur));
-		s->cur.index = ++s->ndocs;
-		s->cur.start = ev->start_mark.index;
-		s->cur.start_col = ev->start_mark.column;
-		s->cur.start_line = (int)ev->start_mark.line;
-		root_key[0] = '\0';
-		break;
-	case YAML_DOCUMENT_END_EVENT:
-		s->cur.end = ev->end_mark.index;
-		s->cur.has_end = 1;
-		if (s->cur.index == 1)
-			s->first = s->cur;
-		if (pod_kind(s->cur.kind) >= 0) {
-			s->pick = s->cur;
-			s->picked = 1;
-		}
-		break;
-	case YAML_SCALAR_EVENT: {
-		const char *v = (const char *)ev->data.scalar.value;
-
-		if (pod_at_kind_value(s, root_key))
-			snprintf(s->cur.kind, sizeof(s->cur.kind), "%s",
-				 strlen(v) < sizeof(s->cur.kind) ? v : "");
-		if (s->depth == 1 && s->st[0].is_map && !(s->st[0].kids & 1))
-			snprintf(root_key, keysz, "%s", strlen(v) < keysz ? v : "");
-		if (ev->data.scalar.anchor) {
-			char *name = strdup((const char *)ev->data.scalar.anchor);
-
-			if (!name)
-				return -ENOMEM;
-			pod_anchor_add(s, name, 1, line);
-		}
-		pod_node(s, 1);
-		break;
-	}
-	case YAML_ALIAS_EVENT: {
-		const char *name = (const char *)ev->data.alias.anchor;
-		uint64_t w = 0;
-
-		for (int i = s->n_anchors - 1; i >= 0 && !w; i--)
-			if (!strcmp(s->anchors[i].name, name))
-				w = s->anchors[i].weight;
-		if (!w) {
-			/* libcyaml refuses it too, but names no line */
-			pod_bad(&s->cur, line, "alias *%s names no anchor (&%s) before it", name,
-				name);
-			w = 1;
-		}
-		s->expanded = pod_sat_add(s->expanded, w);
-		if (s->expanded > POD_MAX_EXPANDED)
-			pod_bad(&s->cur, line,
-				"aliases (*%s) expand to more than %u YAML nodes: write the "
-				"values out",
-				name, POD_MAX_EXPANDED);
-		pod_node(s, w);
-		break;
-	}
-	case YAML_MAPPING_START_EVENT:
-		anchor = (const char *)ev->data.mapping_start.anchor;
-		__attribute__((fallthrough));
-	case YAML_SEQUENCE_START_EVENT:
-		if (ev->type == YAML_SEQUENCE_START_EVENT)
-			anchor = (const char *)ev->data.sequence_start.anchor;
-		if (s->depth >= POD_DEPTH) {
-			pod_bad(&s->cur, line, "nesting deeper than %d levels", POD_DEPTH);
-			s->depth++;
-			break;
-		}
-		s->st[s->depth].is_map = ev->type == YAML_MAPPING_START_EVENT;
-		s->st[s->depth].kids = 0;
-		s->st[s->depth].weight = 2; /* its start and end events */
-		s->st[s->depth].anchor = NULL;
-		if (anchor && !(s->st[s->depth].anchor = strdup(anchor)))
-			return -ENOMEM;
-		s->depth++;
-		break;
-	case YAML_MAPPING_END_EVENT:
-	case YAML_SEQUENCE_END_EVENT:
-		if (s->depth > POD_DEPTH) {
-			s->depth--;
-			break;
-		}
-		s->depth--;
-		if (s->st[s->depth].anchor) {
-			pod_anchor_add(s, s->st[s->depth].anchor, s->st[s->depth].weight, line);
-			s->st[s->depth].anchor = NULL;
-		}
-		pod_node(s, s->st[s->depth].weight);
-		break;
-	default:
-		break;
-	}
-	return 0;
-}
-
-/*
- * Scan @text: s->pick is the first workload document, else the first
- * document, else (a file that is not YAML) the one where libyaml stopped.
- */
-static int pod_scan(struct pod_scan *s, const char *text, size_t len)
-{
-	char root_key[16] = "";
-	yaml_parser_t parser;
-	yaml_event_t ev;
-	int err = 0, done = 0;
-
-	if (!yaml_parser_initialize(&parser))
-		return -ENOMEM;
-	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
-	while (!done && !s->picked) {
-		if (!yaml_parser_parse(&parser, &ev)) {
-			s->yaml_err = 1;
-			s->yaml_line = (int)parser.problem_mark.line + 1;
-			snprintf(s->yaml_msg, sizeof(s->yaml_msg), "%s",
-				 parser.problem ? parser.problem : "syntax error");
-			break;
-		}
-		done = ev.type == YAML_STREAM_END_EVENT;
-		err = pod_handle(s, &ev, root_key, sizeof(root_key));
-		yaml_event_delete(&ev);
-		if (err)
-			break;
-	}
-	yaml_parser_delete(&parser);
-	pod_scan_reset(s);
-	if (err)
-		return err;
-	if (s->picked)
-		return 0;
-	if (s->yaml_err) {
-		/* the document that is not YAML, from its start to the end of the text */
-		s->pick = s->cur;
-		s->pick.has_end = 0;
-		if (!s->ndocs)
-			memset(&s->pick, 0, sizeof(s->pick));
-	} else {
-		s->pick = s->first; /* all zero when the file holds no document */
-	}
-	return 0;
-}
-
-/* Byte offset of libyaml's character index @idx (code points after a BOM). */
-static size_t pod_byte_at(const char *text, size_t len, size_t idx)
-{
-	size_t b = 0;
-
-	if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3))
-		b = 3;
-	for (; b < len; b++) {
-		if (((unsigned char)text[b] & 0xc0) == 0x80)
-			continue;
-		if (!idx--)
-			break;
-	}
-	return b;
-}
-
-/*
- * The text of document @doc for ydoc and libcyaml: @text itself for the
- * first, else a copy that starts with the lines before it made blank.
- * *@buf is what to free().
- */
-static int pod_slice(const char *text, size_t len, const struct pod_doc *doc, const char **out,
-		     size_t *out_len, char **buf)
-{
-	size_t from, to;
-
-	*buf = NULL;
-	to = doc->has_end ? pod_byte_at(text, len, doc->end) : len;
-	if (doc->index <= 1) {
-		*out = text;
-		*out_len = to;
-		return 0;
-	}
-	from = pod_byte_at(text, len, doc->start - doc->start_col);
-	if (to < from)
-		to = from;
-	*buf = malloc((size_t)doc->start_line + (to - from) + 1);
-	if (!*buf)
-		return -ENOMEM;
-	memset(*buf, '\n', (size_t)doc->start_line);
-	memcpy(*buf + doc->start_line, text + from, to - from);
-	(*buf)[(size_t)doc->start_line + (to - from)] = '\0';
-	*out = *buf;
-	*out_len = (size_t)doc->start_line + (to - from);
-	return 0;
 }
 
 /* ---- pass 3: the libcyaml schema, innermost first ------------------------------ */
@@ -518,107 +206,6 @@ static const cyaml_schema_value_t pod_doc_value = {
 	CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, struct pod_y_doc, pod_doc_fields),
 };
 
-/* ---- libcyaml's log turned into one diag -------------------------------------- */
-
-struct pod_log {
-	char msg[256];
-	int frames;
-	int frame_is_field[16];
-	char frame[16][72];
-	int frame_line;
-};
-
-static void pod_cy_log(cyaml_log_t level, void *ctx, const char *fmt, va_list args)
-{
-	struct pod_log *l = ctx;
-	char line[256], name[64];
-	int ln = 0, field;
-
-	if (level < CYAML_LOG_ERROR)
-		return;
-	vsnprintf(line, sizeof(line), fmt, args);
-	line[strcspn(line, "\n")] = '\0';
-	if (!strncmp(line, "Load: ", 6) && strncmp(line, "Load: Backtrace", 15)) {
-		if (!l->msg[0])
-			snprintf(l->msg, sizeof(l->msg), "%s", line + 6);
-		return;
-	}
-	field = sscanf(line, "  in mapping field '%63[^']' (line: %d", name, &ln) == 2;
-	if (field || sscanf(line, "  in sequence entry '%63[^']' (line: %d", name, &ln) == 2) {
-		if (l->frames < 16) {
-			if (field)
-				snprintf(l->frame[l->frames], sizeof(l->frame[0]), "%s", name);
-			else
-				snprintf(l->frame[l->frames], sizeof(l->frame[0]), "[%ld]",
-					 strtol(name, NULL, 10) - 1);
-			l->frame_is_field[l->frames++] = field;
-		}
-		if (!l->frame_line)
-			l->frame_line = ln;
-	} else if (sscanf(line, "  in mapping (line: %d", &ln) == 1 ||
-		   sscanf(line, "  in sequence (line: %d", &ln) == 1) {
-		if (!l->frame_line)
-			l->frame_line = ln;
-	}
-}
-
-/* Line of @path, or of the nearest enclosing key the document holds. */
-static int pod_line_of(const struct ydoc *y, const char *path)
-{
-	char buf[256];
-	int line;
-
-	snprintf(buf, sizeof(buf), "%s", path);
-	for (;;) {
-		char *cut = buf + strlen(buf);
-
-		if ((line = ydoc_line(y, buf)) || !buf[0])
-			return line;
-		while (cut > buf && *cut != '.' && *cut != '[')
-			cut--;
-		*cut = '\0';
-	}
-}
-
-static const char *pod_words(const char *ev)
-{
-	if (!strncmp(ev, "MAPPING", 7))
-		return "a mapping";
-	if (!strncmp(ev, "SEQUENCE", 8))
-		return "a list";
-	return "a single value";
-}
-
-static int pod_cy_fail(const char *name, const struct ydoc *y, const struct pod_log *l,
-		       cyaml_err_t err, struct diag *d)
-{
-	const char *msg = l->msg, *got;
-	int last = 0, line;
-	char path[256] = "";
-	size_t n = 0;
-
-	/* a missing key is reported inside the mapping's last field: name the mapping */
-	if (!strncmp(msg, "Missing required mapping field: ", 32) && l->frames &&
-	    l->frame_is_field[0])
-		last = 1;
-	for (int i = l->frames - 1; i >= last && n < sizeof(path); i--)
-		n += (size_t)snprintf(path + n, sizeof(path) - n, "%s%s",
-				      (n && l->frame[i][0] != '[') ? "." : "", l->frame[i]);
-	line = pod_line_of(y, path);
-	if (!line)
-		line = l->frame_line;
-	if (!strncmp(msg, "Missing required mapping field: ", 32))
-		diag_set(d, name, line, path, "missing key \"%s\"", msg + 32);
-	else if (!strncmp(msg, "Expecting ", 10) && (got = strstr(msg, ", got event: ")))
-		diag_set(d, name, line, path, "expected %s, not %s", pod_words(msg + 10),
-			 pod_words(got + 13));
-	else if (msg[0])
-		diag_set(d, name, line, path, "%s", msg);
-	else
-		diag_set(d, name, line, path, "%s", cyaml_strerror(err));
-	return err == CYAML_ERR_OOM ? -ENOMEM : -EINVAL;
-}
-
 /* ---- from the loaded document to pod_cfg ------------------------------------------ */
 
 struct pod_item {
@@ -683,7 +270,7 @@ static int pod_collect(const char *name, const struct ydoc *y, const char *base,
 			}
 			snprintf(path, sizeof(path), "%s[%u].env[%u].name", base, i, j);
 			if (!line)
-				line = pod_line_of(y, path);
+				line = ydoc_line_near(y, path);
 			if (strlen(v->name) >= sizeof(e.name)) {
 				diag_set(d, name, line, path, "variable name longer than %zu characters",
 					 sizeof(e.name) - 1);
@@ -704,7 +291,7 @@ static int pod_collect(const char *name, const struct ydoc *y, const char *base,
 			}
 			if (strlen(c[i].name) >= sizeof(e.container)) {
 				snprintf(path, sizeof(path), "%s[%u].name", base, i);
-				diag_set(d, name, pod_line_of(y, path), path,
+				diag_set(d, name, ydoc_line_near(y, path), path,
 					 "container name longer than %zu characters",
 					 sizeof(e.container) - 1);
 				return -EINVAL;
@@ -756,10 +343,10 @@ static int pod_check_kind(const char *name, const struct ydoc *y, const struct p
 static int pod_load(const char *name, const char *text, size_t len, const struct ydoc *y,
 		    struct pod_cfg *out, struct diag *d)
 {
-	struct pod_log log = {0};
+	struct ydoc_cylog log = {0};
 	cyaml_config_t cfg = {
 		.log_level = CYAML_LOG_ERROR,
-		.log_fn = pod_cy_log,
+		.log_fn = ydoc_cyaml_log,
 		.log_ctx = &log,
 		.mem_fn = cyaml_mem,
 		.flags = CYAML_CFG_IGNORE_UNKNOWN_KEYS,
@@ -775,7 +362,7 @@ static int pod_load(const char *name, const char *text, size_t len, const struct
 	cerr = cyaml_load_data((const uint8_t *)text, len, &cfg, &pod_doc_value,
 			       (cyaml_data_t **)&doc, NULL);
 	if (cerr != CYAML_OK)
-		return pod_cy_fail(name, y, &log, cerr, d);
+		return ydoc_cyaml_diag(y, &pod_doc_value, &log, cerr, 0, d);
 	if (pod_kind(doc->kind) < 0) {
 		/* ydoc checked the same scalar: this guards the index below */
 		diag_set(d, name, ydoc_line(y, "kind"), "kind",
@@ -796,7 +383,7 @@ static int pod_load(const char *name, const char *text, size_t len, const struct
 	}
 	if (!ps || !ps->containers_count) {
 		snprintf(base, sizeof(base), "%s.containers", pod_spec_path[level]);
-		diag_set(d, name, pod_line_of(y, base), base, "%s has no containers", doc->kind);
+		diag_set(d, name, ydoc_line_near(y, base), base, "%s has no containers", doc->kind);
 		err = -EINVAL;
 		goto out_free_doc;
 	}

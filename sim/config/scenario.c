@@ -314,19 +314,7 @@ int scn__set_by_user(const struct scn_raw *raw, const char *path)
  */
 int scn__line_of(const struct ydoc *doc, const char *path)
 {
-	char buf[160];
-	int line;
-
-	snprintf(buf, sizeof(buf), "%s", path);
-	for (;;) {
-		char *cut = buf + strlen(buf);
-
-		if ((line = ydoc_line(doc, buf)) || !buf[0])
-			return line;
-		while (cut > buf && *cut != '.' && *cut != '[')
-			cut--;
-		*cut = '\0';
-	}
+	return ydoc_line_near(doc, path);
 }
 
 const struct scn_origin *scn__origin_of(const struct scn_raw *raw, const char *path)
@@ -559,126 +547,6 @@ static int apply_set(struct loader *l, struct raw_top *top, const char *kv)
 	return -EINVAL;
 }
 
-/* ---- libcyaml's log turned into one diag ------------------------------------ */
-
-static void cy_log(cyaml_log_t level, void *ctx, const char *fmt, va_list args)
-{
-	struct loader *l = ctx;
-	char line[256];
-	char name[64];
-	int ln = 0;
-
-	if (level < CYAML_LOG_ERROR)
-		return;
-	vsnprintf(line, sizeof(line), fmt, args);
-	line[strcspn(line, "\n")] = '\0';
-	if (!strncmp(line, "Load: ", 6) && strncmp(line, "Load: Backtrace", 15)) {
-		if (!l->cy_msg[0])
-			snprintf(l->cy_msg, sizeof(l->cy_msg), "%s", line + 6);
-		return;
-	}
-	if (sscanf(line, "  in mapping field '%63[^']' (line: %d", name, &ln) == 2 ||
-	    sscanf(line, "  in sequence entry '%63[^']' (line: %d", name, &ln) == 2) {
-		if (strstr(line, "sequence entry"))
-			snprintf(line, sizeof(line), "[%ld]", strtol(name, NULL, 10) - 1);
-		else
-			snprintf(line, sizeof(line), "%s", name);
-		if (l->cy_frames < 16)
-			snprintf(l->cy_frame[l->cy_frames++], sizeof(l->cy_frame[0]), "%s", line);
-		if (!l->cy_frame_line)
-			l->cy_frame_line = ln;
-	} else if (sscanf(line, "  in mapping (line: %d", &ln) == 1 ||
-		   sscanf(line, "  in sequence (line: %d", &ln) == 1) {
-		if (!l->cy_frame_line)
-			l->cy_frame_line = ln;
-	}
-}
-
-/*
- * The schema value at @path ("workload.flows[1].kind"), following mapping
- * keys and sequence entries through the schema alone; NULL if none.
- */
-static const cyaml_schema_value_t *schema_at(const cyaml_schema_value_t *top, const char *path)
-{
-	const cyaml_schema_value_t *v = top;
-	const char *p = path;
-
-	while (*p && v) {
-		if (*p == '[') {
-			if (v->type != CYAML_SEQUENCE)
-				return NULL;
-			v = v->sequence.entry;
-			p += strcspn(p, "]");
-			p += *p == ']';
-		} else {
-			size_t len = strcspn(p, ".[");
-			const cyaml_schema_field_t *f;
-
-			if (v->type != CYAML_MAPPING)
-				return NULL;
-			f = find_field(v->mapping.fields, p, len);
-			v = f ? &f->value : NULL;
-			p += len;
-		}
-		if (*p == '.')
-			p++;
-	}
-	return v;
-}
-
-/* "Expecting MAPPING, got event: SCALAR" in words. */
-static const char *cy_words(const char *ev, int expected)
-{
-	if (!strncmp(ev, "MAPPING", 7))
-		return expected ? "a mapping of keys" : "a mapping";
-	if (!strncmp(ev, "SEQUENCE", 8))
-		return "a list";
-	return "a single value";
-}
-
-/* Turn what libcyaml logged into a diag with our wording. */
-static int cy_fail(struct loader *l, cyaml_err_t err)
-{
-	char path[160] = "", keys[512];
-	const char *msg = l->cy_msg;
-	size_t n = 0;
-	int line;
-
-	for (int i = l->cy_frames - 1; i >= 0 && n < sizeof(path); i--)
-		n += (size_t)snprintf(path + n, sizeof(path) - n, "%s%s",
-				      (n && l->cy_frame[i][0] != '[') ? "." : "", l->cy_frame[i]);
-	if (!strncmp(msg, "Unexpected key: ", 16)) {
-		const cyaml_schema_value_t *v = schema_at(l->raw->schema, path);
-
-		snprintf(path + n, sizeof(path) - n, "%s%s", n ? "." : "", msg + 16);
-		list_keys(v && v->type == CYAML_MAPPING ? v->mapping.fields : NULL, keys,
-			  sizeof(keys));
-		line = ydoc_line(l->raw->doc, path);
-		diag_set(l->d, l->file, line ? line : l->cy_frame_line, path,
-			 "unknown key (expected one of: %s)", keys);
-		return -EINVAL;
-	}
-	line = ydoc_line(l->raw->doc, path);
-	if (!line)
-		line = l->cy_frame_line;
-	if (!strncmp(msg, "Invalid ENUM value: ", 20)) {
-		const cyaml_schema_value_t *v = schema_at(l->raw->schema, path);
-
-		keys[0] = '\0';
-		if (v && v->type == CYAML_ENUM)
-			list_enum(v, keys, sizeof(keys));
-		diag_set(l->d, l->file, line, path, "\"%s\" is not one of: %s", msg + 20, keys);
-	} else if (!strncmp(msg, "Expecting ", 10) && strstr(msg, ", got event: ")) {
-		diag_set(l->d, l->file, line, path, "expected %s, not %s", cy_words(msg + 10, 1),
-			 cy_words(strstr(msg, ", got event: ") + 13, 0));
-	} else if (msg[0]) {
-		diag_set(l->d, l->file, line, path, "%s", msg);
-	} else {
-		diag_set(l->d, l->file, line, path, "%s", cyaml_strerror(err));
-	}
-	return err == CYAML_ERR_OOM ? -ENOMEM : -EINVAL;
-}
-
 /* ---- entry points -------------------------------------------------------------- */
 
 static const cyaml_config_t base_config = {
@@ -732,6 +600,7 @@ static int load_text(const char *name, const char *text, size_t len, const char 
 {
 	struct loader l = {.file = name, .d = d};
 	cyaml_config_t cfg = base_config;
+	struct ydoc_cylog log = {0};
 	struct scenario *s;
 	cyaml_err_t cerr;
 	int err;
@@ -751,15 +620,15 @@ static int load_text(const char *name, const char *text, size_t len, const char 
 		err = -EINVAL;
 		goto fail;
 	}
-	cfg.log_fn = cy_log;
-	cfg.log_ctx = &l;
+	cfg.log_fn = ydoc_cyaml_log;
+	cfg.log_ctx = &log;
 	/* `workload` as a list takes the other schema */
 	s->raw->schema = ydoc_find(s->raw->doc, "workload[0]") ? &top_value_list : &top_value;
 	cerr = cyaml_load_data((const uint8_t *)text, len, &cfg, s->raw->schema,
 			       (cyaml_data_t **)&s->raw->top, NULL);
 	if (cerr != CYAML_OK) {
 		s->raw->top = NULL;
-		err = cy_fail(&l, cerr);
+		err = ydoc_cyaml_diag(s->raw->doc, s->raw->schema, &log, cerr, YDOC_CY_KEYS, d);
 		goto fail;
 	}
 	s->raw->set_paths = calloc(n_sets ? n_sets : 1, sizeof(char *));

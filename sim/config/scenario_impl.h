@@ -1,12 +1,15 @@
 /*
- * Scenario internals, shared by sim/scenario*.c and included by nothing
+ * Scenario internals, shared by sim/config/scenario*.c and included by nothing
  * else: what libcyaml loads (the raw_* structs), the loader state, and the
  * helpers one file calls in another (scn__ names).
  *
- *   scenario.c          schema, loading, libcyaml's errors, --set, entry points
- *   scenario_configs.c  real node configs merged into the loaded scenario
- *   scenario_check.c    value checks of every section, into struct scenario
- *   scenario_resolve.c  names resolved against the topology, workloads expanded
+ *   scenario.c            schema, loading, --set, entry points
+ *   scenario_configs.c    real node configs merged into the loaded scenario
+ *   scenario_check.c      checks of every section in turn, into struct scenario
+ *   scenario_values.c     checks of one value: number, size, time, link
+ *   scenario_devices.c    checks of the switch: and nic: sections
+ *   scenario_workloads.c  checks of the workloads
+ *   scenario_resolve.c    names resolved against the topology, workloads expanded
  */
 #ifndef ROCESIM_SCENARIO_IMPL_H
 #define ROCESIM_SCENARIO_IMPL_H
@@ -192,13 +195,6 @@ struct loader {
 	const char *file;
 	struct scn_raw *raw;
 	struct diag *d;
-	/* libcyaml's log of the failed load */
-	char cy_msg[256];
-	char cy_path[160];
-	int cy_line;
-	int cy_frames;
-	char cy_frame[16][256];
-	int cy_frame_line;
 };
 
 /* scenario.c */
@@ -235,10 +231,40 @@ int scn__merge_configs(struct loader *l, struct scenario *s);
 
 /* scenario_check.c */
 
+/* Check every section into @s; @sets gives expect.* and switch.dscp_to_tc.* keys. */
+int scn__check_all(struct loader *l, struct scenario *s, const char *const *sets, size_t n_sets);
+/* A key that the chosen kind does not use is a mistake worth naming. */
+int scn__unused(const struct loader *l, const char *path, const char *v, const char *kind);
+
+/* scenario_values.c */
+
 /* Whole number @s (@def if NULL) in @min..@max into *@out, or scn__fail. */
 int scn__get_uint(const struct loader *l, const char *path, const char *s, uint64_t def,
 		  uint64_t min, uint64_t max, uint64_t *out);
-/* Check every section into @s; @sets gives expect.* and switch.dscp_to_tc.* keys. */
-int scn__check_all(struct loader *l, struct scenario *s, const char *const *sets, size_t n_sets);
+int scn__get_u32(const struct loader *l, const char *path, const char *s, uint32_t def,
+		 uint32_t min, uint32_t max, uint32_t *out);
+int scn__get_size(const struct loader *l, const char *path, const char *s, uint64_t def,
+		  int positive, uint64_t *out);
+int scn__get_time(const struct loader *l, const char *path, const char *s, simtime_t def,
+		  int positive, simtime_t *out);
+int scn__get_link(const struct loader *l, const char *path, const struct raw_link *r,
+		  const struct topo_linkspec *def, struct topo_linkspec *out);
+int scn__get_bool(const struct loader *l, const char *path, const char *s, int def, int *out);
+int scn__get_int(const struct loader *l, const char *path, const char *s, int def, int min,
+		 int max, int *out);
+/* A list of priorities ("[3, 4]") as a bit mask. */
+int scn__get_prio_list(const struct loader *l, const char *path, char **v, unsigned n,
+		       uint8_t *mask);
+
+/* scenario_devices.c */
+
+int scn__check_nic(const struct loader *l, const struct raw_nic *r, struct scenario *s);
+int scn__check_switch(const struct loader *l, const struct raw_switch *r, struct scenario *s,
+		      const char *const *sets, size_t n_sets);
+
+/* scenario_workloads.c */
+
+/* The workload, one mapping or a list of them. */
+int scn__check_workloads(const struct loader *l, const struct raw_top *r);
 
 #endif

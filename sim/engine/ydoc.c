@@ -2,11 +2,14 @@
  * ydoc: index every scalar of a YAML file by key path, with its line (see
  * ydoc.h). Built on libyaml's event parser; a hash of paths serves lookups
  * and catches duplicate keys, which YAML forbids but libyaml lets through.
+ * Also the one translator of libcyaml's error log into a diag, which needs
+ * the index for its lines.
  */
 #include "sim/engine/ydoc.h"
 
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
@@ -313,4 +316,175 @@ const struct ydoc_entry *ydoc_at(const struct ydoc *y, size_t i)
 const char *ydoc_file(const struct ydoc *y)
 {
 	return y->file;
+}
+
+int ydoc_line_near(const struct ydoc *y, const char *path)
+{
+	char buf[256];
+	int line;
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (;;) {
+		char *cut = buf + strlen(buf);
+
+		if ((line = ydoc_line(y, buf)) || !buf[0])
+			return line;
+		while (cut > buf && *cut != '.' && *cut != '[')
+			cut--;
+		*cut = '\0';
+	}
+}
+
+/* ---- libcyaml's log turned into one diag ------------------------------------ */
+
+/* Parse one backtrace line into @f; 0 if it is none. */
+static int cy_parse_frame(const char *ln, struct ydoc_cyframe *f)
+{
+	memset(f, 0, sizeof(*f));
+	if (sscanf(ln, "  in mapping field '%63[^']' (line: %d", f->key, &f->line) >= 1) {
+		f->kind = YDOC_CY_KEY;
+		return 1;
+	}
+	if (sscanf(ln, "  in sequence entry '%u' (line: %d", &f->index, &f->line) >= 1) {
+		/* entry 0: the sequence had no entry yet */
+		f->kind = f->index ? YDOC_CY_INDEX : YDOC_CY_NONE;
+		f->index = f->index ? f->index - 1 : 0;
+		return 1;
+	}
+	if (sscanf(ln, "  in mapping (line: %d", &f->line) == 1) {
+		f->kind = YDOC_CY_NONE;
+		return 1;
+	}
+	return 0;
+}
+
+void ydoc_cyaml_log(cyaml_log_t level, void *ctx, const char *fmt, va_list args)
+{
+	struct ydoc_cylog *l = ctx;
+	char line[256];
+
+	if (level < CYAML_LOG_ERROR)
+		return;
+	vsnprintf(line, sizeof(line), fmt, args);
+	line[strcspn(line, "\n")] = '\0';
+	if (!strncmp(line, "Load: ", 6) && strncmp(line, "Load: Backtrace", 15)) {
+		if (!l->msg[0])
+			snprintf(l->msg, sizeof(l->msg), "%s", line + 6);
+		return;
+	}
+	if (l->n < YDOC_CY_FRAMES && cy_parse_frame(line, &l->frame[l->n]))
+		l->n++;
+}
+
+/* The schema of the value that @fr[0..@n) (outermost last) leads to, or NULL. */
+static const cyaml_schema_value_t *cy_schema_at(const cyaml_schema_value_t *v,
+						const struct ydoc_cyframe *fr, int n)
+{
+	const cyaml_schema_field_t *f;
+
+	for (int i = n - 1; i >= 0 && v; i--) {
+		if (fr[i].kind == YDOC_CY_INDEX) {
+			v = v->type == CYAML_SEQUENCE ? v->sequence.entry : NULL;
+		} else if (fr[i].kind == YDOC_CY_KEY) {
+			if (v->type != CYAML_MAPPING)
+				return NULL;
+			for (f = v->mapping.fields; f->key && strcmp(f->key, fr[i].key); f++)
+				;
+			v = f->key ? &f->value : NULL;
+		}
+	}
+	return v;
+}
+
+/* ", "-separated keys of a mapping, or values of an enum, into @buf. */
+static void cy_schema_words(const cyaml_schema_value_t *v, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	if (v && v->type == CYAML_MAPPING) {
+		for (const cyaml_schema_field_t *f = v->mapping.fields; f->key && n < size; f++)
+			n += (size_t)snprintf(buf + n, size - n, "%s%s", n ? ", " : "", f->key);
+	} else if (v && v->type == CYAML_ENUM) {
+		for (uint32_t i = 0; i < v->enumeration.count && n < size; i++)
+			n += (size_t)snprintf(buf + n, size - n, "%s%s", n ? ", " : "",
+					      v->enumeration.strings[i].str);
+	}
+}
+
+/* "Expecting MAPPING, got event: SCALAR" in words. */
+static const char *cy_event_words(const char *ev, int expected, unsigned words)
+{
+	if (!strncmp(ev, "MAPPING", 7))
+		return expected && (words & YDOC_CY_KEYS) ? "a mapping of keys" : "a mapping";
+	if (!strncmp(ev, "SEQUENCE", 8))
+		return "a list";
+	return "a single value";
+}
+
+static void cy_append(char *path, size_t size, const struct ydoc_cyframe *f)
+{
+	size_t n = strlen(path);
+
+	if (f->kind == YDOC_CY_KEY)
+		snprintf(path + n, size - n, "%s%s", n ? "." : "", f->key);
+	else if (f->kind == YDOC_CY_INDEX)
+		snprintf(path + n, size - n, "[%u]", f->index);
+}
+
+int ydoc_cyaml_diag(const struct ydoc *y, const cyaml_schema_value_t *schema,
+		    const struct ydoc_cylog *log, cyaml_err_t err, unsigned words, struct diag *d)
+{
+	char text[1024], keys[512], path[sizeof(d->path)] = "", expect[32], event[32];
+	const char *msg = log->msg, *arg, *unknown = NULL;
+	struct ydoc_cyframe fr[YDOC_CY_FRAMES];
+	size_t len;
+	int n = log->n, line = 0, at_cyaml_line = 0;
+
+	memcpy(fr, log->frame, sizeof(fr));
+	for (int i = 0; i < n && !line; i++)
+		line = fr[i].line;
+	snprintf(text, sizeof(text), "%s", msg[0] ? msg : cyaml_strerror(err));
+	if ((arg = strstr(msg, "Unexpected key: ")) == msg) {
+		arg += strlen("Unexpected key: ");
+		/* an innermost key is the last field read, not the one refused */
+		if (n && fr[0].kind == YDOC_CY_KEY)
+			fr[0].kind = YDOC_CY_NONE;
+		cy_schema_words(cy_schema_at(schema, fr, n), keys, sizeof(keys));
+		unknown = arg;
+		if (words & YDOC_CY_NAME_KEY)
+			snprintf(text, sizeof(text), "unknown key \"%s\" (expected %s)", arg,
+				 keys[0] ? keys : "no other key");
+		else
+			snprintf(text, sizeof(text), "unknown key (expected one of: %s)", keys);
+	} else if ((arg = strstr(msg, "Missing required mapping field: ")) == msg) {
+		arg += strlen("Missing required mapping field: ");
+		/* reported inside the mapping's last field: name the mapping */
+		if (n && fr[0].kind == YDOC_CY_KEY)
+			fr[0].kind = YDOC_CY_NONE;
+		snprintf(text, sizeof(text), "missing key \"%s\"", arg);
+	} else if ((arg = strstr(msg, "Invalid ENUM value: ")) == msg) {
+		arg += strlen("Invalid ENUM value: ");
+		cy_schema_words(cy_schema_at(schema, fr, n), keys, sizeof(keys));
+		snprintf(text, sizeof(text), "\"%s\" is not one of: %s", arg, keys);
+	} else if ((arg = strstr(msg, "Mapping field already seen: ")) == msg) {
+		arg += strlen("Mapping field already seen: ");
+		snprintf(text, sizeof(text), "key \"%s\" given twice", arg);
+		at_cyaml_line = 1;
+	} else if (sscanf(msg, "Expecting %31s got event: %31s", expect, event) == 2) {
+		snprintf(text, sizeof(text), "expected %s, %s %s", cy_event_words(expect, 1, words),
+			 words & YDOC_CY_FOUND ? "found" : "not", cy_event_words(event, 0, words));
+	} else if ((arg = strstr(msg, "libyaml: ")) == msg) {
+		snprintf(text, sizeof(text), "malformed YAML: %s", arg + strlen("libyaml: "));
+		at_cyaml_line = 1;
+	}
+	for (int i = n - 1; i >= 0; i--)
+		cy_append(path, sizeof(path), &fr[i]);
+	len = strlen(path);
+	if (unknown)
+		snprintf(path + len, sizeof(path) - len, "%s%s", len ? "." : "", unknown);
+	if (!at_cyaml_line && ydoc_line_near(y, path))
+		line = ydoc_line_near(y, path);
+	diag_set(d, ydoc_file(y), line, path, "%s", text);
+	return err == CYAML_ERR_OOM ? -ENOMEM : -EINVAL;
 }

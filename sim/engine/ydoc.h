@@ -11,6 +11,8 @@
 #ifndef ROCESIM_YDOC_H
 #define ROCESIM_YDOC_H
 
+#include <cyaml/cyaml.h>
+#include <stdarg.h>
 #include <stddef.h>
 
 #include "sim/engine/diag.h"
@@ -31,10 +33,62 @@ void ydoc_free(struct ydoc *y);
 
 /* Line of @path, or 0 when the file does not hold it. */
 int ydoc_line(const struct ydoc *y, const char *path);
+/* Line of @path, or of the nearest enclosing key the file holds; 0 if none. */
+int ydoc_line_near(const struct ydoc *y, const char *path);
 /* Entry of @path, or NULL. Borrowed. */
 const struct ydoc_entry *ydoc_find(const struct ydoc *y, const char *path);
 size_t ydoc_count(const struct ydoc *y);
 const struct ydoc_entry *ydoc_at(const struct ydoc *y, size_t i);
 const char *ydoc_file(const struct ydoc *y);
+
+/*
+ * libcyaml's refusals in our one-line form. libcyaml keeps no positions
+ * either, but a failed load logs a message and a backtrace that names lines,
+ * innermost first:
+ *
+ *   Load: Unexpected key: sizee
+ *   Load: Backtrace:
+ *     in mapping (line: 8, column: 12)
+ *     in sequence entry '2' (line: 8, column: 7)      (entries count from 1)
+ *     in mapping field 'flows' (line: 7, column: 5)
+ *
+ * Give ydoc_cyaml_log as the load's log_fn and a zeroed struct ydoc_cylog as
+ * its log_ctx; when the load fails, ydoc_cyaml_diag turns what was kept into
+ * one diag ("workload.flows[1].sizee: unknown key (expected one of: ...)"),
+ * at the line ydoc @y holds for that path.
+ */
+#define YDOC_CY_FRAMES 16
+
+/* One line of libcyaml's backtrace: a mapping key, a sequence entry, or neither. */
+struct ydoc_cyframe {
+	enum { YDOC_CY_NONE, YDOC_CY_KEY, YDOC_CY_INDEX } kind;
+	char key[64];
+	unsigned index; /* from 0 */
+	int line;	/* 0 when not given */
+};
+
+struct ydoc_cylog {
+	char msg[256]; /* the first error, without "Load: " */
+	int n;
+	struct ydoc_cyframe frame[YDOC_CY_FRAMES]; /* innermost first */
+};
+
+/* How a reader words some refusals (each reader kept its own wording). */
+enum {
+	/* unknown key "k" (expected a, b); without: unknown key (expected one of: a, b) */
+	YDOC_CY_NAME_KEY = 1,
+	/* expected a list, found a mapping; without: expected a list, not a mapping */
+	YDOC_CY_FOUND = 2,
+	/* an expected mapping is "a mapping of keys"; without: "a mapping" */
+	YDOC_CY_KEYS = 4,
+};
+
+/* A cyaml_config_t log_fn: keeps the errors in the struct ydoc_cylog @ctx. */
+void ydoc_cyaml_log(cyaml_log_t level, void *ctx, const char *fmt, va_list args);
+
+/* Fill @d from @log, the log of a load of @schema that failed with @err
+ * (@words: YDOC_CY_* flags). Returns -ENOMEM for CYAML_ERR_OOM, else -EINVAL. */
+int ydoc_cyaml_diag(const struct ydoc *y, const cyaml_schema_value_t *schema,
+		    const struct ydoc_cylog *log, cyaml_err_t err, unsigned words, struct diag *d);
 
 #endif

@@ -1,0 +1,207 @@
+/*
+ * The checks of `rocesim check` on the fabric: links taken down (--fail,
+ * link_down faults at 0), cyclic buffer dependencies of the lossless
+ * priorities (topologies/cbd.h), and host pairs no route joins.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/cli/check_impl.h"
+#include "sim/config/scenario.h"
+#include "topologies/cbd.h"
+
+#define CHK_MAX_PAIRS 8 /* unreachable pairs listed by name */
+
+/* The cycle as "priority 3: a -> b -> c -> a". */
+static char *chk_cycle_where(const struct topo *t, const struct cbd_cycle *cy)
+{
+	size_t len = 32, off;
+	char *buf;
+
+	for (uint32_t i = 0; i < cy->n; i++)
+		len += strlen(t->ports[cy->ports[i]].name) + 4;
+	len += strlen(t->ports[cy->ports[0]].name);
+	buf = malloc(len);
+	if (!buf)
+		return NULL;
+	off = (size_t)snprintf(buf, len, "priority %u: ", cy->prio);
+	for (uint32_t i = 0; i <= cy->n; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? " -> " : "",
+					t->ports[cy->ports[i % cy->n]].name);
+	return buf;
+}
+
+/* The deadlock analysis and its findings. 0, or -ENOMEM. */
+int chk_deadlock(struct chk *c, const struct scenario *s, const struct topo *t,
+		 const struct topo_routes *r, const struct chk_args *a)
+{
+	uint8_t lossless = s->sw.pfc.enabled ? s->sw.lossless : 0;
+	struct cbd_pair *pairs = NULL;
+	size_t n_pairs = 0, on_lossless = 0;
+	char prios[32];
+	int err;
+
+	if (!lossless) {
+		chk_add(c, CHK_INFO, "CBD_GRAPH", chk_str("deadlock analysis"),
+			"no lossless priority (%s): without PFC no buffer waits on another, "
+			"no PFC deadlock",
+			s->sw.pfc.enabled ? "switch.lossless is empty"
+					  : "switch.pfc.enabled is false");
+		return 0;
+	}
+	if (!a->all_pairs) {
+		if (scn_pairs(s, &pairs, &n_pairs))
+			return -ENOMEM;
+		for (size_t i = 0; i < n_pairs; i++)
+			on_lossless += (lossless >> pairs[i].prio) & 1;
+	}
+	err = cbd_analyze(t, r, lossless, a->all_pairs ? NULL : pairs, n_pairs, a->max_cycles,
+			  &c->cbd);
+	free(pairs);
+	if (err)
+		return err;
+
+	for (uint32_t i = 0; i < c->cbd.n_cycles; i++) {
+		const struct cbd_cycle *cy = &c->cbd.cycles[i];
+
+		chk_add(
+		    c, CHK_ERROR, "CBD_CYCLE", chk_cycle_where(t, cy),
+		    "cyclic buffer dependency of %u ingress buffers: when they fill together each "
+		    "waits on the next and PFC pauses go round for ever, a PFC deadlock; break the "
+		    "cycle (routes without down-up turns, bounced traffic on another priority) %s",
+		    cy->n,
+		    s->sw.wd.enabled ? "or rely on switch.watchdog, which drops or forwards "
+				       "the stuck queues"
+				     : "or enable switch.watchdog to break it when it happens");
+	}
+	if (c->cbd.truncated)
+		chk_add(
+		    c, CHK_WARNING, "CBD_TRUNCATED", chk_str("deadlock analysis"),
+		    "more cycles exist than are listed (at most %u per priority, shortest first; "
+		    "--max-cycles raises the limit)",
+		    a->max_cycles);
+	if (a->all_pairs)
+		chk_add(c, CHK_INFO, "CBD_GRAPH", chk_str("deadlock analysis: all pairs"),
+			"%u ingress buffers, %u dependencies, %u cyclic component%s over lossless "
+			"priorities %s, every pair of %u hosts",
+			c->cbd.n_nodes, c->cbd.n_edges, c->cbd.n_sccs,
+			c->cbd.n_sccs == 1 ? "" : "s", chk_prios(lossless, prios, sizeof(prios)),
+			t->n_hosts);
+	else
+		chk_add(c, CHK_INFO, "CBD_GRAPH", chk_str("deadlock analysis: workload"),
+			"%u ingress buffers, %u dependencies, %u cyclic component%s over lossless "
+			"priorities %s; %zu of %zu source-destination pairs on them "
+			"(--all-pairs: every pair of hosts)",
+			c->cbd.n_nodes, c->cbd.n_edges, c->cbd.n_sccs,
+			c->cbd.n_sccs == 1 ? "" : "s", chk_prios(lossless, prios, sizeof(prios)),
+			on_lossless, n_pairs);
+	return 0;
+}
+
+static int chk_u64_cmp(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+/* Add "src -> dst" to the list in @buf (@off so far), while it holds fewer than the cap. */
+static void chk_pair_name(const struct topo *t, uint64_t key, size_t listed, char *buf, size_t size,
+			  size_t *off)
+{
+	uint32_t src = (uint32_t)(key >> 32), dst = (uint32_t)key;
+
+	if (listed >= CHK_MAX_PAIRS || *off >= size)
+		return;
+	*off += (size_t)snprintf(buf + *off, size - *off, "%s%s -> %s", listed ? ", " : "",
+				 t->nodes[t->hosts[src]].name, t->nodes[t->hosts[dst]].name);
+}
+
+/*
+ * Source-destination pairs (the workload's, or every pair of hosts) that no
+ * route joins over the links that are up: a partition, from failed links or
+ * a topology in pieces. What they send is lost at the first switch with no
+ * way on, whatever PFC does. 0 or -ENOMEM.
+ */
+int chk_reach(struct chk *c, const struct scenario *s, const struct topo *t,
+	      const struct topo_routes *r, const struct chk_args *a)
+{
+	struct cbd_pair *pairs = NULL;
+	uint64_t *keys = NULL;
+	size_t n_pairs = 0, n = 0, total = 0, bad = 0, off = 0;
+	char list[CHK_MAX_PAIRS * (2 * TOPO_NAME_MAX + 8) + 32], down[400] = "";
+
+	if (a->all_pairs) {
+		for (uint32_t src = 0; src < t->n_hosts; src++)
+			for (uint32_t dst = 0; dst < t->n_hosts; dst++) {
+				if (src == dst)
+					continue;
+				total++;
+				if (topo_distance(r, t->hosts[src], dst) != UINT32_MAX)
+					continue;
+				chk_pair_name(t, (uint64_t)src << 32 | dst, bad++, list,
+					      sizeof(list), &off);
+			}
+	} else {
+		if (scn_pairs(s, &pairs, &n_pairs))
+			return -ENOMEM;
+		keys = malloc((n_pairs ? n_pairs : 1) * sizeof(*keys));
+		if (!keys) {
+			free(pairs);
+			return -ENOMEM;
+		}
+		for (size_t i = 0; i < n_pairs; i++)
+			keys[i] = (uint64_t)pairs[i].src << 32 | pairs[i].dst;
+		free(pairs);
+		/* a pair once, whatever its classes and channels */
+		qsort(keys, n_pairs, sizeof(*keys), chk_u64_cmp);
+		for (size_t i = 0; i < n_pairs; i++)
+			if (!n || keys[n - 1] != keys[i])
+				keys[n++] = keys[i];
+		total = n;
+		for (size_t i = 0; i < n; i++)
+			if (topo_distance(r, t->hosts[keys[i] >> 32], (uint32_t)keys[i]) ==
+			    UINT32_MAX)
+				chk_pair_name(t, keys[i], bad++, list, sizeof(list), &off);
+		free(keys);
+	}
+	if (!bad)
+		return 0;
+	for (uint32_t i = 0, k = 0; i < c->n_failed && k < sizeof(down); i++)
+		k += (size_t)snprintf(down + k, sizeof(down) - k, "%s%s",
+				      i ? ", " : " (down: ", t->links[c->failed[i]].name);
+	if (down[0] && strlen(down) + 2 < sizeof(down))
+		strcat(down, ")");
+	chk_add(c, CHK_ERROR, "UNREACHABLE",
+		bad > CHK_MAX_PAIRS
+		    ? chk_str("%s: %s, ... (%zu more)", a->all_pairs ? "all pairs" : "workload",
+			      list, bad - CHK_MAX_PAIRS)
+		    : chk_str("%s: %s", a->all_pairs ? "all pairs" : "workload", list),
+		"%zu of %zu source-destination pairs have no route over the links that are up%s: "
+		"what they send is dropped at the first switch with no way on, so their traffic "
+		"never arrives (run counts it in summary.unroutable_flows and "
+		"unroutable_packets)",
+		bad, total, down[0] ? down : " (the topology is in pieces)");
+	return 0;
+}
+
+/* Take a link down by name (--fail); 0 or -EINVAL with the message printed. */
+int chk_fail_link(struct chk *c, struct topo *t, const char *name)
+{
+	int32_t l = topo_find_link(t, name);
+
+	if (l < 0) {
+		fprintf(stderr,
+			"rocesim: --fail: no link named \"%s\" (links are named by their ends, "
+			"e.g. %s)\n",
+			name, t->n_links ? t->links[t->n_links - 1].name : "a-b");
+		return -EINVAL;
+	}
+	if (t->links[l].up) {
+		t->links[l].up = 0;
+		c->failed[c->n_failed++] = (uint32_t)l;
+	}
+	return 0;
+}

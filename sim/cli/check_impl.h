@@ -1,0 +1,64 @@
+/*
+ * What the files of `rocesim check` share (check.c is the verb): the
+ * findings of one check and how one is added, and the checks each file
+ * makes.
+ */
+#ifndef ROCESIM_CHECK_IMPL_H
+#define ROCESIM_CHECK_IMPL_H
+
+#include "topologies/cbd.h"
+#include "sim/config/scenario.h"
+
+enum chk_severity { CHK_ERROR, CHK_WARNING, CHK_INFO };
+
+struct chk_finding {
+	enum chk_severity severity;
+	const char *code;
+	char *where, *message;
+};
+
+struct chk_args {
+	const char *scenario;
+	const char **sets, **fails;
+	size_t n_sets, n_fails;
+	int json, all_pairs;
+	uint32_t max_cycles;
+};
+
+/* What one check produces: the findings and the deadlock analysis. */
+struct chk {
+	uint64_t line_rate_bps; /* the fastest NIC link */
+	struct chk_finding *f;
+	size_t n;
+	int oom;
+	struct cbd_result cbd;
+	uint32_t *failed; /* link indices taken down */
+	uint32_t n_failed;
+};
+
+/* check.c */
+extern const char *const chk_severity_name[];
+/* Add a finding; @where is taken as it is, the message is formatted. */
+void chk_add(struct chk *c, enum chk_severity sev, const char *code, char *where, const char *fmt,
+	     ...) __attribute__((format(printf, 5, 6)));
+char *chk_str(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+const char *chk_at(const struct scn_origin *o, char *buf, size_t size);
+const char *chk_origin(const struct scenario *s, const char *path, char *buf, size_t size);
+const char *chk_prios(uint8_t mask, char *buf, size_t size);
+
+/* check_config.c */
+void chk_thresholds(struct chk *c, const struct scenario *s);
+void chk_configs(struct chk *c, const struct scenario *s, const struct topo *t);
+
+/* check_fabric.c */
+int chk_deadlock(struct chk *c, const struct scenario *s, const struct topo *t,
+		 const struct topo_routes *r, const struct chk_args *a);
+int chk_reach(struct chk *c, const struct scenario *s, const struct topo *t,
+	      const struct topo_routes *r, const struct chk_args *a);
+int chk_fail_link(struct chk *c, struct topo *t, const char *name);
+
+/* check_json.c */
+int chk_print_json(const struct chk *c, const struct scenario *s, const struct topo *t,
+		   const struct chk_args *a);
+
+#endif

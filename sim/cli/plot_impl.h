@@ -1,0 +1,99 @@
+/*
+ * What the files of `rocesim plot` share (plot.c is the verb): the run being
+ * drawn, the growing string of gnuplot variables, the temporary folder, CSV
+ * input, series of points and the call of gnuplot.
+ */
+#ifndef ROCESIM_PLOT_IMPL_H
+#define ROCESIM_PLOT_IMPL_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+#define PLOT_PATH 4096
+#define CSV_FIELDS 16
+#define NAME_MAX_LEN 128
+
+/* A growing string; on allocation failure @oom is set and appends stop. */
+struct buf {
+	char *s;
+	size_t len, cap;
+	int oom;
+};
+
+/* What every picture needs to know about the run and where to draw. */
+struct plot {
+	const char *outdir;
+	char scripts[PLOT_PATH]; /* the folder of the .gp files */
+	char tmp[PLOT_PATH];	 /* OUTDIR/.plot-XXXXXX */
+	json_t *res;
+	const char *name; /* the scenario's name */
+	double end_us;	  /* simulated end of the run */
+	int svg, top;
+};
+
+/* A CSV file read a row at a time; fields point into the row. */
+struct csv {
+	FILE *f;
+	const char *path;
+	char *line, *header;
+	size_t cap;
+	unsigned long lineno;
+	char *field[CSV_FIELDS];
+	int n;
+};
+
+struct pt {
+	double t, a, b, c;
+};
+
+/* The samples of one port and priority, or of one QP. */
+struct series {
+	char key[NAME_MAX_LEN]; /* port name, or "src->dst" of a QP */
+	long id;		/* priority, or flow id */
+	int rank;		/* order of the port among the hottest */
+	double peak, peak_b;	/* largest a and b */
+	struct pt *pt;
+	size_t n, cap;
+};
+
+struct series_set {
+	struct series *s;
+	size_t n, cap;
+};
+
+/* plot_data.c */
+void buf_printf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void buf_str(struct buf *b, const char *name, const char *val);
+void buf_num(struct buf *b, const char *name, double v);
+void buf_int(struct buf *b, const char *name, long v);
+int plot__join(char *dst, size_t size, const char *dir, const char *name);
+FILE *tmp_open(const struct plot *p, const char *name, char *path, size_t size);
+int tmp_close(FILE *f, const char *path);
+void tmp_remove(const struct plot *p);
+int csv_next(struct csv *c);
+void csv_close(struct csv *c);
+int csv_open(struct csv *c, const char *path, const char *const *names, int *col, int n);
+const char *csv_str(const struct csv *c, int i);
+int csv_num(const struct csv *c, int i, double *v);
+int series_add_pt(struct series *s, double t, double a, double b, double c);
+struct series *set_get(struct series_set *set, const char *key, long id, int rank);
+void set_free(struct series_set *set);
+int plot__write_blocks(const struct plot *p, const char *name, const struct series_set *set,
+		       int col, char *path, size_t size);
+double plot__json_num(const json_t *o, const char *key, double dflt);
+double plot__threshold(const json_t *res, const char *key);
+
+/* plot_gnuplot.c */
+void plot__drop_old(const struct plot *p, const char *pic, const char *ext);
+int plot__draw(const struct plot *p, const char *pic, const struct buf *vars);
+
+/* plot_ports.c */
+int plot_queues(const struct plot *p);
+int plot_pfc(const struct plot *p);
+
+/* plot_hosts.c */
+int plot_rates(const struct plot *p);
+int plot_flows(const struct plot *p);
+int plot_ranks(const struct plot *p);
+
+#endif

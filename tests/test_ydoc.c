@@ -1,0 +1,177 @@
+/*
+ * ydoc: the line index of a YAML text, and the one translator of libcyaml's
+ * error log into a diag that the scenario, topology file and Kubernetes
+ * manifest readers share: key path, line, and each reader's wording.
+ */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <string.h>
+
+#include "sim/engine/ydoc.h"
+
+enum t_kind { T_HOST, T_SWITCH };
+
+struct t_node {
+	char *name;
+	enum t_kind kind;
+};
+
+struct t_opt {
+	char *size;
+};
+
+struct t_doc {
+	struct t_node *nodes;
+	unsigned nodes_count;
+	char *note;
+	struct t_opt *opt;
+};
+
+static const cyaml_strval_t t_kinds[] = {
+    {"host", T_HOST},
+    {"switch", T_SWITCH},
+};
+
+static const cyaml_schema_field_t t_node_fields[] = {
+    CYAML_FIELD_STRING_PTR("name", CYAML_FLAG_POINTER, struct t_node, name, 0, CYAML_UNLIMITED),
+    CYAML_FIELD_ENUM("kind", CYAML_FLAG_STRICT, struct t_node, kind, t_kinds,
+		     CYAML_ARRAY_LEN(t_kinds)),
+    CYAML_FIELD_END,
+};
+
+static const cyaml_schema_value_t t_node_value = {
+    CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct t_node, t_node_fields),
+};
+
+static const cyaml_schema_field_t t_opt_fields[] = {
+    CYAML_FIELD_STRING_PTR("size", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL, struct t_opt, size, 0,
+			   CYAML_UNLIMITED),
+    CYAML_FIELD_END,
+};
+
+static const cyaml_schema_field_t t_doc_fields[] = {
+    CYAML_FIELD_SEQUENCE("nodes", CYAML_FLAG_POINTER, struct t_doc, nodes, &t_node_value, 0,
+			 CYAML_UNLIMITED),
+    CYAML_FIELD_STRING_PTR("note", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL, struct t_doc, note, 0,
+			   CYAML_UNLIMITED),
+    CYAML_FIELD_MAPPING_PTR("opt", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL, struct t_doc, opt,
+			    t_opt_fields),
+    CYAML_FIELD_END,
+};
+
+static const cyaml_schema_value_t t_doc_value = {
+    CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, struct t_doc, t_doc_fields),
+};
+
+/* Load @text with the t_ schema, which must fail; the diag of the translator. */
+static struct diag refuse(const char *text, unsigned words)
+{
+	struct ydoc_cylog log = {0};
+	cyaml_config_t cfg = {
+	    .log_level = CYAML_LOG_ERROR,
+	    .log_fn = ydoc_cyaml_log,
+	    .log_ctx = &log,
+	    .mem_fn = cyaml_mem,
+	    .flags = CYAML_CFG_DEFAULT,
+	};
+	struct diag d = {0};
+	struct t_doc *doc = NULL;
+	struct ydoc *y = NULL;
+	cyaml_err_t cerr;
+
+	cr_assert_eq(ydoc_parse("t.yaml", text, strlen(text), &y, &d), 0, "%s", d.msg);
+	cerr = cyaml_load_data((const uint8_t *)text, strlen(text), &cfg, &t_doc_value,
+			       (cyaml_data_t **)&doc, NULL);
+	cr_assert_neq(cerr, CYAML_OK, "the load was meant to fail");
+	cr_assert_eq(ydoc_cyaml_diag(y, &t_doc_value, &log, cerr, words, &d), -EINVAL);
+	ydoc_free(y);
+	return d;
+}
+
+static const char unknown_key[] = "nodes:\n"
+				  "  - {name: h0, kind: host}\n"
+				  "  - name: sw0\n"
+				  "    kind: switch\n"
+				  "    speed: 100Gbps\n";
+
+Test(ydoc, an_unknown_key_names_its_path_line_and_the_keys_there_are)
+{
+	struct diag d = refuse(unknown_key, 0);
+
+	cr_assert_str_eq(d.file, "t.yaml");
+	cr_assert_eq(d.line, 5);
+	cr_assert_str_eq(d.path, "nodes[1].speed");
+	cr_assert_str_eq(d.msg, "unknown key (expected one of: name, kind)");
+}
+
+Test(ydoc, the_name_key_wording_quotes_the_key)
+{
+	struct diag d = refuse(unknown_key, YDOC_CY_NAME_KEY);
+
+	cr_assert_str_eq(d.path, "nodes[1].speed");
+	cr_assert_str_eq(d.msg, "unknown key \"speed\" (expected name, kind)");
+}
+
+Test(ydoc, a_missing_key_names_the_mapping_that_lacks_it)
+{
+	struct diag d = refuse("nodes:\n  - {name: h0, kind: host}\n  - {name: h1}\n", 0);
+
+	cr_assert_eq(d.line, 3);
+	cr_assert_str_eq(d.path, "nodes[1]");
+	cr_assert_str_eq(d.msg, "missing key \"kind\"");
+}
+
+Test(ydoc, an_enum_value_lists_the_values_there_are)
+{
+	struct diag d = refuse("nodes:\n  - name: h0\n    kind: hots\n", 0);
+
+	cr_assert_eq(d.line, 3);
+	cr_assert_str_eq(d.path, "nodes[0].kind");
+	cr_assert_str_eq(d.msg, "\"hots\" is not one of: host, switch");
+}
+
+Test(ydoc, a_wrong_kind_of_value_says_what_was_expected_in_each_wording)
+{
+	const char *text = "note: [a, b]\nnodes: 3\n";
+	struct diag d = refuse(text, 0);
+
+	cr_assert_eq(d.line, 1);
+	cr_assert_str_eq(d.path, "note");
+	cr_assert_str_eq(d.msg, "expected a single value, not a list");
+	d = refuse(text, YDOC_CY_FOUND);
+	cr_assert_str_eq(d.msg, "expected a single value, found a list");
+	d = refuse("nodes:\n  - 3\n", 0);
+	cr_assert_str_eq(d.path, "nodes[0]");
+	cr_assert_str_eq(d.msg, "expected a mapping, not a single value");
+	d = refuse("nodes:\n  - 3\n", YDOC_CY_KEYS);
+	cr_assert_str_eq(d.msg, "expected a mapping of keys, not a single value");
+}
+
+/* A value an alias brings is reported where the alias stands, not where its anchor is. */
+Test(ydoc, an_aliased_value_is_blamed_where_the_alias_stands)
+{
+	struct diag d = refuse("nodes:\n"
+			       "  - &n {name: h0, kind: host}\n"
+			       "opt: *n\n",
+			       0);
+
+	cr_assert_eq(d.line, 3);
+	cr_assert_str_eq(d.path, "opt.name");
+	cr_assert_str_eq(d.msg, "unknown key (expected one of: size)");
+}
+
+Test(ydoc, line_near_falls_back_to_the_nearest_enclosing_key)
+{
+	const char *text = "a:\n  b:\n    - x\n    - y\n";
+	struct diag d = {0};
+	struct ydoc *y = NULL;
+
+	cr_assert_eq(ydoc_parse("t.yaml", text, strlen(text), &y, &d), 0);
+	cr_assert_eq(ydoc_line_near(y, "a.b[1]"), 4);
+	cr_assert_eq(ydoc_line(y, "a.b[1].c.d"), 0);
+	cr_assert_eq(ydoc_line_near(y, "a.b[1].c.d"), 4);
+	cr_assert_eq(ydoc_line_near(y, "a.z"), 1);
+	cr_assert_eq(ydoc_line_near(y, "q"), 0);
+	cr_assert_eq(ydoc_line_near(NULL, "a"), 0);
+	ydoc_free(y);
+}
