@@ -5,6 +5,8 @@
  */
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sim/engine/ydoc.h"
@@ -174,4 +176,50 @@ Test(ydoc, line_near_falls_back_to_the_nearest_enclosing_key)
 	cr_assert_eq(ydoc_line_near(y, "q"), 0);
 	cr_assert_eq(ydoc_line_near(NULL, "a"), 0);
 	ydoc_free(y);
+}
+
+/* "a: &a [x, ... 254 times]" (256 nodes with its start and end), then @n aliases of it. */
+static char *aliases_text(int n)
+{
+	size_t size = 16 + 254 * 3 + 16 + (size_t)n * 4;
+	char *t = malloc(size), *p = t;
+
+	cr_assert(t);
+	p += sprintf(p, "a: &a [");
+	for (int i = 0; i < 254; i++)
+		p += sprintf(p, "%sx", i ? ", " : "");
+	p += sprintf(p, "]\nb: [");
+	for (int i = 0; i < n; i++)
+		p += sprintf(p, "%s*a", i ? ", " : "");
+	sprintf(p, "]\n");
+	return t;
+}
+
+Test(ydoc, aliases_may_add_at_most_65536_nodes)
+{
+	struct diag d = {0};
+	struct ydoc *y = NULL;
+	char *text;
+
+	/* each alias of the 256-node list adds 255: 257 of them add 65535 */
+	text = aliases_text(257);
+	cr_assert_eq(ydoc_parse("t.yaml", text, strlen(text), &y, &d), 0, "%s", d.msg);
+	ydoc_free(y);
+	free(text);
+	text = aliases_text(258);
+	cr_assert_eq(ydoc_parse("t.yaml", text, strlen(text), &y, &d), -EINVAL);
+	cr_assert_null(y);
+	cr_assert_eq(d.line, 2);
+	cr_assert_str_eq(d.msg, "aliases (*a) expand to more than 65536 YAML nodes: write the "
+				"values out");
+	free(text);
+	/* nested: an anchor holding aliases weighs what they expand to */
+	text = "a: &a [x, x, x, x, x, x, x, x, x, x]\n"
+	       "b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\n"
+	       "c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\n"
+	       "d: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\n"
+	       "e: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\n";
+	memset(&d, 0, sizeof(d));
+	cr_assert_eq(ydoc_parse("t.yaml", text, strlen(text), &y, &d), -EINVAL);
+	cr_assert_eq(d.line, 5, "%d: %s", d.line, d.msg);
 }

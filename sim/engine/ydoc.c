@@ -15,6 +15,14 @@
 #include <yaml.h>
 
 #define YDOC_DEPTH 64
+/*
+ * What aliases may add, in YAML nodes, to what the text itself holds:
+ * libcyaml replays an alias node by node, so ten levels of ten aliases
+ * (a few hundred bytes) would be 10^10 nodes to load. A scenario or a
+ * topology file has no use for more than a few hundred.
+ */
+#define YDOC_MAX_EXPANDED (1u << 16)
+#define YDOC_SAT (1ull << 62)
 
 struct ydoc {
 	char *file;
@@ -29,7 +37,17 @@ struct frame {
 	char *path;
 	char *key;    /* mapping: pending key, NULL when a key is expected */
 	int key_line;
-	size_t index; /* sequence: next item */
+	size_t index;    /* sequence: next item */
+	char *anchor;    /* &name on this mapping or sequence, or NULL */
+	uint64_t weight; /* the nodes it expands to, its aliases replayed */
+};
+
+/* The anchors met so far and the nodes each expands to (open addressing). */
+struct anchors {
+	char **name;
+	uint64_t *weight;
+	size_t n, cap;
+	uint64_t expanded; /* nodes that aliases add to the text's own */
 };
 
 static uint64_t hash_str(const char *s)
@@ -39,6 +57,78 @@ static uint64_t hash_str(const char *s)
 	while (*s)
 		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
 	return h;
+}
+
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+	return a > YDOC_SAT - b ? YDOC_SAT : a + b;
+}
+
+static size_t anchor_slot(const struct anchors *a, const char *name)
+{
+	size_t i = (size_t)hash_str(name) & (a->cap - 1);
+
+	while (a->name[i] && strcmp(a->name[i], name))
+		i = (i + 1) & (a->cap - 1);
+	return i;
+}
+
+/* Remember that &@name expands to @weight nodes (a later one replaces it). */
+static int anchor_set(struct anchors *a, const char *name, uint64_t weight)
+{
+	size_t i;
+
+	if ((a->n + 1) * 2 > a->cap) {
+		struct anchors b = {.cap = a->cap ? a->cap * 2 : 16};
+
+		b.name = calloc(b.cap, sizeof(*b.name));
+		b.weight = calloc(b.cap, sizeof(*b.weight));
+		if (!b.name || !b.weight) {
+			free(b.name);
+			free(b.weight);
+			return -ENOMEM;
+		}
+		for (size_t k = 0; k < a->cap; k++) {
+			if (!a->name[k])
+				continue;
+			i = anchor_slot(&b, a->name[k]);
+			b.name[i] = a->name[k];
+			b.weight[i] = a->weight[k];
+		}
+		free(a->name);
+		free(a->weight);
+		a->name = b.name;
+		a->weight = b.weight;
+		a->cap = b.cap;
+	}
+	i = anchor_slot(a, name);
+	if (!a->name[i]) {
+		if (!(a->name[i] = strdup(name)))
+			return -ENOMEM;
+		a->n++;
+	}
+	a->weight[i] = weight;
+	return 0;
+}
+
+/* The nodes *@name stands for: 1 when no anchor has that name (libcyaml
+ * refuses it later, with its own words). */
+static uint64_t anchor_weight(const struct anchors *a, const char *name)
+{
+	size_t i;
+
+	if (!a->cap)
+		return 1;
+	i = anchor_slot(a, name);
+	return a->name[i] ? a->weight[i] : 1;
+}
+
+static void anchors_free(struct anchors *a)
+{
+	for (size_t k = 0; k < a->cap; k++)
+		free(a->name[k]);
+	free(a->name);
+	free(a->weight);
 }
 
 static size_t slot_of(const struct ydoc *y, const char *path)
@@ -137,6 +227,7 @@ int ydoc_parse(const char *file, const char *text, size_t len, struct ydoc **out
 	       struct diag *d)
 {
 	struct frame st[YDOC_DEPTH];
+	struct anchors an = {0};
 	int depth = 0, err = 0, done = 0, seen_doc = 0;
 	yaml_parser_t parser;
 	yaml_event_t ev;
@@ -187,6 +278,7 @@ int ydoc_parse(const char *file, const char *text, size_t len, struct ydoc **out
 			if (top && !top->is_seq && !top->key) {
 				top->key = strdup((const char *)ev.data.scalar.value);
 				top->key_line = line;
+				top->weight = sat_add(top->weight, 1);
 				if (!top->key)
 					err = -ENOMEM;
 				break;
@@ -216,6 +308,29 @@ int ydoc_parse(const char *file, const char *text, size_t len, struct ydoc **out
 				val = (const char *)ev.data.scalar.value;
 			else if (ev.type == YAML_ALIAS_EVENT)
 				val = "*";
+			if (ev.type == YAML_SCALAR_EVENT && ev.data.scalar.anchor)
+				err = anchor_set(&an, (const char *)ev.data.scalar.anchor, 1);
+			if (ev.type == YAML_SCALAR_EVENT && top)
+				top->weight = sat_add(top->weight, 1);
+			if (ev.type == YAML_ALIAS_EVENT) {
+				const char *name = (const char *)ev.data.alias.anchor;
+				uint64_t w = anchor_weight(&an, name);
+
+				an.expanded = sat_add(an.expanded, w - 1);
+				if (an.expanded > YDOC_MAX_EXPANDED) {
+					diag_set(d, file, (int)ev.start_mark.line + 1, "",
+						 "aliases (*%s) expand to more than %u YAML nodes: "
+						 "write the values out",
+						 name, YDOC_MAX_EXPANDED);
+					err = -EINVAL;
+				}
+				if (top)
+					top->weight = sat_add(top->weight, w);
+			}
+			if (err) {
+				free(path);
+				break;
+			}
 			if (ev.type == YAML_SCALAR_EVENT || ev.type == YAML_ALIAS_EVENT) {
 				err = add(y, path, val, line);
 				if (err == -EEXIST) {
@@ -243,7 +358,14 @@ int ydoc_parse(const char *file, const char *text, size_t len, struct ydoc **out
 				st[depth].path = path;
 				st[depth].key = NULL;
 				st[depth].index = 0;
+				st[depth].weight = 2; /* its start and end */
+				st[depth].anchor = NULL;
+				val = (const char *)(ev.type == YAML_SEQUENCE_START_EVENT
+							 ? ev.data.sequence_start.anchor
+							 : ev.data.mapping_start.anchor);
 				depth++;
+				if (val && !(st[depth - 1].anchor = strdup(val)))
+					err = -ENOMEM;
 				top = NULL;
 			}
 			if (top && top->is_seq)
@@ -253,6 +375,11 @@ int ydoc_parse(const char *file, const char *text, size_t len, struct ydoc **out
 		case YAML_MAPPING_END_EVENT:
 		case YAML_SEQUENCE_END_EVENT:
 			depth--;
+			if (st[depth].anchor)
+				err = anchor_set(&an, st[depth].anchor, st[depth].weight);
+			if (depth)
+				st[depth - 1].weight = sat_add(st[depth - 1].weight, st[depth].weight);
+			free(st[depth].anchor);
 			free(st[depth].path);
 			free(st[depth].key);
 			if (depth && st[depth - 1].is_seq)
@@ -274,9 +401,11 @@ int ydoc_parse(const char *file, const char *text, size_t len, struct ydoc **out
 		yaml_event_delete(&ev);
 	}
 	while (depth--) {
+		free(st[depth].anchor);
 		free(st[depth].path);
 		free(st[depth].key);
 	}
+	anchors_free(&an);
 	yaml_parser_delete(&parser);
 	if (err) {
 		ydoc_free(y);

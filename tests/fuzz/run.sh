@@ -29,7 +29,16 @@ CLANG=${CLANG:-clang}
 LLVM_PROFDATA=${LLVM_PROFDATA:-llvm-profdata-14}
 LLVM_COV=${LLVM_COV:-llvm-cov-14}
 ALL="sonic mlnx cc_params pod topofile scenario"
-SCENARIO_READERS="sim/scenario.c sim/scenario_check.c sim/scenario_resolve.c sim/scenario_configs.c"
+# every library below the command line: each harness links them all, so a
+# file moved between readers needs no change here
+LIBSRC=$(printf '%s ' sim/engine/*.c topologies/*.c models/*.c sim/config/*.c)
+LIBS="-lcyaml -lyaml -lgsl -lgslcblas -ljansson -lm"
+SONIC_READERS=$(printf '%s ' sim/config/sonic*.c)
+MLNX_READERS="sim/config/mlnx.c sim/config/cc_params.c"
+POD_READERS=$(printf '%s ' sim/config/pod*.c)
+TOPO_READERS="topologies/topofile.c"
+SCENARIO_READERS=$(printf '%s ' sim/config/scenario*.c)
+ALL_READERS="$SONIC_READERS $MLNX_READERS $POD_READERS $TOPO_READERS sim/engine/ydoc.c $SCENARIO_READERS"
 
 case $FUZZ_TIME in
 '' | *[!0-9]*) echo "run.sh: FUZZ_TIME must be whole seconds, not '$FUZZ_TIME'" >&2; exit 2 ;;
@@ -38,48 +47,34 @@ for tool in "$CLANG" "$LLVM_PROFDATA" "$LLVM_COV"; do
 	command -v "$tool" >/dev/null || { echo "run.sh: $tool not found" >&2; exit 2; }
 done
 
-# The sources, libraries, seed folders, reader files, extra libFuzzer
-# options and replay-only inputs (a folder run through the coverage build
-# alone: too slow to fuzz under ASan) of harness $1.
+# The harness source, seed folders, reader files, extra libFuzzer options
+# and replay-only inputs (a folder run through the coverage build alone:
+# too slow to fuzz under ASan) of harness $1.
 harness() {
 	EXTRA=""
 	REPLAY=""
+	SOURCES="tests/fuzz_$1.c $LIBSRC"
 	case $1 in
 	sonic)
-		SOURCES="tests/fuzz_sonic.c sim/sonic.c sim/diag.c sim/units.c"
-		LIBS="-ljansson -lm"
 		SEEDS="tests/fuzz/sonic/seeds tests/sonic experiments/configs/*.json"
-		READERS="sim/sonic.c"
+		READERS=$SONIC_READERS
 		EXTRA="-max_len=65536" ;;
 	mlnx)
-		SOURCES="tests/fuzz_mlnx.c sim/mlnx.c sim/diag.c"
-		LIBS="-lm"
 		SEEDS="tests/fuzz/mlnx/seeds tests/mlnx experiments/configs/*.txt"
-		READERS="sim/mlnx.c" ;;
+		READERS=$MLNX_READERS ;;
 	cc_params)
-		SOURCES="tests/fuzz_cc_params.c sim/mlnx.c sim/diag.c"
-		LIBS="-lm"
 		SEEDS="tests/fuzz/cc_params/seeds"
-		READERS="sim/mlnx.c" ;;
+		READERS=$MLNX_READERS ;;
 	pod)
-		SOURCES="tests/fuzz_pod.c sim/pod.c sim/ydoc.c sim/diag.c sim/textfile.c"
-		LIBS="-lcyaml -lyaml -lm"
 		SEEDS="tests/fuzz/pod/seeds tests/pod experiments/configs/pod*.yaml"
-		READERS="sim/pod.c" ;;
+		READERS=$POD_READERS ;;
 	topofile)
-		SOURCES="tests/fuzz_topofile.c topologies/topofile.c topologies/topo.c sim/textfile.c sim/units.c sim/ydoc.c sim/diag.c"
-		LIBS="-lcyaml -lyaml -lm"
 		SEEDS="tests/fuzz/topofile/seeds topologies/*.yaml tests/topo_*.yaml"
-		READERS="topologies/topofile.c"
+		READERS=$TOPO_READERS
 		# 65536 links, more ports than a node may have: 0.3 s, but minutes under
 		# ASan (libcyaml replays each alias with a realloc), so replayed only
 		REPLAY="tests/fuzz/topofile/replay" ;;
 	scenario)
-		SOURCES="tests/fuzz_scenario.c"
-		for f in sim/[a-z]*.c models/[a-z]*.c topologies/[a-z]*.c; do
-			[ "$f" = sim/main.c ] || SOURCES="$SOURCES $f"
-		done
-		LIBS="-lcyaml -lyaml -lgsl -lgslcblas -ljansson -lm"
 		SEEDS="tests/fuzz/scenario/seeds experiments/*.yaml tests/bad tests/good tests/check"
 		READERS=$SCENARIO_READERS ;;
 	*)
@@ -93,7 +88,7 @@ harness() {
 build() {
 	local name=$1 bin=$2 flags=$3 f stale=0
 	if [ -x "$bin" ]; then
-		for f in $SOURCES sim/*.h models/*.h topologies/*.h tests/fuzz/run.sh; do
+		for f in $SOURCES sim/*/*.h models/*.h topologies/*.h tests/fuzz/run.sh; do
 			[ "$f" -nt "$bin" ] && stale=1 && break
 		done
 		[ $stale = 0 ] && return 0
@@ -203,12 +198,11 @@ done
 echo | tee -a "$SUMMARY"
 echo "line coverage under all the harnesses above:" | tee -a "$SUMMARY"
 # shellcheck disable=SC2086
-coverage "${OBJECTS# -object }" "$OUT/all.profdata" sim/sonic.c sim/mlnx.c sim/pod.c \
-	topologies/topofile.c $SCENARIO_READERS |
+coverage "${OBJECTS# -object }" "$OUT/all.profdata" $ALL_READERS |
 	awk '{ printf "  %-26s %6.1f%%  %4d of %4d lines\n", $1, 100 * $2 / $3, $2, $3 }' |
 	tee -a "$SUMMARY"
 # shellcheck disable=SC2086
-"$LLVM_COV" show ${OBJECTS# -object } -instr-profile="$OUT/all.profdata" sim/sonic.c \
-	sim/mlnx.c sim/pod.c topologies/topofile.c $SCENARIO_READERS >"$OUT/coverage.txt" 2>/dev/null
+"$LLVM_COV" show ${OBJECTS# -object } -instr-profile="$OUT/all.profdata" $ALL_READERS \
+	>"$OUT/coverage.txt" 2>/dev/null
 echo "(uncovered lines: $OUT/coverage.txt and $OUT/HARNESS/coverage.txt)"
 exit $FOUND
