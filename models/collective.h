@@ -74,7 +74,7 @@ struct coll_stats {
 
 void coll_stats(const struct coll *c, struct coll_stats *out);
 const char *coll_op_name(enum coll_op op);
-/* nccl-tests' bus bandwidth factor (FACTS.md 7.3). */
+/* nccl-tests' bus bandwidth factor (nccl-tests doc/PERFORMANCE.md). */
 double coll_busbw_factor(enum coll_op op, uint32_t ranks);
 
 #endif

@@ -5,8 +5,12 @@
  * the cc_params fields are in 1/1024 units); alpha decays lazily, a whole
  * number of periods at a time, when it is read.
  *
- * Where the sources disagree (FACTS.md 1.3, 2.2) the reading taken is
- * marked [choice] at the code that implements it.
+ * Where the sources disagree (HPCC's ns-3 DCQCN against Google Isekai's;
+ * NVIDIA's documentation against mlxconfig's help text) the reading taken is
+ * marked [choice] at the code that implements it. Sources: Zhu et al.,
+ * SIGCOMM 2015 (the algorithm); Linux mlx5 cong.c (the cc_params); mstflint
+ * mlxcfg_param_lib.cpp and a ConnectX-6 Dx mstconfig query (defaults);
+ * NVIDIA's "DCQCN CC Parameters" (units); Isekai rdma_roce_cc_dcqcn.cc.
  *
  * Overflow: rc <= line rate, which may be any 64-bit rate. rc * alpha
  * passes 2^64 above 17.6 Tb/s and rc * (100 - min_dec_fac) above 184 Pb/s:
@@ -24,8 +28,8 @@
 #define DCQCN_ALPHA_Q10_ONE 1024U
 #define DCQCN_ALPHA_Q20_ONE (1U << 20)
 /*
- * [choice] The byte counter counts in 64-byte units, as Isekai does (S5);
- * FACTS.md 2.2 marks the unit unconfirmed (mlxconfig text says "bytes").
+ * [choice] The byte counter counts in 64-byte units, as Isekai does; no
+ * vendor document confirms the unit (mlxconfig's text says "bytes").
  */
 #define DCQCN_BYTE_UNIT 64ULL
 
@@ -35,8 +39,8 @@ void dcqcn_params_default(struct dcqcn_params *p, enum dcqcn_variant v)
 	p->variant = v;
 	if (v == DCQCN_PAPER) {
 		/*
-		 * SIGCOMM'15 constants (FACTS.md 1.2). [choice] The paper
-		 * variant reads g, the cut shift and the initial alpha from the
+		 * SIGCOMM'15 constants (Zhu et al., and the authors' MATLAB
+		 * model). [choice] The paper variant reads g, the cut shift and the initial alpha from the
 		 * mlx5 fields (so users can override them), with defaults that
 		 * give the paper's values exactly. Used: T, B, F, R_AI,
 		 * R_HAI, max/min rate, tau' (rp_dce_tcp_rtt), g (rp_dce_tcp_g:
@@ -69,7 +73,7 @@ void dcqcn_params_default(struct dcqcn_params *p, enum dcqcn_variant v)
 		p->np_cnp_prio = 6;
 		return;
 	}
-	/* ConnectX-6 Dx mstconfig defaults (FACTS.md 2.2). */
+	/* ConnectX-6 Dx mstconfig defaults (mstflint's mlxconfig parameters). */
 	p->rp_time_reset = 300;
 	p->rp_byte_reset = 32767;
 	p->rp_threshold = 1;
@@ -156,7 +160,7 @@ void dcqcn_rp_init(struct dcqcn_rp *rp, const struct dcqcn_params *p, uint64_t l
 	rp->min_rate = (uint64_t)p->rp_min_rate * DCQCN_MBPS;
 	if (rp->min_rate > rp->max_rate)
 		rp->min_rate = rp->max_rate;
-	/* Flows start at the maximum rate, with no timers (FACTS.md 1.1). */
+	/* Flows start at the maximum rate, with no timers (Zhu et al.: no slow start). */
 	rp->rc = rp->max_rate;
 	rp->rt = rp->max_rate;
 	/*
@@ -178,8 +182,9 @@ static uint32_t dcqcn_alpha_step(const struct dcqcn_rp *rp, uint32_t a, int cnp)
 
 	/*
 	 * alpha = G/1024 alpha (+ (1024 - G)/1024 with a CNP), i.e. g =
-	 * (1024 - G)/1024 per period: the S9/S5 reading of rp_dce_tcp_g
-	 * (FACTS.md 2.2; mlxconfig's text reads it the other way round). For
+	 * (1024 - G)/1024 per period: the reading of rp_dce_tcp_g in NVIDIA's
+	 * DCQCN parameters document and in Isekai (mlxconfig's text reads it the
+	 * other way round). For
 	 * the paper, G = 1020 gives exactly g = 1/256: alpha -= alpha >> 8.
 	 *
 	 * [choice] alpha is held with 20 fractional bits, not the 10 of the
@@ -269,8 +274,8 @@ simtime_t dcqcn_rp_cnp(struct dcqcn_rp *rp, simtime_t now)
 	}
 	if (!rp->active) {
 		/*
-		 * [choice] Isekai/Mellanox first CNP (FACTS.md 1.3 divergence,
-		 * against HPCC's cut at the first check): no cut, alpha takes
+		 * [choice] Isekai/Mellanox first CNP (where the implementations
+		 * diverge: HPCC's ns-3 cuts at the first check): no cut, alpha takes
 		 * rp_initial_alpha_value, Rc = rp_rate_to_set_on_first_cnp
 		 * (0 = leave Rc, i.e. the max rate), Rt unchanged (Isekai sets
 		 * Rt too), and this CNP does not count for alpha's period.
@@ -311,7 +316,7 @@ static void dcqcn_cut_mlx5(struct dcqcn_rp *rp)
 	uint64_t reduction = by_alpha < by_fac ? by_alpha : by_fac;
 
 	/*
-	 * [choice] Isekai's clamp rule (FACTS.md 2.2): Rt <- Rc unless no
+	 * [choice] Isekai's clamp rule: Rt <- Rc unless no
 	 * byte stage was reached and (clamp_ati off or no timer stage).
 	 */
 	if (p->rp_clamp_tgt_rate || rp->byte_stage > 0 ||
@@ -380,7 +385,7 @@ static int dcqcn_increase(struct dcqcn_rp *rp)
 			rp->rt = ck_add_sat(rp->rt, (uint64_t)p->rp_ai_rate * DCQCN_MBPS);
 		}
 	} else {
-		/* Isekai (S5): HAI (a constant step) if min > F, AI if max >= F, else FR. */
+		/* Isekai: HAI (a constant step) if min > F, AI if max >= F, else FR. */
 		if (lo > f)
 			rp->rt = ck_add_sat(rp->rt, (uint64_t)p->rp_hai_rate * DCQCN_MBPS);
 		else if (hi >= f)

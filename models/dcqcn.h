@@ -6,9 +6,10 @@
  *
  * Two variants:
  *  - DCQCN_MLX5 follows a ConnectX NIC with the mlx5 cc_params names,
- *    units and defaults of FACTS.md 2.2 (readings chosen where the sources
+ *    units and defaults of ConnectX-6 Dx firmware (mstflint, NVIDIA's DCQCN
+ *    parameters document; readings chosen where the sources
  *    disagree are marked [choice] in dcqcn.c and in the README);
- *  - DCQCN_PAPER follows the SIGCOMM 2015 algorithm (FACTS.md 1.1/1.2).
+ *  - DCQCN_PAPER follows the SIGCOMM 2015 algorithm (Zhu et al.).
  *
  * Rates are bit/s, times picoseconds, alpha in 1/2^20 units (the cc_params
  * fields are in 1/1024 units); all integer arithmetic.
@@ -46,7 +47,7 @@ struct dcqcn_params {
 	uint32_t np_cnp_prio;                  /* (6) */
 };
 
-/* The defaults of @v: FACTS.md 2.2 for mlx5; for the paper variant its
+/* The defaults of @v: ConnectX-6 Dx firmware's for mlx5; for the paper variant its
  * constants (g 1/256, 55 us timers, B 10 MB, F 5, R_AI 40 Mb/s, R_HAI
  * 200 Mb/s, minimum 100 Mb/s, CNPs at most every 50 us), expressed in the
  * same fields where they have one. */

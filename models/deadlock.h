@@ -4,7 +4,7 @@
  * `deadlock.window`. Such a queue at switch A towards B waits for B's
  * ingress buffer (B's port facing A) to drain, which waits for the stuck
  * egress queues of B that hold packets from it. A cycle of these is a PFC
- * deadlock: nothing in it can move again by itself (FACTS.md 9).
+ * deadlock: nothing in it can move again by itself (Hu et al., HotNets 2016).
  */
 #ifndef ROCESIM_DEADLOCK_H
 #define ROCESIM_DEADLOCK_H

@@ -93,7 +93,7 @@ Test(nic, the_responder_acks_every_ack_every_packets_and_the_last)
 	}
 }
 
-/* FACTS-style check of the issue: two 20 MB flows into one 100G port. */
+/* Two 20 MB flows into one 100G port with DCQCN. */
 Test(nic, two_flows_share_a_port_fairly_without_pause)
 {
 	static const char yaml[] =

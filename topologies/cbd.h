@@ -6,7 +6,7 @@
  * sw0). A packet held in one buffer waits for the next switch's ingress
  * buffer on its route, so every route that traffic of that priority can
  * take adds edges between consecutive switch ingress buffers (all ECMP
- * choices). A cycle in this graph is a possible PFC deadlock (FACTS.md 9).
+ * choices). A cycle in this graph is a possible PFC deadlock (Hu et al., HotNets 2016).
  */
 #ifndef ROCESIM_CBD_H
 #define ROCESIM_CBD_H

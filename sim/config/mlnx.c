@@ -1,6 +1,6 @@
 /*
  * mlnx: readers for two NVIDIA/Mellanox host configs (mlnx.h): the text
- * `mlnx_qos -i IF` prints (FACTS.md 6.1) and the mlx5 DCQCN cc_params, as a
+ * `mlnx_qos -i IF` prints (mlnx-tools' mlnx_qos) and the mlx5 DCQCN cc_params, as a
  * copied debugfs folder or as `grep . cc_params/[a-z]*` lines.
  *
  * Both read text line by line, as people paste it: leading and trailing

@@ -1,6 +1,6 @@
 /*
- * NVIDIA/Mellanox host configs: the text `mlnx_qos -i IF` prints (FACTS.md
- * 6.1) and the mlx5 DCQCN `cc_params` (FACTS.md 2.1/2.2), as a copied
+ * NVIDIA/Mellanox host configs: the text `mlnx_qos -i IF` prints (mlnx-tools'
+ * mlnx_qos) and the mlx5 DCQCN `cc_params` (Linux mlx5 cong.c), as a copied
  * debugfs folder (one file per parameter holding its value) or as the
  * output of `grep -r . cc_params` ("cc_params/rp_gd:11" per line).
  */

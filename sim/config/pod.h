@@ -1,7 +1,7 @@
 /*
  * Kubernetes manifests: the NCCL_* environment of the containers of a Pod,
- * Deployment, StatefulSet, DaemonSet, ReplicaSet, Job or CronJob (FACTS.md
- * 7.1), read with libcyaml (unknown keys allowed: a manifest has many) and
+ * Deployment, StatefulSet, DaemonSet, ReplicaSet, Job or CronJob (NCCL's
+ * "Environment Variables" documentation), read with libcyaml (unknown keys allowed: a manifest has many) and
  * ydoc for lines. A file of several documents (---) is read at its first
  * workload document.
  */

@@ -74,7 +74,7 @@ struct raw_switch {
 };
 
 /*
- * nic.dcqcn takes the mlx5 cc_params names (FACTS.md 2.2): one list gives
+ * nic.dcqcn takes the mlx5 cc_params names (Linux mlx5 cong.c): one list gives
  * the raw struct, the schema and the checks. X(name, min, max).
  */
 #define DCQCN_KEYS(X) \

@@ -1,6 +1,6 @@
 /*
  * SONiC config_db.json: what a switch's CONFIG_DB says about lossless
- * traffic (FACTS.md 5), read with jansson. Plain data for the scenario
+ * traffic (SONiC's Configuration.md, qos_config.j2 and buffermgr), read with jansson. Plain data for the scenario
  * loader (switch.sonic), `rocesim import sonic` and `rocesim check`.
  */
 #ifndef ROCESIM_SONIC_H
