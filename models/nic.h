@@ -109,7 +109,10 @@ struct flow {
 	uint8_t cnp_sent_once;
 };
 
-/* Named as ethtool -S and the RDMA hw_counters name them (Linux mlx5 counters.rst and hw counters.c). */
+/*
+ * Named as ethtool -S and the RDMA hw_counters name them (Linux mlx5
+ * counters.rst and drivers/infiniband/hw/mlx5/counters.c).
+ */
 struct nic_counters {
 	uint64_t tx_packets_phy, tx_bytes_phy, rx_packets_phy, rx_bytes_phy;
 	uint64_t rx_discards_phy;

@@ -1,7 +1,7 @@
 /*
  * SONiC config_db.json reader (sonic.h; SONiC's Configuration.md and
- * qos_config.j2). The file is one JSON object of tables; a table maps a key ("Ethernet0", "Ethernet0|3-4",
- * "AZURE") to an object of fields whose values are strings. We read the
+ * qos_config.j2). The file is one JSON object of tables; a table maps a
+ * key ("Ethernet0", "Ethernet0|3-4", "AZURE") to an object of fields whose values are strings. We read the
  * lossless tables, check that every name one table gives another exists,
  * and keep what describes the lossless class: the most common port speed
  * and MTU, the longest cable, the profile bound to the lossless PGs and
