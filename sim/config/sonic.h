@@ -1,7 +1,8 @@
 /*
  * SONiC config_db.json: what a switch's CONFIG_DB says about lossless
  * traffic (SONiC's Configuration.md, qos_config.j2 and buffermgr), read
- * with jansson. Plain data for the scenario loader (switch.sonic), `rocesim import sonic` and `rocesim check`.
+ * with jansson. Plain data for the scenario loader (switch.sonic),
+ * `rocesim import sonic` and `rocesim check`.
  */
 #ifndef ROCESIM_SONIC_H
 #define ROCESIM_SONIC_H
