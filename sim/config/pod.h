@@ -1,9 +1,9 @@
 /*
  * Kubernetes manifests: the NCCL_* environment of the containers of a Pod,
  * Deployment, StatefulSet, DaemonSet, ReplicaSet, Job or CronJob (NCCL's
- * "Environment Variables" documentation), read with libcyaml (unknown
- * keys allowed: a manifest has many) and ydoc for lines. A file of several documents (---) is read at its first
- * workload document.
+ * "Environment Variables" documentation), read with libcyaml (unknown keys
+ * allowed: a manifest has many) and ydoc for lines. A file of several
+ * documents (---) is read at its first workload document.
  */
 #ifndef ROCESIM_POD_H
 #define ROCESIM_POD_H

@@ -1,20 +1,21 @@
 /*
  * SONiC config_db.json reader (sonic.h; SONiC's Configuration.md and
- * qos_config.j2). The file is one JSON object of tables; a table maps a
- * key ("Ethernet0", "Ethernet0|3-4", "AZURE") to an object of fields whose values are strings. We read the
- * lossless tables, check that every name one table gives another exists,
- * and keep what describes the lossless class: the most common port speed
- * and MTU, the longest cable, the profile bound to the lossless PGs and
- * its pool, pfc_enable, the maps, the WRED profile of a lossless queue and
- * the PFC watchdog. Tables we do not know are ignored, as are fields we do
- * not read.
+ * qos_config.j2). The file is one JSON object of tables; a table maps a key
+ * ("Ethernet0", "Ethernet0|3-4", "AZURE") to an object of fields whose
+ * values are strings. We read the lossless tables, check that every name one
+ * table gives another exists, and keep what describes the lossless class:
+ * the most common port speed and MTU, the longest cable, the profile bound
+ * to the lossless PGs and its pool, pfc_enable, the maps, the WRED profile
+ * of a lossless queue and the PFC watchdog. Tables we do not know are
+ * ignored, as are fields we do not read.
  *
  * Which PGs and queues are lossless is derived, not guessed from names:
- * those that the pfc_enable priorities reach through TC_TO_PRIORITY_GROUP_MAP
- * and TC_TO_QUEUE_MAP (priority = TC, as SONiC's default maps have it).
- * Without pfc_enable, a PG whose profile has an xoff (or is "NULL") and any
- * queue with a WRED profile stand in. Where ports disagree, the most common
- * value wins, ties going to the one met first in the file.
+ * those that the pfc_enable priorities reach through
+ * TC_TO_PRIORITY_GROUP_MAP and TC_TO_QUEUE_MAP (priority = TC, as SONiC's
+ * default maps have it). Without pfc_enable, a PG whose profile has an xoff
+ * (or is "NULL") and any queue with a WRED profile stand in. Where ports
+ * disagree, the most common value wins, ties going to the one met first in
+ * the file.
  *
  * Everything in the file is untrusted: each value's JSON type is checked
  * before use, numbers are plain decimal digits checked for range, and the
