@@ -10,6 +10,7 @@
  */
 #include <criterion/criterion.h>
 #include <dirent.h>
+#include <signal.h>
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
@@ -17,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "proc.h"
@@ -539,4 +541,55 @@ Test(sweep, bad_sweep_sections_refused)
 	closedir(d);
 	cr_expect_geq(n, 3);
 	cr_expect(access(ts_tmp("badsec"), F_OK), "the folder was made");
+}
+
+static const char slow_yaml[] = "name: slow\n"
+				"topology: {kind: star, hosts: 8}\n"
+				"nic: {cc: dcqcn}\n"
+				"workload: {kind: incast, senders: 7, size: 64MB}\n"
+				"output: {sample: 0}\n";
+
+static int count_status(const char *csv, const char *status)
+{
+	int n = 0;
+
+	for (const char *p = csv; (p = strstr(p, status)); p++)
+		n++;
+	return n;
+}
+
+Test(sweep, sigterm_keeps_finished_runs_and_resumes)
+{
+	const char *scn = ts_tmp("slow.yaml"), *out = ts_tmp("sig");
+	const char *const args[] = {"sweep",	  scn, "--vary", "switch.ecn.kmin=10KB..200KB:12",
+				    "-j",	  "1", "-o",	 out,
+				    "--progress", NULL};
+	struct ts_child c;
+	struct ts_proc p;
+	char *csv;
+	int ok, not_run;
+	FILE *f = fopen(scn, "w");
+
+	cr_assert(f);
+	fputs(slow_yaml, f);
+	fclose(f);
+	ts_spawn(&c, NULL, args);
+	nanosleep(&(struct timespec){.tv_nsec = 400000000}, NULL);
+	kill(c.pid, SIGTERM);
+	ts_wait(&c, &p);
+	cr_expect_eq(p.code, 143, "(%d) %s", p.code, p.err);
+	cr_expect(strstr(p.err, "interrupted by SIGTERM"), "%s", p.err);
+	ts_proc_free(&p);
+	csv = ts_slurp(ts_tmp("sig/sweep.csv"));
+	cr_assert(csv, "no tables after the signal");
+	ok = count_status(csv, ",ok,");
+	not_run = count_status(csv, ",not-run,");
+	cr_expect_eq(ok + not_run, 12, "%s", csv);
+	cr_expect_gt(not_run, 0, "the sweep did not stop: %s", csv);
+	free(csv);
+	/* again: only the runs not finished */
+	ts_exec(&p, args);
+	cr_assert_eq(p.code, 0, "%s", p.err);
+	cr_expect_eq(count_progress(p.err), not_run, "%s", p.err);
+	ts_proc_free(&p);
 }
