@@ -25,6 +25,9 @@
 static const char usage[] =
 	"usage: rocesim run SCENARIO.yaml [-o OUTDIR] [--set KEY=VALUE]... [--seed N]\n"
 	"                    [--progress | --quiet]\n"
+	"       rocesim sweep SCENARIO.yaml [--vary KEY=V1,V2,...|KEY=LO..HI:N|KEY=LO..HI:xF]...\n"
+	"                    [--zip] [--seeds N | --seed-list S1,...] [-j N] [-o DIR]\n"
+	"                    [--progress | --quiet]\n"
 	"       rocesim check SCENARIO.yaml [--json] [--fail LINK]... [--all-pairs]\n"
 	"       rocesim plot OUTDIR [--svg] [--top N]\n"
 	"       rocesim import sonic|mlnx-qos|cc-params|pod FILE\n"
@@ -283,6 +286,8 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "check"))
 		return cmd_check(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "sweep"))
+		return cmd_sweep(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "plot"))
 		return cmd_plot(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "import"))

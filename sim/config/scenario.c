@@ -275,6 +275,7 @@ static const cyaml_schema_field_t output_fields[] = {
 		CYAML_FIELD_SEQUENCE("faults", OPT_PTR, struct raw_top, faults, &fault_value, 0, \
 				     CYAML_UNLIMITED),                                      \
 		CYAML_FIELD_IGNORE("expect", OPT),                                          \
+		CYAML_FIELD_IGNORE("sweep", OPT), /* read by rocesim sweep */               \
 		CYAML_FIELD_MAPPING_PTR("output", OPT_PTR, struct raw_top, output, output_fields), \
 		CYAML_FIELD_MAPPING_PTR("deadlock", OPT_PTR, struct raw_top, deadlock,         \
 					deadlock_fields),                                   \

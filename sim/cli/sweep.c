@@ -1,0 +1,501 @@
+/*
+ * rocesim sweep: run a scenario over a grid (or a zip) of values of its
+ * keys and over seeds, each run isolated in a child `rocesim run`, and
+ * gather the results into tables (sweep_impl.h says how the parts fit).
+ *
+ * Everything is checked before anything runs: the axes, the seeds, and
+ * every point loaded with its overrides as `rocesim run` would load it; a
+ * bad one refuses the whole sweep with that point's one-line error (exit
+ * 2). The sweep folder is then locked as a run's is (outdir.h).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sim/cli/cli.h"
+#include "sim/cli/sweep_impl.h"
+#include "sim/config/scenario.h"
+#include "sim/engine/textfile.h"
+#include "sim/run/outdir.h"
+
+static const char usage[] =
+    "usage: rocesim sweep SCENARIO.yaml [--vary KEY=V1,V2,...]... [--vary KEY=LO..HI:N | "
+    "KEY=LO..HI:xF]\n"
+    "                     [--zip] [--seeds N | --seed-list S1,S2,...] [-j N] [-o DIR]\n"
+    "                     [--progress | --quiet]\n"
+    "\n"
+    "Runs SCENARIO.yaml once per point and seed, each as `rocesim run` in a\n"
+    "process of its own, and gathers the results in DIR (default:\n"
+    "out/<scenario name>-sweep): sweep.json (the spec), points/<id>/ per run\n"
+    "(id: p<point>-s<seed>, e.g. p003-s2), sweep.csv (one row per run),\n"
+    "summary.csv (per point over the seeds: mean, std, min, max, ci95) and a\n"
+    "table of the main metrics on stdout.\n"
+    "\n"
+    "options:\n"
+    "  --vary KEY=V1,V2,...  an axis: any key --set takes, values with units\n"
+    "  --vary KEY=LO..HI:N   N values from LO to HI: log-spaced when HI >= 10 x LO > 0,\n"
+    "                        else linear (e.g. topology.link.cable=2m..2km:8)\n"
+    "  --vary KEY=LO..HI:xF  LO, LO x F, LO x F^2, ... up to HI (e.g. 50KB..800KB:x2)\n"
+    "                        several --vary make a grid, the first axis outermost\n"
+    "  --zip                 pair the axes instead (as many values each)\n"
+    "  --seeds N             N seeds: the scenario's seed, seed+1, ... (default 1)\n"
+    "  --seed-list S1,S2,... these seeds\n"
+    "  -j N                  runs at once (default: the number of online cores)\n"
+    "  -o, --out DIR         the sweep folder\n"
+    "  --progress            a line on stderr as each run ends\n"
+    "  --quiet               print nothing on stdout\n"
+    "\n"
+    "The scenario may hold the sweep: `sweep: {vary: {KEY: \"V1,V2\"}, zip: false,\n"
+    "seeds: 5}`; --vary, --zip and --seeds/--seed-list replace what it says.\n"
+    "Run again into the same DIR, a sweep skips the runs already finished with\n"
+    "the same scenario, overrides and seed: a killed sweep resumes.\n"
+    "\n"
+    "exit codes: 0 every run ended with exit 0 or 1 (an expect: gate failed:\n"
+    "            status expect-failed); 1 a run failed (its status and first\n"
+    "            line of stderr are in sweep.csv, the sweep went on); 2 bad\n"
+    "            input or usage, nothing run; 3 the sweep's own files could not\n"
+    "            be written; 128 + the signal when interrupted (finished runs kept)\n";
+
+struct sweep_args {
+	const char *scenario, *outdir, *seed_list;
+	char **vary;
+	size_t n_vary;
+	unsigned long long seeds, jobs;
+	int zip, progress, quiet;
+};
+
+static volatile sig_atomic_t stop_sig;
+static volatile int stop_flag;
+
+static void on_signal(int sig)
+{
+	stop_sig = sig;
+	stop_flag = 1;
+	sweep_run_forward(sig);
+}
+
+static void catch_signals(void)
+{
+	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+	struct sigaction sa, old;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		if (!sigaction(sigs[i], NULL, &old) && old.sa_handler != SIG_IGN)
+			sigaction(sigs[i], &sa, NULL);
+}
+
+static int input_error(const struct diag *d)
+{
+	fputs("rocesim: ", stderr);
+	diag_print(d, stderr);
+	return CLI_EXIT_INPUT;
+}
+
+static int parse_count(const char *s, unsigned long long max, unsigned long long *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoull(s, &end, 10);
+	return !*s || *end || errno || s[0] == '-' || !*v || *v > max;
+}
+
+/* The seeds: --seed-list, --seeds N or the scenario's (from @base). */
+static int make_seeds(struct sweep_spec *sp, const struct sweep_args *a, uint64_t base,
+		      struct diag *d)
+{
+	if (a->seed_list) {
+		free(sp->seeds);
+		sp->seeds = NULL;
+		sp->n_seeds = 0;
+		for (const char *p = a->seed_list;; p++) {
+			unsigned long long v;
+			char *end;
+			uint64_t *s;
+
+			errno = 0;
+			v = strtoull(p, &end, 10);
+			if (p == end || (*end && *end != ',') || errno || *p == '-' || *p == '+' ||
+			    *p == ' ') {
+				diag_set(d, "--seed-list", 0, "", "\"%s\" is not a list of seeds",
+					 a->seed_list);
+				return -EINVAL;
+			}
+			if (!(s = realloc(sp->seeds, (sp->n_seeds + 1) * sizeof(*s))))
+				return -ENOMEM;
+			sp->seeds = s;
+			sp->seeds[sp->n_seeds++] = v;
+			p = end;
+			if (!*p)
+				break;
+		}
+	} else if (a->seeds || !sp->seeds) {
+		size_t n = a->seeds ? (size_t)a->seeds : sp->seed_count ? sp->seed_count : 1;
+
+		free(sp->seeds);
+		sp->n_seeds = 0;
+		if (!(sp->seeds = calloc(n, sizeof(*sp->seeds))))
+			return -ENOMEM;
+		for (size_t i = 0; i < n; i++)
+			sp->seeds[sp->n_seeds++] = base + i;
+	}
+	for (size_t i = 0; i < sp->n_seeds; i++) {
+		for (size_t j = 0; j < i; j++) {
+			if (sp->seeds[i] == sp->seeds[j]) {
+				diag_set(d, a->seed_list ? "--seed-list" : sp->scenario, 0, "",
+					 "seed %llu is given twice",
+					 (unsigned long long)sp->seeds[i]);
+				return -EINVAL;
+			}
+		}
+	}
+	return 0;
+}
+
+/*
+ * Load point @p as `rocesim run` would: the scenario with its overrides,
+ * the topology built and the workload resolved on it. 0, or the error
+ * printed (as one line naming the point) and CLI_EXIT_INPUT.
+ */
+static int check_point(const struct sweep_spec *sp, size_t p)
+{
+	char *sets[sp->n_axes ? sp->n_axes : 1], which[512] = "";
+	struct scenario *s = NULL;
+	struct topo *t = NULL;
+	struct diag d = {0};
+	size_t len = 0;
+	int err;
+
+	if (sweep_spec_sets(sp, p, sets)) {
+		fputs("rocesim: out of memory\n", stderr);
+		return CLI_EXIT_INPUT;
+	}
+	for (size_t a = 0; a < sp->n_axes && len < sizeof(which); a++)
+		len += (size_t)snprintf(which + len, sizeof(which) - len, "%s%s", a ? " " : "",
+					sets[a]);
+	err = scn_load(sp->scenario, (const char *const *)sets, sp->n_axes, &s, &d);
+	if (!err && (err = topo_build(&s->topo, &t, &d)))
+		scn_locate(s, &d);
+	else if (!err)
+		err = scn_resolve(s, t, &d);
+	sweep_sets_free(sets, sp->n_axes);
+	topo_free(t);
+	scn_free(s);
+	if (err == -ENOMEM) {
+		fputs("rocesim: out of memory\n", stderr);
+		return CLI_EXIT_INPUT;
+	}
+	if (err) {
+		char line[1200];
+
+		fprintf(stderr, "rocesim: sweep point p%0*zu (%s): %s\n", sp->id_width, p + 1,
+			which, diag_str(&d, line, sizeof(line)));
+		return CLI_EXIT_INPUT;
+	}
+	return 0;
+}
+
+/* Does @dir hold the spec of another sweep (another scenario or other axes)? */
+static int other_sweep(const struct sweep_spec *sp, const char *dir, char *why, size_t size)
+{
+	char path[OUTDIR_PATH + 32];
+	json_t *j, *axes, *ax;
+	size_t i;
+	int other = 0;
+
+	snprintf(path, sizeof(path), "%s/sweep.json", dir);
+	if (access(path, F_OK))
+		return 0;
+	j = json_load_file(path, 0, NULL);
+	axes = json_object_get(j, "axes");
+	if (!j || !json_is_array(axes)) {
+		snprintf(why, size, "a sweep.json that cannot be read");
+		json_decref(j);
+		return 1;
+	}
+	if (!json_is_string(json_object_get(json_object_get(j, "scenario"), "path")) ||
+	    strcmp(json_string_value(json_object_get(json_object_get(j, "scenario"), "path")),
+		   sp->scenario)) {
+		snprintf(why, size, "the sweep of another scenario");
+		other = 1;
+	}
+	if (!other && json_array_size(axes) != sp->n_axes)
+		other = 1;
+	json_array_foreach(axes, i, ax) {
+		if (other || i >= sp->n_axes)
+			break;
+		other = !json_is_string(json_object_get(ax, "key")) ||
+			strcmp(json_string_value(json_object_get(ax, "key")), sp->axes[i].key);
+	}
+	if (other && !*why)
+		snprintf(why, size, "the sweep of other axes");
+	json_decref(j);
+	return other;
+}
+
+/* Remove the temporaries of a sweep that was killed while writing its files. */
+static void remove_temporaries(const char *dir)
+{
+	static const char *const names[] = {".sweep.json.", ".sweep.csv.", ".summary.csv."};
+	DIR *dp = opendir(dir);
+	struct dirent *e;
+
+	while (dp && (e = readdir(dp))) {
+		for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+			size_t len = strlen(names[i]);
+
+			if (!strncmp(e->d_name, names[i], len) && strlen(e->d_name) == len + 6) {
+				char path[OUTDIR_PATH + 300];
+
+				snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+				unlink(path);
+			}
+		}
+	}
+	if (dp)
+		closedir(dp);
+}
+
+static int run_sweep(struct sweep_spec *sp, const struct sweep_args *a)
+{
+	static const char busy[] = "rocesim: %s is in use by another run or sweep (pid %ld): "
+				   "wait for it to end or give another -o\n";
+	struct outdir od = {.lock_fd = -1};
+	struct sweep_run *runs = NULL;
+	struct sweep_exec x = {0};
+	char dir[OUTDIR_PATH], self[OUTDIR_PATH], why[128] = "", *text = NULL;
+	size_t n = sp->n_points * sp->n_seeds, failed = 0, finished = 0;
+	ssize_t len;
+	json_t *spec = NULL;
+	int err, rc = CLI_EXIT_INPUT;
+
+	len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (len <= 0 || (size_t)len >= sizeof(self) - 1) {
+		fprintf(stderr, "rocesim: cannot find the rocesim executable: %s\n",
+			strerror(errno));
+		return CLI_EXIT_INPUT;
+	}
+	self[len] = '\0';
+	if (a->outdir)
+		snprintf(dir, sizeof(dir), "%s", a->outdir);
+	else
+		snprintf(dir, sizeof(dir), "out/%s-sweep", sp->name);
+	runs = calloc(n, sizeof(*runs));
+	spec = sweep_spec_json(sp);
+	text = spec ? json_dumps(spec, JSON_INDENT(2)) : NULL;
+	if (!runs || !text) {
+		fputs("rocesim: out of memory\n", stderr);
+		goto out;
+	}
+	for (size_t p = 0, i = 0; p < sp->n_points; p++) {
+		for (size_t s = 0; s < sp->n_seeds; s++, i++) {
+			runs[i].point = p;
+			runs[i].seed = sp->seeds[s];
+			sweep_spec_id(sp, p, sp->seeds[s], runs[i].id);
+		}
+	}
+	catch_signals();
+	err = outdir_open(&od, dir);
+	if (err == -EBUSY) {
+		fprintf(stderr, busy, dir, (long)od.holder);
+		goto out;
+	}
+	if (err) {
+		fprintf(stderr, "rocesim: cannot write in %s: %s\n", od.where, strerror(-err));
+		goto out;
+	}
+	if (other_sweep(sp, dir, why, sizeof(why))) {
+		fprintf(stderr,
+			"rocesim: %s holds %s (sweep.json): give another -o or remove the folder\n",
+			dir, why);
+		goto out;
+	}
+	remove_temporaries(dir);
+	rc = 3;
+	if ((err = sweep_write_file(dir, "sweep.json", text, strlen(text), 1))) {
+		fprintf(stderr, "rocesim: cannot write %s/sweep.json: %s\n", dir, strerror(-err));
+		goto out;
+	}
+	x.self = self;
+	x.dir = dir;
+	x.jobs = (unsigned)a->jobs;
+	x.progress = a->progress;
+	x.stop = &stop_flag;
+	err = sweep_run_all(sp, runs, n, &x);
+	if (err)
+		fprintf(stderr, "rocesim: the sweep stopped: %s\n", strerror(-err));
+	for (size_t i = 0; i < n; i++) {
+		failed += runs[i].status == SWEEP_FAILED;
+		finished += runs[i].status != SWEEP_NOT_RUN && runs[i].status != SWEEP_FAILED;
+	}
+	if (sweep_tables(sp, runs, n, dir, a->quiet ? NULL : stdout)) {
+		fprintf(stderr, "rocesim: cannot write the tables in %s: %s\n", dir,
+			strerror(errno));
+		goto out;
+	}
+	if (!a->quiet)
+		printf("  runs       %zu (%zu finished, %zu failed)\n  tables     %s/sweep.csv, "
+		       "%s/summary.csv\n",
+		       n, finished, failed, dir, dir);
+	if (err)
+		goto out;
+	if (stop_flag) {
+		fprintf(
+		    stderr,
+		    "rocesim: sweep interrupted by %s: %zu of %zu runs finished and kept in %s; "
+		    "run the same sweep again to resume\n",
+		    stop_sig == SIGINT	  ? "SIGINT"
+		    : stop_sig == SIGTERM ? "SIGTERM"
+					  : "SIGHUP",
+		    finished, n, dir);
+		rc = 128 + stop_sig;
+		goto out;
+	}
+	if (failed)
+		fprintf(stderr,
+			"rocesim: %zu of %zu runs failed (status and error in %s/sweep.csv)\n",
+			failed, n, dir);
+	rc = failed ? CLI_EXIT_FOUND : 0;
+out:
+	outdir_close(&od);
+	free(text);
+	json_decref(spec);
+	free(runs);
+	return rc;
+}
+
+/* The spec from the scenario and @a, every point checked; then run it. */
+static int sweep_main(const struct sweep_args *a)
+{
+	struct sweep_spec sp = {.scenario = (char *)a->scenario};
+	struct scenario *base = NULL;
+	struct diag d = {0};
+	char *text = NULL;
+	size_t len;
+	int err, rc = CLI_EXIT_INPUT;
+
+	err = textfile_read(a->scenario, &text, &len);
+	if (err) {
+		if (err == -ENOMEM)
+			fputs("rocesim: out of memory\n", stderr);
+		else
+			fprintf(stderr, "rocesim: %s: cannot read: %s\n", a->scenario,
+				textfile_strerror(err));
+		return CLI_EXIT_INPUT;
+	}
+	sweep_sha256(text, len, sp.sha256);
+	if ((err = scn_load(a->scenario, NULL, 0, &base, &d)))
+		goto fail;
+	if (!(sp.name = strdup(base->name))) {
+		err = -ENOMEM;
+		goto fail;
+	}
+	for (size_t i = 0; i < a->n_vary; i++) {
+		struct sweep_axis *axes = realloc(sp.axes, (i + 1) * sizeof(*axes));
+
+		if (!axes) {
+			err = -ENOMEM;
+			goto fail;
+		}
+		sp.axes = axes;
+		if ((err = sweep_axis_parse("--vary", 0, a->vary[i], &sp.axes[i], &d)))
+			goto fail;
+		sp.n_axes++;
+		for (size_t j = 0; j < i; j++) {
+			if (!strcmp(sp.axes[j].key, sp.axes[i].key)) {
+				diag_set(&d, "--vary", 0, sp.axes[i].key, "varied twice");
+				err = -EINVAL;
+				goto fail;
+			}
+		}
+	}
+	sp.zip = a->zip;
+	err = sweep_spec_from_scenario(&sp, text, len, a->n_vary > 0, a->zip,
+				       a->seeds || a->seed_list, &d);
+	if (err || (err = make_seeds(&sp, a, base->seed, &d)) || (err = sweep_spec_points(&sp, &d)))
+		goto fail;
+	for (size_t p = 0; p < sp.n_points; p++)
+		if ((rc = check_point(&sp, p)))
+			goto out;
+	rc = run_sweep(&sp, a);
+	goto out;
+fail:
+	if (err == -ENOMEM)
+		fputs("rocesim: out of memory\n", stderr);
+	else
+		input_error(&d);
+	rc = CLI_EXIT_INPUT;
+out:
+	scn_free(base);
+	free(text);
+	sweep_spec_free(&sp);
+	return rc;
+}
+
+int cmd_sweep(int argc, char **argv)
+{
+	static const char pre[] = "rocesim sweep: ";
+	struct sweep_args a = {0};
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	int rc = -1;
+
+	a.jobs = cores > 0 ? (unsigned long long)cores : 1;
+	a.vary = calloc((size_t)argc + 1, sizeof(*a.vary));
+	if (!a.vary) {
+		fputs("rocesim: out of memory\n", stderr);
+		return CLI_EXIT_INPUT;
+	}
+	for (int i = 0; i < argc && rc < 0; i++) {
+		const char *o = argv[i];
+		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (!strcmp(o, "--vary")) {
+			if (!v || !strchr(v, '='))
+				rc = cli_usage_error(pre, usage, "%s needs KEY=VALUES", o);
+			else
+				a.vary[a.n_vary++] = argv[++i];
+		} else if (!strcmp(o, "--zip")) {
+			a.zip = 1;
+		} else if (!strcmp(o, "--seeds")) {
+			if (!v || parse_count(v, SWEEP_MAX_RUNS, &a.seeds))
+				rc = cli_usage_error(pre, usage, "%s needs a count (1 or more)", o);
+			i++;
+		} else if (!strcmp(o, "--seed-list")) {
+			if (!v)
+				rc = cli_usage_error(pre, usage, "%s needs S1,S2,...", o);
+			a.seed_list = argv[++i];
+		} else if (!strcmp(o, "-j") || !strcmp(o, "--jobs")) {
+			if (!v || parse_count(v, 4096, &a.jobs))
+				rc = cli_usage_error(pre, usage, "%s needs a count (1 to 4096)", o);
+			i++;
+		} else if (!strcmp(o, "-o") || !strcmp(o, "--out")) {
+			if (!v)
+				rc = cli_usage_error(pre, usage, "%s needs a folder", o);
+			a.outdir = argv[++i];
+		} else if (!strcmp(o, "--progress")) {
+			a.progress = 1;
+		} else if (!strcmp(o, "--quiet") || !strcmp(o, "-q")) {
+			a.quiet = 1;
+		} else {
+			rc = cli_scenario_arg(o, pre, usage, &a.scenario);
+		}
+	}
+	if (rc < 0 && !a.scenario)
+		rc = cli_usage_error(pre, usage, "%s", "sweep needs a scenario file");
+	if (rc < 0 && a.progress && a.quiet)
+		rc = cli_usage_error(pre, usage, "%s", "--progress and --quiet exclude each other");
+	if (rc < 0 && a.seeds && a.seed_list)
+		rc =
+		    cli_usage_error(pre, usage, "%s", "--seeds and --seed-list exclude each other");
+	if (rc < 0)
+		rc = sweep_main(&a);
+	free(a.vary);
+	return rc;
+}

@@ -1,0 +1,152 @@
+/*
+ * rocesim sweep, inside: the spec (axes, seeds) and its points
+ * (sweep_axes.c, sweep_spec.c), the scenario's digest (sweep_digest.c),
+ * running the points as child processes (sweep_run.c) and the tables
+ * (sweep_tables.c); sweep.c is the verb that joins them.
+ *
+ * A point is one combination of axis values; a run is a point with one
+ * seed, in points/<id>/ where <id> is "p" + the point's number from 1,
+ * zero-padded to at least three digits, + "-s" + the seed ("p003-s2").
+ * In a grid the first axis is the outermost (the last one changes
+ * fastest); with --zip point i takes the i-th value of every axis.
+ */
+#ifndef ROCESIM_SWEEP_IMPL_H
+#define ROCESIM_SWEEP_IMPL_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "sim/engine/diag.h"
+
+#define SWEEP_MAX_VALUES 10000 /* values of one axis */
+#define SWEEP_MAX_RUNS 1000000 /* points x seeds */
+#define SWEEP_ID_SIZE 48
+#define SWEEP_PATH 4400 /* a path in the sweep folder */
+
+/* One --vary: a scenario key and the values it takes, as given to --set. */
+struct sweep_axis {
+	char *key;
+	char **values;
+	size_t n;
+};
+
+struct sweep_spec {
+	char *scenario;	 /* the path as given */
+	char sha256[65]; /* of the scenario file's bytes, in hex */
+	char *name;	 /* the scenario's name */
+	struct sweep_axis *axes;
+	size_t n_axes;
+	int zip;
+	uint64_t *seeds; /* a list (--seed-list), or NULL until sweep.c expands... */
+	size_t n_seeds;
+	size_t seed_count; /* ...this many from the scenario's seed (--seeds N) */
+	size_t n_points;   /* combinations of axis values (1 with no axis) */
+	int id_width;	   /* digits of the point number in ids */
+};
+
+/* How a run of the sweep ended. */
+enum sweep_status {
+	SWEEP_NOT_RUN,	 /* not started (the sweep was interrupted first) */
+	SWEEP_OK,	 /* exit 0 */
+	SWEEP_EXPECT,	 /* exit 1: the run worked, an expect: gate failed */
+	SWEEP_FAILED,	 /* any other exit, or a signal */
+	SWEEP_SKIPPED_OK /* finished by an earlier sweep (resumed), exit 0 or 1 then */
+};
+
+/* A run: one point with one seed. */
+struct sweep_run {
+	size_t point; /* from 0 */
+	uint64_t seed;
+	char id[SWEEP_ID_SIZE];
+	enum sweep_status status;
+	int exit_code, sig; /* as the run ended (sig: the signal, or 0) */
+	int resumed;	    /* skipped: an earlier sweep finished it */
+	char error[256];    /* first line of its stderr when it failed */
+};
+
+/* ---- sweep_axes.c ---- */
+
+/*
+ * Parse one axis "KEY=V1,V2,..." / "KEY=LO..HI:N" / "KEY=LO..HI:xF" into
+ * @ax (sweep_axis_free it). Ranges of sizes, rates, times and lengths give
+ * whole numbers of the base unit, written back in the largest unit that
+ * keeps them exact ("150KB", "2500ns", "300m"). Returns 0, -EINVAL with @d
+ * set (file @where, line @line, path the key), or -ENOMEM.
+ */
+int sweep_axis_parse(const char *where, int line, const char *arg, struct sweep_axis *ax,
+		     struct diag *d);
+/* The values of @spec ("V1,V2" or a range) for @key into @ax, as above. */
+int sweep_axis_values(const char *where, int line, const char *key, const char *spec,
+		      struct sweep_axis *ax, struct diag *d);
+void sweep_axis_free(struct sweep_axis *ax);
+
+/* ---- sweep_spec.c ---- */
+
+/* Set n_points and id_width from the axes; -EINVAL (@d set) when --zip
+ * axes differ in length or the sweep is too large. */
+int sweep_spec_points(struct sweep_spec *sp, struct diag *d);
+/* The value index of each axis for point @p into @idx (n_axes entries). */
+void sweep_spec_index(const struct sweep_spec *sp, size_t p, size_t *idx);
+/* The id of point @p with @seed into @buf (SWEEP_ID_SIZE). */
+void sweep_spec_id(const struct sweep_spec *sp, size_t p, uint64_t seed, char *buf);
+/* The overrides of point @p, "KEY=VALUE" each, into @sets (n_axes new
+ * strings: sweep_sets_free them). 0 or -ENOMEM. */
+int sweep_spec_sets(const struct sweep_spec *sp, size_t p, char **sets);
+void sweep_sets_free(char **sets, size_t n);
+/*
+ * Read the `sweep:` section of the scenario @text (@len bytes; nothing when
+ * it has none) into @sp: vary (a mapping of KEY: "V1,V2" or "LO..HI:N", or
+ * KEY: a list of values), zip (true or false), seeds (a count, or a list).
+ * What the command line gave (@have_vary, @have_zip, @have_seeds) wins.
+ */
+int sweep_spec_from_scenario(struct sweep_spec *sp, const char *text, size_t len, int have_vary,
+			     int have_zip, int have_seeds, struct diag *d);
+/* sweep.json's content: the whole spec and every point. New reference. */
+json_t *sweep_spec_json(const struct sweep_spec *sp);
+void sweep_spec_free(struct sweep_spec *sp);
+
+/* ---- sweep_digest.c ---- */
+
+/* SHA-256 of @len bytes at @data, in lower-case hex, into @hex (65). */
+void sweep_sha256(const void *data, size_t len, char hex[65]);
+
+/* ---- sweep_run.c ---- */
+
+struct sweep_exec {
+	const char *self;   /* the rocesim executable */
+	const char *dir;    /* the sweep folder */
+	unsigned jobs;	    /* children at once */
+	int progress;	    /* a line on stderr per finished run */
+	volatile int *stop; /* set by a signal: start nothing more */
+};
+
+/*
+ * Run every run of @runs (@n of them) not already finished (resume), at
+ * most @x->jobs at once, each `rocesim run` in a child process of its own.
+ * Fills each run's status. Returns 0, or a negative errno when the sweep
+ * itself could not go on (a folder that cannot be made, fork failing).
+ */
+int sweep_run_all(const struct sweep_spec *sp, struct sweep_run *runs, size_t n,
+		  const struct sweep_exec *x);
+/* Forward @sig to the running children (async-signal-safe). */
+void sweep_run_forward(int sig);
+
+/* ---- sweep_tables.c ---- */
+
+/*
+ * Write sweep.csv and summary.csv into @dir (atomically: a temporary
+ * renamed into place) from the runs' results.json, and print the table of
+ * the main metrics on @out (NULL: none). Returns 0 or a negative errno.
+ */
+int sweep_tables(const struct sweep_spec *sp, const struct sweep_run *runs, size_t n,
+		 const char *dir, FILE *out);
+/*
+ * Write @len bytes of @text as @dir/@name atomically (a temporary
+ * @dir/.@name.XXXXXX renamed into place; on disk first when @sync). 0 or a
+ * negative errno.
+ */
+int sweep_write_file(const char *dir, const char *name, const char *text, size_t len, int sync);
+
+#endif

@@ -1,0 +1,350 @@
+/*
+ * sweep runs: each run of a sweep is `rocesim run SCENARIO -o
+ * DIR/points/<id> --set KEY=VALUE... --seed S --quiet` in a child process
+ * of its own (fork + exec of rocesim itself), so that a run that crashes
+ * or runs out of memory takes only itself down. At most -j children at
+ * once, each in a process group of its own: a Ctrl-C at the terminal
+ * reaches the sweep alone, which starts nothing more and forwards the
+ * signal once to every child (each then removes its temporaries).
+ *
+ * What a run leaves in points/<id>/: what `rocesim run` writes, stderr.txt
+ * (its standard error), and, only once it has ended with exit 0 or 1,
+ * point.json (the overrides, the seed, the scenario's digest and the exit
+ * code). A later sweep into the same folder skips a run whose results.json
+ * exists and whose point.json matches: a killed sweep resumes where it was.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sim/cli/sweep_impl.h"
+
+/* The children running (0: a free slot), read by the signal handler. */
+static volatile pid_t *slots;
+static size_t n_slots;
+
+void sweep_run_forward(int sig)
+{
+	for (size_t i = 0; slots && i < n_slots; i++)
+		if (slots[i] > 0)
+			kill(slots[i], sig);
+}
+
+static json_t *point_json(const struct sweep_spec *sp, const struct sweep_run *r, char *const *sets,
+			  int exit_code)
+{
+	json_t *j = json_object(), *ov = json_array();
+	int bad = !j || !ov;
+
+	for (size_t a = 0; a < sp->n_axes; a++)
+		bad |= json_array_append_new(ov, json_string(sets[a]));
+	bad |= json_object_set_new(j, "id", json_string(r->id));
+	bad |= json_object_set_new(j, "scenario_sha256", json_string(sp->sha256));
+	/* the hook for variants: a point's overlay would be recorded here */
+	bad |= json_object_set_new(j, "overrides", ov);
+	bad |= json_object_set_new(j, "seed", json_integer((json_int_t)r->seed));
+	bad |= json_object_set_new(j, "exit", json_integer(exit_code));
+	if (bad) {
+		json_decref(j);
+		return NULL;
+	}
+	return j;
+}
+
+/* @dir/@name into @buf (SWEEP_PATH); 0, or -ENAMETOOLONG. */
+static int path_of(char *buf, const char *dir, const char *name)
+{
+	return snprintf(buf, SWEEP_PATH, "%s/%s", dir, name) >= SWEEP_PATH ? -ENAMETOOLONG : 0;
+}
+
+/* Did an earlier sweep finish @r with these inputs? Its exit code, or -1. */
+static int finished(const char *pdir, const struct sweep_spec *sp, const struct sweep_run *r,
+		    char *const *sets)
+{
+	char path[SWEEP_PATH];
+	json_t *old, *want;
+	int code = -1;
+
+	if (path_of(path, pdir, "results.json") || access(path, F_OK) ||
+	    path_of(path, pdir, "point.json"))
+		return -1;
+	old = json_load_file(path, 0, NULL);
+	want = point_json(sp, r, sets, 0);
+	if (old && want) {
+		json_t *e = json_object_get(old, "exit");
+
+		json_object_set(want, "exit", e ? e : json_null());
+		if (json_equal(old, want) && json_is_integer(e) &&
+		    (json_integer_value(e) == 0 || json_integer_value(e) == 1))
+			code = (int)json_integer_value(e);
+	}
+	json_decref(old);
+	json_decref(want);
+	return code;
+}
+
+static int mkdir_p(const char *path)
+{
+	return mkdir(path, 0777) && errno != EEXIST ? -errno : 0;
+}
+
+/* The first line of @path (a run's stderr) into @buf, "" if none. */
+static void first_line(const char *path, char *buf, size_t size)
+{
+	FILE *f = *path ? fopen(path, "r") : NULL;
+
+	buf[0] = '\0';
+	if (!f)
+		return;
+	if (fgets(buf, (int)size, f))
+		buf[strcspn(buf, "\n")] = '\0';
+	fclose(f);
+}
+
+/* Start a run in a child; its pid, or a negative errno. */
+static pid_t launch(const struct sweep_spec *sp, const struct sweep_exec *x, const char *pdir,
+		    char *const *sets, uint64_t seed_value)
+{
+	const size_t n_args = 9 + 2 * sp->n_axes;
+	const char **argv = calloc(n_args, sizeof(*argv));
+	char path[SWEEP_PATH], seed[24];
+	int err_fd, null_fd;
+	size_t k = 0;
+	pid_t pid;
+
+	if (!argv)
+		return -ENOMEM;
+	if (path_of(path, pdir, "stderr.txt")) {
+		free(argv);
+		return -ENAMETOOLONG;
+	}
+	err_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (err_fd < 0 || null_fd < 0) {
+		int err = -errno;
+
+		if (err_fd >= 0)
+			close(err_fd);
+		free(argv);
+		return err;
+	}
+	/* a point.json left from an earlier sweep no longer says how this run ended */
+	if (!path_of(path, pdir, "point.json"))
+		unlink(path);
+	snprintf(seed, sizeof(seed), "%llu", (unsigned long long)seed_value);
+	argv[k++] = x->self;
+	argv[k++] = "run";
+	argv[k++] = sp->scenario;
+	argv[k++] = "-o";
+	argv[k++] = pdir;
+	for (size_t a = 0; a < sp->n_axes; a++) {
+		argv[k++] = "--set";
+		argv[k++] = sets[a];
+	}
+	/* the hook for variants: `--with OVERLAY` would be passed here */
+	argv[k++] = "--seed";
+	argv[k++] = seed;
+	argv[k++] = "--quiet";
+	argv[k] = NULL;
+	pid = fork();
+	if (pid == 0) {
+		sigset_t none;
+
+		setpgid(0, 0);
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		dup2(null_fd, STDOUT_FILENO);
+		dup2(err_fd, STDERR_FILENO);
+		execv(x->self, (char *const *)argv);
+		dprintf(STDERR_FILENO, "rocesim sweep: cannot run %s: %s\n", x->self,
+			strerror(errno));
+		_exit(127);
+	}
+	close(err_fd);
+	close(null_fd);
+	free(argv);
+	return pid < 0 ? -errno : pid;
+}
+
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* How the child of run @r ended, with @status from waitpid. */
+static void reap(const struct sweep_spec *sp, const struct sweep_exec *x, struct sweep_run *r,
+		 int status, char *const *sets)
+{
+	char pdir[SWEEP_PATH], path[SWEEP_PATH], line[200];
+
+	if (snprintf(pdir, sizeof(pdir), "%s/points/%s", x->dir, r->id) >= SWEEP_PATH ||
+	    path_of(path, pdir, "stderr.txt"))
+		path[0] = '\0';
+	r->exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	r->sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+	if (r->exit_code == 0 || r->exit_code == 1) {
+		json_t *j = point_json(sp, r, sets, r->exit_code);
+		char *text = j ? json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS) : NULL;
+
+		r->status = r->exit_code ? SWEEP_EXPECT : SWEEP_OK;
+		if (!text || sweep_write_file(pdir, "point.json", text, strlen(text), 0)) {
+			r->status = SWEEP_FAILED;
+			snprintf(r->error, sizeof(r->error), "cannot write point.json");
+		}
+		free(text);
+		json_decref(j);
+		return;
+	}
+	first_line(path, line, sizeof(line));
+	if (*x->stop && (r->sig || r->exit_code >= 128)) {
+		r->status = SWEEP_NOT_RUN;
+		snprintf(r->error, sizeof(r->error), "interrupted");
+		return;
+	}
+	r->status = SWEEP_FAILED;
+	if (r->sig)
+		snprintf(r->error, sizeof(r->error), "killed by signal %d (%s)%s%s", r->sig,
+			 strsignal(r->sig), *line ? ": " : "", line);
+	else
+		snprintf(r->error, sizeof(r->error), "exit %d%s%s", r->exit_code, *line ? ": " : "",
+			 line);
+}
+
+int sweep_run_all(const struct sweep_spec *sp, struct sweep_run *runs, size_t n,
+		  const struct sweep_exec *x)
+{
+	struct {
+		size_t run;
+		char **sets;
+		double t0;
+	} * job;
+	char pdir[SWEEP_PATH];
+	size_t next = 0, active = 0, done = 0;
+	int err = 0;
+
+	job = calloc(x->jobs, sizeof(*job));
+	slots = calloc(x->jobs, sizeof(*slots));
+	if (!job || !slots) {
+		free(job);
+		free((void *)slots);
+		slots = NULL;
+		return -ENOMEM;
+	}
+	n_slots = x->jobs;
+	if ((err = path_of(pdir, x->dir, "points")) || (err = mkdir_p(pdir)))
+		goto out;
+	while (next < n || active) {
+		/* fill the free slots */
+		while (!err && !*x->stop && next < n && active < x->jobs) {
+			struct sweep_run *r = &runs[next];
+			char **sets = calloc(sp->n_axes ? sp->n_axes : 1, sizeof(*sets));
+			size_t s = 0;
+			pid_t pid;
+			int code;
+
+			if (!sets || sweep_spec_sets(sp, r->point, sets)) {
+				free(sets);
+				err = -ENOMEM;
+				break;
+			}
+			if (snprintf(pdir, sizeof(pdir), "%s/points/%s", x->dir, r->id) >=
+			    SWEEP_PATH)
+				err = -ENAMETOOLONG;
+			if (err || (err = mkdir_p(pdir))) {
+				sweep_sets_free(sets, sp->n_axes);
+				free(sets);
+				break;
+			}
+			next++;
+			code = finished(pdir, sp, r, sets);
+			if (code >= 0) {
+				r->status = SWEEP_SKIPPED_OK;
+				r->exit_code = code;
+				r->resumed = 1;
+				done++;
+				sweep_sets_free(sets, sp->n_axes);
+				free(sets);
+				continue;
+			}
+			pid = launch(sp, x, pdir, sets, r->seed);
+			if (pid < 0) {
+				err = (int)pid;
+				sweep_sets_free(sets, sp->n_axes);
+				free(sets);
+				break;
+			}
+			while (slots[s])
+				s++;
+			slots[s] = pid;
+			job[s].run = (size_t)(r - runs);
+			job[s].sets = sets;
+			job[s].t0 = now_s();
+			active++;
+		}
+		if (!active)
+			break;
+		/* wait for one child (a signal interrupts the wait: loop) */
+		int status;
+		pid_t pid = waitpid(-1, &status, 0);
+
+		if (pid < 0) {
+			if (errno == EINTR)
+				continue;
+			err = -errno;
+			break;
+		}
+		for (size_t s = 0; s < x->jobs; s++) {
+			struct sweep_run *r;
+
+			if (slots[s] != pid)
+				continue;
+			r = &runs[job[s].run];
+			slots[s] = 0;
+			active--;
+			done++;
+			reap(sp, x, r, status, job[s].sets);
+			sweep_sets_free(job[s].sets, sp->n_axes);
+			free(job[s].sets);
+			if (x->progress)
+				fprintf(stderr, "rocesim sweep: [%zu/%zu] %s %s%s%s (%.2f s)\n",
+					done, n, r->id,
+					r->status == SWEEP_OK	     ? "ok"
+					: r->status == SWEEP_EXPECT  ? "expect failed"
+					: r->status == SWEEP_NOT_RUN ? "interrupted"
+								     : "FAILED",
+					*r->error && r->status == SWEEP_FAILED ? ": " : "",
+					r->status == SWEEP_FAILED ? r->error : "",
+					now_s() - job[s].t0);
+			break;
+		}
+	}
+out:
+	/* on an error of our own, wait for the children already started */
+	for (size_t s = 0; s < x->jobs; s++) {
+		if (slots[s] > 0) {
+			int status;
+
+			while (waitpid(slots[s], &status, 0) < 0 && errno == EINTR)
+				;
+			reap(sp, x, &runs[job[s].run], status, job[s].sets);
+			sweep_sets_free(job[s].sets, sp->n_axes);
+			free(job[s].sets);
+			slots[s] = 0;
+		}
+	}
+	free(job);
+	free((void *)slots);
+	slots = NULL;
+	n_slots = 0;
+	return err;
+}

@@ -1,0 +1,358 @@
+/*
+ * sweep spec: the axes and seeds of a sweep (from the command line or the
+ * scenario's `sweep:` section), its points in order with their ids and
+ * overrides, and sweep.json, the spec written beside the results so that
+ * the sweep can be resumed and collected.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/cli/sweep_impl.h"
+#include "sim/engine/ydoc.h"
+
+int sweep_spec_points(struct sweep_spec *sp, struct diag *d)
+{
+	size_t n = 1;
+
+	for (size_t a = 0; a < sp->n_axes; a++) {
+		size_t m = sp->axes[a].n;
+
+		if (sp->zip && a && m != sp->axes[0].n) {
+			diag_set(d, "--zip", 0, sp->axes[a].key,
+				 "has %zu values and %s has %zu: zipped axes need as many each", m,
+				 sp->axes[0].key, sp->axes[0].n);
+			return -EINVAL;
+		}
+		if (sp->zip)
+			n = m;
+		else if (m && n > SWEEP_MAX_RUNS / m)
+			n = SWEEP_MAX_RUNS + 1;
+		else
+			n *= m;
+	}
+	if (n > SWEEP_MAX_RUNS || (sp->n_seeds && n > SWEEP_MAX_RUNS / sp->n_seeds)) {
+		diag_set(d, "--vary", 0, "", "more than %d runs (points x seeds)", SWEEP_MAX_RUNS);
+		return -EINVAL;
+	}
+	sp->n_points = n;
+	sp->id_width = 3;
+	for (size_t m = 1000; m <= n; m *= 10)
+		sp->id_width++;
+	return 0;
+}
+
+void sweep_spec_index(const struct sweep_spec *sp, size_t p, size_t *idx)
+{
+	for (size_t a = sp->n_axes; a-- > 0;) {
+		if (sp->zip) {
+			idx[a] = p;
+			continue;
+		}
+		idx[a] = p % sp->axes[a].n;
+		p /= sp->axes[a].n;
+	}
+}
+
+void sweep_spec_id(const struct sweep_spec *sp, size_t p, uint64_t seed, char *buf)
+{
+	snprintf(buf, SWEEP_ID_SIZE, "p%0*zu-s%llu", sp->id_width, p + 1, (unsigned long long)seed);
+}
+
+int sweep_spec_sets(const struct sweep_spec *sp, size_t p, char **sets)
+{
+	size_t idx[sp->n_axes ? sp->n_axes : 1];
+
+	sweep_spec_index(sp, p, idx);
+	for (size_t a = 0; a < sp->n_axes; a++) {
+		const char *k = sp->axes[a].key, *v = sp->axes[a].values[idx[a]];
+		size_t len = strlen(k) + strlen(v) + 2;
+
+		if (!(sets[a] = malloc(len))) {
+			sweep_sets_free(sets, a);
+			return -ENOMEM;
+		}
+		snprintf(sets[a], len, "%s=%s", k, v);
+	}
+	return 0;
+}
+
+void sweep_sets_free(char **sets, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(sets[i]);
+}
+
+/* ---- the scenario's sweep: section ----------------------------------------- */
+
+static int add_axis(struct sweep_spec *sp, const struct ydoc *y, const char *key,
+		    const char *values, int line, struct diag *d)
+{
+	struct sweep_axis *axes, ax;
+	int err;
+
+	for (size_t a = 0; a < sp->n_axes; a++) {
+		if (!strcmp(sp->axes[a].key, key)) {
+			diag_set(d, ydoc_file(y), line, key, "varied twice");
+			return -EINVAL;
+		}
+	}
+	err = sweep_axis_values(ydoc_file(y), line, key, values, &ax, d);
+	if (err == -EINVAL) {
+		char path[sizeof(d->path)];
+
+		snprintf(path, sizeof(path), "%s", d->path);
+		snprintf(d->path, sizeof(d->path), "sweep.vary.%.140s", path);
+	}
+	if (err)
+		return err;
+	axes = realloc(sp->axes, (sp->n_axes + 1) * sizeof(*axes));
+	if (!axes) {
+		sweep_axis_free(&ax);
+		return -ENOMEM;
+	}
+	sp->axes = axes;
+	sp->axes[sp->n_axes++] = ax;
+	return 0;
+}
+
+/* The items of the list at @path ("sweep.vary.KEY"), joined by ','. */
+static char *join_items(const struct ydoc *y, const char *path)
+{
+	size_t plen = strlen(path), len = 0;
+	char *s = calloc(1, 1);
+
+	for (size_t i = 0; s && i < ydoc_count(y); i++) {
+		const struct ydoc_entry *e = ydoc_at(y, i);
+		char *t;
+
+		if (strncmp(e->path, path, plen) || e->path[plen] != '[' || !e->value ||
+		    strchr(e->path + plen, '.'))
+			continue;
+		t = realloc(s, len + strlen(e->value) + 2);
+		if (!t) {
+			free(s);
+			return NULL;
+		}
+		s = t;
+		len += (size_t)sprintf(s + len, "%s%s", len ? "," : "", e->value);
+	}
+	return s;
+}
+
+static int read_vary(struct sweep_spec *sp, const struct ydoc *y, struct diag *d)
+{
+	static const char pre[] = "sweep.vary.";
+	const size_t plen = sizeof(pre) - 1;
+	int err;
+
+	for (size_t i = 0; i < ydoc_count(y); i++) {
+		const struct ydoc_entry *e = ydoc_at(y, i), *next;
+		char key[160], *joined;
+
+		if (strncmp(e->path, pre, plen))
+			continue;
+		if (strchr(e->path + plen, '[')) /* an item of a list read below */
+			continue;
+		snprintf(key, sizeof(key), "%s", e->path + plen);
+		if (e->value) {
+			err = add_axis(sp, y, key, e->value, e->line, d);
+		} else {
+			/* a mapping on the way to the key, or a list of values */
+			next = i + 1 < ydoc_count(y) ? ydoc_at(y, i + 1) : NULL;
+			if (!next || strncmp(next->path, e->path, strlen(e->path)) ||
+			    next->path[strlen(e->path)] != '[')
+				continue;
+			if (!(joined = join_items(y, e->path)))
+				return -ENOMEM;
+			err = add_axis(sp, y, key, joined, e->line, d);
+			free(joined);
+		}
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int read_seeds(struct sweep_spec *sp, const struct ydoc *y, struct diag *d)
+{
+	const struct ydoc_entry *e = ydoc_find(y, "sweep.seeds");
+	unsigned long long v;
+	char *end;
+
+	if (!e)
+		return 0;
+	if (e->value) {
+		v = strtoull(e->value, &end, 10);
+		if (!*e->value || *end || e->value[0] == '-' || !v || v > SWEEP_MAX_RUNS) {
+			diag_set(d, ydoc_file(y), e->line, "sweep.seeds",
+				 "\"%s\" is not a count of seeds (1 to %d) or a list of seeds",
+				 e->value, SWEEP_MAX_RUNS);
+			return -EINVAL;
+		}
+		sp->seed_count = (size_t)v;
+		return 0;
+	}
+	for (size_t i = 0; i < ydoc_count(y); i++) {
+		const struct ydoc_entry *s = ydoc_at(y, i);
+		uint64_t *seeds;
+
+		if (strncmp(s->path, "sweep.seeds[", 12))
+			continue;
+		v = s->value ? strtoull(s->value, &end, 10) : 0;
+		if (!s->value || !*s->value || *end || s->value[0] == '-') {
+			diag_set(d, ydoc_file(y), s->line, s->path, "\"%s\" is not a seed",
+				 s->value ? s->value : "(a section)");
+			return -EINVAL;
+		}
+		if (!(seeds = realloc(sp->seeds, (sp->n_seeds + 1) * sizeof(*seeds))))
+			return -ENOMEM;
+		sp->seeds = seeds;
+		sp->seeds[sp->n_seeds++] = v;
+	}
+	return 0;
+}
+
+int sweep_spec_from_scenario(struct sweep_spec *sp, const char *text, size_t len, int have_vary,
+			     int have_zip, int have_seeds, struct diag *d)
+{
+	struct ydoc *y;
+	int err = ydoc_parse(sp->scenario, text, len, &y, d);
+
+	if (err)
+		return err;
+	for (size_t i = 0; i < ydoc_count(y); i++) {
+		const struct ydoc_entry *e = ydoc_at(y, i);
+		const char *rest = e->path + 6;
+
+		if (strncmp(e->path, "sweep", 5) || (e->path[5] && e->path[5] != '.'))
+			continue;
+		if (!e->path[5]) {
+			if (e->value && *e->value) {
+				diag_set(d, ydoc_file(y), e->line, "sweep",
+					 "expected a mapping (vary, zip, seeds)");
+				err = -EINVAL;
+				goto out;
+			}
+			continue;
+		}
+		if (!strcmp(rest, "vary") && e->value && *e->value) {
+			diag_set(d, ydoc_file(y), e->line, e->path,
+				 "expected a mapping of KEY: \"V1,V2,...\" or \"LO..HI:N\"");
+			err = -EINVAL;
+			goto out;
+		}
+		if (!strncmp(rest, "vary", 4) && (!rest[4] || rest[4] == '.'))
+			continue;
+		if (!strncmp(rest, "seeds", 5) && (!rest[5] || rest[5] == '['))
+			continue;
+		if (!strcmp(rest, "zip")) {
+			if (!e->value || (strcmp(e->value, "true") && strcmp(e->value, "false"))) {
+				diag_set(d, ydoc_file(y), e->line, e->path,
+					 "expected true or false");
+				err = -EINVAL;
+				goto out;
+			}
+			if (!have_zip)
+				sp->zip = !strcmp(e->value, "true");
+			continue;
+		}
+		diag_set(d, ydoc_file(y), e->line, e->path,
+			 "unknown key (expected one of: vary, zip, seeds)");
+		err = -EINVAL;
+		goto out;
+	}
+	if (!have_vary && (err = read_vary(sp, y, d)))
+		goto out;
+	if (!have_seeds)
+		err = read_seeds(sp, y, d);
+out:
+	ydoc_free(y);
+	return err;
+}
+
+/* ---- sweep.json --------------------------------------------------------------- */
+
+static int put(json_t *o, const char *k, json_t *v)
+{
+	return json_object_set_new(o, k, v);
+}
+
+static int append(json_t *a, json_t *v)
+{
+	return json_array_append_new(a, v);
+}
+
+json_t *sweep_spec_json(const struct sweep_spec *sp)
+{
+	json_t *j = json_object(), *scn = json_object(), *axes = json_array(),
+	       *seeds = json_array(), *points = json_array();
+	char *sets[sp->n_axes ? sp->n_axes : 1];
+	size_t idx[sp->n_axes ? sp->n_axes : 1];
+	int bad = !j || !scn || !axes || !seeds || !points;
+
+	bad |= put(j, "schema_version", json_integer(1));
+	bad |= put(scn, "path", json_string(sp->scenario));
+	bad |= put(scn, "sha256", json_string(sp->sha256));
+	bad |= put(scn, "name", json_string(sp->name));
+	bad |= put(j, "scenario", scn);
+	for (size_t a = 0; a < sp->n_axes; a++) {
+		json_t *ax = json_object(), *vals = json_array();
+
+		for (size_t i = 0; vals && i < sp->axes[a].n; i++)
+			bad |= append(vals, json_string(sp->axes[a].values[i]));
+		bad |= put(ax, "key", json_string(sp->axes[a].key));
+		bad |= put(ax, "values", vals);
+		bad |= append(axes, ax);
+	}
+	bad |= put(j, "axes", axes);
+	bad |= put(j, "zip", json_boolean(sp->zip));
+	for (size_t s = 0; s < sp->n_seeds; s++)
+		bad |= append(seeds, json_integer((json_int_t)sp->seeds[s]));
+	bad |= put(j, "seeds", seeds);
+	for (size_t p = 0; !bad && p < sp->n_points; p++) {
+		json_t *pt = json_object(), *vals = json_object(), *ov = json_array(),
+		       *runs = json_array();
+		char id[SWEEP_ID_SIZE];
+
+		if (sweep_spec_sets(sp, p, sets)) {
+			bad = 1;
+			json_decref(pt), json_decref(vals), json_decref(ov), json_decref(runs);
+			break;
+		}
+		sweep_spec_index(sp, p, idx);
+		snprintf(id, sizeof(id), "p%0*zu", sp->id_width, p + 1);
+		bad |= put(pt, "id", json_string(id));
+		for (size_t a = 0; a < sp->n_axes; a++) {
+			bad |= put(vals, sp->axes[a].key, json_string(sp->axes[a].values[idx[a]]));
+			bad |= append(ov, json_string(sets[a]));
+		}
+		sweep_sets_free(sets, sp->n_axes);
+		/* the hook for variants: a point's overlay would be named here */
+		bad |= put(pt, "values", vals);
+		bad |= put(pt, "overrides", ov);
+		for (size_t s = 0; s < sp->n_seeds; s++) {
+			sweep_spec_id(sp, p, sp->seeds[s], id);
+			bad |= append(runs, json_string(id));
+		}
+		bad |= put(pt, "runs", runs);
+		bad |= append(points, pt);
+	}
+	bad |= put(j, "points", points);
+	if (bad) {
+		json_decref(j);
+		return NULL;
+	}
+	return j;
+}
+
+void sweep_spec_free(struct sweep_spec *sp)
+{
+	for (size_t a = 0; a < sp->n_axes; a++)
+		sweep_axis_free(&sp->axes[a]);
+	free(sp->axes);
+	free(sp->seeds);
+	free(sp->name);
+	memset(sp, 0, sizeof(sp[0]));
+}

@@ -1,0 +1,435 @@
+/*
+ * sweep tables: what a sweep's runs found, side by side.
+ *
+ *   sweep.csv    one row per run (point and seed): id, point, seed, each
+ *                axis value, status (ok, expect-failed, failed, not-run),
+ *                error (a failed run's first line of stderr), then every
+ *                metric of results.json's "summary", flattened with dots
+ *                ("fct_us.p99"); true/false as 1/0, null and lists left out.
+ *   summary.csv  one row per point over its seeds: point, each axis value,
+ *                runs (seeds with results), failed, then for each numeric
+ *                metric M: M.mean, M.std (sample), M.min, M.max and M.ci95,
+ *                the half-width of the 95% confidence interval of the mean
+ *                from Student's t distribution (t(0.975, n-1) x std /
+ *                sqrt(n); empty below two seeds).
+ *
+ * Columns of metrics are the union over the runs in order of appearance;
+ * numbers are printed with a fixed precision so that the same results give
+ * the same bytes.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_statistics_double.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sim/cli/sweep_impl.h"
+
+/* The metrics the table on stdout shows, when the runs have them. */
+static const char *const main_metrics[] = {"pfc_pause_frames",
+					   "pfc_paused_time_us",
+					   "lossless_drops",
+					   "drops",
+					   "ecn_marked_packets",
+					   "max_queue_bytes",
+					   "fct_us.p99",
+					   "collective.completion_time_us",
+					   "collective.busbw_GBps",
+					   NULL};
+
+int sweep_write_file(const char *dir, const char *name, const char *text, size_t len, int sync)
+{
+	char tmp[SWEEP_PATH], path[SWEEP_PATH];
+	int fd, err = 0;
+	mode_t mask = umask(0);
+
+	umask(mask);
+	snprintf(tmp, sizeof(tmp), "%s/.%s.XXXXXX", dir, name);
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = mkstemp(tmp);
+	if (fd < 0)
+		return -errno;
+	for (size_t off = 0; off < len;) {
+		ssize_t w = write(fd, text + off, len - off);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0) {
+			err = -errno;
+			break;
+		}
+		off += (size_t)w;
+	}
+	if (!err && fchmod(fd, 0666 & ~mask))
+		err = -errno;
+	if (!err && sync && fsync(fd))
+		err = -errno;
+	if (close(fd) && !err)
+		err = -errno;
+	if (!err && rename(tmp, path))
+		err = -errno;
+	if (err)
+		unlink(tmp);
+	return err;
+}
+
+/* Flatten the summary object @o under @prefix into @flat (path -> value). */
+static int flatten(json_t *flat, const char *prefix, json_t *o)
+{
+	const char *k;
+	json_t *v;
+
+	json_object_foreach(o, k, v) {
+		char path[256];
+
+		snprintf(path, sizeof(path), "%s%s%s", prefix, *prefix ? "." : "", k);
+		if (json_is_object(v)) {
+			if (flatten(flat, path, v))
+				return -ENOMEM;
+		} else if (json_is_number(v) || json_is_string(v)) {
+			if (json_object_set(flat, path, v))
+				return -ENOMEM;
+		} else if (json_is_boolean(v)) {
+			if (json_object_set_new(flat, path, json_integer(json_is_true(v))))
+				return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+static void csv_field(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\n\r")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void print_value(FILE *f, const json_t *v)
+{
+	if (json_is_integer(v))
+		fprintf(f, "%lld", (long long)json_integer_value(v));
+	else if (json_is_real(v))
+		fprintf(f, "%.15g", json_real_value(v));
+	else if (json_is_string(v))
+		csv_field(f, json_string_value(v));
+}
+
+static void print_stat(FILE *f, double x)
+{
+	fprintf(f, ",%.10g", x == 0 ? 0.0 : x); /* no "-0" */
+}
+
+static const char *status_name(const struct sweep_run *r)
+{
+	switch (r->status) {
+	case SWEEP_OK:
+		return "ok";
+	case SWEEP_EXPECT:
+		return "expect-failed";
+	case SWEEP_SKIPPED_OK:
+		return r->exit_code ? "expect-failed" : "ok";
+	case SWEEP_FAILED:
+		return "failed";
+	default:
+		return "not-run";
+	}
+}
+
+static int has_results(const struct sweep_run *r)
+{
+	return r->status == SWEEP_OK || r->status == SWEEP_EXPECT || r->status == SWEEP_SKIPPED_OK;
+}
+
+/* The tables' data: every run's flat summary, the union of metric names. */
+struct tables {
+	json_t **flat; /* per run; NULL when the run has no results */
+	json_t *cols;  /* metric -> true when numeric in some run (insertion order) */
+};
+
+static int load(const struct sweep_run *runs, size_t n, const char *dir, struct tables *t)
+{
+	t->flat = calloc(n ? n : 1, sizeof(*t->flat));
+	t->cols = json_object();
+	if (!t->flat || !t->cols)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		char path[SWEEP_PATH];
+		json_t *res, *sum, *v;
+		const char *k;
+
+		if (!has_results(&runs[i]))
+			continue;
+		snprintf(path, sizeof(path), "%s/points/%s/results.json", dir, runs[i].id);
+		res = json_load_file(path, 0, NULL);
+		sum = json_object_get(res, "summary");
+		if (!json_is_object(sum)) {
+			json_decref(res);
+			continue;
+		}
+		t->flat[i] = json_object();
+		if (!t->flat[i] || flatten(t->flat[i], "", sum)) {
+			json_decref(res);
+			return -ENOMEM;
+		}
+		json_decref(res);
+		json_object_foreach(t->flat[i], k, v) {
+			json_t *c = json_object_get(t->cols, k);
+
+			if (!c || (json_is_false(c) && json_is_number(v)))
+				if (json_object_set_new(t->cols, k,
+							json_boolean(json_is_number(v))))
+					return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+static void tables_free(struct tables *t, size_t n)
+{
+	for (size_t i = 0; t->flat && i < n; i++)
+		json_decref(t->flat[i]);
+	free(t->flat);
+	json_decref(t->cols);
+}
+
+static void axis_cells(FILE *f, const struct sweep_spec *sp, size_t p)
+{
+	size_t idx[sp->n_axes ? sp->n_axes : 1];
+
+	sweep_spec_index(sp, p, idx);
+	for (size_t a = 0; a < sp->n_axes; a++) {
+		fputc(',', f);
+		csv_field(f, sp->axes[a].values[idx[a]]);
+	}
+}
+
+static void runs_csv(FILE *f, const struct sweep_spec *sp, const struct sweep_run *runs, size_t n,
+		     const struct tables *t)
+{
+	const char *k;
+	json_t *c;
+
+	fputs("id,point,seed", f);
+	for (size_t a = 0; a < sp->n_axes; a++) {
+		fputc(',', f);
+		csv_field(f, sp->axes[a].key);
+	}
+	fputs(",status,error", f);
+	json_object_foreach(t->cols, k, c) {
+		fputc(',', f);
+		csv_field(f, k);
+	}
+	fputc('\n', f);
+	for (size_t i = 0; i < n; i++) {
+		const struct sweep_run *r = &runs[i];
+
+		fprintf(f, "%s,p%0*zu,%llu", r->id, sp->id_width, r->point + 1,
+			(unsigned long long)r->seed);
+		axis_cells(f, sp, r->point);
+		fprintf(f, ",%s,", status_name(r));
+		csv_field(f, r->status == SWEEP_FAILED ? r->error : "");
+		json_object_foreach(t->cols, k, c) {
+			fputc(',', f);
+			if (t->flat[i])
+				print_value(f, json_object_get(t->flat[i], k));
+		}
+		fputc('\n', f);
+	}
+}
+
+/* The values of metric @k over the runs of point @p (runs are point-major). */
+static size_t point_values(const struct sweep_run *runs, size_t n, const struct tables *t, size_t p,
+			   const char *k, double *x)
+{
+	size_t m = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		json_t *v;
+
+		if (runs[i].point != p || !t->flat[i])
+			continue;
+		v = json_object_get(t->flat[i], k);
+		if (json_is_number(v))
+			x[m++] = json_number_value(v);
+	}
+	return m;
+}
+
+static double ci95(const double *x, size_t m)
+{
+	return gsl_cdf_tdist_Pinv(0.975, (double)(m - 1)) * gsl_stats_sd(x, 1, m) / sqrt((double)m);
+}
+
+static void summary_csv(FILE *f, const struct sweep_spec *sp, const struct sweep_run *runs,
+			size_t n, const struct tables *t, double *x)
+{
+	static const char *const stats[] = {"mean", "std", "min", "max", "ci95"};
+	const char *k;
+	json_t *c;
+
+	fputs("point", f);
+	for (size_t a = 0; a < sp->n_axes; a++) {
+		fputc(',', f);
+		csv_field(f, sp->axes[a].key);
+	}
+	fputs(",runs,failed", f);
+	json_object_foreach(t->cols, k, c) {
+		for (size_t s = 0; json_is_true(c) && s < 5; s++) {
+			fputc(',', f);
+			fprintf(f, "%s.%s", k, stats[s]); /* metric names need no quoting */
+		}
+	}
+	fputc('\n', f);
+	for (size_t p = 0; p < sp->n_points; p++) {
+		size_t ok = 0, failed = 0;
+
+		for (size_t i = 0; i < n; i++) {
+			if (runs[i].point != p)
+				continue;
+			ok += t->flat[i] != NULL;
+			failed += runs[i].status == SWEEP_FAILED;
+		}
+		fprintf(f, "p%0*zu", sp->id_width, p + 1);
+		axis_cells(f, sp, p);
+		fprintf(f, ",%zu,%zu", ok, failed);
+		json_object_foreach(t->cols, k, c) {
+			size_t m;
+
+			if (!json_is_true(c))
+				continue;
+			m = point_values(runs, n, t, p, k, x);
+			if (!m) {
+				fputs(",,,,,", f);
+				continue;
+			}
+			print_stat(f, gsl_stats_mean(x, 1, m));
+			if (m > 1)
+				print_stat(f, gsl_stats_sd(x, 1, m));
+			else
+				fputc(',', f);
+			print_stat(f, gsl_stats_min(x, 1, m));
+			print_stat(f, gsl_stats_max(x, 1, m));
+			if (m > 1)
+				print_stat(f, ci95(x, m));
+			else
+				fputc(',', f);
+		}
+		fputc('\n', f);
+	}
+}
+
+static int col_width(const char *metric, int multi)
+{
+	int w = (int)strlen(metric), min = multi ? 16 : 10;
+
+	return w > min ? w : min;
+}
+
+/* The table on stdout: per point, the axis values and the main metrics' means. */
+static void print_table(FILE *out, const struct sweep_spec *sp, const struct sweep_run *runs,
+			size_t n, const struct tables *t, double *x)
+{
+	const char *shown[sizeof(main_metrics) / sizeof(main_metrics[0])];
+	size_t n_shown = 0, idx[sp->n_axes ? sp->n_axes : 1];
+	int multi = sp->n_seeds > 1;
+
+	for (const char *const *m = main_metrics; *m; m++)
+		if (json_is_true(json_object_get(t->cols, *m)))
+			shown[n_shown++] = *m;
+	int w0 = sp->id_width + 1 > 5 ? sp->id_width + 1 : 5;
+
+	fprintf(out, "%-*s", w0, "point");
+	for (size_t a = 0; a < sp->n_axes; a++)
+		fprintf(out, "  %-12s", sp->axes[a].key);
+	fprintf(out, "  %-5s", "runs");
+	for (size_t i = 0; i < n_shown; i++)
+		fprintf(out, "  %*s", col_width(shown[i], multi), shown[i]);
+	fputc('\n', out);
+	for (size_t p = 0; p < sp->n_points; p++) {
+		size_t ok = 0, total = 0;
+		char cell[64];
+
+		for (size_t i = 0; i < n; i++)
+			if (runs[i].point == p)
+				total++, ok += t->flat[i] != NULL;
+		sweep_spec_index(sp, p, idx);
+		snprintf(cell, sizeof(cell), "p%0*zu", sp->id_width, p + 1);
+		fprintf(out, "%-*s", w0, cell);
+		for (size_t a = 0; a < sp->n_axes; a++)
+			fprintf(out, "  %-12s", sp->axes[a].values[idx[a]]);
+		snprintf(cell, sizeof(cell), "%zu/%zu", ok, total);
+		fprintf(out, "  %-5s", cell);
+		for (size_t i = 0; i < n_shown; i++) {
+			size_t m = point_values(runs, n, t, p, shown[i], x);
+
+			if (!m)
+				snprintf(cell, sizeof(cell), "-");
+			else if (m > 1)
+				snprintf(cell, sizeof(cell), "%.6g ± %.2g", gsl_stats_mean(x, 1, m),
+					 ci95(x, m));
+			else
+				snprintf(cell, sizeof(cell), "%.6g", gsl_stats_mean(x, 1, m));
+			/* "±" is two bytes for one column */
+			fprintf(out, "  %*s", col_width(shown[i], multi) + (m > 1 ? 1 : 0), cell);
+		}
+		fputc('\n', out);
+	}
+	if (multi)
+		fputs("(mean ± half-width of the 95% confidence interval over the seeds)\n", out);
+}
+
+/* Close the memory stream @f (its text: *@buf, *@len) and write it as @dir/@name. */
+static int emit(const char *dir, const char *name, FILE *f, char **buf, size_t *len)
+{
+	int err = 0;
+
+	if (fclose(f))
+		err = -errno;
+	if (!err)
+		err = sweep_write_file(dir, name, *buf, *len, 1);
+	free(*buf);
+	*buf = NULL;
+	return err;
+}
+
+int sweep_tables(const struct sweep_spec *sp, const struct sweep_run *runs, size_t n,
+		 const char *dir, FILE *out)
+{
+	struct tables t = {0};
+	double *x = calloc(sp->n_seeds ? sp->n_seeds : 1, sizeof(*x));
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	int err = x ? load(runs, n, dir, &t) : -ENOMEM;
+
+	if (!err && !(f = open_memstream(&buf, &len)))
+		err = -errno;
+	if (!err) {
+		runs_csv(f, sp, runs, n, &t);
+		err = emit(dir, "sweep.csv", f, &buf, &len);
+	}
+	if (!err && !(f = open_memstream(&buf, &len)))
+		err = -errno;
+	if (!err) {
+		summary_csv(f, sp, runs, n, &t, x);
+		err = emit(dir, "summary.csv", f, &buf, &len);
+	}
+	if (!err && out)
+		print_table(out, sp, runs, n, &t, x);
+	tables_free(&t, n);
+	free(x);
+	return err;
+}

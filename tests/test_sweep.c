@@ -1,0 +1,595 @@
+/*
+ * rocesim sweep: the axes (lists with units, linear, log and geometric
+ * ranges, refusals), the order and ids of a grid's points and a zip's, the
+ * scenario digest, the `sweep:` section; then the verb as users meet it,
+ * through the built rocesim (ROCESIM_BIN) on a tiny scenario (two hosts, a
+ * 64 KB flow): sweep.csv and summary.csv (statistics checked by hand on
+ * known values), resume (only the runs not finished run again), a failing
+ * run recorded with exit 1, and bad inputs refused with exit 2 and one line
+ * before anything runs (the scenarios in tests/bad/sweep/ too).
+ */
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <signal.h>
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "proc.h"
+#include "sim/cli/sweep_impl.h"
+#include "sim/config/scenario.h"
+
+static const char tiny_yaml[] = "name: tiny\n"
+				"topology: {kind: star, hosts: 2}\n"
+				"workload:\n"
+				"  kind: flows\n"
+				"  flows:\n"
+				"    - {src: h0, dst: h1, size: 64KB}\n";
+
+static void setup(void)
+{
+	ts_proc_setup("sweep");
+}
+
+TestSuite(sweep, .init = setup, .fini = ts_proc_teardown, .timeout = 600);
+
+static void axis_is(const char *arg, const char *const *want)
+{
+	struct sweep_axis ax;
+	struct diag d = {0};
+	size_t n = 0;
+
+	cr_assert_eq(sweep_axis_parse("--vary", 0, arg, &ax, &d), 0, "%s: %s", arg, d.msg);
+	while (want[n])
+		n++;
+	cr_assert_eq(ax.n, n, "%s: %zu values, expected %zu", arg, ax.n, n);
+	for (size_t i = 0; i < n; i++)
+		cr_expect_str_eq(ax.values[i], want[i], "%s: value %zu", arg, i);
+	sweep_axis_free(&ax);
+}
+
+static void axis_refused(const char *arg, const char *words)
+{
+	struct sweep_axis ax;
+	struct diag d = {0};
+	char line[1200];
+
+	cr_assert_eq(sweep_axis_parse("--vary", 0, arg, &ax, &d), -EINVAL, "%s was taken", arg);
+	diag_str(&d, line, sizeof(line));
+	cr_expect(strstr(line, words), "%s: \"%s\" does not say \"%s\"", arg, line, words);
+	cr_expect(!strchr(line, '\n'), "%s: not one line", arg);
+}
+
+Test(sweep, list_keeps_values_and_units)
+{
+	axis_is("switch.ecn.kmin=50KB,150KB,400KB",
+		(const char *[]){"50KB", "150KB", "400KB", NULL});
+	axis_is("nic.cc=dcqcn, none", (const char *[]){"dcqcn", "none", NULL});
+	axis_is("switch.ecn.kmin=150KiB", (const char *[]){"150KiB", NULL});
+}
+
+Test(sweep, linear_range_within_a_factor_ten)
+{
+	axis_is("switch.ecn.kmin=100KB..200KB:3",
+		(const char *[]){"100KB", "150KB", "200KB", NULL});
+	axis_is("k=1us..5us:5", (const char *[]){"1us", "2us", "3us", "4us", "5us", NULL});
+	/* 1us..2us in 3: 1.5us written exactly in ns */
+	axis_is("k=1us..2us:3", (const char *[]){"1us", "1500ns", "2us", NULL});
+	/* a range that starts at 0 is linear whatever its span */
+	axis_is("k=0..100:3", (const char *[]){"0", "50", "100", NULL});
+	axis_is("k=0.1..0.5:3", (const char *[]){"0.1", "0.3", "0.5", NULL});
+	axis_is("k=10%..30%:3", (const char *[]){"10%", "20%", "30%", NULL});
+	axis_is("k=100Gbps..400Gbps:4",
+		(const char *[]){"100Gbps", "200Gbps", "300Gbps", "400Gbps", NULL});
+	/* 9x is not a factor 10: linear */
+	axis_is("k=1KB..9KB:3", (const char *[]){"1KB", "5KB", "9KB", NULL});
+}
+
+Test(sweep, log_range_over_a_factor_ten)
+{
+	axis_is("topology.link.cable=2m..2km:4",
+		(const char *[]){"2m", "20m", "200m", "2km", NULL});
+	/* 10x exactly is log-spaced; whole bytes: 1000 x sqrt(10) = 3162.28 -> 3162B */
+	axis_is("k=1KB..10KB:3", (const char *[]){"1KB", "3162B", "10KB", NULL});
+}
+
+Test(sweep, geometric_range)
+{
+	axis_is("k=1KB..10KB:x2", (const char *[]){"1KB", "2KB", "4KB", "8KB", NULL});
+	axis_is("k=50KB..800KB:x2",
+		(const char *[]){"50KB", "100KB", "200KB", "400KB", "800KB", NULL});
+	axis_is("k=1us..1ms:x10", (const char *[]){"1us", "10us", "100us", "1ms", NULL});
+}
+
+Test(sweep, bad_axes_refused)
+{
+	axis_refused("k=5KB..1KB:3", "empty range");
+	axis_refused("k=1KB..1KB:3", "empty range");
+	axis_refused("k=1KB..2KB:1", "at least 2 points");
+	axis_refused("k=1KB..2KB:x1", "above 1");
+	axis_refused("k=1KB..2KB", "not a range");
+	axis_refused("k=1KB..2KB:", "whole number");
+	axis_refused("k=2m..5KB:3", "not the same kind (a length, a size)");
+	axis_refused("k=1XB..2XB:3", "is not a number, size");
+	axis_refused("k=1..3:8", "same value twice");
+	axis_refused("k=a,,b", "an empty value");
+	axis_refused("k=", "no values");
+	axis_refused("seed=1,2", "--seeds");
+	axis_refused("=1,2", "not KEY=VALUES");
+}
+
+static struct sweep_spec spec2(int zip, size_t n_b)
+{
+	static const char *const b[] = {"x", "y", "z"};
+	struct sweep_spec sp = {.scenario = "s.yaml", .zip = zip};
+
+	sp.axes = calloc(2, sizeof(*sp.axes));
+	cr_assert(sp.axes);
+	sp.n_axes = 2;
+	sp.axes[0].key = strdup("a");
+	sp.axes[0].values = calloc(2, sizeof(char *));
+	sp.axes[0].values[0] = strdup("1");
+	sp.axes[0].values[1] = strdup("2");
+	sp.axes[0].n = 2;
+	sp.axes[1].key = strdup("b");
+	sp.axes[1].values = calloc(n_b, sizeof(char *));
+	for (size_t i = 0; i < n_b; i++)
+		sp.axes[1].values[i] = strdup(b[i]);
+	sp.axes[1].n = n_b;
+	return sp;
+}
+
+Test(sweep, grid_order_first_axis_outermost)
+{
+	struct sweep_spec sp = spec2(0, 3);
+	struct diag d = {0};
+	char *sets[2], id[SWEEP_ID_SIZE];
+	static const char *const want[][2] = {{"a=1", "b=x"}, {"a=1", "b=y"}, {"a=1", "b=z"},
+					      {"a=2", "b=x"}, {"a=2", "b=y"}, {"a=2", "b=z"}};
+
+	cr_assert_eq(sweep_spec_points(&sp, &d), 0, "%s", d.msg);
+	cr_assert_eq(sp.n_points, 6);
+	for (size_t p = 0; p < 6; p++) {
+		cr_assert_eq(sweep_spec_sets(&sp, p, sets), 0);
+		cr_expect_str_eq(sets[0], want[p][0], "point %zu", p);
+		cr_expect_str_eq(sets[1], want[p][1], "point %zu", p);
+		sweep_sets_free(sets, 2);
+	}
+	sweep_spec_id(&sp, 3, 7, id);
+	cr_expect_str_eq(id, "p004-s7");
+	sweep_spec_free(&sp);
+}
+
+Test(sweep, zip_pairs_axes_and_refuses_unequal_lengths)
+{
+	struct sweep_spec sp = spec2(1, 2), bad = spec2(1, 3);
+	struct diag d = {0};
+	char *sets[2];
+
+	cr_assert_eq(sweep_spec_points(&sp, &d), 0, "%s", d.msg);
+	cr_assert_eq(sp.n_points, 2);
+	cr_assert_eq(sweep_spec_sets(&sp, 1, sets), 0);
+	cr_expect_str_eq(sets[0], "a=2");
+	cr_expect_str_eq(sets[1], "b=y");
+	sweep_sets_free(sets, 2);
+	cr_assert_eq(sweep_spec_points(&bad, &d), -EINVAL);
+	cr_expect(strstr(d.msg, "has 3 values and a has 2"), "%s", d.msg);
+	sweep_spec_free(&sp);
+	sweep_spec_free(&bad);
+}
+
+Test(sweep, ids_widen_past_999_points)
+{
+	struct sweep_spec sp = {.scenario = "s.yaml"};
+	struct sweep_axis ax;
+	struct diag d = {0};
+	char id[SWEEP_ID_SIZE];
+
+	cr_assert_eq(sweep_axis_parse("--vary", 0, "k=0..1199:1200", &ax, &d), 0, "%s", d.msg);
+	sp.axes = &ax;
+	sp.n_axes = 1;
+	cr_assert_eq(sweep_spec_points(&sp, &d), 0);
+	sweep_spec_id(&sp, 41, 3, id);
+	cr_expect_str_eq(id, "p0042-s3");
+	sweep_axis_free(&ax);
+}
+
+Test(sweep, sha256_known_vectors)
+{
+	char hex[65];
+
+	sweep_sha256("abc", 3, hex);
+	cr_expect_str_eq(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+	sweep_sha256("", 0, hex);
+	cr_expect_str_eq(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+	sweep_sha256("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", 56, hex);
+	cr_expect_str_eq(hex, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+}
+
+static const char section_yaml[] =
+    "name: sec\n"
+    "topology: {kind: star, hosts: 2}\n"
+    "workload: {kind: flows, flows: [{src: h0, dst: h1, size: 64KB}]}\n"
+    "sweep:\n"
+    "  vary:\n"
+    "    switch.ecn.kmin: \"50KB,150KB\"\n"
+    "    topology.link.cable: [2m, 20m, 200m]\n"
+    "  zip: false\n"
+    "  seeds: 3\n";
+
+Test(sweep, scenario_section_loads_and_reads)
+{
+	struct sweep_spec sp = {.scenario = "sec.yaml", .zip = 0};
+	struct scenario *s;
+	struct diag d = {0};
+	FILE *f = fopen(ts_tmp("sec.yaml"), "w");
+
+	cr_assert(f);
+	fputs(section_yaml, f);
+	fclose(f);
+	/* the loader takes the section (run and check ignore it) */
+	cr_assert_eq(scn_load(ts_tmp("sec.yaml"), NULL, 0, &s, &d), 0, "%s", d.msg);
+	scn_free(s);
+	cr_assert_eq(sweep_spec_from_scenario(&sp, section_yaml, strlen(section_yaml), 0, 0, 0, &d),
+		     0, "%s", d.msg);
+	cr_assert_eq(sp.n_axes, 2);
+	cr_expect_str_eq(sp.axes[0].key, "switch.ecn.kmin");
+	cr_expect_eq(sp.axes[0].n, 2);
+	cr_expect_str_eq(sp.axes[1].key, "topology.link.cable");
+	cr_assert_eq(sp.axes[1].n, 3);
+	cr_expect_str_eq(sp.axes[1].values[2], "200m");
+	cr_expect_eq(sp.seed_count, 3);
+	sweep_spec_free(&sp);
+}
+
+/* ---- the verb ------------------------------------------------------------------ */
+
+static const char *write_tiny(void)
+{
+	const char *path = ts_tmp("tiny.yaml");
+	FILE *f = fopen(path, "w");
+
+	cr_assert(f);
+	fputs(tiny_yaml, f);
+	cr_assert_eq(fclose(f), 0);
+	return path;
+}
+
+static int count_lines(const char *s)
+{
+	int n = 0;
+
+	for (; s && *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+/* The line of @csv whose first field is @id, copied into @buf. */
+static const char *csv_row(const char *csv, const char *id, char *buf, size_t size)
+{
+	size_t len = strlen(id);
+
+	for (const char *l = csv; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		if (!strncmp(l, id, len) && l[len] == ',') {
+			snprintf(buf, size, "%.*s", (int)strcspn(l, "\n"), l);
+			return buf;
+		}
+	}
+	cr_assert_fail("no row %s in\n%s", id, csv);
+	return NULL;
+}
+
+/* Field @col (from 0) of @line, by the header @hdr's name @name. */
+static void field(const char *hdr, const char *line, const char *name, char *buf, size_t size)
+{
+	int col = -1, i = 0;
+
+	for (const char *h = hdr; *h && *h != '\n'; i++) {
+		size_t len = strcspn(h, ",\n");
+
+		if (len == strlen(name) && !strncmp(h, name, len)) {
+			col = i;
+			break;
+		}
+		h += len + (h[len] == ',');
+	}
+	cr_assert_geq(col, 0, "no column %s", name);
+	for (i = 0; i < col; i++)
+		line = strchr(line, ',') + 1;
+	snprintf(buf, size, "%.*s", (int)strcspn(line, ",\n"), line);
+}
+
+static int count_progress(const char *err)
+{
+	int n = 0;
+
+	for (const char *p = err; (p = strstr(p, "rocesim sweep: [")); p++)
+		n++;
+	return n;
+}
+
+/* Set summary.fct_us.p99 of a run's results.json to @v. */
+static void set_p99(const char *dir, const char *id, double v)
+{
+	char path[600];
+	json_t *j;
+
+	snprintf(path, sizeof(path), "%s/points/%s/results.json", dir, id);
+	j = json_load_file(path, 0, NULL);
+	cr_assert(j, "cannot read %s", path);
+	json_object_set_new(json_object_get(json_object_get(j, "summary"), "fct_us"), "p99",
+			    json_real(v));
+	cr_assert_eq(json_dump_file(j, path, JSON_INDENT(2)), 0);
+	json_decref(j);
+}
+
+Test(sweep, end_to_end_tables)
+{
+	const char *scn = write_tiny(), *out = ts_tmp("e2e");
+	struct ts_proc p;
+	char *csv, *sum, row[4096], v[64], hdr[8192];
+
+	ts_exec(&p, (const char *const[]){"sweep", scn, "--vary", "topology.link.cable=2m,200m",
+					  "--seeds", "3", "-j", "2", "-o", out, NULL});
+	cr_assert_eq(p.code, 0, "sweep failed (%d): %s", p.code, p.err);
+	cr_expect(strstr(p.out, "fct_us.p99"), "no table on stdout:\n%s", p.out);
+	cr_expect(strstr(p.out, "p002   200m"), "table:\n%s", p.out);
+	ts_proc_free(&p);
+	csv = ts_slurp(ts_tmp("e2e/sweep.csv"));
+	cr_assert(csv);
+	cr_expect_eq(count_lines(csv), 7, "a header and 6 runs:\n%s", csv);
+	cr_expect(!strncmp(csv, "id,point,seed,topology.link.cable,status,error,", 47), "%s", csv);
+	snprintf(hdr, sizeof(hdr), "%.*s", (int)strcspn(csv, "\n"), csv);
+	csv_row(csv, "p002-s3", row, sizeof(row));
+	cr_expect(!strncmp(row, "p002-s3,p002,3,200m,ok,,", 24), "%s", row);
+	field(hdr, row, "fct_us.p99", v, sizeof(v));
+	/* 64 KB over 200 m: 2 x 1 us more propagation than over 2 m */
+	csv_row(csv, "p001-s1", row, sizeof(row));
+	field(hdr, row, "fct_us.p99", hdr + 4000, 64);
+	cr_expect(atof(v) > atof(hdr + 4000) + 1.9, "p99 200m %s vs 2m %s", v, hdr + 4000);
+	free(csv);
+	cr_expect(!access(ts_tmp("e2e/points/p001-s2/results.json"), F_OK));
+	cr_expect(!access(ts_tmp("e2e/points/p001-s2/point.json"), F_OK));
+	cr_expect(!access(ts_tmp("e2e/points/p001-s2/stderr.txt"), F_OK));
+	cr_expect(!access(ts_tmp("e2e/sweep.json"), F_OK));
+
+	/* known values in, by hand out: p99 = 1, 2, 6 over the three seeds of p001 */
+	set_p99(out, "p001-s1", 1);
+	set_p99(out, "p001-s2", 2);
+	set_p99(out, "p001-s3", 6);
+	ts_exec(&p, (const char *const[]){"sweep", scn, "--vary", "topology.link.cable=2m,200m",
+					  "--seeds", "3", "-o", out, "--progress", NULL});
+	cr_assert_eq(p.code, 0, "%s", p.err);
+	cr_expect_eq(count_progress(p.err), 0, "a finished run ran again:\n%s", p.err);
+	ts_proc_free(&p);
+	sum = ts_slurp(ts_tmp("e2e/summary.csv"));
+	cr_assert(sum);
+	cr_expect_eq(count_lines(sum), 3, "%s", sum);
+	snprintf(hdr, sizeof(hdr), "%.*s", (int)strcspn(sum, "\n"), sum);
+	csv_row(sum, "p001", row, sizeof(row));
+	field(hdr, row, "runs", v, sizeof(v));
+	cr_expect_str_eq(v, "3");
+	field(hdr, row, "fct_us.p99.mean", v, sizeof(v));
+	cr_expect_float_eq(atof(v), 3.0, 1e-9);
+	field(hdr, row, "fct_us.p99.std", v, sizeof(v)); /* sqrt((4 + 1 + 9) / 2) */
+	cr_expect_float_eq(atof(v), sqrt(7.0), 1e-8, "%s", v);
+	field(hdr, row, "fct_us.p99.min", v, sizeof(v));
+	cr_expect_str_eq(v, "1");
+	field(hdr, row, "fct_us.p99.max", v, sizeof(v));
+	cr_expect_str_eq(v, "6");
+	/* t(0.975, 2) = 4.302652730 */
+	field(hdr, row, "fct_us.p99.ci95", v, sizeof(v));
+	cr_expect_float_eq(atof(v), 4.302652730 * sqrt(7.0) / sqrt(3.0), 1e-6, "%s", v);
+	/* identical seeds: std 0 */
+	csv_row(sum, "p002", row, sizeof(row));
+	field(hdr, row, "fct_us.p99.std", v, sizeof(v));
+	cr_expect_str_eq(v, "0");
+	field(hdr, row, "pfc_pause_frames.mean", v, sizeof(v));
+	cr_expect_str_eq(v, "0");
+	free(sum);
+}
+
+Test(sweep, resume_reruns_only_what_is_missing)
+{
+	const char *scn = write_tiny(), *out = ts_tmp("resume");
+	const char *const args[] = {"sweep", scn, "--vary",	"switch.ecn.kmin=50KB,100KB,150KB",
+				    "-o",    out, "--progress", NULL};
+	struct ts_proc p;
+	char cmd[600];
+
+	ts_exec(&p, args);
+	cr_assert_eq(p.code, 0, "%s", p.err);
+	cr_expect_eq(count_progress(p.err), 3, "%s", p.err);
+	ts_proc_free(&p);
+	snprintf(cmd, sizeof(cmd), "%s/points/p002-s1", out);
+	ts_rm_tree(cmd);
+	ts_exec(&p, args);
+	cr_assert_eq(p.code, 0, "%s", p.err);
+	cr_expect_eq(count_progress(p.err), 1, "only p002 runs again:\n%s", p.err);
+	cr_expect(strstr(p.err, "p002-s1 ok"), "%s", p.err);
+	ts_proc_free(&p);
+	/* another seed is another run; the others are kept */
+	ts_exec(&p,
+		(const char *const[]){"sweep", scn, "--vary", "switch.ecn.kmin=50KB,100KB,150KB",
+				      "--seed-list", "1,9", "-o", out, "--progress", NULL});
+	cr_assert_eq(p.code, 0, "%s", p.err);
+	cr_expect_eq(count_progress(p.err), 3, "the three s9 runs:\n%s", p.err);
+	ts_proc_free(&p);
+	/* an edited scenario (another digest) runs everything again */
+	{
+		FILE *f = fopen(scn, "a");
+
+		cr_assert(f);
+		fputs("# edited\n", f);
+		fclose(f);
+	}
+	ts_exec(&p, args);
+	cr_assert_eq(p.code, 0, "%s", p.err);
+	cr_expect_eq(count_progress(p.err), 3, "%s", p.err);
+	ts_proc_free(&p);
+}
+
+Test(sweep, failing_run_recorded_and_exit_1)
+{
+	const char *scn = write_tiny(), *out = ts_tmp("fail");
+	struct ts_proc p;
+	char path[600], row[4096], *csv;
+
+	/* results.json as a folder: that run cannot keep its results (exit 3) */
+	snprintf(path, sizeof(path), "%s/points/p002-s1/results.json", out);
+	cr_assert_eq(mkdir(out, 0777), 0);
+	snprintf(row, sizeof(row), "%s/points", out);
+	cr_assert_eq(mkdir(row, 0777), 0);
+	snprintf(row, sizeof(row), "%s/points/p002-s1", out);
+	cr_assert_eq(mkdir(row, 0777), 0);
+	cr_assert_eq(mkdir(path, 0777), 0);
+	snprintf(row, sizeof(row), "%s/x", path);
+	fclose(fopen(row, "w")); /* not empty: rename() cannot replace it */
+	ts_exec(&p,
+		(const char *const[]){"sweep", scn, "--vary", "switch.ecn.kmin=50KB,100KB,150KB",
+				      "-j", "1", "-o", out, "--quiet", NULL});
+	cr_expect_eq(p.code, 1, "(%d) %s", p.code, p.err);
+	cr_expect(strstr(p.err, "1 of 3 runs failed"), "%s", p.err);
+	ts_proc_free(&p);
+	csv = ts_slurp(ts_tmp("fail/sweep.csv"));
+	cr_assert(csv);
+	csv_row(csv, "p002-s1", row, sizeof(row));
+	cr_expect(strstr(row, ",failed,exit 3: rocesim: cannot write"), "%s", row);
+	csv_row(csv, "p003-s1", row, sizeof(row));
+	cr_expect(strstr(row, ",ok,,"), "the sweep went on: %s", row);
+	free(csv);
+	snprintf(path, sizeof(path), "%s/points/p002-s1/stderr.txt", out);
+	csv = ts_slurp(path);
+	cr_expect(csv && strstr(csv, "cannot write"), "its stderr kept");
+	free(csv);
+}
+
+static void refused(const char *const *args, const char *out, const char *words)
+{
+	struct ts_proc p;
+
+	ts_exec(&p, args);
+	cr_expect_eq(p.code, 2, "(%d) %s", p.code, p.err);
+	cr_expect_eq(count_lines(p.err), 1, "not one line:\n%s", p.err);
+	cr_expect(strstr(p.err, words), "\"%s\" not in: %s", words, p.err);
+	cr_expect(access(ts_tmp("bad/points"), F_OK), "a run ran: %s", out);
+	ts_proc_free(&p);
+}
+
+Test(sweep, bad_inputs_exit_2_before_anything_runs)
+{
+	const char *scn = write_tiny(), *out = ts_tmp("bad");
+	char spec[700];
+	FILE *f;
+
+	refused((const char *const[]){"sweep", scn, "--vary", "switch.ecn.kminn=1KB,2KB", "-o", out,
+				      NULL},
+		out, "switch.ecn.kminn: unknown key");
+	cr_expect(access(out, F_OK), "the folder was made");
+	refused((const char *const[]){"sweep", scn, "--vary", "switch.ecn.kmin=50KB,2m", "-o", out,
+				      NULL},
+		out, "p002 (switch.ecn.kmin=2m): --set: switch.ecn.kmin: \"2m\" is not a size");
+	refused((const char *const[]){"sweep", scn, "--vary", "switch.ecn.kmin=400KB..50KB:3", "-o",
+				      out, NULL},
+		out, "empty range");
+	refused((const char *const[]){"sweep", scn, "--vary", "switch.ecn.kmin=1KB,2KB", "--vary",
+				      "topology.link.cable=1m,2m,3m", "--zip", "-o", out, NULL},
+		out, "zipped axes need as many each");
+	refused((const char *const[]){"sweep", scn, "--seed-list", "1,x", "-o", out, NULL}, out,
+		"not a list of seeds");
+	/* a folder holding another sweep's spec */
+	cr_assert_eq(mkdir(out, 0777), 0);
+	snprintf(spec, sizeof(spec), "%s/sweep.json", out);
+	f = fopen(spec, "w");
+	cr_assert(f);
+	fputs("{\"scenario\": {\"path\": \"other.yaml\"}, \"axes\": []}\n", f);
+	fclose(f);
+	refused((const char *const[]){"sweep", scn, "--vary", "switch.ecn.kmin=1KB,2KB", "-o", out,
+				      NULL},
+		out, "holds the sweep of another scenario");
+}
+
+Test(sweep, bad_sweep_sections_refused)
+{
+	DIR *d = opendir("tests/bad/sweep");
+	struct dirent *e;
+	int n = 0;
+
+	cr_assert(d, "no tests/bad/sweep");
+	while ((e = readdir(d))) {
+		char path[400];
+		struct ts_proc p;
+
+		if (!strstr(e->d_name, ".yaml"))
+			continue;
+		snprintf(path, sizeof(path), "tests/bad/sweep/%s", e->d_name);
+		ts_exec(&p, (const char *const[]){"sweep", path, "-o", ts_tmp("badsec"), NULL});
+		cr_expect_eq(p.code, 2, "%s: (%d) %s", path, p.code, p.err);
+		cr_expect_eq(count_lines(p.err), 1, "%s: not one line:\n%s", path, p.err);
+		cr_expect(!strncmp(p.err, "rocesim: tests/bad/sweep/", 25) &&
+			      strstr(p.err, ".yaml:") && strstr(p.err, ": sweep"),
+			  "%s: names no file, line and key: %s", path, p.err);
+		ts_proc_free(&p);
+		n++;
+	}
+	closedir(d);
+	cr_expect_geq(n, 3);
+	cr_expect(access(ts_tmp("badsec"), F_OK), "the folder was made");
+}
+
+static const char slow_yaml[] = "name: slow\n"
+				"topology: {kind: star, hosts: 8}\n"
+				"nic: {cc: dcqcn}\n"
+				"workload: {kind: incast, senders: 7, size: 64MB}\n"
+				"output: {sample: 0}\n";
+
+static int count_status(const char *csv, const char *status)
+{
+	int n = 0;
+
+	for (const char *p = csv; (p = strstr(p, status)); p++)
+		n++;
+	return n;
+}
+
+Test(sweep, sigterm_keeps_finished_runs_and_resumes)
+{
+	const char *scn = ts_tmp("slow.yaml"), *out = ts_tmp("sig");
+	const char *const args[] = {"sweep",	  scn, "--vary", "switch.ecn.kmin=10KB..200KB:12",
+				    "-j",	  "1", "-o",	 out,
+				    "--progress", NULL};
+	struct ts_child c;
+	struct ts_proc p;
+	char *csv;
+	int ok, not_run;
+	FILE *f = fopen(scn, "w");
+
+	cr_assert(f);
+	fputs(slow_yaml, f);
+	fclose(f);
+	ts_spawn(&c, NULL, args);
+	nanosleep(&(struct timespec){.tv_nsec = 400000000}, NULL);
+	kill(c.pid, SIGTERM);
+	ts_wait(&c, &p);
+	cr_expect_eq(p.code, 143, "(%d) %s", p.code, p.err);
+	cr_expect(strstr(p.err, "interrupted by SIGTERM"), "%s", p.err);
+	ts_proc_free(&p);
+	csv = ts_slurp(ts_tmp("sig/sweep.csv"));
+	cr_assert(csv, "no tables after the signal");
+	ok = count_status(csv, ",ok,");
+	not_run = count_status(csv, ",not-run,");
+	cr_expect_eq(ok + not_run, 12, "%s", csv);
+	cr_expect_gt(not_run, 0, "the sweep did not stop: %s", csv);
+	free(csv);
+	/* again: only the runs not finished */
+	ts_exec(&p, args);
+	cr_assert_eq(p.code, 0, "%s", p.err);
+	cr_expect_eq(count_progress(p.err), not_run, "%s", p.err);
+	ts_proc_free(&p);
+}
