@@ -593,3 +593,35 @@ Test(sweep, sigterm_keeps_finished_runs_and_resumes)
 	cr_expect_eq(count_progress(p.err), not_run, "%s", p.err);
 	ts_proc_free(&p);
 }
+
+/*
+ * The shipped sweep of XOFF against headroom over 2 km says what it
+ * shows: the 300 m profile's headroom drops lossless packets at every
+ * XOFF, 300 KB and more drop none.
+ */
+Test(sweep, shipped_headroom_sweep_shows_what_it_says)
+{
+	const char *out = ts_tmp("shipped");
+	char hdr[8192], row[8192], v[64], id[16];
+	struct ts_proc p;
+	char *sum;
+
+	ts_exec(&p, (const char *const[]){"sweep", "experiments/sweeps/xoff-headroom-long-cables.yaml",
+					  "-j", "2", "-o", out, "--quiet", NULL});
+	cr_assert_eq(p.code, 0, "sweep failed (%d): %s", p.code, p.err);
+	ts_proc_free(&p);
+	sum = ts_slurp(ts_tmp("shipped/summary.csv"));
+	cr_assert(sum);
+	snprintf(hdr, sizeof(hdr), "%.*s", (int)strcspn(sum, "\n"), sum);
+	cr_assert_eq(count_lines(sum), 13, "12 points and a header:\n%s", sum);
+	for (int i = 1; i <= 12; i++) {
+		snprintf(id, sizeof(id), "p%03d", i);
+		field(hdr, csv_row(sum, id, row, sizeof(row)), "lossless_drops.mean", v, sizeof(v));
+		/* headroom is the inner axis: 165888, 300KB, 450KB, 600KB */
+		if (i % 4 == 1)
+			cr_expect_gt(atof(v), 1000, "%s: %s lossless drops", id, v);
+		else
+			cr_expect_eq(atof(v), 0, "%s: %s lossless drops", id, v);
+	}
+	free(sum);
+}
