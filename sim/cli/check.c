@@ -27,8 +27,8 @@
 
 #define CHK_MAX_CYCLES 10
 static const char chk_usage[] =
-    "usage: rocesim check SCENARIO.yaml [--json] [--fail LINK]... [--set KEY=VALUE]...\n"
-    "                     [--all-pairs] [--max-cycles N]\n"
+    "usage: rocesim check SCENARIO.yaml [--json] [--fail LINK]... [--with OVERLAY.yaml]...\n"
+    "                     [--set KEY=VALUE]... [--all-pairs] [--max-cycles N]\n"
     "\n"
     "Analyses SCENARIO.yaml without simulating it and prints its findings:\n"
     "  - cyclic buffer dependencies (CBD_CYCLE, an error): ingress buffers of a\n"
@@ -66,6 +66,8 @@ static const char chk_usage[] =
     "  --json            print findings, effective parameters and the deadlock\n"
     "                    analysis as JSON on stdout\n"
     "  --fail LINK       take a link down, e.g. --fail leaf0-spine1 (repeatable)\n"
+    "  --with FILE       merge the partial scenario FILE onto SCENARIO, as run\n"
+    "                    does (repeatable, in order, before --set)\n"
     "  --set KEY=VALUE   override a scenario key, as run does (repeatable)\n"
     "  --all-pairs       analyse every pair of hosts instead of the workload\n"
     "  --max-cycles N    list at most N cycles per priority, shortest first\n"
@@ -218,7 +220,13 @@ static int chk_run(const struct chk_args *a)
 	int err, rc = CLI_EXIT_INPUT, errors = 0;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	err = scn_load_ex(a->scenario, a->sets, a->n_sets, SCN_LOAD_LENIENT, &s, &d);
+	err = scn_load_with(a->scenario,
+			    &(struct scn_load_opts){.overlays = a->withs,
+						    .n_overlays = a->n_withs,
+						    .sets = a->sets,
+						    .n_sets = a->n_sets,
+						    .flags = SCN_LOAD_LENIENT},
+			    &s, &d);
 	if (err) {
 		fprintf(stderr, "rocesim: ");
 		diag_print(&d, stderr);
@@ -314,9 +322,11 @@ int cmd_check(int argc, char **argv)
 
 	a.sets = calloc((size_t)argc + 1, sizeof(char *));
 	a.fails = calloc((size_t)argc + 1, sizeof(char *));
-	if (!a.sets || !a.fails) {
+	a.withs = calloc((size_t)argc + 1, sizeof(char *));
+	if (!a.sets || !a.fails || !a.withs) {
 		free(a.sets);
 		free(a.fails);
+		free(a.withs);
 		return CLI_EXIT_INPUT;
 	}
 	for (int i = 0; i < argc && rc < 0; i++) {
@@ -332,6 +342,12 @@ int cmd_check(int argc, char **argv)
 				rc = cli_usage_error("rocesim: check: ", chk_usage, "%s needs a link name, e.g. leaf0-spine1", o);
 			else
 				a.fails[a.n_fails++] = argv[++i];
+		} else if (!strcmp(o, "--with")) {
+			if (!has_next)
+				rc = cli_usage_error("rocesim: check: ", chk_usage,
+						     "%s needs an overlay file", o);
+			else
+				a.withs[a.n_withs++] = argv[++i];
 		} else if (!strcmp(o, "--set")) {
 			if (!has_next || !strchr(argv[i + 1], '='))
 				rc = cli_usage_error("rocesim: check: ", chk_usage, "%s needs KEY=VALUE", o);
@@ -358,5 +374,6 @@ int cmd_check(int argc, char **argv)
 		rc = chk_run(&a);
 	free(a.sets);
 	free(a.fails);
+	free(a.withs);
 	return rc;
 }

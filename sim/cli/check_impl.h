@@ -19,8 +19,8 @@ struct chk_finding {
 
 struct chk_args {
 	const char *scenario;
-	const char **sets, **fails;
-	size_t n_sets, n_fails;
+	const char **sets, **fails, **withs;
+	size_t n_sets, n_fails, n_withs;
 	int json, all_pairs;
 	uint32_t max_cycles;
 };

@@ -317,6 +317,13 @@ int scn__line_of(const struct ydoc *doc, const char *path)
 	return ydoc_line_near(doc, path);
 }
 
+const char *scn__key_file(const struct loader *l, const char *path)
+{
+	const struct ydoc_entry *e = ydoc_find(l->raw->doc, path);
+
+	return e ? e->file : l->file;
+}
+
 const struct scn_origin *scn__origin_of(const struct scn_raw *raw, const char *path)
 {
 	char buf[160];
@@ -386,7 +393,8 @@ int scn__fail(const struct loader *l, const char *path, const char *fmt, ...)
 	else if (o)
 		diag_set(l->d, o->file, o->line, o->key, "%s (%s, from %s)", msg, path, o->via);
 	else
-		diag_set(l->d, l->file, scn__line_of(l->raw->doc, path), path, "%s", msg);
+		diag_set(l->d, ydoc_file_near(l->raw->doc, path), scn__line_of(l->raw->doc, path),
+			 path, "%s", msg);
 	return -EINVAL;
 }
 
@@ -595,10 +603,12 @@ void scn_free(struct scenario *s)
 	free(s);
 }
 
-static int load_text(const char *name, const char *text, size_t len, const char *const *sets,
-		     size_t n_sets, int flags, struct scenario **out, struct diag *d)
+static int load_text(const char *name, const char *text, size_t len, const char *const *overlays,
+		     size_t n_overlays, const char *const *sets, size_t n_sets, int flags,
+		     struct scenario **out, struct diag *d)
 {
 	struct loader l = {.file = name, .d = d};
+	char *merged = NULL;
 	cyaml_config_t cfg = base_config;
 	struct ydoc_cylog log = {0};
 	struct scenario *s;
@@ -620,12 +630,23 @@ static int load_text(const char *name, const char *text, size_t len, const char 
 		err = -EINVAL;
 		goto fail;
 	}
+	if (n_overlays) {
+		ydoc_free(s->raw->doc);
+		s->raw->doc = NULL;
+		err = scn__overlay(name, text, len, overlays, n_overlays, &s->raw->doc, &merged,
+				   &len, d);
+		if (err)
+			goto fail;
+		text = merged;
+	}
 	cfg.log_fn = ydoc_cyaml_log;
 	cfg.log_ctx = &log;
 	/* `workload` as a list takes the other schema */
 	s->raw->schema = ydoc_find(s->raw->doc, "workload[0]") ? &top_value_list : &top_value;
 	cerr = cyaml_load_data((const uint8_t *)text, len, &cfg, s->raw->schema,
 			       (cyaml_data_t **)&s->raw->top, NULL);
+	free(merged);
+	merged = NULL;
 	if (cerr != CYAML_OK) {
 		s->raw->top = NULL;
 		err = ydoc_cyaml_diag(s->raw->doc, s->raw->schema, &log, cerr, YDOC_CY_KEYS, d);
@@ -661,6 +682,7 @@ static int load_text(const char *name, const char *text, size_t len, const char 
 	*out = s;
 	return 0;
 fail:
+	free(merged);
 	scn_free(s);
 	return err;
 }
@@ -668,7 +690,7 @@ fail:
 int scn_load_text(const char *name, const char *text, size_t len, const char *const *sets,
 		  size_t n_sets, struct scenario **out, struct diag *d)
 {
-	return load_text(name, text, len, sets, n_sets, 0, out, d);
+	return load_text(name, text, len, NULL, 0, sets, n_sets, 0, out, d);
 }
 
 int scn_load(const char *file, const char *const *sets, size_t n_sets, struct scenario **out,
@@ -679,6 +701,14 @@ int scn_load(const char *file, const char *const *sets, size_t n_sets, struct sc
 
 int scn_load_ex(const char *file, const char *const *sets, size_t n_sets, int flags,
 		struct scenario **out, struct diag *d)
+{
+	struct scn_load_opts o = {.sets = sets, .n_sets = n_sets, .flags = flags};
+
+	return scn_load_with(file, &o, out, d);
+}
+
+int scn_load_with(const char *file, const struct scn_load_opts *o, struct scenario **out,
+		  struct diag *d)
 {
 	char *text;
 	size_t len;
@@ -692,7 +722,8 @@ int scn_load_ex(const char *file, const char *const *sets, size_t n_sets, int fl
 		diag_set(d, file, 0, "", "cannot read: %s", textfile_strerror(err));
 		return -EINVAL;
 	}
-	err = load_text(file, text, len, sets, n_sets, flags, out, d);
+	err = load_text(file, text, len, o->overlays, o->n_overlays, o->sets, o->n_sets, o->flags,
+			out, d);
 	free(text);
 	return err;
 }
@@ -705,6 +736,7 @@ const struct scn_origin *scn_origin(const struct scenario *s, const char *path)
 void scn_locate(const struct scenario *s, struct diag *d)
 {
 	const struct scn_origin *o;
+	const struct ydoc_entry *e;
 	char msg[sizeof(d->msg)], path[sizeof(d->path)];
 
 	if (d->file[0])
@@ -715,7 +747,8 @@ void scn_locate(const struct scenario *s, struct diag *d)
 		diag_set(d, o->file, o->line, o->key, "%s (%s, from %s)", msg, path, o->via);
 		return;
 	}
-	snprintf(d->file, sizeof(d->file), "%s", s->file);
+	e = d->path[0] ? ydoc_find(s->raw->doc, d->path) : NULL;
+	snprintf(d->file, sizeof(d->file), "%s", e ? e->file : s->file);
 	if (d->path[0])
 		d->line = scn__set_by_user(s->raw, d->path) ? 0 : ydoc_line(s->raw->doc, d->path);
 	if (d->path[0] && scn__set_by_user(s->raw, d->path))

@@ -106,6 +106,24 @@ struct scenario {
 /* The metrics `expect:` may name (summary paths). NULL-terminated. */
 extern const char *const scn_expect_metrics[];
 
+/* What a load takes besides the scenario file (scn_load_with). */
+struct scn_load_opts {
+	const char *const *overlays; /* partial scenarios merged onto it, in order (--with) */
+	size_t n_overlays;
+	const char *const *sets; /* "key.path=value" overrides, applied after (--set) */
+	size_t n_sets;
+	int flags; /* SCN_LOAD_* */
+};
+
+/*
+ * Load @file, merge the overlays of @o onto it (mappings key by key, lists
+ * replaced, KEY+ appends to list KEY; config paths an overlay names are
+ * relative to its folder) and apply the overrides. Returns 0, or -EINVAL
+ * (bad input, @d says where: the overlay's file and line for what it gave)
+ * or -ENOMEM.
+ */
+int scn_load_with(const char *file, const struct scn_load_opts *o, struct scenario **out,
+		  struct diag *d);
 /*
  * Load @file and apply @n_sets overrides "key.path=value". Returns 0, or
  * -EINVAL (bad input, @d says where) or -ENOMEM.

@@ -93,15 +93,16 @@ static int check_topology(const struct loader *l, const struct raw_topology *r,
 		}
 		/* relative to the scenario's folder, as users write it; from --set,
 		 * relative to where the command runs */
-		if (r->file[0] != '/' && strrchr(l->file, '/') &&
+		if (r->file[0] != '/' && strrchr(scn__key_file(l, "topology.file"), '/') &&
 		    !scn__set_by_user(l->raw, "topology.file")) {
-			int dir = (int)(strrchr(l->file, '/') - l->file);
+			const char *in = scn__key_file(l, "topology.file");
+			int dir = (int)(strrchr(in, '/') - in);
 			size_t len = (size_t)dir + strlen(r->file) + 2;
 
 			s->topo_file = malloc(len);
 			if (!s->topo_file)
 				return -ENOMEM;
-			snprintf(s->topo_file, len, "%.*s/%s", dir, l->file, r->file);
+			snprintf(s->topo_file, len, "%.*s/%s", dir, in, r->file);
 		} else if (!(s->topo_file = strdup(r->file))) {
 			return -ENOMEM;
 		}
@@ -161,7 +162,8 @@ static int expect_fail(const struct loader *l, const char *where, const char *pa
 	if (!strncmp(where, "--set", 5))
 		diag_set(l->d, "--set", 0, path, "%s", msg);
 	else
-		diag_set(l->d, l->file, scn__line_of(l->raw->doc, path), path, "%s", msg);
+		diag_set(l->d, ydoc_file_near(l->raw->doc, path), scn__line_of(l->raw->doc, path),
+			 path, "%s", msg);
 	return -EINVAL;
 }
 
@@ -260,7 +262,7 @@ static int check_expects(struct loader *l, struct scenario *s, const char *const
 			if (range)
 				continue; /* {min: .., max: ..}: its scalars follow */
 		}
-		snprintf(where, sizeof(where), "%s:%d", l->file, e->line);
+		snprintf(where, sizeof(where), "%s:%d", e->file, e->line);
 		err = add_expect(l, s, e->path, e->value, where);
 		if (err)
 			return err;
