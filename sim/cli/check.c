@@ -27,7 +27,7 @@
 
 #define CHK_MAX_CYCLES 10
 static const char chk_usage[] =
-    "usage: rocesim check SCENARIO.yaml [--json] [--fail LINK]... [--with OVERLAY.yaml]...\n"
+    "usage: rocesim check SCENARIO.yaml [--json] [--fail LINK|NODE]... [--with OVERLAY.yaml]...\n"
     "                     [--set KEY=VALUE]... [--all-pairs] [--max-cycles N]\n"
     "\n"
     "Analyses SCENARIO.yaml without simulating it and prints its findings:\n"
@@ -58,14 +58,16 @@ static const char chk_usage[] =
     "The routes analysed are those of the scenario's workload by default (each\n"
     "flow on the traffic class switch.dscp_to_tc gives its DSCP); --all-pairs\n"
     "takes every ordered pair of hosts on every lossless priority instead: the\n"
-    "fabric, whatever runs on it. Links named with --fail, and the links of\n"
-    "faults of kind link_down at 0 (at: 0us), are down: the routes avoid them,\n"
-    "as after convergence. Later link_down faults are only mentioned.\n"
+    "fabric, whatever runs on it. Links named with --fail (a node: all its\n"
+    "links), and those of faults of kind node_down or link_down at 0 (at: 0us),\n"
+    "are down: the routes avoid them, as after convergence. Later faults are\n"
+    "only mentioned.\n"
     "\n"
     "options:\n"
     "  --json            print findings, effective parameters and the deadlock\n"
     "                    analysis as JSON on stdout\n"
-    "  --fail LINK       take a link down, e.g. --fail leaf0-spine1 (repeatable)\n"
+    "  --fail LINK|NODE  take a link down, e.g. --fail leaf0-spine1, or every link\n"
+    "                    of a switch or host, e.g. --fail spine0 (repeatable)\n"
     "  --with FILE       merge the partial scenario FILE onto SCENARIO, as run\n"
     "                    does (repeatable, in order, before --set)\n"
     "  --set KEY=VALUE   override a scenario key, as run does (repeatable)\n"
@@ -258,14 +260,26 @@ static int chk_run(const struct chk_args *a)
 		const struct net_fault *f = &s->faults[i];
 		struct topo_link *l = &t->links[f->link];
 
+		const char *node = scn_fault_node(s, s->fault_of[i]);
+
 		if (f->kind != NET_FAULT_LINK_DOWN)
 			continue;
 		if (f->at == 0 && l->up) {
 			l->up = 0;
 			c.failed[c.n_failed++] = f->link;
+		} else if (f->at && node) {
+			/* once for the node, not for each of its links */
+			if (i && s->fault_of[i - 1] == s->fault_of[i])
+				continue;
+			chk_add(&c, CHK_INFO, "NODE_DOWN_LATER",
+				chk_str("faults[%u]: %s", s->fault_of[i], node),
+				"goes down at %.3f us with all its links; this analysis has it up "
+				"(--fail %s analyses the routes after it)",
+				simtime_to_us(f->at), node);
 		} else if (f->at) {
 			chk_add(
-			    &c, CHK_INFO, "LINK_DOWN_LATER", chk_str("faults[%u]: %s", i, l->name),
+			    &c, CHK_INFO, "LINK_DOWN_LATER",
+			    chk_str("faults[%u]: %s", s->fault_of[i], l->name),
 			    "goes down at %.3f us; this analysis has it up (--fail %s analyses the "
 			    "routes after it)",
 			    simtime_to_us(f->at), l->name);
@@ -339,7 +353,9 @@ int cmd_check(int argc, char **argv)
 			a.all_pairs = 1;
 		} else if (!strcmp(o, "--fail")) {
 			if (!has_next)
-				rc = cli_usage_error("rocesim: check: ", chk_usage, "%s needs a link name, e.g. leaf0-spine1", o);
+				rc = cli_usage_error(
+				    "rocesim: check: ", chk_usage,
+				    "%s needs a link or node name, e.g. leaf0-spine1", o);
 			else
 				a.fails[a.n_fails++] = argv[++i];
 		} else if (!strcmp(o, "--with")) {

@@ -55,6 +55,7 @@ int chk_deadlock(struct chk *c, const struct scenario *s, const struct topo *t,
 		 const struct topo_routes *r, const struct chk_args *a);
 int chk_reach(struct chk *c, const struct scenario *s, const struct topo *t,
 	      const struct topo_routes *r, const struct chk_args *a);
+/* --fail NAME: a link, or a node (all its links), down. */
 int chk_fail_link(struct chk *c, struct topo *t, const char *name);
 
 /* check_json.c */

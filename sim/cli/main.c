@@ -25,7 +25,7 @@
 static const char usage[] =
 	"usage: rocesim run SCENARIO.yaml [-o OUTDIR] [--with OVERLAY.yaml]...\n"
 	"                    [--set KEY=VALUE]... [--seed N] [--progress | --quiet]\n"
-	"       rocesim check SCENARIO.yaml [--json] [--fail LINK]... [--with FILE]...\n"
+	"       rocesim check SCENARIO.yaml [--json] [--fail LINK|NODE]... [--with FILE]...\n"
 	"                     [--all-pairs]\n"
 	"       rocesim plot OUTDIR [--svg] [--top N]\n"
 	"       rocesim import sonic|mlnx-qos|cc-params|pod FILE\n"

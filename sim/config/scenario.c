@@ -50,6 +50,7 @@ const cyaml_strval_t scn__wl_kinds[] = {
 static const cyaml_strval_t fault_kinds[] = {
 	{"link_down", 1 + NET_FAULT_LINK_DOWN},
 	{"pfc_storm", 1 + NET_FAULT_PFC_STORM},
+	{"node_down", 1 + SCN_FAULT_NODE_DOWN},
 };
 static const cyaml_strval_t sched_kinds[] = {
 	{"strict", 1 + SW_SCHED_STRICT},
@@ -234,6 +235,7 @@ static const cyaml_schema_value_t workload_value = {
 static const cyaml_schema_field_t fault_fields[] = {
 	ENUM("kind", struct raw_fault, kind, fault_kinds),
 	STR("link", struct raw_fault, link),
+	STR("node", struct raw_fault, node),
 	STR("host", struct raw_fault, host),
 	STR("port", struct raw_fault, port),
 	STR("at", struct raw_fault, at),
@@ -599,6 +601,7 @@ void scn_free(struct scenario *s)
 		free(s->colls[i].ranks);
 	free(s->colls);
 	free(s->faults);
+	free(s->fault_of);
 	free(s->expects);
 	free(s);
 }
@@ -726,6 +729,15 @@ int scn_load_with(const char *file, const struct scn_load_opts *o, struct scenar
 			out, d);
 	free(text);
 	return err;
+}
+
+const char *scn_fault_node(const struct scenario *s, uint32_t entry)
+{
+	const struct raw_top *r = s->raw ? s->raw->top : NULL;
+
+	if (!r || entry >= r->faults_count || r->faults[entry].kind - 1 != SCN_FAULT_NODE_DOWN)
+		return NULL;
+	return r->faults[entry].node;
 }
 
 const struct scn_origin *scn_origin(const struct scenario *s, const char *path)

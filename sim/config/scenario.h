@@ -80,6 +80,7 @@ struct scenario {
 
 	struct net_fault *faults;
 	uint32_t n_faults;
+	uint32_t *fault_of; /* per fault, its faults: entry (a node_down gives one per link) */
 	struct scn_expect *expects;
 	uint32_t n_expects;
 
@@ -165,6 +166,8 @@ struct scn_dscp {
  * -ENOMEM.
  */
 int scn_data_dscps(const struct scenario *s, struct scn_dscp **out, size_t *n);
+/* The node of faults: entry @entry when it is a node_down, else NULL. */
+const char *scn_fault_node(const struct scenario *s, uint32_t entry);
 /* Give a diag from topo_build (key path, no file) the scenario's file and line. */
 void scn_locate(const struct scenario *s, struct diag *d);
 /*

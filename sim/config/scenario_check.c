@@ -296,12 +296,28 @@ static int check_faults(const struct loader *l, const struct raw_top *r, struct 
 
 		snprintf(p, sizeof(p), "faults[%u].kind", i);
 		if (!f->kind)
-			return scn__fail(l, p, "missing (link_down or pfc_storm)");
+			return scn__fail(l, p, "missing (link_down, node_down or pfc_storm)");
 		snprintf(p, sizeof(p), "faults[%u].at", i);
 		if (!f->at)
 			return scn__fail(l, p, "missing: when the fault starts, e.g. 1ms");
 		if ((err = scn__get_time(l, p, f->at, 0, 0, &t)))
 			return err;
+		if (f->kind - 1 == SCN_FAULT_NODE_DOWN) {
+			snprintf(p, sizeof(p), "faults[%u].node", i);
+			if (!f->node)
+				return scn__fail(l, p,
+						 "missing: the switch's or host's name, e.g. spine0");
+			snprintf(p, sizeof(p), "faults[%u].%s", i,
+				 f->link ? "link" : f->host ? "host" : f->port ? "port"
+						 : f->duration ? "duration" : "priorities");
+			if (f->link || f->host || f->port || f->duration || f->priorities)
+				return scn__fail(l, p, "does not apply to node_down");
+			continue;
+		}
+		if (f->node) {
+			snprintf(p, sizeof(p), "faults[%u].node", i);
+			return scn__fail(l, p, "applies to node_down only");
+		}
 		if (f->kind - 1 == NET_FAULT_LINK_DOWN) {
 			snprintf(p, sizeof(p), "faults[%u].link", i);
 			if (!f->link)

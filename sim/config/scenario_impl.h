@@ -136,7 +136,7 @@ struct raw_workload {
 
 struct raw_fault {
 	int kind;
-	char *link, *at, *host, *port, *duration;
+	char *link, *at, *host, *port, *duration, *node;
 	char **priorities;
 	unsigned priorities_count;
 };
@@ -181,6 +181,9 @@ struct scn_raw {
 	char **set_paths;
 	size_t n_set;
 };
+
+/* faults: kind node_down, resolved into one link_down per link of the node. */
+#define SCN_FAULT_NODE_DOWN (NET_FAULT_PFC_STORM + 1)
 
 /* Workload kinds: flow patterns, then the collectives (1 + SCN_WL_COLL + op). */
 #define SCN_WL_COLL 3
