@@ -444,6 +444,45 @@ Test(check, unreachable_pairs_are_an_error)
 	ts_proc_free(&p);
 }
 
+Test(check, fail_takes_a_node_and_node_down_at_0_is_failed_too)
+{
+	const char *ov = ts_tmp("spine0-down.yaml");
+	FILE *f = fopen(ov, "w");
+	struct ts_proc p;
+
+	ts_exec(&p, (const char *[]){"check", "tests/check/leafspine.yaml", "--fail", "spine0",
+				     NULL});
+	cr_assert_eq(p.code, 0, "%s%s", p.out, p.err);
+	ts_proc_free(&p);
+
+	/* both spines: every pair across leaves is cut */
+	ts_exec(&p, (const char *[]){"check", "tests/check/leafspine.yaml", "--fail", "spine0",
+				     "--fail", "spine1", NULL});
+	cr_assert_eq(p.code, 1, "%s%s", p.out, p.err);
+	cr_assert(strstr(p.out, "error UNREACHABLE workload: ") &&
+		      strstr(p.out, "12 of 12 source-destination pairs have no route") &&
+		      strstr(p.out, "leaf3-spine1"),
+		  "%s", p.out);
+	ts_proc_free(&p);
+
+	/* a node_down at 0 is down, as --fail takes it */
+	cr_assert(f);
+	fputs("faults: [{kind: node_down, node: spine0, at: 0us}]\n", f);
+	fclose(f);
+	ts_exec(&p, (const char *[]){"check", "tests/check/leafspine.yaml", "--with", ov,
+				     "--fail", "spine1", NULL});
+	cr_assert_eq(p.code, 1, "%s%s", p.out, p.err);
+	cr_assert(strstr(p.out, "12 of 12 source-destination pairs have no route"), "%s", p.out);
+	ts_proc_free(&p);
+
+	ts_exec(&p, (const char *[]){"check", "tests/check/leafspine.yaml", "--fail", "spine9",
+				     NULL});
+	cr_assert_eq(p.code, 2);
+	cr_assert(strstr(p.err, "rocesim: --fail: no link or node named \"spine9\""), "%s", p.err);
+	cr_assert_eq(count(p.err, "\n"), 1, "one line: %s", p.err);
+	ts_proc_free(&p);
+}
+
 /*
  * The README's tables of defaults against what check --json says a bare
  * scenario resolves to: every README row below is parsed (key cell, default

@@ -223,6 +223,72 @@ Test(e2e, link_failure_drops_then_reroutes)
 	sim_fini(&sim);
 }
 
+/* The leaf-spine of link_failure_drops_then_reroutes with @spines spines and @faults. */
+static json_t *spine_run(int spines, const char *faults, struct sim *sim)
+{
+	char yaml[1200];
+
+	snprintf(yaml, sizeof(yaml),
+		 "topology: {kind: leaf_spine, leaves: 2, spines: %d, hosts_per_leaf: 4,\n"
+		 "           convergence: 20us, uplink: {rate: 400Gbps}}\n"
+		 "nic: {transport: {timeout: 8}}\n"
+		 "stop: 20ms\n"
+		 "workload:\n"
+		 "  kind: flows\n"
+		 "  flows:\n"
+		 "    - {src: h0, dst: h4, size: 2MB}\n"
+		 "    - {src: h1, dst: h5, size: 2MB}\n"
+		 "    - {src: h2, dst: h6, size: 2MB}\n"
+		 "    - {src: h3, dst: h7, size: 2MB}\n"
+		 "    - {src: h0, dst: h5, size: 1MB, start: 100us}\n"
+		 "    - {src: h1, dst: h6, size: 1MB, start: 100us}\n"
+		 "faults: %s\n",
+		 spines, faults);
+	return ts_run(yaml, sim);
+}
+
+Test(e2e, node_down_of_a_spine_takes_its_links_down_and_the_flows_finish)
+{
+	struct sim sim, links;
+	json_t *j = spine_run(2, "[{kind: node_down, node: spine1, at: 50us}]", &sim);
+	json_t *k = spine_run(2,
+			      "[{kind: link_down, link: leaf0-spine1, at: 50us},"
+			      " {kind: link_down, link: leaf1-spine1, at: 50us}]",
+			      &links);
+	char *a, *b;
+
+	for (uint32_t i = 0; i < sim.topo->n_links; i++)
+		cr_expect_eq(sim.topo->links[i].up, !strstr(sim.topo->links[i].name, "spine1"),
+			     "%s", sim.topo->links[i].name);
+	cr_expect_gt(ts_metric(j, "drops"), 0, "what was on spine1 is lost");
+	cr_expect_eq(ts_metric(j, "flows_done"), 6, "rerouted over spine0, all finish");
+	cr_expect_eq(ts_metric(j, "unroutable_packets"), 0);
+	/* the same as each of its links going down at that time */
+	json_object_del(j, "run");
+	json_object_del(k, "run");
+	a = json_dumps(j, JSON_SORT_KEYS);
+	b = json_dumps(k, JSON_SORT_KEYS);
+	cr_expect_str_eq(a, b);
+	free(a);
+	free(b);
+	json_decref(j);
+	json_decref(k);
+	sim_fini(&sim);
+	sim_fini(&links);
+}
+
+Test(e2e, node_down_of_the_only_spine_partitions_and_the_run_counts_it)
+{
+	struct sim sim;
+	json_t *j = spine_run(1, "[{kind: node_down, node: spine0, at: 50us}]", &sim);
+
+	cr_expect_lt(ts_metric(j, "flows_done"), 6);
+	cr_expect_gt(ts_metric(j, "unroutable_flows"), 0);
+	cr_expect_gt(ts_metric(j, "unroutable_packets"), 0);
+	json_decref(j);
+	sim_fini(&sim);
+}
+
 /*
  * CNPs carry nic.dcqcn.np_cnp_dscp; the switch's default map sends that DSCP
  * to switch.cnp_priority, whatever it is: every CNP leaves the switch on

@@ -27,8 +27,8 @@
 
 #define CHK_MAX_CYCLES 10
 static const char chk_usage[] =
-    "usage: rocesim check SCENARIO.yaml [--json] [--fail LINK]... [--set KEY=VALUE]...\n"
-    "                     [--all-pairs] [--max-cycles N]\n"
+    "usage: rocesim check SCENARIO.yaml [--json] [--fail LINK|NODE]... [--with OVERLAY.yaml]...\n"
+    "                     [--set KEY=VALUE]... [--all-pairs] [--max-cycles N]\n"
     "\n"
     "Analyses SCENARIO.yaml without simulating it and prints its findings:\n"
     "  - cyclic buffer dependencies (CBD_CYCLE, an error): ingress buffers of a\n"
@@ -58,14 +58,18 @@ static const char chk_usage[] =
     "The routes analysed are those of the scenario's workload by default (each\n"
     "flow on the traffic class switch.dscp_to_tc gives its DSCP); --all-pairs\n"
     "takes every ordered pair of hosts on every lossless priority instead: the\n"
-    "fabric, whatever runs on it. Links named with --fail, and the links of\n"
-    "faults of kind link_down at 0 (at: 0us), are down: the routes avoid them,\n"
-    "as after convergence. Later link_down faults are only mentioned.\n"
+    "fabric, whatever runs on it. Links named with --fail (a node: all its\n"
+    "links), and those of faults of kind node_down or link_down at 0 (at: 0us),\n"
+    "are down: the routes avoid them, as after convergence. Later faults are\n"
+    "only mentioned.\n"
     "\n"
     "options:\n"
     "  --json            print findings, effective parameters and the deadlock\n"
     "                    analysis as JSON on stdout\n"
-    "  --fail LINK       take a link down, e.g. --fail leaf0-spine1 (repeatable)\n"
+    "  --fail LINK|NODE  take a link down, e.g. --fail leaf0-spine1, or every link\n"
+    "                    of a switch or host, e.g. --fail spine0 (repeatable)\n"
+    "  --with FILE       merge the partial scenario FILE onto SCENARIO, as run\n"
+    "                    does (repeatable, in order, before --set)\n"
     "  --set KEY=VALUE   override a scenario key, as run does (repeatable)\n"
     "  --all-pairs       analyse every pair of hosts instead of the workload\n"
     "  --max-cycles N    list at most N cycles per priority, shortest first\n"
@@ -218,7 +222,13 @@ static int chk_run(const struct chk_args *a)
 	int err, rc = CLI_EXIT_INPUT, errors = 0;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	err = scn_load_ex(a->scenario, a->sets, a->n_sets, SCN_LOAD_LENIENT, &s, &d);
+	err = scn_load_with(a->scenario,
+			    &(struct scn_load_opts){.overlays = a->withs,
+						    .n_overlays = a->n_withs,
+						    .sets = a->sets,
+						    .n_sets = a->n_sets,
+						    .flags = SCN_LOAD_LENIENT},
+			    &s, &d);
 	if (err) {
 		fprintf(stderr, "rocesim: ");
 		diag_print(&d, stderr);
@@ -250,14 +260,26 @@ static int chk_run(const struct chk_args *a)
 		const struct net_fault *f = &s->faults[i];
 		struct topo_link *l = &t->links[f->link];
 
+		const char *node = scn_fault_node(s, s->fault_of[i]);
+
 		if (f->kind != NET_FAULT_LINK_DOWN)
 			continue;
 		if (f->at == 0 && l->up) {
 			l->up = 0;
 			c.failed[c.n_failed++] = f->link;
+		} else if (f->at && node) {
+			/* once for the node, not for each of its links */
+			if (i && s->fault_of[i - 1] == s->fault_of[i])
+				continue;
+			chk_add(&c, CHK_INFO, "NODE_DOWN_LATER",
+				chk_str("faults[%u]: %s", s->fault_of[i], node),
+				"goes down at %.3f us with all its links; this analysis has it up "
+				"(--fail %s analyses the routes after it)",
+				simtime_to_us(f->at), node);
 		} else if (f->at) {
 			chk_add(
-			    &c, CHK_INFO, "LINK_DOWN_LATER", chk_str("faults[%u]: %s", i, l->name),
+			    &c, CHK_INFO, "LINK_DOWN_LATER",
+			    chk_str("faults[%u]: %s", s->fault_of[i], l->name),
 			    "goes down at %.3f us; this analysis has it up (--fail %s analyses the "
 			    "routes after it)",
 			    simtime_to_us(f->at), l->name);
@@ -314,9 +336,11 @@ int cmd_check(int argc, char **argv)
 
 	a.sets = calloc((size_t)argc + 1, sizeof(char *));
 	a.fails = calloc((size_t)argc + 1, sizeof(char *));
-	if (!a.sets || !a.fails) {
+	a.withs = calloc((size_t)argc + 1, sizeof(char *));
+	if (!a.sets || !a.fails || !a.withs) {
 		free(a.sets);
 		free(a.fails);
+		free(a.withs);
 		return CLI_EXIT_INPUT;
 	}
 	for (int i = 0; i < argc && rc < 0; i++) {
@@ -329,9 +353,17 @@ int cmd_check(int argc, char **argv)
 			a.all_pairs = 1;
 		} else if (!strcmp(o, "--fail")) {
 			if (!has_next)
-				rc = cli_usage_error("rocesim: check: ", chk_usage, "%s needs a link name, e.g. leaf0-spine1", o);
+				rc = cli_usage_error(
+				    "rocesim: check: ", chk_usage,
+				    "%s needs a link or node name, e.g. leaf0-spine1", o);
 			else
 				a.fails[a.n_fails++] = argv[++i];
+		} else if (!strcmp(o, "--with")) {
+			if (!has_next)
+				rc = cli_usage_error("rocesim: check: ", chk_usage,
+						     "%s needs an overlay file", o);
+			else
+				a.withs[a.n_withs++] = argv[++i];
 		} else if (!strcmp(o, "--set")) {
 			if (!has_next || !strchr(argv[i + 1], '='))
 				rc = cli_usage_error("rocesim: check: ", chk_usage, "%s needs KEY=VALUE", o);
@@ -358,5 +390,6 @@ int cmd_check(int argc, char **argv)
 		rc = chk_run(&a);
 	free(a.sets);
 	free(a.fails);
+	free(a.withs);
 	return rc;
 }

@@ -190,18 +190,25 @@ int chk_reach(struct chk *c, const struct scenario *s, const struct topo *t,
 /* Take a link down by name (--fail); 0 or -EINVAL with the message printed. */
 int chk_fail_link(struct chk *c, struct topo *t, const char *name)
 {
-	int32_t l = topo_find_link(t, name);
+	int32_t l = topo_find_link(t, name), node = l < 0 ? topo_find_node(t, name) : -1;
 
-	if (l < 0) {
+	if (l < 0 && node < 0) {
 		fprintf(stderr,
-			"rocesim: --fail: no link named \"%s\" (links are named by their ends, "
-			"e.g. %s)\n",
-			name, t->n_links ? t->links[t->n_links - 1].name : "a-b");
+			"rocesim: --fail: no link or node named \"%s\" (links are named by their "
+			"ends, e.g. %s; nodes e.g. %s)\n",
+			name, t->n_links ? t->links[t->n_links - 1].name : "a-b",
+			t->n_nodes ? t->nodes[t->n_nodes - 1].name : "sw0");
 		return -EINVAL;
 	}
-	if (t->links[l].up) {
-		t->links[l].up = 0;
-		c->failed[c->n_failed++] = (uint32_t)l;
+	/* a node: every link it has */
+	for (uint32_t k = 0; k < t->n_links; k++) {
+		if (l >= 0 ? k != (uint32_t)l
+			   : t->links[k].a != (uint32_t)node && t->links[k].b != (uint32_t)node)
+			continue;
+		if (t->links[k].up) {
+			t->links[k].up = 0;
+			c->failed[c->n_failed++] = k;
+		}
 	}
 	return 0;
 }

@@ -19,8 +19,8 @@ struct chk_finding {
 
 struct chk_args {
 	const char *scenario;
-	const char **sets, **fails;
-	size_t n_sets, n_fails;
+	const char **sets, **fails, **withs;
+	size_t n_sets, n_fails, n_withs;
 	int json, all_pairs;
 	uint32_t max_cycles;
 };
@@ -55,6 +55,7 @@ int chk_deadlock(struct chk *c, const struct scenario *s, const struct topo *t,
 		 const struct topo_routes *r, const struct chk_args *a);
 int chk_reach(struct chk *c, const struct scenario *s, const struct topo *t,
 	      const struct topo_routes *r, const struct chk_args *a);
+/* --fail NAME: a link, or a node (all its links), down. */
 int chk_fail_link(struct chk *c, struct topo *t, const char *name);
 
 /* check_json.c */

@@ -23,12 +23,13 @@
 #define EXIT_IO CLI_EXIT_IO
 
 static const char usage[] =
-	"usage: rocesim run SCENARIO.yaml [-o OUTDIR] [--set KEY=VALUE]... [--seed N]\n"
-	"                    [--progress | --quiet]\n"
+	"usage: rocesim run SCENARIO.yaml [-o OUTDIR] [--with OVERLAY.yaml]...\n"
+	"                    [--set KEY=VALUE]... [--seed N] [--progress | --quiet]\n"
 	"       rocesim sweep SCENARIO.yaml [--vary KEY=V1,V2,...|KEY=LO..HI:N|KEY=LO..HI:xF]...\n"
 	"                    [--zip] [--seeds N | --seed-list S1,...] [-j N] [-o DIR]\n"
 	"                    [--progress | --quiet]\n"
-	"       rocesim check SCENARIO.yaml [--json] [--fail LINK]... [--all-pairs]\n"
+	"       rocesim check SCENARIO.yaml [--json] [--fail LINK|NODE]... [--with FILE]...\n"
+	"                     [--all-pairs]\n"
 	"       rocesim plot OUTDIR [--svg] [--top N]\n"
 	"       rocesim import sonic|mlnx-qos|cc-params|pod FILE\n"
 	"       rocesim --help | --version          (rocesim VERB --help for each verb)\n"
@@ -42,6 +43,11 @@ static const char usage[] =
 	"\n"
 	"options:\n"
 	"  -o, --out DIR      where to write the results\n"
+	"  --with FILE        merge the partial scenario FILE onto SCENARIO (repeatable,\n"
+	"                     in order, before --set): its mappings merge key by key, a\n"
+	"                     list or value replaces the scenario's, KEY+: [...] appends\n"
+	"                     to the list KEY (faults+: [...]); files it names are\n"
+	"                     relative to its own folder\n"
 	"  --set KEY=VALUE    override a scenario key, e.g. --set topology.link.rate=400Gbps\n"
 	"                     or --set expect.drops=0 (repeatable)\n"
 	"  --seed N           same as --set seed=N\n"
@@ -70,6 +76,8 @@ struct run_args {
 	const char *outdir;
 	const char **sets;
 	size_t n_sets;
+	const char **withs; /* overlays, in order */
+	size_t n_withs;
 	int progress, quiet;
 };
 
@@ -164,7 +172,10 @@ static int cmd_run(const struct run_args *a)
 	json_t *res = NULL;
 	int err, failed, partial, rc = EXIT_INPUT;
 
-	err = scn_load(a->scenario, a->sets, a->n_sets, &s, &d);
+	err = scn_load_with(a->scenario,
+			    &(struct scn_load_opts){.overlays = a->withs, .n_overlays = a->n_withs,
+						    .sets = a->sets, .n_sets = a->n_sets},
+			    &s, &d);
 	if (err == -ENOMEM) {
 		fprintf(stderr, "rocesim: out of memory loading %s\n", a->scenario);
 		return EXIT_INPUT;
@@ -295,10 +306,12 @@ int main(int argc, char **argv)
 	if (strcmp(argv[1], "run"))
 		return cli_usage_error("rocesim: ", usage, "unknown verb \"%s\"", argv[1]);
 	a.sets = calloc((size_t)argc, sizeof(char *));
+	a.withs = calloc((size_t)argc, sizeof(char *));
 	seeds = calloc((size_t)argc, sizeof(char *));
-	if (!a.sets || !seeds) {
+	if (!a.sets || !a.withs || !seeds) {
 		fputs("rocesim: out of memory\n", stderr);
 		free(a.sets);
+		free(a.withs);
 		free(seeds);
 		return EXIT_INPUT;
 	}
@@ -317,6 +330,11 @@ int main(int argc, char **argv)
 				rc = cli_usage_error("rocesim: ", usage, "%s needs KEY=VALUE", o);
 			else
 				a.sets[a.n_sets++] = argv[++i];
+		} else if (!strcmp(o, "--with")) {
+			if (!has_next)
+				rc = cli_usage_error("rocesim: ", usage, "%s needs an overlay file", o);
+			else
+				a.withs[a.n_withs++] = argv[++i];
 		} else if (!strcmp(o, "--seed")) {
 			if (!has_next) {
 				rc = cli_usage_error("rocesim: ", usage, "%s needs a number", o);
@@ -350,5 +368,6 @@ int main(int argc, char **argv)
 		free(seeds[i]);
 	free(seeds);
 	free(a.sets);
+	free(a.withs);
 	return rc;
 }

@@ -50,6 +50,7 @@ const cyaml_strval_t scn__wl_kinds[] = {
 static const cyaml_strval_t fault_kinds[] = {
 	{"link_down", 1 + NET_FAULT_LINK_DOWN},
 	{"pfc_storm", 1 + NET_FAULT_PFC_STORM},
+	{"node_down", 1 + SCN_FAULT_NODE_DOWN},
 };
 static const cyaml_strval_t sched_kinds[] = {
 	{"strict", 1 + SW_SCHED_STRICT},
@@ -234,6 +235,7 @@ static const cyaml_schema_value_t workload_value = {
 static const cyaml_schema_field_t fault_fields[] = {
 	ENUM("kind", struct raw_fault, kind, fault_kinds),
 	STR("link", struct raw_fault, link),
+	STR("node", struct raw_fault, node),
 	STR("host", struct raw_fault, host),
 	STR("port", struct raw_fault, port),
 	STR("at", struct raw_fault, at),
@@ -318,6 +320,13 @@ int scn__line_of(const struct ydoc *doc, const char *path)
 	return ydoc_line_near(doc, path);
 }
 
+const char *scn__key_file(const struct loader *l, const char *path)
+{
+	const struct ydoc_entry *e = ydoc_find(l->raw->doc, path);
+
+	return e ? e->file : l->file;
+}
+
 const struct scn_origin *scn__origin_of(const struct scn_raw *raw, const char *path)
 {
 	char buf[160];
@@ -387,7 +396,8 @@ int scn__fail(const struct loader *l, const char *path, const char *fmt, ...)
 	else if (o)
 		diag_set(l->d, o->file, o->line, o->key, "%s (%s, from %s)", msg, path, o->via);
 	else
-		diag_set(l->d, l->file, scn__line_of(l->raw->doc, path), path, "%s", msg);
+		diag_set(l->d, ydoc_file_near(l->raw->doc, path), scn__line_of(l->raw->doc, path),
+			 path, "%s", msg);
 	return -EINVAL;
 }
 
@@ -592,14 +602,17 @@ void scn_free(struct scenario *s)
 		free(s->colls[i].ranks);
 	free(s->colls);
 	free(s->faults);
+	free(s->fault_of);
 	free(s->expects);
 	free(s);
 }
 
-static int load_text(const char *name, const char *text, size_t len, const char *const *sets,
-		     size_t n_sets, int flags, struct scenario **out, struct diag *d)
+static int load_text(const char *name, const char *text, size_t len, const char *const *overlays,
+		     size_t n_overlays, const char *const *sets, size_t n_sets, int flags,
+		     struct scenario **out, struct diag *d)
 {
 	struct loader l = {.file = name, .d = d};
+	char *merged = NULL;
 	cyaml_config_t cfg = base_config;
 	struct ydoc_cylog log = {0};
 	struct scenario *s;
@@ -621,12 +634,23 @@ static int load_text(const char *name, const char *text, size_t len, const char 
 		err = -EINVAL;
 		goto fail;
 	}
+	if (n_overlays) {
+		ydoc_free(s->raw->doc);
+		s->raw->doc = NULL;
+		err = scn__overlay(name, text, len, overlays, n_overlays, &s->raw->doc, &merged,
+				   &len, d);
+		if (err)
+			goto fail;
+		text = merged;
+	}
 	cfg.log_fn = ydoc_cyaml_log;
 	cfg.log_ctx = &log;
 	/* `workload` as a list takes the other schema */
 	s->raw->schema = ydoc_find(s->raw->doc, "workload[0]") ? &top_value_list : &top_value;
 	cerr = cyaml_load_data((const uint8_t *)text, len, &cfg, s->raw->schema,
 			       (cyaml_data_t **)&s->raw->top, NULL);
+	free(merged);
+	merged = NULL;
 	if (cerr != CYAML_OK) {
 		s->raw->top = NULL;
 		err = ydoc_cyaml_diag(s->raw->doc, s->raw->schema, &log, cerr, YDOC_CY_KEYS, d);
@@ -662,6 +686,7 @@ static int load_text(const char *name, const char *text, size_t len, const char 
 	*out = s;
 	return 0;
 fail:
+	free(merged);
 	scn_free(s);
 	return err;
 }
@@ -669,7 +694,7 @@ fail:
 int scn_load_text(const char *name, const char *text, size_t len, const char *const *sets,
 		  size_t n_sets, struct scenario **out, struct diag *d)
 {
-	return load_text(name, text, len, sets, n_sets, 0, out, d);
+	return load_text(name, text, len, NULL, 0, sets, n_sets, 0, out, d);
 }
 
 int scn_load(const char *file, const char *const *sets, size_t n_sets, struct scenario **out,
@@ -680,6 +705,14 @@ int scn_load(const char *file, const char *const *sets, size_t n_sets, struct sc
 
 int scn_load_ex(const char *file, const char *const *sets, size_t n_sets, int flags,
 		struct scenario **out, struct diag *d)
+{
+	struct scn_load_opts o = {.sets = sets, .n_sets = n_sets, .flags = flags};
+
+	return scn_load_with(file, &o, out, d);
+}
+
+int scn_load_with(const char *file, const struct scn_load_opts *o, struct scenario **out,
+		  struct diag *d)
 {
 	char *text;
 	size_t len;
@@ -693,9 +726,19 @@ int scn_load_ex(const char *file, const char *const *sets, size_t n_sets, int fl
 		diag_set(d, file, 0, "", "cannot read: %s", textfile_strerror(err));
 		return -EINVAL;
 	}
-	err = load_text(file, text, len, sets, n_sets, flags, out, d);
+	err = load_text(file, text, len, o->overlays, o->n_overlays, o->sets, o->n_sets, o->flags,
+			out, d);
 	free(text);
 	return err;
+}
+
+const char *scn_fault_node(const struct scenario *s, uint32_t entry)
+{
+	const struct raw_top *r = s->raw ? s->raw->top : NULL;
+
+	if (!r || entry >= r->faults_count || r->faults[entry].kind - 1 != SCN_FAULT_NODE_DOWN)
+		return NULL;
+	return r->faults[entry].node;
 }
 
 const struct scn_origin *scn_origin(const struct scenario *s, const char *path)
@@ -706,6 +749,7 @@ const struct scn_origin *scn_origin(const struct scenario *s, const char *path)
 void scn_locate(const struct scenario *s, struct diag *d)
 {
 	const struct scn_origin *o;
+	const struct ydoc_entry *e;
 	char msg[sizeof(d->msg)], path[sizeof(d->path)];
 
 	if (d->file[0])
@@ -716,7 +760,8 @@ void scn_locate(const struct scenario *s, struct diag *d)
 		diag_set(d, o->file, o->line, o->key, "%s (%s, from %s)", msg, path, o->via);
 		return;
 	}
-	snprintf(d->file, sizeof(d->file), "%s", s->file);
+	e = d->path[0] ? ydoc_find(s->raw->doc, d->path) : NULL;
+	snprintf(d->file, sizeof(d->file), "%s", e ? e->file : s->file);
 	if (d->path[0])
 		d->line = scn__set_by_user(s->raw, d->path) ? 0 : ydoc_line(s->raw->doc, d->path);
 	if (d->path[0] && scn__set_by_user(s->raw, d->path))

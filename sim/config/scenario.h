@@ -80,6 +80,7 @@ struct scenario {
 
 	struct net_fault *faults;
 	uint32_t n_faults;
+	uint32_t *fault_of; /* per fault, its faults: entry (a node_down gives one per link) */
 	struct scn_expect *expects;
 	uint32_t n_expects;
 
@@ -106,6 +107,24 @@ struct scenario {
 /* The metrics `expect:` may name (summary paths). NULL-terminated. */
 extern const char *const scn_expect_metrics[];
 
+/* What a load takes besides the scenario file (scn_load_with). */
+struct scn_load_opts {
+	const char *const *overlays; /* partial scenarios merged onto it, in order (--with) */
+	size_t n_overlays;
+	const char *const *sets; /* "key.path=value" overrides, applied after (--set) */
+	size_t n_sets;
+	int flags; /* SCN_LOAD_* */
+};
+
+/*
+ * Load @file, merge the overlays of @o onto it (mappings key by key, lists
+ * replaced, KEY+ appends to list KEY; config paths an overlay names are
+ * relative to its folder) and apply the overrides. Returns 0, or -EINVAL
+ * (bad input, @d says where: the overlay's file and line for what it gave)
+ * or -ENOMEM.
+ */
+int scn_load_with(const char *file, const struct scn_load_opts *o, struct scenario **out,
+		  struct diag *d);
 /*
  * Load @file and apply @n_sets overrides "key.path=value". Returns 0, or
  * -EINVAL (bad input, @d says where) or -ENOMEM.
@@ -147,6 +166,8 @@ struct scn_dscp {
  * -ENOMEM.
  */
 int scn_data_dscps(const struct scenario *s, struct scn_dscp **out, size_t *n);
+/* The node of faults: entry @entry when it is a node_down, else NULL. */
+const char *scn_fault_node(const struct scenario *s, uint32_t entry);
 /* Give a diag from topo_build (key path, no file) the scenario's file and line. */
 void scn_locate(const struct scenario *s, struct diag *d);
 /*

@@ -93,15 +93,16 @@ static int check_topology(const struct loader *l, const struct raw_topology *r,
 		}
 		/* relative to the scenario's folder, as users write it; from --set,
 		 * relative to where the command runs */
-		if (r->file[0] != '/' && strrchr(l->file, '/') &&
+		if (r->file[0] != '/' && strrchr(scn__key_file(l, "topology.file"), '/') &&
 		    !scn__set_by_user(l->raw, "topology.file")) {
-			int dir = (int)(strrchr(l->file, '/') - l->file);
+			const char *in = scn__key_file(l, "topology.file");
+			int dir = (int)(strrchr(in, '/') - in);
 			size_t len = (size_t)dir + strlen(r->file) + 2;
 
 			s->topo_file = malloc(len);
 			if (!s->topo_file)
 				return -ENOMEM;
-			snprintf(s->topo_file, len, "%.*s/%s", dir, l->file, r->file);
+			snprintf(s->topo_file, len, "%.*s/%s", dir, in, r->file);
 		} else if (!(s->topo_file = strdup(r->file))) {
 			return -ENOMEM;
 		}
@@ -161,7 +162,8 @@ static int expect_fail(const struct loader *l, const char *where, const char *pa
 	if (!strncmp(where, "--set", 5))
 		diag_set(l->d, "--set", 0, path, "%s", msg);
 	else
-		diag_set(l->d, l->file, scn__line_of(l->raw->doc, path), path, "%s", msg);
+		diag_set(l->d, ydoc_file_near(l->raw->doc, path), scn__line_of(l->raw->doc, path),
+			 path, "%s", msg);
 	return -EINVAL;
 }
 
@@ -260,7 +262,7 @@ static int check_expects(struct loader *l, struct scenario *s, const char *const
 			if (range)
 				continue; /* {min: .., max: ..}: its scalars follow */
 		}
-		snprintf(where, sizeof(where), "%s:%d", l->file, e->line);
+		snprintf(where, sizeof(where), "%s:%d", e->file, e->line);
 		err = add_expect(l, s, e->path, e->value, where);
 		if (err)
 			return err;
@@ -294,12 +296,28 @@ static int check_faults(const struct loader *l, const struct raw_top *r, struct 
 
 		snprintf(p, sizeof(p), "faults[%u].kind", i);
 		if (!f->kind)
-			return scn__fail(l, p, "missing (link_down or pfc_storm)");
+			return scn__fail(l, p, "missing (link_down, node_down or pfc_storm)");
 		snprintf(p, sizeof(p), "faults[%u].at", i);
 		if (!f->at)
 			return scn__fail(l, p, "missing: when the fault starts, e.g. 1ms");
 		if ((err = scn__get_time(l, p, f->at, 0, 0, &t)))
 			return err;
+		if (f->kind - 1 == SCN_FAULT_NODE_DOWN) {
+			snprintf(p, sizeof(p), "faults[%u].node", i);
+			if (!f->node)
+				return scn__fail(l, p,
+						 "missing: the switch's or host's name, e.g. spine0");
+			snprintf(p, sizeof(p), "faults[%u].%s", i,
+				 f->link ? "link" : f->host ? "host" : f->port ? "port"
+						 : f->duration ? "duration" : "priorities");
+			if (f->link || f->host || f->port || f->duration || f->priorities)
+				return scn__fail(l, p, "does not apply to node_down");
+			continue;
+		}
+		if (f->node) {
+			snprintf(p, sizeof(p), "faults[%u].node", i);
+			return scn__fail(l, p, "applies to node_down only");
+		}
 		if (f->kind - 1 == NET_FAULT_LINK_DOWN) {
 			snprintf(p, sizeof(p), "faults[%u].link", i);
 			if (!f->link)

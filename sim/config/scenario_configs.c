@@ -81,19 +81,19 @@ static int gives(struct merge *m, const char *path, int line, const char *key, c
 /* A SONiC value's line and "TABLE|key|field", for note() and gives(). */
 #define AT(a) (a).line, (a).where, NULL
 
-/* A config file named by @key, relative to the scenario's folder. */
+/* A config file named by @key, relative to the folder of the scenario (or overlay) naming it. */
 static char *config_path(const struct loader *l, const char *key, const char *value)
 {
-	const char *slash = strrchr(l->file, '/');
+	const char *file = scn__key_file(l, key), *slash = strrchr(file, '/');
 	size_t len;
 	char *p;
 
 	if (value[0] == '/' || !slash || scn__set_by_user(l->raw, key))
 		return strdup(value);
-	len = (size_t)(slash - l->file) + strlen(value) + 2;
+	len = (size_t)(slash - file) + strlen(value) + 2;
 	p = malloc(len);
 	if (p)
-		snprintf(p, len, "%.*s/%s", (int)(slash - l->file), l->file, value);
+		snprintf(p, len, "%.*s/%s", (int)(slash - file), file, value);
 	return p;
 }
 

@@ -10,6 +10,7 @@
  *   scenario_devices.c    checks of the switch: and nic: sections
  *   scenario_workloads.c  checks of the workloads
  *   scenario_resolve.c    names resolved against the topology, workloads expanded
+ *   scenario_overlay.c    overlays (--with) merged onto the scenario's YAML
  */
 #ifndef ROCESIM_SCENARIO_IMPL_H
 #define ROCESIM_SCENARIO_IMPL_H
@@ -135,7 +136,7 @@ struct raw_workload {
 
 struct raw_fault {
 	int kind;
-	char *link, *at, *host, *port, *duration;
+	char *link, *at, *host, *port, *duration, *node;
 	char **priorities;
 	unsigned priorities_count;
 };
@@ -181,6 +182,9 @@ struct scn_raw {
 	size_t n_set;
 };
 
+/* faults: kind node_down, resolved into one link_down per link of the node. */
+#define SCN_FAULT_NODE_DOWN (NET_FAULT_PFC_STORM + 1)
+
 /* Workload kinds: flow patterns, then the collectives (1 + SCN_WL_COLL + op). */
 #define SCN_WL_COLL 3
 
@@ -203,6 +207,8 @@ struct loader {
 int scn__set_by_user(const struct scn_raw *raw, const char *path);
 /* Line of @path, or of the nearest enclosing key the file holds. */
 int scn__line_of(const struct ydoc *doc, const char *path);
+/* The file that gives key @path: the scenario, or the overlay that wrote it. */
+const char *scn__key_file(const struct loader *l, const char *path);
 /* The origin of @path, or of the nearest enclosing key that has one; NULL if none. */
 const struct scn_origin *scn__origin_of(const struct scn_raw *raw, const char *path);
 /* Record @o as the origin of its path (replacing an earlier one). 0 or -ENOMEM. */
@@ -220,6 +226,18 @@ int scn__fail(const struct loader *l, const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* @prefix ("workload" or "workload[i]") "." @key, in @buf; returns @buf. */
 const char *scn__wpath(char *buf, size_t size, const char *prefix, const char *key);
+
+/* scenario_overlay.c */
+
+/*
+ * Merge the overlay files @overlays, in order, onto scenario @text (read
+ * from @file): *@merged is the merged YAML (free it), *@doc its index with
+ * each entry at the file and line that wrote it. 0, or -EINVAL (@d says
+ * where) or -ENOMEM.
+ */
+int scn__overlay(const char *file, const char *text, size_t len, const char *const *overlays,
+		 size_t n_overlays, struct ydoc **doc, char **merged, size_t *merged_len,
+		 struct diag *d);
 
 /* scenario_configs.c */
 

@@ -310,11 +310,41 @@ static int resolve_workload(const struct loader *l, const struct topo *t,
 	return err ? err : add_flows(l, prefix, s, flows, n, dscp, prio);
 }
 
+/*
+ * Check the nodes of node_down faults against @t; *@n gets the faults they
+ * all resolve into (one per link of a node_down, one for any other).
+ */
+static int resolve_nodes_down(const struct loader *l, const struct topo *t,
+			      const struct raw_top *r, size_t *n)
+{
+	char p[160];
+
+	*n = 0;
+	for (unsigned i = 0; i < r->faults_count; i++) {
+		const struct raw_fault *rf = &r->faults[i];
+		int32_t node;
+
+		if (rf->kind - 1 != SCN_FAULT_NODE_DOWN) {
+			(*n)++;
+			continue;
+		}
+		node = topo_find_node(t, rf->node);
+		snprintf(p, sizeof(p), "faults[%u].node", i);
+		if (node < 0)
+			return scn__fail(l, p, "no switch or host named \"%s\" (e.g. %s, %s)",
+					 rf->node, t->nodes[t->n_nodes - 1].name, t->nodes[0].name);
+		for (uint32_t k = 0; k < t->n_links; k++)
+			*n += t->links[k].a == (uint32_t)node || t->links[k].b == (uint32_t)node;
+	}
+	return 0;
+}
+
 int scn_resolve(struct scenario *s, const struct topo *t, struct diag *d)
 {
 	struct loader l = {.file = s->file, .raw = s->raw, .d = d};
 	const struct raw_top *r = s->raw->top;
 	char p[160];
+	size_t n;
 	int err = 0;
 
 	free(s->wl.flows);
@@ -332,13 +362,37 @@ int scn_resolve(struct scenario *s, const struct topo *t, struct diag *d)
 	}
 	if (err)
 		return err;
-	s->faults = calloc(r->faults_count ? r->faults_count : 1, sizeof(*s->faults));
-	if (!s->faults)
+	free(s->faults);
+	free(s->fault_of);
+	s->faults = NULL;
+	s->fault_of = NULL;
+	err = resolve_nodes_down(&l, t, r, &n);
+	if (err)
+		return err;
+	s->faults = calloc(n ? n : 1, sizeof(*s->faults));
+	s->fault_of = calloc(n ? n : 1, sizeof(*s->fault_of));
+	if (!s->faults || !s->fault_of)
 		return -ENOMEM;
 	for (unsigned i = 0; i < r->faults_count; i++) {
 		const struct raw_fault *rf = &r->faults[i];
-		struct net_fault *f = &s->faults[i];
+		struct net_fault *f = &s->faults[s->n_faults];
 
+		s->fault_of[s->n_faults] = i;
+		if (rf->kind - 1 == SCN_FAULT_NODE_DOWN) {
+			/* every link of the node goes down at once, each as a link_down */
+			uint32_t node = (uint32_t)topo_find_node(t, rf->node);
+
+			for (uint32_t k = 0; k < t->n_links; k++) {
+				if (t->links[k].a != node && t->links[k].b != node)
+					continue;
+				s->fault_of[s->n_faults] = i;
+				f = &s->faults[s->n_faults++];
+				f->kind = NET_FAULT_LINK_DOWN;
+				units_time(rf->at, &f->at);
+				f->link = k;
+			}
+			continue;
+		}
 		f->kind = (enum net_fault_kind)(rf->kind - 1);
 		units_time(rf->at, &f->at);
 		if (f->kind == NET_FAULT_LINK_DOWN) {

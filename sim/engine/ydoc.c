@@ -30,6 +30,8 @@ struct ydoc {
 	size_t n, cap;
 	uint32_t *hash; /* open addressing: entry index + 1, 0 = empty */
 	size_t hcap;
+	char **files; /* the files ydoc_set_origin named */
+	size_t n_files;
 };
 
 struct frame {
@@ -177,6 +179,7 @@ static int add(struct ydoc *y, char *path, const char *value, int line)
 	y->v[y->n].path = path;
 	y->v[y->n].value = value ? strdup(value) : NULL;
 	y->v[y->n].line = line;
+	y->v[y->n].file = y->file;
 	if (value && !y->v[y->n].value)
 		goto nomem;
 	y->hash[slot] = (uint32_t)(++y->n);
@@ -219,6 +222,9 @@ void ydoc_free(struct ydoc *y)
 	}
 	free(y->v);
 	free(y->hash);
+	for (size_t i = 0; i < y->n_files; i++)
+		free(y->files[i]);
+	free(y->files);
 	free(y->file);
 	free(y);
 }
@@ -447,21 +453,60 @@ const char *ydoc_file(const struct ydoc *y)
 	return y->file;
 }
 
-int ydoc_line_near(const struct ydoc *y, const char *path)
+/* The entry of @path or of the nearest enclosing key that has a line. */
+static const struct ydoc_entry *find_near(const struct ydoc *y, const char *path)
 {
+	const struct ydoc_entry *e;
 	char buf[256];
-	int line;
 
 	snprintf(buf, sizeof(buf), "%s", path);
 	for (;;) {
 		char *cut = buf + strlen(buf);
 
-		if ((line = ydoc_line(y, buf)) || !buf[0])
-			return line;
+		if (((e = ydoc_find(y, buf)) && e->line) || !buf[0])
+			return e && e->line ? e : NULL;
 		while (cut > buf && *cut != '.' && *cut != '[')
 			cut--;
 		*cut = '\0';
 	}
+}
+
+int ydoc_line_near(const struct ydoc *y, const char *path)
+{
+	const struct ydoc_entry *e = find_near(y, path);
+
+	return e ? e->line : 0;
+}
+
+const char *ydoc_file_near(const struct ydoc *y, const char *path)
+{
+	const struct ydoc_entry *e = find_near(y, path);
+
+	return e ? e->file : y ? y->file : "";
+}
+
+int ydoc_set_origin(struct ydoc *y, const char *path, const char *file, int line)
+{
+	struct ydoc_entry *e = (struct ydoc_entry *)ydoc_find(y, path);
+	size_t i;
+
+	if (!e)
+		return -ENOENT;
+	for (i = 0; i < y->n_files && strcmp(y->files[i], file); i++)
+		;
+	if (i == y->n_files) {
+		char **all = realloc(y->files, (y->n_files + 1) * sizeof(*all));
+
+		if (!all)
+			return -ENOMEM;
+		y->files = all;
+		if (!(y->files[y->n_files] = strdup(file)))
+			return -ENOMEM;
+		y->n_files++;
+	}
+	e->file = y->files[i];
+	e->line = line;
+	return 0;
 }
 
 /* ---- libcyaml's log turned into one diag ------------------------------------ */
@@ -614,6 +659,6 @@ int ydoc_cyaml_diag(const struct ydoc *y, const cyaml_schema_value_t *schema,
 		snprintf(path + len, sizeof(path) - len, "%s%s", len ? "." : "", unknown);
 	if (!at_cyaml_line && ydoc_line_near(y, path))
 		line = ydoc_line_near(y, path);
-	diag_set(d, ydoc_file(y), line, path, "%s", text);
+	diag_set(d, ydoc_file_near(y, path), line, path, "%s", text);
 	return err == CYAML_ERR_OOM ? -ENOMEM : -EINVAL;
 }

@@ -21,6 +21,7 @@ struct ydoc_entry {
 	char *path;
 	char *value; /* NULL for a mapping or sequence */
 	int line;    /* 1-based line of the key (or of the item) */
+	const char *file; /* the file that holds it (ydoc_set_origin), else ydoc_file() */
 };
 
 struct ydoc;
@@ -40,6 +41,14 @@ const struct ydoc_entry *ydoc_find(const struct ydoc *y, const char *path);
 size_t ydoc_count(const struct ydoc *y);
 const struct ydoc_entry *ydoc_at(const struct ydoc *y, size_t i);
 const char *ydoc_file(const struct ydoc *y);
+/* The file of the entry ydoc_line_near finds for @path, else ydoc_file(). */
+const char *ydoc_file_near(const struct ydoc *y, const char *path);
+/*
+ * Say that the value of @path was written at @file:@line (a text merged
+ * from several files: the merged text's own lines mean nothing to a user).
+ * 0, -ENOENT (no such path) or -ENOMEM.
+ */
+int ydoc_set_origin(struct ydoc *y, const char *path, const char *file, int line);
 
 /*
  * libcyaml's refusals in our one-line form. libcyaml keeps no positions
