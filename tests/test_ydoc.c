@@ -182,9 +182,11 @@ Test(ydoc, line_near_falls_back_to_the_nearest_enclosing_key)
 static char *aliases_text(int n)
 {
 	size_t size = 16 + 254 * 3 + 16 + (size_t)n * 4;
-	char *t = malloc(size), *p = t;
+	char *t = malloc(size), *p;
 
-	cr_assert(t);
+	if (!t)
+		abort();
+	p = t;
 	p += sprintf(p, "a: &a [");
 	for (int i = 0; i < 254; i++)
 		p += sprintf(p, "%sx", i ? ", " : "");
