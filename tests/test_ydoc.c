@@ -181,19 +181,18 @@ Test(ydoc, line_near_falls_back_to_the_nearest_enclosing_key)
 /* "a: &a [x, ... 254 times]" (256 nodes with its start and end), then @n aliases of it. */
 static char *aliases_text(int n)
 {
-	size_t size = 16 + 254 * 3 + 16 + (size_t)n * 4;
-	char *t = malloc(size), *p;
+	size_t size = 16 + 254 * 3 + 16 + (size_t)n * 4, k = 0;
+	char *t = malloc(size);
 
 	if (!t)
 		abort();
-	p = t;
-	p += sprintf(p, "a: &a [");
+	k += (size_t)snprintf(t + k, size - k, "a: &a [");
 	for (int i = 0; i < 254; i++)
-		p += sprintf(p, "%sx", i ? ", " : "");
-	p += sprintf(p, "]\nb: [");
+		k += (size_t)snprintf(t + k, size - k, "%sx", i ? ", " : "");
+	k += (size_t)snprintf(t + k, size - k, "]\nb: [");
 	for (int i = 0; i < n; i++)
-		p += sprintf(p, "%s*a", i ? ", " : "");
-	sprintf(p, "]\n");
+		k += (size_t)snprintf(t + k, size - k, "%s*a", i ? ", " : "");
+	snprintf(t + k, size - k, "]\n");
 	return t;
 }
 
