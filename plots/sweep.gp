@@ -60,8 +60,19 @@ if (lines > 1 || t1 ne '') {
 	unset key
 }
 
+# with error bars, the lines are set a little apart on x so that their bars
+# do not hide each other (by 1% of the axis between neighbours)
+xlo = xv1
+xhi = xv1
+do for [i=2:nx] {
+	xlo = value(sprintf('xv%d', i)) < xlo ? value(sprintf('xv%d', i)) : xlo
+	xhi = value(sprintf('xv%d', i)) > xhi ? value(sprintf('xv%d', i)) : xhi
+}
+step = (logx ? log(xhi / xlo) : xhi - xlo) * 0.01
+shift(x, i) = logx ? x * exp(step * (i - (lines + 1) / 2.0)) : x + step * (i - (lines + 1) / 2.0)
+
 if (seeds > 1) {
-	plot for [i=1:lines] data index (i - 1) using 1:($2 / yscale):($3 / yscale) \
+	plot for [i=1:lines] data index (i - 1) using (shift($1, i)):($2 / yscale):($3 / yscale) \
 		with yerrorlines lw 2 pt 7 ps 1.1 title value(sprintf('t%d', i))
 } else {
 	plot for [i=1:lines] data index (i - 1) using 1:($2 / yscale) \

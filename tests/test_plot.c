@@ -653,3 +653,43 @@ Test(plot, a_sweep_without_gnuplot_exits_2_and_says_how_to_install_it)
 	assert_no_leftovers(out);
 	ts_proc_free(&p);
 }
+
+/* Pictures of an earlier plot go when their metric no longer changes. */
+Test(plot, a_stale_sweep_picture_is_removed)
+{
+	const char *out = grid_sweep();
+	char path[600];
+	struct ts_proc p;
+
+	snprintf(path, sizeof(path), "%s/sweep-max_queue_bytes.svg", out);
+	write_file(path, "<svg/>\n");
+	snprintf(path, sizeof(path), "%s/sweep-max_queue_bytes.png", out);
+	write_file(path, "old\n");
+	ts_exec(&p, (const char *const[]){"plot", out, NULL});
+	cr_assert_eq(p.code, 0, "plot failed (%d): %s", p.code, p.err);
+	cr_expect(access(path, F_OK), "a stale %s was left", path);
+	snprintf(path, sizeof(path), "%s/sweep-max_queue_bytes.svg", out);
+	cr_expect(access(path, F_OK), "a stale %s was left", path);
+	ts_proc_free(&p);
+}
+
+/* A sweep none of whose runs has results: nothing to draw, said on one line. */
+Test(plot, a_sweep_without_results_says_nothing_was_drawn)
+{
+	const char *out = grid_sweep();
+	char path[600];
+	struct ts_proc p;
+
+	snprintf(path, sizeof(path), "%s/summary.csv", out);
+	write_file(path, "point,switch.ecn.kmin,topology.link.cable,runs,failed\n"
+			 "p001,20KB,2m,0,2\n"
+			 "p002,20KB,2km,0,2\n"
+			 "p003,50KB,2m,0,2\n"
+			 "p004,50KB,2km,0,2\n");
+	ts_exec(&p, (const char *const[]){"plot", out, NULL});
+	cr_expect_eq(p.code, 0, "plot exited %d: %s", p.code, p.err);
+	cr_expect_str_empty(p.out);
+	cr_expect_eq(count_lines(p.err), 1, "stderr: %s", p.err);
+	cr_expect(strstr(p.err, "nothing to draw"), "stderr: %s", p.err);
+	ts_proc_free(&p);
+}

@@ -17,7 +17,9 @@
  * A metric is drawn when summary.csv has it and its mean is not the same at
  * every point; one that is (PFC quiet everywhere, no drops) is named on one
  * line of stderr with its value instead, and a picture of it left by an
- * earlier plot is removed.
+ * earlier plot is removed. When no metric has a value anywhere (every run
+ * failed), one line says that there is nothing to draw. With error bars,
+ * sweep.gp sets the lines a little apart on x so that bars do not overlap.
  */
 #include <errno.h>
 #include <jansson.h>
@@ -624,7 +626,7 @@ int plot_sweep(struct plot *p)
 	struct sw_plot s = {.p = p, .variant_col = -1};
 	struct buf same = {0};
 	char path[PLOT_PATH];
-	int err = -1;
+	int err = -1, drawn = 0;
 
 	if (plot__join(path, sizeof(path), p->outdir, "sweep.json") || sw_load_spec(&s, path))
 		goto out;
@@ -661,11 +663,17 @@ int plot_sweep(struct plot *p)
 				buf_printf(&same, "%s%s (%.10g)", same.len ? ", " : "", metric, lo);
 		} else {
 			err = sw_draw(&s, metric, lines, nlines, hi);
+			drawn++;
 		}
 		sw_lines_free(lines, nlines);
 	}
 	if (!err && same.len)
 		fprintf(stderr, "rocesim: plot: the same at every point, not drawn: %s\n", same.s);
+	else if (!err && !drawn)
+		fprintf(stderr,
+			"rocesim: plot: %s: no main metric has a value at any point (did every "
+			"run fail?): nothing to draw\n",
+			s.summary);
 	free(same.s);
 out:
 	sw_free(&s);
