@@ -8,6 +8,7 @@
 #   name            scenario name
 #   metric, ylabel  the metric (a column of summary.csv) and its axis label
 #   yscale          the values are divided by it (1e6 for MB, ...)
+#   ypos            1: no value is below 0 (the y axis stops at 0)
 #   xlabel          the first axis (the key swept)
 #   nx              its number of values; xv1..xvN their places on the x axis,
 #                   xl1..xlN their labels (the values as written)
@@ -47,6 +48,9 @@ if (nx > 8) {
 }
 set autoscale xfix
 set offsets graph 0.04, graph 0.04, graph 0.06, graph 0.06
+if (ypos) {
+	set yrange [0<*:*]
+}
 if (lines > 1 || t1 ne '') {
 	# the key's box is as wide as its entries: widen it to hold its title
 	tmax = 0

@@ -542,7 +542,7 @@ static void sw_yunit(const char *metric, double hi, char *label, size_t size, do
 
 /* Draw sweep-@metric from @lines; -1 (said) on a failure. */
 static int sw_draw(const struct sw_plot *s, const char *metric, const struct sw_line *lines,
-		   size_t nlines, double hi)
+		   size_t nlines, double lo, double hi)
 {
 	const struct sw_axis *a = &s->axis[0];
 	char pic[64], name[80], path[PLOT_PATH], label[TITLE_LEN];
@@ -570,6 +570,7 @@ static int sw_draw(const struct sw_plot *s, const char *metric, const struct sw_
 	buf_str(&vars, "metric", metric);
 	buf_str(&vars, "ylabel", label);
 	buf_num(&vars, "yscale", scale);
+	buf_int(&vars, "ypos", lo >= 0);
 	buf_str(&vars, "xlabel", a->key);
 	buf_int(&vars, "logx", s->logx);
 	buf_int(&vars, "nx", (long)a->n);
@@ -662,7 +663,7 @@ int plot_sweep(struct plot *p)
 			if (!got)
 				buf_printf(&same, "%s%s (%.10g)", same.len ? ", " : "", metric, lo);
 		} else {
-			err = sw_draw(&s, metric, lines, nlines, hi);
+			err = sw_draw(&s, metric, lines, nlines, lo, hi);
 			drawn++;
 		}
 		sw_lines_free(lines, nlines);
