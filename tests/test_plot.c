@@ -7,6 +7,10 @@
  * drawn when results.json gives them, and exit 2 with one clear line for a
  * missing OUTDIR, a missing gnuplot, a failing script and bad usage. A
  * tiny collective run (no flows) gets ranks.png, the incast run does not.
+ * On a sweep's folder: tiny sweeps of a 2-host scenario (2 x 2 axes over 2
+ * seeds, one axis on a log range) give sweep-<metric>.png for the metrics
+ * that vary, lines per value of the second axis and per variant, a log x
+ * axis, and a folder without summary.csv is one line and exit 2.
  */
 #include <criterion/criterion.h>
 #include <dirent.h>
@@ -432,4 +436,260 @@ Test(plot, the_seed_cluster_plots)
 	ts_proc_free(&p);
 	assert_png(ts_tmp("seed/queues.png"));
 	assert_png(ts_tmp("seed/ranks.png"));
+}
+
+/* ---- sweeps ------------------------------------------------------------- */
+
+/* One 64 KB flow between two hosts: the FCT follows the cable, nothing else moves. */
+static const char pair_yaml[] = "name: pair\n"
+				"topology: {kind: star, hosts: 2}\n"
+				"workload: {kind: incast, senders: 1, size: 64KB}\n"
+				"output: {sample: 0}\n";
+
+/* `rocesim sweep` of the 2-host scenario into ts_tmp(@name) with the arguments @vary. */
+static const char *sweep_run(const char *name, const char *const *vary)
+{
+	static char out[512];
+	const char *args[24];
+	char scn[300];
+	struct ts_proc p;
+	size_t n = 0;
+
+	snprintf(scn, sizeof(scn), "%s", ts_tmp("pair.yaml"));
+	snprintf(out, sizeof(out), "%s", ts_tmp(name));
+	write_file(scn, pair_yaml);
+	args[n++] = "sweep";
+	args[n++] = scn;
+	for (; *vary; vary++)
+		args[n++] = *vary;
+	args[n++] = "-o";
+	args[n++] = out;
+	args[n++] = "-j";
+	args[n++] = "2";
+	args[n++] = "--quiet";
+	args[n] = NULL;
+	ts_exec(&p, args);
+	cr_assert_eq(p.code, 0, "rocesim sweep failed (%d): %s", p.code, p.err);
+	ts_proc_free(&p);
+	return out;
+}
+
+static const char *grid_sweep(void)
+{
+	return sweep_run("grid",
+			 (const char *const[]){"--vary", "switch.ecn.kmin=20KB,50KB", "--vary",
+					       "topology.link.cable=2m,2km", "--seeds", "2", NULL});
+}
+
+static int count_str(const char *s, const char *what)
+{
+	int n = 0;
+
+	for (; (s = strstr(s, what)); s++)
+		n++;
+	return n;
+}
+
+/* The x of the tick labelled @label in a gnuplot SVG; -1 when there is none. */
+static double tick_x(const char *svg, const char *label)
+{
+	char text[64];
+	const char *at, *tr = NULL;
+
+	snprintf(text, sizeof(text), "<text>%s</text>", label);
+	at = strstr(svg, text);
+	if (!at)
+		return -1;
+	for (const char *c = svg; (c = strstr(c, "translate(")) && c < at; c++)
+		tr = c;
+	return tr ? strtod(tr + strlen("translate("), NULL) : -1;
+}
+
+Test(plot, a_sweep_gets_one_picture_per_metric_that_varies)
+{
+	const char *out = grid_sweep();
+	char path[600], *svg;
+	struct ts_proc p;
+
+	ts_exec(&p, (const char *const[]){"plot", out, NULL});
+	cr_assert_eq(p.code, 0, "plot failed (%d): %s", p.code, p.err);
+	/* the cable moves the FCT; queue, marks and pauses are the same everywhere */
+	snprintf(path, sizeof(path), "%s/sweep-fct_us.p99.png", out);
+	assert_png(path);
+	cr_expect(strstr(p.out, path), "%s is not in the list: %s", path, p.out);
+	cr_expect_eq(count_lines(p.out), 1, "stdout: %s", p.out);
+	snprintf(path, sizeof(path), "%s/sweep-max_queue_bytes.png", out);
+	cr_expect(access(path, F_OK), "%s drawn though it is the same at every point", path);
+	cr_expect_eq(count_lines(p.err), 1, "stderr: %s", p.err);
+	cr_expect(strstr(p.err, "the same at every point") && strstr(p.err, "max_queue_bytes") &&
+		      strstr(p.err, "pfc_pause_frames (0)"),
+		  "stderr: %s", p.err);
+	/* no collective in an incast: its metrics are not mentioned */
+	cr_expect_null(strstr(p.err, "collective"), "stderr: %s", p.err);
+	assert_no_leftovers(out);
+	ts_proc_free(&p);
+
+	ts_exec(&p, (const char *const[]){"plot", out, "--svg", NULL});
+	cr_assert_eq(p.code, 0, "plot failed (%d): %s", p.code, p.err);
+	cr_expect_eq(count_lines(p.out), 2, "stdout: %s", p.out);
+	snprintf(path, sizeof(path), "%s/sweep-fct_us.p99.svg", out);
+	svg = ts_slurp(path);
+	cr_assert(svg, "%s was not written", path);
+	cr_expect(strstr(svg, "pair: fct_us.p99 against switch.ecn.kmin"), "no title");
+	cr_expect(strstr(svg, "mean over 2 seeds, bars: 95% confidence interval"),
+		  "the error bars are not said");
+	/* one line per value of the second axis, named in the key */
+	cr_expect(strstr(svg, "<text>topology.link.cable</text>"), "no key title");
+	cr_expect(tick_x(svg, "20KB") > 0 && tick_x(svg, "50KB") > tick_x(svg, "20KB"),
+		  "the first axis's values are not the x ticks");
+	cr_expect(strstr(svg, "<text>2m</text>") && strstr(svg, "<text>2km</text>"),
+		  "the lines are not named by the second axis");
+	free(svg);
+	ts_proc_free(&p);
+}
+
+/* One axis over three decades: a log x axis, one unnamed line. */
+Test(plot, a_single_axis_sweep_spanning_decades_gets_a_log_x_axis)
+{
+	const char *out = sweep_run(
+	    "cable", (const char *const[]){"--vary", "topology.link.cable=2m..2km:4", NULL});
+	char path[600], *svg;
+	double x2, x20, x2k;
+	struct ts_proc p;
+
+	ts_exec(&p, (const char *const[]){"plot", out, "--svg", NULL});
+	cr_assert_eq(p.code, 0, "plot failed (%d): %s", p.code, p.err);
+	snprintf(path, sizeof(path), "%s/sweep-fct_us.p99.png", out);
+	assert_png(path);
+	snprintf(path, sizeof(path), "%s/sweep-fct_us.p99.svg", out);
+	svg = ts_slurp(path);
+	cr_assert(svg, "%s was not written", path);
+	cr_expect(strstr(svg, "one seed per point"), "the single seed is not said");
+	x2 = tick_x(svg, "2m");
+	x20 = tick_x(svg, "20m");
+	x2k = tick_x(svg, "2km");
+	cr_assert(x2 > 0 && x20 > x2 && x2k > x20, "ticks at %g, %g, %g", x2, x20, x2k);
+	/* 2m, 20m, 200m, 2km equally spaced: a log axis (linear would put 20m at 1%) */
+	cr_expect_float_eq((x20 - x2) * 3, x2k - x2, (x2k - x2) * 0.01, "ticks at %g, %g, %g", x2,
+			   x20, x2k);
+	/* a single line has no key: the axis is named once, under the x axis */
+	cr_expect_eq(count_str(svg, "<text>topology.link.cable</text>"), 1, "a key for one line");
+	free(svg);
+	ts_proc_free(&p);
+}
+
+/* A variant column (what-if overlays) adds lines: one per variant and second-axis value. */
+Test(plot, a_variant_column_gives_a_line_per_variant)
+{
+	const char *out = grid_sweep();
+	char path[600], *csv, *svg, *hdr_end, *body;
+	struct ts_proc p;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/summary.csv", out);
+	csv = ts_slurp(path);
+	cr_assert(csv);
+	/* point,variant,axes...: each row again as the variant "spine-down" */
+	hdr_end = strchr(csv, '\n');
+	cr_assert(hdr_end && !strncmp(csv, "point,", 6));
+	*hdr_end = '\0';
+	body = hdr_end + 1;
+	f = fopen(path, "w");
+	cr_assert(f);
+	fprintf(f, "point,variant,%s\n", csv + 6);
+	for (int v = 0; v < 2; v++) {
+		for (char *row = body, *nl; *row; row = nl + 1) {
+			nl = strchr(row, '\n');
+			cr_assert(nl);
+			fprintf(f, "%.*s,%s,%.*s\n", (int)strcspn(row, ","), row,
+				v ? "spine-down" : "base", (int)(nl - row - strcspn(row, ",") - 1),
+				row + strcspn(row, ",") + 1);
+		}
+	}
+	cr_assert_eq(fclose(f), 0);
+	free(csv);
+	ts_exec(&p, (const char *const[]){"plot", out, "--svg", NULL});
+	cr_assert_eq(p.code, 0, "plot failed (%d): %s", p.code, p.err);
+	snprintf(path, sizeof(path), "%s/sweep-fct_us.p99.svg", out);
+	svg = ts_slurp(path);
+	cr_assert(svg, "%s was not written", path);
+	cr_expect(strstr(svg, "<text>variant, topology.link.cable</text>"), "no key title");
+	cr_expect(strstr(svg, "<text>base, 2m</text>") && strstr(svg, "<text>base, 2km</text>") &&
+		      strstr(svg, "<text>spine-down, 2m</text>") &&
+		      strstr(svg, "<text>spine-down, 2km</text>"),
+		  "not a line per variant and cable");
+	free(svg);
+	ts_proc_free(&p);
+}
+
+Test(plot, a_sweep_without_summary_csv_exits_2_on_one_line)
+{
+	const char *out = grid_sweep();
+	char path[600];
+	struct ts_proc p;
+
+	snprintf(path, sizeof(path), "%s/summary.csv", out);
+	cr_assert_eq(unlink(path), 0);
+	ts_exec(&p, (const char *const[]){"plot", out, NULL});
+	cr_expect_eq(p.code, 2);
+	cr_expect_eq(count_lines(p.err), 1, "stderr: %s", p.err);
+	cr_expect(strstr(p.err, path), "stderr: %s", p.err);
+	cr_expect_str_empty(p.out);
+	assert_no_leftovers(out);
+	ts_proc_free(&p);
+}
+
+Test(plot, a_sweep_without_gnuplot_exits_2_and_says_how_to_install_it)
+{
+	const char *out = grid_sweep();
+	struct ts_proc p;
+
+	cr_assert_eq(mkdir(ts_tmp("empty-path"), 0755), 0);
+	ts_exec_env(&p, "PATH", ts_tmp("empty-path"), (const char *const[]){"plot", out, NULL});
+	cr_expect_eq(p.code, 2);
+	cr_expect_eq(count_lines(p.err), 1, "stderr: %s", p.err);
+	cr_expect(strstr(p.err, "gnuplot is not installed"), "stderr: %s", p.err);
+	cr_expect_str_empty(p.out);
+	assert_no_leftovers(out);
+	ts_proc_free(&p);
+}
+
+/* Pictures of an earlier plot go when their metric no longer changes. */
+Test(plot, a_stale_sweep_picture_is_removed)
+{
+	const char *out = grid_sweep();
+	char path[600];
+	struct ts_proc p;
+
+	snprintf(path, sizeof(path), "%s/sweep-max_queue_bytes.svg", out);
+	write_file(path, "<svg/>\n");
+	snprintf(path, sizeof(path), "%s/sweep-max_queue_bytes.png", out);
+	write_file(path, "old\n");
+	ts_exec(&p, (const char *const[]){"plot", out, NULL});
+	cr_assert_eq(p.code, 0, "plot failed (%d): %s", p.code, p.err);
+	cr_expect(access(path, F_OK), "a stale %s was left", path);
+	snprintf(path, sizeof(path), "%s/sweep-max_queue_bytes.svg", out);
+	cr_expect(access(path, F_OK), "a stale %s was left", path);
+	ts_proc_free(&p);
+}
+
+/* A sweep none of whose runs has results: nothing to draw, said on one line. */
+Test(plot, a_sweep_without_results_says_nothing_was_drawn)
+{
+	const char *out = grid_sweep();
+	char path[600];
+	struct ts_proc p;
+
+	snprintf(path, sizeof(path), "%s/summary.csv", out);
+	write_file(path, "point,switch.ecn.kmin,topology.link.cable,runs,failed\n"
+			 "p001,20KB,2m,0,2\n"
+			 "p002,20KB,2km,0,2\n"
+			 "p003,50KB,2m,0,2\n"
+			 "p004,50KB,2km,0,2\n");
+	ts_exec(&p, (const char *const[]){"plot", out, NULL});
+	cr_expect_eq(p.code, 0, "plot exited %d: %s", p.code, p.err);
+	cr_expect_str_empty(p.out);
+	cr_expect_eq(count_lines(p.err), 1, "stderr: %s", p.err);
+	cr_expect(strstr(p.err, "nothing to draw"), "stderr: %s", p.err);
+	ts_proc_free(&p);
 }

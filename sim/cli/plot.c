@@ -13,6 +13,9 @@
  *   flows.png   completion time of every flow, sorted
  *   ranks.png   when each rank of a collective had all its data
  *
+ * On a sweep's folder (it has sweep.json) it draws sweep-<metric>.png
+ * instead, a main metric against the first axis (plot_sweep.c).
+ *
  * Plot knows nothing of the scenario: what it draws comes from OUTDIR alone.
  * This file is the verb; plot_ports.c and plot_hosts.c draw the pictures
  * from what plot_data.c reads, and plot_gnuplot.c runs gnuplot.
@@ -52,17 +55,29 @@ static const char usage[] =
 	"              the run had more (only when the run had a collective)\n"
 	"and prints the path of each file written.\n"
 	"\n"
+	"On the -o folder of `rocesim sweep` (it has sweep.json and summary.csv) it\n"
+	"draws instead, for each main metric (pfc_pause_frames, pfc_paused_time_us,\n"
+	"lossless_drops, ecn_marked_packets, max_queue_bytes, fct_us.p99,\n"
+	"collective.completion_time_us, collective.busbw_GBps) that the runs have\n"
+	"and that is not the same at every point:\n"
+	"  sweep-<metric>.png  the mean over the seeds against the first axis (log\n"
+	"              scale when its values span more than a factor 10), one line\n"
+	"              per value of the other axes and per variant, the 95%\n"
+	"              confidence interval as error bars when there are several seeds\n"
+	"\n"
 	"options:\n"
 	"  --svg       also write queues.svg, pfc.svg, rates.svg, flows.svg, ranks.svg\n"
+	"              (sweep-<metric>.svg on a sweep)\n"
 	"  --top N     number of hottest ports in queues.png (default 4, at most 8)\n"
 	"\n"
-	"The gnuplot scripts (queues.gp, pfc.gp, rates.gp, flows.gp, ranks.gp) are\n"
-	"looked for in this order: $ROCESIM_PLOTS; ./plots; <folder of the rocesim\n"
-	"executable>/../plots (a build folder inside the source tree); <that\n"
-	"folder>/../share/rocesim/plots.\n"
+	"The gnuplot scripts (queues.gp, pfc.gp, rates.gp, flows.gp, ranks.gp,\n"
+	"sweep.gp) are looked for in this order: $ROCESIM_PLOTS; ./plots; <folder\n"
+	"of the rocesim executable>/../plots (a build folder inside the source\n"
+	"tree); <that folder>/../share/rocesim/plots.\n"
 	"\n"
-	"exit codes: 0 ok; 2 bad usage, OUTDIR without results.json, unreadable\n"
-	"            input, gnuplot missing or failing\n";
+	"exit codes: 0 ok; 2 bad usage, OUTDIR without results.json (a sweep's\n"
+	"            folder without summary.csv), unreadable input, gnuplot\n"
+	"            missing or failing\n";
 
 /* ---- the verb ----------------------------------------------------------- */
 
@@ -116,7 +131,10 @@ static int find_scripts(struct plot *p)
 	return -1;
 }
 
-/* Load OUTDIR/results.json into p->res; -1 after saying what is wrong. */
+/*
+ * Load OUTDIR/results.json into p->res; 1 when OUTDIR is a sweep's folder
+ * (it has sweep.json), -1 after saying what is wrong.
+ */
 static int load_results(struct plot *p)
 {
 	char path[PLOT_PATH];
@@ -132,6 +150,10 @@ static int load_results(struct plot *p)
 			p->outdir);
 		return -1;
 	}
+	if (plot__join(path, sizeof(path), p->outdir, "sweep.json"))
+		return -1;
+	if (!access(path, F_OK))
+		return 1;
 	if (plot__join(path, sizeof(path), p->outdir, "results.json"))
 		return -1;
 	if (access(path, F_OK)) {
@@ -160,7 +182,7 @@ int cmd_plot(int argc, char **argv)
 {
 	struct plot p = {0};
 	char tmpl[PLOT_PATH];
-	int err;
+	int err, sweep;
 
 	p.top = TOP_DEFAULT;
 	for (int i = 0; i < argc; i++) {
@@ -193,7 +215,8 @@ int cmd_plot(int argc, char **argv)
 	}
 	if (!p.outdir)
 		return cli_usage_error("rocesim: plot: ", usage, "%s", "OUTDIR is needed (the -o folder of a run)");
-	if (load_results(&p) || find_scripts(&p)) {
+	sweep = load_results(&p);
+	if (sweep < 0 || find_scripts(&p)) {
 		json_decref(p.res);
 		return EXIT_INPUT;
 	}
@@ -209,6 +232,11 @@ int cmd_plot(int argc, char **argv)
 	}
 	snprintf(p.tmp, sizeof(p.tmp), "%s", tmpl);
 	fflush(stdout);
+	if (sweep) {
+		err = plot_sweep(&p);
+		tmp_remove(&p);
+		return err ? EXIT_INPUT : 0;
+	}
 	err = plot_queues(&p);
 	if (!err)
 		err = plot_pfc(&p);

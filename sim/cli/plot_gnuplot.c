@@ -123,11 +123,11 @@ void plot__drop_old(const struct plot *p, const char *pic, const char *ext)
 }
 
 /*
- * Draw picture @pic (e.g. "queues") with plots/@pic.gp and the variables
+ * Draw picture @pic (e.g. "queues") with plots/@gp.gp and the variables
  * @vars, as PNG and, with --svg, SVG: drawn in the temporary folder, then
  * renamed into OUTDIR and its path printed.
  */
-int plot__draw(const struct plot *p, const char *pic, const struct buf *vars)
+int plot__draw_as(const struct plot *p, const char *gp, const char *pic, const struct buf *vars)
 {
 	static const char *const exts[] = {"png", "svg"};
 	char script[PLOT_PATH], name[64], tmp[PLOT_PATH], dst[PLOT_PATH];
@@ -137,7 +137,7 @@ int plot__draw(const struct plot *p, const char *pic, const struct buf *vars)
 		fprintf(stderr, "rocesim: out of memory drawing %s\n", pic);
 		return -1;
 	}
-	snprintf(name, sizeof(name), "%s.gp", pic);
+	snprintf(name, sizeof(name), "%s.gp", gp);
 	if (plot__join(script, sizeof(script), p->scripts, name))
 		return -1;
 	if (!p->svg)
@@ -169,4 +169,10 @@ int plot__draw(const struct plot *p, const char *pic, const struct buf *vars)
 			printf("%s\n", dst);
 	}
 	return err;
+}
+
+/* Draw picture @pic with plots/@pic.gp. */
+int plot__draw(const struct plot *p, const char *pic, const struct buf *vars)
+{
+	return plot__draw_as(p, pic, pic, vars);
 }

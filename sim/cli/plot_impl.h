@@ -86,6 +86,7 @@ double plot__threshold(const json_t *res, const char *key);
 /* plot_gnuplot.c */
 void plot__drop_old(const struct plot *p, const char *pic, const char *ext);
 int plot__draw(const struct plot *p, const char *pic, const struct buf *vars);
+int plot__draw_as(const struct plot *p, const char *gp, const char *pic, const struct buf *vars);
 
 /* plot_ports.c */
 int plot_queues(const struct plot *p);
@@ -95,5 +96,8 @@ int plot_pfc(const struct plot *p);
 int plot_rates(const struct plot *p);
 int plot_flows(const struct plot *p);
 int plot_ranks(const struct plot *p);
+
+/* plot_sweep.c */
+int plot_sweep(struct plot *p);
 
 #endif

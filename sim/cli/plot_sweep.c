@@ -1,0 +1,682 @@
+/*
+ * `rocesim plot SWEEPDIR`: a sweep's main metrics against its first axis.
+ * Reads SWEEPDIR/sweep.json (the axes, zip, the seeds) and summary.csv (a
+ * row per point: the axes, an optional variant column, then M.mean and
+ * M.ci95 for each metric M), and draws with plots/sweep.gp one picture per
+ * metric, sweep-<metric>.png: the mean over the seeds against the first
+ * axis, one line per value of the other axes (per combination when there
+ * are more than two, none when the axes are zipped) and per variant, the
+ * 95% confidence interval as error bars when there are several seeds.
+ *
+ * The first axis is placed by value when its values all parse with one of
+ * the units parsers (size, rate, time, length, fraction, in that order) or
+ * as plain numbers, on a log scale when they span more than a factor 10
+ * (and are all above 0); otherwise its values are categories in the sweep's
+ * order. Ticks are labelled with the values as written.
+ *
+ * A metric is drawn when summary.csv has it and its mean is not the same at
+ * every point; one that is (PFC quiet everywhere, no drops) is named on one
+ * line of stderr with its value instead, and a picture of it left by an
+ * earlier plot is removed. When no metric has a value anywhere (every run
+ * failed), one line says that there is nothing to draw. With error bars,
+ * sweep.gp sets the lines a little apart on x so that bars do not overlap.
+ */
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sim/cli/plot_impl.h"
+#include "sim/engine/units.h"
+
+#define TITLE_LEN 256
+
+static const char *const sweep_metrics[] = {"pfc_pause_frames",
+					    "pfc_paused_time_us",
+					    "lossless_drops",
+					    "ecn_marked_packets",
+					    "max_queue_bytes",
+					    "fct_us.p99",
+					    "collective.completion_time_us",
+					    "collective.busbw_GBps",
+					    NULL};
+
+/* One axis of sweep.json: its key, its values as written, their places. */
+struct sw_axis {
+	const char *key; /* borrowed from the spec */
+	size_t n;
+	const char **val; /* borrowed from the spec */
+	double *x;
+	int col; /* its column in summary.csv */
+};
+
+/* summary.csv, whole: the header and the rows, each a list of fields. */
+struct sw_row {
+	char *line; /* the fields point into it */
+	char **f;
+	int n;
+	unsigned long lineno;
+};
+
+struct sw_table {
+	const char *path;
+	struct sw_row hdr;
+	struct sw_row *row;
+	size_t n, cap;
+};
+
+struct sw_pt {
+	double x, y, err;
+};
+
+/* A line of a picture: the points sharing the values of the other axes. */
+struct sw_line {
+	char title[TITLE_LEN];
+	struct sw_pt *pt;
+	size_t n, cap;
+};
+
+struct sw_plot {
+	struct plot *p;
+	json_t *spec;
+	struct sw_axis *axis;
+	size_t naxes;
+	int zip, logx, variant_col;
+	long seeds;
+	struct sw_table tab;
+	char summary[PLOT_PATH];
+};
+
+/* ---- summary.csv -------------------------------------------------------- */
+
+/*
+ * Cut @line into fields in place, with RFC 4180 quotes ("a,b", "say ""x""").
+ * Returns 0, or -ENOMEM.
+ */
+static int sw_split(struct sw_row *r)
+{
+	char *rd = r->line, *wr = r->line;
+	size_t cap = 0;
+
+	r->line[strcspn(r->line, "\r\n")] = '\0';
+	r->n = 0;
+	for (;;) {
+		int quoted = *rd == '"';
+
+		if ((size_t)r->n == cap) {
+			size_t ncap = cap ? cap * 2 : 32;
+			char **f = realloc(r->f, ncap * sizeof(*f));
+
+			if (!f)
+				return -ENOMEM;
+			r->f = f;
+			cap = ncap;
+		}
+		r->f[r->n++] = wr;
+		rd += quoted;
+		while (*rd) {
+			if (quoted && *rd == '"') {
+				if (rd[1] != '"') {
+					rd++;
+					quoted = 0;
+					continue;
+				}
+				rd++;
+			} else if (!quoted && *rd == ',') {
+				break;
+			}
+			*wr++ = *rd++;
+		}
+		if (!*rd) {
+			*wr = '\0';
+			return 0;
+		}
+		*wr++ = '\0';
+		rd++;
+	}
+}
+
+static void sw_table_free(struct sw_table *t)
+{
+	free(t->hdr.line);
+	free(t->hdr.f);
+	for (size_t i = 0; i < t->n; i++) {
+		free(t->row[i].line);
+		free(t->row[i].f);
+	}
+	free(t->row);
+	memset(t, 0, sizeof(*t));
+}
+
+/* Read the whole of @path into @t; -1 after saying what is wrong. */
+static int sw_table_read(struct sw_table *t, const char *path)
+{
+	FILE *f = fopen(path, "r");
+	unsigned long lineno = 0;
+	char *line = NULL;
+	size_t cap = 0;
+	int err = 0;
+
+	memset(t, 0, sizeof(*t));
+	t->path = path;
+	if (!f) {
+		if (errno == ENOENT)
+			fprintf(stderr,
+				"rocesim: plot: %s: no such file (the sweep has not written its "
+				"tables yet: rerun `rocesim sweep` into this folder)\n",
+				path);
+		else
+			fprintf(stderr, "rocesim: cannot read %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	for (;;) {
+		struct sw_row *r;
+
+		errno = 0;
+		if (getline(&line, &cap, f) < 0) {
+			if (ferror(f) || errno == ENOMEM) {
+				fprintf(stderr, "rocesim: cannot read %s: %s\n", path,
+					strerror(errno ? errno : EIO));
+				err = -1;
+			}
+			break;
+		}
+		lineno++;
+		if (line[0] == '\n' || line[0] == '\0')
+			continue;
+		if (lineno == 1) {
+			r = &t->hdr;
+		} else {
+			if (t->n == t->cap) {
+				size_t ncap = t->cap ? t->cap * 2 : 64;
+				struct sw_row *rows = realloc(t->row, ncap * sizeof(*rows));
+
+				if (!rows)
+					goto out_oom;
+				t->row = rows;
+				t->cap = ncap;
+			}
+			r = &t->row[t->n++];
+			memset(r, 0, sizeof(*r));
+		}
+		r->lineno = lineno;
+		r->line = line;
+		line = NULL;
+		cap = 0;
+		if (sw_split(r))
+			goto out_oom;
+	}
+	if (!err && !t->hdr.line) {
+		fprintf(stderr, "rocesim: %s: empty file (no header)\n", path);
+		err = -1;
+	}
+	free(line);
+	fclose(f);
+	return err;
+
+out_oom:
+	fprintf(stderr, "rocesim: out of memory reading %s\n", path);
+	free(line);
+	fclose(f);
+	return -1;
+}
+
+/* The index of column @name, or -1. */
+static int sw_col(const struct sw_table *t, const char *name)
+{
+	for (int i = 0; i < t->hdr.n; i++)
+		if (!strcmp(t->hdr.f[i], name))
+			return i;
+	return -1;
+}
+
+/* Field @col of row @r; NULL (after saying so) when the row is too short. */
+static const char *sw_field(const struct sw_table *t, const struct sw_row *r, int col)
+{
+	if (col >= r->n) {
+		fprintf(stderr, "rocesim: %s:%lu: %d fields, expected at least %d\n", t->path,
+			r->lineno, r->n, col + 1);
+		return NULL;
+	}
+	return r->f[col];
+}
+
+/* ---- sweep.json and the axes -------------------------------------------- */
+
+/*
+ * Parse @s as kind @kind (0 size, 1 rate, 2 time, 3 length, 4 fraction,
+ * 5 a plain number) into @x; 0 when it is one.
+ */
+static int sw_parse(int kind, const char *s, double *x)
+{
+	uint64_t u = 0;
+	simtime_t ps = 0;
+	char *end;
+	int err;
+
+	switch (kind) {
+	case 0:
+		err = units_size(s, &u);
+		*x = (double)u;
+		return err;
+	case 1:
+		err = units_rate(s, &u);
+		*x = (double)u;
+		return err;
+	case 2:
+		err = units_time(s, &ps);
+		*x = (double)ps;
+		return err;
+	case 3:
+		err = units_length(s, &u);
+		*x = (double)u;
+		return err;
+	case 4:
+		return units_fraction(s, x);
+	default:
+		errno = 0;
+		*x = strtod(s, &end);
+		return end == s || *end || errno || !isfinite(*x) ? -1 : 0;
+	}
+}
+
+/*
+ * Place the values of @a on the x axis: by the first parser that takes them
+ * all, else as categories 1..n. Returns 1 when placed by value.
+ */
+static int sw_place(struct sw_axis *a)
+{
+	for (int kind = 0; kind <= 5; kind++) {
+		size_t i;
+
+		for (i = 0; i < a->n; i++)
+			if (sw_parse(kind, a->val[i], &a->x[i]))
+				break;
+		if (i == a->n)
+			return 1;
+	}
+	for (size_t i = 0; i < a->n; i++)
+		a->x[i] = (double)(i + 1);
+	return 0;
+}
+
+/* Load sweep.json's axes, zip and seeds; -1 after saying what is wrong. */
+static int sw_load_spec(struct sw_plot *s, const char *path)
+{
+	const json_t *axes, *seeds;
+	json_error_t je;
+
+	s->spec = json_load_file(path, 0, &je);
+	if (!s->spec) {
+		fprintf(stderr, "rocesim: %s:%d: %s\n", path, je.line, je.text);
+		return -1;
+	}
+	axes = json_object_get(s->spec, "axes");
+	if (!json_is_array(axes) || !json_array_size(axes)) {
+		fprintf(stderr, "rocesim: %s: axes: expected a list of at least one axis\n", path);
+		return -1;
+	}
+	s->naxes = json_array_size(axes);
+	s->axis = calloc(s->naxes, sizeof(*s->axis));
+	if (!s->axis)
+		goto out_oom;
+	for (size_t i = 0; i < s->naxes; i++) {
+		const json_t *ax = json_array_get(axes, i);
+		const json_t *vals = json_object_get(ax, "values");
+		struct sw_axis *a = &s->axis[i];
+
+		a->key = json_string_value(json_object_get(ax, "key"));
+		if (!a->key || !json_is_array(vals) || !json_array_size(vals)) {
+			fprintf(stderr, "rocesim: %s: axes[%zu]: expected {key, values}\n", path,
+				i);
+			return -1;
+		}
+		a->n = json_array_size(vals);
+		a->val = calloc(a->n, sizeof(*a->val));
+		a->x = calloc(a->n, sizeof(*a->x));
+		if (!a->val || !a->x)
+			goto out_oom;
+		for (size_t k = 0; k < a->n; k++) {
+			a->val[k] = json_string_value(json_array_get(vals, k));
+			if (!a->val[k]) {
+				fprintf(stderr,
+					"rocesim: %s: axes[%zu].values[%zu]: not a string\n", path,
+					i, k);
+				return -1;
+			}
+		}
+	}
+	s->zip = json_is_true(json_object_get(s->spec, "zip"));
+	seeds = json_object_get(s->spec, "seeds");
+	s->seeds = json_is_array(seeds)	    ? (long)json_array_size(seeds)
+		   : json_is_integer(seeds) ? (long)json_integer_value(seeds)
+					    : 1;
+	return 0;
+
+out_oom:
+	fprintf(stderr, "rocesim: out of memory reading %s\n", path);
+	return -1;
+}
+
+static void sw_free(struct sw_plot *s)
+{
+	for (size_t i = 0; s->axis && i < s->naxes; i++) {
+		free(s->axis[i].val);
+		free(s->axis[i].x);
+	}
+	free(s->axis);
+	sw_table_free(&s->tab);
+	json_decref(s->spec);
+}
+
+/* ---- one picture per metric --------------------------------------------- */
+
+static void sw_lines_free(struct sw_line *l, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(l[i].pt);
+	free(l);
+}
+
+/* The title of the line of row @r: its variant and the other axes' values. */
+static void sw_line_title(const struct sw_plot *s, const struct sw_row *r, char *out, size_t size)
+{
+	size_t len = 0;
+
+	out[0] = '\0';
+	if (s->variant_col >= 0 && s->variant_col < r->n)
+		len += (size_t)snprintf(out, size, "%s", r->f[s->variant_col]);
+	for (size_t a = 1; !s->zip && a < s->naxes && len < size; a++)
+		len += (size_t)snprintf(out + len, size - len, "%s%s", len ? ", " : "",
+					s->axis[a].col < r->n ? r->f[s->axis[a].col] : "");
+}
+
+/* What the line titles are values of ("" for a single line). */
+static void sw_key_title(const struct sw_plot *s, char *out, size_t size)
+{
+	size_t len = 0;
+
+	out[0] = '\0';
+	if (s->variant_col >= 0)
+		len += (size_t)snprintf(out, size, "variant");
+	for (size_t a = 1; !s->zip && a < s->naxes && len < size; a++)
+		len += (size_t)snprintf(out + len, size - len, "%s%s", len ? ", " : "",
+					s->axis[a].key);
+}
+
+static int sw_line_add(struct sw_line *l, double x, double y, double err)
+{
+	size_t k;
+
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 16;
+		struct sw_pt *pt = realloc(l->pt, cap * sizeof(*pt));
+
+		if (!pt)
+			return -ENOMEM;
+		l->pt = pt;
+		l->cap = cap;
+	}
+	/* kept sorted by x: the axis's values need not be in order */
+	for (k = l->n; k > 0 && l->pt[k - 1].x > x; k--)
+		l->pt[k] = l->pt[k - 1];
+	l->pt[k] = (struct sw_pt){x, y, err};
+	l->n++;
+	return 0;
+}
+
+/* The place on the x axis of row @r; -1 (said) when its value is not the sweep's. */
+static int sw_row_x(const struct sw_plot *s, const struct sw_row *r, double *x)
+{
+	const struct sw_axis *a = &s->axis[0];
+	const char *v = sw_field(&s->tab, r, a->col);
+
+	if (!v)
+		return -1;
+	for (size_t i = 0; i < a->n; i++) {
+		if (!strcmp(a->val[i], v)) {
+			*x = a->x[i];
+			return 0;
+		}
+	}
+	fprintf(stderr, "rocesim: %s:%lu: %s: \"%s\" is not one of the values in sweep.json\n",
+		s->tab.path, r->lineno, a->key, v);
+	return -1;
+}
+
+/*
+ * Gather the lines of @metric into @lines/@nlines. Returns 0, or 1 when the
+ * metric has no value at any point, or -1 (said).
+ */
+static int sw_gather(const struct sw_plot *s, int mcol, int ccol, struct sw_line **lines,
+		     size_t *nlines, double *lo, double *hi)
+{
+	struct sw_line *l = NULL;
+	size_t n = 0, cap = 0;
+	int any = 0;
+
+	for (size_t i = 0; i < s->tab.n; i++) {
+		const struct sw_row *r = &s->tab.row[i];
+		char title[TITLE_LEN], *end;
+		const char *m = sw_field(&s->tab, r, mcol), *c = sw_field(&s->tab, r, ccol);
+		double x, y, err = 0;
+		size_t k;
+
+		if (!m || !c)
+			goto out_fail;
+		if (!*m)
+			continue; /* no run of this point has results */
+		errno = 0;
+		y = strtod(m, &end);
+		if (end == m || *end || errno) {
+			fprintf(stderr, "rocesim: %s:%lu: \"%s\" is not a number\n", s->tab.path,
+				r->lineno, m);
+			goto out_fail;
+		}
+		if (*c) {
+			err = strtod(c, &end);
+			if (end == c || *end) {
+				fprintf(stderr, "rocesim: %s:%lu: \"%s\" is not a number\n",
+					s->tab.path, r->lineno, c);
+				goto out_fail;
+			}
+		}
+		if (sw_row_x(s, r, &x))
+			goto out_fail;
+		if (!any || y < *lo)
+			*lo = y;
+		if (!any || y > *hi)
+			*hi = y;
+		any = 1;
+		sw_line_title(s, r, title, sizeof(title));
+		for (k = 0; k < n && strcmp(l[k].title, title); k++)
+			;
+		if (k == n) {
+			if (n == cap) {
+				size_t ncap = cap ? cap * 2 : 8;
+				struct sw_line *nl = realloc(l, ncap * sizeof(*nl));
+
+				if (!nl)
+					goto out_oom;
+				l = nl;
+				cap = ncap;
+			}
+			memset(&l[n], 0, sizeof(l[n]));
+			snprintf(l[n].title, sizeof(l[n].title), "%s", title);
+			n++;
+		}
+		if (sw_line_add(&l[k], x, y, err))
+			goto out_oom;
+	}
+	*lines = l;
+	*nlines = n;
+	return any ? 0 : 1;
+
+out_oom:
+	fprintf(stderr, "rocesim: out of memory reading %s\n", s->tab.path);
+out_fail:
+	sw_lines_free(l, n);
+	return -1;
+}
+
+/* The y axis label of @metric and the divisor that gives its unit. */
+static void sw_yunit(const char *metric, double hi, char *label, size_t size, double *scale)
+{
+	size_t len = strlen(metric);
+
+	*scale = 1;
+	if (len > 6 && !strcmp(metric + len - 6, "_bytes")) {
+		*scale = hi >= 1e6 ? 1e6 : 1e3;
+		snprintf(label, size, "%s (%s)", metric, hi >= 1e6 ? "MB" : "KB");
+	} else if (strstr(metric, "_us") && hi >= 1e4) {
+		*scale = 1e3;
+		snprintf(label, size, "%s (ms)", metric);
+	} else {
+		snprintf(label, size, "%s", metric);
+	}
+}
+
+/* Draw sweep-@metric from @lines; -1 (said) on a failure. */
+static int sw_draw(const struct sw_plot *s, const char *metric, const struct sw_line *lines,
+		   size_t nlines, double lo, double hi)
+{
+	const struct sw_axis *a = &s->axis[0];
+	char pic[64], name[80], path[PLOT_PATH], label[TITLE_LEN];
+	struct buf vars = {0};
+	double scale;
+	FILE *f;
+	int err;
+
+	snprintf(pic, sizeof(pic), "sweep-%s", metric);
+	snprintf(name, sizeof(name), "%s.dat", pic);
+	f = tmp_open(s->p, name, path, sizeof(path));
+	if (!f)
+		return -1;
+	for (size_t i = 0; i < nlines; i++) {
+		if (i)
+			fputs("\n\n", f);
+		for (size_t k = 0; k < lines[i].n; k++)
+			fprintf(f, "%.10g %.10g %.10g\n", lines[i].pt[k].x, lines[i].pt[k].y,
+				lines[i].pt[k].err);
+	}
+	if (tmp_close(f, path))
+		return -1;
+	sw_yunit(metric, hi, label, sizeof(label), &scale);
+	buf_str(&vars, "data", path);
+	buf_str(&vars, "metric", metric);
+	buf_str(&vars, "ylabel", label);
+	buf_num(&vars, "yscale", scale);
+	buf_int(&vars, "ypos", lo >= 0);
+	buf_str(&vars, "xlabel", a->key);
+	buf_int(&vars, "logx", s->logx);
+	buf_int(&vars, "nx", (long)a->n);
+	for (size_t i = 0; i < a->n; i++) {
+		snprintf(name, sizeof(name), "xv%zu", i + 1);
+		buf_num(&vars, name, a->x[i]);
+		snprintf(name, sizeof(name), "xl%zu", i + 1);
+		buf_str(&vars, name, a->val[i]);
+	}
+	buf_int(&vars, "lines", (long)nlines);
+	for (size_t i = 0; i < nlines; i++) {
+		snprintf(name, sizeof(name), "t%zu", i + 1);
+		buf_str(&vars, name, lines[i].title);
+	}
+	sw_key_title(s, label, sizeof(label));
+	buf_str(&vars, "keytitle", label);
+	buf_int(&vars, "seeds", s->seeds);
+	err = plot__draw_as(s->p, "sweep", pic, &vars);
+	free(vars.s);
+	return err;
+}
+
+/* Find the columns of the axes and the variant, place the first axis. */
+static int sw_columns(struct sw_plot *s)
+{
+	const struct sw_axis *a0 = &s->axis[0];
+	double lo = 0, hi = 0;
+
+	for (size_t i = 0; i < s->naxes; i++) {
+		s->axis[i].col = sw_col(&s->tab, s->axis[i].key);
+		if (s->axis[i].col < 0) {
+			fprintf(stderr,
+				"rocesim: %s: no column \"%s\" in the header (the axis of "
+				"sweep.json)\n",
+				s->tab.path, s->axis[i].key);
+			return -1;
+		}
+	}
+	s->variant_col = sw_col(&s->tab, "variant");
+	if (!sw_place(&s->axis[0]))
+		return 0;
+	for (size_t i = 0; i < a0->n; i++) {
+		if (!i || a0->x[i] < lo)
+			lo = a0->x[i];
+		if (!i || a0->x[i] > hi)
+			hi = a0->x[i];
+	}
+	s->logx = lo > 0 && hi > 10 * lo;
+	return 0;
+}
+
+int plot_sweep(struct plot *p)
+{
+	struct sw_plot s = {.p = p, .variant_col = -1};
+	struct buf same = {0};
+	char path[PLOT_PATH];
+	int err = -1, drawn = 0;
+
+	if (plot__join(path, sizeof(path), p->outdir, "sweep.json") || sw_load_spec(&s, path))
+		goto out;
+	p->name = json_string_value(json_object_get(json_object_get(s.spec, "scenario"), "name"));
+	if (!p->name)
+		p->name = "sweep";
+	if (plot__join(s.summary, sizeof(s.summary), p->outdir, "summary.csv") ||
+	    sw_table_read(&s.tab, s.summary) || sw_columns(&s))
+		goto out;
+	err = 0;
+	for (int m = 0; sweep_metrics[m] && !err; m++) {
+		const char *metric = sweep_metrics[m];
+		char col[NAME_MAX_LEN], pic[64];
+		struct sw_line *lines = NULL;
+		size_t nlines = 0;
+		double lo = 0, hi = 0;
+		int mcol, ccol, got;
+
+		snprintf(pic, sizeof(pic), "sweep-%s", metric);
+		snprintf(col, sizeof(col), "%s.mean", metric);
+		mcol = sw_col(&s.tab, col);
+		snprintf(col, sizeof(col), "%s.ci95", metric);
+		ccol = sw_col(&s.tab, col);
+		if (mcol < 0 || ccol < 0) {
+			plot__drop_old(p, pic, NULL);
+			continue;
+		}
+		got = sw_gather(&s, mcol, ccol, &lines, &nlines, &lo, &hi);
+		if (got < 0) {
+			err = -1;
+		} else if (got > 0 || lo == hi) {
+			plot__drop_old(p, pic, NULL);
+			if (!got)
+				buf_printf(&same, "%s%s (%.10g)", same.len ? ", " : "", metric, lo);
+		} else {
+			err = sw_draw(&s, metric, lines, nlines, lo, hi);
+			drawn++;
+		}
+		sw_lines_free(lines, nlines);
+	}
+	if (!err && same.len)
+		fprintf(stderr, "rocesim: plot: the same at every point, not drawn: %s\n", same.s);
+	else if (!err && !drawn)
+		fprintf(stderr,
+			"rocesim: plot: %s: no main metric has a value at any point (did every "
+			"run fail?): nothing to draw\n",
+			s.summary);
+	free(same.s);
+out:
+	sw_free(&s);
+	return err;
+}
