@@ -26,7 +26,9 @@ static const char usage[] =
     "usage: rocesim sweep SCENARIO.yaml [--vary KEY=V1,V2,...]... [--vary KEY=LO..HI:N | "
     "KEY=LO..HI:xF]\n"
     "                     [--zip] [--seeds N | --seed-list S1,S2,...] [-j N] [-o DIR]\n"
-    "                     [--progress | --quiet]\n"
+    "                     [--progress | --quiet] [--slurm]\n"
+    "       rocesim sweep --task K DIR\n"
+    "       rocesim sweep --collect DIR [--quiet]\n"
     "\n"
     "Runs SCENARIO.yaml once per point and seed, each as `rocesim run` in a\n"
     "process of its own, and gathers the results in DIR (default:\n"
@@ -48,6 +50,10 @@ static const char usage[] =
     "  -o, --out DIR         the sweep folder\n"
     "  --progress            a line on stderr as each run ends\n"
     "  --quiet               print nothing on stdout\n"
+    "  --slurm               check the sweep, write DIR/sweep.json and DIR/sweep.sbatch\n"
+    "                        (a Slurm job array, one task per run) and run nothing\n"
+    "  --task K DIR          run K (from 0, in the order of sweep.csv) of the sweep in DIR\n"
+    "  --collect DIR         the tables from the runs DIR holds; says which are missing\n"
     "\n"
     "The scenario may hold the sweep: `sweep: {vary: {KEY: \"V1,V2\"}, zip: false,\n"
     "seeds: 5}`; --vary, --zip and --seeds/--seed-list replace what it says.\n"
@@ -58,14 +64,15 @@ static const char usage[] =
     "            status expect-failed); 1 a run failed (its status and first\n"
     "            line of stderr are in sweep.csv, the sweep went on); 2 bad\n"
     "            input or usage, nothing run; 3 the sweep's own files could not\n"
-    "            be written; 128 + the signal when interrupted (finished runs kept)\n";
+    "            be written; 128 + the signal when interrupted (finished runs kept).\n"
+    "            --collect: 1 also when runs are missing.\n";
 
 struct sweep_args {
-	const char *scenario, *outdir, *seed_list;
+	const char *scenario, *outdir, *seed_list; /* scenario: the folder with --task, --collect */
 	char **vary;
 	size_t n_vary;
-	unsigned long long seeds, jobs;
-	int zip, progress, quiet;
+	unsigned long long seeds, jobs, task;
+	int zip, progress, quiet, slurm, collect, has_task;
 };
 
 static volatile sig_atomic_t stop_sig;
@@ -263,52 +270,66 @@ static void remove_temporaries(const char *dir)
 		closedir(dp);
 }
 
-static int run_sweep(struct sweep_spec *sp, const struct sweep_args *a)
+/* The runs of @sp, point after point and each point's seeds in order; NULL
+ * when out of memory. */
+static struct sweep_run *make_runs(const struct sweep_spec *sp)
 {
-	static const char busy[] = "rocesim: %s is in use by another run or sweep (pid %ld): "
-				   "wait for it to end or give another -o\n";
-	struct outdir od = {.lock_fd = -1};
-	struct sweep_run *runs = NULL;
-	struct sweep_exec x = {0};
-	char dir[OUTDIR_PATH], self[OUTDIR_PATH], why[128] = "", *text = NULL;
-	size_t n = sp->n_points * sp->n_seeds, failed = 0, finished = 0;
-	ssize_t len;
-	json_t *spec = NULL;
-	int err, rc = CLI_EXIT_INPUT;
+	struct sweep_run *runs = calloc(sp->n_points * sp->n_seeds, sizeof(*runs));
 
-	len = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (len <= 0 || (size_t)len >= sizeof(self) - 1) {
-		fprintf(stderr, "rocesim: cannot find the rocesim executable: %s\n",
-			strerror(errno));
-		return CLI_EXIT_INPUT;
-	}
-	self[len] = '\0';
-	if (a->outdir)
-		snprintf(dir, sizeof(dir), "%s", a->outdir);
-	else
-		snprintf(dir, sizeof(dir), "out/%s-sweep", sp->name);
-	runs = calloc(n, sizeof(*runs));
-	spec = sweep_spec_json(sp);
-	text = spec ? json_dumps(spec, JSON_INDENT(2)) : NULL;
-	if (!runs || !text) {
-		fputs("rocesim: out of memory\n", stderr);
-		goto out;
-	}
-	for (size_t p = 0, i = 0; p < sp->n_points; p++) {
+	for (size_t p = 0, i = 0; runs && p < sp->n_points; p++) {
 		for (size_t s = 0; s < sp->n_seeds; s++, i++) {
 			runs[i].point = p;
 			runs[i].seed = sp->seeds[s];
 			sweep_spec_id(sp, p, sp->seeds[s], runs[i].id);
 		}
 	}
-	catch_signals();
-	err = outdir_open(&od, dir);
-	if (err == -EBUSY) {
-		fprintf(stderr, busy, dir, (long)od.holder);
-		goto out;
+	return runs;
+}
+
+/* The rocesim executable's path into @self (OUTDIR_PATH); 0 or the exit code. */
+static int find_self(char *self)
+{
+	ssize_t len = readlink("/proc/self/exe", self, OUTDIR_PATH - 1);
+
+	if (len <= 0 || (size_t)len >= OUTDIR_PATH - 1) {
+		fprintf(stderr, "rocesim: cannot find the rocesim executable: %s\n",
+			strerror(errno));
+		return CLI_EXIT_INPUT;
 	}
-	if (err) {
-		fprintf(stderr, "rocesim: cannot write in %s: %s\n", od.where, strerror(-err));
+	self[len] = '\0';
+	return 0;
+}
+
+static int busy_error(const char *dir, const struct outdir *od, int err)
+{
+	if (err == -EBUSY)
+		fprintf(stderr,
+			"rocesim: %s is in use by another run or sweep (pid %ld): wait for it to "
+			"end or give another -o\n",
+			dir, (long)od->holder);
+	else
+		fprintf(stderr, "rocesim: cannot write in %s: %s\n", od->where, strerror(-err));
+	return CLI_EXIT_INPUT;
+}
+
+/*
+ * Lock @dir into @od (outdir_close it), refuse a folder that holds another
+ * sweep, and write sweep.json there. 0, or the error printed and the exit
+ * code.
+ */
+static int prepare_folder(const struct sweep_spec *sp, const char *dir, struct outdir *od)
+{
+	json_t *spec = sweep_spec_json(sp);
+	char why[128] = "", *text = spec ? json_dumps(spec, JSON_INDENT(2)) : NULL;
+	int err, rc = CLI_EXIT_INPUT;
+
+	json_decref(spec);
+	if (!text) {
+		fputs("rocesim: out of memory\n", stderr);
+		return CLI_EXIT_INPUT;
+	}
+	if ((err = outdir_open(od, dir))) {
+		rc = busy_error(dir, od, err);
 		goto out;
 	}
 	if (other_sweep(sp, dir, why, sizeof(why))) {
@@ -318,11 +339,64 @@ static int run_sweep(struct sweep_spec *sp, const struct sweep_args *a)
 		goto out;
 	}
 	remove_temporaries(dir);
-	rc = 3;
+	rc = CLI_EXIT_IO;
 	if ((err = sweep_write_file(dir, "sweep.json", text, strlen(text), 1))) {
 		fprintf(stderr, "rocesim: cannot write %s/sweep.json: %s\n", dir, strerror(-err));
 		goto out;
 	}
+	rc = 0;
+out:
+	free(text);
+	return rc;
+}
+
+static void sweep_dir(const struct sweep_spec *sp, const struct sweep_args *a, char *dir)
+{
+	if (a->outdir)
+		snprintf(dir, OUTDIR_PATH, "%s", a->outdir);
+	else
+		snprintf(dir, OUTDIR_PATH, "out/%s-sweep", sp->name);
+}
+
+/* --slurm: the spec and the job array written, nothing run. */
+static int slurm_sweep(const struct sweep_spec *sp, const struct sweep_args *a)
+{
+	struct outdir od = {.lock_fd = -1};
+	char dir[OUTDIR_PATH], self[OUTDIR_PATH];
+	int err, rc;
+
+	sweep_dir(sp, a, dir);
+	if ((rc = find_self(self)) || (rc = prepare_folder(sp, dir, &od)))
+		goto out;
+	if ((err = sweep_slurm_write(sp, dir, self, a->quiet ? NULL : stdout))) {
+		fprintf(stderr, "rocesim: cannot write %s/sweep.sbatch: %s\n", dir, strerror(-err));
+		rc = CLI_EXIT_IO;
+	}
+out:
+	outdir_close(&od);
+	return rc;
+}
+
+static int run_sweep(struct sweep_spec *sp, const struct sweep_args *a)
+{
+	struct outdir od = {.lock_fd = -1};
+	struct sweep_run *runs = NULL;
+	struct sweep_exec x = {0};
+	char dir[OUTDIR_PATH], self[OUTDIR_PATH];
+	size_t n = sp->n_points * sp->n_seeds, failed = 0, finished = 0;
+	int err, rc;
+
+	sweep_dir(sp, a, dir);
+	if ((rc = find_self(self)))
+		return rc;
+	if (!(runs = make_runs(sp))) {
+		fputs("rocesim: out of memory\n", stderr);
+		return CLI_EXIT_INPUT;
+	}
+	catch_signals();
+	if ((rc = prepare_folder(sp, dir, &od)))
+		goto out;
+	rc = CLI_EXIT_IO;
 	x.self = self;
 	x.dir = dir;
 	x.jobs = (unsigned)a->jobs;
@@ -365,9 +439,140 @@ static int run_sweep(struct sweep_spec *sp, const struct sweep_args *a)
 	rc = failed ? CLI_EXIT_FOUND : 0;
 out:
 	outdir_close(&od);
-	free(text);
-	json_decref(spec);
 	free(runs);
+	return rc;
+}
+
+/* The spec in @dir/sweep.json into @sp; 0, or the error printed and exit 2. */
+static int load_spec(const char *dir, struct sweep_spec *sp)
+{
+	struct diag d = {0};
+	int err = sweep_spec_load(dir, sp, &d);
+
+	if (err == -ENOMEM)
+		fputs("rocesim: out of memory\n", stderr);
+	else if (err)
+		input_error(&d);
+	return err ? CLI_EXIT_INPUT : 0;
+}
+
+/* --task K DIR: run K of the sweep in DIR (as a Slurm array task). */
+static int task_main(const struct sweep_args *a)
+{
+	struct sweep_spec sp;
+	struct sweep_run *runs = NULL;
+	struct sweep_exec x = {.jobs = 1, .stop = &stop_flag};
+	char self[OUTDIR_PATH], sha[65], *text = NULL;
+	size_t n, len;
+	int err, rc;
+
+	if ((rc = load_spec(a->scenario, &sp)))
+		return rc;
+	n = sp.n_points * sp.n_seeds;
+	rc = CLI_EXIT_INPUT;
+	if (a->task >= n) {
+		fprintf(stderr, "rocesim: --task %llu: %s holds %zu runs (tasks 0 to %zu)\n",
+			a->task, a->scenario, n, n - 1);
+		goto out;
+	}
+	if ((err = textfile_read(sp.scenario, &text, &len))) {
+		fprintf(stderr, "rocesim: %s: cannot read: %s\n", sp.scenario,
+			err == -ENOMEM ? "out of memory" : textfile_strerror(err));
+		goto out;
+	}
+	sweep_sha256(text, len, sha);
+	if (strcmp(sha, sp.sha256)) {
+		fprintf(stderr,
+			"rocesim: %s has changed since %s/sweep.json was written: write the "
+			"sweep again (--slurm)\n",
+			sp.scenario, a->scenario);
+		goto out;
+	}
+	if ((rc = find_self(self)))
+		goto out;
+	if (!(runs = make_runs(&sp))) {
+		fputs("rocesim: out of memory\n", stderr);
+		goto out;
+	}
+	catch_signals();
+	x.self = self;
+	x.dir = a->scenario;
+	x.progress = !a->quiet;
+	if ((err = sweep_run_all(&sp, &runs[a->task], 1, &x))) {
+		fprintf(stderr, "rocesim: run %s: %s\n", runs[a->task].id, strerror(-err));
+		rc = CLI_EXIT_IO;
+	} else if (stop_flag) {
+		rc = 128 + stop_sig;
+	} else {
+		rc = runs[a->task].status == SWEEP_FAILED ? CLI_EXIT_FOUND : 0;
+	}
+out:
+	free(runs);
+	free(text);
+	sweep_spec_free(&sp);
+	return rc;
+}
+
+/* --collect DIR: the tables from what DIR holds, the missing runs named. */
+static int collect_main(const struct sweep_args *a)
+{
+	const char *dir = a->scenario;
+	struct outdir od = {.lock_fd = -1};
+	struct sweep_spec sp;
+	struct sweep_run *runs = NULL;
+	size_t n, failed = 0, missing = 0, finished = 0;
+	int err, rc;
+
+	if ((rc = load_spec(dir, &sp)))
+		return rc;
+	n = sp.n_points * sp.n_seeds;
+	rc = CLI_EXIT_INPUT;
+	if (!(runs = make_runs(&sp))) {
+		fputs("rocesim: out of memory\n", stderr);
+		goto out;
+	}
+	if ((err = outdir_open(&od, dir))) {
+		rc = busy_error(dir, &od, err);
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (sweep_run_recorded(&sp, dir, &runs[i])) {
+			fputs("rocesim: out of memory\n", stderr);
+			goto out;
+		}
+		failed += runs[i].status == SWEEP_FAILED;
+		missing += runs[i].status == SWEEP_NOT_RUN;
+	}
+	finished = n - failed - missing;
+	rc = CLI_EXIT_IO;
+	if (sweep_tables(&sp, runs, n, dir, a->quiet ? NULL : stdout)) {
+		fprintf(stderr, "rocesim: cannot write the tables in %s: %s\n", dir,
+			strerror(errno));
+		goto out;
+	}
+	if (!a->quiet)
+		printf("  runs       %zu (%zu finished, %zu failed, %zu missing)\n  tables     "
+		       "%s/sweep.csv, %s/summary.csv\n",
+		       n, finished, failed, missing, dir, dir);
+	if (missing) {
+		size_t shown = 0;
+
+		fprintf(stderr, "rocesim: %zu of %zu runs missing (", missing, n);
+		for (size_t i = 0; i < n && shown < 5; i++)
+			if (runs[i].status == SWEEP_NOT_RUN)
+				fprintf(stderr, "%s%s", shown++ ? ", " : "", runs[i].id);
+		fprintf(stderr, "%s): collect again once they have run\n",
+			missing > shown ? ", ..." : "");
+	}
+	if (failed)
+		fprintf(stderr,
+			"rocesim: %zu of %zu runs failed (status and error in %s/sweep.csv)\n",
+			failed, n, dir);
+	rc = missing || failed ? CLI_EXIT_FOUND : 0;
+out:
+	outdir_close(&od);
+	free(runs);
+	sweep_spec_free(&sp);
 	return rc;
 }
 
@@ -424,7 +629,7 @@ static int sweep_main(const struct sweep_args *a)
 	for (size_t p = 0; p < sp.n_points; p++)
 		if ((rc = check_point(&sp, p)))
 			goto out;
-	rc = run_sweep(&sp, a);
+	rc = a->slurm ? slurm_sweep(&sp, a) : run_sweep(&sp, a);
 	goto out;
 fail:
 	if (err == -ENOMEM)
@@ -483,9 +688,34 @@ int cmd_sweep(int argc, char **argv)
 			a.progress = 1;
 		} else if (!strcmp(o, "--quiet") || !strcmp(o, "-q")) {
 			a.quiet = 1;
+		} else if (!strcmp(o, "--slurm")) {
+			a.slurm = 1;
+		} else if (!strcmp(o, "--collect")) {
+			a.collect = 1;
+		} else if (!strcmp(o, "--task")) {
+			if (!v || (strcmp(v, "0") && parse_count(v, SWEEP_MAX_RUNS, &a.task)))
+				rc = cli_usage_error(pre, usage, "%s needs a run number (from 0)",
+						     o);
+			a.has_task = 1;
+			i++;
 		} else {
 			rc = cli_scenario_arg(o, pre, usage, &a.scenario);
 		}
+	}
+	if (rc < 0 && (a.has_task || a.collect)) {
+		const char *o = a.has_task ? "--task" : "--collect";
+
+		if (a.has_task && a.collect)
+			rc = cli_usage_error(pre, usage, "%s",
+					     "--task and --collect exclude each other");
+		else if (a.n_vary || a.zip || a.seeds || a.seed_list || a.outdir || a.slurm ||
+			 a.progress)
+			rc = cli_usage_error(pre, usage,
+					     "%s takes only the sweep folder (and --quiet)", o);
+		else if (!a.scenario)
+			rc = cli_usage_error(pre, usage, "%s needs the sweep folder", o);
+		else
+			rc = a.has_task ? task_main(&a) : collect_main(&a);
 	}
 	if (rc < 0 && !a.scenario)
 		rc = cli_usage_error(pre, usage, "%s", "sweep needs a scenario file");
