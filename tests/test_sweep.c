@@ -847,3 +847,98 @@ Test(sweep, task_and_collect_refuse_bad_input)
 	cr_expect(strstr(p.err, "--collect takes only the sweep folder"), "%s", p.err);
 	ts_proc_free(&p);
 }
+
+/* mpirun with two ranks on this machine, the sanitizers' options passed on
+ * with leak checks off (Open MPI's own allocations outlive MPI_Finalize),
+ * then rocesim with @args; into @p as ts_exec. */
+static void mpirun2(struct ts_proc *p, const char *args)
+{
+	char cmd[4096];
+
+	snprintf(cmd, sizeof(cmd),
+		 "ASAN_OPTIONS=\"${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0\" timeout 300 "
+		 "mpirun %s--oversubscribe -np 2 -x ASAN_OPTIONS -x UBSAN_OPTIONS '%s' %s",
+		 getuid() ? "" : "--allow-run-as-root ", getenv("ROCESIM_BIN"), args);
+	p->code = sh(cmd, &p->out, &p->err);
+	p->sig = 0;
+	cr_assert(p->out && p->err);
+}
+
+static void need_mpi(void)
+{
+	if (!sweep_mpi_built())
+		cr_skip("rocesim was built without MPI (-Dmpi found none)");
+	if (sh("command -v mpirun", NULL, NULL))
+		cr_skip("no mpirun");
+}
+
+Test(sweep, mpi_ranks_write_the_tables_of_a_local_sweep)
+{
+	char scn[300], ref[300], out[300], args[1200];
+	struct ts_proc p;
+	char *want;
+
+	need_mpi();
+	snprintf(scn, sizeof(scn), "%s", write_tiny());
+	snprintf(ref, sizeof(ref), "%s", ts_tmp("mpi-ref"));
+	snprintf(out, sizeof(out), "%s", ts_tmp("mpi"));
+	ts_exec(&p, (const char *const[]){"sweep", scn, "--vary", "switch.ecn.kmin=50KB,100KB",
+					  "--seeds", "2", "-j", "1", "-o", ref, NULL});
+	cr_assert_eq(p.code, 0, "(%d) %s", p.code, p.err);
+	want = strdup(p.out);
+	ts_proc_free(&p);
+	snprintf(args, sizeof(args),
+		 "sweep '%s' --vary switch.ecn.kmin=50KB,100KB --seeds 2 -j 1 -o '%s' --progress",
+		 scn, out);
+	mpirun2(&p, args);
+	cr_assert_eq(p.code, 0, "(%d) %s", p.code, p.err);
+	/* each run once, on one rank or the other */
+	cr_expect_eq(count_progress(p.err), 4, "%s", p.err);
+	/* the same table on stdout, once (the folder's name apart) */
+	*strstr(want, "  tables ") = '\0';
+	cr_expect(!strncmp(p.out, want, strlen(want)), "rank 0's table:\n%s\nlocal:\n%s", p.out,
+		  want);
+	cr_expect(!strstr(p.out + 1, "point  "), "the table twice:\n%s", p.out);
+	ts_proc_free(&p);
+	free(want);
+	same_tables(ref, out);
+}
+
+Test(sweep, mpi_bad_input_one_message_exit_2)
+{
+	char scn[300], out[300], args[1200];
+	struct ts_proc p;
+
+	need_mpi();
+	snprintf(scn, sizeof(scn), "%s", write_tiny());
+	snprintf(out, sizeof(out), "%s", ts_tmp("mpi-bad"));
+	snprintf(args, sizeof(args), "sweep '%s' --vary switch.ecn.kminn=1KB,2KB -o '%s'", scn,
+		 out);
+	mpirun2(&p, args);
+	cr_expect_eq(p.code, 2, "(%d) %s", p.code, p.err);
+	{
+		const char *e = strstr(p.err, "switch.ecn.kminn: unknown key");
+
+		cr_expect(e, "%s", p.err);
+		cr_expect(!e || !strstr(e + 1, "switch.ecn.kminn: unknown key"), "twice: %s",
+			  p.err);
+	}
+	ts_proc_free(&p);
+	cr_expect(access(out, F_OK), "the folder was made");
+}
+
+Test(sweep, mpirun_without_mpi_built_in_refuses)
+{
+	struct ts_proc p;
+
+	if (sweep_mpi_built())
+		cr_skip("rocesim was built with MPI");
+	/* what mpirun sets in each rank's environment */
+	ts_exec_env(&p, "OMPI_COMM_WORLD_SIZE", "2",
+		    (const char *const[]){"sweep", write_tiny(), "-o", ts_tmp("nompi"), NULL});
+	cr_expect_eq(p.code, 2, "(%d) %s", p.code, p.err);
+	cr_expect_str_eq(p.err, "rocesim: started under mpirun but built without MPI; rebuild "
+				"with libopenmpi-dev installed\n");
+	ts_proc_free(&p);
+	cr_expect(access(ts_tmp("nompi"), F_OK), "the sweep ran");
+}

@@ -7,7 +7,13 @@
  * every point loaded with its overrides as `rocesim run` would load it; a
  * bad one refuses the whole sweep with that point's one-line error (exit
  * 2). The sweep folder is then locked as a run's is (outdir.h).
+ *
+ * Under mpirun (sweep_mpi.c) rank 0 alone reads the command line, checks,
+ * locks and prints; it broadcasts go (the folder, -j, --progress) or the
+ * exit code, and the other ranks read the spec from DIR/sweep.json, run
+ * their share and end with rank 0's exit code.
  */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include <dirent.h>
 #include <errno.h>
 #include <signal.h>
@@ -77,6 +83,31 @@ struct sweep_args {
 
 static volatile sig_atomic_t stop_sig;
 static volatile int stop_flag;
+
+/* This process's place under mpirun (rank 0 of 1 otherwise). */
+static struct sweep_mpi mpi = {0, 1};
+
+/* What rank 0 tells the others once it has checked the sweep. */
+struct sweep_go {
+	int go; /* run your share; else end with rc */
+	int rc;
+	unsigned jobs;
+	int progress;
+	char dir[OUTDIR_PATH]; /* absolute */
+};
+static int go_sent;
+
+/* Rank 0: no run under mpirun (bad input, --slurm, --collect, ...): the
+ * others end with @rc, and say nothing. */
+static void send_stop(int rc)
+{
+	struct sweep_go g = {.rc = rc};
+
+	if (mpi.size > 1 && !mpi.rank && !go_sent) {
+		go_sent = 1;
+		sweep_mpi_bcast(&mpi, &g, sizeof(g));
+	}
+}
 
 static void on_signal(int sig)
 {
@@ -377,6 +408,57 @@ out:
 	return rc;
 }
 
+/*
+ * Run the runs of @runs (@n) that are this rank's, then (under mpirun)
+ * gather every rank's on rank 0. 0 or a negative errno, as sweep_run_all.
+ */
+static int run_share(const struct sweep_spec *sp, struct sweep_run *runs, size_t n,
+		     const struct sweep_exec *x)
+{
+	struct sweep_run *mine;
+	size_t m = 0;
+	int err, sig;
+
+	if (mpi.size < 2)
+		return sweep_run_all(sp, runs, n, x);
+	if (!(mine = calloc(n / (size_t)mpi.size + 1, sizeof(*mine))))
+		sweep_mpi_abort(CLI_EXIT_IO);
+	for (size_t i = (size_t)mpi.rank; i < n; i += (size_t)mpi.size)
+		mine[m++] = runs[i];
+	err = sweep_run_all(sp, mine, m, x);
+	for (size_t i = (size_t)mpi.rank, k = 0; i < n; i += (size_t)mpi.size)
+		runs[i] = mine[k++];
+	free(mine);
+	sig = stop_flag ? (int)stop_sig : 0;
+	sweep_mpi_gather(&mpi, runs, n, &err, &sig);
+	if (sig) {
+		stop_sig = sig;
+		stop_flag = 1;
+	}
+	return err;
+}
+
+/* Rank 0, the sweep checked and sweep.json written: the others may go. */
+static int send_go(const struct sweep_args *a, const char *dir)
+{
+	struct sweep_go g = {.go = 1, .jobs = (unsigned)a->jobs, .progress = a->progress};
+	char *abs;
+
+	if (mpi.size < 2)
+		return 0;
+	if (!(abs = realpath(dir, NULL)) || strlen(abs) >= sizeof(g.dir)) {
+		fprintf(stderr, "rocesim: %s: %s\n", dir, abs ? "path too long" : strerror(errno));
+		free(abs);
+		send_stop(CLI_EXIT_IO);
+		return CLI_EXIT_IO;
+	}
+	snprintf(g.dir, sizeof(g.dir), "%s", abs);
+	free(abs);
+	go_sent = 1;
+	sweep_mpi_bcast(&mpi, &g, sizeof(g));
+	return 0;
+}
+
 static int run_sweep(struct sweep_spec *sp, const struct sweep_args *a)
 {
 	struct outdir od = {.lock_fd = -1};
@@ -394,7 +476,7 @@ static int run_sweep(struct sweep_spec *sp, const struct sweep_args *a)
 		return CLI_EXIT_INPUT;
 	}
 	catch_signals();
-	if ((rc = prepare_folder(sp, dir, &od)))
+	if ((rc = prepare_folder(sp, dir, &od)) || (rc = send_go(a, dir)))
 		goto out;
 	rc = CLI_EXIT_IO;
 	x.self = self;
@@ -402,7 +484,7 @@ static int run_sweep(struct sweep_spec *sp, const struct sweep_args *a)
 	x.jobs = (unsigned)a->jobs;
 	x.progress = a->progress;
 	x.stop = &stop_flag;
-	err = sweep_run_all(sp, runs, n, &x);
+	err = run_share(sp, runs, n, &x);
 	if (err)
 		fprintf(stderr, "rocesim: the sweep stopped: %s\n", strerror(-err));
 	for (size_t i = 0; i < n; i++) {
@@ -644,7 +726,84 @@ out:
 	return rc;
 }
 
+/* A rank other than 0: wait for rank 0's word, run the share, end as it says. */
+static int follow(void)
+{
+	struct sweep_go g;
+	struct sweep_spec sp;
+	struct sweep_run *runs;
+	struct sweep_exec x = {0};
+	char self[OUTDIR_PATH];
+	int rc;
+
+	sweep_mpi_bcast(&mpi, &g, sizeof(g));
+	if (!g.go)
+		return g.rc;
+	/* rank 0 read the same folder: a failure here is this machine's */
+	if (find_self(self) || load_spec(g.dir, &sp))
+		sweep_mpi_abort(CLI_EXIT_INPUT);
+	if (!(runs = make_runs(&sp))) {
+		fputs("rocesim: out of memory\n", stderr);
+		sweep_mpi_abort(CLI_EXIT_INPUT);
+	}
+	catch_signals();
+	x.self = self;
+	x.dir = g.dir;
+	x.jobs = g.jobs;
+	x.progress = g.progress;
+	x.stop = &stop_flag;
+	rc = run_share(&sp, runs, sp.n_points * sp.n_seeds, &x);
+	if (rc)
+		fprintf(stderr, "rocesim: rank %d: the sweep stopped: %s\n", mpi.rank,
+			strerror(-rc));
+	free(runs);
+	sweep_spec_free(&sp);
+	sweep_mpi_bcast(&mpi, &rc, sizeof(rc));
+	return rc;
+}
+
+/* Under mpirun: start MPI; 0, or the exit code when it cannot be used. */
+static int start_mpi(void)
+{
+	if (!sweep_mpi_built()) {
+		if (!sweep_mpi_env_rank())
+			fputs("rocesim: started under mpirun but built without MPI; rebuild with "
+			      "libopenmpi-dev installed\n",
+			      stderr);
+		return CLI_EXIT_INPUT;
+	}
+	if (sweep_mpi_init(&mpi)) {
+		fputs("rocesim: cannot start MPI\n", stderr);
+		return CLI_EXIT_INPUT;
+	}
+	return 0;
+}
+
+static int sweep_verb(int argc, char **argv);
+
 int cmd_sweep(int argc, char **argv)
+{
+	int rc;
+
+	if (!sweep_mpi_launched())
+		return sweep_verb(argc, argv);
+	if ((rc = start_mpi()))
+		return rc;
+	if (mpi.rank) {
+		rc = follow();
+	} else {
+		rc = sweep_verb(argc, argv);
+		fflush(NULL); /* before any rank's end lets mpirun stop this one */
+		if (go_sent)
+			sweep_mpi_bcast(&mpi, &rc, sizeof(rc));
+		else
+			send_stop(rc);
+	}
+	sweep_mpi_finalize();
+	return rc;
+}
+
+static int sweep_verb(int argc, char **argv)
 {
 	static const char pre[] = "rocesim sweep: ";
 	struct sweep_args a = {0};
@@ -652,6 +811,9 @@ int cmd_sweep(int argc, char **argv)
 	int rc = -1;
 
 	a.jobs = cores > 0 ? (unsigned long long)cores : 1;
+	/* under mpirun, the cores shared among this machine's ranks */
+	if (mpi.size > 1)
+		a.jobs = a.jobs / sweep_mpi_local_ranks() ? a.jobs / sweep_mpi_local_ranks() : 1;
 	a.vary = calloc((size_t)argc + 1, sizeof(*a.vary));
 	if (!a.vary) {
 		fputs("rocesim: out of memory\n", stderr);

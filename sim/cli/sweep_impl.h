@@ -2,8 +2,8 @@
  * rocesim sweep, inside: the spec (axes, seeds) and its points
  * (sweep_axes.c, sweep_spec.c), the scenario's digest (sweep_digest.c),
  * running the points as child processes (sweep_run.c), the tables
- * (sweep_tables.c) and the Slurm job array (sweep_slurm.c); sweep.c is the
- * verb that joins them.
+ * (sweep_tables.c), the split across MPI ranks (sweep_mpi.c) and the
+ * Slurm job array (sweep_slurm.c); sweep.c is the verb that joins them.
  *
  * A point is one combination of axis values; a run is a point with one
  * seed, in points/<id>/ where <id> is "p" + the point's number from 1,
@@ -162,6 +162,42 @@ int sweep_tables(const struct sweep_spec *sp, const struct sweep_run *runs, size
  * negative errno.
  */
 int sweep_write_file(const char *dir, const char *name, const char *text, size_t len, int sync);
+
+/* ---- sweep_mpi.c ---- */
+
+/*
+ * Under mpirun, run i of a sweep is rank (i mod size)'s. Rank 0 checks the
+ * input, locks the folder, writes sweep.json and broadcasts go or the exit
+ * code; each rank runs its share (its own -j children), then rank 0
+ * gathers how each run ended and writes the tables. Without MPI built in
+ * these are stubs of one rank.
+ */
+struct sweep_mpi {
+	int rank, size;
+};
+
+/* Was this process started by mpirun (OMPI_COMM_WORLD_SIZE or PMIX_RANK)? */
+int sweep_mpi_launched(void);
+/* This process's rank by the launcher's environment (0 when unknown). */
+int sweep_mpi_env_rank(void);
+/* Ranks of this job on this machine (OMPI_COMM_WORLD_LOCAL_SIZE), else 1. */
+unsigned sweep_mpi_local_ranks(void);
+/* Was rocesim built with MPI? */
+int sweep_mpi_built(void);
+/* Start MPI and fill @m: 0, -ENOSYS without MPI built in, or -EIO. */
+int sweep_mpi_init(struct sweep_mpi *m);
+void sweep_mpi_finalize(void);
+/* End every rank of the job with @code. */
+void sweep_mpi_abort(int code);
+/* Rank 0's @len bytes at @buf to every rank. */
+void sweep_mpi_bcast(const struct sweep_mpi *m, void *buf, size_t len);
+/*
+ * Once every rank has run its share of @runs (@n), give rank 0 every
+ * run's outcome, and every rank the worst error (*@err, a negative errno)
+ * and a signal that stopped a rank (*@sig, 0 if none).
+ */
+void sweep_mpi_gather(const struct sweep_mpi *m, struct sweep_run *runs, size_t n, int *err,
+		      int *sig);
 
 /* ---- sweep_slurm.c ---- */
 
