@@ -7,8 +7,10 @@
 # Set-up installs the missing Debian packages when run as root, and
 # otherwise prints the one apt-get line to run.
 
+# libopenmpi-dev and openmpi-bin: `mpirun rocesim sweep` and its tests; the
+# build works without them (meson -Dmpi=auto leaves MPI out).
 PACKAGES = meson ninja-build pkg-config gcc libc6-dev libgsl-dev libcyaml-dev \
-	libyaml-dev libjansson-dev libcriterion-dev gnuplot-nox
+	libyaml-dev libjansson-dev libcriterion-dev gnuplot-nox libopenmpi-dev openmpi-bin
 SCENARIO ?= experiments/seed-cluster.yaml
 BUILD ?= build
 ASAN_BUILD ?= build-asan

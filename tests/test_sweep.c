@@ -6,8 +6,12 @@
  * 64 KB flow): sweep.csv and summary.csv (statistics checked by hand on
  * known values), resume (only the runs not finished run again), a failing
  * run recorded with exit 1, and bad inputs refused with exit 2 and one line
- * before anything runs (the scenarios in tests/bad/sweep/ too).
+ * before anything runs (the scenarios in tests/bad/sweep/ too); then the
+ * sweep spread over machines: the Slurm job array's tasks run as the
+ * sbatch script writes them, then --collect, give the tables of a local
+ * sweep byte for byte.
  */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include <criterion/criterion.h>
 #include <dirent.h>
 #include <signal.h>
@@ -18,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -435,6 +440,16 @@ Test(sweep, resume_reruns_only_what_is_missing)
 	ts_proc_free(&p);
 }
 
+/* The file @path holds exactly @want. */
+static void same_file(const char *want, const char *path)
+{
+	char *got = ts_slurp(path);
+
+	cr_assert(got, "no %s", path);
+	cr_expect_str_eq(got, want, "%s differs", path);
+	free(got);
+}
+
 Test(sweep, failing_run_recorded_and_exit_1)
 {
 	const char *scn = write_tiny(), *out = ts_tmp("fail");
@@ -467,6 +482,17 @@ Test(sweep, failing_run_recorded_and_exit_1)
 	snprintf(path, sizeof(path), "%s/points/p002-s1/stderr.txt", out);
 	csv = ts_slurp(path);
 	cr_expect(csv && strstr(csv, "cannot write"), "its stderr kept");
+	free(csv);
+	/* --collect finds the failure in the folder: the same table, exit 1 */
+	csv = ts_slurp(ts_tmp("fail/sweep.csv"));
+	cr_assert(csv);
+	cr_assert_eq(unlink(ts_tmp("fail/sweep.csv")), 0);
+	ts_exec(&p, (const char *const[]){"sweep", "--collect", out, "--quiet", NULL});
+	cr_expect_eq(p.code, 1, "(%d) %s", p.code, p.err);
+	cr_expect(strstr(p.err, "1 of 3 runs failed"), "%s", p.err);
+	cr_expect(!strstr(p.err, "missing"), "%s", p.err);
+	ts_proc_free(&p);
+	same_file(csv, ts_tmp("fail/sweep.csv"));
 	free(csv);
 }
 
@@ -624,4 +650,295 @@ Test(sweep, shipped_headroom_sweep_shows_what_it_says)
 			cr_expect_eq(atof(v), 0, "%s: %s lossless drops", id, v);
 	}
 	free(sum);
+}
+
+/* ---- beyond one machine --------------------------------------------------------- */
+
+/* Run @cmd with /bin/sh, its stdout and stderr into *@out and *@err (NULL:
+ * dropped); its exit code, or -1 when killed. */
+static int sh(const char *cmd, char **out, char **err)
+{
+	char line[8192], o[300], e[300];
+	int status;
+
+	snprintf(o, sizeof(o), "%s", ts_tmp("sh.out"));
+	snprintf(e, sizeof(e), "%s", ts_tmp("sh.err"));
+	snprintf(line, sizeof(line), "( %s ) >%s 2>%s", cmd, o, e);
+	status = system(line);
+	if (out)
+		*out = ts_slurp(o);
+	if (err)
+		*err = ts_slurp(e);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* A local sweep of the tiny scenario at -j 1 into @dir (the reference). */
+static void local_sweep(const char *scn, const char *dir)
+{
+	struct ts_proc p;
+
+	ts_exec(&p, (const char *const[]){"sweep", scn, "--vary", "switch.ecn.kmin=50KB,100KB",
+					  "--seeds", "2", "-j", "1", "-o", dir, "--quiet", NULL});
+	cr_assert_eq(p.code, 0, "(%d) %s", p.code, p.err);
+	ts_proc_free(&p);
+}
+
+/* @dir's tables (and spec) are @ref's, byte for byte. */
+static void same_tables(const char *ref, const char *dir)
+{
+	static const char *const names[] = {"sweep.csv", "summary.csv", "sweep.json"};
+
+	for (size_t i = 0; i < 3; i++) {
+		char a[600], b[600], *want;
+
+		snprintf(a, sizeof(a), "%s/%s", ref, names[i]);
+		snprintf(b, sizeof(b), "%s/%s", dir, names[i]);
+		want = ts_slurp(a);
+		cr_assert(want, "no %s", a);
+		same_file(want, b);
+		free(want);
+	}
+}
+
+/* The value of the line of @text starting with @key, up to its end, into @buf. */
+static void line_after(const char *text, const char *key, char *buf, size_t size)
+{
+	const char *l = strstr(text, key);
+
+	cr_assert(l, "no \"%s\" in:\n%s", key, text);
+	l += strlen(key);
+	snprintf(buf, size, "%.*s", (int)strcspn(l, "\n"), l);
+}
+
+/* Task @k of the job array, as Slurm runs it: the script's command line with
+ * the task id in place of $SLURM_ARRAY_TASK_ID, in the script's --chdir. */
+static void run_task(const char *chdir_to, const char *cmd, int k)
+{
+	const char *var = "\"$SLURM_ARRAY_TASK_ID\"", *at = strstr(cmd, var);
+	char line[4096];
+	char *err = NULL;
+	int code;
+
+	cr_assert(at, "no %s in %s", var, cmd);
+	snprintf(line, sizeof(line), "cd '%s' && %.*s%d%s", chdir_to, (int)(at - cmd), cmd, k,
+		 at + strlen(var));
+	code = sh(line, NULL, &err);
+	cr_assert_eq(code, 0, "task %d (%d): %s\n%s", k, code, line, err);
+	free(err);
+}
+
+Test(sweep, slurm_array_tasks_then_collect_match_a_local_sweep)
+{
+	char scn[300], ref[300], out[300], *sbatch, array[64], cmd[4096], dir[600], want[700];
+	struct ts_proc p;
+	int n;
+
+	snprintf(scn, sizeof(scn), "%s", write_tiny());
+	snprintf(ref, sizeof(ref), "%s", ts_tmp("slurm-ref"));
+	snprintf(out, sizeof(out), "%s", ts_tmp("slurm"));
+
+	local_sweep(scn, ref);
+	ts_exec(&p, (const char *const[]){"sweep", scn, "--vary", "switch.ecn.kmin=50KB,100KB",
+					  "--seeds", "2", "-o", out, "--slurm", NULL});
+	cr_assert_eq(p.code, 0, "(%d) %s", p.code, p.err);
+	cr_expect(strstr(p.out, "sbatch "), "no word of how to submit:\n%s", p.out);
+	cr_expect(strstr(p.out, "--collect "), "no word of how to collect:\n%s", p.out);
+	ts_proc_free(&p);
+	cr_expect(access(ts_tmp("slurm/points"), F_OK), "--slurm ran something");
+	cr_expect(!access(ts_tmp("slurm/slurm"), F_OK), "no folder for the task logs");
+	sbatch = ts_slurp(ts_tmp("slurm/sweep.sbatch"));
+	cr_assert(sbatch, "no sweep.sbatch");
+	cr_expect(!strncmp(sbatch, "#!/bin/sh\n", 10), "%s", sbatch);
+	line_after(sbatch, "#SBATCH --array=", array, sizeof(array));
+	cr_assert_str_eq(array, "0-3", "one task per run (2 points x 2 seeds)");
+	n = 4;
+	cr_expect(strstr(sbatch, "#SBATCH --job-name=rocesim-tiny\n"), "%s", sbatch);
+	cr_assert(realpath(out, dir));
+	snprintf(want, sizeof(want), "#SBATCH --output=%s/slurm/%%A_%%a.out\n", dir);
+	cr_expect(strstr(sbatch, want), "%s", sbatch);
+	line_after(sbatch, "\nexec ", cmd, sizeof(cmd));
+	/* the binary by its absolute path, then the folder */
+	snprintf(want, sizeof(want), "'%s' sweep --task \"$SLURM_ARRAY_TASK_ID\" '%s'",
+		 getenv("ROCESIM_BIN"), dir);
+	if (getenv("ROCESIM_BIN")[0] == '/')
+		cr_expect_str_eq(cmd, want);
+	line_after(sbatch, "#SBATCH --chdir=", want, sizeof(want));
+
+	/* nothing run yet: every run missing */
+	ts_exec(&p, (const char *const[]){"sweep", "--collect", out, "--quiet", NULL});
+	cr_expect_eq(p.code, 1, "(%d) %s", p.code, p.err);
+	cr_expect(strstr(p.err, "4 of 4 runs missing (p001-s1, p001-s2, p002-s1, p002-s2)"), "%s",
+		  p.err);
+	cr_expect_eq(count_lines(p.err), 1, "%s", p.err);
+	ts_proc_free(&p);
+	/* all tasks but one: the partial tables name the one missing */
+	for (int k = 0; k < n; k++)
+		if (k != 1)
+			run_task(want, cmd, k);
+	ts_exec(&p, (const char *const[]){"sweep", "--collect", out, NULL});
+	cr_expect_eq(p.code, 1, "(%d) %s", p.code, p.err);
+	cr_expect(strstr(p.err, "1 of 4 runs missing (p001-s2)"), "%s", p.err);
+	cr_expect(strstr(p.out, "p001   50KB"), "no table:\n%s", p.out);
+	ts_proc_free(&p);
+	{
+		char *csv = ts_slurp(ts_tmp("slurm/sweep.csv"));
+
+		cr_assert(csv);
+		cr_expect(strstr(csv, "\np001-s2,p001,2,50KB,not-run,,"), "%s", csv);
+		free(csv);
+	}
+	/* the last task, then the same tables as the local sweep */
+	run_task(want, cmd, 1);
+	ts_exec(&p, (const char *const[]){"sweep", "--collect", out, "--quiet", NULL});
+	cr_expect_eq(p.code, 0, "(%d) %s", p.code, p.err);
+	cr_expect_str_eq(p.err, "");
+	ts_proc_free(&p);
+	same_tables(ref, out);
+	free(sbatch);
+}
+
+Test(sweep, task_and_collect_refuse_bad_input)
+{
+	char scn[300], out[300], num[32];
+	struct ts_proc p;
+	FILE *f;
+
+	snprintf(scn, sizeof(scn), "%s", write_tiny());
+	snprintf(out, sizeof(out), "%s", ts_tmp("task"));
+
+	ts_exec(&p, (const char *const[]){"sweep", scn, "--vary", "switch.ecn.kmin=50KB,100KB",
+					  "-o", out, "--slurm", "--quiet", NULL});
+	cr_assert_eq(p.code, 0, "(%d) %s", p.code, p.err);
+	ts_proc_free(&p);
+	refused((const char *const[]){"sweep", "--task", "2", out, NULL}, out, "--task 2: ");
+	ts_exec(&p, (const char *const[]){"sweep", "--task", "2", out, NULL});
+	cr_expect(strstr(p.err, "holds 2 runs (tasks 0 to 1)"), "%s", p.err);
+	ts_proc_free(&p);
+	snprintf(num, sizeof(num), "%d", SWEEP_MAX_RUNS);
+	refused((const char *const[]){"sweep", "--task", num, out, NULL}, out, "holds 2 runs");
+	cr_expect(access(ts_tmp("task/points"), F_OK), "a run ran");
+	/* a folder without a spec */
+	refused((const char *const[]){"sweep", "--task", "0", ts_tmp("nothing"), NULL}, out,
+		"sweep.json: cannot read (No such file or directory): not a sweep folder");
+	refused((const char *const[]){"sweep", "--collect", ts_tmp("nothing"), NULL}, out,
+		"not a sweep folder");
+	/* a spec that is not ours */
+	cr_assert_eq(mkdir(ts_tmp("junk"), 0777), 0);
+	f = fopen(ts_tmp("junk/sweep.json"), "w");
+	cr_assert(f);
+	fputs("{\"schema_version\": 1, \"axes\": []}\n", f);
+	fclose(f);
+	refused((const char *const[]){"sweep", "--task", "0", ts_tmp("junk"), NULL}, out,
+		"scenario.path: missing or not what rocesim sweep writes");
+	/* the scenario edited since the spec was written */
+	f = fopen(scn, "a");
+	cr_assert(f);
+	fputs("# edited\n", f);
+	fclose(f);
+	refused((const char *const[]){"sweep", "--task", "0", out, NULL}, out, "has changed since");
+	cr_expect(access(ts_tmp("task/points"), F_OK), "a run ran");
+	/* usage */
+	ts_exec(&p, (const char *const[]){"sweep", "--task", "-1", out, NULL});
+	cr_expect_eq(p.code, 2);
+	cr_expect(strstr(p.err, "--task needs a run number"), "%s", p.err);
+	ts_proc_free(&p);
+	ts_exec(&p, (const char *const[]){"sweep", "--collect", out, "--vary", "a=1,2", NULL});
+	cr_expect_eq(p.code, 2);
+	cr_expect(strstr(p.err, "--collect takes only the sweep folder"), "%s", p.err);
+	ts_proc_free(&p);
+}
+
+/* mpirun with two ranks on this machine, the sanitizers' options passed on
+ * with leak checks off (Open MPI's own allocations outlive MPI_Finalize),
+ * then rocesim with @args; into @p as ts_exec. */
+static void mpirun2(struct ts_proc *p, const char *args)
+{
+	char cmd[4096];
+
+	snprintf(cmd, sizeof(cmd),
+		 "ASAN_OPTIONS=\"${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0\" timeout 300 "
+		 "mpirun %s--oversubscribe -np 2 -x ASAN_OPTIONS -x UBSAN_OPTIONS '%s' %s",
+		 getuid() ? "" : "--allow-run-as-root ", getenv("ROCESIM_BIN"), args);
+	p->code = sh(cmd, &p->out, &p->err);
+	p->sig = 0;
+	cr_assert(p->out && p->err);
+}
+
+static void need_mpi(void)
+{
+	if (!sweep_mpi_built())
+		cr_skip("rocesim was built without MPI (-Dmpi found none)");
+	if (sh("command -v mpirun", NULL, NULL))
+		cr_skip("no mpirun");
+}
+
+Test(sweep, mpi_ranks_write_the_tables_of_a_local_sweep)
+{
+	char scn[300], ref[300], out[300], args[1200];
+	struct ts_proc p;
+	char *want;
+
+	need_mpi();
+	snprintf(scn, sizeof(scn), "%s", write_tiny());
+	snprintf(ref, sizeof(ref), "%s", ts_tmp("mpi-ref"));
+	snprintf(out, sizeof(out), "%s", ts_tmp("mpi"));
+	ts_exec(&p, (const char *const[]){"sweep", scn, "--vary", "switch.ecn.kmin=50KB,100KB",
+					  "--seeds", "2", "-j", "1", "-o", ref, NULL});
+	cr_assert_eq(p.code, 0, "(%d) %s", p.code, p.err);
+	want = strdup(p.out);
+	ts_proc_free(&p);
+	snprintf(args, sizeof(args),
+		 "sweep '%s' --vary switch.ecn.kmin=50KB,100KB --seeds 2 -j 1 -o '%s' --progress",
+		 scn, out);
+	mpirun2(&p, args);
+	cr_assert_eq(p.code, 0, "(%d) %s", p.code, p.err);
+	/* each run once, on one rank or the other */
+	cr_expect_eq(count_progress(p.err), 4, "%s", p.err);
+	/* the same table on stdout, once (the folder's name apart) */
+	*strstr(want, "  tables ") = '\0';
+	cr_expect(!strncmp(p.out, want, strlen(want)), "rank 0's table:\n%s\nlocal:\n%s", p.out,
+		  want);
+	cr_expect(!strstr(p.out + 1, "point  "), "the table twice:\n%s", p.out);
+	ts_proc_free(&p);
+	free(want);
+	same_tables(ref, out);
+}
+
+Test(sweep, mpi_bad_input_one_message_exit_2)
+{
+	char scn[300], out[300], args[1200];
+	struct ts_proc p;
+
+	need_mpi();
+	snprintf(scn, sizeof(scn), "%s", write_tiny());
+	snprintf(out, sizeof(out), "%s", ts_tmp("mpi-bad"));
+	snprintf(args, sizeof(args), "sweep '%s' --vary switch.ecn.kminn=1KB,2KB -o '%s'", scn,
+		 out);
+	mpirun2(&p, args);
+	cr_expect_eq(p.code, 2, "(%d) %s", p.code, p.err);
+	{
+		const char *e = strstr(p.err, "switch.ecn.kminn: unknown key");
+
+		cr_expect(e, "%s", p.err);
+		cr_expect(!e || !strstr(e + 1, "switch.ecn.kminn: unknown key"), "twice: %s",
+			  p.err);
+	}
+	ts_proc_free(&p);
+	cr_expect(access(out, F_OK), "the folder was made");
+}
+
+Test(sweep, mpirun_without_mpi_built_in_refuses)
+{
+	struct ts_proc p;
+
+	if (sweep_mpi_built())
+		cr_skip("rocesim was built with MPI");
+	/* what mpirun sets in each rank's environment */
+	ts_exec_env(&p, "OMPI_COMM_WORLD_SIZE", "2",
+		    (const char *const[]){"sweep", write_tiny(), "-o", ts_tmp("nompi"), NULL});
+	cr_expect_eq(p.code, 2, "(%d) %s", p.code, p.err);
+	cr_expect_str_eq(p.err, "rocesim: started under mpirun but built without MPI; rebuild "
+				"with libopenmpi-dev installed\n");
+	ts_proc_free(&p);
+	cr_expect(access(ts_tmp("nompi"), F_OK), "the sweep ran");
 }

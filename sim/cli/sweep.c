@@ -7,7 +7,13 @@
  * every point loaded with its overrides as `rocesim run` would load it; a
  * bad one refuses the whole sweep with that point's one-line error (exit
  * 2). The sweep folder is then locked as a run's is (outdir.h).
+ *
+ * Under mpirun (sweep_mpi.c) rank 0 alone reads the command line, checks,
+ * locks and prints; it broadcasts go (the folder, -j, --progress) or the
+ * exit code, and the other ranks read the spec from DIR/sweep.json, run
+ * their share and end with rank 0's exit code.
  */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include <dirent.h>
 #include <errno.h>
 #include <signal.h>
@@ -26,7 +32,9 @@ static const char usage[] =
     "usage: rocesim sweep SCENARIO.yaml [--vary KEY=V1,V2,...]... [--vary KEY=LO..HI:N | "
     "KEY=LO..HI:xF]\n"
     "                     [--zip] [--seeds N | --seed-list S1,S2,...] [-j N] [-o DIR]\n"
-    "                     [--progress | --quiet]\n"
+    "                     [--progress | --quiet] [--slurm]\n"
+    "       rocesim sweep --task K DIR\n"
+    "       rocesim sweep --collect DIR [--quiet]\n"
     "\n"
     "Runs SCENARIO.yaml once per point and seed, each as `rocesim run` in a\n"
     "process of its own, and gathers the results in DIR (default:\n"
@@ -48,6 +56,10 @@ static const char usage[] =
     "  -o, --out DIR         the sweep folder\n"
     "  --progress            a line on stderr as each run ends\n"
     "  --quiet               print nothing on stdout\n"
+    "  --slurm               check the sweep, write DIR/sweep.json and DIR/sweep.sbatch\n"
+    "                        (a Slurm job array, one task per run) and run nothing\n"
+    "  --task K DIR          run K (from 0, in the order of sweep.csv) of the sweep in DIR\n"
+    "  --collect DIR         the tables from the runs DIR holds; says which are missing\n"
     "\n"
     "The scenario may hold the sweep: `sweep: {vary: {KEY: \"V1,V2\"}, zip: false,\n"
     "seeds: 5}`; --vary, --zip and --seeds/--seed-list replace what it says.\n"
@@ -58,18 +70,44 @@ static const char usage[] =
     "            status expect-failed); 1 a run failed (its status and first\n"
     "            line of stderr are in sweep.csv, the sweep went on); 2 bad\n"
     "            input or usage, nothing run; 3 the sweep's own files could not\n"
-    "            be written; 128 + the signal when interrupted (finished runs kept)\n";
+    "            be written; 128 + the signal when interrupted (finished runs kept).\n"
+    "            --collect: 1 also when runs are missing.\n";
 
 struct sweep_args {
-	const char *scenario, *outdir, *seed_list;
+	const char *scenario, *outdir, *seed_list; /* scenario: the folder with --task, --collect */
 	char **vary;
 	size_t n_vary;
-	unsigned long long seeds, jobs;
-	int zip, progress, quiet;
+	unsigned long long seeds, jobs, task;
+	int zip, progress, quiet, slurm, collect, has_task;
 };
 
 static volatile sig_atomic_t stop_sig;
 static volatile int stop_flag;
+
+/* This process's place under mpirun (rank 0 of 1 otherwise). */
+static struct sweep_mpi mpi = {0, 1};
+
+/* What rank 0 tells the others once it has checked the sweep. */
+struct sweep_go {
+	int go; /* run your share; else end with rc */
+	int rc;
+	unsigned jobs;
+	int progress;
+	char dir[OUTDIR_PATH]; /* absolute */
+};
+static int go_sent;
+
+/* Rank 0: no run under mpirun (bad input, --slurm, --collect, ...): the
+ * others end with @rc, and say nothing. */
+static void send_stop(int rc)
+{
+	struct sweep_go g = {.rc = rc};
+
+	if (mpi.size > 1 && !mpi.rank && !go_sent) {
+		go_sent = 1;
+		sweep_mpi_bcast(&mpi, &g, sizeof(g));
+	}
+}
 
 static void on_signal(int sig)
 {
@@ -263,52 +301,66 @@ static void remove_temporaries(const char *dir)
 		closedir(dp);
 }
 
-static int run_sweep(struct sweep_spec *sp, const struct sweep_args *a)
+/* The runs of @sp, point after point and each point's seeds in order; NULL
+ * when out of memory. */
+static struct sweep_run *make_runs(const struct sweep_spec *sp)
 {
-	static const char busy[] = "rocesim: %s is in use by another run or sweep (pid %ld): "
-				   "wait for it to end or give another -o\n";
-	struct outdir od = {.lock_fd = -1};
-	struct sweep_run *runs = NULL;
-	struct sweep_exec x = {0};
-	char dir[OUTDIR_PATH], self[OUTDIR_PATH], why[128] = "", *text = NULL;
-	size_t n = sp->n_points * sp->n_seeds, failed = 0, finished = 0;
-	ssize_t len;
-	json_t *spec = NULL;
-	int err, rc = CLI_EXIT_INPUT;
+	struct sweep_run *runs = calloc(sp->n_points * sp->n_seeds, sizeof(*runs));
 
-	len = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (len <= 0 || (size_t)len >= sizeof(self) - 1) {
-		fprintf(stderr, "rocesim: cannot find the rocesim executable: %s\n",
-			strerror(errno));
-		return CLI_EXIT_INPUT;
-	}
-	self[len] = '\0';
-	if (a->outdir)
-		snprintf(dir, sizeof(dir), "%s", a->outdir);
-	else
-		snprintf(dir, sizeof(dir), "out/%s-sweep", sp->name);
-	runs = calloc(n, sizeof(*runs));
-	spec = sweep_spec_json(sp);
-	text = spec ? json_dumps(spec, JSON_INDENT(2)) : NULL;
-	if (!runs || !text) {
-		fputs("rocesim: out of memory\n", stderr);
-		goto out;
-	}
-	for (size_t p = 0, i = 0; p < sp->n_points; p++) {
+	for (size_t p = 0, i = 0; runs && p < sp->n_points; p++) {
 		for (size_t s = 0; s < sp->n_seeds; s++, i++) {
 			runs[i].point = p;
 			runs[i].seed = sp->seeds[s];
 			sweep_spec_id(sp, p, sp->seeds[s], runs[i].id);
 		}
 	}
-	catch_signals();
-	err = outdir_open(&od, dir);
-	if (err == -EBUSY) {
-		fprintf(stderr, busy, dir, (long)od.holder);
-		goto out;
+	return runs;
+}
+
+/* The rocesim executable's path into @self (OUTDIR_PATH); 0 or the exit code. */
+static int find_self(char *self)
+{
+	ssize_t len = readlink("/proc/self/exe", self, OUTDIR_PATH - 1);
+
+	if (len <= 0 || (size_t)len >= OUTDIR_PATH - 1) {
+		fprintf(stderr, "rocesim: cannot find the rocesim executable: %s\n",
+			strerror(errno));
+		return CLI_EXIT_INPUT;
 	}
-	if (err) {
-		fprintf(stderr, "rocesim: cannot write in %s: %s\n", od.where, strerror(-err));
+	self[len] = '\0';
+	return 0;
+}
+
+static int busy_error(const char *dir, const struct outdir *od, int err)
+{
+	if (err == -EBUSY)
+		fprintf(stderr,
+			"rocesim: %s is in use by another run or sweep (pid %ld): wait for it to "
+			"end or give another -o\n",
+			dir, (long)od->holder);
+	else
+		fprintf(stderr, "rocesim: cannot write in %s: %s\n", od->where, strerror(-err));
+	return CLI_EXIT_INPUT;
+}
+
+/*
+ * Lock @dir into @od (outdir_close it), refuse a folder that holds another
+ * sweep, and write sweep.json there. 0, or the error printed and the exit
+ * code.
+ */
+static int prepare_folder(const struct sweep_spec *sp, const char *dir, struct outdir *od)
+{
+	json_t *spec = sweep_spec_json(sp);
+	char why[128] = "", *text = spec ? json_dumps(spec, JSON_INDENT(2)) : NULL;
+	int err, rc = CLI_EXIT_INPUT;
+
+	json_decref(spec);
+	if (!text) {
+		fputs("rocesim: out of memory\n", stderr);
+		return CLI_EXIT_INPUT;
+	}
+	if ((err = outdir_open(od, dir))) {
+		rc = busy_error(dir, od, err);
 		goto out;
 	}
 	if (other_sweep(sp, dir, why, sizeof(why))) {
@@ -318,17 +370,121 @@ static int run_sweep(struct sweep_spec *sp, const struct sweep_args *a)
 		goto out;
 	}
 	remove_temporaries(dir);
-	rc = 3;
+	rc = CLI_EXIT_IO;
 	if ((err = sweep_write_file(dir, "sweep.json", text, strlen(text), 1))) {
 		fprintf(stderr, "rocesim: cannot write %s/sweep.json: %s\n", dir, strerror(-err));
 		goto out;
 	}
+	rc = 0;
+out:
+	free(text);
+	return rc;
+}
+
+static void sweep_dir(const struct sweep_spec *sp, const struct sweep_args *a, char *dir)
+{
+	if (a->outdir)
+		snprintf(dir, OUTDIR_PATH, "%s", a->outdir);
+	else
+		snprintf(dir, OUTDIR_PATH, "out/%s-sweep", sp->name);
+}
+
+/* --slurm: the spec and the job array written, nothing run. */
+static int slurm_sweep(const struct sweep_spec *sp, const struct sweep_args *a)
+{
+	struct outdir od = {.lock_fd = -1};
+	char dir[OUTDIR_PATH], self[OUTDIR_PATH];
+	int err, rc;
+
+	sweep_dir(sp, a, dir);
+	if ((rc = find_self(self)) || (rc = prepare_folder(sp, dir, &od)))
+		goto out;
+	if ((err = sweep_slurm_write(sp, dir, self, a->quiet ? NULL : stdout))) {
+		fprintf(stderr, "rocesim: cannot write %s/sweep.sbatch: %s\n", dir, strerror(-err));
+		rc = CLI_EXIT_IO;
+	}
+out:
+	outdir_close(&od);
+	return rc;
+}
+
+/*
+ * Run the runs of @runs (@n) that are this rank's, then (under mpirun)
+ * gather every rank's on rank 0. 0 or a negative errno, as sweep_run_all.
+ */
+static int run_share(const struct sweep_spec *sp, struct sweep_run *runs, size_t n,
+		     const struct sweep_exec *x)
+{
+	struct sweep_run *mine;
+	size_t m = 0;
+	int err, sig;
+
+	if (mpi.size < 2)
+		return sweep_run_all(sp, runs, n, x);
+	if (!(mine = calloc(n / (size_t)mpi.size + 1, sizeof(*mine))))
+		sweep_mpi_abort(CLI_EXIT_IO);
+	for (size_t i = (size_t)mpi.rank; i < n; i += (size_t)mpi.size)
+		mine[m++] = runs[i];
+	err = sweep_run_all(sp, mine, m, x);
+	for (size_t i = (size_t)mpi.rank, k = 0; i < n; i += (size_t)mpi.size)
+		runs[i] = mine[k++];
+	free(mine);
+	sig = stop_flag ? (int)stop_sig : 0;
+	sweep_mpi_gather(&mpi, runs, n, &err, &sig);
+	if (sig) {
+		stop_sig = sig;
+		stop_flag = 1;
+	}
+	return err;
+}
+
+/* Rank 0, the sweep checked and sweep.json written: the others may go. */
+static int send_go(const struct sweep_args *a, const char *dir)
+{
+	struct sweep_go g = {.go = 1, .jobs = (unsigned)a->jobs, .progress = a->progress};
+	char *abs;
+
+	if (mpi.size < 2)
+		return 0;
+	if (!(abs = realpath(dir, NULL)) || strlen(abs) >= sizeof(g.dir)) {
+		fprintf(stderr, "rocesim: %s: %s\n", dir, abs ? "path too long" : strerror(errno));
+		free(abs);
+		send_stop(CLI_EXIT_IO);
+		return CLI_EXIT_IO;
+	}
+	snprintf(g.dir, sizeof(g.dir), "%s", abs);
+	free(abs);
+	go_sent = 1;
+	sweep_mpi_bcast(&mpi, &g, sizeof(g));
+	return 0;
+}
+
+static int run_sweep(struct sweep_spec *sp, const struct sweep_args *a)
+{
+	struct outdir od = {.lock_fd = -1};
+	struct sweep_run *runs = NULL;
+	struct sweep_exec x = {0};
+	char dir[OUTDIR_PATH], self[OUTDIR_PATH];
+	size_t n = sp->n_points * sp->n_seeds, failed = 0, finished = 0;
+	int err, rc;
+
+	sweep_dir(sp, a, dir);
+	if ((rc = find_self(self)))
+		return rc;
+	if (!(runs = make_runs(sp))) {
+		fputs("rocesim: out of memory\n", stderr);
+		return CLI_EXIT_INPUT;
+	}
+	catch_signals();
+	if ((rc = prepare_folder(sp, dir, &od)) || (rc = send_go(a, dir)))
+		goto out;
+	rc = CLI_EXIT_IO;
 	x.self = self;
 	x.dir = dir;
 	x.jobs = (unsigned)a->jobs;
 	x.progress = a->progress;
 	x.stop = &stop_flag;
-	err = sweep_run_all(sp, runs, n, &x);
+	err = run_share(sp, runs, n, &x);
 	if (err)
 		fprintf(stderr, "rocesim: the sweep stopped: %s\n", strerror(-err));
 	for (size_t i = 0; i < n; i++) {
@@ -365,9 +521,140 @@ static int run_sweep(struct sweep_spec *sp, const struct sweep_args *a)
 	rc = failed ? CLI_EXIT_FOUND : 0;
 out:
 	outdir_close(&od);
-	free(text);
-	json_decref(spec);
 	free(runs);
+	return rc;
+}
+
+/* The spec in @dir/sweep.json into @sp; 0, or the error printed and exit 2. */
+static int load_spec(const char *dir, struct sweep_spec *sp)
+{
+	struct diag d = {0};
+	int err = sweep_spec_load(dir, sp, &d);
+
+	if (err == -ENOMEM)
+		fputs("rocesim: out of memory\n", stderr);
+	else if (err)
+		input_error(&d);
+	return err ? CLI_EXIT_INPUT : 0;
+}
+
+/* --task K DIR: run K of the sweep in DIR (as a Slurm array task). */
+static int task_main(const struct sweep_args *a)
+{
+	struct sweep_spec sp;
+	struct sweep_run *runs = NULL;
+	struct sweep_exec x = {.jobs = 1, .stop = &stop_flag};
+	char self[OUTDIR_PATH], sha[65], *text = NULL;
+	size_t n, len;
+	int err, rc;
+
+	if ((rc = load_spec(a->scenario, &sp)))
+		return rc;
+	n = sp.n_points * sp.n_seeds;
+	rc = CLI_EXIT_INPUT;
+	if (a->task >= n) {
+		fprintf(stderr, "rocesim: --task %llu: %s holds %zu runs (tasks 0 to %zu)\n",
+			a->task, a->scenario, n, n - 1);
+		goto out;
+	}
+	if ((err = textfile_read(sp.scenario, &text, &len))) {
+		fprintf(stderr, "rocesim: %s: cannot read: %s\n", sp.scenario,
+			err == -ENOMEM ? "out of memory" : textfile_strerror(err));
+		goto out;
+	}
+	sweep_sha256(text, len, sha);
+	if (strcmp(sha, sp.sha256)) {
+		fprintf(stderr,
+			"rocesim: %s has changed since %s/sweep.json was written: write the "
+			"sweep again (--slurm)\n",
+			sp.scenario, a->scenario);
+		goto out;
+	}
+	if ((rc = find_self(self)))
+		goto out;
+	if (!(runs = make_runs(&sp))) {
+		fputs("rocesim: out of memory\n", stderr);
+		goto out;
+	}
+	catch_signals();
+	x.self = self;
+	x.dir = a->scenario;
+	x.progress = !a->quiet;
+	if ((err = sweep_run_all(&sp, &runs[a->task], 1, &x))) {
+		fprintf(stderr, "rocesim: run %s: %s\n", runs[a->task].id, strerror(-err));
+		rc = CLI_EXIT_IO;
+	} else if (stop_flag) {
+		rc = 128 + stop_sig;
+	} else {
+		rc = runs[a->task].status == SWEEP_FAILED ? CLI_EXIT_FOUND : 0;
+	}
+out:
+	free(runs);
+	free(text);
+	sweep_spec_free(&sp);
+	return rc;
+}
+
+/* --collect DIR: the tables from what DIR holds, the missing runs named. */
+static int collect_main(const struct sweep_args *a)
+{
+	const char *dir = a->scenario;
+	struct outdir od = {.lock_fd = -1};
+	struct sweep_spec sp;
+	struct sweep_run *runs = NULL;
+	size_t n, failed = 0, missing = 0, finished = 0;
+	int err, rc;
+
+	if ((rc = load_spec(dir, &sp)))
+		return rc;
+	n = sp.n_points * sp.n_seeds;
+	rc = CLI_EXIT_INPUT;
+	if (!(runs = make_runs(&sp))) {
+		fputs("rocesim: out of memory\n", stderr);
+		goto out;
+	}
+	if ((err = outdir_open(&od, dir))) {
+		rc = busy_error(dir, &od, err);
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (sweep_run_recorded(&sp, dir, &runs[i])) {
+			fputs("rocesim: out of memory\n", stderr);
+			goto out;
+		}
+		failed += runs[i].status == SWEEP_FAILED;
+		missing += runs[i].status == SWEEP_NOT_RUN;
+	}
+	finished = n - failed - missing;
+	rc = CLI_EXIT_IO;
+	if (sweep_tables(&sp, runs, n, dir, a->quiet ? NULL : stdout)) {
+		fprintf(stderr, "rocesim: cannot write the tables in %s: %s\n", dir,
+			strerror(errno));
+		goto out;
+	}
+	if (!a->quiet)
+		printf("  runs       %zu (%zu finished, %zu failed, %zu missing)\n  tables     "
+		       "%s/sweep.csv, %s/summary.csv\n",
+		       n, finished, failed, missing, dir, dir);
+	if (missing) {
+		size_t shown = 0;
+
+		fprintf(stderr, "rocesim: %zu of %zu runs missing (", missing, n);
+		for (size_t i = 0; i < n && shown < 5; i++)
+			if (runs[i].status == SWEEP_NOT_RUN)
+				fprintf(stderr, "%s%s", shown++ ? ", " : "", runs[i].id);
+		fprintf(stderr, "%s): collect again once they have run\n",
+			missing > shown ? ", ..." : "");
+	}
+	if (failed)
+		fprintf(stderr,
+			"rocesim: %zu of %zu runs failed (status and error in %s/sweep.csv)\n",
+			failed, n, dir);
+	rc = missing || failed ? CLI_EXIT_FOUND : 0;
+out:
+	outdir_close(&od);
+	free(runs);
+	sweep_spec_free(&sp);
 	return rc;
 }
 
@@ -424,7 +711,7 @@ static int sweep_main(const struct sweep_args *a)
 	for (size_t p = 0; p < sp.n_points; p++)
 		if ((rc = check_point(&sp, p)))
 			goto out;
-	rc = run_sweep(&sp, a);
+	rc = a->slurm ? slurm_sweep(&sp, a) : run_sweep(&sp, a);
 	goto out;
 fail:
 	if (err == -ENOMEM)
@@ -439,7 +726,84 @@ out:
 	return rc;
 }
 
+/* A rank other than 0: wait for rank 0's word, run the share, end as it says. */
+static int follow(void)
+{
+	struct sweep_go g;
+	struct sweep_spec sp;
+	struct sweep_run *runs;
+	struct sweep_exec x = {0};
+	char self[OUTDIR_PATH];
+	int rc;
+
+	sweep_mpi_bcast(&mpi, &g, sizeof(g));
+	if (!g.go)
+		return g.rc;
+	/* rank 0 read the same folder: a failure here is this machine's */
+	if (find_self(self) || load_spec(g.dir, &sp))
+		sweep_mpi_abort(CLI_EXIT_INPUT);
+	if (!(runs = make_runs(&sp))) {
+		fputs("rocesim: out of memory\n", stderr);
+		sweep_mpi_abort(CLI_EXIT_INPUT);
+	}
+	catch_signals();
+	x.self = self;
+	x.dir = g.dir;
+	x.jobs = g.jobs;
+	x.progress = g.progress;
+	x.stop = &stop_flag;
+	rc = run_share(&sp, runs, sp.n_points * sp.n_seeds, &x);
+	if (rc)
+		fprintf(stderr, "rocesim: rank %d: the sweep stopped: %s\n", mpi.rank,
+			strerror(-rc));
+	free(runs);
+	sweep_spec_free(&sp);
+	sweep_mpi_bcast(&mpi, &rc, sizeof(rc));
+	return rc;
+}
+
+/* Under mpirun: start MPI; 0, or the exit code when it cannot be used. */
+static int start_mpi(void)
+{
+	if (!sweep_mpi_built()) {
+		if (!sweep_mpi_env_rank())
+			fputs("rocesim: started under mpirun but built without MPI; rebuild with "
+			      "libopenmpi-dev installed\n",
+			      stderr);
+		return CLI_EXIT_INPUT;
+	}
+	if (sweep_mpi_init(&mpi)) {
+		fputs("rocesim: cannot start MPI\n", stderr);
+		return CLI_EXIT_INPUT;
+	}
+	return 0;
+}
+
+static int sweep_verb(int argc, char **argv);
+
 int cmd_sweep(int argc, char **argv)
+{
+	int rc;
+
+	if (!sweep_mpi_launched())
+		return sweep_verb(argc, argv);
+	if ((rc = start_mpi()))
+		return rc;
+	if (mpi.rank) {
+		rc = follow();
+	} else {
+		rc = sweep_verb(argc, argv);
+		fflush(NULL); /* before any rank's end lets mpirun stop this one */
+		if (go_sent)
+			sweep_mpi_bcast(&mpi, &rc, sizeof(rc));
+		else
+			send_stop(rc);
+	}
+	sweep_mpi_finalize();
+	return rc;
+}
+
+static int sweep_verb(int argc, char **argv)
 {
 	static const char pre[] = "rocesim sweep: ";
 	struct sweep_args a = {0};
@@ -447,6 +811,9 @@ int cmd_sweep(int argc, char **argv)
 	int rc = -1;
 
 	a.jobs = cores > 0 ? (unsigned long long)cores : 1;
+	/* under mpirun, the cores shared among this machine's ranks */
+	if (mpi.size > 1)
+		a.jobs = a.jobs / sweep_mpi_local_ranks() ? a.jobs / sweep_mpi_local_ranks() : 1;
 	a.vary = calloc((size_t)argc + 1, sizeof(*a.vary));
 	if (!a.vary) {
 		fputs("rocesim: out of memory\n", stderr);
@@ -483,9 +850,34 @@ int cmd_sweep(int argc, char **argv)
 			a.progress = 1;
 		} else if (!strcmp(o, "--quiet") || !strcmp(o, "-q")) {
 			a.quiet = 1;
+		} else if (!strcmp(o, "--slurm")) {
+			a.slurm = 1;
+		} else if (!strcmp(o, "--collect")) {
+			a.collect = 1;
+		} else if (!strcmp(o, "--task")) {
+			if (!v || (strcmp(v, "0") && parse_count(v, SWEEP_MAX_RUNS, &a.task)))
+				rc = cli_usage_error(pre, usage, "%s needs a run number (from 0)",
+						     o);
+			a.has_task = 1;
+			i++;
 		} else {
 			rc = cli_scenario_arg(o, pre, usage, &a.scenario);
 		}
+	}
+	if (rc < 0 && (a.has_task || a.collect)) {
+		const char *o = a.has_task ? "--task" : "--collect";
+
+		if (a.has_task && a.collect)
+			rc = cli_usage_error(pre, usage, "%s",
+					     "--task and --collect exclude each other");
+		else if (a.n_vary || a.zip || a.seeds || a.seed_list || a.outdir || a.slurm ||
+			 a.progress)
+			rc = cli_usage_error(pre, usage,
+					     "%s takes only the sweep folder (and --quiet)", o);
+		else if (!a.scenario)
+			rc = cli_usage_error(pre, usage, "%s needs the sweep folder", o);
+		else
+			rc = a.has_task ? task_main(&a) : collect_main(&a);
 	}
 	if (rc < 0 && !a.scenario)
 		rc = cli_usage_error(pre, usage, "%s", "sweep needs a scenario file");

@@ -1,8 +1,9 @@
 /*
  * rocesim sweep, inside: the spec (axes, seeds) and its points
  * (sweep_axes.c, sweep_spec.c), the scenario's digest (sweep_digest.c),
- * running the points as child processes (sweep_run.c) and the tables
- * (sweep_tables.c); sweep.c is the verb that joins them.
+ * running the points as child processes (sweep_run.c), the tables
+ * (sweep_tables.c), the split across MPI ranks (sweep_mpi.c) and the
+ * Slurm job array (sweep_slurm.c); sweep.c is the verb that joins them.
  *
  * A point is one combination of axis values; a run is a point with one
  * seed, in points/<id>/ where <id> is "p" + the point's number from 1,
@@ -44,6 +45,7 @@ struct sweep_spec {
 	size_t seed_count; /* ...this many from the scenario's seed (--seeds N) */
 	size_t n_points;   /* combinations of axis values (1 with no axis) */
 	int id_width;	   /* digits of the point number in ids */
+	char *owned;	   /* the scenario path when loaded from sweep.json */
 };
 
 /* How a run of the sweep ended. */
@@ -105,6 +107,12 @@ int sweep_spec_from_scenario(struct sweep_spec *sp, const char *text, size_t len
 			     int have_zip, int have_seeds, struct diag *d);
 /* sweep.json's content: the whole spec and every point. New reference. */
 json_t *sweep_spec_json(const struct sweep_spec *sp);
+/*
+ * The spec a sweep wrote in @dir/sweep.json into @sp (sweep_spec_free it):
+ * 0, -EINVAL with @d set (no spec there, or one rocesim did not write), or
+ * -ENOMEM.
+ */
+int sweep_spec_load(const char *dir, struct sweep_spec *sp, struct diag *d);
 void sweep_spec_free(struct sweep_spec *sp);
 
 /* ---- sweep_digest.c ---- */
@@ -130,6 +138,12 @@ struct sweep_exec {
  */
 int sweep_run_all(const struct sweep_spec *sp, struct sweep_run *runs, size_t n,
 		  const struct sweep_exec *x);
+/*
+ * How run @r ended by what @dir/points/<id>/point.json says for the same
+ * scenario digest, overrides and seed: finished (SWEEP_SKIPPED_OK, its exit
+ * code), failed (its error), else SWEEP_NOT_RUN. 0 or -ENOMEM.
+ */
+int sweep_run_recorded(const struct sweep_spec *sp, const char *dir, struct sweep_run *r);
 /* Forward @sig to the running children (async-signal-safe). */
 void sweep_run_forward(int sig);
 
@@ -148,5 +162,51 @@ int sweep_tables(const struct sweep_spec *sp, const struct sweep_run *runs, size
  * negative errno.
  */
 int sweep_write_file(const char *dir, const char *name, const char *text, size_t len, int sync);
+
+/* ---- sweep_mpi.c ---- */
+
+/*
+ * Under mpirun, run i of a sweep is rank (i mod size)'s. Rank 0 checks the
+ * input, locks the folder, writes sweep.json and broadcasts go or the exit
+ * code; each rank runs its share (its own -j children), then rank 0
+ * gathers how each run ended and writes the tables. Without MPI built in
+ * these are stubs of one rank.
+ */
+struct sweep_mpi {
+	int rank, size;
+};
+
+/* Was this process started by mpirun (OMPI_COMM_WORLD_SIZE or PMIX_RANK)? */
+int sweep_mpi_launched(void);
+/* This process's rank by the launcher's environment (0 when unknown). */
+int sweep_mpi_env_rank(void);
+/* Ranks of this job on this machine (OMPI_COMM_WORLD_LOCAL_SIZE), else 1. */
+unsigned sweep_mpi_local_ranks(void);
+/* Was rocesim built with MPI? */
+int sweep_mpi_built(void);
+/* Start MPI and fill @m: 0, -ENOSYS without MPI built in, or -EIO. */
+int sweep_mpi_init(struct sweep_mpi *m);
+void sweep_mpi_finalize(void);
+/* End every rank of the job with @code. */
+void sweep_mpi_abort(int code);
+/* Rank 0's @len bytes at @buf to every rank. */
+void sweep_mpi_bcast(const struct sweep_mpi *m, void *buf, size_t len);
+/*
+ * Once every rank has run its share of @runs (@n), give rank 0 every
+ * run's outcome, and every rank the worst error (*@err, a negative errno)
+ * and a signal that stopped a rank (*@sig, 0 if none).
+ */
+void sweep_mpi_gather(const struct sweep_mpi *m, struct sweep_run *runs, size_t n, int *err,
+		      int *sig);
+
+/* ---- sweep_slurm.c ---- */
+
+/*
+ * Write @dir/sweep.sbatch, a Slurm job array of one task per run, each
+ * `@self sweep --task $SLURM_ARRAY_TASK_ID DIR` (absolute paths), its logs
+ * in @dir/slurm/; then say how to submit and collect on @out (NULL: not).
+ * 0 or a negative errno.
+ */
+int sweep_slurm_write(const struct sweep_spec *sp, const char *dir, const char *self, FILE *out);
 
 #endif

@@ -8,10 +8,11 @@
  * signal once to every child (each then removes its temporaries).
  *
  * What a run leaves in points/<id>/: what `rocesim run` writes, stderr.txt
- * (its standard error), and, only once it has ended with exit 0 or 1,
+ * (its standard error), and, only once it has ended (not when interrupted),
  * point.json (the overrides, the seed, the scenario's digest and the exit
- * code). A later sweep into the same folder skips a run whose results.json
- * exists and whose point.json matches: a killed sweep resumes where it was.
+ * code; for a run that failed, also its error). A later sweep into the
+ * same folder skips a run whose results.json exists and whose point.json
+ * matches with exit 0 or 1: a killed sweep resumes where it was.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -218,6 +219,51 @@ static void reap(const struct sweep_spec *sp, const struct sweep_exec *x, struct
 	else
 		snprintf(r->error, sizeof(r->error), "exit %d%s%s", r->exit_code, *line ? ": " : "",
 			 line);
+	/* for --collect; never taken as finished (exit neither 0 nor 1) */
+	json_t *j = point_json(sp, r, sets, r->exit_code);
+	char *text = j && !json_object_set_new(j, "error", json_string(r->error))
+			 ? json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS)
+			 : NULL;
+
+	if (text)
+		sweep_write_file(pdir, "point.json", text, strlen(text), 0);
+	free(text);
+	json_decref(j);
+}
+
+int sweep_run_recorded(const struct sweep_spec *sp, const char *dir, struct sweep_run *r)
+{
+	char pdir[SWEEP_PATH], path[SWEEP_PATH], *sets[sp->n_axes ? sp->n_axes : 1];
+	json_t *old = NULL, *want = NULL;
+	int code;
+
+	r->status = SWEEP_NOT_RUN;
+	if (snprintf(pdir, sizeof(pdir), "%s/points/%s", dir, r->id) >= SWEEP_PATH ||
+	    path_of(path, pdir, "point.json"))
+		return 0;
+	if (sweep_spec_sets(sp, r->point, sets))
+		return -ENOMEM;
+	code = finished(pdir, sp, r, sets);
+	if (code >= 0) {
+		r->status = SWEEP_SKIPPED_OK;
+		r->exit_code = code;
+		r->resumed = 1;
+	} else if ((old = json_load_file(path, 0, NULL)) && (want = point_json(sp, r, sets, 0))) {
+		json_t *e = json_object_get(old, "exit");
+		const char *error = json_string_value(json_object_get(old, "error"));
+
+		json_object_set(want, "exit", e ? e : json_null());
+		json_object_set(want, "error", json_object_get(old, "error"));
+		if (json_equal(old, want) && json_is_integer(e) && error) {
+			r->status = SWEEP_FAILED;
+			r->exit_code = (int)json_integer_value(e);
+			snprintf(r->error, sizeof(r->error), "%s", error);
+		}
+	}
+	json_decref(old);
+	json_decref(want);
+	sweep_sets_free(sets, sp->n_axes);
+	return 0;
 }
 
 int sweep_run_all(const struct sweep_spec *sp, struct sweep_run *runs, size_t n,

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sim/cli/sweep_impl.h"
 #include "sim/engine/ydoc.h"
@@ -347,8 +348,111 @@ json_t *sweep_spec_json(const struct sweep_spec *sp)
 	return j;
 }
 
+/* A string member @k of @o, or NULL. */
+static const char *str_of(const json_t *o, const char *k)
+{
+	return json_string_value(json_object_get(o, k));
+}
+
+int sweep_spec_load(const char *dir, struct sweep_spec *sp, struct diag *d)
+{
+	char path[SWEEP_PATH];
+	json_error_t je;
+	json_t *j, *axes, *ax, *seeds, *s;
+	const char *what = NULL;
+	size_t i;
+	int err = -EINVAL;
+
+	memset(sp, 0, sizeof(*sp));
+	if (snprintf(path, sizeof(path), "%s/sweep.json", dir) >= (int)sizeof(path)) {
+		diag_set(d, dir, 0, "", "the path is too long");
+		return -EINVAL;
+	}
+	if (!(j = json_load_file(path, 0, &je))) {
+		if (access(path, F_OK))
+			diag_set(d, path, 0, "",
+				 "cannot read (%s): not a sweep folder (write one with rocesim "
+				 "sweep SCENARIO --slurm -o DIR)",
+				 strerror(errno));
+		else
+			diag_set(d, path, je.line > 0 ? je.line : 0, "", "not JSON: %s", je.text);
+		return -EINVAL;
+	}
+	axes = json_object_get(j, "axes");
+	seeds = json_object_get(j, "seeds");
+	if (json_integer_value(json_object_get(j, "schema_version")) != 1)
+		what = "schema_version";
+	else if (!str_of(json_object_get(j, "scenario"), "path"))
+		what = "scenario.path";
+	else if (!str_of(json_object_get(j, "scenario"), "sha256") ||
+		 strlen(str_of(json_object_get(j, "scenario"), "sha256")) != 64)
+		what = "scenario.sha256";
+	else if (!str_of(json_object_get(j, "scenario"), "name"))
+		what = "scenario.name";
+	else if (!json_is_array(axes))
+		what = "axes";
+	else if (!json_is_boolean(json_object_get(j, "zip")))
+		what = "zip";
+	else if (!json_is_array(seeds) || !json_array_size(seeds))
+		what = "seeds";
+	if (what)
+		goto bad;
+	err = -ENOMEM;
+	if (!(sp->owned = strdup(str_of(json_object_get(j, "scenario"), "path"))) ||
+	    !(sp->name = strdup(str_of(json_object_get(j, "scenario"), "name"))))
+		goto out;
+	sp->scenario = sp->owned;
+	snprintf(sp->sha256, sizeof(sp->sha256), "%s",
+		 str_of(json_object_get(j, "scenario"), "sha256"));
+	sp->zip = json_is_true(json_object_get(j, "zip"));
+	if (!(sp->axes = calloc(json_array_size(axes) + 1, sizeof(*sp->axes))))
+		goto out;
+	json_array_foreach(axes, i, ax) {
+		struct sweep_axis *a = &sp->axes[i];
+		json_t *vals = json_object_get(ax, "values"), *v;
+		size_t k;
+
+		what = "axes";
+		if (!str_of(ax, "key") || !json_is_array(vals) || !json_array_size(vals))
+			goto bad;
+		sp->n_axes++;
+		if (!(a->key = strdup(str_of(ax, "key"))) ||
+		    !(a->values = calloc(json_array_size(vals), sizeof(*a->values))))
+			goto out;
+		json_array_foreach(vals, k, v) {
+			if (!json_is_string(v))
+				goto bad;
+			if (!(a->values[a->n++] = strdup(json_string_value(v))))
+				goto out;
+		}
+	}
+	if (!(sp->seeds = calloc(json_array_size(seeds), sizeof(*sp->seeds))))
+		goto out;
+	json_array_foreach(seeds, i, s) {
+		what = "seeds";
+		if (!json_is_integer(s) || json_integer_value(s) < 0)
+			goto bad;
+		sp->seeds[sp->n_seeds++] = (uint64_t)json_integer_value(s);
+	}
+	if ((err = sweep_spec_points(sp, d)) == -EINVAL) {
+		char line[1200];
+
+		diag_set(d, path, 0, "", "%s", diag_str(d, line, sizeof(line)));
+	}
+	goto out;
+bad:
+	diag_set(d, path, 0, what, "missing or not what rocesim sweep writes");
+	err = -EINVAL;
+out:
+	json_decref(j);
+	if (err)
+		sweep_spec_free(sp);
+	return err;
+}
+
 void sweep_spec_free(struct sweep_spec *sp)
 {
+	free(sp->owned);
 	for (size_t a = 0; a < sp->n_axes; a++)
 		sweep_axis_free(&sp->axes[a]);
 	free(sp->axes);
