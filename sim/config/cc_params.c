@@ -308,7 +308,7 @@ int cc_params_read(const char *path, struct cc_params *out, struct diag *d)
 	if (S_ISDIR(st.st_mode)) {
 		err = cc_read_dir(path, out, d);
 	} else {
-		err = mlnx__slurp(path, &text, &len, d);
+		err = textfile_load(path, 1, &text, &len, d);
 		if (err)
 			return err;
 		err = cc_parse_text(text, len, path, out, d);

@@ -157,20 +157,6 @@ int mlnx__find_binary(const char *s, size_t len)
 	return -1;
 }
 
-/*
- * Read @path whole (textfile.h: a regular file only, never blocking, under
- * the size cap). NUL bytes are kept: the parsers report them with their
- * line, which says more than "not a text file".
- */
-int mlnx__slurp(const char *path, char **text, size_t *len, struct diag *d)
-{
-	int err = textfile_read_bytes(path, text, len);
-
-	if (err)
-		diag_set(d, path, 0, "", "cannot read: %s", textfile_strerror(err));
-	return err;
-}
-
 /* A NUL-terminated copy of @len bytes of @text that the line splitter may cut. */
 char *mlnx__text_copy(const char *text, size_t len, const char *file, struct diag *d)
 {
@@ -695,7 +681,7 @@ int mlnx_qos_read(const char *file, struct mlnx_qos *out, struct diag *d)
 	int err;
 
 	memset(out, 0, sizeof(*out));
-	err = mlnx__slurp(file, &text, &len, d);
+	err = textfile_load(file, 1, &text, &len, d); /* NULs: named at their line */
 	if (err)
 		return err;
 	err = mlnx_qos_parse(text, len, file, out, d);

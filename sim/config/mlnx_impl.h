@@ -26,7 +26,6 @@ int mlnx__is_blank(int c);
 char *mlnx__trim(char *s);
 const char *mlnx__quote(char *buf, size_t size, const char *s, size_t len);
 int mlnx__find_binary(const char *s, size_t len);
-int mlnx__slurp(const char *path, char **text, size_t *len, struct diag *d);
 char *mlnx__text_copy(const char *text, size_t len, const char *file, struct diag *d);
 void lines_init(struct lines *ls, char *buf, size_t len);
 char *lines_next(struct lines *ls, size_t *len);

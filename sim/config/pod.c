@@ -486,11 +486,8 @@ int pod_read(const char *file, struct pod_cfg *out, struct diag *d)
 	int err;
 
 	memset(out, 0, sizeof(*out));
-	err = textfile_read(file, &text, &len);
-	if (err) {
-		diag_set(d, file, 0, "", "cannot read: %s", textfile_strerror(err));
+	if ((err = textfile_load(file, 0, &text, &len, d)))
 		return err;
-	}
 	err = pod_read_text(file, text, len, out, d);
 	free(text);
 	return err;

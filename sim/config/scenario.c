@@ -719,13 +719,9 @@ int scn_load_with(const char *file, const struct scn_load_opts *o, struct scenar
 	int err;
 
 	*out = NULL;
-	err = textfile_read(file, &text, &len);
-	if (err == -ENOMEM)
-		return err;
-	if (err) {
-		diag_set(d, file, 0, "", "cannot read: %s", textfile_strerror(err));
-		return -EINVAL;
-	}
+	err = textfile_load(file, 0, &text, &len, d);
+	if (err)
+		return err == -ENOMEM ? err : -EINVAL;
 	err = load_text(file, text, len, o->overlays, o->n_overlays, o->sets, o->n_sets, o->flags,
 			out, d);
 	free(text);

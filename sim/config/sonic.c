@@ -122,11 +122,8 @@ int sonic_read(const char *file, struct sonic_cfg *out, struct diag *d)
 	int err;
 
 	/* NUL bytes are kept: jansson names their line and column */
-	err = textfile_read_bytes(file, &text, &len);
-	if (err) {
-		diag_set(d, file, 0, "", "cannot read: %s", textfile_strerror(err));
+	if ((err = textfile_load(file, 1, &text, &len, d)))
 		return err == -ENOMEM ? err : -EINVAL;
-	}
 	err = sonic_read_text(file, text, len, out, d);
 	free(text);
 	return err;

@@ -127,3 +127,12 @@ const char *textfile_strerror(int err)
 		return strerror(-err);
 	}
 }
+
+int textfile_load(const char *path, int keep_nul, char **text, size_t *len, struct diag *d)
+{
+	int err = keep_nul ? textfile_read_bytes(path, text, len) : textfile_read(path, text, len);
+
+	if (err)
+		diag_set(d, path, 0, "", "cannot read: %s", textfile_strerror(err));
+	return err;
+}

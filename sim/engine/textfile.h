@@ -9,6 +9,8 @@
 
 #include <stddef.h>
 
+#include "sim/engine/diag.h"
+
 /* The cap on an input file: configs are small, a larger file is a mistake. */
 #define TEXTFILE_MAX (64u << 20)
 
@@ -28,5 +30,11 @@ int textfile_read_bytes(const char *path, char **text, size_t *len);
 int textfile_read(const char *path, char **text, size_t *len);
 /* Words for the errors above ("not a regular file", ...). */
 const char *textfile_strerror(int err);
+/*
+ * textfile_read (textfile_read_bytes when @keep_nul) that also says why in
+ * @d, as every reader words it: "@path: cannot read: not a regular file".
+ * Returns as they do.
+ */
+int textfile_load(const char *path, int keep_nul, char **text, size_t *len, struct diag *d);
 
 #endif
