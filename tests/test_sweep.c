@@ -1248,3 +1248,27 @@ Test(sweep, slurm_tasks_of_a_sweep_with_variants_match_a_local_sweep)
 	refused((const char *const[]){"sweep", "--task", "0", out, NULL}, out,
 		"(variant long) has changed since");
 }
+
+/* The shipped what-if of the seed cluster's spines: its variants load (checked
+ * as a sweep checks them, nothing run) and come in the order written. */
+Test(sweep, shipped_spine_variants_load)
+{
+	static const char *const names[] = {"base", "spines-3", "spines-2", "spine-failure"};
+	struct ts_proc p;
+	json_t *j, *vars;
+
+	ts_exec(&p, (const char *const[]){"sweep", "experiments/sweeps/seed-cluster-spines.yaml",
+					  "-o", ts_tmp("spines"), "--slurm", NULL});
+	cr_assert_eq(p.code, 0, "(%d) %s", p.code, p.err);
+	cr_expect(strstr(p.out, "runs       4 (1 points x 4 variants x 1 seeds)"), "%s", p.out);
+	ts_proc_free(&p);
+	j = json_load_file(ts_tmp("spines/sweep.json"), 0, NULL);
+	vars = json_object_get(j, "variants");
+	cr_assert_eq(json_array_size(vars), 4);
+	for (size_t i = 0; i < 4; i++)
+		cr_expect_str_eq(
+		    json_string_value(json_object_get(json_array_get(vars, i), "name")), names[i]);
+	cr_expect_str_eq(json_string_value(json_object_get(json_array_get(vars, 3), "path")),
+			 "experiments/sweeps/seed-cluster/spine-failure.yaml");
+	json_decref(j);
+}
