@@ -166,7 +166,7 @@ Test(sweep, grid_order_first_axis_outermost)
 		cr_expect_str_eq(sets[1], want[p][1], "point %zu", p);
 		sweep_sets_free(sets, 2);
 	}
-	sweep_spec_id(&sp, 3, 7, id);
+	sweep_spec_id(&sp, 3, 0, 7, id);
 	cr_expect_str_eq(id, "p004-s7");
 	sweep_spec_free(&sp);
 }
@@ -200,7 +200,7 @@ Test(sweep, ids_widen_past_999_points)
 	sp.axes = &ax;
 	sp.n_axes = 1;
 	cr_assert_eq(sweep_spec_points(&sp, &d), 0);
-	sweep_spec_id(&sp, 41, 3, id);
+	sweep_spec_id(&sp, 41, 0, 3, id);
 	cr_expect_str_eq(id, "p0042-s3");
 	sweep_axis_free(&ax);
 }
@@ -241,8 +241,9 @@ Test(sweep, scenario_section_loads_and_reads)
 	/* the loader takes the section (run and check ignore it) */
 	cr_assert_eq(scn_load(ts_tmp("sec.yaml"), NULL, 0, &s, &d), 0, "%s", d.msg);
 	scn_free(s);
-	cr_assert_eq(sweep_spec_from_scenario(&sp, section_yaml, strlen(section_yaml), 0, 0, 0, &d),
-		     0, "%s", d.msg);
+	cr_assert_eq(
+	    sweep_spec_from_scenario(&sp, section_yaml, strlen(section_yaml), 0, 0, 0, 0, &d), 0,
+	    "%s", d.msg);
 	cr_assert_eq(sp.n_axes, 2);
 	cr_expect_str_eq(sp.axes[0].key, "switch.ecn.kmin");
 	cr_expect_eq(sp.axes[0].n, 2);
@@ -941,4 +942,333 @@ Test(sweep, mpirun_without_mpi_built_in_refuses)
 				"with libopenmpi-dev installed\n");
 	ts_proc_free(&p);
 	cr_expect(access(ts_tmp("nompi"), F_OK), "the sweep ran");
+}
+
+/* ---- variants ----------------------------------------------------------------- */
+
+/* @text into the file @name under the test's folder; its path. */
+static const char *write_tmp(const char *name, const char *text)
+{
+	const char *path = ts_tmp(name);
+	FILE *f = fopen(path, "w");
+
+	cr_assert(f, "cannot write %s", path);
+	fputs(text, f);
+	cr_assert_eq(fclose(f), 0);
+	return path;
+}
+
+Test(sweep, variant_ids_carry_the_name)
+{
+	struct sweep_spec sp = spec2(0, 2);
+	struct diag d = {0};
+	char id[SWEEP_ID_SIZE], sha[65];
+	const char *ov = write_tmp("long.yaml", "topology: {link: {cable: 200m}}\n");
+
+	cr_assert_eq(sweep_spec_add_variant(&sp, "spines-3", ov, "--variant", 0, &d), 0, "%s",
+		     d.msg);
+	cr_assert_eq(sweep_spec_points(&sp, &d), 0, "%s", d.msg);
+	/* the implied base first, then the one given */
+	cr_assert_eq(sp.n_variants, 2);
+	cr_expect_str_eq(sp.variants[0].name, "base");
+	cr_expect_null(sp.variants[0].path);
+	cr_expect_str_eq(sp.variants[1].path, ov);
+	sweep_sha256("topology: {link: {cable: 200m}}\n", 32, sha);
+	cr_expect_str_eq(sp.variants[1].sha256, sha);
+	sp.n_seeds = 3; /* points x variants x seeds */
+	cr_expect_eq(sweep_spec_runs(&sp), 4 * 2 * 3);
+	sp.n_seeds = 0;
+	sweep_spec_id(&sp, 2, 1, 7, id);
+	cr_expect_str_eq(id, "p003-spines-3-s7");
+	sweep_spec_id(&sp, 0, 0, 1, id);
+	cr_expect_str_eq(id, "p001-base-s1");
+	/* refused: a name that is not safe, a name given twice, no such file */
+	cr_expect_eq(sweep_spec_add_variant(&sp, "a/b", ov, "--variant", 0, &d), -EINVAL);
+	cr_expect(strstr(d.msg, "not a variant name"), "%s", d.msg);
+	cr_expect_eq(sweep_spec_add_variant(&sp, "", ov, "--variant", 0, &d), -EINVAL);
+	cr_expect_eq(sweep_spec_add_variant(&sp, "spines-3", ov, "--variant", 0, &d), -EINVAL);
+	cr_expect(strstr(d.msg, "given twice"), "%s", d.msg);
+	cr_expect_eq(sweep_spec_add_variant(&sp, "x", ts_tmp("none.yaml"), "--variant", 0, &d),
+		     -EINVAL);
+	cr_expect(strstr(d.msg, "none.yaml: cannot read"), "%s", d.msg);
+	/* a base given replaces the implied one, and stays first */
+	cr_assert_eq(sweep_spec_add_variant(&sp, "base", ov, "--variant", 0, &d), 0, "%s", d.msg);
+	cr_assert_eq(sp.n_variants, 2);
+	cr_expect_str_eq(sp.variants[0].name, "base");
+	cr_expect_str_eq(sp.variants[0].path, ov);
+	cr_expect_eq(sweep_spec_add_variant(&sp, "base", ov, "--variant", 0, &d), -EINVAL);
+	sweep_spec_free(&sp);
+}
+
+static const char long_yaml[] = "# 200 m of cable\ntopology: {link: {cable: 200m}}\n";
+static const char fast_yaml[] = "topology: {link: {rate: 400Gbps}}\n";
+
+Test(sweep, variants_multiply_runs_and_appear_in_the_tables)
+{
+	char *csv, *sum, *spec, hdr[8192], row[4096], v[64], base[64], sha[65], ov[300], arg[400],
+	    scn[300], out[300];
+	struct ts_proc p;
+	json_t *j, *vars;
+
+	snprintf(scn, sizeof(scn), "%s", write_tiny());
+	snprintf(out, sizeof(out), "%s", ts_tmp("var"));
+	snprintf(ov, sizeof(ov), "%s", write_tmp("long.yaml", long_yaml));
+	snprintf(arg, sizeof(arg), "long=%s", ov);
+	ts_exec(&p, (const char *const[]){"sweep", scn, "--vary", "switch.ecn.kmin=50KB,100KB",
+					  "--variant", arg, "--seeds", "2", "-j", "2", "-o", out,
+					  NULL});
+	cr_assert_eq(p.code, 0, "sweep failed (%d): %s", p.code, p.err);
+	/* the table: a row per point and variant, base first */
+	cr_expect(strstr(p.out, "point  variant"), "table:\n%s", p.out);
+	cr_expect(strstr(p.out, "\np001   base     50KB"), "table:\n%s", p.out);
+	cr_expect(strstr(p.out, "\np002   long     100KB"), "table:\n%s", p.out);
+	cr_expect(strstr(p.out, "runs       8 (8 finished"), "%s", p.out);
+	ts_proc_free(&p);
+	csv = ts_slurp(ts_tmp("var/sweep.csv"));
+	cr_assert(csv);
+	cr_expect_eq(count_lines(csv), 9, "a header and 2 points x 2 variants x 2 seeds:\n%s", csv);
+	cr_expect(!strncmp(csv, "id,point,variant,seed,switch.ecn.kmin,status,error,", 51), "%s",
+		  csv);
+	cr_expect(strstr(csv, "\np001-base-s1,p001,base,1,50KB,ok,,"), "%s", csv);
+	cr_expect(strstr(csv, "\np001-base-s1,") < strstr(csv, "\np001-long-s1,"), "base first");
+	snprintf(hdr, sizeof(hdr), "%.*s", (int)strcspn(csv, "\n"), csv);
+	csv_row(csv, "p002-long-s2", row, sizeof(row));
+	cr_expect(!strncmp(row, "p002-long-s2,p002,long,2,100KB,ok,,", 35), "%s", row);
+	/* the overlay was applied: 2 x 1 us more propagation over 200 m */
+	field(hdr, row, "fct_us.p99", v, sizeof(v));
+	csv_row(csv, "p002-base-s2", row, sizeof(row));
+	field(hdr, row, "fct_us.p99", base, sizeof(base));
+	cr_expect(atof(v) > atof(base) + 1.9, "p99 long %s vs base %s", v, base);
+	free(csv);
+	sum = ts_slurp(ts_tmp("var/summary.csv"));
+	cr_assert(sum);
+	cr_expect_eq(count_lines(sum), 5, "%s", sum);
+	cr_expect(!strncmp(sum, "point,variant,switch.ecn.kmin,runs,failed,", 42), "%s", sum);
+	cr_expect(strstr(sum, "\np001,long,50KB,2,0,"), "%s", sum);
+	free(sum);
+	/* sweep.json names each variant with its overlay's digest */
+	spec = ts_slurp(ts_tmp("var/sweep.json"));
+	cr_assert(spec);
+	sweep_sha256(long_yaml, strlen(long_yaml), sha);
+	j = json_loads(spec, 0, NULL);
+	vars = json_object_get(j, "variants");
+	cr_assert_eq(json_array_size(vars), 2, "%s", spec);
+	cr_expect_str_eq(json_string_value(json_object_get(json_array_get(vars, 0), "name")),
+			 "base");
+	cr_expect(json_is_null(json_object_get(json_array_get(vars, 0), "path")));
+	cr_expect_str_eq(json_string_value(json_object_get(json_array_get(vars, 1), "path")), ov);
+	cr_expect_str_eq(json_string_value(json_object_get(json_array_get(vars, 1), "sha256")),
+			 sha);
+	json_decref(j);
+	free(spec);
+	spec = ts_slurp(ts_tmp("var/points/p001-long-s1/point.json"));
+	cr_assert(spec);
+	cr_expect(strstr(spec, sha), "point.json has no overlay digest:\n%s", spec);
+	free(spec);
+}
+
+Test(sweep, resume_after_editing_one_overlay_reruns_only_that_variant)
+{
+	char va[400], vb[400], *ovb, scn[300], out[300];
+	struct ts_proc p;
+	FILE *f;
+
+	snprintf(scn, sizeof(scn), "%s", write_tiny());
+	snprintf(out, sizeof(out), "%s", ts_tmp("varres"));
+	snprintf(va, sizeof(va), "long=%s", write_tmp("long.yaml", long_yaml));
+	ovb = strdup(write_tmp("fast.yaml", fast_yaml));
+	snprintf(vb, sizeof(vb), "fast=%s", ovb);
+	const char *const args[] = {"sweep",	 scn, "--vary",	    "switch.ecn.kmin=50KB,100KB",
+				    "--variant", va,  "--variant",  vb,
+				    "-o",	 out, "--progress", NULL};
+
+	ts_exec(&p, args);
+	cr_assert_eq(p.code, 0, "%s", p.err);
+	cr_expect_eq(count_progress(p.err), 6, "2 points x 3 variants:\n%s", p.err);
+	ts_proc_free(&p);
+	ts_exec(&p, args);
+	cr_assert_eq(p.code, 0, "%s", p.err);
+	cr_expect_eq(count_progress(p.err), 0, "nothing changed:\n%s", p.err);
+	ts_proc_free(&p);
+	f = fopen(ovb, "a");
+	cr_assert(f);
+	fputs("switch: {ecn: {kmax: 2MB}}\n", f);
+	fclose(f);
+	ts_exec(&p, args);
+	cr_assert_eq(p.code, 0, "%s", p.err);
+	cr_expect_eq(count_progress(p.err), 2, "only the fast variant's runs:\n%s", p.err);
+	cr_expect(strstr(p.err, "p001-fast-s1 ok") && strstr(p.err, "p002-fast-s1 ok"), "%s",
+		  p.err);
+	ts_proc_free(&p);
+	free(ovb);
+}
+
+Test(sweep, a_bad_overlay_refuses_the_sweep_before_anything_runs)
+{
+	DIR *dir = opendir("tests/bad/overlay");
+	char out[300], scn[300];
+	struct dirent *e;
+	int n = 0;
+
+	snprintf(out, sizeof(out), "%s", ts_tmp("bad"));
+	snprintf(scn, sizeof(scn), "%s", write_tiny());
+
+	cr_assert(dir, "no tests/bad/overlay");
+	while ((e = readdir(dir))) {
+		char file[300], arg[400], *text, *want;
+		size_t len = strlen(e->d_name);
+
+		if (len <= 5 || strcmp(e->d_name + len - 5, ".yaml"))
+			continue;
+		snprintf(file, sizeof(file), "tests/bad/overlay/%s", e->d_name);
+		snprintf(arg, sizeof(arg), "bad=%s", file);
+		text = ts_slurp(file);
+		cr_assert(text && !strncmp(text, "# error: :", 10), "%s", file);
+		want = text + 9;
+		want[strcspn(want, "\n")] = '\0';
+		/* as refused() checks: exit 2, one line, no run, the folder not made */
+		refused((const char *const[]){"sweep", "tests/good/permutation.yaml", "--vary",
+					      "topology.link.cable=1m,2m", "--variant", arg, "-o",
+					      out, NULL},
+			out, want);
+		refused((const char *const[]){"sweep", "tests/good/permutation.yaml", "--variant",
+					      arg, "-o", out, NULL},
+			out, "(variant bad): tests/bad/overlay/");
+		cr_expect(access(out, F_OK), "%s: the folder was made", file);
+		free(text);
+		n++;
+	}
+	closedir(dir);
+	cr_expect_geq(n, 8);
+	/* the names and files themselves */
+	refused((const char *const[]){"sweep", scn, "--variant", "a.b=x.yaml", "-o", out, NULL},
+		out, "--variant: a.b: \"a.b\" is not a variant name");
+	refused((const char *const[]){"sweep", scn, "--variant", "x=tests/bad/overlay/no-such.yaml",
+				      "-o", out, NULL},
+		out, "no-such.yaml: cannot read");
+	refused((const char *const[]){"sweep", scn, "--variant", "x=tests/bad/overlay/empty.yaml",
+				      "--variant", "x=tests/bad/overlay/empty.yaml", "-o", out,
+				      NULL},
+		out, "x: variant given twice");
+	{
+		struct ts_proc p; /* a usage error: the usage follows */
+
+		ts_exec(&p, (const char *const[]){"sweep", scn, "--variant", "x", "-o", out, NULL});
+		cr_expect_eq(p.code, 2);
+		cr_expect(strstr(p.err, "--variant needs NAME=OVERLAY.yaml"), "%s", p.err);
+		ts_proc_free(&p);
+	}
+	cr_expect(access(out, F_OK), "the folder was made");
+}
+
+Test(sweep, variants_in_the_sweep_section)
+{
+	char scn[400], long_ov[400], arg[500], out[300], *csv;
+	struct ts_proc p;
+
+	snprintf(out, sizeof(out), "%s", ts_tmp("varsec"));
+	cr_assert_eq(mkdir(ts_tmp("scn"), 0777), 0);
+	cr_assert_eq(mkdir(ts_tmp("scn/ov"), 0777), 0);
+	snprintf(long_ov, sizeof(long_ov), "%s", write_tmp("scn/ov/long.yaml", long_yaml));
+	write_tmp("scn/ov/fast.yaml", fast_yaml);
+	snprintf(scn, sizeof(scn), "%s", ts_tmp("scn/sec.yaml"));
+	{
+		FILE *f = fopen(scn, "w");
+
+		cr_assert(f);
+		fprintf(f, "%ssweep:\n  variants: {long: ov/long.yaml, fast: ov/fast.yaml}\n",
+			tiny_yaml);
+		fclose(f);
+	}
+	/* paths relative to the scenario's folder, in the order written */
+	ts_exec(&p, (const char *const[]){"sweep", scn, "-o", out, "--quiet", NULL});
+	cr_assert_eq(p.code, 0, "(%d) %s", p.code, p.err);
+	ts_proc_free(&p);
+	csv = ts_slurp(ts_tmp("varsec/sweep.csv"));
+	cr_assert(csv);
+	cr_expect_eq(count_lines(csv), 4, "%s", csv);
+	cr_expect(strstr(csv, "\np001-base-s1,p001,base,1,ok,") &&
+		      strstr(csv, "\np001-long-s1,p001,long,1,ok,") &&
+		      strstr(csv, "\np001-fast-s1,p001,fast,1,ok,") &&
+		      strstr(csv, "-long-s1,") < strstr(csv, "-fast-s1,"),
+		  "%s", csv);
+	free(csv);
+	csv = ts_slurp(ts_tmp("varsec/sweep.json"));
+	cr_assert(csv);
+	cr_expect(strstr(csv, "/scn/ov/long.yaml\""), "%s", csv);
+	free(csv);
+	/* --variant replaces the section's */
+	snprintf(arg, sizeof(arg), "far=%s", long_ov);
+	ts_exec(&p, (const char *const[]){"sweep", scn, "--variant", arg, "-o", ts_tmp("varsec2"),
+					  "--quiet", NULL});
+	cr_assert_eq(p.code, 0, "(%d) %s", p.code, p.err);
+	ts_proc_free(&p);
+	csv = ts_slurp(ts_tmp("varsec2/sweep.csv"));
+	cr_assert(csv);
+	cr_expect_eq(count_lines(csv), 3, "%s", csv);
+	cr_expect(strstr(csv, "\np001-far-s1,") && !strstr(csv, "-long-"), "%s", csv);
+	free(csv);
+}
+
+Test(sweep, slurm_tasks_of_a_sweep_with_variants_match_a_local_sweep)
+{
+	char scn[300], ref[300], out[300], arg[400], ov[300], num[8];
+	struct ts_proc p;
+	FILE *f;
+
+	snprintf(scn, sizeof(scn), "%s", write_tiny());
+	snprintf(ref, sizeof(ref), "%s", ts_tmp("vslurm-ref"));
+	snprintf(out, sizeof(out), "%s", ts_tmp("vslurm"));
+	snprintf(ov, sizeof(ov), "%s", write_tmp("long.yaml", long_yaml));
+	snprintf(arg, sizeof(arg), "long=%s", ov);
+	ts_exec(&p, (const char *const[]){"sweep", scn, "--vary", "switch.ecn.kmin=50KB,100KB",
+					  "--variant", arg, "-j", "1", "-o", ref, "--quiet", NULL});
+	cr_assert_eq(p.code, 0, "(%d) %s", p.code, p.err);
+	ts_proc_free(&p);
+	ts_exec(&p, (const char *const[]){"sweep", scn, "--vary", "switch.ecn.kmin=50KB,100KB",
+					  "--variant", arg, "-o", out, "--slurm", NULL});
+	cr_assert_eq(p.code, 0, "(%d) %s", p.code, p.err);
+	cr_expect(strstr(p.out, "runs       4 (2 points x 2 variants x 1 seeds)"), "%s", p.out);
+	ts_proc_free(&p);
+	for (int k = 0; k < 4; k++) {
+		snprintf(num, sizeof(num), "%d", k);
+		ts_exec(&p, (const char *const[]){"sweep", "--task", num, out, "--quiet", NULL});
+		cr_assert_eq(p.code, 0, "task %d (%d): %s", k, p.code, p.err);
+		ts_proc_free(&p);
+	}
+	ts_exec(&p, (const char *const[]){"sweep", "--collect", out, "--quiet", NULL});
+	cr_expect_eq(p.code, 0, "(%d) %s", p.code, p.err);
+	ts_proc_free(&p);
+	same_tables(ref, out);
+	/* an overlay edited since --slurm: its tasks refuse to run */
+	f = fopen(ov, "a");
+	cr_assert(f);
+	fputs("# edited\n", f);
+	fclose(f);
+	refused((const char *const[]){"sweep", "--task", "0", out, NULL}, out,
+		"(variant long) has changed since");
+}
+
+/* The shipped what-if of the seed cluster's spines: its variants load (checked
+ * as a sweep checks them, nothing run) and come in the order written. */
+Test(sweep, shipped_spine_variants_load)
+{
+	static const char *const names[] = {"base", "spines-3", "spines-2", "spine-failure"};
+	struct ts_proc p;
+	json_t *j, *vars;
+
+	ts_exec(&p, (const char *const[]){"sweep", "experiments/sweeps/seed-cluster-spines.yaml",
+					  "-o", ts_tmp("spines"), "--slurm", NULL});
+	cr_assert_eq(p.code, 0, "(%d) %s", p.code, p.err);
+	cr_expect(strstr(p.out, "runs       4 (1 points x 4 variants x 1 seeds)"), "%s", p.out);
+	ts_proc_free(&p);
+	j = json_load_file(ts_tmp("spines/sweep.json"), 0, NULL);
+	vars = json_object_get(j, "variants");
+	cr_assert_eq(json_array_size(vars), 4);
+	for (size_t i = 0; i < 4; i++)
+		cr_expect_str_eq(
+		    json_string_value(json_object_get(json_array_get(vars, i), "name")), names[i]);
+	cr_expect_str_eq(json_string_value(json_object_get(json_array_get(vars, 3), "path")),
+			 "experiments/sweeps/seed-cluster/spine-failure.yaml");
+	json_decref(j);
 }

@@ -31,17 +31,19 @@
 static const char usage[] =
     "usage: rocesim sweep SCENARIO.yaml [--vary KEY=V1,V2,...]... [--vary KEY=LO..HI:N | "
     "KEY=LO..HI:xF]\n"
-    "                     [--zip] [--seeds N | --seed-list S1,S2,...] [-j N] [-o DIR]\n"
+    "                     [--zip] [--variant NAME=OVERLAY.yaml]...\n"
+    "                     [--seeds N | --seed-list S1,S2,...] [-j N] [-o DIR]\n"
     "                     [--progress | --quiet] [--slurm]\n"
     "       rocesim sweep --task K DIR\n"
     "       rocesim sweep --collect DIR [--quiet]\n"
     "\n"
-    "Runs SCENARIO.yaml once per point and seed, each as `rocesim run` in a\n"
-    "process of its own, and gathers the results in DIR (default:\n"
+    "Runs SCENARIO.yaml once per point, variant and seed, each as `rocesim run`\n"
+    "in a process of its own, and gathers the results in DIR (default:\n"
     "out/<scenario name>-sweep): sweep.json (the spec), points/<id>/ per run\n"
-    "(id: p<point>-s<seed>, e.g. p003-s2), sweep.csv (one row per run),\n"
-    "summary.csv (per point over the seeds: mean, std, min, max, ci95) and a\n"
-    "table of the main metrics on stdout.\n"
+    "(id: p<point>-s<seed>, e.g. p003-s2; with variants p<point>-<variant>-s<seed>,\n"
+    "e.g. p003-spines-3-s2), sweep.csv (one row per run), summary.csv (per point\n"
+    "and variant over the seeds: mean, std, min, max, ci95) and a table of the\n"
+    "main metrics on stdout.\n"
     "\n"
     "options:\n"
     "  --vary KEY=V1,V2,...  an axis: any key --set takes, values with units\n"
@@ -50,6 +52,10 @@ static const char usage[] =
     "  --vary KEY=LO..HI:xF  LO, LO x F, LO x F^2, ... up to HI (e.g. 50KB..800KB:x2)\n"
     "                        several --vary make a grid, the first axis outermost\n"
     "  --zip                 pair the axes instead (as many values each)\n"
+    "  --variant NAME=FILE   also run every point with the overlay FILE merged onto\n"
+    "                        the scenario (as run --with FILE); NAME: letters,\n"
+    "                        digits, - and _; repeatable. A variant \"base\" (no\n"
+    "                        overlay) is implied and comes first; base=FILE replaces it\n"
     "  --seeds N             N seeds: the scenario's seed, seed+1, ... (default 1)\n"
     "  --seed-list S1,S2,... these seeds\n"
     "  -j N                  runs at once (default: the number of online cores)\n"
@@ -62,9 +68,10 @@ static const char usage[] =
     "  --collect DIR         the tables from the runs DIR holds; says which are missing\n"
     "\n"
     "The scenario may hold the sweep: `sweep: {vary: {KEY: \"V1,V2\"}, zip: false,\n"
-    "seeds: 5}`; --vary, --zip and --seeds/--seed-list replace what it says.\n"
+    "seeds: 5, variants: {NAME: OVERLAY.yaml}}` (overlays relative to the scenario's\n"
+    "folder); --vary, --zip, --seeds/--seed-list and --variant replace what it says.\n"
     "Run again into the same DIR, a sweep skips the runs already finished with\n"
-    "the same scenario, overrides and seed: a killed sweep resumes.\n"
+    "the same scenario, overlay, overrides and seed: a killed sweep resumes.\n"
     "\n"
     "exit codes: 0 every run ended with exit 0 or 1 (an expect: gate failed:\n"
     "            status expect-failed); 1 a run failed (its status and first\n"
@@ -75,8 +82,8 @@ static const char usage[] =
 
 struct sweep_args {
 	const char *scenario, *outdir, *seed_list; /* scenario: the folder with --task, --collect */
-	char **vary;
-	size_t n_vary;
+	char **vary, **variants;
+	size_t n_vary, n_variants;
 	unsigned long long seeds, jobs, task;
 	int zip, progress, quiet, slurm, collect, has_task;
 };
@@ -198,12 +205,14 @@ static int make_seeds(struct sweep_spec *sp, const struct sweep_args *a, uint64_
 }
 
 /*
- * Load point @p as `rocesim run` would: the scenario with its overrides,
- * the topology built and the workload resolved on it. 0, or the error
- * printed (as one line naming the point) and CLI_EXIT_INPUT.
+ * Load point @p with variant @v as `rocesim run` would: the scenario with
+ * the variant's overlay and the point's overrides, the topology built and
+ * the workload resolved on it. 0, or the error printed (as one line naming
+ * the point and variant) and CLI_EXIT_INPUT.
  */
-static int check_point(const struct sweep_spec *sp, size_t p)
+static int check_point(const struct sweep_spec *sp, size_t p, size_t v)
 {
+	const char *overlay = sp->n_variants ? sp->variants[v].path : NULL;
 	char *sets[sp->n_axes ? sp->n_axes : 1], which[512] = "";
 	struct scenario *s = NULL;
 	struct topo *t = NULL;
@@ -218,7 +227,12 @@ static int check_point(const struct sweep_spec *sp, size_t p)
 	for (size_t a = 0; a < sp->n_axes && len < sizeof(which); a++)
 		len += (size_t)snprintf(which + len, sizeof(which) - len, "%s%s", a ? " " : "",
 					sets[a]);
-	err = scn_load(sp->scenario, (const char *const *)sets, sp->n_axes, &s, &d);
+	err = scn_load_with(sp->scenario,
+			    &(struct scn_load_opts){.overlays = &overlay,
+						    .n_overlays = overlay ? 1 : 0,
+						    .sets = (const char *const *)sets,
+						    .n_sets = sp->n_axes},
+			    &s, &d);
 	if (!err && (err = topo_build(&s->topo, &t, &d)))
 		scn_locate(s, &d);
 	else if (!err)
@@ -233,8 +247,13 @@ static int check_point(const struct sweep_spec *sp, size_t p)
 	if (err) {
 		char line[1200];
 
-		fprintf(stderr, "rocesim: sweep point p%0*zu (%s): %s\n", sp->id_width, p + 1,
-			which, diag_str(&d, line, sizeof(line)));
+		if (sp->n_variants)
+			fprintf(stderr, "rocesim: sweep point p%0*zu (%s%svariant %s): %s\n",
+				sp->id_width, p + 1, which, *which ? " " : "", sp->variants[v].name,
+				diag_str(&d, line, sizeof(line)));
+		else
+			fprintf(stderr, "rocesim: sweep point p%0*zu (%s): %s\n", sp->id_width,
+				p + 1, which, diag_str(&d, line, sizeof(line)));
 		return CLI_EXIT_INPUT;
 	}
 	return 0;
@@ -301,17 +320,20 @@ static void remove_temporaries(const char *dir)
 		closedir(dp);
 }
 
-/* The runs of @sp, point after point and each point's seeds in order; NULL
- * when out of memory. */
+/* The runs of @sp, point after point, each point's variants in order and
+ * each variant's seeds in order; NULL when out of memory. */
 static struct sweep_run *make_runs(const struct sweep_spec *sp)
 {
-	struct sweep_run *runs = calloc(sp->n_points * sp->n_seeds, sizeof(*runs));
+	struct sweep_run *runs = calloc(sweep_spec_runs(sp), sizeof(*runs));
 
 	for (size_t p = 0, i = 0; runs && p < sp->n_points; p++) {
-		for (size_t s = 0; s < sp->n_seeds; s++, i++) {
-			runs[i].point = p;
-			runs[i].seed = sp->seeds[s];
-			sweep_spec_id(sp, p, sp->seeds[s], runs[i].id);
+		for (size_t v = 0; v < sweep_spec_variants(sp); v++) {
+			for (size_t s = 0; s < sp->n_seeds; s++, i++) {
+				runs[i].point = p;
+				runs[i].variant = v;
+				runs[i].seed = sp->seeds[s];
+				sweep_spec_id(sp, p, v, sp->seeds[s], runs[i].id);
+			}
 		}
 	}
 	return runs;
@@ -465,7 +487,7 @@ static int run_sweep(struct sweep_spec *sp, const struct sweep_args *a)
 	struct sweep_run *runs = NULL;
 	struct sweep_exec x = {0};
 	char dir[OUTDIR_PATH], self[OUTDIR_PATH];
-	size_t n = sp->n_points * sp->n_seeds, failed = 0, finished = 0;
+	size_t n = sweep_spec_runs(sp), failed = 0, finished = 0;
 	int err, rc;
 
 	sweep_dir(sp, a, dir);
@@ -538,6 +560,36 @@ static int load_spec(const char *dir, struct sweep_spec *sp)
 	return err ? CLI_EXIT_INPUT : 0;
 }
 
+/* Has an overlay of @sp changed since @dir/sweep.json was written? 0, or
+ * the error printed and the exit code. */
+static int changed_overlay(const struct sweep_spec *sp, const char *dir)
+{
+	for (size_t v = 0; v < sp->n_variants; v++) {
+		const struct sweep_variant *va = &sp->variants[v];
+		char sha[65], *text;
+		size_t len;
+		int err;
+
+		if (!va->path)
+			continue;
+		if ((err = textfile_read(va->path, &text, &len))) {
+			fprintf(stderr, "rocesim: %s: cannot read: %s\n", va->path,
+				err == -ENOMEM ? "out of memory" : textfile_strerror(err));
+			return CLI_EXIT_INPUT;
+		}
+		sweep_sha256(text, len, sha);
+		free(text);
+		if (strcmp(sha, va->sha256)) {
+			fprintf(stderr,
+				"rocesim: %s (variant %s) has changed since %s/sweep.json was "
+				"written: write the sweep again (--slurm)\n",
+				va->path, va->name, dir);
+			return CLI_EXIT_INPUT;
+		}
+	}
+	return 0;
+}
+
 /* --task K DIR: run K of the sweep in DIR (as a Slurm array task). */
 static int task_main(const struct sweep_args *a)
 {
@@ -550,7 +602,7 @@ static int task_main(const struct sweep_args *a)
 
 	if ((rc = load_spec(a->scenario, &sp)))
 		return rc;
-	n = sp.n_points * sp.n_seeds;
+	n = sweep_spec_runs(&sp);
 	rc = CLI_EXIT_INPUT;
 	if (a->task >= n) {
 		fprintf(stderr, "rocesim: --task %llu: %s holds %zu runs (tasks 0 to %zu)\n",
@@ -570,8 +622,9 @@ static int task_main(const struct sweep_args *a)
 			sp.scenario, a->scenario);
 		goto out;
 	}
-	if ((rc = find_self(self)))
+	if ((rc = changed_overlay(&sp, a->scenario)) || (rc = find_self(self)))
 		goto out;
+	rc = CLI_EXIT_INPUT;
 	if (!(runs = make_runs(&sp))) {
 		fputs("rocesim: out of memory\n", stderr);
 		goto out;
@@ -607,7 +660,7 @@ static int collect_main(const struct sweep_args *a)
 
 	if ((rc = load_spec(dir, &sp)))
 		return rc;
-	n = sp.n_points * sp.n_seeds;
+	n = sweep_spec_runs(&sp);
 	rc = CLI_EXIT_INPUT;
 	if (!(runs = make_runs(&sp))) {
 		fputs("rocesim: out of memory\n", stderr);
@@ -703,14 +756,27 @@ static int sweep_main(const struct sweep_args *a)
 			}
 		}
 	}
+	for (size_t i = 0; i < a->n_variants; i++) {
+		const char *eq = strchr(a->variants[i], '=');
+		char name[SWEEP_VARIANT_NAME + 1];
+
+		snprintf(name, sizeof(name), "%.*s",
+			 (int)((size_t)(eq - a->variants[i]) < sizeof(name) - 1
+				   ? (size_t)(eq - a->variants[i])
+				   : sizeof(name) - 1),
+			 a->variants[i]);
+		if ((err = sweep_spec_add_variant(&sp, name, eq + 1, "--variant", 0, &d)))
+			goto fail;
+	}
 	sp.zip = a->zip;
 	err = sweep_spec_from_scenario(&sp, text, len, a->n_vary > 0, a->zip,
-				       a->seeds || a->seed_list, &d);
+				       a->seeds || a->seed_list, a->n_variants > 0, &d);
 	if (err || (err = make_seeds(&sp, a, base->seed, &d)) || (err = sweep_spec_points(&sp, &d)))
 		goto fail;
 	for (size_t p = 0; p < sp.n_points; p++)
-		if ((rc = check_point(&sp, p)))
-			goto out;
+		for (size_t v = 0; v < sweep_spec_variants(&sp); v++)
+			if ((rc = check_point(&sp, p, v)))
+				goto out;
 	rc = a->slurm ? slurm_sweep(&sp, a) : run_sweep(&sp, a);
 	goto out;
 fail:
@@ -752,7 +818,7 @@ static int follow(void)
 	x.jobs = g.jobs;
 	x.progress = g.progress;
 	x.stop = &stop_flag;
-	rc = run_share(&sp, runs, sp.n_points * sp.n_seeds, &x);
+	rc = run_share(&sp, runs, sweep_spec_runs(&sp), &x);
 	if (rc)
 		fprintf(stderr, "rocesim: rank %d: the sweep stopped: %s\n", mpi.rank,
 			strerror(-rc));
@@ -815,7 +881,10 @@ static int sweep_verb(int argc, char **argv)
 	if (mpi.size > 1)
 		a.jobs = a.jobs / sweep_mpi_local_ranks() ? a.jobs / sweep_mpi_local_ranks() : 1;
 	a.vary = calloc((size_t)argc + 1, sizeof(*a.vary));
-	if (!a.vary) {
+	a.variants = calloc((size_t)argc + 1, sizeof(*a.variants));
+	if (!a.vary || !a.variants) {
+		free(a.vary);
+		free(a.variants);
 		fputs("rocesim: out of memory\n", stderr);
 		return CLI_EXIT_INPUT;
 	}
@@ -828,6 +897,11 @@ static int sweep_verb(int argc, char **argv)
 				rc = cli_usage_error(pre, usage, "%s needs KEY=VALUES", o);
 			else
 				a.vary[a.n_vary++] = argv[++i];
+		} else if (!strcmp(o, "--variant")) {
+			if (!v || !strchr(v, '=') || !strchr(v, '=')[1])
+				rc = cli_usage_error(pre, usage, "%s needs NAME=OVERLAY.yaml", o);
+			else
+				a.variants[a.n_variants++] = argv[++i];
 		} else if (!strcmp(o, "--zip")) {
 			a.zip = 1;
 		} else if (!strcmp(o, "--seeds")) {
@@ -870,8 +944,8 @@ static int sweep_verb(int argc, char **argv)
 		if (a.has_task && a.collect)
 			rc = cli_usage_error(pre, usage, "%s",
 					     "--task and --collect exclude each other");
-		else if (a.n_vary || a.zip || a.seeds || a.seed_list || a.outdir || a.slurm ||
-			 a.progress)
+		else if (a.n_vary || a.n_variants || a.zip || a.seeds || a.seed_list || a.outdir ||
+			 a.slurm || a.progress)
 			rc = cli_usage_error(pre, usage,
 					     "%s takes only the sweep folder (and --quiet)", o);
 		else if (!a.scenario)
@@ -889,5 +963,6 @@ static int sweep_verb(int argc, char **argv)
 	if (rc < 0)
 		rc = sweep_main(&a);
 	free(a.vary);
+	free(a.variants);
 	return rc;
 }

@@ -6,10 +6,13 @@
  * Slurm job array (sweep_slurm.c); sweep.c is the verb that joins them.
  *
  * A point is one combination of axis values; a run is a point with one
- * seed, in points/<id>/ where <id> is "p" + the point's number from 1,
- * zero-padded to at least three digits, + "-s" + the seed ("p003-s2").
- * In a grid the first axis is the outermost (the last one changes
- * fastest); with --zip point i takes the i-th value of every axis.
+ * variant and one seed, in points/<id>/ where <id> is "p" + the point's
+ * number from 1, zero-padded to at least three digits, + "-" + the
+ * variant's name when the sweep has variants, + "-s" + the seed
+ * ("p003-s2", "p003-spines-3-s2"). In a grid the first axis is the
+ * outermost (the last one changes fastest); with --zip point i takes the
+ * i-th value of every axis. Runs go point by point, each point's variants
+ * in order (base first), each variant's seeds in order.
  */
 #ifndef ROCESIM_SWEEP_IMPL_H
 #define ROCESIM_SWEEP_IMPL_H
@@ -23,7 +26,9 @@
 
 #define SWEEP_MAX_VALUES 10000 /* values of one axis */
 #define SWEEP_MAX_RUNS 1000000 /* points x seeds */
-#define SWEEP_ID_SIZE 48
+#define SWEEP_ID_SIZE 80
+/* a variant's name, at most 31 characters */
+#define SWEEP_VARIANT_NAME 32
 #define SWEEP_PATH 4400 /* a path in the sweep folder */
 
 /* One --vary: a scenario key and the values it takes, as given to --set. */
@@ -31,6 +36,14 @@ struct sweep_axis {
 	char *key;
 	char **values;
 	size_t n;
+};
+
+/* A variant (--variant NAME=OVERLAY): every point runs once with the
+ * overlay merged onto the scenario; "base" (no overlay) is implied first. */
+struct sweep_variant {
+	char *name;
+	char *path;	 /* the overlay as the runs are given it; NULL: none */
+	char sha256[65]; /* of the overlay's bytes, in hex ("" without one) */
 };
 
 struct sweep_spec {
@@ -46,6 +59,9 @@ struct sweep_spec {
 	size_t n_points;   /* combinations of axis values (1 with no axis) */
 	int id_width;	   /* digits of the point number in ids */
 	char *owned;	   /* the scenario path when loaded from sweep.json */
+	/* the variants, base first; none given: n_variants 0, the base alone */
+	struct sweep_variant *variants;
+	size_t n_variants;
 };
 
 /* How a run of the sweep ended. */
@@ -57,9 +73,10 @@ enum sweep_status {
 	SWEEP_SKIPPED_OK /* finished by an earlier sweep (resumed), exit 0 or 1 then */
 };
 
-/* A run: one point with one seed. */
+/* A run: one point with one variant and one seed. */
 struct sweep_run {
-	size_t point; /* from 0 */
+	size_t point;	/* from 0 */
+	size_t variant; /* from 0; 0 without variants */
 	uint64_t seed;
 	char id[SWEEP_ID_SIZE];
 	enum sweep_status status;
@@ -89,10 +106,24 @@ void sweep_axis_free(struct sweep_axis *ax);
 /* Set n_points and id_width from the axes; -EINVAL (@d set) when --zip
  * axes differ in length or the sweep is too large. */
 int sweep_spec_points(struct sweep_spec *sp, struct diag *d);
+/* Variants per point: n_variants, or 1 (the base) without any. */
+size_t sweep_spec_variants(const struct sweep_spec *sp);
+/* Runs of the sweep: points x variants x seeds. */
+size_t sweep_spec_runs(const struct sweep_spec *sp);
+/*
+ * Add variant @name with the overlay @path (NULL: none) to @sp, reading
+ * the overlay's digest. A first variant brings the implied base before it,
+ * unless it is named "base" itself: a "base" given replaces the implied
+ * one and stays first. 0, -EINVAL with @d set (@where, @line: what gave
+ * it; a name not of letters, digits, - and _, given twice, an overlay that
+ * cannot be read) or -ENOMEM.
+ */
+int sweep_spec_add_variant(struct sweep_spec *sp, const char *name, const char *path,
+			   const char *where, int line, struct diag *d);
 /* The value index of each axis for point @p into @idx (n_axes entries). */
 void sweep_spec_index(const struct sweep_spec *sp, size_t p, size_t *idx);
-/* The id of point @p with @seed into @buf (SWEEP_ID_SIZE). */
-void sweep_spec_id(const struct sweep_spec *sp, size_t p, uint64_t seed, char *buf);
+/* The id of point @p with variant @v and @seed into @buf (SWEEP_ID_SIZE). */
+void sweep_spec_id(const struct sweep_spec *sp, size_t p, size_t v, uint64_t seed, char *buf);
 /* The overrides of point @p, "KEY=VALUE" each, into @sets (n_axes new
  * strings: sweep_sets_free them). 0 or -ENOMEM. */
 int sweep_spec_sets(const struct sweep_spec *sp, size_t p, char **sets);
@@ -100,11 +131,13 @@ void sweep_sets_free(char **sets, size_t n);
 /*
  * Read the `sweep:` section of the scenario @text (@len bytes; nothing when
  * it has none) into @sp: vary (a mapping of KEY: "V1,V2" or "LO..HI:N", or
- * KEY: a list of values), zip (true or false), seeds (a count, or a list).
- * What the command line gave (@have_vary, @have_zip, @have_seeds) wins.
+ * KEY: a list of values), zip (true or false), seeds (a count, or a list),
+ * variants (a mapping of NAME: OVERLAY, paths relative to the scenario's
+ * folder). What the command line gave (@have_vary, @have_zip, @have_seeds,
+ * @have_variants) wins.
  */
 int sweep_spec_from_scenario(struct sweep_spec *sp, const char *text, size_t len, int have_vary,
-			     int have_zip, int have_seeds, struct diag *d);
+			     int have_zip, int have_seeds, int have_variants, struct diag *d);
 /* sweep.json's content: the whole spec and every point. New reference. */
 json_t *sweep_spec_json(const struct sweep_spec *sp);
 /*

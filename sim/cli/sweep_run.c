@@ -1,6 +1,7 @@
 /*
  * sweep runs: each run of a sweep is `rocesim run SCENARIO -o
- * DIR/points/<id> --set KEY=VALUE... --seed S --quiet` in a child process
+ * DIR/points/<id> [--with OVERLAY] --set KEY=VALUE... --seed S --quiet`
+ * (--with: the run's variant's overlay) in a child process
  * of its own (fork + exec of rocesim itself), so that a run that crashes
  * or runs out of memory takes only itself down. At most -j children at
  * once, each in a process group of its own: a Ctrl-C at the terminal
@@ -9,8 +10,9 @@
  *
  * What a run leaves in points/<id>/: what `rocesim run` writes, stderr.txt
  * (its standard error), and, only once it has ended (not when interrupted),
- * point.json (the overrides, the seed, the scenario's digest and the exit
- * code; for a run that failed, also its error). A later sweep into the
+ * point.json (the overrides, the seed, the scenario's digest, the variant
+ * and its overlay's path and digest, and the exit code; for a run that
+ * failed, also its error). A later sweep into the
  * same folder skips a run whose results.json exists and whose point.json
  * matches with exit 0 or 1: a killed sweep resumes where it was.
  */
@@ -48,7 +50,16 @@ static json_t *point_json(const struct sweep_spec *sp, const struct sweep_run *r
 		bad |= json_array_append_new(ov, json_string(sets[a]));
 	bad |= json_object_set_new(j, "id", json_string(r->id));
 	bad |= json_object_set_new(j, "scenario_sha256", json_string(sp->sha256));
-	/* the hook for variants: a point's overlay would be recorded here */
+	if (sp->n_variants) {
+		const struct sweep_variant *v = &sp->variants[r->variant];
+
+		bad |= json_object_set_new(j, "variant", json_string(v->name));
+		if (v->path) {
+			/* an edited overlay is another input: its runs run again */
+			bad |= json_object_set_new(j, "overlay", json_string(v->path));
+			bad |= json_object_set_new(j, "overlay_sha256", json_string(v->sha256));
+		}
+	}
 	bad |= json_object_set_new(j, "overrides", ov);
 	bad |= json_object_set_new(j, "seed", json_integer((json_int_t)r->seed));
 	bad |= json_object_set_new(j, "exit", json_integer(exit_code));
@@ -111,9 +122,10 @@ static void first_line(const char *path, char *buf, size_t size)
 
 /* Start a run in a child; its pid, or a negative errno. */
 static pid_t launch(const struct sweep_spec *sp, const struct sweep_exec *x, const char *pdir,
-		    char *const *sets, uint64_t seed_value)
+		    char *const *sets, const struct sweep_run *r)
 {
-	const size_t n_args = 9 + 2 * sp->n_axes;
+	const char *overlay = sp->n_variants ? sp->variants[r->variant].path : NULL;
+	const size_t n_args = 11 + 2 * sp->n_axes;
 	const char **argv = calloc(n_args, sizeof(*argv));
 	char path[SWEEP_PATH], seed[24];
 	int err_fd, null_fd;
@@ -139,17 +151,20 @@ static pid_t launch(const struct sweep_spec *sp, const struct sweep_exec *x, con
 	/* a point.json left from an earlier sweep no longer says how this run ended */
 	if (!path_of(path, pdir, "point.json"))
 		unlink(path);
-	snprintf(seed, sizeof(seed), "%llu", (unsigned long long)seed_value);
+	snprintf(seed, sizeof(seed), "%llu", (unsigned long long)r->seed);
 	argv[k++] = x->self;
 	argv[k++] = "run";
 	argv[k++] = sp->scenario;
 	argv[k++] = "-o";
 	argv[k++] = pdir;
+	if (overlay) {
+		argv[k++] = "--with";
+		argv[k++] = overlay;
+	}
 	for (size_t a = 0; a < sp->n_axes; a++) {
 		argv[k++] = "--set";
 		argv[k++] = sets[a];
 	}
-	/* the hook for variants: `--with OVERLAY` would be passed here */
 	argv[k++] = "--seed";
 	argv[k++] = seed;
 	argv[k++] = "--quiet";
@@ -322,7 +337,7 @@ int sweep_run_all(const struct sweep_spec *sp, struct sweep_run *runs, size_t n,
 				free(sets);
 				continue;
 			}
-			pid = launch(sp, x, pdir, sets, r->seed);
+			pid = launch(sp, x, pdir, sets, r);
 			if (pid < 0) {
 				err = (int)pid;
 				sweep_sets_free(sets, sp->n_axes);

@@ -52,7 +52,8 @@ static void job_name(const char *name, char *buf, size_t size)
 int sweep_slurm_write(const struct sweep_spec *sp, const char *dir, const char *self, FILE *out)
 {
 	char adir[PATH_MAX], cwd[PATH_MAX], logs[SWEEP_PATH], name[64], *text = NULL;
-	size_t n = sp->n_points * sp->n_seeds, len = 0;
+	size_t n = sweep_spec_runs(sp), len = 0;
+	char per[64] = "";
 	FILE *f;
 	int err;
 
@@ -65,10 +66,12 @@ int sweep_slurm_write(const struct sweep_spec *sp, const char *dir, const char *
 	if (!(f = open_memstream(&text, &len)))
 		return -errno;
 	job_name(sp->name, name, sizeof(name));
+	if (sp->n_variants)
+		snprintf(per, sizeof(per), " x %zu variants", sp->n_variants);
 	fprintf(f, "#!/bin/sh\n");
-	fprintf(f,
-		"# rocesim sweep of %s: %zu runs (%zu points x %zu seeds), one array task each.\n",
-		sp->scenario, n, sp->n_points, sp->n_seeds);
+	fprintf(
+	    f, "# rocesim sweep of %s: %zu runs (%zu points%s x %zu seeds), one array task each.\n",
+	    sp->scenario, n, sp->n_points, per, sp->n_seeds);
 	fprintf(f, "# Submit with `sbatch %s/sweep.sbatch` (options given to sbatch win over\n",
 		adir);
 	fprintf(f, "# these), then `rocesim sweep --collect %s` writes the tables.\n", adir);
@@ -94,10 +97,10 @@ int sweep_slurm_write(const struct sweep_spec *sp, const char *dir, const char *
 	if (err || !out)
 		return err;
 	fprintf(out,
-		"  runs       %zu (%zu points x %zu seeds), one Slurm array task each\n"
+		"  runs       %zu (%zu points%s x %zu seeds), one Slurm array task each\n"
 		"  script     %s/sweep.sbatch (task logs in %s/)\n"
 		"  submit     sbatch %s/sweep.sbatch\n"
 		"  collect    %s sweep --collect %s\n",
-		n, sp->n_points, sp->n_seeds, adir, logs, adir, self, adir);
+		n, sp->n_points, per, sp->n_seeds, adir, logs, adir, self, adir);
 	return 0;
 }

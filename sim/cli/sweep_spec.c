@@ -1,7 +1,7 @@
 /*
- * sweep spec: the axes and seeds of a sweep (from the command line or the
- * scenario's `sweep:` section), its points in order with their ids and
- * overrides, and sweep.json, the spec written beside the results so that
+ * sweep spec: the axes, variants and seeds of a sweep (from the command
+ * line or the scenario's `sweep:` section), its points in order with their
+ * ids and overrides, and sweep.json, the spec written beside the results so that
  * the sweep can be resumed and collected.
  */
 #include <errno.h>
@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "sim/cli/sweep_impl.h"
+#include "sim/engine/textfile.h"
 #include "sim/engine/ydoc.h"
 
 int sweep_spec_points(struct sweep_spec *sp, struct diag *d)
@@ -33,7 +34,8 @@ int sweep_spec_points(struct sweep_spec *sp, struct diag *d)
 		else
 			n *= m;
 	}
-	if (n > SWEEP_MAX_RUNS || (sp->n_seeds && n > SWEEP_MAX_RUNS / sp->n_seeds)) {
+	if (n > SWEEP_MAX_RUNS / sweep_spec_variants(sp) ||
+	    (sp->n_seeds && n * sweep_spec_variants(sp) > SWEEP_MAX_RUNS / sp->n_seeds)) {
 		diag_set(d, "--vary", 0, "", "more than %d runs (points x seeds)", SWEEP_MAX_RUNS);
 		return -EINVAL;
 	}
@@ -56,9 +58,96 @@ void sweep_spec_index(const struct sweep_spec *sp, size_t p, size_t *idx)
 	}
 }
 
-void sweep_spec_id(const struct sweep_spec *sp, size_t p, uint64_t seed, char *buf)
+size_t sweep_spec_variants(const struct sweep_spec *sp)
 {
-	snprintf(buf, SWEEP_ID_SIZE, "p%0*zu-s%llu", sp->id_width, p + 1, (unsigned long long)seed);
+	return sp->n_variants ? sp->n_variants : 1;
+}
+
+size_t sweep_spec_runs(const struct sweep_spec *sp)
+{
+	return sp->n_points * sweep_spec_variants(sp) * sp->n_seeds;
+}
+
+void sweep_spec_id(const struct sweep_spec *sp, size_t p, size_t v, uint64_t seed, char *buf)
+{
+	if (sp->n_variants)
+		snprintf(buf, SWEEP_ID_SIZE, "p%0*zu-%s-s%llu", sp->id_width, p + 1,
+			 sp->variants[v].name, (unsigned long long)seed);
+	else
+		snprintf(buf, SWEEP_ID_SIZE, "p%0*zu-s%llu", sp->id_width, p + 1,
+			 (unsigned long long)seed);
+}
+
+/* Letters, digits, - and _, 1 to SWEEP_VARIANT_NAME - 1 of them. */
+static int safe_name(const char *s)
+{
+	size_t n = 0;
+
+	for (; s[n]; n++)
+		if (!((s[n] >= 'a' && s[n] <= 'z') || (s[n] >= 'A' && s[n] <= 'Z') ||
+		      (s[n] >= '0' && s[n] <= '9') || s[n] == '-' || s[n] == '_'))
+			return 0;
+	return n > 0 && n < SWEEP_VARIANT_NAME;
+}
+
+/* Append a variant to @sp, taking @name and @path (NULL or malloc'd). */
+static int push_variant(struct sweep_spec *sp, char *name, char *path, const char *sha)
+{
+	struct sweep_variant *v = realloc(sp->variants, (sp->n_variants + 1) * sizeof(*v));
+
+	if (!v || !name) {
+		free(name);
+		free(path);
+		if (v)
+			sp->variants = v;
+		return -ENOMEM;
+	}
+	sp->variants = v;
+	v = &sp->variants[sp->n_variants++];
+	v->name = name;
+	v->path = path;
+	snprintf(v->sha256, sizeof(v->sha256), "%s", sha ? sha : "");
+	return 0;
+}
+
+int sweep_spec_add_variant(struct sweep_spec *sp, const char *name, const char *path,
+			   const char *where, int line, struct diag *d)
+{
+	char sha[65], *text = NULL, *copy;
+	size_t len;
+	int err, is_base = !strcmp(name, "base");
+
+	if (!safe_name(name)) {
+		diag_set(d, where, line, name,
+			 "\"%s\" is not a variant name (1 to %d letters, digits, - and _)", name,
+			 SWEEP_VARIANT_NAME - 1);
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < sp->n_variants; i++) {
+		if (!strcmp(sp->variants[i].name, name) && sp->variants[i].path) {
+			diag_set(d, where, line, name, "variant given twice");
+			return -EINVAL;
+		}
+	}
+	if ((err = textfile_read(path, &text, &len))) {
+		if (err == -ENOMEM)
+			return err;
+		diag_set(d, where, line, name, "%s: cannot read: %s", path, textfile_strerror(err));
+		return -EINVAL;
+	}
+	sweep_sha256(text, len, sha);
+	free(text);
+	if (!sp->n_variants && !is_base && (err = push_variant(sp, strdup("base"), NULL, NULL)))
+		return err;
+	if (!(copy = strdup(path)))
+		return -ENOMEM;
+	if (is_base && sp->n_variants) { /* the implied base, first */
+		free(sp->variants[0].path);
+		sp->variants[0].path = copy;
+		snprintf(sp->variants[0].sha256, sizeof(sp->variants[0].sha256), "%s", sha);
+		return 0;
+	}
+	return push_variant(sp, strdup(name), copy, sha);
 }
 
 int sweep_spec_sets(const struct sweep_spec *sp, size_t p, char **sets)
@@ -176,6 +265,48 @@ static int read_vary(struct sweep_spec *sp, const struct ydoc *y, struct diag *d
 	return 0;
 }
 
+/* sweep.variants: NAME: OVERLAY, the paths relative to the scenario's folder. */
+static int read_variants(struct sweep_spec *sp, const struct ydoc *y, struct diag *d)
+{
+	static const char pre[] = "sweep.variants.";
+	const size_t plen = sizeof(pre) - 1;
+	const char *slash = strrchr(sp->scenario, '/');
+	int dlen = slash ? (int)(slash - sp->scenario) + 1 : 0;
+
+	for (size_t i = 0; i < ydoc_count(y); i++) {
+		const struct ydoc_entry *e = ydoc_at(y, i);
+		char *path;
+		int err;
+
+		if (strncmp(e->path, pre, plen))
+			continue;
+		if (!e->value || !*e->value || strchr(e->path + plen, '[')) {
+			diag_set(d, ydoc_file(y), e->line, e->path, "expected an overlay file");
+			return -EINVAL;
+		}
+		if (!safe_name(e->path + plen)) {
+			diag_set(d, ydoc_file(y), e->line, e->path,
+				 "not a variant name (1 to %d letters, digits, - and _)",
+				 SWEEP_VARIANT_NAME - 1);
+			return -EINVAL;
+		}
+		if (e->value[0] == '/')
+			dlen = 0;
+		if (!(path = malloc((size_t)dlen + strlen(e->value) + 1)))
+			return -ENOMEM;
+		sprintf(path, "%.*s%s", dlen, sp->scenario, e->value);
+		err = sweep_spec_add_variant(sp, e->path + plen, path, ydoc_file(y), e->line, d);
+		free(path);
+		dlen = slash ? (int)(slash - sp->scenario) + 1 : 0;
+		if (err == -EINVAL)
+			snprintf(d->path, sizeof(d->path), "%.*s", (int)sizeof(d->path) - 1,
+				 e->path);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 static int read_seeds(struct sweep_spec *sp, const struct ydoc *y, struct diag *d)
 {
 	const struct ydoc_entry *e = ydoc_find(y, "sweep.seeds");
@@ -216,7 +347,7 @@ static int read_seeds(struct sweep_spec *sp, const struct ydoc *y, struct diag *
 }
 
 int sweep_spec_from_scenario(struct sweep_spec *sp, const char *text, size_t len, int have_vary,
-			     int have_zip, int have_seeds, struct diag *d)
+			     int have_zip, int have_seeds, int have_variants, struct diag *d)
 {
 	struct ydoc *y;
 	int err = ydoc_parse(sp->scenario, text, len, &y, d);
@@ -232,7 +363,7 @@ int sweep_spec_from_scenario(struct sweep_spec *sp, const char *text, size_t len
 		if (!e->path[5]) {
 			if (e->value && *e->value) {
 				diag_set(d, ydoc_file(y), e->line, "sweep",
-					 "expected a mapping (vary, zip, seeds)");
+					 "expected a mapping (vary, zip, seeds, variants)");
 				err = -EINVAL;
 				goto out;
 			}
@@ -245,6 +376,20 @@ int sweep_spec_from_scenario(struct sweep_spec *sp, const char *text, size_t len
 			goto out;
 		}
 		if (!strncmp(rest, "vary", 4) && (!rest[4] || rest[4] == '.'))
+			continue;
+		if (!strncmp(rest, "variants", 8) && !rest[8] && e->value && *e->value) {
+			diag_set(d, ydoc_file(y), e->line, e->path,
+				 "expected a mapping of NAME: OVERLAY.yaml");
+			err = -EINVAL;
+			goto out;
+		}
+		if (!strncmp(rest, "variants", 8) && rest[8] == '[') {
+			diag_set(d, ydoc_file(y), e->line, "sweep.variants",
+				 "expected a mapping of NAME: OVERLAY.yaml, not a list");
+			err = -EINVAL;
+			goto out;
+		}
+		if (!strncmp(rest, "variants", 8) && (!rest[8] || rest[8] == '.'))
 			continue;
 		if (!strncmp(rest, "seeds", 5) && (!rest[5] || rest[5] == '['))
 			continue;
@@ -260,11 +405,13 @@ int sweep_spec_from_scenario(struct sweep_spec *sp, const char *text, size_t len
 			continue;
 		}
 		diag_set(d, ydoc_file(y), e->line, e->path,
-			 "unknown key (expected one of: vary, zip, seeds)");
+			 "unknown key (expected one of: vary, zip, seeds, variants)");
 		err = -EINVAL;
 		goto out;
 	}
 	if (!have_vary && (err = read_vary(sp, y, d)))
+		goto out;
+	if (!have_variants && (err = read_variants(sp, y, d)))
 		goto out;
 	if (!have_seeds)
 		err = read_seeds(sp, y, d);
@@ -312,6 +459,20 @@ json_t *sweep_spec_json(const struct sweep_spec *sp)
 	for (size_t s = 0; s < sp->n_seeds; s++)
 		bad |= append(seeds, json_integer((json_int_t)sp->seeds[s]));
 	bad |= put(j, "seeds", seeds);
+	if (sp->n_variants) {
+		json_t *vs = json_array();
+
+		for (size_t v = 0; vs && v < sp->n_variants; v++) {
+			const struct sweep_variant *va = &sp->variants[v];
+			json_t *o = json_object();
+
+			bad |= put(o, "name", json_string(va->name));
+			bad |= put(o, "path", va->path ? json_string(va->path) : json_null());
+			bad |= put(o, "sha256", va->path ? json_string(va->sha256) : json_null());
+			bad |= append(vs, o);
+		}
+		bad |= put(j, "variants", vs);
+	}
 	for (size_t p = 0; !bad && p < sp->n_points; p++) {
 		json_t *pt = json_object(), *vals = json_object(), *ov = json_array(),
 		       *runs = json_array();
@@ -330,12 +491,14 @@ json_t *sweep_spec_json(const struct sweep_spec *sp)
 			bad |= append(ov, json_string(sets[a]));
 		}
 		sweep_sets_free(sets, sp->n_axes);
-		/* the hook for variants: a point's overlay would be named here */
 		bad |= put(pt, "values", vals);
 		bad |= put(pt, "overrides", ov);
-		for (size_t s = 0; s < sp->n_seeds; s++) {
-			sweep_spec_id(sp, p, sp->seeds[s], id);
-			bad |= append(runs, json_string(id));
+		/* each variant's seeds in turn: the overlay is the variant's */
+		for (size_t v = 0; v < sweep_spec_variants(sp); v++) {
+			for (size_t s = 0; s < sp->n_seeds; s++) {
+				sweep_spec_id(sp, p, v, sp->seeds[s], id);
+				bad |= append(runs, json_string(id));
+			}
 		}
 		bad |= put(pt, "runs", runs);
 		bad |= append(points, pt);
@@ -358,7 +521,7 @@ int sweep_spec_load(const char *dir, struct sweep_spec *sp, struct diag *d)
 {
 	char path[SWEEP_PATH];
 	json_error_t je;
-	json_t *j, *axes, *ax, *seeds, *s;
+	json_t *j, *axes, *ax, *seeds, *s, *vars;
 	const char *what = NULL;
 	size_t i;
 	int err = -EINVAL;
@@ -380,6 +543,7 @@ int sweep_spec_load(const char *dir, struct sweep_spec *sp, struct diag *d)
 	}
 	axes = json_object_get(j, "axes");
 	seeds = json_object_get(j, "seeds");
+	vars = json_object_get(j, "variants");
 	if (json_integer_value(json_object_get(j, "schema_version")) != 1)
 		what = "schema_version";
 	else if (!str_of(json_object_get(j, "scenario"), "path"))
@@ -395,6 +559,8 @@ int sweep_spec_load(const char *dir, struct sweep_spec *sp, struct diag *d)
 		what = "zip";
 	else if (!json_is_array(seeds) || !json_array_size(seeds))
 		what = "seeds";
+	else if (vars && (!json_is_array(vars) || !json_array_size(vars)))
+		what = "variants";
 	if (what)
 		goto bad;
 	err = -ENOMEM;
@@ -434,6 +600,21 @@ int sweep_spec_load(const char *dir, struct sweep_spec *sp, struct diag *d)
 			goto bad;
 		sp->seeds[sp->n_seeds++] = (uint64_t)json_integer_value(s);
 	}
+	json_array_foreach(vars, i, s) {
+		const char *name = str_of(s, "name"), *vpath = str_of(s, "path"),
+			   *sha = str_of(s, "sha256");
+
+		what = "variants";
+		if (!name || !safe_name(name) || (vpath && (!sha || strlen(sha) != 64)) ||
+		    (!vpath && i))
+			goto bad;
+		for (size_t k = 0; k < sp->n_variants; k++)
+			if (!strcmp(sp->variants[k].name, name))
+				goto bad;
+		if (push_variant(sp, strdup(name), vpath ? strdup(vpath) : NULL, sha) ||
+		    (vpath && !sp->variants[i].path))
+			goto out;
+	}
 	if ((err = sweep_spec_points(sp, d)) == -EINVAL) {
 		char line[1200];
 
@@ -458,5 +639,10 @@ void sweep_spec_free(struct sweep_spec *sp)
 	free(sp->axes);
 	free(sp->seeds);
 	free(sp->name);
+	for (size_t v = 0; v < sp->n_variants; v++) {
+		free(sp->variants[v].name);
+		free(sp->variants[v].path);
+	}
+	free(sp->variants);
 	memset(sp, 0, sizeof(sp[0]));
 }

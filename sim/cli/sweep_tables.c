@@ -1,12 +1,14 @@
 /*
  * sweep tables: what a sweep's runs found, side by side.
  *
- *   sweep.csv    one row per run (point and seed): id, point, seed, each
+ *   sweep.csv    one row per run (point, variant and seed): id, point,
+ *                variant (only when the sweep has variants), seed, each
  *                axis value, status (ok, expect-failed, failed, not-run),
  *                error (a failed run's first line of stderr), then every
  *                metric of results.json's "summary", flattened with dots
  *                ("fct_us.p99"); true/false as 1/0, null and lists left out.
- *   summary.csv  one row per point over its seeds: point, each axis value,
+ *   summary.csv  one row per point (and variant) over its seeds: point,
+ *                variant (only when the sweep has variants), each axis value,
  *                runs (seeds with results), failed, then for each numeric
  *                metric M: M.mean, M.std (sample), M.min, M.max and M.ci95,
  *                the half-width of the 95% confidence interval of the mean
@@ -222,7 +224,7 @@ static void runs_csv(FILE *f, const struct sweep_spec *sp, const struct sweep_ru
 	const char *k;
 	json_t *c;
 
-	fputs("id,point,seed", f);
+	fputs(sp->n_variants ? "id,point,variant,seed" : "id,point,seed", f);
 	for (size_t a = 0; a < sp->n_axes; a++) {
 		fputc(',', f);
 		csv_field(f, sp->axes[a].key);
@@ -236,8 +238,10 @@ static void runs_csv(FILE *f, const struct sweep_spec *sp, const struct sweep_ru
 	for (size_t i = 0; i < n; i++) {
 		const struct sweep_run *r = &runs[i];
 
-		fprintf(f, "%s,p%0*zu,%llu", r->id, sp->id_width, r->point + 1,
-			(unsigned long long)r->seed);
+		fprintf(f, "%s,p%0*zu", r->id, sp->id_width, r->point + 1);
+		if (sp->n_variants)
+			fprintf(f, ",%s", sp->variants[r->variant].name);
+		fprintf(f, ",%llu", (unsigned long long)r->seed);
 		axis_cells(f, sp, r->point);
 		fprintf(f, ",%s,", status_name(r));
 		csv_field(f, r->status == SWEEP_FAILED ? r->error : "");
@@ -250,16 +254,16 @@ static void runs_csv(FILE *f, const struct sweep_spec *sp, const struct sweep_ru
 	}
 }
 
-/* The values of metric @k over the runs of point @p (runs are point-major). */
+/* The values of metric @k over the runs of point @p with variant @var. */
 static size_t point_values(const struct sweep_run *runs, size_t n, const struct tables *t, size_t p,
-			   const char *k, double *x)
+			   size_t var, const char *k, double *x)
 {
 	size_t m = 0;
 
 	for (size_t i = 0; i < n; i++) {
 		json_t *v;
 
-		if (runs[i].point != p || !t->flat[i])
+		if (runs[i].point != p || runs[i].variant != var || !t->flat[i])
 			continue;
 		v = json_object_get(t->flat[i], k);
 		if (json_is_number(v))
@@ -280,7 +284,7 @@ static void summary_csv(FILE *f, const struct sweep_spec *sp, const struct sweep
 	const char *k;
 	json_t *c;
 
-	fputs("point", f);
+	fputs(sp->n_variants ? "point,variant" : "point", f);
 	for (size_t a = 0; a < sp->n_axes; a++) {
 		fputc(',', f);
 		csv_field(f, sp->axes[a].key);
@@ -293,16 +297,19 @@ static void summary_csv(FILE *f, const struct sweep_spec *sp, const struct sweep
 		}
 	}
 	fputc('\n', f);
-	for (size_t p = 0; p < sp->n_points; p++) {
+	for (size_t g = 0; g < sp->n_points * sweep_spec_variants(sp); g++) {
+		size_t p = g / sweep_spec_variants(sp), var = g % sweep_spec_variants(sp);
 		size_t ok = 0, failed = 0;
 
 		for (size_t i = 0; i < n; i++) {
-			if (runs[i].point != p)
+			if (runs[i].point != p || runs[i].variant != var)
 				continue;
 			ok += t->flat[i] != NULL;
 			failed += runs[i].status == SWEEP_FAILED;
 		}
 		fprintf(f, "p%0*zu", sp->id_width, p + 1);
+		if (sp->n_variants)
+			fprintf(f, ",%s", sp->variants[var].name);
 		axis_cells(f, sp, p);
 		fprintf(f, ",%zu,%zu", ok, failed);
 		json_object_foreach(t->cols, k, c) {
@@ -310,7 +317,7 @@ static void summary_csv(FILE *f, const struct sweep_spec *sp, const struct sweep
 
 			if (!json_is_true(c))
 				continue;
-			m = point_values(runs, n, t, p, k, x);
+			m = point_values(runs, n, t, p, var, k, x);
 			if (!m) {
 				fputs(",,,,,", f);
 				continue;
@@ -338,7 +345,8 @@ static int col_width(const char *metric, int multi)
 	return w > min ? w : min;
 }
 
-/* The table on stdout: per point, the axis values and the main metrics' means. */
+/* The table on stdout: per point (and variant), the axis values and the
+ * main metrics' means. */
 static void print_table(FILE *out, const struct sweep_spec *sp, const struct sweep_run *runs,
 			size_t n, const struct tables *t, double *x)
 {
@@ -351,29 +359,39 @@ static void print_table(FILE *out, const struct sweep_spec *sp, const struct swe
 			shown[n_shown++] = *m;
 	int w0 = sp->id_width + 1 > 5 ? sp->id_width + 1 : 5;
 
+	int wv = 7; /* "variant" */
+
+	for (size_t v = 0; v < sp->n_variants; v++)
+		if ((int)strlen(sp->variants[v].name) > wv)
+			wv = (int)strlen(sp->variants[v].name);
 	fprintf(out, "%-*s", w0, "point");
+	if (sp->n_variants)
+		fprintf(out, "  %-*s", wv, "variant");
 	for (size_t a = 0; a < sp->n_axes; a++)
 		fprintf(out, "  %-12s", sp->axes[a].key);
 	fprintf(out, "  %-5s", "runs");
 	for (size_t i = 0; i < n_shown; i++)
 		fprintf(out, "  %*s", col_width(shown[i], multi), shown[i]);
 	fputc('\n', out);
-	for (size_t p = 0; p < sp->n_points; p++) {
+	for (size_t g = 0; g < sp->n_points * sweep_spec_variants(sp); g++) {
+		size_t p = g / sweep_spec_variants(sp), var = g % sweep_spec_variants(sp);
 		size_t ok = 0, total = 0;
 		char cell[64];
 
 		for (size_t i = 0; i < n; i++)
-			if (runs[i].point == p)
+			if (runs[i].point == p && runs[i].variant == var)
 				total++, ok += t->flat[i] != NULL;
 		sweep_spec_index(sp, p, idx);
 		snprintf(cell, sizeof(cell), "p%0*zu", sp->id_width, p + 1);
 		fprintf(out, "%-*s", w0, cell);
+		if (sp->n_variants)
+			fprintf(out, "  %-*s", wv, sp->variants[var].name);
 		for (size_t a = 0; a < sp->n_axes; a++)
 			fprintf(out, "  %-12s", sp->axes[a].values[idx[a]]);
 		snprintf(cell, sizeof(cell), "%zu/%zu", ok, total);
 		fprintf(out, "  %-5s", cell);
 		for (size_t i = 0; i < n_shown; i++) {
-			size_t m = point_values(runs, n, t, p, shown[i], x);
+			size_t m = point_values(runs, n, t, p, var, shown[i], x);
 
 			if (!m)
 				snprintf(cell, sizeof(cell), "-");
