@@ -693,3 +693,27 @@ Test(plot, a_sweep_without_results_says_nothing_was_drawn)
 	cr_expect(strstr(p.err, "nothing to draw"), "stderr: %s", p.err);
 	ts_proc_free(&p);
 }
+
+/* A what-if of variants and no axis: the variants are the x axis, in order. */
+Test(plot, a_sweep_of_variants_alone_puts_them_on_the_x_axis)
+{
+	const char *out;
+	char over[300], path[600], *svg;
+	struct ts_proc p;
+
+	snprintf(over, sizeof(over), "%s", ts_tmp("far.yaml"));
+	write_file(over, "topology: {link: {cable: 2km}}\n");
+	snprintf(path, sizeof(path), "far=%s", over);
+	out = sweep_run("variants", (const char *const[]){"--variant", path, NULL});
+	ts_exec(&p, (const char *const[]){"plot", out, "--svg", NULL});
+	cr_assert_eq(p.code, 0, "plot failed (%d): %s", p.code, p.err);
+	snprintf(path, sizeof(path), "%s/sweep-fct_us.p99.svg", out);
+	svg = ts_slurp(path);
+	cr_assert(svg, "%s was not written", path);
+	cr_expect(strstr(svg, "pair: fct_us.p99 against variant"), "no title");
+	cr_expect(tick_x(svg, "base") > 0 && tick_x(svg, "far") > tick_x(svg, "base"),
+		  "the variants are not the x ticks, in order");
+	free(svg);
+	assert_no_leftovers(out);
+	ts_proc_free(&p);
+}

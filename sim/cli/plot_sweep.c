@@ -304,10 +304,55 @@ static int sw_place(struct sw_axis *a)
 	return 0;
 }
 
+/* The seeds of sweep.json: a list or a count. */
+static long sw_seeds(const json_t *spec)
+{
+	const json_t *seeds = json_object_get(spec, "seeds");
+
+	return json_is_array(seeds)	 ? (long)json_array_size(seeds)
+	       : json_is_integer(seeds) ? (long)json_integer_value(seeds)
+					 : 1;
+}
+
+/*
+ * A sweep of variants and no axis (what-if: the same scenario with other
+ * overlays): the variants are the x axis, as categories in their order.
+ */
+static int sw_variants_axis(struct sw_plot *s, const char *path)
+{
+	const json_t *vars = json_object_get(s->spec, "variants");
+	struct sw_axis *a;
+
+	s->naxes = 1;
+	s->axis = calloc(1, sizeof(*s->axis));
+	if (!s->axis)
+		goto out_oom;
+	a = &s->axis[0];
+	a->key = "variant";
+	a->n = json_array_size(vars);
+	a->val = calloc(a->n, sizeof(*a->val));
+	a->x = calloc(a->n, sizeof(*a->x));
+	if (!a->val || !a->x)
+		goto out_oom;
+	for (size_t k = 0; k < a->n; k++) {
+		a->val[k] = json_string_value(json_object_get(json_array_get(vars, k), "name"));
+		if (!a->val[k]) {
+			fprintf(stderr, "rocesim: %s: variants[%zu].name: not a string\n", path, k);
+			return -1;
+		}
+	}
+	s->seeds = sw_seeds(s->spec);
+	return 0;
+
+out_oom:
+	fprintf(stderr, "rocesim: out of memory reading %s\n", path);
+	return -1;
+}
+
 /* Load sweep.json's axes, zip and seeds; -1 after saying what is wrong. */
 static int sw_load_spec(struct sw_plot *s, const char *path)
 {
-	const json_t *axes, *seeds;
+	const json_t *axes;
 	json_error_t je;
 
 	s->spec = json_load_file(path, 0, &je);
@@ -316,6 +361,9 @@ static int sw_load_spec(struct sw_plot *s, const char *path)
 		return -1;
 	}
 	axes = json_object_get(s->spec, "axes");
+	if (json_is_array(axes) && !json_array_size(axes) &&
+	    json_array_size(json_object_get(s->spec, "variants")) > 1)
+		return sw_variants_axis(s, path);
 	if (!json_is_array(axes) || !json_array_size(axes)) {
 		fprintf(stderr, "rocesim: %s: axes: expected a list of at least one axis\n", path);
 		return -1;
@@ -351,10 +399,7 @@ static int sw_load_spec(struct sw_plot *s, const char *path)
 		}
 	}
 	s->zip = json_is_true(json_object_get(s->spec, "zip"));
-	seeds = json_object_get(s->spec, "seeds");
-	s->seeds = json_is_array(seeds)	    ? (long)json_array_size(seeds)
-		   : json_is_integer(seeds) ? (long)json_integer_value(seeds)
-					    : 1;
+	s->seeds = sw_seeds(s->spec);
 	return 0;
 
 out_oom:
@@ -609,7 +654,8 @@ static int sw_columns(struct sw_plot *s)
 			return -1;
 		}
 	}
-	s->variant_col = sw_col(&s->tab, "variant");
+	/* the variants are the x axis when there is no other: no line each */
+	s->variant_col = strcmp(a0->key, "variant") ? sw_col(&s->tab, "variant") : -1;
 	if (!sw_place(&s->axis[0]))
 		return 0;
 	for (size_t i = 0; i < a0->n; i++) {

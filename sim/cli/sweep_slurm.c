@@ -69,9 +69,11 @@ int sweep_slurm_write(const struct sweep_spec *sp, const char *dir, const char *
 	if (sp->n_variants)
 		snprintf(per, sizeof(per), " x %zu variants", sp->n_variants);
 	fprintf(f, "#!/bin/sh\n");
-	fprintf(
-	    f, "# rocesim sweep of %s: %zu runs (%zu points%s x %zu seeds), one array task each.\n",
-	    sp->scenario, n, sp->n_points, per, sp->n_seeds);
+	fprintf(f,
+		"# rocesim sweep of %s: %zu runs (%zu point%s%s x %zu seed%s), one array task "
+		"each.\n",
+		sp->scenario, n, sp->n_points, sp->n_points == 1 ? "" : "s", per, sp->n_seeds,
+		sp->n_seeds == 1 ? "" : "s");
 	fprintf(f, "# Submit with `sbatch %s/sweep.sbatch` (options given to sbatch win over\n",
 		adir);
 	fprintf(f, "# these), then `rocesim sweep --collect %s` writes the tables.\n", adir);
@@ -97,10 +99,11 @@ int sweep_slurm_write(const struct sweep_spec *sp, const char *dir, const char *
 	if (err || !out)
 		return err;
 	fprintf(out,
-		"  runs       %zu (%zu points%s x %zu seeds), one Slurm array task each\n"
+		"  runs       %zu (%zu point%s%s x %zu seed%s), one Slurm array task each\n"
 		"  script     %s/sweep.sbatch (task logs in %s/)\n"
 		"  submit     sbatch %s/sweep.sbatch\n"
 		"  collect    %s sweep --collect %s\n",
-		n, sp->n_points, per, sp->n_seeds, adir, logs, adir, self, adir);
+		n, sp->n_points, sp->n_points == 1 ? "" : "s", per, sp->n_seeds,
+		sp->n_seeds == 1 ? "" : "s", adir, logs, adir, self, adir);
 	return 0;
 }
