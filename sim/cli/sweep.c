@@ -28,65 +28,7 @@
 #include "sim/engine/textfile.h"
 #include "sim/run/outdir.h"
 
-static const char usage[] =
-    "usage: rocesim sweep SCENARIO.yaml [--vary KEY=V1,V2,...]... [--vary KEY=LO..HI:N | "
-    "KEY=LO..HI:xF]\n"
-    "                     [--zip] [--variant NAME=OVERLAY.yaml]...\n"
-    "                     [--seeds N | --seed-list S1,S2,...] [-j N] [-o DIR]\n"
-    "                     [--progress | --quiet] [--slurm]\n"
-    "       rocesim sweep --task K DIR\n"
-    "       rocesim sweep --collect DIR [--quiet]\n"
-    "\n"
-    "Runs SCENARIO.yaml once per point, variant and seed, each as `rocesim run`\n"
-    "in a process of its own, and gathers the results in DIR (default:\n"
-    "out/<scenario name>-sweep): sweep.json (the spec), points/<id>/ per run\n"
-    "(id: p<point>-s<seed>, e.g. p003-s2; with variants p<point>-<variant>-s<seed>,\n"
-    "e.g. p003-spines-3-s2), sweep.csv (one row per run), summary.csv (per point\n"
-    "and variant over the seeds: mean, std, min, max, ci95) and a table of the\n"
-    "main metrics on stdout.\n"
-    "\n"
-    "options:\n"
-    "  --vary KEY=V1,V2,...  an axis: any key --set takes, values with units\n"
-    "  --vary KEY=LO..HI:N   N values from LO to HI: log-spaced when HI >= 10 x LO > 0,\n"
-    "                        else linear (e.g. topology.link.cable=2m..2km:8)\n"
-    "  --vary KEY=LO..HI:xF  LO, LO x F, LO x F^2, ... up to HI (e.g. 50KB..800KB:x2)\n"
-    "                        several --vary make a grid, the first axis outermost\n"
-    "  --zip                 pair the axes instead (as many values each)\n"
-    "  --variant NAME=FILE   also run every point with the overlay FILE merged onto\n"
-    "                        the scenario (as run --with FILE); NAME: letters,\n"
-    "                        digits, - and _; repeatable. A variant \"base\" (no\n"
-    "                        overlay) is implied and comes first; base=FILE replaces it\n"
-    "  --seeds N             N seeds: the scenario's seed, seed+1, ... (default 1)\n"
-    "  --seed-list S1,S2,... these seeds\n"
-    "  -j N                  runs at once (default: the number of online cores)\n"
-    "  -o, --out DIR         the sweep folder\n"
-    "  --progress            a line on stderr as each run ends\n"
-    "  --quiet               print nothing on stdout\n"
-    "  --slurm               check the sweep, write DIR/sweep.json and DIR/sweep.sbatch\n"
-    "                        (a Slurm job array, one task per run) and run nothing\n"
-    "  --task K DIR          run K (from 0, in the order of sweep.csv) of the sweep in DIR\n"
-    "  --collect DIR         the tables from the runs DIR holds; says which are missing\n"
-    "\n"
-    "The scenario may hold the sweep: `sweep: {vary: {KEY: \"V1,V2\"}, zip: false,\n"
-    "seeds: 5, variants: {NAME: OVERLAY.yaml}}` (overlays relative to the scenario's\n"
-    "folder); --vary, --zip, --seeds/--seed-list and --variant replace what it says.\n"
-    "Run again into the same DIR, a sweep skips the runs already finished with\n"
-    "the same scenario, overlay, overrides and seed: a killed sweep resumes.\n"
-    "\n"
-    "exit codes: 0 every run ended with exit 0 or 1 (an expect: gate failed:\n"
-    "            status expect-failed); 1 a run failed (its status and first\n"
-    "            line of stderr are in sweep.csv, the sweep went on); 2 bad\n"
-    "            input or usage, nothing run; 3 the sweep's own files could not\n"
-    "            be written; 128 + the signal when interrupted (finished runs kept).\n"
-    "            --collect: 1 also when runs are missing.\n";
 
-struct sweep_args {
-	const char *scenario, *outdir, *seed_list; /* scenario: the folder with --task, --collect */
-	char **vary, **variants;
-	size_t n_vary, n_variants;
-	unsigned long long seeds, jobs, task;
-	int zip, progress, quiet, slurm, collect, has_task;
-};
 
 static volatile sig_atomic_t stop_sig;
 static volatile int stop_flag;
@@ -143,14 +85,6 @@ static int input_error(const struct diag *d)
 	return CLI_EXIT_INPUT;
 }
 
-static int parse_count(const char *s, unsigned long long max, unsigned long long *v)
-{
-	char *end;
-
-	errno = 0;
-	*v = strtoull(s, &end, 10);
-	return !*s || *end || errno || s[0] == '-' || !*v || *v > max;
-}
 
 /* The seeds: --seed-list, --seeds N or the scenario's (from @base). */
 static int make_seeds(struct sweep_spec *sp, const struct sweep_args *a, uint64_t base,
@@ -591,7 +525,7 @@ static int changed_overlay(const struct sweep_spec *sp, const char *dir)
 }
 
 /* --task K DIR: run K of the sweep in DIR (as a Slurm array task). */
-static int task_main(const struct sweep_args *a)
+int sweep__task(const struct sweep_args *a)
 {
 	struct sweep_spec sp;
 	struct sweep_run *runs = NULL;
@@ -649,7 +583,7 @@ out:
 }
 
 /* --collect DIR: the tables from what DIR holds, the missing runs named. */
-static int collect_main(const struct sweep_args *a)
+int sweep__collect(const struct sweep_args *a)
 {
 	const char *dir = a->scenario;
 	struct outdir od = {.lock_fd = -1};
@@ -712,7 +646,7 @@ out:
 }
 
 /* The spec from the scenario and @a, every point checked; then run it. */
-static int sweep_main(const struct sweep_args *a)
+int sweep__main(const struct sweep_args *a)
 {
 	struct sweep_spec sp = {.scenario = (char *)a->scenario};
 	struct scenario *base = NULL;
@@ -845,20 +779,18 @@ static int start_mpi(void)
 	return 0;
 }
 
-static int sweep_verb(int argc, char **argv);
-
 int cmd_sweep(int argc, char **argv)
 {
 	int rc;
 
 	if (!sweep_mpi_launched())
-		return sweep_verb(argc, argv);
+		return sweep__verb(argc, argv, mpi.size > 1 ? sweep_mpi_local_ranks() : 1);
 	if ((rc = start_mpi()))
 		return rc;
 	if (mpi.rank) {
 		rc = follow();
 	} else {
-		rc = sweep_verb(argc, argv);
+		rc = sweep__verb(argc, argv, mpi.size > 1 ? sweep_mpi_local_ranks() : 1);
 		fflush(NULL); /* before any rank's end lets mpirun stop this one */
 		if (go_sent)
 			sweep_mpi_bcast(&mpi, &rc, sizeof(rc));
@@ -869,100 +801,3 @@ int cmd_sweep(int argc, char **argv)
 	return rc;
 }
 
-static int sweep_verb(int argc, char **argv)
-{
-	static const char pre[] = "rocesim sweep: ";
-	struct sweep_args a = {0};
-	long cores = sysconf(_SC_NPROCESSORS_ONLN);
-	int rc = -1;
-
-	a.jobs = cores > 0 ? (unsigned long long)cores : 1;
-	/* under mpirun, the cores shared among this machine's ranks */
-	if (mpi.size > 1)
-		a.jobs = a.jobs / sweep_mpi_local_ranks() ? a.jobs / sweep_mpi_local_ranks() : 1;
-	a.vary = calloc((size_t)argc + 1, sizeof(*a.vary));
-	a.variants = calloc((size_t)argc + 1, sizeof(*a.variants));
-	if (!a.vary || !a.variants) {
-		free(a.vary);
-		free(a.variants);
-		fputs("rocesim: out of memory\n", stderr);
-		return CLI_EXIT_INPUT;
-	}
-	for (int i = 0; i < argc && rc < 0; i++) {
-		const char *o = argv[i];
-		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-
-		if (!strcmp(o, "--vary")) {
-			if (!v || !strchr(v, '='))
-				rc = cli_usage_error(pre, usage, "%s needs KEY=VALUES", o);
-			else
-				a.vary[a.n_vary++] = argv[++i];
-		} else if (!strcmp(o, "--variant")) {
-			if (!v || !strchr(v, '=') || !strchr(v, '=')[1])
-				rc = cli_usage_error(pre, usage, "%s needs NAME=OVERLAY.yaml", o);
-			else
-				a.variants[a.n_variants++] = argv[++i];
-		} else if (!strcmp(o, "--zip")) {
-			a.zip = 1;
-		} else if (!strcmp(o, "--seeds")) {
-			if (!v || parse_count(v, SWEEP_MAX_RUNS, &a.seeds))
-				rc = cli_usage_error(pre, usage, "%s needs a count (1 or more)", o);
-			i++;
-		} else if (!strcmp(o, "--seed-list")) {
-			if (!v)
-				rc = cli_usage_error(pre, usage, "%s needs S1,S2,...", o);
-			a.seed_list = argv[++i];
-		} else if (!strcmp(o, "-j") || !strcmp(o, "--jobs")) {
-			if (!v || parse_count(v, 4096, &a.jobs))
-				rc = cli_usage_error(pre, usage, "%s needs a count (1 to 4096)", o);
-			i++;
-		} else if (!strcmp(o, "-o") || !strcmp(o, "--out")) {
-			if (!v)
-				rc = cli_usage_error(pre, usage, "%s needs a folder", o);
-			a.outdir = argv[++i];
-		} else if (!strcmp(o, "--progress")) {
-			a.progress = 1;
-		} else if (!strcmp(o, "--quiet") || !strcmp(o, "-q")) {
-			a.quiet = 1;
-		} else if (!strcmp(o, "--slurm")) {
-			a.slurm = 1;
-		} else if (!strcmp(o, "--collect")) {
-			a.collect = 1;
-		} else if (!strcmp(o, "--task")) {
-			if (!v || (strcmp(v, "0") && parse_count(v, SWEEP_MAX_RUNS, &a.task)))
-				rc = cli_usage_error(pre, usage, "%s needs a run number (from 0)",
-						     o);
-			a.has_task = 1;
-			i++;
-		} else {
-			rc = cli_scenario_arg(o, pre, usage, &a.scenario);
-		}
-	}
-	if (rc < 0 && (a.has_task || a.collect)) {
-		const char *o = a.has_task ? "--task" : "--collect";
-
-		if (a.has_task && a.collect)
-			rc = cli_usage_error(pre, usage, "%s",
-					     "--task and --collect exclude each other");
-		else if (a.n_vary || a.n_variants || a.zip || a.seeds || a.seed_list || a.outdir ||
-			 a.slurm || a.progress)
-			rc = cli_usage_error(pre, usage,
-					     "%s takes only the sweep folder (and --quiet)", o);
-		else if (!a.scenario)
-			rc = cli_usage_error(pre, usage, "%s needs the sweep folder", o);
-		else
-			rc = a.has_task ? task_main(&a) : collect_main(&a);
-	}
-	if (rc < 0 && !a.scenario)
-		rc = cli_usage_error(pre, usage, "%s", "sweep needs a scenario file");
-	if (rc < 0 && a.progress && a.quiet)
-		rc = cli_usage_error(pre, usage, "%s", "--progress and --quiet exclude each other");
-	if (rc < 0 && a.seeds && a.seed_list)
-		rc =
-		    cli_usage_error(pre, usage, "%s", "--seeds and --seed-list exclude each other");
-	if (rc < 0)
-		rc = sweep_main(&a);
-	free(a.vary);
-	free(a.variants);
-	return rc;
-}

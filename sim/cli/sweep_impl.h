@@ -242,4 +242,22 @@ void sweep_mpi_gather(const struct sweep_mpi *m, struct sweep_run *runs, size_t 
  */
 int sweep_slurm_write(const struct sweep_spec *sp, const char *dir, const char *self, FILE *out);
 
+/* ---- the verb (sweep_args.c reads the command line, sweep.c runs it) --- */
+
+struct sweep_args {
+	const char *scenario, *outdir, *seed_list; /* scenario: the folder with --task, --collect */
+	char **vary, **variants;
+	size_t n_vary, n_variants;
+	unsigned long long seeds, jobs, task;
+	int zip, progress, quiet, slurm, collect, has_task;
+};
+
+/* The options of `rocesim sweep` (@local_ranks: this machine's ranks under
+ * mpirun, which share its cores); runs what they ask; the exit code. */
+int sweep__verb(int argc, char **argv, long local_ranks);
+/* A sweep from the scenario and @a; --task K DIR; --collect DIR. */
+int sweep__main(const struct sweep_args *a);
+int sweep__task(const struct sweep_args *a);
+int sweep__collect(const struct sweep_args *a);
+
 #endif
