@@ -1,7 +1,8 @@
 #!/bin/sh
 # The layers, bottom up: a file may include headers of its own folder and of
 # the folders below it, never above. Also: no include cycle among the model
-# files. Usage: tests/check_layers.sh [SOURCE_ROOT]
+# files, and no file of product code over 900 lines (split it by concern).
+# Usage: tests/check_layers.sh [SOURCE_ROOT]
 set -u
 cd "${1:-.}" || exit 2
 order="sim/engine topologies models sim/config sim/run sim/cli"
@@ -46,4 +47,13 @@ if [ -s "$tmp/tsort" ]; then
 	cat "$tmp/tsort"
 	bad=1
 fi
+for layer in $order; do
+	for f in "$layer"/*.[ch]; do
+		n=$(wc -l <"$f")
+		if [ "$n" -gt 900 ]; then
+			echo "$f: $n lines, over 900: split it by concern"
+			bad=1
+		fi
+	done
+done
 exit $bad
