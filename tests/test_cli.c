@@ -876,3 +876,14 @@ Test(cli, a_full_disk_after_the_run_leaves_the_earlier_outputs_whole_and_exits_3
 	expect_unchanged(out, "results.json", &results);
 	expect_unchanged(out, "timeseries.csv", &series);
 }
+
+/* -o "": no folder named is a usage error, not a walk past the path */
+Test(cli, an_empty_output_folder_is_a_usage_error)
+{
+	struct ts_proc p;
+
+	ts_exec(&p, (const char *[]){"run", "experiments/incast-8to1.yaml", "-o", "", NULL});
+	cr_expect_eq(p.code, 2, "exit %d, stderr: %s", p.code, p.err);
+	cr_expect(starts(p.err, "rocesim: -o needs a folder"), "stderr: %s", p.err);
+	ts_proc_free(&p);
+}

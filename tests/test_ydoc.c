@@ -224,3 +224,19 @@ Test(ydoc, aliases_may_add_at_most_65536_nodes)
 	cr_assert_eq(ydoc_parse("t.yaml", text, strlen(text), &y, &d), -EINVAL);
 	cr_assert_eq(d.line, 5, "%d: %s", d.line, d.msg);
 }
+
+Test(ydoc, an_alias_inside_its_own_anchor_is_refused)
+{
+	const char *text = "a: &x\n  b: [1, *x]\n";
+	struct diag d = {0};
+	struct ydoc *y = NULL;
+
+	cr_assert_eq(ydoc_parse("t.yaml", text, strlen(text), &y, &d), -EINVAL);
+	cr_assert_null(y);
+	cr_assert_eq(d.line, 2);
+	cr_assert_str_eq(d.msg, "alias *x inside its own anchor &x: a value cannot hold itself");
+	/* once the anchor's node has ended, an alias of it is fine */
+	text = "a: &x\n  b: 1\nc: *x\n";
+	cr_assert_eq(ydoc_parse("t.yaml", text, strlen(text), &y, &d), 0, "%s", d.msg);
+	ydoc_free(y);
+}

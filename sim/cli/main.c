@@ -324,7 +324,7 @@ int main(int argc, char **argv)
 		int has_next = i + 1 < argc;
 
 		if (!strcmp(o, "-o") || !strcmp(o, "--out")) {
-			if (!has_next)
+			if (!has_next || !argv[i + 1][0])
 				rc = cli_usage_error("rocesim: ", usage, "%s needs a folder", o);
 			else
 				a.outdir = argv[++i];

@@ -322,8 +322,20 @@ int ydoc_parse(const char *file, const char *text, size_t len, struct ydoc **out
 				const char *name = (const char *)ev.data.alias.anchor;
 				uint64_t w = anchor_weight(&an, name);
 
+				/* inside its own anchor: a node that holds itself, which
+				 * a loader would copy for ever */
+				for (int k = 0; k < depth && !err; k++) {
+					if (st[k].anchor && !strcmp(st[k].anchor, name)) {
+						diag_set(d, file, (int)ev.start_mark.line + 1, "",
+							 "alias *%s inside its own anchor &%s: a "
+							 "value cannot hold itself",
+							 name, name);
+						err = -EINVAL;
+					}
+				}
+
 				an.expanded = sat_add(an.expanded, w - 1);
-				if (an.expanded > YDOC_MAX_EXPANDED) {
+				if (!err && an.expanded > YDOC_MAX_EXPANDED) {
 					diag_set(d, file, (int)ev.start_mark.line + 1, "",
 						 "aliases (*%s) expand to more than %u YAML nodes: "
 						 "write the values out",

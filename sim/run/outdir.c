@@ -34,6 +34,8 @@ static int make_dirs(const char *path)
 	size_t len = strlen(path);
 	struct stat st;
 
+	if (!len)
+		return -ENOENT; /* -o "": no folder named */
 	if (len >= sizeof(buf))
 		return -ENAMETOOLONG;
 	memcpy(buf, path, len + 1);
