@@ -1278,3 +1278,28 @@ Test(sweep, shipped_spine_variants_load)
 			 "experiments/sweeps/seed-cluster/spine-failure.yaml");
 	json_decref(j);
 }
+
+/* A scenario valid only once an axis is applied (a star without its host
+ * count) sweeps: the name and the first seed come from the first point. */
+Test(sweep, scenario_valid_only_with_the_axis_applied)
+{
+	const char *scn = ts_tmp("hostless.yaml"), *out = ts_tmp("hostless");
+	struct ts_proc p;
+	char *csv;
+	FILE *f = fopen(scn, "w");
+
+	cr_assert(f);
+	fputs("name: hostless\nseed: 5\ntopology: {kind: star}\n"
+	      "workload:\n  kind: flows\n  flows:\n    - {src: h0, dst: h1, size: 64KB}\n",
+	      f);
+	cr_assert_eq(fclose(f), 0);
+	ts_exec(&p, (const char *const[]){"sweep", scn, "--vary", "topology.hosts=2,3", "-o", out,
+					  "--quiet", NULL});
+	cr_assert_eq(p.code, 0, "refused (%d): %s", p.code, p.err);
+	ts_proc_free(&p);
+	csv = ts_slurp(ts_tmp("hostless/sweep.csv"));
+	cr_assert(csv);
+	cr_expect(strstr(csv, "\np001-s5,p001,5,2,ok,"), "%s", csv);
+	cr_expect(strstr(csv, "\np002-s5,p002,5,3,ok,"), "%s", csv);
+	free(csv);
+}
