@@ -1303,3 +1303,35 @@ Test(sweep, scenario_valid_only_with_the_axis_applied)
 	cr_expect(strstr(csv, "\np002-s5,p002,5,3,ok,"), "%s", csv);
 	free(csv);
 }
+
+/* A key with an index under sweep: vary: is an axis like any other (only
+ * the items of a list of values are not keys). */
+Test(sweep, section_takes_indexed_keys)
+{
+	static const char yaml[] = "name: idx\n"
+				   "topology: {kind: star, hosts: 2}\n"
+				   "workload:\n"
+				   "  kind: flows\n"
+				   "  flows:\n"
+				   "    - {src: h0, dst: h1, size: 64KB}\n"
+				   "sweep:\n"
+				   "  vary:\n"
+				   "    \"workload.flows[0].size\": \"64KB,128KB\"\n"
+				   "    \"workload.flows[0].src\": [h0, h1]\n"
+				   "    switch.ecn.kmin: [50KB, 150KB, 400KB]\n";
+	struct sweep_spec sp = {.scenario = "idx.yaml"};
+	struct diag d = {0};
+
+	cr_assert_eq(sweep_spec_from_scenario(&sp, yaml, strlen(yaml), 0, 0, 0, 0, &d), 0, "%s",
+		     d.msg);
+	cr_assert_eq(sp.n_axes, 3);
+	cr_expect_str_eq(sp.axes[0].key, "workload.flows[0].size");
+	cr_assert_eq(sp.axes[0].n, 2);
+	cr_expect_str_eq(sp.axes[0].values[1], "128KB");
+	cr_expect_str_eq(sp.axes[1].key, "workload.flows[0].src");
+	cr_assert_eq(sp.axes[1].n, 2);
+	cr_expect_str_eq(sp.axes[1].values[1], "h1");
+	cr_expect_str_eq(sp.axes[2].key, "switch.ecn.kmin");
+	cr_expect_eq(sp.axes[2].n, 3);
+	sweep_spec_free(&sp);
+}
