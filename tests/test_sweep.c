@@ -1335,3 +1335,25 @@ Test(sweep, section_takes_indexed_keys)
 	cr_expect_eq(sp.axes[2].n, 3);
 	sweep_spec_free(&sp);
 }
+
+/* Seeds are recorded as JSON integers (signed 64 bits): a seed above
+ * 2^63 - 1, given or reached by counting from the scenario's, is refused
+ * before anything runs, not recorded negative nor wrapped round. */
+Test(sweep, seeds_above_int64_refused)
+{
+	const char *scn = write_tiny(), *big = ts_tmp("big.yaml"), *out = ts_tmp("bad");
+	FILE *f = fopen(big, "w");
+
+	cr_assert(f);
+	fprintf(f, "%sseed: 9223372036854775806\n", tiny_yaml);
+	cr_assert_eq(fclose(f), 0);
+	refused((const char *const[]){"sweep", scn, "--seed-list", "1,9223372036854775808", "-o",
+				      out, NULL},
+		out, "seed 9223372036854775808 is above");
+	refused((const char *const[]){"sweep", scn, "--seed-list", "18446744073709551615", "--slurm",
+				      "-o", out, NULL},
+		out, "seed 18446744073709551615 is above");
+	refused((const char *const[]){"sweep", big, "--seeds", "3", "-o", out, NULL}, out,
+		"seed 9223372036854775808 is above");
+	cr_expect(access(out, F_OK), "the folder was made");
+}

@@ -120,10 +120,26 @@ static int make_seeds(struct sweep_spec *sp, const struct sweep_args *a, uint64_
 
 		free(sp->seeds);
 		sp->n_seeds = 0;
+		if (base <= INT64_MAX && n - 1 > (uint64_t)INT64_MAX - base) {
+			diag_set(d, a->seeds ? "--seeds" : sp->scenario, 0, "",
+				 "seed %llu is above 2^63-1 (counting %zu seeds from %llu)",
+				 (unsigned long long)base + n - 1, n, (unsigned long long)base);
+			sp->seeds = NULL;
+			return -EINVAL;
+		}
 		if (!(sp->seeds = calloc(n, sizeof(*sp->seeds))))
 			return -ENOMEM;
 		for (size_t i = 0; i < n; i++)
 			sp->seeds[sp->n_seeds++] = base + i;
+	}
+	/* sweep.json and point.json record seeds as signed 64-bit integers */
+	for (size_t i = 0; i < sp->n_seeds; i++) {
+		if (sp->seeds[i] > INT64_MAX) {
+			diag_set(d, a->seed_list ? "--seed-list" : sp->scenario, 0, "",
+				 "seed %llu is above 2^63-1, the largest a sweep records",
+				 (unsigned long long)sp->seeds[i]);
+			return -EINVAL;
+		}
 	}
 	for (size_t i = 0; i < sp->n_seeds; i++) {
 		for (size_t j = 0; j < i; j++) {
