@@ -1278,3 +1278,82 @@ Test(sweep, shipped_spine_variants_load)
 			 "experiments/sweeps/seed-cluster/spine-failure.yaml");
 	json_decref(j);
 }
+
+/* A scenario valid only once an axis is applied (a star without its host
+ * count) sweeps: the name and the first seed come from the first point. */
+Test(sweep, scenario_valid_only_with_the_axis_applied)
+{
+	const char *scn = ts_tmp("hostless.yaml"), *out = ts_tmp("hostless");
+	struct ts_proc p;
+	char *csv;
+	FILE *f = fopen(scn, "w");
+
+	cr_assert(f);
+	fputs("name: hostless\nseed: 5\ntopology: {kind: star}\n"
+	      "workload:\n  kind: flows\n  flows:\n    - {src: h0, dst: h1, size: 64KB}\n",
+	      f);
+	cr_assert_eq(fclose(f), 0);
+	ts_exec(&p, (const char *const[]){"sweep", scn, "--vary", "topology.hosts=2,3", "-o", out,
+					  "--quiet", NULL});
+	cr_assert_eq(p.code, 0, "refused (%d): %s", p.code, p.err);
+	ts_proc_free(&p);
+	csv = ts_slurp(ts_tmp("hostless/sweep.csv"));
+	cr_assert(csv);
+	cr_expect(strstr(csv, "\np001-s5,p001,5,2,ok,"), "%s", csv);
+	cr_expect(strstr(csv, "\np002-s5,p002,5,3,ok,"), "%s", csv);
+	free(csv);
+}
+
+/* A key with an index under sweep: vary: is an axis like any other (only
+ * the items of a list of values are not keys). */
+Test(sweep, section_takes_indexed_keys)
+{
+	static const char yaml[] = "name: idx\n"
+				   "topology: {kind: star, hosts: 2}\n"
+				   "workload:\n"
+				   "  kind: flows\n"
+				   "  flows:\n"
+				   "    - {src: h0, dst: h1, size: 64KB}\n"
+				   "sweep:\n"
+				   "  vary:\n"
+				   "    \"workload.flows[0].size\": \"64KB,128KB\"\n"
+				   "    \"workload.flows[0].src\": [h0, h1]\n"
+				   "    switch.ecn.kmin: [50KB, 150KB, 400KB]\n";
+	struct sweep_spec sp = {.scenario = "idx.yaml"};
+	struct diag d = {0};
+
+	cr_assert_eq(sweep_spec_from_scenario(&sp, yaml, strlen(yaml), 0, 0, 0, 0, &d), 0, "%s",
+		     d.msg);
+	cr_assert_eq(sp.n_axes, 3);
+	cr_expect_str_eq(sp.axes[0].key, "workload.flows[0].size");
+	cr_assert_eq(sp.axes[0].n, 2);
+	cr_expect_str_eq(sp.axes[0].values[1], "128KB");
+	cr_expect_str_eq(sp.axes[1].key, "workload.flows[0].src");
+	cr_assert_eq(sp.axes[1].n, 2);
+	cr_expect_str_eq(sp.axes[1].values[1], "h1");
+	cr_expect_str_eq(sp.axes[2].key, "switch.ecn.kmin");
+	cr_expect_eq(sp.axes[2].n, 3);
+	sweep_spec_free(&sp);
+}
+
+/* Seeds are recorded as JSON integers (signed 64 bits): a seed above
+ * 2^63 - 1, given or reached by counting from the scenario's, is refused
+ * before anything runs, not recorded negative nor wrapped round. */
+Test(sweep, seeds_above_int64_refused)
+{
+	const char *scn = write_tiny(), *big = ts_tmp("big.yaml"), *out = ts_tmp("bad");
+	FILE *f = fopen(big, "w");
+
+	cr_assert(f);
+	fprintf(f, "%sseed: 9223372036854775806\n", tiny_yaml);
+	cr_assert_eq(fclose(f), 0);
+	refused((const char *const[]){"sweep", scn, "--seed-list", "1,9223372036854775808", "-o",
+				      out, NULL},
+		out, "seed 9223372036854775808 is above");
+	refused((const char *const[]){"sweep", scn, "--seed-list", "18446744073709551615", "--slurm",
+				      "-o", out, NULL},
+		out, "seed 18446744073709551615 is above");
+	refused((const char *const[]){"sweep", big, "--seeds", "3", "-o", out, NULL}, out,
+		"seed 9223372036854775808 is above");
+	cr_expect(access(out, F_OK), "the folder was made");
+}

@@ -120,10 +120,26 @@ static int make_seeds(struct sweep_spec *sp, const struct sweep_args *a, uint64_
 
 		free(sp->seeds);
 		sp->n_seeds = 0;
+		if (base <= INT64_MAX && n - 1 > (uint64_t)INT64_MAX - base) {
+			diag_set(d, a->seeds ? "--seeds" : sp->scenario, 0, "",
+				 "seed %llu is above 2^63-1 (counting %zu seeds from %llu)",
+				 (unsigned long long)base + n - 1, n, (unsigned long long)base);
+			sp->seeds = NULL;
+			return -EINVAL;
+		}
 		if (!(sp->seeds = calloc(n, sizeof(*sp->seeds))))
 			return -ENOMEM;
 		for (size_t i = 0; i < n; i++)
 			sp->seeds[sp->n_seeds++] = base + i;
+	}
+	/* sweep.json and point.json record seeds as signed 64-bit integers */
+	for (size_t i = 0; i < sp->n_seeds; i++) {
+		if (sp->seeds[i] > INT64_MAX) {
+			diag_set(d, a->seed_list ? "--seed-list" : sp->scenario, 0, "",
+				 "seed %llu is above 2^63-1, the largest a sweep records",
+				 (unsigned long long)sp->seeds[i]);
+			return -EINVAL;
+		}
 	}
 	for (size_t i = 0; i < sp->n_seeds; i++) {
 		for (size_t j = 0; j < i; j++) {
@@ -142,9 +158,10 @@ static int make_seeds(struct sweep_spec *sp, const struct sweep_args *a, uint64_
  * Load point @p with variant @v as `rocesim run` would: the scenario with
  * the variant's overlay and the point's overrides, the topology built and
  * the workload resolved on it. 0, or the error printed (as one line naming
- * the point and variant) and CLI_EXIT_INPUT.
+ * the point and variant) and CLI_EXIT_INPUT. With @keep, the loaded
+ * scenario into *@keep (the caller frees it).
  */
-static int check_point(const struct sweep_spec *sp, size_t p, size_t v)
+static int check_point(const struct sweep_spec *sp, size_t p, size_t v, struct scenario **keep)
 {
 	const char *overlay = sp->n_variants ? sp->variants[v].path : NULL;
 	char *sets[sp->n_axes ? sp->n_axes : 1], which[512] = "";
@@ -173,7 +190,10 @@ static int check_point(const struct sweep_spec *sp, size_t p, size_t v)
 		err = scn_resolve(s, t, &d);
 	sweep_sets_free(sets, sp->n_axes);
 	topo_free(t);
-	scn_free(s);
+	if (!err && keep)
+		*keep = s;
+	else
+		scn_free(s);
 	if (err == -ENOMEM) {
 		fputs("rocesim: out of memory\n", stderr);
 		return CLI_EXIT_INPUT;
@@ -181,7 +201,9 @@ static int check_point(const struct sweep_spec *sp, size_t p, size_t v)
 	if (err) {
 		char line[1200];
 
-		if (sp->n_variants)
+		if (!sp->n_axes && !sp->n_variants)
+			input_error(&d); /* the scenario alone */
+		else if (sp->n_variants)
 			fprintf(stderr, "rocesim: sweep point p%0*zu (%s%svariant %s): %s\n",
 				sp->id_width, p + 1, which, *which ? " " : "", sp->variants[v].name,
 				diag_str(&d, line, sizeof(line)));
@@ -665,12 +687,6 @@ int sweep__main(const struct sweep_args *a)
 		return CLI_EXIT_INPUT;
 	}
 	sweep_sha256(text, len, sp.sha256);
-	if ((err = scn_load(a->scenario, NULL, 0, &base, &d)))
-		goto fail;
-	if (!(sp.name = strdup(base->name))) {
-		err = -ENOMEM;
-		goto fail;
-	}
 	for (size_t i = 0; i < a->n_vary; i++) {
 		struct sweep_axis *axes = realloc(sp.axes, (i + 1) * sizeof(*axes));
 
@@ -705,11 +721,21 @@ int sweep__main(const struct sweep_args *a)
 	sp.zip = a->zip;
 	err = sweep_spec_from_scenario(&sp, text, len, a->n_vary > 0, a->zip,
 				       a->seeds || a->seed_list, a->n_variants > 0, &d);
-	if (err || (err = make_seeds(&sp, a, base->seed, &d)) || (err = sweep_spec_points(&sp, &d)))
+	if (err || (err = sweep_spec_points(&sp, &d)))
+		goto fail;
+	/* the name and the first seed from the first point: the scenario alone
+	 * may be valid only with an axis or an overlay applied */
+	if ((rc = check_point(&sp, 0, 0, &base)))
+		goto out;
+	if (!(sp.name = strdup(base->name))) {
+		err = -ENOMEM;
+		goto fail;
+	}
+	if ((err = make_seeds(&sp, a, base->seed, &d)) || (err = sweep_spec_points(&sp, &d)))
 		goto fail;
 	for (size_t p = 0; p < sp.n_points; p++)
 		for (size_t v = 0; v < sweep_spec_variants(&sp); v++)
-			if ((rc = check_point(&sp, p, v)))
+			if ((p || v) && (rc = check_point(&sp, p, v, NULL)))
 				goto out;
 	rc = a->slurm ? slurm_sweep(&sp, a) : run_sweep(&sp, a);
 	goto out;

@@ -33,6 +33,27 @@
 static volatile pid_t *slots;
 static size_t n_slots;
 
+/*
+ * Block (@block 1) or restore the signals the sweep forwards. Blocked from
+ * before fork() until the child's pid is in slots[], so that a signal in
+ * between is delivered once the child can be found (it sits in a process
+ * group of its own: a Ctrl-C at the terminal does not reach it), and while
+ * slots[] is freed, so that the handler never reads freed memory.
+ */
+static void forwarded_signals(int block, sigset_t *old)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	if (block)
+		sigprocmask(SIG_BLOCK, &set, old);
+	else
+		sigprocmask(SIG_SETMASK, old, NULL);
+}
+
 void sweep_run_forward(int sig)
 {
 	for (size_t i = 0; slots && i < n_slots; i++)
@@ -171,9 +192,16 @@ static pid_t launch(const struct sweep_spec *sp, const struct sweep_exec *x, con
 	argv[k] = NULL;
 	pid = fork();
 	if (pid == 0) {
+		static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+		struct sigaction old;
 		sigset_t none;
 
 		setpgid(0, 0);
+		/* not the sweep's handler (it signals the sweep's other children):
+		 * the default until exec, ignored signals stay ignored */
+		for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+			if (!sigaction(sigs[i], NULL, &old) && old.sa_handler != SIG_IGN)
+				signal(sigs[i], SIG_DFL);
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
 		dup2(null_fd, STDOUT_FILENO);
@@ -291,6 +319,7 @@ int sweep_run_all(const struct sweep_spec *sp, struct sweep_run *runs, size_t n,
 	} * job;
 	char pdir[SWEEP_PATH];
 	size_t next = 0, active = 0, done = 0;
+	sigset_t mask;
 	int err = 0;
 
 	job = calloc(x->jobs, sizeof(*job));
@@ -337,8 +366,10 @@ int sweep_run_all(const struct sweep_spec *sp, struct sweep_run *runs, size_t n,
 				free(sets);
 				continue;
 			}
+			forwarded_signals(1, &mask);
 			pid = launch(sp, x, pdir, sets, r);
 			if (pid < 0) {
+				forwarded_signals(0, &mask);
 				err = (int)pid;
 				sweep_sets_free(sets, sp->n_axes);
 				free(sets);
@@ -347,6 +378,7 @@ int sweep_run_all(const struct sweep_spec *sp, struct sweep_run *runs, size_t n,
 			while (slots[s])
 				s++;
 			slots[s] = pid;
+			forwarded_signals(0, &mask);
 			job[s].run = (size_t)(r - runs);
 			job[s].sets = sets;
 			job[s].t0 = now_s();
@@ -404,8 +436,10 @@ out:
 		}
 	}
 	free(job);
+	forwarded_signals(1, &mask);
 	free((void *)slots);
 	slots = NULL;
 	n_slots = 0;
+	forwarded_signals(0, &mask);
 	return err;
 }

@@ -231,6 +231,28 @@ static char *join_items(const struct ydoc *y, const char *path)
 	return s;
 }
 
+/*
+ * Is @path in a YAML list: does the text up to one of its '[' name a
+ * sequence of the index? A key whose own text has brackets
+ * ("workload.flows[0].size") is not: no entry has the text before them.
+ */
+static int in_list(const struct ydoc *y, const char *path)
+{
+	char buf[512];
+
+	for (const char *b = strchr(path, '['); b; b = strchr(b + 1, '[')) {
+		const struct ydoc_entry *seq;
+
+		if ((size_t)(b - path) >= sizeof(buf))
+			break;
+		snprintf(buf, sizeof(buf), "%.*s", (int)(b - path), path);
+		seq = ydoc_find(y, buf);
+		if (seq && !seq->value)
+			return 1;
+	}
+	return 0;
+}
+
 static int read_vary(struct sweep_spec *sp, const struct ydoc *y, struct diag *d)
 {
 	static const char pre[] = "sweep.vary.";
@@ -243,7 +265,7 @@ static int read_vary(struct sweep_spec *sp, const struct ydoc *y, struct diag *d
 
 		if (strncmp(e->path, pre, plen))
 			continue;
-		if (strchr(e->path + plen, '[')) /* an item of a list read below */
+		if (in_list(y, e->path)) /* an item of a list read below */
 			continue;
 		snprintf(key, sizeof(key), "%s", e->path + plen);
 		if (e->value) {

@@ -254,13 +254,28 @@ static void runs_csv(FILE *f, const struct sweep_spec *sp, const struct sweep_ru
 	}
 }
 
-/* The values of metric @k over the runs of point @p with variant @var. */
-static size_t point_values(const struct sweep_run *runs, size_t n, const struct tables *t, size_t p,
-			   size_t var, const char *k, double *x)
+/*
+ * The runs of group @g (point g / variants, variant g % variants): runs
+ * are in the order of the spec (point, then variant, then seed), so the
+ * group's are [g * n_seeds, (g + 1) * n_seeds). The first into *@lo, the
+ * end returned: reading only these keeps the tables linear in runs.
+ */
+static size_t group_runs(const struct sweep_spec *sp, size_t n, size_t g, size_t *lo)
 {
-	size_t m = 0;
+	size_t hi = (g + 1) * sp->n_seeds;
 
-	for (size_t i = 0; i < n; i++) {
+	*lo = g * sp->n_seeds < n ? g * sp->n_seeds : n;
+	return hi < n ? hi : n;
+}
+
+/* The values of metric @k over the runs of group @g (point @p, variant @var). */
+static size_t point_values(const struct sweep_spec *sp, const struct sweep_run *runs, size_t n,
+			   const struct tables *t, size_t g, const char *k, double *x)
+{
+	size_t p = g / sweep_spec_variants(sp), var = g % sweep_spec_variants(sp), lo;
+	size_t hi = group_runs(sp, n, g, &lo), m = 0;
+
+	for (size_t i = lo; i < hi; i++) {
 		json_t *v;
 
 		if (runs[i].point != p || runs[i].variant != var || !t->flat[i])
@@ -299,9 +314,9 @@ static void summary_csv(FILE *f, const struct sweep_spec *sp, const struct sweep
 	fputc('\n', f);
 	for (size_t g = 0; g < sp->n_points * sweep_spec_variants(sp); g++) {
 		size_t p = g / sweep_spec_variants(sp), var = g % sweep_spec_variants(sp);
-		size_t ok = 0, failed = 0;
+		size_t ok = 0, failed = 0, lo, hi = group_runs(sp, n, g, &lo);
 
-		for (size_t i = 0; i < n; i++) {
+		for (size_t i = lo; i < hi; i++) {
 			if (runs[i].point != p || runs[i].variant != var)
 				continue;
 			ok += t->flat[i] != NULL;
@@ -317,7 +332,7 @@ static void summary_csv(FILE *f, const struct sweep_spec *sp, const struct sweep
 
 			if (!json_is_true(c))
 				continue;
-			m = point_values(runs, n, t, p, var, k, x);
+			m = point_values(sp, runs, n, t, g, k, x);
 			if (!m) {
 				fputs(",,,,,", f);
 				continue;
@@ -375,10 +390,10 @@ static void print_table(FILE *out, const struct sweep_spec *sp, const struct swe
 	fputc('\n', out);
 	for (size_t g = 0; g < sp->n_points * sweep_spec_variants(sp); g++) {
 		size_t p = g / sweep_spec_variants(sp), var = g % sweep_spec_variants(sp);
-		size_t ok = 0, total = 0;
+		size_t ok = 0, total = 0, lo, hi = group_runs(sp, n, g, &lo);
 		char cell[64];
 
-		for (size_t i = 0; i < n; i++)
+		for (size_t i = lo; i < hi; i++)
 			if (runs[i].point == p && runs[i].variant == var)
 				total++, ok += t->flat[i] != NULL;
 		sweep_spec_index(sp, p, idx);
@@ -391,7 +406,7 @@ static void print_table(FILE *out, const struct sweep_spec *sp, const struct swe
 		snprintf(cell, sizeof(cell), "%zu/%zu", ok, total);
 		fprintf(out, "  %-5s", cell);
 		for (size_t i = 0; i < n_shown; i++) {
-			size_t m = point_values(runs, n, t, p, var, shown[i], x);
+			size_t m = point_values(sp, runs, n, t, g, shown[i], x);
 
 			if (!m)
 				snprintf(cell, sizeof(cell), "-");
