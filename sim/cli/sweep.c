@@ -44,7 +44,9 @@ struct sweep_go {
 	int progress;
 	char dir[OUTDIR_PATH]; /* absolute */
 };
-static int go_sent;
+/* Rank 0 has told the others (go or stop); it told them go: they wait for
+ * the exit code at the end, after a stop they wait for nothing more. */
+static int told, go_sent;
 
 /* Rank 0: no run under mpirun (bad input, --slurm, --collect, ...): the
  * others end with @rc, and say nothing. */
@@ -52,8 +54,8 @@ static void send_stop(int rc)
 {
 	struct sweep_go g = {.rc = rc};
 
-	if (mpi.size > 1 && !mpi.rank && !go_sent) {
-		go_sent = 1;
+	if (mpi.size > 1 && !mpi.rank && !told) {
+		told = 1;
 		sweep_mpi_bcast(&mpi, &g, sizeof(g));
 	}
 }
@@ -432,7 +434,7 @@ static int send_go(const struct sweep_args *a, const char *dir)
 	}
 	snprintf(g.dir, sizeof(g.dir), "%s", abs);
 	free(abs);
-	go_sent = 1;
+	told = go_sent = 1;
 	sweep_mpi_bcast(&mpi, &g, sizeof(g));
 	return 0;
 }
@@ -469,9 +471,9 @@ static int run_sweep(struct sweep_spec *sp, const struct sweep_args *a)
 		failed += runs[i].status == SWEEP_FAILED;
 		finished += runs[i].status != SWEEP_NOT_RUN && runs[i].status != SWEEP_FAILED;
 	}
-	if (sweep_tables(sp, runs, n, dir, a->quiet ? NULL : stdout)) {
+	if ((err = sweep_tables(sp, runs, n, dir, a->quiet ? NULL : stdout))) {
 		fprintf(stderr, "rocesim: cannot write the tables in %s: %s\n", dir,
-			strerror(errno));
+			strerror(-err));
 		goto out;
 	}
 	if (!a->quiet)
@@ -636,9 +638,9 @@ int sweep__collect(const struct sweep_args *a)
 	}
 	finished = n - failed - missing;
 	rc = CLI_EXIT_IO;
-	if (sweep_tables(&sp, runs, n, dir, a->quiet ? NULL : stdout)) {
+	if ((err = sweep_tables(&sp, runs, n, dir, a->quiet ? NULL : stdout))) {
 		fprintf(stderr, "rocesim: cannot write the tables in %s: %s\n", dir,
-			strerror(errno));
+			strerror(-err));
 		goto out;
 	}
 	if (!a->quiet)
