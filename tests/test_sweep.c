@@ -761,7 +761,7 @@ Test(sweep, slurm_array_tasks_then_collect_match_a_local_sweep)
 	n = 4;
 	cr_expect(strstr(sbatch, "#SBATCH --job-name=rocesim-tiny\n"), "%s", sbatch);
 	cr_assert(realpath(out, dir));
-	snprintf(want, sizeof(want), "#SBATCH --output=%s/slurm/%%A_%%a.out\n", dir);
+	snprintf(want, sizeof(want), "#SBATCH --output=\"%s/slurm/%%A_%%a.out\"\n", dir);
 	cr_expect(strstr(sbatch, want), "%s", sbatch);
 	line_after(sbatch, "\nexec ", cmd, sizeof(cmd));
 	/* the binary by its absolute path, then the folder */
@@ -770,6 +770,10 @@ Test(sweep, slurm_array_tasks_then_collect_match_a_local_sweep)
 	if (getenv("ROCESIM_BIN")[0] == '/')
 		cr_expect_str_eq(cmd, want);
 	line_after(sbatch, "#SBATCH --chdir=", want, sizeof(want));
+	/* in quotes in the script (no quote or backslash in these test paths) */
+	cr_assert(want[0] == '"' && want[strlen(want) - 1] == '"', "%s", want);
+	memmove(want, want + 1, strlen(want) - 2);
+	want[strlen(want) - 2] = '\0';
 
 	/* nothing run yet: every run missing */
 	ts_exec(&p, (const char *const[]){"sweep", "--collect", out, "--quiet", NULL});

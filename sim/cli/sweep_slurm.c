@@ -33,6 +33,25 @@ static void sh_quote(FILE *f, const char *s)
 	fputc('\'', f);
 }
 
+/*
+ * An #SBATCH option whose value is the path @dir (then @tail): in double
+ * quotes, so that sbatch does not split it at a space; in a file name
+ * pattern (--output, --error) a '%' of the path is written '%%', so that
+ * Slurm does not read it as a pattern of its own.
+ */
+static void sbatch_path(FILE *f, const char *opt, const char *dir, const char *tail, int pattern)
+{
+	fprintf(f, "#SBATCH %s=\"", opt);
+	for (const char *c = dir; *c; c++) {
+		if (*c == '"' || *c == '\\')
+			fputc('\\', f);
+		if (*c == '%' && pattern)
+			fputc('%', f);
+		fputc(*c, f);
+	}
+	fprintf(f, "%s\"\n", tail);
+}
+
 /* @name with what a job name should not hold replaced by '_'. */
 static void job_name(const char *name, char *buf, size_t size)
 {
@@ -81,9 +100,9 @@ int sweep_slurm_write(const struct sweep_spec *sp, const char *dir, const char *
 	fprintf(f, "#SBATCH --array=0-%zu\n", n - 1);
 	fprintf(f, "#SBATCH --ntasks=1\n");
 	fprintf(f, "#SBATCH --cpus-per-task=1\n");
-	fprintf(f, "#SBATCH --chdir=%s\n", cwd);
-	fprintf(f, "#SBATCH --output=%s/%%A_%%a.out\n", logs);
-	fprintf(f, "#SBATCH --error=%s/%%A_%%a.err\n", logs);
+	sbatch_path(f, "--chdir", cwd, "", 0);
+	sbatch_path(f, "--output", logs, "/%A_%a.out", 1);
+	sbatch_path(f, "--error", logs, "/%A_%a.err", 1);
 	fputs("exec ", f);
 	sh_quote(f, self);
 	fputs(" sweep --task \"$SLURM_ARRAY_TASK_ID\" ", f);
