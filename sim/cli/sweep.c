@@ -89,6 +89,36 @@ static int input_error(const struct diag *d)
 
 
 /* The seeds: --seed-list, --seeds N or the scenario's (from @base). */
+static int by_seed(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* A seed given twice (in a sorted copy: a list may hold a million). */
+static int twice_seed(const struct sweep_spec *sp, const char *where, struct diag *d)
+{
+	uint64_t *v;
+	int err = 0;
+
+	if (sp->n_seeds < 2)
+		return 0;
+	if (!(v = malloc(sp->n_seeds * sizeof(*v))))
+		return -ENOMEM;
+	memcpy(v, sp->seeds, sp->n_seeds * sizeof(*v));
+	qsort(v, sp->n_seeds, sizeof(*v), by_seed);
+	for (size_t i = 1; i < sp->n_seeds && !err; i++) {
+		if (v[i] == v[i - 1]) {
+			diag_set(d, where, 0, "", "seed %llu is given twice",
+				 (unsigned long long)v[i]);
+			err = -EINVAL;
+		}
+	}
+	free(v);
+	return err;
+}
+
 static int make_seeds(struct sweep_spec *sp, const struct sweep_args *a, uint64_t base,
 		      struct diag *d)
 {
@@ -143,17 +173,7 @@ static int make_seeds(struct sweep_spec *sp, const struct sweep_args *a, uint64_
 			return -EINVAL;
 		}
 	}
-	for (size_t i = 0; i < sp->n_seeds; i++) {
-		for (size_t j = 0; j < i; j++) {
-			if (sp->seeds[i] == sp->seeds[j]) {
-				diag_set(d, a->seed_list ? "--seed-list" : sp->scenario, 0, "",
-					 "seed %llu is given twice",
-					 (unsigned long long)sp->seeds[i]);
-				return -EINVAL;
-			}
-		}
-	}
-	return 0;
+	return twice_seed(sp, a->seed_list ? "--seed-list" : sp->scenario, d);
 }
 
 /*
