@@ -40,7 +40,7 @@ static struct sweep_mpi mpi = {0, 1};
 struct sweep_go {
 	int go; /* run your share; else end with rc */
 	int rc;
-	unsigned jobs;
+	unsigned jobs; /* -j, or 0: each rank its machine's share of cores */
 	int progress;
 	char dir[OUTDIR_PATH]; /* absolute */
 };
@@ -441,7 +441,8 @@ static int run_share(const struct sweep_spec *sp, struct sweep_run *runs, size_t
 /* Rank 0, the sweep checked and sweep.json written: the others may go. */
 static int send_go(const struct sweep_args *a, const char *dir)
 {
-	struct sweep_go g = {.go = 1, .jobs = (unsigned)a->jobs, .progress = a->progress};
+	struct sweep_go g = {
+		.go = 1, .jobs = a->jobs_given ? (unsigned)a->jobs : 0, .progress = a->progress};
 	char *abs;
 
 	if (mpi.size < 2)
@@ -797,7 +798,7 @@ static int follow(void)
 	catch_signals();
 	x.self = self;
 	x.dir = g.dir;
-	x.jobs = g.jobs;
+	x.jobs = g.jobs ? g.jobs : sweep__default_jobs(sweep_mpi_local_ranks());
 	x.progress = g.progress;
 	x.stop = &stop_flag;
 	rc = run_share(&sp, runs, sweep_spec_runs(&sp), &x);

@@ -72,19 +72,25 @@ static int parse_count(const char *s, unsigned long long max, unsigned long long
 	return !*s || *end || errno || s[0] == '-' || !*v || *v > max;
 }
 
+unsigned sweep__default_jobs(long local_ranks)
+{
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (cores < 1)
+		cores = 1;
+	/* under mpirun, the cores shared among this machine's ranks */
+	if (local_ranks > 1)
+		cores = cores / local_ranks ? cores / local_ranks : 1;
+	return (unsigned)cores;
+}
+
 int sweep__verb(int argc, char **argv, long local_ranks)
 {
 	static const char pre[] = "rocesim sweep: ";
 	struct sweep_args a = {0};
-	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	int rc = -1;
 
-	a.jobs = cores > 0 ? (unsigned long long)cores : 1;
-	/* under mpirun, the cores shared among this machine's ranks */
-	if (local_ranks > 1)
-		a.jobs = a.jobs / (unsigned long long)local_ranks
-			     ? a.jobs / (unsigned long long)local_ranks
-			     : 1;
+	a.jobs = sweep__default_jobs(local_ranks);
 	a.vary = calloc((size_t)argc + 1, sizeof(*a.vary));
 	a.variants = calloc((size_t)argc + 1, sizeof(*a.variants));
 	if (!a.vary || !a.variants) {
@@ -120,6 +126,7 @@ int sweep__verb(int argc, char **argv, long local_ranks)
 		} else if (!strcmp(o, "-j") || !strcmp(o, "--jobs")) {
 			if (!v || parse_count(v, 4096, &a.jobs))
 				rc = cli_usage_error(pre, usage, "%s needs a count (1 to 4096)", o);
+			a.jobs_given = 1;
 			i++;
 		} else if (!strcmp(o, "-o") || !strcmp(o, "--out")) {
 			if (!v)

@@ -249,12 +249,14 @@ struct sweep_args {
 	char **vary, **variants;
 	size_t n_vary, n_variants;
 	unsigned long long seeds, jobs, task;
-	int zip, progress, quiet, slurm, collect, has_task;
+	int zip, progress, quiet, slurm, collect, has_task, jobs_given;
 };
 
 /* The options of `rocesim sweep` (@local_ranks: this machine's ranks under
  * mpirun, which share its cores); runs what they ask; the exit code. */
 int sweep__verb(int argc, char **argv, long local_ranks);
+/* -j by default: this machine's online cores, shared among its @local_ranks. */
+unsigned sweep__default_jobs(long local_ranks);
 /* A sweep from the scenario and @a; --task K DIR; --collect DIR. */
 int sweep__main(const struct sweep_args *a);
 int sweep__task(const struct sweep_args *a);
