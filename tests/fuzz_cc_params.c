@@ -27,21 +27,11 @@
  * findings; refusals are expected. Only regular files, folders and links
  * inside the scratch folder are made: never a FIFO or a device.
  *
- * Not part of the meson build (it needs clang's -fsanitize=fuzzer); `make
- * fuzz` builds and runs it (tests/fuzz/run.sh). By hand, from the source
- * root:
- *
- *   clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
- *     -D_POSIX_C_SOURCE=200809L -I. tests/fuzz_cc_params.c sim/mlnx.c sim/diag.c \
- *     -o /tmp/fuzz_cc_params
- *   mkdir -p /tmp/fuzz-cc-corpus
- *   cp tests/fuzz/cc_params/seeds/[a-z]* /tmp/fuzz-cc-corpus/
- *   /tmp/fuzz_cc_params -max_total_time=600 -rss_limit_mb=2048 -timeout=10 \
- *     -dict=tests/fuzz/cc_params.dict /tmp/fuzz-cc-corpus
- *
- * The scratch folder is made in $TMPDIR (else /tmp) and removed at exit. A
- * crash leaves crash-<sha1> in the current folder; replay it with
- * `/tmp/fuzz_cc_params crash-<sha1>`.
+ * Not part of the meson build (it needs clang's -fsanitize=fuzzer): `make
+ * fuzz` builds it with every library source below the command line and
+ * runs it on its seeds (tests/fuzz/run.sh; `tests/fuzz/run.sh cc_params` runs
+ * this one alone). A crash, leak or timeout is kept in
+ * build-fuzz/cc_params/findings/; replay it with `build-fuzz/cc_params/fuzz_cc_params FILE`.
  */
 #include <dirent.h>
 #include <errno.h>

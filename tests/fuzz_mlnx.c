@@ -9,23 +9,11 @@
  * length is parsed with no file name (NULL), as the parsers allow. Crashes,
  * leaks, UB and failed checks are the findings; refusals are expected.
  *
- * Not part of the meson build (it needs clang's -fsanitize=fuzzer); `make
- * fuzz` builds and runs it (tests/fuzz/run.sh). By hand, from the source
- * root:
- *
- *   clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
- *     -D_POSIX_C_SOURCE=200809L -I. tests/fuzz_mlnx.c sim/mlnx.c sim/diag.c -lm \
- *     -o /tmp/fuzz_mlnx
- *   mkdir -p /tmp/fuzz-mlnx-corpus
- *   cp tests/fuzz/mlnx/seeds/[a-z]* tests/mlnx/[a-z]*.txt tests/mlnx/[a-z]*.bin \
- *     /tmp/fuzz-mlnx-corpus/
- *   cp experiments/configs/[a-z]*.txt /tmp/fuzz-mlnx-corpus/
- *   /tmp/fuzz_mlnx -max_total_time=600 -rss_limit_mb=2048 -timeout=10 \
- *     -dict=tests/fuzz/mlnx.dict /tmp/fuzz-mlnx-corpus
- *
- * (-dict is optional: the keywords of both formats, to reach deeper lines
- * sooner.) A crash leaves crash-<sha1> in the current folder; replay it
- * with `/tmp/fuzz_mlnx crash-<sha1>`.
+ * Not part of the meson build (it needs clang's -fsanitize=fuzzer): `make
+ * fuzz` builds it with every library source below the command line and
+ * runs it on its seeds (tests/fuzz/run.sh; `tests/fuzz/run.sh mlnx` runs
+ * this one alone). A crash, leak or timeout is kept in
+ * build-fuzz/mlnx/findings/; replay it with `build-fuzz/mlnx/fuzz_mlnx FILE`.
  */
 #include <stddef.h>
 #include <stdint.h>

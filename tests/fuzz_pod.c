@@ -7,18 +7,11 @@
  * A refusal must carry a message. Crashes, leaks, UB and broken promises
  * (abort) are the findings; refusals are expected.
  *
- * Not part of the meson build (it needs clang's -fsanitize=fuzzer). From
- * the source root:
- *
- *   clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
- *     -D_POSIX_C_SOURCE=200809L -I. tests/fuzz_pod.c sim/pod.c sim/ydoc.c sim/diag.c \
- *     sim/textfile.c -lcyaml -lyaml -lm -o /tmp/fuzz_pod
- *   mkdir -p /tmp/fuzz-pod-corpus
- *   cp tests/pod/[a-z]*.yaml experiments/configs/pod*.yaml /tmp/fuzz-pod-corpus/
- *   /tmp/fuzz_pod -max_total_time=600 -rss_limit_mb=2048 -timeout=10 /tmp/fuzz-pod-corpus
- *
- * A crash leaves crash-<sha1> in the current folder; replay it with
- * `/tmp/fuzz_pod crash-<sha1>`.
+ * Not part of the meson build (it needs clang's -fsanitize=fuzzer): `make
+ * fuzz` builds it with every library source below the command line and
+ * runs it on its seeds (tests/fuzz/run.sh; `tests/fuzz/run.sh pod` runs
+ * this one alone). A crash, leak or timeout is kept in
+ * build-fuzz/pod/findings/; replay it with `build-fuzz/pod/fuzz_pod FILE`.
  */
 #include <stddef.h>
 #include <stdint.h>

@@ -1,7 +1,8 @@
 /*
  * libFuzzer harness for the scenario loader: the input is a scenario text.
  * It is loaded three times: with scn_load_text alone; from a file (as `run`
- * and, leniently, `check` load it) with fixed --set overrides; and with
+ * and, leniently, `check` load it, or as an overlay, `--with`, onto
+ * tests/fuzz/configs/overlay-base.yaml) with fixed --set overrides; and with
  * scn_load_text and the override that a "#set KEY=VALUE" line of the input
  * gives (a YAML comment, so the fuzzer can steer --set paths). When a load
  * succeeds and the topology is small, the topology is built and the scenario
@@ -22,23 +23,13 @@
  * or a file elsewhere (an input naming one is skipped). The repository is
  * $ROCESIM_SRC, else the current folder.
  *
- * Not part of the meson build (it needs clang's -fsanitize=fuzzer); `make
- * fuzz` builds and runs it (tests/fuzz/run.sh). By hand, from the source
- * root:
- *
- *   clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
- *     -D_POSIX_C_SOURCE=200809L -DROCESIM_VERSION='"fuzz"' -I. tests/fuzz_scenario.c \
- *     $(ls sim/[a-z]*.c | grep -v main.c) models/[a-z]*.c topologies/[a-z]*.c \
- *     -lcyaml -lyaml -lgsl -lgslcblas -ljansson -lm -o /tmp/fuzz_scenario
- *   mkdir -p /tmp/fuzz-corpus
- *   cp tests/fuzz/scenario/seeds/[a-z]* experiments/[a-z]*.yaml tests/bad/[a-z]*.yaml \
- *     tests/good/[a-z]*.yaml /tmp/fuzz-corpus/
- *   /tmp/fuzz_scenario -max_total_time=600 -rss_limit_mb=2048 -timeout=10 \
- *     -dict=tests/fuzz/scenario.dict /tmp/fuzz-corpus
- *
- * A crash leaves crash-<sha1> in the current folder; replay it with
- * `/tmp/fuzz_scenario crash-<sha1>`, or copy it to tests/fuzz/configs/ and
- * run `build/rocesim run tests/fuzz/configs/crash-<sha1>`.
+ * Not part of the meson build (it needs clang's -fsanitize=fuzzer): `make
+ * fuzz` builds it with every library source below the command line and
+ * runs it on its seeds (tests/fuzz/run.sh; `tests/fuzz/run.sh scenario` runs
+ * this one alone). A crash, leak or timeout is kept in
+ * build-fuzz/scenario/findings/; replay it with
+ * `build-fuzz/scenario/fuzz_scenario FILE`, or copy it to tests/fuzz/configs/
+ * and run `build/rocesim run tests/fuzz/configs/FILE`.
  */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include <dirent.h>
@@ -73,6 +64,8 @@ static char configs[PATH_MAX], name[PATH_MAX + 16];
 static char allowed[3][PATH_MAX];
 /* The scratch folder that mirrors configs[], and the file written there. */
 static char scratch[PATH_MAX], scratch_file[PATH_MAX + 16];
+/* The scenario an input is merged onto when it is loaded as an overlay. */
+static char base_file[PATH_MAX + 32];
 
 /* Remove the links and the file of the scratch folder, then the folder. */
 static void cleanup(void)
@@ -107,6 +100,7 @@ static void make_scratch(void)
 	}
 	atexit(cleanup);
 	snprintf(scratch_file, sizeof(scratch_file), "%s/fuzz.yaml", scratch);
+	snprintf(base_file, sizeof(base_file), "%s/overlay-base.yaml", scratch);
 	dir = opendir(configs);
 	while (dir && (de = readdir(dir))) {
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
@@ -300,12 +294,19 @@ static void one(const char *text, size_t len, const char *const *sets, size_t n_
 	char line[1024];
 	int err;
 
-	if (!from_file)
+	if (!from_file) {
 		err = scn_load_text(name, text, len, sets, n_sets, &s, &d);
-	else if (len % 2)
+	} else if (len % 3 == 0) {
+		/* the input as an overlay (--with) onto a fixed scenario */
+		const char *const overlays[] = {scratch_file};
+		const struct scn_load_opts o = {overlays, 1, sets, n_sets, 0};
+
+		err = scn_load_with(base_file, &o, &s, &d);
+	} else if (len % 2) {
 		err = scn_load(scratch_file, sets, n_sets, &s, &d);
-	else
+	} else {
 		err = scn_load_ex(scratch_file, sets, n_sets, SCN_LOAD_LENIENT, &s, &d);
+	}
 	if (err) {
 		if (s)
 			abort(); /* a failed load hands nothing back */

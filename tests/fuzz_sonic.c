@@ -6,19 +6,11 @@
  * action). Crashes, leaks, UB and broken invariants (abort) are the
  * findings; refusals are expected.
  *
- * Not part of the meson build (it needs clang's -fsanitize=fuzzer). From
- * the source root:
- *
- *   clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
- *     -D_POSIX_C_SOURCE=200809L -I. tests/fuzz_sonic.c sim/sonic.c sim/diag.c \
- *     sim/units.c -ljansson -lm -o /tmp/fuzz_sonic
- *   mkdir -p /tmp/fuzz-sonic-corpus
- *   cp tests/sonic/[a-z]*.json experiments/configs/[a-z]*.json /tmp/fuzz-sonic-corpus/
- *   /tmp/fuzz_sonic -max_total_time=600 -rss_limit_mb=2048 -timeout=10 \
- *     -max_len=65536 /tmp/fuzz-sonic-corpus
- *
- * A crash leaves crash-<sha1> in the current folder; replay it with
- * `/tmp/fuzz_sonic crash-<sha1>` or `build/rocesim import sonic crash-<sha1>`.
+ * Not part of the meson build (it needs clang's -fsanitize=fuzzer): `make
+ * fuzz` builds it with every library source below the command line and
+ * runs it on its seeds (tests/fuzz/run.sh; `tests/fuzz/run.sh sonic` runs
+ * this one alone). A crash, leak or timeout is kept in
+ * build-fuzz/sonic/findings/; replay it with `build-fuzz/sonic/fuzz_sonic FILE` or `build/rocesim import sonic FILE`.
  */
 #include <stddef.h>
 #include <stdint.h>

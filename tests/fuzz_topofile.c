@@ -13,22 +13,11 @@
  * rate of their own are then refused), "#nofile" names a file that does
  * not exist, "#nopath" gives no path at all.
  *
- * Not part of the meson build (it needs clang's -fsanitize=fuzzer); `make
- * fuzz` builds and runs it (tests/fuzz/run.sh). By hand, from the source
- * root:
- *
- *   clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
- *     -D_POSIX_C_SOURCE=200809L -I. tests/fuzz_topofile.c topologies/topofile.c \
- *     topologies/topo.c sim/textfile.c sim/units.c sim/ydoc.c sim/diag.c \
- *     -lcyaml -lyaml -lm -o /tmp/fuzz_topofile
- *   mkdir -p /tmp/fuzz-topofile-corpus
- *   cp tests/fuzz/topofile/seeds/[a-z]* topologies/[a-z]*.yaml /tmp/fuzz-topofile-corpus/
- *   /tmp/fuzz_topofile -max_total_time=600 -rss_limit_mb=2048 -timeout=10 \
- *     -dict=tests/fuzz/topofile.dict /tmp/fuzz-topofile-corpus
- *
- * The scratch folder is made in $TMPDIR (else /tmp) and removed at exit. A
- * crash leaves crash-<sha1> in the current folder; replay it with
- * `/tmp/fuzz_topofile crash-<sha1>`.
+ * Not part of the meson build (it needs clang's -fsanitize=fuzzer): `make
+ * fuzz` builds it with every library source below the command line and
+ * runs it on its seeds (tests/fuzz/run.sh; `tests/fuzz/run.sh topofile` runs
+ * this one alone). A crash, leak or timeout is kept in
+ * build-fuzz/topofile/findings/; replay it with `build-fuzz/topofile/fuzz_topofile FILE`.
  */
 #include <errno.h>
 #include <fcntl.h>
