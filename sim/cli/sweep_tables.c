@@ -218,6 +218,15 @@ static void axis_cells(FILE *f, const struct sweep_spec *sp, size_t p)
 	}
 }
 
+/* The axes' keys as header columns, each after a comma. */
+static void axis_keys(FILE *f, const struct sweep_spec *sp)
+{
+	for (size_t a = 0; a < sp->n_axes; a++) {
+		fputc(',', f);
+		csv_field(f, sp->axes[a].key);
+	}
+}
+
 static void runs_csv(FILE *f, const struct sweep_spec *sp, const struct sweep_run *runs, size_t n,
 		     const struct tables *t)
 {
@@ -225,10 +234,7 @@ static void runs_csv(FILE *f, const struct sweep_spec *sp, const struct sweep_ru
 	json_t *c;
 
 	fputs(sp->n_variants ? "id,point,variant,seed" : "id,point,seed", f);
-	for (size_t a = 0; a < sp->n_axes; a++) {
-		fputc(',', f);
-		csv_field(f, sp->axes[a].key);
-	}
+	axis_keys(f, sp);
 	fputs(",status,error", f);
 	json_object_foreach(t->cols, k, c) {
 		fputc(',', f);
@@ -300,10 +306,7 @@ static void summary_csv(FILE *f, const struct sweep_spec *sp, const struct sweep
 	json_t *c;
 
 	fputs(sp->n_variants ? "point,variant" : "point", f);
-	for (size_t a = 0; a < sp->n_axes; a++) {
-		fputc(',', f);
-		csv_field(f, sp->axes[a].key);
-	}
+	axis_keys(f, sp);
 	fputs(",runs,failed", f);
 	json_object_foreach(t->cols, k, c) {
 		for (size_t s = 0; json_is_true(c) && s < 5; s++) {

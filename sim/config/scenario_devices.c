@@ -231,6 +231,13 @@ static int check_dscp_map(const struct loader *l, struct scenario *s, const char
 	return 0;
 }
 
+/* Did the scenario (@raw, its text) or a real config give the key @path?
+ * An error about two keys then blames the one that was given. */
+static int given(const struct loader *l, const char *raw, const char *path)
+{
+	return raw || scn__from_config(l->raw, path);
+}
+
 static int check_pfc(const struct loader *l, const struct raw_pfc *r, struct scenario *s)
 {
 	static const struct raw_pfc none;
@@ -270,7 +277,7 @@ static int check_pfc(const struct loader *l, const struct raw_pfc *r, struct sce
 				 (unsigned long long)p->xoff, (unsigned long long)p->xon);
 	if (!p->dynamic && p->xon_offset >= p->xoff)
 		return scn__fail(l,
-				 r->xon_offset || scn__from_config(l->raw, "switch.pfc.xon_offset")
+				 given(l, r->xon_offset, "switch.pfc.xon_offset")
 				     ? "switch.pfc.xon_offset"
 				     : "switch.pfc.xoff",
 				 "the XON offset (%llu B) must be smaller than xoff (%llu B)",
@@ -308,9 +315,8 @@ static int check_ecn(const struct loader *l, const struct raw_ecn *r, struct sce
 	/* kmin == kmax is step marking (DCTCP's K): all above K, none at or below */
 	if (e->kmin > e->kmax)
 		return scn__fail(l,
-				 r->kmax || scn__from_config(l->raw, "switch.ecn.kmax")
-				     ? "switch.ecn.kmax"
-				     : "switch.ecn.kmin",
+				 given(l, r->kmax, "switch.ecn.kmax") ? "switch.ecn.kmax"
+								      : "switch.ecn.kmin",
 				 "kmin (%llu B) must not be above kmax (%llu B)",
 				 (unsigned long long)e->kmin, (unsigned long long)e->kmax);
 	e->at_enqueue = r->mark == 2;
