@@ -169,6 +169,15 @@ void sweep_sets_free(char **sets, size_t n);
  */
 int sweep_spec_from_scenario(struct sweep_spec *sp, const char *text, size_t len, int have_vary,
 			     int have_zip, int have_seeds, int have_variants, struct diag *d);
+/*
+ * Load the scenario @file as `rocesim run` would, with the overlay @overlay
+ * (NULL: none) and the @n overrides @sets ("KEY=VALUE"): the topology built
+ * and the workload resolved on it. 0, -EINVAL with @d set, or -ENOMEM; with
+ * @keep, the scenario into *@keep (scn_free it).
+ */
+struct scenario;
+int sweep_load_point(const char *file, const char *overlay, char *const *sets, size_t n,
+		     struct scenario **keep, struct diag *d);
 /* sweep.json's content: the whole spec and every point. New reference. */
 json_t *sweep_spec_json(const struct sweep_spec *sp);
 /*
