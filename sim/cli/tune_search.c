@@ -495,9 +495,11 @@ static int simplex(struct tune_search *s)
 		size_t before = s->n;
 
 		for (size_t i = 0; i < d; i++) {
-			gsl_vector_set(u, i, best >= 0 ? tune_to_unit(&pb->params[i], s->pts[best].x[i])
-						       : 0.5);
-			gsl_vector_set(step, i, h);
+			double ui = best >= 0 ? tune_to_unit(&pb->params[i], s->pts[best].x[i]) : 0.5;
+
+			gsl_vector_set(u, i, ui);
+			/* from the top end of a range the first step goes down */
+			gsl_vector_set(step, i, ui + h > 1 ? -h : h);
 		}
 		if (gsl_multimin_fminimizer_set(m, &fn, u, step))
 			break;
