@@ -275,7 +275,8 @@ void tune_format(const struct tune_param *p, double v, char *buf, size_t size)
  * takes fractions (a probability) is searched as a real range. */
 static int check_ends(struct tune_ctx *c, int hi, struct scenario **keep)
 {
-	char *sets[TUNE_MAX_PARAMS] = {0}, buf[64];
+	char *sets[TUNE_MAX_PARAMS + TUNE_MAX_SETS] = {0}, buf[64];
+	size_t n = c->pb.n_params + c->n_fixed;
 	struct diag d = {0};
 	int err = 0;
 
@@ -286,28 +287,40 @@ static int check_ends(struct tune_ctx *c, int hi, struct scenario **keep)
 		if (!(sets[i] = key_value(p->key, buf)))
 			err = -ENOMEM;
 	}
+	for (size_t f = 0; f < c->n_fixed && !err; f++)
+		if (!(sets[c->pb.n_params + f] = strdup(c->fixed[f])))
+			err = -ENOMEM;
 	if (!err)
-		err = sweep_load_point(c->sp.scenario, NULL, sets, c->pb.n_params, keep, &d);
+		err = sweep_load_point(c->sp.scenario, NULL, sets, n, keep, &d);
 	for (size_t i = 0; !err && !hi && i < c->pb.n_params; i++) {
 		struct tune_param *p = &c->pb.params[i];
-		char *one;
+		char *was = sets[i];
 		struct diag ignore = {0};
 
 		if (p->fam != SWEEP_FAM_INT)
 			continue;
 		snprintf(buf, sizeof(buf), "%.10g", p->lo + 0.5);
-		if (!(one = key_value(p->key, buf)))
-			return no_memory();
-		if (!sweep_load_point(c->sp.scenario, NULL, &one, 1, NULL, &ignore)) {
+		if (!(sets[i] = key_value(p->key, buf))) {
+			sets[i] = was;
+			err = -ENOMEM;
+			break;
+		}
+		if (!sweep_load_point(c->sp.scenario, NULL, sets, n, NULL, &ignore)) {
 			p->fam = SWEEP_FAM_REAL;
 			p->grain = (p->hi - p->lo) / 1000;
 		}
-		free(one);
-	}
-	for (size_t i = 0; i < c->pb.n_params; i++)
 		free(sets[i]);
-	if (err == -ENOMEM)
+		sets[i] = was;
+	}
+	for (size_t i = 0; i < n; i++)
+		free(sets[i]);
+	if (err == -ENOMEM) {
+		if (keep) {
+			scn_free(*keep);
+			*keep = NULL;
+		}
 		return no_memory();
+	}
 	if (err) {
 		char line[1200];
 
@@ -348,6 +361,17 @@ static int add_point(struct tune_ctx *c, const struct tune_point *pt)
 		ax->values = v;
 		tune_format(&c->pb.params[i], pt->x[i], buf, sizeof(buf));
 		if (!(v[ax->n] = strdup(buf)))
+			return -ENOMEM;
+		ax->n++;
+	}
+	for (size_t f = 0; f < c->n_fixed; f++) {
+		struct sweep_axis *ax = &c->sp.axes[c->pb.n_params + f];
+		char **v = realloc(ax->values, (ax->n + 1) * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		ax->values = v;
+		if (!(v[ax->n] = strdup(strchr(c->fixed[f], '=') + 1)))
 			return -ENOMEM;
 		ax->n++;
 	}
@@ -427,14 +451,14 @@ static int evaluate(void *arg, struct tune_point *pts, size_t n)
 	for (size_t i = 0; i < n && !err; i++) {
 		struct tune_point *pt = &pts[i];
 		size_t p = pt->id - 1;
-		char *sets[TUNE_MAX_PARAMS];
+		char *sets[TUNE_MAX_PARAMS + TUNE_MAX_SETS];
 		struct diag d = {0};
 		struct tune_row *row;
 
 		if ((err = add_point(c, pt)) || (err = sweep_spec_sets(&c->sp, p, sets)))
 			break;
-		err = sweep_load_point(c->sp.scenario, NULL, sets, c->pb.n_params, NULL, &d);
-		sweep_sets_free(sets, c->pb.n_params);
+		err = sweep_load_point(c->sp.scenario, NULL, sets, c->sp.n_axes, NULL, &d);
+		sweep_sets_free(sets, c->sp.n_axes);
 		if (err == -ENOMEM)
 			break;
 		if (!err) {
@@ -537,6 +561,19 @@ static int build_problem(struct tune_ctx *c, const struct tune_args *a, struct d
 			return err;
 		pb->n_cons++;
 	}
+	for (size_t f = 0; f < a->n_sets; f++) {
+		size_t len = (size_t)(strchr(a->sets[f], '=') - a->sets[f]);
+
+		for (size_t i = 0; i < pb->n_params; i++) {
+			if (strlen(pb->params[i].key) == len &&
+			    !strncmp(pb->params[i].key, a->sets[f], len)) {
+				diag_set(d, "--set", 0, pb->params[i].key, "is varied: it cannot be set too");
+				return -EINVAL;
+			}
+		}
+	}
+	c->fixed = a->sets;
+	c->n_fixed = a->n_sets;
 	pb->n_seeds = (size_t)a->seeds;
 	pb->budget = (size_t)a->budget;
 	if (pb->budget < pb->n_seeds) {
@@ -557,13 +594,17 @@ static int build_spec(struct tune_ctx *c, const struct scenario *s)
 	struct sweep_spec *sp = &c->sp;
 
 	if (!(sp->name = strdup(s->name)) ||
-	    !(sp->axes = calloc(c->pb.n_params, sizeof(*sp->axes))) ||
+	    !(sp->axes = calloc(c->pb.n_params + c->n_fixed, sizeof(*sp->axes))) ||
 	    !(sp->seeds = calloc(c->pb.n_seeds, sizeof(*sp->seeds))))
 		return -ENOMEM;
-	sp->n_axes = c->pb.n_params;
+	sp->n_axes = c->pb.n_params + c->n_fixed;
 	sp->zip = 1;
 	for (size_t i = 0; i < c->pb.n_params; i++)
 		if (!(sp->axes[i].key = strdup(c->pb.params[i].key)))
+			return -ENOMEM;
+	for (size_t f = 0; f < c->n_fixed; f++)
+		if (!(sp->axes[c->pb.n_params + f].key =
+			  strndup(c->fixed[f], (size_t)(strchr(c->fixed[f], '=') - c->fixed[f]))))
 			return -ENOMEM;
 	for (size_t i = 0; i < c->pb.n_seeds; i++)
 		sp->seeds[i] = s->seed + i;

@@ -13,8 +13,8 @@
 static const char usage[] =
     "usage: rocesim tune SCENARIO.yaml --vary KEY=LO..HI [--vary KEY=LO..HI]...\n"
     "                    (--minimize METRIC | --maximize METRIC)...\n"
-    "                    [--subject-to 'METRIC OP VALUE']... [--seeds N] [--budget N]\n"
-    "                    [-j N] [-o DIR] [--progress | --quiet]\n"
+    "                    [--subject-to 'METRIC OP VALUE']... [--set KEY=VALUE]...\n"
+    "                    [--seeds N] [--budget N] [-j N] [-o DIR] [--progress | --quiet]\n"
     "\n"
     "Searches the values of the varied keys that minimise (or maximise) a metric\n"
     "while the constraints hold, running SCENARIO.yaml as a sweep does: each\n"
@@ -44,6 +44,7 @@ static const char usage[] =
     "  --minimize METRIC        the objective (twice, or with --maximize: two\n"
     "  --maximize METRIC        objectives, and the Pareto front of the points)\n"
     "  --subject-to 'M OP V'    a constraint (repeatable)\n"
+    "  --set KEY=VALUE          a key fixed for every run, as run --set (repeatable)\n"
     "  --seeds N                N seeds from the scenario's (default 1)\n"
     "  --budget N               at most N runs, points x seeds (default 100)\n"
     "  -j N                     runs at once (default: the number of online cores)\n"
@@ -79,9 +80,11 @@ int tune__verb(int argc, char **argv, long local_ranks)
 	a.seeds = 1;
 	a.vary = calloc((size_t)argc + 1, sizeof(*a.vary));
 	a.subject_to = calloc((size_t)argc + 1, sizeof(*a.subject_to));
-	if (!a.vary || !a.subject_to) {
+	a.sets = calloc((size_t)argc + 1, sizeof(*a.sets));
+	if (!a.vary || !a.subject_to || !a.sets) {
 		free(a.vary);
 		free(a.subject_to);
+		free(a.sets);
 		fputs("rocesim: out of memory\n", stderr);
 		return CLI_EXIT_INPUT;
 	}
@@ -109,6 +112,11 @@ int tune__verb(int argc, char **argv, long local_ranks)
 				rc = cli_usage_error(pre, usage, "%s needs 'METRIC OP VALUE'", o);
 			else
 				a.subject_to[a.n_subject_to++] = argv[++i];
+		} else if (!strcmp(o, "--set")) {
+			if (!v || !strchr(v, '=') || *v == '=')
+				rc = cli_usage_error(pre, usage, "%s needs KEY=VALUE", o);
+			else
+				a.sets[a.n_sets++] = argv[++i];
 		} else if (!strcmp(o, "--seeds")) {
 			if (!v || parse_count(v, 10000, &a.seeds))
 				rc = cli_usage_error(pre, usage, "%s needs a count (1 to 10000)", o);
@@ -146,11 +154,14 @@ int tune__verb(int argc, char **argv, long local_ranks)
 				     "tune needs an objective (--minimize or --maximize METRIC)");
 	if (rc < 0 && a.n_subject_to > TUNE_MAX_CONSTRAINTS)
 		rc = cli_usage_error(pre, usage, "%s", "at most 32 constraints (--subject-to)");
+	if (rc < 0 && a.n_sets > TUNE_MAX_SETS)
+		rc = cli_usage_error(pre, usage, "%s", "at most 64 --set");
 	if (rc < 0 && a.progress && a.quiet)
 		rc = cli_usage_error(pre, usage, "%s", "--progress and --quiet exclude each other");
 	if (rc < 0)
 		rc = tune__main(&a);
 	free(a.vary);
 	free(a.subject_to);
+	free(a.sets);
 	return rc;
 }

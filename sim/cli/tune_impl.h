@@ -22,6 +22,7 @@
 #include "sim/cli/sweep_impl.h"
 
 #define TUNE_MAX_PARAMS 8
+#define TUNE_MAX_SETS 64 /* --set KEY=VALUE, fixed for every run */
 #define TUNE_MAX_CONSTRAINTS 32
 #define TUNE_METRIC 96
 #define TUNE_MAX_BUDGET 100000
@@ -164,6 +165,9 @@ struct tune_ctx {
 	size_t n_rows, cap_rows;
 	char missing[SWEEP_PATH + 512]; /* a metric a run did not give: the error */
 	const char *dir;
+	/* --set: after the varied keys, axes of one value repeated per point */
+	char *const *fixed;
+	size_t n_fixed;
 	int rank, ranks; /* under mpirun */
 };
 
@@ -180,8 +184,8 @@ void tune_print(const struct tune_ctx *c, const struct scenario *s, FILE *out);
 
 struct tune_args {
 	const char *scenario, *outdir;
-	char **vary, **subject_to;
-	size_t n_vary, n_subject_to;
+	char **vary, **subject_to, **sets;
+	size_t n_vary, n_subject_to, n_sets;
 	const char *obj[2];
 	int maximize[2];
 	size_t n_obj;
