@@ -14,6 +14,7 @@
  */
 #define _XOPEN_SOURCE 700
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -787,12 +788,18 @@ static int start_mpi(void)
 
 int cmd_tune(int argc, char **argv)
 {
-	int rc;
+	int rc, fd;
 
 	if (!sweep_mpi_launched())
 		return tune__verb(argc, argv, 1);
 	if ((rc = start_mpi()))
 		return rc;
+	/* every rank follows the same search: rank 0 says what any would */
+	if (mpi.rank && (fd = open("/dev/null", O_WRONLY)) >= 0) {
+		dup2(fd, STDOUT_FILENO);
+		dup2(fd, STDERR_FILENO);
+		close(fd);
+	}
 	rc = tune__verb(argc, argv, mpi.size > 1 ? sweep_mpi_local_ranks() : 1);
 	fflush(NULL);
 	/* every rank ran the same search: rank 0's code is the job's */
