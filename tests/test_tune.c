@@ -59,11 +59,8 @@ static struct tune_problem one_key(double lo, double hi, size_t budget, size_t b
 {
 	struct tune_problem pb = {.n_params = 1, .n_obj = 1, .n_cons = 1, .n_seeds = 1};
 
-	pb.params[0] = (struct tune_param){.key = "switch.pfc.headroom",
-					   .fam = SWEEP_FAM_SIZE,
-					   .lo = lo,
-					   .hi = hi,
-					   .grain = 1};
+	pb.params[0] = (struct tune_param){
+	    .key = "switch.pfc.headroom", .fam = SWEEP_FAM_SIZE, .lo = lo, .hi = hi, .grain = 1};
 	pb.obj[0].m = (struct tune_metric){.name = "switch.pfc.headroom", .param = 0};
 	pb.cons[0] = (struct tune_constraint){
 	    .m = {.name = "lossless_drops", .param = -1}, .op = TUNE_EQ, .value = 0};
@@ -185,9 +182,12 @@ static struct tune_problem two_keys(size_t budget)
 {
 	struct tune_problem pb = {.n_params = 2, .n_obj = 1, .n_cons = 1, .n_seeds = 1};
 
-	pb.params[0] = (struct tune_param){
-	    .key = "switch.ecn.kmin", .fam = SWEEP_FAM_SIZE, .lo = 5000, .hi = 500000, .grain = 1,
-	    .log = 1};
+	pb.params[0] = (struct tune_param){.key = "switch.ecn.kmin",
+					   .fam = SWEEP_FAM_SIZE,
+					   .lo = 5000,
+					   .hi = 500000,
+					   .grain = 1,
+					   .log = 1};
 	pb.params[1] = (struct tune_param){.key = "switch.ecn.kmax",
 					   .fam = SWEEP_FAM_SIZE,
 					   .lo = 20000,
@@ -219,8 +219,10 @@ static double grid6(const struct tune_problem *pb, void (*f)(const double *, dou
 
 	for (int i = 0; i < 6; i++) {
 		for (int j = 0; j < 6; j++) {
-			x[0] = round(pb->params[0].lo * pow(pb->params[0].hi / pb->params[0].lo, i / 5.0));
-			x[1] = round(pb->params[1].lo * pow(pb->params[1].hi / pb->params[1].lo, j / 5.0));
+			x[0] = round(pb->params[0].lo *
+				     pow(pb->params[0].hi / pb->params[0].lo, i / 5.0));
+			x[1] = round(pb->params[1].lo *
+				     pow(pb->params[1].hi / pb->params[1].lo, j / 5.0));
 			f(x, vals);
 			if (vals[1] == 0 && vals[0] < best)
 				best = vals[0];
@@ -248,7 +250,8 @@ Test(tune, simplex_beats_a_six_by_six_grid_in_36_runs)
 	for (size_t i = 0; i < s.n; i++)
 		for (int k = 0; k < 2; k++) {
 			cr_expect_eq(s.pts[i].x[k], round(s.pts[i].x[k]));
-			cr_expect(s.pts[i].x[k] >= pb.params[k].lo && s.pts[i].x[k] <= pb.params[k].hi);
+			cr_expect(s.pts[i].x[k] >= pb.params[k].lo &&
+				  s.pts[i].x[k] <= pb.params[k].hi);
 		}
 	/* no point evaluated twice */
 	for (size_t i = 0; i < s.n; i++)
@@ -269,8 +272,8 @@ static void noisy(const double *x, double *vals)
 
 Test(tune, seeds_average_the_objective_and_every_seed_must_meet_the_constraints)
 {
-	struct tune_problem pb = {.n_params = 1, .n_obj = 1, .n_cons = 1, .n_seeds = 3,
-				  .budget = 3, .batch = 1};
+	struct tune_problem pb = {
+	    .n_params = 1, .n_obj = 1, .n_cons = 1, .n_seeds = 3, .budget = 3, .batch = 1};
 	struct tune_point pt = {.x = {100}};
 	double vals[TUNE_SLOTS];
 
@@ -300,8 +303,8 @@ Test(tune, violations_are_relative_to_the_limit)
 Test(tune, scales_are_log_over_a_decade_and_values_snap_to_the_grain)
 {
 	struct tune_param lin = {.fam = SWEEP_FAM_SIZE, .lo = 100, .hi = 900, .grain = 1};
-	struct tune_param lg = {.fam = SWEEP_FAM_TIME, .lo = 1000, .hi = 1000000, .grain = 1,
-				.log = 1};
+	struct tune_param lg = {
+	    .fam = SWEEP_FAM_TIME, .lo = 1000, .hi = 1000000, .grain = 1, .log = 1};
 
 	cr_expect_eq(tune_from_unit(&lin, 0.5), 500);
 	cr_expect_eq(tune_from_unit(&lin, 0.3333), 367); /* 366.64 rounded */
@@ -322,14 +325,14 @@ static void tradeoff(const double *x, double *vals)
 
 Test(tune, two_objectives_give_a_pareto_front)
 {
-	struct tune_problem pb = {.n_params = 1, .n_obj = 2, .n_cons = 1, .n_seeds = 1,
-				  .budget = 20, .batch = 4};
+	struct tune_problem pb = {
+	    .n_params = 1, .n_obj = 2, .n_cons = 1, .n_seeds = 1, .budget = 20, .batch = 4};
 	struct fake fk = {.pb = &pb, .f = tradeoff};
 	struct tune_search s = {.pb = &pb, .eval = fake_eval, .ctx = &fk};
 	size_t idx[64], n;
 
-	pb.params[0] = (struct tune_param){.fam = SWEEP_FAM_INT, .lo = 1, .hi = 1000, .grain = 1,
-					   .log = 1};
+	pb.params[0] =
+	    (struct tune_param){.fam = SWEEP_FAM_INT, .lo = 1, .hi = 1000, .grain = 1, .log = 1};
 	pb.obj[0].m = (struct tune_metric){.name = "a", .param = -1};
 	pb.obj[1].m = (struct tune_metric){.name = "b", .param = -1};
 	pb.cons[0] = (struct tune_constraint){.m = {.param = -1}, .op = TUNE_EQ, .value = 0};
@@ -406,22 +409,21 @@ Test(tune, smallest_headroom_over_2km_is_exact_within_30_runs)
 	snprintf(scn, sizeof(scn), "%s", ts_tmp("hr.yaml"));
 	snprintf(dir, sizeof(dir), "%s", ts_tmp("hr-tune"));
 	write_file(scn, incast_2km);
-	ts_exec(&p, (const char *[]){"tune", scn, "--vary", "switch.pfc.headroom=1B..1MB",
-				     "--minimize", "switch.pfc.headroom", "--subject-to",
-				     "lossless_drops == 0", "--budget", "30", "-j", "2", "-o", dir,
-				     NULL});
+	ts_exec(&p,
+		(const char *[]){"tune", scn, "--vary", "switch.pfc.headroom=1B..1MB", "--minimize",
+				 "switch.pfc.headroom", "--subject-to", "lossless_drops == 0",
+				 "--budget", "30", "-j", "2", "-o", dir, NULL});
 	cr_assert_eq(p.code, 0, "%s%s", p.out, p.err);
-	cr_expect(strstr(p.out, "paste into the scenario:\n  switch:\n    pfc:\n      headroom: ") !=
-		      NULL,
+	cr_expect(strstr(p.out,
+			 "paste into the scenario:\n  switch:\n    pfc:\n      headroom: ") != NULL,
 		  "%s", p.out);
 	ts_proc_free(&p);
 	j = load_tune(dir);
 	cr_expect_str_eq(json_string_value(json_object_get(j, "method")), "bisection");
 	cr_expect_leq(json_integer_value(json_object_get(j, "runs")), 30);
 	cr_expect(json_is_true(json_object_get(j, "monotone")));
-	h = json_integer_value(
-	    json_object_get(json_object_get(json_object_get(j, "best"), "values"),
-			    "switch.pfc.headroom"));
+	h = json_integer_value(json_object_get(
+	    json_object_get(json_object_get(j, "best"), "values"), "switch.pfc.headroom"));
 	json_decref(j);
 	/* what an exhaustive sweep at the grain says: h is the first value without a drop */
 	snprintf(set, sizeof(set), "switch.pfc.headroom=%lld", (long long)h);
@@ -436,9 +438,13 @@ Test(tune, a_tune_run_again_resumes_without_running)
 {
 	char scn[300], dir[300], csv[320], *a, *b;
 	struct ts_proc p;
-	const char *args[] = {"tune", scn, "--vary", "switch.pfc.headroom=100KB..200KB",
-			      "--minimize", "switch.pfc.headroom", "--subject-to",
-			      "lossless_drops == 0", "-j", "1", "-o", dir, "--progress", NULL};
+	const char *args[] = {"tune",	      scn,
+			      "--vary",	      "switch.pfc.headroom=100KB..200KB",
+			      "--minimize",   "switch.pfc.headroom",
+			      "--subject-to", "lossless_drops == 0",
+			      "-j",	      "1",
+			      "-o",	      dir,
+			      "--progress",   NULL};
 
 	snprintf(scn, sizeof(scn), "%s", ts_tmp("hr.yaml"));
 	snprintf(dir, sizeof(dir), "%s", ts_tmp("resume"));
@@ -508,15 +514,15 @@ Test(tune, bad_input_is_one_line_and_exit_2)
 	snprintf(scn, sizeof(scn), "%s", ts_tmp("hr.yaml"));
 	snprintf(dir, sizeof(dir), "%s", ts_tmp("bad"));
 	write_file(scn, incast_2km);
-	refused((const char *[]){"tune", scn, "--vary", "switch.pfc.headroom=1B..1MB",
-				 "--minimize", "lossles_drops", "-o", dir, NULL},
+	refused((const char *[]){"tune", scn, "--vary", "switch.pfc.headroom=1B..1MB", "--minimize",
+				 "lossles_drops", "-o", dir, NULL},
 		"lossles_drops: unknown metric");
-	refused((const char *[]){"tune", scn, "--vary", "switch.pfc.headroom=1B..1MB",
-				 "--minimize", "switch.pfc.headroom", "--subject-to",
-				 "lossless_drops < 0", "-o", dir, NULL},
+	refused((const char *[]){"tune", scn, "--vary", "switch.pfc.headroom=1B..1MB", "--minimize",
+				 "switch.pfc.headroom", "--subject-to", "lossless_drops < 0", "-o",
+				 dir, NULL},
 		"can never hold");
-	refused((const char *[]){"tune", scn, "--vary", "switch.pfc.headroom=1B..1MB",
-				 "--minimize", "switch.pfc.headroom", "--subject-to",
+	refused((const char *[]){"tune", scn, "--vary", "switch.pfc.headroom=1B..1MB", "--minimize",
+				 "switch.pfc.headroom", "--subject-to",
 				 "switch.pfc.headroom >= 2MB", "-o", dir, NULL},
 		"can never hold in the key's range");
 	refused((const char *[]){"tune", scn, "--vary", "switch.pfc.headroom=1us..5us",
@@ -530,8 +536,8 @@ Test(tune, bad_input_is_one_line_and_exit_2)
 				 "--minimize", "switch.pfc.headroom", "-o", dir, NULL},
 		"is not a range LO..HI");
 	refused((const char *[]){"tune", scn, "--vary", "switch.pfc.headroom=1KB..1MB",
-				 "--minimize", "fct_us.p99", "--subject-to", "drops = 0", "-o",
-				 dir, NULL},
+				 "--minimize", "fct_us.p99", "--subject-to", "drops = 0", "-o", dir,
+				 NULL},
 		"is not 'METRIC OP VALUE'");
 	refused_as((const char *[]){"tune", scn, "--minimize", "fct_us.p99", "-o", dir, NULL},
 		   "tune needs a key to vary", 1);
@@ -547,17 +553,18 @@ Test(tune, bad_input_is_one_line_and_exit_2)
 }
 
 /* A 4:1 incast where kmax above about 800 KB lets the queue reach XOFF. */
-static const char incast_4to1[] = "name: ecn4\n"
-				  "seed: 1\n"
-				  "stop: 50ms\n"
-				  "topology: {kind: star, hosts: 5, link: {rate: 100Gbps, cable: 2m}}\n"
-				  "switch:\n"
-				  "  buffer: {size: 32MB, per_port: 4MB}\n"
-				  "  lossless: [3]\n"
-				  "  pfc: {xoff: 300KB, xon_offset: 50KB, headroom: 1.6MB}\n"
-				  "  ecn: {kmin: 150KB, kmax: 1.2MB, pmax: 20%}\n"
-				  "workload: {kind: incast, senders: 4, size: 4MB}\n"
-				  "output: {sample: 0}\n";
+static const char incast_4to1[] =
+    "name: ecn4\n"
+    "seed: 1\n"
+    "stop: 50ms\n"
+    "topology: {kind: star, hosts: 5, link: {rate: 100Gbps, cable: 2m}}\n"
+    "switch:\n"
+    "  buffer: {size: 32MB, per_port: 4MB}\n"
+    "  lossless: [3]\n"
+    "  pfc: {xoff: 300KB, xon_offset: 50KB, headroom: 1.6MB}\n"
+    "  ecn: {kmin: 150KB, kmax: 1.2MB, pmax: 20%}\n"
+    "workload: {kind: incast, senders: 4, size: 4MB}\n"
+    "output: {sample: 0}\n";
 
 Test(tune, ecn_tune_is_no_worse_than_a_six_by_six_grid_in_36_runs)
 {
@@ -582,8 +589,8 @@ Test(tune, ecn_tune_is_no_worse_than_a_six_by_six_grid_in_36_runs)
 			snprintf(out, sizeof(out), "%s", ts_tmp("grid"));
 			snprintf(kmin, sizeof(kmin), "switch.ecn.kmin=%lld", a);
 			snprintf(kmax, sizeof(kmax), "switch.ecn.kmax=%lld", m);
-			ts_exec(&p, (const char *[]){"run", scn, "--set", kmin, "--set", kmax, "-o", out,
-						     "--quiet", NULL});
+			ts_exec(&p, (const char *[]){"run", scn, "--set", kmin, "--set", kmax, "-o",
+						     out, "--quiet", NULL});
 			cr_assert_eq(p.code, 0, "%s", p.err);
 			ts_proc_free(&p);
 			snprintf(out + strlen(out), sizeof(out) - strlen(out), "/results.json");
@@ -601,8 +608,8 @@ Test(tune, ecn_tune_is_no_worse_than_a_six_by_six_grid_in_36_runs)
 	cr_assert_gt(feasible_grid, 0);
 	ts_exec(&p, (const char *[]){"tune", scn, "--vary", "switch.ecn.kmin=5KB..500KB", "--vary",
 				     "switch.ecn.kmax=20KB..2MB", "--minimize", "fct_us.max",
-				     "--subject-to", "pfc_pause_frames == 0", "--budget", "36", "-j",
-				     "2", "-o", dir, "--quiet", NULL});
+				     "--subject-to", "pfc_pause_frames == 0", "--budget", "36",
+				     "-j", "2", "-o", dir, "--quiet", NULL});
 	cr_assert_eq(p.code, 0, "%s", p.err);
 	ts_proc_free(&p);
 	j = load_tune(dir);
@@ -612,4 +619,29 @@ Test(tune, ecn_tune_is_no_worse_than_a_six_by_six_grid_in_36_runs)
 	cr_expect(json_is_true(json_object_get(b, "feasible")));
 	cr_expect_leq(got, best, "tune %g us, 6 x 6 grid %g us", got, best);
 	json_decref(j);
+}
+
+Test(tune, a_key_from_a_config_file_names_the_field_to_change)
+{
+	char dir[300];
+	struct ts_proc p;
+
+	snprintf(dir, sizeof(dir), "%s", ts_tmp("configs"));
+	ts_exec(&p, (const char *[]){"tune", "experiments/configs-fixed.yaml", "--set",
+				     "workload.size=1MB", "--vary", "switch.ecn.kmax=500KB..4MB",
+				     "--vary", "nic.dcqcn.rp_ai_rate=1..100", "--minimize",
+				     "collective.completion_time_us", "--budget", "3", "-o", dir,
+				     NULL});
+	cr_assert_eq(p.code, 0, "%s", p.err);
+	cr_expect(strstr(p.out, "switch.ecn.kmax comes from switch.sonic "
+				"(experiments/configs/config_db-seed.json, line ") != NULL,
+		  "%s", p.out);
+	cr_expect(
+	    strstr(p.out, "\"WRED_PROFILE\": {\"SEED_LOSSLESS\": {\"green_max_threshold\": \"") !=
+		NULL,
+	    "%s", p.out);
+	cr_expect(strstr(p.out, "nic.dcqcn.rp_ai_rate comes from nic.cc_params") != NULL, "%s",
+		  p.out);
+	cr_expect(strstr(p.out, "/cc_params/rp_ai_rate)") != NULL, "%s", p.out);
+	ts_proc_free(&p);
 }

@@ -121,8 +121,8 @@ static int parse_range(const char *arg, struct tune_param *p, struct diag *d)
 	dots = strstr(eq + 1, "..");
 	if (!dots || strchr(eq + 1, ',') || strchr(dots, ':') || (size_t)(dots - eq - 1) >= 64 ||
 	    strlen(dots + 2) >= 64) {
-		diag_set(d, "--vary", 0, key, "\"%s\" is not a range LO..HI (tune searches it: no list, no :N)",
-			 eq + 1);
+		diag_set(d, "--vary", 0, key,
+			 "\"%s\" is not a range LO..HI (tune searches it: no list, no :N)", eq + 1);
 		return -EINVAL;
 	}
 	snprintf(lo_s, sizeof(lo_s), "%.*s", (int)(dots - eq - 1), eq + 1);
@@ -134,8 +134,9 @@ static int parse_range(const char *arg, struct tune_param *p, struct diag *d)
 	    (hi.fam == SWEEP_FAM_INT && lo.fam == SWEEP_FAM_REAL))
 		lo.fam = hi.fam = SWEEP_FAM_REAL;
 	if (lo.fam != hi.fam) {
-		diag_set(d, "--vary", 0, key, "\"%s\": the two ends are not the same kind (a %s, a %s)",
-			 eq + 1, sweep_family_name[lo.fam], sweep_family_name[hi.fam]);
+		diag_set(d, "--vary", 0, key,
+			 "\"%s\": the two ends are not the same kind (a %s, a %s)", eq + 1,
+			 sweep_family_name[lo.fam], sweep_family_name[hi.fam]);
 		return -EINVAL;
 	}
 	if (!(lo.r < hi.r)) {
@@ -190,7 +191,8 @@ static int parse_constraint(const struct tune_problem *pb, const char *arg,
 	static const struct {
 		const char *s;
 		enum tune_op op;
-	} ops[] = {{"==", TUNE_EQ}, {"<=", TUNE_LE}, {">=", TUNE_GE}, {"<", TUNE_LT}, {">", TUNE_GT}};
+	} ops[] = {
+	    {"==", TUNE_EQ}, {"<=", TUNE_LE}, {">=", TUNE_GE}, {"<", TUNE_LT}, {">", TUNE_GT}};
 	char metric[TUNE_METRIC + 8], value[64];
 	const char *at = NULL, *v;
 	size_t len, oplen = 0;
@@ -204,8 +206,8 @@ static int parse_constraint(const struct tune_problem *pb, const char *arg,
 		}
 	}
 	if (!at) {
-		diag_set(d, "--subject-to", 0, "", "\"%s\" is not 'METRIC OP VALUE' (OP: ==, <=, >=, <, >)",
-			 arg);
+		diag_set(d, "--subject-to", 0, "",
+			 "\"%s\" is not 'METRIC OP VALUE' (OP: ==, <=, >=, <, >)", arg);
 		return -EINVAL;
 	}
 	for (len = (size_t)(at - arg); len && arg[len - 1] == ' '; len--)
@@ -230,8 +232,9 @@ static int parse_constraint(const struct tune_problem *pb, const char *arg,
 		if ((err = sweep_value_parse("--subject-to", 0, metric, value, &e, d)))
 			return err;
 		if (e.fam != p->fam && !(e.fam == SWEEP_FAM_INT && p->fam == SWEEP_FAM_REAL)) {
-			diag_set(d, "--subject-to", 0, metric, "\"%s\" is a %s, the key's range a %s",
-				 value, sweep_family_name[e.fam], sweep_family_name[p->fam]);
+			diag_set(d, "--subject-to", 0, metric,
+				 "\"%s\" is a %s, the key's range a %s", value,
+				 sweep_family_name[e.fam], sweep_family_name[p->fam]);
 			return -EINVAL;
 		}
 		c->value = e.r;
@@ -239,7 +242,9 @@ static int parse_constraint(const struct tune_problem *pb, const char *arg,
 		char *end;
 
 		errno = 0;
-		c->value = !strcmp(value, "true") ? 1 : !strcmp(value, "false") ? 0 : strtod(value, &end);
+		c->value = !strcmp(value, "true")    ? 1
+			   : !strcmp(value, "false") ? 0
+						     : strtod(value, &end);
 		if (strcmp(value, "true") && strcmp(value, "false") &&
 		    (end == value || *end || errno || !isfinite(c->value))) {
 			diag_set(d, "--subject-to", 0, metric, "\"%s\" is not a number", value);
@@ -248,7 +253,8 @@ static int parse_constraint(const struct tune_problem *pb, const char *arg,
 	}
 	if (impossible(pb, c)) {
 		diag_set(d, "--subject-to", 0, metric, "\"%s\" can never hold%s", c->text,
-			 c->m.param >= 0 ? " in the key's range" : ": the metric is never negative");
+			 c->m.param >= 0 ? " in the key's range"
+					 : ": the metric is never negative");
 		return -EINVAL;
 	}
 	return 0;
@@ -267,8 +273,8 @@ static char *key_value(const char *key, const char *value)
 
 void tune_format(const struct tune_param *p, double v, char *buf, size_t size)
 {
-	sweep_value_format(p->fam, sweep_family_integral(p->fam) ? (uint64_t)llround(v) : 0, v,
-			   buf, size);
+	sweep_value_format(p->fam, sweep_family_integral(p->fam) ? (uint64_t)llround(v) : 0, v, buf,
+			   size);
 }
 
 /* The scenario with every parameter at its low (@hi 0) or high end; 0, or
@@ -547,8 +553,8 @@ static int build_problem(struct tune_ctx *c, const struct tune_args *a, struct d
 		}
 	}
 	for (size_t k = 0; k < a->n_obj; k++) {
-		if ((err = parse_metric(pb, a->maximize[k] ? "--maximize" : "--minimize",
-					a->obj[k], &pb->obj[k].m, d)))
+		if ((err = parse_metric(pb, a->maximize[k] ? "--maximize" : "--minimize", a->obj[k],
+					&pb->obj[k].m, d)))
 			return err;
 		pb->obj[k].maximize = a->maximize[k];
 		pb->n_obj++;
@@ -568,7 +574,8 @@ static int build_problem(struct tune_ctx *c, const struct tune_args *a, struct d
 		for (size_t i = 0; i < pb->n_params; i++) {
 			if (strlen(pb->params[i].key) == len &&
 			    !strncmp(pb->params[i].key, a->sets[f], len)) {
-				diag_set(d, "--set", 0, pb->params[i].key, "is varied: it cannot be set too");
+				diag_set(d, "--set", 0, pb->params[i].key,
+					 "is varied: it cannot be set too");
 				return -EINVAL;
 			}
 		}
@@ -741,10 +748,11 @@ int tune__main(const struct tune_args *a)
 		goto out;
 	if (stop_flag) {
 		if (!mpi.rank)
-			fprintf(stderr,
-				"rocesim: tune interrupted by signal %d: %zu runs kept in %s; run the "
-				"same tune again to resume\n",
-				(int)stop_sig, c.search.runs, dir);
+			fprintf(
+			    stderr,
+			    "rocesim: tune interrupted by signal %d: %zu runs kept in %s; run the "
+			    "same tune again to resume\n",
+			    (int)stop_sig, c.search.runs, dir);
 		rc = 128 + stop_sig;
 		goto out;
 	}

@@ -101,8 +101,9 @@ int tune__verb(int argc, char **argv, long local_ranks)
 			if (!v || !*v)
 				rc = cli_usage_error(pre, usage, "%s needs a metric", o);
 			else if (a.n_obj == 2)
-				rc = cli_usage_error(pre, usage, "%s",
-						     "at most two objectives (--minimize, --maximize)");
+				rc = cli_usage_error(
+				    pre, usage, "%s",
+				    "at most two objectives (--minimize, --maximize)");
 			else {
 				a.obj[a.n_obj] = argv[++i];
 				a.maximize[a.n_obj++] = o[2] == 'm' && o[3] == 'a';
@@ -119,12 +120,13 @@ int tune__verb(int argc, char **argv, long local_ranks)
 				a.sets[a.n_sets++] = argv[++i];
 		} else if (!strcmp(o, "--seeds")) {
 			if (!v || parse_count(v, 10000, &a.seeds))
-				rc = cli_usage_error(pre, usage, "%s needs a count (1 to 10000)", o);
+				rc =
+				    cli_usage_error(pre, usage, "%s needs a count (1 to 10000)", o);
 			i++;
 		} else if (!strcmp(o, "--budget")) {
 			if (!v || parse_count(v, TUNE_MAX_BUDGET, &a.budget))
-				rc = cli_usage_error(pre, usage, "%s needs a count of runs (1 to 100000)",
-						     o);
+				rc = cli_usage_error(pre, usage,
+						     "%s needs a count of runs (1 to 100000)", o);
 			i++;
 		} else if (!strcmp(o, "-j") || !strcmp(o, "--jobs")) {
 			if (!v || parse_count(v, 4096, &a.jobs))
@@ -146,7 +148,8 @@ int tune__verb(int argc, char **argv, long local_ranks)
 	if (rc < 0 && !a.scenario)
 		rc = cli_usage_error(pre, usage, "%s", "tune needs a scenario file");
 	if (rc < 0 && !a.n_vary)
-		rc = cli_usage_error(pre, usage, "%s", "tune needs a key to vary (--vary KEY=LO..HI)");
+		rc = cli_usage_error(pre, usage, "%s",
+				     "tune needs a key to vary (--vary KEY=LO..HI)");
 	if (rc < 0 && a.n_vary > TUNE_MAX_PARAMS)
 		rc = cli_usage_error(pre, usage, "%s", "at most 8 keys to vary");
 	if (rc < 0 && !a.n_obj)

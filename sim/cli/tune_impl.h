@@ -101,13 +101,13 @@ struct tune_search {
 	void *ctx;
 	struct tune_point *pts; /* every point evaluated, in order */
 	size_t n, cap;
-	size_t runs;	/* runs taken */
-	size_t *path;	/* the incumbents, in order (indices into pts) */
+	size_t runs;  /* runs taken */
+	size_t *path; /* the incumbents, in order (indices into pts) */
 	size_t n_path;
-	const char *method; /* "bisection" or "simplex" */
-	int monotone;	    /* bisection: feasibility monotone on every point (1) */
-	int exhausted;	    /* the budget ran out */
-	char note[512];	    /* what the search has to say (monotonicity, budget) */
+	const char *method;		 /* "bisection" or "simplex" */
+	int monotone;			 /* bisection: feasibility monotone on every point (1) */
+	int exhausted;			 /* the budget ran out */
+	char note[512];			 /* what the search has to say (monotonicity, budget) */
 	double norm_lo[2], norm_span[2]; /* two objectives: the scale of each */
 };
 

@@ -69,8 +69,8 @@ static void write_csv(const struct tune_ctx *c, FILE *f)
 		fprintf(f, ",%s", pb->params[i].key);
 	fputs(",status", f);
 	for (size_t k = 0; k < slots; k++)
-		if (first_slot(pb, k) && (k >= pb->n_obj ? pb->cons[k - pb->n_obj].m.param < 0
-							 : pb->obj[k].m.param < 0))
+		if (first_slot(pb, k) &&
+		    (k >= pb->n_obj ? pb->cons[k - pb->n_obj].m.param < 0 : pb->obj[k].m.param < 0))
 			fprintf(f, ",%s", slot_name(pb, k));
 	fputs(",feasible,error\n", f);
 	for (size_t r = 0; r < c->n_rows; r++) {
@@ -86,8 +86,9 @@ static void write_csv(const struct tune_ctx *c, FILE *f)
 		}
 		fprintf(f, ",%s", row->status);
 		for (size_t k = 0; k < slots; k++) {
-			if (!first_slot(pb, k) || (k >= pb->n_obj ? pb->cons[k - pb->n_obj].m.param >= 0
-								  : pb->obj[k].m.param >= 0))
+			if (!first_slot(pb, k) ||
+			    (k >= pb->n_obj ? pb->cons[k - pb->n_obj].m.param >= 0
+					    : pb->obj[k].m.param >= 0))
 				continue;
 			fputc(',', f);
 			csv_number(f, row->vals[k]);
@@ -116,8 +117,7 @@ static json_t *values_json(const struct tune_problem *pb, const struct tune_poin
 }
 
 /* The id of point @pt as the runs name it ("p012"). */
-static void point_id(const struct tune_ctx *c, const struct tune_point *pt, char *buf,
-		     size_t size)
+static void point_id(const struct tune_ctx *c, const struct tune_point *pt, char *buf, size_t size)
 {
 	snprintf(buf, size, "p%0*zu", c->sp.id_width, pt->id);
 }
@@ -152,7 +152,8 @@ static json_t *point_json(const struct tune_ctx *c, const struct tune_point *pt,
 			double sum = 0;
 
 			seeds = 0;
-			for (size_t q = r; q < c->n_rows && c->rows[q].point == row->point; q++, seeds++)
+			for (size_t q = r; q < c->n_rows && c->rows[q].point == row->point;
+			     q++, seeds++)
 				sum += c->rows[q].vals[k];
 			json_object_set_new(m, slot_name(pb, k), json_real(sum / (double)seeds));
 		}
@@ -222,8 +223,9 @@ static json_t *tune_json(const struct tune_ctx *c)
 	if (!strcmp(s->method ? s->method : "", "bisection"))
 		json_object_set_new(j, "monotone", json_boolean(s->monotone));
 	json_object_set_new(j, "note", json_string(s->note));
-	json_object_set_new(j, "feasible",
-			    json_boolean(b >= 0 && s->pts[b].state == TUNE_RAN && s->pts[b].viol == 0));
+	json_object_set_new(
+	    j, "feasible",
+	    json_boolean(b >= 0 && s->pts[b].state == TUNE_RAN && s->pts[b].viol == 0));
 	json_object_set_new(j, "best", b >= 0 ? point_json(c, &s->pts[b], 1) : json_null());
 	for (size_t i = 0; i < s->n_path; i++)
 		json_array_append_new(path, point_json(c, &s->pts[s->path[i]], 0));
@@ -296,8 +298,8 @@ static void print_fragment(const struct tune_ctx *c, const struct tune_point *pt
 	for (size_t i = 0; i < pb->n_params; i++)
 		order[i] = i;
 	for (size_t i = 1; i < pb->n_params; i++) /* by key, so that prefixes meet */
-		for (size_t j = i; j > 0 && strcmp(pb->params[order[j]].key,
-						   pb->params[order[j - 1]].key) < 0;
+		for (size_t j = i;
+		     j > 0 && strcmp(pb->params[order[j]].key, pb->params[order[j - 1]].key) < 0;
 		     j--) {
 			size_t t = order[j];
 
@@ -370,7 +372,10 @@ static void print_origins(const struct tune_ctx *c, const struct tune_point *pt,
 			*field++ = '\0';
 			fprintf(out, "\"%s\": {\"%s\": {\"%s\": \"%s\"}}\n", table, name, field, v);
 		} else if (!strcmp(o->via, "nic.cc_params")) {
-			fprintf(out, "write %s in its entry %s\n", v, o->key);
+			fprintf(out,
+				"%s = %s (on the NIC: echo %s > "
+				"/sys/kernel/debug/mlx5/<PCI>/cc_params/%s)\n",
+				o->key, v, v, o->key);
 		} else {
 			fprintf(out, "set %s to %s\n", o->key, v);
 		}
@@ -408,8 +413,9 @@ void tune_print(const struct tune_ctx *c, const struct scenario *s, FILE *out)
 	}
 	for (size_t k = 0; k < pb->n_obj; k++)
 		if (pb->obj[k].m.param < 0)
-			fprintf(out, "    %-36s %.6g (%s, mean over the seeds)\n", pb->obj[k].m.name,
-				se->pts[b].obj[k], pb->obj[k].maximize ? "maximized" : "minimized");
+			fprintf(out, "    %-36s %.6g (%s, mean over the seeds)\n",
+				pb->obj[k].m.name, se->pts[b].obj[k],
+				pb->obj[k].maximize ? "maximized" : "minimized");
 	for (size_t i = 0; i < pb->n_cons; i++) {
 		double worst = NAN;
 
@@ -419,13 +425,15 @@ void tune_print(const struct tune_ctx *c, const struct scenario *s, FILE *out)
 			double v = c->rows[r].vals[pb->n_obj + i];
 
 			if (c->rows[r].point == (size_t)b && !isnan(v) &&
-			    (isnan(worst) || tune_violation(pb->cons[i].op, v, pb->cons[i].value) >=
-						 tune_violation(pb->cons[i].op, worst, pb->cons[i].value)))
+			    (isnan(worst) ||
+			     tune_violation(pb->cons[i].op, v, pb->cons[i].value) >=
+				 tune_violation(pb->cons[i].op, worst, pb->cons[i].value)))
 				worst = v;
 		}
 		fprintf(out, "    %-36s %.6g (%s %s %.6g: %s)\n", pb->cons[i].m.name, worst,
 			pb->cons[i].m.name, op_text[pb->cons[i].op], pb->cons[i].value,
-			!isnan(worst) && tune_violation(pb->cons[i].op, worst, pb->cons[i].value) == 0
+			!isnan(worst) &&
+				tune_violation(pb->cons[i].op, worst, pb->cons[i].value) == 0
 			    ? "met"
 			    : "not met");
 	}

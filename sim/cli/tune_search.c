@@ -12,8 +12,8 @@
  * thresholds often find their best), then GSL's Nelder-Mead simplex
  * (nmsimplex2) from the grid's best point, restarted from the best point
  * with half the step each time it shrinks below the grain (or a hundredth
- * of the range, whichever is coarser), until the budget is spent. Values are snapped to the grain (whole bytes, ps, ...)
- * before they run, and a point already evaluated is never run again.
+ * of the range, whichever is coarser), until the budget is spent. Values are snapped to the grain
+ * (whole bytes, ps, ...) before they run, and a point already evaluated is never run again.
  * Constraints enter as a penalty above every feasible score, scaled by
  * how far they are broken (relative to their limit), so the simplex walks
  * toward feasibility; with seeds, the objective is the mean over the seeds
@@ -81,8 +81,8 @@ void tune_fold(const struct tune_problem *pb, struct tune_point *pt, size_t seed
 	for (size_t c = 0; c < pb->n_cons; c++)
 		v += tune_violation(pb->cons[c].op, vals[pb->n_obj + c], pb->cons[c].value);
 	for (size_t k = 0; k < pb->n_obj; k++)
-		pt->obj[k] = seed ? pt->obj[k] + (vals[k] - pt->obj[k]) / (double)(seed + 1)
-				  : vals[k];
+		pt->obj[k] =
+		    seed ? pt->obj[k] + (vals[k] - pt->obj[k]) / (double)(seed + 1) : vals[k];
 	pt->viol = seed && pt->viol > v ? pt->viol : v;
 }
 
@@ -92,7 +92,8 @@ double tune_score(const struct tune_search *s, const struct tune_point *pt)
 	double f = 0;
 
 	if (pt->viol > 0 || pt->state != TUNE_RAN)
-		return TUNE_INFEASIBLE * (1 + (pt->state == TUNE_RAN ? pt->viol : TUNE_VIOL_FAILED));
+		return TUNE_INFEASIBLE *
+		       (1 + (pt->state == TUNE_RAN ? pt->viol : TUNE_VIOL_FAILED));
 	for (size_t k = 0; k < pb->n_obj; k++) {
 		double v = pb->obj[k].maximize ? -pt->obj[k] : pt->obj[k];
 
@@ -146,7 +147,8 @@ size_t tune_front(const struct tune_search *s, size_t *idx)
 			idx[n++] = i;
 	}
 	for (size_t i = 1; i < n; i++) /* few points: insertion sort by objective 0 */
-		for (size_t j = i; j > 0 && s->pts[idx[j]].obj[0] < s->pts[idx[j - 1]].obj[0]; j--) {
+		for (size_t j = i; j > 0 && s->pts[idx[j]].obj[0] < s->pts[idx[j - 1]].obj[0];
+		     j--) {
 			size_t t = idx[j];
 
 			idx[j] = idx[j - 1];
@@ -495,7 +497,8 @@ static int simplex(struct tune_search *s)
 		size_t before = s->n;
 
 		for (size_t i = 0; i < d; i++) {
-			double ui = best >= 0 ? tune_to_unit(&pb->params[i], s->pts[best].x[i]) : 0.5;
+			double ui =
+			    best >= 0 ? tune_to_unit(&pb->params[i], s->pts[best].x[i]) : 0.5;
 
 			gsl_vector_set(u, i, ui);
 			/* from the top end of a range the first step goes down */
