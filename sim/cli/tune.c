@@ -750,9 +750,12 @@ int tune__main(const struct tune_args *a)
 		if (!mpi.rank)
 			fprintf(
 			    stderr,
-			    "rocesim: tune interrupted by signal %d: %zu runs kept in %s; run the "
-			    "same tune again to resume\n",
-			    (int)stop_sig, c.search.runs, dir);
+			    "rocesim: tune interrupted by %s: %zu runs kept in %s; run the same "
+			    "tune again to resume\n",
+			    stop_sig == SIGINT	  ? "SIGINT"
+			    : stop_sig == SIGTERM ? "SIGTERM"
+						  : "SIGHUP",
+			    c.search.runs, dir);
 		rc = 128 + stop_sig;
 		goto out;
 	}
