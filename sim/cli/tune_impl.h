@@ -171,6 +171,12 @@ struct tune_ctx {
 	int rank, ranks; /* under mpirun */
 };
 
+/*
+ * The problem of @a into c->pb (and its --set into c->fixed): 0, -EINVAL
+ * with @d set, or -ENOMEM. @ranks: MPI ranks sharing each batch.
+ */
+struct tune_args;
+int tune_problem_build(struct tune_ctx *c, const struct tune_args *a, int ranks, struct diag *d);
 /* @v of parameter @p as --set takes it ("150KB"), into @buf (64). */
 void tune_format(const struct tune_param *p, double v, char *buf, size_t size);
 /* The base unit a parameter's values are in: "B", "bps", "ps", "mm" or "". */
