@@ -31,6 +31,8 @@ static const char usage[] =
 	"                    [--progress | --quiet] [--slurm]\n"
 	"       rocesim sweep --task K DIR\n"
 	"       rocesim sweep --collect DIR\n"
+	"       rocesim tune SCENARIO.yaml --vary KEY=LO..HI... (--minimize M | --maximize M)...\n"
+	"                    [--subject-to 'M OP V']... [--seeds N] [--budget N] [-j N] [-o DIR]\n"
 	"       rocesim check SCENARIO.yaml [--json] [--fail LINK|NODE]... [--with FILE]...\n"
 	"                     [--all-pairs]\n"
 	"       rocesim plot OUTDIR|SWEEPDIR [--svg] [--top N]\n"
@@ -302,6 +304,8 @@ int main(int argc, char **argv)
 		return cmd_check(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "sweep"))
 		return cmd_sweep(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "tune"))
+		return cmd_tune(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "plot"))
 		return cmd_plot(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "import"))

@@ -187,8 +187,6 @@ static int check_point(const struct sweep_spec *sp, size_t p, size_t v, struct s
 {
 	const char *overlay = sp->n_variants ? sp->variants[v].path : NULL;
 	char *sets[sp->n_axes ? sp->n_axes : 1], which[512] = "";
-	struct scenario *s = NULL;
-	struct topo *t = NULL;
 	struct diag d = {0};
 	size_t len = 0;
 	int err;
@@ -200,22 +198,8 @@ static int check_point(const struct sweep_spec *sp, size_t p, size_t v, struct s
 	for (size_t a = 0; a < sp->n_axes && len < sizeof(which); a++)
 		len += (size_t)snprintf(which + len, sizeof(which) - len, "%s%s", a ? " " : "",
 					sets[a]);
-	err = scn_load_with(sp->scenario,
-			    &(struct scn_load_opts){.overlays = &overlay,
-						    .n_overlays = overlay ? 1 : 0,
-						    .sets = (const char *const *)sets,
-						    .n_sets = sp->n_axes},
-			    &s, &d);
-	if (!err && (err = topo_build(&s->topo, &t, &d)))
-		scn_locate(s, &d);
-	else if (!err)
-		err = scn_resolve(s, t, &d);
+	err = sweep_load_point(sp->scenario, overlay, sets, sp->n_axes, keep, &d);
 	sweep_sets_free(sets, sp->n_axes);
-	topo_free(t);
-	if (!err && keep)
-		*keep = s;
-	else
-		scn_free(s);
 	if (err == -ENOMEM) {
 		fputs("rocesim: out of memory\n", stderr);
 		return CLI_EXIT_INPUT;

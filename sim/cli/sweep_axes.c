@@ -23,17 +23,8 @@
 #include "sim/cli/sweep_impl.h"
 #include "sim/engine/units.h"
 
-enum family { FAM_INT, FAM_REAL, FAM_SIZE, FAM_RATE, FAM_TIME, FAM_LENGTH, FAM_PERCENT };
-
-static const char *const family_name[] = {"whole number", "number", "size",	 "rate",
-					  "time",	  "length", "percentage"};
-
-/* A range end: its kind and its value (integral kinds in .u, else .r). */
-struct end {
-	enum family fam;
-	uint64_t u;
-	double r;
-};
+const char *const sweep_family_name[] = {"whole number", "number", "size",	"rate",
+					 "time",	 "length", "percentage"};
 
 struct unit {
 	const char *name;
@@ -90,29 +81,29 @@ static int bare_number(const char *s, uint64_t *u, double *r)
 }
 
 /* What @s is; -EINVAL with @d set when it is none of the kinds a range takes. */
-static int parse_end(const char *where, int line, const char *key, const char *s, struct end *e,
-		     struct diag *d)
+int sweep_value_parse(const char *where, int line, const char *key, const char *s,
+		      struct sweep_end *e, struct diag *d)
 {
 	simtime_t ps;
 	int n = bare_number(s, &e->u, &e->r);
 
 	if (n) {
-		e->fam = n == 1 ? FAM_INT : FAM_REAL;
+		e->fam = n == 1 ? SWEEP_FAM_INT : SWEEP_FAM_REAL;
 		if (n == 1)
 			e->r = (double)e->u;
 		return 0;
 	}
 	if (!units_time(s, &ps)) {
-		e->fam = FAM_TIME;
+		e->fam = SWEEP_FAM_TIME;
 		e->u = ps;
 	} else if (!units_rate(s, &e->u)) {
-		e->fam = FAM_RATE;
+		e->fam = SWEEP_FAM_RATE;
 	} else if (!units_size(s, &e->u)) {
-		e->fam = FAM_SIZE;
+		e->fam = SWEEP_FAM_SIZE;
 	} else if (!units_length(s, &e->u)) {
-		e->fam = FAM_LENGTH;
+		e->fam = SWEEP_FAM_LENGTH;
 	} else if (strchr(s, '%') && !units_fraction(s, &e->r)) {
-		e->fam = FAM_PERCENT;
+		e->fam = SWEEP_FAM_PERCENT;
 		return 0;
 	} else {
 		return fail(d, where, line, key,
@@ -134,34 +125,34 @@ static void format_exact(const struct unit *units, uint64_t v, char *buf, size_t
 	snprintf(buf, size, "%llu%s", (unsigned long long)(v / u->scale), u->name);
 }
 
-static int format_value(enum family fam, uint64_t u, double r, char *buf, size_t size)
+int sweep_value_format(enum sweep_family fam, uint64_t u, double r, char *buf, size_t size)
 {
 	switch (fam) {
-	case FAM_INT:
+	case SWEEP_FAM_INT:
 		return snprintf(buf, size, "%llu", (unsigned long long)u);
-	case FAM_REAL:
+	case SWEEP_FAM_REAL:
 		return snprintf(buf, size, "%.10g", r);
-	case FAM_PERCENT:
+	case SWEEP_FAM_PERCENT:
 		return snprintf(buf, size, "%.10g%%", r * 100.0);
-	case FAM_SIZE:
+	case SWEEP_FAM_SIZE:
 		format_exact(size_units, u, buf, size);
 		break;
-	case FAM_RATE:
+	case SWEEP_FAM_RATE:
 		format_exact(rate_units, u, buf, size);
 		break;
-	case FAM_TIME:
+	case SWEEP_FAM_TIME:
 		format_exact(time_units, u, buf, size);
 		break;
-	case FAM_LENGTH:
+	case SWEEP_FAM_LENGTH:
 		format_exact(length_units, u, buf, size);
 		break;
 	}
 	return 0;
 }
 
-static int integral(enum family fam)
+int sweep_family_integral(enum sweep_family fam)
 {
-	return fam != FAM_REAL && fam != FAM_PERCENT;
+	return fam != SWEEP_FAM_REAL && fam != SWEEP_FAM_PERCENT;
 }
 
 static int add_value(struct sweep_axis *ax, const char *v, size_t len)
@@ -206,7 +197,7 @@ static int parse_range(const char *where, int line, const char *key, const char 
 {
 	const char *colon = strrchr(dots, ':');
 	char lo_s[64], hi_s[64], buf[64];
-	struct end lo, hi;
+	struct sweep_end lo, hi;
 	double f = 0, prev = -1;
 	unsigned long long n = 0;
 	int err, geometric, logspace;
@@ -218,17 +209,17 @@ static int parse_range(const char *where, int line, const char *key, const char 
 			    spec, "");
 	snprintf(lo_s, sizeof(lo_s), "%.*s", (int)(dots - spec), spec);
 	snprintf(hi_s, sizeof(hi_s), "%.*s", (int)(colon - dots - 2), dots + 2);
-	if ((err = parse_end(where, line, key, lo_s, &lo, d)) ||
-	    (err = parse_end(where, line, key, hi_s, &hi, d)))
+	if ((err = sweep_value_parse(where, line, key, lo_s, &lo, d)) ||
+	    (err = sweep_value_parse(where, line, key, hi_s, &hi, d)))
 		return err;
-	if (lo.fam == FAM_INT && hi.fam == FAM_REAL)
-		lo.fam = FAM_REAL;
-	if (hi.fam == FAM_INT && lo.fam == FAM_REAL)
-		hi.fam = FAM_REAL;
+	if (lo.fam == SWEEP_FAM_INT && hi.fam == SWEEP_FAM_REAL)
+		lo.fam = SWEEP_FAM_REAL;
+	if (hi.fam == SWEEP_FAM_INT && lo.fam == SWEEP_FAM_REAL)
+		hi.fam = SWEEP_FAM_REAL;
 	if (lo.fam != hi.fam) {
 		diag_set(d, where, line, key,
 			 "\"%s\": the two ends are not the same kind (a %s, a %s)", spec,
-			 family_name[lo.fam], family_name[hi.fam]);
+			 sweep_family_name[lo.fam], sweep_family_name[hi.fam]);
 		return -EINVAL;
 	}
 	geometric = colon[1] == 'x';
@@ -281,15 +272,16 @@ static int parse_range(const char *where, int line, const char *key, const char 
 			v = lo.r, u = lo.u;
 		else if (!geometric && i == n - 1)
 			v = hi.r, u = hi.u;
-		else if (integral(lo.fam))
+		else if (sweep_family_integral(lo.fam))
 			u = (uint64_t)llround(v), v = (double)u;
-		if (integral(lo.fam) && i > 0 && v == prev)
+		if (sweep_family_integral(lo.fam) && i > 0 && v == prev)
 			return fail(d, where, line, key,
 				    "\"%s\" gives the same value twice once rounded to whole %ss: "
 				    "ask for fewer points",
-				    spec, lo.fam == FAM_INT ? "number" : family_name[lo.fam]);
+				    spec,
+				    lo.fam == SWEEP_FAM_INT ? "number" : sweep_family_name[lo.fam]);
 		prev = v;
-		format_value(lo.fam, u, v, buf, sizeof(buf));
+		sweep_value_format(lo.fam, u, v, buf, sizeof(buf));
 		if ((err = add_value(ax, buf, strlen(buf))))
 			return err;
 	}

@@ -87,6 +87,37 @@ struct sweep_run {
 
 /* ---- sweep_axes.c ---- */
 
+/* The kinds of value a range takes. */
+enum sweep_family {
+	SWEEP_FAM_INT,
+	SWEEP_FAM_REAL,
+	SWEEP_FAM_SIZE,	  /* bytes */
+	SWEEP_FAM_RATE,	  /* bit/s */
+	SWEEP_FAM_TIME,	  /* ps */
+	SWEEP_FAM_LENGTH, /* mm */
+	SWEEP_FAM_PERCENT /* a fraction, written as a percentage */
+};
+/* "whole number", "number", "size", ... by family. */
+extern const char *const sweep_family_name[];
+
+/* A value of a range: its kind and its value (integral kinds in .u, else .r;
+ * .r also holds integral values as doubles). */
+struct sweep_end {
+	enum sweep_family fam;
+	uint64_t u;
+	double r;
+};
+
+/* Whole numbers of the base unit (all but SWEEP_FAM_REAL and _PERCENT)? */
+int sweep_family_integral(enum sweep_family fam);
+/* What @s is into @e; -EINVAL with @d set (file @where, @line, path @key)
+ * when it is none of the kinds a range takes. */
+int sweep_value_parse(const char *where, int line, const char *key, const char *s,
+		      struct sweep_end *e, struct diag *d);
+/* @u (integral kinds) or @r written as a value --set takes, in the largest
+ * unit that keeps it exact ("150KB", "2500ns"). */
+int sweep_value_format(enum sweep_family fam, uint64_t u, double r, char *buf, size_t size);
+
 /*
  * Parse one axis "KEY=V1,V2,..." / "KEY=LO..HI:N" / "KEY=LO..HI:xF" into
  * @ax (sweep_axis_free it). Ranges of sizes, rates, times and lengths give
@@ -138,6 +169,15 @@ void sweep_sets_free(char **sets, size_t n);
  */
 int sweep_spec_from_scenario(struct sweep_spec *sp, const char *text, size_t len, int have_vary,
 			     int have_zip, int have_seeds, int have_variants, struct diag *d);
+/*
+ * Load the scenario @file as `rocesim run` would, with the overlay @overlay
+ * (NULL: none) and the @n overrides @sets ("KEY=VALUE"): the topology built
+ * and the workload resolved on it. 0, -EINVAL with @d set, or -ENOMEM; with
+ * @keep, the scenario into *@keep (scn_free it).
+ */
+struct scenario;
+int sweep_load_point(const char *file, const char *overlay, char *const *sets, size_t n,
+		     struct scenario **keep, struct diag *d);
 /* sweep.json's content: the whole spec and every point. New reference. */
 json_t *sweep_spec_json(const struct sweep_spec *sp);
 /*

@@ -1,0 +1,571 @@
+/*
+ * rocesim tune: the verb. Reads the ranges, objectives and constraints,
+ * checks them against the scenario (the ends of every range loaded as
+ * `rocesim run` would load them), locks the tune folder, then lets the
+ * search (tune_search.c) ask for points; each point runs as a sweep's
+ * point does, once per seed, through sweep_run_all, and its metrics are
+ * read back from each run's results.json. The reports are tune_report.c's.
+ *
+ * Under mpirun every rank reads the command line and follows the same
+ * search: the search depends only on the results, which every rank reads
+ * from the shared folder once a batch has run. Each batch's runs are
+ * shared among the ranks as a sweep's are; rank 0 alone locks the folder,
+ * prints and writes the reports.
+ */
+#define _XOPEN_SOURCE 700
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sim/cli/cli.h"
+#include "sim/cli/tune_impl.h"
+#include "sim/config/scenario.h"
+#include "sim/engine/textfile.h"
+#include "sim/run/outdir.h"
+#include "sim/run/results.h"
+
+static volatile sig_atomic_t stop_sig;
+static volatile int stop_flag;
+
+static void on_signal(int sig)
+{
+	stop_sig = sig;
+	stop_flag = 1;
+	sweep_run_forward(sig);
+}
+
+static void catch_signals(void)
+{
+	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+	struct sigaction sa, old;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		if (!sigaction(sigs[i], NULL, &old) && old.sa_handler != SIG_IGN)
+			sigaction(sigs[i], &sa, NULL);
+}
+
+/* Rank 0 speaks for the job; the others say nothing. */
+static struct sweep_mpi mpi = {0, 1};
+
+static int input_error(const struct diag *d)
+{
+	if (!mpi.rank) {
+		fputs("rocesim: ", stderr);
+		diag_print(d, stderr);
+	}
+	return CLI_EXIT_INPUT;
+}
+
+static int no_memory(void)
+{
+	fputs("rocesim: out of memory\n", stderr);
+	return CLI_EXIT_INPUT;
+}
+
+/* "KEY=VALUE", allocated; NULL when out of memory. */
+static char *key_value(const char *key, const char *value)
+{
+	size_t len = strlen(key) + strlen(value) + 2;
+	char *kv = malloc(len);
+
+	if (kv)
+		snprintf(kv, len, "%s=%s", key, value);
+	return kv;
+}
+
+void tune_format(const struct tune_param *p, double v, char *buf, size_t size)
+{
+	sweep_value_format(p->fam, sweep_family_integral(p->fam) ? (uint64_t)llround(v) : 0, v, buf,
+			   size);
+}
+
+/* The scenario with every parameter at its low (@hi 0) or high end; 0, or
+ * the error printed and the exit code. A whole number range of a key that
+ * takes fractions (a probability) is searched as a real range. */
+static int check_ends(struct tune_ctx *c, int hi, struct scenario **keep)
+{
+	char *sets[TUNE_MAX_PARAMS + TUNE_MAX_SETS] = {0}, buf[64];
+	size_t n = c->pb.n_params + c->n_fixed;
+	struct diag d = {0};
+	int err = 0;
+
+	for (size_t i = 0; i < c->pb.n_params && !err; i++) {
+		struct tune_param *p = &c->pb.params[i];
+
+		tune_format(p, hi ? p->hi : p->lo, buf, sizeof(buf));
+		if (!(sets[i] = key_value(p->key, buf)))
+			err = -ENOMEM;
+	}
+	for (size_t f = 0; f < c->n_fixed && !err; f++)
+		if (!(sets[c->pb.n_params + f] = strdup(c->fixed[f])))
+			err = -ENOMEM;
+	if (!err)
+		err = sweep_load_point(c->sp.scenario, NULL, sets, n, keep, &d);
+	for (size_t i = 0; !err && !hi && i < c->pb.n_params; i++) {
+		struct tune_param *p = &c->pb.params[i];
+		char *was = sets[i];
+		struct diag ignore = {0};
+
+		if (p->fam != SWEEP_FAM_INT)
+			continue;
+		snprintf(buf, sizeof(buf), "%.10g", p->lo + 0.5);
+		if (!(sets[i] = key_value(p->key, buf))) {
+			sets[i] = was;
+			err = -ENOMEM;
+			break;
+		}
+		if (!sweep_load_point(c->sp.scenario, NULL, sets, n, NULL, &ignore)) {
+			p->fam = SWEEP_FAM_REAL;
+			p->grain = (p->hi - p->lo) / 1000;
+		}
+		free(sets[i]);
+		sets[i] = was;
+	}
+	for (size_t i = 0; i < n; i++)
+		free(sets[i]);
+	if (err == -ENOMEM) {
+		if (keep) {
+			scn_free(*keep);
+			*keep = NULL;
+		}
+		return no_memory();
+	}
+	if (err) {
+		char line[1200];
+
+		if (!mpi.rank)
+			fprintf(stderr, "rocesim: tune: every key at its %s end: %s\n",
+				hi ? "high" : "low", diag_str(&d, line, sizeof(line)));
+		return CLI_EXIT_INPUT;
+	}
+	return 0;
+}
+
+/* ---- evaluating points ---- */
+
+static struct tune_row *new_row(struct tune_ctx *c)
+{
+	if (c->n_rows == c->cap_rows) {
+		size_t cap = c->cap_rows ? 2 * c->cap_rows : 64;
+		struct tune_row *r = realloc(c->rows, cap * sizeof(*r));
+
+		if (!r)
+			return NULL;
+		c->rows = r;
+		c->cap_rows = cap;
+	}
+	memset(&c->rows[c->n_rows], 0, sizeof(c->rows[0]));
+	return &c->rows[c->n_rows++];
+}
+
+/* Append point @pt's values to the zip axes: it becomes point pt->id - 1. */
+static int add_point(struct tune_ctx *c, const struct tune_point *pt)
+{
+	for (size_t i = 0; i < c->pb.n_params; i++) {
+		struct sweep_axis *ax = &c->sp.axes[i];
+		char buf[64], **v = realloc(ax->values, (ax->n + 1) * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		ax->values = v;
+		tune_format(&c->pb.params[i], pt->x[i], buf, sizeof(buf));
+		if (!(v[ax->n] = strdup(buf)))
+			return -ENOMEM;
+		ax->n++;
+	}
+	for (size_t f = 0; f < c->n_fixed; f++) {
+		struct sweep_axis *ax = &c->sp.axes[c->pb.n_params + f];
+		char **v = realloc(ax->values, (ax->n + 1) * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		ax->values = v;
+		if (!(v[ax->n] = strdup(strchr(c->fixed[f], '=') + 1)))
+			return -ENOMEM;
+		ax->n++;
+	}
+	c->sp.n_points++;
+	return 0;
+}
+
+/* The metrics of run @r (its results.json) into @vals; 0, -ENODATA (the
+ * error in c->missing), or -ENOMEM. */
+static int read_metrics(struct tune_ctx *c, const struct sweep_run *r, const struct tune_point *pt,
+			double *vals)
+{
+	char path[SWEEP_PATH + 64];
+	json_t *j;
+	size_t n = c->pb.n_obj + c->pb.n_cons;
+
+	snprintf(path, sizeof(path), "%s/points/%s/results.json", c->dir, r->id);
+	if (!(j = json_load_file(path, 0, NULL))) {
+		snprintf(c->missing, sizeof(c->missing), "%s cannot be read", path);
+		return -ENODATA;
+	}
+	for (size_t k = 0; k < n; k++) {
+		const struct tune_metric *m =
+		    k < c->pb.n_obj ? &c->pb.obj[k].m : &c->pb.cons[k - c->pb.n_obj].m;
+
+		if (m->param >= 0) {
+			vals[k] = pt->x[m->param];
+		} else if (res_metric(j, m->name, &vals[k])) {
+			snprintf(c->missing, sizeof(c->missing),
+				 "%s: the runs of %s give no %s (its workload does not measure it)",
+				 path, c->sp.scenario, m->name);
+			json_decref(j);
+			return -ENODATA;
+		}
+	}
+	json_decref(j);
+	return 0;
+}
+
+/* The runs of @runs (@n), shared among the ranks; every rank then knows
+ * how each ended. 0 or a negative errno. */
+static int run_batch(struct tune_ctx *c, struct sweep_run *runs, size_t n)
+{
+	struct sweep_run *mine;
+	size_t m = 0;
+	int err, sig;
+
+	if (mpi.size < 2)
+		return sweep_run_all(&c->sp, runs, n, &c->x);
+	if (!(mine = calloc(n / (size_t)mpi.size + 1, sizeof(*mine))))
+		sweep_mpi_abort(CLI_EXIT_IO);
+	for (size_t i = (size_t)mpi.rank; i < n; i += (size_t)mpi.size)
+		mine[m++] = runs[i];
+	err = sweep_run_all(&c->sp, mine, m, &c->x);
+	for (size_t i = (size_t)mpi.rank, k = 0; i < n; i += (size_t)mpi.size)
+		runs[i] = mine[k++];
+	free(mine);
+	sig = stop_flag ? (int)stop_sig : 0;
+	sweep_mpi_gather(&mpi, runs, n, &err, &sig);
+	sweep_mpi_bcast(&mpi, runs, n * sizeof(*runs));
+	if (sig) {
+		stop_sig = sig;
+		stop_flag = 1;
+	}
+	return err;
+}
+
+static int evaluate(void *arg, struct tune_point *pts, size_t n)
+{
+	struct tune_ctx *c = arg;
+	size_t n_seeds = c->pb.n_seeds, k = 0;
+	struct sweep_run *runs = calloc(n * n_seeds, sizeof(*runs));
+	int err = 0;
+
+	if (!runs)
+		return -ENOMEM;
+	for (size_t i = 0; i < n && !err; i++) {
+		struct tune_point *pt = &pts[i];
+		size_t p = pt->id - 1;
+		char *sets[TUNE_MAX_PARAMS + TUNE_MAX_SETS];
+		struct diag d = {0};
+		struct tune_row *row;
+
+		if ((err = add_point(c, pt)) || (err = sweep_spec_sets(&c->sp, p, sets)))
+			break;
+		err = sweep_load_point(c->sp.scenario, NULL, sets, c->sp.n_axes, NULL, &d);
+		sweep_sets_free(sets, c->sp.n_axes);
+		if (err == -ENOMEM)
+			break;
+		if (!err) {
+			for (size_t s = 0; s < n_seeds; s++, k++) {
+				runs[k].point = p;
+				runs[k].seed = c->sp.seeds[s];
+				sweep_spec_id(&c->sp, p, 0, runs[k].seed, runs[k].id);
+			}
+			continue;
+		}
+		err = 0;
+		pt->state = TUNE_REFUSED;
+		pt->viol = TUNE_VIOL_FAILED;
+		if (!(row = new_row(c))) {
+			err = -ENOMEM;
+			break;
+		}
+		row->point = p;
+		row->status = "refused";
+		snprintf(row->id, sizeof(row->id), "p%0*zu", c->sp.id_width, p + 1);
+		for (size_t m = 0; m < TUNE_SLOTS; m++)
+			row->vals[m] = NAN;
+		diag_str(&d, row->error, sizeof(row->error));
+	}
+	if (!err && k)
+		err = run_batch(c, runs, k);
+	if (!err && stop_flag)
+		err = -EINTR;
+	for (size_t r = 0, i = 0; !err && r < k; r++) {
+		struct tune_point *pt;
+		struct tune_row *row = new_row(c);
+		size_t seed = r % n_seeds;
+
+		while (pts[i].id - 1 != runs[r].point)
+			i++;
+		pt = &pts[i];
+		if (!row) {
+			err = -ENOMEM;
+			break;
+		}
+		row->point = pt->id - 1;
+		row->seed = runs[r].seed;
+		snprintf(row->id, sizeof(row->id), "%s", runs[r].id);
+		for (size_t m = 0; m < TUNE_SLOTS; m++)
+			row->vals[m] = NAN;
+		pt->runs++;
+		if (runs[r].status == SWEEP_FAILED || runs[r].status == SWEEP_NOT_RUN) {
+			row->status = "failed";
+			snprintf(row->error, sizeof(row->error), "%s", runs[r].error);
+			pt->state = TUNE_FAILED;
+		} else {
+			row->status = runs[r].exit_code == 1 ? "expect-failed" : "ok";
+			err = read_metrics(c, &runs[r], pt, row->vals);
+		}
+		if (!err)
+			tune_fold(&c->pb, pt, seed, row->vals);
+		if (pt->state == TUNE_FAILED)
+			pt->viol = TUNE_VIOL_FAILED;
+		if (!err && c->x.progress && !mpi.rank && seed == n_seeds - 1)
+			fprintf(stderr, "tune: point %zu: %s\n", pt->id,
+				pt->state != TUNE_RAN ? "failed"
+				: pt->viol > 0	      ? "constraints not met"
+						      : "constraints met");
+	}
+	free(runs);
+	return err;
+}
+
+/* ---- the verb ---- */
+
+/* The sweep the points run as: zip axes, the seeds, ids wide enough for
+ * the budget. */
+static int build_spec(struct tune_ctx *c, const struct scenario *s)
+{
+	struct sweep_spec *sp = &c->sp;
+
+	if (!(sp->name = strdup(s->name)) ||
+	    !(sp->axes = calloc(c->pb.n_params + c->n_fixed, sizeof(*sp->axes))) ||
+	    !(sp->seeds = calloc(c->pb.n_seeds, sizeof(*sp->seeds))))
+		return -ENOMEM;
+	sp->n_axes = c->pb.n_params + c->n_fixed;
+	sp->zip = 1;
+	for (size_t i = 0; i < c->pb.n_params; i++)
+		if (!(sp->axes[i].key = strdup(c->pb.params[i].key)))
+			return -ENOMEM;
+	for (size_t f = 0; f < c->n_fixed; f++)
+		if (!(sp->axes[c->pb.n_params + f].key =
+			  strndup(c->fixed[f], (size_t)(strchr(c->fixed[f], '=') - c->fixed[f]))))
+			return -ENOMEM;
+	for (size_t i = 0; i < c->pb.n_seeds; i++)
+		sp->seeds[i] = s->seed + i;
+	sp->n_seeds = c->pb.n_seeds;
+	sp->id_width = 3;
+	for (size_t m = 1000; m <= c->pb.budget; m *= 10)
+		sp->id_width++;
+	return 0;
+}
+
+/* Lock @dir and refuse a folder that holds a sweep or another scenario's
+ * tune; 0 or the exit code (printed). */
+static int prepare_folder(struct tune_ctx *c, const char *dir, struct outdir *od)
+{
+	char path[OUTDIR_PATH + 32];
+	json_t *j;
+	int err;
+
+	if ((err = outdir_open(od, dir))) {
+		if (err == -EBUSY)
+			fprintf(stderr,
+				"rocesim: %s is in use by another run, sweep or tune (pid %ld): "
+				"wait for it to end or give another -o\n",
+				dir, (long)od->holder);
+		else
+			fprintf(stderr, "rocesim: cannot write in %s: %s\n", od->where,
+				strerror(-err));
+		return CLI_EXIT_INPUT;
+	}
+	snprintf(path, sizeof(path), "%s/sweep.json", dir);
+	if (!access(path, F_OK)) {
+		fprintf(stderr, "rocesim: %s holds a sweep: give another -o\n", dir);
+		return CLI_EXIT_INPUT;
+	}
+	snprintf(path, sizeof(path), "%s/tune.json", dir);
+	if (!access(path, F_OK)) {
+		const char *was;
+
+		j = json_load_file(path, 0, NULL);
+		was = json_string_value(json_object_get(json_object_get(j, "scenario"), "path"));
+		if (!was || strcmp(was, c->sp.scenario)) {
+			fprintf(stderr,
+				"rocesim: %s holds the tune of %s: give another -o or remove the "
+				"folder\n",
+				dir, was ? was : "another scenario");
+			json_decref(j);
+			return CLI_EXIT_INPUT;
+		}
+		json_decref(j);
+	}
+	return 0;
+}
+
+static void free_ctx(struct tune_ctx *c)
+{
+	for (size_t i = 0; i < c->pb.n_params; i++)
+		free(c->pb.params[i].key);
+	sweep_spec_free(&c->sp);
+	tune_search_free(&c->search);
+	free(c->rows);
+}
+
+int tune__main(const struct tune_args *a)
+{
+	struct tune_ctx c = {.sp = {.scenario = (char *)a->scenario}};
+	struct outdir od = {.lock_fd = -1};
+	struct scenario *s = NULL;
+	char dir[OUTDIR_PATH], self[OUTDIR_PATH], *text = NULL;
+	struct diag d = {0};
+	ssize_t len;
+	size_t tlen;
+	int err, rc = CLI_EXIT_INPUT;
+
+	c.rank = mpi.rank;
+	c.ranks = mpi.size;
+	if ((err = textfile_read(a->scenario, &text, &tlen))) {
+		if (!mpi.rank)
+			fprintf(stderr, "rocesim: %s: cannot read: %s\n", a->scenario,
+				err == -ENOMEM ? "out of memory" : textfile_strerror(err));
+		goto out;
+	}
+	sweep_sha256(text, tlen, c.sp.sha256);
+	if ((err = tune_problem_build(&c, a, mpi.size, &d))) {
+		rc = err == -ENOMEM ? no_memory() : input_error(&d);
+		goto out;
+	}
+	if ((rc = check_ends(&c, 1, NULL)) || (rc = check_ends(&c, 0, &s)))
+		goto out;
+	if (build_spec(&c, s)) {
+		rc = no_memory();
+		goto out;
+	}
+	if (a->outdir)
+		snprintf(dir, sizeof(dir), "%s", a->outdir);
+	else
+		snprintf(dir, sizeof(dir), "out/%s-tune", s->name);
+	len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (len <= 0 || (size_t)len >= sizeof(self) - 1) {
+		fprintf(stderr, "rocesim: cannot find the rocesim executable\n");
+		goto out;
+	}
+	self[len] = '\0';
+	if (!mpi.rank)
+		rc = prepare_folder(&c, dir, &od);
+	if (mpi.size > 1) /* the others go on only if rank 0 could take the folder */
+		sweep_mpi_bcast(&mpi, &rc, sizeof(rc));
+	if (rc)
+		goto out;
+	catch_signals();
+	c.dir = dir;
+	c.x = (struct sweep_exec){.self = self,
+				  .dir = dir,
+				  .jobs = (unsigned)a->jobs,
+				  .progress = a->progress && !mpi.rank,
+				  .stop = &stop_flag};
+	c.search = (struct tune_search){.pb = &c.pb, .eval = evaluate, .ctx = &c};
+	err = tune_run(&c.search);
+	rc = CLI_EXIT_IO;
+	if (err == -ENODATA) {
+		if (!mpi.rank)
+			fprintf(stderr, "rocesim: tune: %s\n", c.missing);
+		rc = CLI_EXIT_INPUT;
+	} else if (err && err != -EINTR) {
+		if (!mpi.rank)
+			fprintf(stderr, "rocesim: the tune stopped: %s\n", strerror(-err));
+	}
+	if (!mpi.rank && (err = tune_write(&c, s))) {
+		fprintf(stderr, "rocesim: cannot write %s/tune.json or tune.csv: %s\n", dir,
+			strerror(-err));
+		goto out;
+	}
+	if (rc == CLI_EXIT_INPUT)
+		goto out;
+	if (stop_flag) {
+		if (!mpi.rank)
+			fprintf(
+			    stderr,
+			    "rocesim: tune interrupted by %s: %zu runs kept in %s; run the same "
+			    "tune again to resume\n",
+			    stop_sig == SIGINT	  ? "SIGINT"
+			    : stop_sig == SIGTERM ? "SIGTERM"
+						  : "SIGHUP",
+			    c.search.runs, dir);
+		rc = 128 + stop_sig;
+		goto out;
+	}
+	if (!a->quiet && !mpi.rank)
+		tune_print(&c, s, stdout);
+	{
+		long b = tune_best(&c.search);
+
+		rc = b >= 0 && c.search.pts[b].state == TUNE_RAN && c.search.pts[b].viol == 0
+			 ? 0
+			 : CLI_EXIT_FOUND;
+		if (rc && !mpi.rank)
+			fprintf(stderr,
+				"rocesim: tune: no point of %zu met every constraint%s (tune.json: "
+				"the closest)\n",
+				c.search.n, c.search.exhausted ? " within the budget" : "");
+	}
+out:
+	outdir_close(&od);
+	scn_free(s);
+	free(text);
+	free_ctx(&c);
+	return rc;
+}
+
+static int start_mpi(void)
+{
+	if (!sweep_mpi_built()) {
+		if (!sweep_mpi_env_rank())
+			fputs("rocesim: started under mpirun but built without MPI; rebuild with "
+			      "libopenmpi-dev installed\n",
+			      stderr);
+		return CLI_EXIT_INPUT;
+	}
+	if (sweep_mpi_init(&mpi)) {
+		fputs("rocesim: cannot start MPI\n", stderr);
+		return CLI_EXIT_INPUT;
+	}
+	return 0;
+}
+
+int cmd_tune(int argc, char **argv)
+{
+	int rc, fd;
+
+	if (!sweep_mpi_launched())
+		return tune__verb(argc, argv, 1);
+	if ((rc = start_mpi()))
+		return rc;
+	/* every rank follows the same search: rank 0 says what any would */
+	if (mpi.rank && (fd = open("/dev/null", O_WRONLY)) >= 0) {
+		dup2(fd, STDOUT_FILENO);
+		dup2(fd, STDERR_FILENO);
+		close(fd);
+	}
+	rc = tune__verb(argc, argv, mpi.size > 1 ? sweep_mpi_local_ranks() : 1);
+	fflush(NULL);
+	/* every rank ran the same search: rank 0's code is the job's */
+	sweep_mpi_bcast(&mpi, &rc, sizeof(rc));
+	sweep_mpi_finalize();
+	return rc;
+}

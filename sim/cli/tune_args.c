@@ -1,0 +1,170 @@
+/*
+ * rocesim tune's command line: its usage text and options, into a struct
+ * tune_args that tune.c runs.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/cli/cli.h"
+#include "sim/cli/tune_impl.h"
+
+static const char usage[] =
+    "usage: rocesim tune SCENARIO.yaml --vary KEY=LO..HI [--vary KEY=LO..HI]...\n"
+    "                    (--minimize METRIC | --maximize METRIC)...\n"
+    "                    [--subject-to 'METRIC OP VALUE']... [--set KEY=VALUE]...\n"
+    "                    [--seeds N] [--budget N] [-j N] [-o DIR] [--progress | --quiet]\n"
+    "\n"
+    "Searches the values of the varied keys that minimise (or maximise) a metric\n"
+    "while the constraints hold, running SCENARIO.yaml as a sweep does: each\n"
+    "point once per seed, `rocesim run` in a process of its own, in\n"
+    "DIR/points/<id>/ (default DIR: out/<scenario name>-tune). Writes DIR/tune.json\n"
+    "(the best point, its metrics, the search path, every point, the Pareto\n"
+    "front with two objectives) and DIR/tune.csv (one row per run), and prints\n"
+    "the best point with the scenario fragment to paste (and the config file\n"
+    "field to change when the key's value came from one).\n"
+    "\n"
+    "  METRIC  a summary metric an expect: gate names (lossless_drops,\n"
+    "          pfc_pause_frames, fct_us.p99, collective.completion_time_us,\n"
+    "          max_queue_bytes, ...) or a varied key itself\n"
+    "  OP      ==, <=, >=, < or >; VALUE a number (with a unit for a varied key)\n"
+    "\n"
+    "One key whose own value is the objective (--minimize switch.pfc.headroom\n"
+    "--subject-to 'lossless_drops == 0'): bisection at the key's grain (1 B,\n"
+    "1 ps, 1 bit/s, 1 mm, 1; a thousandth of the range for other numbers),\n"
+    "checking on every point that the constraints are monotone in the key.\n"
+    "Otherwise: a coarse grid over the ranges (log scale for a range over a\n"
+    "decade), then a Nelder-Mead simplex from its best point (GSL's nmsimplex2),\n"
+    "constraints as a penalty. With seeds, the objective is the mean over the\n"
+    "seeds and each constraint must hold for every seed.\n"
+    "\n"
+    "options:\n"
+    "  --vary KEY=LO..HI        a key to search (at most 8), LO and HI with units\n"
+    "  --minimize METRIC        the objective (twice, or with --maximize: two\n"
+    "  --maximize METRIC        objectives, and the Pareto front of the points)\n"
+    "  --subject-to 'M OP V'    a constraint (repeatable)\n"
+    "  --set KEY=VALUE          a key fixed for every run, as run --set (repeatable)\n"
+    "  --seeds N                N seeds from the scenario's (default 1)\n"
+    "  --budget N               at most N runs, points x seeds (default 100)\n"
+    "  -j N                     runs at once (default: the number of online cores)\n"
+    "  -o, --out DIR            the tune folder\n"
+    "  --progress               a line on stderr as each run ends\n"
+    "  --quiet                  print nothing on stdout\n"
+    "\n"
+    "Run again into the same DIR, a tune asks for the same points and skips the\n"
+    "runs already finished: a killed tune resumes. Under mpirun, each batch of\n"
+    "runs is shared among the ranks as a sweep's runs are.\n"
+    "\n"
+    "exit codes: 0 a point meets every constraint; 1 none does (the closest is\n"
+    "            printed); 2 bad input or usage, nothing run; 3 the tune's own\n"
+    "            files could not be written; 128 + the signal when interrupted.\n";
+
+static int parse_count(const char *s, unsigned long long max, unsigned long long *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoull(s, &end, 10);
+	return !*s || *end || errno || s[0] == '-' || !*v || *v > max;
+}
+
+int tune__verb(int argc, char **argv, long local_ranks)
+{
+	static const char pre[] = "rocesim tune: ";
+	struct tune_args a = {0};
+	int rc = -1;
+
+	a.jobs = sweep__default_jobs(local_ranks);
+	a.budget = 100;
+	a.seeds = 1;
+	a.vary = calloc((size_t)argc + 1, sizeof(*a.vary));
+	a.subject_to = calloc((size_t)argc + 1, sizeof(*a.subject_to));
+	a.sets = calloc((size_t)argc + 1, sizeof(*a.sets));
+	if (!a.vary || !a.subject_to || !a.sets) {
+		free(a.vary);
+		free(a.subject_to);
+		free(a.sets);
+		fputs("rocesim: out of memory\n", stderr);
+		return CLI_EXIT_INPUT;
+	}
+	for (int i = 0; i < argc && rc < 0; i++) {
+		const char *o = argv[i];
+		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (!strcmp(o, "--vary")) {
+			if (!v || !strchr(v, '='))
+				rc = cli_usage_error(pre, usage, "%s needs KEY=LO..HI", o);
+			else
+				a.vary[a.n_vary++] = argv[++i];
+		} else if (!strcmp(o, "--minimize") || !strcmp(o, "--maximize")) {
+			if (!v || !*v)
+				rc = cli_usage_error(pre, usage, "%s needs a metric", o);
+			else if (a.n_obj == 2)
+				rc = cli_usage_error(
+				    pre, usage, "%s",
+				    "at most two objectives (--minimize, --maximize)");
+			else {
+				a.obj[a.n_obj] = argv[++i];
+				a.maximize[a.n_obj++] = o[2] == 'm' && o[3] == 'a';
+			}
+		} else if (!strcmp(o, "--subject-to")) {
+			if (!v || !*v)
+				rc = cli_usage_error(pre, usage, "%s needs 'METRIC OP VALUE'", o);
+			else
+				a.subject_to[a.n_subject_to++] = argv[++i];
+		} else if (!strcmp(o, "--set")) {
+			if (!v || !strchr(v, '=') || *v == '=')
+				rc = cli_usage_error(pre, usage, "%s needs KEY=VALUE", o);
+			else
+				a.sets[a.n_sets++] = argv[++i];
+		} else if (!strcmp(o, "--seeds")) {
+			if (!v || parse_count(v, 10000, &a.seeds))
+				rc =
+				    cli_usage_error(pre, usage, "%s needs a count (1 to 10000)", o);
+			i++;
+		} else if (!strcmp(o, "--budget")) {
+			if (!v || parse_count(v, TUNE_MAX_BUDGET, &a.budget))
+				rc = cli_usage_error(pre, usage,
+						     "%s needs a count of runs (1 to 100000)", o);
+			i++;
+		} else if (!strcmp(o, "-j") || !strcmp(o, "--jobs")) {
+			if (!v || parse_count(v, 4096, &a.jobs))
+				rc = cli_usage_error(pre, usage, "%s needs a count (1 to 4096)", o);
+			a.jobs_given = 1;
+			i++;
+		} else if (!strcmp(o, "-o") || !strcmp(o, "--out")) {
+			if (!v)
+				rc = cli_usage_error(pre, usage, "%s needs a folder", o);
+			a.outdir = argv[++i];
+		} else if (!strcmp(o, "--progress")) {
+			a.progress = 1;
+		} else if (!strcmp(o, "--quiet") || !strcmp(o, "-q")) {
+			a.quiet = 1;
+		} else {
+			rc = cli_scenario_arg(o, pre, usage, &a.scenario);
+		}
+	}
+	if (rc < 0 && !a.scenario)
+		rc = cli_usage_error(pre, usage, "%s", "tune needs a scenario file");
+	if (rc < 0 && !a.n_vary)
+		rc = cli_usage_error(pre, usage, "%s",
+				     "tune needs a key to vary (--vary KEY=LO..HI)");
+	if (rc < 0 && a.n_vary > TUNE_MAX_PARAMS)
+		rc = cli_usage_error(pre, usage, "%s", "at most 8 keys to vary");
+	if (rc < 0 && !a.n_obj)
+		rc = cli_usage_error(pre, usage, "%s",
+				     "tune needs an objective (--minimize or --maximize METRIC)");
+	if (rc < 0 && a.n_subject_to > TUNE_MAX_CONSTRAINTS)
+		rc = cli_usage_error(pre, usage, "%s", "at most 32 constraints (--subject-to)");
+	if (rc < 0 && a.n_sets > TUNE_MAX_SETS)
+		rc = cli_usage_error(pre, usage, "%s", "at most 64 --set");
+	if (rc < 0 && a.progress && a.quiet)
+		rc = cli_usage_error(pre, usage, "%s", "--progress and --quiet exclude each other");
+	if (rc < 0)
+		rc = tune__main(&a);
+	free(a.vary);
+	free(a.subject_to);
+	free(a.sets);
+	return rc;
+}

@@ -1,0 +1,647 @@
+/*
+ * rocesim tune: the search against functions known by hand (a step that
+ * bisection must find to the grain, a non-monotone step it must report, a
+ * constrained bowl the simplex must solve no worse than a 6 x 6 grid, two
+ * objectives and their Pareto front, the budget), then the verb through
+ * the built rocesim (ROCESIM_BIN): the smallest headroom of a 2:1 incast
+ * over 2 km checked one grain below, an ECN tune against the 6 x 6 grid a
+ * sweep gives, resume, an infeasible search (exit 1), and bad input
+ * (exit 2, one line, nothing run).
+ */
+#include <criterion/criterion.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "proc.h"
+#include "sim/cli/tune_impl.h"
+
+static void setup(void)
+{
+	ts_proc_setup("tune");
+}
+
+TestSuite(tune, .init = setup, .fini = ts_proc_teardown, .timeout = 600);
+
+/* ---- the search on known functions ---- */
+
+/* A synthetic evaluator: f gives the objective and constraint values of a
+ * point; every call counted. */
+struct fake {
+	const struct tune_problem *pb;
+	void (*f)(const double *x, double *vals);
+	size_t calls, points, max_batch;
+};
+
+static int fake_eval(void *arg, struct tune_point *pts, size_t n)
+{
+	struct fake *fk = arg;
+	double vals[TUNE_SLOTS];
+
+	fk->calls++;
+	fk->points += n;
+	fk->max_batch = n > fk->max_batch ? n : fk->max_batch;
+	for (size_t i = 0; i < n; i++) {
+		for (size_t s = 0; s < fk->pb->n_seeds; s++) {
+			fk->f(pts[i].x, vals);
+			tune_fold(fk->pb, &pts[i], s, vals);
+		}
+		pts[i].state = TUNE_RAN;
+		pts[i].runs = fk->pb->n_seeds;
+	}
+	return 0;
+}
+
+static struct tune_problem one_key(double lo, double hi, size_t budget, size_t batch)
+{
+	struct tune_problem pb = {.n_params = 1, .n_obj = 1, .n_cons = 1, .n_seeds = 1};
+
+	pb.params[0] = (struct tune_param){
+	    .key = "switch.pfc.headroom", .fam = SWEEP_FAM_SIZE, .lo = lo, .hi = hi, .grain = 1};
+	pb.obj[0].m = (struct tune_metric){.name = "switch.pfc.headroom", .param = 0};
+	pb.cons[0] = (struct tune_constraint){
+	    .m = {.name = "lossless_drops", .param = -1}, .op = TUNE_EQ, .value = 0};
+	pb.budget = budget;
+	pb.batch = batch;
+	return pb;
+}
+
+/* drops until 141372 B of headroom, none from there on */
+static void step_at_141372(const double *x, double *vals)
+{
+	vals[0] = x[0];
+	vals[1] = x[0] < 141372 ? 1190 * (141372 - x[0]) / 141372 + 1 : 0;
+}
+
+Test(tune, bisection_finds_the_step_to_the_byte)
+{
+	for (size_t batch = 1; batch <= 8; batch *= 2) {
+		struct tune_problem pb = one_key(1, 1000000, 30, batch);
+		struct fake fk = {.pb = &pb, .f = step_at_141372};
+		struct tune_search s = {.pb = &pb, .eval = fake_eval, .ctx = &fk};
+		long b;
+
+		cr_assert_eq(tune_run(&s), 0);
+		b = tune_best(&s);
+		cr_assert_geq(b, 0);
+		cr_expect_eq(s.pts[b].x[0], 141372, "batch %zu: %g", batch, s.pts[b].x[0]);
+		cr_expect_eq(s.pts[b].viol, 0);
+		cr_expect_leq(s.runs, 30, "batch %zu: %zu runs", batch, s.runs);
+		cr_expect_leq(fk.max_batch, batch);
+		cr_expect_str_eq(s.method, "bisection");
+		cr_expect(s.monotone);
+		/* one byte less was run, and breaks the constraint */
+		{
+			double below = 141371;
+			int seen = 0;
+
+			for (size_t i = 0; i < s.n; i++)
+				if (s.pts[i].x[0] == below)
+					seen = s.pts[i].viol > 0;
+			cr_expect(seen, "batch %zu: 141371 B not evaluated", batch);
+		}
+		if (batch == 1) /* both ends, then one halving per byte of log2(1e6) */
+			cr_expect_leq(s.runs, 22, "%zu runs", s.runs);
+		tune_search_free(&s);
+	}
+}
+
+/* kmax: pauses above 700 KB, none below: the largest kmax without a pause */
+static void pauses_above_700k(const double *x, double *vals)
+{
+	vals[0] = x[0];
+	vals[1] = x[0] > 700000 ? 3 : 0;
+}
+
+Test(tune, bisection_maximizes_too)
+{
+	struct tune_problem pb = one_key(100000, 4000000, 100, 1);
+	struct fake fk = {.pb = &pb, .f = pauses_above_700k};
+	struct tune_search s = {.pb = &pb, .eval = fake_eval, .ctx = &fk};
+
+	pb.obj[0].maximize = 1;
+	cr_assert_eq(tune_run(&s), 0);
+	cr_expect_eq(s.pts[tune_best(&s)].x[0], 700000);
+	tune_search_free(&s);
+}
+
+/* feasible from 200000 on but for a hole around 500000: not monotone */
+static void two_windows(const double *x, double *vals)
+{
+	vals[0] = x[0];
+	vals[1] = x[0] < 200000 || (x[0] > 450000 && x[0] < 550000) ? 1 : 0;
+}
+
+Test(tune, bisection_says_when_the_constraint_is_not_monotone)
+{
+	/* three points a round (at a quarter, a half, three quarters): the hole is seen */
+	struct tune_problem pb = one_key(1, 1000000, 100, 3);
+	struct fake fk = {.pb = &pb, .f = two_windows};
+	struct tune_search s = {.pb = &pb, .eval = fake_eval, .ctx = &fk};
+
+	cr_assert_eq(tune_run(&s), 0);
+	cr_expect_not(s.monotone);
+	cr_expect(strstr(s.note, "not monotone") != NULL, "%s", s.note);
+	tune_search_free(&s);
+}
+
+Test(tune, bisection_without_a_feasible_end_stops_at_once)
+{
+	struct tune_problem pb = one_key(1, 100000, 100, 1);
+	struct fake fk = {.pb = &pb, .f = step_at_141372};
+	struct tune_search s = {.pb = &pb, .eval = fake_eval, .ctx = &fk};
+	long b;
+
+	cr_assert_eq(tune_run(&s), 0);
+	b = tune_best(&s);
+	cr_expect_eq(s.n, 1, "%zu points", s.n);
+	cr_expect_gt(s.pts[b].viol, 0);
+	cr_expect(strstr(s.note, "not met at the range's high end") != NULL, "%s", s.note);
+	tune_search_free(&s);
+}
+
+Test(tune, bisection_stops_at_the_budget_with_the_bracket)
+{
+	struct tune_problem pb = one_key(1, 1000000, 10, 1);
+	struct fake fk = {.pb = &pb, .f = step_at_141372};
+	struct tune_search s = {.pb = &pb, .eval = fake_eval, .ctx = &fk};
+
+	cr_assert_eq(tune_run(&s), 0);
+	cr_expect_eq(s.runs, 10);
+	cr_expect(s.exhausted);
+	cr_expect(strstr(s.note, "budget ran out") != NULL, "%s", s.note);
+	/* the best is feasible, above the true step */
+	cr_expect_geq(s.pts[tune_best(&s)].x[0], 141372);
+	tune_search_free(&s);
+}
+
+static struct tune_problem two_keys(size_t budget)
+{
+	struct tune_problem pb = {.n_params = 2, .n_obj = 1, .n_cons = 1, .n_seeds = 1};
+
+	pb.params[0] = (struct tune_param){.key = "switch.ecn.kmin",
+					   .fam = SWEEP_FAM_SIZE,
+					   .lo = 5000,
+					   .hi = 500000,
+					   .grain = 1,
+					   .log = 1};
+	pb.params[1] = (struct tune_param){.key = "switch.ecn.kmax",
+					   .fam = SWEEP_FAM_SIZE,
+					   .lo = 20000,
+					   .hi = 2000000,
+					   .grain = 1,
+					   .log = 1};
+	pb.obj[0].m = (struct tune_metric){.name = "fct_us.max", .param = -1};
+	pb.cons[0] = (struct tune_constraint){
+	    .m = {.name = "pfc_pause_frames", .param = -1}, .op = TUNE_EQ, .value = 0};
+	pb.budget = budget;
+	pb.batch = 2;
+	return pb;
+}
+
+/* A bowl in log space (best at kmin 60 KB, kmax 900 KB) cut by pauses
+ * above kmax 700 KB: the best lies on the cut. */
+static void bowl(const double *x, double *vals)
+{
+	double a = log(x[0] / 60000), b = log(x[1] / 900000);
+
+	vals[0] = 1500 + 100 * (a * a + b * b);
+	vals[1] = x[1] > 700000 ? 10 : 0;
+}
+
+/* The best of a 6 x 6 log grid over the ranges of @pb on @f. */
+static double grid6(const struct tune_problem *pb, void (*f)(const double *, double *))
+{
+	double best = INFINITY, x[2], vals[TUNE_SLOTS];
+
+	for (int i = 0; i < 6; i++) {
+		for (int j = 0; j < 6; j++) {
+			x[0] = round(pb->params[0].lo *
+				     pow(pb->params[0].hi / pb->params[0].lo, i / 5.0));
+			x[1] = round(pb->params[1].lo *
+				     pow(pb->params[1].hi / pb->params[1].lo, j / 5.0));
+			f(x, vals);
+			if (vals[1] == 0 && vals[0] < best)
+				best = vals[0];
+		}
+	}
+	return best;
+}
+
+Test(tune, simplex_beats_a_six_by_six_grid_in_36_runs)
+{
+	struct tune_problem pb = two_keys(36);
+	struct fake fk = {.pb = &pb, .f = bowl};
+	struct tune_search s = {.pb = &pb, .eval = fake_eval, .ctx = &fk};
+	long b;
+
+	cr_assert_eq(tune_run(&s), 0);
+	cr_expect_str_eq(s.method, "simplex");
+	cr_expect_leq(s.runs, 36);
+	b = tune_best(&s);
+	cr_assert_geq(b, 0);
+	cr_expect_eq(s.pts[b].viol, 0);
+	cr_expect_leq(s.pts[b].obj[0], grid6(&pb, bowl), "tune %g, grid %g", s.pts[b].obj[0],
+		      grid6(&pb, bowl));
+	/* every point on the grain: whole bytes, in range */
+	for (size_t i = 0; i < s.n; i++)
+		for (int k = 0; k < 2; k++) {
+			cr_expect_eq(s.pts[i].x[k], round(s.pts[i].x[k]));
+			cr_expect(s.pts[i].x[k] >= pb.params[k].lo &&
+				  s.pts[i].x[k] <= pb.params[k].hi);
+		}
+	/* no point evaluated twice */
+	for (size_t i = 0; i < s.n; i++)
+		for (size_t j = i + 1; j < s.n; j++)
+			cr_expect(memcmp(s.pts[i].x, s.pts[j].x, 2 * sizeof(double)));
+	tune_search_free(&s);
+}
+
+/* Seeds: the mean is the objective, a constraint broken by one seed breaks
+ * the point. */
+static size_t calls;
+static void noisy(const double *x, double *vals)
+{
+	calls++;
+	vals[0] = x[0] + (calls % 2 ? 10 : -10);
+	vals[1] = x[0] < 300 && calls % 3 == 0 ? 1 : 0;
+}
+
+Test(tune, seeds_average_the_objective_and_every_seed_must_meet_the_constraints)
+{
+	struct tune_problem pb = {
+	    .n_params = 1, .n_obj = 1, .n_cons = 1, .n_seeds = 3, .budget = 3, .batch = 1};
+	struct tune_point pt = {.x = {100}};
+	double vals[TUNE_SLOTS];
+
+	pb.cons[0] = (struct tune_constraint){.m = {.param = -1}, .op = TUNE_EQ, .value = 0};
+	calls = 0;
+	for (size_t s = 0; s < 3; s++) {
+		noisy(pt.x, vals);
+		tune_fold(&pb, &pt, s, vals);
+	}
+	cr_expect_float_eq(pt.obj[0], (110 + 90 + 110) / 3.0, 1e-9);
+	cr_expect_gt(pt.viol, 0); /* the third seed paused */
+}
+
+Test(tune, violations_are_relative_to_the_limit)
+{
+	cr_expect_eq(tune_violation(TUNE_EQ, 0, 0), 0);
+	cr_expect_float_eq(tune_violation(TUNE_EQ, 5, 0), 5, 1e-12);
+	cr_expect_float_eq(tune_violation(TUNE_LE, 150, 100), 0.5, 1e-12);
+	cr_expect_eq(tune_violation(TUNE_LE, 100, 100), 0);
+	cr_expect_gt(tune_violation(TUNE_LT, 100, 100), 0);
+	cr_expect_float_eq(tune_violation(TUNE_GE, 50, 100), 0.5, 1e-12);
+	cr_expect_gt(tune_violation(TUNE_GT, 100, 100), 0);
+	cr_expect_eq(tune_violation(TUNE_GT, 101, 100), 0);
+	cr_expect_eq(tune_violation(TUNE_LE, NAN, 1), TUNE_VIOL_FAILED);
+}
+
+Test(tune, scales_are_log_over_a_decade_and_values_snap_to_the_grain)
+{
+	struct tune_param lin = {.fam = SWEEP_FAM_SIZE, .lo = 100, .hi = 900, .grain = 1};
+	struct tune_param lg = {
+	    .fam = SWEEP_FAM_TIME, .lo = 1000, .hi = 1000000, .grain = 1, .log = 1};
+
+	cr_expect_eq(tune_from_unit(&lin, 0.5), 500);
+	cr_expect_eq(tune_from_unit(&lin, 0.3333), 367); /* 366.64 rounded */
+	cr_expect_eq(tune_from_unit(&lin, -1), 100);
+	cr_expect_eq(tune_from_unit(&lin, 2), 900);
+	cr_expect_eq(tune_from_unit(&lg, 0.5), 31623); /* sqrt(1e3 * 1e6) */
+	cr_expect_float_eq(tune_to_unit(&lg, 31622.7766), 0.5, 1e-9);
+	cr_expect_eq(tune_snap(&lin, 99), 100);
+}
+
+/* two objectives: a trade-off x against 1/x, every point on the front */
+static void tradeoff(const double *x, double *vals)
+{
+	vals[0] = x[0];
+	vals[1] = 1e6 / x[0];
+	vals[2] = 0;
+}
+
+Test(tune, two_objectives_give_a_pareto_front)
+{
+	struct tune_problem pb = {
+	    .n_params = 1, .n_obj = 2, .n_cons = 1, .n_seeds = 1, .budget = 20, .batch = 4};
+	struct fake fk = {.pb = &pb, .f = tradeoff};
+	struct tune_search s = {.pb = &pb, .eval = fake_eval, .ctx = &fk};
+	size_t idx[64], n;
+
+	pb.params[0] =
+	    (struct tune_param){.fam = SWEEP_FAM_INT, .lo = 1, .hi = 1000, .grain = 1, .log = 1};
+	pb.obj[0].m = (struct tune_metric){.name = "a", .param = -1};
+	pb.obj[1].m = (struct tune_metric){.name = "b", .param = -1};
+	pb.cons[0] = (struct tune_constraint){.m = {.param = -1}, .op = TUNE_EQ, .value = 0};
+	cr_assert_eq(tune_run(&s), 0);
+	n = tune_front(&s, idx);
+	cr_expect_eq(n, s.n, "front %zu of %zu", n, s.n);
+	for (size_t i = 1; i < n; i++)
+		cr_expect_lt(s.pts[idx[i - 1]].obj[0], s.pts[idx[i]].obj[0]);
+	tune_search_free(&s);
+}
+
+/* ---- the verb ---- */
+
+static const char incast_2km[] = "name: hr\n"
+				 "seed: 1\n"
+				 "stop: 20ms\n"
+				 "topology:\n"
+				 "  kind: star\n"
+				 "  hosts: 3\n"
+				 "  link: {rate: 100Gbps, cable: 2km}\n"
+				 "switch:\n"
+				 "  buffer: {size: 32MB}\n"
+				 "  pfc: {xoff: 200KB, xon_offset: 50KB, headroom: 165888}\n"
+				 "  ecn: {enabled: false}\n"
+				 "workload: {kind: incast, senders: 2, size: 2MB}\n"
+				 "output: {sample: 0}\n";
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	cr_assert(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static double run_metric(const char *scn, const char *set, const char *metric)
+{
+	char out[300];
+	struct ts_proc p;
+	json_t *j;
+	double v = NAN;
+
+	snprintf(out, sizeof(out), "%s", ts_tmp("one"));
+	ts_exec(&p, (const char *[]){"run", scn, "--set", set, "-o", out, "--quiet", NULL});
+	cr_assert_eq(p.code, 0, "%s", p.err);
+	ts_proc_free(&p);
+	snprintf(out + strlen(out), sizeof(out) - strlen(out), "/results.json");
+	j = json_load_file(out, 0, NULL);
+	cr_assert(j);
+	v = json_number_value(json_object_get(json_object_get(j, "summary"), metric));
+	json_decref(j);
+	return v;
+}
+
+static json_t *load_tune(const char *dir)
+{
+	char path[300];
+	json_t *j;
+
+	snprintf(path, sizeof(path), "%s/tune.json", dir);
+	j = json_load_file(path, 0, NULL);
+	cr_assert(j, "%s", path);
+	return j;
+}
+
+Test(tune, smallest_headroom_over_2km_is_exact_within_30_runs)
+{
+	char scn[300], dir[300], set[128];
+	struct ts_proc p;
+	json_t *j;
+	json_int_t h;
+
+	snprintf(scn, sizeof(scn), "%s", ts_tmp("hr.yaml"));
+	snprintf(dir, sizeof(dir), "%s", ts_tmp("hr-tune"));
+	write_file(scn, incast_2km);
+	ts_exec(&p,
+		(const char *[]){"tune", scn, "--vary", "switch.pfc.headroom=1B..1MB", "--minimize",
+				 "switch.pfc.headroom", "--subject-to", "lossless_drops == 0",
+				 "--budget", "30", "-j", "2", "-o", dir, NULL});
+	cr_assert_eq(p.code, 0, "%s%s", p.out, p.err);
+	cr_expect(strstr(p.out,
+			 "paste into the scenario:\n  switch:\n    pfc:\n      headroom: ") != NULL,
+		  "%s", p.out);
+	ts_proc_free(&p);
+	j = load_tune(dir);
+	cr_expect_str_eq(json_string_value(json_object_get(j, "method")), "bisection");
+	cr_expect_leq(json_integer_value(json_object_get(j, "runs")), 30);
+	cr_expect(json_is_true(json_object_get(j, "monotone")));
+	h = json_integer_value(json_object_get(
+	    json_object_get(json_object_get(j, "best"), "values"), "switch.pfc.headroom"));
+	json_decref(j);
+	/* what an exhaustive sweep at the grain says: h is the first value without a drop */
+	snprintf(set, sizeof(set), "switch.pfc.headroom=%lld", (long long)h);
+	cr_expect_eq(run_metric(scn, set, "lossless_drops"), 0);
+	snprintf(set, sizeof(set), "switch.pfc.headroom=%lld", (long long)h - 1);
+	cr_expect_gt(run_metric(scn, set, "lossless_drops"), 0, "at %lld B", (long long)h - 1);
+	/* and it is the peak headroom the incast uses when it has plenty */
+	cr_expect_eq(run_metric(scn, "switch.pfc.headroom=1MB", "max_headroom_bytes"), (double)h);
+}
+
+Test(tune, a_tune_run_again_resumes_without_running)
+{
+	char scn[300], dir[300], csv[320], *a, *b;
+	struct ts_proc p;
+	const char *args[] = {"tune",	      scn,
+			      "--vary",	      "switch.pfc.headroom=100KB..200KB",
+			      "--minimize",   "switch.pfc.headroom",
+			      "--subject-to", "lossless_drops == 0",
+			      "-j",	      "1",
+			      "-o",	      dir,
+			      "--progress",   NULL};
+
+	snprintf(scn, sizeof(scn), "%s", ts_tmp("hr.yaml"));
+	snprintf(dir, sizeof(dir), "%s", ts_tmp("resume"));
+	write_file(scn, incast_2km);
+	ts_exec(&p, args);
+	cr_assert_eq(p.code, 0, "%s", p.err);
+	ts_proc_free(&p);
+	snprintf(csv, sizeof(csv), "%s/tune.csv", dir);
+	a = ts_slurp(csv);
+	ts_exec(&p, args);
+	cr_assert_eq(p.code, 0, "%s", p.err);
+	/* every run skipped: none reported as it ends */
+	cr_expect(strstr(p.err, "rocesim sweep: [") == NULL, "%s", p.err);
+	ts_proc_free(&p);
+	b = ts_slurp(csv);
+	cr_expect_str_eq(a, b);
+	free(a);
+	free(b);
+}
+
+Test(tune, no_feasible_point_exits_1_with_the_closest)
+{
+	char scn[300], dir[300];
+	struct ts_proc p;
+	json_t *j;
+
+	snprintf(scn, sizeof(scn), "%s", ts_tmp("hr.yaml"));
+	snprintf(dir, sizeof(dir), "%s", ts_tmp("none"));
+	write_file(scn, incast_2km);
+	ts_exec(&p, (const char *[]){"tune", scn, "--vary", "switch.pfc.headroom=10KB..50KB",
+				     "--minimize", "switch.pfc.headroom", "--subject-to",
+				     "lossless_drops == 0", "-o", dir, NULL});
+	cr_expect_eq(p.code, 1, "%s", p.err);
+	cr_expect(strstr(p.err, "no point of") != NULL, "%s", p.err);
+	cr_expect(strstr(p.out, "closest") != NULL, "%s", p.out);
+	ts_proc_free(&p);
+	j = load_tune(dir);
+	cr_expect(json_is_false(json_object_get(j, "feasible")));
+	cr_expect(json_is_object(json_object_get(j, "best")));
+	json_decref(j);
+}
+
+/* @usage: a usage error, its message followed by the usage text */
+static void refused_as(const char *const *args, const char *want, int usage)
+{
+	struct ts_proc p;
+	const char *nl;
+
+	ts_exec(&p, args);
+	cr_expect_eq(p.code, 2, "%s: exit %d: %s", want, p.code, p.err);
+	cr_expect(strstr(p.err, want) != NULL, "want \"%s\" in: %s", want, p.err);
+	nl = strchr(p.err, '\n');
+	cr_expect(usage || (nl && !nl[1]), "one line: %s", p.err);
+	ts_proc_free(&p);
+}
+
+static void refused(const char *const *args, const char *want)
+{
+	refused_as(args, want, 0);
+}
+
+Test(tune, bad_input_is_one_line_and_exit_2)
+{
+	char scn[300], dir[300];
+	struct stat st;
+
+	snprintf(scn, sizeof(scn), "%s", ts_tmp("hr.yaml"));
+	snprintf(dir, sizeof(dir), "%s", ts_tmp("bad"));
+	write_file(scn, incast_2km);
+	refused((const char *[]){"tune", scn, "--vary", "switch.pfc.headroom=1B..1MB", "--minimize",
+				 "lossles_drops", "-o", dir, NULL},
+		"lossles_drops: unknown metric");
+	refused((const char *[]){"tune", scn, "--vary", "switch.pfc.headroom=1B..1MB", "--minimize",
+				 "switch.pfc.headroom", "--subject-to", "lossless_drops < 0", "-o",
+				 dir, NULL},
+		"can never hold");
+	refused((const char *[]){"tune", scn, "--vary", "switch.pfc.headroom=1B..1MB", "--minimize",
+				 "switch.pfc.headroom", "--subject-to",
+				 "switch.pfc.headroom >= 2MB", "-o", dir, NULL},
+		"can never hold in the key's range");
+	refused((const char *[]){"tune", scn, "--vary", "switch.pfc.headroom=1us..5us",
+				 "--minimize", "switch.pfc.headroom", "--subject-to",
+				 "lossless_drops == 0", "-o", dir, NULL},
+		"switch.pfc.headroom");
+	refused((const char *[]){"tune", scn, "--vary", "switch.pfc.headroom=1MB..1KB",
+				 "--minimize", "switch.pfc.headroom", "-o", dir, NULL},
+		"LO must be below HI");
+	refused((const char *[]){"tune", scn, "--vary", "switch.pfc.headroom=1KB..1MB:8",
+				 "--minimize", "switch.pfc.headroom", "-o", dir, NULL},
+		"is not a range LO..HI");
+	refused((const char *[]){"tune", scn, "--vary", "switch.pfc.headroom=1KB..1MB",
+				 "--minimize", "fct_us.p99", "--subject-to", "drops = 0", "-o", dir,
+				 NULL},
+		"is not 'METRIC OP VALUE'");
+	refused_as((const char *[]){"tune", scn, "--minimize", "fct_us.p99", "-o", dir, NULL},
+		   "tune needs a key to vary", 1);
+	refused_as((const char *[]){"tune", scn, "--vary", "switch.pfc.headroom=1KB..1MB", "-o",
+				    dir, NULL},
+		   "tune needs an objective", 1);
+	/* a metric the workload does not give: said once the first point ran */
+	refused((const char *[]){"tune", scn, "--vary", "switch.pfc.headroom=100KB..1MB",
+				 "--minimize", "collective.completion_time_us", "--budget", "4",
+				 "-o", dir, NULL},
+		"give no collective.completion_time_us");
+	(void)st;
+}
+
+/* A 4:1 incast where kmax above about 800 KB lets the queue reach XOFF. */
+static const char incast_4to1[] =
+    "name: ecn4\n"
+    "seed: 1\n"
+    "stop: 50ms\n"
+    "topology: {kind: star, hosts: 5, link: {rate: 100Gbps, cable: 2m}}\n"
+    "switch:\n"
+    "  buffer: {size: 32MB, per_port: 4MB}\n"
+    "  lossless: [3]\n"
+    "  pfc: {xoff: 300KB, xon_offset: 50KB, headroom: 1.6MB}\n"
+    "  ecn: {kmin: 150KB, kmax: 1.2MB, pmax: 20%}\n"
+    "workload: {kind: incast, senders: 4, size: 4MB}\n"
+    "output: {sample: 0}\n";
+
+Test(tune, ecn_tune_is_no_worse_than_a_six_by_six_grid_in_36_runs)
+{
+	char scn[300], dir[300], out[300], kmin[64], kmax[64];
+	double best = INFINITY, got;
+	struct ts_proc p;
+	json_t *j, *b;
+	int feasible_grid = 0;
+
+	snprintf(scn, sizeof(scn), "%s", ts_tmp("ecn4.yaml"));
+	snprintf(dir, sizeof(dir), "%s", ts_tmp("ecn4-tune"));
+	write_file(scn, incast_4to1);
+	for (int i = 0; i < 6; i++) {
+		for (int k = 0; k < 6; k++) {
+			long long a = llround(5000 * pow(100, i / 5.0)),
+				  m = llround(20000 * pow(100, k / 5.0));
+			json_t *r;
+			double pauses, fct;
+
+			if (a > m)
+				continue;
+			snprintf(out, sizeof(out), "%s", ts_tmp("grid"));
+			snprintf(kmin, sizeof(kmin), "switch.ecn.kmin=%lld", a);
+			snprintf(kmax, sizeof(kmax), "switch.ecn.kmax=%lld", m);
+			ts_exec(&p, (const char *[]){"run", scn, "--set", kmin, "--set", kmax, "-o",
+						     out, "--quiet", NULL});
+			cr_assert_eq(p.code, 0, "%s", p.err);
+			ts_proc_free(&p);
+			snprintf(out + strlen(out), sizeof(out) - strlen(out), "/results.json");
+			cr_assert(r = json_load_file(out, 0, NULL));
+			pauses = json_number_value(
+			    json_object_get(json_object_get(r, "summary"), "pfc_pause_frames"));
+			fct = json_number_value(json_object_get(
+			    json_object_get(json_object_get(r, "summary"), "fct_us"), "max"));
+			json_decref(r);
+			feasible_grid += pauses == 0;
+			if (pauses == 0 && fct < best)
+				best = fct;
+		}
+	}
+	cr_assert_gt(feasible_grid, 0);
+	ts_exec(&p, (const char *[]){"tune", scn, "--vary", "switch.ecn.kmin=5KB..500KB", "--vary",
+				     "switch.ecn.kmax=20KB..2MB", "--minimize", "fct_us.max",
+				     "--subject-to", "pfc_pause_frames == 0", "--budget", "36",
+				     "-j", "2", "-o", dir, "--quiet", NULL});
+	cr_assert_eq(p.code, 0, "%s", p.err);
+	ts_proc_free(&p);
+	j = load_tune(dir);
+	cr_expect_leq(json_integer_value(json_object_get(j, "runs")), 36);
+	b = json_object_get(j, "best");
+	got = json_number_value(json_object_get(json_object_get(b, "metrics"), "fct_us.max"));
+	cr_expect(json_is_true(json_object_get(b, "feasible")));
+	cr_expect_leq(got, best, "tune %g us, 6 x 6 grid %g us", got, best);
+	json_decref(j);
+}
+
+Test(tune, a_key_from_a_config_file_names_the_field_to_change)
+{
+	char dir[300];
+	struct ts_proc p;
+
+	snprintf(dir, sizeof(dir), "%s", ts_tmp("configs"));
+	ts_exec(&p, (const char *[]){"tune", "experiments/configs-fixed.yaml", "--set",
+				     "workload.size=1MB", "--vary", "switch.ecn.kmax=500KB..4MB",
+				     "--vary", "nic.dcqcn.rp_ai_rate=1..100", "--minimize",
+				     "collective.completion_time_us", "--budget", "3", "-o", dir,
+				     NULL});
+	cr_assert_eq(p.code, 0, "%s", p.err);
+	cr_expect(strstr(p.out, "switch.ecn.kmax comes from switch.sonic "
+				"(experiments/configs/config_db-seed.json, line ") != NULL,
+		  "%s", p.out);
+	cr_expect(
+	    strstr(p.out, "\"WRED_PROFILE\": {\"SEED_LOSSLESS\": {\"green_max_threshold\": \"") !=
+		NULL,
+	    "%s", p.out);
+	cr_expect(strstr(p.out, "nic.dcqcn.rp_ai_rate comes from nic.cc_params") != NULL, "%s",
+		  p.out);
+	cr_expect(strstr(p.out, "/cc_params/rp_ai_rate)") != NULL, "%s", p.out);
+	ts_proc_free(&p);
+}
