@@ -89,9 +89,22 @@ static void imp_sonic(const struct sonic_cfg *c)
 static void imp_mlnx_qos(const struct mlnx_qos *q)
 {
 	printf("# from %s\n", q->file);
-	if (q->has_trust)
+	if (q->has_trust && q->trust_none)
+		printf("# trust none: the NIC cannot trust DSCP, priorities come from PCP\n");
+	else if (q->has_trust)
 		printf("# trust %s%s\n", q->trust_dscp ? "dscp" : "pcp",
 		       q->trust_dscp ? "" : ": the DSCP map below does not decide priorities");
+	if (q->has_buffer) {
+		printf("# receive buffers (bytes):");
+		for (int b = 0; b < 8; b++)
+			printf("%s%u", b ? ", " : " ", q->rx_buffer[b]);
+		if (q->rx_total)
+			printf("; %llu in all", (unsigned long long)q->rx_total);
+		printf(" (read, not modelled)\n");
+	}
+	if (q->has_default_prio)
+		printf("# default priority %u (non-IP traffic; RoCEv2 is IP: not used)\n",
+		       q->default_prio);
 	printf("nic:\n");
 	if (q->has_pfc) {
 		printf("  pfc: [");
