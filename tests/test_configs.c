@@ -632,3 +632,79 @@ Test(configs, a_pods_dscp_is_merged_unless_the_workload_gives_one)
 	free(ds);
 	scn_free(s);
 }
+
+/* A scenario naming tests/mlnx/@cc as nic.cc_params (DCQCN on). */
+static const char *cc_scenario(const char *name, const char *cc)
+{
+	const char *path = ts_tmp(name);
+	char cwd[1024];
+	FILE *f = fopen(path, "w");
+
+	cr_assert(f && getcwd(cwd, sizeof(cwd)));
+	fprintf(f,
+		"topology: {kind: star, hosts: 4, link: {rate: 100Gbps, cable: 5m}}\n"
+		"nic: {cc: dcqcn, cc_params: %s/tests/mlnx/%s}\n"
+		"workload: {kind: incast, senders: 3, size: 1MB}\n"
+		"output: {sample: 0}\n",
+		cwd, cc);
+	fclose(f);
+	return path;
+}
+
+/*
+ * `grep -r . cc_params` of a ConnectX-6 Dx as it prints, with every name
+ * the Linux mlx5 driver lists (np_cnp_prio_mode, rtt_resp_dscp_valid,
+ * rtt_resp_dscp among them): read whole, the RTT response DSCP said to
+ * have no effect, np_cnp_prio_mode 1 taken (CNPs on the data's priority).
+ */
+Test(configs, a_verbatim_cc_params_dump_is_read_whole)
+{
+	const char *s = cc_scenario("cc-dump.yaml", "cc-grep-r-cx6dx.txt");
+	struct ts_proc p;
+
+	ts_exec(&p, (const char *[]){"check", s, NULL});
+	cr_assert_eq(p.code, 0, "%s%s", p.out, p.err);
+	cr_assert_not(has(p.out, "CC_PARAM_UNKNOWN"), "%s", p.out);
+	cr_assert(has(p.out, "CC_PARAM_NOT_MODELLED"), "%s", p.out);
+	cr_assert(has(p.out, "cc-grep-r-cx6dx.txt:21: rtt_resp_dscp_valid 0"), "%s", p.out);
+	cr_assert(has(p.out, "cc-grep-r-cx6dx.txt:22: rtt_resp_dscp 0"), "%s", p.out);
+	cr_assert(has(p.out, "nic.dcqcn.np_cnp_prio_mode 1 (priority 3, the data's)"), "%s",
+		  p.out);
+	ts_proc_free(&p);
+	ts_exec(&p, (const char *[]){"check", s, "--json", NULL});
+	cr_assert(has(p.out, "\"np_cnp_prio_mode\": 1"), "%s", p.out);
+	ts_proc_free(&p);
+	ts_exec(&p, (const char *[]){"run", s, "-o", ts_tmp("cc-dump"), "--quiet", NULL});
+	cr_assert_eq(p.code, 0, "%s", p.err);
+	ts_proc_free(&p);
+	ts_exec(&p, (const char *[]){"import", "cc-params", "tests/mlnx/cc-grep-r-cx6dx.txt", NULL});
+	cr_assert_eq(p.code, 0, "%s", p.err);
+	cr_assert(has(p.out, "    np_cnp_prio_mode: 1\n"), "%s", p.out);
+	cr_assert(has(p.out, "    rtt_resp_dscp: 0\n"), "%s", p.out);
+	ts_proc_free(&p);
+}
+
+/* rp_gd twice with two values: a warning naming both lines; import keeps
+ * one key (the later, as writing them in order leaves it). */
+Test(configs, a_cc_params_entry_given_twice_is_warned_and_imported_once)
+{
+	const char *s = cc_scenario("cc-twice.yaml", "cc-grep-r-twice.txt");
+	struct ts_proc p;
+	char *first;
+
+	ts_exec(&p, (const char *[]){"check", s, NULL});
+	cr_assert(has(p.out, "CC_PARAM_DUPLICATE"), "%s", p.out);
+	cr_assert(has(p.out, "cc-grep-r-twice.txt:16: rp_gd 11;"), "%s", p.out);
+	cr_assert(has(p.out, "cc-grep-r-twice.txt:23: rp_gd 9"), "%s", p.out);
+	ts_proc_free(&p);
+	ts_exec(&p, (const char *[]){"import", "cc-params", "tests/mlnx/cc-grep-r-twice.txt", NULL});
+	cr_assert_eq(p.code, 0, "%s", p.err);
+	first = strstr(p.out, "\n    rp_gd:");
+	cr_assert(first, "%s", p.out);
+	cr_assert(has(first, "    rp_gd: 9\n"), "%s", p.out);
+	cr_assert_null(strstr(first + 1, "\n    rp_gd:"), "rp_gd twice in:\n%s", p.out);
+	cr_assert(has(p.out, "    # rp_gd: 11    # tests/mlnx/cc-grep-r-twice.txt:16: given again "
+			     "at line 23, which wins\n"),
+		  "%s", p.out);
+	ts_proc_free(&p);
+}

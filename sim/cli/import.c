@@ -137,7 +137,18 @@ static int imp_cc_params(const struct cc_params *cc)
 	for (size_t i = 0; i < cc->n; i++) {
 		const struct cc_entry *e = &cc->v[i];
 		int err = scn_dcqcn_param(e->name, e->value, &p, msg, sizeof(msg));
+		const struct cc_entry *later = NULL;
 
+		/* a name given twice: the later entry wins, the earlier is a comment,
+		 * so that the YAML never holds a key twice */
+		for (size_t j = i + 1; j < cc->n && !later; j++)
+			if (!strcmp(cc->v[j].name, e->name))
+				later = &cc->v[j];
+		if (later) {
+			printf("    # %s: %s    # %s:%d: given again at line %d, which wins\n", e->name,
+			       e->value, e->file, e->line, later->line);
+			continue;
+		}
 		if (err) {
 			printf("    # %s: %s    # %s:%d: %s\n", e->name, e->value, e->file, e->line, msg);
 			bad++;
