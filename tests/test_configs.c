@@ -7,6 +7,7 @@
  * the check that refuses it, and an explicit key wins over it.
  */
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -707,4 +708,55 @@ Test(configs, a_cc_params_entry_given_twice_is_warned_and_imported_once)
 			     "at line 23, which wins\n"),
 		  "%s", p.out);
 	ts_proc_free(&p);
+}
+
+/* nic.dcqcn takes units as every other number does, converted to the
+ * cc_params unit; bare numbers are already in it. */
+Test(configs, dcqcn_keys_take_units_converted_to_the_cc_params_unit)
+{
+	const char *path = ts_tmp("units.yaml");
+	const char *sets[] = {"nic.dcqcn.np_min_time_between_cnps=4us",
+			      "nic.dcqcn.rp_ai_rate=5Mbps",
+			      "nic.dcqcn.rp_time_reset=0.3ms",
+			      "nic.dcqcn.rp_hai_rate=1Gbps",
+			      "nic.dcqcn.rp_byte_reset=2MB",
+			      "nic.dcqcn.rp_rate_reduce_monitor_period=7",
+			      "nic.dcqcn.rp_gd=9"};
+	struct scenario *s = NULL;
+	struct diag d = {0};
+	FILE *f = fopen(path, "w");
+
+	cr_assert(f);
+	fputs("topology: {kind: star, hosts: 3}\nnic: {cc: dcqcn}\n"
+	      "workload: {kind: incast, senders: 2, size: 64KB}\n",
+	      f);
+	fclose(f);
+	cr_assert_eq(scn_load(path, sets, sizeof(sets) / sizeof(sets[0]), &s, &d), 0, "%s: %s",
+		     d.path, d.msg);
+	cr_assert_eq(s->nic.dcqcn.np_min_time_between_cnps, 4);
+	cr_assert_eq(s->nic.dcqcn.rp_ai_rate, 5);
+	cr_assert_eq(s->nic.dcqcn.rp_time_reset, 300);
+	cr_assert_eq(s->nic.dcqcn.rp_hai_rate, 1000);
+	cr_assert_eq(s->nic.dcqcn.rp_byte_reset, 31250, "2,000,000 B in 64-byte units");
+	cr_assert_eq(s->nic.dcqcn.rp_rate_reduce_monitor_period, 7, "bare: microseconds already");
+	cr_assert_eq(s->nic.dcqcn.rp_gd, 9);
+	scn_free(s);
+
+	{
+		const char *bad[][2] = {
+		    {"nic.dcqcn.rp_byte_reset=100B", "not a whole number of 64-byte units"},
+		    {"nic.dcqcn.np_min_time_between_cnps=1500ns",
+		     "not a whole number of microseconds"},
+		    {"nic.dcqcn.rp_min_rate=1500Kbps", "not a whole number of Mb/s"},
+		    {"nic.dcqcn.rp_gd=11us", "rp_gd takes no unit"},
+		    {"nic.dcqcn.rp_time_reset=5Mbps", "is not a time"},
+		};
+
+		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			s = NULL;
+			cr_assert_eq(scn_load(path, &bad[i][0], 1, &s, &d), -EINVAL, "%s", bad[i][0]);
+			cr_assert(strstr(d.msg, bad[i][1]), "%s: %s", bad[i][0], d.msg);
+			cr_assert(strstr(bad[i][0], d.path), "%s names %s", bad[i][0], d.path);
+		}
+	}
 }
