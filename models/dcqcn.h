@@ -45,6 +45,10 @@ struct dcqcn_params {
 	uint32_t np_min_time_between_cnps;     /* us, per QP (4) */
 	uint32_t np_cnp_dscp;                  /* (48) */
 	uint32_t np_cnp_prio;                  /* (6) */
+	uint32_t np_cnp_prio_mode;             /* 0: CNPs on np_cnp_prio; 1: on the
+	                                          priority of the marked packet (0) */
+	uint32_t rtt_resp_dscp_valid;          /* read, not modelled: RTT responses (0) */
+	uint32_t rtt_resp_dscp;                /* (0) */
 };
 
 /* The defaults of @v: ConnectX-6 Dx firmware's for mlx5; for the paper variant its

@@ -7,6 +7,7 @@
  * the check that refuses it, and an explicit key wins over it.
  */
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -631,4 +632,131 @@ Test(configs, a_pods_dscp_is_merged_unless_the_workload_gives_one)
 	cr_assert_null(scn_origin(s, "workload[1].dscp"));
 	free(ds);
 	scn_free(s);
+}
+
+/* A scenario naming tests/mlnx/@cc as nic.cc_params (DCQCN on). */
+static const char *cc_scenario(const char *name, const char *cc)
+{
+	const char *path = ts_tmp(name);
+	char cwd[1024];
+	FILE *f = fopen(path, "w");
+
+	cr_assert(f && getcwd(cwd, sizeof(cwd)));
+	fprintf(f,
+		"topology: {kind: star, hosts: 4, link: {rate: 100Gbps, cable: 5m}}\n"
+		"nic: {cc: dcqcn, cc_params: %s/tests/mlnx/%s}\n"
+		"workload: {kind: incast, senders: 3, size: 1MB}\n"
+		"output: {sample: 0}\n",
+		cwd, cc);
+	fclose(f);
+	return path;
+}
+
+/*
+ * `grep -r . cc_params` of a ConnectX-6 Dx as it prints, with every name
+ * the Linux mlx5 driver lists (np_cnp_prio_mode, rtt_resp_dscp_valid,
+ * rtt_resp_dscp among them): read whole, the RTT response DSCP said to
+ * have no effect, np_cnp_prio_mode 1 taken (CNPs on the data's priority).
+ */
+Test(configs, a_verbatim_cc_params_dump_is_read_whole)
+{
+	const char *s = cc_scenario("cc-dump.yaml", "cc-grep-r-cx6dx.txt");
+	struct ts_proc p;
+
+	ts_exec(&p, (const char *[]){"check", s, NULL});
+	cr_assert_eq(p.code, 0, "%s%s", p.out, p.err);
+	cr_assert_not(has(p.out, "CC_PARAM_UNKNOWN"), "%s", p.out);
+	cr_assert(has(p.out, "CC_PARAM_NOT_MODELLED"), "%s", p.out);
+	cr_assert(has(p.out, "cc-grep-r-cx6dx.txt:21: rtt_resp_dscp_valid 0"), "%s", p.out);
+	cr_assert(has(p.out, "cc-grep-r-cx6dx.txt:22: rtt_resp_dscp 0"), "%s", p.out);
+	cr_assert(has(p.out, "nic.dcqcn.np_cnp_prio_mode 1 (priority 3, the data's)"), "%s",
+		  p.out);
+	ts_proc_free(&p);
+	ts_exec(&p, (const char *[]){"check", s, "--json", NULL});
+	cr_assert(has(p.out, "\"np_cnp_prio_mode\": 1"), "%s", p.out);
+	ts_proc_free(&p);
+	ts_exec(&p, (const char *[]){"run", s, "-o", ts_tmp("cc-dump"), "--quiet", NULL});
+	cr_assert_eq(p.code, 0, "%s", p.err);
+	ts_proc_free(&p);
+	ts_exec(&p, (const char *[]){"import", "cc-params", "tests/mlnx/cc-grep-r-cx6dx.txt", NULL});
+	cr_assert_eq(p.code, 0, "%s", p.err);
+	cr_assert(has(p.out, "    np_cnp_prio_mode: 1\n"), "%s", p.out);
+	cr_assert(has(p.out, "    rtt_resp_dscp: 0\n"), "%s", p.out);
+	ts_proc_free(&p);
+}
+
+/* rp_gd twice with two values: a warning naming both lines; import keeps
+ * one key (the later, as writing them in order leaves it). */
+Test(configs, a_cc_params_entry_given_twice_is_warned_and_imported_once)
+{
+	const char *s = cc_scenario("cc-twice.yaml", "cc-grep-r-twice.txt");
+	struct ts_proc p;
+	char *first;
+
+	ts_exec(&p, (const char *[]){"check", s, NULL});
+	cr_assert(has(p.out, "CC_PARAM_DUPLICATE"), "%s", p.out);
+	cr_assert(has(p.out, "cc-grep-r-twice.txt:16: rp_gd 11;"), "%s", p.out);
+	cr_assert(has(p.out, "cc-grep-r-twice.txt:23: rp_gd 9"), "%s", p.out);
+	ts_proc_free(&p);
+	ts_exec(&p, (const char *[]){"import", "cc-params", "tests/mlnx/cc-grep-r-twice.txt", NULL});
+	cr_assert_eq(p.code, 0, "%s", p.err);
+	first = strstr(p.out, "\n    rp_gd:");
+	cr_assert(first, "%s", p.out);
+	cr_assert(has(first, "    rp_gd: 9\n"), "%s", p.out);
+	cr_assert_null(strstr(first + 1, "\n    rp_gd:"), "rp_gd twice in:\n%s", p.out);
+	cr_assert(has(p.out, "    # rp_gd: 11    # tests/mlnx/cc-grep-r-twice.txt:16: given again "
+			     "at line 23, which wins\n"),
+		  "%s", p.out);
+	ts_proc_free(&p);
+}
+
+/* nic.dcqcn takes units as every other number does, converted to the
+ * cc_params unit; bare numbers are already in it. */
+Test(configs, dcqcn_keys_take_units_converted_to_the_cc_params_unit)
+{
+	const char *path = ts_tmp("units.yaml");
+	const char *sets[] = {"nic.dcqcn.np_min_time_between_cnps=4us",
+			      "nic.dcqcn.rp_ai_rate=5Mbps",
+			      "nic.dcqcn.rp_time_reset=0.3ms",
+			      "nic.dcqcn.rp_hai_rate=1Gbps",
+			      "nic.dcqcn.rp_byte_reset=2MB",
+			      "nic.dcqcn.rp_rate_reduce_monitor_period=7",
+			      "nic.dcqcn.rp_gd=9"};
+	struct scenario *s = NULL;
+	struct diag d = {0};
+	FILE *f = fopen(path, "w");
+
+	cr_assert(f);
+	fputs("topology: {kind: star, hosts: 3}\nnic: {cc: dcqcn}\n"
+	      "workload: {kind: incast, senders: 2, size: 64KB}\n",
+	      f);
+	fclose(f);
+	cr_assert_eq(scn_load(path, sets, sizeof(sets) / sizeof(sets[0]), &s, &d), 0, "%s: %s",
+		     d.path, d.msg);
+	cr_assert_eq(s->nic.dcqcn.np_min_time_between_cnps, 4);
+	cr_assert_eq(s->nic.dcqcn.rp_ai_rate, 5);
+	cr_assert_eq(s->nic.dcqcn.rp_time_reset, 300);
+	cr_assert_eq(s->nic.dcqcn.rp_hai_rate, 1000);
+	cr_assert_eq(s->nic.dcqcn.rp_byte_reset, 31250, "2,000,000 B in 64-byte units");
+	cr_assert_eq(s->nic.dcqcn.rp_rate_reduce_monitor_period, 7, "bare: microseconds already");
+	cr_assert_eq(s->nic.dcqcn.rp_gd, 9);
+	scn_free(s);
+
+	{
+		const char *bad[][2] = {
+		    {"nic.dcqcn.rp_byte_reset=100B", "not a whole number of 64-byte units"},
+		    {"nic.dcqcn.np_min_time_between_cnps=1500ns",
+		     "not a whole number of microseconds"},
+		    {"nic.dcqcn.rp_min_rate=1500Kbps", "not a whole number of Mb/s"},
+		    {"nic.dcqcn.rp_gd=11us", "rp_gd takes no unit"},
+		    {"nic.dcqcn.rp_time_reset=5Mbps", "is not a time"},
+		};
+
+		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			s = NULL;
+			cr_assert_eq(scn_load(path, &bad[i][0], 1, &s, &d), -EINVAL, "%s", bad[i][0]);
+			cr_assert(strstr(d.msg, bad[i][1]), "%s: %s", bad[i][0], d.msg);
+			cr_assert(strstr(bad[i][0], d.path), "%s names %s", bad[i][0], d.path);
+		}
+	}
 }

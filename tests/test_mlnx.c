@@ -225,7 +225,7 @@ Test(mlnx, broken_text)
 	QOS_BAD("dscp2prio mapping:\n prio:3 dscp:31,\n prio:4 dscp:31,\n", 3,
 		"DSCP 31 is mapped twice (to prio 3 on line 2)");
 	QOS_BAD("dscp2prio mapping:\n prio:3 dscp:99999999999999999999,\n", 2, "out of range");
-	QOS_BAD("Priority trust state: l2\n", 1, "neither dscp nor pcp");
+	QOS_BAD("Priority trust state: l2\n", 1, "neither dscp, pcp nor none");
 	QOS_BAD("Priority trust state: dscp\nPriority trust state: dscp\n", 2,
 		"given twice (first on line 1)");
 	QOS_BAD("Receive buffer size (bytes): 1,2,3,4,5,6,7,\n", 1, "7 sizes");
@@ -239,6 +239,9 @@ Test(mlnx, broken_text)
 	QOS_BAD("tc: 8 ratelimit: unlimited, tsa: ets, bw: 50%\n", 1, "tc 8 is out of range");
 	QOS_BAD("tc: x ratelimit: unlimited, tsa: ets, bw: 50%\n", 1, "not a traffic class");
 	QOS_BAD("tc: 3 ratelimit: unlimited, tsa: wrr\n", 1, "tsa \"wrr\" is not ets");
+	QOS_BAD("Receive buffer size (bytes): 1,2,3,4,5,6,7,8,total_size=12x\n", 1,
+		"\"12x\" is not a size in bytes");
+	QOS_BAD("default priority:\n\tprio:9\n", 2, "prio 9 is out of range");
 	QOS_BAD("tc: 3 ratelimit: unlimited\n", 1, "no \"tsa:\"");
 	QOS_BAD("tc: 3 ratelimit: unlimited, tsa: ets\n", 1, "without \"bw");
 	QOS_BAD("tc: 3 ratelimit: unlimited, tsa: ets, bw: 150%\n", 1, "bw 150% is out of range");
@@ -256,6 +259,70 @@ Test(mlnx, broken_text)
 	QOS_BAD("", 0, "empty file");
 	QOS_BAD("\n  \n\t\n", 0, "empty file");
 	QOS_BAD("DCBX mode: OS controlled\n", 0, "not mlnx_qos output");
+}
+
+/*
+ * The layouts the mlnx_qos versions print (mlnx-tools' python/mlnx_qos and
+ * dcbnetlink.py): the receive buffer line ending in total_size=N (netlink)
+ * or in its comma (sysfs), "default priority:" with its prio:N line, every
+ * tc on tsa vendor, a rate limit in Gbps, no buffer lines at all ("Buffers
+ * commands are not supported"), the lldpad warning, trust "none" and tsa
+ * "unknown".
+ */
+Test(mlnx, every_version_layout)
+{
+	struct mlnx_qos q = qos_ok("tests/mlnx/ofed-netlink-total-size.txt");
+
+	cr_assert(q.has_buffer);
+	cr_assert_eq(q.rx_buffer[0], 20016);
+	cr_assert_eq(q.rx_buffer[1], 156096);
+	cr_assert_eq(q.rx_total, 1027728);
+	cr_assert_not(q.has_default_prio, "\"default priority:\" with no prio line");
+	cr_assert_eq(q.dscp2prio[26], 3);
+	cr_assert_eq(q.dscp_given, UINT64_MAX);
+	cr_assert_eq(q.pfc_enabled, 0x08);
+	for (int tc = 0; tc < 8; tc++)
+		cr_assert_str_eq(q.tsa[tc], "vendor", "tc %d", tc);
+	cr_assert_eq(q.prio_tc[0], 1);
+	cr_assert_eq(q.prio_tc[1], 0);
+	cr_assert_eq(q.prio_tc[3], 3);
+
+	q = qos_ok("tests/mlnx/ofed-sysfs-buffer.txt");
+	cr_assert(q.has_default_prio);
+	cr_assert_eq(q.default_prio, 0);
+	cr_assert_eq(q.dscp_given, UINT64_MAX, "prio:0 under default priority is not a DSCP list");
+	cr_assert_eq(q.rx_buffer[0], 130944);
+	cr_assert_eq(q.rx_total, 0);
+	cr_assert_str_eq(q.tsa[0], "ets");
+	cr_assert_eq(q.bw[0], 40);
+	cr_assert_str_eq(q.tsa[4], "strict");
+	cr_assert_eq(q.prio_tc[7], 4);
+
+	q = qos_ok("tests/mlnx/no-buffer-commands.txt");
+	cr_assert_not(q.has_buffer);
+	cr_assert(q.has_trust);
+	cr_assert_not(q.trust_dscp);
+	cr_assert_eq(q.pfc_enabled, 0x08);
+	cr_assert_eq(q.pfc_line, 10);
+	cr_assert_str_eq(q.tsa[0], "strict");
+
+	q = qos_ok("tests/mlnx/trust-not-supported.txt");
+	cr_assert(q.trust_none);
+	cr_assert_not(q.trust_dscp);
+	cr_assert_eq(q.trust_line, 3);
+	cr_assert_eq(q.rx_total, 262016);
+	cr_assert_str_eq(q.tsa[0], "unknown");
+	cr_assert_str_eq(q.tsa[1], "ets");
+	cr_assert_eq(q.bw[1], 100);
+
+	/* tsa printed empty (mlnx_qos could not read it) */
+	{
+		static const char t[] = "tc: 2 ratelimit: unlimited, tsa: \n priority: 2\n";
+		struct diag d = {0};
+
+		cr_assert_eq(mlnx_qos_parse(t, sizeof(t) - 1, "mem.txt", &q, &d), 0, "%s", d.msg);
+		cr_assert_str_eq(q.tsa[2], "unknown");
+	}
 }
 
 /* The example configs of experiments/configs parse to what they say. */

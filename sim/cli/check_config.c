@@ -124,6 +124,21 @@ static void chk_cc_params(struct chk *c, const struct scenario *s)
 			chk_add(c, CHK_ERROR, "CC_PARAM_RANGE",
 				chk_str("%s:%d: %s %s", e->file, e->line, e->name, e->value),
 				"%s: the NIC refuses or truncates it", msg);
+		else if (!strncmp(e->name, "rtt_resp_dscp", 13))
+			chk_add(c, CHK_INFO, "CC_PARAM_NOT_MODELLED",
+				chk_str("%s:%d: %s %s", e->file, e->line, e->name, e->value),
+				"read, with no effect in the model: it marks the NIC's answers to "
+				"RTT probes, which rocesim does not send (no RTT-based congestion "
+				"control)");
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(cc.v[j].name, e->name) && strcmp(cc.v[j].value, e->value))
+				chk_add(c, CHK_WARNING, "CC_PARAM_DUPLICATE",
+					chk_str("%s:%d: %s %s; %s:%d: %s %s", cc.v[j].file,
+						cc.v[j].line, e->name, cc.v[j].value, e->file,
+						e->line, e->name, e->value),
+					"%s is given twice with two values: the later (%s) is "
+					"used, as writing the entries in order would leave it",
+					e->name, e->value);
 	}
 	cc_params_free(&cc);
 	chk_cc_suspect(c, s);
@@ -216,6 +231,9 @@ static void chk_cnp(struct chk *c, const struct scenario *s, uint8_t data_tcs,
 {
 	uint8_t dscp = (uint8_t)(s->nic.dcqcn.np_cnp_dscp & 63), tc = s->sw.dscp_to_tc[dscp];
 	uint8_t top = data_tcs ? (uint8_t)(31 - __builtin_clz(data_tcs)) : 0;
+	/* the NIC's priority for CNPs (np_cnp_prio_mode 1: the data's) */
+	unsigned cnp_prio =
+	    s->nic.dcqcn.np_cnp_prio_mode ? s->nic.priority : s->nic.dcqcn.np_cnp_prio;
 	char nic[800], map[800], o[600], o2[600], m[32];
 	int ahead = s->sw.sched == SW_SCHED_DWRR ? tc == s->sw.cnp_priority : tc > top;
 
@@ -247,21 +265,29 @@ static void chk_cnp(struct chk *c, const struct scenario *s, uint8_t data_tcs,
 			? " (with dwrr only switch.cnp_priority is strict)"
 			: "",
 		    dscp, s->sw.cnp_priority);
-	if (s->nic.dcqcn.np_cnp_prio != s->sw.cnp_priority)
+	if (cnp_prio != s->sw.cnp_priority && s->nic.dcqcn.np_cnp_prio_mode)
+		chk_add(c, CHK_WARNING, "CNP_PRIORITY",
+			chk_str("nic.dcqcn.np_cnp_prio_mode 1 (priority %u, the data's); "
+				"switch.cnp_priority %u",
+				cnp_prio, s->sw.cnp_priority),
+			"the NIC sends each CNP on the priority of the data it answers, not on "
+			"the one the switch serves strictly (np_cnp_prio %u is not used)",
+			s->nic.dcqcn.np_cnp_prio);
+	else if (cnp_prio != s->sw.cnp_priority)
 		chk_add(c, CHK_WARNING, "CNP_PRIORITY",
 			chk_str("nic.dcqcn.np_cnp_prio %u; switch.cnp_priority %u",
 				s->nic.dcqcn.np_cnp_prio, s->sw.cnp_priority),
 			"the NIC sends CNPs on another priority than the one the switch serves "
 			"strictly");
 	if (q && q->has_tc) {
-		uint8_t cnp_tc = q->prio_tc[s->nic.dcqcn.np_cnp_prio & 7];
+		uint8_t cnp_tc = q->prio_tc[cnp_prio & 7];
 
 		if (!strcmp(q->tsa[cnp_tc], "ets"))
 			chk_add(c, CHK_WARNING, "CNP_NOT_STRICT",
 				chk_str("%s:%d tc %u", q->file, q->tc_line[cnp_tc], cnp_tc),
 				"CNPs (priority %u) share an ETS class with data: they wait behind "
 				"it, and DCQCN reacts late; give them a strict class",
-				s->nic.dcqcn.np_cnp_prio);
+				cnp_prio);
 	}
 }
 

@@ -115,6 +115,9 @@ static json_t *chk_json_nic(const struct scenario *s)
 	    (json_int_t)d->rp_clamp_tgt_rate_ati, "np_min_time_between_cnps",
 	    (json_int_t)d->np_min_time_between_cnps, "np_cnp_dscp", (json_int_t)d->np_cnp_dscp,
 	    "np_cnp_prio", (json_int_t)d->np_cnp_prio);
+	json_object_set_new(dc, "np_cnp_prio_mode", json_integer(d->np_cnp_prio_mode));
+	json_object_set_new(dc, "rtt_resp_dscp_valid", json_integer(d->rtt_resp_dscp_valid));
+	json_object_set_new(dc, "rtt_resp_dscp", json_integer(d->rtt_resp_dscp));
 	return json_pack("{s:I,s:i,s:i,s:o,s:b,s:s,s:{s:I,s:I},s:o}", "mtu", (json_int_t)s->nic.mtu,
 			 "dscp", s->nic.dscp, "priority", s->nic.priority, "pfc", pfc, "ecn",
 			 s->nic.ecn, "cc", s->nic.cc == NIC_CC_DCQCN ? "dcqcn" : "none",

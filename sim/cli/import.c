@@ -89,9 +89,22 @@ static void imp_sonic(const struct sonic_cfg *c)
 static void imp_mlnx_qos(const struct mlnx_qos *q)
 {
 	printf("# from %s\n", q->file);
-	if (q->has_trust)
+	if (q->has_trust && q->trust_none)
+		printf("# trust none: the NIC cannot trust DSCP, priorities come from PCP\n");
+	else if (q->has_trust)
 		printf("# trust %s%s\n", q->trust_dscp ? "dscp" : "pcp",
 		       q->trust_dscp ? "" : ": the DSCP map below does not decide priorities");
+	if (q->has_buffer) {
+		printf("# receive buffers (bytes):");
+		for (int b = 0; b < 8; b++)
+			printf("%s%u", b ? ", " : " ", q->rx_buffer[b]);
+		if (q->rx_total)
+			printf("; %llu in all", (unsigned long long)q->rx_total);
+		printf(" (read, not modelled)\n");
+	}
+	if (q->has_default_prio)
+		printf("# default priority %u (non-IP traffic; RoCEv2 is IP: not used)\n",
+		       q->default_prio);
 	printf("nic:\n");
 	if (q->has_pfc) {
 		printf("  pfc: [");
@@ -124,7 +137,18 @@ static int imp_cc_params(const struct cc_params *cc)
 	for (size_t i = 0; i < cc->n; i++) {
 		const struct cc_entry *e = &cc->v[i];
 		int err = scn_dcqcn_param(e->name, e->value, &p, msg, sizeof(msg));
+		const struct cc_entry *later = NULL;
 
+		/* a name given twice: the later entry wins, the earlier is a comment,
+		 * so that the YAML never holds a key twice */
+		for (size_t j = i + 1; j < cc->n && !later; j++)
+			if (!strcmp(cc->v[j].name, e->name))
+				later = &cc->v[j];
+		if (later) {
+			printf("    # %s: %s    # %s:%d: given again at line %d, which wins\n", e->name,
+			       e->value, e->file, e->line, later->line);
+			continue;
+		}
 		if (err) {
 			printf("    # %s: %s    # %s:%d: %s\n", e->name, e->value, e->file, e->line, msg);
 			bad++;

@@ -201,7 +201,7 @@ char *lines_next(struct lines *ls, size_t *len)
 
 /* ---- mlnx_qos ---- */
 
-enum qos_section { QOS_NONE, QOS_DSCP, QOS_PFC, QOS_TC };
+enum qos_section { QOS_NONE, QOS_DSCP, QOS_DEFAULT_PRIO, QOS_PFC, QOS_TC };
 
 struct qos_parser {
 	struct mlnx_qos *q;
@@ -254,8 +254,10 @@ static int qos_trust(struct qos_parser *qp, const char *s)
 		qp->q->trust_dscp = 1;
 	else if ((e = skip_kw(s, "pcp")) && !*skip_blanks(e))
 		qp->q->trust_dscp = 0;
+	else if ((e = skip_kw(s, "none")) && !*skip_blanks(e))
+		qp->q->trust_none = 1; /* after "... is not supported on your system" */
 	else
-		return qos_fail(qp, path, "\"%s\" is neither dscp nor pcp",
+		return qos_fail(qp, path, "\"%s\" is neither dscp, pcp nor none",
 				mlnx__quote(w, sizeof(w), s, strlen(s)));
 	qp->q->has_trust = 1;
 	qp->q->trust_line = qp->line;
@@ -348,12 +350,20 @@ static int qos_prio_line(struct qos_parser *qp, const char *s)
 	return qos_dscp_list(qp, (int)v, list);
 }
 
+/* Does @s start a "name=value" field ("total_size=1027728")? */
+static int is_field(const char *s)
+{
+	while ((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_')
+		s++;
+	return *s == '=';
+}
+
 /*
  * Up to @max numbers at @s, separated by blanks or commas (a trailing comma
- * is fine); each at most @vmax. Stops at "max_buffer_size=" (a field of the
- * receive buffer line that is not per priority). The count read, or
- * -EINVAL with the diag set for a word that is not a number or a value out
- * of range.
+ * is fine); each at most @vmax. Stops at a "name=value" field (the receive
+ * buffer line ends in total_size=N, or max_buffer_size=N in older
+ * versions: not per priority). The count read, or -EINVAL with the diag
+ * set for a word that is not a number or a value out of range.
  */
 static int qos_numbers(struct qos_parser *qp, const char *path, const char *s,
 		       unsigned long long *out, int max, unsigned long long vmax)
@@ -367,7 +377,7 @@ static int qos_numbers(struct qos_parser *qp, const char *path, const char *s,
 
 		while (mlnx__is_blank((unsigned char)*s) || *s == ',')
 			s++;
-		if (!*s || skip_kw(s, "max_buffer_size="))
+		if (!*s || is_field(s))
 			return n;
 		start = s;
 		if (!read_num(&s, &v) || (*s && *s != ',' && !mlnx__is_blank((unsigned char)*s)))
@@ -381,7 +391,8 @@ static int qos_numbers(struct qos_parser *qp, const char *path, const char *s,
 	}
 }
 
-/* "Receive buffer size (bytes): 130944,130944,0,0,0,0,0,0,max_buffer_size=262016" */
+/* "Receive buffer size (bytes): 20016,156096,0,0,0,0,0,0,total_size=1027728"; older
+ * versions end in max_buffer_size=N, or in the comma (sizes read from sysfs) */
 static int qos_rx_buffer(struct qos_parser *qp, const char *s)
 {
 	const char *path = "Receive buffer size";
@@ -400,6 +411,19 @@ static int qos_rx_buffer(struct qos_parser *qp, const char *s)
 	for (int i = 0; i < 8; i++)
 		qp->q->rx_buffer[i] = (uint32_t)v[i];
 	qp->q->has_buffer = 1;
+	for (const char *f = s; (f = strchr(f, '=')); f++) {
+		const char *t = f + 1;
+		unsigned long long total;
+
+		/* the total, whatever the version calls it; other fields are not modelled */
+		if ((f - s >= 10 && !strncmp(f - 10, "total_size", 10)) ||
+		    (f - s >= 15 && !strncmp(f - 15, "max_buffer_size", 15))) {
+			if (!read_num(&t, &total) || *skip_blanks(t))
+				return qos_fail(qp, path, "\"%s\" is not a size in bytes",
+						quote_word((char[100]){0}, 100, f + 1));
+			qp->q->rx_total = total;
+		}
+	}
 	qp->rx_line = qp->line;
 	return 0;
 }
@@ -511,7 +535,7 @@ static int qos_tc(struct qos_parser *qp, const char *s)
 		return qos_again(qp, path, q->tc_line[tc]);
 	t = strstr(s, "tsa:");
 	if (!t)
-		return qos_fail(qp, path, "no \"tsa:\" (ets, strict or vendor)");
+		return qos_fail(qp, path, "no \"tsa:\" (ets, strict, vendor or unknown)");
 	t = skip_blanks(t + 4);
 	for (i = 0; i < sizeof(tsas) / sizeof(tsas[0]); i++) {
 		const char *e = skip_kw(t, tsas[i]);
@@ -519,10 +543,12 @@ static int qos_tc(struct qos_parser *qp, const char *s)
 		if (e && (!*e || *e == ',' || mlnx__is_blank((unsigned char)*e)))
 			break;
 	}
-	if (i == sizeof(tsas) / sizeof(tsas[0]))
-		return qos_fail(qp, path, "tsa \"%s\" is not ets, strict or vendor",
+	/* mlnx_qos prints "unknown" for another algorithm (the credit-based
+	 * shaper), and nothing after "tsa: " when it could not read it */
+	if (i == sizeof(tsas) / sizeof(tsas[0]) && *t && !skip_kw(t, "unknown"))
+		return qos_fail(qp, path, "tsa \"%s\" is not ets, strict, vendor or unknown",
 				quote_word(w, sizeof(w), t));
-	if (!strcmp(tsas[i], "ets")) {
+	if (i < sizeof(tsas) / sizeof(tsas[0]) && !strcmp(tsas[i], "ets")) {
 		b = strstr(t, "bw:");
 		if (!b)
 			return qos_fail(qp, path, "tsa ets without \"bw: N%%\"");
@@ -534,7 +560,8 @@ static int qos_tc(struct qos_parser *qp, const char *s)
 		if (bw > 100)
 			return qos_fail(qp, path, "bw %llu%% is out of range (0-100)", bw);
 	}
-	snprintf(q->tsa[tc], sizeof(q->tsa[tc]), "%s", tsas[i]);
+	snprintf(q->tsa[tc], sizeof(q->tsa[tc]), "%s",
+		 i < sizeof(tsas) / sizeof(tsas[0]) ? tsas[i] : "unknown");
 	q->bw[tc] = (uint8_t)bw;
 	q->tc_line[tc] = qp->line;
 	q->has_tc = 1;
@@ -572,6 +599,25 @@ static int qos_tc_prio(struct qos_parser *qp, const char *s)
 	return 0;
 }
 
+/* "prio:0" under "default priority:": the priority of non-IP traffic */
+static int qos_default_prio(struct qos_parser *qp, const char *s)
+{
+	const char *path = "default priority";
+	unsigned long long v;
+	const char *start;
+	char w[100];
+
+	start = s = skip_blanks(s);
+	if (!read_num(&s, &v) || *skip_blanks(s))
+		return qos_fail(qp, path, "\"%s\" is not a priority (0-7)",
+				quote_word(w, sizeof(w), start));
+	if (v > 7)
+		return qos_fail(qp, path, "prio %llu is out of range (0-7)", v);
+	qp->q->has_default_prio = 1;
+	qp->q->default_prio = (uint8_t)v;
+	return 0;
+}
+
 /* One trimmed, non-empty line. */
 static int qos_line(struct qos_parser *qp, const char *s)
 {
@@ -592,6 +638,13 @@ static int qos_line(struct qos_parser *qp, const char *s)
 		qp->prio = -1;
 		return 0;
 	}
+	if (skip_kw(s, "default priority:")) {
+		qp->seen = 1;
+		qp->sec = QOS_DEFAULT_PRIO;
+		return 0;
+	}
+	if ((r = skip_kw(s, "prio:")) && qp->sec == QOS_DEFAULT_PRIO)
+		return qos_default_prio(qp, r);
 	if ((r = skip_kw(s, "prio:")))
 		return qos_prio_line(qp, r);
 	if ((r = skip_kw(s, "Receive buffer size (bytes):")))

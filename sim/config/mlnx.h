@@ -15,6 +15,7 @@
 struct mlnx_qos {
 	char file[256];
 	int has_trust, trust_dscp;   /* "Priority trust state: dscp" (else pcp) */
+	int trust_none;              /* "none": the NIC cannot trust DSCP (read as pcp) */
 	int trust_line;
 	uint8_t dscp2prio[64];
 	uint64_t dscp_given;         /* bit d: the mapping lists DSCP d */
@@ -24,10 +25,14 @@ struct mlnx_qos {
 	int pfc_line;
 	int has_buffer;
 	uint32_t rx_buffer[8];       /* "Receive buffer size (bytes)" */
+	uint64_t rx_total;           /* its total_size= (or max_buffer_size=), 0 if none */
+	int has_default_prio;        /* "default priority:" then "prio:N" (non-IP traffic) */
+	uint8_t default_prio;
 	uint8_t prio_buffer[8];      /* "buffer" row of the PFC table */
 	int has_tc;
 	uint8_t prio_tc[8];          /* which tc each priority is in */
-	char tsa[8][8];              /* per tc: "ets", "strict", "vendor" ("" = no such tc) */
+	char tsa[8][8];              /* per tc: "ets", "strict", "vendor", "unknown" (another
+	                                algorithm, or none printed); "" = no such tc */
 	uint8_t bw[8];               /* per tc, % (ets) */
 	int tc_line[8];
 	int has_cable, cable_len;    /* "Cable len: 7" (metres) */

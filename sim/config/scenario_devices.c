@@ -52,6 +52,88 @@ int scn_dcqcn_param(const char *name, const char *value, struct dcqcn_params *p,
 	return -ENOENT;
 }
 
+/*
+ * The cc_params unit of nic.dcqcn key @name (Linux mlx5 cong.c, NVIDIA's
+ * DCQCN parameter descriptions): microseconds for the timers, Mb/s for the
+ * rates, 64-byte units for rp_byte_reset, none for the rest.
+ */
+enum cc_unit { CC_PLAIN, CC_US, CC_MBPS, CC_64B };
+
+static enum cc_unit cc_unit_of(const char *name)
+{
+	static const char *const us[] = {"rp_time_reset", "rp_dce_tcp_rtt",
+					 "rp_rate_reduce_monitor_period",
+					 "np_min_time_between_cnps"};
+	static const char *const mbps[] = {"rp_ai_rate", "rp_hai_rate", "rp_max_rate",
+					   "rp_min_rate", "rp_rate_to_set_on_first_cnp"};
+
+	for (size_t i = 0; i < sizeof(us) / sizeof(us[0]); i++)
+		if (!strcmp(name, us[i]))
+			return CC_US;
+	for (size_t i = 0; i < sizeof(mbps) / sizeof(mbps[0]); i++)
+		if (!strcmp(name, mbps[i]))
+			return CC_MBPS;
+	return strcmp(name, "rp_byte_reset") ? CC_PLAIN : CC_64B;
+}
+
+/*
+ * nic.dcqcn.@name's value @s as the cc_params number: a bare number as it
+ * is (already in the cc_params unit), a value with a unit converted to it
+ * ("4us" -> 4, "5Mbps" -> 5, "2MB" -> 31250 units of 64 bytes) into @buf.
+ * 0 with *@out set, or the refusal: a unit of another kind, a key without
+ * a unit, a value that does not convert exactly.
+ */
+static int dcqcn_value(const struct loader *l, const char *path, const char *name,
+		       const char *s, char *buf, size_t size, const char **out)
+{
+	const char *p = s;
+	uint64_t v;
+
+	*out = s;
+	while (p && isdigit((unsigned char)*p))
+		p++;
+	if (!s || !*p || p == s)
+		return 0; /* absent, bare, or not a number at all: the range check says */
+	switch (cc_unit_of(name)) {
+	case CC_US: {
+		simtime_t ps;
+
+		if (units_time(s, &ps))
+			return scn__fail(l, path, "\"%s\" is not a time (e.g. 300us, or 300: "
+					 "microseconds)", s);
+		if (ps % SIMTIME_US)
+			return scn__fail(l, path, "%s is not a whole number of microseconds, the "
+					 "unit cc_params takes", s);
+		v = ps / SIMTIME_US;
+		break;
+	}
+	case CC_MBPS:
+		if (units_rate(s, &v))
+			return scn__fail(l, path, "\"%s\" is not a rate (e.g. 5Mbps, or 5: Mb/s)",
+					 s);
+		if (v % 1000000)
+			return scn__fail(l, path, "%s is not a whole number of Mb/s, the unit "
+					 "cc_params takes", s);
+		v /= 1000000;
+		break;
+	case CC_64B:
+		if (units_size(s, &v))
+			return scn__fail(l, path, "\"%s\" is not a size (e.g. 2MB, or 32767: "
+					 "64-byte units)", s);
+		if (v % 64)
+			return scn__fail(l, path, "%s is not a whole number of 64-byte units, the "
+					 "unit cc_params takes", s);
+		v /= 64;
+		break;
+	default:
+		return scn__fail(l, path, "\"%s\" is not a whole number (%s takes no unit)", s,
+				 name);
+	}
+	snprintf(buf, size, "%llu", (unsigned long long)v);
+	*out = buf;
+	return 0;
+}
+
 /* nic.cc_params over the defaults; a bad entry is fatal unless lenient. */
 static int apply_cc_params(const struct loader *l, struct dcqcn_params *p)
 {
@@ -77,6 +159,8 @@ static int check_transport(const struct loader *l, const struct raw_nic *r, stru
 	const struct raw_transport *t = r->transport;
 	const struct raw_dcqcn *dc = r->dcqcn;
 	struct dcqcn_params *p = &s->nic.dcqcn;
+	const char *v;
+	char num[24];
 	int err;
 
 	/* NCCL_IB_TIMEOUT: 4.096 us x 2^t, NCCL's default t = 20 (4.3 s) */
@@ -92,8 +176,9 @@ static int check_transport(const struct loader *l, const struct raw_nic *r, stru
 		return err;
 	if (!dc)
 		return 0;
-#define DCQCN_CHECK(name, min, max)                                                             \
-	if ((err = scn__get_u32(l, "nic.dcqcn." #name, dc->name, p->name, min, max, &p->name))) \
+#define DCQCN_CHECK(name, min, max)                                                           \
+	if ((err = dcqcn_value(l, "nic.dcqcn." #name, #name, dc->name, num, sizeof(num), &v)) || \
+	    (err = scn__get_u32(l, "nic.dcqcn." #name, v, p->name, min, max, &p->name)))       \
 		return err;
 	DCQCN_KEYS(DCQCN_CHECK)
 #undef DCQCN_CHECK

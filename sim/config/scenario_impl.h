@@ -97,7 +97,10 @@ struct raw_switch {
 	X(rp_clamp_tgt_rate_ati, 0, 1) \
 	X(np_min_time_between_cnps, 0, 10000000) \
 	X(np_cnp_dscp, 0, 63) \
-	X(np_cnp_prio, 0, 7)
+	X(np_cnp_prio, 0, 7) \
+	X(np_cnp_prio_mode, 0, 1) \
+	X(rtt_resp_dscp_valid, 0, 1) \
+	X(rtt_resp_dscp, 0, 63)
 
 #define DCQCN_RAW_FIELD(name, min, max) char *name;
 struct raw_dcqcn {
