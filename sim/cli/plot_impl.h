@@ -42,6 +42,24 @@ struct csv {
 	int n;
 };
 
+/*
+ * A CSV file read whole (summary.csv, tune.csv), RFC 4180 quotes understood:
+ * the header and the rows, each a list of fields.
+ */
+struct plot_row {
+	char *line; /* the fields point into it */
+	char **f;
+	int n;
+	unsigned long lineno;
+};
+
+struct plot_table {
+	const char *path;
+	struct plot_row hdr;
+	struct plot_row *row;
+	size_t n, cap;
+};
+
 struct pt {
 	double t, a, b, c;
 };
@@ -82,6 +100,11 @@ int plot__write_blocks(const struct plot *p, const char *name, const struct seri
 		       int col, char *path, size_t size);
 double plot__json_num(const json_t *o, const char *key, double dflt);
 double plot__threshold(const json_t *res, const char *key);
+int plot__table_read(struct plot_table *t, const char *path, const char *missing);
+void plot__table_free(struct plot_table *t);
+int plot__table_col(const struct plot_table *t, const char *name);
+const char *plot__table_field(const struct plot_table *t, const struct plot_row *r, int col);
+void plot__metric_unit(const char *metric, double hi, char *label, size_t size, double *scale);
 
 /* plot_gnuplot.c */
 void plot__drop_old(const struct plot *p, const char *pic, const char *ext);
