@@ -174,6 +174,13 @@ static int tn_by_x(const void *a, const void *b)
 	return (p->x > q->x) - (p->x < q->x);
 }
 
+/* Sort @s by x (an empty set has no array: qsort must not see it). */
+static void tn_sort(struct tn_set *s)
+{
+	if (s->n > 1)
+		qsort(s->v, s->n, sizeof(*s->v), tn_by_x);
+}
+
 static int tn_by_value(const void *a, const void *b)
 {
 	const double *p = a, *q = b;
@@ -471,8 +478,8 @@ static int tn_draw_one_key(struct tn_plot *t)
 		    ((long)i == t->best && tn_add(&best, x, y[i])))
 			goto out_oom;
 	}
-	qsort(feas.v, feas.n, sizeof(*feas.v), tn_by_x);
-	qsort(inf.v, inf.n, sizeof(*inf.v), tn_by_x);
+	tn_sort(&feas);
+	tn_sort(&inf);
 	if (best.n && tn_zoom(q, &feas, &inf, best.v[0].x, llo, lhi, &ya, &vars))
 		goto out_oom;
 	buf_int(&vars, "mode", 1);
@@ -592,7 +599,7 @@ static int tn_draw_front(struct tn_plot *t)
 		if (t->front[i].state == TN_RAN &&
 		    tn_add(&line, t->front[i].obj[1], t->front[i].obj[0]))
 			goto out_oom;
-	qsort(line.v, line.n, sizeof(*line.v), tn_by_x);
+	tn_sort(&line);
 	if (t->best >= 0 && t->pt[t->best].feasible &&
 	    tn_add(&best, t->pt[t->best].obj[1], t->pt[t->best].obj[0]))
 		goto out_oom;
