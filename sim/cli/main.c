@@ -35,7 +35,7 @@ static const char usage[] =
 	"                    [--subject-to 'M OP V']... [--seeds N] [--budget N] [-j N] [-o DIR]\n"
 	"       rocesim check SCENARIO.yaml [--json] [--fail LINK|NODE]... [--with FILE]...\n"
 	"                     [--all-pairs]\n"
-	"       rocesim plot OUTDIR|SWEEPDIR [--svg] [--top N]\n"
+	"       rocesim plot OUTDIR|SWEEPDIR|TUNEDIR [--svg] [--top N]\n"
 	"       rocesim import sonic|mlnx-qos|cc-params|pod FILE\n"
 	"       rocesim --help | --version          (rocesim VERB --help for each verb)\n"
 	"\n"
