@@ -172,8 +172,8 @@ static int cmd_run(const struct run_args *a)
 	struct scenario *s;
 	struct diag d = {0};
 	struct sim sim;
-	json_t *res = NULL;
-	int err, failed, partial, rc = EXIT_INPUT;
+	json_t *res = NULL, *prov = NULL;
+	int err, met = 0, partial, rc = EXIT_INPUT;
 
 	err = scn_load_with(a->scenario,
 			    &(struct scn_load_opts){.overlays = a->withs, .n_overlays = a->n_withs,
@@ -196,6 +196,16 @@ static int cmd_run(const struct run_args *a)
 			fprintf(stderr, "rocesim: ");
 			diag_print(&d, stderr);
 		}
+		sim_fini(&sim);
+		return EXIT_INPUT;
+	}
+	/* the inputs' digests as they were loaded, not as they are after the run */
+	prov = res_provenance(sim.scn, &(struct res_prov_in){.overlays = a->withs,
+							     .n_overlays = a->n_withs,
+							     .sets = a->sets,
+							     .n_sets = a->n_sets});
+	if (!prov) {
+		fprintf(stderr, "rocesim: out of memory\n");
 		sim_fini(&sim);
 		return EXIT_INPUT;
 	}
@@ -240,6 +250,13 @@ static int cmd_run(const struct run_args *a)
 		goto out;
 	}
 	res = res_build(&sim);
+	/* what produced the result, and its gates (new top-level blocks) */
+	if (res && (json_object_set(res, "provenance", prov) ||
+		    json_object_set_new(res, "effective", res_effective(sim.scn, sim.topo)) ||
+		    (met = res_add_expects(res, sim.scn)) < 0)) {
+		json_decref(res);
+		res = NULL;
+	}
 	if (!res) {
 		fprintf(stderr, "rocesim: out of memory building the results\n");
 		goto out;
@@ -265,13 +282,16 @@ static int cmd_run(const struct run_args *a)
 	}
 	if (!a->quiet) {
 		res_print_summary(res, stdout);
+		if (s->n_expects)
+			printf("  expect     %d of %u expectations met\n", met, s->n_expects);
 		printf("  results    %s/results.json\n", dir);
 	}
-	failed = res_check_expects(res, s, stderr);
-	if (failed)
-		fprintf(stderr, "rocesim: %d expectation%s failed\n", failed, failed > 1 ? "s" : "");
-	rc = failed ? EXIT_GATE : 0;
+	if (res_check_expects(res, s, stderr))
+		fprintf(stderr, "rocesim: %u expectation%s failed\n", s->n_expects - (unsigned)met,
+			s->n_expects - (unsigned)met > 1 ? "s" : "");
+	rc = met < (int)s->n_expects ? EXIT_GATE : 0;
 out:
+	json_decref(prov);
 	json_decref(res);
 	outdir_close(&od);
 	sim_fini(&sim);
