@@ -35,6 +35,9 @@ static const char usage[] =
 	"                     [--all-pairs]\n"
 	"       rocesim plot OUTDIR|SWEEPDIR [--svg] [--top N]\n"
 	"       rocesim import sonic|mlnx-qos|cc-params|pod FILE\n"
+	"       rocesim compare BASE NEW [--tolerance METRIC=PCT%|METRIC=ABS]...\n"
+	"                       [--metrics M,...] [--junit FILE] [--markdown FILE]\n"
+	"                       [--json] [--force]\n"
 	"       rocesim --help | --version          (rocesim VERB --help for each verb)\n"
 	"\n"
 	"Simulates the RoCEv2 fabric described by SCENARIO.yaml and writes\n"
@@ -326,6 +329,8 @@ int main(int argc, char **argv)
 		return cmd_plot(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "import"))
 		return cmd_import(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "compare"))
+		return cmd_compare(argc - 2, argv + 2);
 	if (strcmp(argv[1], "run"))
 		return cli_usage_error("rocesim: ", usage, "unknown verb \"%s\"", argv[1]);
 	a.sets = calloc((size_t)argc, sizeof(char *));
