@@ -209,12 +209,12 @@ Test(ci, effective_block_is_what_check_json_shows)
 /*
  * The suite's incast (experiments/ci/incast.yaml) in the temporary folder
  * @sub with its cc_params.txt, where rp_initial_alpha_value is set to
- * @alpha (the suite's file says 1023), swept over seeds 1..5 into @out.
+ * @alpha (the suite's file says 1023). Returns the scenario's path.
  */
-static void sweep_incast(const char *sub, const char *alpha, const char *out)
+static const char *write_incast(const char *sub, const char *alpha)
 {
-	char dir[300], path[400], *scn, *cc, *at;
-	struct ts_proc p;
+	static char path[400];
+	char dir[300], *scn, *cc, *at;
 	FILE *f;
 
 	snprintf(dir, sizeof(dir), "%s", ts_tmp(sub));
@@ -224,8 +224,6 @@ static void sweep_incast(const char *sub, const char *alpha, const char *out)
 	cr_assert(scn && cc, "experiments/ci/incast.yaml or cc_params.txt missing");
 	at = strstr(cc, "rp_initial_alpha_value:1023\n");
 	cr_assert(at, "cc_params.txt has no rp_initial_alpha_value:1023");
-	snprintf(path, sizeof(path), "%s/incast.yaml", dir);
-	write_file(path, scn);
 	snprintf(path, sizeof(path), "%s/cc_params.txt", dir);
 	f = fopen(path, "w");
 	cr_assert(f);
@@ -233,12 +231,22 @@ static void sweep_incast(const char *sub, const char *alpha, const char *out)
 		at + strlen("rp_initial_alpha_value:1023\n"));
 	fclose(f);
 	snprintf(path, sizeof(path), "%s/incast.yaml", dir);
-	ts_exec(&p, (const char *const[]){"sweep", path, "--seeds", "5", "-j", "2", "-o", out,
+	write_file(path, scn);
+	free(scn);
+	free(cc);
+	return path;
+}
+
+/* write_incast, then swept over seeds 1..5 into @out. */
+static void sweep_incast(const char *sub, const char *alpha, const char *out)
+{
+	const char *scn = write_incast(sub, alpha);
+	struct ts_proc p;
+
+	ts_exec(&p, (const char *const[]){"sweep", scn, "--seeds", "5", "-j", "2", "-o", out,
 					  "--quiet", NULL});
 	cr_assert_eq(p.code, 0, "sweep: %s", p.err);
 	ts_proc_free(&p);
-	free(scn);
-	free(cc);
 }
 
 /* Run python3 (meson's own interpreter, so always there) on @script with
@@ -546,4 +554,278 @@ Test(ci, compare_bad_input_and_usage_exit_2)
 	cr_expect_eq(p.code, 2);
 	cr_expect(strstr(p.err, "neither a run folder"), "%s", p.err);
 	ts_proc_free(&p);
+}
+
+/* ---- run --baseline, run --junit --------------------------------------------------- */
+
+/* A python3 script printing a JUnit file's totals and its testcases:
+ * "TESTS FAILURES" then one "name|failed" line each. */
+static const char junit_py[] =
+    "import sys, xml.etree.ElementTree as E\n"
+    "r = E.parse(sys.argv[1]).getroot()\n"
+    "assert r.tag == \"testsuites\", r.tag\n"
+    "s = r.find(\"testsuite\")\n"
+    "c = s.findall(\"testcase\")\n"
+    "assert int(s.get(\"tests\")) == len(c) == int(r.get(\"tests\"))\n"
+    "print(s.get(\"tests\"), s.get(\"failures\"))\n"
+    "for t in c: print(t.get(\"name\") + \"|\" + str(int(t.find(\"failure\") is not None)))\n";
+
+Test(ci, run_baseline_gates_a_run_against_stored_results_and_junit_lists_gates_and_metrics)
+{
+	char base[300], scn[400], xml[300], *out;
+	struct ts_proc p;
+
+	snprintf(base, sizeof(base), "%s", ts_tmp("base"));
+	snprintf(scn, sizeof(scn), "%s", ts_tmp("a/incast.yaml"));
+	snprintf(xml, sizeof(xml), "%s", ts_tmp("run.xml"));
+	sweep_incast("a", "1023", base);
+
+	/* unchanged: the baseline's run of seed 3 is this run, to the byte */
+	ts_exec(&p, (const char *const[]){"run", scn, "--seed", "3", "--baseline", base, "-o",
+					  ts_tmp("r1"), "--junit", xml, NULL});
+	cr_expect_eq(p.code, 0, "stdout: %s\nstderr: %s", p.out, p.err);
+	cr_expect(strstr(p.out, "compare: 0 regressions"), "%s", p.out);
+	ts_proc_free(&p);
+	out = python(junit_py, xml);
+	cr_expect(!strncmp(out,
+			   "19 0\nrun|0\nexpect lossless_drops == 0|0\n"
+			   "expect flows_done == 8|0\npfc_pause_frames|0\n",
+			   strlen("19 0\nrun|0\nexpect lossless_drops == 0|0\n"
+				  "expect flows_done == 8|0\npfc_pause_frames|0\n")),
+		  "junit: %s", out);
+	free(out);
+
+	/* the cc_params change: exit 1, the metric named; a missed gate is a failure too */
+	write_incast("a", "800");
+	ts_exec(&p, (const char *const[]){"run", scn, "--seed", "3", "--baseline", base, "-o",
+					  ts_tmp("r2"), "--junit", xml, "--quiet", "--set",
+					  "expect.flows_done=9", NULL});
+	cr_expect_eq(p.code, 1, "stderr: %s", p.err);
+	cr_expect(strstr(p.err, "rocesim: baseline: regression: pfc_pause_rate_per_s"), "%s",
+		  p.err);
+	cr_expect(strstr(p.err, "regressions against the baseline"), "%s", p.err);
+	cr_expect_str_empty(p.out, "--quiet: %s", p.out);
+	ts_proc_free(&p);
+	out = python(junit_py, xml);
+	cr_expect(strstr(out, "expect flows_done == 9|1\n"), "junit: %s", out);
+	cr_expect(strstr(out, "pfc_pause_rate_per_s|1\n"), "junit: %s", out);
+	cr_expect(strstr(out, "fct_us.p99|0\n"), "junit: %s", out);
+	free(out);
+
+	/* a tolerance that allows it */
+	ts_exec(&p, (const char *const[]){
+			"run", scn, "--seed", "3", "--baseline", base, "-o", ts_tmp("r3"),
+			"--quiet", "--tolerance", "pfc_pause_rate_per_s=100%", "--tolerance",
+			"pfc_pause_frames=100%", "--tolerance", "pfc_paused_time_us=100%",
+			"--tolerance", "max_headroom_bytes=100%", NULL});
+	cr_expect_eq(p.code, 0, "stderr: %s", p.err);
+	ts_proc_free(&p);
+}
+
+Test(ci, run_baseline_of_another_scenario_or_bad_options_exit_2)
+{
+	const char *scn = small_scenario("other.yaml", "");
+	const char *base = fake_sweep("ob", "ci-incast",
+				      "id,point,seed,status,error,drops\n"
+				      "p001-s1,p001,1,ok,,0\n");
+	static const char *const bad[][6] = {
+	    {"run", "x.yaml", "--baseline", NULL},
+	    {"run", "x.yaml", "--tolerance", "drops=3x", NULL},
+	    {"run", "x.yaml", "--junit", NULL},
+	};
+	struct ts_proc p;
+
+	ts_exec(&p, (const char *const[]){"run", scn, "--baseline", base, "-o", ts_tmp("o1"),
+					  "--quiet", NULL});
+	cr_expect_eq(p.code, 2);
+	cr_expect(strstr(p.err, "not the same scenario") && !strstr(p.err, "--force"), "%s", p.err);
+	ts_proc_free(&p);
+	ts_exec(&p, (const char *const[]){"run", scn, "--tolerance", "drops=1", NULL});
+	cr_expect_eq(p.code, 2);
+	cr_expect(strstr(p.err, "--tolerance needs --baseline"), "%s", p.err);
+	ts_proc_free(&p);
+	ts_exec(&p, (const char *const[]){"run", scn, "--baseline", ts_tmp("nothing"), NULL});
+	cr_expect_eq(p.code, 2);
+	cr_expect(strstr(p.err, "--baseline: "), "%s", p.err);
+	cr_expect(!strstr(p.out, "scenario"), "refused before the run: %s", p.out);
+	ts_proc_free(&p);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		ts_exec(&p, bad[i]);
+		cr_expect_eq(p.code, 2, "%s %s", bad[i][2], bad[i][3] ? bad[i][3] : "");
+		ts_proc_free(&p);
+	}
+}
+
+/* ---- check --json, --sarif, --junit ------------------------------------------------ */
+
+/* Line @line of @file (1-based), or "" when it has none. */
+static char *line_of(const char *file, int line, char *buf, size_t size)
+{
+	FILE *f = fopen(file, "r");
+
+	buf[0] = '\0';
+	for (int i = 1; f && fgets(buf, (int)size, f); i++)
+		if (i == line)
+			break;
+		else
+			buf[0] = '\0';
+	if (f)
+		fclose(f);
+	return buf;
+}
+
+/* The last part of a key ("BUFFER_PROFILE|p|xoff" -> "xoff", "nic.pfc" ->
+ * "pfc", "PFC configuration enabled" -> "enabled"), which its line holds. */
+static const char *key_tail(const char *key)
+{
+	const char *t = key;
+
+	for (const char *k = key; *k; k++)
+		if (*k == '|' || *k == '.' || *k == ' ')
+			t = k + 1;
+	return t;
+}
+
+static json_t *check_json(const char *scn)
+{
+	struct ts_proc p;
+	json_error_t jerr;
+	json_t *j;
+
+	ts_exec(&p, (const char *const[]){"check", scn, "--json", NULL});
+	cr_assert(p.code == 0 || p.code == 1, "%s", p.err);
+	j = json_loads(p.out, 0, &jerr);
+	cr_assert(j, "check --json: %s", jerr.text);
+	ts_proc_free(&p);
+	return j;
+}
+
+Test(ci, check_json_findings_have_file_line_and_key_apart)
+{
+	json_t *j = check_json("experiments/configs-seed-mistakes.yaml"), *f;
+	char buf[600];
+	size_t i, located = 0;
+
+	json_array_foreach(json_object_get(j, "findings"), i, f) {
+		json_t *file = json_object_get(f, "file"), *line = json_object_get(f, "line");
+		const char *key = json_string_value(json_object_get(f, "key"));
+
+		cr_assert(file && line && json_object_get(f, "key") && json_object_get(f, "where"),
+			  "finding %zu lacks file, line, key or where", i);
+		if (!json_is_string(file) || !json_is_integer(line) || !key)
+			continue;
+		/* the line holds the key, or holds the value of an env entry whose
+		 * name is on the line before (a manifest's "- name: K" / "value: V") */
+		line_of(json_string_value(file), (int)json_integer_value(line), buf, sizeof(buf));
+		if (!strstr(buf, key_tail(key)) && strstr(buf, "value:"))
+			line_of(json_string_value(file), (int)json_integer_value(line) - 1, buf,
+				sizeof(buf));
+		cr_expect(strstr(buf, key_tail(key)), "%s: %s:%lld holds no %s: \"%s\"",
+			  json_string_value(json_object_get(f, "code")), json_string_value(file),
+			  (long long)json_integer_value(line), key, buf);
+		located++;
+	}
+	cr_expect_geq(located, 10, "only %zu findings located", located);
+	f = json_array_get(json_object_get(j, "findings"), 0);
+	cr_expect_str_eq(json_string_value(json_object_get(f, "file")),
+			 "experiments/configs/cc_params-seed.txt");
+	cr_expect_eq(json_integer_value(json_object_get(f, "line")), 9);
+	cr_expect_str_eq(json_string_value(json_object_get(f, "key")), "np_cnp_enable");
+	json_decref(j);
+}
+
+Test(ci, check_sarif_is_2_1_0_with_rule_ids_and_each_findings_file_and_line)
+{
+	const char *scn = "experiments/configs-seed-mistakes.yaml";
+	json_t *chk = check_json(scn), *sarif, *run, *rules, *results, *f;
+	char path[300];
+	struct ts_proc p;
+	size_t i;
+
+	snprintf(path, sizeof(path), "%s", ts_tmp("check.sarif"));
+	ts_exec(&p, (const char *const[]){"check", scn, "--sarif", path, NULL});
+	cr_expect_eq(p.code, 1, "errors found: exit 1 (%s)", p.err);
+	ts_proc_free(&p);
+	sarif = load_json(path);
+	cr_expect_str_eq(json_string_value(json_object_get(sarif, "version")), "2.1.0");
+	cr_expect(strstr(json_string_value(json_object_get(sarif, "$schema")),
+			 "sarif-schema-2.1.0.json"));
+	run = json_array_get(json_object_get(sarif, "runs"), 0);
+	cr_expect_str_eq(json_string_value(json_object_get(
+			     json_object_get(json_object_get(run, "tool"), "driver"), "name")),
+			 "rocesim");
+	rules = json_object_get(json_object_get(json_object_get(run, "tool"), "driver"), "rules");
+	results = json_object_get(run, "results");
+	cr_assert_eq(json_array_size(results), json_array_size(json_object_get(chk, "findings")));
+	json_array_foreach(json_object_get(chk, "findings"), i, f) {
+		json_t *r = json_array_get(results, i), *rule, *loc;
+		const char *sev = json_string_value(json_object_get(f, "severity"));
+		const char *level = json_string_value(json_object_get(r, "level"));
+
+		cr_expect_str_eq(json_string_value(json_object_get(r, "ruleId")),
+				 json_string_value(json_object_get(f, "code")));
+		rule = json_array_get(rules,
+				      (size_t)json_integer_value(json_object_get(r, "ruleIndex")));
+		cr_expect_str_eq(json_string_value(json_object_get(rule, "id")),
+				 json_string_value(json_object_get(f, "code")));
+		cr_expect_str_eq(level, !strcmp(sev, "info") ? "note" : sev);
+		cr_expect_str_eq(
+		    json_string_value(json_object_get(json_object_get(r, "message"), "text")),
+		    json_string_value(json_object_get(f, "message")));
+		loc = json_object_get(json_array_get(json_object_get(r, "locations"), 0),
+				      "physicalLocation");
+		if (!json_is_string(json_object_get(f, "file"))) {
+			cr_expect(!loc, "a result without a file has no location");
+			continue;
+		}
+		cr_expect_str_eq(json_string_value(json_object_get(
+				     json_object_get(loc, "artifactLocation"), "uri")),
+				 json_string_value(json_object_get(f, "file")));
+		cr_expect_eq(json_integer_value(
+				 json_object_get(json_object_get(loc, "region"), "startLine")),
+			     json_integer_value(json_object_get(f, "line")));
+	}
+	/* a rule per code, each once */
+	for (i = 0; i < json_array_size(rules); i++)
+		for (size_t k = i + 1; k < json_array_size(rules); k++)
+			cr_expect_str_neq(
+			    json_string_value(json_object_get(json_array_get(rules, i), "id")),
+			    json_string_value(json_object_get(json_array_get(rules, k), "id")));
+	json_decref(sarif);
+	json_decref(chk);
+}
+
+Test(ci, check_junit_has_a_testcase_per_finding_and_a_failure_per_error)
+{
+	const char *scn = "experiments/configs-seed-mistakes.yaml";
+	json_t *chk = check_json(scn), *f;
+	char xml[300], head[64];
+	struct ts_proc p;
+	size_t i, errors = 0;
+	char *out;
+
+	snprintf(xml, sizeof(xml), "%s", ts_tmp("check.xml"));
+	ts_exec(&p, (const char *const[]){"check", scn, "--junit", xml, NULL});
+	cr_expect_eq(p.code, 1, "%s", p.err);
+	ts_proc_free(&p);
+	json_array_foreach(json_object_get(chk, "findings"), i, f)
+		errors += !strcmp(json_string_value(json_object_get(f, "severity")), "error");
+	out = python(junit_py, xml);
+	snprintf(head, sizeof(head), "%zu %zu\n", json_array_size(json_object_get(chk, "findings")),
+		 errors);
+	cr_expect(!strncmp(out, head, strlen(head)), "want %s got %s", head, out);
+	cr_expect(strstr(out, "CC_PARAM_UNKNOWN experiments/configs/cc_params-seed.txt:9|1\n"),
+		  "%s", out);
+	free(out);
+	json_decref(chk);
+
+	/* no finding: one passing testcase */
+	ts_exec(&p,
+		(const char *const[]){"check", "experiments/ci/seed-cluster-small.yaml", "--junit",
+				      xml, "--set", "switch.pfc.enabled=false", NULL});
+	cr_expect_eq(p.code, 0, "%s", p.err);
+	ts_proc_free(&p);
+	out = python(junit_py, xml);
+	cr_expect(!strncmp(out, "1 0\n", 4), "%s", out);
+	free(out);
 }

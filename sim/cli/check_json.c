@@ -1,7 +1,8 @@
 /*
- * `rocesim check --json`: the findings, the effective parameters of the
- * switches, NICs and ports (sim/run/effective.c, as results.json has them),
- * and the deadlock analysis, as one JSON object.
+ * `rocesim check --json`: the findings (each with its where, and its file,
+ * line and key apart), the effective parameters of the switches, NICs and
+ * ports (sim/run/effective.c, as results.json has them), and the deadlock
+ * analysis, as one JSON object.
  */
 #include <errno.h>
 #include <jansson.h>
@@ -56,10 +57,14 @@ int chk_print_json(const struct chk *c, const struct scenario *s, const struct t
 	for (size_t i = 0; findings && i < c->n; i++) {
 		const struct chk_finding *f = &c->f[i];
 
-		if (json_array_append_new(findings,
-					  json_pack("{s:s,s:s,s:s,s:s}", "severity",
-						    chk_severity_name[f->severity], "code", f->code,
-						    "where", f->where, "message", f->message))) {
+		if (json_array_append_new(
+			findings,
+			json_pack("{s:s,s:s,s:s,s:o,s:o,s:o,s:s}", "severity",
+				  chk_severity_name[f->severity], "code", f->code, "where",
+				  f->where, "file", f->file ? json_string(f->file) : json_null(),
+				  "line", f->line ? json_integer(f->line) : json_null(), "key",
+				  f->key ? json_string(f->key) : json_null(), "message",
+				  f->message))) {
 			json_decref(findings);
 			findings = NULL;
 		}

@@ -104,8 +104,7 @@ void cmp_print_table(const struct cmp_result *r, const struct cmp_side *b, const
 		r->improvements == 1 ? "" : "s", r->n, r->n == 1 ? "" : "s");
 }
 
-/* One line per regression on stderr, naming the metric and the point. */
-static void print_regressions(const struct cmp_result *r, FILE *f, const char *prefix)
+void cmp_print_regressions(const struct cmp_result *r, FILE *f, const char *prefix)
 {
 	char vb[64], vn[64], ch[64];
 
@@ -327,7 +326,7 @@ static int cmp_run(const struct cmp_args *a)
 			goto out;
 		}
 	}
-	print_regressions(&r, stderr, P);
+	cmp_print_regressions(&r, stderr, P);
 	rc = r.regressions ? CLI_EXIT_FOUND : 0;
 out:
 	cmp_result_free(&r);

@@ -48,7 +48,8 @@ struct cmp_opts {
 	size_t n_tols;
 	const char *const *metrics; /* --metrics; NULL: every known metric found */
 	size_t n_metrics;
-	int force; /* compare mismatched scenarios and points anyway */
+	int force;	   /* compare mismatched scenarios and points anyway */
+	int no_force_hint; /* a mismatch error does not suggest --force */
 };
 
 enum cmp_verdict {
@@ -129,6 +130,8 @@ struct junit;
 /* A testcase per row of @r (a failure per regression) into @j, classname
  * "rocesim.compare.SCENARIO[.POINT]", name the metric. 0 or -ENOMEM. */
 int cmp_junit_add(struct junit *j, const struct cmp_result *r, const char *scenario);
+/* One line per regression on @f, "@prefix" "regression: METRIC [at POINT] ...". */
+void cmp_print_regressions(const struct cmp_result *r, FILE *f, const char *prefix);
 /* Print the table of @r (BASE @b, NEW @n) on @f. */
 void cmp_print_table(const struct cmp_result *r, const struct cmp_side *b, const struct cmp_side *n,
 		     FILE *f);

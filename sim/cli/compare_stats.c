@@ -240,6 +240,12 @@ static int seen_before(const struct cmp_side *s, size_t i, const char *point)
 	return 0;
 }
 
+/* What a mismatch error ends with: how to compare anyway, where there is a way. */
+static const char *hint(const struct cmp_opts *o)
+{
+	return o->no_force_hint ? "" : " (--force compares them anyway)";
+}
+
 /* Points on one side only: an error, or skipped with force. */
 static int match_points(const struct cmp_side *a, const struct cmp_side *b, const char *a_name,
 			const struct cmp_opts *o, struct cmp_result *r, char *err, size_t size)
@@ -252,8 +258,8 @@ static int match_points(const struct cmp_side *a, const struct cmp_side *b, cons
 		if (!o->force)
 			return fail(err, size,
 				    "%s has point \"%s\" and the other side has no run of it: not "
-				    "the same sweep (--force compares the points both have)",
-				    a_name, *pt ? pt : "(a lone run)");
+				    "the same sweep%s",
+				    a_name, *pt ? pt : "(a lone run)", hint(o));
 		if (skip_point(r, a_name, pt))
 			return -ENOMEM;
 	}
@@ -271,7 +277,8 @@ static const char *value_text(const json_t *v, char *buf, size_t size)
 	return buf;
 }
 
-static int same_workload(const struct cmp_run *b, const struct cmp_run *n, char *err, size_t size)
+static int same_workload(const struct cmp_run *b, const struct cmp_run *n, const struct cmp_opts *o,
+			 char *err, size_t size)
 {
 	char vb[256], vn[256];
 
@@ -283,11 +290,9 @@ static int same_workload(const struct cmp_run *b, const struct cmp_run *n, char 
 		if (json_is_number(x) && json_is_number(y) &&
 		    json_number_value(x) == json_number_value(y))
 			continue;
-		return fail(err, size,
-			    "%s%sthe workload differs: %s is %s in BASE, %s in NEW (--force "
-			    "compares them anyway)",
+		return fail(err, size, "%s%sthe workload differs: %s is %s in BASE, %s in NEW%s",
 			    *b->point ? b->point : "", *b->point ? ": " : "", *k,
-			    value_text(x, vb, sizeof(vb)), value_text(y, vn, sizeof(vn)));
+			    value_text(x, vb, sizeof(vb)), value_text(y, vn, sizeof(vn)), hint(o));
 	}
 	return 0;
 }
@@ -302,9 +307,8 @@ int cmp_compare(const struct cmp_side *b, const struct cmp_side *n, const struct
 	if (strcmp(b->scenario, n->scenario) && !o->force)
 		return fail(
 		    err, size,
-		    "BASE is scenario \"%s\", NEW is scenario \"%s\": not the same scenario "
-		    "(--force compares them anyway)",
-		    b->scenario, n->scenario);
+		    "BASE is scenario \"%s\", NEW is scenario \"%s\": not the same scenario%s",
+		    b->scenario, n->scenario, hint(o));
 	if ((rc = match_points(b, n, "BASE", o, r, err, size)) ||
 	    (rc = match_points(n, b, "NEW", o, r, err, size)))
 		goto out;
@@ -321,7 +325,7 @@ int cmp_compare(const struct cmp_side *b, const struct cmp_side *n, const struct
 
 		if (seen_before(b, i, pt) || !nr)
 			continue;
-		if (!o->force && (rc = same_workload(&b->runs[i], nr, err, size)))
+		if (!o->force && (rc = same_workload(&b->runs[i], nr, o, err, size)))
 			break;
 		for (size_t m = 0; m < n_names && !rc; m++) {
 			const struct cmp_metric *cm =

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "sim/cli/cli.h"
+#include "sim/cli/run_ci.h"
 #include "sim/run/outdir.h"
 #include "sim/run/results.h"
 #include "sim/config/scenario.h"
@@ -25,6 +26,7 @@
 static const char usage[] =
 	"usage: rocesim run SCENARIO.yaml [-o OUTDIR] [--with OVERLAY.yaml]...\n"
 	"                    [--set KEY=VALUE]... [--seed N] [--progress | --quiet]\n"
+	"                    [--baseline DIR [--tolerance M=X]...] [--junit FILE]\n"
 	"       rocesim sweep SCENARIO.yaml [--vary KEY=V1,V2,...|KEY=LO..HI:N|KEY=LO..HI:xF]...\n"
 	"                    [--zip] [--variant NAME=OVERLAY.yaml]...\n"
 	"                    [--seeds N | --seed-list S1,...] [-j N] [-o DIR]\n"
@@ -59,6 +61,7 @@ static const char usage[] =
 	"  --seed N           same as --set seed=N\n"
 	"  --progress         report simulated time and events/s on stderr every second\n"
 	"  --quiet            print nothing on stdout\n"
+	RUN_CI_USAGE
 	"\n"
 	"A run owns these four files in OUTDIR and the pictures `rocesim plot` draws\n"
 	"from them ({queues,pfc,rates,flows,ranks}.{png,svg}); when all its files\n"
@@ -70,7 +73,8 @@ static const char usage[] =
 	"removed) leaves the previous outputs whole; the next run removes those of\n"
 	"a run that was killed.\n"
 	"\n"
-	"exit codes: 0 ok; 1 the run worked but an expect: gate failed;\n"
+	"exit codes: 0 ok; 1 the run worked but an expect: gate failed, or it\n"
+	"              regressed against --baseline;\n"
 	"            2 bad input or usage (the message names file, line and key),\n"
 	"              or OUTDIR in use by another run or not writable;\n"
 	"            3 an I/O failure after a good run (disk full): the previous\n"
@@ -85,6 +89,7 @@ struct run_args {
 	const char **withs; /* overlays, in order */
 	size_t n_withs;
 	int progress, quiet;
+	struct run_ci ci; /* --baseline, --tolerance, --junit */
 };
 
 /* The signal that asked the run to stop (SIGINT, SIGTERM, SIGHUP), or 0. */
@@ -293,6 +298,8 @@ static int cmd_run(const struct run_args *a)
 		fprintf(stderr, "rocesim: %u expectation%s failed\n", s->n_expects - (unsigned)met,
 			s->n_expects - (unsigned)met > 1 ? "s" : "");
 	rc = met < (int)s->n_expects ? EXIT_GATE : 0;
+	err = run_ci_finish(&a->ci, res, s, dir, a->quiet, sim.wall_s);
+	rc = err > rc ? err : rc;
 out:
 	json_decref(prov);
 	json_decref(res);
@@ -306,7 +313,7 @@ int main(int argc, char **argv)
 	struct run_args a = {0};
 	char **seeds;
 	size_t n_seeds = 0;
-	int rc;
+	int rc, ci;
 
 	/* GSL's default handler aborts, on an allocation that fails too: the
 	 * callers check what GSL returns */
@@ -382,6 +389,8 @@ int main(int argc, char **argv)
 			a.progress = 1;
 		} else if (!strcmp(o, "--quiet") || !strcmp(o, "-q")) {
 			a.quiet = 1;
+		} else if ((ci = run_ci_arg(&a.ci, argc, argv, &i, usage)) >= 0) {
+			rc = ci ? ci : -1;
 		} else {
 			rc = cli_scenario_arg(o, "rocesim: ", usage, &a.scenario);
 		}
@@ -390,8 +399,9 @@ int main(int argc, char **argv)
 		rc = cli_usage_error("rocesim: ", usage, "%s", "run needs a scenario file");
 	if (rc < 0 && a.progress && a.quiet)
 		rc = cli_usage_error("rocesim: ", usage, "%s", "--progress and --quiet exclude each other");
-	if (rc < 0)
+	if (rc < 0 && !(rc = run_ci_prepare(&a.ci)))
 		rc = cmd_run(&a);
+	run_ci_free(&a.ci);
 	for (size_t i = 0; i < n_seeds; i++)
 		free(seeds[i]);
 	free(seeds);
