@@ -754,6 +754,9 @@ Test(ci, check_sarif_is_2_1_0_with_rule_ids_and_each_findings_file_and_line)
 	cr_expect_str_eq(json_string_value(json_object_get(
 			     json_object_get(json_object_get(run, "tool"), "driver"), "name")),
 			 "rocesim");
+	cr_expect_str_eq(
+	    json_string_value(json_object_get(json_object_get(run, "automationDetails"), "id")),
+	    "rocesim-check/configs-seed-mistakes/");
 	rules = json_object_get(json_object_get(json_object_get(run, "tool"), "driver"), "rules");
 	results = json_object_get(run, "results");
 	cr_assert_eq(json_array_size(results), json_array_size(json_object_get(chk, "findings")));

@@ -371,7 +371,7 @@ static int chk_run(const struct chk_args *a)
 
 		if (!file)
 			continue;
-		err = k ? chk_write_junit(&c, s, file, secs) : chk_write_sarif(&c, file);
+		err = k ? chk_write_junit(&c, s, file, secs) : chk_write_sarif(&c, s, file);
 		if (err) {
 			fprintf(stderr, "rocesim: check: cannot write %s: %s\n", file,
 				strerror(-err));

@@ -77,7 +77,7 @@ int chk_print_json(const struct chk *c, const struct scenario *s, const struct t
 		   const struct chk_args *a);
 
 /* check_report.c: --sarif and --junit; 0 or a negative errno. */
-int chk_write_sarif(const struct chk *c, const char *path);
+int chk_write_sarif(const struct chk *c, const struct scenario *s, const char *path);
 int chk_write_junit(const struct chk *c, const struct scenario *s, const char *path, double secs);
 
 #endif

@@ -3,7 +3,9 @@
  *
  * SARIF 2.1.0 (OASIS; the subset code scanning services read): one run of
  * the tool "rocesim" whose driver lists a rule per finding code met (id,
- * a short description), and one result per finding: ruleId (the code),
+ * a short description), an automationDetails id per scenario (so that the
+ * files of several scenarios can be uploaded together), and one result
+ * per finding: ruleId (the code),
  * ruleIndex, level (error, warning, or note for info), message.text, and,
  * when the finding has a file, a physicalLocation with the file's URI
  * (the path as rocesim read it, relative to where it runs) and, when it has
@@ -118,11 +120,14 @@ static json_t *sarif_result(const struct chk_finding *f, size_t rule)
 	return r;
 }
 
-int chk_write_sarif(const struct chk *c, const char *path)
+int chk_write_sarif(const struct chk *c, const struct scenario *s, const char *path)
 {
 	json_t *rule_ids = json_array(), *results = json_array(), *root;
-	char *text;
+	char *text, category[300];
 	int err = !rule_ids || !results;
+
+	/* the category code scanning files the results under: one per scenario */
+	snprintf(category, sizeof(category), "rocesim-check/%s/", s->name);
 
 	for (size_t i = 0; !err && i < c->n; i++) {
 		const struct chk_finding *f = &c->f[i];
@@ -152,10 +157,11 @@ int chk_write_sarif(const struct chk *c, const char *path)
 				break;
 			}
 		}
-		root = json_pack("{s:s,s:s,s:[{s:{s:{s:s,s:s,s:o}},s:o,s:s}]}", "$schema",
+		root = json_pack("{s:s,s:s,s:[{s:{s:{s:s,s:s,s:o}},s:{s:s},s:o,s:s}]}", "$schema",
 				 SARIF_SCHEMA, "version", "2.1.0", "runs", "tool", "driver", "name",
-				 "rocesim", "version", ROCESIM_VERSION, "rules", rules_j, "results",
-				 results, "columnKind", "unicodeCodePoints");
+				 "rocesim", "version", ROCESIM_VERSION, "rules", rules_j,
+				 "automationDetails", "id", category, "results", results,
+				 "columnKind", "unicodeCodePoints");
 		results = NULL;
 	} else {
 		root = NULL;

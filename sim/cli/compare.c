@@ -160,11 +160,13 @@ static int write_markdown(const char *path, const struct cmp_result *r, const st
 {
 	char *text = NULL, vb[64], vn[64], ch[64], verdict[200];
 	size_t len = 0;
-	int points = b->sweep || n->sweep, err;
+	int points = 0, err;
 	FILE *f = open_memstream(&text, &len);
 
 	if (!f)
 		return -ENOMEM;
+	for (size_t i = 0; i < r->n; i++)
+		points |= *r->rows[i].point != '\0';
 	fprintf(f, "### rocesim compare: %s: %zu regression%s\n\n", n->scenario, r->regressions,
 		r->regressions == 1 ? "" : "s");
 	fprintf(f, "BASE `%s`, NEW `%s`; %zu comparisons, %zu improvement%s.\n\n", b->path, n->path,
