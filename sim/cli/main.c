@@ -25,7 +25,7 @@
 
 static const char usage[] =
 	"usage: rocesim run SCENARIO.yaml [-o OUTDIR] [--with OVERLAY.yaml]...\n"
-	"                    [--set KEY=VALUE]... [--seed N] [--progress | --quiet]\n"
+	"                    [--set KEY=VALUE]... [--seed N] [--progress] [--quiet]\n"
 	"                    [--baseline DIR [--tolerance M=X]...] [--junit FILE]\n"
 	"       rocesim sweep SCENARIO.yaml [--vary KEY=V1,V2,...|KEY=LO..HI:N|KEY=LO..HI:xF]...\n"
 	"                    [--zip] [--variant NAME=OVERLAY.yaml]...\n"
@@ -59,7 +59,9 @@ static const char usage[] =
 	"  --set KEY=VALUE    override a scenario key, e.g. --set topology.link.rate=400Gbps\n"
 	"                     or --set expect.drops=0 (repeatable)\n"
 	"  --seed N           same as --set seed=N\n"
-	"  --progress         report simulated time and events/s on stderr every second\n"
+	"  --progress         report on stderr every second the workload's progress (its\n"
+	"                     payload delivered, flows and collectives done), events/s\n"
+	"                     and the time left, and a last line when the run ends\n"
 	"  --quiet            print nothing on stdout\n"
 	RUN_CI_USAGE
 	"\n"
@@ -397,8 +399,6 @@ int main(int argc, char **argv)
 	}
 	if (rc < 0 && !a.scenario)
 		rc = cli_usage_error("rocesim: ", usage, "%s", "run needs a scenario file");
-	if (rc < 0 && a.progress && a.quiet)
-		rc = cli_usage_error("rocesim: ", usage, "%s", "--progress and --quiet exclude each other");
 	if (rc < 0 && !(rc = run_ci_prepare(&a.ci)))
 		rc = cmd_run(&a);
 	run_ci_free(&a.ci);
