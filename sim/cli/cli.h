@@ -19,6 +19,7 @@ int cmd_plot(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
 int cmd_import(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 
 /*
  * Print "@prefix" + @fmt (one %s: @arg) then @usage on stderr and return
