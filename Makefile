@@ -1,7 +1,8 @@
 # The two commands users need, on a fresh Debian 12 machine:
 #   make run    set up, build (release) and run the default scenario
-#   make test   set up, build and run the whole test suite, then again
-#               under AddressSanitizer + UndefinedBehaviorSanitizer
+#   make test   set up, build and run the whole test suite (with the DCQCN
+#               regression suite of experiments/ci), then again under
+#               AddressSanitizer + UndefinedBehaviorSanitizer
 # and, apart from them, `make fuzz [FUZZ_TIME=s]`: the libFuzzer harnesses
 # (needs clang and llvm-14), FUZZ_TIME seconds each (tests/fuzz/run.sh).
 # Set-up installs the missing Debian packages when run as root, and

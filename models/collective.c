@@ -260,6 +260,19 @@ void coll_free(struct coll *c)
 	free(c);
 }
 
+void coll_progress(const struct coll *c, uint64_t *done, uint64_t *total)
+{
+	uint64_t per_peer = c->spec->bytes / c->n, per_iter;
+
+	/* what first_sends and the ring's forwards post, every iteration */
+	per_iter = is_ring(c) ? (uint64_t)c->n_qps * c->steps * c->seg
+			      : (uint64_t)c->n_qps * (per_peer ? per_peer : 1);
+	*total = per_iter * c->spec->iterations;
+	*done = 0;
+	for (uint32_t i = 0; i < c->n_qps; i++)
+		*done += c->qps[i].received;
+}
+
 void coll_stats(const struct coll *c, struct coll_stats *out)
 {
 	out->op = c->spec->op;

@@ -73,6 +73,9 @@ struct coll_stats {
 };
 
 void coll_stats(const struct coll *c, struct coll_stats *out);
+/* The payload the collective has delivered in order (over all its
+ * iterations so far) into *@done, and delivers in all into *@total. */
+void coll_progress(const struct coll *c, uint64_t *done, uint64_t *total);
 const char *coll_op_name(enum coll_op op);
 /* nccl-tests' bus bandwidth factor (nccl-tests doc/PERFORMANCE.md). */
 double coll_busbw_factor(enum coll_op op, uint32_t ranks);

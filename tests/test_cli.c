@@ -353,6 +353,22 @@ Test(cli, help_exits_0_and_names_every_option)
 	}
 }
 
+/* --progress reports on stderr, --quiet silences stdout: the two go together. */
+Test(cli, progress_and_quiet_combine_and_progress_counts_the_workload)
+{
+	struct ts_proc p;
+
+	ts_exec(&p, (const char *const[]){"run", "tests/good/two-flows.yaml", "--progress",
+					  "--quiet", "-o", ts_tmp("pq"), NULL});
+	cr_expect_eq(p.code, 0, "stderr: %s", p.err);
+	cr_expect_str_empty(p.out, "--quiet: %s", p.out);
+	cr_expect(starts(p.err, "rocesim: two-flows done at t="), "stderr: %s", p.err);
+	cr_expect(strstr(p.err, ": 100.0% of 2.0 MB delivered (2/2 flows done), "), "stderr: %s",
+		  p.err);
+	cr_expect(strstr(p.err, " s wall\n"), "stderr: %s", p.err);
+	ts_proc_free(&p);
+}
+
 Test(cli, version_exits_0)
 {
 	struct ts_proc p;
@@ -366,19 +382,18 @@ Test(cli, version_exits_0)
 Test(cli, usage_errors_exit_2)
 {
 	static const char *const cases[][5] = {
-		{"frobnicate", "x.yaml", NULL},
-		{NULL},
-		{"run", NULL},
-		{"run", "tests/good/two-flows.yaml", "--bogus", NULL},
-		{"run", "tests/good/two-flows.yaml", "--set", "noequals", NULL},
-		{"run", "tests/good/two-flows.yaml", "-o", NULL},
-		{"run", "tests/good/two-flows.yaml", "tests/good/permutation.yaml", NULL},
-		{"run", "tests/good/two-flows.yaml", "--progress", "--quiet", NULL},
+	    {"frobnicate", "x.yaml", NULL},
+	    {NULL},
+	    {"run", NULL},
+	    {"run", "tests/good/two-flows.yaml", "--bogus", NULL},
+	    {"run", "tests/good/two-flows.yaml", "--set", "noequals", NULL},
+	    {"run", "tests/good/two-flows.yaml", "-o", NULL},
+	    {"run", "tests/good/two-flows.yaml", "tests/good/permutation.yaml", NULL},
 	};
 	static const char *const says[] = {
-		"unknown verb \"frobnicate\"", "a verb is needed", "needs a scenario file",
-		"unknown option \"--bogus\"", "--set needs KEY=VALUE", "-o needs a folder",
-		"one scenario at a time", "exclude each other",
+	    "unknown verb \"frobnicate\"", "a verb is needed",	    "needs a scenario file",
+	    "unknown option \"--bogus\"",  "--set needs KEY=VALUE", "-o needs a folder",
+	    "one scenario at a time",
 	};
 
 	for (size_t i = 0; i < sizeof(says) / sizeof(says[0]); i++) {

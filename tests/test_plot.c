@@ -10,7 +10,12 @@
  * On a sweep's folder: tiny sweeps of a 2-host scenario (2 x 2 axes over 2
  * seeds, one axis on a log range) give sweep-<metric>.png for the metrics
  * that vary, lines per value of the second axis and per variant, a log x
- * axis, and a folder without summary.csv is one line and exit 2.
+ * axis, and a folder without summary.csv is one line and exit 2. On a
+ * tune's folder: real tunes of the 3-host incast (the smallest headroom
+ * without a drop, by bisection; two ECN keys and two objectives, some
+ * points refused) give tune.png and tune-front.png, with a dot per point
+ * that ran in its style and none for the refused; the tune.json files of
+ * tests/bad/tune/ and a folder without tune.json are one line and exit 2.
  */
 #include <criterion/criterion.h>
 #include <dirent.h>
@@ -323,6 +328,8 @@ Test(plot, help_exits_0_and_names_the_options_and_the_script_folders)
 	cr_expect(strstr(p.out, "ROCESIM_PLOTS"));
 	cr_expect(strstr(p.out, "ranks.png"));
 	cr_expect(strstr(p.out, "the first 4"), "--help does not say which collectives are drawn");
+	cr_expect(strstr(p.out, "tune.png") && strstr(p.out, "tune-front.png"),
+		  "--help does not name the pictures of a tune");
 	ts_proc_free(&p);
 }
 
@@ -714,6 +721,308 @@ Test(plot, a_sweep_of_variants_alone_puts_them_on_the_x_axis)
 	cr_expect(tick_x(svg, "base") > 0 && tick_x(svg, "far") > tick_x(svg, "base"),
 		  "the variants are not the x ticks, in order");
 	free(svg);
+	assert_no_leftovers(out);
+	ts_proc_free(&p);
+}
+
+/* ---- tunes -------------------------------------------------------------- */
+
+/* A 2:1 incast over 2 km: below some headroom a lossless packet is dropped. */
+static const char far_yaml[] = "name: far\n"
+			       "topology: {kind: star, hosts: 3, link: {cable: 2km}}\n"
+			       "switch:\n"
+			       "  pfc: {xoff: 100KB}\n"
+			       "  ecn: {enabled: false}\n"
+			       "workload: {kind: incast, senders: 2, size: 200KB}\n"
+			       "output: {sample: 0}\n";
+
+/* The same incast over 2 m with DCQCN: ECN thresholds trade FCT against the queue. */
+static const char near_yaml[] = "name: near\n"
+				"topology: {kind: star, hosts: 3}\n"
+				"switch:\n"
+				"  pfc: {xoff: 100KB}\n"
+				"nic: {cc: dcqcn}\n"
+				"workload: {kind: incast, senders: 2, size: 200KB}\n"
+				"output: {sample: 0}\n";
+
+/* `rocesim tune` of @yaml into ts_tmp(@name) with the arguments @args; its exit @code. */
+static const char *tune_run(const char *name, const char *yaml, const char *const *args, int code)
+{
+	static char out[512];
+	const char *argv[32];
+	char scn[300];
+	struct ts_proc p;
+	size_t n = 0;
+
+	snprintf(scn, sizeof(scn), "%s.yaml", ts_tmp(name));
+	snprintf(out, sizeof(out), "%s", ts_tmp(name));
+	write_file(scn, yaml);
+	argv[n++] = "tune";
+	argv[n++] = scn;
+	for (; *args; args++)
+		argv[n++] = *args;
+	argv[n++] = "-o";
+	argv[n++] = out;
+	argv[n++] = "-j";
+	argv[n++] = "2";
+	argv[n++] = "--quiet";
+	argv[n] = NULL;
+	ts_exec(&p, argv);
+	cr_assert_eq(p.code, code, "rocesim tune exited %d: %s", p.code, p.err);
+	ts_proc_free(&p);
+	return out;
+}
+
+/* The smallest headroom without a lossless drop: bisection over one key. */
+static const char *headroom_tune(void)
+{
+	return tune_run("far", far_yaml,
+			(const char *const[]){"--vary", "switch.pfc.headroom=1B..200KB",
+					      "--minimize", "switch.pfc.headroom", "--subject-to",
+					      "lossless_drops == 0", NULL},
+			0);
+}
+
+/* Two ECN keys, two objectives; kmin above kmax is refused by the scenario. */
+static const char *ecn_tune(void)
+{
+	return tune_run("near", near_yaml,
+			(const char *const[]){"--vary", "switch.ecn.kmin=5KB..200KB", "--vary",
+					      "switch.ecn.kmax=20KB..400KB", "--minimize",
+					      "fct_us.max", "--minimize", "max_queue_bytes",
+					      "--subject-to", "pfc_pause_frames == 0", "--budget",
+					      "30", NULL},
+			0);
+}
+
+/* How many points of @dir/tune.json are in @state, and of those how many feasible. */
+static int count_points(const char *dir, const char *state, int *feasible)
+{
+	char path[600];
+	json_t *j, *pt;
+	size_t i;
+	int n = 0;
+
+	snprintf(path, sizeof(path), "%s/tune.json", dir);
+	j = json_load_file(path, 0, NULL);
+	cr_assert(j, "%s", path);
+	*feasible = 0;
+	json_array_foreach(json_object_get(j, "points"), i, pt) {
+		if (strcmp(json_string_value(json_object_get(pt, "state")), state))
+			continue;
+		n++;
+		*feasible += json_is_true(json_object_get(pt, "feasible"));
+	}
+	json_decref(j);
+	return n;
+}
+
+/* How many points of gnuplot's SVG marker @pt (after its definitions) @svg draws. */
+static int count_markers(const char *svg, int pt)
+{
+	char use[64];
+	const char *body = strstr(svg, "</defs>");
+
+	cr_assert(body, "no </defs> in the SVG");
+	snprintf(use, sizeof(use), "xlink:href='#gpPt%d'", pt - 1);
+	return count_str(body, use);
+}
+
+Test(plot, a_one_key_tune_gets_the_metric_against_the_key)
+{
+	const char *out = headroom_tune();
+	char path[600], *svg;
+	double t1, t2, t3;
+	struct ts_proc p;
+
+	/* a front left by an earlier plot goes: this tune has one objective */
+	snprintf(path, sizeof(path), "%s/tune-front.png", out);
+	write_file(path, "old\n");
+	ts_exec(&p, (const char *const[]){"plot", out, NULL});
+	cr_assert_eq(p.code, 0, "plot failed (%d): %s", p.code, p.err);
+	snprintf(path, sizeof(path), "%s/tune.png", out);
+	assert_png(path);
+	cr_expect(strstr(p.out, path), "%s is not in the list: %s", path, p.out);
+	cr_expect_eq(count_lines(p.out), 1, "stdout: %s", p.out);
+	cr_expect_str_empty(p.err);
+	snprintf(path, sizeof(path), "%s/tune-front.png", out);
+	cr_expect(access(path, F_OK), "%s drawn for one objective", path);
+	assert_no_leftovers(out);
+	ts_proc_free(&p);
+
+	ts_exec(&p, (const char *const[]){"plot", out, "--svg", NULL});
+	cr_assert_eq(p.code, 0, "plot failed (%d): %s", p.code, p.err);
+	cr_expect_eq(count_lines(p.out), 2, "stdout: %s", p.out);
+	snprintf(path, sizeof(path), "%s/tune.svg", out);
+	svg = ts_slurp(path);
+	cr_assert(svg, "%s was not written", path);
+	cr_expect(
+	    strstr(svg, "far.yaml: minimize switch.pfc.headroom subject to lossless_drops == 0"),
+	    "no title");
+	cr_expect(strstr(svg, "bisection, "), "the method is not said");
+	cr_expect(strstr(svg, "best p0"), "the best point is not named");
+	/* the objective is the key itself: the constraint's metric is drawn, with its limit */
+	cr_expect(strstr(svg, "<text>lossless_drops</text>"), "no y axis of lossless_drops");
+	cr_expect(strstr(svg, "<text>lossless_drops == 0</text>"), "the limit is not drawn");
+	cr_expect(strstr(svg, "<text>switch.pfc.headroom</text>"), "no x axis of the key");
+	cr_expect(strstr(svg, "<text>breaks a constraint</text>") &&
+		      strstr(svg, "<text>meets every constraint</text>") &&
+		      strstr(svg, "<text>best</text>"),
+		  "the key does not name both styles and the best point");
+	/* the last steps of the bisection, a byte apart, again on a panel of their own */
+	cr_expect(strstr(svg, "<text>switch.pfc.headroom (B), near the best point</text>"),
+		  "no panel near the best point");
+	/* a log x axis: 1 B to 200 KB, decades equally spaced, each tick in its unit */
+	t1 = tick_x(svg, "10 B");
+	t2 = tick_x(svg, "100 B");
+	t3 = tick_x(svg, "1 KB");
+	cr_assert(t1 > 0 && t2 > t1 && t3 > t2, "ticks at %g, %g, %g", t1, t2, t3);
+	cr_expect_float_eq(t2 - t1, t3 - t2, (t3 - t1) * 0.01, "ticks at %g, %g, %g", t1, t2, t3);
+	free(svg);
+	ts_proc_free(&p);
+}
+
+Test(plot, a_two_key_tune_gets_its_points_its_path_and_its_front)
+{
+	const char *out = ecn_tune();
+	char path[600], want[64], *svg;
+	int ran, feasible, refused, dummy;
+	struct ts_proc p;
+
+	ran = count_points(out, "ran", &feasible);
+	refused = count_points(out, "refused", &dummy);
+	cr_assert_gt(refused, 0, "the tune was refused no point");
+	cr_assert(feasible > 0 && feasible < ran, "%d of %d points feasible", feasible, ran);
+	ts_exec(&p, (const char *const[]){"plot", out, NULL});
+	cr_assert_eq(p.code, 0, "plot failed (%d): %s", p.code, p.err);
+	cr_expect_eq(count_lines(p.out), 2, "stdout: %s", p.out);
+	snprintf(path, sizeof(path), "%s/tune.png", out);
+	assert_png(path);
+	cr_expect(strstr(p.out, path), "%s is not in the list: %s", path, p.out);
+	snprintf(path, sizeof(path), "%s/tune-front.png", out);
+	assert_png(path);
+	cr_expect(strstr(p.out, path), "%s is not in the list: %s", path, p.out);
+	assert_no_leftovers(out);
+	ts_proc_free(&p);
+
+	ts_exec(&p, (const char *const[]){"plot", out, "--svg", NULL});
+	cr_assert_eq(p.code, 0, "plot failed (%d): %s", p.code, p.err);
+	snprintf(path, sizeof(path), "%s/tune.svg", out);
+	svg = ts_slurp(path);
+	cr_assert(svg, "%s was not written", path);
+	cr_expect(strstr(svg, "<text>switch.ecn.kmin</text>") &&
+		      strstr(svg, "<text>switch.ecn.kmax</text>"),
+		  "the keys are not the axes");
+	/* 5 KB to 200 KB: ticks at 1, 2 and 5 of each decade */
+	cr_expect(strstr(svg, "<text>5 KB</text>") && strstr(svg, "<text>20 KB</text>") &&
+		      strstr(svg, "<text>200 KB</text>"),
+		  "no ticks at 5, 20 and 200 KB");
+	cr_expect(strstr(svg, "<text>search path</text>"), "no search path");
+	snprintf(want, sizeof(want), "%d refused by the scenario, not drawn", refused);
+	cr_expect(strstr(svg, want), "the refused points are not said");
+	/* a dot per point that ran, in its style (and one in the key); none for the refused */
+	cr_expect_eq(count_markers(svg, 7), feasible + 1, "feasible points drawn");
+	cr_expect_eq(count_markers(svg, 2), ran - feasible + 1, "infeasible points drawn");
+	free(svg);
+	snprintf(path, sizeof(path), "%s/tune-front.svg", out);
+	svg = ts_slurp(path);
+	cr_assert(svg, "%s was not written", path);
+	cr_expect(strstr(svg, "Pareto front of fct_us.max and max_queue_bytes"), "no title");
+	cr_expect(strstr(svg, "<text>max_queue_bytes (KB)</text>") &&
+		      strstr(svg, "<text>fct_us.max</text>"),
+		  "objective 1 is not drawn against objective 2");
+	cr_expect(strstr(svg, "<text>Pareto front</text>"), "no front in the key");
+	free(svg);
+	ts_proc_free(&p);
+}
+
+/* A tune that could not meet its constraint marks its closest point. */
+Test(plot, a_tune_without_a_feasible_point_marks_the_closest)
+{
+	const char *out =
+	    tune_run("none", far_yaml,
+		     (const char *const[]){"--vary", "switch.pfc.headroom=1B..5KB", "--minimize",
+					   "switch.pfc.headroom", "--subject-to",
+					   "lossless_drops == 0", NULL},
+		     1);
+	char path[600], *svg;
+	struct ts_proc p;
+
+	ts_exec(&p, (const char *const[]){"plot", out, "--svg", NULL});
+	cr_assert_eq(p.code, 0, "plot failed (%d): %s", p.code, p.err);
+	snprintf(path, sizeof(path), "%s/tune.png", out);
+	assert_png(path);
+	snprintf(path, sizeof(path), "%s/tune.svg", out);
+	svg = ts_slurp(path);
+	cr_assert(svg, "%s was not written", path);
+	cr_expect(strstr(svg, "(no point meets every constraint)"), "the title claims a best");
+	cr_expect(strstr(svg, "<text>closest</text>"), "the closest point is not in the key");
+	cr_expect_null(strstr(svg, "<text>meets every constraint</text>"),
+		       "a feasible style for no feasible point");
+	free(svg);
+	ts_proc_free(&p);
+}
+
+/* The bad tune.json files of tests/bad/tune/: exit 2, one line naming the file and the key. */
+Test(plot, a_bad_tune_json_exits_2_on_one_line)
+{
+	DIR *d = opendir("tests/bad/tune");
+	struct dirent *e;
+	int n = 0;
+
+	cr_assert(d, "no tests/bad/tune");
+	while ((e = readdir(d))) {
+		char src[400], dir[400], dst[450], want[700], *text;
+		json_t *j;
+		struct ts_proc p;
+
+		if (!strstr(e->d_name, ".json"))
+			continue;
+		snprintf(src, sizeof(src), "tests/bad/tune/%s", e->d_name);
+		snprintf(dir, sizeof(dir), "%s", ts_tmp(e->d_name));
+		snprintf(dst, sizeof(dst), "%s/tune.json", dir);
+		cr_assert_eq(mkdir(dir, 0755), 0);
+		text = ts_slurp(src);
+		cr_assert(text, "cannot read %s", src);
+		write_file(dst, text);
+		free(text);
+		/* what the message names: "error" in the file, the line when not JSON */
+		j = json_load_file(src, 0, NULL);
+		if (j)
+			snprintf(want, sizeof(want), "%s: %s", dst,
+				 json_string_value(json_object_get(j, "error")));
+		else
+			snprintf(want, sizeof(want), "%s:", dst);
+		json_decref(j);
+		ts_exec(&p, (const char *const[]){"plot", dir, NULL});
+		cr_expect_eq(p.code, 2, "%s: (%d) %s", src, p.code, p.err);
+		cr_expect_eq(count_lines(p.err), 1, "%s: not one line:\n%s", src, p.err);
+		cr_expect(strstr(p.err, want), "%s: want \"%s\" in: %s", src, want, p.err);
+		cr_expect_str_empty(p.out, "%s", src);
+		snprintf(dst, sizeof(dst), "%s/tune.png", dir);
+		cr_expect(access(dst, F_OK), "%s: %s written", src, dst);
+		assert_no_leftovers(dir);
+		ts_proc_free(&p);
+		n++;
+	}
+	closedir(d);
+	cr_expect_geq(n, 5);
+}
+
+/* A tune that did not end (tune.csv, no tune.json): one line, exit 2. */
+Test(plot, a_tune_folder_without_tune_json_exits_2_on_one_line)
+{
+	const char *out = headroom_tune();
+	char path[600];
+	struct ts_proc p;
+
+	snprintf(path, sizeof(path), "%s/tune.json", out);
+	cr_assert_eq(unlink(path), 0);
+	ts_exec(&p, (const char *const[]){"plot", out, NULL});
+	cr_expect_eq(p.code, 2);
+	cr_expect_eq(count_lines(p.err), 1, "stderr: %s", p.err);
+	cr_expect(strstr(p.err, path) && strstr(p.err, "no such file"), "stderr: %s", p.err);
+	cr_expect_str_empty(p.out);
 	assert_no_leftovers(out);
 	ts_proc_free(&p);
 }

@@ -209,11 +209,11 @@ Test(sweep, sha256_known_vectors)
 {
 	char hex[65];
 
-	sweep_sha256("abc", 3, hex);
+	sha256_hex("abc", 3, hex);
 	cr_expect_str_eq(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
-	sweep_sha256("", 0, hex);
+	sha256_hex("", 0, hex);
 	cr_expect_str_eq(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
-	sweep_sha256("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", 56, hex);
+	sha256_hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", 56, hex);
 	cr_expect_str_eq(hex, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
 }
 
@@ -983,7 +983,7 @@ Test(sweep, variant_ids_carry_the_name)
 	cr_expect_str_eq(sp.variants[0].name, "base");
 	cr_expect_null(sp.variants[0].path);
 	cr_expect_str_eq(sp.variants[1].path, ov);
-	sweep_sha256("topology: {link: {cable: 200m}}\n", 32, sha);
+	sha256_hex("topology: {link: {cable: 200m}}\n", 32, sha);
 	cr_expect_str_eq(sp.variants[1].sha256, sha);
 	sp.n_seeds = 3; /* points x variants x seeds */
 	cr_expect_eq(sweep_spec_runs(&sp), 4 * 2 * 3);
@@ -1059,7 +1059,7 @@ Test(sweep, variants_multiply_runs_and_appear_in_the_tables)
 	/* sweep.json names each variant with its overlay's digest */
 	spec = ts_slurp(ts_tmp("var/sweep.json"));
 	cr_assert(spec);
-	sweep_sha256(long_yaml, strlen(long_yaml), sha);
+	sha256_hex(long_yaml, strlen(long_yaml), sha);
 	j = json_loads(spec, 0, NULL);
 	vars = json_object_get(j, "variants");
 	cr_assert_eq(json_array_size(vars), 2, "%s", spec);

@@ -344,6 +344,48 @@ Test(tune, two_objectives_give_a_pareto_front)
 	tune_search_free(&s);
 }
 
+/* two objectives, feasible from x = 5 on: a point breaking the
+ * constraint is never an incumbent once a feasible one is known */
+static void tradeoff_above_5(const double *x, double *vals)
+{
+	vals[0] = x[0];
+	vals[1] = 1e6 / x[0];
+	vals[2] = x[0] < 5 ? 1 : 0;
+}
+
+Test(tune, the_path_of_two_objectives_holds_no_infeasible_point_after_a_feasible_one)
+{
+	struct tune_problem pb = {
+	    .n_params = 1, .n_obj = 2, .n_cons = 1, .n_seeds = 1, .budget = 20, .batch = 4};
+	struct fake fk = {.pb = &pb, .f = tradeoff_above_5};
+	struct tune_search s = {.pb = &pb, .eval = fake_eval, .ctx = &fk};
+	int seen_feasible = 0;
+
+	pb.params[0] =
+	    (struct tune_param){.fam = SWEEP_FAM_INT, .lo = 1, .hi = 1000, .grain = 1, .log = 1};
+	pb.obj[0].m = (struct tune_metric){.name = "a", .param = -1};
+	pb.obj[1].m = (struct tune_metric){.name = "b", .param = -1};
+	pb.cons[0] = (struct tune_constraint){.m = {.param = -1}, .op = TUNE_EQ, .value = 0};
+	cr_assert_eq(tune_run(&s), 0);
+	/* the first incumbent is the best of the first batch of four */
+	cr_assert_geq(s.n, 4);
+	for (size_t i = 0; i < 4; i++)
+		if (s.pts[i].viol == 0)
+			cr_expect_eq(s.pts[s.path[0]].viol, 0,
+				     "first incumbent x %g breaks the "
+				     "constraint while x %g of its batch meets it",
+				     s.pts[s.path[0]].x[0], s.pts[i].x[0]);
+	for (size_t i = 0; i < s.n_path; i++) {
+		int ok = s.pts[s.path[i]].viol == 0;
+
+		cr_expect(ok || !seen_feasible, "path step %zu (x %g) breaks the constraint", i,
+			  s.pts[s.path[i]].x[0]);
+		seen_feasible |= ok;
+	}
+	cr_expect_eq(s.pts[tune_best(&s)].viol, 0);
+	tune_search_free(&s);
+}
+
 /* ---- the verb ---- */
 
 static const char incast_2km[] = "name: hr\n"

@@ -29,6 +29,7 @@
 static const char chk_usage[] =
     "usage: rocesim check SCENARIO.yaml [--json] [--fail LINK|NODE]... [--with OVERLAY.yaml]...\n"
     "                     [--set KEY=VALUE]... [--all-pairs] [--max-cycles N]\n"
+    "                     [--junit FILE] [--sarif FILE]\n"
     "\n"
     "Analyses SCENARIO.yaml without simulating it and prints its findings:\n"
     "  - cyclic buffer dependencies (CBD_CYCLE, an error): ingress buffers of a\n"
@@ -65,7 +66,12 @@ static const char chk_usage[] =
     "\n"
     "options:\n"
     "  --json            print findings, effective parameters and the deadlock\n"
-    "                    analysis as JSON on stdout\n"
+    "                    analysis as JSON on stdout (each finding with its file,\n"
+    "                    line and key where it has one)\n"
+    "  --junit FILE      write a JUnit XML report: a testcase per finding, a\n"
+    "                    failure per error\n"
+    "  --sarif FILE      write the findings as SARIF 2.1.0 (a result per finding at\n"
+    "                    its file and line), for code scanning annotations\n"
     "  --fail LINK|NODE  take a link down, e.g. --fail leaf0-spine1, or every link\n"
     "                    of a switch or host, e.g. --fail spine0 (repeatable)\n"
     "  --with FILE       merge the partial scenario FILE onto SCENARIO, as run\n"
@@ -76,7 +82,7 @@ static const char chk_usage[] =
     "                    (default 10)\n"
     "\n"
     "exit codes: 0 no finding is an error; 1 a finding is an error (a cycle);\n"
-    "            2 bad input or usage\n";
+    "            2 bad input or usage; 3 a report file that cannot be written\n";
 
 const char *const chk_severity_name[] = {"error", "warning", "info"};
 
@@ -117,7 +123,35 @@ void chk_add(struct chk *c, enum chk_severity sev, const char *code, char *where
 		return;
 	}
 	c->f = f;
-	c->f[c->n++] = (struct chk_finding){sev, code, where, msg};
+	c->f[c->n++] = (struct chk_finding){sev, code, where, msg, NULL, NULL, 0};
+}
+
+void chk_loc(struct chk *c, const char *file, int line, const char *key)
+{
+	struct chk_finding *f = c->n ? &c->f[c->n - 1] : NULL;
+
+	if (c->oom || !f)
+		return; /* the finding was not added: the check stops there */
+	free(f->file);
+	free(f->key);
+	f->file = file && *file ? strdup(file) : NULL;
+	f->key = key ? strdup(key) : NULL;
+	f->line = line > 0 ? line : 0;
+	c->oom |= (file && *file && !f->file) || (key && !f->key);
+}
+
+void chk_loc_key(struct chk *c, const struct scenario *s, const char *path)
+{
+	const struct scn_origin *o = scn_origin(s, path);
+	struct diag d = {0};
+
+	if (o) {
+		chk_loc(c, o->file, o->line, o->key);
+		return;
+	}
+	snprintf(d.path, sizeof(d.path), "%s", path);
+	scn_locate(s, &d);
+	chk_loc(c, strcmp(d.file, "--set") ? d.file : NULL, d.line, path);
 }
 
 char *chk_str(const char *fmt, ...)
@@ -136,6 +170,8 @@ static void chk_free(struct chk *c)
 	for (size_t i = 0; i < c->n; i++) {
 		free(c->f[i].where);
 		free(c->f[i].message);
+		free(c->f[i].file);
+		free(c->f[i].key);
 	}
 	free(c->f);
 	free(c->failed);
@@ -211,8 +247,16 @@ static void chk_print_people(const struct chk *c, const struct scenario *s, doub
 	       count[0] == 1 ? "" : "s", count[1], count[1] == 1 ? "" : "s", count[2], secs);
 }
 
+/* "faults[i]", the key of a faults: entry. */
+static const char *fault_key(char *buf, size_t size, uint32_t entry)
+{
+	snprintf(buf, size, "faults[%u]", entry);
+	return buf;
+}
+
 static int chk_run(const struct chk_args *a)
 {
+	char key[32];
 	struct scenario *s = NULL;
 	struct topo *t = NULL;
 	struct topo_routes *r = NULL;
@@ -220,6 +264,7 @@ static int chk_run(const struct chk_args *a)
 	struct diag d = {0};
 	struct timespec t0, t1;
 	int err, rc = CLI_EXIT_INPUT, errors = 0;
+	double secs;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	err = scn_load_with(a->scenario,
@@ -276,6 +321,7 @@ static int chk_run(const struct chk_args *a)
 				"goes down at %.3f us with all its links; this analysis has it up "
 				"(--fail %s analyses the routes after it)",
 				simtime_to_us(f->at), node);
+			chk_loc_key(&c, s, fault_key(key, sizeof(key), s->fault_of[i]));
 		} else if (f->at) {
 			chk_add(
 			    &c, CHK_INFO, "LINK_DOWN_LATER",
@@ -283,6 +329,7 @@ static int chk_run(const struct chk_args *a)
 			    "goes down at %.3f us; this analysis has it up (--fail %s analyses the "
 			    "routes after it)",
 			    simtime_to_us(f->at), l->name);
+			chk_loc_key(&c, s, fault_key(key, sizeof(key), s->fault_of[i]));
 		}
 	}
 	err = topo_routes_build(t, &r);
@@ -310,15 +357,27 @@ static int chk_run(const struct chk_args *a)
 	for (size_t i = 0; i < c.n; i++)
 		errors += c.f[i].severity == CHK_ERROR;
 	clock_gettime(CLOCK_MONOTONIC, &t1);
+	secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
 	if (a->json) {
 		if (chk_print_json(&c, s, t, a)) {
 			fprintf(stderr, "rocesim: cannot write the JSON output\n");
 			goto out;
 		}
 	} else {
-		chk_print_people(&c, s,
-				 (double)(t1.tv_sec - t0.tv_sec) +
-				     (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9);
+		chk_print_people(&c, s, secs);
+	}
+	for (int k = 0; k < 2; k++) {
+		const char *file = k ? a->junit : a->sarif;
+
+		if (!file)
+			continue;
+		err = k ? chk_write_junit(&c, s, file, secs) : chk_write_sarif(&c, s, file);
+		if (err) {
+			fprintf(stderr, "rocesim: check: cannot write %s: %s\n", file,
+				strerror(-err));
+			rc = CLI_EXIT_IO;
+			goto out;
+		}
 	}
 	rc = errors ? CLI_EXIT_FOUND : 0;
 out:
@@ -349,6 +408,14 @@ int cmd_check(int argc, char **argv)
 
 		if (!strcmp(o, "--json")) {
 			a.json = 1;
+		} else if (!strcmp(o, "--junit") || !strcmp(o, "--sarif")) {
+			if (!has_next || !argv[i + 1][0])
+				rc = cli_usage_error("rocesim: check: ", chk_usage,
+						     "%s needs a file", o);
+			else if (!strcmp(o, "--junit"))
+				a.junit = argv[++i];
+			else
+				a.sarif = argv[++i];
 		} else if (!strcmp(o, "--all-pairs")) {
 			a.all_pairs = 1;
 		} else if (!strcmp(o, "--fail")) {

@@ -36,14 +36,16 @@ void chk_thresholds(struct chk *c, const struct scenario *s)
 					      : 1.0 / (double)(1 << -p->dynamic_th);
 		double x = a * (double)s->sw.buffer / (1 + a);
 
-		if ((double)e->kmax >= x)
-			chk_add(c, CHK_WARNING, "THRESHOLD_ORDER",
-				chk_str("switch.ecn.kmax %llu B; switch.pfc.dynamic_th %d",
-					(unsigned long long)e->kmax, p->dynamic_th),
-				"one congested priority group reaches XOFF at no more than %.0f B "
-				"(2^%d / (1 + 2^%d) of a %llu B buffer), below ECN's kmax: PFC pauses "
-				"before DCQCN has slowed the senders",
-				x, p->dynamic_th, p->dynamic_th, (unsigned long long)s->sw.buffer);
+		if ((double)e->kmax < x)
+			return;
+		chk_add(c, CHK_WARNING, "THRESHOLD_ORDER",
+			chk_str("switch.ecn.kmax %llu B; switch.pfc.dynamic_th %d",
+				(unsigned long long)e->kmax, p->dynamic_th),
+			"one congested priority group reaches XOFF at no more than %.0f B "
+			"(2^%d / (1 + 2^%d) of a %llu B buffer), below ECN's kmax: PFC pauses "
+			"before DCQCN has slowed the senders",
+			x, p->dynamic_th, p->dynamic_th, (unsigned long long)s->sw.buffer);
+		chk_loc_key(c, s, "switch.ecn.kmax");
 		return;
 	}
 	if (!p->enabled || p->dynamic || !s->sw.lossless || !e->enabled || e->kmax < p->xoff)
@@ -57,6 +59,7 @@ void chk_thresholds(struct chk *c, const struct scenario *s)
 	    "keep switch.ecn.kmin < kmax < switch.pfc.xoff so that DCQCN slows the senders "
 	    "before PFC stops the link",
 	    e->kmin >= p->xoff ? "at all" : "every packet");
+	chk_loc_key(c, s, "switch.ecn.kmax");
 }
 
 /* ---- real configs and the lossless path ------------------------------------------- */
@@ -77,7 +80,7 @@ static void chk_cc_suspect(struct chk *c, const struct scenario *s)
 
 	if (s->nic.cc != NIC_CC_DCQCN || p->variant != DCQCN_MLX5)
 		return;
-	if (p->rp_dce_tcp_g < 512)
+	if (p->rp_dce_tcp_g < 512) {
 		chk_add(c, CHK_WARNING, "CC_PARAM_SUSPECT",
 			chk_dcqcn_where(s, "rp_dce_tcp_g", p->rp_dce_tcp_g),
 			"rp_dce_tcp_g is the 10-bit weight G of alpha's update, alpha = G/1024 "
@@ -85,6 +88,8 @@ static void chk_cc_suspect(struct chk *c, const struct scenario *s)
 			"g = %u/1024, so alpha jumps to 1 on every CNP and each cut halves the rate; "
 			"a small number here reads like log2(1/g), a reading no source supports",
 			p->rp_dce_tcp_g, 1024 - p->rp_dce_tcp_g);
+		chk_loc_key(c, s, "nic.dcqcn.rp_dce_tcp_g");
+	}
 	if (p->rp_hai_rate < 50 && p->rp_time_reset) {
 		/* hyper increase adds rp_hai_rate per timer period: the time to win back
 		 * half of the line rate that way */
@@ -97,6 +102,7 @@ static void chk_cc_suspect(struct chk *c, const struct scenario *s)
 			"takes about %.0f ms at that pace (the mlx5 default is 50 Mb/s); rates stay "
 			"low long after the congestion is gone",
 			p->rp_hai_rate, p->rp_time_reset, half / 1000, ms);
+		chk_loc_key(c, s, "nic.dcqcn.rp_hai_rate");
 	}
 }
 
@@ -124,14 +130,18 @@ static void chk_cc_params(struct chk *c, const struct scenario *s)
 			chk_add(c, CHK_ERROR, "CC_PARAM_RANGE",
 				chk_str("%s:%d: %s %s", e->file, e->line, e->name, e->value),
 				"%s: the NIC refuses or truncates it", msg);
-		else if (!strncmp(e->name, "rtt_resp_dscp", 13))
+		if (err)
+			chk_loc(c, e->file, e->line, e->name);
+		else if (!strncmp(e->name, "rtt_resp_dscp", 13)) {
 			chk_add(c, CHK_INFO, "CC_PARAM_NOT_MODELLED",
 				chk_str("%s:%d: %s %s", e->file, e->line, e->name, e->value),
 				"read, with no effect in the model: it marks the NIC's answers to "
 				"RTT probes, which rocesim does not send (no RTT-based congestion "
 				"control)");
-		for (size_t j = 0; j < i; j++)
-			if (!strcmp(cc.v[j].name, e->name) && strcmp(cc.v[j].value, e->value))
+			chk_loc(c, e->file, e->line, e->name);
+		}
+		for (size_t j = 0; j < i; j++) {
+			if (!strcmp(cc.v[j].name, e->name) && strcmp(cc.v[j].value, e->value)) {
 				chk_add(c, CHK_WARNING, "CC_PARAM_DUPLICATE",
 					chk_str("%s:%d: %s %s; %s:%d: %s %s", cc.v[j].file,
 						cc.v[j].line, e->name, cc.v[j].value, e->file,
@@ -139,6 +149,9 @@ static void chk_cc_params(struct chk *c, const struct scenario *s)
 					"%s is given twice with two values: the later (%s) is "
 					"used, as writing the entries in order would leave it",
 					e->name, e->value);
+				chk_loc(c, e->file, e->line, e->name);
+			}
+		}
 	}
 	cc_params_free(&cc);
 	chk_cc_suspect(c, s);
@@ -187,12 +200,16 @@ static void chk_pods(struct chk *c, const struct scenario *s)
 			    "at run time; %s's traffic is checked with its dscp (or nic.dscp) "
 			    "instead",
 			    s->cfg.pods[i].workload);
-		if ((e = pod_ib_disabled(&pc)))
+		if (e && e->value_from) /* the finding just added */
+			chk_loc(c, pc.file, e->line, e->name);
+		if ((e = pod_ib_disabled(&pc))) {
 			chk_add(c, CHK_ERROR, "NCCL_IB_DISABLED",
 				chk_str("%s:%d NCCL_IB_DISABLE=%s", pc.file, e->line, e->value),
 				"%s", POD_IB_DISABLED_WHY);
+			chk_loc(c, pc.file, e->line, e->name);
+		}
 		e = pod_get(&pc, "NCCL_IB_GID_INDEX");
-		if (e && !e->value_from && strtoul(e->value, NULL, 10) < 2 && e->value[0] != '-')
+		if (e && !e->value_from && strtoul(e->value, NULL, 10) < 2 && e->value[0] != '-') {
 			chk_add(c, CHK_WARNING, "NCCL_GID_INDEX",
 				chk_str("%s:%d NCCL_IB_GID_INDEX=%s", pc.file, e->line, e->value),
 				"GID index %s is usually a link-local (fe80::) GID: its packets are "
@@ -200,6 +217,8 @@ static void chk_pods(struct chk *c, const struct scenario *s)
 				"DSCP); the IPv4-mapped RoCE v2 GID is often 3 (show_gids tells, "
 				"per host), or leave it to NCCL (-1)",
 				e->value);
+			chk_loc(c, pc.file, e->line, e->name);
+		}
 		pod_free(&pc);
 	}
 }
@@ -242,14 +261,15 @@ static void chk_cnp(struct chk *c, const struct scenario *s, uint8_t data_tcs,
 	snprintf(nic, sizeof(nic), "nic.dcqcn.np_cnp_dscp %u %s", dscp,
 		 chk_origin(s, "nic.dcqcn.np_cnp_dscp", o, sizeof(o)));
 	chk_map_where(s, dscp, map, sizeof(map));
-	if (s->sw.pfc.enabled && ((s->sw.lossless >> tc) & 1))
+	if (s->sw.pfc.enabled && ((s->sw.lossless >> tc) & 1)) {
 		chk_add(c, CHK_ERROR, "CNP_LOSSLESS",
 			chk_str("%s; %s; switch.lossless %s %s", nic, map,
 				chk_prios(s->sw.lossless, m, sizeof(m)),
 				chk_origin(s, "switch.lossless", o2, sizeof(o2))),
 			"CNPs share a lossless, pausable class: when PFC pauses it, the congestion "
 			"notifications that would slow the senders wait behind the pause");
-	else if (!ahead)
+		chk_loc_key(c, s, "nic.dcqcn.np_cnp_dscp");
+	} else if (!ahead) {
 		chk_add(
 		    c, CHK_ERROR, "CNP_CLASS",
 		    chk_str("%s; %s; switch.scheduler %s %s, switch.cnp_priority %u %s", nic, map,
@@ -265,7 +285,9 @@ static void chk_cnp(struct chk *c, const struct scenario *s, uint8_t data_tcs,
 			? " (with dwrr only switch.cnp_priority is strict)"
 			: "",
 		    dscp, s->sw.cnp_priority);
-	if (cnp_prio != s->sw.cnp_priority && s->nic.dcqcn.np_cnp_prio_mode)
+		chk_loc_key(c, s, "nic.dcqcn.np_cnp_dscp");
+	}
+	if (cnp_prio != s->sw.cnp_priority && s->nic.dcqcn.np_cnp_prio_mode) {
 		chk_add(c, CHK_WARNING, "CNP_PRIORITY",
 			chk_str("nic.dcqcn.np_cnp_prio_mode 1 (priority %u, the data's); "
 				"switch.cnp_priority %u",
@@ -273,22 +295,37 @@ static void chk_cnp(struct chk *c, const struct scenario *s, uint8_t data_tcs,
 			"the NIC sends each CNP on the priority of the data it answers, not on "
 			"the one the switch serves strictly (np_cnp_prio %u is not used)",
 			s->nic.dcqcn.np_cnp_prio);
-	else if (cnp_prio != s->sw.cnp_priority)
+		chk_loc_key(c, s, "nic.dcqcn.np_cnp_prio_mode");
+	} else if (cnp_prio != s->sw.cnp_priority) {
 		chk_add(c, CHK_WARNING, "CNP_PRIORITY",
 			chk_str("nic.dcqcn.np_cnp_prio %u; switch.cnp_priority %u",
 				s->nic.dcqcn.np_cnp_prio, s->sw.cnp_priority),
 			"the NIC sends CNPs on another priority than the one the switch serves "
 			"strictly");
+		chk_loc_key(c, s, "nic.dcqcn.np_cnp_prio");
+	}
 	if (q && q->has_tc) {
 		uint8_t cnp_tc = q->prio_tc[cnp_prio & 7];
 
-		if (!strcmp(q->tsa[cnp_tc], "ets"))
+		if (!strcmp(q->tsa[cnp_tc], "ets")) {
+			snprintf(m, sizeof(m), "tc %u", cnp_tc);
 			chk_add(c, CHK_WARNING, "CNP_NOT_STRICT",
 				chk_str("%s:%d tc %u", q->file, q->tc_line[cnp_tc], cnp_tc),
 				"CNPs (priority %u) share an ETS class with data: they wait behind "
 				"it, and DCQCN reacts late; give them a strict class",
 				cnp_prio);
+			chk_loc(c, q->file, q->tc_line[cnp_tc], m);
+		}
 	}
+}
+
+/* NIC PFC findings: at mlnx_qos's "enabled" line when it gave PFC, else nic.pfc. */
+static void chk_loc_nic_pfc(struct chk *c, const struct scenario *s, const struct mlnx_qos *q)
+{
+	if (q && q->has_pfc)
+		chk_loc(c, q->file, q->pfc_line, "PFC configuration enabled");
+	else
+		chk_loc_key(c, s, "nic.pfc");
 }
 
 /*
@@ -324,21 +361,25 @@ static void chk_lossless_path(struct chk *c, const struct scenario *s)
 				 q.dscp_line[dscp], dscp, prio);
 		else
 			snprintf(nic, sizeof(nic), "NIC dscp2prio %u -> priority %u", dscp, prio);
-		if (s->sw.pfc.enabled && !((s->sw.lossless >> tc) & 1))
+		if (s->sw.pfc.enabled && !((s->sw.lossless >> tc) & 1)) {
 			chk_add(
 			    c, CHK_ERROR, "DSCP_NOT_LOSSLESS", chk_str("%s; %s", from, sw),
 			    "RDMA traffic lands on lossy TC %u on the switch; PFC is enabled on "
 			    "%s: it is tail-dropped under congestion and RoCE pays a "
 			    "retransmission timeout for each loss; map DSCP %u to a lossless class",
 			    tc, chk_prios(s->sw.lossless, m, sizeof(m)), dscp);
-		if (prio != tc)
+			chk_loc_key(c, s, dscps[i].path);
+		}
+		if (prio != tc) {
 			chk_add(
 			    c, CHK_ERROR, "PRIORITY_MISMATCH", chk_str("%s; %s; %s", from, nic, sw),
 			    "the NIC sends DSCP %u on priority %u but the switch classes it as %u: "
 			    "the switch's PAUSE for priority %u does not stop it, so its headroom "
 			    "overflows",
 			    dscp, prio, tc, tc);
-		if (!((s->nic.pfc >> prio) & 1) && !((pfc_off >> prio) & 1))
+			chk_loc_key(c, s, dscps[i].path);
+		}
+		if (!((s->nic.pfc >> prio) & 1) && !((pfc_off >> prio) & 1)) {
 			chk_add(c, CHK_ERROR, "NIC_PFC_OFF",
 				have_qos && q.has_pfc
 				    ? chk_str("%s:%d PFC enabled", q.file, q.pfc_line)
@@ -347,24 +388,30 @@ static void chk_lossless_path(struct chk *c, const struct scenario *s)
 				"ignores the "
 				"switch's PAUSE and lossless packets are dropped",
 				prio);
+			chk_loc_nic_pfc(c, s, have_qos ? &q : NULL);
+		}
 		if (!((s->nic.pfc >> prio) & 1))
 			pfc_off |= (uint8_t)(1u << prio);
 		used |= (uint8_t)(1u << prio);
 		data_tcs |= (uint8_t)(1u << tc);
 	}
 	free(dscps);
-	if (have_qos && q.has_trust && !q.trust_dscp)
+	if (have_qos && q.has_trust && !q.trust_dscp) {
 		chk_add(c, CHK_WARNING, "NIC_TRUST_PCP", chk_str("%s:%d", q.file, q.trust_line),
 			"the NIC trusts PCP, not DSCP: NCCL_IB_TC and the switch's DSCP map do not "
 			"decide the priority the NIC sends and pauses on (mlnx_qos --trust dscp)");
-	if (s->nic.pfc & (uint8_t)~used)
+		chk_loc(c, q.file, q.trust_line, "Priority trust state");
+	}
+	if (s->nic.pfc & (uint8_t)~used) {
 		chk_add(c, CHK_WARNING, "PFC_EXTRA_PRIORITY",
 			have_qos && q.has_pfc ? chk_str("%s:%d PFC enabled", q.file, q.pfc_line)
 					      : chk_str("nic.pfc"),
 			"PFC is enabled on priorities %s that no RDMA traffic uses: each one is a "
 			"class that can be paused, spread a storm and close a deadlock for nothing",
 			chk_prios(s->nic.pfc & (uint8_t)~used, m, sizeof(m)));
-	if (s->sw.pfc.enabled && (s->sw.lossless & (uint8_t)~data_tcs))
+		chk_loc_nic_pfc(c, s, have_qos ? &q : NULL);
+	}
+	if (s->sw.pfc.enabled && (s->sw.lossless & (uint8_t)~data_tcs)) {
 		/* each list in its own buffer: the arguments are evaluated in any order */
 		chk_add(
 		    c, CHK_WARNING, "PFC_EXTRA_PRIORITY",
@@ -374,6 +421,8 @@ static void chk_lossless_path(struct chk *c, const struct scenario *s)
 		    "can be paused",
 		    chk_prios(s->sw.lossless & (uint8_t)~data_tcs, m, sizeof(m)),
 		    chk_prios(data_tcs, from, sizeof(from)));
+		chk_loc_key(c, s, "switch.lossless");
+	}
 	chk_cnp(c, s, data_tcs, have_qos ? &q : NULL);
 }
 
@@ -407,6 +456,10 @@ static void chk_headroom_buffer(struct chk *c, const struct scenario *s, const s
 				(unsigned long long)s->sw.buffer,
 				chk_origin(s, "switch.buffer.size", o2, sizeof(o2))),
 			"%s", d.msg);
+		chk_loc_key(c, s,
+			    s->sw.headroom_pool	 ? "switch.buffer.pg_min"
+			    : s->sw.pfc.headroom ? "switch.pfc.headroom"
+						 : "switch.buffer.size");
 		return;
 	}
 }
@@ -433,18 +486,20 @@ static void chk_headroom(struct chk *c, const struct scenario *s, const struct t
 			worst = l;
 		}
 	}
-	if (worst && have < need)
-		chk_add(c, CHK_ERROR, "HEADROOM_SHORT",
-			chk_str("switch.pfc.headroom %llu B %s; link %s %.0f Gb/s %.0f m",
-				(unsigned long long)have,
-				chk_origin(s, "switch.pfc.headroom", o, sizeof(o)), worst->name,
-				(double)worst->rate_bps / 1e9,
-				(double)worst->delay / (double)(1000 * SIMTIME_PS_PER_MM)),
-			"needs %llu B: 3 frames of MTU %u, the PAUSE, the peer's response time and "
-			"two propagation delays at line rate (SONiC's formula without the gearbox "
-			"and cell terms, plus the frame a PAUSE cannot preempt); after XOFF more "
-			"than the headroom arrives and lossless packets are dropped",
-			(unsigned long long)need, s->nic.mtu);
+	if (!worst || have >= need)
+		return;
+	chk_add(c, CHK_ERROR, "HEADROOM_SHORT",
+		chk_str("switch.pfc.headroom %llu B %s; link %s %.0f Gb/s %.0f m",
+			(unsigned long long)have,
+			chk_origin(s, "switch.pfc.headroom", o, sizeof(o)), worst->name,
+			(double)worst->rate_bps / 1e9,
+			(double)worst->delay / (double)(1000 * SIMTIME_PS_PER_MM)),
+		"needs %llu B: 3 frames of MTU %u, the PAUSE, the peer's response time and "
+		"two propagation delays at line rate (SONiC's formula without the gearbox "
+		"and cell terms, plus the frame a PAUSE cannot preempt); after XOFF more "
+		"than the headroom arrives and lossless packets are dropped",
+		(unsigned long long)need, s->nic.mtu);
+	chk_loc_key(c, s, "switch.pfc.headroom");
 }
 
 /* Every check of the configs; see the usage text. */

@@ -33,6 +33,13 @@ static char *chk_cycle_where(const struct topo *t, const struct cbd_cycle *cy)
 	return buf;
 }
 
+/* Findings of the fabric: at the scenario's topology (its file is not
+ * where a route or a cycle is written). */
+static void chk_loc_topology(struct chk *c, const struct scenario *s)
+{
+	chk_loc_key(c, s, "topology");
+}
+
 /* The deadlock analysis and its findings. 0, or -ENOMEM. */
 int chk_deadlock(struct chk *c, const struct scenario *s, const struct topo *t,
 		 const struct topo_routes *r, const struct chk_args *a)
@@ -49,6 +56,7 @@ int chk_deadlock(struct chk *c, const struct scenario *s, const struct topo *t,
 			"no PFC deadlock",
 			s->sw.pfc.enabled ? "switch.lossless is empty"
 					  : "switch.pfc.enabled is false");
+		chk_loc_key(c, s, s->sw.pfc.enabled ? "switch.lossless" : "switch.pfc.enabled");
 		return 0;
 	}
 	if (!a->all_pairs) {
@@ -75,6 +83,7 @@ int chk_deadlock(struct chk *c, const struct scenario *s, const struct topo *t,
 		    s->sw.wd.enabled ? "or rely on switch.watchdog, which drops or forwards "
 				       "the stuck queues"
 				     : "or enable switch.watchdog to break it when it happens");
+		chk_loc_topology(c, s);
 	}
 	if (c->cbd.truncated)
 		chk_add(
@@ -82,6 +91,8 @@ int chk_deadlock(struct chk *c, const struct scenario *s, const struct topo *t,
 		    "more cycles exist than are listed (at most %u per priority, shortest first; "
 		    "--max-cycles raises the limit)",
 		    a->max_cycles);
+	if (c->cbd.truncated)
+		chk_loc_topology(c, s);
 	if (a->all_pairs)
 		chk_add(c, CHK_INFO, "CBD_GRAPH", chk_str("deadlock analysis: all pairs"),
 			"%u ingress buffers, %u dependencies, %u cyclic component%s over lossless "
@@ -97,6 +108,7 @@ int chk_deadlock(struct chk *c, const struct scenario *s, const struct topo *t,
 			c->cbd.n_nodes, c->cbd.n_edges, c->cbd.n_sccs,
 			c->cbd.n_sccs == 1 ? "" : "s", chk_prios(lossless, prios, sizeof(prios)),
 			on_lossless, n_pairs);
+	chk_loc_topology(c, s);
 	return 0;
 }
 
@@ -184,6 +196,7 @@ int chk_reach(struct chk *c, const struct scenario *s, const struct topo *t,
 		"never arrives (run counts it in summary.unroutable_flows and "
 		"unroutable_packets)",
 		bad, total, down[0] ? down : " (the topology is in pieces)");
+	chk_loc_topology(c, s);
 	return 0;
 }
 

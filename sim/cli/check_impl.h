@@ -15,6 +15,10 @@ struct chk_finding {
 	enum chk_severity severity;
 	const char *code;
 	char *where, *message;
+	/* the primary location, where known: the file (NULL: --set, or none),
+	 * its 1-based line (0: not known) and the key written there */
+	char *file, *key;
+	int line;
 };
 
 struct chk_args {
@@ -23,6 +27,7 @@ struct chk_args {
 	size_t n_sets, n_fails, n_withs;
 	int json, all_pairs;
 	uint32_t max_cycles;
+	const char *junit, *sarif; /* report files to write, or NULL */
 };
 
 /* What one check produces: the findings and the deadlock analysis. */
@@ -42,6 +47,15 @@ extern const char *const chk_severity_name[];
 void chk_add(struct chk *c, enum chk_severity sev, const char *code, char *where, const char *fmt,
 	     ...) __attribute__((format(printf, 5, 6)));
 char *chk_str(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Give the finding added last its primary location: @file (NULL: none),
+ * @line (0: not known), the key @key written there. */
+void chk_loc(struct chk *c, const char *file, int line, const char *key);
+/*
+ * The same, at scenario key @path: the real config that gave its value (its
+ * file, line and own key), else the scenario or overlay line that wrote it,
+ * else no file (--set) or the scenario without a line (a default).
+ */
+void chk_loc_key(struct chk *c, const struct scenario *s, const char *path);
 const char *chk_at(const struct scn_origin *o, char *buf, size_t size);
 const char *chk_origin(const struct scenario *s, const char *path, char *buf, size_t size);
 const char *chk_prios(uint8_t mask, char *buf, size_t size);
@@ -61,5 +75,9 @@ int chk_fail_link(struct chk *c, struct topo *t, const char *name);
 /* check_json.c */
 int chk_print_json(const struct chk *c, const struct scenario *s, const struct topo *t,
 		   const struct chk_args *a);
+
+/* check_report.c: --sarif and --junit; 0 or a negative errno. */
+int chk_write_sarif(const struct chk *c, const struct scenario *s, const char *path);
+int chk_write_junit(const struct chk *c, const struct scenario *s, const char *path, double secs);
 
 #endif

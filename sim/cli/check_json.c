@@ -1,131 +1,17 @@
 /*
- * `rocesim check --json`: the findings, the effective parameters of the
- * switches, NICs and ports, and the deadlock analysis, as one JSON object.
+ * `rocesim check --json`: the findings (each with its where, and its file,
+ * line and key apart), the effective parameters of the switches, NICs and
+ * ports (sim/run/effective.c, as results.json has them), and the deadlock
+ * analysis, as one JSON object.
  */
 #include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
 
-#include "models/link.h"
 #include "sim/cli/check_impl.h"
 #include "sim/config/scenario.h"
+#include "sim/run/results.h"
 #include "topologies/cbd.h"
-
-static json_t *chk_u64(uint64_t v)
-{
-	return json_integer((json_int_t)v);
-}
-
-static json_t *chk_prio_array(uint8_t mask)
-{
-	json_t *a = json_array();
-
-	for (int p = 0; a && p < 8; p++)
-		if ((mask & (1u << p)) && json_array_append_new(a, json_integer(p))) {
-			json_decref(a);
-			return NULL;
-		}
-	return a;
-}
-
-/* The switch parameters the scenario resolved to. */
-static json_t *chk_json_switch(const struct scenario *s)
-{
-	const struct sw_pfc *p = &s->sw.pfc;
-	const struct sw_ecn *e = &s->sw.ecn;
-	static const char *const actions[] = {"drop", "forward", "alert"};
-	json_t *pfc, *map, *sw, *wd, *weights;
-
-	/* null: computed per port (headroom), from the pause time or link speed */
-	pfc = json_pack("{s:b,s:o,s:o,s:I,s:o,s:o}", "enabled", p->enabled, "headroom",
-			p->headroom ? chk_u64(p->headroom) : json_null(), "headroom_computed",
-			json_boolean(!p->headroom), "quanta", (json_int_t)p->quanta, "refresh_us",
-			p->refresh ? json_real(simtime_to_us(p->refresh)) : json_null(),
-			"response_us",
-			p->response ? json_real(simtime_to_us(p->response)) : json_null());
-	if (!pfc)
-		return NULL;
-	if ((p->dynamic ? json_object_set_new(pfc, "dynamic_th", json_integer(p->dynamic_th))
-			: json_object_set_new(pfc, "xoff", chk_u64(p->xoff))) ||
-	    (p->has_xon ? json_object_set_new(pfc, "xon", chk_u64(p->xon))
-			: json_object_set_new(pfc, "xon_offset", chk_u64(p->xon_offset)))) {
-		json_decref(pfc);
-		return NULL;
-	}
-	map = json_object();
-	for (int d = 0; map && d < 64; d++) {
-		char key[4];
-
-		if (!s->sw.dscp_to_tc[d])
-			continue;
-		snprintf(key, sizeof(key), "%d", d);
-		if (json_object_set_new(map, key, json_integer(s->sw.dscp_to_tc[d]))) {
-			json_decref(map);
-			map = NULL;
-		}
-	}
-	wd = s->sw.wd.enabled
-		 ? json_pack("{s:f,s:f,s:s}", "detection_us", simtime_to_us(s->sw.wd.detection),
-			     "restoration_us", simtime_to_us(s->sw.wd.restoration), "action",
-			     actions[s->sw.wd.action])
-		 : json_null();
-	weights = json_array();
-	for (int i = 0; weights && i < 8; i++)
-		if (json_array_append_new(weights, json_integer(s->sw.weights[i]))) {
-			json_decref(weights);
-			weights = NULL;
-		}
-	sw = json_pack(
-	    "{s:{s:I,s:I,s:I,s:I},s:o,s:i,s:o,s:o,s:{s:b,s:I,s:I,s:f,s:s},s:s,s:o,s:o}", "buffer",
-	    "size", (json_int_t)s->sw.buffer, "per_port", (json_int_t)s->sw.per_port, "pg_min",
-	    (json_int_t)s->sw.pg_min, "headroom_pool", (json_int_t)s->sw.headroom_pool, "lossless",
-	    chk_prio_array(s->sw.lossless), "cnp_priority", s->sw.cnp_priority, "dscp_to_tc", map,
-	    "pfc", pfc, "ecn", "enabled", e->enabled, "kmin", (json_int_t)e->kmin, "kmax",
-	    (json_int_t)e->kmax, "pmax", e->pmax, "mark", e->at_enqueue ? "enqueue" : "dequeue",
-	    "scheduler", s->sw.sched == SW_SCHED_DWRR ? "dwrr" : "strict", "weights", weights,
-	    "watchdog", wd);
-	return sw;
-}
-
-/* The NIC parameters, with the DCQCN ones under their cc_params names. */
-static json_t *chk_json_nic(const struct scenario *s)
-{
-	const struct dcqcn_params *d = &s->nic.dcqcn;
-	json_t *pfc = json_array(), *dc;
-
-	for (int p = 0; pfc && p < 8; p++)
-		if (json_array_append_new(pfc, json_integer((s->nic.pfc >> p) & 1))) {
-			json_decref(pfc);
-			pfc = NULL;
-		}
-	dc = json_pack(
-	    "{s:s,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,"
-	    "s:I,s:I,s:I}",
-	    "variant", d->variant == DCQCN_PAPER ? "paper" : "mlx5", "rp_time_reset",
-	    (json_int_t)d->rp_time_reset, "rp_byte_reset", (json_int_t)d->rp_byte_reset,
-	    "rp_threshold", (json_int_t)d->rp_threshold, "rp_ai_rate", (json_int_t)d->rp_ai_rate,
-	    "rp_hai_rate", (json_int_t)d->rp_hai_rate, "rp_max_rate", (json_int_t)d->rp_max_rate,
-	    "rp_min_rate", (json_int_t)d->rp_min_rate, "rp_min_dec_fac",
-	    (json_int_t)d->rp_min_dec_fac, "rp_rate_to_set_on_first_cnp",
-	    (json_int_t)d->rp_rate_to_set_on_first_cnp, "rp_dce_tcp_g", (json_int_t)d->rp_dce_tcp_g,
-	    "rp_dce_tcp_rtt", (json_int_t)d->rp_dce_tcp_rtt, "rp_rate_reduce_monitor_period",
-	    (json_int_t)d->rp_rate_reduce_monitor_period, "rp_initial_alpha_value",
-	    (json_int_t)d->rp_initial_alpha_value, "rp_gd", (json_int_t)d->rp_gd,
-	    "rp_clamp_tgt_rate", (json_int_t)d->rp_clamp_tgt_rate, "rp_clamp_tgt_rate_ati",
-	    (json_int_t)d->rp_clamp_tgt_rate_ati, "np_min_time_between_cnps",
-	    (json_int_t)d->np_min_time_between_cnps, "np_cnp_dscp", (json_int_t)d->np_cnp_dscp,
-	    "np_cnp_prio", (json_int_t)d->np_cnp_prio);
-	json_object_set_new(dc, "np_cnp_prio_mode", json_integer(d->np_cnp_prio_mode));
-	json_object_set_new(dc, "rtt_resp_dscp_valid", json_integer(d->rtt_resp_dscp_valid));
-	json_object_set_new(dc, "rtt_resp_dscp", json_integer(d->rtt_resp_dscp));
-	json_object_set_new(dc, "np_cnp_mode", json_string(d->np_cnp_window ? "window" : "gap"));
-	return json_pack("{s:I,s:i,s:i,s:o,s:b,s:s,s:{s:I,s:I},s:o}", "mtu", (json_int_t)s->nic.mtu,
-			 "dscp", s->nic.dscp, "priority", s->nic.priority, "pfc", pfc, "ecn",
-			 s->nic.ecn, "cc", s->nic.cc == NIC_CC_DCQCN ? "dcqcn" : "none",
-			 "transport", "timeout", (json_int_t)s->nic.timeout_exp, "ack_every",
-			 (json_int_t)s->nic.ack_every, "dcqcn",
-			 s->nic.cc == NIC_CC_DCQCN ? dc : (json_decref(dc), json_null()));
-}
 
 static json_t *chk_json_deadlock(const struct chk *c, const struct scenario *s,
 				 const struct topo *t, const struct chk_args *a)
@@ -156,44 +42,10 @@ static json_t *chk_json_deadlock(const struct chk *c, const struct scenario *s,
 	return json_pack("{s:I,s:s,s:o,s:o,s:I,s:I,s:I,s:b,s:o}", "static_cycles",
 			 (json_int_t)c->cbd.n_cycles, "mode",
 			 a->all_pairs ? "all_pairs" : "workload", "failed_links", failed,
-			 "lossless", chk_prio_array(s->sw.pfc.enabled ? s->sw.lossless : 0),
+			 "lossless", res_prio_array(s->sw.pfc.enabled ? s->sw.lossless : 0),
 			 "buffers", (json_int_t)c->cbd.n_nodes, "dependencies",
 			 (json_int_t)c->cbd.n_edges, "cyclic_components", (json_int_t)c->cbd.n_sccs,
 			 "truncated", c->cbd.truncated, "cycles", cycles);
-}
-
-/*
- * Per switch port: the link, and per lossless priority the headroom each
- * PG has (given, or what the model computes for that link: pfc_headroom's
- * formula) with the need the cable sets, so users see every port's margin.
- */
-static json_t *chk_json_ports(const struct scenario *s, const struct topo *t)
-{
-	json_t *ports = json_array();
-
-	for (uint32_t i = 0; ports && i < t->n_ports; i++) {
-		const struct topo_port *tp = &t->ports[i];
-		const struct topo_link *l = &t->links[tp->link];
-		simtime_t resp = s->sw.pfc.response ? s->sw.pfc.response : pfc_response_delay(l->rate_bps);
-		uint64_t need = pfc_headroom_need(l->rate_bps, l->delay, resp, s->nic.mtu);
-		uint64_t given = s->sw.pfc.headroom ? s->sw.pfc.headroom : pfc_headroom_kib(need);
-		json_t *pgs;
-
-		if (t->nodes[tp->node].kind != TOPO_SWITCH)
-			continue;
-		pgs = json_array();
-		for (uint8_t prio = 0; s->sw.pfc.enabled && prio < 8; prio++)
-			if ((s->sw.lossless >> prio) & 1)
-				json_array_append_new(pgs, json_pack("{s:i,s:o,s:o}", "priority", prio,
-								     "headroom", chk_u64(given),
-								     "headroom_needed", chk_u64(need)));
-		json_array_append_new(ports, json_pack("{s:s,s:f,s:f,s:o}", "port", tp->name,
-						       "rate_gbps", (double)l->rate_bps / 1e9,
-						       "cable_m",
-						       (double)l->delay / (double)(1000 * SIMTIME_PS_PER_MM),
-						       "lossless_pgs", pgs));
-	}
-	return ports;
 }
 
 int chk_print_json(const struct chk *c, const struct scenario *s, const struct topo *t,
@@ -205,16 +57,19 @@ int chk_print_json(const struct chk *c, const struct scenario *s, const struct t
 	for (size_t i = 0; findings && i < c->n; i++) {
 		const struct chk_finding *f = &c->f[i];
 
-		if (json_array_append_new(findings,
-					  json_pack("{s:s,s:s,s:s,s:s}", "severity",
-						    chk_severity_name[f->severity], "code", f->code,
-						    "where", f->where, "message", f->message))) {
+		if (json_array_append_new(
+			findings,
+			json_pack("{s:s,s:s,s:s,s:o,s:o,s:o,s:s}", "severity",
+				  chk_severity_name[f->severity], "code", f->code, "where",
+				  f->where, "file", f->file ? json_string(f->file) : json_null(),
+				  "line", f->line ? json_integer(f->line) : json_null(), "key",
+				  f->key ? json_string(f->key) : json_null(), "message",
+				  f->message))) {
 			json_decref(findings);
 			findings = NULL;
 		}
 	}
-	root = json_pack("{s:o,s:{s:o,s:o,s:o},s:o}", "findings", findings, "effective", "switch",
-			 chk_json_switch(s), "ports", chk_json_ports(s, t), "nic", chk_json_nic(s),
+	root = json_pack("{s:o,s:o,s:o}", "findings", findings, "effective", res_effective(s, t),
 			 "deadlock", chk_json_deadlock(c, s, t, a));
 	if (!root)
 		return -ENOMEM;

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "sim/cli/cli.h"
+#include "sim/cli/run_ci.h"
 #include "sim/run/outdir.h"
 #include "sim/run/results.h"
 #include "sim/config/scenario.h"
@@ -24,7 +25,8 @@
 
 static const char usage[] =
 	"usage: rocesim run SCENARIO.yaml [-o OUTDIR] [--with OVERLAY.yaml]...\n"
-	"                    [--set KEY=VALUE]... [--seed N] [--progress | --quiet]\n"
+	"                    [--set KEY=VALUE]... [--seed N] [--progress] [--quiet]\n"
+	"                    [--baseline DIR [--tolerance M=X]...] [--junit FILE]\n"
 	"       rocesim sweep SCENARIO.yaml [--vary KEY=V1,V2,...|KEY=LO..HI:N|KEY=LO..HI:xF]...\n"
 	"                    [--zip] [--variant NAME=OVERLAY.yaml]...\n"
 	"                    [--seeds N | --seed-list S1,...] [-j N] [-o DIR]\n"
@@ -36,8 +38,11 @@ static const char usage[] =
 	"       rocesim fluid SCENARIO.yaml [--json] [-o DIR] [--set KEY=VALUE]...\n"
 	"       rocesim check SCENARIO.yaml [--json] [--fail LINK|NODE]... [--with FILE]...\n"
 	"                     [--all-pairs]\n"
-	"       rocesim plot OUTDIR|SWEEPDIR [--svg] [--top N]\n"
+	"       rocesim plot OUTDIR|SWEEPDIR|TUNEDIR [--svg] [--top N]\n"
 	"       rocesim import sonic|mlnx-qos|cc-params|pod FILE\n"
+	"       rocesim compare BASE NEW [--tolerance METRIC=PCT%|METRIC=ABS]...\n"
+	"                       [--metrics M,...] [--junit FILE] [--markdown FILE]\n"
+	"                       [--json] [--force]\n"
 	"       rocesim --help | --version          (rocesim VERB --help for each verb)\n"
 	"\n"
 	"Simulates the RoCEv2 fabric described by SCENARIO.yaml and writes\n"
@@ -57,20 +62,20 @@ static const char usage[] =
 	"  --set KEY=VALUE    override a scenario key, e.g. --set topology.link.rate=400Gbps\n"
 	"                     or --set expect.drops=0 (repeatable)\n"
 	"  --seed N           same as --set seed=N\n"
-	"  --progress         report simulated time and events/s on stderr every second\n"
+	"  --progress         report on stderr every second the workload's progress (its\n"
+	"                     payload delivered, flows and collectives done), events/s\n"
+	"                     and the time left, and a last line when the run ends\n"
 	"  --quiet            print nothing on stdout\n"
+	RUN_CI_USAGE
 	"\n"
 	"A run owns these four files in OUTDIR and the pictures `rocesim plot` draws\n"
-	"from them ({queues,pfc,rates,flows,ranks}.{png,svg}); when all its files\n"
-	"are written it removes those it did not write this time, and leaves every\n"
-	"other file alone. It locks OUTDIR first (OUTDIR/.rocesim.lock, kept): a\n"
-	"second run into it is refused at once. Outputs are written as temporaries\n"
-	"(OUTDIR/.NAME.XXXXXX) and renamed only when all are complete, so a failed\n"
-	"write or an interruption (SIGINT, SIGTERM, SIGHUP: the temporaries are\n"
-	"removed) leaves the previous outputs whole; the next run removes those of\n"
-	"a run that was killed.\n"
+	"from them, and removes those it did not write this time. It locks OUTDIR\n"
+	"(OUTDIR/.rocesim.lock): a second run into it is refused. Outputs are\n"
+	"temporaries renamed only when all are complete: a failed write or an\n"
+	"interruption (SIGINT, SIGTERM, SIGHUP) leaves the previous outputs whole.\n"
 	"\n"
-	"exit codes: 0 ok; 1 the run worked but an expect: gate failed;\n"
+	"exit codes: 0 ok; 1 the run worked but an expect: gate failed, or it\n"
+	"              regressed against --baseline;\n"
 	"            2 bad input or usage (the message names file, line and key),\n"
 	"              or OUTDIR in use by another run or not writable;\n"
 	"            3 an I/O failure after a good run (disk full): the previous\n"
@@ -85,6 +90,7 @@ struct run_args {
 	const char **withs; /* overlays, in order */
 	size_t n_withs;
 	int progress, quiet;
+	struct run_ci ci; /* --baseline, --tolerance, --junit */
 };
 
 /* The signal that asked the run to stop (SIGINT, SIGTERM, SIGHUP), or 0. */
@@ -175,8 +181,8 @@ static int cmd_run(const struct run_args *a)
 	struct scenario *s;
 	struct diag d = {0};
 	struct sim sim;
-	json_t *res = NULL;
-	int err, failed, partial, rc = EXIT_INPUT;
+	json_t *res = NULL, *prov = NULL;
+	int err, met = 0, partial, rc = EXIT_INPUT;
 
 	err = scn_load_with(a->scenario,
 			    &(struct scn_load_opts){.overlays = a->withs, .n_overlays = a->n_withs,
@@ -199,6 +205,16 @@ static int cmd_run(const struct run_args *a)
 			fprintf(stderr, "rocesim: ");
 			diag_print(&d, stderr);
 		}
+		sim_fini(&sim);
+		return EXIT_INPUT;
+	}
+	/* the inputs' digests as they were loaded, not as they are after the run */
+	prov = res_provenance(sim.scn, &(struct res_prov_in){.overlays = a->withs,
+							     .n_overlays = a->n_withs,
+							     .sets = a->sets,
+							     .n_sets = a->n_sets});
+	if (!prov) {
+		fprintf(stderr, "rocesim: out of memory\n");
 		sim_fini(&sim);
 		return EXIT_INPUT;
 	}
@@ -243,6 +259,13 @@ static int cmd_run(const struct run_args *a)
 		goto out;
 	}
 	res = res_build(&sim);
+	/* what produced the result, and its gates (new top-level blocks) */
+	if (res && (json_object_set(res, "provenance", prov) ||
+		    json_object_set_new(res, "effective", res_effective(sim.scn, sim.topo)) ||
+		    (met = res_add_expects(res, sim.scn)) < 0)) {
+		json_decref(res);
+		res = NULL;
+	}
 	if (!res) {
 		fprintf(stderr, "rocesim: out of memory building the results\n");
 		goto out;
@@ -268,13 +291,18 @@ static int cmd_run(const struct run_args *a)
 	}
 	if (!a->quiet) {
 		res_print_summary(res, stdout);
+		if (s->n_expects)
+			printf("  expect     %d of %u expectations met\n", met, s->n_expects);
 		printf("  results    %s/results.json\n", dir);
 	}
-	failed = res_check_expects(res, s, stderr);
-	if (failed)
-		fprintf(stderr, "rocesim: %d expectation%s failed\n", failed, failed > 1 ? "s" : "");
-	rc = failed ? EXIT_GATE : 0;
+	if (res_check_expects(res, s, stderr))
+		fprintf(stderr, "rocesim: %u expectation%s failed\n", s->n_expects - (unsigned)met,
+			s->n_expects - (unsigned)met > 1 ? "s" : "");
+	rc = met < (int)s->n_expects ? EXIT_GATE : 0;
+	err = run_ci_finish(&a->ci, res, s, dir, a->quiet, sim.wall_s);
+	rc = err > rc ? err : rc;
 out:
+	json_decref(prov);
 	json_decref(res);
 	outdir_close(&od);
 	sim_fini(&sim);
@@ -286,7 +314,7 @@ int main(int argc, char **argv)
 	struct run_args a = {0};
 	char **seeds;
 	size_t n_seeds = 0;
-	int rc;
+	int rc, ci;
 
 	/* GSL's default handler aborts, on an allocation that fails too: the
 	 * callers check what GSL returns */
@@ -313,6 +341,8 @@ int main(int argc, char **argv)
 		return cmd_plot(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "import"))
 		return cmd_import(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "compare"))
+		return cmd_compare(argc - 2, argv + 2);
 	if (strcmp(argv[1], "run"))
 		return cli_usage_error("rocesim: ", usage, "unknown verb \"%s\"", argv[1]);
 	a.sets = calloc((size_t)argc, sizeof(char *));
@@ -364,16 +394,17 @@ int main(int argc, char **argv)
 			a.progress = 1;
 		} else if (!strcmp(o, "--quiet") || !strcmp(o, "-q")) {
 			a.quiet = 1;
+		} else if ((ci = run_ci_arg(&a.ci, argc, argv, &i, usage)) >= 0) {
+			rc = ci ? ci : -1;
 		} else {
 			rc = cli_scenario_arg(o, "rocesim: ", usage, &a.scenario);
 		}
 	}
 	if (rc < 0 && !a.scenario)
 		rc = cli_usage_error("rocesim: ", usage, "%s", "run needs a scenario file");
-	if (rc < 0 && a.progress && a.quiet)
-		rc = cli_usage_error("rocesim: ", usage, "%s", "--progress and --quiet exclude each other");
-	if (rc < 0)
+	if (rc < 0 && !(rc = run_ci_prepare(&a.ci)))
 		rc = cmd_run(&a);
+	run_ci_free(&a.ci);
 	for (size_t i = 0; i < n_seeds; i++)
 		free(seeds[i]);
 	free(seeds);

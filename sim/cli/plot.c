@@ -14,7 +14,9 @@
  *   ranks.png   when each rank of a collective had all its data
  *
  * On a sweep's folder (it has sweep.json) it draws sweep-<metric>.png
- * instead, a main metric against the first axis (plot_sweep.c).
+ * instead, a main metric against the first axis (plot_sweep.c); on a
+ * tune's (it has tune.json or tune.csv) tune.png, the points evaluated,
+ * and with two objectives tune-front.png (plot_tune.c).
  *
  * Plot knows nothing of the scenario: what it draws comes from OUTDIR alone.
  * This file is the verb; plot_ports.c and plot_hosts.c draw the pictures
@@ -35,7 +37,7 @@
 #define TOP_DEFAULT 4
 #define TOP_MAX 8      /* one colour each in queues.png */
 static const char usage[] =
-	"usage: rocesim plot OUTDIR [--svg] [--top N]\n"
+	"usage: rocesim plot OUTDIR|SWEEPDIR|TUNEDIR [--svg] [--top N]\n"
 	"\n"
 	"Draws the pictures of a run from the files `rocesim run -o OUTDIR` wrote,\n"
 	"with gnuplot, into OUTDIR (PNG; with --svg also SVG):\n"
@@ -65,19 +67,35 @@ static const char usage[] =
 	"              per value of the other axes and per variant, the 95%\n"
 	"              confidence interval as error bars when there are several seeds\n"
 	"\n"
+	"On the -o folder of `rocesim tune` (it has tune.json) it draws instead the\n"
+	"points the search evaluated, those that meet every constraint and those\n"
+	"that break one in two styles, the best point circled; points the scenario\n"
+	"refused are not drawn:\n"
+	"  tune.png    one varied key: the objective against the key or, when the\n"
+	"              objective is the key itself, the first constraint's metric\n"
+	"              (the worst seed's value) with the constraint's limit; the last\n"
+	"              points again, near the best one, when they crowd together.\n"
+	"              Two keys or more: the first two as x and y, a dot per point,\n"
+	"              the search path through the best points so far. A key's axis\n"
+	"              is on a log scale when tune searched it on one\n"
+	"  tune-front.png  with two objectives: objective 1 against objective 2 for\n"
+	"              every point that meets the constraints, the Pareto front as a\n"
+	"              line\n"
+	"\n"
 	"options:\n"
 	"  --svg       also write queues.svg, pfc.svg, rates.svg, flows.svg, ranks.svg\n"
-	"              (sweep-<metric>.svg on a sweep)\n"
+	"              (sweep-<metric>.svg on a sweep, tune.svg and tune-front.svg on\n"
+	"              a tune)\n"
 	"  --top N     number of hottest ports in queues.png (default 4, at most 8)\n"
 	"\n"
 	"The gnuplot scripts (queues.gp, pfc.gp, rates.gp, flows.gp, ranks.gp,\n"
-	"sweep.gp) are looked for in this order: $ROCESIM_PLOTS; ./plots; <folder\n"
-	"of the rocesim executable>/../plots (a build folder inside the source\n"
-	"tree); <that folder>/../share/rocesim/plots.\n"
+	"sweep.gp, tune.gp) are looked for in this order: $ROCESIM_PLOTS; ./plots;\n"
+	"<folder of the rocesim executable>/../plots (a build folder inside the\n"
+	"source tree); <that folder>/../share/rocesim/plots.\n"
 	"\n"
 	"exit codes: 0 ok; 2 bad usage, OUTDIR without results.json (a sweep's\n"
-	"            folder without summary.csv), unreadable input, gnuplot\n"
-	"            missing or failing\n";
+	"            folder without summary.csv, a tune's without tune.json),\n"
+	"            unreadable input, gnuplot missing or failing\n";
 
 /* ---- the verb ----------------------------------------------------------- */
 
@@ -133,7 +151,8 @@ static int find_scripts(struct plot *p)
 
 /*
  * Load OUTDIR/results.json into p->res; 1 when OUTDIR is a sweep's folder
- * (it has sweep.json), -1 after saying what is wrong.
+ * (it has sweep.json), 2 a tune's (tune.json, or tune.csv without it), -1
+ * after saying what is wrong.
  */
 static int load_results(struct plot *p)
 {
@@ -154,11 +173,18 @@ static int load_results(struct plot *p)
 		return -1;
 	if (!access(path, F_OK))
 		return 1;
+	for (int i = 0; i < 2; i++) {
+		if (plot__join(path, sizeof(path), p->outdir, i ? "tune.csv" : "tune.json"))
+			return -1;
+		if (!access(path, F_OK))
+			return 2;
+	}
 	if (plot__join(path, sizeof(path), p->outdir, "results.json"))
 		return -1;
 	if (access(path, F_OK)) {
 		fprintf(stderr,
-			"rocesim: plot: %s has no results.json (is it the -o folder of a run?)\n",
+			"rocesim: plot: %s has no results.json (is it the -o folder of a run, "
+			"a sweep or a tune?)\n",
 			p->outdir);
 		return -1;
 	}
@@ -182,7 +208,7 @@ int cmd_plot(int argc, char **argv)
 {
 	struct plot p = {0};
 	char tmpl[PLOT_PATH];
-	int err, sweep;
+	int err, kind;
 
 	p.top = TOP_DEFAULT;
 	for (int i = 0; i < argc; i++) {
@@ -215,8 +241,8 @@ int cmd_plot(int argc, char **argv)
 	}
 	if (!p.outdir)
 		return cli_usage_error("rocesim: plot: ", usage, "%s", "OUTDIR is needed (the -o folder of a run)");
-	sweep = load_results(&p);
-	if (sweep < 0 || find_scripts(&p)) {
+	kind = load_results(&p);
+	if (kind < 0 || find_scripts(&p)) {
 		json_decref(p.res);
 		return EXIT_INPUT;
 	}
@@ -232,8 +258,8 @@ int cmd_plot(int argc, char **argv)
 	}
 	snprintf(p.tmp, sizeof(p.tmp), "%s", tmpl);
 	fflush(stdout);
-	if (sweep) {
-		err = plot_sweep(&p);
+	if (kind) {
+		err = kind == 1 ? plot_sweep(&p) : plot_tune(&p);
 		tmp_remove(&p);
 		return err ? EXIT_INPUT : 0;
 	}

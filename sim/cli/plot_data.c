@@ -251,6 +251,160 @@ int csv_num(const struct csv *c, int i, double *v)
 	return 0;
 }
 
+/* ---- whole CSV tables (summary.csv, tune.csv) --------------------------- */
+
+/*
+ * Cut @line into fields in place, with RFC 4180 quotes ("a,b", "say ""x""").
+ * Returns 0, or -ENOMEM.
+ */
+static int table_split(struct plot_row *r)
+{
+	char *rd = r->line, *wr = r->line;
+	size_t cap = 0;
+
+	r->line[strcspn(r->line, "\r\n")] = '\0';
+	r->n = 0;
+	for (;;) {
+		int quoted = *rd == '"';
+
+		if ((size_t)r->n == cap) {
+			size_t ncap = cap ? cap * 2 : 32;
+			char **f = realloc(r->f, ncap * sizeof(*f));
+
+			if (!f)
+				return -ENOMEM;
+			r->f = f;
+			cap = ncap;
+		}
+		r->f[r->n++] = wr;
+		rd += quoted;
+		while (*rd) {
+			if (quoted && *rd == '"') {
+				if (rd[1] != '"') {
+					rd++;
+					quoted = 0;
+					continue;
+				}
+				rd++;
+			} else if (!quoted && *rd == ',') {
+				break;
+			}
+			*wr++ = *rd++;
+		}
+		if (!*rd) {
+			*wr = '\0';
+			return 0;
+		}
+		*wr++ = '\0';
+		rd++;
+	}
+}
+
+void plot__table_free(struct plot_table *t)
+{
+	free(t->hdr.line);
+	free(t->hdr.f);
+	for (size_t i = 0; i < t->n; i++) {
+		free(t->row[i].line);
+		free(t->row[i].f);
+	}
+	free(t->row);
+	memset(t, 0, sizeof(*t));
+}
+
+/*
+ * Read the whole of @path into @t; -1 after saying what is wrong (@missing:
+ * what to do when there is no such file).
+ */
+int plot__table_read(struct plot_table *t, const char *path, const char *missing)
+{
+	FILE *f = fopen(path, "r");
+	unsigned long lineno = 0;
+	char *line = NULL;
+	size_t cap = 0;
+	int err = 0;
+
+	memset(t, 0, sizeof(*t));
+	t->path = path;
+	if (!f) {
+		if (errno == ENOENT)
+			fprintf(stderr, "rocesim: plot: %s: no such file (%s)\n", path, missing);
+		else
+			fprintf(stderr, "rocesim: cannot read %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	for (;;) {
+		struct plot_row *r;
+
+		errno = 0;
+		if (getline(&line, &cap, f) < 0) {
+			if (ferror(f) || errno == ENOMEM) {
+				fprintf(stderr, "rocesim: cannot read %s: %s\n", path,
+					strerror(errno ? errno : EIO));
+				err = -1;
+			}
+			break;
+		}
+		lineno++;
+		if (line[0] == '\n' || line[0] == '\0')
+			continue;
+		if (lineno == 1) {
+			r = &t->hdr;
+		} else {
+			if (t->n == t->cap) {
+				size_t ncap = t->cap ? t->cap * 2 : 64;
+				struct plot_row *rows = realloc(t->row, ncap * sizeof(*rows));
+
+				if (!rows)
+					goto out_oom;
+				t->row = rows;
+				t->cap = ncap;
+			}
+			r = &t->row[t->n++];
+			memset(r, 0, sizeof(*r));
+		}
+		r->lineno = lineno;
+		r->line = line;
+		line = NULL;
+		cap = 0;
+		if (table_split(r))
+			goto out_oom;
+	}
+	if (!err && !t->hdr.line) {
+		fprintf(stderr, "rocesim: %s: empty file (no header)\n", path);
+		err = -1;
+	}
+	free(line);
+	fclose(f);
+	return err;
+
+out_oom:
+	fprintf(stderr, "rocesim: out of memory reading %s\n", path);
+	free(line);
+	fclose(f);
+	return -1;
+}
+
+/* The index of column @name, or -1. */
+int plot__table_col(const struct plot_table *t, const char *name)
+{
+	for (int i = 0; i < t->hdr.n; i++)
+		if (!strcmp(t->hdr.f[i], name))
+			return i;
+	return -1;
+}
+
+/* Field @col of row @r; NULL (after saying so) when the row is too short. */
+const char *plot__table_field(const struct plot_table *t, const struct plot_row *r, int col)
+{
+	if (col >= r->n) {
+		fprintf(stderr, "rocesim: %s:%lu: %d fields, expected at least %d\n", t->path,
+			r->lineno, r->n, col + 1);
+		return NULL;
+	}
+	return r->f[col];
+}
+
 /* ---- series of points --------------------------------------------------- */
 
 int series_add_pt(struct series *s, double t, double a, double b, double c)
@@ -336,6 +490,25 @@ int plot__write_blocks(const struct plot *p, const char *name, const struct seri
 		}
 	}
 	return tmp_close(f, path);
+}
+
+/* ---- units of metrics ------------------------------------------------- */
+
+/* The y axis label of @metric and the divisor that gives its unit. */
+void plot__metric_unit(const char *metric, double hi, char *label, size_t size, double *scale)
+{
+	size_t len = strlen(metric);
+
+	*scale = 1;
+	if (len > 6 && !strcmp(metric + len - 6, "_bytes")) {
+		*scale = hi >= 1e6 ? 1e6 : 1e3;
+		snprintf(label, size, "%s (%s)", metric, hi >= 1e6 ? "MB" : "KB");
+	} else if (strstr(metric, "_us") && hi >= 1e4) {
+		*scale = 1e3;
+		snprintf(label, size, "%s (ms)", metric);
+	} else {
+		snprintf(label, size, "%s", metric);
+	}
 }
 
 /* ---- reading results.json ----------------------------------------------- */

@@ -42,6 +42,24 @@ struct csv {
 	int n;
 };
 
+/*
+ * A CSV file read whole (summary.csv, tune.csv), RFC 4180 quotes understood:
+ * the header and the rows, each a list of fields.
+ */
+struct plot_row {
+	char *line; /* the fields point into it */
+	char **f;
+	int n;
+	unsigned long lineno;
+};
+
+struct plot_table {
+	const char *path;
+	struct plot_row hdr;
+	struct plot_row *row;
+	size_t n, cap;
+};
+
 struct pt {
 	double t, a, b, c;
 };
@@ -82,6 +100,11 @@ int plot__write_blocks(const struct plot *p, const char *name, const struct seri
 		       int col, char *path, size_t size);
 double plot__json_num(const json_t *o, const char *key, double dflt);
 double plot__threshold(const json_t *res, const char *key);
+int plot__table_read(struct plot_table *t, const char *path, const char *missing);
+void plot__table_free(struct plot_table *t);
+int plot__table_col(const struct plot_table *t, const char *name);
+const char *plot__table_field(const struct plot_table *t, const struct plot_row *r, int col);
+void plot__metric_unit(const char *metric, double hi, char *label, size_t size, double *scale);
 
 /* plot_gnuplot.c */
 void plot__drop_old(const struct plot *p, const char *pic, const char *ext);
@@ -99,5 +122,71 @@ int plot_ranks(const struct plot *p);
 
 /* plot_sweep.c */
 int plot_sweep(struct plot *p);
+
+/* plot_tune.c, plot_tune_read.c: a tune's folder as read from tune.json */
+#define TN_MAX_KEYS 8
+#define TN_LABEL 256
+
+/* An axis of a picture: what it shows, in which unit, on which scale. */
+struct tn_axis {
+	char label[TN_LABEL];
+	double scale;	   /* the values are divided by it (1e3 for KB, ...) */
+	const char *ticks; /* "\"1 KB\" 1000, ...": set, or gnuplot's own */
+	int log;
+};
+
+/* A varied key of tune.json: its range in the base unit, its axis. */
+struct tn_param {
+	const char *key, *unit; /* borrowed from tune.json */
+	double lo, hi;
+	struct tn_axis axis;
+	char *ticks; /* its axis's, owned */
+};
+
+struct tn_cons {
+	const char *metric, *op;
+	double value;
+};
+
+enum tn_state { TN_RAN, TN_REFUSED, TN_FAILED };
+
+struct tn_point {
+	const char *id;
+	double x[TN_MAX_KEYS];
+	double obj[2];
+	enum tn_state state;
+	int feasible;
+};
+
+struct tn_plot {
+	struct plot *p;
+	json_t *j;
+	char path[PLOT_PATH], csv[PLOT_PATH];
+	struct tn_param par[TN_MAX_KEYS];
+	size_t n_par;
+	const char *obj[2], *goal[2];
+	int obj_par[2]; /* the key an objective names, or -1 */
+	size_t n_obj;
+	struct tn_cons *cons;
+	size_t n_cons;
+	struct tn_point *pt, *route, *front; /* every point; the path; the front */
+	size_t n_pt, n_route, n_front;
+	long best; /* index into pt, or -1 */
+	size_t seeds, refused, failed;
+	const char *method;
+	char name[NAME_MAX_LEN];
+};
+
+/* plot_tune_read.c */
+int plot_tune__load(struct tn_plot *t);
+void plot_tune__free(struct tn_plot *t);
+/* The index of the varied key @name, or -1. */
+int plot_tune__param_of(const struct tn_plot *t, const char *name);
+/* The worst seed's value of constraint @c's metric at each point, from
+ * tune.csv, into @y (NAN where no run gave one); -1 after saying why. */
+int plot_tune__worst(struct tn_plot *t, const struct tn_cons *c, double *y);
+
+/* plot_tune.c */
+int plot_tune(struct plot *p);
 
 #endif

@@ -54,21 +54,6 @@ struct sw_axis {
 	int col; /* its column in summary.csv */
 };
 
-/* summary.csv, whole: the header and the rows, each a list of fields. */
-struct sw_row {
-	char *line; /* the fields point into it */
-	char **f;
-	int n;
-	unsigned long lineno;
-};
-
-struct sw_table {
-	const char *path;
-	struct sw_row hdr;
-	struct sw_row *row;
-	size_t n, cap;
-};
-
 struct sw_pt {
 	double x, y, err;
 };
@@ -87,163 +72,9 @@ struct sw_plot {
 	size_t naxes;
 	int zip, logx, variant_col;
 	long seeds;
-	struct sw_table tab;
+	struct plot_table tab;
 	char summary[PLOT_PATH];
 };
-
-/* ---- summary.csv -------------------------------------------------------- */
-
-/*
- * Cut @line into fields in place, with RFC 4180 quotes ("a,b", "say ""x""").
- * Returns 0, or -ENOMEM.
- */
-static int sw_split(struct sw_row *r)
-{
-	char *rd = r->line, *wr = r->line;
-	size_t cap = 0;
-
-	r->line[strcspn(r->line, "\r\n")] = '\0';
-	r->n = 0;
-	for (;;) {
-		int quoted = *rd == '"';
-
-		if ((size_t)r->n == cap) {
-			size_t ncap = cap ? cap * 2 : 32;
-			char **f = realloc(r->f, ncap * sizeof(*f));
-
-			if (!f)
-				return -ENOMEM;
-			r->f = f;
-			cap = ncap;
-		}
-		r->f[r->n++] = wr;
-		rd += quoted;
-		while (*rd) {
-			if (quoted && *rd == '"') {
-				if (rd[1] != '"') {
-					rd++;
-					quoted = 0;
-					continue;
-				}
-				rd++;
-			} else if (!quoted && *rd == ',') {
-				break;
-			}
-			*wr++ = *rd++;
-		}
-		if (!*rd) {
-			*wr = '\0';
-			return 0;
-		}
-		*wr++ = '\0';
-		rd++;
-	}
-}
-
-static void sw_table_free(struct sw_table *t)
-{
-	free(t->hdr.line);
-	free(t->hdr.f);
-	for (size_t i = 0; i < t->n; i++) {
-		free(t->row[i].line);
-		free(t->row[i].f);
-	}
-	free(t->row);
-	memset(t, 0, sizeof(*t));
-}
-
-/* Read the whole of @path into @t; -1 after saying what is wrong. */
-static int sw_table_read(struct sw_table *t, const char *path)
-{
-	FILE *f = fopen(path, "r");
-	unsigned long lineno = 0;
-	char *line = NULL;
-	size_t cap = 0;
-	int err = 0;
-
-	memset(t, 0, sizeof(*t));
-	t->path = path;
-	if (!f) {
-		if (errno == ENOENT)
-			fprintf(stderr,
-				"rocesim: plot: %s: no such file (the sweep has not written its "
-				"tables yet: rerun `rocesim sweep` into this folder)\n",
-				path);
-		else
-			fprintf(stderr, "rocesim: cannot read %s: %s\n", path, strerror(errno));
-		return -1;
-	}
-	for (;;) {
-		struct sw_row *r;
-
-		errno = 0;
-		if (getline(&line, &cap, f) < 0) {
-			if (ferror(f) || errno == ENOMEM) {
-				fprintf(stderr, "rocesim: cannot read %s: %s\n", path,
-					strerror(errno ? errno : EIO));
-				err = -1;
-			}
-			break;
-		}
-		lineno++;
-		if (line[0] == '\n' || line[0] == '\0')
-			continue;
-		if (lineno == 1) {
-			r = &t->hdr;
-		} else {
-			if (t->n == t->cap) {
-				size_t ncap = t->cap ? t->cap * 2 : 64;
-				struct sw_row *rows = realloc(t->row, ncap * sizeof(*rows));
-
-				if (!rows)
-					goto out_oom;
-				t->row = rows;
-				t->cap = ncap;
-			}
-			r = &t->row[t->n++];
-			memset(r, 0, sizeof(*r));
-		}
-		r->lineno = lineno;
-		r->line = line;
-		line = NULL;
-		cap = 0;
-		if (sw_split(r))
-			goto out_oom;
-	}
-	if (!err && !t->hdr.line) {
-		fprintf(stderr, "rocesim: %s: empty file (no header)\n", path);
-		err = -1;
-	}
-	free(line);
-	fclose(f);
-	return err;
-
-out_oom:
-	fprintf(stderr, "rocesim: out of memory reading %s\n", path);
-	free(line);
-	fclose(f);
-	return -1;
-}
-
-/* The index of column @name, or -1. */
-static int sw_col(const struct sw_table *t, const char *name)
-{
-	for (int i = 0; i < t->hdr.n; i++)
-		if (!strcmp(t->hdr.f[i], name))
-			return i;
-	return -1;
-}
-
-/* Field @col of row @r; NULL (after saying so) when the row is too short. */
-static const char *sw_field(const struct sw_table *t, const struct sw_row *r, int col)
-{
-	if (col >= r->n) {
-		fprintf(stderr, "rocesim: %s:%lu: %d fields, expected at least %d\n", t->path,
-			r->lineno, r->n, col + 1);
-		return NULL;
-	}
-	return r->f[col];
-}
 
 /* ---- sweep.json and the axes -------------------------------------------- */
 
@@ -414,7 +245,7 @@ static void sw_free(struct sw_plot *s)
 		free(s->axis[i].x);
 	}
 	free(s->axis);
-	sw_table_free(&s->tab);
+	plot__table_free(&s->tab);
 	json_decref(s->spec);
 }
 
@@ -428,7 +259,7 @@ static void sw_lines_free(struct sw_line *l, size_t n)
 }
 
 /* The title of the line of row @r: its variant and the other axes' values. */
-static void sw_line_title(const struct sw_plot *s, const struct sw_row *r, char *out, size_t size)
+static void sw_line_title(const struct sw_plot *s, const struct plot_row *r, char *out, size_t size)
 {
 	size_t len = 0;
 
@@ -475,10 +306,10 @@ static int sw_line_add(struct sw_line *l, double x, double y, double err)
 }
 
 /* The place on the x axis of row @r; -1 (said) when its value is not the sweep's. */
-static int sw_row_x(const struct sw_plot *s, const struct sw_row *r, double *x)
+static int sw_row_x(const struct sw_plot *s, const struct plot_row *r, double *x)
 {
 	const struct sw_axis *a = &s->axis[0];
-	const char *v = sw_field(&s->tab, r, a->col);
+	const char *v = plot__table_field(&s->tab, r, a->col);
 
 	if (!v)
 		return -1;
@@ -505,9 +336,10 @@ static int sw_gather(const struct sw_plot *s, int mcol, int ccol, struct sw_line
 	int any = 0;
 
 	for (size_t i = 0; i < s->tab.n; i++) {
-		const struct sw_row *r = &s->tab.row[i];
+		const struct plot_row *r = &s->tab.row[i];
 		char title[TITLE_LEN], *end;
-		const char *m = sw_field(&s->tab, r, mcol), *c = sw_field(&s->tab, r, ccol);
+		const char *m = plot__table_field(&s->tab, r, mcol),
+			   *c = plot__table_field(&s->tab, r, ccol);
 		double x, y, err = 0;
 		size_t k;
 
@@ -568,23 +400,6 @@ out_fail:
 	return -1;
 }
 
-/* The y axis label of @metric and the divisor that gives its unit. */
-static void sw_yunit(const char *metric, double hi, char *label, size_t size, double *scale)
-{
-	size_t len = strlen(metric);
-
-	*scale = 1;
-	if (len > 6 && !strcmp(metric + len - 6, "_bytes")) {
-		*scale = hi >= 1e6 ? 1e6 : 1e3;
-		snprintf(label, size, "%s (%s)", metric, hi >= 1e6 ? "MB" : "KB");
-	} else if (strstr(metric, "_us") && hi >= 1e4) {
-		*scale = 1e3;
-		snprintf(label, size, "%s (ms)", metric);
-	} else {
-		snprintf(label, size, "%s", metric);
-	}
-}
-
 /* Draw sweep-@metric from @lines; -1 (said) on a failure. */
 static int sw_draw(const struct sw_plot *s, const char *metric, const struct sw_line *lines,
 		   size_t nlines, double lo, double hi)
@@ -610,7 +425,7 @@ static int sw_draw(const struct sw_plot *s, const char *metric, const struct sw_
 	}
 	if (tmp_close(f, path))
 		return -1;
-	sw_yunit(metric, hi, label, sizeof(label), &scale);
+	plot__metric_unit(metric, hi, label, sizeof(label), &scale);
 	buf_str(&vars, "data", path);
 	buf_str(&vars, "metric", metric);
 	buf_str(&vars, "ylabel", label);
@@ -645,7 +460,7 @@ static int sw_columns(struct sw_plot *s)
 	double lo = 0, hi = 0;
 
 	for (size_t i = 0; i < s->naxes; i++) {
-		s->axis[i].col = sw_col(&s->tab, s->axis[i].key);
+		s->axis[i].col = plot__table_col(&s->tab, s->axis[i].key);
 		if (s->axis[i].col < 0) {
 			fprintf(stderr,
 				"rocesim: %s: no column \"%s\" in the header (the axis of "
@@ -655,7 +470,7 @@ static int sw_columns(struct sw_plot *s)
 		}
 	}
 	/* the variants are the x axis when there is no other: no line each */
-	s->variant_col = strcmp(a0->key, "variant") ? sw_col(&s->tab, "variant") : -1;
+	s->variant_col = strcmp(a0->key, "variant") ? plot__table_col(&s->tab, "variant") : -1;
 	if (!sw_place(&s->axis[0]))
 		return 0;
 	for (size_t i = 0; i < a0->n; i++) {
@@ -681,7 +496,10 @@ int plot_sweep(struct plot *p)
 	if (!p->name)
 		p->name = "sweep";
 	if (plot__join(s.summary, sizeof(s.summary), p->outdir, "summary.csv") ||
-	    sw_table_read(&s.tab, s.summary) || sw_columns(&s))
+	    plot__table_read(&s.tab, s.summary,
+			     "the sweep has not written its tables yet: rerun `rocesim sweep` "
+			     "into this folder") ||
+	    sw_columns(&s))
 		goto out;
 	err = 0;
 	for (int m = 0; sweep_metrics[m] && !err; m++) {
@@ -694,9 +512,9 @@ int plot_sweep(struct plot *p)
 
 		snprintf(pic, sizeof(pic), "sweep-%s", metric);
 		snprintf(col, sizeof(col), "%s.mean", metric);
-		mcol = sw_col(&s.tab, col);
+		mcol = plot__table_col(&s.tab, col);
 		snprintf(col, sizeof(col), "%s.ci95", metric);
-		ccol = sw_col(&s.tab, col);
+		ccol = plot__table_col(&s.tab, col);
 		if (mcol < 0 || ccol < 0) {
 			plot__drop_old(p, pic, NULL);
 			continue;

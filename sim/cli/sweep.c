@@ -540,7 +540,7 @@ static int changed_overlay(const struct sweep_spec *sp, const char *dir)
 				err == -ENOMEM ? "out of memory" : textfile_strerror(err));
 			return CLI_EXIT_INPUT;
 		}
-		sweep_sha256(text, len, sha);
+		sha256_hex(text, len, sha);
 		free(text);
 		if (strcmp(sha, va->sha256)) {
 			fprintf(stderr,
@@ -577,7 +577,7 @@ int sweep__task(const struct sweep_args *a)
 			err == -ENOMEM ? "out of memory" : textfile_strerror(err));
 		goto out;
 	}
-	sweep_sha256(text, len, sha);
+	sha256_hex(text, len, sha);
 	if (strcmp(sha, sp.sha256)) {
 		fprintf(stderr,
 			"rocesim: %s has changed since %s/sweep.json was written: write the "
@@ -693,7 +693,7 @@ int sweep__main(const struct sweep_args *a)
 				textfile_strerror(err));
 		return CLI_EXIT_INPUT;
 	}
-	sweep_sha256(text, len, sp.sha256);
+	sha256_hex(text, len, sp.sha256);
 	for (size_t i = 0; i < a->n_vary; i++) {
 		struct sweep_axis *axes = realloc(sp.axes, (i + 1) * sizeof(*axes));
 

@@ -16,7 +16,7 @@ static const char usage[] =
     "KEY=LO..HI:xF]\n"
     "                     [--zip] [--variant NAME=OVERLAY.yaml]...\n"
     "                     [--seeds N | --seed-list S1,S2,...] [-j N] [-o DIR]\n"
-    "                     [--progress | --quiet] [--slurm]\n"
+    "                     [--progress] [--quiet] [--slurm]\n"
     "       rocesim sweep --task K DIR\n"
     "       rocesim sweep --collect DIR [--quiet]\n"
     "\n"
@@ -167,8 +167,6 @@ int sweep__verb(int argc, char **argv, long local_ranks)
 	}
 	if (rc < 0 && !a.scenario)
 		rc = cli_usage_error(pre, usage, "%s", "sweep needs a scenario file");
-	if (rc < 0 && a.progress && a.quiet)
-		rc = cli_usage_error(pre, usage, "%s", "--progress and --quiet exclude each other");
 	if (rc < 0 && a.seeds && a.seed_list)
 		rc =
 		    cli_usage_error(pre, usage, "%s", "--seeds and --seed-list exclude each other");

@@ -1,6 +1,6 @@
 /*
  * rocesim sweep, inside: the spec (axes, seeds) and its points
- * (sweep_axes.c, sweep_spec.c), the scenario's digest (sweep_digest.c),
+ * (sweep_axes.c, sweep_spec.c), the scenario's digest (sim/engine/sha256.h),
  * running the points as child processes (sweep_run.c), the tables
  * (sweep_tables.c), the split across MPI ranks (sweep_mpi.c) and the
  * Slurm job array (sweep_slurm.c); sweep.c is the verb that joins them.
@@ -23,6 +23,7 @@
 #include <stdio.h>
 
 #include "sim/engine/diag.h"
+#include "sim/engine/sha256.h"
 
 #define SWEEP_MAX_VALUES 10000 /* values of one axis */
 #define SWEEP_MAX_RUNS 1000000 /* points x seeds */
@@ -187,11 +188,6 @@ json_t *sweep_spec_json(const struct sweep_spec *sp);
  */
 int sweep_spec_load(const char *dir, struct sweep_spec *sp, struct diag *d);
 void sweep_spec_free(struct sweep_spec *sp);
-
-/* ---- sweep_digest.c ---- */
-
-/* SHA-256 of @len bytes at @data, in lower-case hex, into @hex (65). */
-void sweep_sha256(const void *data, size_t len, char hex[65]);
 
 /* ---- sweep_run.c ---- */
 

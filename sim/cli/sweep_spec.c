@@ -137,7 +137,7 @@ int sweep_spec_add_variant(struct sweep_spec *sp, const char *name, const char *
 		diag_set(d, where, line, name, "%s: cannot read: %s", path, textfile_strerror(err));
 		return -EINVAL;
 	}
-	sweep_sha256(text, len, sha);
+	sha256_hex(text, len, sha);
 	free(text);
 	if (!sp->n_variants && !is_base && (err = push_variant(sp, strdup("base"), NULL, NULL)))
 		return err;

@@ -25,6 +25,7 @@
 #include "sim/cli/cli.h"
 #include "sim/cli/tune_impl.h"
 #include "sim/config/scenario.h"
+#include "sim/engine/sha256.h"
 #include "sim/engine/textfile.h"
 #include "sim/run/outdir.h"
 #include "sim/run/results.h"
@@ -445,7 +446,7 @@ int tune__main(const struct tune_args *a)
 				err == -ENOMEM ? "out of memory" : textfile_strerror(err));
 		goto out;
 	}
-	sweep_sha256(text, tlen, c.sp.sha256);
+	sha256_hex(text, tlen, c.sp.sha256);
 	if ((err = tune_problem_build(&c, a, mpi.size, &d))) {
 		rc = err == -ENOMEM ? no_memory() : input_error(&d);
 		goto out;

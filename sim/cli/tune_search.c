@@ -528,6 +528,10 @@ int tune_run(struct tune_search *s)
 {
 	if (s->pb->n_seeds == 0 || s->pb->batch == 0)
 		return -EINVAL;
+	/* two objectives are summed unscaled until the grid has given a scale */
+	for (size_t k = 0; k < 2; k++)
+		if (!(s->norm_span[k] > 0))
+			s->norm_span[k] = 1;
 	return tune_bisects(s->pb) ? bisect(s) : simplex(s);
 }
 

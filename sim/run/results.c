@@ -31,6 +31,14 @@ static json_t *uint_j(uint64_t v)
 	return json_integer((json_int_t)v);
 }
 
+/* A whole number as an integer, any other as a real. */
+static json_t *num_j(double v)
+{
+	if (v == floor(v) && fabs(v) < 9007199254740992.0)
+		return json_integer((json_int_t)v);
+	return json_real(v);
+}
+
 /*
  * Append @v to the array @a, both stolen: @a, or NULL when either is NULL
  * or the append fails. An allocation that fails anywhere so reaches the
@@ -414,36 +422,66 @@ int res_metric(const json_t *j, const char *metric, double *out)
 	return 0;
 }
 
+/* Gate @e on the results @j: 1 met, 0 missed, -1 not measured (*@v: the value). */
+static int expect_eval(const json_t *j, const struct scn_expect *e, double *v)
+{
+	if (res_metric(j, e->metric, v))
+		return -1;
+	return e->op == SCN_EXPECT_EQ	 ? *v == e->value
+	       : e->op == SCN_EXPECT_MIN ? *v >= e->value
+					 : *v <= e->value;
+}
+
+static const char *const expect_op[] = {"==", ">=", "<="};
+
 int res_check_expects(const json_t *j, const struct scenario *s, FILE *f)
 {
-	static const char *const op_word[] = {"==", ">=", "<="};
 	int failed = 0;
 
 	for (uint32_t i = 0; i < s->n_expects; i++) {
 		const struct scn_expect *e = &s->expects[i];
 		double v;
-		int ok;
+		int ok = expect_eval(j, e, &v);
 
-		if (res_metric(j, e->metric, &v)) {
-			fprintf(f, "%s: expect %s %s %g: FAILED, not measured in this run\n", e->where,
-				e->metric, op_word[e->op], e->value);
+		if (ok < 0) {
+			fprintf(f, "%s: expect %s %s %g: FAILED, not measured in this run\n",
+				e->where, e->metric, expect_op[e->op], e->value);
 			failed++;
 			continue;
 		}
-		ok = e->op == SCN_EXPECT_EQ ? v == e->value
-		     : e->op == SCN_EXPECT_MIN ? v >= e->value
-					       : v <= e->value;
 		if (ok)
 			continue;
 		failed++;
 		if (e->value != 0)
-			fprintf(f, "%s: expect %s %s %g: FAILED, got %g (%+.1f%%)\n", e->where, e->metric,
-				op_word[e->op], e->value, v, 100.0 * (v - e->value) / e->value);
+			fprintf(f, "%s: expect %s %s %g: FAILED, got %g (%+.1f%%)\n", e->where,
+				e->metric, expect_op[e->op], e->value, v,
+				100.0 * (v - e->value) / e->value);
 		else
 			fprintf(f, "%s: expect %s %s %g: FAILED, got %g\n", e->where, e->metric,
-				op_word[e->op], e->value, v);
+				expect_op[e->op], e->value, v);
 	}
 	return failed;
+}
+
+int res_add_expects(json_t *j, const struct scenario *s)
+{
+	json_t *a = json_array();
+	int met = 0;
+
+	for (uint32_t i = 0; i < s->n_expects; i++) {
+		const struct scn_expect *e = &s->expects[i];
+		double v;
+		int ok = expect_eval(j, e, &v);
+
+		met += ok > 0;
+		a = push(a, json_pack("{s:s,s:s,s:o,s:o,s:b,s:s}", "metric", e->metric, "op",
+				      expect_op[e->op], "limit", num_j(e->value), "value",
+				      ok < 0 ? json_null() : num_j(v), "pass", ok > 0, "where",
+				      e->where));
+	}
+	if (!a || json_object_set_new(j, "expect", a))
+		return -ENOMEM;
+	return met;
 }
 
 static double num(const json_t *o, const char *path)

@@ -23,5 +23,34 @@ void res_print_summary(const json_t *j, FILE *f);
 int res_check_expects(const json_t *j, const struct scenario *s, FILE *f);
 /* Look up a summary metric such as "fct_us.p99"; 0 if found. */
 int res_metric(const json_t *j, const char *metric, double *out);
+/*
+ * Add "expect" to the results @j: per gate of @s its metric, op ("<=",
+ * ">=", "=="), limit, value (null when the run did not measure it), pass,
+ * and where the gate was given. Returns how many gates passed, or -ENOMEM.
+ */
+int res_add_expects(json_t *j, const struct scenario *s);
+
+/* What a run was given besides the scenario file (provenance.c). */
+struct res_prov_in {
+	const char *const *overlays; /* --with, in order */
+	size_t n_overlays;
+	const char *const *sets; /* --set (and --seed as seed=N), in order */
+	size_t n_sets;
+};
+
+/*
+ * results.json's "provenance" (a new reference, or NULL: no memory): the
+ * version, the scenario file and every input file @s read with its
+ * SHA-256, the overlays and overrides of @in, the seed.
+ */
+json_t *res_provenance(const struct scenario *s, const struct res_prov_in *in);
+/*
+ * The effective parameters of @s on @t, as `check --json` and
+ * results.json's "effective" show them: {"switch", "ports", "nic"}. A new
+ * reference, or NULL (no memory).
+ */
+json_t *res_effective(const struct scenario *s, const struct topo *t);
+/* The priorities set in @mask as a JSON array of numbers (new, or NULL). */
+json_t *res_prio_array(uint8_t mask);
 
 #endif

@@ -200,17 +200,6 @@ static void log_pfc(void *ctx, simtime_t t, uint32_t port, uint8_t prio, enum pf
 		prio, pfc_event_str(ev));
 }
 
-static void show_progress(const struct sim *sim, double start, double now)
-{
-	double rate = (double)evq_fired(sim->q) / (now - start);
-
-	fprintf(stderr,
-		"rocesim: %s t=%.1fus (%.0f%% of stop) %.2fM events/s, %u/%u flows, %u/%u collectives done\n",
-		sim->scn->name, simtime_to_us(evq_now(sim->q)),
-		100.0 * (double)evq_now(sim->q) / (double)sim->scn->stop, rate / 1e6,
-		sim->net->flows_done, sim->net->n_wl_flows, sim->net->colls_done, sim->net->n_colls);
-}
-
 int sim_run(struct sim *sim, FILE *series, FILE *qp_rates, FILE *pfc_events, int progress)
 {
 	const struct scenario *s = sim->scn;
@@ -273,7 +262,7 @@ int sim_run(struct sim *sim, FILE *series, FILE *qp_rates, FILE *pfc_events, int
 			double now = wall_now();
 
 			if (now - last >= 1.0) {
-				show_progress(sim, start, now);
+				sim_show_progress(sim, now - start, evq_fired(q), 0, stderr);
 				last = now;
 			}
 		}
@@ -281,6 +270,8 @@ int sim_run(struct sim *sim, FILE *series, FILE *qp_rates, FILE *pfc_events, int
 	sim->end_time = sim->end == SIM_END_STOP ? s->stop : evq_now(q);
 	sim->wall_s = wall_now() - start;
 	sim->events = evq_fired(q);
+	if (progress && sim->end != SIM_END_INTERRUPTED && sim->end != SIM_END_ERROR)
+		sim_show_progress(sim, sim->wall_s, sim->events, 1, stderr);
 	return sim->end == SIM_END_ERROR ? sim->net->ctx.error : 0;
 }
 

@@ -66,6 +66,24 @@ int sim_init(struct sim *sim, struct scenario *s, struct diag *d);
 int sim_run(struct sim *sim, FILE *series, FILE *qp_rates, FILE *pfc_events, int progress);
 void sim_fini(struct sim *sim);
 
+/* How far the workload is, for --progress. */
+struct sim_progress {
+	uint64_t bytes_done, bytes_total; /* payload delivered in order / to deliver */
+	uint32_t flows_done, flows;	  /* workload flows */
+	uint32_t colls_done, colls;	  /* collectives */
+	uint32_t coll_iter, coll_iters;	  /* the first unfinished collective: its iteration
+					     (from 1) and how many it runs; 0 0 when none */
+};
+/* The workload's progress in @sim (before, during or after the run). */
+void sim_progress(const struct sim *sim, struct sim_progress *p);
+/*
+ * One line of --progress on @f: the share of the workload's payload
+ * delivered, flows and collectives done, events/s over @elapsed wall
+ * seconds (@events so far) and the time left at that pace; @final: the
+ * line at the end of the run, with the wall time instead.
+ */
+void sim_show_progress(const struct sim *sim, double elapsed, uint64_t events, int final, FILE *f);
+
 const char *sim_end_str(enum sim_end e);
 
 #endif

@@ -1,13 +1,16 @@
 /*
- * sweep digest: SHA-256 (FIPS 180-4) of the scenario file, so that a
- * resumed sweep reruns the points of a scenario that has changed. A plain
+ * SHA-256 (FIPS 180-4) of input files: the scenario digest a resumed sweep
+ * compares, and the digests results.json's provenance records. A plain
  * one-shot implementation: the inputs are small files read whole.
  */
+#include "sim/engine/sha256.h"
+
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "sim/cli/sweep_impl.h"
+#include "sim/engine/textfile.h"
 
 static const uint32_t k[64] = {
     0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
@@ -53,7 +56,7 @@ static void block(uint32_t h[8], const unsigned char *p)
 		h[i] += a[i];
 }
 
-void sweep_sha256(const void *data, size_t len, char hex[65])
+void sha256_hex(const void *data, size_t len, char hex[SHA256_HEX])
 {
 	uint32_t h[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
 			 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
@@ -75,4 +78,17 @@ void sweep_sha256(const void *data, size_t len, char hex[65])
 		block(h, tail + 64);
 	for (int i = 0; i < 8; i++)
 		snprintf(hex + 8 * i, 9, "%08x", h[i]);
+}
+
+int sha256_file(const char *path, char hex[SHA256_HEX])
+{
+	char *text;
+	size_t len;
+	int err = textfile_read_bytes(path, &text, &len);
+
+	if (err)
+		return err;
+	sha256_hex(text, len, hex);
+	free(text);
+	return 0;
 }

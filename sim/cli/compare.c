@@ -1,0 +1,402 @@
+/*
+ * rocesim compare BASE NEW: did NEW get worse than BASE? Each side is a
+ * results.json, a run folder or a sweep folder (compare_load.c); the
+ * metrics are compared point by point, each with its direction and
+ * tolerance, and with Welch's t-test when both sides have several seeds
+ * (compare_stats.c). Prints a table (or --json), and writes --markdown
+ * (for a pull request comment) and --junit (a testcase per metric and
+ * point). Exit 0 no regression, 1 a regression, 2 bad input or usage
+ * (sides of different scenarios, points or workloads, unless --force),
+ * 3 a report that cannot be written.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/cli/ci_report.h"
+#include "sim/cli/cli.h"
+#include "sim/cli/compare_impl.h"
+
+static const char cmp_usage[] =
+    "usage: rocesim compare BASE NEW [--tolerance METRIC=PCT%|METRIC=ABS]... [--metrics M,...]\n"
+    "                       [--junit FILE] [--markdown FILE] [--json] [--force]\n"
+    "\n"
+    "Compares the results NEW with BASE, metric by metric, and exits 1 when one\n"
+    "got worse. BASE and NEW are each a results.json, a run folder (-o of run)\n"
+    "or a sweep folder (-o of sweep: read from its sweep.json and sweep.csv);\n"
+    "two sweeps are compared point by point, points matched by their axis\n"
+    "values and variant, the seeds of a point being its samples.\n"
+    "\n"
+    "Lower is better for pfc_pause_frames, pfc_pause_rate_per_s,\n"
+    "pfc_paused_time_us, paused_ports, drops, lossless_drops,\n"
+    "retransmitted_packets, unroutable_flows, watchdog_triggers,\n"
+    "max_queue_bytes, max_headroom_bytes, fct_us.p50/p99/max,\n"
+    "collective.completion_time_us and deadlock.detected; higher for\n"
+    "flows_done, collective.algbw_GBps and collective.busbw_GBps. A metric\n"
+    "regresses when its mean is worse than BASE's by more than its tolerance\n"
+    "(5% of BASE by default; any worsening at all for lossless_drops,\n"
+    "unroutable_flows, flows_done and deadlock.detected) and, when both sides\n"
+    "have two seeds or more, Welch's t-test finds the difference significant\n"
+    "at 95%. A metric BASE measured and NEW did not (a collective that no\n"
+    "longer completes) is a regression.\n"
+    "\n"
+    "options:\n"
+    "  --tolerance M=X   how much worse M may get: 10% (of BASE's mean) or an\n"
+    "                    amount in M's unit, e.g. fct_us.p99=50 (repeatable)\n"
+    "  --metrics M,...   compare these metrics only (default: every one above\n"
+    "                    that the results have)\n"
+    "  --junit FILE      write a JUnit XML report: a testcase per metric and\n"
+    "                    point, a failure per regression\n"
+    "  --markdown FILE   write the table as Markdown, for a pull request comment\n"
+    "  --json            print the comparisons as JSON instead of the table\n"
+    "  --force           compare sides of different scenarios or workloads,\n"
+    "                    and the points both sides have\n"
+    "\n"
+    "exit codes: 0 no regression; 1 a regression; 2 bad input or usage (a side\n"
+    "            that cannot be read, sides that do not match without --force);\n"
+    "            3 a report file that cannot be written\n";
+
+#define P "rocesim: compare: "
+
+static size_t count_runs(const struct cmp_side *s, const char *point)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < s->n; i++)
+		k += !strcmp(s->runs[i].point, point);
+	return k;
+}
+
+void cmp_print_table(const struct cmp_result *r, const struct cmp_side *b, const struct cmp_side *n,
+		     FILE *f)
+{
+	char vb[64], vn[64], ch[64], verdict[200];
+	const char *point = NULL;
+
+	fprintf(f, "compare %s (%s) -> %s (%s)\n", b->path, b->scenario, n->path, n->scenario);
+	for (size_t i = 0; i < r->n; i++) {
+		const struct cmp_row *row = &r->rows[i];
+
+		if (!point || strcmp(point, row->point)) {
+			point = row->point;
+			if (*point)
+				fprintf(f, "point %s: %zu run%s in BASE, %zu in NEW\n", point,
+					count_runs(b, point), count_runs(b, point) == 1 ? "" : "s",
+					count_runs(n, point));
+			else
+				fprintf(f, "%zu run%s in BASE, %zu in NEW\n", count_runs(b, point),
+					count_runs(b, point) == 1 ? "" : "s", count_runs(n, point));
+			fprintf(f, "  %-30s %14s %14s %9s  %s\n", "metric", "base", "new", "change",
+				"verdict");
+		}
+		fprintf(f, "  %-30s %14s %14s %9s  %s\n", row->metric,
+			row->n_base ? cmp_num(row->base, vb, sizeof(vb)) : "-",
+			row->n_new ? cmp_num(row->new, vn, sizeof(vn)) : "-",
+			cmp_change(row, ch, sizeof(ch)),
+			cmp_verdict_text(row, verdict, sizeof(verdict)));
+	}
+	for (size_t i = 0; i < r->n_skipped; i++)
+		fprintf(f, "skipped (%s)\n", r->skipped[i]);
+	fprintf(f, "compare: %zu regression%s, %zu improvement%s in %zu comparison%s\n",
+		r->regressions, r->regressions == 1 ? "" : "s", r->improvements,
+		r->improvements == 1 ? "" : "s", r->n, r->n == 1 ? "" : "s");
+}
+
+void cmp_print_regressions(const struct cmp_result *r, FILE *f, const char *prefix)
+{
+	char vb[64], vn[64], ch[64];
+
+	for (size_t i = 0; i < r->n; i++) {
+		const struct cmp_row *row = &r->rows[i];
+
+		if (row->verdict != CMP_WORSE && row->verdict != CMP_LOST)
+			continue;
+		fprintf(f, "%sregression: %s%s%s %s -> %s (%s)\n", prefix, row->metric,
+			*row->point ? " at " : "", row->point,
+			row->n_base ? cmp_num(row->base, vb, sizeof(vb)) : "-",
+			row->n_new ? cmp_num(row->new, vn, sizeof(vn)) : "not measured",
+			cmp_change(row, ch, sizeof(ch)));
+	}
+}
+
+int cmp_junit_add(struct junit *j, const struct cmp_result *r, const char *scenario)
+{
+	char cls[600], vb[64], vn[64], ch[64], verdict[200], text[800];
+
+	for (size_t i = 0; i < r->n; i++) {
+		const struct cmp_row *row = &r->rows[i];
+		int bad = row->verdict == CMP_WORSE || row->verdict == CMP_LOST;
+
+		snprintf(cls, sizeof(cls), "rocesim.compare.%s%s%s", scenario,
+			 *row->point ? "." : "", row->point);
+		snprintf(text, sizeof(text),
+			 "%s: base %s (%zu run%s), new %s (%zu run%s), change %s: %s", row->metric,
+			 row->n_base ? cmp_num(row->base, vb, sizeof(vb)) : "-", row->n_base,
+			 row->n_base == 1 ? "" : "s",
+			 row->n_new ? cmp_num(row->new, vn, sizeof(vn)) : "-", row->n_new,
+			 row->n_new == 1 ? "" : "s", cmp_change(row, ch, sizeof(ch)),
+			 cmp_verdict_text(row, verdict, sizeof(verdict)));
+		junit_add(j, cls, row->metric, bad ? text : NULL, text);
+	}
+	return j->oom ? -ENOMEM : 0;
+}
+
+/* A Markdown table cell: '|' escaped. */
+static void md_cell(FILE *f, const char *s)
+{
+	fputs("| ", f);
+	for (; *s; s++) {
+		if (*s == '|')
+			fputc('\\', f);
+		fputc(*s, f);
+	}
+	fputc(' ', f);
+}
+
+static int write_markdown(const char *path, const struct cmp_result *r, const struct cmp_side *b,
+			  const struct cmp_side *n)
+{
+	char *text = NULL, vb[64], vn[64], ch[64], verdict[200];
+	size_t len = 0;
+	int points = 0, err;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return -ENOMEM;
+	for (size_t i = 0; i < r->n; i++)
+		points |= *r->rows[i].point != '\0';
+	fprintf(f, "### rocesim compare: %s: %zu regression%s\n\n", n->scenario, r->regressions,
+		r->regressions == 1 ? "" : "s");
+	fprintf(f, "BASE `%s`, NEW `%s`; %zu comparisons, %zu improvement%s.\n\n", b->path, n->path,
+		r->n, r->improvements, r->improvements == 1 ? "" : "s");
+	fputs(
+	    points
+		? "| point | metric | base | new | change | verdict |\n|---|---|--:|--:|--:|---|\n"
+		: "| metric | base | new | change | verdict |\n|---|--:|--:|--:|---|\n",
+	    f);
+	for (size_t i = 0; i < r->n; i++) {
+		const struct cmp_row *row = &r->rows[i];
+		int bad = row->verdict == CMP_WORSE || row->verdict == CMP_LOST;
+
+		if (points)
+			md_cell(f, *row->point ? row->point : "-");
+		md_cell(f, row->metric);
+		md_cell(f, row->n_base ? cmp_num(row->base, vb, sizeof(vb)) : "-");
+		md_cell(f, row->n_new ? cmp_num(row->new, vn, sizeof(vn)) : "-");
+		md_cell(f, cmp_change(row, ch, sizeof(ch)));
+		fputs(bad ? "| **" : "| ", f);
+		fputs(cmp_verdict_text(row, verdict, sizeof(verdict)), f);
+		fputs(bad ? "** |\n" : " |\n", f);
+	}
+	for (size_t i = 0; i < r->n_skipped; i++)
+		fprintf(f, "\nSkipped (%s).\n", r->skipped[i]);
+	if (fclose(f) || !text) {
+		free(text);
+		return -ENOMEM;
+	}
+	err = ci_write_file(path, text, len);
+	free(text);
+	return err;
+}
+
+static json_t *side_json(const struct cmp_side *s)
+{
+	return json_pack("{s:s,s:s,s:b,s:I}", "path", s->path, "scenario", s->scenario, "sweep",
+			 s->sweep, "runs", (json_int_t)s->n);
+}
+
+static int print_json(const struct cmp_result *r, const struct cmp_side *b,
+		      const struct cmp_side *n)
+{
+	json_t *rows = json_array(), *skipped = json_array(), *root;
+	int err = !rows || !skipped;
+
+	for (size_t i = 0; !err && i < r->n; i++) {
+		const struct cmp_row *row = &r->rows[i];
+
+		err = json_array_append_new(
+		    rows,
+		    json_pack(
+			"{s:s,s:s,s:s,s:o,s:o,s:I,s:I,s:o,s:{s:f,s:b},s:o,s:s}", "point",
+			row->point, "metric", row->metric, "direction",
+			row->dir == CMP_LOWER ? "lower_is_better" : "higher_is_better", "base",
+			row->n_base ? json_real(row->base) : json_null(), "new",
+			row->n_new ? json_real(row->new) : json_null(), "n_base",
+			(json_int_t)row->n_base, "n_new", (json_int_t)row->n_new, "change_pct",
+			row->n_base && row->n_new && row->base != 0
+			    ? json_real(100.0 * (row->new - row->base) / fabs(row->base))
+			    : json_null(),
+			"tolerance", "value", row->tol_given.value, "relative", row->tol_given.pct,
+			"p_value", row->p >= 0 ? json_real(row->p) : json_null(), "verdict",
+			cmp_verdict_name(row->verdict)));
+	}
+	for (size_t i = 0; !err && i < r->n_skipped; i++)
+		err = json_array_append_new(skipped, json_string(r->skipped[i]));
+	if (err) {
+		json_decref(rows);
+		json_decref(skipped);
+		return -ENOMEM;
+	}
+	root = json_pack("{s:o,s:o,s:I,s:I,s:o,s:o}", "base", side_json(b), "new", side_json(n),
+			 "regressions", (json_int_t)r->regressions, "improvements",
+			 (json_int_t)r->improvements, "comparisons", rows, "skipped", skipped);
+	if (!root)
+		return -ENOMEM;
+	err = json_dumpf(root, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(12));
+	json_decref(root);
+	if (err || fputc('\n', stdout) == EOF)
+		return -EIO;
+	return 0;
+}
+
+/* "M1,M2" of --metrics into @o (new array in *@list), checked. */
+static int parse_metrics(const char *arg, char **copy, const char ***list, size_t *n)
+{
+	char *save = NULL, *m, known[800];
+	enum cmp_dir dir;
+
+	*copy = strdup(arg);
+	*list = calloc(strlen(arg) + 1, sizeof(**list));
+	if (!*copy || !*list) {
+		fputs(P "out of memory\n", stderr);
+		return CLI_EXIT_INPUT;
+	}
+	for (m = strtok_r(*copy, ",", &save); m; m = strtok_r(NULL, ",", &save)) {
+		if (cmp_metric_dir(m, &dir)) {
+			cmp_metric_list(known, sizeof(known));
+			fprintf(stderr, P "--metrics: unknown metric \"%s\" (one of: %s)\n", m,
+				known);
+			return CLI_EXIT_INPUT;
+		}
+		(*list)[(*n)++] = m;
+	}
+	if (!*n)
+		return cli_usage_error(P, cmp_usage, "%s", "--metrics needs a list of metrics");
+	return -1;
+}
+
+struct cmp_args {
+	const char *base, *new, *junit, *markdown;
+	struct cmp_tol *tols;
+	size_t n_tols;
+	const char **metrics;
+	size_t n_metrics;
+	int json, force;
+};
+
+static int cmp_run(const struct cmp_args *a)
+{
+	struct cmp_side b = {0}, n = {0};
+	struct cmp_result r = {0};
+	struct cmp_opts o = {.tols = a->tols,
+			     .n_tols = a->n_tols,
+			     .metrics = a->metrics,
+			     .n_metrics = a->n_metrics,
+			     .force = a->force};
+	char err[CMP_ERR];
+	int e, rc = CLI_EXIT_INPUT;
+
+	if ((e = cmp_side_load(a->base, &b, err, sizeof(err))) ||
+	    (e = cmp_side_load(a->new, &n, err, sizeof(err))) ||
+	    (e = cmp_compare(&b, &n, &o, &r, err, sizeof(err)))) {
+		fprintf(stderr, P "%s\n", e == -ENOMEM ? "out of memory" : err);
+		goto out;
+	}
+	if (a->json ? print_json(&r, &b, &n) : (cmp_print_table(&r, &b, &n, stdout), 0)) {
+		fputs(P "cannot write the JSON output\n", stderr);
+		rc = CLI_EXIT_IO;
+		goto out;
+	}
+	rc = CLI_EXIT_IO;
+	if (a->markdown && (e = write_markdown(a->markdown, &r, &b, &n))) {
+		fprintf(stderr, P "cannot write %s: %s\n", a->markdown, strerror(-e));
+		goto out;
+	}
+	if (a->junit) {
+		struct junit j = {0};
+		char suite[300];
+
+		snprintf(suite, sizeof(suite), "rocesim compare %s", n.scenario);
+		e = cmp_junit_add(&j, &r, n.scenario);
+		if (!e)
+			e = junit_write(&j, a->junit, suite, 0);
+		junit_free(&j);
+		if (e) {
+			fprintf(stderr, P "cannot write %s: %s\n", a->junit, strerror(-e));
+			goto out;
+		}
+	}
+	cmp_print_regressions(&r, stderr, P);
+	rc = r.regressions ? CLI_EXIT_FOUND : 0;
+out:
+	cmp_result_free(&r);
+	cmp_side_free(&b);
+	cmp_side_free(&n);
+	return rc;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	struct cmp_args a = {0};
+	char *metrics_copy = NULL, err[CMP_ERR];
+	int rc = -1;
+
+	a.tols = calloc((size_t)argc + 1, sizeof(*a.tols));
+	if (!a.tols) {
+		fputs(P "out of memory\n", stderr);
+		return CLI_EXIT_INPUT;
+	}
+	for (int i = 0; i < argc && rc < 0; i++) {
+		const char *o = argv[i];
+		int has_next = i + 1 < argc;
+
+		if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
+			fputs(cmp_usage, stdout);
+			rc = 0;
+		} else if (!strcmp(o, "--json")) {
+			a.json = 1;
+		} else if (!strcmp(o, "--force")) {
+			a.force = 1;
+		} else if (!strcmp(o, "--tolerance")) {
+			if (!has_next)
+				rc = cli_usage_error(P, cmp_usage,
+						     "%s needs METRIC=PCT%% or METRIC=ABS", o);
+			else if (cmp_tol_parse(argv[++i], &a.tols[a.n_tols++], err, sizeof(err)))
+				rc = cli_usage_error(P, cmp_usage, "%s", err);
+		} else if (!strcmp(o, "--metrics")) {
+			if (!has_next)
+				rc = cli_usage_error(P, cmp_usage, "%s needs a list of metrics", o);
+			else if (a.metrics)
+				rc = cli_usage_error(P, cmp_usage, "%s", "--metrics is given once");
+			else
+				rc = parse_metrics(argv[++i], &metrics_copy, &a.metrics,
+						   &a.n_metrics);
+		} else if (!strcmp(o, "--junit") || !strcmp(o, "--markdown")) {
+			if (!has_next || !argv[i + 1][0])
+				rc = cli_usage_error(P, cmp_usage, "%s needs a file", o);
+			else if (!strcmp(o, "--junit"))
+				a.junit = argv[++i];
+			else
+				a.markdown = argv[++i];
+		} else if (o[0] == '-' && o[1]) {
+			rc = cli_usage_error(P, cmp_usage, "unknown option \"%s\"", o);
+		} else if (!a.base) {
+			a.base = o;
+		} else if (!a.new) {
+			a.new = o;
+		} else {
+			rc = cli_usage_error(P, cmp_usage, "one BASE and one NEW (also got \"%s\")",
+					     o);
+		}
+	}
+	if (rc < 0 && !a.new)
+		rc = cli_usage_error(P, cmp_usage, "%s", "compare needs BASE and NEW");
+	if (rc < 0)
+		rc = cmp_run(&a);
+	free(a.tols);
+	free(a.metrics);
+	free(metrics_copy);
+	return rc;
+}
