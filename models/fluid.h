@@ -69,12 +69,16 @@ struct fluid_run {
 	double *t, *q, *rc, *rt, *alpha; /* every @sample s, from 0 */
 	size_t n;
 	struct fluid_point mean;	 /* over the last 40% of the run */
-	double q_min, q_max;		 /* over the last 40% */
+	double q_min, q_max;		 /* over the last 40% (the last tenth when
+					    it converged early) */
 	double amplitude;		 /* (q_max - q_min) / 2, packets */
 	double period;			 /* mean time between the queue's upward
 					    crossings of its mean, s (0: none) */
 	int oscillates;			 /* amplitude above 5% of the mean queue
 					    and 1 packet, with a period */
+	int converged_early;		 /* stopped before @duration: q and Rc
+					    still over the last tenth of the run
+					    (the figures are of that tenth) */
 };
 
 /*
@@ -83,7 +87,9 @@ struct fluid_run {
  * (gsl_odeiv2_step_rk4) at @step s, the delayed terms read from a
  * history of earlier steps (linear between two), Rc and Rt clamped to
  * [r_min, C] and q to >= 0 after each step as the authors' scripts do;
- * a sample every @sample s. 0 or -ENOMEM / -EINVAL. fluid_run_free it.
+ * a sample every @sample s. The run stops early once the queue and the
+ * rate hold still (within a thousandth) over the last tenth of it, past a
+ * tenth of @duration. 0 or -ENOMEM / -EINVAL. fluid_run_free it.
  */
 int fluid_integrate(const struct fluid_params *fp, double duration, double step, double sample,
 		    struct fluid_run *out);

@@ -48,7 +48,7 @@ static const char usage[] =
     "  --set KEY=VALUE override a scenario key (repeatable)\n"
     "  --duration T    model time integrated (default 50ms)\n"
     "  --step T        the integration step, and the shortest feedback delay\n"
-    "                  (default 0.5us)\n"
+    "                  (default 1us)\n"
     "\n"
     "exit codes: 0 ok; 2 bad input (no flow workload, ECN off, DCQCN off).\n";
 
@@ -195,6 +195,7 @@ static json_t *neck_json(const struct neck *k)
 	json_object_set_new(in, "alpha", json_real(k->run.mean.alpha));
 	json_object_set_new(j, "settled", in);
 	json_object_set_new(j, "oscillates", json_boolean(k->run.oscillates));
+	json_object_set_new(j, "model_time_us", json_real(k->run.t[k->run.n - 1] * 1e6));
 	json_object_set_new(j, "amplitude_bytes", json_real(k->run.amplitude * k->frame));
 	json_object_set_new(j, "period_us", json_real(k->run.period * 1e6));
 	return j;
@@ -236,10 +237,12 @@ static void print_neck(const struct neck *k, const struct scenario *s)
 		       k->fixed.alpha);
 	else
 		printf("  fixed point  none: the flows do not fill the port with a queue to mark\n");
-	printf("  settled      queue %.1f KB (%.1f-%.1f KB over the last %.0f%% of the run), "
-	       "%.2f Gb/s per flow: %s",
+	printf("  settled      queue %.1f KB (%.1f-%.1f KB over the last %s), %.2f Gb/s per "
+	       "flow: %s",
 	       k->run.mean.q * k->frame / 1e3, k->run.q_min * k->frame / 1e3,
-	       k->run.q_max * k->frame / 1e3, 40.0, k->run.mean.rate / k->fp.c * k->rate_bps / 1e9,
+	       k->run.q_max * k->frame / 1e3,
+	       k->run.converged_early ? "tenth, converged early" : "40% of the run",
+	       k->run.mean.rate / k->fp.c * k->rate_bps / 1e9,
 	       k->run.oscillates ? "oscillates" : "converges");
 	if (k->run.oscillates)
 		printf(", amplitude %.1f KB, period %.1f us", k->run.amplitude * k->frame / 1e3,
@@ -349,7 +352,7 @@ static int parse_time(const char *pre, const char *o, const char *v, simtime_t *
 int cmd_fluid(int argc, char **argv)
 {
 	static const char pre[] = "rocesim fluid: ";
-	struct fluid_args a = {.duration = 50 * SIMTIME_MS, .step = SIMTIME_US / 2};
+	struct fluid_args a = {.duration = 100 * SIMTIME_MS, .step = SIMTIME_US};
 	int rc = -1;
 
 	a.sets = calloc((size_t)argc + 1, sizeof(*a.sets));
