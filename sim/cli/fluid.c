@@ -170,6 +170,12 @@ static int find_necks(const struct scenario *s, const struct topo *t, simtime_t 
 	return 0;
 }
 
+/* Do the flows fill the port over the settled part (within 1%)? */
+static int filling(const struct neck *k)
+{
+	return k->fp.n * k->run.mean.rate >= 0.99 * k->fp.c;
+}
+
 static json_t *neck_json(const struct neck *k)
 {
 	json_t *j = json_object(), *fx = json_object(), *in = json_object();
@@ -195,6 +201,7 @@ static json_t *neck_json(const struct neck *k)
 	json_object_set_new(in, "alpha", json_real(k->run.mean.alpha));
 	json_object_set_new(j, "settled", in);
 	json_object_set_new(j, "oscillates", json_boolean(k->run.oscillates));
+	json_object_set_new(j, "settled_at_end", json_boolean(k->run.oscillates || filling(k)));
 	json_object_set_new(j, "model_time_us", json_real(k->run.t[k->run.n - 1] * 1e6));
 	json_object_set_new(j, "amplitude_bytes", json_real(k->run.amplitude * k->frame));
 	json_object_set_new(j, "period_us", json_real(k->run.period * 1e6));
@@ -243,7 +250,12 @@ static void print_neck(const struct neck *k, const struct scenario *s)
 	       k->run.q_max * k->frame / 1e3,
 	       k->run.converged_early ? "tenth, converged early" : "40% of the run",
 	       k->run.mean.rate / k->fp.c * k->rate_bps / 1e9,
-	       k->run.oscillates ? "oscillates" : "converges");
+	       k->run.oscillates ? "oscillates"
+	       : filling(k)	 ? "converges"
+				 : "still settling at the end of the run");
+	if (!k->run.oscillates && !filling(k))
+		printf(" (the flows fill %.0f%% of the port; try --duration)",
+		       100 * k->fp.n * k->run.mean.rate / k->fp.c);
 	if (k->run.oscillates)
 		printf(", amplitude %.1f KB, period %.1f us", k->run.amplitude * k->frame / 1e3,
 		       k->run.period * 1e6);
