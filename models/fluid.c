@@ -136,7 +136,7 @@ struct dde {
 		int valid;
 	} memo[2];
 	int memo_next;
-	double h;      /* step */
+	double h;	  /* step */
 	double *hq, *hrc; /* q and Rc at each step, from t = 0 */
 	size_t n;	  /* steps stored */
 };
@@ -165,9 +165,9 @@ static int derivatives(double t, const double y[], double dy[], void *arg)
 	double rc = y[Y_RC], rt = y[Y_RT];
 	struct coef k;
 
-	int m = z->memo[0].valid && z->memo[0].qd == qd && z->memo[0].rd == rd ? 0
+	int m = z->memo[0].valid && z->memo[0].qd == qd && z->memo[0].rd == rd	 ? 0
 		: z->memo[1].valid && z->memo[1].qd == qd && z->memo[1].rd == rd ? 1
-										  : -1;
+										 : -1;
 
 	if (m < 0) {
 		m = z->memo_next;
@@ -182,8 +182,8 @@ static int derivatives(double t, const double y[], double dy[], void *arg)
 	if (y[Y_Q] <= 0 && dy[Y_Q] < 0)
 		dy[Y_Q] = 0; /* an empty queue stays empty */
 	dy[Y_ALPHA] = fp->g / fp->tau_alpha * (k.a_alpha - y[Y_ALPHA]);
-	dy[Y_RT] = -(rt - rc) / fp->tau * k.a1 * clamp_weight(fp, k.a1, rd) +
-		   fp->r_ai * rd * (k.c + k.e);
+	dy[Y_RT] =
+	    -(rt - rc) / fp->tau * k.a1 * clamp_weight(fp, k.a1, rd) + fp->r_ai * rd * (k.c + k.e);
 	dy[Y_RC] = -rc * cut(fp, y[Y_ALPHA]) / fp->tau * k.a1 + (rt - rc) / 2 * rd * (k.b + k.d);
 	return GSL_SUCCESS;
 }
@@ -264,8 +264,8 @@ int fluid_integrate(const struct fluid_params *fp, double duration, double step,
 	int rc = 0;
 
 	memset(out, 0, sizeof(*out));
-	if (!(step > 0) || step > fp->delay || !(duration > step) || !(sample >= step) ||
-	    !fp->n || !(fp->c > 0))
+	if (!(step > 0) || step > fp->delay || !(duration > step) || !(sample >= step) || !fp->n ||
+	    !(fp->c > 0))
 		return -EINVAL;
 	steps = (size_t)(duration / step);
 	every = (size_t)(sample / step + 0.5);

@@ -27,32 +27,32 @@
 #include <stddef.h>
 
 struct fluid_params {
-	unsigned n;		      /* flows */
-	double c;		      /* bottleneck capacity, packets/s */
-	double kmin, kmax, pmax;      /* RED: packets, packets, probability at kmax */
-	double g;		      /* alpha gain */
-	double tau;		      /* CNP spacing (the NP's window), s */
-	double tau_alpha;	      /* alpha period tau', s */
-	double t;		      /* rate increase timer T, s */
-	double b;		      /* byte counter B, packets */
-	double f;		      /* fast recovery stages F */
-	double r_ai;		      /* additive increase, packets/s */
-	double r_min;		      /* rate floor, packets/s */
-	double cut_scale, cut_max;    /* k(a) = min(cut_scale a, cut_max) */
-	int alpha_per_window;	      /* A' = tau'/tau a1 (mlx5), else the paper's */
+	unsigned n;		   /* flows */
+	double c;		   /* bottleneck capacity, packets/s */
+	double kmin, kmax, pmax;   /* RED: packets, packets, probability at kmax */
+	double g;		   /* alpha gain */
+	double tau;		   /* CNP spacing (the NP's window), s */
+	double tau_alpha;	   /* alpha period tau', s */
+	double t;		   /* rate increase timer T, s */
+	double b;		   /* byte counter B, packets */
+	double f;		   /* fast recovery stages F */
+	double r_ai;		   /* additive increase, packets/s */
+	double r_min;		   /* rate floor, packets/s */
+	double cut_scale, cut_max; /* k(a) = min(cut_scale a, cut_max) */
+	int alpha_per_window;	   /* A' = tau'/tau a1 (mlx5), else the paper's */
 	/* Rt takes Rc at every cut (the paper; rp_clamp_tgt_rate), or only when
 	 * a timer stage (@clamp_after_timer: rp_clamp_tgt_rate_ati) or a byte
 	 * stage was reached since the last cut: then the -(Rt - Rc)/tau a1 term
 	 * is weighted by the chance of that, (1 - a1)^(T/tau) + (1 - a1)^(B/R~/tau) */
 	int clamp_always, clamp_after_timer;
-	double delay;		      /* tau*, s */
+	double delay; /* tau*, s */
 };
 
 /* The equilibrium: all flows at C/N, the marking that holds them there. */
 struct fluid_point {
-	double p;     /* marking probability */
-	double q;     /* queue, packets */
-	double rate;  /* per flow, packets/s */
+	double p;    /* marking probability */
+	double q;    /* queue, packets */
+	double rate; /* per flow, packets/s */
 	double alpha;
 };
 
@@ -68,17 +68,17 @@ int fluid_fixed_point(const struct fluid_params *fp, struct fluid_point *out);
 struct fluid_run {
 	double *t, *q, *rc, *rt, *alpha; /* every @sample s, from 0 */
 	size_t n;
-	struct fluid_point mean;	 /* over the last 40% of the run */
-	double q_min, q_max;		 /* over the last 40% (the last tenth when
-					    it converged early) */
-	double amplitude;		 /* (q_max - q_min) / 2, packets */
-	double period;			 /* mean time between the queue's upward
-					    crossings of its mean, s (0: none) */
-	int oscillates;			 /* amplitude above 5% of the mean queue
-					    and 1 packet, with a period */
-	int converged_early;		 /* stopped before @duration: q and Rc
-					    still over the last tenth of the run
-					    (the figures are of that tenth) */
+	struct fluid_point mean; /* over the last 40% of the run */
+	double q_min, q_max;	 /* over the last 40% (the last tenth when
+				    it converged early) */
+	double amplitude;	 /* (q_max - q_min) / 2, packets */
+	double period;		 /* mean time between the queue's upward
+				    crossings of its mean, s (0: none) */
+	int oscillates;		 /* amplitude above 5% of the mean queue
+				    and 1 packet, with a period */
+	int converged_early;	 /* stopped before @duration: q and Rc
+				    still over the last tenth of the run
+				    (the figures are of that tenth) */
 };
 
 /*

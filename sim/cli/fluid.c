@@ -65,7 +65,7 @@ struct neck {
 	char port[2 * TOPO_NAME_MAX + 2];
 	uint32_t dst; /* host index */
 	struct fluid_params fp;
-	double frame;	/* bytes per model packet (queue accounting) */
+	double frame; /* bytes per model packet (queue accounting) */
 	double rate_bps;
 	struct fluid_point fixed;
 	int has_fixed;
@@ -103,7 +103,8 @@ static void params(const struct scenario *s, uint32_t n, uint64_t rate, simtime_
 		fp->clamp_always = 1;
 	} else {
 		/* cuts at most once per monitor period, CNPs once per np spacing */
-		fp->tau = fmax(d->np_min_time_between_cnps, d->rp_rate_reduce_monitor_period) * 1e-6;
+		fp->tau =
+		    fmax(d->np_min_time_between_cnps, d->rp_rate_reduce_monitor_period) * 1e-6;
 		fp->cut_scale = ldexp(1, 10 - (int)d->rp_gd);
 		fp->cut_max = 1 - d->rp_min_dec_fac / 100.0;
 		fp->alpha_per_window = 1;
@@ -152,7 +153,8 @@ static int find_necks(const struct scenario *s, const struct topo *t, simtime_t 
 		if (count[h] < 2 || !l)
 			continue;
 		sw = &t->nodes[l->a == t->hosts[h] ? l->b : l->a];
-		snprintf(k[i].port, sizeof(k[i].port), "%s:%s", sw->name, t->nodes[t->hosts[h]].name);
+		snprintf(k[i].port, sizeof(k[i].port), "%s:%s", sw->name,
+			 t->nodes[t->hosts[h]].name);
 		k[i].dst = h;
 		/* the bottleneck link twice (mark to receiver, CNP back), then the
 		 * slowest sender's link to the switch: the loop the first sender sees */
@@ -239,11 +241,13 @@ static void print_neck(const struct neck *k, const struct scenario *s)
 	       k->port, k->fp.n, k->rate_bps / 1e9, k->fp.delay * 1e6,
 	       s->nic.dcqcn.variant == DCQCN_PAPER ? "paper" : "mlx5");
 	if (k->has_fixed)
-		printf("  fixed point  queue %.1f KB, marking %.4f%%, %.2f Gb/s per flow, alpha %.4f\n",
+		printf("  fixed point  queue %.1f KB, marking %.4f%%, %.2f Gb/s per flow, alpha "
+		       "%.4f\n",
 		       k->fixed.q * k->frame / 1e3, k->fixed.p * 100, k->rate_bps / k->fp.n / 1e9,
 		       k->fixed.alpha);
 	else
-		printf("  fixed point  none: the flows do not fill the port with a queue to mark\n");
+		printf(
+		    "  fixed point  none: the flows do not fill the port with a queue to mark\n");
 	printf("  settled      queue %.1f KB (%.1f-%.1f KB over the last %s), %.2f Gb/s per "
 	       "flow: %s",
 	       k->run.mean.q * k->frame / 1e3, k->run.q_min * k->frame / 1e3,
@@ -286,8 +290,9 @@ static int fluid_main(const struct fluid_args *a)
 		goto out;
 	}
 	if (s->nic.cc != NIC_CC_DCQCN || !s->sw.ecn.enabled) {
-		fprintf(stderr, "rocesim: %s: the fluid model needs DCQCN (nic.cc: dcqcn) and ECN "
-				"marking (switch.ecn)\n",
+		fprintf(stderr,
+			"rocesim: %s: the fluid model needs DCQCN (nic.cc: dcqcn) and ECN "
+			"marking (switch.ecn)\n",
 			a->scenario);
 		goto out;
 	}
@@ -296,20 +301,23 @@ static int fluid_main(const struct fluid_args *a)
 		goto out;
 	}
 	if (!n) {
-		fprintf(stderr,
-			"rocesim: %s: no bottleneck: no host receives two flows or more (the fluid "
-			"model takes incasts and shared ports of flow workloads, not collectives)\n",
-			a->scenario);
+		fprintf(
+		    stderr,
+		    "rocesim: %s: no bottleneck: no host receives two flows or more (the fluid "
+		    "model takes incasts and shared ports of flow workloads, not collectives)\n",
+		    a->scenario);
 		goto out;
 	}
 	all = json_array();
 	for (size_t i = 0; i < n; i++) {
 		necks[i].has_fixed = !fluid_fixed_point(&necks[i].fp, &necks[i].fixed);
-		err = fluid_integrate(&necks[i].fp, simtime_to_s(a->duration), simtime_to_s(a->step),
-				      fmax(simtime_to_s(a->step), 1e-6), &necks[i].run);
+		err =
+		    fluid_integrate(&necks[i].fp, simtime_to_s(a->duration), simtime_to_s(a->step),
+				    fmax(simtime_to_s(a->step), 1e-6), &necks[i].run);
 		if (err) {
 			fprintf(stderr, "rocesim: %s: %s\n", necks[i].port,
-				err == -ENOMEM ? "out of memory" : "the model cannot be integrated");
+				err == -ENOMEM ? "out of memory"
+					       : "the model cannot be integrated");
 			goto out;
 		}
 		json_array_append_new(all, neck_json(&necks[i]));
