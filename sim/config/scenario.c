@@ -169,8 +169,8 @@ static const cyaml_strval_t np_cnp_modes[] = {
 #define DCQCN_SCHEMA_FIELD(name, min, max) STR(#name, struct raw_dcqcn, name),
 static const cyaml_schema_field_t dcqcn_fields[] = {
 	ENUM("variant", struct raw_dcqcn, variant, dcqcn_variants),
-	ENUM("np_cnp_mode", struct raw_dcqcn, np_cnp_mode, np_cnp_modes),
 	DCQCN_KEYS(DCQCN_SCHEMA_FIELD)
+	ENUM("np_cnp_mode", struct raw_dcqcn, np_cnp_mode, np_cnp_modes),
 	CYAML_FIELD_END,
 };
 
