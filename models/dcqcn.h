@@ -49,6 +49,11 @@ struct dcqcn_params {
 	                                          priority of the marked packet (0) */
 	uint32_t rtt_resp_dscp_valid;          /* read, not modelled: RTT responses (0) */
 	uint32_t rtt_resp_dscp;                /* (0) */
+	/* not a cc_params entry: 0 (gap) a CNP on a mark at least
+	 * np_min_time_between_cnps after the QP's last; 1 (window) the first
+	 * mark of each aligned window of that length sends one, as the fluid
+	 * model and the authors' simulator assume */
+	uint32_t np_cnp_window;
 };
 
 /* The defaults of @v: ConnectX-6 Dx firmware's for mlx5; for the paper variant its

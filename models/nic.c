@@ -514,9 +514,13 @@ static void responder_data(struct nic *n, struct flow *f, struct pkt *pkt, simti
 
 	if (pkt->ecn == PKT_CE) {
 		n->c.np_ecn_marked_roce_packets++;
+		simtime_t gap = prm->dcqcn.np_min_time_between_cnps * SIMTIME_US;
+
 		if (n->dcqcn &&
 		    (!f->cnp_sent_once ||
-		     now - f->last_cnp >= prm->dcqcn.np_min_time_between_cnps * SIMTIME_US)) {
+		     (prm->dcqcn.np_cnp_window && gap
+			  ? now / gap != f->last_cnp / gap /* a new aligned window */
+			  : now - f->last_cnp >= gap))) {
 			f->cnp_sent_once = 1;
 			f->last_cnp = now;
 			n->c.np_cnp_sent++;

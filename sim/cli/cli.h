@@ -17,6 +17,7 @@
 int cmd_check(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
+int cmd_fluid(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_compare(int argc, char **argv);

@@ -35,6 +35,7 @@ static const char usage[] =
 	"       rocesim sweep --collect DIR\n"
 	"       rocesim tune SCENARIO.yaml --vary KEY=LO..HI... (--minimize M | --maximize M)...\n"
 	"                    [--subject-to 'M OP V']... [--seeds N] [--budget N] [-j N] [-o DIR]\n"
+	"       rocesim fluid SCENARIO.yaml [--json] [-o DIR] [--set KEY=VALUE]...\n"
 	"       rocesim check SCENARIO.yaml [--json] [--fail LINK|NODE]... [--with FILE]...\n"
 	"                     [--all-pairs]\n"
 	"       rocesim plot OUTDIR|SWEEPDIR|TUNEDIR [--svg] [--top N]\n"
@@ -334,6 +335,8 @@ int main(int argc, char **argv)
 		return cmd_sweep(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "tune"))
 		return cmd_tune(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "fluid"))
+		return cmd_fluid(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "plot"))
 		return cmd_plot(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "import"))

@@ -161,10 +161,16 @@ static const cyaml_strval_t dcqcn_variants[] = {
 	{"paper", 1 + DCQCN_PAPER},
 };
 
+static const cyaml_strval_t np_cnp_modes[] = {
+	{"gap", 1},
+	{"window", 2},
+};
+
 #define DCQCN_SCHEMA_FIELD(name, min, max) STR(#name, struct raw_dcqcn, name),
 static const cyaml_schema_field_t dcqcn_fields[] = {
 	ENUM("variant", struct raw_dcqcn, variant, dcqcn_variants),
 	DCQCN_KEYS(DCQCN_SCHEMA_FIELD)
+	ENUM("np_cnp_mode", struct raw_dcqcn, np_cnp_mode, np_cnp_modes),
 	CYAML_FIELD_END,
 };
 

@@ -176,6 +176,8 @@ static int check_transport(const struct loader *l, const struct raw_nic *r, stru
 		return err;
 	if (!dc)
 		return 0;
+	if (dc->np_cnp_mode)
+		p->np_cnp_window = dc->np_cnp_mode == 2;
 #define DCQCN_CHECK(name, min, max)                                                           \
 	if ((err = dcqcn_value(l, "nic.dcqcn." #name, #name, dc->name, num, sizeof(num), &v)) || \
 	    (err = scn__get_u32(l, "nic.dcqcn." #name, v, p->name, min, max, &p->name)))       \

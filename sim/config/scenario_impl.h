@@ -105,6 +105,7 @@ struct raw_switch {
 #define DCQCN_RAW_FIELD(name, min, max) char *name;
 struct raw_dcqcn {
 	int variant;
+	int np_cnp_mode; /* 0 unset, 1 gap, 2 window */
 	DCQCN_KEYS(DCQCN_RAW_FIELD)
 };
 

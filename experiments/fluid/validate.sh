@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# The packet model against the DCQCN fluid model (rocesim fluid), the
+# paper variant on an N:1 incast (2 m cables, MTU 1024, ECN 5 KB / 200 KB /
+# 1%, PFC out of the way): the mean bottleneck queue after the transient
+# (the last two thirds of 100 ms) with CNPs one per aligned window
+# (np_cnp_mode: window, as the fluid model assumes) and one at least the
+# spacing after the last (gap, the NIC's behaviour), beside the fluid
+# model's settled queue and its closed-form fixed point.
+# usage: experiments/fluid/validate.sh [ROCESIM]
+set -euo pipefail
+bin=${1:-build/rocesim}
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+scenario() { # n gbps mode
+	cat >"$out/s.yaml" <<YAML
+name: fluid-validate
+seed: 1
+stop: 100ms
+topology: {kind: star, hosts: $(($1 + 1)), link: {rate: ${2}Gbps, cable: 2m}}
+switch:
+  buffer: {size: 256MB}
+  pfc: {xoff: 64MB, headroom: 8MB}
+  ecn: {kmin: 5KB, kmax: 200KB, pmax: 1%}
+nic: {mtu: 1024, cc: dcqcn, dcqcn: {variant: paper, np_cnp_mode: $3}}
+workload: {kind: incast, senders: $1, size: 10GB}
+output: {sample: 10us}
+YAML
+}
+
+# mean queue_bytes of port $1 over the last two thirds of timeseries.csv
+packet_queue() {
+	awk -F, -v port="$1" 'NR > 1 && $2 == port { q[n++] = $4 }
+		END { for (i = int(n / 3); i < n; i++) { s += q[i]; m++ } printf "%.0f", s / m }' \
+		"$out/run/timeseries.csv"
+}
+
+printf '%-5s %3s %14s %14s %18s %18s\n' speed N "fixed point B" "fluid B" "packet window B" "packet gap B"
+for gbps in 40 100; do
+	for n in 2 8; do
+		scenario "$n" "$gbps" window
+		fluid=$("$bin" fluid "$out/s.yaml" --json | tr -d ' \n' |
+			sed -n 's/.*"settled":{"queue_bytes":\([0-9.e+]*\).*/\1/p')
+		fixed=$("$bin" fluid "$out/s.yaml" --json | tr -d ' \n' |
+			sed -n 's/.*"fixed_point":{"queue_bytes":\([0-9.e+]*\).*/\1/p')
+		"$bin" run "$out/s.yaml" -o "$out/run" --quiet
+		win=$(packet_queue "sw0:h$n")
+		scenario "$n" "$gbps" gap
+		"$bin" run "$out/s.yaml" -o "$out/run" --quiet
+		gap=$(packet_queue "sw0:h$n")
+		awk -v g="$gbps" -v n="$n" -v fx="$fixed" -v fl="$fluid" -v w="$win" -v gp="$gap" \
+			'BEGIN { printf "%-5s %3d %14.0f %14.0f %11.0f (%+3.0f%%) %11.0f (%+3.0f%%)\n",
+				g "G", n, fx, fl, w, 100 * (w / fl - 1), gp, 100 * (gp / fl - 1) }'
+	done
+done

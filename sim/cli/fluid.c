@@ -1,0 +1,415 @@
+/*
+ * rocesim fluid: the DCQCN fluid model (models/fluid.h) on each
+ * bottleneck of a scenario's workload, in milliseconds: where DCQCN
+ * settles (the fixed point, in closed form, and the integrated queue),
+ * and whether it oscillates.
+ *
+ * A bottleneck is a destination host's access port on its switch, shared
+ * by the N flows that go to that host (an incast's receiver; a host two
+ * flows of a permutation share); a host that receives one flow has no
+ * queue to model. The model's packet is a data frame of the NIC's MTU
+ * (MTU + 62 B of headers, 20 B of preamble and gap on the wire, as the
+ * packet model counts them); the ECN thresholds and pmax are the
+ * switch's; the DCQCN constants come from nic.dcqcn (the paper variant's
+ * as the paper states them; mlx5's mapped as README says). The feedback
+ * delay is the loop a mark takes: the bottleneck link to the receiver,
+ * the receiver's link back to the switch and the sender's link, one way
+ * each, plus a data frame's serialization at the bottleneck.
+ */
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "models/fluid.h"
+#include "models/packet.h"
+#include "sim/cli/cli.h"
+#include "sim/config/scenario.h"
+#include "sim/engine/units.h"
+#include "topologies/topo.h"
+
+static const char usage[] =
+    "usage: rocesim fluid SCENARIO.yaml [--json] [-o DIR] [--set KEY=VALUE]...\n"
+    "                     [--duration T] [--step T]\n"
+    "\n"
+    "Solves the DCQCN fluid model (Zhu et al., CoNEXT 2016) for each bottleneck\n"
+    "of the scenario's flows: a receiving host's access port shared by N flows.\n"
+    "Prints the fixed point (queue, marking probability, rate per flow, alpha)\n"
+    "and the integrated trajectory's settled queue, amplitude and period:\n"
+    "whether DCQCN converges or oscillates there.\n"
+    "\n"
+    "options:\n"
+    "  --json          print {\"bottlenecks\": [...]} instead of the table\n"
+    "  -o, --out DIR   also write DIR/fluid.json and DIR/fluid-<port>.csv (the\n"
+    "                  trajectory: t_us, queue_bytes, rc_gbps, rt_gbps, alpha)\n"
+    "  --set KEY=VALUE override a scenario key (repeatable)\n"
+    "  --duration T    model time integrated (default 50ms)\n"
+    "  --step T        the integration step, and the shortest feedback delay\n"
+    "                  (default 1us)\n"
+    "\n"
+    "exit codes: 0 ok; 2 bad input (no flow workload, ECN off, DCQCN off).\n";
+
+struct fluid_args {
+	const char *scenario, *outdir;
+	const char **sets;
+	size_t n_sets;
+	int json;
+	simtime_t duration, step;
+};
+
+/* One bottleneck: its name, the model's parameters and what it gives. */
+struct neck {
+	char port[2 * TOPO_NAME_MAX + 2];
+	uint32_t dst; /* host index */
+	struct fluid_params fp;
+	double frame; /* bytes per model packet (queue accounting) */
+	double rate_bps;
+	struct fluid_point fixed;
+	int has_fixed;
+	struct fluid_run run;
+};
+
+/* The model's constants from @s for a bottleneck of @n flows at @rate. */
+static void params(const struct scenario *s, uint32_t n, uint64_t rate, simtime_t loop,
+		   simtime_t step, struct neck *k)
+{
+	const struct dcqcn_params *d = &s->nic.dcqcn;
+	struct fluid_params *fp = &k->fp;
+	double frame = (double)s->nic.mtu + PKT_HEADER_BYTES;
+	double wire = frame + PKT_PREAMBLE_IFG_BYTES;
+	double pkts_per_bit = 1 / (8 * wire);
+
+	k->frame = frame;
+	k->rate_bps = (double)rate;
+	fp->n = n;
+	fp->c = (double)rate * pkts_per_bit;
+	fp->kmin = (double)s->sw.ecn.kmin / frame;
+	fp->kmax = (double)s->sw.ecn.kmax / frame;
+	fp->pmax = s->sw.ecn.pmax;
+	fp->g = (1024.0 - d->rp_dce_tcp_g) / 1024.0;
+	fp->tau_alpha = d->rp_dce_tcp_rtt * 1e-6;
+	fp->t = d->rp_time_reset * 1e-6;
+	fp->b = d->rp_byte_reset * 64.0 / frame;
+	fp->f = d->rp_threshold;
+	fp->r_ai = d->rp_ai_rate * 1e6 * pkts_per_bit;
+	fp->r_min = d->rp_min_rate * 1e6 * pkts_per_bit;
+	if (d->variant == DCQCN_PAPER) {
+		fp->tau = d->np_min_time_between_cnps * 1e-6;
+		fp->cut_scale = 0.5;
+		fp->cut_max = 1;
+		fp->clamp_always = 1;
+	} else {
+		/* cuts at most once per monitor period, CNPs once per np spacing */
+		fp->tau =
+		    fmax(d->np_min_time_between_cnps, d->rp_rate_reduce_monitor_period) * 1e-6;
+		fp->cut_scale = ldexp(1, 10 - (int)d->rp_gd);
+		fp->cut_max = 1 - d->rp_min_dec_fac / 100.0;
+		fp->alpha_per_window = 1;
+		fp->clamp_always = d->rp_clamp_tgt_rate != 0;
+		fp->clamp_after_timer = d->rp_clamp_tgt_rate_ati != 0;
+	}
+	if (!(fp->tau > 0))
+		fp->tau = 1e-6;
+	if (!(fp->tau_alpha > 0))
+		fp->tau_alpha = 1e-6;
+	fp->delay = fmax(simtime_to_s(loop) + wire * 8 / (double)rate, simtime_to_s(step));
+}
+
+/* The switch port on @dst's link (the bottleneck's egress) and its peer's link. */
+static const struct topo_link *access_link(const struct topo *t, uint32_t dst)
+{
+	const struct topo_node *h = &t->nodes[t->hosts[dst]];
+
+	return h->n_ports ? &t->links[t->ports[h->first_port].link] : NULL;
+}
+
+/* The bottlenecks of @s on @t into *@out (@n): destinations of two flows or more. */
+static int find_necks(const struct scenario *s, const struct topo *t, simtime_t step,
+		      struct neck **out, size_t *n)
+{
+	uint32_t *count = calloc(t->n_hosts, sizeof(*count));
+	struct neck *k;
+
+	*n = 0;
+	if (!count)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < s->wl.n_flows; i++)
+		count[s->wl.flows[i].dst]++;
+	for (uint32_t h = 0; h < t->n_hosts; h++)
+		*n += count[h] > 1;
+	if (!(k = calloc(*n ? *n : 1, sizeof(*k)))) {
+		free(count);
+		return -ENOMEM;
+	}
+	*out = k;
+	for (uint32_t h = 0, i = 0; h < t->n_hosts; h++) {
+		const struct topo_link *l = access_link(t, h);
+		simtime_t loop = 0;
+		const struct topo_node *sw;
+
+		if (count[h] < 2 || !l)
+			continue;
+		sw = &t->nodes[l->a == t->hosts[h] ? l->b : l->a];
+		snprintf(k[i].port, sizeof(k[i].port), "%s:%s", sw->name,
+			 t->nodes[t->hosts[h]].name);
+		k[i].dst = h;
+		/* the bottleneck link twice (mark to receiver, CNP back), then the
+		 * slowest sender's link to the switch: the loop the first sender sees */
+		loop = 2 * l->delay;
+		for (uint32_t f = 0; f < s->wl.n_flows; f++) {
+			const struct topo_link *sl = access_link(t, s->wl.flows[f].src);
+
+			if (s->wl.flows[f].dst == h && sl && sl->delay > loop - 2 * l->delay)
+				loop = 2 * l->delay + sl->delay;
+		}
+		params(s, count[h], l->rate_bps, loop, step, &k[i]);
+		i++;
+	}
+	free(count);
+	return 0;
+}
+
+/* Do the flows fill the port over the settled part (within 1%)? */
+static int filling(const struct neck *k)
+{
+	return k->fp.n * k->run.mean.rate >= 0.99 * k->fp.c;
+}
+
+static json_t *neck_json(const struct neck *k)
+{
+	json_t *j = json_object(), *fx = json_object(), *in = json_object();
+
+	json_object_set_new(j, "port", json_string(k->port));
+	json_object_set_new(j, "flows", json_integer(k->fp.n));
+	json_object_set_new(j, "rate_bps", json_real(k->rate_bps));
+	json_object_set_new(j, "feedback_delay_us", json_real(k->fp.delay * 1e6));
+	if (k->has_fixed) {
+		json_object_set_new(fx, "queue_bytes", json_real(k->fixed.q * k->frame));
+		json_object_set_new(fx, "marking_probability", json_real(k->fixed.p));
+		json_object_set_new(fx, "rate_bps", json_real(k->rate_bps / k->fp.n));
+		json_object_set_new(fx, "alpha", json_real(k->fixed.alpha));
+		json_object_set_new(j, "fixed_point", fx);
+	} else {
+		json_decref(fx);
+		json_object_set_new(j, "fixed_point", json_null());
+	}
+	json_object_set_new(in, "queue_bytes", json_real(k->run.mean.q * k->frame));
+	json_object_set_new(in, "queue_min_bytes", json_real(k->run.q_min * k->frame));
+	json_object_set_new(in, "queue_max_bytes", json_real(k->run.q_max * k->frame));
+	json_object_set_new(in, "rate_bps", json_real(k->run.mean.rate / k->fp.c * k->rate_bps));
+	json_object_set_new(in, "alpha", json_real(k->run.mean.alpha));
+	json_object_set_new(j, "settled", in);
+	json_object_set_new(j, "oscillates", json_boolean(k->run.oscillates));
+	json_object_set_new(j, "settled_at_end", json_boolean(k->run.oscillates || filling(k)));
+	json_object_set_new(j, "model_time_us", json_real(k->run.t[k->run.n - 1] * 1e6));
+	json_object_set_new(j, "amplitude_bytes", json_real(k->run.amplitude * k->frame));
+	json_object_set_new(j, "period_us", json_real(k->run.period * 1e6));
+	return j;
+}
+
+static int write_csv(const char *dir, const struct neck *k)
+{
+	char path[4200], name[sizeof(k->port)];
+	FILE *f;
+	int err = 0;
+
+	snprintf(name, sizeof(name), "%s", k->port);
+	for (char *c = name; *c; c++)
+		if (*c == ':' || *c == '/')
+			*c = '-';
+	snprintf(path, sizeof(path), "%s/fluid-%s.csv", dir, name);
+	if (!(f = fopen(path, "w")))
+		return -errno;
+	fputs("t_us,queue_bytes,rc_gbps,rt_gbps,alpha\n", f);
+	for (size_t i = 0; i < k->run.n; i++)
+		fprintf(f, "%.3f,%.1f,%.4f,%.4f,%.5f\n", k->run.t[i] * 1e6, k->run.q[i] * k->frame,
+			k->run.rc[i] / k->fp.c * k->rate_bps / 1e9,
+			k->run.rt[i] / k->fp.c * k->rate_bps / 1e9, k->run.alpha[i]);
+	if (ferror(f))
+		err = -EIO;
+	if (fclose(f) && !err)
+		err = -errno;
+	return err;
+}
+
+static void print_neck(const struct neck *k, const struct scenario *s)
+{
+	printf("bottleneck %s: %u flows at %.0f Gb/s, feedback delay %.2f us (%s variant)\n",
+	       k->port, k->fp.n, k->rate_bps / 1e9, k->fp.delay * 1e6,
+	       s->nic.dcqcn.variant == DCQCN_PAPER ? "paper" : "mlx5");
+	if (k->has_fixed)
+		printf("  fixed point  queue %.1f KB, marking %.4f%%, %.2f Gb/s per flow, alpha "
+		       "%.4f\n",
+		       k->fixed.q * k->frame / 1e3, k->fixed.p * 100, k->rate_bps / k->fp.n / 1e9,
+		       k->fixed.alpha);
+	else
+		printf(
+		    "  fixed point  none: the flows do not fill the port with a queue to mark\n");
+	printf("  settled      queue %.1f KB (%.1f-%.1f KB over the last %s), %.2f Gb/s per "
+	       "flow: %s",
+	       k->run.mean.q * k->frame / 1e3, k->run.q_min * k->frame / 1e3,
+	       k->run.q_max * k->frame / 1e3,
+	       k->run.converged_early ? "tenth, converged early" : "40% of the run",
+	       k->run.mean.rate / k->fp.c * k->rate_bps / 1e9,
+	       k->run.oscillates ? "oscillates"
+	       : filling(k)	 ? "converges"
+				 : "still settling at the end of the run");
+	if (!k->run.oscillates && !filling(k))
+		printf(" (the flows fill %.0f%% of the port; try --duration)",
+		       100 * k->fp.n * k->run.mean.rate / k->fp.c);
+	if (k->run.oscillates)
+		printf(", amplitude %.1f KB, period %.1f us", k->run.amplitude * k->frame / 1e3,
+		       k->run.period * 1e6);
+	printf("\n");
+}
+
+static int fluid_main(const struct fluid_args *a)
+{
+	struct scenario *s = NULL;
+	struct topo *t = NULL;
+	struct neck *necks = NULL;
+	struct diag d = {0};
+	size_t n = 0;
+	int err, rc = CLI_EXIT_INPUT;
+	json_t *all = NULL;
+
+	err = scn_load(a->scenario, a->sets, a->n_sets, &s, &d);
+	if (!err && (err = topo_build(&s->topo, &t, &d)))
+		scn_locate(s, &d);
+	else if (!err)
+		err = scn_resolve(s, t, &d);
+	if (err) {
+		fputs("rocesim: ", stderr);
+		if (err == -ENOMEM)
+			fputs("out of memory\n", stderr);
+		else
+			diag_print(&d, stderr);
+		goto out;
+	}
+	if (s->nic.cc != NIC_CC_DCQCN || !s->sw.ecn.enabled) {
+		fprintf(stderr,
+			"rocesim: %s: the fluid model needs DCQCN (nic.cc: dcqcn) and ECN "
+			"marking (switch.ecn)\n",
+			a->scenario);
+		goto out;
+	}
+	if ((err = find_necks(s, t, a->step, &necks, &n))) {
+		fputs("rocesim: out of memory\n", stderr);
+		goto out;
+	}
+	if (!n) {
+		fprintf(
+		    stderr,
+		    "rocesim: %s: no bottleneck: no host receives two flows or more (the fluid "
+		    "model takes incasts and shared ports of flow workloads, not collectives)\n",
+		    a->scenario);
+		goto out;
+	}
+	all = json_array();
+	for (size_t i = 0; i < n; i++) {
+		necks[i].has_fixed = !fluid_fixed_point(&necks[i].fp, &necks[i].fixed);
+		err =
+		    fluid_integrate(&necks[i].fp, simtime_to_s(a->duration), simtime_to_s(a->step),
+				    fmax(simtime_to_s(a->step), 1e-6), &necks[i].run);
+		if (err) {
+			fprintf(stderr, "rocesim: %s: %s\n", necks[i].port,
+				err == -ENOMEM ? "out of memory"
+					       : "the model cannot be integrated");
+			goto out;
+		}
+		json_array_append_new(all, neck_json(&necks[i]));
+		if (!a->json)
+			print_neck(&necks[i], s);
+	}
+	if (a->json) {
+		json_t *j = json_pack("{s:O}", "bottlenecks", all);
+
+		json_dumpf(j, stdout, JSON_INDENT(2));
+		putchar('\n');
+		json_decref(j);
+	}
+	rc = 0;
+	if (a->outdir) {
+		json_t *j = json_pack("{s:O}", "bottlenecks", all);
+
+		if (mkdir(a->outdir, 0777) && errno != EEXIST) {
+			fprintf(stderr, "rocesim: cannot write in %s\n", a->outdir);
+			rc = CLI_EXIT_IO;
+		} else {
+			char path[4200];
+
+			snprintf(path, sizeof(path), "%s/fluid.json", a->outdir);
+			if (json_dump_file(j, path, JSON_INDENT(2)))
+				rc = CLI_EXIT_IO;
+			for (size_t i = 0; i < n && !rc; i++)
+				if (write_csv(a->outdir, &necks[i]))
+					rc = CLI_EXIT_IO;
+			if (rc)
+				fprintf(stderr, "rocesim: cannot write in %s\n", a->outdir);
+		}
+		json_decref(j);
+	}
+out:
+	for (size_t i = 0; i < n; i++)
+		fluid_run_free(&necks[i].run);
+	free(necks);
+	json_decref(all);
+	topo_free(t);
+	scn_free(s);
+	return rc;
+}
+
+static int parse_time(const char *pre, const char *o, const char *v, simtime_t *out)
+{
+	if (!v || units_time(v, out) || !*out)
+		return cli_usage_error(pre, usage, "%s needs a time above 0 (e.g. 50ms)", o);
+	return -1;
+}
+
+int cmd_fluid(int argc, char **argv)
+{
+	static const char pre[] = "rocesim fluid: ";
+	struct fluid_args a = {.duration = 100 * SIMTIME_MS, .step = SIMTIME_US};
+	int rc = -1;
+
+	a.sets = calloc((size_t)argc + 1, sizeof(*a.sets));
+	if (!a.sets) {
+		fputs("rocesim: out of memory\n", stderr);
+		return CLI_EXIT_INPUT;
+	}
+	for (int i = 0; i < argc && rc < 0; i++) {
+		const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (!strcmp(o, "--json")) {
+			a.json = 1;
+		} else if (!strcmp(o, "-o") || !strcmp(o, "--out")) {
+			if (!v)
+				rc = cli_usage_error(pre, usage, "%s needs a folder", o);
+			a.outdir = argv[++i];
+		} else if (!strcmp(o, "--set")) {
+			if (!v || !strchr(v, '='))
+				rc = cli_usage_error(pre, usage, "%s needs KEY=VALUE", o);
+			else
+				a.sets[a.n_sets++] = argv[++i];
+		} else if (!strcmp(o, "--duration")) {
+			rc = parse_time(pre, o, v, &a.duration);
+			i++;
+		} else if (!strcmp(o, "--step")) {
+			rc = parse_time(pre, o, v, &a.step);
+			i++;
+		} else {
+			rc = cli_scenario_arg(o, pre, usage, &a.scenario);
+		}
+	}
+	if (rc < 0 && !a.scenario)
+		rc = cli_usage_error(pre, usage, "%s", "fluid needs a scenario file");
+	if (rc < 0 && a.duration < 20 * a.step)
+		rc = cli_usage_error(pre, usage, "%s", "--duration must be at least 20 steps");
+	if (rc < 0)
+		rc = fluid_main(&a);
+	free(a.sets);
+	return rc;
+}
