@@ -796,30 +796,14 @@ static int follow(void)
 }
 
 /* Under mpirun: start MPI; 0, or the exit code when it cannot be used. */
-static int start_mpi(void)
-{
-	if (!sweep_mpi_built()) {
-		if (!sweep_mpi_env_rank())
-			fputs("rocesim: started under mpirun but built without MPI; rebuild with "
-			      "libopenmpi-dev installed\n",
-			      stderr);
-		return CLI_EXIT_INPUT;
-	}
-	if (sweep_mpi_init(&mpi)) {
-		fputs("rocesim: cannot start MPI\n", stderr);
-		return CLI_EXIT_INPUT;
-	}
-	return 0;
-}
-
 int cmd_sweep(int argc, char **argv)
 {
 	int rc;
 
 	if (!sweep_mpi_launched())
 		return sweep__verb(argc, argv, mpi.size > 1 ? sweep_mpi_local_ranks() : 1);
-	if ((rc = start_mpi()))
-		return rc;
+	if (sweep_mpi_start(&mpi))
+		return CLI_EXIT_INPUT;
 	if (mpi.rank) {
 		rc = follow();
 	} else {

@@ -255,6 +255,9 @@ unsigned sweep_mpi_local_ranks(void);
 int sweep_mpi_built(void);
 /* Start MPI and fill @m: 0, -ENOSYS without MPI built in, or -EIO. */
 int sweep_mpi_init(struct sweep_mpi *m);
+/* A verb started by mpirun: sweep_mpi_init, saying on stderr why it
+ * cannot (built without MPI: rank 0 alone says so); 0 or -1. */
+int sweep_mpi_start(struct sweep_mpi *m);
 void sweep_mpi_finalize(void);
 /* End every rank of the job with @code. */
 void sweep_mpi_abort(int code);

@@ -169,3 +169,19 @@ void sweep_mpi_gather(const struct sweep_mpi *m, struct sweep_run *runs, size_t 
 }
 
 #endif
+
+int sweep_mpi_start(struct sweep_mpi *m)
+{
+	if (!sweep_mpi_built()) {
+		if (!sweep_mpi_env_rank())
+			fputs("rocesim: started under mpirun but built without MPI; rebuild with "
+			      "libopenmpi-dev installed\n",
+			      stderr);
+		return -1;
+	}
+	if (sweep_mpi_init(m)) {
+		fputs("rocesim: cannot start MPI\n", stderr);
+		return -1;
+	}
+	return 0;
+}

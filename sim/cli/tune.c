@@ -533,30 +533,14 @@ out:
 	return rc;
 }
 
-static int start_mpi(void)
-{
-	if (!sweep_mpi_built()) {
-		if (!sweep_mpi_env_rank())
-			fputs("rocesim: started under mpirun but built without MPI; rebuild with "
-			      "libopenmpi-dev installed\n",
-			      stderr);
-		return CLI_EXIT_INPUT;
-	}
-	if (sweep_mpi_init(&mpi)) {
-		fputs("rocesim: cannot start MPI\n", stderr);
-		return CLI_EXIT_INPUT;
-	}
-	return 0;
-}
-
 int cmd_tune(int argc, char **argv)
 {
 	int rc, fd;
 
 	if (!sweep_mpi_launched())
 		return tune__verb(argc, argv, 1);
-	if ((rc = start_mpi()))
-		return rc;
+	if (sweep_mpi_start(&mpi))
+		return CLI_EXIT_INPUT;
 	/* every rank follows the same search: rank 0 says what any would */
 	if (mpi.rank && (fd = open("/dev/null", O_WRONLY)) >= 0) {
 		dup2(fd, STDOUT_FILENO);
