@@ -17,6 +17,7 @@
 #include "failalloc.h"
 #include "models/packet.h"
 #include "proc.h"
+#include "sim/config/sonic.h"
 #include "sim/engine/evq.h"
 #include "sim/run/results.h"
 #include "sim/run/sim.h"
@@ -91,6 +92,32 @@ Test(oom, a_packet_pool_that_cannot_grow_returns_null)
 	cr_assert_not_null(p);
 	pkt_free(&pool, p);
 	pkt_pool_destroy(&pool);
+}
+
+/*
+ * jansson's parser gives up without a message when it cannot allocate (its
+ * loader sets json_error_out_of_memory nowhere in 2.14): the SONiC reader
+ * says out of memory, not "malformed JSON". Its first allocations (the
+ * lexer's buffer, the top object) are ones it gives up on cleanly.
+ */
+Test(oom, a_sonic_file_jansson_has_no_memory_for_is_out_of_memory)
+{
+	static const char text[] = "{\"PORT\": {\"Ethernet0\": {\"speed\": \"100000\"}}}";
+	struct sonic_cfg c;
+
+	json_set_alloc_funcs(malloc, free); /* failalloc's malloc */
+	for (long n = 1; n <= 2; n++) {
+		struct diag d = {0};
+		int err;
+
+		failalloc_set(n, 0);
+		err = sonic_read_text("x.json", text, strlen(text), &c, &d);
+		cr_assert_eq(failalloc_failed(), 1);
+		failalloc_set(0, 0);
+		cr_assert_eq(err, -ENOMEM, "allocation %ld: %d, %s", n, err, d.msg);
+		cr_assert_str_eq(d.msg, "out of memory");
+	}
+	cr_assert_eq(sonic_read_text("x.json", text, strlen(text), &c, &(struct diag){0}), 0);
 }
 
 /* Small runs that between them reach every allocation site of the
