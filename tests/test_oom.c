@@ -21,6 +21,8 @@
 #include "sim/engine/evq.h"
 #include "sim/run/results.h"
 #include "sim/run/sim.h"
+#include "support.h"
+#include "topologies/topo.h"
 
 static void count(void *obj, uint64_t arg)
 {
@@ -118,6 +120,47 @@ Test(oom, a_sonic_file_jansson_has_no_memory_for_is_out_of_memory)
 		cr_assert_str_eq(d.msg, "out of memory");
 	}
 	cr_assert_eq(sonic_read_text("x.json", text, strlen(text), &c, &(struct diag){0}), 0);
+}
+
+/*
+ * A topology file: each allocation of its load fails in turn, and the load
+ * says -ENOMEM, not that a node or a link of the file is wrong.
+ */
+Test(oom, every_allocation_of_a_topology_file_load_can_fail)
+{
+	struct topo_spec spec = {
+	    .kind = TOPO_FILE,
+	    .file = ts_src("topologies/triangle.yaml"),
+	    .link = {100000000000ULL, 10 * SIMTIME_US},
+	    .uplink = {400000000000ULL, 150 * SIMTIME_US},
+	};
+	struct topo *t = NULL;
+	long total, n;
+	int err;
+
+	failalloc_set(0, 0);
+	cr_assert_eq(topo_file_load(&spec, &t, &(struct diag){0}), 0);
+	topo_free(t);
+	total = failalloc_seen();
+	cr_assert_gt(total, 10, "%ld allocations", total);
+	for (n = 1;; n++) {
+		struct diag d = {0};
+		long failed;
+
+		t = NULL;
+		failalloc_set(n, 0);
+		err = topo_file_load(&spec, &t, &d);
+		failed = failalloc_failed();
+		failalloc_set(0, 0);
+		topo_free(t);
+		if (!failed)
+			break;
+		cr_assert_eq(err, -ENOMEM, "allocation %ld of %ld failed: %d, %s", n, total, err,
+			     d.msg);
+		cr_assert_null(t);
+	}
+	cr_assert_eq(err, 0);
+	cr_assert_eq(n, total + 1);
 }
 
 /* Small runs that between them reach every allocation site of the
