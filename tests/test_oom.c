@@ -17,6 +17,7 @@
 #include "failalloc.h"
 #include "models/packet.h"
 #include "proc.h"
+#include "sim/config/scenario.h"
 #include "sim/config/sonic.h"
 #include "sim/engine/evq.h"
 #include "sim/run/results.h"
@@ -161,6 +162,56 @@ Test(oom, every_allocation_of_a_topology_file_load_can_fail)
 	}
 	cr_assert_eq(err, 0);
 	cr_assert_eq(n, total + 1);
+}
+
+/* Loads that between them reach the loader's allocations that input steers. */
+static const struct {
+	const char *yaml, *set;
+} loads[] = {
+	/* a --set into a section the scenario does not have: the loader makes it */
+	{"topology: {kind: star, hosts: 2}\n"
+	 "workload: {kind: incast, senders: 1, size: 64KB}\n",
+	 "topology.link.rate=40Gbps"},
+};
+
+/*
+ * Each allocation of each scenario load fails in turn, and the load says
+ * -ENOMEM, never that the scenario is wrong.
+ */
+Test(oom, every_allocation_of_a_scenario_load_can_fail)
+{
+	for (size_t k = 0; k < sizeof(loads) / sizeof(loads[0]); k++) {
+		const char *const sets[] = {loads[k].set};
+		size_t n_sets = loads[k].set ? 1 : 0;
+		size_t len = strlen(loads[k].yaml);
+		struct scenario *s = NULL;
+		long total, n;
+		int err;
+
+		failalloc_set(0, 0);
+		cr_assert_eq(scn_load_text("oom.yaml", loads[k].yaml, len, sets, n_sets, &s,
+					   &(struct diag){0}),
+			     0, "load %zu", k);
+		scn_free(s);
+		total = failalloc_seen();
+		for (n = 1;; n++) {
+			struct diag d = {0};
+			long failed;
+
+			s = NULL;
+			failalloc_set(n, 0);
+			err = scn_load_text("oom.yaml", loads[k].yaml, len, sets, n_sets, &s, &d);
+			failed = failalloc_failed();
+			failalloc_set(0, 0);
+			scn_free(s);
+			if (!failed)
+				break;
+			cr_assert_eq(err, -ENOMEM, "load %zu, allocation %ld of %ld failed: %d, %s", k,
+				     n, total, err, d.msg);
+		}
+		cr_assert_eq(err, 0);
+		cr_assert_eq(n, total + 1);
+	}
 }
 
 /* Small runs that between them reach every allocation site of the
