@@ -13,6 +13,10 @@
  * rate of their own are then refused), "#nofile" names a file that does
  * not exist, "#nopath" gives no path at all.
  *
+ * A last line "#failalloc N" (or "N+") makes the reader's N-th allocation
+ * (and every later one) fail (tests/fuzz/oom.h): it must then refuse with
+ * -ENOMEM. The line is stripped before the text is written.
+ *
  * Not part of the meson build (it needs clang's -fsanitize=fuzzer): `make
  * fuzz` builds it with every library source below the command line and
  * runs it on its seeds (tests/fuzz/run.sh; `tests/fuzz/run.sh topofile` runs
@@ -28,6 +32,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tests/fuzz/oom.h"
 #include "topologies/topo.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -147,9 +152,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	};
 	struct topo *t = NULL;
 	struct diag d = {0};
+	struct fuzz_oom o;
 	char line[1024];
-	int err, lines = 1;
+	int err, failed, lines = 1;
 
+	size = fuzz_oom_strip(data, size, &o);
 	/* an upper bound of libyaml's count: \r, \n, NEL, LS and PS each break a line */
 	for (size_t i = 0; i < size; i++)
 		lines += data[i] == '\n' || data[i] == '\r' ||
@@ -163,11 +170,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		spec.file = missing;
 	if (has(data, size, "#nopath"))
 		spec.file = "";
+	fuzz_oom_arm(&o);
 	err = topo_file_load(&spec, &t, &d);
+	failed = fuzz_oom_disarm(&o);
+	fuzz_oom_check(failed, err, &d, "topo_file_load");
+	fuzz_oom_done(&o);
 	if (err) {
 		check(err < 0, "a negative error");
 		check(t == NULL, "a refusal hands nothing back");
-		check(d.msg[0] != '\0', "a refusal carries a message");
+		check(d.msg[0] || err == -ENOMEM, "a refusal carries a message (-ENOMEM need not)");
 		check(!d.file[0] || !strcmp(d.file, spec.file), "the error names the file or none");
 		check(d.line >= 0 && d.line <= lines + 1, "the error line is in the text");
 		diag_str(&d, line, sizeof(line));
