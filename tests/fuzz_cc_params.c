@@ -10,6 +10,8 @@
  *   name "dir/name"       a file inside the sub-folder "dir" (not a parameter)
  *   value "@link:target"  a symbolic link to "target" in the same folder
  *                         (a dangling one when there is no such file)
+ *   value "@64M"          a sparse file of 64 MB and one byte, larger than
+ *                         the reader takes
  *   first name "+deep"    the folder sits some 3900 bytes deep, so a
  *                         parameter's path outgrows the reader's buffer
  *   first name "+missing" read a folder that does not exist
@@ -167,6 +169,17 @@ static void write_file(int dirfd, const char *name, const char *data, size_t siz
 	close(fd);
 }
 
+/* Make the file @name in the folder @dirfd sparse, 64 MB and one byte long. */
+static void big_file(int dirfd, const char *name)
+{
+	int fd = openat(dirfd, name, O_WRONLY | O_NOFOLLOW);
+
+	if (fd < 0)
+		return;
+	check(!ftruncate(fd, (64 << 20) + 1), "the scratch file can be made sparse");
+	close(fd);
+}
+
 /*
  * One record: the file @name holding @value (@vlen bytes), in the folder
  * @dirfd. Made relative to the folder, so that a path longer than PATH_MAX
@@ -197,6 +210,9 @@ static void make_record(int dirfd, const char *name, const char *value, size_t v
 	if (vlen > 6 && !memcmp(value, "@link:", 6) && !memchr(value + 6, '/', vlen - 6) &&
 	    strcmp(value + 6, "..") && !symlinkat(value + 6, dirfd, name)) {
 		/* a target inside the folder only: never a FIFO or a device outside */
+	} else if (!strcmp(value, "@64M")) {
+		write_file(dirfd, name, "1\n", 2);
+		big_file(dirfd, name);
 	} else {
 		write_file(dirfd, name, value, vlen);
 	}

@@ -45,6 +45,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct pod_cfg p;
 	struct diag d = {0};
+	const struct pod_env *ib;
 	struct fuzz_oom o;
 	char *text, line[1024];
 	int err, failed, lines = 1;
@@ -89,6 +90,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			check(pod_get(&p, e->name) >= e, "pod_get returns the last definition");
 		}
 		check(!pod_get(&p, "NOT_NCCL"), "pod_get of an absent name");
+		ib = pod_ib_disabled(&p);
+		check(!ib || (!strcmp(ib->name, "NCCL_IB_DISABLE") && ib == pod_get(&p, ib->name) &&
+			      !ib->value_from && strcmp(ib->value, "0")),
+		      "pod_ib_disabled: the last NCCL_IB_DISABLE, not 0");
 	}
 	pod_free(&p);
 	free(text);

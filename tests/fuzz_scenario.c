@@ -4,7 +4,9 @@
  * and, leniently, `check` load it, or as an overlay, `--with`, onto
  * tests/fuzz/configs/overlay-base.yaml) with fixed --set overrides; and with
  * scn_load_text and the override that a "#set KEY=VALUE" line of the input
- * gives (a YAML comment, so the fuzzer can steer --set paths). When a load
+ * gives (a YAML comment, so the fuzzer can steer --set paths). An input
+ * loaded as an overlay is also loaded as the scenario that overlay-base.yaml
+ * is merged onto. When a load
  * succeeds and the topology is small, the topology is built and the scenario
  * resolved against it, as `rocesim run` does before simulating, and the pairs
  * the deadlock check takes are listed; as `check` does, the DSCPs of its
@@ -217,6 +219,8 @@ static int safe_text(const char *text, size_t len, const char *kv, const char *b
 	}
 	if (ydoc_parse(name, text, len, &y, &d))
 		return 1; /* the loader stops at the same error, before any file */
+	if (strcmp(ydoc_file(y), name))
+		abort(); /* the index names the file it read */
 	for (size_t i = 0; ok && i < ydoc_count(y); i++) {
 		const struct ydoc_entry *e = ydoc_at(y, i);
 
@@ -342,13 +346,20 @@ static int after_resolve(const struct scenario *s, const struct topo *t)
 	return err;
 }
 
+/* How one() loads the input. */
+enum how {
+	TEXT,	     /* scn_load_text */
+	FILE_BY_LEN, /* the scratch file: as an overlay onto base_file for a length that is
+			a multiple of 3, else with scn_load for an odd length, else leniently */
+	BASE,	     /* the scratch file, with base_file merged onto it as an overlay */
+};
+
 /*
- * Load @text (from the scratch file when @from_file: with scn_load for an
- * odd length, else leniently as `check` does), list its traffic's DSCPs as
- * `check` does, then build, resolve and list the pairs when the topology is
- * small, with the allocation failure @o asks for.
+ * Load @text as @how says, list its traffic's DSCPs as `check` does, then
+ * build, resolve and list the pairs when the topology is small, with the
+ * allocation failure @o asks for.
  */
-static void one(const char *text, size_t len, const char *const *sets, size_t n_sets, int from_file,
+static void one(const char *text, size_t len, const char *const *sets, size_t n_sets, enum how how,
 		struct fuzz_oom *o)
 {
 	struct scenario *s = NULL;
@@ -360,8 +371,13 @@ static void one(const char *text, size_t len, const char *const *sets, size_t n_
 	int err, failed;
 
 	fuzz_oom_arm(o);
-	if (!from_file) {
+	if (how == TEXT) {
 		err = scn_load_text(name, text, len, sets, n_sets, &s, &d);
+	} else if (how == BASE) {
+		const char *const overlays[] = {base_file};
+		const struct scn_load_opts lo = {overlays, 1, sets, n_sets, 0};
+
+		err = scn_load_with(scratch_file, &lo, &s, &d);
 	} else if (len % 3 == 0) {
 		/* the input as an overlay (--with) onto a fixed scenario */
 		const char *const overlays[] = {scratch_file};
@@ -437,11 +453,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (!safe_text(text, size, have_set ? kv : NULL, configs))
 		return 0;
-	one(text, size, NULL, 0, 0, &o);
-	if (safe_text(text, size, NULL, scratch) && !put(text, size))
-		one(text, size, fixed, sizeof(fixed) / sizeof(fixed[0]), 1, &o);
+	one(text, size, NULL, 0, TEXT, &o);
+	if (safe_text(text, size, NULL, scratch) && !put(text, size)) {
+		one(text, size, fixed, sizeof(fixed) / sizeof(fixed[0]), FILE_BY_LEN, &o);
+		if (size % 3 == 0)
+			one(text, size, NULL, 0, BASE, &o);
+	}
 	if (have_set)
-		one(text, size, sets, 1, 0, &o);
+		one(text, size, sets, 1, TEXT, &o);
 	fuzz_oom_done(&o);
 	return 0;
 }

@@ -11,7 +11,10 @@
  * A comment in the input steers what the text alone cannot: "#rate0" loads
  * it with topology.link and topology.uplink at rate 0 (links without a
  * rate of their own are then refused), "#nofile" names a file that does
- * not exist, "#nopath" gives no path at all.
+ * not exist, "#nopath" gives no path at all, "#ports65536" loads instead a
+ * file of 65536 links between the same two nodes, more than a node may have
+ * (written out: an alias may not stand for that many; too slow to fuzz, it
+ * is replayed only, from tests/fuzz/topofile/replay/).
  *
  * A last line "#failalloc N" (or "N+") makes the reader's N-th allocation
  * (and every later one) fail (tests/fuzz/oom.h): it must then refuse with
@@ -89,6 +92,24 @@ static void put(const uint8_t *data, size_t size)
 	close(fd);
 }
 
+/* The scratch file: a host and a switch, and 65536 links between them. */
+static void put_ports_65536(void)
+{
+	static const char head[] = "nodes: [{name: h, kind: host}, {name: s, kind: switch}]\n"
+				   "links:\n";
+	static const char link[] = "- {a: h, b: s}\n";
+	const size_t n = sizeof(head) - 1 + 65536 * (sizeof(link) - 1);
+	char *text = malloc(n), *p = text;
+
+	check(text != NULL, "memory for the file");
+	memcpy(p, head, sizeof(head) - 1);
+	p += sizeof(head) - 1;
+	for (int i = 0; i < 65536; i++, p += sizeof(link) - 1)
+		memcpy(p, link, sizeof(link) - 1);
+	put((const uint8_t *)text, n);
+	free(text);
+}
+
 static int has(const uint8_t *data, size_t size, const char *word)
 {
 	size_t n = strlen(word);
@@ -163,7 +184,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			 (i + 1 < size && !memcmp(data + i, "\xc2\x85", 2)) ||
 			 (i + 2 < size && (!memcmp(data + i, "\xe2\x80\xa8", 3) ||
 					   !memcmp(data + i, "\xe2\x80\xa9", 3)));
-	put(data, size);
+	if (has(data, size, "#ports65536")) {
+		put_ports_65536();
+		lines = 65536 + 3;
+	} else {
+		put(data, size);
+	}
 	if (has(data, size, "#rate0"))
 		spec.link.rate_bps = spec.uplink.rate_bps = 0;
 	if (has(data, size, "#nofile"))
