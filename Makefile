@@ -3,8 +3,9 @@
 #   make test   set up, build and run the whole test suite (with the DCQCN
 #               regression suite of experiments/ci), then again under
 #               AddressSanitizer + UndefinedBehaviorSanitizer
-# and, apart from them, `make fuzz [FUZZ_TIME=s]`: the libFuzzer harnesses
-# (needs clang and llvm-14), FUZZ_TIME seconds each (tests/fuzz/run.sh).
+# and, apart from them, `make fuzz [FUZZ_TIME=s] [FUZZ_KEEP=1]`: the
+# libFuzzer harnesses (needs clang and llvm-14), FUZZ_TIME seconds each,
+# from the last corpus with FUZZ_KEEP=1 (tests/fuzz/run.sh).
 # Set-up installs the missing Debian packages when run as root, and
 # otherwise prints the one apt-get line to run.
 
@@ -74,7 +75,7 @@ bench-scale: build
 	done
 
 # not part of `make test`: each harness fuzzed FUZZ_TIME s on a copy of its
-# seeds in FUZZ_OUT; prints runs, edges, findings and reader coverage
+# seeds in FUZZ_OUT; prints runs, CPU seconds, findings and reader coverage
 fuzz:
 	FUZZ_TIME=$(FUZZ_TIME) FUZZ_OUT=$(FUZZ_OUT) tests/fuzz/run.sh
 

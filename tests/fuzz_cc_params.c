@@ -10,6 +10,8 @@
  *   name "dir/name"       a file inside the sub-folder "dir" (not a parameter)
  *   value "@link:target"  a symbolic link to "target" in the same folder
  *                         (a dangling one when there is no such file)
+ *   value "@64M"          a sparse file of 64 MB and one byte, larger than
+ *                         the reader takes
  *   first name "+deep"    the folder sits some 3900 bytes deep, so a
  *                         parameter's path outgrows the reader's buffer
  *   first name "+missing" read a folder that does not exist
@@ -26,6 +28,11 @@
  * nothing to free. Crashes, leaks, UB and broken promises (abort) are the
  * findings; refusals are expected. Only regular files, folders and links
  * inside the scratch folder are made: never a FIFO or a device.
+ *
+ * A last line "#failalloc N" (or "N+"), in either form, makes the N-th
+ * allocation (and every later one) of cc_params_read fail
+ * (tests/fuzz/oom.h): it must then refuse with -ENOMEM. The line is
+ * stripped before the input is decoded.
  *
  * Not part of the meson build (it needs clang's -fsanitize=fuzzer): `make
  * fuzz` builds it with every library source below the command line and
@@ -45,6 +52,7 @@
 #include <unistd.h>
 
 #include "sim/config/mlnx.h"
+#include "tests/fuzz/oom.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -161,6 +169,17 @@ static void write_file(int dirfd, const char *name, const char *data, size_t siz
 	close(fd);
 }
 
+/* Make the file @name in the folder @dirfd sparse, 64 MB and one byte long. */
+static void big_file(int dirfd, const char *name)
+{
+	int fd = openat(dirfd, name, O_WRONLY | O_NOFOLLOW);
+
+	if (fd < 0)
+		return;
+	check(!ftruncate(fd, (64 << 20) + 1), "the scratch file can be made sparse");
+	close(fd);
+}
+
 /*
  * One record: the file @name holding @value (@vlen bytes), in the folder
  * @dirfd. Made relative to the folder, so that a path longer than PATH_MAX
@@ -191,6 +210,9 @@ static void make_record(int dirfd, const char *name, const char *value, size_t v
 	if (vlen > 6 && !memcmp(value, "@link:", 6) && !memchr(value + 6, '/', vlen - 6) &&
 	    strcmp(value + 6, "..") && !symlinkat(value + 6, dirfd, name)) {
 		/* a target inside the folder only: never a FIFO or a device outside */
+	} else if (!strcmp(value, "@64M")) {
+		write_file(dirfd, name, "1\n", 2);
+		big_file(dirfd, name);
 	} else {
 		write_file(dirfd, name, value, vlen);
 	}
@@ -240,7 +262,8 @@ static void check_result(int err, const struct cc_params *cc, const struct diag 
 
 	if (err) {
 		check(err < 0, "a negative error");
-		check(d->msg[0] != '\0', "a refusal carries a message");
+		check(d->msg[0] || err == -ENOMEM,
+		      "a refusal carries a message (-ENOMEM need not)");
 		check(!cc->v && !cc->n, "a refusal leaves nothing to free");
 		diag_str(d, line, sizeof(line));
 		return;
@@ -249,14 +272,30 @@ static void check_result(int err, const struct cc_params *cc, const struct diag 
 	check_entries(cc, dir, folder);
 }
 
+/* cc_params_read with the allocation failure @o asks for. */
+static int read_armed(const char *path, struct cc_params *cc, struct diag *d, struct fuzz_oom *o)
+{
+	int err, failed;
+
+	fuzz_oom_arm(o);
+	err = cc_params_read(path, cc, d);
+	failed = fuzz_oom_disarm(o);
+	fuzz_oom_check(failed, err, d, "cc_params_read");
+	fuzz_oom_done(o);
+	return err;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	const char *text = (const char *)data, *end = text + size, *dir = shallow;
+	const char *text = (const char *)data, *end, *dir = shallow;
 	struct cc_params cc = {0};
 	struct diag d = {0};
+	struct fuzz_oom o;
 	char path[8300];
 	int err, fd, records = 0;
 
+	size = fuzz_oom_strip(data, size, &o);
+	end = text + size;
 	rm_tree(shallow);
 	rm_tree(deep);
 	if (!memchr(data, '\0', size)) {
@@ -270,7 +309,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (size >= 4 && !memcmp(text, "#64M", 4))
 			check(!truncate(path, (64 << 20) + 1),
 			      "the scratch file can be made sparse");
-		err = cc_params_read(path, &cc, &d);
+		err = read_armed(path, &cc, &d, &o);
 		check_result(err, &cc, &d, path, 0);
 		cc_params_free(&cc);
 		rm_tree(shallow);
@@ -280,8 +319,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		dir = deep;
 		text += 6;
 	} else if (size >= 9 && !memcmp(text, "+missing", 9)) {
-		err = cc_params_read(shallow, &cc, &d);
-		check(err == -ENOENT, "a missing folder is -ENOENT");
+		err = read_armed(shallow, &cc, &d, &o);
+		check(err == -ENOENT || (o.nth && err == -ENOMEM), "a missing folder is -ENOENT");
 		check_result(err, &cc, &d, shallow, 1);
 		return 0;
 	}
@@ -314,7 +353,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		text = vend < end ? vend + 1 : end;
 	}
 	close(fd);
-	err = cc_params_read(dir, &cc, &d);
+	err = read_armed(dir, &cc, &d, &o);
 	check_result(err, &cc, &d, dir, 1);
 	cc_params_free(&cc);
 	rm_tree(dir);

@@ -9,6 +9,10 @@
  * length is parsed with no file name (NULL), as the parsers allow. Crashes,
  * leaks, UB and failed checks are the findings; refusals are expected.
  *
+ * A last line "#failalloc N" (or "N+") makes the N-th allocation (and every
+ * later one) of each parser fail (tests/fuzz/oom.h): it must then refuse
+ * with -ENOMEM. The line is stripped before parsing.
+ *
  * Not part of the meson build (it needs clang's -fsanitize=fuzzer): `make
  * fuzz` builds it with every library source below the command line and
  * runs it on its seeds (tests/fuzz/run.sh; `tests/fuzz/run.sh mlnx` runs
@@ -22,6 +26,7 @@
 #include <string.h>
 
 #include "sim/config/mlnx.h"
+#include "tests/fuzz/oom.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -42,13 +47,13 @@ static int lines_in(const uint8_t *data, size_t size)
 	return n;
 }
 
-static void check_diag(const struct diag *d, int lines)
+static void check_diag(const struct diag *d, int lines, int err)
 {
 	char buf[1024];
 
 	CHECK(memchr(d->file, '\0', sizeof(d->file)));
 	CHECK(memchr(d->msg, '\0', sizeof(d->msg)));
-	CHECK(d->msg[0]);
+	CHECK(d->msg[0] || err == -ENOMEM); /* out of memory needs no message */
 	CHECK(d->line >= 0 && d->line <= lines);
 	diag_str(d, buf, sizeof(buf));
 }
@@ -113,26 +118,39 @@ static void check_cc(const struct cc_params *cc, int lines, const char *file)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *text = (const char *)data;
-	int lines = lines_in(data, size);
 	struct mlnx_qos q;
 	struct cc_params cc;
 	struct diag d;
-	const char *file = size % 2 ? NULL : "fuzz";
+	struct fuzz_oom o;
+	const char *file;
+	int lines, err, failed;
 
+	size = fuzz_oom_strip(data, size, &o);
+	lines = lines_in(data, size);
+	file = size % 2 ? NULL : "fuzz";
 	memset(&d, 0, sizeof(d));
-	if (mlnx_qos_parse(text, size, file, &q, &d))
-		check_diag(&d, lines);
+	fuzz_oom_arm(&o);
+	err = mlnx_qos_parse(text, size, file, &q, &d);
+	failed = fuzz_oom_disarm(&o);
+	fuzz_oom_check(failed, err, &d, "mlnx_qos_parse");
+	if (err)
+		check_diag(&d, lines, err);
 	else
 		check_qos(&q, lines);
 
 	memset(&d, 0, sizeof(d));
-	if (cc_params_parse(text, size, file, &cc, &d)) {
-		check_diag(&d, lines);
+	fuzz_oom_arm(&o);
+	err = cc_params_parse(text, size, file, &cc, &d);
+	failed = fuzz_oom_disarm(&o);
+	fuzz_oom_check(failed, err, &d, "cc_params_parse");
+	if (err) {
+		check_diag(&d, lines, err);
 		CHECK(!cc.v && !cc.n);
 	} else {
 		CHECK(cc.n > 0);
 		check_cc(&cc, lines, file ? file : "");
 	}
 	cc_params_free(&cc);
+	fuzz_oom_done(&o);
 	return 0;
 }

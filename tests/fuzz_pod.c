@@ -7,6 +7,10 @@
  * A refusal must carry a message. Crashes, leaks, UB and broken promises
  * (abort) are the findings; refusals are expected.
  *
+ * A last line "#failalloc N" (or "N+") makes the reader's N-th allocation
+ * (and every later one) fail (tests/fuzz/oom.h): it must then refuse with
+ * -ENOMEM. The line is stripped before reading.
+ *
  * Not part of the meson build (it needs clang's -fsanitize=fuzzer): `make
  * fuzz` builds it with every library source below the command line and
  * runs it on its seeds (tests/fuzz/run.sh; `tests/fuzz/run.sh pod` runs
@@ -20,6 +24,7 @@
 #include <string.h>
 
 #include "sim/config/pod.h"
+#include "tests/fuzz/oom.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -40,9 +45,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct pod_cfg p;
 	struct diag d = {0};
+	const struct pod_env *ib;
+	struct fuzz_oom o;
 	char *text, line[1024];
-	int err, lines = 1;
+	int err, failed, lines = 1;
 
+	size = fuzz_oom_strip(data, size, &o);
 	text = malloc(size ? size : 1);
 	if (!text)
 		return 0;
@@ -53,10 +61,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			 (i + 1 < size && !memcmp(text + i, "\xc2\x85", 2)) ||
 			 (i + 2 < size && (!memcmp(text + i, "\xe2\x80\xa8", 3) ||
 					   !memcmp(text + i, "\xe2\x80\xa9", 3)));
+	fuzz_oom_arm(&o);
 	err = pod_read_text("fuzz.yaml", text, size, &p, &d);
+	failed = fuzz_oom_disarm(&o);
+	fuzz_oom_check(failed, err, &d, "pod_read_text");
+	fuzz_oom_done(&o);
 	if (err) {
 		check(err < 0, "negative error");
-		check(d.msg[0] != '\0', "a refusal carries a message");
+		check(d.msg[0] || err == -ENOMEM, "a refusal carries a message (-ENOMEM need not)");
 		check(!p.env && !p.n, "a refusal leaves nothing to free");
 		check(d.line >= 0 && d.line <= lines + 1, "the error line is in the text");
 		diag_str(&d, line, sizeof(line));
@@ -78,6 +90,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			check(pod_get(&p, e->name) >= e, "pod_get returns the last definition");
 		}
 		check(!pod_get(&p, "NOT_NCCL"), "pod_get of an absent name");
+		ib = pod_ib_disabled(&p);
+		check(!ib || (!strcmp(ib->name, "NCCL_IB_DISABLE") && ib == pod_get(&p, ib->name) &&
+			      !ib->value_from && strcmp(ib->value, "0")),
+		      "pod_ib_disabled: the last NCCL_IB_DISABLE, not 0");
 	}
 	pod_free(&p);
 	free(text);

@@ -4,12 +4,20 @@
  * and, leniently, `check` load it, or as an overlay, `--with`, onto
  * tests/fuzz/configs/overlay-base.yaml) with fixed --set overrides; and with
  * scn_load_text and the override that a "#set KEY=VALUE" line of the input
- * gives (a YAML comment, so the fuzzer can steer --set paths). When a load
+ * gives (a YAML comment, so the fuzzer can steer --set paths). An input
+ * loaded as an overlay is also loaded as the scenario that overlay-base.yaml
+ * is merged onto. When a load
  * succeeds and the topology is small, the topology is built and the scenario
  * resolved against it, as `rocesim run` does before simulating, and the pairs
- * the deadlock check takes are listed. Every error is formatted as the CLI
+ * the deadlock check takes are listed; as `check` does, the DSCPs of its
+ * traffic are listed and the keys a config file may give are traced to
+ * their origin. Every error is formatted as the CLI
  * would print it. Crashes, leaks and UB are the findings; refusals are
  * expected.
+ *
+ * A last line "#failalloc N" (or "N+") makes the N-th allocation (and every
+ * later one) of each load, with what follows it, fail (tests/fuzz/oom.h):
+ * the first error must then be -ENOMEM. The line is stripped first.
  *
  * The text is loaded as if it were tests/fuzz/configs/fuzz.yaml (the file
  * load is of a scratch folder in $TMPDIR, else /tmp, that mirrors that
@@ -45,6 +53,7 @@
 
 #include "sim/config/scenario.h"
 #include "sim/engine/ydoc.h"
+#include "tests/fuzz/oom.h"
 #include "topologies/cbd.h"
 #include "topologies/topo.h"
 
@@ -210,6 +219,8 @@ static int safe_text(const char *text, size_t len, const char *kv, const char *b
 	}
 	if (ydoc_parse(name, text, len, &y, &d))
 		return 1; /* the loader stops at the same error, before any file */
+	if (strcmp(ydoc_file(y), name))
+		abort(); /* the index names the file it read */
 	for (size_t i = 0; ok && i < ydoc_count(y); i++) {
 		const struct ydoc_entry *e = ydoc_at(y, i);
 
@@ -282,39 +293,118 @@ static int put(const char *text, size_t len)
 }
 
 /*
- * Load @text (from the scratch file when @from_file: with scn_load for an
- * odd length, else leniently as `check` does), then build, resolve and list
- * the pairs when the topology is small.
+ * Where keys of @s come from, as `check` says it (scn_origin) and as `run`
+ * places the fabric's refusal of one (scn_locate): the keys a config file
+ * or an overlay may give.
  */
-static void one(const char *text, size_t len, const char *const *sets, size_t n_sets, int from_file)
+static void locate_keys(const struct scenario *s)
+{
+	static const char *const keys[] = {
+	    "switch.buffer.size",  "switch.buffer.headroom_pool",
+	    "switch.pfc.xoff",	   "switch.ecn.kmin",
+	    "switch.dscp_to_tc.3", "nic.pfc",
+	    "nic.dscp2prio.26",	   "nic.dcqcn.rpg_ai_rate",
+	    "topology.link.rate",  "workload.size",
+	    "workload[0].size",	   "faults[0].at",
+	};
+	char line[1024];
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		struct diag d = {0};
+
+		scn_origin(s, keys[i]);
+		snprintf(d.path, sizeof(d.path), "%s", keys[i]);
+		snprintf(d.msg, sizeof(d.msg), "refused");
+		scn_locate(s, &d);
+		diag_str(&d, line, sizeof(line));
+	}
+}
+
+/* What `check` and `run` ask of a scenario that resolved against @t; 0 or -ENOMEM. */
+static int after_resolve(const struct scenario *s, const struct topo *t)
+{
+	struct cbd_pair *pairs = NULL;
+	size_t n = 0;
+	int err;
+
+	for (uint32_t i = 0; i < s->wl.n_flows; i++)
+		if (s->wl.flows[i].src >= t->n_hosts || s->wl.flows[i].dst >= t->n_hosts)
+			abort(); /* resolve must only give hosts that exist */
+	for (uint32_t i = 0; i < s->n_faults; i++) {
+		const char *node = scn_fault_node(s, s->fault_of[i]);
+
+		if (s->faults[i].link >= t->n_links)
+			abort();
+		if (node && topo_find_node(t, node) < 0)
+			abort(); /* a node_down names a node that exists */
+	}
+	err = scn_pairs(s, &pairs, &n);
+	for (size_t i = 0; !err && i < n; i++)
+		if (pairs[i].src >= t->n_hosts || pairs[i].dst >= t->n_hosts)
+			abort(); /* pairs of hosts that exist */
+	free(pairs);
+	return err;
+}
+
+/* How one() loads the input. */
+enum how {
+	TEXT,	     /* scn_load_text */
+	FILE_BY_LEN, /* the scratch file: as an overlay onto base_file for a length that is
+			a multiple of 3, else with scn_load for an odd length, else leniently */
+	BASE,	     /* the scratch file, with base_file merged onto it as an overlay */
+};
+
+/*
+ * Load @text as @how says, list its traffic's DSCPs as `check` does, then
+ * build, resolve and list the pairs when the topology is small, with the
+ * allocation failure @o asks for.
+ */
+static void one(const char *text, size_t len, const char *const *sets, size_t n_sets, enum how how,
+		struct fuzz_oom *o)
 {
 	struct scenario *s = NULL;
+	struct scn_dscp *dscps = NULL;
 	struct topo *t = NULL;
 	struct diag d = {0};
 	char line[1024];
-	int err;
+	size_t n_dscps = 0;
+	int err, failed;
 
-	if (!from_file) {
+	fuzz_oom_arm(o);
+	if (how == TEXT) {
 		err = scn_load_text(name, text, len, sets, n_sets, &s, &d);
+	} else if (how == BASE) {
+		const char *const overlays[] = {base_file};
+		const struct scn_load_opts lo = {overlays, 1, sets, n_sets, 0};
+
+		err = scn_load_with(scratch_file, &lo, &s, &d);
 	} else if (len % 3 == 0) {
 		/* the input as an overlay (--with) onto a fixed scenario */
 		const char *const overlays[] = {scratch_file};
-		const struct scn_load_opts o = {overlays, 1, sets, n_sets, 0};
+		const struct scn_load_opts lo = {overlays, 1, sets, n_sets, 0};
 
-		err = scn_load_with(base_file, &o, &s, &d);
+		err = scn_load_with(base_file, &lo, &s, &d);
 	} else if (len % 2) {
 		err = scn_load(scratch_file, sets, n_sets, &s, &d);
 	} else {
 		err = scn_load_ex(scratch_file, sets, n_sets, SCN_LOAD_LENIENT, &s, &d);
 	}
 	if (err) {
+		failed = fuzz_oom_disarm(o);
+		fuzz_oom_check(failed, err, &d, "loading the scenario");
 		if (s)
 			abort(); /* a failed load hands nothing back */
 		diag_str(&d, line, sizeof(line));
 		return;
 	}
-	if (small_enough(&s->topo)) {
-		memset(&d, 0, sizeof(d));
+	err = scn_data_dscps(s, &dscps, &n_dscps);
+	for (size_t i = 0; !err && i < n_dscps; i++)
+		if (dscps[i].dscp > 63 || !memchr(dscps[i].path, '\0', sizeof(dscps[i].path)))
+			abort();
+	free(dscps);
+	if (!err)
+		locate_keys(s);
+	if (!err && small_enough(&s->topo)) {
 		err = topo_build(&s->topo, &t, &d);
 		if (err)
 			scn_locate(s, &d);
@@ -322,25 +412,12 @@ static void one(const char *text, size_t len, const char *const *sets, size_t n_
 			err = scn_resolve(s, t, &d);
 		if (err)
 			diag_str(&d, line, sizeof(line));
-		for (uint32_t i = 0; !err && i < s->wl.n_flows; i++)
-			if (s->wl.flows[i].src >= t->n_hosts || s->wl.flows[i].dst >= t->n_hosts)
-				abort(); /* resolve must only give hosts that exist */
-		for (uint32_t i = 0; !err && i < s->n_faults; i++)
-			if (s->faults[i].link >= t->n_links)
-				abort();
-		if (!err) {
-			struct cbd_pair *pairs = NULL;
-			size_t n = 0;
-
-			if (!scn_pairs(s, &pairs, &n))
-				for (size_t i = 0; i < n; i++)
-					if (pairs[i].src >= t->n_hosts ||
-					    pairs[i].dst >= t->n_hosts)
-						abort(); /* pairs of hosts that exist */
-			free(pairs);
-		}
+		else
+			err = after_resolve(s, t);
 		topo_free(t);
 	}
+	failed = fuzz_oom_disarm(o);
+	fuzz_oom_check(failed, err, &d, "building and resolving the scenario");
 	scn_free(s);
 }
 
@@ -353,8 +430,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	};
 	const char *text = (const char *)data;
 	const char *mark, *sets[1];
+	struct fuzz_oom o;
 	char kv[256];
 	int have_set = 0;
+
+	size = fuzz_oom_strip(data, size, &o);
 
 	for (mark = text; mark + 5 <= text + size && memcmp(mark, "#set ", 5); mark++)
 		;
@@ -373,10 +453,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (!safe_text(text, size, have_set ? kv : NULL, configs))
 		return 0;
-	one(text, size, NULL, 0, 0);
-	if (safe_text(text, size, NULL, scratch) && !put(text, size))
-		one(text, size, fixed, sizeof(fixed) / sizeof(fixed[0]), 1);
+	one(text, size, NULL, 0, TEXT, &o);
+	if (safe_text(text, size, NULL, scratch) && !put(text, size)) {
+		one(text, size, fixed, sizeof(fixed) / sizeof(fixed[0]), FILE_BY_LEN, &o);
+		if (size % 3 == 0)
+			one(text, size, NULL, 0, BASE, &o);
+	}
 	if (have_set)
-		one(text, size, sets, 1, 0);
+		one(text, size, sets, 1, TEXT, &o);
+	fuzz_oom_done(&o);
 	return 0;
 }

@@ -6,6 +6,14 @@
  * action). Crashes, leaks, UB and broken invariants (abort) are the
  * findings; refusals are expected.
  *
+ * A last line "#failalloc N" (or "N+") makes the reader's N-th allocation
+ * (and every later one) fail (tests/fuzz/oom.h): it must then refuse with
+ * -ENOMEM. jansson's own allocations never fail here: jansson 2.14's parser
+ * goes on when its string buffer cannot grow, with a byte missing (a wrong
+ * key that parses, or a read past the buffer; jansson issue #362), which no
+ * reader can repair; that the reader takes jansson's refusal for want of
+ * memory as "out of memory" is a test of tests/test_oom.c.
+ *
  * Not part of the meson build (it needs clang's -fsanitize=fuzzer): `make
  * fuzz` builds it with every library source below the command line and
  * runs it on its seeds (tests/fuzz/run.sh; `tests/fuzz/run.sh sonic` runs
@@ -19,6 +27,7 @@
 #include <string.h>
 
 #include "sim/config/sonic.h"
+#include "tests/fuzz/oom.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -60,15 +69,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct sonic_cfg c;
 	struct diag d = {0};
+	struct fuzz_oom o;
 	char buf[1024];
-	int err;
+	int err, failed;
 
+	size = fuzz_oom_strip(data, size, &o);
+	fuzz_oom_arm(&o);
 	err = sonic_read_text("fuzz.json", (const char *)data, size, &c, &d);
+	failed = fuzz_oom_disarm(&o);
+	fuzz_oom_check(failed, err, &d, "sonic_read_text");
+	fuzz_oom_done(&o);
 	if (err) {
 		if (err != -22 && err != -12)
 			abort();
 		diag_str(&d, buf, sizeof(buf));
-		if (!buf[0] || strchr(buf, '\n'))
+		if ((!buf[0] && err != -ENOMEM) || strchr(buf, '\n'))
 			abort();
 		return 0;
 	}

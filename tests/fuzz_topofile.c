@@ -11,7 +11,16 @@
  * A comment in the input steers what the text alone cannot: "#rate0" loads
  * it with topology.link and topology.uplink at rate 0 (links without a
  * rate of their own are then refused), "#nofile" names a file that does
- * not exist, "#nopath" gives no path at all.
+ * not exist, "#nopath" gives no path at all. "#ports65536" loads instead a
+ * file of 65536 links between the same two nodes, more than a node may have
+ * (written out: an alias may not stand for that many); it takes seconds
+ * under ASan, so it works only with FUZZ_SLOW set in the environment, as
+ * run.sh sets it to replay tests/fuzz/topofile/replay/ through the coverage
+ * build: fuzzing never makes it.
+ *
+ * A last line "#failalloc N" (or "N+") makes the reader's N-th allocation
+ * (and every later one) fail (tests/fuzz/oom.h): it must then refuse with
+ * -ENOMEM. The line is stripped before the text is written.
  *
  * Not part of the meson build (it needs clang's -fsanitize=fuzzer): `make
  * fuzz` builds it with every library source below the command line and
@@ -28,6 +37,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tests/fuzz/oom.h"
 #include "topologies/topo.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -82,6 +92,24 @@ static void put(const uint8_t *data, size_t size)
 		size -= (size_t)n;
 	}
 	close(fd);
+}
+
+/* The scratch file: a host and a switch, and 65536 links between them. */
+static void put_ports_65536(void)
+{
+	static const char head[] = "nodes: [{name: h, kind: host}, {name: s, kind: switch}]\n"
+				   "links:\n";
+	static const char link[] = "- {a: h, b: s}\n";
+	const size_t n = sizeof(head) - 1 + 65536 * (sizeof(link) - 1);
+	char *text = malloc(n), *p = text;
+
+	check(text != NULL, "memory for the file");
+	memcpy(p, head, sizeof(head) - 1);
+	p += sizeof(head) - 1;
+	for (int i = 0; i < 65536; i++, p += sizeof(link) - 1)
+		memcpy(p, link, sizeof(link) - 1);
+	put((const uint8_t *)text, n);
+	free(text);
 }
 
 static int has(const uint8_t *data, size_t size, const char *word)
@@ -147,27 +175,38 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	};
 	struct topo *t = NULL;
 	struct diag d = {0};
+	struct fuzz_oom o;
 	char line[1024];
-	int err, lines = 1;
+	int err, failed, lines = 1;
 
+	size = fuzz_oom_strip(data, size, &o);
 	/* an upper bound of libyaml's count: \r, \n, NEL, LS and PS each break a line */
 	for (size_t i = 0; i < size; i++)
 		lines += data[i] == '\n' || data[i] == '\r' ||
 			 (i + 1 < size && !memcmp(data + i, "\xc2\x85", 2)) ||
 			 (i + 2 < size && (!memcmp(data + i, "\xe2\x80\xa8", 3) ||
 					   !memcmp(data + i, "\xe2\x80\xa9", 3)));
-	put(data, size);
+	if (getenv("FUZZ_SLOW") && has(data, size, "#ports65536")) {
+		put_ports_65536();
+		lines = 65536 + 3;
+	} else {
+		put(data, size);
+	}
 	if (has(data, size, "#rate0"))
 		spec.link.rate_bps = spec.uplink.rate_bps = 0;
 	if (has(data, size, "#nofile"))
 		spec.file = missing;
 	if (has(data, size, "#nopath"))
 		spec.file = "";
+	fuzz_oom_arm(&o);
 	err = topo_file_load(&spec, &t, &d);
+	failed = fuzz_oom_disarm(&o);
+	fuzz_oom_check(failed, err, &d, "topo_file_load");
+	fuzz_oom_done(&o);
 	if (err) {
 		check(err < 0, "a negative error");
 		check(t == NULL, "a refusal hands nothing back");
-		check(d.msg[0] != '\0', "a refusal carries a message");
+		check(d.msg[0] || err == -ENOMEM, "a refusal carries a message (-ENOMEM need not)");
 		check(!d.file[0] || !strcmp(d.file, spec.file), "the error names the file or none");
 		check(d.line >= 0 && d.line <= lines + 1, "the error line is in the text");
 		diag_str(&d, line, sizeof(line));

@@ -17,9 +17,13 @@
 #include "failalloc.h"
 #include "models/packet.h"
 #include "proc.h"
+#include "sim/config/scenario.h"
+#include "sim/config/sonic.h"
 #include "sim/engine/evq.h"
 #include "sim/run/results.h"
 #include "sim/run/sim.h"
+#include "support.h"
+#include "topologies/topo.h"
 
 static void count(void *obj, uint64_t arg)
 {
@@ -91,6 +95,123 @@ Test(oom, a_packet_pool_that_cannot_grow_returns_null)
 	cr_assert_not_null(p);
 	pkt_free(&pool, p);
 	pkt_pool_destroy(&pool);
+}
+
+/*
+ * jansson's parser gives up without a message when it cannot allocate (its
+ * loader sets json_error_out_of_memory nowhere in 2.14): the SONiC reader
+ * says out of memory, not "malformed JSON". Its first allocations (the
+ * lexer's buffer, the top object) are ones it gives up on cleanly.
+ */
+Test(oom, a_sonic_file_jansson_has_no_memory_for_is_out_of_memory)
+{
+	static const char text[] = "{\"PORT\": {\"Ethernet0\": {\"speed\": \"100000\"}}}";
+	struct sonic_cfg c;
+
+	json_set_alloc_funcs(malloc, free); /* failalloc's malloc */
+	for (long n = 1; n <= 2; n++) {
+		struct diag d = {0};
+		int err;
+
+		failalloc_set(n, 0);
+		err = sonic_read_text("x.json", text, strlen(text), &c, &d);
+		cr_assert_eq(failalloc_failed(), 1);
+		failalloc_set(0, 0);
+		cr_assert_eq(err, -ENOMEM, "allocation %ld: %d, %s", n, err, d.msg);
+		cr_assert_str_eq(d.msg, "out of memory");
+	}
+	cr_assert_eq(sonic_read_text("x.json", text, strlen(text), &c, &(struct diag){0}), 0);
+}
+
+/*
+ * A topology file: each allocation of its load fails in turn, and the load
+ * says -ENOMEM, not that a node or a link of the file is wrong.
+ */
+Test(oom, every_allocation_of_a_topology_file_load_can_fail)
+{
+	struct topo_spec spec = {
+	    .kind = TOPO_FILE,
+	    .file = ts_src("topologies/triangle.yaml"),
+	    .link = {100000000000ULL, 10 * SIMTIME_US},
+	    .uplink = {400000000000ULL, 150 * SIMTIME_US},
+	};
+	struct topo *t = NULL;
+	long total, n;
+	int err;
+
+	failalloc_set(0, 0);
+	cr_assert_eq(topo_file_load(&spec, &t, &(struct diag){0}), 0);
+	topo_free(t);
+	total = failalloc_seen();
+	cr_assert_gt(total, 10, "%ld allocations", total);
+	for (n = 1;; n++) {
+		struct diag d = {0};
+		long failed;
+
+		t = NULL;
+		failalloc_set(n, 0);
+		err = topo_file_load(&spec, &t, &d);
+		failed = failalloc_failed();
+		failalloc_set(0, 0);
+		topo_free(t);
+		if (!failed)
+			break;
+		cr_assert_eq(err, -ENOMEM, "allocation %ld of %ld failed: %d, %s", n, total, err,
+			     d.msg);
+		cr_assert_null(t);
+	}
+	cr_assert_eq(err, 0);
+	cr_assert_eq(n, total + 1);
+}
+
+/* Loads that between them reach the loader's allocations that input steers. */
+static const struct {
+	const char *yaml, *set;
+} loads[] = {
+	/* a --set into a section the scenario does not have: the loader makes it */
+	{"topology: {kind: star, hosts: 2}\n"
+	 "workload: {kind: incast, senders: 1, size: 64KB}\n",
+	 "topology.link.rate=40Gbps"},
+};
+
+/*
+ * Each allocation of each scenario load fails in turn, and the load says
+ * -ENOMEM, never that the scenario is wrong.
+ */
+Test(oom, every_allocation_of_a_scenario_load_can_fail)
+{
+	for (size_t k = 0; k < sizeof(loads) / sizeof(loads[0]); k++) {
+		const char *const sets[] = {loads[k].set};
+		size_t n_sets = loads[k].set ? 1 : 0;
+		size_t len = strlen(loads[k].yaml);
+		struct scenario *s = NULL;
+		long total, n;
+		int err;
+
+		failalloc_set(0, 0);
+		cr_assert_eq(scn_load_text("oom.yaml", loads[k].yaml, len, sets, n_sets, &s,
+					   &(struct diag){0}),
+			     0, "load %zu", k);
+		scn_free(s);
+		total = failalloc_seen();
+		for (n = 1;; n++) {
+			struct diag d = {0};
+			long failed;
+
+			s = NULL;
+			failalloc_set(n, 0);
+			err = scn_load_text("oom.yaml", loads[k].yaml, len, sets, n_sets, &s, &d);
+			failed = failalloc_failed();
+			failalloc_set(0, 0);
+			scn_free(s);
+			if (!failed)
+				break;
+			cr_assert_eq(err, -ENOMEM, "load %zu, allocation %ld of %ld failed: %d, %s", k,
+				     n, total, err, d.msg);
+		}
+		cr_assert_eq(err, 0);
+		cr_assert_eq(n, total + 1);
+	}
 }
 
 /* Small runs that between them reach every allocation site of the

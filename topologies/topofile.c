@@ -273,12 +273,17 @@ static int tf_build(const struct topo_spec *spec, const struct tf_doc *doc,
 	if (err)
 		goto out_free;
 	for (i = 0; i < doc->nodes_count; i++) {
+		/* tf_check_nodes took every name topo_add_node could refuse */
 		r = topo_add_node(t, doc->nodes[i].name, doc->nodes[i].kind);
+		if (r == -ENOMEM) {
+			diag_set(d, file, 0, "", "out of memory");
+			err = -ENOMEM;
+			goto out_free;
+		}
 		if (r < 0) {
 			snprintf(path, sizeof(path), "nodes[%" PRIu32 "]", i);
-			err = tf_err(d, file, y, path, "cannot add node \"%s\": %s",
-				     doc->nodes[i].name,
-				     r == -E2BIG ? "too many nodes" : "out of memory");
+			err = tf_err(d, file, y, path, "cannot add node \"%s\": too many nodes",
+				     doc->nodes[i].name);
 			goto out_free;
 		}
 	}
@@ -306,16 +311,19 @@ static int tf_build(const struct topo_spec *spec, const struct tf_doc *doc,
 				   file, y, &ls, d);
 		if (err)
 			goto out_free;
+		/* ends that differ, a rate (tf_link_spec): only too many is left */
 		r = topo_add_link(t, (uint32_t)a, (uint32_t)b, &ls);
+		if (r == -ENOMEM) {
+			diag_set(d, file, 0, "", "out of memory");
+			err = -ENOMEM;
+			goto out_free;
+		}
 		if (r < 0) {
 			snprintf(path, sizeof(path), "links[%" PRIu32 "]", i);
-			if (r == -E2BIG)
-				err = tf_err(d, file, y, path,
-					     "\"%s\" or \"%s\" would have more than %u ports, or the "
-					     "file more than %u links", l->a, l->b, TOPO_MAX_PORTS,
-					     TOPO_MAX_ELEMS);
-			else
-				err = tf_err(d, file, y, path, "out of memory");
+			err = tf_err(d, file, y, path,
+				     "\"%s\" or \"%s\" would have more than %u ports, or the file "
+				     "more than %u links",
+				     l->a, l->b, TOPO_MAX_PORTS, TOPO_MAX_ELEMS);
 			goto out_free;
 		}
 	}

@@ -445,20 +445,24 @@ static const cyaml_schema_field_t *find_field(const cyaml_schema_field_t *f,
 	return NULL;
 }
 
+/* Why walk() found no field. */
+enum walk_miss { WALK_UNKNOWN, WALK_BAD_INDEX, WALK_NOMEM };
+
 /*
  * Follow @path through the schema. Returns the field of the last component,
- * or NULL; *@parent gets the field list that was searched last. With @data
- * (the loaded struct), also follows the data, allocating absent mappings,
- * and leaves the address of the last field's storage in *@slot.
+ * or NULL and *@miss says why; *@parent gets the field list that was
+ * searched last. With @data (the loaded struct), also follows the data,
+ * allocating absent mappings, and leaves the address of the last field's
+ * storage in *@slot.
  */
 static const cyaml_schema_field_t *walk(const cyaml_schema_value_t *top, const char *path,
-					const cyaml_schema_field_t **parent, void *data, void **slot,
-					int *bad_index)
+					const cyaml_schema_field_t **parent, void *data,
+					void **slot, enum walk_miss *miss)
 {
 	const cyaml_schema_field_t *fields = top->mapping.fields, *f = NULL;
 	const char *p = path;
 
-	*bad_index = 0;
+	*miss = WALK_UNKNOWN;
 	for (;;) {
 		size_t len = strcspn(p, ".[");
 		uint8_t *base = data;
@@ -478,12 +482,12 @@ static const cyaml_schema_field_t *walk(const cyaml_schema_value_t *top, const c
 			unsigned count;
 
 			if (*end != ']' || !data) {
-				*bad_index = 1;
+				*miss = WALK_BAD_INDEX;
 				return NULL;
 			}
 			memcpy(&count, base + f->count_offset, sizeof(count));
 			if (idx >= count) {
-				*bad_index = 1;
+				*miss = WALK_BAD_INDEX;
 				return NULL;
 			}
 			data = *(uint8_t **)(base + f->data_offset) +
@@ -502,8 +506,10 @@ static const cyaml_schema_field_t *walk(const cyaml_schema_value_t *top, const c
 		if (data) {
 			void **ptr = (void **)(base + f->data_offset);
 
-			if (!*ptr && !(*ptr = calloc(1, f->value.data_size)))
+			if (!*ptr && !(*ptr = calloc(1, f->value.data_size))) {
+				*miss = WALK_NOMEM;
 				return NULL;
+			}
 			data = *ptr;
 		}
 		fields = f->value.mapping.fields;
@@ -518,7 +524,7 @@ static int apply_set(struct loader *l, struct raw_top *top, const char *kv)
 	const char *eq = strchr(kv, '=');
 	char path[160], keys[512];
 	void *slot = NULL;
-	int bad_index;
+	enum walk_miss miss;
 
 	if (!eq || eq == kv || (size_t)(eq - kv) >= sizeof(path)) {
 		diag_set(l->d, "--set", 0, "", "\"%s\" is not KEY=VALUE", kv);
@@ -526,9 +532,11 @@ static int apply_set(struct loader *l, struct raw_top *top, const char *kv)
 	}
 	memcpy(path, kv, (size_t)(eq - kv));
 	path[eq - kv] = '\0';
-	f = walk(l->raw->schema, path, &parent, top, &slot, &bad_index);
+	f = walk(l->raw->schema, path, &parent, top, &slot, &miss);
 	if (!f) {
-		if (bad_index) {
+		if (miss == WALK_NOMEM)
+			return -ENOMEM;
+		if (miss == WALK_BAD_INDEX) {
 			diag_set(l->d, "--set", 0, path, "no such list item in %s", l->file);
 		} else {
 			list_keys(parent, keys, sizeof(keys));

@@ -86,15 +86,14 @@ static int sonic_finish(const char *name, const char *src, size_t len, json_t *r
 			if ((unsigned char)*p < 0x20 || *p == 0x7f)
 				*p = '?';
 		}
-		switch (json_error_code(je)) {
-		case json_error_out_of_memory:
+		/* jansson 2.14 gives up with no message at all when it cannot
+		 * allocate: every syntax error has one */
+		if (json_error_code(je) == json_error_out_of_memory || !text[0]) {
 			diag_set(d, name, 0, "", "out of memory");
 			return -ENOMEM;
-		default:
-			diag_set(d, name, je->line > 0 ? je->line : 0, "", "malformed JSON: %s",
-				 text);
-			return -EINVAL;
 		}
+		diag_set(d, name, je->line > 0 ? je->line : 0, "", "malformed JSON: %s", text);
+		return -EINVAL;
 	}
 	cfg = calloc(1, sizeof(*cfg));
 	if (!cfg) {

@@ -3,18 +3,29 @@
 # turn for FUZZ_TIME seconds on a copy of its seeds, then measure the line
 # coverage of its reader by replaying the final corpus through a second,
 # coverage-instrumented build (llvm-profdata, llvm-cov). Prints per harness
-# the runs, edges and features, the findings (crash, leak, timeout and
-# out-of-memory files) and the coverage, then the coverage of every reader
-# under all the harnesses together.
+# the runs, edges and features, the CPU seconds (user + system) the fuzzing
+# took, the findings (crash, leak, timeout and out-of-memory files) and the
+# coverage, then the coverage of every reader under all the harnesses
+# together.
 #
 #   tests/fuzz/run.sh [HARNESS...]          (make fuzz [FUZZ_TIME=s])
 #
-#   FUZZ_TIME   seconds of fuzzing per harness (default 60); 0 only replays
-#               the seeds: what they reach without fuzzing
+#   FUZZ_TIME   seconds of fuzzing per harness (default 60); 0 only runs the
+#               seeds, under the sanitizers and for coverage: what they reach
+#               without fuzzing
 #   FUZZ_OUT    scratch folder (default build-fuzz): binaries, corpora,
 #               findings, logs, coverage reports
+#   FUZZ_KEEP   1: start from the corpus already in FUZZ_OUT/HARNESS/corpus
+#               (what earlier runs found) plus the seeds, not from a fresh
+#               copy of the seeds; FUZZ_TIME=0 FUZZ_KEEP=1 then measures the
+#               coverage of several earlier runs' corpora together
 #   CLANG, LLVM_PROFDATA, LLVM_COV   the tools (default clang, llvm-profdata-14,
 #               llvm-cov-14)
+#
+# The seeds are the harness's seed folders and, for the inputs listed in
+# tests/fuzz/HARNESS/failalloc, one copy per allocation with a trailer that
+# makes that allocation fail (tests/fuzz/oom.h): every harness is built with
+# tests/failalloc.c, so out-of-memory paths are fuzzed too.
 #
 # One harness runs at a time, in this process (no -jobs, no -fork). Exit
 # status: 0, 1 when a harness found something (its files are listed and
@@ -33,6 +44,9 @@ ALL="sonic mlnx cc_params pod topofile scenario"
 # file moved between readers needs no change here
 LIBSRC=$(printf '%s ' sim/engine/*.c topologies/*.c models/*.c sim/config/*.c)
 LIBS="-lcyaml -lyaml -lgsl -lgslcblas -ljansson -lm"
+# allocation failures (tests/fuzz/oom.h): every allocation of the sources
+# above (and of the harness) goes through tests/failalloc.c
+FAILALLOC_WRAP="-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup,--wrap=strndup"
 SONIC_READERS=$(printf '%s ' sim/config/sonic*.c)
 MLNX_READERS="sim/config/mlnx.c sim/config/cc_params.c"
 POD_READERS=$(printf '%s ' sim/config/pod*.c)
@@ -40,6 +54,9 @@ TOPO_READERS="topologies/topofile.c"
 SCENARIO_READERS=$(printf '%s ' sim/config/scenario*.c)
 ALL_READERS="$SONIC_READERS $MLNX_READERS $POD_READERS $TOPO_READERS sim/engine/ydoc.c $SCENARIO_READERS"
 
+KEEP=${FUZZ_KEEP:-0}
+KEEP_NOTE=""
+[ "$KEEP" = 1 ] && KEEP_NOTE=", kept corpora"
 case $FUZZ_TIME in
 '' | *[!0-9]*) echo "run.sh: FUZZ_TIME must be whole seconds, not '$FUZZ_TIME'" >&2; exit 2 ;;
 esac
@@ -53,7 +70,7 @@ done
 harness() {
 	EXTRA=""
 	REPLAY=""
-	SOURCES="tests/fuzz_$1.c $LIBSRC"
+	SOURCES="tests/fuzz_$1.c $LIBSRC tests/failalloc.c"
 	case $1 in
 	sonic)
 		SEEDS="tests/fuzz/sonic/seeds tests/sonic experiments/configs/*.json"
@@ -71,8 +88,9 @@ harness() {
 	topofile)
 		SEEDS="tests/fuzz/topofile/seeds topologies/*.yaml tests/topo_*.yaml"
 		READERS=$TOPO_READERS
-		# 65536 links, more ports than a node may have: 0.3 s, but minutes under
-		# ASan (libcyaml replays each alias with a realloc), so replayed only
+		# 65536 links, more ports than a node may have: a 1 MB file the
+		# harness writes (#ports65536, with FUZZ_SLOW set), too slow to
+		# fuzz, so replayed only
 		REPLAY="tests/fuzz/topofile/replay" ;;
 	scenario)
 		SEEDS="tests/fuzz/scenario/seeds experiments/*.yaml tests/bad tests/good tests/check"
@@ -83,19 +101,45 @@ harness() {
 	esac
 }
 
+# Copy the seeds of the current harness into $dir/corpus, named by content
+# as libFuzzer names its own, then add the allocation-failure seeds: for
+# each input listed in tests/fuzz/HARNESS/failalloc (paths from the source
+# root, "#" comments), one copy per allocation the harness's reader calls
+# make on it, with the trailer "#failalloc N" (tests/fuzz/oom.h) that fails
+# the N-th. The harness itself counts them (FUZZ_ALLOC_COUNT).
+seed() {
+	local list="tests/fuzz/$h/failalloc" f n i base
+	# shellcheck disable=SC2086
+	find $SEEDS -maxdepth 1 -type f ! -name '*.dict' 2>/dev/null | while read -r f; do
+		cp "$f" "$dir/corpus/$(sha1sum <"$f" | cut -c1-40)"
+	done
+	[ -f "$list" ] || return 0
+	# shellcheck disable=SC2046
+	FUZZ_ALLOC_COUNT=1 LLVM_PROFILE_FILE=/dev/null "$dir/cov_$h" -runs=0 \
+		$(sed 's/#.*//' "$list") 2>&1 |
+		awk '/^Running: / { f = $2 } /^fuzz: allocations / { print f, $3 }' >"$dir/allocations.txt"
+	while read -r f n; do
+		base="$dir/corpus/failalloc-$(sha1sum <"$f" | cut -c1-12)"
+		for ((i = 1; i <= n; i++)); do
+			{ cat "$f" && printf '\n#failalloc %d' "$i"; } >"$base-$i"
+		done
+	done <"$dir/allocations.txt"
+}
+
 # Build $2 from the current harness's sources with flags $3, unless it is
 # newer than every source and header.
 build() {
 	local name=$1 bin=$2 flags=$3 f stale=0
 	if [ -x "$bin" ]; then
-		for f in $SOURCES sim/*/*.h models/*.h topologies/*.h tests/fuzz/run.sh; do
+		for f in $SOURCES sim/*/*.h models/*.h topologies/*.h tests/*.h tests/fuzz/*.h \
+			tests/fuzz/run.sh; do
 			[ "$f" -nt "$bin" ] && stale=1 && break
 		done
 		[ $stale = 0 ] && return 0
 	fi
 	# shellcheck disable=SC2086
 	if ! "$CLANG" $flags -std=c11 -w -D_POSIX_C_SOURCE=200809L -DROCESIM_VERSION='"fuzz"' \
-		-I. $SOURCES $LIBS -o "$bin" 2>"$bin.log"; then
+		-I. $SOURCES $LIBS $FAILALLOC_WRAP -o "$bin" 2>"$bin.log"; then
 		echo "run.sh: building $name failed:" >&2
 		cat "$bin.log" >&2
 		exit 2
@@ -123,6 +167,7 @@ mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 export TMPDIR="$OUT/tmp" ROCESIM_SRC="$SRC"
 rm -rf "$TMPDIR" && mkdir -p "$TMPDIR" # what a crashed harness left behind
+unset ROCESIM_FAIL_ALLOC # failalloc.c's own switch: only the trailers fail allocations
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 
 HARNESSES=${*:-$ALL}
@@ -131,8 +176,8 @@ SUMMARY="$OUT/summary.txt"
 : >"$SUMMARY"
 OBJECTS=""
 PROFILES=""
-printf '%-10s %10s %7s %8s %7s %8s  %s\n' harness runs edges features corpus findings \
-	"line coverage of its reader (FUZZ_TIME=${FUZZ_TIME}s)" | tee -a "$SUMMARY"
+printf '%-10s %10s %7s %8s %7s %7s %8s  %s\n' harness runs edges features cpu_s corpus findings \
+	"line coverage of its reader (FUZZ_TIME=${FUZZ_TIME}s${KEEP_NOTE})" | tee -a "$SUMMARY"
 for h in $HARNESSES; do
 	harness "$h"
 	dir="$OUT/$h"
@@ -140,42 +185,45 @@ for h in $HARNESSES; do
 	build "$h" "$dir/fuzz_$h" "-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined"
 	build "$h" "$dir/cov_$h" "-g -O0 -fsanitize=fuzzer -fprofile-instr-generate -fcoverage-mapping"
 
-	# a fresh copy of the seeds, named by content as libFuzzer names its own
-	rm -rf "$dir/corpus" "$dir/profiles"/* "$dir/findings"/*
+	# the seeds, into a fresh corpus unless FUZZ_KEEP=1 keeps the last one
+	rm -rf "$dir/profiles"/* "$dir/findings"/*
+	[ "$KEEP" = 1 ] || rm -rf "$dir/corpus"
 	mkdir -p "$dir/corpus"
-	# shellcheck disable=SC2086
-	find $SEEDS -maxdepth 1 -type f ! -name '*.dict' 2>/dev/null | while read -r f; do
-		cp "$f" "$dir/corpus/$(sha1sum <"$f" | cut -c1-40)"
-	done
-	seeds=$(find "$dir/corpus" -type f | wc -l)
+	seed
 
-	runs=0 edges=- features=- corpus=$seeds
 	dict=""
 	[ -f "tests/fuzz/$h.dict" ] && dict="-dict=tests/fuzz/$h.dict"
-	if [ "$FUZZ_TIME" -gt 0 ]; then
-		# shellcheck disable=SC2086
-		"$dir/fuzz_$h" -max_total_time="$FUZZ_TIME" -timeout=10 -rss_limit_mb=2048 \
-			-print_final_stats=1 -artifact_prefix="$dir/findings/" $dict $EXTRA \
-			"$dir/corpus" >"$dir/fuzz.log" 2>&1
-		status=$?
-		runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$dir/fuzz.log" | tail -1)
-		last=$(grep -E '^#[0-9]+.* cov: ' "$dir/fuzz.log" | tail -1)
-		edges=$(echo "$last" | sed -n 's/.* cov: \([0-9]*\).*/\1/p')
-		features=$(echo "$last" | sed -n 's/.* ft: \([0-9]*\).*/\1/p')
-		corpus=$(find "$dir/corpus" -type f | wc -l)
-		if [ $status -ne 0 ] && [ -z "$(find "$dir/findings" -type f)" ]; then
-			echo "run.sh: fuzz_$h exited with $status and left no file: see $dir/fuzz.log" >&2
-			FOUND=1
-		fi
+	# fuzz (FUZZ_TIME=0: only run the corpus once, under the sanitizers);
+	# bash's time gives the user and system seconds of the fuzzing process
+	limit="-max_total_time=$FUZZ_TIME"
+	[ "$FUZZ_TIME" = 0 ] && limit="-runs=0"
+	TIMEFORMAT='%U %S'
+	# shellcheck disable=SC2086
+	{ time "$dir/fuzz_$h" "$limit" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+		-artifact_prefix="$dir/findings/" $dict $EXTRA "$dir/corpus" >"$dir/fuzz.log" 2>&1; } \
+		2>"$dir/cpu.txt"
+	status=$?
+	cpu=$(awk '$1 ~ /^[0-9.]+$/ { printf "%.0f", $1 + $2 }' "$dir/cpu.txt")
+	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$dir/fuzz.log" | tail -1)
+	last=$(grep -E '^#[0-9]+.* (cov|INITED): ' "$dir/fuzz.log" | tail -1)
+	edges=$(echo "$last" | sed -n 's/.* cov: \([0-9]*\).*/\1/p')
+	features=$(echo "$last" | sed -n 's/.* ft: \([0-9]*\).*/\1/p')
+	corpus=$(find "$dir/corpus" -type f | wc -l)
+	if [ $status -ne 0 ] && [ -z "$(find "$dir/findings" -type f)" ]; then
+		echo "run.sh: fuzz_$h exited with $status and left no file: see $dir/fuzz.log" >&2
+		FOUND=1
+	fi
+	# replay the corpus (seeds and what fuzzing added) through the coverage
+	# build: what fails there (a seed, with FUZZ_TIME=0) is a finding too
+	# shellcheck disable=SC2086
+	if ! FUZZ_SLOW=1 LLVM_PROFILE_FILE="$dir/profiles/%p.profraw" "$dir/cov_$h" -runs=0 \
+		-timeout=60 -rss_limit_mb=4096 -artifact_prefix="$dir/findings/" "$dir/corpus" \
+		$REPLAY >"$dir/replay.log" 2>&1; then
+		echo "run.sh: replaying the corpus of $h failed: see $dir/replay.log" >&2
+		FOUND=1
 	fi
 	findings=$(found | wc -l)
 	[ "$findings" -gt 0 ] && FOUND=1
-
-	# replay the corpus (seeds and what fuzzing added) through the coverage build
-	# shellcheck disable=SC2086
-	LLVM_PROFILE_FILE="$dir/profiles/%p.profraw" "$dir/cov_$h" -runs=0 -timeout=60 \
-		-rss_limit_mb=4096 "$dir/corpus" $REPLAY >"$dir/replay.log" 2>&1 ||
-		echo "run.sh: replaying the corpus of $h failed: see $dir/replay.log" >&2
 	"$LLVM_PROFDATA" merge -sparse "$dir/profiles"/*.profraw -o "$dir/cov.profdata"
 	# shellcheck disable=SC2086
 	"$LLVM_COV" show "$dir/cov_$h" -instr-profile="$dir/cov.profdata" $READERS \
@@ -183,8 +231,8 @@ for h in $HARNESSES; do
 	# shellcheck disable=SC2086
 	cov=$(coverage "$dir/cov_$h" "$dir/cov.profdata" $READERS |
 		awk '{ printf "%s%s %.1f%% (%d/%d)", (NR > 1 ? ", " : ""), $1, 100 * $2 / $3, $2, $3 }')
-	printf '%-10s %10s %7s %8s %7s %8s  %s\n' "$h" "${runs:-0}" "${edges:--}" "${features:--}" \
-		"$corpus" "$findings" "$cov" | tee -a "$SUMMARY"
+	printf '%-10s %10s %7s %8s %7s %7s %8s  %s\n' "$h" "${runs:-0}" "${edges:--}" \
+		"${features:--}" "${cpu:-0}" "$corpus" "$findings" "$cov" | tee -a "$SUMMARY"
 	found | sed 's/^/    /'
 	OBJECTS="$OBJECTS -object $dir/cov_$h"
 	PROFILES="$PROFILES $dir/cov.profdata"
