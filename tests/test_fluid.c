@@ -317,3 +317,45 @@ Test(fluid, the_verb_refuses_what_it_cannot_model)
 		cr_expect(access(path, F_OK) == 0, "%s", path);
 	}
 }
+
+/* --model fluid: a sweep's and a tune's points run `rocesim fluid`, whose
+ * results.json carries summary.fluid */
+Test(fluid, sweeps_and_tunes_run_the_fluid_model_with_model_fluid)
+{
+	char dir[300], csv[400], *text;
+	struct ts_proc p;
+	json_t *j;
+
+	snprintf(dir, sizeof(dir), "%s", ts_tmp("fsweep"));
+	ts_exec(&p, (const char *[]){"sweep", "experiments/fluid/oscillation.yaml", "--model",
+				     "fluid", "--vary", "topology.hosts=3,11", "--zip", "--vary",
+				     "workload.senders=2,10", "-o", dir, "--quiet", NULL});
+	cr_assert_eq(p.code, 0, "%s", p.err);
+	ts_proc_free(&p);
+	snprintf(csv, sizeof(csv), "%s/sweep.csv", dir);
+	text = ts_slurp(csv);
+	cr_assert(text);
+	cr_expect(strstr(text, "fluid.oscillates") != NULL, "%s", text);
+	free(text);
+	snprintf(csv, sizeof(csv), "%s/sweep.json", dir);
+	j = json_load_file(csv, 0, NULL);
+	cr_expect_str_eq(json_string_value(json_object_get(j, "model")), "fluid");
+	json_decref(j);
+
+	snprintf(dir, sizeof(dir), "%s", ts_tmp("ftune"));
+	ts_exec(&p, (const char *[]){"tune", "experiments/fluid/oscillation.yaml", "--model",
+				     "fluid", "--vary", "nic.dcqcn.rp_ai_rate=1..40", "--maximize",
+				     "nic.dcqcn.rp_ai_rate", "--subject-to",
+				     "fluid.oscillates == 0", "-o", dir, NULL});
+	cr_assert_eq(p.code, 0, "%s", p.err);
+	cr_expect(strstr(p.out, "rp_ai_rate: 29\n") != NULL, "%s", p.out);
+	ts_proc_free(&p);
+	/* packet metrics are not the fluid model's */
+	ts_exec(&p, (const char *[]){"tune", "experiments/fluid/oscillation.yaml", "--model",
+				     "fluid", "--vary", "nic.dcqcn.rp_ai_rate=1..40", "--minimize",
+				     "pfc_pause_frames", "-o", ts_tmp("ftune-bad"), NULL});
+	cr_expect_eq(p.code, 2);
+	cr_expect(strstr(p.err, "unknown metric (expected a varied key or one of: fluid.") != NULL,
+		  "%s", p.err);
+	ts_proc_free(&p);
+}

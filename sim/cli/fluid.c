@@ -32,8 +32,8 @@
 #include "topologies/topo.h"
 
 static const char usage[] =
-    "usage: rocesim fluid SCENARIO.yaml [--json] [-o DIR] [--set KEY=VALUE]...\n"
-    "                     [--duration T] [--step T]\n"
+    "usage: rocesim fluid SCENARIO.yaml [--json] [-o DIR] [--with OVERLAY.yaml]...\n"
+    "                     [--set KEY=VALUE]... [--duration T] [--step T] [--quiet]\n"
     "\n"
     "Solves the DCQCN fluid model (Zhu et al., CoNEXT 2016) for each bottleneck\n"
     "of the scenario's flows: a receiving host's access port shared by N flows.\n"
@@ -43,9 +43,14 @@ static const char usage[] =
     "\n"
     "options:\n"
     "  --json          print {\"bottlenecks\": [...]} instead of the table\n"
-    "  -o, --out DIR   also write DIR/fluid.json and DIR/fluid-<port>.csv (the\n"
-    "                  trajectory: t_us, queue_bytes, rc_gbps, rt_gbps, alpha)\n"
+    "  -o, --out DIR   also write DIR/fluid.json, DIR/fluid-<port>.csv (the\n"
+    "                  trajectory: t_us, queue_bytes, rc_gbps, rt_gbps, alpha) and\n"
+    "                  DIR/results.json (summary.fluid: the bottleneck with the\n"
+    "                  largest queue, what sweep and tune --model fluid read)\n"
+    "  --with FILE     merge a partial scenario onto SCENARIO, as run does\n"
     "  --set KEY=VALUE override a scenario key (repeatable)\n"
+    "  --seed N        taken and ignored: the model has no randomness\n"
+    "  --quiet         print nothing on stdout\n"
     "  --duration T    model time integrated (default 50ms)\n"
     "  --step T        the integration step, and the shortest feedback delay\n"
     "                  (default 1us)\n"
@@ -54,9 +59,9 @@ static const char usage[] =
 
 struct fluid_args {
 	const char *scenario, *outdir;
-	const char **sets;
-	size_t n_sets;
-	int json;
+	const char **sets, **overlays;
+	size_t n_sets, n_overlays;
+	int json, quiet;
 	simtime_t duration, step;
 };
 
@@ -210,6 +215,45 @@ static json_t *neck_json(const struct neck *k)
 	return j;
 }
 
+/*
+ * DIR/results.json for a sweep or a tune of the fluid model: its summary is
+ * summary.fluid of the bottleneck with the largest settled queue, the
+ * names the metrics of `tune --model fluid` take.
+ */
+static int write_results(const char *dir, const struct scenario *s, const struct neck *k,
+			 size_t n)
+{
+	const struct neck *w = &k[0];
+	char path[4200], tmp[4300];
+	json_t *j, *f;
+	int err = 0;
+
+	for (size_t i = 1; i < n; i++)
+		if (k[i].run.mean.q * k[i].frame > w->run.mean.q * w->frame)
+			w = &k[i];
+	f = json_object();
+	json_object_set_new(f, "port", json_string(w->port));
+	json_object_set_new(f, "queue_bytes", json_real(w->run.mean.q * w->frame));
+	json_object_set_new(f, "queue_max_bytes", json_real(w->run.q_max * w->frame));
+	json_object_set_new(f, "fixed_point_queue_bytes",
+			    w->has_fixed ? json_real(w->fixed.q * w->frame) : json_null());
+	json_object_set_new(f, "marking_probability",
+			    w->has_fixed ? json_real(w->fixed.p) : json_null());
+	json_object_set_new(f, "rate_bps", json_real(w->run.mean.rate / w->fp.c * w->rate_bps));
+	json_object_set_new(f, "oscillates", json_boolean(w->run.oscillates));
+	json_object_set_new(f, "amplitude_bytes", json_real(w->run.amplitude * w->frame));
+	json_object_set_new(f, "period_us", json_real(w->run.period * 1e6));
+	j = json_pack("{s:i,s:s,s:s,s:{s:o}}", "schema_version", 1, "scenario", s->name, "model",
+		      "fluid", "summary", "fluid", f);
+	snprintf(path, sizeof(path), "%s/results.json", dir);
+	snprintf(tmp, sizeof(tmp), "%s/.results.json.fluid", dir);
+	/* whole or not at all: a sweep takes results.json for a finished run */
+	if (!j || json_dump_file(j, tmp, JSON_INDENT(2)) || rename(tmp, path))
+		err = -EIO;
+	json_decref(j);
+	return err;
+}
+
 static int write_csv(const char *dir, const struct neck *k)
 {
 	char path[4200], name[sizeof(k->port)];
@@ -276,7 +320,12 @@ static int fluid_main(const struct fluid_args *a)
 	int err, rc = CLI_EXIT_INPUT;
 	json_t *all = NULL;
 
-	err = scn_load(a->scenario, a->sets, a->n_sets, &s, &d);
+	err = scn_load_with(a->scenario,
+			    &(struct scn_load_opts){.overlays = a->overlays,
+						    .n_overlays = a->n_overlays,
+						    .sets = a->sets,
+						    .n_sets = a->n_sets},
+			    &s, &d);
 	if (!err && (err = topo_build(&s->topo, &t, &d)))
 		scn_locate(s, &d);
 	else if (!err)
@@ -321,10 +370,10 @@ static int fluid_main(const struct fluid_args *a)
 			goto out;
 		}
 		json_array_append_new(all, neck_json(&necks[i]));
-		if (!a->json)
+		if (!a->json && !a->quiet)
 			print_neck(&necks[i], s);
 	}
-	if (a->json) {
+	if (a->json && !a->quiet) {
 		json_t *j = json_pack("{s:O}", "bottlenecks", all);
 
 		json_dumpf(j, stdout, JSON_INDENT(2));
@@ -343,6 +392,8 @@ static int fluid_main(const struct fluid_args *a)
 
 			snprintf(path, sizeof(path), "%s/fluid.json", a->outdir);
 			if (json_dump_file(j, path, JSON_INDENT(2)))
+				rc = CLI_EXIT_IO;
+			if (!rc && write_results(a->outdir, s, necks, n))
 				rc = CLI_EXIT_IO;
 			for (size_t i = 0; i < n && !rc; i++)
 				if (write_csv(a->outdir, &necks[i]))
@@ -376,7 +427,10 @@ int cmd_fluid(int argc, char **argv)
 	int rc = -1;
 
 	a.sets = calloc((size_t)argc + 1, sizeof(*a.sets));
-	if (!a.sets) {
+	a.overlays = calloc((size_t)argc + 1, sizeof(*a.overlays));
+	if (!a.sets || !a.overlays) {
+		free(a.sets);
+		free(a.overlays);
 		fputs("rocesim: out of memory\n", stderr);
 		return CLI_EXIT_INPUT;
 	}
@@ -389,6 +443,18 @@ int cmd_fluid(int argc, char **argv)
 			if (!v)
 				rc = cli_usage_error(pre, usage, "%s needs a folder", o);
 			a.outdir = argv[++i];
+		} else if (!strcmp(o, "--with")) {
+			if (!v)
+				rc = cli_usage_error(pre, usage, "%s needs an overlay file", o);
+			else
+				a.overlays[a.n_overlays++] = argv[++i];
+		} else if (!strcmp(o, "--seed")) {
+			/* the model has no randomness: taken, as a sweep passes it */
+			if (!v)
+				rc = cli_usage_error(pre, usage, "%s needs a number", o);
+			i++;
+		} else if (!strcmp(o, "--quiet") || !strcmp(o, "-q")) {
+			a.quiet = 1;
 		} else if (!strcmp(o, "--set")) {
 			if (!v || !strchr(v, '='))
 				rc = cli_usage_error(pre, usage, "%s needs KEY=VALUE", o);
@@ -411,5 +477,6 @@ int cmd_fluid(int argc, char **argv)
 	if (rc < 0)
 		rc = fluid_main(&a);
 	free(a.sets);
+	free(a.overlays);
 	return rc;
 }

@@ -245,6 +245,10 @@ static int other_sweep(const struct sweep_spec *sp, const char *dir, char *why, 
 		snprintf(why, size, "the sweep of another scenario");
 		other = 1;
 	}
+	if (!other && json_is_string(json_object_get(j, "model")) != (sp->fluid != 0)) {
+		snprintf(why, size, "the sweep of another model (--model)");
+		other = 1;
+	}
 	if (!other && json_array_size(axes) != sp->n_axes)
 		other = 1;
 	json_array_foreach(axes, i, ax) {
@@ -726,6 +730,7 @@ int sweep__main(const struct sweep_args *a)
 			goto fail;
 	}
 	sp.zip = a->zip;
+	sp.fluid = a->fluid;
 	err = sweep_spec_from_scenario(&sp, text, len, a->n_vary > 0, a->zip,
 				       a->seeds || a->seed_list, a->n_variants > 0, &d);
 	if (err || (err = sweep_spec_points(&sp, &d)))

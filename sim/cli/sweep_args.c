@@ -16,7 +16,7 @@ static const char usage[] =
     "KEY=LO..HI:xF]\n"
     "                     [--zip] [--variant NAME=OVERLAY.yaml]...\n"
     "                     [--seeds N | --seed-list S1,S2,...] [-j N] [-o DIR]\n"
-    "                     [--progress] [--quiet] [--slurm]\n"
+    "                     [--progress] [--quiet] [--slurm] [--model packet|fluid]\n"
     "       rocesim sweep --task K DIR\n"
     "       rocesim sweep --collect DIR [--quiet]\n"
     "\n"
@@ -45,6 +45,9 @@ static const char usage[] =
     "  -o, --out DIR         the sweep folder\n"
     "  --progress            a line on stderr as each run ends\n"
     "  --quiet               print nothing on stdout\n"
+    "  --model fluid         each point is `rocesim fluid` (the DCQCN fluid model, in\n"
+    "                        milliseconds: summary.fluid.* in its results.json), a\n"
+    "                        pre-screen before packet runs; the default is packet\n"
     "  --slurm               check the sweep, write DIR/sweep.json and DIR/sweep.sbatch\n"
     "                        (a Slurm job array, one task per run) and run nothing\n"
     "  --task K DIR          run K (from 0, in the order of sweep.csv) of the sweep in DIR\n"
@@ -113,6 +116,11 @@ int sweep__verb(int argc, char **argv, long local_ranks)
 				rc = cli_usage_error(pre, usage, "%s needs NAME=OVERLAY.yaml", o);
 			else
 				a.variants[a.n_variants++] = argv[++i];
+		} else if (!strcmp(o, "--model")) {
+			if (!v || (strcmp(v, "packet") && strcmp(v, "fluid")))
+				rc = cli_usage_error(pre, usage, "%s needs packet or fluid", o);
+			a.fluid = v && !strcmp(v, "fluid");
+			i++;
 		} else if (!strcmp(o, "--zip")) {
 			a.zip = 1;
 		} else if (!strcmp(o, "--seeds")) {

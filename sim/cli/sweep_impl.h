@@ -63,6 +63,7 @@ struct sweep_spec {
 	/* the variants, base first; none given: n_variants 0, the base alone */
 	struct sweep_variant *variants;
 	size_t n_variants;
+	int fluid; /* --model fluid: each point is `rocesim fluid`, not `run` */
 };
 
 /* How a run of the sweep ended. */
@@ -289,6 +290,7 @@ struct sweep_args {
 	size_t n_vary, n_variants;
 	unsigned long long seeds, jobs, task;
 	int zip, progress, quiet, slurm, collect, has_task, jobs_given;
+	int fluid; /* --model fluid */
 };
 
 /* The options of `rocesim sweep` (@local_ranks: this machine's ranks under

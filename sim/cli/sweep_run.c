@@ -82,6 +82,8 @@ static json_t *point_json(const struct sweep_spec *sp, const struct sweep_run *r
 		}
 	}
 	bad |= json_object_set_new(j, "overrides", ov);
+	if (sp->fluid)
+		bad |= json_object_set_new(j, "model", json_string("fluid"));
 	bad |= json_object_set_new(j, "seed", json_integer((json_int_t)r->seed));
 	bad |= json_object_set_new(j, "exit", json_integer(exit_code));
 	if (bad) {
@@ -174,7 +176,7 @@ static pid_t launch(const struct sweep_spec *sp, const struct sweep_exec *x, con
 		unlink(path);
 	snprintf(seed, sizeof(seed), "%llu", (unsigned long long)r->seed);
 	argv[k++] = x->self;
-	argv[k++] = "run";
+	argv[k++] = sp->fluid ? "fluid" : "run";
 	argv[k++] = sp->scenario;
 	argv[k++] = "-o";
 	argv[k++] = pdir;

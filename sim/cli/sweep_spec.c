@@ -480,6 +480,8 @@ json_t *sweep_spec_json(const struct sweep_spec *sp)
 	}
 	bad |= put(j, "axes", axes);
 	bad |= put(j, "zip", json_boolean(sp->zip));
+	if (sp->fluid) /* packet sweeps keep the file they always had */
+		bad |= put(j, "model", json_string("fluid"));
 	for (size_t s = 0; s < sp->n_seeds; s++)
 		bad |= append(seeds, json_integer((json_int_t)sp->seeds[s]));
 	bad |= put(j, "seeds", seeds);
@@ -595,6 +597,8 @@ int sweep_spec_load(const char *dir, struct sweep_spec *sp, struct diag *d)
 	snprintf(sp->sha256, sizeof(sp->sha256), "%s",
 		 str_of(json_object_get(j, "scenario"), "sha256"));
 	sp->zip = json_is_true(json_object_get(j, "zip"));
+	sp->fluid = json_is_string(json_object_get(j, "model")) &&
+		    !strcmp(json_string_value(json_object_get(j, "model")), "fluid");
 	if (!(sp->axes = calloc(json_array_size(axes) + 1, sizeof(*sp->axes))))
 		goto out;
 	json_array_foreach(axes, i, ax) {

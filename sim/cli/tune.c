@@ -359,6 +359,7 @@ static int build_spec(struct tune_ctx *c, const struct scenario *s)
 		return -ENOMEM;
 	sp->n_axes = c->pb.n_params + c->n_fixed;
 	sp->zip = 1;
+	sp->fluid = c->pb.fluid;
 	for (size_t i = 0; i < c->pb.n_params; i++)
 		if (!(sp->axes[i].key = strdup(c->pb.params[i].key)))
 			return -ENOMEM;

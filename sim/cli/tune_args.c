@@ -15,6 +15,7 @@ static const char usage[] =
     "                    (--minimize METRIC | --maximize METRIC)...\n"
     "                    [--subject-to 'METRIC OP VALUE']... [--set KEY=VALUE]...\n"
     "                    [--seeds N] [--budget N] [-j N] [-o DIR] [--progress | --quiet]\n"
+    "                    [--model packet|fluid]\n"
     "\n"
     "Searches the values of the varied keys that minimise (or maximise) a metric\n"
     "while the constraints hold, running SCENARIO.yaml as a sweep does: each\n"
@@ -45,6 +46,12 @@ static const char usage[] =
     "  --maximize METRIC        objectives, and the Pareto front of the points)\n"
     "  --subject-to 'M OP V'    a constraint (repeatable)\n"
     "  --set KEY=VALUE          a key fixed for every run, as run --set (repeatable)\n"
+    "  --model fluid            run each point with the DCQCN fluid model (`rocesim\n"
+    "                           fluid`, milliseconds a point): METRIC is then one of\n"
+    "                           fluid.queue_bytes, fluid.queue_max_bytes,\n"
+    "                           fluid.fixed_point_queue_bytes, fluid.marking_probability,\n"
+    "                           fluid.rate_bps, fluid.oscillates, fluid.amplitude_bytes,\n"
+    "                           fluid.period_us, or a varied key\n"
     "  --seeds N                N seeds from the scenario's (default 1)\n"
     "  --budget N               at most N runs, points x seeds (default 100)\n"
     "  -j N                     runs at once (default: the number of online cores)\n"
@@ -113,6 +120,11 @@ int tune__verb(int argc, char **argv, long local_ranks)
 				rc = cli_usage_error(pre, usage, "%s needs 'METRIC OP VALUE'", o);
 			else
 				a.subject_to[a.n_subject_to++] = argv[++i];
+		} else if (!strcmp(o, "--model")) {
+			if (!v || (strcmp(v, "packet") && strcmp(v, "fluid")))
+				rc = cli_usage_error(pre, usage, "%s needs packet or fluid", o);
+			a.fluid = v && !strcmp(v, "fluid");
+			i++;
 		} else if (!strcmp(o, "--set")) {
 			if (!v || !strchr(v, '=') || *v == '=')
 				rc = cli_usage_error(pre, usage, "%s needs KEY=VALUE", o);

@@ -60,6 +60,9 @@ struct tune_constraint {
 	char text[200]; /* "lossless_drops == 0", as given */
 };
 
+/* The metrics of `rocesim fluid`'s results.json (summary.fluid.*). NULL-terminated. */
+extern const char *const tune_fluid_metrics[];
+
 struct tune_problem {
 	struct tune_param params[TUNE_MAX_PARAMS];
 	size_t n_params;
@@ -70,6 +73,7 @@ struct tune_problem {
 	size_t n_seeds;
 	size_t budget; /* runs: points x seeds */
 	size_t batch;  /* points the evaluator may run at once (>= 1) */
+	int fluid;     /* points run `rocesim fluid`: only fluid.* metrics */
 };
 
 enum tune_state {
@@ -197,6 +201,7 @@ struct tune_args {
 	size_t n_obj;
 	unsigned long long seeds, budget, jobs;
 	int progress, quiet, jobs_given;
+	int fluid; /* --model fluid */
 };
 
 /* The options of `rocesim tune`; runs what they ask; the exit code. */

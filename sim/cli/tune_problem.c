@@ -15,10 +15,22 @@
 #include "sim/cli/tune_impl.h"
 #include "sim/config/scenario.h"
 
-/* Is @name a metric an expect: gate names? */
-static int known_metric(const char *name)
+const char *const tune_fluid_metrics[] = {
+	"fluid.queue_bytes",	      "fluid.queue_max_bytes", "fluid.fixed_point_queue_bytes",
+	"fluid.marking_probability", "fluid.rate_bps",	      "fluid.oscillates",
+	"fluid.amplitude_bytes",     "fluid.period_us",	      NULL,
+};
+
+/* The metrics a tune of @pb may name. */
+static const char *const *metrics_of(const struct tune_problem *pb)
 {
-	for (const char *const *m = scn_expect_metrics; *m; m++)
+	return pb->fluid ? tune_fluid_metrics : scn_expect_metrics;
+}
+
+/* Is @name a metric of @pb's runs? */
+static int known_metric(const struct tune_problem *pb, const char *name)
+{
+	for (const char *const *m = metrics_of(pb); *m; m++)
 		if (!strcmp(*m, name))
 			return 1;
 	return 0;
@@ -40,9 +52,9 @@ static int parse_metric(const struct tune_problem *pb, const char *where, const 
 	for (size_t i = 0; i < pb->n_params; i++)
 		if (!strcmp(pb->params[i].key, name))
 			m->param = (int)i;
-	if (m->param >= 0 || known_metric(name))
+	if (m->param >= 0 || known_metric(pb, name))
 		return 0;
-	for (const char *const *k = scn_expect_metrics; *k && n < sizeof(list); k++)
+	for (const char *const *k = metrics_of(pb); *k && n < sizeof(list); k++)
 		n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s", n ? ", " : "", *k);
 	diag_set(d, where, 0, name, "unknown metric (expected a varied key or one of: %s)", list);
 	return -EINVAL;
@@ -208,6 +220,7 @@ int tune_problem_build(struct tune_ctx *c, const struct tune_args *a, int ranks,
 	struct tune_problem *pb = &c->pb;
 	int err;
 
+	pb->fluid = a->fluid;
 	for (size_t i = 0; i < a->n_vary; i++) {
 		if ((err = parse_range(a->vary[i], &pb->params[i], d)))
 			return err;
