@@ -656,8 +656,8 @@ Test(pod, envfrom_and_value_from_not_given_are_notes)
 		    "comes from Secret nccl-secrets, key ifname: rocesim never reads Secrets");
 	for (size_t i = 1; i < p.n_notes; i++)
 		cr_assert_leq(p.notes[i - 1].line, p.notes[i].line, "notes in file order");
-	cr_assert_str_eq(pod_note_code(&p.notes[0]), "NCCL_ENV_NOT_GIVEN");
-	cr_assert_str_eq(pod_note_code(&p.notes[1]), "NCCL_ENV_SECRET");
+	cr_assert_str_eq(p.notes[0].code, "NCCL_ENV_NOT_GIVEN");
+	cr_assert_str_eq(p.notes[1].code, "NCCL_ENV_SECRET");
 	pod_free(&p);
 }
 
@@ -678,7 +678,7 @@ Test(pod, conflicting_values_across_containers_are_a_note_naming_both)
 		    "tests/pod/conflict-tc.yaml:41), Master/pytorch gives 106 (");
 	assert_note(&p, 41, POD_NOTE_CONFLICT, "NCCL_IB_TC=104",
 		    "tests/pod/conflict-tc.yaml:28); rocesim takes 104, the last in the file");
-	cr_assert_str_eq(pod_note_code(n), "NCCL_ENV_CONFLICT");
+	cr_assert_str_eq(n->code, "NCCL_ENV_CONFLICT");
 	/* a value from a ConfigMap is named at the ConfigMap's line */
 	assert_note(&p, 45, POD_NOTE_CONFLICT, "NCCL_IB_HCA=mlx5_2,mlx5_3",
 		    "tests/pod/conflict-tc.yaml:8); rocesim takes mlx5_2,mlx5_3");

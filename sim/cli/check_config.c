@@ -180,7 +180,7 @@ static void chk_pods(struct chk *c, const struct scenario *s)
 			continue; /* the loader refused it already */
 		/* ConfigMaps and Secrets not given, containers that disagree */
 		for (size_t k = 0; k < pc.n_notes; k++)
-			chk_add(c, CHK_WARNING, pod_note_code(&pc.notes[k]),
+			chk_add(c, CHK_WARNING, pc.notes[k].code,
 				chk_str("%s:%d %s", pc.file, pc.notes[k].line, pc.notes[k].what),
 				"%s", pc.notes[k].msg);
 		e = pod_get(&pc, "NCCL_IB_TC");

@@ -189,7 +189,7 @@ static void imp_pod(const struct pod_cfg *pc)
 			printf("\n");
 	}
 	for (size_t i = 0; i < pc->n_notes; i++)
-		printf("# warning %s %s:%d %s: %s\n", pod_note_code(&pc->notes[i]), pc->file,
+		printf("# warning %s %s:%d %s: %s\n", pc->notes[i].code, pc->file,
 		       pc->notes[i].line, pc->notes[i].what, pc->notes[i].msg);
 	if (tc && tc->value_from)
 		tc = NULL;

@@ -220,18 +220,6 @@ const struct pod_env *pod_ib_disabled(const struct pod_cfg *p)
 	return *end || errno || v == 0 ? NULL : e;
 }
 
-const char *pod_note_code(const struct pod_note *n)
-{
-	switch (n->kind) {
-	case POD_NOTE_CONFLICT:
-		return "NCCL_ENV_CONFLICT";
-	case POD_NOTE_NOT_GIVEN:
-		return "NCCL_ENV_NOT_GIVEN";
-	default:
-		return "NCCL_ENV_SECRET";
-	}
-}
-
 void pod_free(struct pod_cfg *p)
 {
 	if (!p)

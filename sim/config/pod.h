@@ -51,6 +51,7 @@ struct pod_note {
 	char what[96]; /* the variable or the source, for the finding's "where" */
 	char msg[480];
 	unsigned more; /* the same note in as many more containers (msg says so) */
+	const char *code; /* for `check`: NCCL_ENV_CONFLICT, NCCL_ENV_NOT_GIVEN, NCCL_ENV_SECRET */
 };
 
 struct pod_cfg {
@@ -85,8 +86,6 @@ const struct pod_env *pod_ib_disabled(const struct pod_cfg *p);
 #define POD_IB_DISABLED_WHY                                                                        \
 	"NCCL does not use RDMA at all (it falls back to TCP sockets): none of this "              \
 	"fabric's RoCE settings apply to the job"
-/* The code of @n for `check`: NCCL_ENV_CONFLICT, NCCL_ENV_NOT_GIVEN, NCCL_ENV_SECRET. */
-const char *pod_note_code(const struct pod_note *n);
 void pod_free(struct pod_cfg *p);
 
 #endif

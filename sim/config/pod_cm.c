@@ -3,10 +3,10 @@
  * ConfigMap that the scan (pod_scan.c) found before or after the workload,
  * read for what envFrom configMapRef and valueFrom configMapKeyRef take:
  * metadata.name, metadata.namespace and data, whose values are strings
- * (binaryData and the rest are ignored). Read event by event with libyaml
- * rather than with ydoc, which keeps an alias as "*": here an alias of a
- * scalar stands for that scalar's value. The scan bounded each document's
- * depth and aliases already.
+ * (binaryData and the rest are ignored). Read from libyaml's events rather
+ * than with ydoc, which keeps an alias as "*": here an alias of a scalar
+ * stands for that scalar's value. The scan bounded each document's depth
+ * and aliases already, and found it to be YAML.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -16,17 +16,20 @@
 
 #include "sim/config/pod_impl.h"
 
-struct pod_cm_anchor {
-	char *name;
-	char *value; /* NULL: a mapping or a list */
+/* One libyaml event of a ConfigMap document, kept for the walk below. */
+struct pod_cm_ev {
+	yaml_event_type_t type;
+	char *value;  /* a scalar's value, or the anchor an alias names */
+	char *anchor; /* the &anchor on a scalar, mapping or list */
+	int line;
+	int plain; /* a plain (unquoted) scalar */
 };
 
 struct pod_cm_walk {
 	const char *file;
-	yaml_parser_t parser;
+	struct pod_cm_ev *ev;
+	size_t n;
 	struct pod_cm *cm;
-	struct pod_cm_anchor *an;
-	size_t n_an;
 	struct diag *d;
 };
 
@@ -42,99 +45,104 @@ static void pod_cm_clear(struct pod_cm *cm)
 	memset(cm, 0, sizeof(*cm));
 }
 
-static int pod_cm_event(struct pod_cm_walk *w, yaml_event_t *ev)
+static void pod_cm_events_free(struct pod_cm_walk *w)
 {
-	if (yaml_parser_parse(&w->parser, ev))
-		return 0;
-	/* the scan read this text already: only a failed allocation gets here */
-	diag_set(w->d, w->file, (int)w->parser.problem_mark.line + 1, "", "malformed YAML: %s",
-		 w->parser.problem ? w->parser.problem : "syntax error");
-	return w->parser.error == YAML_MEMORY_ERROR ? -ENOMEM : -EINVAL;
-}
-
-static int pod_cm_anchor(struct pod_cm_walk *w, const yaml_char_t *name, const yaml_char_t *value)
-{
-	struct pod_cm_anchor *v;
-
-	if (!name)
-		return 0;
-	v = realloc(w->an, (w->n_an + 1) * sizeof(*v));
-	if (!v)
-		return -ENOMEM;
-	w->an = v;
-	v[w->n_an].name = strdup((const char *)name);
-	v[w->n_an].value = value ? strdup((const char *)value) : NULL;
-	if (!v[w->n_an].name || (value && !v[w->n_an].value)) {
-		free(v[w->n_an].name);
-		free(v[w->n_an].value);
-		return -ENOMEM;
+	for (size_t i = 0; i < w->n; i++) {
+		free(w->ev[i].value);
+		free(w->ev[i].anchor);
 	}
-	w->n_an++;
-	return 0;
+	free(w->ev);
 }
 
-/* The value an alias stands for: a scalar's, or NULL (a collection, or no anchor) */
-static const char *pod_cm_alias(const struct pod_cm_walk *w, const yaml_event_t *ev)
+/* The events of @text (one document), into w->ev. The scan read it already. */
+static int pod_cm_events(struct pod_cm_walk *w, const char *text, size_t len)
 {
-	for (size_t i = w->n_an; i-- > 0;)
-		if (!strcmp(w->an[i].name, (const char *)ev->data.alias.anchor))
-			return w->an[i].value;
-	return NULL;
-}
+	yaml_parser_t parser;
+	yaml_event_t ev;
+	size_t cap = 0;
+	int err = 0, done = 0;
 
-/* Read past the node that @ev starts (its anchors kept); @ev is deleted. */
-static int pod_cm_skip(struct pod_cm_walk *w, yaml_event_t *ev)
-{
-	int depth = 0, err = 0;
+	if (!yaml_parser_initialize(&parser))
+		return -ENOMEM;
+	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+	while (!err && !done) {
+		const yaml_char_t *value = NULL, *anchor = NULL;
+		struct pod_cm_ev *e;
 
-	do {
-		switch (ev->type) {
-		case YAML_SCALAR_EVENT:
-			err = pod_cm_anchor(w, ev->data.scalar.anchor, ev->data.scalar.value);
-			break;
-		case YAML_MAPPING_START_EVENT:
-			err = pod_cm_anchor(w, ev->data.mapping_start.anchor, NULL);
-			depth++;
-			break;
-		case YAML_SEQUENCE_START_EVENT:
-			err = pod_cm_anchor(w, ev->data.sequence_start.anchor, NULL);
-			depth++;
-			break;
-		case YAML_MAPPING_END_EVENT:
-		case YAML_SEQUENCE_END_EVENT:
-			depth--;
-			break;
-		default:
+		if (!yaml_parser_parse(&parser, &ev)) {
+			diag_set(w->d, w->file, (int)parser.problem_mark.line + 1, "",
+				 "malformed YAML: %s",
+				 parser.problem ? parser.problem : "syntax error");
+			err = parser.error == YAML_MEMORY_ERROR ? -ENOMEM : -EINVAL;
 			break;
 		}
-		yaml_event_delete(ev);
-		if (err || depth <= 0)
-			return err;
-	} while (!(err = pod_cm_event(w, ev)));
+		done = ev.type == YAML_STREAM_END_EVENT;
+		if (ev.type == YAML_SCALAR_EVENT) {
+			value = ev.data.scalar.value;
+			anchor = ev.data.scalar.anchor;
+		} else if (ev.type == YAML_ALIAS_EVENT) {
+			value = ev.data.alias.anchor;
+		} else if (ev.type == YAML_MAPPING_START_EVENT) {
+			anchor = ev.data.mapping_start.anchor;
+		} else if (ev.type == YAML_SEQUENCE_START_EVENT) {
+			anchor = ev.data.sequence_start.anchor;
+		}
+		if (w->n == cap) {
+			cap = cap ? cap * 2 : 64;
+			e = realloc(w->ev, cap * sizeof(*e));
+			err = e ? 0 : -ENOMEM;
+			w->ev = e ? e : w->ev;
+		}
+		if (!err) {
+			e = &w->ev[w->n++];
+			*e = (struct pod_cm_ev){.type = ev.type,
+						.line = (int)ev.start_mark.line + 1};
+			e->plain = ev.type == YAML_SCALAR_EVENT && ev.data.scalar.plain_implicit;
+			e->value = value ? strdup((const char *)value) : NULL;
+			e->anchor = anchor ? strdup((const char *)anchor) : NULL;
+			if ((value && !e->value) || (anchor && !e->anchor))
+				err = -ENOMEM;
+		}
+		yaml_event_delete(&ev);
+	}
+	yaml_parser_delete(&parser);
 	return err;
 }
 
-/* "a list", "a mapping", "an alias of a list": what a string value is not */
-static const char *pod_cm_what(const yaml_event_t *ev)
+/* The event after the node that starts at @i. */
+static size_t pod_cm_after(const struct pod_cm_walk *w, size_t i)
 {
-	switch (ev->type) {
-	case YAML_SEQUENCE_START_EVENT:
-		return "a list";
-	case YAML_MAPPING_START_EVENT:
-		return "a mapping";
-	default:
-		return "an alias of a list or mapping";
-	}
+	int depth = 0;
+
+	do {
+		if (w->ev[i].type == YAML_MAPPING_START_EVENT ||
+		    w->ev[i].type == YAML_SEQUENCE_START_EVENT)
+			depth++;
+		else if (w->ev[i].type == YAML_MAPPING_END_EVENT ||
+			 w->ev[i].type == YAML_SEQUENCE_END_EVENT)
+			depth--;
+		i++;
+	} while (depth > 0 && i < w->n);
+	return i;
 }
 
-/* A scalar @ev, or an alias of one: its value (borrowed), else NULL. */
-static const char *pod_cm_scalar(const struct pod_cm_walk *w, const yaml_event_t *ev)
+/* The value of scalar @i, or of the scalar an alias @i names; NULL for a collection. */
+static const char *pod_cm_scalar(const struct pod_cm_walk *w, size_t i)
 {
-	if (ev->type == YAML_SCALAR_EVENT)
-		return (const char *)ev->data.scalar.value;
-	if (ev->type == YAML_ALIAS_EVENT)
-		return pod_cm_alias(w, ev);
-	return NULL;
+	if (w->ev[i].type == YAML_SCALAR_EVENT)
+		return w->ev[i].value;
+	for (size_t k = i; w->ev[i].type == YAML_ALIAS_EVENT && k-- > 0;)
+		if (w->ev[k].anchor && !strcmp(w->ev[k].anchor, w->ev[i].value))
+			return w->ev[k].type == YAML_SCALAR_EVENT ? w->ev[k].value : NULL;
+	return NULL; /* the scan refused an alias without anchor */
+}
+
+/* "a list", "a mapping", "an alias of a list or mapping": what a string is not */
+static const char *pod_cm_what(yaml_event_type_t type)
+{
+	return type == YAML_SEQUENCE_START_EVENT  ? "a list"
+	       : type == YAML_MAPPING_START_EVENT ? "a mapping"
+						  : "an alias of a list or mapping";
 }
 
 static int pod_cm_kv_add(struct pod_cm *cm, const char *key, const char *value, int line)
@@ -144,165 +152,101 @@ static int pod_cm_kv_add(struct pod_cm *cm, const char *key, const char *value, 
 	if (!kv)
 		return -ENOMEM;
 	cm->kv = kv;
-	kv += cm->n;
+	kv += cm->n++;
+	kv->line = line;
 	kv->key = strdup(key);
 	kv->value = strdup(value);
-	kv->line = line;
-	if (!kv->key || !kv->value) {
-		free(kv->key);
-		free(kv->value);
-		return -ENOMEM;
+	return kv->key && kv->value ? 0 : -ENOMEM;
+}
+
+/* data (the mapping that starts at @i): one string per key, at the key's line. */
+static int pod_cm_data(struct pod_cm_walk *w, size_t i)
+{
+	char path[160];
+	int err = 0;
+
+	for (i++; !err && i < w->n && w->ev[i].type != YAML_MAPPING_END_EVENT; i += 2) {
+		const struct pod_cm_ev *k = &w->ev[i];
+		const char *val;
+
+		if (k->type != YAML_SCALAR_EVENT) {
+			diag_set(w->d, w->file, k->line, "data",
+				 "a key must be a plain word, not %s",
+				 k->type == YAML_ALIAS_EVENT ? "an alias" : pod_cm_what(k->type));
+			return -EINVAL;
+		}
+		snprintf(path, sizeof(path), "data.%.120s", k->value);
+		if (!(val = pod_cm_scalar(w, i + 1))) {
+			diag_set(w->d, w->file, k->line, path,
+				 "expected a string, not %s: a ConfigMap's data values are strings",
+				 pod_cm_what(w->ev[i + 1].type));
+			return -EINVAL;
+		}
+		if (pod_cm_get(w->cm, k->value)) {
+			diag_set(w->d, w->file, k->line, path, "duplicate key");
+			return -EINVAL;
+		}
+		err = pod_cm_kv_add(w->cm, k->value, val, k->line);
 	}
-	cm->n++;
+	return err;
+}
+
+/* metadata (the mapping that starts at @i): its name and namespace. */
+static int pod_cm_metadata(struct pod_cm_walk *w, size_t i)
+{
+	for (i++; i < w->n && w->ev[i].type != YAML_MAPPING_END_EVENT;) {
+		const struct pod_cm_ev *k = &w->ev[i];
+		size_t v = pod_cm_after(w, i);
+		const char *val = v < w->n ? pod_cm_scalar(w, v) : NULL;
+		char **to = NULL;
+
+		if (k->type == YAML_SCALAR_EVENT && !strcmp(k->value, "name")) {
+			to = &w->cm->name;
+			w->cm->line = k->line;
+		} else if (k->type == YAML_SCALAR_EVENT && !strcmp(k->value, "namespace")) {
+			to = &w->cm->ns;
+		}
+		if (to && val) {
+			free(*to);
+			if (!(*to = strdup(val)))
+				return -ENOMEM;
+		}
+		i = pod_cm_after(w, v);
+	}
 	return 0;
 }
 
-/* data: one string per key, at the key's line. */
-static int pod_cm_data(struct pod_cm_walk *w)
+/* The root mapping, at @i. */
+static int pod_cm_root(struct pod_cm_walk *w, size_t i)
 {
-	struct pod_cm *cm = w->cm;
-	yaml_event_t k, v;
-	char path[160];
-	int err;
+	int seen_data = 0, seen_meta = 0, err = 0;
 
-	for (;;) {
-		const char *val;
-		int line;
+	for (i++; !err && i < w->n && w->ev[i].type != YAML_MAPPING_END_EVENT;) {
+		const struct pod_cm_ev *k = &w->ev[i], *v;
+		int data = k->type == YAML_SCALAR_EVENT && !strcmp(k->value, "data");
+		int meta = k->type == YAML_SCALAR_EVENT && !strcmp(k->value, "metadata");
 
-		if ((err = pod_cm_event(w, &k)))
-			return err;
-		if (k.type == YAML_MAPPING_END_EVENT) {
-			yaml_event_delete(&k);
-			return 0;
-		}
-		line = (int)k.start_mark.line + 1;
-		if (k.type != YAML_SCALAR_EVENT) {
-			diag_set(w->d, w->file, line, "data", "a key must be a plain word, not %s",
-				 k.type == YAML_ALIAS_EVENT ? "an alias" : pod_cm_what(&k));
-			yaml_event_delete(&k);
+		if ((data && seen_data++) || (meta && seen_meta++)) {
+			diag_set(w->d, w->file, k->line, k->value, "duplicate key");
 			return -EINVAL;
 		}
-		snprintf(path, sizeof(path), "data.%.120s", (const char *)k.data.scalar.value);
-		if ((err = pod_cm_anchor(w, k.data.scalar.anchor, k.data.scalar.value)) ||
-		    (err = pod_cm_event(w, &v))) {
-			yaml_event_delete(&k);
-			return err;
-		}
-		val = pod_cm_scalar(w, &v);
-		if (!val) {
-			diag_set(w->d, w->file, line, path,
-				 "expected a string, not %s: a ConfigMap's data values are strings",
-				 pod_cm_what(&v));
-			err = -EINVAL;
-		} else if (pod_cm_get(cm, (const char *)k.data.scalar.value)) {
-			diag_set(w->d, w->file, line, path, "duplicate key");
-			err = -EINVAL;
-		} else {
-			err = pod_cm_kv_add(cm, (const char *)k.data.scalar.value, val, line);
-			if (!err && v.type == YAML_SCALAR_EVENT)
-				err = pod_cm_anchor(w, v.data.scalar.anchor, v.data.scalar.value);
-		}
-		yaml_event_delete(&k);
-		yaml_event_delete(&v);
-		if (err)
-			return err;
-	}
-}
-
-/* metadata: its name and namespace; the rest skipped. */
-static int pod_cm_metadata(struct pod_cm_walk *w)
-{
-	yaml_event_t k, v;
-	int err;
-
-	for (;;) {
-		char **to = NULL;
-		const char *val;
-
-		if ((err = pod_cm_event(w, &k)))
-			return err;
-		if (k.type == YAML_MAPPING_END_EVENT) {
-			yaml_event_delete(&k);
-			return 0;
-		}
-		if (k.type == YAML_SCALAR_EVENT) {
-			if (!strcmp((const char *)k.data.scalar.value, "name"))
-				to = &w->cm->name;
-			else if (!strcmp((const char *)k.data.scalar.value, "namespace"))
-				to = &w->cm->ns;
-			if (to == &w->cm->name)
-				w->cm->line = (int)k.start_mark.line + 1;
-		}
-		if ((err = pod_cm_skip(w, &k)) || (err = pod_cm_event(w, &v)))
-			return err;
-		val = pod_cm_scalar(w, &v);
-		if (to && val) {
-			free(*to);
-			if (!(*to = strdup(val))) {
-				yaml_event_delete(&v);
-				return -ENOMEM;
-			}
-		}
-		if ((err = pod_cm_skip(w, &v)))
-			return err;
-	}
-}
-
-/* The root mapping of a ConfigMap document. */
-static int pod_cm_root(struct pod_cm_walk *w)
-{
-	int seen_data = 0, seen_meta = 0, err;
-	yaml_event_t k, v;
-
-	for (;;) {
-		const char *key = NULL;
-		int line;
-
-		if ((err = pod_cm_event(w, &k)))
-			return err;
-		if (k.type == YAML_MAPPING_END_EVENT) {
-			yaml_event_delete(&k);
-			return 0;
-		}
-		line = (int)k.start_mark.line + 1;
-		if (k.type == YAML_SCALAR_EVENT &&
-		    !strcmp((const char *)k.data.scalar.value, "data"))
-			key = seen_data++ ? "" : "data";
-		else if (k.type == YAML_SCALAR_EVENT &&
-			 !strcmp((const char *)k.data.scalar.value, "metadata"))
-			key = seen_meta++ ? "" : "metadata";
-		if (key && !key[0]) {
-			diag_set(w->d, w->file, line, (const char *)k.data.scalar.value,
-				 "duplicate key");
-			yaml_event_delete(&k);
+		i = pod_cm_after(w, i);
+		v = &w->ev[i];
+		if ((data || meta) && v->type == YAML_MAPPING_START_EVENT)
+			err = data ? pod_cm_data(w, i) : pod_cm_metadata(w, i);
+		else if (data &&
+			 !(v->type == YAML_SCALAR_EVENT && v->plain &&
+			   (!v->value[0] || !strcmp(v->value, "~") || !strcmp(v->value, "null")))) {
+			diag_set(w->d, w->file, k->line, "data",
+				 "expected a mapping of keys, not %s",
+				 v->type == YAML_SCALAR_EVENT  ? "a single value"
+				 : v->type == YAML_ALIAS_EVENT ? "an alias (write the keys out)"
+							       : pod_cm_what(v->type));
 			return -EINVAL;
 		}
-		if ((err = pod_cm_skip(w, &k)) || (err = pod_cm_event(w, &v)))
-			return err;
-		if (key && v.type == YAML_MAPPING_START_EVENT) {
-			err = pod_cm_anchor(w, v.data.mapping_start.anchor, NULL);
-			yaml_event_delete(&v);
-			if (!err)
-				err = key[0] == 'd' ? pod_cm_data(w) : pod_cm_metadata(w);
-		} else if (key && key[0] == 'd' && v.type == YAML_SCALAR_EVENT &&
-			   v.data.scalar.plain_implicit &&
-			   (!v.data.scalar.value[0] ||
-			    !strcmp((const char *)v.data.scalar.value, "~") ||
-			    !strcmp((const char *)v.data.scalar.value, "null"))) {
-			yaml_event_delete(&v); /* data: (null): no keys */
-		} else if (key && key[0] == 'd') {
-			diag_set(w->d, w->file, line, "data", "expected a mapping of keys, not %s",
-				 v.type == YAML_SCALAR_EVENT  ? "a single value"
-				 : v.type == YAML_ALIAS_EVENT ? "an alias (write the keys out)"
-							      : pod_cm_what(&v));
-			yaml_event_delete(&v);
-			err = -EINVAL;
-		} else {
-			err = pod_cm_skip(w, &v);
-		}
-		if (err)
-			return err;
+		i = pod_cm_after(w, i);
 	}
+	return err;
 }
 
 /* Read ConfigMap document @doc of @text into @cm. */
@@ -311,40 +255,23 @@ static int pod_cm_read(const char *file, const char *text, size_t len, const str
 {
 	struct pod_cm_walk w = {.file = file, .cm = cm, .d = d};
 	const char *dtext;
-	size_t dlen;
+	size_t dlen, root = 0;
 	char *buf;
-	yaml_event_type_t type = YAML_NO_EVENT;
-	yaml_event_t ev;
 	int err;
 
 	if (doc->bad_msg[0]) {
 		diag_set(d, file, doc->bad_line, "", "%s", doc->bad_msg);
 		return -EINVAL;
 	}
-	if ((err = pod_slice(text, len, doc, &dtext, &dlen, &buf)))
-		return err;
-	if (!yaml_parser_initialize(&w.parser)) {
-		free(buf);
-		return -ENOMEM;
-	}
-	yaml_parser_set_input_string(&w.parser, (const unsigned char *)dtext, dlen);
+	err = pod_slice(text, len, doc, &dtext, &dlen, &buf);
+	if (!err)
+		err = pod_cm_events(&w, dtext, dlen);
 	/* stream start, document start, then the root mapping (the scan saw its kind) */
-	while (!(err = pod_cm_event(&w, &ev))) {
-		type = ev.type;
-		if (type == YAML_MAPPING_START_EVENT)
-			err = pod_cm_anchor(&w, ev.data.mapping_start.anchor, NULL);
-		yaml_event_delete(&ev);
-		if (err || type == YAML_MAPPING_START_EVENT || type == YAML_STREAM_END_EVENT)
-			break;
-	}
-	if (!err && type == YAML_MAPPING_START_EVENT)
-		err = pod_cm_root(&w);
-	yaml_parser_delete(&w.parser);
-	for (size_t i = 0; i < w.n_an; i++) {
-		free(w.an[i].name);
-		free(w.an[i].value);
-	}
-	free(w.an);
+	while (!err && root < w.n && w.ev[root].type != YAML_MAPPING_START_EVENT)
+		root++;
+	if (!err && root < w.n)
+		err = pod_cm_root(&w, root);
+	pod_cm_events_free(&w);
 	free(buf);
 	if (!err && !cm->ns && !(cm->ns = strdup("")))
 		err = -ENOMEM;

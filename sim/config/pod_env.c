@@ -51,7 +51,12 @@ static int pod_note(struct pod_ctx *c, enum pod_note_kind kind, int line, const 
 static int pod_note(struct pod_ctx *c, enum pod_note_kind kind, int line, const char *what,
 		    const char *fmt, ...)
 {
-	struct pod_note *n, note = {.kind = kind, .line = line};
+	static const char *const codes[] = {
+	    [POD_NOTE_CONFLICT] = "NCCL_ENV_CONFLICT",
+	    [POD_NOTE_NOT_GIVEN] = "NCCL_ENV_NOT_GIVEN",
+	    [POD_NOTE_SECRET] = "NCCL_ENV_SECRET",
+	};
+	struct pod_note *n, note = {.kind = kind, .line = line, .code = codes[kind]};
 	va_list ap;
 
 	snprintf(note.what, sizeof(note.what), "%s", what);
@@ -94,19 +99,15 @@ static int pod_notes_sort(struct pod_ctx *c)
 
 	if (c->n_notes < 2)
 		return 0;
-	by = malloc(c->n_notes * sizeof(*by));
-	v = malloc(c->n_notes * sizeof(*v));
-	if (!by || !v) {
-		free(by);
-		free(v);
+	/* the sorted notes, then the pointers that sort them */
+	if (!(v = malloc(c->n_notes * (sizeof(*v) + sizeof(*by)))))
 		return -ENOMEM;
-	}
+	by = (struct pod_note **)(v + c->n_notes);
 	for (size_t i = 0; i < c->n_notes; i++)
 		by[i] = &c->notes[i];
 	qsort(by, c->n_notes, sizeof(*by), pod_note_cmp);
 	for (size_t i = 0; i < c->n_notes; i++)
 		v[i] = *by[i];
-	free(by);
 	free(c->notes);
 	c->notes = v;
 	c->cap_notes = c->n_notes;
@@ -309,7 +310,7 @@ static int pod_env_from(struct pod_ctx *c, const char *base, unsigned i,
 				"time%s",
 				why, pod_optional(ef->cm) ? " (optional: without it, none)" : "");
 	}
-	for (size_t i = 0; i < cm->n; i++) {
+	for (size_t i = 0; !err && i < cm->n; i++) {
 		const struct pod_cm_kv *kv = &cm->kv[i];
 		char name[160];
 
@@ -332,10 +333,9 @@ static int pod_env_from(struct pod_ctx *c, const char *base, unsigned i,
 		snprintf(e->from, sizeof(e->from), "ConfigMap %s (envFrom)", cm->name);
 		e->src = POD_SRC_ENV_FROM;
 		e->src_line = kv->line;
-		if ((err = pod_push(c, e)))
-			return err;
+		err = pod_push(c, e);
 	}
-	return 0;
+	return err;
 }
 
 /* The NCCL_* variables of containers @ctrs[0..@n) found at @base ("spec.containers"). */
@@ -392,9 +392,8 @@ static int pod_ctrs(struct pod_ctx *c, const char *base, const char *replica,
 			snprintf(e.replica, sizeof(e.replica), "%s", replica);
 			e.line = e.src_line = line;
 			e.ctr = id;
-			if (v->value_from && (err = pod_value_from(c, &e, v->value_from, d)))
-				return err;
-			if ((err = pod_push(c, &e)))
+			if ((v->value_from && (err = pod_value_from(c, &e, v->value_from, d))) ||
+			    (err = pod_push(c, &e)))
 				return err;
 		}
 		for (unsigned k = 0; k < ctr->env_from_count; k++) {
@@ -488,7 +487,7 @@ static int pod_conflict(struct pod_ctx *c, const struct pod_cfg *p, const char *
 
 int pod_finish(struct pod_ctx *c, struct pod_cfg *out)
 {
-	int err;
+	int err = 0;
 
 	if (c->n)
 		qsort(c->v, c->n, sizeof(*c->v), pod_cmp);
@@ -498,10 +497,9 @@ int pod_finish(struct pod_ctx *c, struct pod_cfg *out)
 	for (size_t i = 0; i < c->n; i++)
 		out->env[i] = c->v[i].env;
 	out->n = c->n;
-	for (size_t i = 0; i < sizeof(pod_model_vars) / sizeof(pod_model_vars[0]); i++)
-		if ((err = pod_conflict(c, out, pod_model_vars[i])))
-			return err;
-	if ((err = pod_notes_sort(c)))
+	for (size_t i = 0; !err && i < sizeof(pod_model_vars) / sizeof(pod_model_vars[0]); i++)
+		err = pod_conflict(c, out, pod_model_vars[i]);
+	if (err || (err = pod_notes_sort(c)))
 		return err;
 	for (size_t i = 0; i < c->n_notes; i++) {
 		struct pod_note *n = &c->notes[i];

@@ -305,7 +305,7 @@ static int pod_replicas(const char *file, const struct ydoc *y, const char *kind
 {
 	size_t klen = strlen(key);
 	char base[192], what[96];
-	int err;
+	int err = 0;
 
 	if (!r) {
 		diag_set(d, file, pod_line(y, key), key,
@@ -343,7 +343,7 @@ static int pod_replicas(const char *file, const struct ydoc *y, const char *kind
 			 "MPIJob has no %s replica: the MPI operator requires one", types[0]);
 		return -EINVAL;
 	}
-	for (int t = 0; t < 2; t++) {
+	for (int t = 0; !err && t < 2; t++) {
 		const struct pod_y_replica *rs = r->r[t];
 		const struct pod_y_podspec *ps = rs && rs->template ? rs->template->spec : NULL;
 
@@ -356,10 +356,9 @@ static int pod_replicas(const char *file, const struct ydoc *y, const char *kind
 			snprintf(what, sizeof(what), "%s replica %s", kind, types[t]);
 			return pod_no_containers(file, y, base, what, d);
 		}
-		if ((err = pod_group_add(g, types[t], base, ps)))
-			return err;
+		err = pod_group_add(g, types[t], base, ps);
 	}
-	return 0;
+	return err;
 }
 
 /* The replicatedJobs of a JobSet: each with a name of its own and containers. */
@@ -367,14 +366,14 @@ static int pod_rjobs(const char *file, const struct ydoc *y, const struct pod_y_
 		     struct pod_groups *g, struct diag *d)
 {
 	char base[192], what[160];
-	int err;
+	int err = 0;
 
 	if (!spec || !spec->rjobs_count) {
 		diag_set(d, file, pod_line(y, "spec.replicatedJobs"), "spec.replicatedJobs",
 			 "JobSet has no replicatedJobs");
 		return -EINVAL;
 	}
-	for (unsigned i = 0; i < spec->rjobs_count; i++) {
+	for (unsigned i = 0; !err && i < spec->rjobs_count; i++) {
 		const struct pod_y_rjob *rj = &spec->rjobs[i];
 		const struct pod_y_podspec *ps = NULL;
 
@@ -403,10 +402,9 @@ static int pod_rjobs(const char *file, const struct ydoc *y, const struct pod_y_
 			snprintf(what, sizeof(what), "JobSet replicatedJob %s", rj->name);
 			return pod_no_containers(file, y, base, what, d);
 		}
-		if ((err = pod_group_add(g, rj->name, base, ps)))
-			return err;
+		err = pod_group_add(g, rj->name, base, ps);
 	}
-	return 0;
+	return err;
 }
 
 int pod_kind_groups(const char *file, const struct ydoc *y, int kind, const struct pod_y_doc *doc,

@@ -270,8 +270,6 @@ int pod_scan(struct pod_scan *s, const char *text, size_t len)
 
 void pod_scan_free(struct pod_scan *s)
 {
-	if (!s)
-		return;
 	free(s->cms);
 	free(s);
 }
