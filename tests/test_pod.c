@@ -882,6 +882,18 @@ Test(pod, configmaps_as_kubernetes_reads_them)
 		    "(optional: without it, none)");
 	cr_assert_eq(p.n_env_from, 1);
 	pod_free(&p);
+	/* a namespace not given matches any; two given must agree */
+	inline_ok("kind: Pod\nmetadata: {name: p, namespace: prod}\nspec:\n  containers:\n"
+		  "  - {name: a, envFrom: [{configMapRef: {name: n}}, {configMapRef: {name: m}}]}\n"
+		  "---\nkind: ConfigMap\nmetadata: {name: n}\ndata: {NCCL_IB_TC: \"106\"}\n"
+		  "---\nkind: ConfigMap\nmetadata: {name: m, namespace: staging}\n"
+		  "data: {NCCL_IB_HCA: mlx5_0}\n",
+		  &p);
+	cr_assert_eq(p.n, 1);
+	assert_env(&p.env[0], "NCCL_IB_TC", "106", 5, "a");
+	assert_note(&p, 5, POD_NOTE_NOT_GIVEN, "envFrom configMapRef m",
+		    "(line 12) is in namespace staging, the workload in prod");
+	pod_free(&p);
 	/* the same missing ConfigMap in two containers: one note */
 	inline_ok("kind: Pod\nspec:\n  containers:\n"
 		  "  - {name: a, envFrom: [{configMapRef: {name: x}}]}\n"

@@ -303,19 +303,27 @@ int pod_cms_build(struct pod_cms *c, const char *file, const char *text, size_t 
 	return 0;
 }
 
+/*
+ * A namespace not given is the one `kubectl apply -n` gives both: it
+ * matches any, but a ConfigMap of the same namespace comes first.
+ */
 const struct pod_cm *pod_cms_find(const struct pod_cms *c, const char *name, const char *ns,
 				  const struct pod_cm **elsewhere)
 {
+	const struct pod_cm *unset = NULL;
+
 	*elsewhere = NULL;
 	for (size_t i = c->n; i-- > 0;) {
 		if (strcmp(c->v[i].name, name))
 			continue;
 		if (!strcmp(c->v[i].ns, ns))
 			return &c->v[i];
-		if (!*elsewhere)
+		if (!c->v[i].ns[0] || !ns[0])
+			unset = unset ? unset : &c->v[i];
+		else if (!*elsewhere)
 			*elsewhere = &c->v[i];
 	}
-	return NULL;
+	return unset;
 }
 
 const struct pod_cm_kv *pod_cm_get(const struct pod_cm *cm, const char *key)

@@ -212,8 +212,8 @@ int pod_kind_groups(const char *file, const struct ydoc *y, int kind, const stru
 /* pod_cm.c: 0, -ENOMEM, or -EINVAL with @d (a ConfigMap that is not one) */
 int pod_cms_build(struct pod_cms *c, const char *file, const char *text, size_t len,
 		  const struct pod_scan *s, struct diag *d);
-/* The last ConfigMap @name of namespace @ns, else NULL and *@elsewhere one
- * of another namespace (or NULL). */
+/* The last ConfigMap @name of namespace @ns (or, either not given, of any),
+ * else NULL and *@elsewhere one of another namespace (or NULL). */
 const struct pod_cm *pod_cms_find(const struct pod_cms *c, const char *name, const char *ns,
 				  const struct pod_cm **elsewhere);
 const struct pod_cm_kv *pod_cm_get(const struct pod_cm *cm, const char *key);
