@@ -760,3 +760,84 @@ Test(configs, dcqcn_keys_take_units_converted_to_the_cc_params_unit)
 		}
 	}
 }
+
+/* A scenario in the temporary folder whose workload.pod is tests/pod/@pod. */
+static const char *pod_scenario(const char *name, const char *sonic, const char *pod)
+{
+	char cwd[1024], text[3000];
+
+	cr_assert(getcwd(cwd, sizeof(cwd)));
+	snprintf(text, sizeof(text),
+		 "topology: {kind: star, hosts: 4}\n"
+		 "switch: {sonic: %s/experiments/configs/%s}\n"
+		 "workload: {kind: allreduce, size: 1MB, pod: %s/tests/pod/%s}\n",
+		 cwd, sonic, cwd, pod);
+	return put(name, text);
+}
+
+Test(configs, a_training_job_takes_its_dscp_from_the_configmap_line)
+{
+	struct ts_proc p;
+	const char *s = pod_scenario("ptj.yaml", "config_db.json", "pytorchjob.yaml");
+
+	/* NCCL_IB_TC=106 comes from the ConfigMap (line 11) through envFrom */
+	ts_exec(&p, (const char *[]){"check", s, NULL});
+	cr_assert_eq(p.code, 1, "%s%s", p.out, p.err);
+	cr_assert(has(p.out, "error DSCP_NOT_LOSSLESS "), "%s", p.out);
+	cr_assert(has(p.out, "tests/pod/pytorchjob.yaml:11 NCCL_IB_TC=106 -> DSCP 26;"), "%s",
+		  p.out);
+	cr_assert(!has(p.out, "NCCL_ENV_"), "%s", p.out);
+	ts_proc_free(&p);
+	ts_exec(&p, (const char *[]){"import", "pod", "tests/pod/pytorchjob.yaml", NULL});
+	cr_assert_eq(p.code, 0, "%s", p.err);
+	cr_assert(has(p.out, "# from tests/pod/pytorchjob.yaml (PyTorchJob)\n"), "%s", p.out);
+	cr_assert(has(p.out, "# NCCL_IB_TC=106    # line 47, container Master/pytorch, from "
+			     "ConfigMap nccl-roce (envFrom) at line 11\n"),
+		  "%s", p.out);
+	cr_assert(has(p.out, "# NCCL_DEBUG=WARN    # line 51, container Master/pytorch\n"), "%s",
+		  p.out);
+	cr_assert(has(p.out, "# NCCL_IB_TIMEOUT=22    # line 78, container Worker/pytorch, from "
+			     "ConfigMap nccl-roce, key ib-timeout at line 17\n"),
+		  "%s", p.out);
+	cr_assert(has(p.out, "workload:\n  dscp: 26    # NCCL_IB_TC 106"), "%s", p.out);
+	cr_assert(has(p.out, "nic:\n  transport: {timeout: 22}"), "%s", p.out);
+	ts_proc_free(&p);
+}
+
+Test(configs, check_warns_of_conflicts_and_of_configmaps_not_given)
+{
+	struct ts_proc p;
+	const char *s = pod_scenario("conflict.yaml", "config_db-seed.json", "conflict-tc.yaml");
+
+	ts_exec(&p, (const char *[]){"check", s, NULL});
+	cr_assert_eq(p.code, 0, "%s%s", p.out, p.err);
+	cr_assert(has(p.out, "warning NCCL_ENV_CONFLICT "), "%s", p.out);
+	cr_assert(has(p.out, "tests/pod/conflict-tc.yaml:41 NCCL_IB_TC=104: containers disagree: "
+			     "Worker/pytorch gives 104 ("),
+		  "%s", p.out);
+	cr_assert(has(p.out, "tests/pod/conflict-tc.yaml:28); rocesim takes 104"), "%s", p.out);
+	cr_assert(has(p.out, "0 errors, 2 warnings"), "%s", p.out);
+	ts_proc_free(&p);
+
+	s = pod_scenario("missing.yaml", "config_db-seed.json", "envfrom-missing.yaml");
+	ts_exec(&p, (const char *[]){"check", s, NULL});
+	cr_assert_eq(p.code, 0, "%s%s", p.out, p.err);
+	cr_assert(has(p.out, "warning NCCL_ENV_NOT_GIVEN "), "%s", p.out);
+	cr_assert(has(p.out, "tests/pod/envfrom-missing.yaml:37 envFrom configMapRef nccl-env: "),
+		  "%s", p.out);
+	cr_assert(has(p.out, "warning NCCL_ENV_SECRET "), "%s", p.out);
+	cr_assert(has(p.out, "tests/pod/envfrom-missing.yaml:49 NCCL_SOCKET_IFNAME: comes from "
+			     "Secret nccl-secrets"),
+		  "%s", p.out);
+	cr_assert(has(p.out, "0 errors, 5 warnings"), "%s", p.out);
+	ts_proc_free(&p);
+	ts_exec(&p, (const char *[]){"import", "pod", "tests/pod/envfrom-missing.yaml", NULL});
+	cr_assert_eq(p.code, 0, "%s", p.err);
+	cr_assert(has(p.out, "# NCCL_IB_HCA=    # line 43, container server (valueFrom ConfigMap "
+			     "rdma, key hca: set at run time)\n"),
+		  "%s", p.out);
+	cr_assert(has(p.out, "# warning NCCL_ENV_SECRET tests/pod/envfrom-missing.yaml:39 envFrom "
+			     "secretRef nccl-secrets: "),
+		  "%s", p.out);
+	ts_proc_free(&p);
+}

@@ -19,6 +19,7 @@
 #include "proc.h"
 #include "sim/config/scenario.h"
 #include "sim/config/sonic.h"
+#include "sim/config/pod.h"
 #include "sim/engine/evq.h"
 #include "sim/run/results.h"
 #include "sim/run/sim.h"
@@ -319,6 +320,49 @@ Test(oom, every_allocation_of_a_run_can_fail_alone)
 Test(oom, every_allocation_of_a_run_can_fail_with_all_after_it)
 {
 	every_allocation_fails_cleanly(1);
+}
+
+/*
+ * The Kubernetes manifest reader: each allocation of reading a training job
+ * with its ConfigMaps, notes and conflicts fails in turn, alone and with
+ * every one after it: -ENOMEM, nothing left to free (the sanitizer build
+ * finds what leaks).
+ */
+Test(oom, every_allocation_of_a_training_manifest_can_fail)
+{
+	static const char *const files[] = {
+	    "tests/pod/pytorchjob.yaml",
+	    "tests/pod/jobset.yaml",
+	    "tests/pod/envfrom-missing.yaml",
+	    "tests/pod/conflict-tc.yaml",
+	};
+
+	for (size_t k = 0; k < sizeof(files) / sizeof(files[0]); k++) {
+		for (int persist = 0; persist < 2; persist++) {
+			struct pod_cfg p;
+			struct diag d = {0};
+			long total, n;
+			int err;
+
+			failalloc_set(0, 0);
+			cr_assert_eq(pod_read(ts_src(files[k]), &p, &d), 0, "%s: %s", files[k], d.msg);
+			total = failalloc_seen();
+			pod_free(&p);
+			for (n = 1;; n++) {
+				failalloc_set(n, persist);
+				err = pod_read(ts_src(files[k]), &p, &d);
+				if (!failalloc_failed())
+					break;
+				cr_assert_eq(err, -ENOMEM, "%s: allocation %ld of %ld failed: %d (%s)",
+					     files[k], n, total, err, d.msg);
+				cr_assert_null(p.env);
+				cr_assert_null(p.notes);
+			}
+			failalloc_set(0, 0);
+			cr_assert_eq(err, 0);
+			pod_free(&p);
+		}
+	}
 }
 
 /*

@@ -191,6 +191,11 @@ static void chk_pods(struct chk *c, const struct scenario *s)
 
 		if (pod_read(s->cfg.pods[i].file, &pc, &d))
 			continue; /* the loader refused it already */
+		/* ConfigMaps and Secrets not given, containers that disagree */
+		for (size_t k = 0; k < pc.n_notes; k++)
+			chk_add(c, CHK_WARNING, pc.notes[k].code,
+				chk_str("%s:%d %s", pc.file, pc.notes[k].line, pc.notes[k].what),
+				"%s", pc.notes[k].msg);
 		e = pod_get(&pc, "NCCL_IB_TC");
 		if (e && e->value_from)
 			chk_add(
@@ -204,14 +209,14 @@ static void chk_pods(struct chk *c, const struct scenario *s)
 			chk_loc(c, pc.file, e->line, e->name);
 		if ((e = pod_ib_disabled(&pc))) {
 			chk_add(c, CHK_ERROR, "NCCL_IB_DISABLED",
-				chk_str("%s:%d NCCL_IB_DISABLE=%s", pc.file, e->line, e->value),
+				chk_str("%s:%d NCCL_IB_DISABLE=%s", pc.file, e->src_line, e->value),
 				"%s", POD_IB_DISABLED_WHY);
 			chk_loc(c, pc.file, e->line, e->name);
 		}
 		e = pod_get(&pc, "NCCL_IB_GID_INDEX");
 		if (e && !e->value_from && strtoul(e->value, NULL, 10) < 2 && e->value[0] != '-') {
 			chk_add(c, CHK_WARNING, "NCCL_GID_INDEX",
-				chk_str("%s:%d NCCL_IB_GID_INDEX=%s", pc.file, e->line, e->value),
+				chk_str("%s:%d NCCL_IB_GID_INDEX=%s", pc.file, e->src_line, e->value),
 				"GID index %s is usually a link-local (fe80::) GID: its packets are "
 				"not routed beyond the first switch and may be RoCE v1 (no IP, no "
 				"DSCP); the IPv4-mapped RoCE v2 GID is often 3 (show_gids tells, "

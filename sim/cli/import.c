@@ -162,17 +162,35 @@ static int imp_cc_params(const struct cc_params *cc)
 	return 0;
 }
 
+/*
+ * Each NCCL_* variable with where it comes from: its line in the workload,
+ * the container (Master/pytorch for a replica), and the ConfigMap that
+ * gives the value at its own line; then what check warns about.
+ */
 static void imp_pod(const struct pod_cfg *pc)
 {
 	const struct pod_env *tc = pod_get(pc, "NCCL_IB_TC");
 	const struct pod_env *to = pod_get(pc, "NCCL_IB_TIMEOUT");
 
 	printf("# from %s (%s)\n", pc->file, pc->kind);
-	for (size_t i = 0; i < pc->n; i++)
-		printf("# %s=%s    # line %d%s%s%s\n", pc->env[i].name, pc->env[i].value,
-		       pc->env[i].line, pc->env[i].container[0] ? ", container " : "",
-		       pc->env[i].container,
-		       pc->env[i].value_from ? " (valueFrom: set at run time)" : "");
+	for (size_t i = 0; i < pc->n; i++) {
+		const struct pod_env *e = &pc->env[i];
+
+		printf("# %s=%s    # line %d%s%s%s%s", e->name, e->value, e->line,
+		       e->container[0] ? ", container " : "", e->replica, e->replica[0] ? "/" : "",
+		       e->container);
+		if (e->value_from && e->from[0])
+			printf(" (valueFrom %s: set at run time)\n", e->from);
+		else if (e->value_from)
+			printf(" (valueFrom: set at run time)\n");
+		else if (e->src == POD_SRC_CM_KEY || e->src == POD_SRC_ENV_FROM)
+			printf(", from %s at line %d\n", e->from, e->src_line);
+		else
+			printf("\n");
+	}
+	for (size_t i = 0; i < pc->n_notes; i++)
+		printf("# warning %s %s:%d %s: %s\n", pc->notes[i].code, pc->file,
+		       pc->notes[i].line, pc->notes[i].what, pc->notes[i].msg);
 	if (tc && tc->value_from)
 		tc = NULL;
 	if (to && to->value_from)

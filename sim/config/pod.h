@@ -1,9 +1,14 @@
 /*
  * Kubernetes manifests: the NCCL_* environment of the containers of a Pod,
- * Deployment, StatefulSet, DaemonSet, ReplicaSet, Job or CronJob (NCCL's
- * "Environment Variables" documentation), read with libcyaml (unknown keys
- * allowed: a manifest has many) and ydoc for lines. A file of several
- * documents (---) is read at its first workload document.
+ * Deployment, StatefulSet, DaemonSet, ReplicaSet, Job or CronJob, of every
+ * replica of a Kubeflow PyTorchJob (Master, Worker) or MPIJob (Launcher,
+ * Worker), and of every replicatedJob of a JobSet (NCCL's "Environment
+ * Variables" documentation), read with libcyaml (unknown keys allowed: a
+ * manifest has many) and ydoc for lines. A file of several documents (---)
+ * is read at its first workload document; envFrom configMapRef and
+ * valueFrom configMapKeyRef are resolved against the ConfigMaps of the same
+ * file, with Kubernetes' precedence (env over envFrom, a later envFrom
+ * source over an earlier one). Secrets are never read.
  */
 #ifndef ROCESIM_POD_H
 #define ROCESIM_POD_H
@@ -12,31 +17,64 @@
 
 #include "sim/engine/diag.h"
 
+/* Where a variable's value comes from. */
+enum pod_src {
+	POD_SRC_VALUE,	  /* env[].value */
+	POD_SRC_CM_KEY,	  /* env[].valueFrom.configMapKeyRef, a ConfigMap of the file */
+	POD_SRC_ENV_FROM, /* envFrom[].configMapRef, a ConfigMap of the file */
+	POD_SRC_RUN_TIME, /* valueFrom not known here (Secret, field, ConfigMap not given) */
+};
+
 struct pod_env {
 	char name[64];
 	char value[256];
-	int line;
+	int line; /* in the workload: the env entry, or the envFrom source */
 	char container[64];
-	int value_from;       /* valueFrom (Secret, ConfigMap, field): value "" is unknown here */
+	int value_from;	  /* POD_SRC_RUN_TIME: value "" is unknown here */
+	char replica[64]; /* replica type (Master, Launcher, ...) or replicatedJob; "" */
+	unsigned ctr;	  /* the container, numbered from 0 across the workload */
+	enum pod_src src;
+	char from[128]; /* the ConfigMap or Secret (and key), "fieldRef", ...; "" */
+	int src_line;	/* where the value is written: @line, or the ConfigMap's line */
+};
+
+/* What `check` warns about; each names the line in the file. */
+enum pod_note_kind {
+	POD_NOTE_CONFLICT,  /* containers give two values of a variable the model reads */
+	POD_NOTE_NOT_GIVEN, /* a ConfigMap (or its key) that the file does not hold */
+	POD_NOTE_SECRET,    /* a Secret: never read */
+};
+
+struct pod_note {
+	enum pod_note_kind kind;
+	int line;
+	char what[96]; /* the variable or the source, for the finding's "where" */
+	char msg[480];
+	unsigned more; /* the same note in as many more containers (msg says so) */
+	const char *code; /* for `check`: NCCL_ENV_CONFLICT, NCCL_ENV_NOT_GIVEN, NCCL_ENV_SECRET */
 };
 
 struct pod_cfg {
 	char file[256];
-	char kind[32];        /* Pod, Deployment, ... */
-	struct pod_env *env;  /* NCCL_* variables only, in file order */
+	char kind[32];	     /* Pod, Deployment, ..., PyTorchJob, MPIJob, JobSet */
+	struct pod_env *env; /* NCCL_* variables only, in file order (of @line) */
 	size_t n;
-	int doc;              /* 1-based document of the file that was read */
-	size_t n_env_from;    /* envFrom sources: they may set NCCL_* not seen here */
+	int doc;		/* 1-based document of the file that was read */
+	size_t n_env_from;	/* envFrom sources not read: they may set NCCL_* not seen here */
+	struct pod_note *notes; /* in file order */
+	size_t n_notes;
+	unsigned n_ctr; /* containers read (init containers included) */
 };
 
 /* Read @file. 0, or -EINVAL with @d (malformed YAML, not a workload
- * manifest, no containers); -ENOMEM; the negative errno of a file that
- * cannot be read, with @d. */
+ * manifest, no containers, a malformed replica spec or ConfigMap); -ENOMEM;
+ * the negative errno of a file that cannot be read, with @d. */
 int pod_read(const char *file, struct pod_cfg *out, struct diag *d);
 /* pod_read of @len bytes of @text (NUL not needed), named @name in @d. */
 int pod_read_text(const char *name, const char *text, size_t len, struct pod_cfg *out,
 		  struct diag *d);
-/* The last definition of @name, or NULL. */
+/* The last definition of @name, or NULL: within a container the one
+ * Kubernetes gives it, across containers the last in the file. */
 const struct pod_env *pod_get(const struct pod_cfg *p, const char *name);
 /*
  * NCCL_IB_DISABLE, when it turns RDMA off: set (not from a Secret or

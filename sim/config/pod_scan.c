@@ -82,6 +82,22 @@ static void pod_node(struct pod_scan *s, uint64_t weight)
 	}
 }
 
+/* Keep the current document, a ConfigMap, for pod_cm_index. */
+static int pod_cm_doc_add(struct pod_scan *s)
+{
+	if (s->n_cms == s->cap_cms) {
+		size_t cap = s->cap_cms ? s->cap_cms * 2 : 4;
+		struct pod_doc *v = realloc(s->cms, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		s->cms = v;
+		s->cap_cms = cap;
+	}
+	s->cms[s->n_cms++] = s->cur;
+	return 0;
+}
+
 /* Is the node about to be read the value of the root key "kind"? */
 static int pod_at_kind_value(const struct pod_scan *s, const char *last_root_key)
 {
@@ -114,9 +130,11 @@ static int pod_handle(struct pod_scan *s, const yaml_event_t *ev, char *root_key
 		s->cur.has_end = 1;
 		if (s->cur.index == 1)
 			s->first = s->cur;
-		if (pod_kind(s->cur.kind) >= 0) {
+		if (!s->picked && pod_kind(s->cur.kind) >= 0) {
 			s->pick = s->cur;
 			s->picked = 1;
+		} else if (!strcmp(s->cur.kind, "ConfigMap")) {
+			return pod_cm_doc_add(s);
 		}
 		break;
 	case YAML_SCALAR_EVENT: {
@@ -200,6 +218,9 @@ static int pod_handle(struct pod_scan *s, const yaml_event_t *ev, char *root_key
 /*
  * Scan @text: s->pick is the first workload document, else the first
  * document, else (a file that is not YAML) the one where libyaml stopped.
+ * The ConfigMap documents, before and after the workload, go to s->cms;
+ * text that is not YAML after the workload ends the scan there, and only
+ * says so (s->tail_err_line).
  */
 int pod_scan(struct pod_scan *s, const char *text, size_t len)
 {
@@ -211,8 +232,12 @@ int pod_scan(struct pod_scan *s, const char *text, size_t len)
 	if (!yaml_parser_initialize(&parser))
 		return -ENOMEM;
 	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
-	while (!done && !s->picked) {
+	while (!done) {
 		if (!yaml_parser_parse(&parser, &ev)) {
+			if (s->picked) {
+				s->tail_err_line = (int)parser.problem_mark.line + 1;
+				break;
+			}
 			s->yaml_err = 1;
 			s->yaml_line = (int)parser.problem_mark.line + 1;
 			snprintf(s->yaml_msg, sizeof(s->yaml_msg), "%s",
@@ -241,6 +266,12 @@ int pod_scan(struct pod_scan *s, const char *text, size_t len)
 		s->pick = s->first; /* all zero when the file holds no document */
 	}
 	return 0;
+}
+
+void pod_scan_free(struct pod_scan *s)
+{
+	free(s->cms);
+	free(s);
 }
 
 /* Byte offset of libyaml's character index @idx (code points after a BOM). */

@@ -270,8 +270,10 @@ static int pod_number(const struct pod_env *e, unsigned long max, unsigned long 
 /*
  * A workload's pod -> the workload and nic: NCCL_IB_TC is the IP traffic
  * class, the workload's DSCP in its upper 6 bits; NCCL_IB_TIMEOUT the
- * transport timeout. A value from a Secret or ConfigMap is only known at
- * run time: not used. @key is the scenario key that names the pod.
+ * transport timeout. A value from a Secret, or from a ConfigMap the file
+ * does not hold, is only known at run time: not used. Each value is named
+ * where it is written (src_line: a ConfigMap's line when it comes from
+ * one). @key is the scenario key that names the pod.
  */
 static int pod_to_workload(struct merge *m, const struct pod_cfg *pc, const char *key,
 			   struct scn_pod *pod, struct scenario *s)
@@ -282,21 +284,21 @@ static int pod_to_workload(struct merge *m, const struct pod_cfg *pc, const char
 
 	if ((e = pod_get(pc, "NCCL_IB_TC")) && !e->value_from) {
 		if (pod_number(e, 255, &v)) {
-			diag_set(m->l->d, pc->file, e->line, "NCCL_IB_TC",
+			diag_set(m->l->d, pc->file, e->src_line, "NCCL_IB_TC",
 				 "\"%s\" is not a traffic class (0 to 255) (%s)", e->value, key);
 			return -EINVAL;
 		}
-		if (gives(m, scn__wpath(path, sizeof(path), pod->workload, "dscp"), e->line,
+		if (gives(m, scn__wpath(path, sizeof(path), pod->workload, "dscp"), e->src_line,
 			  "NCCL_IB_TC", e->value))
 			pod->dscp = (int)(v >> 2);
 	}
 	if ((e = pod_get(pc, "NCCL_IB_TIMEOUT")) && !e->value_from) {
 		if (pod_number(e, 31, &v)) {
-			diag_set(m->l->d, pc->file, e->line, "NCCL_IB_TIMEOUT",
+			diag_set(m->l->d, pc->file, e->src_line, "NCCL_IB_TIMEOUT",
 				 "\"%s\" is not 0 to 31 (%s)", e->value, key);
 			return -EINVAL;
 		}
-		if (gives(m, "nic.transport.timeout", e->line, "NCCL_IB_TIMEOUT", e->value))
+		if (gives(m, "nic.transport.timeout", e->src_line, "NCCL_IB_TIMEOUT", e->value))
 			s->nic.timeout_exp = (uint32_t)v;
 	}
 	return m->err;
@@ -332,7 +334,7 @@ static int merge_pod(struct loader *l, struct scenario *s, const char *prefix, c
 	m.via = key;
 	m.file = pc.file;
 	if ((e = pod_ib_disabled(&pc)) && !(l->raw->cfg.flags & SCN_LOAD_LENIENT)) {
-		diag_set(l->d, pc.file, e->line, "NCCL_IB_DISABLE",
+		diag_set(l->d, pc.file, e->src_line, "NCCL_IB_DISABLE",
 			 "%s: %s; there is no RoCE traffic to simulate (%s)", e->value,
 			 POD_IB_DISABLED_WHY, key);
 		err = -EINVAL;
