@@ -22,6 +22,10 @@ struct wl_flow {
 struct wl_params {
 	struct wl_flow *flows;
 	uint32_t n_flows;
+	/* poisson workloads: the bytes their flows offer, and what their hosts'
+	 * links carry at line rate over their durations (bytes) */
+	uint64_t offered_bytes;
+	double offered_capacity;
 };
 
 /* @senders hosts h0.. (skipping @receiver) each send @bytes to @receiver. */

@@ -42,6 +42,7 @@ const cyaml_strval_t scn__wl_kinds[] = {
 	{"flows", 1 + SCN_WL_FLOWS},
 	{"incast", 1 + SCN_WL_INCAST},
 	{"permutation", 1 + SCN_WL_PERMUTATION},
+	{"poisson", 1 + SCN_WL_POISSON},
 	{"allreduce", 1 + SCN_WL_COLL + COLL_ALLREDUCE},
 	{"allgather", 1 + SCN_WL_COLL + COLL_ALLGATHER},
 	{"reducescatter", 1 + SCN_WL_COLL + COLL_REDUCESCATTER},
@@ -223,6 +224,11 @@ static const cyaml_schema_field_t workload_fields[] = {
 	STR("start", struct raw_workload, start),
 	STR("dscp", struct raw_workload, dscp),
 	STR("pod", struct raw_workload, pod),
+	STR("cdf", struct raw_workload, cdf),
+	STR("load", struct raw_workload, load),
+	STR("duration", struct raw_workload, duration),
+	/* hosts: all, or a list of hosts, as ranks */
+	CYAML_FIELD_IGNORE("hosts", OPT),
 	CYAML_FIELD_SEQUENCE("flows", OPT_PTR, struct raw_workload, flows, &flow_value, 0,
 			     CYAML_UNLIMITED),
 	/* ranks: all, or a list of hosts: either form, read through ydoc */
@@ -264,6 +270,7 @@ static const cyaml_schema_field_t deadlock_fields[] = {
 static const cyaml_schema_field_t output_fields[] = {
 	STR("sample", struct raw_output, sample),
 	STR("pfc_events", struct raw_output, pfc_events),
+	STR_LIST("fct_buckets", struct raw_output, fct_buckets),
 	CYAML_FIELD_END,
 };
 
@@ -611,6 +618,11 @@ void scn_free(struct scenario *s)
 	for (uint32_t i = 0; i < s->cfg.n_pods; i++)
 		free(s->cfg.pods[i].file);
 	free(s->cfg.pods);
+	for (uint32_t i = 0; i < s->n_traffic; i++) {
+		free(s->traffic[i].file);
+		wl_cdf_free(&s->traffic[i].cdf);
+	}
+	free(s->traffic);
 	free(s->wl.flows);
 	for (uint32_t i = 0; i < s->n_colls; i++)
 		free(s->colls[i].ranks);

@@ -20,12 +20,16 @@
 #include "models/net.h"
 #include "models/nic.h"
 #include "models/switch.h"
+#include "models/traffic.h"
 #include "models/workload.h"
 #include "topologies/topo.h"
 #include "sim/engine/diag.h"
 #include "sim/engine/simtime.h"
 
-enum scn_workload_kind { SCN_WL_FLOWS, SCN_WL_INCAST, SCN_WL_PERMUTATION };
+enum scn_workload_kind { SCN_WL_FLOWS, SCN_WL_INCAST, SCN_WL_PERMUTATION, SCN_WL_POISSON };
+
+/* The most bounds output.fct_buckets takes. */
+#define SCN_FCT_BUCKETS_MAX 16
 
 enum scn_expect_op { SCN_EXPECT_EQ, SCN_EXPECT_MIN, SCN_EXPECT_MAX };
 
@@ -35,6 +39,15 @@ struct scn_expect {
 	enum scn_expect_op op;
 	double value;
 	char where[300]; /* "file:line" for messages */
+};
+
+/* A Poisson workload's flow-size CDF (workload.cdf), read when loaded. */
+struct scn_traffic {
+	char workload[32]; /* "workload" or "workload[i]" */
+	char *file;	   /* resolved path */
+	struct wl_cdf cdf;
+	double load;	   /* share of each host's link */
+	simtime_t duration;
 };
 
 /* A workload's Kubernetes manifest (workload.pod). */
@@ -78,6 +91,9 @@ struct scenario {
 	struct coll_spec *colls;
 	uint32_t n_colls;
 
+	struct scn_traffic *traffic; /* one per poisson workload */
+	uint32_t n_traffic;
+
 	struct net_fault *faults;
 	uint32_t n_faults;
 	uint32_t *fault_of; /* per fault, its faults: entry (a node_down gives one per link) */
@@ -89,6 +105,9 @@ struct scenario {
 	struct {
 		simtime_t sample; /* time-series period, 0 = off */
 		int pfc_events;   /* write pfc_events.csv */
+		/* summary.fct_slowdown: the bounds between size buckets, increasing */
+		uint64_t fct_buckets[SCN_FCT_BUCKETS_MAX];
+		uint32_t n_fct_buckets;
 	} out;
 
 	/* real configs named by the scenario (resolved paths, or NULL) */

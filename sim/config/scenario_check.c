@@ -400,6 +400,39 @@ static int check_name(const struct loader *l, const char *name, int derived)
 	return 0;
 }
 
+/*
+ * output.fct_buckets: the sizes between the buckets of summary.fct_slowdown,
+ * increasing; by default those FCT slowdowns are usually reported in
+ * (10 KB, 100 KB, 1 MB, 10 MB).
+ */
+static int check_fct_buckets(const struct loader *l, const struct raw_output *r,
+			     struct scenario *s)
+{
+	static const uint64_t def[] = {10000, 100000, 1000000, 10000000};
+	char p[64];
+	int err;
+
+	if (!r || !r->fct_buckets) {
+		memcpy(s->out.fct_buckets, def, sizeof(def));
+		s->out.n_fct_buckets = sizeof(def) / sizeof(def[0]);
+		return 0;
+	}
+	if (r->fct_buckets_count > SCN_FCT_BUCKETS_MAX)
+		return scn__fail(l, "output.fct_buckets", "%u sizes, at most %d", r->fct_buckets_count,
+				 SCN_FCT_BUCKETS_MAX);
+	for (unsigned i = 0; i < r->fct_buckets_count; i++) {
+		snprintf(p, sizeof(p), "output.fct_buckets[%u]", i);
+		if ((err = scn__get_size(l, p, r->fct_buckets[i], 0, 1, &s->out.fct_buckets[i])))
+			return err;
+		if (i && s->out.fct_buckets[i] <= s->out.fct_buckets[i - 1])
+			return scn__fail(l, p, "%s is not above the size before it (%s): the sizes "
+					 "between buckets increase", r->fct_buckets[i],
+					 r->fct_buckets[i - 1]);
+	}
+	s->out.n_fct_buckets = r->fct_buckets_count;
+	return 0;
+}
+
 int scn__check_all(struct loader *l, struct scenario *s, const char *const *sets, size_t n_sets)
 {
 	const struct raw_top *r = l->raw->top;
@@ -425,7 +458,7 @@ int scn__check_all(struct loader *l, struct scenario *s, const char *const *sets
 		 scn__get_uint(l, "max_events", r->max_events, 0, 0, UINT64_MAX, &s->max_events)) ||
 	    (err = check_topology(l, r->topology, s)) || (err = scn__check_nic(l, r->nic, s)) ||
 	    (err = scn__check_switch(l, r->sw, s, sets, n_sets)) ||
-	    (err = scn__check_workloads(l, r)) || (err = check_faults(l, r, s)) ||
+	    (err = scn__check_workloads(l, r, s)) || (err = check_faults(l, r, s)) ||
 	    (err = check_expects(l, s, sets, n_sets)))
 		return err;
 	if ((err = scn__get_bool(l, "output.pfc_events", r->output ? r->output->pfc_events : NULL,
@@ -437,6 +470,8 @@ int scn__check_all(struct loader *l, struct scenario *s, const char *const *sets
 	    (err = scn__get_bool(l, "deadlock.stop_on_detect",
 				 r->deadlock ? r->deadlock->stop_on_detect : NULL, 0,
 				 &s->deadlock.stop_on_detect)))
+		return err;
+	if ((err = check_fct_buckets(l, r->output, s)))
 		return err;
 	return scn__get_time(l, "output.sample", r->output ? r->output->sample : NULL,
 			     10 * SIMTIME_US, 0, &s->out.sample);

@@ -133,6 +133,7 @@ struct raw_late {
 struct raw_workload {
 	int kind;
 	char *size, *senders, *receiver, *start, *channels, *chunk, *iterations, *dscp, *pod;
+	char *cdf, *load, *duration; /* poisson */
 	struct raw_flow *flows;
 	unsigned flows_count;
 	struct raw_late *late;
@@ -147,6 +148,8 @@ struct raw_fault {
 
 struct raw_output {
 	char *sample, *pfc_events;
+	char **fct_buckets;
+	unsigned fct_buckets_count;
 };
 
 struct raw_deadlock {
@@ -190,7 +193,7 @@ struct scn_raw {
 #define SCN_FAULT_NODE_DOWN (NET_FAULT_PFC_STORM + 1)
 
 /* Workload kinds: flow patterns, then the collectives (1 + SCN_WL_COLL + op). */
-#define SCN_WL_COLL 3
+#define SCN_WL_COLL 4
 
 /* The enum tables of the schema, indexed by value: the name of a kind. */
 extern const cyaml_strval_t scn__topo_kinds[];
@@ -286,7 +289,7 @@ int scn__check_switch(const struct loader *l, const struct raw_switch *r, struct
 
 /* scenario_workloads.c */
 
-/* The workload, one mapping or a list of them. */
-int scn__check_workloads(const struct loader *l, const struct raw_top *r);
+/* The workload, one mapping or a list of them; a poisson workload's CDF is read into @s. */
+int scn__check_workloads(const struct loader *l, const struct raw_top *r, struct scenario *s);
 
 #endif

@@ -1,7 +1,7 @@
 /*
  * Scenario resolving: what needs the built topology. Host, link and port
  * names are looked up, each workload is expanded into its flows (flows,
- * incast, permutation) or its collective's ranks, and each fault gets its
+ * incast, permutation, poisson) or its collective's ranks, and each fault gets its
  * link or port. Also scn_pairs: the (source, destination, traffic class)
  * pairs the resolved workload sends on, for the deadlock check.
  */
@@ -230,8 +230,121 @@ static int resolve_coll(const struct loader *l, const struct topo *t, const stru
 	return 0;
 }
 
+/*
+ * The hosts of a poisson workload (@prefix.hosts): all, or a list of two
+ * or more distinct hosts. *@out is a new array (free it).
+ */
+static int poisson_hosts(const struct loader *l, const struct topo *t, const char *prefix,
+			 uint32_t **out, uint32_t *n)
+{
+	const struct ydoc_entry *e;
+	uint32_t *h;
+	char p[200];
+	int err = 0;
+
+	*n = 0;
+	snprintf(p, sizeof(p), "%s.hosts", prefix);
+	e = ydoc_find(l->raw->doc, p);
+	if (e && e->value && strcmp(e->value, "all"))
+		return scn__fail(l, p, "\"%s\" is not all or a list of hosts (e.g. [h0, h1, h2])",
+				 e->value);
+	if (!e || e->value) {
+		if (!(h = malloc(t->n_hosts * sizeof(*h))))
+			return -ENOMEM;
+		for (uint32_t i = 0; i < t->n_hosts; i++)
+			h[i] = i;
+		*out = h;
+		*n = t->n_hosts;
+		return 0;
+	}
+	while (snprintf(p, sizeof(p), "%s.hosts[%u]", prefix, *n), ydoc_find(l->raw->doc, p))
+		(*n)++;
+	if (!(h = malloc((*n ? *n : 1) * sizeof(*h))))
+		return -ENOMEM;
+	for (uint32_t i = 0; i < *n && !err; i++) {
+		snprintf(p, sizeof(p), "%s.hosts[%u]", prefix, i);
+		e = ydoc_find(l->raw->doc, p);
+		if (!e->value) {
+			err = scn__fail(l, p, "expected a host name");
+			break;
+		}
+		err = host_of(l, t, p, e->value, &h[i]);
+		for (uint32_t k = 0; !err && k < i; k++)
+			if (h[k] == h[i])
+				err = scn__fail(l, p, "%s is listed twice (hosts[%u])", e->value, k);
+	}
+	if (!err && *n < 2)
+		err = scn__fail(l, scn__wpath(p, sizeof(p), prefix, "hosts"),
+				"traffic needs 2 hosts or more");
+	if (err) {
+		free(h);
+		return err;
+	}
+	*out = h;
+	return 0;
+}
+
+/*
+ * A poisson workload (@index: its place among the workloads, so that two
+ * of them draw different streams from one seed): Poisson arrivals per
+ * host of its list, at its link's rate.
+ */
+static int resolve_poisson(const struct loader *l, const struct topo *t,
+			   const struct raw_workload *w, const char *prefix, unsigned index,
+			   struct scenario *s)
+{
+	const struct scn_traffic *tr = NULL;
+	struct wl_poisson_spec sp = {0};
+	struct wl_flow *flows = NULL;
+	uint64_t *rate, offered;
+	uint32_t *hosts = NULL, n_hosts = 0, n = 0;
+	uint8_t dscp, prio;
+	char p[200];
+	int err;
+
+	for (uint32_t i = 0; i < s->n_traffic && !tr; i++)
+		if (!strcmp(s->traffic[i].workload, prefix))
+			tr = &s->traffic[i];
+	if (!tr)
+		return -EINVAL; /* checked when loaded */
+	wl_dscp(s, wl_own_dscp(s, w, prefix), &dscp, &prio);
+	if ((err = check_packets(l, scn__wpath(p, sizeof(p), prefix, "cdf"),
+				 (uint64_t)tr->cdf.size[tr->cdf.n - 1], s->nic.mtu)) ||
+	    (err = poisson_hosts(l, t, prefix, &hosts, &n_hosts)))
+		return err;
+	rate = malloc(n_hosts * sizeof(*rate));
+	if (!rate) {
+		free(hosts);
+		return -ENOMEM;
+	}
+	for (uint32_t i = 0; i < n_hosts; i++) {
+		const struct topo_node *node = &t->nodes[t->hosts[hosts[i]]];
+
+		rate[i] = node->n_ports ? t->links[t->ports[node->first_port].link].rate_bps : 0;
+		s->wl.offered_capacity +=
+		    (double)rate[i] / 8.0 * (double)tr->duration / (double)SIMTIME_S;
+	}
+	sp.cdf = &tr->cdf;
+	sp.load = tr->load;
+	sp.duration = tr->duration;
+	if (w->start)
+		units_time(w->start, &sp.start);
+	sp.hosts = hosts;
+	sp.n_hosts = n_hosts;
+	sp.rate_bps = rate;
+	sp.seed = s->seed + (uint64_t)index * 0x9e3779b97f4a7c15ULL;
+	err = wl_poisson(&sp, &flows, &n, &offered);
+	free(rate);
+	free(hosts);
+	if (err)
+		return err;
+	s->wl.offered_bytes += offered;
+	return add_flows(l, prefix, s, flows, n, dscp, prio);
+}
+
 static int resolve_workload(const struct loader *l, const struct topo *t,
-			    const struct raw_workload *w, const char *prefix, struct scenario *s)
+			    const struct raw_workload *w, const char *prefix, unsigned index,
+			    struct scenario *s)
 {
 	struct wl_flow *flows = NULL;
 	uint32_t n = 0;
@@ -243,6 +356,8 @@ static int resolve_workload(const struct loader *l, const struct topo *t,
 
 	if (w->kind - 1 >= SCN_WL_COLL)
 		return resolve_coll(l, t, w, prefix, s);
+	if (w->kind - 1 == SCN_WL_POISSON)
+		return resolve_poisson(l, t, w, prefix, index, s);
 	wl_dscp(s, wl_own_dscp(s, w, prefix), &dscp, &prio);
 	if (w->size)
 		units_size(w->size, &size);
@@ -350,15 +465,17 @@ int scn_resolve(struct scenario *s, const struct topo *t, struct diag *d)
 	free(s->wl.flows);
 	s->wl.flows = NULL;
 	s->wl.n_flows = 0;
+	s->wl.offered_bytes = 0;
+	s->wl.offered_capacity = 0;
 	s->n_faults = 0;
 	if (t->n_hosts < 2)
 		return scn__fail(&l, "topology", "has %u host: traffic needs at least 2",
 				 t->n_hosts);
 	if (r->workload)
-		err = resolve_workload(&l, t, r->workload, "workload", s);
+		err = resolve_workload(&l, t, r->workload, "workload", 0, s);
 	for (unsigned i = 0; !err && i < r->workloads_count; i++) {
 		snprintf(p, sizeof(p), "workload[%u]", i);
-		err = resolve_workload(&l, t, &r->workloads[i], p, s);
+		err = resolve_workload(&l, t, &r->workloads[i], p, i, s);
 	}
 	if (err)
 		return err;

@@ -1,34 +1,121 @@
 /*
  * Scenario checks of the workload (a mapping) or workloads (a list):
  * (scenario_check.c takes the sections in turn): the keys each kind uses,
- * and the collectives.
+ * the collectives, and a poisson workload's load and CDF file (read here).
  */
 #include "sim/config/scenario.h"
 
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/config/cdf.h"
 #include "sim/config/scenario_impl.h"
+#include "sim/engine/units.h"
+#include "sim/engine/ydoc.h"
 
 /* ---- workloads --------------------------------------------------------------- */
 
+/* The kinds a key applies to (check_unused_keys). */
+#define WK_COLL 1	/* collectives */
+#define WK_PATTERN 2	/* flows, incast, permutation */
+#define WK_POISSON 4
+
 /* Keys of a collective that a flow pattern does not take, and back. */
 static int check_unused_keys(const struct loader *l, const struct raw_workload *r,
-			     const char *prefix, int coll, const char *kind)
+			     const char *prefix, int kind)
 {
 	const struct {
 		const char *key;
 		const void *v;
-		int coll; /* 1: collective only, 0: patterns only */
+		int kinds; /* WK_* that take it */
 	} keys[] = {
-		{"channels", r->channels, 1}, {"chunk", r->chunk, 1},
-		{"iterations", r->iterations, 1}, {"late", r->late, 1},    {"senders", r->senders, 0},
-		{"receiver", r->receiver, 0},  {"flows", r->flows, 0},
+		{"channels", r->channels, WK_COLL},   {"chunk", r->chunk, WK_COLL},
+		{"iterations", r->iterations, WK_COLL}, {"late", r->late, WK_COLL},
+		{"senders", r->senders, WK_PATTERN},  {"receiver", r->receiver, WK_PATTERN},
+		{"flows", r->flows, WK_PATTERN},      {"size", r->size, WK_COLL | WK_PATTERN},
+		{"cdf", r->cdf, WK_POISSON},	      {"load", r->load, WK_POISSON},
+		{"duration", r->duration, WK_POISSON},
 	};
+	int is = kind >= SCN_WL_COLL ? WK_COLL : kind == SCN_WL_POISSON ? WK_POISSON : WK_PATTERN;
 	char p[200];
 
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (keys[i].v && keys[i].coll != coll)
+		if (keys[i].v && !(keys[i].kinds & is))
 			return scn__fail(l, scn__wpath(p, sizeof(p), prefix, keys[i].key),
-					 "does not apply to %s", kind);
+					 "does not apply to %s", scn__wl_kinds[kind].str);
+	scn__wpath(p, sizeof(p), prefix, "hosts");
+	if (is != WK_POISSON && ydoc_find(l->raw->doc, p))
+		return scn__fail(l, p, "does not apply to %s%s", scn__wl_kinds[kind].str,
+				 is == WK_COLL ? " (a collective takes ranks)" : "");
 	return 0;
+}
+
+/*
+ * An input file named by key @key, relative to the folder of the scenario
+ * (or overlay) naming it; from --set, relative to where the command runs.
+ */
+static char *input_path(const struct loader *l, const char *key, const char *value)
+{
+	const char *file = scn__key_file(l, key), *slash = strrchr(file, '/');
+	size_t len;
+	char *p;
+
+	if (value[0] == '/' || !slash || scn__set_by_user(l->raw, key))
+		return strdup(value);
+	len = (size_t)(slash - file) + strlen(value) + 2;
+	p = malloc(len);
+	if (p)
+		snprintf(p, len, "%.*s/%s", (int)(slash - file), file, value);
+	return p;
+}
+
+/* A poisson workload: its load, duration and CDF file, read into @s->traffic. */
+static int check_poisson(const struct loader *l, const struct raw_workload *r, const char *prefix,
+			 struct scenario *s)
+{
+	struct scn_traffic *tr;
+	struct diag d = {0};
+	char p[200];
+	double load = 0;
+	simtime_t duration;
+	int err;
+
+	if (!r->cdf)
+		return scn__fail(l, scn__wpath(p, sizeof(p), prefix, "cdf"),
+				 "missing: a flow-size CDF file (e.g. experiments/traffic/websearch.cdf)");
+	if (!r->load)
+		return scn__fail(l, scn__wpath(p, sizeof(p), prefix, "load"),
+				 "missing: the share of each host's link to offer (e.g. 30%%)");
+	if (units_fraction(r->load, &load) || !(load > 0) || load > 1)
+		return scn__fail(l, scn__wpath(p, sizeof(p), prefix, "load"),
+				 "\"%s\" is not a load above 0 and at most 100%% (e.g. 30%%, 0.3)",
+				 r->load);
+	if (!r->duration)
+		return scn__fail(l, scn__wpath(p, sizeof(p), prefix, "duration"),
+				 "missing: how long flows keep arriving (e.g. 5ms)");
+	if ((err = scn__get_time(l, scn__wpath(p, sizeof(p), prefix, "duration"), r->duration, 0,
+				 1, &duration)))
+		return err;
+	tr = realloc(s->traffic, (s->n_traffic + 1) * sizeof(*tr));
+	if (!tr)
+		return -ENOMEM;
+	s->traffic = tr;
+	tr = &tr[s->n_traffic];
+	memset(tr, 0, sizeof(*tr));
+	snprintf(tr->workload, sizeof(tr->workload), "%s", prefix);
+	scn__wpath(p, sizeof(p), prefix, "cdf");
+	if (!(tr->file = input_path(l, p, r->cdf)))
+		return -ENOMEM;
+	s->n_traffic++; /* freed with the scenario from here on */
+	tr->load = load;
+	tr->duration = duration;
+	err = cdf_read(tr->file, p, &tr->cdf, &d);
+	if (err == -EINVAL && !d.line) /* cannot read it: said at the scenario's key */
+		return scn__fail(l, p, "%s: %s", tr->file, d.msg);
+	if (err == -EINVAL)
+		*l->d = d;
+	return err;
 }
 
 static int check_coll(const struct loader *l, const struct raw_workload *r, const char *prefix)
@@ -61,7 +148,7 @@ static int check_coll(const struct loader *l, const struct raw_workload *r, cons
 }
 
 static int check_workload(const struct loader *l, const struct raw_workload *r,
-			  const char *prefix)
+			  const char *prefix, struct scenario *s)
 {
 	char p[200];
 	uint64_t v;
@@ -70,17 +157,19 @@ static int check_workload(const struct loader *l, const struct raw_workload *r,
 
 	if (!r->kind)
 		return scn__fail(l, scn__wpath(p, sizeof(p), prefix, "kind"),
-				 "missing (flows, incast, permutation, allreduce, allgather, "
-				 "reducescatter or alltoall)");
+				 "missing (flows, incast, permutation, poisson, allreduce, "
+				 "allgather, reducescatter or alltoall)");
 	kind = r->kind - 1;
 	if ((err =
 		 scn__get_time(l, scn__wpath(p, sizeof(p), prefix, "start"), r->start, 0, 0, &t)) ||
 	    (err = scn__get_uint(l, scn__wpath(p, sizeof(p), prefix, "dscp"), r->dscp, 0, 0, 63,
 				 &v)) ||
-	    (err = check_unused_keys(l, r, prefix, kind >= SCN_WL_COLL, scn__wl_kinds[kind].str)))
+	    (err = check_unused_keys(l, r, prefix, kind)))
 		return err;
 	if (kind >= SCN_WL_COLL)
 		return check_coll(l, r, prefix);
+	if (kind == SCN_WL_POISSON)
+		return check_poisson(l, r, prefix, s);
 	switch (kind) {
 	case SCN_WL_FLOWS:
 		if (!r->flows_count)
@@ -127,19 +216,19 @@ static int check_workload(const struct loader *l, const struct raw_workload *r,
 }
 
 /* The workload, one mapping or a list of them. */
-int scn__check_workloads(const struct loader *l, const struct raw_top *r)
+int scn__check_workloads(const struct loader *l, const struct raw_top *r, struct scenario *s)
 {
 	char prefix[32];
 	int err;
 
 	if (r->workload)
-		return check_workload(l, r->workload, "workload");
+		return check_workload(l, r->workload, "workload", s);
 	if (!r->workloads_count)
 		return scn__fail(l, "workload",
 				 "missing (e.g. workload: {kind: allreduce, size: 256MB})");
 	for (unsigned i = 0; i < r->workloads_count; i++) {
 		snprintf(prefix, sizeof(prefix), "workload[%u]", i);
-		if ((err = check_workload(l, &r->workloads[i], prefix)))
+		if ((err = check_workload(l, &r->workloads[i], prefix, s)))
 			return err;
 	}
 	return 0;

@@ -2,7 +2,7 @@
  * results.json's "provenance": what produced a result. The rocesim
  * version, the scenario file and every other input the run read (overlays,
  * the topology file, the real configs: SONiC config_db.json, mlnx_qos,
- * cc_params, Kubernetes manifests), each with the SHA-256 of its bytes as
+ * cc_params, Kubernetes manifests; flow-size CDFs), each with the SHA-256 of its bytes as
  * sha256sum prints it, the --set overrides in the order they apply, and
  * the seed. Built before the run, right after the inputs were loaded.
  */
@@ -109,6 +109,10 @@ json_t *res_provenance(const struct scenario *s, const struct res_prov_in *in)
 	for (uint32_t i = 0; !err && i < s->cfg.n_pods; i++) {
 		snprintf(via, sizeof(via), "%s.pod", s->cfg.pods[i].workload);
 		err = prov_add(inputs, s->cfg.pods[i].file, via);
+	}
+	for (uint32_t i = 0; !err && i < s->n_traffic; i++) {
+		snprintf(via, sizeof(via), "%s.cdf", s->traffic[i].workload);
+		err = prov_add(inputs, s->traffic[i].file, via);
 	}
 	for (size_t i = 0; !err && i < in->n_sets; i++)
 		err = json_array_append_new(sets, json_string(in->sets[i]));

@@ -16,6 +16,7 @@
 #include "models/collective.h"
 #include "models/deadlock.h"
 #include "models/nic.h"
+#include "models/packet.h"
 #include "models/switch.h"
 
 #define RES_SCHEMA_VERSION 1
@@ -94,6 +95,131 @@ static json_t *fct_stats(const struct net *n)
 		      real3(v[k - 1]));
 	free(v);
 	return o;
+}
+
+simtime_t res_ideal_fct(const struct topo *t, const struct topo_routes *r, uint32_t src,
+			uint32_t dst, uint64_t bytes, uint32_t mtu)
+{
+	uint64_t packets = bytes / mtu + (bytes % mtu != 0), first, bottleneck = UINT64_MAX;
+	uint32_t node = t->hosts[src], hops = 0;
+	simtime_t ideal = 0, sf = 0;
+
+	if (!packets)
+		packets = 1;
+	first = (bytes < mtu ? bytes : mtu) + PKT_HEADER_BYTES + PKT_PREAMBLE_IFG_BYTES;
+	while (node != t->hosts[dst]) {
+		uint32_t count, port;
+		const uint16_t *next = topo_next_hops(r, node, dst, &count);
+		const struct topo_link *link;
+
+		if (!next || !count || ++hops > t->n_nodes)
+			return SIMTIME_NEVER;
+		port = t->nodes[node].first_port + next[0];
+		link = &t->links[t->ports[port].link];
+		ideal += link->delay;
+		sf += simtime_tx(first, link->rate_bps);
+		if (link->rate_bps < bottleneck)
+			bottleneck = link->rate_bps;
+		node = t->ports[port].peer;
+	}
+	if (!hops)
+		return SIMTIME_NEVER;
+	/* on the bottleneck, the whole flow's serialization instead of a frame's */
+	return ideal + sf - simtime_tx(first, bottleneck) +
+	       simtime_tx(bytes + packets * (PKT_HEADER_BYTES + PKT_PREAMBLE_IFG_BYTES), bottleneck);
+}
+
+/*
+ * A size label: "10KB", "1.5MB", or bytes when no SI unit gives it in
+ * three significant digits.
+ */
+static void size_label(uint64_t b, char *buf, size_t size)
+{
+	static const char *const unit[] = {"B", "KB", "MB", "GB", "TB"};
+	uint64_t div = 1;
+	int u = 0;
+
+	while (u < 4 && b >= div * 1000 && b % (div * 10) == 0) {
+		div *= 1000;
+		u++;
+	}
+	if (b % div == 0)
+		snprintf(buf, size, "%llu%s", (unsigned long long)(b / div), unit[u]);
+	else
+		snprintf(buf, size, "%g%s", (double)b / (double)div, unit[u]);
+}
+
+/*
+ * summary.fct_slowdown: per size bucket (output.fct_buckets), the flows
+ * that finished and their FCT over the ideal FCT (res_ideal_fct) at p50,
+ * p95, p99.
+ */
+static json_t *fct_slowdown(const struct sim *sim)
+{
+	const struct net *n = sim->net;
+	const struct scenario *s = sim->scn;
+	uint32_t nb = s->out.n_fct_buckets + 1;
+	double *v = malloc((n->n_wl_flows ? n->n_wl_flows : 1) * sizeof(*v));
+	uint32_t *bucket = malloc((n->n_wl_flows ? n->n_wl_flows : 1) * sizeof(*bucket));
+	json_t *a = json_array();
+
+	if (!v || !bucket) {
+		free(v);
+		free(bucket);
+		json_decref(a);
+		return NULL;
+	}
+	for (uint32_t i = 0; i < n->n_wl_flows; i++) {
+		const struct flow *f = &n->flows[i];
+		uint32_t b = 0;
+
+		while (b < s->out.n_fct_buckets && f->bytes >= s->out.fct_buckets[b])
+			b++;
+		bucket[i] = b;
+	}
+	for (uint32_t b = 0; b < nb; b++) {
+		uint64_t lo = b ? s->out.fct_buckets[b - 1] : 0;
+		uint64_t hi = b < s->out.n_fct_buckets ? s->out.fct_buckets[b] : 0;
+		char label[64], l1[24], l2[24];
+		size_t k = 0;
+
+		for (uint32_t i = 0; i < n->n_wl_flows; i++) {
+			const struct flow *f = &n->flows[i];
+			simtime_t ideal;
+
+			if (bucket[i] != b || !f->finish)
+				continue;
+			ideal = res_ideal_fct(sim->topo, n->routes, f->src, f->dst, f->bytes,
+					      s->nic.mtu);
+			if (ideal == SIMTIME_NEVER || !ideal)
+				continue;
+			v[k++] = (double)(f->finish - f->start) / (double)ideal;
+		}
+		size_label(lo, l1, sizeof(l1));
+		size_label(hi, l2, sizeof(l2));
+		if (!b && hi)
+			snprintf(label, sizeof(label), "<%s", l2);
+		else if (!hi)
+			snprintf(label, sizeof(label), ">=%s", l1);
+		else
+			snprintf(label, sizeof(label), "%s-%s", l1, l2);
+		if (k)
+			gsl_sort(v, 1, k);
+		a = push(a, json_pack("{s:s,s:o,s:o,s:o,s:o,s:o,s:o}", "bucket", label, "min_bytes",
+				      uint_j(lo), "max_bytes", hi ? uint_j(hi) : json_null(), "n",
+				      uint_j(k), "p50",
+				      k ? real3(gsl_stats_quantile_from_sorted_data(v, 1, k, 0.5))
+					: json_null(),
+				      "p95",
+				      k ? real3(gsl_stats_quantile_from_sorted_data(v, 1, k, 0.95))
+					: json_null(),
+				      "p99",
+				      k ? real3(gsl_stats_quantile_from_sorted_data(v, 1, k, 0.99))
+					: json_null()));
+	}
+	free(v);
+	free(bucket);
+	return a;
 }
 
 static uint64_t peak_rss_kb(void)
@@ -379,6 +505,16 @@ json_t *res_build(const struct sim *sim)
 			  scn->sw.pfc.enabled && !scn->sw.pfc.dynamic ? uint_j(scn->sw.pfc.xoff)
 								      : json_null())))
 		goto fail;
+	if (n->n_wl_flows && json_object_set_new(summary, "fct_slowdown", fct_slowdown(sim)))
+		goto fail;
+	/* the load the poisson workloads offered: their bytes over what their
+	 * hosts' links carry at line rate over their durations */
+	if (scn->wl.offered_capacity > 0 &&
+	    json_object_set_new(summary, "offered_load",
+				json_real((double)llround((double)scn->wl.offered_bytes /
+							  scn->wl.offered_capacity * 1e4) /
+					  1e4)))
+		goto fail;
 	if (json_array_size(colls)) {
 		if (json_object_set(summary, "collective", json_array_get(colls, 0)))
 			goto fail;
@@ -523,6 +659,24 @@ static void print_collectives(const json_t *j, FILE *f)
 	}
 }
 
+/* FCT slowdown per size bucket that holds finished flows. */
+static void print_slowdown(const json_t *j, FILE *f)
+{
+	const json_t *a = json_object_get(json_object_get(j, "summary"), "fct_slowdown"), *b;
+	size_t i;
+
+	json_array_foreach(a, i, b) {
+		if (json_integer_value(json_object_get(b, "n")) <= 0)
+			continue;
+		fprintf(f, "  slowdown   %-12s %6lld flows: FCT / ideal p50 %.2f, p95 %.2f, p99 %.2f\n",
+			json_string_value(json_object_get(b, "bucket")),
+			(long long)json_integer_value(json_object_get(b, "n")),
+			json_number_value(json_object_get(b, "p50")),
+			json_number_value(json_object_get(b, "p95")),
+			json_number_value(json_object_get(b, "p99")));
+	}
+}
+
 void res_print_summary(const json_t *j, FILE *f)
 {
 	const json_t *run = json_object_get(j, "run");
@@ -536,6 +690,10 @@ void res_print_summary(const json_t *j, FILE *f)
 		fprintf(f, "  flows      %.0f of %.0f done; FCT p50 %.3f us, p99 %.3f us, max %.3f us\n",
 			num(j, "flows_done"), num(j, "flows"), num(j, "fct_us.p50"),
 			num(j, "fct_us.p99"), num(j, "fct_us.max"));
+	print_slowdown(j, f);
+	if (json_object_get(json_object_get(j, "summary"), "offered_load"))
+		fprintf(f, "  load       %.2f%% of the hosts' links offered by the poisson workloads\n",
+			100 * num(j, "offered_load"));
 	print_collectives(j, f);
 	fprintf(f, "  pfc        %.0f PAUSE frames (%.1f/s), %.3f us paused in all, %.0f ports paused, "
 		   "peak headroom %.0f bytes\n",

@@ -11,6 +11,17 @@
 
 #include "sim/run/sim.h"
 
+/*
+ * The ideal FCT of @bytes from host @src to host @dst over @t (routes @r),
+ * as FCT slowdowns are reported: the flow alone on an empty path. Its wire
+ * bytes (payload plus 62 B headers and 20 B preamble and gap per packet of
+ * @mtu) serialized at the path's bottleneck rate, plus the propagation of
+ * every link, plus the store-and-forward of its first frame on every link
+ * but one bottleneck. ECMP takes the first next hop: in a symmetric fabric
+ * every path has the same links. SIMTIME_NEVER when @dst is unreachable.
+ */
+simtime_t res_ideal_fct(const struct topo *t, const struct topo_routes *r, uint32_t src,
+			uint32_t dst, uint64_t bytes, uint32_t mtu);
 /* A new reference to the results of a finished run, or NULL (no memory). */
 json_t *res_build(const struct sim *sim);
 /*
