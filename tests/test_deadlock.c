@@ -10,6 +10,9 @@
 
 #include "models/deadlock.h"
 #include "models/net.h"
+#include "sim/config/scenario.h"
+#include "topologies/cbd.h"
+#include "topologies/topo.h"
 #include "support.h"
 
 /* Five switches in a ring, one host each; each host sends to the host two
@@ -210,4 +213,44 @@ Test(deadlock, built_from_params_finds_the_cycle_of_stuck_queues)
 		deadlock_free(dl);
 		rig_fini(&r);
 	}
+}
+
+/*
+ * The pairs the deadlock analysis takes: a collective repeated (the same
+ * ranks and class, as YAML aliases make it easy to write) adds its pairs
+ * once; an All-to-All's pairs depend on its rank set, a ring's on its
+ * order. Found by fuzzing: a thousand aliased All-to-Alls on 2,000 hosts
+ * asked for 33 GB of pairs.
+ */
+Test(deadlock, a_repeated_collective_adds_its_pairs_once)
+{
+	const char *path = "/tmp/rocesim-deadlock-pairs.yaml";
+	FILE *f = fopen(path, "w");
+	struct scenario *s = NULL;
+	struct topo *t = NULL;
+	struct cbd_pair *pairs = NULL;
+	struct diag d = {0};
+	size_t n = 0;
+
+	cr_assert(f);
+	fputs("topology: {kind: star, hosts: 10}\n"
+	      "workload: [&a {kind: alltoall, size: 4KB}, *a, *a, *a, *a, *a, *a, *a,\n"
+	      "  {kind: alltoall, size: 4KB, ranks: [h9, h8, h7, h6, h5, h4, h3, h2, h1, h0]},\n"
+	      "  &r {kind: allreduce, size: 1MB}, *r, *r,\n"
+	      "  {kind: allreduce, size: 1MB, ranks: [h1, h0, h2, h3, h4, h5, h6, h7, h8, h9]},\n"
+	      "  {kind: allreduce, size: 1MB, dscp: 10}]\n",
+	      f);
+	fclose(f);
+	cr_assert_eq(scn_load(path, NULL, 0, &s, &d), 0, "%s: %s", d.path, d.msg);
+	cr_assert_eq(topo_build(&s->topo, &t, &d), 0);
+	cr_assert_eq(scn_resolve(s, t, &d), 0, "%s: %s", d.path, d.msg);
+	cr_assert_eq(scn_pairs(s, &pairs, &n), 0);
+	/* one All-to-All (the reversed rank list is the same set): 90 pairs; the
+	 * default ring, the ring in another order, and the ring on DSCP 10 (TC 1
+	 * with the default map): 10 neighbours each */
+	cr_expect_eq(n, 90 + 10 + 10 + 10, "%zu pairs", n);
+	free(pairs);
+	topo_free(t);
+	scn_free(s);
+	remove(path);
 }

@@ -564,30 +564,88 @@ int scn_resolve(struct scenario *s, const struct topo *t, struct diag *d)
 
 /* ---- what the workload sends on ---------------------------------------------- */
 
+static int by_rank(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The ranks of collective @c as its pairs depend on them, into a new array
+ * *@out: in order for a ring (its neighbours), sorted for an All-to-All
+ * (every pair of the set); and their hash. 0 or -ENOMEM.
+ */
+static int pair_key(const struct coll_spec *c, uint32_t **out, uint64_t *hash)
+{
+	uint32_t *r = malloc((c->n_ranks ? c->n_ranks : 1) * sizeof(*r));
+	uint64_t h = 1469598103934665603ULL ^ (uint64_t)(c->op == COLL_ALLTOALL);
+
+	if (!r)
+		return -ENOMEM;
+	memcpy(r, c->ranks, c->n_ranks * sizeof(*r));
+	if (c->op == COLL_ALLTOALL)
+		qsort(r, c->n_ranks, sizeof(*r), by_rank);
+	for (uint32_t i = 0; i < c->n_ranks; i++)
+		h = (h ^ r[i]) * 1099511628211ULL;
+	*out = r;
+	*hash = h;
+	return 0;
+}
+
+/*
+ * Collective @i repeats the pairs of an earlier one: the same kind of
+ * pairs, class and ranks (@keys, @hash: pair_key of each). A thousand
+ * copies of one All-to-All then cost its pairs once, not a thousand times.
+ */
+static int repeats(const struct scenario *s, uint32_t *const *keys, const uint64_t *hash,
+		   uint32_t i)
+{
+	const struct coll_spec *c = &s->colls[i];
+
+	for (uint32_t j = 0; j < i; j++) {
+		const struct coll_spec *e = &s->colls[j];
+
+		if (hash[j] == hash[i] && e->n_ranks == c->n_ranks &&
+		    (e->op == COLL_ALLTOALL) == (c->op == COLL_ALLTOALL) &&
+		    s->sw.dscp_to_tc[e->dscp & 63] == s->sw.dscp_to_tc[c->dscp & 63] &&
+		    !memcmp(keys[j], keys[i], c->n_ranks * sizeof(**keys)))
+			return 1;
+	}
+	return 0;
+}
+
 int scn_pairs(const struct scenario *s, struct cbd_pair **out, size_t *n)
 {
 	size_t count = s->wl.n_flows, k = 0;
-	struct cbd_pair *p;
+	uint32_t **keys = calloc(s->n_colls ? s->n_colls : 1, sizeof(*keys));
+	uint64_t *hash = calloc(s->n_colls ? s->n_colls : 1, sizeof(*hash));
+	char *skip = calloc(s->n_colls ? s->n_colls : 1, 1);
+	struct cbd_pair *p = NULL;
+	int err = keys && hash && skip ? 0 : -ENOMEM;
 
-	for (uint32_t i = 0; i < s->n_colls; i++) {
+	for (uint32_t i = 0; !err && i < s->n_colls; i++)
+		err = pair_key(&s->colls[i], &keys[i], &hash[i]);
+	for (uint32_t i = 0; !err && i < s->n_colls; i++) {
 		const struct coll_spec *c = &s->colls[i];
 
+		if ((skip[i] = (char)repeats(s, keys, hash, i)))
+			continue;
 		count +=
 		    c->op == COLL_ALLTOALL ? (size_t)c->n_ranks * (c->n_ranks - 1) : c->n_ranks;
 	}
-	p = malloc((count ? count : 1) * sizeof(*p));
-	if (!p)
-		return -ENOMEM;
-	for (uint32_t i = 0; i < s->wl.n_flows; i++) {
+	if (!err && !(p = malloc((count ? count : 1) * sizeof(*p))))
+		err = -ENOMEM;
+	for (uint32_t i = 0; !err && i < s->wl.n_flows; i++) {
 		const struct wl_flow *f = &s->wl.flows[i];
 
 		p[k++] = (struct cbd_pair){f->src, f->dst, s->sw.dscp_to_tc[f->dscp & 63]};
 	}
-	for (uint32_t i = 0; i < s->n_colls; i++) {
+	for (uint32_t i = 0; !err && i < s->n_colls; i++) {
 		const struct coll_spec *c = &s->colls[i];
 		uint8_t tc = s->sw.dscp_to_tc[c->dscp & 63];
 
-		for (uint32_t a = 0; a < c->n_ranks; a++) {
+		for (uint32_t a = 0; !skip[i] && a < c->n_ranks; a++) {
 			if (c->op != COLL_ALLTOALL) {
 				p[k++] = (struct cbd_pair){c->ranks[a], c->ranks[(a + 1) % c->n_ranks], tc};
 				continue;
@@ -596,6 +654,15 @@ int scn_pairs(const struct scenario *s, struct cbd_pair **out, size_t *n)
 				if (a != b)
 					p[k++] = (struct cbd_pair){c->ranks[a], c->ranks[b], tc};
 		}
+	}
+	for (uint32_t i = 0; keys && i < s->n_colls; i++)
+		free(keys[i]);
+	free(keys);
+	free(hash);
+	free(skip);
+	if (err) {
+		free(p);
+		return err;
 	}
 	*out = p;
 	*n = k;
