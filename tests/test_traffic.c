@@ -352,3 +352,19 @@ Test(traffic, no_fct_slowdown_without_flows)
 	json_decref(j);
 	sim_fini(&sim);
 }
+
+/* A duration too short for any arrival: no flow, and nothing copied from
+ * nowhere (found by fuzzing under UBSan: memcpy from a NULL array of 0) */
+Test(traffic, a_poisson_workload_may_draw_no_flow)
+{
+	static const char brief[] =
+	    "seed: 7\n"
+	    "topology: {kind: star, hosts: 4, link: {rate: 100Gbps}}\n"
+	    "workload: {kind: poisson, cdf: %s, load: 1%%, duration: 1ns}\n";
+	struct topo *t = NULL;
+	struct scenario *s = generate(brief, NULL, 0, &t);
+
+	cr_expect_eq(s->wl.n_flows, 0);
+	topo_free(t);
+	scn_free(s);
+}
