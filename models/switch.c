@@ -517,6 +517,8 @@ static uint64_t pfc_port_headroom(const struct sw_pfc *pfc, uint32_t mtu, const 
 {
 	simtime_t response;
 
+	if (pfc->no_headroom)
+		return 0;
 	if (pfc->headroom)
 		return pfc->headroom;
 	/* the far end's response: the same for both ends of a link (net_build) */

@@ -51,6 +51,7 @@ struct sw_pfc {
 	int has_xon;
 	uint64_t xon_offset;  /* else XON at the XOFF limit minus this */
 	uint64_t headroom;    /* per lossless PG, 0: computed per link (sw_port_headroom) */
+	int no_headroom;      /* none at all: a lossless PG whose buffer profile gives none */
 	uint32_t quanta;      /* in each PAUSE frame */
 	simtime_t refresh;    /* re-send PAUSE this often while XOFF (0: half the quanta) */
 	simtime_t response;   /* reaction to a received PAUSE (0: by link speed) */

@@ -453,4 +453,5 @@ void chk_configs(struct chk *c, const struct scenario *s, const struct topo *t)
 	chk_cc_params(c, s);
 	chk_lossless_path(c, s);
 	chk_headroom(c, s, t);
+	chk_sonic(c, s, t);
 }

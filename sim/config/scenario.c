@@ -576,6 +576,7 @@ static void raw_free(struct scn_raw *raw)
 		cyaml_free(&cfg, raw->schema, raw->top, 0);
 	ydoc_free(raw->doc);
 	cc_params_free(&raw->cfg.cc);
+	free(raw->cfg.sonic);
 	free(raw->origins);
 	for (size_t i = 0; i < raw->n_set; i++)
 		free(raw->set_paths[i]);
@@ -592,6 +593,7 @@ void scn_free(struct scenario *s)
 	free(s->file);
 	free(s->topo_file);
 	free(s->cfg.sonic);
+	free(s->sw_ports);
 	free(s->cfg.mlnx_qos);
 	free(s->cfg.cc_params);
 	for (uint32_t i = 0; i < s->cfg.n_pods; i++)

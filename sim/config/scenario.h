@@ -72,6 +72,7 @@ struct scenario {
 
 	/* the models' own parameters (models/switch.h, nic.h, workload.h) */
 	struct sw_params sw;   /* switch.* */
+	struct sw_port_params *sw_ports; /* owns sw.port_params (switch.sonic's ports) */
 	struct nic_params nic; /* nic.* */
 	struct wl_params wl;   /* every flow of every flow workload */
 

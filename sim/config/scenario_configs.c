@@ -43,8 +43,7 @@ struct merge {
 	int err;	  /* 0, or -ENOMEM: later calls do nothing */
 };
 
-/* Whether the scenario itself (file or --set) gives @path: then it wins. */
-static int explicit_key(const struct loader *l, const char *path)
+int scn__explicit(const struct loader *l, const char *path)
 {
 	return ydoc_find(l->raw->doc, path) || scn__set_by_user(l->raw, path);
 }
@@ -75,7 +74,7 @@ static int note(struct merge *m, const char *path, int line, const char *key, co
  */
 static int gives(struct merge *m, const char *path, int line, const char *key, const char *value)
 {
-	return !m->err && !explicit_key(m->l, path) && note(m, path, line, key, value);
+	return !m->err && !scn__explicit(m->l, path) && note(m, path, line, key, value);
 }
 
 /* A SONiC value's line and "TABLE|key|field", for note() and gives(). */
@@ -127,21 +126,22 @@ static void sonic_to_switch(struct merge *m, const struct sonic_cfg *c, struct s
 	struct loader *l = m->l;
 	char path[32], where[SONIC_WHERE + 8];
 
-	if (c->has_pool && gives(m, "switch.buffer.size", AT(c->pool_size_at)))
+	if (c->has_pool && c->has_pool_size &&
+	    gives(m, "switch.buffer.size", AT(c->pool_size_at)))
 		s->sw.buffer = c->buffer_size;
 	if (c->has_pool && c->pool_xoff &&
 	    gives(m, "switch.buffer.headroom_pool", AT(c->pool_xoff_at)))
 		s->sw.headroom_pool = c->pool_xoff;
 	if (c->has_profile && c->has_xoff && gives(m, "switch.pfc.headroom", AT(c->xoff_at)))
 		s->sw.pfc.headroom = c->xoff;
-	if (c->has_profile && c->has_xon_offset && !explicit_key(l, "switch.pfc.xon") &&
+	if (c->has_profile && c->has_xon_offset && !scn__explicit(l, "switch.pfc.xon") &&
 	    gives(m, "switch.pfc.xon_offset", AT(c->xon_offset_at)))
 		s->sw.pfc.xon_offset = c->xon_offset;
-	if (c->has_profile && c->has_dynamic_th && !explicit_key(l, "switch.pfc.xoff") &&
+	if (c->has_profile && c->has_dynamic_th && !scn__explicit(l, "switch.pfc.xoff") &&
 	    gives(m, "switch.pfc.dynamic_th", AT(c->dynamic_th_at)))
 		s->sw.pfc.dynamic_th = c->dynamic_th;
 	if (c->has_profile && c->has_static_th && !c->has_dynamic_th &&
-	    !explicit_key(l, "switch.pfc.dynamic_th") &&
+	    !scn__explicit(l, "switch.pfc.dynamic_th") &&
 	    gives(m, "switch.pfc.xoff", AT(c->static_th_at)))
 		s->sw.pfc.xoff = c->static_th;
 	if (c->has_wred && gives(m, "switch.ecn.enabled", AT(c->ecn_at)))
@@ -160,6 +160,11 @@ static void sonic_to_switch(struct merge *m, const struct sonic_cfg *c, struct s
 		s->sw.wd.action = wd_action(c->wd_action);
 	if (c->has_pfc_enable && gives(m, "switch.lossless", c->pfc_line, c->pfc_where, NULL))
 		s->sw.lossless = c->pfc_enable;
+	if (c->has_sched && !scn__explicit(l, "switch.weights") &&
+	    gives(m, "switch.scheduler", AT(c->sched_at))) {
+		s->sw.sched = c->sched_dwrr ? SW_SCHED_DWRR : SW_SCHED_STRICT;
+		memcpy(s->sw.weights, c->sched_weights, sizeof(s->sw.weights));
+	}
 	if (!c->has_dscp_map || !note(m, "switch.dscp_to_tc", AT(c->dscp_map_at)))
 		return;
 	/* a map that names no DSCP leaves the default map */
@@ -179,16 +184,17 @@ static void sonic_to_switch(struct merge *m, const struct sonic_cfg *c, struct s
 static int merge_sonic(struct loader *l, struct scenario *s, const char *value)
 {
 	struct merge m = {.l = l, .via = "switch.sonic"};
-	struct sonic_cfg c;
+	struct sonic_cfg *c;
 	struct diag d = {0};
 	int err;
 
-	if (!(s->cfg.sonic = config_path(l, "switch.sonic", value)))
+	if (!(s->cfg.sonic = config_path(l, "switch.sonic", value)) ||
+	    !(c = l->raw->cfg.sonic = malloc(sizeof(*c))))
 		return -ENOMEM;
-	if ((err = sonic_read(s->cfg.sonic, &c, &d)))
+	if ((err = sonic_read(s->cfg.sonic, c, &d)))
 		return err == -ENOMEM ? err : config_fail(l, "switch.sonic", &d);
-	m.file = c.file;
-	sonic_to_switch(&m, &c, s);
+	m.file = c->file;
+	sonic_to_switch(&m, c, s);
 	return m.err;
 }
 

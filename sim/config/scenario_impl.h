@@ -22,6 +22,7 @@
 #include "sim/config/mlnx.h"
 #include "sim/config/scenario.h"
 
+struct sonic_cfg;
 struct ydoc;
 
 /* ---- what libcyaml loads ------------------------------------------------ */
@@ -169,6 +170,7 @@ struct raw_top {
 /* What the checks need of the real configs beyond their values and origins. */
 struct raw_configs {
 	int dscp_map;        /* switch.dscp_to_tc holds a SONiC map that names a DSCP */
+	struct sonic_cfg *sonic; /* switch.sonic as read, for its ports (scn__sonic_ports) */
 	struct cc_params cc; /* nic.cc_params entries, applied by the checks */
 	int flags;           /* SCN_LOAD_* */
 };
@@ -249,6 +251,20 @@ int scn__overlay(const char *file, const char *text, size_t len, const char *con
  * with its origin, unless the scenario gives its key; before scn__check_all.
  */
 int scn__merge_configs(struct loader *l, struct scenario *s);
+
+/* Whether the scenario itself (file or --set) gives @path: then it wins over a config. */
+int scn__explicit(const struct loader *l, const char *path);
+
+/* scenario_sonic.c */
+
+/*
+ * The ports of switch.sonic that differ from the switch's settings (after
+ * scn__check_switch) -> s->sw.port_params, port i of each switch taking
+ * the config's i-th port by number; none when every port is alike. Keys
+ * the scenario gives win on every port. 0, -EINVAL (a port's value out of
+ * range, named at the config's line) or -ENOMEM.
+ */
+int scn__sonic_ports(const struct loader *l, struct scenario *s);
 
 /* scenario_check.c */
 
