@@ -303,13 +303,12 @@ static int chk_run(const struct chk_args *a)
 			err == -ENOMEM ? "out of memory" : "the topology is too large to route");
 		goto out;
 	}
-	chk_thresholds(&c, s);
 	for (uint32_t i = 0; i < t->n_links; i++)
 		if ((t->nodes[t->links[i].a].kind == TOPO_HOST ||
 		     t->nodes[t->links[i].b].kind == TOPO_HOST) &&
 		    t->links[i].rate_bps > c.line_rate_bps)
 			c.line_rate_bps = t->links[i].rate_bps;
-	chk_configs(&c, s, t);
+	chk_switches(&c, s, t);
 	if (c.oom) {
 		fprintf(stderr, "rocesim: out of memory\n");
 		goto out;

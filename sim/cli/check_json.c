@@ -155,7 +155,7 @@ static json_t *chk_json_deadlock(const struct chk *c, const struct scenario *s,
 	return json_pack("{s:I,s:s,s:o,s:o,s:I,s:I,s:I,s:b,s:o}", "static_cycles",
 			 (json_int_t)c->cbd.n_cycles, "mode",
 			 a->all_pairs ? "all_pairs" : "workload", "failed_links", failed,
-			 "lossless", chk_prio_array(s->sw.pfc.enabled ? s->sw.lossless : 0),
+			 "lossless", chk_prio_array(scn_lossless(s)),
 			 "buffers", (json_int_t)c->cbd.n_nodes, "dependencies",
 			 (json_int_t)c->cbd.n_edges, "cyclic_components", (json_int_t)c->cbd.n_sccs,
 			 "truncated", c->cbd.truncated, "cycles", cycles);
@@ -174,7 +174,8 @@ static json_t *chk_json_ports(const struct scenario *s, const struct topo *t)
 		const struct topo_port *tp = &t->ports[i];
 		const struct topo_link *l = &t->links[tp->link];
 		uint32_t local = i - t->nodes[tp->node].first_port;
-		const struct sw_params *sw = &s->sw;
+		const struct sw_params *sw =
+		    s->sw_node && s->sw_node[tp->node] ? s->sw_node[tp->node] : &s->sw;
 		/* a port with settings of its own (switch.sonic's ports) */
 		const struct sw_port_params *own =
 		    sw->port_params && local < sw->n_port_params ? &sw->port_params[local] : NULL;

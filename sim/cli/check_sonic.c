@@ -217,64 +217,88 @@ static void chk_port_paths(struct chk *c, const struct scenario *s, const struct
 	group_emit(c, &mism, CHK_ERROR, "PRIORITY_MISMATCH");
 }
 
+/* What sets a port's headroom need: its own speed and cable, or a link it stands for. */
+struct need {
+	uint64_t bytes, rate;
+	simtime_t delay;
+	int own; /* the config's PORT speed and CABLE_LENGTH */
+};
+
+static void need_of(struct need *n, const struct sw_pfc *pfc, uint32_t mtu, uint64_t rate,
+		    simtime_t delay, int own)
+{
+	uint64_t b;
+
+	if (!rate)
+		return;
+	b = pfc_headroom_need(rate, delay, pfc->response ? pfc->response : pfc_response_delay(rate),
+			      mtu);
+	if (b > n->bytes)
+		*n = (struct need){b, rate, delay, own};
+}
+
 /*
- * Each port's headroom against its own speed and cable (PORT speed,
- * CABLE_LENGTH; the link of the switch port it stands for where the config
- * gives neither): the profile on its lowest lossless PG.
+ * Each port's headroom against what it needs: for its own speed and cable
+ * (PORT speed, CABLE_LENGTH) and for each link of the switch ports it
+ * stands for, the larger: the profile on its lowest lossless PG.
  */
 static void chk_port_headroom(struct chk *c, const struct scenario *s, const struct topo *t,
 			      const struct chk_sonic *u)
 {
 	const struct sonic_cfg *cfg = u->cfg;
 	struct chk_groups short_ = {0}, unset = {0};
-	char label[300], a[300], m[32];
+	char label[300], a[300], m[32], by[120];
 
 	for (uint32_t i = 0; i < cfg->n_ports; i++) {
 		const struct sonic_port *p = &cfg->ports[i];
-		const struct topo_link *l = NULL;
 		const struct sw_pfc *pfc;
 		const uint8_t *map;
-		uint64_t rate, have, need;
-		simtime_t delay;
+		struct need need = {0};
 		uint8_t lossless;
+		uint64_t have;
 
 		port_settings(u, i, &lossless, &pfc, &map);
 		if (!lossless)
 			continue;
 		port_label(t, u, i, label, sizeof(label));
 		if (p->lossless_pgs && p->profile < 0 && !p->pg_null && cfg->n_profiles) {
-			group_add(
-			    &unset, label,
-			    chk_str("%s PORT_QOS_MAP|%s|pfc_enable \"%s\"",
-				    at(cfg, p->pfc_line, a, sizeof(a)), p->name,
-				    cli_prio_list(p->pfc_enable, ",", "", m, sizeof(m))),
-			    chk_str("PFC is on, but BUFFER_PG binds no profile to the PGs it "
-				    "reaches: SONiC gives them no headroom; rocesim gives them "
-				    "the switch's"));
+			group_add(&unset, label,
+				  chk_str("%s PORT_QOS_MAP|%s|pfc_enable \"%s\"",
+					  at(cfg, p->pfc_line, a, sizeof(a)), p->name,
+					  cli_prio_list(p->pfc_enable, ",", "", m, sizeof(m))),
+				  chk_str("PFC is on, but BUFFER_PG binds no profile to the PGs it "
+					  "reaches: SONiC gives them no headroom; rocesim gives them "
+					  "the switch's"));
 			continue;
 		}
 		if (pfc->headroom == 0 && !pfc->no_headroom)
 			continue; /* rocesim computes its headroom */
-		for (uint32_t k = 0; !l && k < u->n_nodes; k++) {
+		if (p->speed_bps && p->has_cable)
+			need_of(&need, pfc, s->nic.mtu, p->speed_bps, p->cable_mm * SIMTIME_PS_PER_MM,
+				1);
+		for (uint32_t k = 0; k < u->n_nodes; k++) {
 			const struct topo_node *tn = &t->nodes[u->nodes[k]];
+			const struct topo_link *l;
 
-			if (i < tn->n_ports)
-				l = &t->links[t->ports[tn->first_port + i].link];
+			if (i >= tn->n_ports)
+				continue;
+			l = &t->links[t->ports[tn->first_port + i].link];
+			need_of(&need, pfc, s->nic.mtu, l->rate_bps, l->delay, 0);
 		}
-		rate = p->speed_bps ? p->speed_bps : l ? l->rate_bps : 0;
-		delay = p->has_cable ? p->cable_mm * SIMTIME_PS_PER_MM : l ? l->delay : 0;
-		if (!rate || (!p->has_cable && !l))
-			continue;
 		have = pfc->no_headroom ? 0 : pfc->headroom;
-		need = pfc_headroom_need(rate, delay,
-					 pfc->response ? pfc->response : pfc_response_delay(rate),
-					 s->nic.mtu);
-		if (have >= need)
+		if (!need.bytes || have >= need.bytes)
 			continue;
+		if (need.own)
+			snprintf(by, sizeof(by), "PORT speed %.0f Gb/s, CABLE_LENGTH %.0f m",
+				 (double)need.rate / 1e9,
+				 (double)need.delay / (double)(1000 * SIMTIME_PS_PER_MM));
+		else
+			snprintf(by, sizeof(by), "link %.0f Gb/s %.0f m", (double)need.rate / 1e9,
+				 (double)need.delay / (double)(1000 * SIMTIME_PS_PER_MM));
 		group_add(
 		    &short_, label,
 		    p->profile >= 0
-			? chk_str("%s BUFFER_PROFILE|%s|xoff %s%llu B; %s %.0f Gb/s, %s %.0f m",
+			? chk_str("%s BUFFER_PROFILE|%s|xoff %s%llu B; %s",
 				  at(cfg,
 				     cfg->profiles[p->profile].has_xoff
 					 ? cfg->profiles[p->profile].xoff_line
@@ -282,22 +306,17 @@ static void chk_port_headroom(struct chk *c, const struct scenario *s, const str
 				     a, sizeof(a)),
 				  cfg->profiles[p->profile].name,
 				  cfg->profiles[p->profile].has_xoff ? "" : "(none) ",
-				  (unsigned long long)have, p->speed_bps ? "PORT speed" : "link",
-				  (double)rate / 1e9, p->has_cable ? "CABLE_LENGTH" : "cable",
-				  (double)delay / (double)(1000 * SIMTIME_PS_PER_MM))
-			: chk_str("switch.pfc.headroom %llu B; %s %.0f Gb/s, %s %.0f m",
-				  (unsigned long long)have, p->speed_bps ? "PORT speed" : "link",
-				  (double)rate / 1e9, p->has_cable ? "CABLE_LENGTH" : "cable",
-				  (double)delay / (double)(1000 * SIMTIME_PS_PER_MM)),
+				  (unsigned long long)have, by)
+			: chk_str("switch.pfc.headroom %llu B; %s", (unsigned long long)have, by),
 		    have ? chk_str("needs %llu B: 3 frames of MTU %u, the PAUSE, the peer's "
-				   "response time and two propagation delays at the port's speed; "
-				   "after XOFF more than the headroom arrives and lossless packets "
-				   "are dropped",
-				   (unsigned long long)need, s->nic.mtu)
+				   "response time and two propagation delays at that speed; after "
+				   "XOFF more than the headroom arrives and lossless packets are "
+				   "dropped",
+				   (unsigned long long)need.bytes, s->nic.mtu)
 			 : chk_str("its lossless PG (BUFFER_PG|%s) has a profile without xoff: no "
 				   "headroom at all, so every packet in flight after XOFF is "
 				   "dropped; it needs %llu B",
-				   p->pg_row, (unsigned long long)need));
+				   p->pg_row, (unsigned long long)need.bytes));
 	}
 	group_emit(c, &short_, CHK_ERROR, "HEADROOM_SHORT");
 	group_emit(c, &unset, CHK_WARNING, "SONIC_PG_UNSET");
@@ -406,7 +425,7 @@ void chk_sonic(struct chk *c, const struct scenario *s, const struct topo *t)
 	u.cfg = cfg;
 	u.nodes = nodes;
 	for (uint32_t v = 0; v < t->n_nodes; v++)
-		if (t->nodes[v].kind == TOPO_SWITCH)
+		if (t->nodes[v].kind == TOPO_SWITCH && (!c->node_in || c->node_in[v]))
 			nodes[u.n_nodes++] = v;
 	chk_port_map(c, t, &u);
 	chk_port_model(c, &u);
@@ -415,4 +434,136 @@ void chk_sonic(struct chk *c, const struct scenario *s, const struct topo *t)
 out:
 	free(nodes);
 	free(cfg);
+}
+
+/* One run of the checks: on the switches of @node_in, with the settings of @s. */
+struct chk_part {
+	struct chk c;
+	uint8_t *node_in;
+	uint32_t n_in;
+};
+
+/* "leaf0, leaf1: ", the switches of a finding (at most 4 named). */
+static char *chk_switch_names(const struct topo *t, const uint8_t *in)
+{
+	char buf[256] = "";
+	size_t off = 0;
+	uint32_t n = 0;
+
+	for (uint32_t u = 0; u < t->n_nodes; u++) {
+		if (!in[u])
+			continue;
+		if (n++ < 4)
+			off += (size_t)snprintf(buf + off, off < sizeof(buf) ? sizeof(buf) - off : 0,
+						"%s%s", n > 1 ? ", " : "", t->nodes[u].name);
+	}
+	if (n > 4)
+		return chk_str("%s and %u more: ", buf, n - 4);
+	return chk_str("%s: ", buf);
+}
+
+static int same_finding(const struct chk_finding *a, const struct chk_finding *b)
+{
+	return a->severity == b->severity && !strcmp(a->code, b->code) &&
+	       !strcmp(a->where, b->where) && !strcmp(a->message, b->message);
+}
+
+void chk_switches(struct chk *c, const struct scenario *s, const struct topo *t)
+{
+	struct chk_part *parts;
+	uint32_t n_parts = 1, n_switches = 0;
+	uint8_t *in;
+
+	if (!s->n_switches || !s->sw_node) {
+		chk_thresholds(c, s);
+		chk_configs(c, s, t);
+		return;
+	}
+	/* part 0: the switches no file names, with the scenario's settings; then one per file */
+	parts = calloc((size_t)s->n_switches + 1, sizeof(*parts));
+	in = calloc(t->n_nodes ? t->n_nodes : 1, 1);
+	if (!parts || !in) {
+		free(parts);
+		free(in);
+		c->oom = 1;
+		return;
+	}
+	for (uint32_t i = 0; i < s->n_switches; i++)
+		if (s->switches[i].owns)
+			n_parts++;
+	for (uint32_t k = 0; k < n_parts; k++) {
+		parts[k].c.line_rate_bps = c->line_rate_bps;
+		if (!(parts[k].node_in = calloc(t->n_nodes ? t->n_nodes : 1, 1)))
+			c->oom = 1;
+	}
+	for (uint32_t u = 0; !c->oom && u < t->n_nodes; u++) {
+		uint32_t k = 0;
+
+		if (t->nodes[u].kind != TOPO_SWITCH)
+			continue;
+		n_switches++;
+		for (uint32_t i = 0, part = 1; s->sw_node[u] && i < s->n_switches; i++) {
+			if (&s->switches[i].cfg->sw == s->sw_node[u]) {
+				k = part;
+				break;
+			}
+			part += (uint32_t)s->switches[i].owns;
+		}
+		parts[k].node_in[u] = 1;
+		parts[k].n_in++;
+	}
+	for (uint32_t k = 0, i = 0; !c->oom && k < n_parts; k++) {
+		const struct scenario *ks = s;
+
+		if (k) {
+			while (!s->switches[i].owns)
+				i++;
+			ks = s->switches[i++].cfg;
+		}
+		parts[k].c.node_in = parts[k].node_in;
+		if (parts[k].n_in) {
+			chk_thresholds(&parts[k].c, ks);
+			chk_configs(&parts[k].c, ks, t);
+		}
+		c->oom |= parts[k].c.oom;
+	}
+	/* each finding once, with the switches of the parts that found it */
+	for (uint32_t k = 0; !c->oom && k < n_parts; k++) {
+		for (size_t f = 0; f < parts[k].c.n; f++) {
+			const struct chk_finding *fi = &parts[k].c.f[f];
+			uint32_t count = 0;
+			int seen = 0;
+			char *prefix;
+
+			for (uint32_t j = 0; j < k && !seen; j++)
+				for (size_t g = 0; g < parts[j].c.n && !seen; g++)
+					seen = same_finding(fi, &parts[j].c.f[g]);
+			if (seen)
+				continue;
+			memset(in, 0, t->n_nodes);
+			for (uint32_t j = k; j < n_parts; j++)
+				for (size_t g = 0; g < parts[j].c.n; g++)
+					if (same_finding(fi, &parts[j].c.f[g])) {
+						for (uint32_t u = 0; u < t->n_nodes; u++)
+							in[u] |= parts[j].node_in[u];
+						break;
+					}
+			for (uint32_t u = 0; u < t->n_nodes; u++)
+				count += in[u];
+			prefix = count == n_switches ? chk_str("%s", "") : chk_switch_names(t, in);
+			chk_add(c, fi->severity, fi->code, prefix ? chk_str("%s%s", prefix, fi->where) : NULL,
+				"%s", fi->message);
+			free(prefix);
+		}
+	}
+	for (uint32_t k = 0; k < n_parts; k++) {
+		for (size_t f = 0; f < parts[k].c.n; f++) {
+			free(parts[k].c.f[f].where);
+			free(parts[k].c.f[f].message);
+		}
+		free(parts[k].c.f);
+		free(parts[k].node_in);
+	}
+	free(parts);
+	free(in);
 }

@@ -81,7 +81,7 @@ static int gives(struct merge *m, const char *path, int line, const char *key, c
 #define AT(a) (a).line, (a).where, NULL
 
 /* A config file named by @key, relative to the folder of the scenario (or overlay) naming it. */
-static char *config_path(const struct loader *l, const char *key, const char *value)
+char *scn__config_path(const struct loader *l, const char *key, const char *value)
 {
 	const char *file = scn__key_file(l, key), *slash = strrchr(file, '/');
 	size_t len;
@@ -96,8 +96,7 @@ static char *config_path(const struct loader *l, const char *key, const char *va
 	return p;
 }
 
-/* A reader's error, said from the scenario key that named the file. */
-static int config_fail(const struct loader *l, const char *key, struct diag *d)
+int scn__config_fail(const struct loader *l, const char *key, struct diag *d)
 {
 	char buf[800];
 
@@ -180,20 +179,19 @@ static void sonic_to_switch(struct merge *m, const struct sonic_cfg *c, struct s
 	}
 }
 
-/* config_db.json is read here from its text, so that values keep their lines. */
-static int merge_sonic(struct loader *l, struct scenario *s, const char *value)
+int scn__merge_sonic_file(struct loader *l, struct scenario *s, const char *key, const char *path)
 {
-	struct merge m = {.l = l, .via = "switch.sonic"};
+	struct merge m = {.l = l, .via = key};
 	struct sonic_cfg *c;
 	struct diag d = {0};
 	int err;
 
-	if (!(s->cfg.sonic = config_path(l, "switch.sonic", value)) ||
-	    !(c = l->raw->cfg.sonic = malloc(sizeof(*c))))
+	if (!(s->cfg.sonic = strdup(path)) || !(c = l->raw->cfg.sonic = malloc(sizeof(*c))))
 		return -ENOMEM;
 	if ((err = sonic_read(s->cfg.sonic, c, &d)))
-		return err == -ENOMEM ? err : config_fail(l, "switch.sonic", &d);
+		return err == -ENOMEM ? err : scn__config_fail(l, key, &d);
 	m.file = c->file;
+	s->sonic_ports = c->n_ports;
 	sonic_to_switch(&m, c, s);
 	return m.err;
 }
@@ -230,10 +228,10 @@ static int merge_mlnx_qos(struct loader *l, struct scenario *s, const char *valu
 	struct diag d = {0};
 	int err;
 
-	if (!(s->cfg.mlnx_qos = config_path(l, "nic.mlnx_qos", value)))
+	if (!(s->cfg.mlnx_qos = scn__config_path(l, "nic.mlnx_qos", value)))
 		return -ENOMEM;
 	if ((err = mlnx_qos_read(s->cfg.mlnx_qos, &q, &d)))
-		return err == -ENOMEM ? err : config_fail(l, "nic.mlnx_qos", &d);
+		return err == -ENOMEM ? err : scn__config_fail(l, "nic.mlnx_qos", &d);
 	m.file = q.file;
 	mlnx_qos_to_nic(&m, &q, s);
 	return m.err;
@@ -250,10 +248,10 @@ static int merge_cc_params(struct loader *l, struct scenario *s, const char *val
 	char path[96];
 	int err;
 
-	if (!(s->cfg.cc_params = config_path(l, "nic.cc_params", value)))
+	if (!(s->cfg.cc_params = scn__config_path(l, "nic.cc_params", value)))
 		return -ENOMEM;
 	if ((err = cc_params_read(s->cfg.cc_params, &l->raw->cfg.cc, &d)))
-		return err == -ENOMEM ? err : config_fail(l, "nic.cc_params", &d);
+		return err == -ENOMEM ? err : scn__config_fail(l, "nic.cc_params", &d);
 	for (size_t i = 0; i < l->raw->cfg.cc.n; i++) {
 		const struct cc_entry *e = &l->raw->cfg.cc.v[i];
 
@@ -327,14 +325,14 @@ static int merge_pod(struct loader *l, struct scenario *s, const char *prefix, c
 	if (!pods)
 		return -ENOMEM;
 	s->cfg.pods = pods;
-	if (!(file = config_path(l, key, value)))
+	if (!(file = scn__config_path(l, key, value)))
 		return -ENOMEM;
 	pod = &pods[s->cfg.n_pods++];
 	pod->file = file;
 	pod->dscp = -1;
 	snprintf(pod->workload, sizeof(pod->workload), "%s", prefix);
 	if ((err = pod_read(file, &pc, &d)))
-		return err == -ENOMEM ? err : config_fail(l, key, &d);
+		return err == -ENOMEM ? err : scn__config_fail(l, key, &d);
 	m.via = key;
 	m.file = pc.file;
 	if ((e = pod_ib_disabled(&pc)) && !(l->raw->cfg.flags & SCN_LOAD_LENIENT)) {
@@ -355,7 +353,7 @@ int scn__merge_configs(struct loader *l, struct scenario *s)
 	char prefix[32];
 	int err;
 
-	if (r->sw && r->sw->sonic && (err = merge_sonic(l, s, r->sw->sonic)))
+	if ((err = scn__merge_sonic(l, s)))
 		return err;
 	if (r->nic && r->nic->mlnx_qos && (err = merge_mlnx_qos(l, s, r->nic->mlnx_qos)))
 		return err;

@@ -62,7 +62,6 @@ struct raw_watchdog {
 };
 
 struct raw_switch {
-	char *sonic;
 	struct raw_buffer *buffer;
 	char **lossless;
 	unsigned lossless_count;
@@ -204,6 +203,14 @@ struct loader {
 	const char *file;
 	struct scn_raw *raw;
 	struct diag *d;
+	/* what the load was given, for the loads of one switch's config (scn__load_switch) */
+	const char *text;
+	size_t len;
+	const char *const *overlays, *const *sets;
+	size_t n_overlays, n_sets;
+	int flags;
+	/* such a load: switch.sonic is @force_file alone, named by key @force_key */
+	const char *force_key, *force_file;
 };
 
 /* scenario.c */
@@ -251,9 +258,25 @@ int scn__overlay(const char *file, const char *text, size_t len, const char *con
  * with its origin, unless the scenario gives its key; before scn__check_all.
  */
 int scn__merge_configs(struct loader *l, struct scenario *s);
+/* A config file named by @key, relative to the folder of the scenario (or overlay) naming it. */
+char *scn__config_path(const struct loader *l, const char *key, const char *value);
+/* A reader's error @d, said from the scenario key @key that named the file; -EINVAL. */
+int scn__config_fail(const struct loader *l, const char *key, struct diag *d);
+/* Read config_db.json @path (resolved), named by @key, into @s: its switch settings. */
+int scn__merge_sonic_file(struct loader *l, struct scenario *s, const char *key, const char *path);
+/* Whether --set @kv ("key=value") names switch.sonic or a key under it. */
+int scn__sonic_set(const char *kv);
 
 /* Whether the scenario itself (file or --set) gives @path: then it wins over a config. */
 int scn__explicit(const struct loader *l, const char *path);
+
+/*
+ * Load the scenario again as @l was loaded, with switch.sonic the one file
+ * @file (resolved), named by key @key ("switch.sonic.leaf0"): the settings
+ * of the switches that file configures. 0, -EINVAL (@l->d says why) or -ENOMEM.
+ */
+int scn__load_switch(const struct loader *l, const char *key, const char *file,
+		     struct scenario **out);
 
 /* scenario_sonic.c */
 
@@ -265,6 +288,14 @@ int scn__explicit(const struct loader *l, const char *path);
  * range, named at the config's line) or -ENOMEM.
  */
 int scn__sonic_ports(const struct loader *l, struct scenario *s);
+/*
+ * switch.sonic: one file for every switch (scn__merge_sonic_file), or one
+ * per switch, a folder's or a mapping's (s->switches, each loaded with
+ * scn__load_switch). 0, -EINVAL or -ENOMEM.
+ */
+int scn__merge_sonic(struct loader *l, struct scenario *s);
+/* The switches of s->switches on topology @t: s->sw_node. 0, -EINVAL or -ENOMEM. */
+int scn__resolve_switches(struct scenario *s, const struct topo *t, struct diag *d);
 
 /* scenario_check.c */
 
