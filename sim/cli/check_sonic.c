@@ -94,6 +94,22 @@ static void group_emit(struct chk *c, struct chk_groups *g, enum chk_severity se
 	*g = (struct chk_groups){0};
 }
 
+/*
+ * The global port of node @node that config port @i stands for, or -1: the
+ * i-th, or (kind sonic) the one the topology says it is.
+ */
+static int64_t port_of(const struct topo *t, uint32_t node, uint32_t i)
+{
+	const struct topo_node *tn = &t->nodes[node];
+
+	if (!t->port_cfg)
+		return i < tn->n_ports ? (int64_t)tn->first_port + i : -1;
+	for (uint32_t j = 0; j < tn->n_ports; j++)
+		if (t->port_cfg[tn->first_port + j] == i)
+			return (int64_t)tn->first_port + j;
+	return -1;
+}
+
 /* "Ethernet8 (sw0:h2)": the port and the switch ports it is, or "(no switch has port 9)". */
 static const char *port_label(const struct topo *t, const struct chk_sonic *u, uint32_t i,
 			      char *buf, size_t size)
@@ -102,17 +118,18 @@ static const char *port_label(const struct topo *t, const struct chk_sonic *u, u
 	size_t off = (size_t)snprintf(buf, size, "%s (", u->cfg->ports[i].name);
 
 	for (uint32_t k = 0; k < u->n_nodes && off < size; k++) {
-		const struct topo_node *tn = &t->nodes[u->nodes[k]];
+		int64_t gp = port_of(t, u->nodes[k], i);
 
-		if (i >= tn->n_ports)
+		if (gp < 0)
 			continue;
 		if (shown < 2)
 			off += (size_t)snprintf(buf + off, size - off, "%s%s", shown ? ", " : "",
-						t->ports[tn->first_port + i].name);
+						t->ports[gp].name);
 		shown++;
 	}
 	if (off < size && !shown)
-		off += (size_t)snprintf(buf + off, size - off, "no switch has a port %u", i);
+		off += (size_t)snprintf(buf + off, size - off, "%s",
+					t->port_cfg ? "no link" : "unused");
 	else if (off < size && shown > 2)
 		off += (size_t)snprintf(buf + off, size - off, " and %u more", shown - 2);
 	if (off < size)
@@ -262,27 +279,28 @@ static void chk_port_headroom(struct chk *c, const struct scenario *s, const str
 			continue;
 		port_label(t, u, i, label, sizeof(label));
 		if (p->lossless_pgs && p->profile < 0 && !p->pg_null && cfg->n_profiles) {
-			group_add(&unset, label,
-				  chk_str("%s PORT_QOS_MAP|%s|pfc_enable \"%s\"",
-					  at(cfg, p->pfc_line, a, sizeof(a)), p->name,
-					  cli_prio_list(p->pfc_enable, ",", "", m, sizeof(m))),
-				  chk_str("PFC is on, but BUFFER_PG binds no profile to the PGs it "
-					  "reaches: SONiC gives them no headroom; rocesim gives them "
-					  "the switch's"));
+			group_add(
+			    &unset, label,
+			    chk_str("%s PORT_QOS_MAP|%s|pfc_enable \"%s\"",
+				    at(cfg, p->pfc_line, a, sizeof(a)), p->name,
+				    cli_prio_list(p->pfc_enable, ",", "", m, sizeof(m))),
+			    chk_str("PFC is on, but BUFFER_PG binds no profile to the PGs it "
+				    "reaches: SONiC gives them no headroom; rocesim gives them "
+				    "the switch's"));
 			continue;
 		}
 		if (pfc->headroom == 0 && !pfc->no_headroom)
 			continue; /* rocesim computes its headroom */
 		if (p->speed_bps && p->has_cable)
-			need_of(&need, pfc, s->nic.mtu, p->speed_bps, p->cable_mm * SIMTIME_PS_PER_MM,
-				1);
+			need_of(&need, pfc, s->nic.mtu, p->speed_bps,
+				p->cable_mm * SIMTIME_PS_PER_MM, 1);
 		for (uint32_t k = 0; k < u->n_nodes; k++) {
-			const struct topo_node *tn = &t->nodes[u->nodes[k]];
+			int64_t gp = port_of(t, u->nodes[k], i);
 			const struct topo_link *l;
 
-			if (i >= tn->n_ports)
+			if (gp < 0)
 				continue;
-			l = &t->links[t->ports[tn->first_port + i].link];
+			l = &t->links[t->ports[gp].link];
 			need_of(&need, pfc, s->nic.mtu, l->rate_bps, l->delay, 0);
 		}
 		have = pfc->no_headroom ? 0 : pfc->headroom;
@@ -327,7 +345,8 @@ static void chk_port_map(struct chk *c, const struct topo *t, const struct chk_s
 {
 	const struct sonic_cfg *cfg = u->cfg;
 
-	for (uint32_t k = 0; k < u->n_nodes; k++) {
+	/* kind sonic: the topology says which port is which */
+	for (uint32_t k = 0; !t->port_cfg && k < u->n_nodes; k++) {
 		const struct topo_node *tn = &t->nodes[u->nodes[k]];
 		uint32_t same = 0, n = tn->n_ports;
 		int first = 1;
@@ -454,8 +473,9 @@ static char *chk_switch_names(const struct topo *t, const uint8_t *in)
 		if (!in[u])
 			continue;
 		if (n++ < 4)
-			off += (size_t)snprintf(buf + off, off < sizeof(buf) ? sizeof(buf) - off : 0,
-						"%s%s", n > 1 ? ", " : "", t->nodes[u].name);
+			off +=
+			    (size_t)snprintf(buf + off, off < sizeof(buf) ? sizeof(buf) - off : 0,
+					     "%s%s", n > 1 ? ", " : "", t->nodes[u].name);
 	}
 	if (n > 4)
 		return chk_str("%s and %u more: ", buf, n - 4);
@@ -503,7 +523,7 @@ void chk_switches(struct chk *c, const struct scenario *s, const struct topo *t)
 			continue;
 		n_switches++;
 		for (uint32_t i = 0, part = 1; s->sw_node[u] && i < s->n_switches; i++) {
-			if (&s->switches[i].cfg->sw == s->sw_node[u]) {
+			if (&s->switches[i].sw == s->sw_node[u]) {
 				k = part;
 				break;
 			}
@@ -551,8 +571,9 @@ void chk_switches(struct chk *c, const struct scenario *s, const struct topo *t)
 			for (uint32_t u = 0; u < t->n_nodes; u++)
 				count += in[u];
 			prefix = count == n_switches ? chk_str("%s", "") : chk_switch_names(t, in);
-			chk_add(c, fi->severity, fi->code, prefix ? chk_str("%s%s", prefix, fi->where) : NULL,
-				"%s", fi->message);
+			chk_add(c, fi->severity, fi->code,
+				prefix ? chk_str("%s%s", prefix, fi->where) : NULL, "%s",
+				fi->message);
 			free(prefix);
 		}
 	}

@@ -32,6 +32,7 @@ const cyaml_strval_t scn__topo_kinds[] = {
 	{"star", 1 + TOPO_STAR},     {"leaf_spine", 1 + TOPO_LEAF_SPINE},
 	{"fat_tree", 1 + TOPO_FAT_TREE}, {"ring", 1 + TOPO_RING},
 	{"file", 1 + TOPO_FILE},
+	{"sonic", 1 + TOPO_SONIC},
 };
 static const cyaml_strval_t cc_kinds[] = {
 	{"none", 1 + NIC_CC_NONE},
@@ -92,6 +93,7 @@ static const cyaml_schema_field_t topology_fields[] = {
 	STR("switches", struct raw_topology, switches),
 	STR("hosts_per_switch", struct raw_topology, hosts_per_switch),
 	STR("file", struct raw_topology, file),
+	STR("dir", struct raw_topology, dir),
 	STR("convergence", struct raw_topology, convergence),
 	CYAML_FIELD_MAPPING_PTR("link", OPT_PTR, struct raw_topology, link, link_fields),
 	CYAML_FIELD_MAPPING_PTR("uplink", OPT_PTR, struct raw_topology, uplink, link_fields),
@@ -594,10 +596,13 @@ void scn_free(struct scenario *s)
 	free(s->topo_file);
 	free(s->cfg.sonic);
 	free(s->sw_ports);
+	free(s->sonic_sw);
+	free(s->sonic_desc_ports);
 	for (uint32_t i = 0; i < s->n_switches; i++) {
 		free(s->switches[i].name);
 		free(s->switches[i].file);
 		free(s->switches[i].key);
+		free(s->switches[i].ports);
 		if (s->switches[i].owns)
 			scn_free(s->switches[i].cfg);
 	}

@@ -65,8 +65,11 @@ struct scn_switch {
 	char *file;  /* its config_db.json, resolved */
 	char *key;   /* the scenario key naming it: "switch.sonic.leaf0", or "switch.sonic" (a folder) */
 	int line;    /* of its hostname in @file (a folder), else 0 */
-	struct scenario *cfg; /* the scenario as that file configures it: cfg->sw is the switch's */
+	struct scenario *cfg; /* the scenario as that file configures it */
 	int owns;	      /* frees @cfg (switches with the same file share it) */
+	/* after scn_resolve: cfg->sw with its ports in topology order (kind sonic) */
+	struct sw_params sw;
+	struct sw_port_params *ports;
 };
 
 struct scenario {
@@ -84,6 +87,10 @@ struct scenario {
 	struct sw_params sw;   /* switch.* */
 	struct sw_port_params *sw_ports; /* owns sw.port_params (switch.sonic's ports) */
 	uint32_t sonic_ports;		 /* how many ports switch.sonic (one file) describes */
+	/* topology kind sonic: what the switches' files say is cabled where (topo.sonic) */
+	struct topo_sonic sonic_desc;
+	struct topo_sonic_switch *sonic_sw;
+	struct topo_sonic_port *sonic_desc_ports;
 	struct scn_switch *switches;	 /* with a config of their own; the others take sw */
 	uint32_t n_switches;
 	/* after scn_resolve: per topology node, its settings (NULL: sw); n_nodes of them */

@@ -38,7 +38,7 @@ struct raw_link {
 struct raw_topology {
 	int kind;
 	char *hosts, *leaves, *spines, *hosts_per_leaf, *parallel, *k, *switches,
-		*hosts_per_switch, *file, *convergence;
+		*hosts_per_switch, *file, *dir, *convergence;
 	struct raw_link *link, *uplink;
 };
 

@@ -39,7 +39,8 @@ int scn__sonic_set(const char *kv)
 	return !strncmp(kv, SONIC_KEY, n) && (kv[n] == '=' || kv[n] == '.');
 }
 
-/* One file switch.sonic gives: for every switch ("switch.sonic"), or for one ("switch.sonic.NAME"). */
+/* One file switch.sonic gives: for every switch ("switch.sonic"), or for one ("switch.sonic.NAME").
+ */
 struct sonic_item {
 	char key[160];
 	const char *value;
@@ -165,8 +166,8 @@ static int by_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The *.json files of @dir, each naming its switch by its hostname. */
-static int add_folder(struct loader *l, struct scenario *s, const char *dir)
+/* The *.json files of @dir (named by @key), each naming its switch by its hostname. */
+static int add_folder(struct loader *l, struct scenario *s, const char *key, const char *dir)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
@@ -175,8 +176,7 @@ static int add_folder(struct loader *l, struct scenario *s, const char *dir)
 	int err = 0;
 
 	if (!d)
-		return scn__fail(l, SONIC_KEY, "cannot read the folder %s: %s", dir,
-				 strerror(errno));
+		return scn__fail(l, key, "cannot read the folder %s: %s", dir, strerror(errno));
 	while (!err && (e = readdir(d))) {
 		size_t len = strlen(e->d_name);
 		struct stat st;
@@ -194,21 +194,21 @@ static int add_folder(struct loader *l, struct scenario *s, const char *dir)
 	}
 	closedir(d);
 	if (!err && !n)
-		err = scn__fail(l, SONIC_KEY, "the folder %s holds no .json file", dir);
+		err = scn__fail(l, key, "the folder %s holds no .json file", dir);
 	if (!err)
 		qsort(names, n, sizeof(*names), by_name);
 	for (size_t i = 0; !err && i < n; i++) {
 		const struct scn_switch *sw;
 
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
-		if ((err = add_switch(l, s, NULL, SONIC_KEY, path)))
+		if ((err = add_switch(l, s, NULL, key, path)))
 			break;
 		sw = &s->switches[s->n_switches - 1];
 		if (!sw->name[0]) {
 			diag_set(l->d, path, 1, "DEVICE_METADATA|localhost|hostname",
 				 "missing: each file of the folder %s names its switch by its "
-				 "hostname (switch.sonic)",
-				 dir);
+				 "hostname (%s)",
+				 dir, key);
 			err = -EINVAL;
 		}
 		for (uint32_t k = 0; !err && k + 1 < s->n_switches; k++)
@@ -216,8 +216,8 @@ static int add_folder(struct loader *l, struct scenario *s, const char *dir)
 				diag_set(
 				    l->d, path, sw->line, "DEVICE_METADATA|localhost|hostname",
 				    "\"%s\" is also the hostname of %s:%d: one file per switch "
-				    "(switch.sonic)",
-				    sw->name, s->switches[k].file, s->switches[k].line);
+				    "(%s)",
+				    sw->name, s->switches[k].file, s->switches[k].line, key);
 				err = -EINVAL;
 			}
 	}
@@ -227,8 +227,76 @@ static int add_folder(struct loader *l, struct scenario *s, const char *dir)
 	return err;
 }
 
+static int by_hostname(const void *a, const void *b)
+{
+	return sonic_port_cmp(((const struct topo_sonic_switch *)a)->name,
+			      ((const struct topo_sonic_switch *)b)->name);
+}
+
+/*
+ * Topology kind sonic: the switches of topology.dir, and what their files
+ * say is cabled where (s->sonic_desc, for topo_sonic_load): the switches by
+ * hostname, as names sort with numbers by value (leaf2 before leaf10);
+ * each one's ports that have a neighbour, by number.
+ */
+static int sonic_topology(struct loader *l, struct scenario *s, const char *dir)
+{
+	uint32_t n_ports = 0, k = 0;
+	char *path;
+	int err;
+
+	if (ydoc_find(l->raw->doc, SONIC_KEY) || scn__set_by_user(l->raw, SONIC_KEY))
+		return scn__fail(l, SONIC_KEY,
+				 "topology kind sonic takes each switch's settings "
+				 "from the files of topology.dir: give one or the other");
+	if (!(path = scn__config_path(l, "topology.dir", dir)))
+		return -ENOMEM;
+	err = add_folder(l, s, "topology.dir", path);
+	free(path);
+	if (err)
+		return err;
+	for (uint32_t i = 0; i < s->n_switches; i++) {
+		const struct sonic_cfg *c = s->switches[i].cfg->raw->cfg.sonic;
+
+		for (uint32_t j = 0; j < c->n_ports; j++)
+			n_ports += c->ports[j].nbr[0] != '\0';
+	}
+	s->sonic_sw = calloc(s->n_switches, sizeof(*s->sonic_sw));
+	s->sonic_desc_ports = calloc(n_ports ? n_ports : 1, sizeof(*s->sonic_desc_ports));
+	if (!s->sonic_sw || !s->sonic_desc_ports)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < s->n_switches; i++) {
+		const struct sonic_cfg *c = s->switches[i].cfg->raw->cfg.sonic;
+		struct topo_sonic_switch *sw = &s->sonic_sw[i];
+
+		*sw = (struct topo_sonic_switch){.name = s->switches[i].name,
+						 .file = s->switches[i].file,
+						 .ports = &s->sonic_desc_ports[k]};
+		for (uint32_t j = 0; j < c->n_ports; j++) {
+			const struct sonic_port *p = &c->ports[j];
+
+			if (!p->nbr[0])
+				continue;
+			s->sonic_desc_ports[k++] =
+			    (struct topo_sonic_port){.name = p->name,
+						     .rate_bps = p->speed_bps,
+						     .delay = p->cable_mm * SIMTIME_PS_PER_MM,
+						     .has_delay = p->has_cable,
+						     .nbr = p->nbr,
+						     .nbr_port = p->nbr_port,
+						     .line = p->nbr_line,
+						     .index = j};
+			sw->n_ports++;
+		}
+	}
+	qsort(s->sonic_sw, s->n_switches, sizeof(*s->sonic_sw), by_hostname);
+	s->sonic_desc = (struct topo_sonic){s->sonic_sw, s->n_switches};
+	return 0;
+}
+
 int scn__merge_sonic(struct loader *l, struct scenario *s)
 {
+	const struct raw_topology *topo = l->raw->top->topology;
 	struct sonic_items it = {0};
 	struct stat st;
 	char *path = NULL;
@@ -236,26 +304,66 @@ int scn__merge_sonic(struct loader *l, struct scenario *s)
 
 	if (l->force_file)
 		return scn__merge_sonic_file(l, s, l->force_key, l->force_file);
+	if (topo && topo->kind == 1 + TOPO_SONIC)
+		return topo->dir ? sonic_topology(l, s, topo->dir) : 0;
 	err = gather(l, &it);
 	for (size_t i = 0; !err && i < it.n; i++) {
 		free(path);
 		if (!(path = scn__config_path(l, it.v[i].key, it.v[i].value)))
 			err = -ENOMEM;
 		else if (it.single && !stat(path, &st) && S_ISDIR(st.st_mode))
-			err = add_folder(l, s, path);
+			err = add_folder(l, s, SONIC_KEY, path);
 		else if (it.single)
 			err = scn__merge_sonic_file(l, s, SONIC_KEY, path);
 		else
-			err = add_switch(l, s, it.v[i].key + strlen(SONIC_KEY) + 1, it.v[i].key, path);
+			err = add_switch(l, s, it.v[i].key + strlen(SONIC_KEY) + 1, it.v[i].key,
+					 path);
 	}
 	free(path);
 	free(it.v);
 	return err;
 }
 
+/*
+ * The settings of switch @sw, node @u of @t: its file's, with each port's
+ * own in topology order. A topology of kind sonic knows which config port
+ * each of its ports is (t->port_cfg); the others take the i-th by number.
+ */
+static int switch_ports(struct scn_switch *sw, const struct topo *t, uint32_t u)
+{
+	const struct sw_params *own = &sw->cfg->sw;
+	const struct topo_node *tn = &t->nodes[u];
+
+	free(sw->ports);
+	sw->ports = NULL;
+	sw->sw = *own;
+	if (!t->port_cfg || !own->port_params)
+		return 0;
+	sw->ports = calloc(tn->n_ports ? tn->n_ports : 1, sizeof(*sw->ports));
+	if (!sw->ports)
+		return -ENOMEM;
+	for (uint32_t j = 0; j < tn->n_ports; j++) {
+		uint32_t k = t->port_cfg[tn->first_port + j];
+		struct sw_port_params *p = &sw->ports[j];
+
+		if (k < own->n_port_params) {
+			*p = own->port_params[k];
+			continue;
+		}
+		*p = (struct sw_port_params){
+		    .lossless = own->lossless, .pfc = own->pfc, .sched = own->sched};
+		memcpy(p->dscp_to_tc, own->dscp_to_tc, sizeof(p->dscp_to_tc));
+		memcpy(p->weights, own->weights, sizeof(p->weights));
+	}
+	sw->sw.port_params = sw->ports;
+	sw->sw.n_port_params = tn->n_ports;
+	return 0;
+}
+
 int scn__resolve_switches(struct scenario *s, const struct topo *t, struct diag *d)
 {
 	struct loader l = {.file = s->file, .raw = s->raw, .d = d};
+	int err;
 
 	free(s->sw_node);
 	s->sw_node = NULL;
@@ -270,10 +378,12 @@ int scn__resolve_switches(struct scenario *s, const struct topo *t, struct diag 
 		int32_t u = topo_find_node(t, sw->name);
 
 		if (u >= 0 && t->nodes[u].kind == TOPO_SWITCH) {
-			s->sw_node[u] = &sw->cfg->sw;
+			if ((err = switch_ports(&s->switches[i], t, (uint32_t)u)))
+				return err;
+			s->sw_node[u] = &s->switches[i].sw;
 			continue;
 		}
-		if (sw->line > 0 || !strcmp(sw->key, SONIC_KEY)) {
+		if (sw->line > 0) { /* a folder's file: its hostname */
 			diag_set(d, sw->file, sw->line, "DEVICE_METADATA|localhost|hostname",
 				 "\"%s\" is %s of the topology (switch.sonic)", sw->name,
 				 u >= 0 ? "a host, not a switch," : "no switch");

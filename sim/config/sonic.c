@@ -53,6 +53,8 @@ static int sonic_parse(const char *name, const char *text, size_t len, json_t *r
 	if (!err)
 		err = sonic__read_metadata(&c);
 	if (!err)
+		err = sonic__read_neighbors(&c);
+	if (!err)
 		err = sonic__read_cables(&c);
 	if (!err)
 		err = sonic__read_qos(&c);

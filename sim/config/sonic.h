@@ -82,6 +82,9 @@ struct sonic_port {
 	uint16_t weight[8]; /* WRR/DWRR weight, 0 when not given */
 	int dwrr;	    /* a queue is WRR or DWRR */
 	int sched_line;	    /* of its first QUEUE row with a scheduler */
+	/* DEVICE_NEIGHBOR: what the port is cabled to ("" when the table does not say) */
+	char nbr[SONIC_NAME], nbr_port[SONIC_NAME];
+	int nbr_line;
 };
 
 struct sonic_cfg {

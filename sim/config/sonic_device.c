@@ -1,8 +1,9 @@
 /*
  * The device tables of config_db.json (the SONiC reader, sonic.c):
- * DEVICE_METADATA|localhost (the switch's hostname and buffer model) and
- * the schedulers QUEUE binds to each port's queues (SCHEDULER: STRICT,
- * WRR or DWRR with a weight, as Configuration.md describes them).
+ * DEVICE_METADATA|localhost (the switch's hostname and buffer model),
+ * DEVICE_NEIGHBOR (what each port is cabled to) and the schedulers QUEUE
+ * binds to each port's queues (SCHEDULER: STRICT, WRR or DWRR with a
+ * weight, as Configuration.md describes them).
  */
 #include "sim/config/sonic.h"
 
@@ -206,6 +207,94 @@ out_free:
 	free(weights);
 	free(v);
 	free(key_of);
+	sonic__rows_free(&rows);
+	return err;
+}
+
+/*
+ * A neighbour's name rocesim can give a node: 1 to SONIC_NAME - 1
+ * characters, no space, '/', ':' or control character (as a hostname).
+ */
+static int bad_name(const char *s)
+{
+	size_t len = strlen(s);
+
+	if (!len || len >= SONIC_NAME)
+		return 1;
+	for (size_t i = 0; i < len; i++)
+		if ((unsigned char)s[i] < 0x21 || s[i] == 0x7f || s[i] == '/' || s[i] == ':')
+			return 1;
+	return 0;
+}
+
+/*
+ * DEVICE_NEIGHBOR: each port's neighbour and its port, in either layout
+ * SONiC has used: keyed by the local port ({"Ethernet0": {"name":
+ * "ARISTA01T1", "port": "Ethernet1"}}), or by the neighbour with a
+ * local_port field, as Configuration.md's example writes it.
+ */
+int sonic__read_neighbors(struct sonic_ctx *c)
+{
+	const char *tbl = "DEVICE_NEIGHBOR", *key;
+	struct sonic_rows rows = {0};
+	json_t *t, *row;
+	int err = sonic__get_table(c, tbl, &t);
+
+	if (!err && t)
+		err = sonic__rows_index(c, tbl, &rows);
+	if (err || !t)
+		return err;
+	json_object_foreach(t, key, row) {
+		const char *local, *name, *port;
+		struct sonic_port *p;
+		char b[SHOW_SIZE];
+		int i;
+
+		err = sonic__need_object(c, tbl, key, row);
+		if (!err)
+			err = sonic__get_str(c, row, tbl, key, "local_port", &local);
+		if (!err)
+			err = sonic__get_str(c, row, tbl, key, "name", &name);
+		if (!err)
+			err = sonic__get_str(c, row, tbl, key, "port", &port);
+		if (err)
+			break;
+		if (local && !name)
+			name = key; /* keyed by the neighbour */
+		else if (!local)
+			local = key;
+		if (!name) {
+			err = sonic__fail(c, tbl, key, "name", "missing: the neighbour's name");
+			break;
+		}
+		if (!port) {
+			err = sonic__fail(c, tbl, key, "port", "missing: the neighbour's port");
+			break;
+		}
+		if ((i = sonic_port_index(c->cfg, local)) < 0) {
+			err = sonic__fail(c, tbl, key, local == key ? NULL : "local_port",
+					  "no port named \"%s\" in PORT", sonic__shows(b, local));
+			break;
+		}
+		p = &c->cfg->ports[i];
+		if (bad_name(name) || strlen(port) >= sizeof(p->nbr_port) || !port[0]) {
+			err = sonic__fail(
+			    c, tbl, key, bad_name(name) ? "name" : "port",
+			    "\"%s\" is not a name rocesim can give a node or port (1 to "
+			    "%d characters, no space, '/', ':' or control character)",
+			    sonic__shows(b, bad_name(name) ? name : port), SONIC_NAME - 1);
+			break;
+		}
+		if (p->nbr[0]) {
+			err = sonic__fail(c, tbl, key, NULL,
+					  "gives %s a second neighbour (%s, after %s)", p->name,
+					  sonic__shows(b, name), p->nbr);
+			break;
+		}
+		memcpy(p->nbr, name, strlen(name) + 1);
+		memcpy(p->nbr_port, port, strlen(port) + 1);
+		p->nbr_line = sonic__rows_line(c, &rows, key, NULL);
+	}
 	sonic__rows_free(&rows);
 	return err;
 }

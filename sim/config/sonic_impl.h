@@ -142,5 +142,6 @@ int sonic__read_watchdog(struct sonic_ctx *c);
 /* sonic_device.c */
 int sonic__read_metadata(struct sonic_ctx *c);
 int sonic__read_schedulers(struct sonic_ctx *c);
+int sonic__read_neighbors(struct sonic_ctx *c);
 
 #endif
