@@ -152,7 +152,8 @@ int net_build(const struct net_params *params, struct topo *t, struct evq *q, gs
 		const struct topo_node *tn = &t->nodes[u];
 
 		if (tn->kind == TOPO_SWITCH) {
-			err = sw_new(&n->ctx, &p->sw, p->nic.mtu, t, n->routes, u,
+			err = sw_new(&n->ctx, p->sw_node && p->sw_node[u] ? p->sw_node[u] : &p->sw,
+				     p->nic.mtu, t, n->routes, u,
 				     &n->ports[tn->first_port], &n->switches[u], d);
 			if (err)
 				goto fail;

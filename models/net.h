@@ -47,6 +47,8 @@ struct net_fault {
 struct net_params {
 	uint64_t seed;          /* of the flows' ECMP hashes */
 	struct sw_params sw;
+	/* per topology node, that switch's own settings (NULL, or a NULL entry: sw); borrowed */
+	const struct sw_params *const *sw_node;
 	struct nic_params nic;
 	struct wl_params wl;
 	const struct coll_spec *colls;

@@ -41,6 +41,12 @@ struct sw_wd {
 struct sw_port {
 	uint64_t in_used;  /* all PGs of this ingress port, headroom included */
 	uint64_t headroom; /* per lossless PG of this port */
+	/* its settings: the switch's, or its own (sw_params.port_params) */
+	const struct sw_pfc *pfc;  /* thresholds of its lossless PGs */
+	const uint8_t *dscp_to_tc; /* classes what arrives on it */
+	enum sw_sched sched;	   /* of what leaves it */
+	uint32_t quantum[PKT_PRIORITIES];
+	uint8_t lossless; /* its lossless priorities with PFC on */
 	struct sw_pg pg[PKT_PRIORITIES];
 	struct sw_wd wd[PKT_PRIORITIES];
 	uint32_t deficit[PKT_PRIORITIES];
@@ -57,17 +63,19 @@ struct sw {
 	struct port *ports; /* the node's ports */
 	uint32_t n_ports;
 	struct sw_port *ps;
-	uint8_t lossless; /* lossless PGs with PFC on */
-	uint32_t quantum[PKT_PRIORITIES];
 	struct sw_counters c;
 };
 
-static int is_lossless(const struct sw *s, uint8_t tc)
+/* Whether class @tc is lossless on port @ps (PGs in, queues out). */
+static int is_lossless(const struct sw_port *ps, uint8_t tc)
 {
-	return (s->lossless >> tc) & 1;
+	return (ps->lossless >> tc) & 1;
 }
 
-/* Drop @pkt, counted on @pq; a lossless drop when @lossless_loss and its class is lossless. */
+/*
+ * Drop @pkt, counted on @pq; a lossless drop when @lossless_loss and its
+ * class is lossless on the port it came in by.
+ */
 static void drop_as(struct sw *s, struct port_queue *pq, struct pkt *pkt, int lossless_loss)
 {
 	struct mctx *c = s->ctx;
@@ -76,7 +84,7 @@ static void drop_as(struct sw *s, struct port_queue *pq, struct pkt *pkt, int lo
 	pq->drop_bytes += pkt->frame;
 	s->c.drops++;
 	s->c.drop_bytes += pkt->frame;
-	if (lossless_loss && is_lossless(s, pkt->prio)) {
+	if (lossless_loss && is_lossless(&s->ps[pkt->in_port], pkt->prio)) {
 		s->c.lossless_drops++;
 		c->tot.lossless_drops++;
 	}
@@ -106,10 +114,9 @@ static void drop_unroutable(struct sw *s, struct port_queue *pq, struct pkt *pkt
 
 /* ---- PFC generation ---------------------------------------------------------- */
 
-/* Shared bytes a PG may hold before XOFF, now. */
-static uint64_t xoff_limit(const struct sw *s)
+/* Shared bytes a PG under @pfc may hold before XOFF, now. */
+static uint64_t xoff_limit(const struct sw *s, const struct sw_pfc *pfc)
 {
-	const struct sw_pfc *pfc = &s->prm->pfc;
 	uint64_t free_b;
 
 	if (!pfc->dynamic)
@@ -121,14 +128,13 @@ static uint64_t xoff_limit(const struct sw *s)
 	return ck_mul(free_b, 1ULL << pfc->dynamic_th, &free_b) ? UINT64_MAX : free_b;
 }
 
-static uint64_t xon_limit(const struct sw *s)
+static uint64_t xon_limit(const struct sw *s, const struct sw_pfc *pfc)
 {
-	const struct sw_pfc *pfc = &s->prm->pfc;
 	uint64_t lim;
 
 	if (pfc->has_xon)
 		return pfc->xon;
-	lim = xoff_limit(s);
+	lim = xoff_limit(s, pfc);
 	return lim > pfc->xon_offset ? lim - pfc->xon_offset : 0;
 }
 
@@ -170,7 +176,7 @@ static void xoff(struct sw *s, struct sw_pg *pg)
 
 static void maybe_xon(struct sw *s, struct sw_pg *pg)
 {
-	if (!pg->st.xoff || pg->st.headroom || pg->shared_used > xon_limit(s))
+	if (!pg->st.xoff || pg->st.headroom || pg->shared_used > xon_limit(s, s->ps[pg->port].pfc))
 		return;
 	pg->st.xoff = 0;
 	evq_cancel(s->ctx->q, &pg->refresh);
@@ -219,13 +225,13 @@ static int admit(struct sw *s, struct sw_port *ps, struct pkt *pkt)
 
 	if (prm->per_port && ps->in_used + b > prm->per_port)
 		return -ENOBUFS;
-	if (!is_lossless(s, pkt->prio)) {
+	if (!is_lossless(ps, pkt->prio)) {
 		if (s->c.shared_used + b > s->c.shared_size)
 			return -ENOBUFS;
 		pkt->acct = PKT_ACCT_SHARED;
 	} else if (pg->min_used + b <= prm->pg_min) {
 		pkt->acct = PKT_ACCT_MIN;
-	} else if (!pg->st.xoff && pg->shared_used + b <= xoff_limit(s) &&
+	} else if (!pg->st.xoff && pg->shared_used + b <= xoff_limit(s, ps->pfc) &&
 		   s->c.shared_used + b <= s->c.shared_size) {
 		pkt->acct = PKT_ACCT_SHARED;
 	} else {
@@ -289,7 +295,7 @@ static void sw_sent(struct port *out, struct pkt *pkt)
 		s->c.shared_used -= b - h;
 	}
 	pkt->acct = PKT_ACCT_NONE;
-	if (is_lossless(s, pkt->prio))
+	if (is_lossless(ps, pkt->prio))
 		maybe_xon(s, pg);
 }
 
@@ -302,7 +308,9 @@ static void sw_rx(struct port *in, struct pkt *pkt)
 	struct port_queue *pq;
 	struct sw_port *ps = &s->ps[in->local];
 
-	pkt->prio = s->prm->dscp_to_tc[pkt->dscp];
+	/* the port it came in by classes it, and answers for its loss */
+	pkt->in_port = (uint16_t)in->local;
+	pkt->prio = ps->dscp_to_tc[pkt->dscp];
 	hops = topo_next_hops(s->routes, s->node, pkt->dst, &count);
 	if (!count) {
 		drop_unroutable(s, &in->queue[pkt->prio], pkt);
@@ -321,9 +329,8 @@ static void sw_rx(struct port *in, struct pkt *pkt)
 		drop(s, pq, pkt);
 		return;
 	}
-	pkt->in_port = (uint16_t)in->local;
 	if (admit(s, ps, pkt)) {
-		if (is_lossless(s, pkt->prio))
+		if (is_lossless(ps, pkt->prio))
 			ps->pg[pkt->prio].st.lossless_drops++;
 		drop(s, pq, pkt);
 		return;
@@ -341,14 +348,14 @@ static void sw_rx(struct port *in, struct pkt *pkt)
 
 /* ---- egress -------------------------------------------------------------------- */
 
-static int pick_dwrr(struct sw *s, struct sw_port *ps, const struct port *p, uint8_t avail)
+static int pick_dwrr(struct sw_port *ps, const struct port *p, uint8_t avail)
 {
 	for (int i = 0; i <= 2 * PKT_PRIORITIES; i++) {
 		uint8_t q = ps->rr;
 
 		if (avail & (1u << q)) {
 			if (!ps->credited) {
-				ps->deficit[q] += s->quantum[q];
+				ps->deficit[q] += ps->quantum[q];
 				ps->credited = 1;
 			}
 			if (p->queue[q].q.head->frame <= ps->deficit[q]) {
@@ -376,11 +383,11 @@ static struct pkt *sw_next(struct port *p)
 
 	if (!avail)
 		return NULL;
-	strict = s->prm->sched == SW_SCHED_STRICT ? avail : avail & (1u << s->prm->cnp_priority);
+	strict = ps->sched == SW_SCHED_STRICT ? avail : avail & (1u << s->prm->cnp_priority);
 	if (strict)
 		prio = 31 - __builtin_clz(strict);
 	else
-		prio = pick_dwrr(s, ps, p, avail);
+		prio = pick_dwrr(ps, p, avail);
 	pq = &p->queue[prio];
 	pkt = pktq_pop(&pq->q);
 	if (!pq->q.head) {
@@ -483,7 +490,7 @@ static void sw_pause_rx(struct port *p, uint8_t prio, uint32_t quanta)
 	struct sw *s = p->owner;
 	struct sw_wd *wd = &s->ps[p->local].wd[prio];
 
-	if (!s->prm->wd.enabled || !is_lossless(s, prio))
+	if (!s->prm->wd.enabled || !is_lossless(&s->ps[p->local], prio))
 		return;
 	wd->last_rx = evq_now(s->ctx->q);
 	if (quanta && !wd->storm && !evq_pending(s->ctx->q, &wd->detect))
@@ -499,15 +506,47 @@ static const struct port_ops sw_ops = {
 
 /* ---- life cycle ---------------------------------------------------------------------- */
 
-uint64_t sw_port_headroom(const struct sw_params *p, uint32_t mtu, const struct topo_link *l)
+/* The settings of port @i of a switch under @p: its own, or NULL for the switch's. */
+static const struct sw_port_params *port_own(const struct sw_params *p, uint32_t i)
+{
+	return p->port_params && i < p->n_port_params ? &p->port_params[i] : NULL;
+}
+
+/* Headroom of a lossless PG under @pfc on link @l. */
+static uint64_t pfc_port_headroom(const struct sw_pfc *pfc, uint32_t mtu, const struct topo_link *l)
 {
 	simtime_t response;
 
-	if (p->pfc.headroom)
-		return p->pfc.headroom;
+	if (pfc->no_headroom)
+		return 0;
+	if (pfc->headroom)
+		return pfc->headroom;
 	/* the far end's response: the same for both ends of a link (net_build) */
-	response = p->pfc.response ? p->pfc.response : pfc_response_delay(l->rate_bps);
+	response = pfc->response ? pfc->response : pfc_response_delay(l->rate_bps);
 	return pfc_headroom_kib(pfc_headroom_need(l->rate_bps, l->delay, response, mtu));
+}
+
+uint64_t sw_port_headroom(const struct sw_params *p, uint32_t mtu, const struct topo_link *l)
+{
+	return pfc_port_headroom(&p->pfc, mtu, l);
+}
+
+uint64_t sw_local_headroom(const struct sw_params *p, uint32_t local_port, uint32_t mtu,
+			   const struct topo_link *l)
+{
+	const struct sw_port_params *own = port_own(p, local_port);
+
+	return pfc_port_headroom(own ? &own->pfc : &p->pfc, mtu, l);
+}
+
+/* Lossless priorities of port @i with PFC on. */
+static uint8_t port_lossless(const struct sw_params *p, uint32_t i)
+{
+	const struct sw_port_params *own = port_own(p, i);
+
+	if (own)
+		return own->pfc.enabled ? own->lossless : 0;
+	return p->pfc.enabled ? p->lossless : 0;
 }
 
 int sw_buffer_plan(const struct sw_params *p, uint32_t mtu, const struct topo *t, uint32_t node,
@@ -516,18 +555,22 @@ int sw_buffer_plan(const struct sw_params *p, uint32_t mtu, const struct topo *t
 	const struct topo_node *tn = &t->nodes[node];
 	uint8_t lossless = p->pfc.enabled ? p->lossless : 0;
 	unsigned n_lossless = (unsigned)__builtin_popcount(lossless);
-	uint64_t reserved, x, most = 0;
+	uint64_t reserved = 0, x, most = 0;
 	char total[48];
-	int err;
+	int err = 0;
 
 	/* every sum checked: 4 ports x 2^62 B of headroom must not wrap to 0 */
-	err = ck_mul((uint64_t)tn->n_ports * n_lossless, p->pg_min, &reserved);
-	for (uint32_t i = 0; !err && !p->headroom_pool && i < tn->n_ports; i++) {
+	for (uint32_t i = 0; !err && i < tn->n_ports; i++) {
 		const struct topo_link *l = &t->links[t->ports[tn->first_port + i].link];
-		uint64_t h = sw_port_headroom(p, mtu, l);
+		unsigned n = (unsigned)__builtin_popcount(port_lossless(p, i));
+		uint64_t h = sw_local_headroom(p, i, mtu, l);
 
+		err = ck_mul(n, p->pg_min, &x);
+		err = err ? err : ck_add(reserved, x, &reserved);
+		if (err || p->headroom_pool)
+			continue;
 		most = h > most ? h : most;
-		err = ck_mul(n_lossless, h, &x);
+		err = ck_mul(n, h, &x);
 		err = err ? err : ck_add(reserved, x, &reserved);
 	}
 	err = err ? err : ck_add(reserved, p->headroom_pool, &reserved);
@@ -574,7 +617,7 @@ int sw_new(struct mctx *ctx, const struct sw_params *prm, uint32_t mtu, const st
 {
 	const struct topo_node *tn = &t->nodes[node];
 	struct sw *s;
-	uint64_t shared, wmin = UINT32_MAX;
+	uint64_t shared;
 	int err;
 
 	*out = NULL;
@@ -590,27 +633,36 @@ int sw_new(struct mctx *ctx, const struct sw_params *prm, uint32_t mtu, const st
 	s->node = node;
 	s->ports = ports;
 	s->n_ports = tn->n_ports;
-	s->lossless = prm->pfc.enabled ? prm->lossless : 0;
 	s->ps = calloc(s->n_ports, sizeof(*s->ps));
 	if (!s->ps) {
 		free(s);
 		return -ENOMEM;
 	}
-	for (uint32_t i = 0; i < s->n_ports; i++)
-		s->ps[i].headroom =
-		    sw_port_headroom(prm, mtu, &t->links[t->ports[tn->first_port + i].link]);
 	s->c.shared_size = shared;
-	for (int q = 0; q < PKT_PRIORITIES; q++)
-		if (prm->weights[q] && prm->weights[q] < wmin)
-			wmin = prm->weights[q];
-	for (int q = 0; q < PKT_PRIORITIES; q++)
-		s->quantum[q] = (uint32_t)((uint64_t)SW_DWRR_UNIT * prm->weights[q] / wmin);
+	for (uint32_t i = 0; i < s->n_ports; i++) {
+		const struct sw_port_params *own = port_own(prm, i);
+		const uint32_t *weights = own ? own->weights : prm->weights;
+		struct sw_port *ps = &s->ps[i];
+		uint64_t wmin = UINT32_MAX;
+
+		ps->headroom =
+		    sw_local_headroom(prm, i, mtu, &t->links[t->ports[tn->first_port + i].link]);
+		ps->pfc = own ? &own->pfc : &prm->pfc;
+		ps->dscp_to_tc = own ? own->dscp_to_tc : prm->dscp_to_tc;
+		ps->sched = own ? own->sched : prm->sched;
+		ps->lossless = port_lossless(prm, i);
+		for (int q = 0; q < PKT_PRIORITIES; q++)
+			if (weights[q] && weights[q] < wmin)
+				wmin = weights[q];
+		for (int q = 0; q < PKT_PRIORITIES; q++)
+			ps->quantum[q] = (uint32_t)((uint64_t)SW_DWRR_UNIT * weights[q] / wmin);
+	}
 	for (uint32_t i = 0; i < s->n_ports; i++) {
 		struct port *p = &s->ports[i];
 
 		p->ops = &sw_ops;
 		p->owner = s;
-		p->pfc_obey = s->lossless;
+		p->pfc_obey = s->ps[i].lossless;
 		for (uint8_t q = 0; q < PKT_PRIORITIES; q++) {
 			struct sw_pg *pg = &s->ps[i].pg[q];
 			struct sw_wd *wd = &s->ps[i].wd[q];

@@ -51,6 +51,7 @@ struct sw_pfc {
 	int has_xon;
 	uint64_t xon_offset;  /* else XON at the XOFF limit minus this */
 	uint64_t headroom;    /* per lossless PG, 0: computed per link (sw_port_headroom) */
+	int no_headroom;      /* none at all: a lossless PG whose buffer profile gives none */
 	uint32_t quanta;      /* in each PAUSE frame */
 	simtime_t refresh;    /* re-send PAUSE this often while XOFF (0: half the quanta) */
 	simtime_t response;   /* reaction to a received PAUSE (0: by link speed) */
@@ -71,6 +72,25 @@ struct sw_watchdog {
 	enum sw_wd_action action;
 };
 
+/*
+ * One port's own settings, where a switch's ports differ (SONiC configures
+ * PFC, the lossless PGs' buffer profile, the DSCP map and the scheduler per
+ * port). Complete: whoever fills it copies what the port does not change
+ * from its switch's sw_params. @lossless (with pfc.enabled) are the port's
+ * lossless priorities: its ingress PGs of those take headroom and send
+ * PAUSE, its egress queues of those obey PAUSE; @pfc gives those PGs'
+ * thresholds and headroom (quanta, refresh and response stay the
+ * switch's); @dscp_to_tc classes what arrives on the port; @sched and
+ * @weights schedule what leaves it.
+ */
+struct sw_port_params {
+	uint8_t lossless;
+	struct sw_pfc pfc;
+	uint8_t dscp_to_tc[64];
+	enum sw_sched sched;
+	uint32_t weights[8];
+};
+
 /* What every switch of the fabric is configured with (sizes in bytes). */
 struct sw_params {
 	uint64_t buffer;        /* total packet buffer, bytes */
@@ -85,6 +105,13 @@ struct sw_params {
 	enum sw_sched sched;
 	uint32_t weights[8];    /* dwrr */
 	struct sw_watchdog wd;
+	/*
+	 * Ports with settings of their own: port i of the switch (in topology
+	 * order) takes port_params[i] when i < n_port_params, the fields
+	 * above otherwise. NULL: every port takes the fields above. Borrowed.
+	 */
+	const struct sw_port_params *port_params;
+	uint32_t n_port_params;
 };
 
 struct sw_counters {
@@ -120,6 +147,9 @@ int sw_buffer_plan(const struct sw_params *p, uint32_t mtu, const struct topo *t
 /* Headroom of each lossless PG of a switch port on link @l: pfc.headroom,
  * or pfc_headroom_need for the link and @mtu rounded up to 1 KiB. */
 uint64_t sw_port_headroom(const struct sw_params *p, uint32_t mtu, const struct topo_link *l);
+/* The same for port @local_port of a switch under @p: its own pfc (port_params) if it has one. */
+uint64_t sw_local_headroom(const struct sw_params *p, uint32_t local_port, uint32_t mtu,
+			   const struct topo_link *l);
 /* What a switch reports upwards; the fabric fills it in (net.c). */
 struct sw_ops {
 	/* a packet of QP @flow was dropped: no route leads on from here */

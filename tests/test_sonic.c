@@ -747,7 +747,11 @@ Test(sonic, lossless_pg_without_pfc_enable)
 	cr_assert_str_eq(c.profile, "lossless");
 }
 
-/* Ports that disagree: pfc_enable is the union, profiles are voted. */
+/*
+ * Ports that disagree: the switch's pfc_enable and profile are those of
+ * most ports (a tie goes to the port first in number), each port keeps
+ * its own; a port without PFC has no lossless PG and votes for no profile.
+ */
 Test(sonic, ports_disagree)
 {
 	struct sonic_cfg c;
@@ -765,10 +769,15 @@ Test(sonic, ports_disagree)
 	    "\"Ethernet8\": {\"detection_time\": \"400\", \"action\": \"alert\"}, "
 	    "\"GLOBAL\": {\"POLL_INTERVAL\": \"200\"}}}",
 	    &c);
-	cr_assert_eq(c.pfc_enable, 0x18);
+	cr_assert_eq(c.pfc_enable, 0x08);
 	cr_assert_str_eq(c.pfc_where, "PORT_QOS_MAP|Ethernet0|pfc_enable");
-	cr_assert_str_eq(c.profile, "b");
-	cr_assert_str_eq(c.pg_where, "BUFFER_PG|Ethernet4|4");
+	cr_assert_str_eq(c.profile, "a");
+	cr_assert_str_eq(c.pg_where, "BUFFER_PG|Ethernet0|3");
+	cr_assert_eq(c.ports[1].pfc_enable, 0x10);
+	cr_assert_str_eq(c.profiles[c.ports[1].profile].name, "b");
+	cr_assert_eq(c.ports[2].pfc_enable, 0);
+	cr_assert_eq(c.ports[2].profile, -1);
+	cr_assert_eq(c.ports[2].lossless_pgs, 0);
 	cr_assert(c.has_watchdog);
 	cr_assert_eq(c.wd_detection_ms, 400);
 	cr_assert_eq(c.wd_restoration_ms, 400, "restoration defaults to detection");

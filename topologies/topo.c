@@ -33,6 +33,7 @@ void topo_free(struct topo *t)
 	free(t->links);
 	free(t->ports);
 	free(t->hosts);
+	free(t->port_cfg);
 	free(t);
 }
 
@@ -522,6 +523,8 @@ int topo_build(const struct topo_spec *spec, struct topo **out, struct diag *d)
 	*out = NULL;
 	if (spec->kind == TOPO_FILE)
 		return topo_file_load(spec, out, d);
+	if (spec->kind == TOPO_SONIC)
+		return topo_sonic_load(spec, out, d);
 	err = topo_check_rate(d, &spec->link, "topology.link.rate");
 	if (err)
 		return err;

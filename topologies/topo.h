@@ -18,7 +18,7 @@
 #include "sim/engine/diag.h"
 #include "sim/engine/simtime.h"
 
-enum topo_kind { TOPO_STAR, TOPO_LEAF_SPINE, TOPO_FAT_TREE, TOPO_RING, TOPO_FILE };
+enum topo_kind { TOPO_STAR, TOPO_LEAF_SPINE, TOPO_FAT_TREE, TOPO_RING, TOPO_FILE, TOPO_SONIC };
 enum topo_node_kind { TOPO_HOST, TOPO_SWITCH };
 
 #define TOPO_NAME_MAX 48
@@ -55,6 +55,33 @@ struct topo_linkspec {
 	simtime_t delay;
 };
 
+/*
+ * kind sonic: the fabric as the switches' SONiC configs describe it
+ * (DEVICE_NEIGHBOR, PORT speed, CABLE_LENGTH), plain data the scenario
+ * reads from their config_db.json files (topo_sonic.c builds it).
+ */
+struct topo_sonic_port {
+	const char *name;	     /* "Ethernet16" */
+	uint64_t rate_bps;	     /* PORT speed; 0: not given */
+	simtime_t delay;	     /* from CABLE_LENGTH, when has_delay */
+	int has_delay;
+	const char *nbr, *nbr_port; /* DEVICE_NEIGHBOR name and port */
+	int line;		     /* of its DEVICE_NEIGHBOR row */
+	uint32_t index;		     /* among its switch's ports, in its config's order */
+};
+
+struct topo_sonic_switch {
+	const char *name; /* its hostname */
+	const char *file; /* its config_db.json, for messages */
+	const struct topo_sonic_port *ports; /* those with a neighbour, in order */
+	uint32_t n_ports;
+};
+
+struct topo_sonic {
+	const struct topo_sonic_switch *switches; /* in order */
+	uint32_t n_switches;
+};
+
 /* What the scenario asks for; counts not used by a kind are ignored. */
 struct topo_spec {
 	enum topo_kind kind;
@@ -63,6 +90,7 @@ struct topo_spec {
 	uint32_t k;               /* fat_tree (even, >= 2) */
 	uint32_t switches, hosts_per_switch; /* ring */
 	const char *file;         /* file: path to the topology YAML */
+	const struct topo_sonic *sonic; /* sonic: the switches' configs */
 	struct topo_linkspec link;   /* host links */
 	struct topo_linkspec uplink; /* switch-switch links */
 };
@@ -77,6 +105,9 @@ struct topo {
 	uint32_t *hosts; /* node index of host i (h0, h1, ...) */
 	uint32_t n_hosts;
 	uint32_t n_switches;
+	/* kind sonic: per port, a switch port's index among its config's ports
+	 * (topo_sonic_port.index), UINT32_MAX for a host's; NULL for other kinds */
+	uint32_t *port_cfg;
 };
 
 /* Build @spec into a new topology. Returns 0, or a negative error with @d
@@ -107,6 +138,19 @@ int topo_finish(struct topo *t, struct diag *d);
  * name the topology file, its line and the key path ("links[3].b"); a file
  * that cannot be read is reported at "topology.file" with file "". */
 int topo_file_load(const struct topo_spec *spec, struct topo **out, struct diag *d);
+
+/*
+ * kind sonic: build the fabric @spec->sonic describes. Nodes: the hosts
+ * (neighbours that are no switch of the description, named as
+ * DEVICE_NEIGHBOR names them, one link each) in the order first met, then
+ * the switches in order. Links: the hosts' (the switch port's speed and
+ * cable, else topology.link's), then between switches, each once, in the
+ * order the switches and their ports come (the speed both ends give, the
+ * longer of their cables, else topology.uplink's). Both ends of a link
+ * between switches must name each other; errors name the switch's file,
+ * the line and "DEVICE_NEIGHBOR|port", and the other file.
+ */
+int topo_sonic_load(const struct topo_spec *spec, struct topo **out, struct diag *d);
 
 /* Lookups by name; return the index or -1. */
 int32_t topo_find_node(const struct topo *t, const char *name);

@@ -53,6 +53,17 @@ static const char chk_usage[] =
     "  - headroom shorter than the longest cable needs (HEADROOM_SHORT, error),\n"
     "    and headroom that leaves none of a switch's buffer to share\n"
     "    (HEADROOM_BUFFER, error: run refuses it in the same words);\n"
+    "  - switch.sonic port by port (its i-th port by number is port i of each\n"
+    "    switch): a port whose pfc_enable or DSCP map breaks the lossless path\n"
+    "    (DSCP_NOT_LOSSLESS, PRIORITY_MISMATCH) or whose profile lacks headroom\n"
+    "    for its own speed and cable (HEADROOM_SHORT), named \"Ethernet8 (sw0:h2)\";\n"
+    "    lossless PGs no BUFFER_PG row covers (SONIC_PG_UNSET, a warning); how\n"
+    "    the ports map when a switch has another number of them (SONIC_PORTS),\n"
+    "    the dynamic buffer model (SONIC_DYNAMIC_BUFFER) and ports without\n"
+    "    pfc_enable (SONIC_PORT_UNSET) (info); with a config per switch\n"
+    "    (switch.sonic a folder or a mapping, or topology kind sonic), each\n"
+    "    finding is said once, prefixed with the switches it concerns unless\n"
+    "    it concerns them all;\n"
     "  - source-destination pairs no route joins over the links that are up\n"
     "    (UNREACHABLE, an error: a partition).\n"
     "\n"
@@ -342,13 +353,12 @@ static int chk_run(const struct chk_args *a)
 			err == -ENOMEM ? "out of memory" : "the topology is too large to route");
 		goto out;
 	}
-	chk_thresholds(&c, s);
 	for (uint32_t i = 0; i < t->n_links; i++)
 		if ((t->nodes[t->links[i].a].kind == TOPO_HOST ||
 		     t->nodes[t->links[i].b].kind == TOPO_HOST) &&
 		    t->links[i].rate_bps > c.line_rate_bps)
 			c.line_rate_bps = t->links[i].rate_bps;
-	chk_configs(&c, s, t);
+	chk_switches(&c, s, t);
 	if (c.oom) {
 		fprintf(stderr, "rocesim: out of memory\n");
 		goto out;

@@ -443,7 +443,7 @@ static void chk_headroom_buffer(struct chk *c, const struct scenario *s, const s
 	struct diag d = {0};
 
 	for (uint32_t u = 0; u < t->n_nodes; u++) {
-		if (t->nodes[u].kind != TOPO_SWITCH ||
+		if (t->nodes[u].kind != TOPO_SWITCH || (c->node_in && !c->node_in[u]) ||
 		    !sw_buffer_plan(&s->sw, s->nic.mtu, t, u, NULL, &d))
 			continue;
 		if (s->sw.headroom_pool)
@@ -469,6 +469,26 @@ static void chk_headroom_buffer(struct chk *c, const struct scenario *s, const s
 	}
 }
 
+/*
+ * Whether global port @port of node @u is a switch port these checks look
+ * at (c->node_in) that has the switch's headroom and no port of
+ * switch.sonic stands for (check_sonic.c checks those by name).
+ */
+static int switch_headroom_at(const struct chk *c, const struct scenario *s, const struct topo *t,
+			      uint32_t u, uint32_t port)
+{
+	uint32_t local = port - t->nodes[u].first_port;
+	const struct sw_port_params *own;
+
+	if (t->nodes[u].kind != TOPO_SWITCH || (c->node_in && !c->node_in[u]) ||
+	    local < s->sonic_ports)
+		return 0;
+	if (!s->sw.port_params || local >= s->sw.n_port_params)
+		return 1;
+	own = &s->sw.port_params[local];
+	return !own->pfc.no_headroom && own->pfc.headroom == s->sw.pfc.headroom;
+}
+
 /* Headroom against the longest cable, speed and MTU (pfc_headroom_need). */
 static void chk_headroom(struct chk *c, const struct scenario *s, const struct topo *t)
 {
@@ -481,11 +501,16 @@ static void chk_headroom(struct chk *c, const struct scenario *s, const struct t
 		return;
 	for (uint32_t i = 0; i < t->n_links; i++) {
 		const struct topo_link *l = &t->links[i];
-		uint64_t b = pfc_headroom_need(l->rate_bps, l->delay,
-					       s->sw.pfc.response ? s->sw.pfc.response
-								  : pfc_response_delay(l->rate_bps),
-					       s->nic.mtu);
+		uint64_t b;
 
+		/* a link with a port of these switches that has the switch's headroom */
+		if (!switch_headroom_at(c, s, t, l->a, l->port_a) &&
+		    !switch_headroom_at(c, s, t, l->b, l->port_b))
+			continue;
+		b = pfc_headroom_need(l->rate_bps, l->delay,
+				      s->sw.pfc.response ? s->sw.pfc.response
+							 : pfc_response_delay(l->rate_bps),
+				      s->nic.mtu);
 		if (b > need) {
 			need = b;
 			worst = l;
@@ -513,4 +538,5 @@ void chk_configs(struct chk *c, const struct scenario *s, const struct topo *t)
 	chk_cc_params(c, s);
 	chk_lossless_path(c, s);
 	chk_headroom(c, s, t);
+	chk_sonic(c, s, t);
 }

@@ -44,7 +44,7 @@ static void chk_loc_topology(struct chk *c, const struct scenario *s)
 int chk_deadlock(struct chk *c, const struct scenario *s, const struct topo *t,
 		 const struct topo_routes *r, const struct chk_args *a)
 {
-	uint8_t lossless = s->sw.pfc.enabled ? s->sw.lossless : 0;
+	uint8_t lossless = scn_lossless(s);
 	struct cbd_pair *pairs = NULL;
 	size_t n_pairs = 0, on_lossless = 0;
 	char prios[32];

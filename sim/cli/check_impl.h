@@ -39,6 +39,7 @@ struct chk {
 	struct cbd_result cbd;
 	uint32_t *failed; /* link indices taken down */
 	uint32_t n_failed;
+	const uint8_t *node_in; /* the switches the config checks look at (NULL: all) */
 };
 
 /* check.c */
@@ -63,6 +64,16 @@ const char *chk_prios(uint8_t mask, char *buf, size_t size);
 /* check_config.c */
 void chk_thresholds(struct chk *c, const struct scenario *s);
 void chk_configs(struct chk *c, const struct scenario *s, const struct topo *t);
+
+/* check_sonic.c: switch.sonic port by port */
+void chk_sonic(struct chk *c, const struct scenario *s, const struct topo *t);
+/*
+ * The checks of the configuration (chk_thresholds, chk_configs) for every
+ * switch: with a config_db.json per switch (switch.sonic a folder or a
+ * mapping), once per config on its switches, each finding said once and
+ * prefixed with the switches it concerns unless it concerns them all.
+ */
+void chk_switches(struct chk *c, const struct scenario *s, const struct topo *t);
 
 /* check_fabric.c */
 int chk_deadlock(struct chk *c, const struct scenario *s, const struct topo *t,

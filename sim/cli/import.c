@@ -29,19 +29,77 @@ static const char imp_usage[] =
 	"\n"
 	"exit codes: 0 ok; 2 bad input or usage\n";
 
+/* What port @i of @c has that most ports do not, into @line; 0 if nothing. */
+static size_t imp_sonic_port(const struct sonic_cfg *c, uint32_t i, char *line, size_t size)
+{
+	const struct sonic_port *p = &c->ports[i];
+	char m[32];
+	size_t off = 0;
+
+#define ADD(...) off += (size_t)snprintf(line + off, off < size ? size - off : 0, __VA_ARGS__)
+	if (p->speed_bps && p->speed_bps != c->port_speed_bps)
+		ADD(", %.0f Gb/s", (double)p->speed_bps / 1e9);
+	if (p->has_pfc_enable && (!c->has_pfc_enable || p->pfc_enable != c->pfc_enable))
+		ADD(", lossless [%s] (PORT_QOS_MAP|%s|pfc_enable)",
+		    cli_prio_list(p->pfc_enable, ", ", "", m, sizeof(m)), p->name);
+	if (p->dscp_map >= 0 && strcmp(c->maps[p->dscp_map].name, c->dscp_map))
+		ADD(", DSCP_TO_TC_MAP %s (26 -> TC %u)", c->maps[p->dscp_map].name,
+		    c->maps[p->dscp_map].to_tc[26]);
+	if (p->profile >= 0 && strcmp(c->profiles[p->profile].name, c->profile)) {
+		const struct sonic_profile_use *u = &c->profiles[p->profile];
+
+		if (u->has_xoff)
+			ADD(", headroom %llu", (unsigned long long)u->xoff);
+		else
+			ADD(", no headroom (no xoff)");
+		if (u->has_dynamic_th)
+			ADD(", dynamic_th %d", u->dynamic_th);
+		else if (u->has_static_th)
+			ADD(", xoff %llu", (unsigned long long)u->static_th);
+		ADD(" (BUFFER_PROFILE %s on BUFFER_PG|%s)", u->name, p->pg_row);
+	} else if (p->pg_null && c->has_profile) {
+		ADD(", headroom computed (BUFFER_PG|%s profile NULL)", p->pg_row);
+	}
+	if (c->has_sched && (p->sched_line || p->dwrr)) {
+		uint32_t w[8];
+		int differ = p->dwrr != c->sched_dwrr;
+
+		for (int q = 0; q < 8; q++) {
+			w[q] = p->weight[q] ? p->weight[q] : 1;
+			differ |= w[q] != c->sched_weights[q];
+		}
+		if (differ && p->dwrr)
+			ADD(", dwrr [%u, %u, %u, %u, %u, %u, %u, %u]", w[0], w[1], w[2], w[3], w[4],
+			    w[5], w[6], w[7]);
+		else if (differ)
+			ADD(", strict");
+	}
+#undef ADD
+	return off;
+}
+
 static void imp_sonic(const struct sonic_cfg *c)
 {
 	char m[32];
+	int header = 0;
 
 	printf("# from %s\n", c->file);
+	if (c->hostname[0])
+		printf("# hostname %s\n", c->hostname);
 	if (c->n_ports)
 		printf("# %u ports, most at %.0f Gb/s, MTU %u%s\n", c->n_ports,
 		       (double)c->port_speed_bps / 1e9, c->port_mtu,
 		       c->cable_mm ? "" : "; no CABLE_LENGTH");
 	if (c->cable_mm)
 		printf("# longest cable %.1f m (topology.link.cable)\n", (double)c->cable_mm / 1000);
+	if (c->buffer_model_dynamic || c->pg_null)
+		printf("# buffer_model dynamic (BUFFER_PG profile NULL): SONiC computes the headroom "
+		       "at run time; rocesim computes it per port (switch.pfc.headroom unset)\n");
+	if (c->has_pool && !c->has_pool_size)
+		printf("# the lossless pool has no size (SONiC computes it): switch.buffer.size "
+		       "keeps its default\n");
 	printf("switch:\n");
-	if (c->has_pool) {
+	if (c->has_pool && c->has_pool_size) {
 		printf("  buffer: {size: %llu", (unsigned long long)c->buffer_size);
 		if (c->pool_xoff)
 			printf(", headroom_pool: %llu", (unsigned long long)c->pool_xoff);
@@ -62,17 +120,36 @@ static void imp_sonic(const struct sonic_cfg *c)
 		printf("}    # DSCP_TO_TC_MAP %s\n", c->dscp_map);
 	}
 	if (c->has_profile) {
-		printf("  pfc: {");
-		if (c->has_xoff)
-			printf("headroom: %llu", (unsigned long long)c->xoff);
-		if (c->has_xon_offset)
-			printf(", xon_offset: %llu", (unsigned long long)c->xon_offset);
-		if (c->has_dynamic_th)
-			printf(", dynamic_th: %d", c->dynamic_th);
-		else if (c->has_static_th)
-			printf(", xoff: %llu", (unsigned long long)c->static_th);
-		printf("}    # BUFFER_PROFILE %s\n", c->profile);
+		const char *sep = "";
+
+		if (!c->has_xoff && !c->has_xon_offset && !c->has_dynamic_th && !c->has_static_th)
+			printf("  # BUFFER_PROFILE %s gives no xoff, xon_offset or threshold\n",
+			       c->profile);
+		else {
+			printf("  pfc: {");
+			if (c->has_xoff) {
+				printf("headroom: %llu", (unsigned long long)c->xoff);
+				sep = ", ";
+			}
+			if (c->has_xon_offset) {
+				printf("%sxon_offset: %llu", sep, (unsigned long long)c->xon_offset);
+				sep = ", ";
+			}
+			if (c->has_dynamic_th)
+				printf("%sdynamic_th: %d", sep, c->dynamic_th);
+			else if (c->has_static_th)
+				printf("%sxoff: %llu", sep, (unsigned long long)c->static_th);
+			printf("}    # BUFFER_PROFILE %s%s\n", c->profile,
+			       c->has_xoff ? "" : " (no xoff: no headroom)");
+		}
 	}
+	if (c->has_sched && c->sched_dwrr)
+		printf("  scheduler: dwrr\n  weights: [%u, %u, %u, %u, %u, %u, %u, %u]    # %s\n",
+		       c->sched_weights[0], c->sched_weights[1], c->sched_weights[2],
+		       c->sched_weights[3], c->sched_weights[4], c->sched_weights[5],
+		       c->sched_weights[6], c->sched_weights[7], c->sched_at.where);
+	else if (c->has_sched)
+		printf("  scheduler: strict    # %s\n", c->sched_at.where);
 	if (c->has_wred)
 		printf("  ecn: {enabled: %s, kmin: %llu, kmax: %llu, pmax: %g%%}    # WRED_PROFILE %s\n",
 		       c->ecn_marking ? "true" : "false", (unsigned long long)c->kmin,
@@ -84,6 +161,16 @@ static void imp_sonic(const struct sonic_cfg *c)
 		if (c->tc_to_pg[tc] != tc || c->tc_to_queue[tc] != tc)
 			printf("# TC %d -> PG %u, queue %u: rocesim maps TC = PG = queue\n", tc,
 			       c->tc_to_pg[tc], c->tc_to_queue[tc]);
+	for (uint32_t i = 0; i < c->n_ports; i++) {
+		char line[600];
+
+		if (!imp_sonic_port(c, i, line, sizeof(line)))
+			continue;
+		if (!header++)
+			printf("# ports that differ (port i of each switch is the i-th by number; "
+			       "switch.sonic gives each its own, no scenario key does):\n");
+		printf("# %s (port %u):%s\n", c->ports[i].name, i, line + 1);
+	}
 }
 
 static void imp_mlnx_qos(const struct mlnx_qos *q)

@@ -32,6 +32,7 @@ const cyaml_strval_t scn__topo_kinds[] = {
 	{"star", 1 + TOPO_STAR},     {"leaf_spine", 1 + TOPO_LEAF_SPINE},
 	{"fat_tree", 1 + TOPO_FAT_TREE}, {"ring", 1 + TOPO_RING},
 	{"file", 1 + TOPO_FILE},
+	{"sonic", 1 + TOPO_SONIC},
 };
 static const cyaml_strval_t cc_kinds[] = {
 	{"none", 1 + NIC_CC_NONE},
@@ -93,6 +94,7 @@ static const cyaml_schema_field_t topology_fields[] = {
 	STR("switches", struct raw_topology, switches),
 	STR("hosts_per_switch", struct raw_topology, hosts_per_switch),
 	STR("file", struct raw_topology, file),
+	STR("dir", struct raw_topology, dir),
 	STR("convergence", struct raw_topology, convergence),
 	CYAML_FIELD_MAPPING_PTR("link", OPT_PTR, struct raw_topology, link, link_fields),
 	CYAML_FIELD_MAPPING_PTR("uplink", OPT_PTR, struct raw_topology, uplink, link_fields),
@@ -144,7 +146,7 @@ static const cyaml_schema_field_t watchdog_fields[] = {
 };
 
 static const cyaml_schema_field_t switch_fields[] = {
-	STR("sonic", struct raw_switch, sonic),
+	CYAML_FIELD_IGNORE("sonic", OPT), /* a file, a folder or a mapping: read through ydoc */
 	CYAML_FIELD_MAPPING_PTR("buffer", OPT_PTR, struct raw_switch, buffer, buffer_fields),
 	STR_LIST("lossless", struct raw_switch, lossless),
 	STR("cnp_priority", struct raw_switch, cnp_priority),
@@ -597,6 +599,7 @@ static void raw_free(struct scn_raw *raw)
 		cyaml_free(&cfg, raw->schema, raw->top, 0);
 	ydoc_free(raw->doc);
 	cc_params_free(&raw->cfg.cc);
+	free(raw->cfg.sonic);
 	free(raw->origins);
 	for (size_t i = 0; i < raw->n_set; i++)
 		free(raw->set_paths[i]);
@@ -613,6 +616,19 @@ void scn_free(struct scenario *s)
 	free(s->file);
 	free(s->topo_file);
 	free(s->cfg.sonic);
+	free(s->sw_ports);
+	free(s->sonic_sw);
+	free(s->sonic_desc_ports);
+	for (uint32_t i = 0; i < s->n_switches; i++) {
+		free(s->switches[i].name);
+		free(s->switches[i].file);
+		free(s->switches[i].key);
+		free(s->switches[i].ports);
+		if (s->switches[i].owns)
+			scn_free(s->switches[i].cfg);
+	}
+	free(s->switches);
+	free(s->sw_node);
 	free(s->cfg.mlnx_qos);
 	free(s->cfg.cc_params);
 	for (uint32_t i = 0; i < s->cfg.n_pods; i++)
@@ -635,9 +651,19 @@ void scn_free(struct scenario *s)
 
 static int load_text(const char *name, const char *text, size_t len, const char *const *overlays,
 		     size_t n_overlays, const char *const *sets, size_t n_sets, int flags,
-		     struct scenario **out, struct diag *d)
+		     const char *const *force, struct scenario **out, struct diag *d)
 {
-	struct loader l = {.file = name, .d = d};
+	struct loader l = {.file = name,
+			   .d = d,
+			   .text = text,
+			   .len = len,
+			   .overlays = overlays,
+			   .n_overlays = n_overlays,
+			   .sets = sets,
+			   .n_sets = n_sets,
+			   .flags = flags,
+			   .force_key = force ? force[0] : NULL,
+			   .force_file = force ? force[1] : NULL};
 	char *merged = NULL;
 	cyaml_config_t cfg = base_config;
 	struct ydoc_cylog log = {0};
@@ -690,8 +716,8 @@ static int load_text(const char *name, const char *text, size_t len, const char 
 	for (size_t i = 0; i < n_sets; i++) {
 		if (!strncmp(sets[i], "expect.", 7))
 			continue;
-		/* a DSCP map entry is no schema key: scn__check_all takes it */
-		err = strncmp(sets[i], "switch.dscp_to_tc.", 18)
+		/* a DSCP map entry, and switch.sonic, are no schema keys: they are read apart */
+		err = strncmp(sets[i], "switch.dscp_to_tc.", 18) && !scn__sonic_set(sets[i])
 			  ? apply_set(&l, s->raw->top, sets[i])
 			  : 0;
 		if (err)
@@ -720,7 +746,16 @@ fail:
 int scn_load_text(const char *name, const char *text, size_t len, const char *const *sets,
 		  size_t n_sets, struct scenario **out, struct diag *d)
 {
-	return load_text(name, text, len, NULL, 0, sets, n_sets, 0, out, d);
+	return load_text(name, text, len, NULL, 0, sets, n_sets, 0, NULL, out, d);
+}
+
+int scn__load_switch(const struct loader *l, const char *key, const char *file,
+		     struct scenario **out)
+{
+	const char *force[2] = {key, file};
+
+	return load_text(l->file, l->text, l->len, l->overlays, l->n_overlays, l->sets,
+			 l->n_sets, l->flags, force, out, l->d);
 }
 
 int scn_load(const char *file, const char *const *sets, size_t n_sets, struct scenario **out,
@@ -749,7 +784,7 @@ int scn_load_with(const char *file, const struct scn_load_opts *o, struct scenar
 	if (err)
 		return err == -ENOMEM ? err : -EINVAL;
 	err = load_text(file, text, len, o->overlays, o->n_overlays, o->sets, o->n_sets, o->flags,
-			out, d);
+			NULL, out, d);
 	free(text);
 	return err;
 }

@@ -72,6 +72,19 @@ struct scn_origin {
 	char value[256]; /* "104"; "" when not kept */
 };
 
+/* A switch with a config_db.json of its own (switch.sonic a folder or a mapping). */
+struct scn_switch {
+	char *name;  /* the switch: a node of the topology */
+	char *file;  /* its config_db.json, resolved */
+	char *key;   /* the scenario key naming it: "switch.sonic.leaf0", or "switch.sonic" (a folder) */
+	int line;    /* of its hostname in @file (a folder), else 0 */
+	struct scenario *cfg; /* the scenario as that file configures it */
+	int owns;	      /* frees @cfg (switches with the same file share it) */
+	/* after scn_resolve: cfg->sw with its ports in topology order (kind sonic) */
+	struct sw_params sw;
+	struct sw_port_params *ports;
+};
+
 struct scenario {
 	char *name;
 	char *file;
@@ -85,6 +98,17 @@ struct scenario {
 
 	/* the models' own parameters (models/switch.h, nic.h, workload.h) */
 	struct sw_params sw;   /* switch.* */
+	struct sw_port_params *sw_ports; /* owns sw.port_params (switch.sonic's ports) */
+	uint32_t sonic_ports;		 /* how many ports switch.sonic (one file) describes */
+	/* topology kind sonic: what the switches' files say is cabled where (topo.sonic) */
+	struct topo_sonic sonic_desc;
+	struct topo_sonic_switch *sonic_sw;
+	struct topo_sonic_port *sonic_desc_ports;
+	struct scn_switch *switches;	 /* with a config of their own; the others take sw */
+	uint32_t n_switches;
+	/* after scn_resolve: per topology node, its settings (NULL: sw); n_nodes of them */
+	const struct sw_params **sw_node;
+	int sw_main_used; /* after scn_resolve: some switch takes sw */
 	struct nic_params nic; /* nic.* */
 	struct wl_params wl;   /* every flow of every flow workload */
 
@@ -164,6 +188,12 @@ int scn_dcqcn_param(const char *name, const char *value, struct dcqcn_params *p,
 int scn_load_text(const char *name, const char *text, size_t len,
 		  const char *const *sets, size_t n_sets, struct scenario **out,
 		  struct diag *d);
+/*
+ * The lossless classes (with PFC on) of the switch settings in use: the
+ * scenario's, each switch's own (switch.sonic per switch, after
+ * scn_resolve) and each port's (switch.sonic's ports).
+ */
+uint8_t scn_lossless(const struct scenario *s);
 /* Resolve names against @t and expand the workload into flows. */
 int scn_resolve(struct scenario *s, const struct topo *t, struct diag *d);
 void scn_free(struct scenario *s);

@@ -43,7 +43,7 @@ static int check_topology(const struct loader *l, const struct raw_topology *r,
 		return scn__fail(l, "topology", "missing (e.g. topology: {kind: star, hosts: 9})");
 	if (!r->kind)
 		return scn__fail(l, "topology.kind",
-				 "missing (star, leaf_spine, fat_tree, ring or file)");
+				 "missing (star, leaf_spine, fat_tree, ring, file or sonic)");
 	t->kind = (enum topo_kind)(r->kind - 1);
 	kind = scn__topo_kinds[t->kind].str;
 	switch (t->kind) {
@@ -108,6 +108,14 @@ static int check_topology(const struct loader *l, const struct raw_topology *r,
 		}
 		t->file = s->topo_file;
 		break;
+	case TOPO_SONIC:
+		/* its folder was read with the configs (scenario_switches.c) */
+		if (!r->dir)
+			err = scn__fail(l, "topology.dir",
+					"missing for kind sonic (a folder of config_db.json files, "
+					"one per switch)");
+		t->sonic = &s->sonic_desc;
+		break;
 	}
 	if (err)
 		return err;
@@ -126,6 +134,8 @@ static int check_topology(const struct loader *l, const struct raw_topology *r,
 	     (err = scn__unused(l, "topology.hosts_per_switch", r->hosts_per_switch, kind))))
 		return err;
 	if (t->kind != TOPO_FILE && (err = scn__unused(l, "topology.file", r->file, kind)))
+		return err;
+	if (t->kind != TOPO_SONIC && (err = scn__unused(l, "topology.dir", r->dir, kind)))
 		return err;
 	if ((err = scn__get_link(l, "topology.link", r->link, &def_link, &t->link)) ||
 	    (err = scn__get_link(l, "topology.uplink", r->uplink, &t->link, &t->uplink)))

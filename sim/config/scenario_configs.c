@@ -43,8 +43,7 @@ struct merge {
 	int err;	  /* 0, or -ENOMEM: later calls do nothing */
 };
 
-/* Whether the scenario itself (file or --set) gives @path: then it wins. */
-static int explicit_key(const struct loader *l, const char *path)
+int scn__explicit(const struct loader *l, const char *path)
 {
 	return ydoc_find(l->raw->doc, path) || scn__set_by_user(l->raw, path);
 }
@@ -75,14 +74,14 @@ static int note(struct merge *m, const char *path, int line, const char *key, co
  */
 static int gives(struct merge *m, const char *path, int line, const char *key, const char *value)
 {
-	return !m->err && !explicit_key(m->l, path) && note(m, path, line, key, value);
+	return !m->err && !scn__explicit(m->l, path) && note(m, path, line, key, value);
 }
 
 /* A SONiC value's line and "TABLE|key|field", for note() and gives(). */
 #define AT(a) (a).line, (a).where, NULL
 
 /* A config file named by @key, relative to the folder of the scenario (or overlay) naming it. */
-static char *config_path(const struct loader *l, const char *key, const char *value)
+char *scn__config_path(const struct loader *l, const char *key, const char *value)
 {
 	const char *file = scn__key_file(l, key), *slash = strrchr(file, '/');
 	size_t len;
@@ -97,8 +96,7 @@ static char *config_path(const struct loader *l, const char *key, const char *va
 	return p;
 }
 
-/* A reader's error, said from the scenario key that named the file. */
-static int config_fail(const struct loader *l, const char *key, struct diag *d)
+int scn__config_fail(const struct loader *l, const char *key, struct diag *d)
 {
 	char buf[800];
 
@@ -127,21 +125,22 @@ static void sonic_to_switch(struct merge *m, const struct sonic_cfg *c, struct s
 	struct loader *l = m->l;
 	char path[32], where[SONIC_WHERE + 8];
 
-	if (c->has_pool && gives(m, "switch.buffer.size", AT(c->pool_size_at)))
+	if (c->has_pool && c->has_pool_size &&
+	    gives(m, "switch.buffer.size", AT(c->pool_size_at)))
 		s->sw.buffer = c->buffer_size;
 	if (c->has_pool && c->pool_xoff &&
 	    gives(m, "switch.buffer.headroom_pool", AT(c->pool_xoff_at)))
 		s->sw.headroom_pool = c->pool_xoff;
 	if (c->has_profile && c->has_xoff && gives(m, "switch.pfc.headroom", AT(c->xoff_at)))
 		s->sw.pfc.headroom = c->xoff;
-	if (c->has_profile && c->has_xon_offset && !explicit_key(l, "switch.pfc.xon") &&
+	if (c->has_profile && c->has_xon_offset && !scn__explicit(l, "switch.pfc.xon") &&
 	    gives(m, "switch.pfc.xon_offset", AT(c->xon_offset_at)))
 		s->sw.pfc.xon_offset = c->xon_offset;
-	if (c->has_profile && c->has_dynamic_th && !explicit_key(l, "switch.pfc.xoff") &&
+	if (c->has_profile && c->has_dynamic_th && !scn__explicit(l, "switch.pfc.xoff") &&
 	    gives(m, "switch.pfc.dynamic_th", AT(c->dynamic_th_at)))
 		s->sw.pfc.dynamic_th = c->dynamic_th;
 	if (c->has_profile && c->has_static_th && !c->has_dynamic_th &&
-	    !explicit_key(l, "switch.pfc.dynamic_th") &&
+	    !scn__explicit(l, "switch.pfc.dynamic_th") &&
 	    gives(m, "switch.pfc.xoff", AT(c->static_th_at)))
 		s->sw.pfc.xoff = c->static_th;
 	if (c->has_wred && gives(m, "switch.ecn.enabled", AT(c->ecn_at)))
@@ -160,6 +159,11 @@ static void sonic_to_switch(struct merge *m, const struct sonic_cfg *c, struct s
 		s->sw.wd.action = wd_action(c->wd_action);
 	if (c->has_pfc_enable && gives(m, "switch.lossless", c->pfc_line, c->pfc_where, NULL))
 		s->sw.lossless = c->pfc_enable;
+	if (c->has_sched && !scn__explicit(l, "switch.weights") &&
+	    gives(m, "switch.scheduler", AT(c->sched_at))) {
+		s->sw.sched = c->sched_dwrr ? SW_SCHED_DWRR : SW_SCHED_STRICT;
+		memcpy(s->sw.weights, c->sched_weights, sizeof(s->sw.weights));
+	}
 	if (!c->has_dscp_map || !note(m, "switch.dscp_to_tc", AT(c->dscp_map_at)))
 		return;
 	/* a map that names no DSCP leaves the default map */
@@ -175,20 +179,20 @@ static void sonic_to_switch(struct merge *m, const struct sonic_cfg *c, struct s
 	}
 }
 
-/* config_db.json is read here from its text, so that values keep their lines. */
-static int merge_sonic(struct loader *l, struct scenario *s, const char *value)
+int scn__merge_sonic_file(struct loader *l, struct scenario *s, const char *key, const char *path)
 {
-	struct merge m = {.l = l, .via = "switch.sonic"};
-	struct sonic_cfg c;
+	struct merge m = {.l = l, .via = key};
+	struct sonic_cfg *c;
 	struct diag d = {0};
 	int err;
 
-	if (!(s->cfg.sonic = config_path(l, "switch.sonic", value)))
+	if (!(s->cfg.sonic = strdup(path)) || !(c = l->raw->cfg.sonic = malloc(sizeof(*c))))
 		return -ENOMEM;
-	if ((err = sonic_read(s->cfg.sonic, &c, &d)))
-		return err == -ENOMEM ? err : config_fail(l, "switch.sonic", &d);
-	m.file = c.file;
-	sonic_to_switch(&m, &c, s);
+	if ((err = sonic_read(s->cfg.sonic, c, &d)))
+		return err == -ENOMEM ? err : scn__config_fail(l, key, &d);
+	m.file = c->file;
+	s->sonic_ports = c->n_ports;
+	sonic_to_switch(&m, c, s);
 	return m.err;
 }
 
@@ -224,10 +228,10 @@ static int merge_mlnx_qos(struct loader *l, struct scenario *s, const char *valu
 	struct diag d = {0};
 	int err;
 
-	if (!(s->cfg.mlnx_qos = config_path(l, "nic.mlnx_qos", value)))
+	if (!(s->cfg.mlnx_qos = scn__config_path(l, "nic.mlnx_qos", value)))
 		return -ENOMEM;
 	if ((err = mlnx_qos_read(s->cfg.mlnx_qos, &q, &d)))
-		return err == -ENOMEM ? err : config_fail(l, "nic.mlnx_qos", &d);
+		return err == -ENOMEM ? err : scn__config_fail(l, "nic.mlnx_qos", &d);
 	m.file = q.file;
 	mlnx_qos_to_nic(&m, &q, s);
 	return m.err;
@@ -244,10 +248,10 @@ static int merge_cc_params(struct loader *l, struct scenario *s, const char *val
 	char path[96];
 	int err;
 
-	if (!(s->cfg.cc_params = config_path(l, "nic.cc_params", value)))
+	if (!(s->cfg.cc_params = scn__config_path(l, "nic.cc_params", value)))
 		return -ENOMEM;
 	if ((err = cc_params_read(s->cfg.cc_params, &l->raw->cfg.cc, &d)))
-		return err == -ENOMEM ? err : config_fail(l, "nic.cc_params", &d);
+		return err == -ENOMEM ? err : scn__config_fail(l, "nic.cc_params", &d);
 	for (size_t i = 0; i < l->raw->cfg.cc.n; i++) {
 		const struct cc_entry *e = &l->raw->cfg.cc.v[i];
 
@@ -323,14 +327,14 @@ static int merge_pod(struct loader *l, struct scenario *s, const char *prefix, c
 	if (!pods)
 		return -ENOMEM;
 	s->cfg.pods = pods;
-	if (!(file = config_path(l, key, value)))
+	if (!(file = scn__config_path(l, key, value)))
 		return -ENOMEM;
 	pod = &pods[s->cfg.n_pods++];
 	pod->file = file;
 	pod->dscp = -1;
 	snprintf(pod->workload, sizeof(pod->workload), "%s", prefix);
 	if ((err = pod_read(file, &pc, &d)))
-		return err == -ENOMEM ? err : config_fail(l, key, &d);
+		return err == -ENOMEM ? err : scn__config_fail(l, key, &d);
 	m.via = key;
 	m.file = pc.file;
 	if ((e = pod_ib_disabled(&pc)) && !(l->raw->cfg.flags & SCN_LOAD_LENIENT)) {
@@ -351,7 +355,7 @@ int scn__merge_configs(struct loader *l, struct scenario *s)
 	char prefix[32];
 	int err;
 
-	if (r->sw && r->sw->sonic && (err = merge_sonic(l, s, r->sw->sonic)))
+	if ((err = scn__merge_sonic(l, s)))
 		return err;
 	if (r->nic && r->nic->mlnx_qos && (err = merge_mlnx_qos(l, s, r->nic->mlnx_qos)))
 		return err;

@@ -446,9 +446,12 @@ int scn__check_switch(const struct loader *l, const struct raw_switch *r, struct
 	if ((err = check_pfc(l, r->pfc, s)) || (err = check_ecn(l, r->ecn, s)) ||
 	    (err = check_dscp_map(l, s, sets, n_sets)))
 		return err;
-	s->sw.sched = r->scheduler ? (enum sw_sched)(r->scheduler - 1) : SW_SCHED_STRICT;
-	for (int q = 0; q < 8; q++)
-		s->sw.weights[q] = 1;
+	/* a real config's (SONiC's QUEUE schedulers) stands unless the scenario gives one */
+	if (r->scheduler || !scn__from_config(l->raw, "switch.scheduler")) {
+		s->sw.sched = r->scheduler ? (enum sw_sched)(r->scheduler - 1) : SW_SCHED_STRICT;
+		for (int q = 0; q < 8; q++)
+			s->sw.weights[q] = 1;
+	}
 	if (r->weights) {
 		if (s->sw.sched != SW_SCHED_DWRR)
 			return scn__fail(l, "switch.weights", "only apply to scheduler: dwrr");
@@ -481,5 +484,5 @@ int scn__check_switch(const struct loader *l, const struct raw_switch *r, struct
 		else if (!scn__from_config(l->raw, "switch.watchdog.action"))
 			s->sw.wd.action = SW_WD_DROP;
 	}
-	return 0;
+	return scn__sonic_ports(l, s);
 }

@@ -22,6 +22,7 @@
 #include "sim/config/mlnx.h"
 #include "sim/config/scenario.h"
 
+struct sonic_cfg;
 struct ydoc;
 
 /* ---- what libcyaml loads ------------------------------------------------ */
@@ -37,7 +38,7 @@ struct raw_link {
 struct raw_topology {
 	int kind;
 	char *hosts, *leaves, *spines, *hosts_per_leaf, *parallel, *k, *switches,
-		*hosts_per_switch, *file, *convergence;
+		*hosts_per_switch, *file, *dir, *convergence;
 	struct raw_link *link, *uplink;
 };
 
@@ -61,7 +62,6 @@ struct raw_watchdog {
 };
 
 struct raw_switch {
-	char *sonic;
 	struct raw_buffer *buffer;
 	char **lossless;
 	unsigned lossless_count;
@@ -173,6 +173,7 @@ struct raw_top {
 /* What the checks need of the real configs beyond their values and origins. */
 struct raw_configs {
 	int dscp_map;        /* switch.dscp_to_tc holds a SONiC map that names a DSCP */
+	struct sonic_cfg *sonic; /* switch.sonic as read, for its ports (scn__sonic_ports) */
 	struct cc_params cc; /* nic.cc_params entries, applied by the checks */
 	int flags;           /* SCN_LOAD_* */
 };
@@ -206,6 +207,14 @@ struct loader {
 	const char *file;
 	struct scn_raw *raw;
 	struct diag *d;
+	/* what the load was given, for the loads of one switch's config (scn__load_switch) */
+	const char *text;
+	size_t len;
+	const char *const *overlays, *const *sets;
+	size_t n_overlays, n_sets;
+	int flags;
+	/* such a load: switch.sonic is @force_file alone, named by key @force_key */
+	const char *force_key, *force_file;
 };
 
 /* scenario.c */
@@ -253,6 +262,44 @@ int scn__overlay(const char *file, const char *text, size_t len, const char *con
  * with its origin, unless the scenario gives its key; before scn__check_all.
  */
 int scn__merge_configs(struct loader *l, struct scenario *s);
+/* A config file named by @key, relative to the folder of the scenario (or overlay) naming it. */
+char *scn__config_path(const struct loader *l, const char *key, const char *value);
+/* A reader's error @d, said from the scenario key @key that named the file; -EINVAL. */
+int scn__config_fail(const struct loader *l, const char *key, struct diag *d);
+/* Read config_db.json @path (resolved), named by @key, into @s: its switch settings. */
+int scn__merge_sonic_file(struct loader *l, struct scenario *s, const char *key, const char *path);
+/* Whether --set @kv ("key=value") names switch.sonic or a key under it. */
+int scn__sonic_set(const char *kv);
+
+/* Whether the scenario itself (file or --set) gives @path: then it wins over a config. */
+int scn__explicit(const struct loader *l, const char *path);
+
+/*
+ * Load the scenario again as @l was loaded, with switch.sonic the one file
+ * @file (resolved), named by key @key ("switch.sonic.leaf0"): the settings
+ * of the switches that file configures. 0, -EINVAL (@l->d says why) or -ENOMEM.
+ */
+int scn__load_switch(const struct loader *l, const char *key, const char *file,
+		     struct scenario **out);
+
+/* scenario_sonic.c */
+
+/*
+ * The ports of switch.sonic that differ from the switch's settings (after
+ * scn__check_switch) -> s->sw.port_params, port i of each switch taking
+ * the config's i-th port by number; none when every port is alike. Keys
+ * the scenario gives win on every port. 0, -EINVAL (a port's value out of
+ * range, named at the config's line) or -ENOMEM.
+ */
+int scn__sonic_ports(const struct loader *l, struct scenario *s);
+/*
+ * switch.sonic: one file for every switch (scn__merge_sonic_file), or one
+ * per switch, a folder's or a mapping's (s->switches, each loaded with
+ * scn__load_switch). 0, -EINVAL or -ENOMEM.
+ */
+int scn__merge_sonic(struct loader *l, struct scenario *s);
+/* The switches of s->switches on topology @t: s->sw_node. 0, -EINVAL or -ENOMEM. */
+int scn__resolve_switches(struct scenario *s, const struct topo *t, struct diag *d);
 
 /* scenario_check.c */
 

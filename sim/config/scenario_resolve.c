@@ -471,6 +471,8 @@ int scn_resolve(struct scenario *s, const struct topo *t, struct diag *d)
 	if (t->n_hosts < 2)
 		return scn__fail(&l, "topology", "has %u host: traffic needs at least 2",
 				 t->n_hosts);
+	if ((err = scn__resolve_switches(s, t, d)))
+		return err;
 	if (r->workload)
 		err = resolve_workload(&l, t, r->workload, "workload", 0, s);
 	for (unsigned i = 0; !err && i < r->workloads_count; i++) {

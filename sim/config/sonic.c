@@ -3,19 +3,21 @@
  * qos_config.j2). The file is one JSON object of tables; a table maps a key
  * ("Ethernet0", "Ethernet0|3-4", "AZURE") to an object of fields whose
  * values are strings. We read the lossless tables, check that every name one
- * table gives another exists, and keep what describes the lossless class:
- * the most common port speed and MTU, the longest cable, the profile bound
- * to the lossless PGs and its pool, pfc_enable, the maps, the WRED profile
- * of a lossless queue and the PFC watchdog. Tables we do not know are
+ * table gives another exists, and keep what describes the lossless class,
+ * port by port (SONiC configures each port on its own): each port's speed,
+ * MTU, cable, pfc_enable, DSCP and TC maps, the profile bound to its lossless
+ * PGs and its queues' schedulers; and for the switch, the values most ports
+ * have, the pool of its lossless profile, the WRED profile of a lossless
+ * queue, the PFC watchdog and DEVICE_METADATA. Tables we do not know are
  * ignored, as are fields we do not read.
  *
  * Which PGs and queues are lossless is derived, not guessed from names:
- * those that the pfc_enable priorities reach through
+ * those that a port's pfc_enable priorities reach through its
  * TC_TO_PRIORITY_GROUP_MAP and TC_TO_QUEUE_MAP (priority = TC, as SONiC's
  * default maps have it). Without pfc_enable, a PG whose profile has an xoff
  * (or is "NULL") and any queue with a WRED profile stand in. Where ports
- * disagree, the most common value wins, ties going to the one met first in
- * the file.
+ * disagree, the switch takes the value most ports have, ties going to the
+ * port first by the number in its name (the order of sonic_cfg.ports).
  *
  * Everything in the file is untrusted: each value's JSON type is checked
  * before use, numbers are plain decimal digits checked for range, and the
@@ -49,6 +51,10 @@ static int sonic_parse(const char *name, const char *text, size_t len, json_t *r
 				   sonic__type_name(root));
 	err = sonic__read_ports(&c);
 	if (!err)
+		err = sonic__read_metadata(&c);
+	if (!err)
+		err = sonic__read_neighbors(&c);
+	if (!err)
 		err = sonic__read_cables(&c);
 	if (!err)
 		err = sonic__read_qos(&c);
@@ -65,6 +71,8 @@ static int sonic_parse(const char *name, const char *text, size_t len, json_t *r
 	}
 	if (!err)
 		err = sonic__read_wreds(&c);
+	if (!err)
+		err = sonic__read_schedulers(&c);
 	if (!err)
 		err = sonic__read_watchdog(&c);
 	return err;

@@ -1,7 +1,8 @@
 /*
  * The buffer tables of config_db.json (the SONiC reader, sonic.c):
- * BUFFER_POOL, BUFFER_PROFILE and BUFFER_PG, down to the profile of the
- * lossless priority groups and its pool.
+ * BUFFER_POOL, BUFFER_PROFILE and BUFFER_PG, down to the profile of each
+ * port's lossless priority groups, and the switch's (most ports') with its
+ * pool.
  */
 #include "sim/config/sonic.h"
 
@@ -18,11 +19,12 @@ int sonic__read_pool(struct sonic_ctx *c, const char *name, const json_t *p, str
 	char b[SHOW_SIZE];
 	const char *mode;
 	uint64_t size = 0, xoff = 0;
-	int has, err;
+	int has, has_size = 0, err;
 
 	err = sonic__need_object(c, "BUFFER_POOL", name, p);
 	if (!err)
-		err = sonic__get_u64(c, p, "BUFFER_POOL", name, "size", UINT64_MAX, &size, &has);
+		err =
+		    sonic__get_u64(c, p, "BUFFER_POOL", name, "size", UINT64_MAX, &size, &has_size);
 	if (!err)
 		err = sonic__get_u64(c, p, "BUFFER_POOL", name, "xoff", UINT64_MAX, &xoff, &has);
 	if (!err)
@@ -39,6 +41,7 @@ int sonic__read_pool(struct sonic_ctx *c, const char *name, const json_t *p, str
 					   "size %llu B + xoff %llu B does not fit in 64 bits",
 					   (unsigned long long)size, (unsigned long long)xoff);
 		out->has_pool = 1;
+		out->has_pool_size = has_size;
 		out->pool_size = size;
 		out->pool_xoff = xoff;
 		out->pool_dynamic = mode && !strcmp(mode, "dynamic");
@@ -161,21 +164,117 @@ static int buffer_ref(struct sonic_ctx *c, const char *table, const char *key, c
 	return err;
 }
 
-/* Fill the lossless profile @name (row @row) and its pool. */
-static int fill_profile(struct sonic_ctx *c, struct sonic_ref name, const json_t *row)
+/* The profile @r in sonic_cfg.profiles (added when first used): its index, or an error. */
+static int use_profile(struct sonic_ctx *c, const struct sonic_rows *rows, const char *key,
+		       struct sonic_ref r, int *index)
+{
+	struct sonic_cfg *cfg = c->cfg;
+	struct sonic_profile_use *u;
+	struct sonic_profile pr;
+	char name[sizeof(u->name)];
+	int err;
+
+	err = sonic__copy_ref(c, "BUFFER_PG", key, "profile", name, sizeof(name), r);
+	if (err)
+		return err;
+	for (uint32_t i = 0; i < cfg->n_profiles; i++)
+		if (!strcmp(cfg->profiles[i].name, name)) {
+			*index = (int)i;
+			return 0;
+		}
+	if (cfg->n_profiles == SONIC_PROFILES_MAX)
+		return sonic__fail(c, "BUFFER_PG", key, "profile",
+				   "more than %d profiles on lossless PGs", SONIC_PROFILES_MAX);
+	err = read_profile(c, name, json_object_get(c->profiles, name), &pr);
+	if (err)
+		return err;
+	u = &cfg->profiles[cfg->n_profiles];
+	*u = (struct sonic_profile_use){.xon = pr.xon,
+					.xon_offset = pr.xon_offset,
+					.xoff = pr.xoff,
+					.size = pr.size,
+					.static_th = pr.static_th,
+					.has_xon = pr.has_xon,
+					.has_xon_offset = pr.has_xon_offset,
+					.has_xoff = pr.has_xoff,
+					.has_dynamic_th = pr.has_dynamic_th,
+					.has_static_th = pr.has_static_th,
+					.dynamic_th = pr.dynamic_th};
+	memcpy(u->name, name, sizeof(name));
+	u->line = sonic__rows_line(c, rows, name, NULL);
+	u->xoff_line = sonic__rows_line(c, rows, name, "xoff");
+	u->xon_line = sonic__rows_line(c, rows, name, "xon");
+	u->xon_offset_line = sonic__rows_line(c, rows, name, "xon_offset");
+	u->th_line = sonic__rows_line(c, rows, name, pr.has_static_th ? "static_th" : "dynamic_th");
+	*index = (int)cfg->n_profiles++;
+	return 0;
+}
+
+/* One row of BUFFER_PG, for the ports it names. */
+struct pg_row {
+	const char *key;
+	uint64_t mask; /* its PGs */
+	int candidate; /* without pfc_enable: its profile has an xoff, or is "NULL" */
+	int null;
+	struct sonic_ref profile;
+	const struct sonic_rows *rows, *prof_rows;
+	const char **key_of; /* per port: the row of its lowest lossless PG */
+	uint8_t *best;	     /* per port: that PG + 1, 0: none yet */
+};
+
+/* The PGs port @p's PFC priorities reach (the switch's when it gives none). */
+static uint8_t lossless_pgs(const struct sonic_cfg *cfg, const struct sonic_port *p)
+{
+	uint8_t pfc = p->has_pfc_enable ? p->pfc_enable : cfg->pfc_enable, m = 0;
+
+	for (int prio = 0; prio < 8; prio++)
+		if (pfc & (1u << prio))
+			m |= (uint8_t)(1u << p->tc_to_pg[prio]);
+	return m;
+}
+
+static int pg_apply(struct sonic_ctx *c, struct sonic_port *p, void *arg)
+{
+	const struct pg_row *r = arg;
+	size_t i = (size_t)(p - c->cfg->ports);
+	uint64_t mine;
+	unsigned pg;
+	char b[SHOW_SIZE];
+	int err;
+
+	if (c->cfg->has_pfc_enable) {
+		mine = r->mask & lossless_pgs(c->cfg, p);
+	} else {
+		mine = r->candidate ? r->mask : 0;
+		p->lossless_pgs |= (uint8_t)mine;
+	}
+	if (!mine)
+		return 0;
+	pg = (unsigned)__builtin_ctzll(mine);
+	if (r->best[i] && r->best[i] <= pg + 1)
+		return 0;
+	r->best[i] = (uint8_t)(pg + 1);
+	r->key_of[i] = r->key;
+	p->pg_null = r->null;
+	p->profile = -1;
+	if (!r->null && (err = use_profile(c, r->prof_rows, r->key, r->profile, &p->profile)))
+		return err;
+	snprintf(p->pg_row, sizeof(p->pg_row), "%s", sonic__shows(b, r->key));
+	p->pg_line = sonic__rows_line(c, r->rows, r->key, NULL);
+	return 0;
+}
+
+/* Copy profile @u (the one most ports use) into the switch's fields. */
+static int fill_switch_profile(struct sonic_ctx *c, const struct sonic_profile_use *u)
 {
 	struct sonic_cfg *cfg = c->cfg;
 	struct sonic_profile pr;
 	char pname[256];
-	json_t *pool;
+	json_t *row = json_object_get(c->profiles, u->name), *pool;
 	int err;
 
-	err = sonic__copy_ref(c, "BUFFER_PROFILE", NULL, NULL, pname, sizeof(pname), name);
-	if (!err)
-		err = sonic__copy_ref(c, "BUFFER_PROFILE", pname, NULL, cfg->profile,
-				      sizeof(cfg->profile), name);
-	if (!err)
-		err = read_profile(c, pname, row, &pr);
+	snprintf(cfg->profile, sizeof(cfg->profile), "%s", u->name);
+	err = read_profile(c, u->name, row, &pr);
 	if (err)
 		return err;
 	cfg->has_profile = 1;
@@ -190,11 +289,11 @@ static int fill_profile(struct sonic_ctx *c, struct sonic_ref name, const json_t
 	cfg->dynamic_th = pr.dynamic_th;
 	cfg->has_static_th = pr.has_static_th;
 	cfg->static_th = pr.static_th;
-	sonic__set_at(c, &cfg->xon_at, "BUFFER_PROFILE", pname, "xon");
-	sonic__set_at(c, &cfg->xon_offset_at, "BUFFER_PROFILE", pname, "xon_offset");
-	sonic__set_at(c, &cfg->xoff_at, "BUFFER_PROFILE", pname, "xoff");
-	sonic__set_at(c, &cfg->dynamic_th_at, "BUFFER_PROFILE", pname, "dynamic_th");
-	sonic__set_at(c, &cfg->static_th_at, "BUFFER_PROFILE", pname, "static_th");
+	sonic__set_at(c, &cfg->xon_at, "BUFFER_PROFILE", u->name, "xon");
+	sonic__set_at(c, &cfg->xon_offset_at, "BUFFER_PROFILE", u->name, "xon_offset");
+	sonic__set_at(c, &cfg->xoff_at, "BUFFER_PROFILE", u->name, "xoff");
+	sonic__set_at(c, &cfg->dynamic_th_at, "BUFFER_PROFILE", u->name, "dynamic_th");
+	sonic__set_at(c, &cfg->static_th_at, "BUFFER_PROFILE", u->name, "static_th");
 	pool = json_object_getn(c->pools, pr.pool.s, pr.pool.len);
 	/* read_profile found it; the name is the key, so copy it for messages */
 	err = sonic__copy_ref(c, "BUFFER_POOL", NULL, NULL, pname, sizeof(pname), pr.pool);
@@ -203,17 +302,9 @@ static int fill_profile(struct sonic_ctx *c, struct sonic_ref name, const json_t
 	return sonic__read_pool(c, pname, pool, cfg);
 }
 
-/*
- * BUFFER_PG and BUFFER_QUEUE: every profile exists; the profile most
- * lossless PGs use is the lossless profile.
- */
-int sonic__read_pgs(struct sonic_ctx *c)
+/* BUFFER_QUEUE: every profile exists. */
+static int check_queues(struct sonic_ctx *c)
 {
-	uint64_t lossless = sonic__lossless_of(c->cfg, c->cfg->tc_to_pg);
-	struct sonic_vote *v = NULL, *nv = NULL;
-	const struct sonic_vote *w;
-	size_t n = 0, nn = 0, i = 0;
-	char b[SHOW_SIZE];
 	const char *key;
 	json_t *t, *row, *prof;
 	int err, null;
@@ -231,35 +322,71 @@ int sonic__read_pgs(struct sonic_ctx *c)
 		if (err)
 			return err;
 	}
+	return 0;
+}
 
-	err = sonic__get_table(c, "BUFFER_PG", &t);
+/*
+ * BUFFER_PG and BUFFER_QUEUE: every profile exists; each port's lossless
+ * profile is the one on its lowest lossless PG, and the switch's is the
+ * one most ports have (one with numbers before "NULL").
+ */
+int sonic__read_pgs(struct sonic_ctx *c)
+{
+	struct sonic_cfg *cfg = c->cfg;
+	struct sonic_rows rows = {0}, prof_rows = {0};
+	struct sonic_vote *v = NULL, *nv = NULL;
+	const struct sonic_vote *w;
+	const char **key_of = NULL, *key;
+	uint8_t *best = NULL;
+	size_t n = 0, nn = 0;
+	char b[SHOW_SIZE];
+	json_t *t, *row, *prof;
+	int err;
+
+	err = check_queues(c);
+	if (!err)
+		err = sonic__get_table(c, "BUFFER_PG", &t);
+	if (!err)
+		err = sonic__rows_index(c, "BUFFER_PG", &rows);
+	if (!err)
+		err = sonic__rows_index(c, "BUFFER_PROFILE", &prof_rows);
 	if (err)
-		return err;
-	v = sonic__votes_for(t);
-	nv = sonic__votes_for(t);
-	if (!v || !nv) {
+		goto out_free;
+	key_of = calloc(cfg->n_ports, sizeof(*key_of));
+	best = calloc(cfg->n_ports, 1);
+	v = calloc(cfg->n_ports, sizeof(*v));
+	nv = calloc(cfg->n_ports, sizeof(*nv));
+	if (!key_of || !best || !v || !nv) {
 		err = sonic__nomem(c);
 		goto out_free;
 	}
+	for (size_t i = 0; cfg->has_pfc_enable && i < cfg->n_ports; i++)
+		cfg->ports[i].lossless_pgs = lossless_pgs(cfg, &cfg->ports[i]);
 	json_object_foreach(t, key, row) {
-		struct sonic_ref r;
-		uint64_t mask;
-		int cand;
+		struct pg_row r = {.key = key,
+				   .rows = &rows,
+				   .prof_rows = &prof_rows,
+				   .key_of = key_of,
+				   .best = best};
 
-		err = sonic__index_key(c, "BUFFER_PG", key, 7, &mask);
+		err = sonic__index_key(c, "BUFFER_PG", key, 7, &r.mask);
 		if (!err)
-			err = buffer_ref(c, "BUFFER_PG", key, row, &r, &prof, &null);
+			err = buffer_ref(c, "BUFFER_PG", key, row, &r.profile, &prof, &r.null);
+		if (!err) {
+			r.candidate = r.null || json_object_get(prof, "xoff");
+			err = sonic__each_port(c, key, 1, pg_apply, &r);
+		}
 		if (err)
 			goto out_free;
-		if (c->cfg->has_pfc_enable)
-			cand = (mask & lossless) != 0;
-		else
-			cand = null || json_object_get(prof, "xoff");
-		if (cand && null)
-			nv[nn++] = (struct sonic_vote){.name = r, .order = i, .key = key};
-		else if (cand)
-			v[n++] = (struct sonic_vote){.name = r, .order = i, .key = key};
-		i++;
+	}
+	for (size_t i = 0; i < cfg->n_ports; i++) {
+		const struct sonic_port *p = &cfg->ports[i];
+
+		if (p->profile >= 0)
+			v[n++] = (struct sonic_vote){
+			    .a = (uint64_t)p->profile, .order = i, .key = key_of[i]};
+		else if (p->pg_null)
+			nv[nn++] = (struct sonic_vote){.order = i, .key = key_of[i]};
 	}
 	/* a profile with numbers tells more than "NULL" where both appear */
 	w = sonic__vote_winner(v, n);
@@ -267,15 +394,17 @@ int sonic__read_pgs(struct sonic_ctx *c)
 		w = sonic__vote_winner(nv, nn);
 	if (!w)
 		goto out_free;
-	snprintf(c->cfg->pg_where, sizeof(c->cfg->pg_where), "BUFFER_PG|%s",
-		 sonic__shows(b, w->key));
-	if (n == 0) {
-		c->cfg->pg_null = 1;
-		goto out_free;
-	}
-	err = fill_profile(c, w->name, json_object_getn(c->profiles, w->name.s, w->name.len));
+	snprintf(cfg->pg_where, sizeof(cfg->pg_where), "BUFFER_PG|%s", sonic__shows(b, w->key));
+	if (n == 0)
+		cfg->pg_null = 1;
+	else
+		err = fill_switch_profile(c, &cfg->profiles[w->a]);
 out_free:
 	free(nv);
 	free(v);
+	free(best);
+	free(key_of);
+	sonic__rows_free(&prof_rows);
+	sonic__rows_free(&rows);
 	return err;
 }

@@ -22,7 +22,21 @@ struct sonic_ctx {
 	json_t *root;
 	struct sonic_cfg *cfg;
 	/* tables that others name; NULL when absent */
-	json_t *pools, *profiles, *dscp_maps, *pg_maps, *queue_maps, *wreds;
+	json_t *pools, *profiles, *dscp_maps, *pg_maps, *queue_maps, *wreds, *scheds;
+};
+
+/* Where a row of a table is in the text (sonic__rows_index). */
+struct sonic_rowpos {
+	const char *key; /* as written (escapes not decoded), not NUL-terminated */
+	size_t len;
+	const char *value; /* where its object starts */
+	int line;
+};
+
+/* The rows of one table, sorted by key, for their lines. */
+struct sonic_rows {
+	struct sonic_rowpos *v;
+	size_t n;
 };
 
 /* A name one row gives of a row of another table: not NUL-terminated. */
@@ -92,6 +106,23 @@ int sonic__line_of(const struct sonic_ctx *c, const char *table, const char *key
 		   const char *field);
 void sonic__set_at(const struct sonic_ctx *c, struct sonic_at *a, const char *table,
 		   const char *key, const char *field);
+/*
+ * Index the rows of @table in one scan of the text (none without the text
+ * or the table). 0 or -ENOMEM (sonic__nomem). Free with sonic__rows_free.
+ */
+int sonic__rows_index(struct sonic_ctx *c, const char *table, struct sonic_rows *r);
+/* Line of row @key of @r, or of its @field (may be NULL); 0 when not known. */
+int sonic__rows_line(const struct sonic_ctx *c, const struct sonic_rows *r, const char *key,
+		     const char *field);
+void sonic__rows_free(struct sonic_rows *r);
+
+/*
+ * Call @fn for each port of @c->cfg a row key names: "Ethernet0", or
+ * "Ethernet0,Ethernet4" as older configs write it (before a '|' when @bar).
+ * Names of no port are skipped. Stops at the first non-zero return.
+ */
+int sonic__each_port(struct sonic_ctx *c, const char *key, int bar,
+		     int (*fn)(struct sonic_ctx *c, struct sonic_port *p, void *arg), void *arg);
 
 /* sonic_ports.c */
 int sonic__read_ports(struct sonic_ctx *c);
@@ -107,5 +138,10 @@ int sonic__read_pgs(struct sonic_ctx *c);
 /* sonic_queues.c */
 int sonic__read_wreds(struct sonic_ctx *c);
 int sonic__read_watchdog(struct sonic_ctx *c);
+
+/* sonic_device.c */
+int sonic__read_metadata(struct sonic_ctx *c);
+int sonic__read_schedulers(struct sonic_ctx *c);
+int sonic__read_neighbors(struct sonic_ctx *c);
 
 #endif

@@ -6,6 +6,7 @@
 #include "sim/config/sonic.h"
 
 #include <jansson.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sim/config/sonic_impl.h"
@@ -137,4 +138,90 @@ void sonic__set_at(const struct sonic_ctx *c, struct sonic_at *a, const char *ta
 	snprintf(a->where, sizeof(a->where), "%s|%s%s%s", table, sonic__shows(k, key),
 		 field ? "|" : "", field ? sonic__shows(f, field) : "");
 	a->line = sonic__line_of(c, table, key, field);
+}
+
+static int rowpos_cmp(const void *x, const void *y)
+{
+	const struct sonic_rowpos *a = x, *b = y;
+	size_t n = a->len < b->len ? a->len : b->len;
+	int r = memcmp(a->key, b->key, n);
+
+	return r ? r : (a->len > b->len) - (a->len < b->len);
+}
+
+int sonic__rows_index(struct sonic_ctx *c, const char *table, struct sonic_rows *r)
+{
+	const char *names[1] = {table}, *p = NULL, *end, *counted;
+	size_t cap = 0;
+	int line;
+
+	r->v = NULL;
+	r->n = 0;
+	if (!c->text)
+		return 0;
+	end = c->text + c->len;
+	if (!sonic__json_find(c->text, end, names, 1, &p) || !p || p >= end || *p != '{')
+		return 0;
+	line = sonic__line_at(c->text, p);
+	counted = p;
+	for (p++;;) {
+		struct sonic_rowpos rp;
+
+		p = skip_ws(p, end);
+		if (p >= end || *p != '"')
+			break;
+		rp.key = p + 1;
+		p = skip_string(p, end);
+		rp.len = (size_t)(p - 1 - rp.key);
+		for (; counted < rp.key; counted++)
+			line += *counted == '\n';
+		rp.line = line;
+		p = skip_ws(p, end);
+		if (p < end && *p == ':')
+			p++;
+		rp.value = p = skip_ws(p, end);
+		if (r->n == cap) {
+			struct sonic_rowpos *v;
+
+			cap = cap ? 2 * cap : 64;
+			v = realloc(r->v, cap * sizeof(*v));
+			if (!v) {
+				sonic__rows_free(r);
+				return sonic__nomem(c);
+			}
+			r->v = v;
+		}
+		r->v[r->n++] = rp;
+		p = skip_ws(skip_value(p, end), end);
+		if (p < end && *p == ',')
+			p++;
+	}
+	if (r->n)
+		qsort(r->v, r->n, sizeof(*r->v), rowpos_cmp);
+	return 0;
+}
+
+int sonic__rows_line(const struct sonic_ctx *c, const struct sonic_rows *r, const char *key,
+		     const char *field)
+{
+	struct sonic_rowpos k = {.key = key, .len = strlen(key)}, *row;
+	const char *value = NULL, *at;
+
+	row = r->n ? bsearch(&k, r->v, r->n, sizeof(k), rowpos_cmp) : NULL;
+	if (!row)
+		return 0;
+	if (!field)
+		return row->line;
+	at = sonic__json_find(row->value, c->text + c->len, &field, 1, &value);
+	if (!at)
+		return row->line;
+	/* the row's line, and the newlines from its key to the field */
+	return row->line + sonic__line_at(row->key, at) - 1;
+}
+
+void sonic__rows_free(struct sonic_rows *r)
+{
+	free(r->v);
+	r->v = NULL;
+	r->n = 0;
 }

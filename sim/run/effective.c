@@ -138,17 +138,24 @@ static json_t *eff_ports(const struct scenario *s, const struct topo *t)
 	for (uint32_t i = 0; ports && i < t->n_ports; i++) {
 		const struct topo_port *tp = &t->ports[i];
 		const struct topo_link *l = &t->links[tp->link];
+		uint32_t local = i - t->nodes[tp->node].first_port;
+		const struct sw_params *sw =
+		    s->sw_node && s->sw_node[tp->node] ? s->sw_node[tp->node] : &s->sw;
+		/* a port with settings of its own (switch.sonic's ports) */
+		const struct sw_port_params *own =
+		    sw->port_params && local < sw->n_port_params ? &sw->port_params[local] : NULL;
+		uint8_t lossless = own ? own->lossless : sw->lossless;
 		simtime_t resp =
 		    s->sw.pfc.response ? s->sw.pfc.response : pfc_response_delay(l->rate_bps);
 		uint64_t need = pfc_headroom_need(l->rate_bps, l->delay, resp, s->nic.mtu);
-		uint64_t given = s->sw.pfc.headroom ? s->sw.pfc.headroom : pfc_headroom_kib(need);
+		uint64_t given = sw_local_headroom(sw, local, s->nic.mtu, l);
 		json_t *pgs;
 
 		if (t->nodes[tp->node].kind != TOPO_SWITCH)
 			continue;
 		pgs = json_array();
 		for (uint8_t prio = 0; s->sw.pfc.enabled && prio < 8; prio++)
-			if ((s->sw.lossless >> prio) & 1)
+			if ((lossless >> prio) & 1)
 				json_array_append_new(pgs,
 						      json_pack("{s:i,s:o,s:o}", "priority", prio,
 								"headroom", eff_u64(given),

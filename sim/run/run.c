@@ -73,7 +73,7 @@ static int static_deadlock(struct sim *sim)
 	size_t n_pairs;
 	int err, failed = 0;
 
-	if (!s->sw.pfc.enabled || !s->sw.lossless)
+	if (!scn_lossless(s))
 		return 0;
 	for (uint32_t i = 0; i < s->n_faults; i++) {
 		if (s->faults[i].kind == NET_FAULT_LINK_DOWN && !s->faults[i].at &&
@@ -96,7 +96,7 @@ static int static_deadlock(struct sim *sim)
 		topo_routes_free(after);
 		return -ENOMEM;
 	}
-	err = cbd_analyze(sim->topo, routes, s->sw.lossless, pairs, n_pairs, 16, &sim->cbd);
+	err = cbd_analyze(sim->topo, routes, scn_lossless(s), pairs, n_pairs, 16, &sim->cbd);
 	free(pairs);
 	topo_routes_free(after);
 	return err;
@@ -108,6 +108,7 @@ static void net_params_of(const struct scenario *s, struct net_params *p)
 	*p = (struct net_params){
 		.seed = s->seed,
 		.sw = s->sw,
+		.sw_node = s->sw_node,
 		.nic = s->nic,
 		.wl = s->wl,
 		.colls = s->colls,
