@@ -574,6 +574,8 @@ void chk_switches(struct chk *c, const struct scenario *s, const struct topo *t)
 			chk_add(c, fi->severity, fi->code,
 				prefix ? chk_str("%s%s", prefix, fi->where) : NULL, "%s",
 				fi->message);
+			if (fi->file || fi->key) /* its location for SARIF and --json */
+				chk_loc(c, fi->file, fi->line, fi->key);
 			free(prefix);
 		}
 	}
@@ -581,6 +583,8 @@ void chk_switches(struct chk *c, const struct scenario *s, const struct topo *t)
 		for (size_t f = 0; f < parts[k].c.n; f++) {
 			free(parts[k].c.f[f].where);
 			free(parts[k].c.f[f].message);
+			free(parts[k].c.f[f].file);
+			free(parts[k].c.f[f].key);
 		}
 		free(parts[k].c.f);
 		free(parts[k].node_in);
