@@ -718,6 +718,11 @@ const struct sw_pg_stats *sw_pg(const struct sw *s, uint32_t local_port, uint8_t
 	return &s->ps[local_port].pg[prio].st;
 }
 
+uint64_t sw_ingress_bytes(const struct sw *s, uint32_t local_port)
+{
+	return s->ps[local_port].in_used;
+}
+
 int sw_watchdog_storm(const struct sw *s, uint32_t local_port, uint8_t prio)
 {
 	return s->ps[local_port].wd[prio].storm;

@@ -147,12 +147,62 @@ int sim_init(struct sim *sim, struct scenario *s, struct diag *d)
 	return err ? err : static_deadlock(sim);
 }
 
+/* The decimal digits of @v at @p; the end. */
+static char *put_u64(char *p, uint64_t v)
+{
+	char tmp[20];
+	int n = 0;
+
+	do
+		tmp[n++] = (char)('0' + v % 10);
+	while ((v /= 10));
+	while (n)
+		*p++ = tmp[--n];
+	return p;
+}
+
+/*
+ * One timeseries.csv row, "time_us,port,priority,queue_bytes,pg_bytes,
+ * headroom_bytes": the time (@now, formatted once per sample) and the port
+ * name copied, the integers converted by hand; the same bytes fprintf
+ * writes at a tenth of its cost, which made sampling most of a run.
+ */
+static void put_row(FILE *f, const char *now, size_t now_len, const char *port, uint8_t prio,
+		    uint64_t q, uint64_t pg, uint64_t headroom)
+{
+	char row[256], *p = row;
+	size_t len = strlen(port);
+
+	if (now_len + len + 3 * 21 + 8 > sizeof(row)) { /* not with the names topo allows */
+		fprintf(f, "%s,%s,%u,%llu,%llu,%llu\n", now, port, prio, (unsigned long long)q,
+			(unsigned long long)pg, (unsigned long long)headroom);
+		return;
+	}
+	memcpy(p, now, now_len);
+	p += now_len;
+	*p++ = ',';
+	memcpy(p, port, len);
+	p += len;
+	*p++ = ',';
+	p = put_u64(p, prio);
+	*p++ = ',';
+	p = put_u64(p, q);
+	*p++ = ',';
+	p = put_u64(p, pg);
+	*p++ = ',';
+	p = put_u64(p, headroom);
+	*p++ = '\n';
+	fwrite(row, 1, (size_t)(p - row), f);
+}
+
 static void on_sample(void *obj, uint64_t arg)
 {
 	struct sim *sim = obj;
 	struct net *n = sim->net;
 	const struct topo *t = sim->topo;
 	double now = simtime_to_us(evq_now(sim->q));
+	char now_s[48];
+	size_t now_len = (size_t)snprintf(now_s, sizeof(now_s), "%.3f", now);
 
 	(void)arg;
 	for (uint32_t i = 0; i < t->n_ports; i++) {
@@ -163,6 +213,10 @@ static void on_sample(void *obj, uint64_t arg)
 
 		if (!s)
 			continue;
+		/* an idle port that was idle at the last sample writes nothing */
+		if (!p->queued_bytes && !sim->sampled_nonzero[i] &&
+		    !sw_ingress_bytes(s, i - t->nodes[tp->node].first_port))
+			continue;
 		for (uint8_t prio = 0; prio < PKT_PRIORITIES; prio++) {
 			const struct sw_pg_stats *pg = sw_pg(s, i - t->nodes[tp->node].first_port, prio);
 			uint64_t q = p->queue[prio].bytes;
@@ -170,9 +224,8 @@ static void on_sample(void *obj, uint64_t arg)
 			if (q || pg->bytes)
 				busy |= (uint8_t)(1u << prio);
 			if (q || pg->bytes || (sim->sampled_nonzero[i] & (1u << prio)))
-				fprintf(sim->series, "%.3f,%s,%u,%llu,%llu,%llu\n", now, tp->name, prio,
-					(unsigned long long)q, (unsigned long long)pg->bytes,
-					(unsigned long long)pg->headroom);
+				put_row(sim->series, now_s, now_len, tp->name, prio, q, pg->bytes,
+					pg->headroom);
 		}
 		sim->sampled_nonzero[i] = busy;
 	}
