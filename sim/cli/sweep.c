@@ -30,8 +30,6 @@
 
 
 
-static volatile sig_atomic_t stop_sig;
-static volatile int stop_flag;
 
 /* This process's place under mpirun (rank 0 of 1 otherwise). */
 static struct sweep_mpi mpi = {0, 1};
@@ -58,26 +56,6 @@ static void send_stop(int rc)
 		told = 1;
 		sweep_mpi_bcast(&mpi, &g, sizeof(g));
 	}
-}
-
-static void on_signal(int sig)
-{
-	stop_sig = sig;
-	stop_flag = 1;
-	sweep_run_forward(sig);
-}
-
-static void catch_signals(void)
-{
-	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
-	struct sigaction sa, old;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		if (!sigaction(sigs[i], NULL, &old) && old.sa_handler != SIG_IGN)
-			sigaction(sigs[i], &sa, NULL);
 }
 
 static int input_error(const struct diag *d)
@@ -417,11 +395,11 @@ static int run_share(const struct sweep_spec *sp, struct sweep_run *runs, size_t
 	for (size_t i = (size_t)mpi.rank, k = 0; i < n; i += (size_t)mpi.size)
 		runs[i] = mine[k++];
 	free(mine);
-	sig = stop_flag ? (int)stop_sig : 0;
+	sig = sweep_stop_flag ? (int)sweep_stop_sig : 0;
 	sweep_mpi_gather(&mpi, runs, n, &err, &sig);
 	if (sig) {
-		stop_sig = sig;
-		stop_flag = 1;
+		sweep_stop_sig = sig;
+		sweep_stop_flag = 1;
 	}
 	return err;
 }
@@ -464,7 +442,7 @@ static int run_sweep(struct sweep_spec *sp, const struct sweep_args *a)
 		fputs("rocesim: out of memory\n", stderr);
 		return CLI_EXIT_INPUT;
 	}
-	catch_signals();
+	sweep_catch_signals();
 	if ((rc = prepare_folder(sp, dir, &od)) || (rc = send_go(a, dir)))
 		goto out;
 	rc = CLI_EXIT_IO;
@@ -472,7 +450,7 @@ static int run_sweep(struct sweep_spec *sp, const struct sweep_args *a)
 	x.dir = dir;
 	x.jobs = (unsigned)a->jobs;
 	x.progress = a->progress;
-	x.stop = &stop_flag;
+	x.stop = &sweep_stop_flag;
 	err = run_share(sp, runs, n, &x);
 	if (err)
 		fprintf(stderr, "rocesim: the sweep stopped: %s\n", strerror(-err));
@@ -491,16 +469,16 @@ static int run_sweep(struct sweep_spec *sp, const struct sweep_args *a)
 		       n, finished, failed, dir, dir);
 	if (err)
 		goto out;
-	if (stop_flag) {
+	if (sweep_stop_flag) {
 		fprintf(
 		    stderr,
 		    "rocesim: sweep interrupted by %s: %zu of %zu runs finished and kept in %s; "
 		    "run the same sweep again to resume\n",
-		    stop_sig == SIGINT	  ? "SIGINT"
-		    : stop_sig == SIGTERM ? "SIGTERM"
+		    sweep_stop_sig == SIGINT	  ? "SIGINT"
+		    : sweep_stop_sig == SIGTERM ? "SIGTERM"
 					  : "SIGHUP",
 		    finished, n, dir);
-		rc = 128 + stop_sig;
+		rc = 128 + sweep_stop_sig;
 		goto out;
 	}
 	if (failed)
@@ -562,7 +540,7 @@ int sweep__task(const struct sweep_args *a)
 {
 	struct sweep_spec sp;
 	struct sweep_run *runs = NULL;
-	struct sweep_exec x = {.jobs = 1, .stop = &stop_flag};
+	struct sweep_exec x = {.jobs = 1, .stop = &sweep_stop_flag};
 	char self[OUTDIR_PATH], sha[65], *text = NULL;
 	size_t n, len;
 	int err, rc;
@@ -596,15 +574,15 @@ int sweep__task(const struct sweep_args *a)
 		fputs("rocesim: out of memory\n", stderr);
 		goto out;
 	}
-	catch_signals();
+	sweep_catch_signals();
 	x.self = self;
 	x.dir = a->scenario;
 	x.progress = !a->quiet;
 	if ((err = sweep_run_all(&sp, &runs[a->task], 1, &x))) {
 		fprintf(stderr, "rocesim: run %s: %s\n", runs[a->task].id, strerror(-err));
 		rc = CLI_EXIT_IO;
-	} else if (stop_flag) {
-		rc = 128 + stop_sig;
+	} else if (sweep_stop_flag) {
+		rc = 128 + sweep_stop_sig;
 	} else {
 		rc = runs[a->task].status == SWEEP_FAILED ? CLI_EXIT_FOUND : 0;
 	}
@@ -784,12 +762,12 @@ static int follow(void)
 		fputs("rocesim: out of memory\n", stderr);
 		sweep_mpi_abort(CLI_EXIT_INPUT);
 	}
-	catch_signals();
+	sweep_catch_signals();
 	x.self = self;
 	x.dir = g.dir;
 	x.jobs = g.jobs ? g.jobs : sweep__default_jobs(sweep_mpi_local_ranks());
 	x.progress = g.progress;
-	x.stop = &stop_flag;
+	x.stop = &sweep_stop_flag;
 	rc = run_share(&sp, runs, sweep_spec_runs(&sp), &x);
 	if (rc)
 		fprintf(stderr, "rocesim: rank %d: the sweep stopped: %s\n", mpi.rank,

@@ -18,6 +18,7 @@
 #define ROCESIM_SWEEP_IMPL_H
 
 #include <jansson.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -216,6 +217,11 @@ int sweep_run_all(const struct sweep_spec *sp, struct sweep_run *runs, size_t n,
 int sweep_run_recorded(const struct sweep_spec *sp, const char *dir, struct sweep_run *r);
 /* Forward @sig to the running children (async-signal-safe). */
 void sweep_run_forward(int sig);
+/* SIGINT, SIGTERM or SIGHUP (unless ignored) set these and are forwarded
+ * to the running children: start nothing more, end with 128 + the signal. */
+extern volatile sig_atomic_t sweep_stop_sig;
+extern volatile int sweep_stop_flag;
+void sweep_catch_signals(void);
 
 /* ---- sweep_tables.c ---- */
 

@@ -61,6 +61,29 @@ void sweep_run_forward(int sig)
 			kill(slots[i], sig);
 }
 
+volatile sig_atomic_t sweep_stop_sig;
+volatile int sweep_stop_flag;
+
+static void on_signal(int sig)
+{
+	sweep_stop_sig = sig;
+	sweep_stop_flag = 1;
+	sweep_run_forward(sig);
+}
+
+void sweep_catch_signals(void)
+{
+	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+	struct sigaction sa, old;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		if (!sigaction(sigs[i], NULL, &old) && old.sa_handler != SIG_IGN)
+			sigaction(sigs[i], &sa, NULL);
+}
+
 static json_t *point_json(const struct sweep_spec *sp, const struct sweep_run *r, char *const *sets,
 			  int exit_code)
 {

@@ -30,28 +30,6 @@
 #include "sim/run/outdir.h"
 #include "sim/run/results.h"
 
-static volatile sig_atomic_t stop_sig;
-static volatile int stop_flag;
-
-static void on_signal(int sig)
-{
-	stop_sig = sig;
-	stop_flag = 1;
-	sweep_run_forward(sig);
-}
-
-static void catch_signals(void)
-{
-	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
-	struct sigaction sa, old;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		if (!sigaction(sigs[i], NULL, &old) && old.sa_handler != SIG_IGN)
-			sigaction(sigs[i], &sa, NULL);
-}
 
 /* Rank 0 speaks for the job; the others say nothing. */
 static struct sweep_mpi mpi = {0, 1};
@@ -247,12 +225,12 @@ static int run_batch(struct tune_ctx *c, struct sweep_run *runs, size_t n)
 	for (size_t i = (size_t)mpi.rank, k = 0; i < n; i += (size_t)mpi.size)
 		runs[i] = mine[k++];
 	free(mine);
-	sig = stop_flag ? (int)stop_sig : 0;
+	sig = sweep_stop_flag ? (int)sweep_stop_sig : 0;
 	sweep_mpi_gather(&mpi, runs, n, &err, &sig);
 	sweep_mpi_bcast(&mpi, runs, n * sizeof(*runs));
 	if (sig) {
-		stop_sig = sig;
-		stop_flag = 1;
+		sweep_stop_sig = sig;
+		sweep_stop_flag = 1;
 	}
 	return err;
 }
@@ -303,7 +281,7 @@ static int evaluate(void *arg, struct tune_point *pts, size_t n)
 	}
 	if (!err && k)
 		err = run_batch(c, runs, k);
-	if (!err && stop_flag)
+	if (!err && sweep_stop_flag)
 		err = -EINTR;
 	for (size_t r = 0, i = 0; !err && r < k; r++) {
 		struct tune_point *pt;
@@ -474,13 +452,13 @@ int tune__main(const struct tune_args *a)
 		sweep_mpi_bcast(&mpi, &rc, sizeof(rc));
 	if (rc)
 		goto out;
-	catch_signals();
+	sweep_catch_signals();
 	c.dir = dir;
 	c.x = (struct sweep_exec){.self = self,
 				  .dir = dir,
 				  .jobs = (unsigned)a->jobs,
 				  .progress = a->progress && !mpi.rank,
-				  .stop = &stop_flag};
+				  .stop = &sweep_stop_flag};
 	c.search = (struct tune_search){.pb = &c.pb, .eval = evaluate, .ctx = &c};
 	err = tune_run(&c.search);
 	rc = CLI_EXIT_IO;
@@ -499,17 +477,17 @@ int tune__main(const struct tune_args *a)
 	}
 	if (rc == CLI_EXIT_INPUT)
 		goto out;
-	if (stop_flag) {
+	if (sweep_stop_flag) {
 		if (!mpi.rank)
 			fprintf(
 			    stderr,
 			    "rocesim: tune interrupted by %s: %zu runs kept in %s; run the same "
 			    "tune again to resume\n",
-			    stop_sig == SIGINT	  ? "SIGINT"
-			    : stop_sig == SIGTERM ? "SIGTERM"
+			    sweep_stop_sig == SIGINT	  ? "SIGINT"
+			    : sweep_stop_sig == SIGTERM ? "SIGTERM"
 						  : "SIGHUP",
 			    c.search.runs, dir);
-		rc = 128 + stop_sig;
+		rc = 128 + sweep_stop_sig;
 		goto out;
 	}
 	if (!a->quiet && !mpi.rank)
