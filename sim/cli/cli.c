@@ -3,7 +3,9 @@
  */
 #include "sim/cli/cli.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 int cli_usage_error(const char *prefix, const char *usage, const char *fmt, const char *arg)
@@ -40,4 +42,13 @@ const char *cli_prio_list(uint8_t mask, const char *sep, const char *none, char 
 	if (!len)
 		snprintf(buf, size, "%s", none);
 	return buf;
+}
+
+int cli_parse_count(const char *s, unsigned long long max, unsigned long long *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoull(s, &end, 10);
+	return !*s || *end || errno || s[0] == '-' || !*v || *v > max;
 }

@@ -36,6 +36,10 @@ int cli_usage_error(const char *prefix, const char *usage, const char *fmt, cons
  */
 int cli_scenario_arg(const char *o, const char *prefix, const char *usage, const char **scenario);
 
+/* A count of 1 to @max at @s, whole and unsigned, into *@v: 0, or 1 when
+ * @s is not one. */
+int cli_parse_count(const char *s, unsigned long long max, unsigned long long *v);
+
 /*
  * The priorities set in @mask, ascending and joined by @sep ("3,4"), or
  * @none when it is empty; written into @buf and returned.

@@ -66,15 +66,6 @@ static const char usage[] =
     "            be written; 128 + the signal when interrupted (finished runs kept).\n"
     "            --collect: 1 also when runs are missing.\n";
 
-static int parse_count(const char *s, unsigned long long max, unsigned long long *v)
-{
-	char *end;
-
-	errno = 0;
-	*v = strtoull(s, &end, 10);
-	return !*s || *end || errno || s[0] == '-' || !*v || *v > max;
-}
-
 unsigned sweep__default_jobs(long local_ranks)
 {
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -124,7 +115,7 @@ int sweep__verb(int argc, char **argv, long local_ranks)
 		} else if (!strcmp(o, "--zip")) {
 			a.zip = 1;
 		} else if (!strcmp(o, "--seeds")) {
-			if (!v || parse_count(v, SWEEP_MAX_RUNS, &a.seeds))
+			if (!v || cli_parse_count(v, SWEEP_MAX_RUNS, &a.seeds))
 				rc = cli_usage_error(pre, usage, "%s needs a count (1 or more)", o);
 			i++;
 		} else if (!strcmp(o, "--seed-list")) {
@@ -132,7 +123,7 @@ int sweep__verb(int argc, char **argv, long local_ranks)
 				rc = cli_usage_error(pre, usage, "%s needs S1,S2,...", o);
 			a.seed_list = argv[++i];
 		} else if (!strcmp(o, "-j") || !strcmp(o, "--jobs")) {
-			if (!v || parse_count(v, 4096, &a.jobs))
+			if (!v || cli_parse_count(v, 4096, &a.jobs))
 				rc = cli_usage_error(pre, usage, "%s needs a count (1 to 4096)", o);
 			a.jobs_given = 1;
 			i++;
@@ -149,7 +140,7 @@ int sweep__verb(int argc, char **argv, long local_ranks)
 		} else if (!strcmp(o, "--collect")) {
 			a.collect = 1;
 		} else if (!strcmp(o, "--task")) {
-			if (!v || (strcmp(v, "0") && parse_count(v, SWEEP_MAX_RUNS, &a.task)))
+			if (!v || (strcmp(v, "0") && cli_parse_count(v, SWEEP_MAX_RUNS, &a.task)))
 				rc = cli_usage_error(pre, usage, "%s needs a run number (from 0)",
 						     o);
 			a.has_task = 1;

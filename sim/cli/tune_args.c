@@ -67,15 +67,6 @@ static const char usage[] =
     "            printed); 2 bad input or usage, nothing run; 3 the tune's own\n"
     "            files could not be written; 128 + the signal when interrupted.\n";
 
-static int parse_count(const char *s, unsigned long long max, unsigned long long *v)
-{
-	char *end;
-
-	errno = 0;
-	*v = strtoull(s, &end, 10);
-	return !*s || *end || errno || s[0] == '-' || !*v || *v > max;
-}
-
 int tune__verb(int argc, char **argv, long local_ranks)
 {
 	static const char pre[] = "rocesim tune: ";
@@ -131,17 +122,17 @@ int tune__verb(int argc, char **argv, long local_ranks)
 			else
 				a.sets[a.n_sets++] = argv[++i];
 		} else if (!strcmp(o, "--seeds")) {
-			if (!v || parse_count(v, 10000, &a.seeds))
+			if (!v || cli_parse_count(v, 10000, &a.seeds))
 				rc =
 				    cli_usage_error(pre, usage, "%s needs a count (1 to 10000)", o);
 			i++;
 		} else if (!strcmp(o, "--budget")) {
-			if (!v || parse_count(v, TUNE_MAX_BUDGET, &a.budget))
+			if (!v || cli_parse_count(v, TUNE_MAX_BUDGET, &a.budget))
 				rc = cli_usage_error(pre, usage,
 						     "%s needs a count of runs (1 to 100000)", o);
 			i++;
 		} else if (!strcmp(o, "-j") || !strcmp(o, "--jobs")) {
-			if (!v || parse_count(v, 4096, &a.jobs))
+			if (!v || cli_parse_count(v, 4096, &a.jobs))
 				rc = cli_usage_error(pre, usage, "%s needs a count (1 to 4096)", o);
 			a.jobs_given = 1;
 			i++;
