@@ -41,8 +41,11 @@ struct sw_wd {
 struct sw_port {
 	uint64_t in_used;  /* all PGs of this ingress port, headroom included */
 	uint64_t headroom; /* per lossless PG of this port */
-	/* its settings: the switch's, or its own (sw_params.port_params) */
-	const struct sw_pfc *pfc;  /* thresholds of its lossless PGs */
+	/* its settings: the switch's, or its own (sw_params.port_params),
+	 * with its speed's (sw_params.by_speed) over them */
+	const struct sw_pfc *pfc;  /* thresholds of its lossless PGs (&pfc_at) */
+	struct sw_pfc pfc_at;
+	struct sw_ecn ecn;	   /* RED on its egress queues */
 	const uint8_t *dscp_to_tc; /* classes what arrives on it */
 	enum sw_sched sched;	   /* of what leaves it */
 	uint32_t quantum[PKT_PRIORITIES];
@@ -204,9 +207,10 @@ int sw_red_mark(const struct sw_ecn *e, uint64_t q, gsl_rng *rng)
 }
 
 /* RED on the egress queue depth @q of an ECN-capable packet. */
-static void ecn_mark(struct sw *s, struct port_queue *pq, struct pkt *pkt, uint64_t q)
+static void ecn_mark(struct sw *s, const struct sw_ecn *e, struct port_queue *pq, struct pkt *pkt,
+		     uint64_t q)
 {
-	if (pkt->ecn != PKT_ECT || !sw_red_mark(&s->prm->ecn, q, s->ctx->rng))
+	if (pkt->ecn != PKT_ECT || !sw_red_mark(e, q, s->ctx->rng))
 		return;
 	pkt->ecn = PKT_CE;
 	pq->ecn_marked++;
@@ -335,8 +339,8 @@ static void sw_rx(struct port *in, struct pkt *pkt)
 		drop(s, pq, pkt);
 		return;
 	}
-	if (s->prm->ecn.enabled && s->prm->ecn.at_enqueue)
-		ecn_mark(s, pq, pkt, pq->bytes);
+	if (s->ps[out->local].ecn.enabled && s->ps[out->local].ecn.at_enqueue)
+		ecn_mark(s, &s->ps[out->local].ecn, pq, pkt, pq->bytes);
 	out->queued_bytes += pkt->frame;
 	pq->bytes += pkt->frame;
 	if (pq->bytes > pq->max_bytes)
@@ -399,8 +403,8 @@ static struct pkt *sw_next(struct port *p)
 	pq->last_dequeue = evq_now(s->ctx->q);
 	pq->tx_bytes += pkt->frame;
 	p->queued_bytes -= pkt->frame;
-	if (s->prm->ecn.enabled && !s->prm->ecn.at_enqueue)
-		ecn_mark(s, pq, pkt, pq->bytes);
+	if (ps->ecn.enabled && !ps->ecn.at_enqueue)
+		ecn_mark(s, &ps->ecn, pq, pkt, pq->bytes);
 	return pkt;
 }
 
@@ -531,12 +535,62 @@ uint64_t sw_port_headroom(const struct sw_params *p, uint32_t mtu, const struct 
 	return pfc_port_headroom(&p->pfc, mtu, l);
 }
 
+/* The by_speed entry of links of @rate_bps, or NULL. */
+static const struct sw_speed *speed_of(const struct sw_params *p, uint64_t rate_bps)
+{
+	for (uint32_t i = 0; i < p->n_by_speed; i++)
+		if (p->by_speed[i].rate_bps == rate_bps)
+			return &p->by_speed[i];
+	return NULL;
+}
+
+void sw_local_pfc(const struct sw_params *p, uint32_t local_port, uint64_t rate_bps,
+		  struct sw_pfc *out)
+{
+	const struct sw_port_params *own = port_own(p, local_port);
+	const struct sw_speed *e = speed_of(p, rate_bps);
+
+	*out = own ? own->pfc : p->pfc;
+	if (!e)
+		return;
+	if (e->pfc_set & (SW_SET_DYNAMIC_TH | SW_SET_XOFF)) {
+		out->dynamic = e->pfc.dynamic;
+		out->dynamic_th = e->pfc.dynamic_th;
+		out->xoff = e->pfc.xoff;
+	}
+	if (e->pfc_set & (SW_SET_XON | SW_SET_XON_OFFSET)) {
+		out->has_xon = e->pfc.has_xon;
+		out->xon = e->pfc.xon;
+		out->xon_offset = e->pfc.xon_offset;
+	}
+	if (e->pfc_set & SW_SET_HEADROOM) {
+		out->headroom = e->pfc.headroom;
+		out->no_headroom = 0;
+	}
+}
+
+void sw_local_ecn(const struct sw_params *p, uint64_t rate_bps, struct sw_ecn *out)
+{
+	const struct sw_speed *e = speed_of(p, rate_bps);
+
+	*out = p->ecn;
+	if (!e)
+		return;
+	if (e->ecn_set & SW_SET_KMIN)
+		out->kmin = e->ecn.kmin;
+	if (e->ecn_set & SW_SET_KMAX)
+		out->kmax = e->ecn.kmax;
+	if (e->ecn_set & SW_SET_PMAX)
+		out->pmax = e->ecn.pmax;
+}
+
 uint64_t sw_local_headroom(const struct sw_params *p, uint32_t local_port, uint32_t mtu,
 			   const struct topo_link *l)
 {
-	const struct sw_port_params *own = port_own(p, local_port);
+	struct sw_pfc pfc;
 
-	return pfc_port_headroom(own ? &own->pfc : &p->pfc, mtu, l);
+	sw_local_pfc(p, local_port, l->rate_bps, &pfc);
+	return pfc_port_headroom(&pfc, mtu, l);
 }
 
 /* Lossless priorities of port @i with PFC on. */
@@ -645,9 +699,12 @@ int sw_new(struct mctx *ctx, const struct sw_params *prm, uint32_t mtu, const st
 		struct sw_port *ps = &s->ps[i];
 		uint64_t wmin = UINT32_MAX;
 
-		ps->headroom =
-		    sw_local_headroom(prm, i, mtu, &t->links[t->ports[tn->first_port + i].link]);
-		ps->pfc = own ? &own->pfc : &prm->pfc;
+		const struct topo_link *l = &t->links[t->ports[tn->first_port + i].link];
+
+		ps->headroom = sw_local_headroom(prm, i, mtu, l);
+		sw_local_pfc(prm, i, l->rate_bps, &ps->pfc_at);
+		ps->pfc = &ps->pfc_at;
+		sw_local_ecn(prm, l->rate_bps, &ps->ecn);
 		ps->dscp_to_tc = own ? own->dscp_to_tc : prm->dscp_to_tc;
 		ps->sched = own ? own->sched : prm->sched;
 		ps->lossless = port_lossless(prm, i);

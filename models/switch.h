@@ -91,6 +91,29 @@ struct sw_port_params {
 	uint32_t weights[8];
 };
 
+/*
+ * Thresholds for the ports of one link speed (switch.ecn.by_speed,
+ * switch.pfc.by_speed), as SONiC's buffer profiles and WRED profiles are
+ * per speed: the fields flagged in @ecn_set and @pfc_set replace, on every
+ * port of a link of @rate_bps, those the port would take otherwise (the
+ * switch's, or its own port_params). ECN marks at egress: the egress
+ * port's speed decides; PFC acts at ingress: the ingress port's.
+ */
+enum { SW_SET_KMIN = 1, SW_SET_KMAX = 2, SW_SET_PMAX = 4 };
+enum {
+	SW_SET_DYNAMIC_TH = 1,
+	SW_SET_XOFF = 2,
+	SW_SET_XON = 4,
+	SW_SET_XON_OFFSET = 8,
+	SW_SET_HEADROOM = 16,
+};
+struct sw_speed {
+	uint64_t rate_bps;
+	unsigned ecn_set, pfc_set;
+	struct sw_ecn ecn;
+	struct sw_pfc pfc;
+};
+
 /* What every switch of the fabric is configured with (sizes in bytes). */
 struct sw_params {
 	uint64_t buffer;        /* total packet buffer, bytes */
@@ -112,6 +135,9 @@ struct sw_params {
 	 */
 	const struct sw_port_params *port_params;
 	uint32_t n_port_params;
+	/* Per link speed (sw_speed), at most one entry a rate. Borrowed; NULL: none. */
+	const struct sw_speed *by_speed;
+	uint32_t n_by_speed;
 };
 
 struct sw_counters {
@@ -150,6 +176,12 @@ uint64_t sw_port_headroom(const struct sw_params *p, uint32_t mtu, const struct 
 /* The same for port @local_port of a switch under @p: its own pfc (port_params) if it has one. */
 uint64_t sw_local_headroom(const struct sw_params *p, uint32_t local_port, uint32_t mtu,
 			   const struct topo_link *l);
+/* The PFC thresholds of port @local_port of a switch under @p whose link runs at
+ * @rate_bps: its own or the switch's, with its speed's by_speed entry over them. */
+void sw_local_pfc(const struct sw_params *p, uint32_t local_port, uint64_t rate_bps,
+		  struct sw_pfc *out);
+/* The RED/ECN settings of an egress port whose link runs at @rate_bps. */
+void sw_local_ecn(const struct sw_params *p, uint64_t rate_bps, struct sw_ecn *out);
 /* What a switch reports upwards; the fabric fills it in (net.c). */
 struct sw_ops {
 	/* a packet of QP @flow was dropped: no route leads on from here */

@@ -126,6 +126,7 @@ static const cyaml_schema_field_t pfc_fields[] = {
 	STR("quanta", struct raw_pfc, quanta),
 	STR("refresh", struct raw_pfc, refresh),
 	STR("response", struct raw_pfc, response),
+	CYAML_FIELD_IGNORE("by_speed", OPT), /* free-form keys: read through ydoc */
 	CYAML_FIELD_END,
 };
 
@@ -135,6 +136,7 @@ static const cyaml_schema_field_t ecn_fields[] = {
 	STR("kmax", struct raw_ecn, kmax),
 	STR("pmax", struct raw_ecn, pmax),
 	ENUM("mark", struct raw_ecn, mark, ecn_marks),
+	CYAML_FIELD_IGNORE("by_speed", OPT), /* free-form keys: read through ydoc */
 	CYAML_FIELD_END,
 };
 
@@ -617,6 +619,7 @@ void scn_free(struct scenario *s)
 	free(s->topo_file);
 	free(s->cfg.sonic);
 	free(s->sw_ports);
+	free(s->speeds);
 	free(s->sonic_sw);
 	free(s->sonic_desc_ports);
 	for (uint32_t i = 0; i < s->n_switches; i++) {
@@ -717,7 +720,8 @@ static int load_text(const char *name, const char *text, size_t len, const char 
 		if (!strncmp(sets[i], "expect.", 7))
 			continue;
 		/* a DSCP map entry, and switch.sonic, are no schema keys: they are read apart */
-		err = strncmp(sets[i], "switch.dscp_to_tc.", 18) && !scn__sonic_set(sets[i])
+		err = strncmp(sets[i], "switch.dscp_to_tc.", 18) && !scn__sonic_set(sets[i]) &&
+			      !scn__set_is_by_speed(sets[i])
 			  ? apply_set(&l, s->raw->top, sets[i])
 			  : 0;
 		if (err)

@@ -444,7 +444,8 @@ int scn__check_switch(const struct loader *l, const struct raw_switch *r, struct
 		return err;
 	s->sw.cnp_priority = (uint8_t)v;
 	if ((err = check_pfc(l, r->pfc, s)) || (err = check_ecn(l, r->ecn, s)) ||
-	    (err = check_dscp_map(l, s, sets, n_sets)))
+	    (err = check_dscp_map(l, s, sets, n_sets)) ||
+	    (err = scn__check_by_speed(l, s, sets, n_sets)))
 		return err;
 	/* a real config's (SONiC's QUEUE schedulers) stands unless the scenario gives one */
 	if (r->scheduler || !scn__from_config(l->raw, "switch.scheduler")) {

@@ -301,6 +301,17 @@ int scn__merge_sonic(struct loader *l, struct scenario *s);
 /* The switches of s->switches on topology @t: s->sw_node. 0, -EINVAL or -ENOMEM. */
 int scn__resolve_switches(struct scenario *s, const struct topo *t, struct diag *d);
 
+/* scenario_speed.c */
+
+/*
+ * switch.ecn.by_speed and switch.pfc.by_speed (the file's, then @sets'),
+ * after the switch's own ecn and pfc: s->sw.by_speed. 0, -EINVAL or -ENOMEM.
+ */
+int scn__check_by_speed(const struct loader *l, struct scenario *s, const char *const *sets,
+			size_t n_sets);
+/* Whether --set @kv names a key under switch.ecn.by_speed or switch.pfc.by_speed. */
+int scn__set_is_by_speed(const char *kv);
+
 /* scenario_check.c */
 
 /* Check every section into @s; @sets gives expect.* and switch.dscp_to_tc.* keys. */

@@ -127,6 +127,30 @@ static json_t *eff_nic(const struct scenario *s)
 }
 
 /*
+ * With thresholds per link speed (sw_params.by_speed): the ECN and PFC
+ * thresholds port @local, whose link runs at @rate_bps, works with.
+ */
+static void eff_port_speed(json_t *port, const struct sw_params *sw, uint32_t local,
+			   uint64_t rate_bps)
+{
+	struct sw_pfc p;
+	struct sw_ecn e;
+	json_t *pfc;
+
+	sw_local_pfc(sw, local, rate_bps, &p);
+	sw_local_ecn(sw, rate_bps, &e);
+	pfc = p.dynamic ? json_pack("{s:i}", "dynamic_th", p.dynamic_th)
+			: json_pack("{s:o}", "xoff", eff_u64(p.xoff));
+	if (pfc)
+		json_object_set_new(pfc, p.has_xon ? "xon" : "xon_offset",
+				    eff_u64(p.has_xon ? p.xon : p.xon_offset));
+	json_object_set_new(port, "pfc", pfc);
+	json_object_set_new(port, "ecn",
+			    json_pack("{s:I,s:I,s:f}", "kmin", (json_int_t)e.kmin, "kmax",
+				      (json_int_t)e.kmax, "pmax", e.pmax));
+}
+
+/*
  * Per switch port: the link, and per lossless priority the headroom each
  * PG has (given, or what the model computes for that link: pfc_headroom's
  * formula) with the need the cable sets, so users see every port's margin.
@@ -149,7 +173,7 @@ static json_t *eff_ports(const struct scenario *s, const struct topo *t)
 		    s->sw.pfc.response ? s->sw.pfc.response : pfc_response_delay(l->rate_bps);
 		uint64_t need = pfc_headroom_need(l->rate_bps, l->delay, resp, s->nic.mtu);
 		uint64_t given = sw_local_headroom(sw, local, s->nic.mtu, l);
-		json_t *pgs;
+		json_t *pgs, *port;
 
 		if (t->nodes[tp->node].kind != TOPO_SWITCH)
 			continue;
@@ -160,11 +184,13 @@ static json_t *eff_ports(const struct scenario *s, const struct topo *t)
 						      json_pack("{s:i,s:o,s:o}", "priority", prio,
 								"headroom", eff_u64(given),
 								"headroom_needed", eff_u64(need)));
-		json_array_append_new(
-		    ports, json_pack("{s:s,s:f,s:f,s:o}", "port", tp->name, "rate_gbps",
-				     (double)l->rate_bps / 1e9, "cable_m",
-				     (double)l->delay / (double)(1000 * SIMTIME_PS_PER_MM),
-				     "lossless_pgs", pgs));
+		port = json_pack("{s:s,s:f,s:f,s:o}", "port", tp->name, "rate_gbps",
+				 (double)l->rate_bps / 1e9, "cable_m",
+				 (double)l->delay / (double)(1000 * SIMTIME_PS_PER_MM),
+				 "lossless_pgs", pgs);
+		if (port && sw->n_by_speed)
+			eff_port_speed(port, sw, local, l->rate_bps);
+		json_array_append_new(ports, port);
 	}
 	return ports;
 }
