@@ -46,7 +46,9 @@ static const char usage[] =
     "  -o, --out DIR   also write DIR/fluid.json, DIR/fluid-<port>.csv (the\n"
     "                  trajectory: t_us, queue_bytes, rc_gbps, rt_gbps, alpha) and\n"
     "                  DIR/results.json (summary.fluid: the bottleneck with the\n"
-    "                  largest queue, what sweep and tune --model fluid read)\n"
+    "                  largest queue, what sweep and tune --model fluid read;\n"
+    "                  a packet run's results.json in DIR is kept, so that\n"
+    "                  `rocesim plot DIR` draws both models side by side)\n"
     "  --with FILE     merge a partial scenario onto SCENARIO, as run does\n"
     "  --set KEY=VALUE override a scenario key (repeatable)\n"
     "  --seed N        taken and ignored: the model has no randomness\n"
@@ -215,6 +217,17 @@ static json_t *neck_json(const struct neck *k)
 	return j;
 }
 
+/* Does @path hold a packet run's results.json (one without "model": "fluid")? */
+static int packet_run_in(const char *path)
+{
+	json_t *j = json_load_file(path, 0, NULL);
+	const char *model = json_string_value(json_object_get(j, "model"));
+	int run = json_is_object(j) && !(model && !strcmp(model, "fluid"));
+
+	json_decref(j);
+	return run;
+}
+
 /*
  * DIR/results.json for a sweep or a tune of the fluid model: its summary is
  * summary.fluid of the bottleneck with the largest settled queue, the
@@ -246,6 +259,11 @@ static int write_results(const char *dir, const struct scenario *s, const struct
 	j = json_pack("{s:i,s:s,s:s,s:{s:o}}", "schema_version", 1, "scenario", s->name, "model",
 		      "fluid", "summary", "fluid", f);
 	snprintf(path, sizeof(path), "%s/results.json", dir);
+	if (packet_run_in(path)) {
+		/* the packet run's results stay; fluid.json sits beside them */
+		json_decref(j);
+		return 0;
+	}
 	snprintf(tmp, sizeof(tmp), "%s/.results.json.fluid", dir);
 	/* whole or not at all: a sweep takes results.json for a finished run */
 	if (!j || json_dump_file(j, tmp, JSON_INDENT(2)) || rename(tmp, path))
