@@ -11,10 +11,11 @@
  * a data frame of the NIC's MTU (MTU + 62 B of headers, 20 B of preamble
  * and gap on the wire, as the packet model counts them); the ECN
  * thresholds and pmax are the switch's; the DCQCN constants come from
- * nic.dcqcn (the paper variant's as the paper states them; mlx5's mapped as README says). The feedback
- * delay is the loop a mark takes: from the bottleneck to the receiver,
- * then the whole path back to the sender (the longest of the port's
- * flows), plus a data frame's serialization at the bottleneck.
+ * nic.dcqcn (the paper variant's as the paper states them; mlx5's mapped
+ * as README says). The feedback delay is the loop a mark takes: from the
+ * bottleneck to the receiver, then the whole path back to the sender (the
+ * longest of the port's flows), plus a data frame's serialization at the
+ * bottleneck.
  */
 #include <errno.h>
 #include <jansson.h>
