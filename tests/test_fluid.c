@@ -359,3 +359,45 @@ Test(fluid, sweeps_and_tunes_run_the_fluid_model_with_model_fluid)
 		  "%s", p.err);
 	ts_proc_free(&p);
 }
+
+/* A cross-leaf permutation over 4:1 oversubscribed uplinks: the uplinks are
+ * the bottlenecks (four flows each), not the spine's ports behind them nor
+ * the receivers' ports (one flow each). */
+Test(fluid, a_permutation_over_oversubscribed_uplinks_finds_the_uplinks)
+{
+	static const char *const want[] = {"leaf0:spine0", "leaf1:spine0"};
+	const char *scn = ts_tmp("ls.yaml");
+	FILE *f = fopen(scn, "w");
+	struct ts_proc p;
+	json_t *j, *b;
+
+	cr_assert(f);
+	fputs("name: ls\n"
+	      "topology: {kind: leaf_spine, leaves: 2, spines: 1, hosts_per_leaf: 4,\n"
+	      "  link: {rate: 100Gbps, cable: 2m}, uplink: {rate: 100Gbps, cable: 10m}}\n"
+	      "switch: {ecn: {kmin: 20KB, kmax: 200KB}}\n"
+	      "nic: {cc: dcqcn}\n"
+	      "workload:\n  kind: flows\n  flows:\n",
+	      f);
+	for (int i = 0; i < 8; i++)
+		fprintf(f, "    - {src: h%d, dst: h%d, size: 10MB}\n", i, (i + 4) % 8);
+	fclose(f);
+	ts_exec(&p, (const char *[]){"fluid", scn, "--json", "--duration", "2ms", NULL});
+	cr_assert_eq(p.code, 0, "%s", p.err);
+	j = json_loads(p.out, 0, NULL);
+	cr_assert(j, "%s", p.out);
+	b = json_object_get(j, "bottlenecks");
+	cr_assert_eq(json_array_size(b), 2, "%s", p.out);
+	for (size_t i = 0; i < 2; i++) {
+		const json_t *e = json_array_get(b, i), *ids = json_object_get(e, "flow_ids");
+
+		cr_expect_str_eq(json_string_value(json_object_get(e, "port")), want[i]);
+		cr_expect_eq(json_integer_value(json_object_get(e, "flows")), 4);
+		cr_expect_eq(json_array_size(ids), 4);
+		/* leaf0's hosts send through leaf0's uplink, leaf1's through leaf1's */
+		cr_expect_eq(json_integer_value(json_array_get(ids, 0)), (json_int_t)(4 * i));
+		cr_expect_float_eq(json_number_value(json_object_get(e, "rate_bps")), 100e9, 1);
+	}
+	json_decref(j);
+	ts_proc_free(&p);
+}

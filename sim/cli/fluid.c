@@ -4,17 +4,18 @@
  * settles (the fixed point, in closed form, and the integrated queue),
  * and whether it oscillates.
  *
- * A bottleneck is a destination host's access port on its switch, shared
- * by the N flows that go to that host (an incast's receiver; a host two
- * flows of a permutation share); a host that receives one flow has no
- * queue to model. The model's packet is a data frame of the NIC's MTU
- * (MTU + 62 B of headers, 20 B of preamble and gap on the wire, as the
- * packet model counts them); the ECN thresholds and pmax are the
- * switch's; the DCQCN constants come from nic.dcqcn (the paper variant's
- * as the paper states them; mlx5's mapped as README says). The feedback
- * delay is the loop a mark takes: the bottleneck link to the receiver,
- * the receiver's link back to the switch and the sender's link, one way
- * each, plus a data frame's serialization at the bottleneck.
+ * A bottleneck is a switch egress port that N >= 2 flows cross, along the
+ * fabric's routes, and whose flows can bring more than its rate (an
+ * incast's receiver, an oversubscribed uplink; find_necks says how); a
+ * port that carries one flow has no queue to model. The model's packet is
+ * a data frame of the NIC's MTU (MTU + 62 B of headers, 20 B of preamble
+ * and gap on the wire, as the packet model counts them); the ECN
+ * thresholds and pmax are the switch's; the DCQCN constants come from
+ * nic.dcqcn (the paper variant's as the paper states them; mlx5's mapped
+ * as README says). The feedback delay is the loop a mark takes: from the
+ * bottleneck to the receiver, then the whole path back to the sender (the
+ * longest of the port's flows), plus a data frame's serialization at the
+ * bottleneck.
  */
 #include <errno.h>
 #include <jansson.h>
@@ -36,7 +37,9 @@ static const char usage[] =
     "                     [--set KEY=VALUE]... [--duration T] [--step T] [--quiet]\n"
     "\n"
     "Solves the DCQCN fluid model (Zhu et al., CoNEXT 2016) for each bottleneck\n"
-    "of the scenario's flows: a receiving host's access port shared by N flows.\n"
+    "of the scenario's flows: a switch port that N >= 2 flows cross (along the\n"
+    "routes, the first next hop where ECMP offers several) and whose flows can\n"
+    "bring more than its rate: a receiver's port, an oversubscribed uplink.\n"
     "Prints the fixed point (queue, marking probability, rate per flow, alpha)\n"
     "and the integrated trajectory's settled queue, amplitude and period:\n"
     "whether DCQCN converges or oscillates there.\n"
@@ -46,7 +49,9 @@ static const char usage[] =
     "  -o, --out DIR   also write DIR/fluid.json, DIR/fluid-<port>.csv (the\n"
     "                  trajectory: t_us, queue_bytes, rc_gbps, rt_gbps, alpha) and\n"
     "                  DIR/results.json (summary.fluid: the bottleneck with the\n"
-    "                  largest queue, what sweep and tune --model fluid read)\n"
+    "                  largest queue, what sweep and tune --model fluid read;\n"
+    "                  a packet run's results.json in DIR is kept, so that\n"
+    "                  `rocesim plot DIR` draws both models side by side)\n"
     "  --with FILE     merge a partial scenario onto SCENARIO, as run does\n"
     "  --set KEY=VALUE override a scenario key (repeatable)\n"
     "  --seed N        taken and ignored: the model has no randomness\n"
@@ -67,8 +72,9 @@ struct fluid_args {
 
 /* One bottleneck: its name, the model's parameters and what it gives. */
 struct neck {
-	char port[2 * TOPO_NAME_MAX + 2];
-	uint32_t dst; /* host index */
+	char port[2 * TOPO_NAME_MAX + 8];
+	uint32_t *flow_ids; /* the workload's flows that cross it */
+	uint32_t n_ids;
 	struct fluid_params fp;
 	double frame; /* bytes per model packet (queue accounting) */
 	double rate_bps;
@@ -123,58 +129,157 @@ static void params(const struct scenario *s, uint32_t n, uint64_t rate, simtime_
 	fp->delay = fmax(simtime_to_s(loop) + wire * 8 / (double)rate, simtime_to_s(step));
 }
 
-/* The switch port on @dst's link (the bottleneck's egress) and its peer's link. */
-static const struct topo_link *access_link(const struct topo *t, uint32_t dst)
+/* The link of host @h to its switch, or NULL. */
+static const struct topo_link *access_link(const struct topo *t, uint32_t h)
 {
-	const struct topo_node *h = &t->nodes[t->hosts[dst]];
+	const struct topo_node *n = &t->nodes[t->hosts[h]];
 
-	return h->n_ports ? &t->links[t->ports[h->first_port].link] : NULL;
+	return n->n_ports ? &t->links[t->ports[n->first_port].link] : NULL;
 }
 
-/* The bottlenecks of @s on @t into *@out (@n): destinations of two flows or more. */
+/*
+ * The switch egress ports (global indices) that flow @f crosses, into
+ * @path (@n of them), each with the delay from it to the receiver in
+ * @down; the whole path's delay in *@all. At a switch with several next
+ * hops the first is taken: the packet model hashes each flow onto one of
+ * them, so it may spread flows that this puts on one port. 0, or -1 when
+ * no route joins the two hosts.
+ */
+static int flow_path(const struct topo *t, const struct topo_routes *r, const struct wl_flow *f,
+		     uint32_t *path, simtime_t *down, uint32_t *n, simtime_t *all)
+{
+	const struct topo_link *l = access_link(t, f->src);
+	uint32_t node, dst = t->hosts[f->dst];
+
+	*n = 0;
+	if (!l)
+		return -1;
+	*all = l->delay;
+	node = l->a == t->hosts[f->src] ? l->b : l->a;
+	while (node != dst) {
+		uint32_t count, gp;
+		const uint16_t *hops = topo_next_hops(r, node, f->dst, &count);
+
+		if (!count || *n >= t->n_nodes)
+			return -1;
+		gp = t->nodes[node].first_port + hops[0];
+		path[*n] = gp;
+		down[(*n)++] = *all; /* the delay so far: made "to the receiver" below */
+		*all += t->links[t->ports[gp].link].delay;
+		node = t->ports[gp].peer;
+	}
+	for (uint32_t i = 0; i < *n; i++)
+		down[i] = *all - down[i];
+	return 0;
+}
+
+/* What the flows that cross a switch egress port put on it. */
+struct port_load {
+	uint32_t flows;
+	double line_bps; /* what they can bring, summed (line rates, or less) */
+	simtime_t loop;	 /* the longest mark's loop of its flows */
+	int32_t neck;	 /* its index among the bottlenecks, or -1 */
+};
+
+/*
+ * The bottlenecks of @s on @t into *@out (@n): each switch egress port that
+ * two flows or more cross (along the routes, the first next hop at each
+ * ECMP choice) and whose flows can bring more than its link's rate, in
+ * port order. A flow brings its sender's line rate, or the share of the
+ * narrowest port before this one on its path (that port's rate over its
+ * flows): a spine's port behind an oversubscribed uplink is no bottleneck
+ * when the uplink already holds its flows to its rate. The feedback delay
+ * is the longest loop of its flows: from the port to the receiver, back
+ * along the whole path to the sender.
+ */
 static int find_necks(const struct scenario *s, const struct topo *t, simtime_t step,
 		      struct neck **out, size_t *n)
 {
-	uint32_t *count = calloc(t->n_hosts, sizeof(*count));
-	struct neck *k;
+	struct port_load *pl = calloc(t->n_ports, sizeof(*pl));
+	uint32_t *path = calloc(t->n_nodes + 1, sizeof(*path)), len;
+	simtime_t *down = calloc(t->n_nodes + 1, sizeof(*down)), all;
+	struct topo_routes *r = NULL;
+	struct neck *k = NULL;
+	int err = -ENOMEM;
 
 	*n = 0;
-	if (!count)
-		return -ENOMEM;
-	for (uint32_t i = 0; i < s->wl.n_flows; i++)
-		count[s->wl.flows[i].dst]++;
-	for (uint32_t h = 0; h < t->n_hosts; h++)
-		*n += count[h] > 1;
-	if (!(k = calloc(*n ? *n : 1, sizeof(*k)))) {
-		free(count);
-		return -ENOMEM;
+	if (!pl || !path || !down || topo_routes_build(t, &r))
+		goto out;
+	for (uint32_t f = 0; f < s->wl.n_flows; f++) {
+		const struct wl_flow *fl = &s->wl.flows[f];
+
+		if (flow_path(t, r, fl, path, down, &len, &all))
+			continue;
+		for (uint32_t i = 0; i < len; i++) {
+			struct port_load *p = &pl[path[i]];
+
+			p->flows++;
+			if (down[i] + all > p->loop)
+				p->loop = down[i] + all;
+		}
+	}
+	/* what each flow can bring to a port: its line rate, or less when a
+	 * port before it on its path shares a smaller rate among its flows */
+	for (uint32_t f = 0; f < s->wl.n_flows; f++) {
+		const struct topo_link *sl = access_link(t, s->wl.flows[f].src);
+		double rate;
+
+		if (flow_path(t, r, &s->wl.flows[f], path, down, &len, &all))
+			continue;
+		rate = (double)sl->rate_bps;
+		for (uint32_t i = 0; i < len; i++) {
+			double cap = (double)t->links[t->ports[path[i]].link].rate_bps;
+
+			pl[path[i]].line_bps += rate;
+			rate = fmin(rate, cap / pl[path[i]].flows);
+		}
+	}
+	for (uint32_t i = 0; i < t->n_ports; i++) {
+		const struct topo_link *l = &t->links[t->ports[i].link];
+
+		pl[i].neck = -1;
+		if (pl[i].flows > 1 && pl[i].line_bps > (double)l->rate_bps)
+			pl[i].neck = (int32_t)(*n)++;
+	}
+	if (!(k = calloc(*n ? *n : 1, sizeof(*k))))
+		goto out;
+	for (uint32_t i = 0; i < t->n_ports; i++) {
+		struct neck *e = &k[pl[i].neck < 0 ? 0 : pl[i].neck];
+
+		if (pl[i].neck < 0)
+			continue;
+		snprintf(e->port, sizeof(e->port), "%s", t->ports[i].name);
+		e->flow_ids = calloc(pl[i].flows, sizeof(*e->flow_ids));
+		if (!e->flow_ids)
+			goto out;
+		params(s, pl[i].flows, t->links[t->ports[i].link].rate_bps, pl[i].loop, step, e);
+	}
+	/* the flows of each bottleneck, for plot to find their QPs */
+	for (uint32_t f = 0; f < s->wl.n_flows; f++) {
+		if (flow_path(t, r, &s->wl.flows[f], path, down, &len, &all))
+			continue;
+		for (uint32_t i = 0; i < len; i++)
+			if (pl[path[i]].neck >= 0) {
+				struct neck *e = &k[pl[path[i]].neck];
+
+				e->flow_ids[e->n_ids++] = f;
+			}
 	}
 	*out = k;
-	for (uint32_t h = 0, i = 0; h < t->n_hosts; h++) {
-		const struct topo_link *l = access_link(t, h);
-		simtime_t loop = 0;
-		const struct topo_node *sw;
-
-		if (count[h] < 2 || !l)
-			continue;
-		sw = &t->nodes[l->a == t->hosts[h] ? l->b : l->a];
-		snprintf(k[i].port, sizeof(k[i].port), "%s:%s", sw->name,
-			 t->nodes[t->hosts[h]].name);
-		k[i].dst = h;
-		/* the bottleneck link twice (mark to receiver, CNP back), then the
-		 * slowest sender's link to the switch: the loop the first sender sees */
-		loop = 2 * l->delay;
-		for (uint32_t f = 0; f < s->wl.n_flows; f++) {
-			const struct topo_link *sl = access_link(t, s->wl.flows[f].src);
-
-			if (s->wl.flows[f].dst == h && sl && sl->delay > loop - 2 * l->delay)
-				loop = 2 * l->delay + sl->delay;
-		}
-		params(s, count[h], l->rate_bps, loop, step, &k[i]);
-		i++;
-	}
-	free(count);
-	return 0;
+	k = NULL;
+	err = 0;
+out:
+	if (k)
+		for (size_t i = 0; i < *n; i++)
+			free(k[i].flow_ids);
+	free(k);
+	if (err)
+		*n = 0;
+	topo_routes_free(r);
+	free(pl);
+	free(path);
+	free(down);
+	return err;
 }
 
 /* Do the flows fill the port over the settled part (within 1%)? */
@@ -185,10 +290,14 @@ static int filling(const struct neck *k)
 
 static json_t *neck_json(const struct neck *k)
 {
-	json_t *j = json_object(), *fx = json_object(), *in = json_object();
+	json_t *j = json_object(), *fx = json_object(), *in = json_object(), *ids;
 
 	json_object_set_new(j, "port", json_string(k->port));
 	json_object_set_new(j, "flows", json_integer(k->fp.n));
+	ids = json_array();
+	for (uint32_t i = 0; i < k->n_ids; i++)
+		json_array_append_new(ids, json_integer(k->flow_ids[i]));
+	json_object_set_new(j, "flow_ids", ids);
 	json_object_set_new(j, "rate_bps", json_real(k->rate_bps));
 	json_object_set_new(j, "feedback_delay_us", json_real(k->fp.delay * 1e6));
 	if (k->has_fixed) {
@@ -213,6 +322,17 @@ static json_t *neck_json(const struct neck *k)
 	json_object_set_new(j, "amplitude_bytes", json_real(k->run.amplitude * k->frame));
 	json_object_set_new(j, "period_us", json_real(k->run.period * 1e6));
 	return j;
+}
+
+/* Does @path hold a packet run's results.json (one without "model": "fluid")? */
+static int packet_run_in(const char *path)
+{
+	json_t *j = json_load_file(path, 0, NULL);
+	const char *model = json_string_value(json_object_get(j, "model"));
+	int run = json_is_object(j) && !(model && !strcmp(model, "fluid"));
+
+	json_decref(j);
+	return run;
 }
 
 /*
@@ -246,6 +366,11 @@ static int write_results(const char *dir, const struct scenario *s, const struct
 	j = json_pack("{s:i,s:s,s:s,s:{s:o}}", "schema_version", 1, "scenario", s->name, "model",
 		      "fluid", "summary", "fluid", f);
 	snprintf(path, sizeof(path), "%s/results.json", dir);
+	if (packet_run_in(path)) {
+		/* the packet run's results stay; fluid.json sits beside them */
+		json_decref(j);
+		return 0;
+	}
 	snprintf(tmp, sizeof(tmp), "%s/.results.json.fluid", dir);
 	/* whole or not at all: a sweep takes results.json for a finished run */
 	if (!j || json_dump_file(j, tmp, JSON_INDENT(2)) || rename(tmp, path))
@@ -352,8 +477,9 @@ static int fluid_main(const struct fluid_args *a)
 	if (!n) {
 		fprintf(
 		    stderr,
-		    "rocesim: %s: no bottleneck: no host receives two flows or more (the fluid "
-		    "model takes incasts and shared ports of flow workloads, not collectives)\n",
+		    "rocesim: %s: no bottleneck: no switch port is shared by more flows than it "
+		    "carries (the fluid model takes incasts and shared ports of flow workloads, "
+		    "not collectives)\n",
 		    a->scenario);
 		goto out;
 	}
@@ -404,8 +530,10 @@ static int fluid_main(const struct fluid_args *a)
 		json_decref(j);
 	}
 out:
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		fluid_run_free(&necks[i].run);
+		free(necks[i].flow_ids);
+	}
 	free(necks);
 	json_decref(all);
 	topo_free(t);

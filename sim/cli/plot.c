@@ -12,6 +12,7 @@
  *   rates.png   DCQCN Rc, Rt and alpha of up to 8 QPs (needs qp_rates.csv)
  *   flows.png   completion time of every flow, sorted
  *   ranks.png   when each rank of a collective had all its data
+ *   fluid.png   the DCQCN fluid model beside the packet model (plot_fluid.c)
  *
  * On a sweep's folder (it has sweep.json) it draws sweep-<metric>.png
  * instead, a main metric against the first axis (plot_sweep.c); on a
@@ -55,6 +56,12 @@ static const char usage[] =
 	"              its data in the last iteration, one bar per rank, with the time\n"
 	"              the iteration took; one panel per collective, the first 4 when\n"
 	"              the run had more (only when the run had a collective)\n"
+	"  fluid.png   the DCQCN fluid model (`rocesim fluid -o OUTDIR`: fluid.json):\n"
+	"              per bottleneck, the queue against time with the fixed point\n"
+	"              dashed, and the rate of a flow (Rc); beside them the packet\n"
+	"              model's queue of that port and the mean Rc of its QPs when a\n"
+	"              run wrote into OUTDIR too (only when OUTDIR has fluid.json; on\n"
+	"              the folder of `rocesim fluid` alone, only this picture)\n"
 	"and prints the path of each file written.\n"
 	"\n"
 	"On the -o folder of `rocesim sweep` (it has sweep.json and summary.csv) it\n"
@@ -83,13 +90,14 @@ static const char usage[] =
 	"              line\n"
 	"\n"
 	"options:\n"
-	"  --svg       also write queues.svg, pfc.svg, rates.svg, flows.svg, ranks.svg\n"
+	"  --svg       also write queues.svg, pfc.svg, rates.svg, flows.svg, ranks.svg,\n"
+	"              fluid.svg\n"
 	"              (sweep-<metric>.svg on a sweep, tune.svg and tune-front.svg on\n"
 	"              a tune)\n"
 	"  --top N     number of hottest ports in queues.png (default 4, at most 8)\n"
 	"\n"
 	"The gnuplot scripts (queues.gp, pfc.gp, rates.gp, flows.gp, ranks.gp,\n"
-	"sweep.gp, tune.gp) are looked for in this order: $ROCESIM_PLOTS; ./plots;\n"
+	"fluid.gp, sweep.gp, tune.gp) are looked for in this order: $ROCESIM_PLOTS; ./plots;\n"
 	"<folder of the rocesim executable>/../plots (a build folder inside the\n"
 	"source tree); <that folder>/../share/rocesim/plots.\n"
 	"\n"
@@ -151,14 +159,16 @@ static int find_scripts(struct plot *p)
 
 /*
  * Load OUTDIR/results.json into p->res; 1 when OUTDIR is a sweep's folder
- * (it has sweep.json), 2 a tune's (tune.json, or tune.csv without it), -1
- * after saying what is wrong.
+ * (it has sweep.json), 2 a tune's (tune.json, or tune.csv without it), 3 the
+ * fluid model's alone (results.json with "model": "fluid", or fluid.json
+ * without results.json), -1 after saying what is wrong.
  */
 static int load_results(struct plot *p)
 {
 	char path[PLOT_PATH];
 	json_error_t je;
 	struct stat st;
+	int fluid;
 
 	if (stat(p->outdir, &st)) {
 		fprintf(stderr, "rocesim: plot: %s: %s\n", p->outdir, strerror(errno));
@@ -179,8 +189,13 @@ static int load_results(struct plot *p)
 		if (!access(path, F_OK))
 			return 2;
 	}
+	if (plot__join(path, sizeof(path), p->outdir, "fluid.json"))
+		return -1;
+	fluid = !access(path, F_OK);
 	if (plot__join(path, sizeof(path), p->outdir, "results.json"))
 		return -1;
+	if (access(path, F_OK) && fluid)
+		return 3;
 	if (access(path, F_OK)) {
 		fprintf(stderr,
 			"rocesim: plot: %s has no results.json (is it the -o folder of a run, "
@@ -201,7 +216,10 @@ static int load_results(struct plot *p)
 	if (!p->name)
 		p->name = "run";
 	p->end_us = plot__json_num(json_object_get(p->res, "summary"), "sim_time_us", 0);
-	return 0;
+	return json_is_string(json_object_get(p->res, "model")) &&
+			       !strcmp(json_string_value(json_object_get(p->res, "model")), "fluid")
+		   ? 3
+		   : 0;
 }
 
 int cmd_plot(int argc, char **argv)
@@ -258,9 +276,17 @@ int cmd_plot(int argc, char **argv)
 	}
 	snprintf(p.tmp, sizeof(p.tmp), "%s", tmpl);
 	fflush(stdout);
-	if (kind) {
+	if (kind == 1 || kind == 2) {
 		err = kind == 1 ? plot_sweep(&p) : plot_tune(&p);
 		tmp_remove(&p);
+		return err ? EXIT_INPUT : 0;
+	}
+	if (kind == 3) {
+		if (!p.name)
+			p.name = "fluid";
+		err = plot_fluid(&p, 1);
+		tmp_remove(&p);
+		json_decref(p.res);
 		return err ? EXIT_INPUT : 0;
 	}
 	err = plot_queues(&p);
@@ -272,6 +298,8 @@ int cmd_plot(int argc, char **argv)
 		err = plot_flows(&p);
 	if (!err)
 		err = plot_ranks(&p);
+	if (!err)
+		err = plot_fluid(&p, 0);
 	tmp_remove(&p);
 	json_decref(p.res);
 	return err ? EXIT_INPUT : 0;
