@@ -184,15 +184,16 @@ Test(hpcc, malformed_flow_files_name_their_line)
 /* ---- the workload on a topology ---------------------------------------------------- */
 
 static struct scenario *resolve(const char *kind, const char *topo_key, const char *flows,
-				struct topo **t)
+				const char *extra, struct topo **t)
 {
 	char yaml[2048], buf[1024];
 	struct scenario *s;
 	struct diag d = {0};
 
-	snprintf(yaml, sizeof(yaml),
-		 "name: t\nstop: 1ms\ntopology: {kind: %s, %s}\nworkload: {kind: hpcc, file: %s}\n",
-		 kind, topo_key, ts_src(flows));
+	snprintf(
+	    yaml, sizeof(yaml),
+	    "name: t\nstop: 1ms\ntopology: {kind: %s, %s}\nworkload: {kind: hpcc, file: %s%s}\n",
+	    kind, topo_key, ts_src(flows), extra);
 	cr_assert_eq(scn_load_text("test.yaml", yaml, strlen(yaml), NULL, 0, &s, &d), 0, "%s",
 		     diag_str(&d, buf, sizeof(buf)));
 	cr_assert_eq(topo_build(&s->topo, t, &d), 0, "%s", diag_str(&d, buf, sizeof(buf)));
@@ -207,7 +208,7 @@ Test(hpcc, flows_reach_the_hosts_named_by_id_on_their_pg)
 	struct scenario *s;
 
 	snprintf(key, sizeof(key), "file: %s", ts_src("tests/hpcc/star.txt"));
-	s = resolve("hpcc", key, "tests/hpcc/flow.txt", &t);
+	s = resolve("hpcc", key, "tests/hpcc/flow.txt", "", &t);
 	cr_assert_eq(s->wl.n_flows, 3);
 	cr_expect_eq(s->wl.flows[0].src, 0);
 	cr_expect_eq(s->wl.flows[0].dst, 3);
@@ -229,7 +230,7 @@ Test(hpcc, two_tier_flows_map_ids_to_hosts)
 	struct scenario *s;
 
 	snprintf(key, sizeof(key), "file: %s", ts_src("tests/hpcc/two-tier.txt"));
-	s = resolve("hpcc", key, "tests/hpcc/two-tier-flow.txt", &t);
+	s = resolve("hpcc", key, "tests/hpcc/two-tier-flow.txt", "", &t);
 	cr_assert_eq(s->wl.n_flows, 2);
 	cr_expect_eq(s->wl.flows[0].src, 0);
 	cr_expect_eq(s->wl.flows[0].dst, 7);
@@ -242,14 +243,16 @@ Test(hpcc, two_tier_flows_map_ids_to_hosts)
 	topo_free(t);
 }
 
-Test(hpcc, on_another_topology_kind_ids_are_host_indices)
+Test(hpcc, on_another_topology_kind_ids_are_host_indices_after_start)
 {
 	struct topo *t;
-	struct scenario *s = resolve("star", "hosts: 4", "tests/hpcc/flow.txt", &t);
+	struct scenario *s =
+	    resolve("star", "hosts: 4", "tests/hpcc/flow.txt", ", start: 10us", &t);
 
 	cr_assert_eq(s->wl.n_flows, 3);
 	cr_expect_eq(s->wl.flows[2].src, 2);
 	cr_expect_eq(s->wl.flows[2].dst, 3);
+	cr_expect_eq(s->wl.flows[2].start, 10000500, "after the workload's start");
 	scn_free(s);
 	topo_free(t);
 }

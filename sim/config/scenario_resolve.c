@@ -380,8 +380,8 @@ static int hpcc_host(const struct loader *l, const struct topo *t, const struct 
 }
 
 /*
- * An hpcc workload: the flows of its file, between the hosts its node ids
- * name, each on the priority its pg gives: the workload's DSCP when it
+ * An hpcc workload: the flows of its file, from its start on, between the
+ * hosts its node ids name, each on the priority its pg gives: the workload's DSCP when it
  * maps to that priority, else the lowest DSCP the NIC maps to it.
  */
 static int resolve_hpcc(const struct loader *l, const struct topo *t, const struct raw_workload *w,
@@ -390,6 +390,7 @@ static int resolve_hpcc(const struct loader *l, const struct topo *t, const stru
 	const struct scn_hpcc *h = NULL;
 	struct wl_flow *flows;
 	uint32_t base = s->wl.n_flows;
+	simtime_t start = 0;
 	uint8_t dscp, prio;
 	char key[200];
 	int err = 0;
@@ -401,6 +402,8 @@ static int resolve_hpcc(const struct loader *l, const struct topo *t, const stru
 		return -EINVAL; /* checked when loaded */
 	scn__wpath(key, sizeof(key), prefix, "file");
 	wl_dscp(s, wl_own_dscp(s, w, prefix), &dscp, &prio);
+	if (w->start)
+		units_time(w->start, &start);
 	flows = calloc(h->flows.n, sizeof(*flows));
 	if (!flows)
 		return -ENOMEM;
@@ -416,7 +419,7 @@ static int resolve_hpcc(const struct loader *l, const struct topo *t, const stru
 			err = -EINVAL;
 		}
 		flows[i].bytes = hf->bytes;
-		flows[i].start = hf->start;
+		flows[i].start = start + hf->start;
 	}
 	if (err) {
 		free(flows);
