@@ -525,6 +525,8 @@ int topo_build(const struct topo_spec *spec, struct topo **out, struct diag *d)
 		return topo_file_load(spec, out, d);
 	if (spec->kind == TOPO_SONIC)
 		return topo_sonic_load(spec, out, d);
+	if (spec->kind == TOPO_HPCC)
+		return topo_hpcc_load(spec, out, d);
 	err = topo_check_rate(d, &spec->link, "topology.link.rate");
 	if (err)
 		return err;

@@ -13,12 +13,21 @@
 #ifndef ROCESIM_TOPO_H
 #define ROCESIM_TOPO_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "sim/engine/diag.h"
 #include "sim/engine/simtime.h"
 
-enum topo_kind { TOPO_STAR, TOPO_LEAF_SPINE, TOPO_FAT_TREE, TOPO_RING, TOPO_FILE, TOPO_SONIC };
+enum topo_kind {
+	TOPO_STAR,
+	TOPO_LEAF_SPINE,
+	TOPO_FAT_TREE,
+	TOPO_RING,
+	TOPO_FILE,
+	TOPO_SONIC,
+	TOPO_HPCC
+};
 enum topo_node_kind { TOPO_HOST, TOPO_SWITCH };
 
 #define TOPO_NAME_MAX 48
@@ -89,7 +98,7 @@ struct topo_spec {
 	uint32_t leaves, spines, hosts_per_leaf, parallel; /* leaf_spine */
 	uint32_t k;               /* fat_tree (even, >= 2) */
 	uint32_t switches, hosts_per_switch; /* ring */
-	const char *file;         /* file: path to the topology YAML */
+	const char *file;         /* file: path to the topology YAML; hpcc: to the HPCC file */
 	const struct topo_sonic *sonic; /* sonic: the switches' configs */
 	struct topo_linkspec link;   /* host links */
 	struct topo_linkspec uplink; /* switch-switch links */
@@ -151,6 +160,40 @@ int topo_file_load(const struct topo_spec *spec, struct topo **out, struct diag 
  * the line and "DEVICE_NEIGHBOR|port", and the other file.
  */
 int topo_sonic_load(const struct topo_spec *spec, struct topo **out, struct diag *d);
+
+/*
+ * kind hpcc: the topology file of HPCC's ns-3 simulation (simulation/mix/
+ * topology.txt, read by scratch/third.cc): a line "node_num switch_num
+ * link_num", a line of the switch ids, then "src dst rate delay error_rate"
+ * a link ("0 4 100Gbps 0.001ms 0"). Node ids run 0..node_num-1; a host is
+ * named h<id>, a switch s<id>, nodes come in id order (hosts numbered in
+ * it) and ports in the order of the links. Only error rate 0 is taken.
+ */
+struct topo_hpcc_link {
+	uint32_t a, b;
+	uint64_t rate_bps;
+	simtime_t delay;
+	int line;
+};
+
+struct topo_hpcc {
+	uint32_t n_nodes, n_switches;
+	uint8_t *is_switch; /* per node id */
+	struct topo_hpcc_link *links;
+	uint32_t n_links;
+};
+
+/* Parse @text (@len bytes) named @file in errors, which give its line. */
+int topo_hpcc_parse(const char *file, const char *text, size_t len, struct topo_hpcc *h,
+		    struct diag *d);
+/* Read @file (sim/engine/textfile.h) and parse it; -EINVAL, -ENOMEM. */
+int topo_hpcc_read(const char *file, struct topo_hpcc *h, struct diag *d);
+void topo_hpcc_free(struct topo_hpcc *h);
+/* Node @id's name into @buf (TOPO_NAME_MAX bytes). */
+void topo_hpcc_name(const struct topo_hpcc *h, uint32_t id, char *buf);
+/* kind hpcc: build @spec->file; a file that cannot be read is reported at
+ * "topology.file" with file "", as kind file does. */
+int topo_hpcc_load(const struct topo_spec *spec, struct topo **out, struct diag *d);
 
 /* Lookups by name; return the index or -1. */
 int32_t topo_find_node(const struct topo *t, const char *name);

@@ -9,13 +9,15 @@
 #include <string.h>
 
 #include "sim/cli/cli.h"
+#include "sim/config/hpcc_flows.h"
 #include "sim/config/mlnx.h"
 #include "sim/config/pod.h"
 #include "sim/config/scenario.h"
 #include "sim/config/sonic.h"
+#include "topologies/topo.h"
 
 static const char imp_usage[] =
-	"usage: rocesim import sonic|mlnx-qos|cc-params|pod FILE\n"
+	"usage: rocesim import sonic|mlnx-qos|cc-params|pod|hpcc-topology|hpcc-flows FILE\n"
 	"\n"
 	"Prints the scenario YAML fragment equivalent to a real config:\n"
 	"  sonic      a SONiC config_db.json            -> switch: ...\n"
@@ -24,8 +26,11 @@ static const char imp_usage[] =
 	"                                                -> nic: dcqcn: ...\n"
 	"  pod        a Kubernetes Pod, Deployment, StatefulSet, DaemonSet or Job\n"
 	"             manifest (its NCCL_* environment)  -> workload: dscp, nic: timeout\n"
+	"  hpcc-topology  an HPCC ns-3 topology file    -> a topology file (kind: file)\n"
+	"  hpcc-flows     an HPCC ns-3 flow file        -> workload: {kind: flows, ...}\n"
 	"A scenario can also name the files directly (switch.sonic, nic.mlnx_qos,\n"
-	"nic.cc_params, workload.pod); keys it sets itself win over the files.\n"
+	"nic.cc_params, workload.pod, topology and workload {kind: hpcc, file: F});\n"
+	"keys it sets itself win over the files.\n"
 	"\n"
 	"exit codes: 0 ok; 2 bad input or usage\n";
 
@@ -293,6 +298,76 @@ static void imp_pod(const struct pod_cfg *pc)
 		       to->value, to->value);
 }
 
+/* A time in the largest unit that keeps it exact. */
+static const char *imp_time(simtime_t t, char *buf, size_t size)
+{
+	static const struct {
+		simtime_t ps;
+		const char *unit;
+	} u[] = {{SIMTIME_S, "s"}, {SIMTIME_S / 1000, "ms"}, {1000000, "us"}, {1000, "ns"}};
+
+	if (!t)
+		return "0us";
+	for (size_t i = 0; i < sizeof(u) / sizeof(u[0]); i++)
+		if (t % u[i].ps == 0) {
+			snprintf(buf, size, "%llu%s", (unsigned long long)(t / u[i].ps), u[i].unit);
+			return buf;
+		}
+	snprintf(buf, size, "%llups", (unsigned long long)t);
+	return buf;
+}
+
+/* A rate in Gb/s, Mb/s or b/s, exact. */
+static const char *imp_rate(uint64_t bps, char *buf, size_t size)
+{
+	if (bps % 1000000000 == 0)
+		snprintf(buf, size, "%lluGbps", (unsigned long long)(bps / 1000000000));
+	else if (bps % 1000000 == 0)
+		snprintf(buf, size, "%lluMbps", (unsigned long long)(bps / 1000000));
+	else
+		snprintf(buf, size, "%llubps", (unsigned long long)bps);
+	return buf;
+}
+
+static void imp_hpcc_topology(const char *file, const struct topo_hpcc *h)
+{
+	char a[TOPO_NAME_MAX], b[TOPO_NAME_MAX], r[32], t[32];
+
+	printf("# %s: %u nodes (%u switches), %u links; a topology file for\n"
+	       "# topology: {kind: file, file: ...}, as {kind: hpcc, file: %s} reads it\n",
+	       file, h->n_nodes, h->n_switches, h->n_links, file);
+	printf("nodes:\n");
+	for (uint32_t i = 0; i < h->n_nodes; i++) {
+		topo_hpcc_name(h, i, a);
+		printf("  - {name: %s, kind: %s}\n", a, h->is_switch[i] ? "switch" : "host");
+	}
+	printf("links:\n");
+	for (uint32_t i = 0; i < h->n_links; i++) {
+		topo_hpcc_name(h, h->links[i].a, a);
+		topo_hpcc_name(h, h->links[i].b, b);
+		printf("  - {a: %s, b: %s, rate: %s, delay: %s}\n", a, b,
+		       imp_rate(h->links[i].rate_bps, r, sizeof(r)),
+		       imp_time(h->links[i].delay, t, sizeof(t)));
+	}
+}
+
+static void imp_hpcc_flows(const char *file, const struct hpcc_flows *f)
+{
+	char t[32];
+
+	printf("# %s: %u flows, node ids as hosts h<id> of an hpcc topology; starts after\n"
+	       "# the earliest; pg is the priority (a flow's dscp must map to it)\n",
+	       file, f->n);
+	printf("workload:\n  kind: flows\n  flows:\n");
+	for (uint32_t i = 0; i < f->n; i++) {
+		const struct hpcc_flow *x = &f->flows[i];
+
+		printf("    - {src: h%u, dst: h%u, size: %llu, start: %s}    # pg %u\n", x->src,
+		       x->dst, (unsigned long long)x->bytes, imp_time(x->start, t, sizeof(t)),
+		       x->pg);
+	}
+}
+
 int cmd_import(int argc, char **argv)
 {
 	struct diag d = {0};
@@ -330,6 +405,20 @@ int cmd_import(int argc, char **argv)
 		if (!(err = pod_read(file, &pc, &d))) {
 			imp_pod(&pc);
 			pod_free(&pc);
+		}
+	} else if (!strcmp(kind, "hpcc-topology")) {
+		struct topo_hpcc h;
+
+		if (!(err = topo_hpcc_read(file, &h, &d))) {
+			imp_hpcc_topology(file, &h);
+			topo_hpcc_free(&h);
+		}
+	} else if (!strcmp(kind, "hpcc-flows")) {
+		struct hpcc_flows f;
+
+		if (!(err = hpcc_flows_read(file, "", &f, &d))) {
+			imp_hpcc_flows(file, &f);
+			hpcc_flows_free(&f);
 		}
 	} else {
 		return cli_usage_error("rocesim: import: ", imp_usage, "unknown kind \"%s\"", kind);

@@ -33,6 +33,7 @@ const cyaml_strval_t scn__topo_kinds[] = {
 	{"fat_tree", 1 + TOPO_FAT_TREE}, {"ring", 1 + TOPO_RING},
 	{"file", 1 + TOPO_FILE},
 	{"sonic", 1 + TOPO_SONIC},
+	{"hpcc", 1 + TOPO_HPCC},
 };
 static const cyaml_strval_t cc_kinds[] = {
 	{"none", 1 + NIC_CC_NONE},
@@ -44,6 +45,7 @@ const cyaml_strval_t scn__wl_kinds[] = {
 	{"incast", 1 + SCN_WL_INCAST},
 	{"permutation", 1 + SCN_WL_PERMUTATION},
 	{"poisson", 1 + SCN_WL_POISSON},
+	{"hpcc", 1 + SCN_WL_HPCC},
 	{"allreduce", 1 + SCN_WL_COLL + COLL_ALLREDUCE},
 	{"allgather", 1 + SCN_WL_COLL + COLL_ALLGATHER},
 	{"reducescatter", 1 + SCN_WL_COLL + COLL_REDUCESCATTER},
@@ -231,6 +233,7 @@ static const cyaml_schema_field_t workload_fields[] = {
 	STR("cdf", struct raw_workload, cdf),
 	STR("load", struct raw_workload, load),
 	STR("duration", struct raw_workload, duration),
+	STR("file", struct raw_workload, file),
 	/* hosts: all, or a list of hosts, as ranks */
 	CYAML_FIELD_IGNORE("hosts", OPT),
 	CYAML_FIELD_SEQUENCE("flows", OPT_PTR, struct raw_workload, flows, &flow_value, 0,
@@ -642,6 +645,11 @@ void scn_free(struct scenario *s)
 		wl_cdf_free(&s->traffic[i].cdf);
 	}
 	free(s->traffic);
+	for (uint32_t i = 0; i < s->n_hpcc; i++) {
+		free(s->hpcc[i].file);
+		hpcc_flows_free(&s->hpcc[i].flows);
+	}
+	free(s->hpcc);
 	free(s->wl.flows);
 	for (uint32_t i = 0; i < s->n_colls; i++)
 		free(s->colls[i].ranks);

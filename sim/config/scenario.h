@@ -23,10 +23,17 @@
 #include "models/traffic.h"
 #include "models/workload.h"
 #include "topologies/topo.h"
+#include "sim/config/hpcc_flows.h"
 #include "sim/engine/diag.h"
 #include "sim/engine/simtime.h"
 
-enum scn_workload_kind { SCN_WL_FLOWS, SCN_WL_INCAST, SCN_WL_PERMUTATION, SCN_WL_POISSON };
+enum scn_workload_kind {
+	SCN_WL_FLOWS,
+	SCN_WL_INCAST,
+	SCN_WL_PERMUTATION,
+	SCN_WL_POISSON,
+	SCN_WL_HPCC
+};
 
 /* The most bounds output.fct_buckets takes. */
 #define SCN_FCT_BUCKETS_MAX 16
@@ -48,6 +55,13 @@ struct scn_traffic {
 	struct wl_cdf cdf;
 	double load;	   /* share of each host's link */
 	simtime_t duration;
+};
+
+/* An hpcc workload's flow file (workload.file), read when loaded. */
+struct scn_hpcc {
+	char workload[32]; /* "workload" or "workload[i]" */
+	char *file;	   /* resolved path */
+	struct hpcc_flows flows;
 };
 
 /* A workload's Kubernetes manifest (workload.pod). */
@@ -118,6 +132,8 @@ struct scenario {
 
 	struct scn_traffic *traffic; /* one per poisson workload */
 	uint32_t n_traffic;
+	struct scn_hpcc *hpcc; /* one per hpcc workload */
+	uint32_t n_hpcc;
 
 	struct net_fault *faults;
 	uint32_t n_faults;

@@ -43,7 +43,7 @@ static int check_topology(const struct loader *l, const struct raw_topology *r,
 		return scn__fail(l, "topology", "missing (e.g. topology: {kind: star, hosts: 9})");
 	if (!r->kind)
 		return scn__fail(l, "topology.kind",
-				 "missing (star, leaf_spine, fat_tree, ring, file or sonic)");
+				 "missing (star, leaf_spine, fat_tree, ring, file, sonic or hpcc)");
 	t->kind = (enum topo_kind)(r->kind - 1);
 	kind = scn__topo_kinds[t->kind].str;
 	switch (t->kind) {
@@ -87,8 +87,9 @@ static int check_topology(const struct loader *l, const struct raw_topology *r,
 			err = scn__fail(l, "topology.switches", "missing for a ring");
 		break;
 	case TOPO_FILE:
+	case TOPO_HPCC:
 		if (!r->file) {
-			err = scn__fail(l, "topology.file", "missing for kind file");
+			err = scn__fail(l, "topology.file", "missing for kind %s", kind);
 			break;
 		}
 		/* relative to the scenario's folder, as users write it; from --set,
@@ -133,7 +134,8 @@ static int check_topology(const struct loader *l, const struct raw_topology *r,
 	    ((err = scn__unused(l, "topology.switches", r->switches, kind)) ||
 	     (err = scn__unused(l, "topology.hosts_per_switch", r->hosts_per_switch, kind))))
 		return err;
-	if (t->kind != TOPO_FILE && (err = scn__unused(l, "topology.file", r->file, kind)))
+	if (t->kind != TOPO_FILE && t->kind != TOPO_HPCC &&
+	    (err = scn__unused(l, "topology.file", r->file, kind)))
 		return err;
 	if (t->kind != TOPO_SONIC && (err = scn__unused(l, "topology.dir", r->dir, kind)))
 		return err;

@@ -134,6 +134,7 @@ struct raw_workload {
 	int kind;
 	char *size, *senders, *receiver, *start, *channels, *chunk, *iterations, *dscp, *pod;
 	char *cdf, *load, *duration; /* poisson */
+	char *file;		     /* hpcc */
 	struct raw_flow *flows;
 	unsigned flows_count;
 	struct raw_late *late;
@@ -194,7 +195,7 @@ struct scn_raw {
 #define SCN_FAULT_NODE_DOWN (NET_FAULT_PFC_STORM + 1)
 
 /* Workload kinds: flow patterns, then the collectives (1 + SCN_WL_COLL + op). */
-#define SCN_WL_COLL 4
+#define SCN_WL_COLL 5
 
 /* The enum tables of the schema, indexed by value: the name of a kind. */
 extern const cyaml_strval_t scn__topo_kinds[];

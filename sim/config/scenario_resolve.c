@@ -342,6 +342,111 @@ static int resolve_poisson(const struct loader *l, const struct topo *t,
 	return add_flows(l, prefix, s, flows, n, dscp, prio);
 }
 
+/*
+ * Node @id of an HPCC flow file as a host index: on an hpcc topology the
+ * host h<id>, on any other the host index itself. Errors name the flow
+ * file and @line.
+ */
+static int hpcc_host(const struct loader *l, const struct topo *t, const struct scn_hpcc *h,
+		     const char *key, uint32_t id, int line, uint32_t *out)
+{
+	char name[32];
+	int32_t x;
+
+	if (l->raw->top->topology && l->raw->top->topology->kind - 1 != TOPO_HPCC) {
+		if (id >= t->n_hosts) {
+			diag_set(l->d, h->file, line, key,
+				 "host %u is out of range (hosts 0..%u: on a topology of another "
+				 "kind than hpcc, node ids are host indices)",
+				 id, t->n_hosts - 1);
+			return -EINVAL;
+		}
+		*out = id;
+		return 0;
+	}
+	snprintf(name, sizeof(name), "h%u", id);
+	x = topo_find_host(t, name);
+	if (x >= 0) {
+		*out = (uint32_t)x;
+		return 0;
+	}
+	snprintf(name, sizeof(name), "s%u", id);
+	if (topo_find_node(t, name) >= 0)
+		diag_set(l->d, h->file, line, key, "node %u is a switch (s%u), not a host", id, id);
+	else
+		diag_set(l->d, h->file, line, key, "node %u is not in the topology (nodes 0..%u)",
+			 id, t->n_nodes - 1);
+	return -EINVAL;
+}
+
+/*
+ * An hpcc workload: the flows of its file, from its start on, between the
+ * hosts its node ids name, each on the priority its pg gives: the workload's DSCP when it
+ * maps to that priority, else the lowest DSCP the NIC maps to it.
+ */
+static int resolve_hpcc(const struct loader *l, const struct topo *t, const struct raw_workload *w,
+			const char *prefix, struct scenario *s)
+{
+	const struct scn_hpcc *h = NULL;
+	struct wl_flow *flows;
+	uint32_t base = s->wl.n_flows;
+	simtime_t start = 0;
+	uint8_t dscp, prio;
+	char key[200];
+	int err = 0;
+
+	for (uint32_t i = 0; i < s->n_hpcc && !h; i++)
+		if (!strcmp(s->hpcc[i].workload, prefix))
+			h = &s->hpcc[i];
+	if (!h)
+		return -EINVAL; /* checked when loaded */
+	scn__wpath(key, sizeof(key), prefix, "file");
+	wl_dscp(s, wl_own_dscp(s, w, prefix), &dscp, &prio);
+	if (w->start)
+		units_time(w->start, &start);
+	flows = calloc(h->flows.n, sizeof(*flows));
+	if (!flows)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < h->flows.n && !err; i++) {
+		const struct hpcc_flow *hf = &h->flows.flows[i];
+
+		err = hpcc_host(l, t, h, key, hf->src, hf->line, &flows[i].src);
+		err = err ? err : hpcc_host(l, t, h, key, hf->dst, hf->line, &flows[i].dst);
+		if (!err && hf->bytes > (uint64_t)UINT32_MAX * s->nic.mtu) {
+			diag_set(l->d, h->file, hf->line, key,
+				 "size %llu B is more than 2^32 - 1 packets of nic.mtu %u B",
+				 (unsigned long long)hf->bytes, s->nic.mtu);
+			err = -EINVAL;
+		}
+		flows[i].bytes = hf->bytes;
+		flows[i].start = start + hf->start;
+	}
+	if (err) {
+		free(flows);
+		return err;
+	}
+	if ((err = add_flows(l, prefix, s, flows, h->flows.n, dscp, prio)))
+		return err;
+	for (uint32_t i = 0; i < h->flows.n; i++) {
+		struct wl_flow *f = &s->wl.flows[base + i];
+		uint8_t pg = h->flows.flows[i].pg;
+		int d = pg == prio ? dscp : -1;
+
+		for (int k = 0; d < 0 && k < 64; k++)
+			if (s->nic.dscp2prio[k] == pg)
+				d = k;
+		if (d < 0) {
+			diag_set(l->d, h->file, h->flows.flows[i].line, key,
+				 "pg %u: no DSCP maps to priority %u on the NIC (nic.dscp2prio)", pg,
+				 pg);
+			return -EINVAL;
+		}
+		f->dscp = (uint8_t)d;
+		f->priority = pg;
+	}
+	return 0;
+}
+
 static int resolve_workload(const struct loader *l, const struct topo *t,
 			    const struct raw_workload *w, const char *prefix, unsigned index,
 			    struct scenario *s)
@@ -358,6 +463,8 @@ static int resolve_workload(const struct loader *l, const struct topo *t,
 		return resolve_coll(l, t, w, prefix, s);
 	if (w->kind - 1 == SCN_WL_POISSON)
 		return resolve_poisson(l, t, w, prefix, index, s);
+	if (w->kind - 1 == SCN_WL_HPCC)
+		return resolve_hpcc(l, t, w, prefix, s);
 	wl_dscp(s, wl_own_dscp(s, w, prefix), &dscp, &prio);
 	if (w->size)
 		units_size(w->size, &size);

@@ -20,6 +20,7 @@
 #define WK_COLL 1	/* collectives */
 #define WK_PATTERN 2	/* flows, incast, permutation */
 #define WK_POISSON 4
+#define WK_HPCC 8
 
 /* Keys of a collective that a flow pattern does not take, and back. */
 static int check_unused_keys(const struct loader *l, const struct raw_workload *r,
@@ -35,9 +36,12 @@ static int check_unused_keys(const struct loader *l, const struct raw_workload *
 		{"senders", r->senders, WK_PATTERN},  {"receiver", r->receiver, WK_PATTERN},
 		{"flows", r->flows, WK_PATTERN},      {"size", r->size, WK_COLL | WK_PATTERN},
 		{"cdf", r->cdf, WK_POISSON},	      {"load", r->load, WK_POISSON},
-		{"duration", r->duration, WK_POISSON},
+		{"duration", r->duration, WK_POISSON}, {"file", r->file, WK_HPCC},
 	};
-	int is = kind >= SCN_WL_COLL ? WK_COLL : kind == SCN_WL_POISSON ? WK_POISSON : WK_PATTERN;
+	int is = kind >= SCN_WL_COLL	    ? WK_COLL
+		 : kind == SCN_WL_POISSON ? WK_POISSON
+		 : kind == SCN_WL_HPCC	    ? WK_HPCC
+					    : WK_PATTERN;
 	char p[200];
 
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
@@ -118,6 +122,36 @@ static int check_poisson(const struct loader *l, const struct raw_workload *r, c
 	return err;
 }
 
+/* An hpcc workload: its flow file, read into @s->hpcc. */
+static int check_hpcc(const struct loader *l, const struct raw_workload *r, const char *prefix,
+		      struct scenario *s)
+{
+	struct scn_hpcc *h;
+	struct diag d = {0};
+	char p[200];
+	int err;
+
+	scn__wpath(p, sizeof(p), prefix, "file");
+	if (!r->file)
+		return scn__fail(l, p, "missing: an HPCC ns-3 flow file (e.g. flow.txt)");
+	h = realloc(s->hpcc, (s->n_hpcc + 1) * sizeof(*h));
+	if (!h)
+		return -ENOMEM;
+	s->hpcc = h;
+	h = &h[s->n_hpcc];
+	memset(h, 0, sizeof(*h));
+	snprintf(h->workload, sizeof(h->workload), "%s", prefix);
+	if (!(h->file = input_path(l, p, r->file)))
+		return -ENOMEM;
+	s->n_hpcc++; /* freed with the scenario from here on */
+	err = hpcc_flows_read(h->file, p, &h->flows, &d);
+	if (err == -EINVAL && !d.line) /* cannot read it: said at the scenario's key */
+		return scn__fail(l, p, "%s: %s", h->file, d.msg);
+	if (err == -EINVAL)
+		*l->d = d;
+	return err;
+}
+
 static int check_coll(const struct loader *l, const struct raw_workload *r, const char *prefix)
 {
 	char p[200];
@@ -157,7 +191,7 @@ static int check_workload(const struct loader *l, const struct raw_workload *r,
 
 	if (!r->kind)
 		return scn__fail(l, scn__wpath(p, sizeof(p), prefix, "kind"),
-				 "missing (flows, incast, permutation, poisson, allreduce, "
+				 "missing (flows, incast, permutation, poisson, hpcc, allreduce, "
 				 "allgather, reducescatter or alltoall)");
 	kind = r->kind - 1;
 	if ((err =
@@ -170,6 +204,8 @@ static int check_workload(const struct loader *l, const struct raw_workload *r,
 		return check_coll(l, r, prefix);
 	if (kind == SCN_WL_POISSON)
 		return check_poisson(l, r, prefix, s);
+	if (kind == SCN_WL_HPCC)
+		return check_hpcc(l, r, prefix, s);
 	switch (kind) {
 	case SCN_WL_FLOWS:
 		if (!r->flows_count)

@@ -114,6 +114,10 @@ json_t *res_provenance(const struct scenario *s, const struct res_prov_in *in)
 		snprintf(via, sizeof(via), "%s.cdf", s->traffic[i].workload);
 		err = prov_add(inputs, s->traffic[i].file, via);
 	}
+	for (uint32_t i = 0; !err && i < s->n_hpcc; i++) {
+		snprintf(via, sizeof(via), "%s.file", s->hpcc[i].workload);
+		err = prov_add(inputs, s->hpcc[i].file, via);
+	}
 	for (size_t i = 0; !err && i < in->n_sets; i++)
 		err = json_array_append_new(sets, json_string(in->sets[i]));
 	if (err) {

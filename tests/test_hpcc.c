@@ -1,0 +1,318 @@
+/*
+ * HPCC ns-3's input files read directly: its topology file (topology kind
+ * hpcc), its flow file (workload kind hpcc), good and malformed, to exact
+ * values; and `rocesim import hpcc-topology|hpcc-flows`. The samples in
+ * tests/hpcc/ are written as HPCC's simulation/mix/ files are.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/config/hpcc_flows.h"
+#include "sim/config/scenario.h"
+#include "topologies/topo.h"
+#include "proc.h"
+#include "support.h"
+
+#define GBPS 1000000000ULL
+
+static void setup(void)
+{
+	ts_proc_setup("hpcc");
+}
+
+TestSuite(hpcc, .init = setup, .fini = ts_proc_teardown);
+
+/* ---- topology files -------------------------------------------------------------- */
+
+Test(hpcc, topology_file_of_one_switch_and_four_hosts)
+{
+	struct topo_hpcc h;
+	struct diag d = {0};
+	char buf[1024];
+
+	cr_assert_eq(topo_hpcc_read(ts_src("tests/hpcc/star.txt"), &h, &d), 0, "%s",
+		     diag_str(&d, buf, sizeof(buf)));
+	cr_assert_eq(h.n_nodes, 5);
+	cr_assert_eq(h.n_switches, 1);
+	cr_assert_eq(h.n_links, 4);
+	for (uint32_t i = 0; i < 5; i++)
+		cr_expect_eq(h.is_switch[i], i == 4, "node %u", i);
+	for (uint32_t i = 0; i < 4; i++) {
+		cr_expect_eq(h.links[i].a, i);
+		cr_expect_eq(h.links[i].b, 4);
+		cr_expect_eq(h.links[i].rate_bps, 100 * GBPS);
+		cr_expect_eq(h.links[i].delay, 1000000, "0.001ms is 10^6 ps");
+		cr_expect_eq(h.links[i].line, (int)i + 3);
+	}
+	topo_hpcc_free(&h);
+}
+
+Test(hpcc, two_tier_topology_builds_with_hpcc_names_and_rates)
+{
+	struct topo_spec spec = {.kind = TOPO_HPCC, .file = ts_src("tests/hpcc/two-tier.txt")};
+	struct topo_routes *r;
+	struct topo *t;
+	struct diag d = {0};
+	char buf[1024];
+	int32_t l;
+
+	cr_assert_eq(topo_build(&spec, &t, &d), 0, "%s", diag_str(&d, buf, sizeof(buf)));
+	cr_assert_eq(t->n_nodes, 12);
+	cr_assert_eq(t->n_hosts, 8);
+	cr_assert_eq(t->n_switches, 4);
+	cr_assert_eq(t->n_links, 12);
+	cr_expect_str_eq(t->nodes[0].name, "h0");
+	cr_expect_str_eq(t->nodes[7].name, "h7");
+	cr_expect_str_eq(t->nodes[8].name, "s8");
+	cr_expect_str_eq(t->nodes[11].name, "s11");
+	cr_expect_eq(topo_find_host(t, "h5"), 5);
+	l = topo_find_link(t, "s9-s11");
+	cr_assert_geq(l, 0);
+	cr_expect_eq(t->links[l].rate_bps, 400 * GBPS);
+	cr_expect_eq(t->links[l].delay, 2000000);
+	l = topo_find_link(t, "h4-s9");
+	cr_assert_geq(l, 0);
+	cr_expect_eq(t->links[l].rate_bps, 100 * GBPS);
+	cr_expect_eq(t->links[l].delay, 1000000);
+	cr_assert_eq(topo_routes_build(t, &r), 0);
+	cr_expect_eq(topo_distance(r, 0, 7), 4, "h0 -> s8 -> spine -> s9 -> h7");
+	cr_expect_eq(topo_distance(r, 0, 3), 2, "h0 -> s8 -> h3");
+	topo_routes_free(r);
+	topo_free(t);
+}
+
+/* @rel is refused at line @line with a message holding @want. */
+static void topology_refused(const char *rel, int line, const char *want)
+{
+	struct topo_hpcc h;
+	struct diag d = {0};
+
+	cr_assert_eq(topo_hpcc_read(ts_src(rel), &h, &d), -EINVAL, "%s read", rel);
+	cr_expect_eq(d.line, line, "%s: line %d, expected %d (%s)", rel, d.line, line, d.msg);
+	cr_expect(strstr(d.file, rel), "%s: file %s", rel, d.file);
+	cr_expect(strstr(d.msg, want), "%s: \"%s\" lacks \"%s\"", rel, d.msg, want);
+}
+
+Test(hpcc, malformed_topology_files_name_their_line)
+{
+	topology_refused("tests/hpcc/bad-count.txt", 6, "line 1 announces 5 links, the file has 4");
+	topology_refused("tests/hpcc/bad-id.txt", 5, "dst 5 is out of range (node ids 0..4)");
+	topology_refused("tests/hpcc/bad-rate.txt", 4, "rate \"100Gbsp\" is not a rate");
+	topology_refused("tests/hpcc/bad-delay.txt", 5, "delay \"1\" is not a time");
+	topology_refused("tests/hpcc/bad-dup-switch.txt", 2, "switch id 4 is listed twice");
+}
+
+Test(hpcc, topology_text_errors)
+{
+	static const struct {
+		const char *text, *want;
+		int line;
+	} cases[] = {
+	    {"5 1\n4\n", "expected \"node_num switch_num link_num\"", 1},
+	    {"3 1 1\n2 1\n0 2 100Gbps 1us 0\n", "announces 1 switches, this line lists 2", 2},
+	    {"3 1 1\n2\n0 2 100Gbps 1us 0\n1 2 100Gbps 1us 0\n", "and more lines follow", 4},
+	    {"3 1 1\n2\n0 2 100Gbps 1us 0.01\n", "only 0 is taken", 3},
+	    {"3 1 1\n2\n0 0 100Gbps 1us 0\n", "to itself", 3},
+	    {"3 1 1\n2\n0 x 100Gbps 1us 0\n", "dst \"x\" is not a node id", 3},
+	    {"3 3 0\n0 1 2\n", "leave no host", 1},
+	    {"3 1 1\n7\n0 2 100Gbps 1us 0\n", "switch id 7 is out of range", 2},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct topo_hpcc h;
+		struct diag d = {0};
+
+		cr_expect_eq(topo_hpcc_parse("t.txt", cases[i].text, strlen(cases[i].text), &h, &d),
+			     -EINVAL, "case %zu", i);
+		cr_expect_eq(d.line, cases[i].line, "case %zu: line %d (%s)", i, d.line, d.msg);
+		cr_expect(strstr(d.msg, cases[i].want), "case %zu: %s", i, d.msg);
+	}
+}
+
+/* ---- flow files ------------------------------------------------------------------ */
+
+Test(hpcc, flow_file_starts_exact_and_relative_to_the_earliest)
+{
+	struct hpcc_flows f;
+	struct diag d = {0};
+	char buf[1024];
+
+	cr_assert_eq(hpcc_flows_read(ts_src("tests/hpcc/flow.txt"), "", &f, &d), 0, "%s",
+		     diag_str(&d, buf, sizeof(buf)));
+	cr_assert_eq(f.n, 3);
+	cr_expect_eq(f.flows[0].src, 0);
+	cr_expect_eq(f.flows[0].dst, 3);
+	cr_expect_eq(f.flows[0].pg, 3);
+	cr_expect_eq(f.flows[0].bytes, 1000000);
+	cr_expect_eq(f.flows[0].start, 0);
+	cr_expect_eq(f.flows[1].bytes, 500000);
+	cr_expect_eq(f.flows[1].start, 1000000, "2.000001 s - 2 s = 1 us");
+	cr_expect_eq(f.flows[2].pg, 1);
+	cr_expect_eq(f.flows[2].bytes, 4096);
+	cr_expect_eq(f.flows[2].start, 500, "2.0000000005 s - 2 s = 500 ps");
+	cr_expect_eq(f.flows[2].line, 4);
+	hpcc_flows_free(&f);
+}
+
+static void flows_refused(const char *text, int line, const char *want)
+{
+	struct hpcc_flows f;
+	struct diag d = {0};
+
+	cr_expect_eq(hpcc_flows_parse("f.txt", text, strlen(text), "workload.file", &f, &d),
+		     -EINVAL, "%s", text);
+	cr_expect_eq(d.line, line, "%s: line %d (%s)", text, d.line, d.msg);
+	cr_expect_str_eq(d.path, "workload.file");
+	cr_expect(strstr(d.msg, want), "%s: %s", text, d.msg);
+}
+
+Test(hpcc, malformed_flow_files_name_their_line)
+{
+	flows_refused("4\n0 3 3 100 1000 2\n1 3 3 100 1000 2\n", 3,
+		      "the first line announces 4 flows, the file has 2");
+	flows_refused("1\n0 3 3 100 1000 2\n1 3 3 100 1000 2\n", 3, "and more lines follow");
+	flows_refused("1\n0 3 3 100 -5 2\n", 2, "size \"-5\" is not a size");
+	flows_refused("1\n0 3 3 100 1e6 2\n", 2, "size \"1e6\" is not a size");
+	flows_refused("1\n0 3 3 100 1000 soon\n", 2, "start_time \"soon\" is not a time");
+	flows_refused("1\n0 3 9 100 1000 2\n", 2, "pg \"9\" is not a priority group");
+	flows_refused("1\n3 3 3 100 1000 2\n", 2, "to itself");
+	flows_refused("1\n0 3 3 100 1000\n", 2, "expected \"src dst pg dport size start_time\"");
+	flows_refused("x\n", 1, "expected the flow count");
+}
+
+/* ---- the workload on a topology ---------------------------------------------------- */
+
+static struct scenario *resolve(const char *kind, const char *topo_key, const char *flows,
+				const char *extra, struct topo **t)
+{
+	char yaml[2048], buf[1024];
+	struct scenario *s;
+	struct diag d = {0};
+
+	snprintf(
+	    yaml, sizeof(yaml),
+	    "name: t\nstop: 1ms\ntopology: {kind: %s, %s}\nworkload: {kind: hpcc, file: %s%s}\n",
+	    kind, topo_key, ts_src(flows), extra);
+	cr_assert_eq(scn_load_text("test.yaml", yaml, strlen(yaml), NULL, 0, &s, &d), 0, "%s",
+		     diag_str(&d, buf, sizeof(buf)));
+	cr_assert_eq(topo_build(&s->topo, t, &d), 0, "%s", diag_str(&d, buf, sizeof(buf)));
+	cr_assert_eq(scn_resolve(s, *t, &d), 0, "%s", diag_str(&d, buf, sizeof(buf)));
+	return s;
+}
+
+Test(hpcc, flows_reach_the_hosts_named_by_id_on_their_pg)
+{
+	char key[300];
+	struct topo *t;
+	struct scenario *s;
+
+	snprintf(key, sizeof(key), "file: %s", ts_src("tests/hpcc/star.txt"));
+	s = resolve("hpcc", key, "tests/hpcc/flow.txt", "", &t);
+	cr_assert_eq(s->wl.n_flows, 3);
+	cr_expect_eq(s->wl.flows[0].src, 0);
+	cr_expect_eq(s->wl.flows[0].dst, 3);
+	cr_expect_eq(s->wl.flows[0].bytes, 1000000);
+	cr_expect_eq(s->wl.flows[1].start, 1000000);
+	cr_expect_eq(s->wl.flows[2].start, 500);
+	cr_expect_eq(s->wl.flows[0].priority, 3);
+	cr_expect_eq(s->wl.flows[0].dscp, 26, "pg 3 is nic.dscp's priority: its DSCP");
+	cr_expect_eq(s->wl.flows[2].priority, 1);
+	cr_expect_eq(s->wl.flows[2].dscp, 8, "the lowest DSCP the NIC maps to priority 1");
+	scn_free(s);
+	topo_free(t);
+}
+
+Test(hpcc, two_tier_flows_map_ids_to_hosts)
+{
+	char key[300];
+	struct topo *t;
+	struct scenario *s;
+
+	snprintf(key, sizeof(key), "file: %s", ts_src("tests/hpcc/two-tier.txt"));
+	s = resolve("hpcc", key, "tests/hpcc/two-tier-flow.txt", "", &t);
+	cr_assert_eq(s->wl.n_flows, 2);
+	cr_expect_eq(s->wl.flows[0].src, 0);
+	cr_expect_eq(s->wl.flows[0].dst, 7);
+	cr_expect_eq(s->wl.flows[1].src, 4);
+	cr_expect_eq(s->wl.flows[1].dst, 1);
+	cr_expect_eq(s->wl.flows[1].bytes, 10000);
+	cr_expect_eq(s->wl.flows[0].start, 0);
+	cr_expect_eq(s->wl.flows[1].start, 0);
+	scn_free(s);
+	topo_free(t);
+}
+
+Test(hpcc, on_another_topology_kind_ids_are_host_indices_after_start)
+{
+	struct topo *t;
+	struct scenario *s =
+	    resolve("star", "hosts: 4", "tests/hpcc/flow.txt", ", start: 10us", &t);
+
+	cr_assert_eq(s->wl.n_flows, 3);
+	cr_expect_eq(s->wl.flows[2].src, 2);
+	cr_expect_eq(s->wl.flows[2].dst, 3);
+	cr_expect_eq(s->wl.flows[2].start, 10000500, "after the workload's start");
+	scn_free(s);
+	topo_free(t);
+}
+
+Test(hpcc, a_run_on_hpcc_files_completes_every_flow)
+{
+	struct ts_proc p;
+	const char *yaml = ts_tmp("run.yaml"), *out = ts_tmp("out");
+	FILE *f = fopen(yaml, "w");
+	json_t *j, *flows;
+	json_error_t e;
+	char res[400];
+
+	cr_assert(f);
+	fprintf(f,
+		"name: hpcc-star\nstop: 10ms\ntopology: {kind: hpcc, file: %s}\n"
+		"workload: {kind: hpcc, file: %s}\n",
+		ts_src("tests/hpcc/star.txt"), ts_src("tests/hpcc/flow.txt"));
+	fclose(f);
+	ts_exec(&p, (const char *[]){"run", yaml, "-o", out, "--quiet", NULL});
+	cr_assert_eq(p.code, 0, "%s", p.err);
+	snprintf(res, sizeof(res), "%s/results.json", out);
+	j = json_load_file(res, 0, &e);
+	cr_assert(j, "%s", e.text);
+	flows = json_object_get(j, "flows");
+	cr_assert_eq(json_array_size(flows), 3);
+	for (size_t i = 0; i < 3; i++) {
+		json_t *fl = json_array_get(flows, i);
+
+		cr_expect_eq(json_integer_value(json_object_get(fl, "received")),
+			     json_integer_value(json_object_get(fl, "bytes")), "flow %zu", i);
+	}
+	cr_expect_str_eq(json_string_value(json_object_get(json_array_get(flows, 1), "src")), "h1");
+	json_decref(j);
+	ts_proc_free(&p);
+}
+
+/* ---- import ---------------------------------------------------------------------- */
+
+Test(hpcc, import_prints_the_yaml_of_both_files)
+{
+	struct ts_proc p;
+
+	ts_exec(&p, (const char *[]){"import", "hpcc-topology", "tests/hpcc/star.txt", NULL});
+	cr_assert_eq(p.code, 0, "%s", p.err);
+	cr_expect(strstr(p.out, "nodes:\n  - {name: h0, kind: host}\n"), "%s", p.out);
+	cr_expect(strstr(p.out, "  - {name: s4, kind: switch}\nlinks:\n"), "%s", p.out);
+	cr_expect(strstr(p.out, "  - {a: h3, b: s4, rate: 100Gbps, delay: 1us}\n"), "%s", p.out);
+	ts_proc_free(&p);
+	ts_exec(&p, (const char *[]){"import", "hpcc-flows", "tests/hpcc/flow.txt", NULL});
+	cr_assert_eq(p.code, 0, "%s", p.err);
+	cr_expect(strstr(p.out, "workload:\n  kind: flows\n  flows:\n"), "%s", p.out);
+	cr_expect(strstr(p.out, "    - {src: h1, dst: h3, size: 500000, start: 1us}    # pg 3\n"),
+		  "%s", p.out);
+	cr_expect(strstr(p.out, "    - {src: h2, dst: h3, size: 4096, start: 500ps}    # pg 1\n"),
+		  "%s", p.out);
+	ts_proc_free(&p);
+	ts_exec(&p, (const char *[]){"import", "hpcc-flows", "tests/hpcc/bad-flow-size.txt", NULL});
+	cr_expect_eq(p.code, 2);
+	cr_expect_str_eq(p.err, "rocesim: tests/hpcc/bad-flow-size.txt:2: size \"-5\" is not a "
+				"size in bytes above 0\n");
+	ts_proc_free(&p);
+}
