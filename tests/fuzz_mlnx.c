@@ -78,7 +78,7 @@ static void check_qos(const struct mlnx_qos *q, int lines)
 		if (!q->tsa[tc][0])
 			continue;
 		CHECK(!strcmp(q->tsa[tc], "ets") || !strcmp(q->tsa[tc], "strict") ||
-		      !strcmp(q->tsa[tc], "vendor"));
+		      !strcmp(q->tsa[tc], "vendor") || !strcmp(q->tsa[tc], "unknown"));
 		CHECK(q->bw[tc] <= 100);
 		CHECK(q->tc_line[tc] >= 1 && q->tc_line[tc] <= lines);
 		CHECK(q->has_tc);
