@@ -55,25 +55,6 @@ static int check_unused_keys(const struct loader *l, const struct raw_workload *
 	return 0;
 }
 
-/*
- * An input file named by key @key, relative to the folder of the scenario
- * (or overlay) naming it; from --set, relative to where the command runs.
- */
-static char *input_path(const struct loader *l, const char *key, const char *value)
-{
-	const char *file = scn__key_file(l, key), *slash = strrchr(file, '/');
-	size_t len;
-	char *p;
-
-	if (value[0] == '/' || !slash || scn__set_by_user(l->raw, key))
-		return strdup(value);
-	len = (size_t)(slash - file) + strlen(value) + 2;
-	p = malloc(len);
-	if (p)
-		snprintf(p, len, "%.*s/%s", (int)(slash - file), file, value);
-	return p;
-}
-
 /* A poisson workload: its load, duration and CDF file, read into @s->traffic. */
 static int check_poisson(const struct loader *l, const struct raw_workload *r, const char *prefix,
 			 struct scenario *s)
@@ -109,7 +90,7 @@ static int check_poisson(const struct loader *l, const struct raw_workload *r, c
 	memset(tr, 0, sizeof(*tr));
 	snprintf(tr->workload, sizeof(tr->workload), "%s", prefix);
 	scn__wpath(p, sizeof(p), prefix, "cdf");
-	if (!(tr->file = input_path(l, p, r->cdf)))
+	if (!(tr->file = scn__config_path(l, p, r->cdf)))
 		return -ENOMEM;
 	s->n_traffic++; /* freed with the scenario from here on */
 	tr->load = load;
@@ -141,7 +122,7 @@ static int check_hpcc(const struct loader *l, const struct raw_workload *r, cons
 	h = &h[s->n_hpcc];
 	memset(h, 0, sizeof(*h));
 	snprintf(h->workload, sizeof(h->workload), "%s", prefix);
-	if (!(h->file = input_path(l, p, r->file)))
+	if (!(h->file = scn__config_path(l, p, r->file)))
 		return -ENOMEM;
 	s->n_hpcc++; /* freed with the scenario from here on */
 	err = hpcc_flows_read(h->file, p, &h->flows, &d);
