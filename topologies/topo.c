@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/engine/textfile.h"
+
 /* Room for "#65535", the suffix of the last possible parallel link. */
 #define TOPO_SUFFIX_MAX 8
 
@@ -623,4 +625,23 @@ int32_t topo_find_link(const struct topo *t, const char *name)
 		if (strcmp(t->links[i].name, name) == 0)
 			return (int32_t)i;
 	return -1;
+}
+
+int topo_read_spec_file(const struct topo_spec *spec, const char *kind, char **text,
+			size_t *len, struct diag *d)
+{
+	const char *file = spec->file;
+	int err;
+
+	if (!file || !file[0]) {
+		diag_set(d, "", 0, "topology.file", "kind %s needs the path of a topology file",
+			 kind);
+		return -EINVAL;
+	}
+	err = textfile_read(file, text, len);
+	if (err)
+		/* the scenario's topology.file is at fault: its caller names that line */
+		diag_set(d, "", 0, "topology.file", "cannot read \"%s\": %s", file,
+			 textfile_strerror(err));
+	return err;
 }

@@ -147,6 +147,13 @@ int topo_finish(struct topo *t, struct diag *d);
  * name the topology file, its line and the key path ("links[3].b"); a file
  * that cannot be read is reported at "topology.file" with file "". */
 int topo_file_load(const struct topo_spec *spec, struct topo **out, struct diag *d);
+/*
+ * The text of @spec's topology.file for topology kind @kind (a file kind
+ * needs one) into *@text (@len bytes, free it): 0, or the error with @d
+ * naming topology.file (the scenario's line is its caller's to add).
+ */
+int topo_read_spec_file(const struct topo_spec *spec, const char *kind, char **text,
+			size_t *len, struct diag *d);
 
 /*
  * kind sonic: build the fabric @spec->sonic describes. Nodes: the hosts

@@ -327,17 +327,8 @@ int topo_hpcc_load(const struct topo_spec *spec, struct topo **out, struct diag 
 	int err;
 
 	*out = NULL;
-	if (!file || !file[0]) {
-		diag_set(d, "", 0, "topology.file", "kind hpcc needs the path of a topology file");
-		return -EINVAL;
-	}
-	err = textfile_read(file, &text, &len);
-	if (err) {
-		/* the scenario's topology.file is at fault: its caller names that line */
-		diag_set(d, "", 0, "topology.file", "cannot read \"%s\": %s", file,
-			 textfile_strerror(err));
+	if ((err = topo_read_spec_file(spec, "hpcc", &text, &len, d)))
 		return err;
-	}
 	err = topo_hpcc_parse(file, text, len, &h, d);
 	free(text);
 	if (err)

@@ -370,17 +370,8 @@ int topo_file_load(const struct topo_spec *spec, struct topo **out, struct diag 
 	int err;
 
 	*out = NULL;
-	if (!file || !file[0]) {
-		diag_set(d, "", 0, "topology.file", "kind file needs the path of a topology file");
-		return -EINVAL;
-	}
-	err = textfile_read(file, &text, &len);
-	if (err) {
-		/* the scenario's topology.file is at fault: its caller names that line */
-		diag_set(d, "", 0, "topology.file", "cannot read \"%s\": %s", file,
-			 textfile_strerror(err));
+	if ((err = topo_read_spec_file(spec, "file", &text, &len, d)))
 		return err;
-	}
 	err = ydoc_parse(file, text, len, &y, d);
 	if (err) {
 		if (d && !d->file[0])
