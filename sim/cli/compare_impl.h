@@ -94,9 +94,6 @@ int cmp_side_load(const char *path, struct cmp_side *s, char *err, size_t size);
  * @label. 0 or -ENOMEM. */
 int cmp_side_from_results(const json_t *res, const char *label, struct cmp_side *s);
 void cmp_side_free(struct cmp_side *s);
-/* Flatten the summary object @o under @prefix into @flat, as the sweep's
- * tables do (booleans as 0/1; null and lists left out). 0 or -ENOMEM. */
-int cmp_flatten(json_t *flat, const char *prefix, const json_t *o);
 
 /* ---- compare_stats.c ---- */
 

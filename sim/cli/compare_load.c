@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 
 #include "sim/cli/compare_impl.h"
+#include "sim/cli/sweep_impl.h"
 #include "sim/engine/textfile.h"
 
 static int fail(char *err, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -27,29 +28,6 @@ static int fail(char *err, size_t size, const char *fmt, ...)
 	vsnprintf(err, size, fmt, ap);
 	va_end(ap);
 	return -EINVAL;
-}
-
-int cmp_flatten(json_t *flat, const char *prefix, const json_t *o)
-{
-	const char *k;
-	json_t *v;
-
-	json_object_foreach((json_t *)o, k, v) {
-		char path[256];
-
-		snprintf(path, sizeof(path), "%s%s%s", prefix, *prefix ? "." : "", k);
-		if (json_is_object(v)) {
-			if (cmp_flatten(flat, path, v))
-				return -ENOMEM;
-		} else if (json_is_number(v) || json_is_string(v)) {
-			if (json_object_set(flat, path, v))
-				return -ENOMEM;
-		} else if (json_is_boolean(v)) {
-			if (json_object_set_new(flat, path, json_integer(json_is_true(v))))
-				return -ENOMEM;
-		}
-	}
-	return 0;
 }
 
 static int add_run(struct cmp_side *s, const char *point, uint64_t seed, json_t *flat)
@@ -82,7 +60,7 @@ int cmp_side_from_results(const json_t *res, const char *label, struct cmp_side 
 	s->path = strdup(label);
 	s->scenario = strdup(name ? name : "");
 	if (!flat || !s->path || !s->scenario ||
-	    cmp_flatten(flat, "", json_object_get(res, "summary"))) {
+	    sweep_flatten(flat, "", json_object_get(res, "summary"))) {
 		json_decref(flat);
 		return -ENOMEM;
 	}

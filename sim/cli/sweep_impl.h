@@ -225,6 +225,10 @@ void sweep_catch_signals(void);
 
 /* ---- sweep_tables.c ---- */
 
+/* Flatten the summary object @o under @prefix into @flat (path -> value;
+ * true/false as 1/0, other kinds left out): 0 or -ENOMEM. */
+int sweep_flatten(json_t *flat, const char *prefix, const json_t *o);
+
 /*
  * Write sweep.csv and summary.csv into @dir (atomically: a temporary
  * renamed into place) from the runs' results.json, and print the table of

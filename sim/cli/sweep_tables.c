@@ -80,18 +80,17 @@ int sweep_write_file(const char *dir, const char *name, const char *text, size_t
 	return err;
 }
 
-/* Flatten the summary object @o under @prefix into @flat (path -> value). */
-static int flatten(json_t *flat, const char *prefix, json_t *o)
+int sweep_flatten(json_t *flat, const char *prefix, const json_t *o)
 {
 	const char *k;
 	json_t *v;
 
-	json_object_foreach(o, k, v) {
+	json_object_foreach((json_t *)o, k, v) {
 		char path[256];
 
 		snprintf(path, sizeof(path), "%s%s%s", prefix, *prefix ? "." : "", k);
 		if (json_is_object(v)) {
-			if (flatten(flat, path, v))
+			if (sweep_flatten(flat, path, v))
 				return -ENOMEM;
 		} else if (json_is_number(v) || json_is_string(v)) {
 			if (json_object_set(flat, path, v))
@@ -182,7 +181,7 @@ static int load(const struct sweep_run *runs, size_t n, const char *dir, struct 
 			continue;
 		}
 		t->flat[i] = json_object();
-		if (!t->flat[i] || flatten(t->flat[i], "", sum)) {
+		if (!t->flat[i] || sweep_flatten(t->flat[i], "", sum)) {
 			json_decref(res);
 			return -ENOMEM;
 		}
