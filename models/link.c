@@ -116,6 +116,7 @@ static void on_tx_done(void *obj, uint64_t arg)
 	p->tx_packets++;
 	p->tx_bytes += pkt->frame;
 	c->tot.packet_hops++;
+	c->tot.data_hops += pkt->kind == PKT_DATA;
 	pkt->t = evq_now(c->q) + p->delay;
 	if (!p->wire.head)
 		mctx_arm(c, &p->arrive, pkt->t);

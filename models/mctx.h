@@ -20,6 +20,7 @@ struct mctx_totals {
 	uint64_t sent_bytes, received_bytes, dropped_bytes;
 	uint64_t sent_packets, received_packets, dropped_packets;
 	uint64_t packet_hops;    /* packets serialized onto any link */
+	uint64_t data_hops;      /* ... of them data packets */
 	uint64_t unroutable;	 /* drops for want of a route (not lossless drops) */
 	uint64_t lossless_drops; /* drops of packets of a lossless priority */
 	uint64_t ecn_marked;

@@ -464,7 +464,7 @@ json_t *res_build(const struct sim *sim)
 	for (uint32_t i = 0; i < n->n_colls; i++)
 		colls = push(colls, coll_json(n->colls[i]));
 	root = json_pack(
-		"{s:i,s:s,s:o,s:{s:o,s:o,s:o,s:o,s:o,s:o,s:s,s:o,s:o,s:o},"
+		"{s:i,s:s,s:o,s:{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:s,s:o,s:o,s:o},"
 		"s:{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,"
 		"s:{s:o,s:o,s:o,s:o}},s:o,s:o,s:o}",
 		"schema_version", RES_SCHEMA_VERSION, "scenario", sim->scn->name, "seed",
@@ -473,7 +473,7 @@ json_t *res_build(const struct sim *sim)
 		json_real(sim->wall_s > 0 ? (double)sim->events / sim->wall_s : 0.0), "packet_hops",
 		uint_j(tot->packet_hops), "packet_hops_per_s",
 		json_real(sim->wall_s > 0 ? (double)tot->packet_hops / sim->wall_s : 0.0),
-		"sim_time_us", real3(simtime_to_us(sim->end_time)), "end", sim_end_str(sim->end),
+		"data_packet_hops", uint_j(tot->data_hops), "sim_time_us", real3(simtime_to_us(sim->end_time)), "end", sim_end_str(sim->end),
 		"peak_packets", uint_j(n->ctx.pool.peak), "peak_rss_kb", uint_j(peak_rss_kb()),
 		"queue_peak", uint_j(evq_peak(sim->q)), "summary", "sim_time_us",
 		real3(simtime_to_us(sim->end_time)), "flows", uint_j(n->n_wl_flows), "flows_done",
