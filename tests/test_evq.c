@@ -212,3 +212,76 @@ Test(evq, a_timer_rearmed_from_its_callback_fires_again)
 	cr_assert_eq(evq_size(s.q), 0);
 	evq_free(s.q);
 }
+
+/*
+ * The queue's two levels (calendar buckets near, a heap beyond) and its
+ * resizing must not change the order: phases of very dense events (gaps of
+ * a few ps), sparse ones (ms apart) and near events mixed with far timers
+ * (1 s ahead), with moves and cancels, always fire in (time, seq) order.
+ */
+struct phases {
+	struct evq *q;
+	gsl_rng *r;
+	struct evq_timer t[1000];
+	simtime_t last;
+	uint64_t last_seq;
+	size_t fired, bad;
+};
+
+static simtime_t phase_delay(struct phases *p)
+{
+	switch ((p->fired / 40000) % 3) {
+	case 0:
+		return gsl_rng_uniform_int(p->r, 100);
+	case 1:
+		return gsl_rng_uniform_int(p->r, 1000000) * 10000; /* up to 10 ms */
+	default:
+		return gsl_rng_uniform_int(p->r, 16) ? gsl_rng_uniform_int(p->r, 1000000)
+						     : 1000000000000UL;
+	}
+}
+
+static void phase_fire(void *obj, uint64_t arg)
+{
+	struct phases *p = obj;
+	simtime_t now = evq_now(p->q);
+
+	if (now < p->last || (now == p->last && p->t[arg].seq <= p->last_seq) ||
+	    now != p->t[arg].when)
+		p->bad++;
+	p->last = now;
+	p->last_seq = p->t[arg].seq;
+	if (++p->fired >= 300000)
+		return;
+	p->bad += evq_arm(p->q, &p->t[arg], now + phase_delay(p)) != 0;
+	if (!gsl_rng_uniform_int(p->r, 8)) {
+		size_t k = gsl_rng_uniform_int(p->r, 1000);
+
+		if (evq_pending(p->q, &p->t[k]) && gsl_rng_uniform_int(p->r, 2))
+			evq_cancel(p->q, &p->t[k]);
+		else
+			p->bad += evq_arm(p->q, &p->t[k], now + phase_delay(p)) != 0;
+	}
+}
+
+Test(evq, dense_sparse_and_far_phases_keep_time_and_insertion_order)
+{
+	struct phases p = {.q = evq_new(), .r = gsl_rng_alloc(gsl_rng_mt19937)};
+	size_t pending = 0;
+
+	for (size_t i = 0; i < 1000; i++) {
+		evq_timer_init(&p.t[i], phase_fire, &p);
+		p.t[i].arg = i;
+		cr_assert_eq(evq_arm(p.q, &p.t[i], gsl_rng_uniform_int(p.r, 50)), 0);
+	}
+	while (evq_step(p.q))
+		;
+	cr_assert_eq(p.bad, 0, "%zu events out of order", p.bad);
+	cr_assert_geq(p.fired, 300000);
+	for (size_t i = 0; i < 1000; i++)
+		pending += evq_pending(p.q, &p.t[i]);
+	cr_assert_eq(pending, 0);
+	cr_assert_eq(evq_size(p.q), 0);
+	gsl_rng_free(p.r);
+	evq_free(p.q);
+}

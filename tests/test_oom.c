@@ -32,6 +32,9 @@ static void count(void *obj, uint64_t arg)
 	++*(int *)obj;
 }
 
+/* beyond the event queue's calendar, so that events go to its heap */
+#define FAR ((simtime_t)1000000000)
+
 Test(oom, an_arm_that_cannot_grow_the_heap_fails_and_changes_nothing)
 {
 	struct evq *q = evq_new();
@@ -39,24 +42,24 @@ Test(oom, an_arm_that_cannot_grow_the_heap_fails_and_changes_nothing)
 	int fired = 0;
 
 	cr_assert_not_null(q);
-	/* the heap starts with room for 256 */
+	/* the far heap starts with room for 256; 1 ms is beyond the calendar */
 	for (int i = 0; i < 257; i++)
 		evq_timer_init(&t[i], count, &fired);
 	for (int i = 0; i < 256; i++)
-		cr_assert_eq(evq_arm(q, &t[i], (simtime_t)i), 0);
+		cr_assert_eq(evq_arm(q, &t[i], FAR + (simtime_t)i), 0);
 	failalloc_set(1, 0);
-	cr_assert_eq(evq_arm(q, &t[256], 1000), -ENOMEM);
+	cr_assert_eq(evq_arm(q, &t[256], FAR + 1000), -ENOMEM);
 	cr_assert_eq(failalloc_failed(), 1);
 	cr_assert(!evq_pending(q, &t[256]));
 	cr_assert_eq(evq_size(q), 256);
 	/* a pending timer moves without allocating */
-	cr_assert_eq(evq_arm(q, &t[0], 500), 0);
+	cr_assert_eq(evq_arm(q, &t[0], FAR + 500), 0);
 	failalloc_set(0, 0);
-	cr_assert_eq(evq_arm(q, &t[256], 1000), 0);
+	cr_assert_eq(evq_arm(q, &t[256], FAR + 1000), 0);
 	while (evq_step(q))
 		;
 	cr_assert_eq(fired, 257);
-	cr_assert_eq(evq_now(q), 1000);
+	cr_assert_eq(evq_now(q), FAR + 1000);
 	evq_free(q);
 }
 
@@ -70,13 +73,13 @@ Test(oom, a_post_that_cannot_grow_the_pool_or_the_heap_returns_null)
 	cr_assert_null(evq_post(q, 10, count, &fired, 0));
 	cr_assert_eq(evq_size(q), 0);
 	for (int i = 0; i < 256; i++)
-		cr_assert_not_null(evq_post(q, 10, count, &fired, 0));
-	failalloc_set(1, 0); /* the heap, full at 256 */
-	cr_assert_null(evq_post(q, 10, count, &fired, 0));
+		cr_assert_not_null(evq_post(q, FAR, count, &fired, 0));
+	failalloc_set(1, 0); /* the far heap, full at 256 */
+	cr_assert_null(evq_post(q, FAR, count, &fired, 0));
 	cr_assert_eq(failalloc_failed(), 1);
 	cr_assert_eq(evq_size(q), 256);
 	failalloc_set(0, 0);
-	cr_assert_not_null(evq_post(q, 20, count, &fired, 0));
+	cr_assert_not_null(evq_post(q, FAR + 20, count, &fired, 0));
 	while (evq_step(q))
 		;
 	cr_assert_eq(fired, 257);

@@ -3,7 +3,8 @@
  * pending; each step pops the earliest and re-arms it a random delay later
  * (uniform in [0, 2 us), as links and pacers do). Prints pop+push pairs per
  * second for several N. experiments/meson.build builds it against evq.c
- * compiled as a binary heap (evq_bench_2) and as a 4-ary heap (evq_bench_4).
+ * as it is (evq_bench_calendar) and with the binary heap alone
+ * (evq_bench_heap).
  */
 #include <gsl/gsl_rng.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Benchmarks: runs each scenario in experiments/bench/ several times and
 # prints the median events/s, packet-hops/s, wall time and peak RSS, then
-# the event-queue hold benchmark for a binary and a 4-ary heap.
+# the event-queue hold benchmark for the calendar queue and the heap alone.
 # usage: experiments/bench/run.sh [ROCESIM] [REPEATS]   (make bench)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -29,10 +29,10 @@ for scn in "$here"/*.yaml; do
 	printf '%-28s %12s %14s %10s %10s\n' "$name" "$ev" "$hops" "$wall" "$rss"
 done
 
-for arity in 2 4; do
-	if [ -x "$bindir/experiments/evq_bench_$arity" ]; then
+for kind in calendar heap; do
+	if [ -x "$bindir/experiments/evq_bench_$kind" ]; then
 		echo
-		echo "event queue hold benchmark, $arity-ary heap (pop + re-arm, millions/s):"
-		"$bindir/experiments/evq_bench_$arity"
+		echo "event queue hold benchmark, $kind (pop + re-arm, millions/s):"
+		"$bindir/experiments/evq_bench_$kind"
 	fi
 done

@@ -49,8 +49,16 @@ static inline int ck_muldiv(uint64_t a, uint64_t b, uint64_t c, uint64_t *out)
 /* @a x @b / @c rounded up (@c > 0). */
 static inline int ck_muldiv_up(uint64_t a, uint64_t b, uint64_t c, uint64_t *out)
 {
-	ck_u128 p = (ck_u128)a * b;
-	ck_u128 r = p / c + (p % c != 0);
+	uint64_t p64;
+	ck_u128 p, r;
+
+	/* the packet path's case: a product that fits, a 64-bit division */
+	if (!__builtin_mul_overflow(a, b, &p64)) {
+		*out = p64 / c + (p64 % c != 0);
+		return 0;
+	}
+	p = (ck_u128)a * b;
+	r = p / c + (p % c != 0);
 
 	if (r > UINT64_MAX)
 		return -ERANGE;

@@ -1,22 +1,45 @@
 /*
- * evq: implicit d-ary min-heap of timers ordered by (when, seq), plus a
- * pool of one-off events. EVQ_ARITY picks the fan-out: 2 (a binary heap) by
- * default, chosen by measurement (README, "Event core");
- * experiments/bench/evq_bench builds this file with 2 and 4 to compare.
+ * evq: a two-level event queue ordered by (when, seq), plus a pool of
+ * one-off events.
+ *
+ * Near events sit in a calendar (Brown, "Calendar queues", CACM 1988): a
+ * circular array of buckets of 2^shift ps each, covering the window
+ * [cur, cur + nb) of bucket numbers from the bucket of the clock; a bucket
+ * is a list sorted by (when, seq), and a two-level bitmap finds the next
+ * non-empty bucket. Events beyond the window wait in a binary min-heap
+ * (the far heap) and move into the calendar as the window reaches them, so
+ * every calendar event is earlier than every heap event. Every 4096 events
+ * the bucket width is set to about twice the mean gap between events and
+ * the bucket count to about twice the pending events (the calendar is
+ * rebuilt when either is off by more than a factor of 2): a bucket then
+ * holds one or two events, insertion and removal cost O(1) whatever the
+ * number pending, and only timers far ahead (DCQCN, retransmission,
+ * sampling) pay the heap's O(log n). Known weakness: a width set for one
+ * phase of a run is wrong for the next until the next check (at most 4096
+ * events later); events then crowd a bucket or fall to the heap for a while.
+ *
+ * Built with -DEVQ_WHEEL=0 (experiments/bench/evq_bench_heap), everything
+ * goes to the heap: the binary heap alone, for comparison.
  */
 #include "sim/engine/evq.h"
 
 #include <assert.h>
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
-#ifndef EVQ_ARITY
-#define EVQ_ARITY 2
+#ifndef EVQ_WHEEL
+#define EVQ_WHEEL 1
 #endif
 
 #define POOL_CHUNK 1024
+#define ADAPT_EVERY 4096
+#define NB_MIN ((size_t)1 << 8)
+#define NB_MAX ((size_t)1 << 21)
+#define SHIFT_INIT 16 /* 65.5 ns until the first measurement */
+#define SHIFT_MAX 40
+#define CROWDED 32 /* list steps of one insertion that call for narrower buckets */
 
-/* 16 bytes: four siblings of a 4-ary heap share one 64-byte cache line. */
 struct evq_entry {
 	simtime_t when;
 	struct evq_timer *t; /* holds the tie-breaking sequence number */
@@ -28,18 +51,38 @@ struct pool_chunk {
 };
 
 struct evq {
+	/* the far heap */
 	struct evq_entry *heap;
-	size_t n, cap;
+	size_t n_heap, cap;
+	/* the calendar: bucket[i] is the earliest of a circular list sorted by
+	 * (when, seq) whose last is bucket[i]->prev; bit i of bits says it is
+	 * non-empty, bit j of sum that bits[j] is not 0 */
+	struct evq_timer **bucket;
+	uint64_t *bits, *sum;
+	size_t nb;      /* buckets, a power of 2; 0 without the calendar */
+	unsigned shift; /* bucket width 2^shift ps */
+	uint64_t cur;   /* bucket number of the clock: the window's start */
+	size_t n_wheel;
+	struct evq_timer *min; /* the calendar's earliest, or NULL if not known */
+	size_t n;              /* pending: n_heap + n_wheel */
+
 	simtime_t now;
 	uint64_t seq;
 	uint64_t fired;
 	size_t peak;
-	struct evq_timer *running; /* at the top while its callback runs */
+	simtime_t adapt_from; /* the clock at the last width check */
 	struct evq_timer *free_ev; /* free list, linked through obj */
 	struct pool_chunk *chunks;
 };
 
-static inline int before(const struct evq_entry *a, const struct evq_entry *b)
+static inline int before(const struct evq_timer *a, const struct evq_timer *b)
+{
+	return a->when < b->when || (a->when == b->when && a->seq < b->seq);
+}
+
+/* ---- the far heap ---- */
+
+static inline int entry_before(const struct evq_entry *a, const struct evq_entry *b)
 {
 	return a->when < b->when || (a->when == b->when && a->t->seq < b->t->seq);
 }
@@ -53,9 +96,9 @@ static inline void place(struct evq *q, size_t i, struct evq_entry e)
 static void sift_up(struct evq *q, size_t i, struct evq_entry e)
 {
 	while (i > 0) {
-		size_t parent = (i - 1) / EVQ_ARITY;
+		size_t parent = (i - 1) / 2;
 
-		if (!before(&e, &q->heap[parent]))
+		if (!entry_before(&e, &q->heap[parent]))
 			break;
 		place(q, i, q->heap[parent]);
 		i = parent;
@@ -66,37 +109,247 @@ static void sift_up(struct evq *q, size_t i, struct evq_entry e)
 static void sift_down(struct evq *q, size_t i, struct evq_entry e)
 {
 	for (;;) {
-		size_t first = i * EVQ_ARITY + 1, best, last;
+		size_t c = 2 * i + 1;
 
-		if (first >= q->n)
+		if (c >= q->n_heap)
 			break;
-		best = first;
-		last = first + EVQ_ARITY < q->n ? first + EVQ_ARITY : q->n;
-		for (size_t c = first + 1; c < last; c++)
-			if (before(&q->heap[c], &q->heap[best]))
-				best = c;
-		if (!before(&q->heap[best], &e))
+		if (c + 1 < q->n_heap && entry_before(&q->heap[c + 1], &q->heap[c]))
+			c++;
+		if (!entry_before(&q->heap[c], &e))
 			break;
-		place(q, i, q->heap[best]);
-		i = best;
+		place(q, i, q->heap[c]);
+		i = c;
 	}
 	place(q, i, e);
 }
 
-/* Take entry @i out of the heap. */
-static void remove_at(struct evq *q, size_t i)
+static void heap_remove(struct evq *q, struct evq_timer *t)
 {
+	size_t i = t->slot - 1;
 	struct evq_entry last;
 
-	q->heap[i].t->slot = 0;
-	last = q->heap[--q->n];
-	if (i == q->n)
+	t->slot = 0;
+	last = q->heap[--q->n_heap];
+	if (i == q->n_heap)
 		return;
-	if (i > 0 && before(&last, &q->heap[(i - 1) / EVQ_ARITY]))
+	if (i > 0 && entry_before(&last, &q->heap[(i - 1) / 2]))
 		sift_up(q, i, last);
 	else
 		sift_down(q, i, last);
 }
+
+/* The heap has room (evq_arm grows it first). */
+static void heap_push(struct evq *q, struct evq_timer *t)
+{
+	struct evq_entry e = {t->when, t};
+
+	sift_up(q, q->n_heap++, e);
+}
+
+static int heap_reserve(struct evq *q, size_t n)
+{
+	size_t cap = q->cap;
+	struct evq_entry *h;
+
+	if (n <= cap)
+		return 0;
+	while (cap < n)
+		cap *= 2;
+	h = realloc(q->heap, cap * sizeof(*h));
+	if (!h)
+		return -ENOMEM;
+	q->heap = h;
+	q->cap = cap;
+	return 0;
+}
+
+/* ---- the calendar ---- */
+
+static inline size_t wheel_index(const struct evq *q, simtime_t when)
+{
+	return (size_t)(when >> q->shift) & (q->nb - 1);
+}
+
+static inline int in_window(const struct evq *q, simtime_t when)
+{
+	return (when >> q->shift) - q->cur < q->nb;
+}
+
+/* File @t in its bucket; returns the list steps it took (crowding). */
+static unsigned wheel_put(struct evq *q, struct evq_timer *t)
+{
+	size_t i = wheel_index(q, t->when);
+	struct evq_timer *h = q->bucket[i], *p;
+	unsigned steps = 0;
+
+	t->wheel = 1;
+	if (!q->n_wheel++)
+		q->min = t;
+	else if (q->min && before(t, q->min))
+		q->min = t;
+	if (!h) {
+		t->next = t->prev = t;
+		q->bucket[i] = t;
+		q->bits[i >> 6] |= 1ULL << (i & 63);
+		q->sum[i >> 12] |= 1ULL << ((i >> 6) & 63);
+		return 0;
+	}
+	/* from the last: new events mostly go last (their seq is the largest) */
+	for (p = h->prev; before(t, p); p = p->prev) {
+		steps++;
+		if (p == h) {
+			q->bucket[i] = t; /* the new earliest: after the last, i.e. first */
+			p = h->prev;
+			break;
+		}
+	}
+	t->prev = p;
+	t->next = p->next;
+	p->next->prev = t;
+	p->next = t;
+	return steps;
+}
+
+static void wheel_remove(struct evq *q, struct evq_timer *t)
+{
+	size_t i = wheel_index(q, t->when);
+
+	t->wheel = 0;
+	q->n_wheel--;
+	if (q->min == t)
+		q->min = NULL;
+	if (t->next == t) {
+		q->bucket[i] = NULL;
+		q->bits[i >> 6] &= ~(1ULL << (i & 63));
+		if (!q->bits[i >> 6])
+			q->sum[i >> 12] &= ~(1ULL << ((i >> 6) & 63));
+		return;
+	}
+	t->prev->next = t->next;
+	t->next->prev = t->prev;
+	if (q->bucket[i] == t)
+		q->bucket[i] = t->next;
+}
+
+/* First non-empty bucket at or after @i, or nb. */
+static size_t next_bucket_from(const struct evq *q, size_t i)
+{
+	size_t w = i >> 6, s;
+	uint64_t m;
+
+	m = q->bits[w] & (~0ULL << (i & 63));
+	if (m)
+		return (w << 6) | (size_t)__builtin_ctzll(m);
+	w++;
+	if ((w << 6) >= q->nb)
+		return q->nb;
+	s = w >> 6;
+	m = q->sum[s] & (~0ULL << (w & 63));
+	for (;;) {
+		if (m) {
+			w = (s << 6) | (size_t)__builtin_ctzll(m);
+			return (w << 6) | (size_t)__builtin_ctzll(q->bits[w]);
+		}
+		if (++s << 12 >= q->nb)
+			return q->nb;
+		m = q->sum[s];
+	}
+}
+
+/* The earliest bucket of the calendar (which is not empty). */
+static size_t first_bucket(const struct evq *q)
+{
+	size_t start = (size_t)q->cur & (q->nb - 1);
+	size_t i = next_bucket_from(q, start);
+
+	return i < q->nb ? i : next_bucket_from(q, 0);
+}
+
+/* The window moved: bring in the heap's events it now covers. */
+static inline void migrate(struct evq *q)
+{
+	while (q->n_heap && in_window(q, q->heap[0].when)) {
+		struct evq_timer *t = q->heap[0].t;
+
+		heap_remove(q, t);
+		wheel_put(q, t);
+	}
+}
+
+/*
+ * Set the calendar to @nb buckets of 2^@shift ps and re-file every event.
+ * Keeps the old calendar when memory runs short (only speed suffers).
+ */
+static void rebuild(struct evq *q, size_t nb, unsigned shift)
+{
+	size_t nsum = (nb + 4095) >> 12;
+	struct evq_timer **bucket = calloc(nb, sizeof(*bucket));
+	uint64_t *bits = calloc(nb / 64, sizeof(*bits)), *sum = calloc(nsum, sizeof(*sum));
+	struct evq_timer *list = NULL;
+
+	if (!bucket || !bits || !sum || heap_reserve(q, q->n_heap + q->n_wheel)) {
+		free(bucket);
+		free(bits);
+		free(sum);
+		return;
+	}
+	/* take the calendar's events out (chained through next) */
+	for (size_t i = 0; q->n_wheel && i < q->nb; i++) {
+		struct evq_timer *h = q->bucket[i];
+
+		if (!h)
+			continue;
+		h->prev->next = NULL;
+		for (struct evq_timer *t = h, *nx; t; t = nx) {
+			nx = t->next;
+			t->wheel = 0;
+			t->next = list;
+			list = t;
+			q->n_wheel--;
+		}
+	}
+	free(q->bucket);
+	free(q->bits);
+	free(q->sum);
+	q->bucket = bucket;
+	q->bits = bits;
+	q->sum = sum;
+	q->nb = nb;
+	q->shift = shift;
+	q->cur = q->now >> shift;
+	/* every event to the heap, then the window's back into the calendar */
+	q->min = NULL;
+	while (list) {
+		struct evq_timer *t = list;
+
+		list = t->next;
+		heap_push(q, t);
+	}
+	migrate(q);
+}
+
+static unsigned log2_floor(uint64_t x)
+{
+	return x ? 63u - (unsigned)__builtin_clzll(x) : 0;
+}
+
+/* Every ADAPT_EVERY events: width from the mean gap, count from the load. */
+static void adapt(struct evq *q)
+{
+	simtime_t gap = (q->now - q->adapt_from) / ADAPT_EVERY;
+	size_t n = q->n, nb = NB_MIN;
+	unsigned shift = log2_floor(2 * gap + 1);
+
+	q->adapt_from = q->now;
+	if (shift > SHIFT_MAX)
+		shift = SHIFT_MAX;
+	while (nb < 2 * n && nb < NB_MAX)
+		nb *= 2;
+	if (shift + 1 < q->shift || shift > q->shift + 1 || nb > 2 * q->nb || 4 * nb < q->nb)
+		rebuild(q, nb, shift);
+}
+
+/* ---- the queue ---- */
 
 struct evq *evq_new(void)
 {
@@ -109,6 +362,17 @@ struct evq *evq_new(void)
 	if (!q->heap) {
 		free(q);
 		return NULL;
+	}
+	q->shift = SHIFT_INIT;
+	if (EVQ_WHEEL) {
+		q->nb = NB_MIN;
+		q->bucket = calloc(q->nb, sizeof(*q->bucket));
+		q->bits = calloc(q->nb / 64, sizeof(*q->bits));
+		q->sum = calloc(1, sizeof(*q->sum));
+		if (!q->bucket || !q->bits || !q->sum) {
+			evq_free(q);
+			return NULL;
+		}
 	}
 	return q;
 }
@@ -123,42 +387,44 @@ void evq_free(struct evq *q)
 		q->chunks = c->next;
 		free(c);
 	}
+	free(q->bucket);
+	free(q->bits);
+	free(q->sum);
 	free(q->heap);
 	free(q);
 }
 
+static void unqueue(struct evq *q, struct evq_timer *t)
+{
+	if (t->wheel)
+		wheel_remove(q, t);
+	else if (t->slot)
+		heap_remove(q, t);
+}
+
 int evq_arm(struct evq *q, struct evq_timer *t, simtime_t when)
 {
-	struct evq_entry e = {when, t};
-
 	assert(when >= q->now && "an event may not be scheduled in the past");
-	if (!t->slot && q->n == q->cap) {
-		/* grow first, so that a failure leaves everything as it was */
-		size_t cap = q->cap * 2;
-		struct evq_entry *h = realloc(q->heap, cap * sizeof(*h));
-
-		if (!h)
-			return -ENOMEM;
-		q->heap = h;
-		q->cap = cap;
+	/* room in the heap first, so that a failure leaves everything as it was */
+	if (q->n_heap == q->cap && heap_reserve(q, q->cap * 2))
+		return -ENOMEM;
+	if (t->wheel) {
+		wheel_remove(q, t);
+	} else if (t->slot) {
+		heap_remove(q, t);
+	} else if (++q->n > q->peak) {
+		q->peak = q->n;
 	}
-	if (t == q->running)
-		q->running = NULL; /* re-armed from its own callback: moved in place */
 	t->when = when;
 	t->seq = q->seq++;
-	if (t->slot) {
-		size_t i = t->slot - 1;
-
-		/* the new sequence number is the largest: ties move it down */
-		if (i > 0 && before(&e, &q->heap[(i - 1) / EVQ_ARITY]))
-			sift_up(q, i, e);
-		else
-			sift_down(q, i, e);
+	if (!q->nb || !in_window(q, when)) {
+		heap_push(q, t);
 		return 0;
 	}
-	sift_up(q, q->n++, e);
-	if (q->n > q->peak)
-		q->peak = q->n;
+	if (wheel_put(q, t) > CROWDED && q->shift > 0)
+		rebuild(q, q->nb, q->shift > 4 ? q->shift - 4 : 0); /* buckets 16x narrower */
+	else if (q->n > 2 * q->nb && q->nb < NB_MAX)
+		rebuild(q, 4 * q->nb < NB_MAX ? 4 * q->nb : NB_MAX, q->shift); /* more buckets */
 	return 0;
 }
 
@@ -170,16 +436,14 @@ static void pool_put(struct evq *q, struct evq_timer *t)
 
 void evq_cancel(struct evq *q, struct evq_timer *t)
 {
-	if (t == q->running)
-		q->running = NULL;
-	if (t->slot)
-		remove_at(q, t->slot - 1);
+	if (t->wheel || t->slot)
+		q->n--;
+	unqueue(q, t);
 	if (t->pooled)
 		pool_put(q, t);
 }
 
-struct evq_timer *evq_post(struct evq *q, simtime_t when, evq_fn fn, void *obj,
-			   uint64_t arg)
+struct evq_timer *evq_post(struct evq *q, simtime_t when, evq_fn fn, void *obj, uint64_t arg)
 {
 	struct evq_timer *t;
 
@@ -191,8 +455,8 @@ struct evq_timer *evq_post(struct evq *q, simtime_t when, evq_fn fn, void *obj,
 		c->next = q->chunks;
 		q->chunks = c;
 		for (size_t i = 0; i < POOL_CHUNK; i++) {
+			evq_timer_init(&c->ev[i], NULL, NULL);
 			c->ev[i].pooled = 1;
-			c->ev[i].slot = 0;
 			pool_put(q, &c->ev[i]);
 		}
 	}
@@ -208,47 +472,66 @@ struct evq_timer *evq_post(struct evq *q, simtime_t when, evq_fn fn, void *obj,
 	return t;
 }
 
-simtime_t evq_peek(const struct evq *q)
+simtime_t evq_peek(struct evq *q)
 {
-	return q->n ? q->heap[0].when : SIMTIME_NEVER;
+	if (q->n_wheel) {
+		if (!q->min)
+			q->min = q->bucket[first_bucket(q)];
+		return q->min->when;
+	}
+	return q->n_heap ? q->heap[0].when : SIMTIME_NEVER;
+}
+
+/* The earliest event; moves the window to its bucket. */
+static struct evq_timer *take_first(struct evq *q)
+{
+	struct evq_timer *t;
+	uint64_t b;
+
+	if (!q->nb) {
+		if (!q->n_heap)
+			return NULL;
+		t = q->heap[0].t;
+		heap_remove(q, t);
+		return t;
+	}
+	if (!q->n_wheel) {
+		if (!q->n_heap)
+			return NULL;
+		q->cur = q->heap[0].when >> q->shift;
+		migrate(q);
+	}
+	t = q->min ? q->min : q->bucket[first_bucket(q)];
+	b = t->when >> q->shift;
+	if (b != q->cur) {
+		q->cur = b;
+		migrate(q);
+	}
+	wheel_remove(q, t);
+	return t;
 }
 
 int evq_step(struct evq *q)
 {
-	struct evq_timer *t;
-	evq_fn fn;
-	void *obj;
-	uint64_t arg;
+	struct evq_timer *t = take_first(q);
 
-	assert(!q->running && "evq_step may not be called from an event");
-	if (!q->n)
+	if (!t)
 		return 0;
-	t = q->heap[0].t;
-	assert(q->heap[0].when >= q->now && "time went backwards");
-	q->now = q->heap[0].when;
-	q->fired++;
+	q->n--;
+	assert(t->when >= q->now && "time went backwards");
+	q->now = t->when;
+	if (!(++q->fired % ADAPT_EVERY) && q->nb)
+		adapt(q);
 	if (t->pooled) {
-		remove_at(q, 0);
-		fn = t->fn;
-		obj = t->obj;
-		arg = t->arg;
+		evq_fn fn = t->fn;
+		void *obj = t->obj;
+		uint64_t arg = t->arg;
+
 		pool_put(q, t);
 		fn(obj, arg);
 		return 1;
 	}
-	/*
-	 * An embedded timer stays at the top while its callback runs: most
-	 * callbacks re-arm their own timer (a link's next arrival, a port's
-	 * next packet), and moving it down in place costs one sift instead of
-	 * a pop and a push. Nothing else can go before it meanwhile: other
-	 * events are at or after now with a larger sequence number.
-	 */
-	q->running = t;
 	t->fn(t->obj, t->arg);
-	if (q->running == t) {
-		q->running = NULL;
-		remove_at(q, t->slot - 1);
-	}
 	return 1;
 }
 
@@ -259,7 +542,7 @@ simtime_t evq_now(const struct evq *q)
 
 size_t evq_size(const struct evq *q)
 {
-	return q->n - (q->running ? 1 : 0);
+	return q->n;
 }
 
 uint64_t evq_fired(const struct evq *q)
@@ -274,5 +557,6 @@ size_t evq_peak(const struct evq *q)
 
 int evq_pending(const struct evq *q, const struct evq_timer *t)
 {
-	return t->slot != 0 && t != q->running;
+	(void)q;
+	return t->wheel || t->slot;
 }

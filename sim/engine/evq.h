@@ -27,8 +27,10 @@ struct evq_timer {
 	evq_fn fn;
 	void *obj;
 	uint64_t arg;
-	uint32_t slot;   /* heap position + 1; 0 when not pending */
-	uint32_t pooled; /* 1 for evq_post events, returned to the pool */
+	struct evq_timer *next, *prev; /* its bucket's list, while in the calendar */
+	uint32_t slot;   /* far heap position + 1; 0 when not in the heap */
+	uint16_t wheel;  /* 1 while in the calendar */
+	uint16_t pooled; /* 1 for evq_post events, returned to the pool */
 };
 
 struct evq;
@@ -44,7 +46,9 @@ static inline void evq_timer_init(struct evq_timer *t, evq_fn fn, void *obj)
 	t->fn = fn;
 	t->obj = obj;
 	t->arg = 0;
+	t->next = t->prev = NULL;
 	t->slot = 0;
+	t->wheel = 0;
 	t->pooled = 0;
 }
 
@@ -67,7 +71,7 @@ __attribute__((warn_unused_result)) struct evq_timer *evq_post(struct evq *q, si
 							       evq_fn fn, void *obj, uint64_t arg);
 
 /* Time of the earliest pending event, or SIMTIME_NEVER. */
-simtime_t evq_peek(const struct evq *q);
+simtime_t evq_peek(struct evq *q);
 /* Advance the clock to the earliest event and run it. 0 if none was left. */
 int evq_step(struct evq *q);
 
