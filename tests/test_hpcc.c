@@ -341,3 +341,27 @@ Test(hpcc, what_follows_the_announced_flows_and_links_is_not_read)
 		topo_hpcc_free(&h);
 	}
 }
+
+/* the switch ids' line is as long as the switches are many (56 in HPCC's fat.txt) */
+Test(hpcc, a_switch_line_of_any_length_is_read)
+{
+	char text[4096];
+	size_t n = (size_t)snprintf(text, sizeof(text), "301 300 0\n");
+	struct topo_hpcc h;
+	struct diag d = {0};
+
+	for (uint32_t id = 1; id <= 300; id++)
+		n += (size_t)snprintf(text + n, sizeof(text) - n, " %u", id);
+	snprintf(text + n, sizeof(text) - n, "\n");
+	cr_assert_gt(strlen(text), 1000);
+	cr_assert_eq(topo_hpcc_parse("t.txt", text, strlen(text), &h, &d), 0, "%s", d.msg);
+	cr_expect_eq(h.n_switches, 300);
+	cr_expect(!h.is_switch[0] && h.is_switch[1] && h.is_switch[300]);
+	topo_hpcc_free(&h);
+	/* the 300th id twice: named with its place on the line */
+	memcpy(text + strlen(text) - 4, "299", 3);
+	cr_assert_eq(topo_hpcc_parse("t.txt", text, strlen(text), &h, &d), -EINVAL);
+	cr_expect_eq(d.line, 2);
+	cr_expect(strstr(d.msg, "switch id 299 is listed twice (ids 299 and 300 of the line)"),
+		  "%s", d.msg);
+}
