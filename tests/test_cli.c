@@ -675,6 +675,7 @@ Test(cli, a_rerun_removes_the_outputs_it_does_not_write_this_time)
 	/* pictures of that run, and files of the user's own */
 	put(out, "pfc.png", "old picture");
 	put(out, "queues.svg", "old picture");
+	put(out, "slowdown.png", "old picture");
 	put(out, "notes.txt", "mine");
 	put(out, "results.json.bak", "mine");
 	put(out, "my.csv", "mine");
@@ -689,6 +690,7 @@ Test(cli, a_rerun_removes_the_outputs_it_does_not_write_this_time)
 	cr_expect(!exists_in(out, "pfc_events.csv"), "a stale pfc_events.csv is left");
 	cr_expect(!exists_in(out, "pfc.png"), "a stale pfc.png is left");
 	cr_expect(!exists_in(out, "queues.svg"), "a stale queues.svg is left");
+	cr_expect(!exists_in(out, "slowdown.png"), "a stale slowdown.png is left");
 	cr_expect(exists_in(out, "notes.txt") && exists_in(out, "results.json.bak") &&
 		      exists_in(out, "my.csv") && exists_in(out, ".results.json.keep"),
 		  "the run removed a file it does not own");

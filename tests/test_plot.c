@@ -7,6 +7,9 @@
  * drawn when results.json gives them, and exit 2 with one clear line for a
  * missing OUTDIR, a missing gnuplot, a failing script and bad usage. A
  * tiny collective run (no flows) gets ranks.png, the incast run does not.
+ * slowdown.png: from a results.json written by hand, the data and axes it
+ * hands its script (each bucket at the median size of its finished flows,
+ * or the middle of its bounds), the picture, and a stale one removed.
  * On a sweep's folder: tiny sweeps of a 2-host scenario (2 x 2 axes over 2
  * seeds, one axis on a log range) give sweep-<metric>.png for the metrics
  * that vary, lines per value of the second axis and per variant, a log x
@@ -48,7 +51,7 @@ static const char two_colls_yaml[] = "name: two\n"
 				     "  - {kind: allreduce, size: 2MB}\n"
 				     "  - {kind: alltoall, size: 1MB, iterations: 2}\n";
 
-static const char *const pictures[] = {"queues", "pfc", "rates", "flows"};
+static const char *const pictures[] = {"queues", "pfc", "rates", "flows", "slowdown"};
 
 static void setup(void)
 {
@@ -153,7 +156,7 @@ Test(plot, draws_every_picture_of_a_run_as_png_and_lists_them)
 
 	ts_exec(&p, (const char *const[]){"plot", out, NULL});
 	cr_assert_eq(p.code, 0, "plot failed (%d): %s", p.code, p.err);
-	cr_expect_eq(count_lines(p.out), 4, "stdout: %s", p.out);
+	cr_expect_eq(count_lines(p.out), 5, "stdout: %s", p.out);
 	for (size_t i = 0; i < sizeof(pictures) / sizeof(*pictures); i++) {
 		snprintf(path, sizeof(path), "%s/%s.png", out, pictures[i]);
 		assert_png(path);
@@ -179,7 +182,7 @@ Test(plot, svg_adds_svg_pictures)
 
 	ts_exec(&p, (const char *const[]){"plot", out, "--svg", "--top", "2", NULL});
 	cr_assert_eq(p.code, 0, "plot failed (%d): %s", p.code, p.err);
-	cr_expect_eq(count_lines(p.out), 8, "stdout: %s", p.out);
+	cr_expect_eq(count_lines(p.out), 10, "stdout: %s", p.out);
 	for (size_t i = 0; i < sizeof(pictures) / sizeof(*pictures); i++) {
 		snprintf(path, sizeof(path), "%s/%s.svg", out, pictures[i]);
 		svg = ts_slurp(path);
@@ -242,11 +245,12 @@ Test(plot, pictures_without_their_csv_are_skipped_with_a_note)
 	cr_assert_eq(p.code, 0, "plot failed (%d): %s", p.code, p.err);
 	assert_png(ts_tmp("out/queues.png"));
 	assert_png(ts_tmp("out/flows.png"));
+	assert_png(ts_tmp("out/slowdown.png"));
 	cr_expect(access(ts_tmp("out/pfc.png"), F_OK));
 	cr_expect(access(ts_tmp("out/rates.png"), F_OK));
 	cr_expect(strstr(p.err, "pfc_events.csv"), "stderr: %s", p.err);
 	cr_expect(strstr(p.err, "qp_rates.csv"), "stderr: %s", p.err);
-	cr_expect_eq(count_lines(p.out), 2, "stdout: %s", p.out);
+	cr_expect_eq(count_lines(p.out), 3, "stdout: %s", p.out);
 	ts_proc_free(&p);
 }
 
@@ -292,8 +296,8 @@ Test(plot, without_gnuplot_exits_2_and_says_how_to_install_it)
 /* A script that gnuplot refuses: exit 2 with gnuplot's own message. */
 Test(plot, a_failing_script_exits_2_with_gnuplots_message)
 {
-	static const char *const scripts[] = {"queues.gp", "pfc.gp", "rates.gp", "flows.gp",
-					      "ranks.gp"};
+	static const char *const scripts[] = {"queues.gp", "pfc.gp",	  "rates.gp",
+					      "flows.gp",  "slowdown.gp", "ranks.gp"};
 	const char *out = tiny_run();
 	char src[64], *text;
 	struct ts_proc p;
@@ -368,6 +372,8 @@ Test(plot, a_collective_run_gets_ranks_png)
 	/* a collective has no flows[]: flows.png stays skipped */
 	cr_expect(access(ts_tmp("coll/flows.png"), F_OK), "flows.png drawn without flows");
 	cr_expect(strstr(p.err, "flows.png skipped"), "stderr: %s", p.err);
+	cr_expect(strstr(p.err, "slowdown.png skipped"), "stderr: %s", p.err);
+	cr_expect(access(ts_tmp("coll/slowdown.png"), F_OK), "slowdown.png drawn without flows");
 	cr_expect_null(strstr(p.err, "ranks.png skipped"), "stderr: %s", p.err);
 	assert_no_leftovers(out);
 	ts_proc_free(&p);
@@ -425,6 +431,136 @@ Test(plot, a_stale_ranks_png_is_removed)
 	cr_expect(access(ts_tmp("coll/ranks.png"), F_OK), "a stale ranks.png was left");
 	cr_expect(access(ts_tmp("coll/ranks.svg"), F_OK), "a stale ranks.svg was left");
 	cr_expect(strstr(p.err, "ranks.png skipped"), "stderr: %s", p.err);
+	ts_proc_free(&p);
+}
+
+/* ---- slowdown.png ------------------------------------------------------- */
+
+/*
+ * A results.json written by hand: five buckets, one without flows; flows of
+ * three of them in flows[] (one not finished), none of 1MB-10MB.
+ */
+static const char crafted_json[] =
+    "{\"scenario\": \"crafted\",\n"
+    " \"summary\": {\"sim_time_us\": 3000.0, \"offered_load\": 0.2934, \"fct_slowdown\": [\n"
+    "  {\"bucket\": \"<10KB\", \"min_bytes\": 0, \"max_bytes\": 10000, \"n\": 3,"
+    " \"p50\": 1.0, \"p95\": 2.5, \"p99\": 3.0},\n"
+    "  {\"bucket\": \"10KB-100KB\", \"min_bytes\": 10000, \"max_bytes\": 100000, \"n\": 0,"
+    " \"p50\": null, \"p95\": null, \"p99\": null},\n"
+    "  {\"bucket\": \"100KB-1MB\", \"min_bytes\": 100000, \"max_bytes\": 1000000, \"n\": 2,"
+    " \"p50\": 1.5, \"p95\": 4.0, \"p99\": 70.0},\n"
+    "  {\"bucket\": \"1MB-10MB\", \"min_bytes\": 1000000, \"max_bytes\": 10000000, \"n\": 1,"
+    " \"p50\": 2.0, \"p95\": 2.0, \"p99\": 2.0},\n"
+    "  {\"bucket\": \">=10MB\", \"min_bytes\": 10000000, \"max_bytes\": null, \"n\": 1,"
+    " \"p50\": 1.25, \"p95\": 1.25, \"p99\": 1.25}]},\n"
+    " \"flows\": [\n"
+    "  {\"id\": 0, \"bytes\": 1000, \"fct_us\": 1.0},\n"
+    "  {\"id\": 1, \"bytes\": 5000, \"fct_us\": 2.0},\n"
+    "  {\"id\": 2, \"bytes\": 2000, \"fct_us\": 1.5},\n"
+    "  {\"id\": 3, \"bytes\": 9000, \"fct_us\": null},\n"
+    "  {\"id\": 4, \"bytes\": 200000, \"fct_us\": 10.0},\n"
+    "  {\"id\": 5, \"bytes\": 400000, \"fct_us\": 20.0},\n"
+    "  {\"id\": 6, \"bytes\": 20000000, \"fct_us\": 2000.0}]}\n";
+
+/* Instead of a picture, what plot hands slowdown.gp: its variables and data file. */
+static const char slowdown_dump_gp[] =
+    "set print out\n"
+    "print sprintf('n=%d nflows=%d xlo=%.0f xhi=%.0f logy=%d ylo=%g yhi=%g load=%g', n,"
+    " nflows, xlo, xhi, logy, ylo, yhi, load)\n"
+    "print 'xticks=' . xticks\n"
+    "print 'bounds=' . bounds\n"
+    "print system('cat ' . data)\n";
+
+/* plots/ copied into ts_tmp("plots") with slowdown.gp replaced by @gp. */
+static const char *plots_with_slowdown(const char *gp)
+{
+	static const char *const scripts[] = {"queues.gp", "pfc.gp", "rates.gp", "flows.gp",
+					      "ranks.gp"};
+	char src[64], *text;
+
+	mkdir(ts_tmp("plots"), 0755);
+	for (size_t i = 0; i < sizeof(scripts) / sizeof(*scripts); i++) {
+		snprintf(src, sizeof(src), "plots/%s", scripts[i]);
+		text = ts_slurp(src);
+		cr_assert(text, "cannot read %s", src);
+		write_file(ts_tmp(src), text);
+		free(text);
+	}
+	write_file(ts_tmp("plots/slowdown.gp"), gp);
+	return ts_tmp("plots");
+}
+
+/*
+ * Each bucket that holds finished flows at the median size of its finished
+ * flows (<10KB: 1000, 2000, 5000; 9000 did not finish), or at the geometric
+ * middle of its bounds when flows[] has none (1MB-10MB: sqrt(1e6 x 1e7));
+ * decades from 1 KB (below 2000 / 1.5) to 100 MB (above 2e7 x 1.5); the
+ * bounds between the buckets drawn, each once; a log y axis since p99 70 is
+ * more than 20 times the smallest value, 1.
+ */
+Test(plot, slowdown_data_is_each_buckets_percentiles_at_the_median_size_of_its_flows)
+{
+	static const char want[] =
+	    "n=4 nflows=7 xlo=1000 xhi=100000000 logy=1 ylo=1 yhi=70 load=29.34\n"
+	    "xticks=\"1 KB\" 1000, \"10 KB\" 10000, \"100 KB\" 100000, \"1 MB\" 1000000, "
+	    "\"10 MB\" 10000000, \"100 MB\" 100000000\n"
+	    "bounds=10000 100000 1000000 10000000\n"
+	    "2000 1.000 2.500 3.000 3 \"<10KB\"\n"
+	    "300000 1.500 4.000 70.000 2 \"100KB-1MB\"\n"
+	    "3162277.66 2.000 2.000 2.000 1 \"1MB-10MB\"\n"
+	    "20000000 1.250 1.250 1.250 1 \">=10MB\"\n";
+	const char *plots = plots_with_slowdown(slowdown_dump_gp);
+	struct ts_proc p;
+	char *got;
+
+	cr_assert_eq(mkdir(ts_tmp("crafted"), 0755), 0);
+	write_file(ts_tmp("crafted/results.json"), crafted_json);
+	ts_exec_env(&p, "ROCESIM_PLOTS", plots,
+		    (const char *const[]){"plot", ts_tmp("crafted"), NULL});
+	cr_assert_eq(p.code, 0, "plot failed (%d): %s", p.code, p.err);
+	cr_expect(strstr(p.out, "crafted/slowdown.png"), "stdout: %s", p.out);
+	ts_proc_free(&p);
+	got = ts_slurp(ts_tmp("crafted/slowdown.png"));
+	cr_assert(got);
+	cr_expect_str_eq(got, want);
+	free(got);
+}
+
+/* The real script on those buckets; a stale slowdown.png goes once no flow finished. */
+Test(plot, slowdown_png_is_drawn_and_a_stale_one_removed)
+{
+	const char *dir = ts_tmp("crafted");
+	char *json, *svg;
+	struct ts_proc p;
+
+	cr_assert_eq(mkdir(dir, 0755), 0);
+	write_file(ts_tmp("crafted/results.json"), crafted_json);
+	ts_exec(&p, (const char *const[]){"plot", dir, "--svg", NULL});
+	cr_assert_eq(p.code, 0, "plot failed (%d): %s", p.code, p.err);
+	ts_proc_free(&p);
+	assert_png(ts_tmp("crafted/slowdown.png"));
+	svg = ts_slurp(ts_tmp("crafted/slowdown.svg"));
+	cr_assert(svg);
+	cr_expect(strstr(svg, "crafted: FCT slowdown by flow size, 7 flows, offered load 29.34%"),
+		  "slowdown.svg has no title");
+	cr_expect(strstr(svg, "100KB-1MB: 2 flows"), "the buckets are not named");
+	cr_expect(strstr(svg, "10 MB") && strstr(svg, "1 KB"), "the size axis has no unit");
+	cr_expect(strstr(svg, "p99"));
+	free(svg);
+	/* the same buckets without a finished flow */
+	json = ts_slurp(ts_tmp("crafted/results.json"));
+	cr_assert(json);
+	for (char *c = json; (c = strstr(c, "\"n\": ")); c++)
+		c[5] = '0';
+	write_file(ts_tmp("crafted/results.json"), json);
+	free(json);
+	ts_exec(&p, (const char *const[]){"plot", dir, NULL});
+	cr_assert_eq(p.code, 0, "plot failed (%d): %s", p.code, p.err);
+	cr_expect(strstr(p.err, "no finished flow in summary.fct_slowdown") &&
+		      strstr(p.err, "slowdown.png skipped"),
+		  "stderr: %s", p.err);
+	cr_expect(access(ts_tmp("crafted/slowdown.png"), F_OK), "a stale slowdown.png was left");
+	cr_expect(access(ts_tmp("crafted/slowdown.svg"), F_OK), "a stale slowdown.svg was left");
 	ts_proc_free(&p);
 }
 

@@ -25,7 +25,7 @@
 #include "sim/engine/textfile.h"
 #include "sim/engine/units.h"
 
-#define HPCC_WORDS 8 /* the most words a line may hold and still be diagnosed */
+#define HPCC_WORDS 8 /* the most words a link line may hold and still be diagnosed */
 
 /* The lines of a text, one at a time, blank lines skipped. */
 struct hp_lines {
@@ -154,12 +154,102 @@ static int hp_link(const char *file, const struct hp_lines *ls, const struct top
 	return 0;
 }
 
+/*
+ * The next non-blank line as it stands in the text, however long: the
+ * switch ids' line holds one id a switch (56 in HPCC's own fat.txt, more in
+ * larger fabrics). 1 with @*line and @*len set, 0 at the end.
+ */
+static int hp_next_raw(struct hp_lines *ls, const char **line, size_t *len)
+{
+	while (ls->p < ls->stop) {
+		const char *s = ls->p;
+		size_t n = 0, blank = 0;
+
+		for (; s + n < ls->stop && s[n] != '\n' && s[n] != '\0'; n++)
+			blank += s[n] == ' ' || s[n] == '\t' || s[n] == '\r';
+		ls->line++;
+		ls->p += n + (s + n < ls->stop);
+		if (blank < n) {
+			*line = s;
+			*len = n;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* The next word of @s (@n bytes) from *@at: its start and length; 0 when none is left. */
+static size_t hp_word(const char *s, size_t n, size_t *at, const char **w)
+{
+	size_t k;
+
+	while (*at < n && (s[*at] == ' ' || s[*at] == '\t' || s[*at] == '\r'))
+		(*at)++;
+	*w = s + *at;
+	for (k = 0; *at < n && s[*at] != ' ' && s[*at] != '\t' && s[*at] != '\r'; k++)
+		(*at)++;
+	return k;
+}
+
+/* The switch ids' line (@s, @n bytes), @n_sw ids, into @h->is_switch. */
+static int hp_switch_ids(const char *file, int line, const char *s, size_t n, uint32_t n_sw,
+			 struct topo_hpcc *h, struct diag *d)
+{
+	uint32_t count = 0, id, k = 0;
+	size_t at = 0, wn;
+	const char *w;
+	char word[24];
+	uint32_t *seen_at;
+
+	while (hp_word(s, n, &at, &w))
+		count++;
+	if (count != n_sw) {
+		diag_set(d, file, line, "",
+			 "line 1 announces %" PRIu32 " switches, this line lists %" PRIu32 " ids",
+			 n_sw, count);
+		return -EINVAL;
+	}
+	seen_at = calloc(h->n_nodes, sizeof(*seen_at));
+	if (!seen_at)
+		return -ENOMEM;
+	for (at = 0; (wn = hp_word(s, n, &at, &w)); k++) {
+		snprintf(word, sizeof(word), "%.*s%s", wn < 20 ? (int)wn : 20, w,
+			 wn < 20 ? "" : "...");
+		if (wn >= 20 || hp_u32(word, &id)) {
+			diag_set(d, file, line, "", "switch id \"%s\" is not a node id", word);
+			goto fail;
+		}
+		if (id >= h->n_nodes) {
+			diag_set(d, file, line, "",
+				 "switch id %" PRIu32 " is out of range (node ids 0..%" PRIu32 ")",
+				 id, h->n_nodes - 1);
+			goto fail;
+		}
+		if (h->is_switch[id]) {
+			diag_set(d, file, line, "",
+				 "switch id %" PRIu32 " is listed twice (ids %" PRIu32
+				 " and %" PRIu32 " of the line)",
+				 id, seen_at[id] + 1, k + 1);
+			goto fail;
+		}
+		h->is_switch[id] = 1;
+		seen_at[id] = k;
+	}
+	free(seen_at);
+	return 0;
+fail:
+	free(seen_at);
+	return -EINVAL;
+}
+
 /* The first line's counts and the switch ids. */
 static int hp_head(const char *file, struct hp_lines *ls, struct topo_hpcc *h, uint32_t *n_links,
 		   struct diag *d)
 {
-	uint32_t n_sw, id;
-	int *seen_at;
+	const char *line;
+	size_t len;
+	uint32_t n_sw;
+	int err;
 
 	if (hp_next(ls) <= 0 || ls->n != 3 || hp_u32(ls->w[0], &h->n_nodes) ||
 	    hp_u32(ls->w[1], &n_sw) || hp_u32(ls->w[2], n_links)) {
@@ -178,53 +268,19 @@ static int hp_head(const char *file, struct hp_lines *ls, struct topo_hpcc *h, u
 		return -EINVAL;
 	}
 	h->is_switch = calloc(h->n_nodes, 1);
-	seen_at = calloc(h->n_nodes, sizeof(*seen_at));
-	if (!h->is_switch || !seen_at) {
-		free(seen_at);
+	if (!h->is_switch)
 		return -ENOMEM;
-	}
-	if (n_sw && hp_next(ls) <= 0) {
+	if (n_sw && !hp_next_raw(ls, &line, &len)) {
 		diag_set(d, file, ls->line, "",
 			 "line 1 announces %" PRIu32 " switches: expected "
 			 "their ids on the next line",
 			 n_sw);
-		goto fail;
+		return -EINVAL;
 	}
-	if (n_sw && ls->n != (int)n_sw) {
-		diag_set(d, file, ls->line, "",
-			 "line 1 announces %" PRIu32 " switches, this line lists %s%d ids", n_sw,
-			 ls->n > HPCC_WORDS ? "more than " : "",
-			 ls->n > HPCC_WORDS ? HPCC_WORDS : ls->n);
-		goto fail;
-	}
-	for (int k = 0; n_sw && k < ls->n; k++) {
-		if (hp_u32(ls->w[k], &id)) {
-			diag_set(d, file, ls->line, "", "switch id \"%s\" is not a node id",
-				 ls->w[k]);
-			goto fail;
-		}
-		if (id >= h->n_nodes) {
-			diag_set(d, file, ls->line, "",
-				 "switch id %" PRIu32 " is out of range (node ids 0..%" PRIu32 ")",
-				 id, h->n_nodes - 1);
-			goto fail;
-		}
-		if (h->is_switch[id]) {
-			diag_set(d, file, ls->line, "",
-				 "switch id %" PRIu32
-				 " is listed twice (ids %d and %d of the line)",
-				 id, seen_at[id] + 1, k + 1);
-			goto fail;
-		}
-		h->is_switch[id] = 1;
-		seen_at[id] = k;
-	}
+	if (n_sw && (err = hp_switch_ids(file, ls->line, line, len, n_sw, h, d)))
+		return err;
 	h->n_switches = n_sw;
-	free(seen_at);
 	return 0;
-fail:
-	free(seen_at);
-	return -EINVAL;
 }
 
 int topo_hpcc_parse(const char *file, const char *text, size_t len, struct topo_hpcc *h,

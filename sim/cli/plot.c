@@ -11,6 +11,7 @@
  *   pfc.png     when each port was paused (needs pfc_events.csv)
  *   rates.png   DCQCN Rc, Rt and alpha of up to 8 QPs (needs qp_rates.csv)
  *   flows.png   completion time of every flow, sorted
+ *   slowdown.png  FCT slowdown against flow size, per size bucket (plot_slowdown.c)
  *   ranks.png   when each rank of a collective had all its data
  *   fluid.png   the DCQCN fluid model beside the packet model (plot_fluid.c)
  *
@@ -52,6 +53,8 @@ static const char usage[] =
 	"              first 8 QPs (only when OUTDIR has qp_rates.csv)\n"
 	"  flows.png   completion time of every flow, fastest first (only when the\n"
 	"              run had flows)\n"
+	"  slowdown.png  FCT slowdown (p50, p95, p99) per flow size bucket, on a\n"
+	"              log size axis (only when flows finished)\n"
 	"  ranks.png   collective progress per rank: when each rank had received all\n"
 	"              its data in the last iteration, one bar per rank, with the time\n"
 	"              the iteration took; one panel per collective, the first 4 when\n"
@@ -91,13 +94,13 @@ static const char usage[] =
 	"\n"
 	"options:\n"
 	"  --svg       also write queues.svg, pfc.svg, rates.svg, flows.svg, ranks.svg,\n"
-	"              fluid.svg\n"
+	"              fluid.svg, slowdown.svg\n"
 	"              (sweep-<metric>.svg on a sweep, tune.svg and tune-front.svg on\n"
 	"              a tune)\n"
 	"  --top N     number of hottest ports in queues.png (default 4, at most 8)\n"
 	"\n"
-	"The gnuplot scripts (queues.gp, pfc.gp, rates.gp, flows.gp, ranks.gp,\n"
-	"fluid.gp, sweep.gp, tune.gp) are looked for in this order: $ROCESIM_PLOTS; ./plots;\n"
+	"The gnuplot scripts (queues.gp, pfc.gp, rates.gp, flows.gp, slowdown.gp,\n"
+	"ranks.gp, fluid.gp, sweep.gp, tune.gp) are looked for in this order: $ROCESIM_PLOTS; ./plots;\n"
 	"<folder of the rocesim executable>/../plots (a build folder inside the\n"
 	"source tree); <that folder>/../share/rocesim/plots.\n"
 	"\n"
@@ -296,6 +299,8 @@ int cmd_plot(int argc, char **argv)
 		err = plot_rates(&p);
 	if (!err)
 		err = plot_flows(&p);
+	if (!err)
+		err = plot_slowdown(&p);
 	if (!err)
 		err = plot_ranks(&p);
 	if (!err)

@@ -120,6 +120,9 @@ int plot_rates(const struct plot *p);
 int plot_flows(const struct plot *p);
 int plot_ranks(const struct plot *p);
 
+/* plot_slowdown.c: slowdown.png, FCT slowdown against flow size */
+int plot_slowdown(const struct plot *p);
+
 /* plot_fluid.c: fluid.png; @only on a fluid model's folder (no packet run) */
 int plot_fluid(const struct plot *p, int only);
 

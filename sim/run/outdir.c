@@ -13,9 +13,9 @@ static const char *const outputs[OUTDIR_FILES] = {"results.json", "timeseries.cs
 						  "pfc_events.csv"};
 
 /* The pictures `rocesim plot` draws from the outputs (sim/plot.c). */
-static const char *const pictures[] = {"queues.png", "queues.svg", "pfc.png",	"pfc.svg",
-				       "rates.png",  "rates.svg",  "flows.png", "flows.svg",
-				       "ranks.png",  "ranks.svg"};
+static const char *const pictures[] = {"queues.png",   "queues.svg",   "pfc.png",   "pfc.svg",
+				       "rates.png",    "rates.svg",    "flows.png", "flows.svg",
+				       "slowdown.png", "slowdown.svg", "ranks.png", "ranks.svg"};
 
 #define N_PICTURES (sizeof(pictures) / sizeof(pictures[0]))
 
