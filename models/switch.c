@@ -775,6 +775,17 @@ const struct sw_pg_stats *sw_pg(const struct sw *s, uint32_t local_port, uint8_t
 	return &s->ps[local_port].pg[prio].st;
 }
 
+uint8_t sw_pg_busy(const struct sw *s, uint32_t local_port)
+{
+	const struct sw_port *ps = &s->ps[local_port];
+	uint8_t busy = 0;
+
+	for (int prio = 0; prio < PKT_PRIORITIES; prio++)
+		if (ps->pg[prio].st.bytes)
+			busy |= (uint8_t)(1u << prio);
+	return busy;
+}
+
 uint64_t sw_ingress_bytes(const struct sw *s, uint32_t local_port)
 {
 	return s->ps[local_port].in_used;

@@ -20,6 +20,7 @@
 #include "sim/cli/plot_impl.h"
 
 #define FLUID_PANELS 4 /* bottlenecks drawn, two panels each */
+#define FLUID_PRIOS 8  /* priorities a timeseries.csv row may name */
 
 /* One bottleneck of fluid.json and its three series. */
 struct fneck {
@@ -33,6 +34,7 @@ struct fneck {
 	int osc;
 	struct series fl; /* t_us: queue bytes, Rc Gb/s */
 	struct series pq; /* t_us: packet queue bytes over the priorities */
+	double pq_prio[FLUID_PRIOS]; /* each priority's queue at its last row */
 	struct series pr; /* t_us: sum of the QPs' Rc, their count */
 };
 
@@ -135,22 +137,41 @@ static int add_at(struct series *s, double t, double v)
 	return series_add_pt(s, t, v, 1, 0);
 }
 
+/*
+ * Bottleneck @k's queue, all priorities, now that priority @prio holds @q
+ * at @t: a row holds its value until the next row of its priority (the
+ * default timeseries.csv writes only changes).
+ */
+static int set_prio_queue(struct fneck *k, double t, long prio, double q)
+{
+	double sum = 0;
+
+	k->pq_prio[prio] = q;
+	for (int i = 0; i < FLUID_PRIOS; i++)
+		sum += k->pq_prio[i];
+	if (k->pq.n && k->pq.pt[k->pq.n - 1].t == t) {
+		k->pq.pt[k->pq.n - 1].a = sum;
+		return 0;
+	}
+	return series_add_pt(&k->pq, t, sum, 1, 0);
+}
+
 /* The packet queue of each bottleneck's port from timeseries.csv; 0 when none. */
 static int read_packet_queues(const struct plot *p, struct fneck *k, size_t n)
 {
-	static const char *const names[] = {"time_us", "port", "queue_bytes"};
+	static const char *const names[] = {"time_us", "port", "priority", "queue_bytes"};
 	char path[PLOT_PATH];
-	int col[3], r, err = 0;
+	int col[4], r, err = 0;
 	struct csv c;
 
 	if (plot__join(path, sizeof(path), p->outdir, "timeseries.csv"))
 		return -1;
-	r = csv_open(&c, path, names, col, 3);
+	r = csv_open(&c, path, names, col, 4);
 	if (r <= 0)
 		return r;
 	while (!err && (r = csv_next(&c)) > 0) {
 		const char *port = csv_str(&c, col[1]);
-		double t, q;
+		double t, prio, q;
 
 		if (!port) {
 			err = -1;
@@ -159,9 +180,10 @@ static int read_packet_queues(const struct plot *p, struct fneck *k, size_t n)
 		for (size_t i = 0; i < n && !err; i++) {
 			if (strcmp(port, k[i].port))
 				continue;
-			if (csv_num(&c, col[0], &t) || csv_num(&c, col[2], &q))
+			if (csv_num(&c, col[0], &t) || csv_num(&c, col[2], &prio) ||
+			    csv_num(&c, col[3], &q) || prio < 0 || prio >= FLUID_PRIOS)
 				err = -1;
-			else if (add_at(&k[i].pq, t, q))
+			else if (set_prio_queue(&k[i], t, (long)prio, q))
 				err = -ENOMEM;
 		}
 	}

@@ -274,8 +274,14 @@ static const cyaml_schema_field_t deadlock_fields[] = {
 	CYAML_FIELD_END,
 };
 
+static const cyaml_strval_t series_modes[] = {
+	{"changes", 1 + SCN_SERIES_CHANGES},
+	{"samples", 1 + SCN_SERIES_SAMPLES},
+};
+
 static const cyaml_schema_field_t output_fields[] = {
 	STR("sample", struct raw_output, sample),
+	ENUM("timeseries", struct raw_output, timeseries, series_modes),
 	STR("pfc_events", struct raw_output, pfc_events),
 	STR_LIST("fct_buckets", struct raw_output, fct_buckets),
 	CYAML_FIELD_END,

@@ -35,6 +35,13 @@ enum scn_workload_kind {
 	SCN_WL_HPCC
 };
 
+/*
+ * output.timeseries: a sample writes a (port, priority) row when its values
+ * changed since its last row (a value holds until the next row), or, as
+ * samples, one row per sample for every non-empty one.
+ */
+enum scn_series { SCN_SERIES_CHANGES, SCN_SERIES_SAMPLES };
+
 /* The most bounds output.fct_buckets takes. */
 #define SCN_FCT_BUCKETS_MAX 16
 
@@ -145,6 +152,7 @@ struct scenario {
 
 	struct {
 		simtime_t sample; /* time-series period, 0 = off */
+		enum scn_series series; /* which timeseries.csv rows a sample writes */
 		int pfc_events;   /* write pfc_events.csv */
 		/* summary.fct_slowdown: the bounds between size buckets, increasing */
 		uint64_t fct_buckets[SCN_FCT_BUCKETS_MAX];

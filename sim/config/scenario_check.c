@@ -485,6 +485,8 @@ int scn__check_all(struct loader *l, struct scenario *s, const char *const *sets
 		return err;
 	if ((err = check_fct_buckets(l, r->output, s)))
 		return err;
+	if (r->output && r->output->timeseries)
+		s->out.series = (enum scn_series)(r->output->timeseries - 1);
 	return scn__get_time(l, "output.sample", r->output ? r->output->sample : NULL,
 			     10 * SIMTIME_US, 0, &s->out.sample);
 }

@@ -1,7 +1,7 @@
 /*
  * The run: builds everything one simulation needs and drives the event
- * loop (see sim.h). Also the time-series sampler: one re-armed timer that
- * writes the non-empty egress queues every output.sample.
+ * loop (see sim.h). The time-series sampler, one re-armed timer, is in
+ * series.c.
  */
 #include "sim/run/sim.h"
 
@@ -10,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "models/switch.h"
+#include "sim/run/series.h"
 
 static double wall_now(void)
 {
@@ -136,114 +136,16 @@ int sim_init(struct sim *sim, struct scenario *s, struct diag *d)
 		return err;
 	sim->q = evq_new();
 	sim->rng = gsl_rng_alloc(gsl_rng_mt19937);
-	sim->sampled_nonzero = calloc(sim->topo->n_ports, 1);
-	if (!sim->q || !sim->rng || !sim->sampled_nonzero)
+	if (!sim->q || !sim->rng)
 		return -ENOMEM;
 	gsl_rng_set(sim->rng, (unsigned long)s->seed);
 	net_params_of(s, &p);
 	err = net_build(&p, sim->topo, sim->q, sim->rng, &sim->net, d);
 	if (err == -EINVAL)
 		scn_locate(s, d);
+	if (!err && s->out.sample)
+		err = series_init(sim);
 	return err ? err : static_deadlock(sim);
-}
-
-/* The decimal digits of @v at @p; the end. */
-static char *put_u64(char *p, uint64_t v)
-{
-	char tmp[20];
-	int n = 0;
-
-	do
-		tmp[n++] = (char)('0' + v % 10);
-	while ((v /= 10));
-	while (n)
-		*p++ = tmp[--n];
-	return p;
-}
-
-/*
- * One timeseries.csv row, "time_us,port,priority,queue_bytes,pg_bytes,
- * headroom_bytes": the time (@now, formatted once per sample) and the port
- * name copied, the integers converted by hand; the same bytes fprintf
- * writes at a tenth of its cost, which made sampling most of a run.
- */
-static void put_row(FILE *f, const char *now, size_t now_len, const char *port, uint8_t prio,
-		    uint64_t q, uint64_t pg, uint64_t headroom)
-{
-	char row[256], *p = row;
-	size_t len = strlen(port);
-
-	if (now_len + len + 3 * 21 + 8 > sizeof(row)) { /* not with the names topo allows */
-		fprintf(f, "%s,%s,%u,%llu,%llu,%llu\n", now, port, prio, (unsigned long long)q,
-			(unsigned long long)pg, (unsigned long long)headroom);
-		return;
-	}
-	memcpy(p, now, now_len);
-	p += now_len;
-	*p++ = ',';
-	memcpy(p, port, len);
-	p += len;
-	*p++ = ',';
-	p = put_u64(p, prio);
-	*p++ = ',';
-	p = put_u64(p, q);
-	*p++ = ',';
-	p = put_u64(p, pg);
-	*p++ = ',';
-	p = put_u64(p, headroom);
-	*p++ = '\n';
-	fwrite(row, 1, (size_t)(p - row), f);
-}
-
-static void on_sample(void *obj, uint64_t arg)
-{
-	struct sim *sim = obj;
-	struct net *n = sim->net;
-	const struct topo *t = sim->topo;
-	double now = simtime_to_us(evq_now(sim->q));
-	char now_s[48];
-	size_t now_len = (size_t)snprintf(now_s, sizeof(now_s), "%.3f", now);
-
-	(void)arg;
-	for (uint32_t i = 0; i < t->n_ports; i++) {
-		const struct port *p = &n->ports[i];
-		const struct topo_port *tp = &t->ports[i];
-		const struct sw *s = n->switches[tp->node];
-		uint8_t busy = 0;
-
-		if (!s)
-			continue;
-		/* an idle port that was idle at the last sample writes nothing */
-		if (!p->queued_bytes && !sim->sampled_nonzero[i] &&
-		    !sw_ingress_bytes(s, i - t->nodes[tp->node].first_port))
-			continue;
-		for (uint8_t prio = 0; prio < PKT_PRIORITIES; prio++) {
-			const struct sw_pg_stats *pg = sw_pg(s, i - t->nodes[tp->node].first_port, prio);
-			uint64_t q = p->queue[prio].bytes;
-
-			if (q || pg->bytes)
-				busy |= (uint8_t)(1u << prio);
-			if (q || pg->bytes || (sim->sampled_nonzero[i] & (1u << prio)))
-				put_row(sim->series, now_s, now_len, tp->name, prio, q, pg->bytes,
-					pg->headroom);
-		}
-		sim->sampled_nonzero[i] = busy;
-	}
-	if (sim->qp_rates) {
-		for (uint32_t i = 0; i < n->n_flows; i++) {
-			struct flow *f = &n->flows[i];
-
-			if (!f->rp.active || f->acked || !f->n_psn || f->snd_una >= f->n_psn)
-				continue;
-			fprintf(sim->qp_rates, "%.3f,%u,%s,%s,%.6f,%.6f,%.6f\n", now, i,
-				t->nodes[t->hosts[f->src]].name, t->nodes[t->hosts[f->dst]].name,
-				(double)f->rp.rc / 1e9, (double)f->rp.rt / 1e9,
-				dcqcn_rp_alpha_frac(&f->rp, evq_now(sim->q)));
-		}
-	}
-	/* keep sampling while anything else is still to happen */
-	if (evq_size(sim->q) > 0 && evq_now(sim->q) + sim->scn->out.sample <= sim->scn->stop)
-		mctx_arm(&n->ctx, &sim->sampler, evq_now(sim->q) + sim->scn->out.sample);
 }
 
 static void log_pfc(void *ctx, simtime_t t, uint32_t port, uint8_t prio, enum pfc_event ev)
@@ -273,7 +175,7 @@ int sim_run(struct sim *sim, FILE *series, FILE *qp_rates, FILE *pfc_events, int
 	if (series) {
 		fprintf(series, "time_us,port,priority,queue_bytes,pg_bytes,headroom_bytes\n");
 		if (s->out.sample) {
-			evq_timer_init(&sim->sampler, on_sample, sim);
+			evq_timer_init(&sim->sampler, series_sample, sim);
 			mctx_fail(&sim->net->ctx, evq_arm(q, &sim->sampler, 0));
 		}
 	}
@@ -336,7 +238,7 @@ void sim_fini(struct sim *sim)
 	if (sim->rng)
 		gsl_rng_free(sim->rng);
 	evq_free(sim->q);
-	free(sim->sampled_nonzero);
+	series_fini(sim);
 	topo_free(sim->topo);
 	scn_free(sim->scn);
 	memset(sim, 0, sizeof(*sim));

@@ -16,6 +16,7 @@
 #include "sim/engine/diag.h"
 #include "sim/engine/evq.h"
 #include "sim/config/scenario.h"
+#include "sim/run/series.h"
 
 enum sim_end {
 	SIM_END_DONE,
@@ -38,7 +39,7 @@ struct sim {
 	FILE *pfc_events;      /* PFC event log CSV, or NULL */
 	FILE *qp_rates;        /* per-QP DCQCN rates CSV, or NULL (with series) */
 	struct evq_timer sampler;
-	uint8_t *sampled_nonzero; /* per port: priorities non-empty at the last sample */
+	struct series sampling; /* the sampler's state (series.h) */
 
 	struct cbd_result cbd; /* static deadlock analysis of the workload's routes */
 

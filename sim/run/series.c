@@ -1,0 +1,285 @@
+/*
+ * The time-series sampler. Sampling runs every 10 us by default, so its
+ * rows are written without printf: integers two digits at a time, the time
+ * formatted once per sample, rows gathered in a buffer and handed to stdio
+ * a block at a time. The bytes are those printf would write: where a value
+ * could round differently (a time or rate exactly halfway between two
+ * printed digits), printf writes it.
+ */
+#include "sim/run/series.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/switch.h"
+#include "sim/run/sim.h"
+
+/* Rows wait here; a row is at most a time, a name and four integers. */
+struct rowbuf {
+	FILE *f;
+	size_t len;
+	char buf[1 << 15];
+};
+
+static void rb_flush(struct rowbuf *b)
+{
+	if (b->len)
+		fwrite(b->buf, 1, b->len, b->f);
+	b->len = 0;
+}
+
+/* Room for @n more bytes, or 0 when a row that long never fits. */
+static int rb_room(struct rowbuf *b, size_t n)
+{
+	if (b->len + n > sizeof(b->buf))
+		rb_flush(b);
+	return n <= sizeof(b->buf);
+}
+
+static const char digit_pairs[] = "00010203040506070809101112131415161718192021222324"
+				  "25262728293031323334353637383940414243444546474849"
+				  "50515253545556575859606162636465666768697071727374"
+				  "75767778798081828384858687888990919293949596979899";
+
+/* The decimal digits of @v at @p; the end. */
+static inline char *put_u64(char *p, uint64_t v)
+{
+	char *end;
+	unsigned n = 1;
+
+	for (uint64_t x = v; x >= 10; x /= 10)
+		n++;
+	end = p + n;
+	p = end;
+	while (v >= 100) {
+		p -= 2;
+		p[0] = digit_pairs[2 * (v % 100)];
+		p[1] = digit_pairs[2 * (v % 100) + 1];
+		v /= 100;
+	}
+	if (v >= 10) {
+		p[-2] = digit_pairs[2 * v];
+		p[-1] = digit_pairs[2 * v + 1];
+	} else {
+		p[-1] = (char)('0' + v);
+	}
+	return end;
+}
+
+/* The string @s at @p; the end. */
+static inline char *put_str(char *p, const char *s)
+{
+	size_t n = strlen(s);
+
+	memcpy(p, s, n);
+	return p + n;
+}
+
+/* @v / 10^(3 + @decimals) with @decimals digits ("%.*f" of the same
+ * division in double) at @p; the end, or NULL where printf must decide. */
+static char *put_scaled(char *p, uint64_t v, int decimals)
+{
+	uint64_t pow = 1, q, r;
+	char frac[8];
+
+	for (int i = 0; i < decimals; i++)
+		pow *= 10;
+	/* halfway; or so large (2^43 ps is 8.8 s, 2^43 b/s 8.8 Tb/s) that the
+	 * double printf is given may be nearer another rounding */
+	if (v % 1000 == 500 || v >= (1ULL << 43))
+		return NULL;
+	q = v / 1000 + (v % 1000 > 500);
+	p = put_u64(p, q / pow);
+	*p++ = '.';
+	r = q % pow;
+	for (int i = decimals - 1; i >= 0; i--) {
+		frac[i] = (char)('0' + r % 10);
+		r /= 10;
+	}
+	for (int i = 0; i < decimals; i++)
+		*p++ = frac[i];
+	return p;
+}
+
+/* "%.3f" of @t in microseconds, a string; its length. */
+static size_t put_time_us(char *out, size_t cap, simtime_t t)
+{
+	char *end = put_scaled(out, t, 3);
+
+	if (!end)
+		return (size_t)snprintf(out, cap, "%.3f", simtime_to_us(t));
+	*end = '\0';
+	return (size_t)(end - out);
+}
+
+/*
+ * One timeseries.csv row, "time_us,port,priority,queue_bytes,pg_bytes,
+ * headroom_bytes".
+ */
+static void put_row(struct rowbuf *b, const char *now, size_t now_len, const char *port,
+		    uint8_t prio, uint64_t q, uint64_t pg, uint64_t headroom)
+{
+	size_t len = strlen(port);
+	char *p;
+
+	if (!rb_room(b, now_len + len + 3 * 21 + 8)) {
+		fprintf(b->f, "%s,%s,%u,%llu,%llu,%llu\n", now, port, prio, (unsigned long long)q,
+			(unsigned long long)pg, (unsigned long long)headroom);
+		return;
+	}
+	p = put_str(b->buf + b->len, now);
+	*p++ = ',';
+	p = put_str(p, port);
+	*p++ = ',';
+	p = put_u64(p, prio);
+	*p++ = ',';
+	p = put_u64(p, q);
+	*p++ = ',';
+	p = put_u64(p, pg);
+	*p++ = ',';
+	p = put_u64(p, headroom);
+	*p++ = '\n';
+	b->len = (size_t)(p - b->buf);
+}
+
+/* Switch queues and PGs: a row for each non-empty one, and one zero row
+ * when it empties; with output.timeseries: changes, only those whose
+ * values differ from their last row. An idle port that was idle at the
+ * last sample is skipped without reading its PGs. */
+static void sample_queues(struct sim *sim, struct rowbuf *b, const char *now, size_t now_len)
+{
+	struct series *se = &sim->sampling;
+	struct net *n = sim->net;
+	const struct topo *t = sim->topo;
+
+	for (uint32_t k = 0; k < se->n_ports; k++) {
+		uint32_t i = se->ports[k];
+		const struct port *p = &n->ports[i];
+		const struct topo_port *tp = &t->ports[i];
+		const struct sw *s = n->switches[tp->node];
+		uint32_t lp = i - t->nodes[tp->node].first_port;
+		uint64_t in = sw_ingress_bytes(s, lp);
+		uint8_t busy, rows;
+
+		if (!p->queued_bytes && !se->nonzero[i] && !in)
+			continue;
+		busy = p->nonempty | (in ? sw_pg_busy(s, lp) : 0);
+		rows = busy | se->nonzero[i];
+		se->nonzero[i] = busy;
+		for (unsigned m = rows; m; m &= m - 1) {
+			uint8_t prio = (uint8_t)__builtin_ctz(m);
+			const struct sw_pg_stats *pg = sw_pg(s, lp, prio);
+			uint64_t q = p->queue[prio].bytes;
+
+			if (se->last) {
+				struct series_last *last = &se->last[(size_t)i * PKT_PRIORITIES + prio];
+
+				if (last->queue == q && last->pg == pg->bytes &&
+				    last->headroom == pg->headroom)
+					continue;
+				*last = (struct series_last){q, pg->bytes, pg->headroom};
+			}
+			put_row(b, now, now_len, tp->name, prio, q, pg->bytes, pg->headroom);
+		}
+	}
+}
+
+/* "%.6f" of @bps in Gb/s at @p; the end. */
+static char *put_gbps(char *p, uint64_t bps)
+{
+	char *end = put_scaled(p, bps, 6);
+
+	return end ? end : p + sprintf(p, "%.6f", (double)bps / 1e9);
+}
+
+/* Every active QP's DCQCN state: "time_us,qp,src,dst,rc_gbps,rt_gbps,alpha". */
+static void sample_rates(struct sim *sim, struct rowbuf *b, const char *now, size_t now_len)
+{
+	struct net *n = sim->net;
+	const struct topo *t = sim->topo;
+	simtime_t when = evq_now(sim->q);
+
+	for (uint32_t i = 0; i < n->n_flows; i++) {
+		struct flow *f = &n->flows[i];
+		const char *src, *dst;
+		size_t ls, ld;
+		char *p;
+
+		if (!f->rp.active || f->acked || !f->n_psn || f->snd_una >= f->n_psn)
+			continue;
+		src = t->nodes[t->hosts[f->src]].name;
+		dst = t->nodes[t->hosts[f->dst]].name;
+		ls = strlen(src);
+		ld = strlen(dst);
+		if (!rb_room(b, now_len + ls + ld + 4 * 32)) {
+			fprintf(b->f, "%s,%u,%s,%s,%.6f,%.6f,%.6f\n", now, i, src, dst,
+				(double)f->rp.rc / 1e9, (double)f->rp.rt / 1e9,
+				dcqcn_rp_alpha_frac(&f->rp, when));
+			continue;
+		}
+		p = put_str(b->buf + b->len, now);
+		*p++ = ',';
+		p = put_u64(p, i);
+		*p++ = ',';
+		p = put_str(p, src);
+		*p++ = ',';
+		p = put_str(p, dst);
+		*p++ = ',';
+		p = put_gbps(p, f->rp.rc);
+		*p++ = ',';
+		p = put_gbps(p, f->rp.rt);
+		*p++ = ',';
+		p += sprintf(p, "%.6f\n", dcqcn_rp_alpha_frac(&f->rp, when));
+		b->len = (size_t)(p - b->buf);
+	}
+}
+
+int series_init(struct sim *sim)
+{
+	struct series *se = &sim->sampling;
+	const struct topo *t = sim->topo;
+
+	se->ports = malloc((t->n_ports ? t->n_ports : 1) * sizeof(*se->ports));
+	se->nonzero = calloc(t->n_ports ? t->n_ports : 1, 1);
+	if (sim->scn->out.series == SCN_SERIES_CHANGES)
+		se->last = calloc((size_t)(t->n_ports ? t->n_ports : 1) * PKT_PRIORITIES,
+				  sizeof(*se->last));
+	if (!se->ports || !se->nonzero ||
+	    (sim->scn->out.series == SCN_SERIES_CHANGES && !se->last))
+		return -ENOMEM;
+	for (uint32_t i = 0; i < t->n_ports; i++)
+		if (sim->net->switches[t->ports[i].node])
+			se->ports[se->n_ports++] = i;
+	return 0;
+}
+
+void series_fini(struct sim *sim)
+{
+	free(sim->sampling.ports);
+	free(sim->sampling.nonzero);
+	free(sim->sampling.last);
+}
+
+void series_sample(void *obj, uint64_t arg)
+{
+	struct rowbuf b;
+	struct sim *sim = obj;
+	simtime_t now = evq_now(sim->q);
+	char now_s[48];
+	size_t now_len = put_time_us(now_s, sizeof(now_s), now);
+
+	(void)arg;
+	b.f = sim->series;
+	b.len = 0;
+	sample_queues(sim, &b, now_s, now_len);
+	rb_flush(&b);
+	if (sim->qp_rates) {
+		b.f = sim->qp_rates;
+		sample_rates(sim, &b, now_s, now_len);
+		rb_flush(&b);
+	}
+	/* keep sampling while anything else is still to happen */
+	if (evq_size(sim->q) > 0 && now + sim->scn->out.sample <= sim->scn->stop)
+		mctx_arm(&sim->net->ctx, &sim->sampler, now + sim->scn->out.sample);
+}
