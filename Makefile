@@ -49,7 +49,7 @@ $(BUILD)/build.ninja: | deps
 
 $(ASAN_BUILD)/build.ninja: | deps
 	meson setup $(ASAN_BUILD) --buildtype=debugoptimized -Db_sanitize=address,undefined \
-		-Db_lundef=false
+		-Db_lundef=false -Db_lto=false
 
 build: deps $(BUILD)/build.ninja
 	ninja -C $(BUILD)
