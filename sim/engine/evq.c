@@ -71,6 +71,8 @@ struct evq {
 	uint64_t fired;
 	size_t peak;
 	simtime_t adapt_from; /* the clock at the last width check */
+	uint64_t armed, far;  /* since then: arms, and those beyond the calendar */
+	unsigned window;      /* log2 of the span in ps the calendar aims to cover */
 	struct evq_timer *free_ev; /* free list, linked through obj */
 	struct pool_chunk *chunks;
 };
@@ -282,10 +284,10 @@ static inline void migrate(struct evq *q)
  */
 static void rebuild(struct evq *q, size_t nb, unsigned shift)
 {
-	size_t nsum = (nb + 4095) >> 12;
-	struct evq_timer **bucket = calloc(nb, sizeof(*bucket));
+	size_t nsum = (nb + 4095) >> 12, onb = q->nb, first = (size_t)q->cur & (onb - 1);
+	struct evq_timer **bucket = calloc(nb, sizeof(*bucket)), **obucket = q->bucket;
 	uint64_t *bits = calloc(nb / 64, sizeof(*bits)), *sum = calloc(nsum, sizeof(*sum));
-	struct evq_timer *list = NULL;
+	size_t left = q->n_wheel;
 
 	if (!bucket || !bits || !sum || heap_reserve(q, q->n_heap + q->n_wheel)) {
 		free(bucket);
@@ -293,22 +295,6 @@ static void rebuild(struct evq *q, size_t nb, unsigned shift)
 		free(sum);
 		return;
 	}
-	/* take the calendar's events out (chained through next) */
-	for (size_t i = 0; q->n_wheel && i < q->nb; i++) {
-		struct evq_timer *h = q->bucket[i];
-
-		if (!h)
-			continue;
-		h->prev->next = NULL;
-		for (struct evq_timer *t = h, *nx; t; t = nx) {
-			nx = t->next;
-			t->wheel = 0;
-			t->next = list;
-			list = t;
-			q->n_wheel--;
-		}
-	}
-	free(q->bucket);
 	free(q->bits);
 	free(q->sum);
 	q->bucket = bucket;
@@ -317,14 +303,30 @@ static void rebuild(struct evq *q, size_t nb, unsigned shift)
 	q->nb = nb;
 	q->shift = shift;
 	q->cur = q->now >> shift;
-	/* every event to the heap, then the window's back into the calendar */
+	q->n_wheel = 0;
 	q->min = NULL;
-	while (list) {
-		struct evq_timer *t = list;
+	/*
+	 * The old calendar's events in (time, seq) order (its buckets from the
+	 * clock's on, each list in order): each goes last in its new bucket,
+	 * with no list to walk, or to the heap when beyond the new window.
+	 */
+	for (size_t k = 0; left && k < onb; k++) {
+		struct evq_timer *h = obucket[(first + k) & (onb - 1)], *t, *nx;
 
-		list = t->next;
-		heap_push(q, t);
+		if (!h)
+			continue;
+		h->prev->next = NULL;
+		for (t = h; t; t = nx) {
+			nx = t->next;
+			t->wheel = 0;
+			left--;
+			if (in_window(q, t->when))
+				wheel_put(q, t);
+			else
+				heap_push(q, t);
+		}
 	}
+	free(obucket);
 	migrate(q);
 }
 
@@ -333,19 +335,31 @@ static unsigned log2_floor(uint64_t x)
 	return x ? 63u - (unsigned)__builtin_clzll(x) : 0;
 }
 
-/* Every ADAPT_EVERY events: width from the mean gap, count from the load. */
+/*
+ * Every ADAPT_EVERY events: the width from the mean gap between events
+ * (about two events a bucket); the span covered doubled while more than
+ * one arm in ten lands beyond it (in the heap) and halved while fewer than
+ * one in 200 do; the count from the two, and at least two buckets an event
+ * pending. Rebuilt only when the width is off by 8x, too few buckets or 8x
+ * too many.
+ */
 static void adapt(struct evq *q)
 {
 	simtime_t gap = (q->now - q->adapt_from) / ADAPT_EVERY;
-	size_t n = q->n, nb = NB_MIN;
+	size_t nb = NB_MIN;
 	unsigned shift = log2_floor(2 * gap + 1);
 
+	if (q->far * 10 > q->armed && q->window < 62)
+		q->window++;
+	else if (q->far * 200 < q->armed && q->window > 10)
+		q->window--;
 	q->adapt_from = q->now;
+	q->armed = q->far = 0;
 	if (shift > SHIFT_MAX)
 		shift = SHIFT_MAX;
-	while (nb < 2 * n && nb < NB_MAX)
+	while (nb < NB_MAX && (nb < 2 * q->n || (shift + log2_floor(nb) < q->window)))
 		nb *= 2;
-	if (shift + 1 < q->shift || shift > q->shift + 1 || nb > 2 * q->nb || 4 * nb < q->nb)
+	if (shift + 3 <= q->shift || shift >= q->shift + 3 || nb > q->nb || 8 * nb <= q->nb)
 		rebuild(q, nb, shift);
 }
 
@@ -364,6 +378,7 @@ struct evq *evq_new(void)
 		return NULL;
 	}
 	q->shift = SHIFT_INIT;
+	q->window = SHIFT_INIT + 8;
 	if (EVQ_WHEEL) {
 		q->nb = NB_MIN;
 		q->bucket = calloc(q->nb, sizeof(*q->bucket));
@@ -417,7 +432,9 @@ int evq_arm(struct evq *q, struct evq_timer *t, simtime_t when)
 	}
 	t->when = when;
 	t->seq = q->seq++;
+	q->armed++;
 	if (!q->nb || !in_window(q, when)) {
+		q->far++;
 		heap_push(q, t);
 		return 0;
 	}
