@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "models/link.h"
 #include "models/mctx.h"
@@ -747,10 +748,35 @@ int nic_open_qp(struct nic *n, struct flow *f)
 	return 0;
 }
 
+/*
+ * Drop the messages both ends are done with (acknowledged to the requester,
+ * completed at the responder): a collective's QP posts one per ring step,
+ * thousands, of which a few are in flight at a time.
+ */
+static void drop_done_msgs(struct flow *f)
+{
+	uint32_t dead = f->rx_msg;
+
+	if (f->snd_una < f->n_psn) {
+		uint32_t tx = (uint32_t)(msg_of(f, f->snd_una) - f->msgs);
+
+		if (tx < dead)
+			dead = tx;
+	}
+	if (!dead)
+		return;
+	memmove(f->msgs, f->msgs + dead, (f->n_msgs - dead) * sizeof(*f->msgs));
+	f->n_msgs -= dead;
+	f->rx_msg -= dead;
+	f->tx_msg = f->tx_msg > dead ? f->tx_msg - dead : 0;
+}
+
 int nic_post(struct nic *n, struct flow *f, uint64_t bytes, uint32_t tag)
 {
 	struct qp_msg *m;
 
+	if (f->n_msgs == f->cap_msgs && f->n_msgs)
+		drop_done_msgs(f);
 	if (f->n_msgs == f->cap_msgs) {
 		uint32_t cap = f->cap_msgs ? 2 * f->cap_msgs : 4;
 
