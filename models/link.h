@@ -54,6 +54,11 @@ struct port_pfc {
 	simtime_t paused_until, paused_since;
 };
 
+/*
+ * The fields every packet touches come first, those of PFC and failures
+ * last: a large fabric has tens of thousands of ports and a packet's hop
+ * touches two of them, so the cache lines it needs are what make it fast.
+ */
 struct port {
 	struct mctx *ctx;
 	const struct port_ops *ops;
@@ -64,31 +69,30 @@ struct port {
 	uint64_t rate_bps;
 	simtime_t delay;
 	int up;
+	uint8_t paused;      /* PFC: priorities stopped by the peer now */
+	uint8_t nonempty;    /* bit p set while queue[p] holds packets */
 
 	/* transmitter */
 	struct pkt *tx_pkt;
-	struct evq_timer tx_done;
+	uint64_t queued_bytes; /* all priorities */
+	/* counters, as the far end would also see them */
+	uint64_t tx_packets, tx_bytes, rx_packets, rx_bytes;
+	simtime_t busy_time;
 	struct pktq ctrl; /* PAUSE frames waiting to go out */
+	struct evq_timer tx_done;
 	/* the wire towards the peer */
 	struct pktq wire;
 	struct evq_timer arrive;
 
+	struct port_queue queue[PKT_PRIORITIES];
+
 	/* PFC on this transmitter */
-	uint8_t paused;      /* priorities stopped by the peer now */
 	uint8_t pfc_obey;    /* priorities whose PAUSE this transmitter obeys */
 	uint8_t pfc_ignore;  /* obeyed but ignored now (PFC watchdog "forward") */
 	simtime_t response;  /* reaction time to a received PAUSE */
 	struct evq_timer pause_expiry;
 	struct port_pfc pfc[PKT_PRIORITIES];
-
-	uint64_t queued_bytes; /* all priorities */
-	uint8_t nonempty;      /* bit p set while queue[p] holds packets */
-	struct port_queue queue[PKT_PRIORITIES];
-
-	/* counters, as the far end would also see them */
-	uint64_t tx_packets, tx_bytes, rx_packets, rx_bytes;
 	uint64_t lost_packets, lost_bytes; /* lost on a failed link */
-	simtime_t busy_time;
 };
 
 void port_init(struct port *p, struct mctx *ctx, uint32_t id, uint64_t rate_bps, simtime_t delay);

@@ -50,6 +50,7 @@ struct sw_port {
 	enum sw_sched sched;	   /* of what leaves it */
 	uint32_t quantum[PKT_PRIORITIES];
 	uint8_t lossless; /* its lossless priorities with PFC on */
+	uint8_t storm;    /* its queues the PFC watchdog holds as stormed (wd[].storm) */
 	struct sw_pg pg[PKT_PRIORITIES];
 	struct sw_wd wd[PKT_PRIORITIES];
 	uint32_t deficit[PKT_PRIORITIES];
@@ -326,7 +327,7 @@ static void sw_rx(struct port *in, struct pkt *pkt)
 		drop(s, pq, pkt);
 		return;
 	}
-	if ((ps->wd[pkt->prio].storm || s->ps[out->local].wd[pkt->prio].storm) &&
+	if (((ps->storm | s->ps[out->local].storm) & (1u << pkt->prio)) &&
 	    s->prm->wd.action == SW_WD_DROP) {
 		s->c.watchdog_drops++;
 		s->ctx->tot.watchdog_drops++;
@@ -455,6 +456,7 @@ static void on_wd_restore(void *obj, uint64_t arg)
 		return;
 	}
 	wd->storm = 0;
+	s->ps[wd->port].storm &= (uint8_t)~(1u << wd->prio);
 	if (s->prm->wd.action == SW_WD_FORWARD)
 		port_pfc_ignore(&s->ports[wd->port], wd->prio, 0);
 	mctx_pfc_event(s->ctx, s->ports[wd->port].id, wd->prio, PFC_EV_WD_RESTORE);
@@ -477,6 +479,7 @@ static void on_wd_detect(void *obj, uint64_t arg)
 		return;
 	}
 	wd->storm = 1;
+	s->ps[wd->port].storm |= (uint8_t)(1u << wd->prio);
 	wd->storm_since = now;
 	s->c.watchdog_triggers++;
 	s->ctx->tot.watchdog_triggers++;
