@@ -51,6 +51,7 @@ struct sw_port {
 	uint32_t quantum[PKT_PRIORITIES];
 	uint8_t lossless; /* its lossless priorities with PFC on */
 	uint8_t storm;    /* its queues the PFC watchdog holds as stormed (wd[].storm) */
+	uint32_t version; /* counts changes of its egress queues and ingress PGs */
 	struct sw_pg pg[PKT_PRIORITIES];
 	struct sw_wd wd[PKT_PRIORITIES];
 	uint32_t deficit[PKT_PRIORITIES];
@@ -269,6 +270,7 @@ static int admit(struct sw *s, struct sw_port *ps, struct pkt *pkt)
 		break;
 	}
 	ps->in_used += b;
+	ps->version++;
 	pg->st.bytes += b;
 	if (pg->st.bytes > pg->st.peak_bytes)
 		pg->st.peak_bytes = pg->st.bytes;
@@ -288,6 +290,7 @@ static void sw_sent(struct port *out, struct pkt *pkt)
 	uint64_t b = pkt->frame;
 
 	ps->in_used -= b;
+	ps->version++;
 	pg->st.bytes -= b;
 	if (pkt->acct == PKT_ACCT_MIN) {
 		pg->min_used -= b;
@@ -343,6 +346,7 @@ static void sw_rx(struct port *in, struct pkt *pkt)
 	if (s->ps[out->local].ecn.enabled && s->ps[out->local].ecn.at_enqueue)
 		ecn_mark(s, &s->ps[out->local].ecn, pq, pkt, pq->bytes);
 	out->queued_bytes += pkt->frame;
+	s->ps[out->local].version++;
 	pq->bytes += pkt->frame;
 	if (pq->bytes > pq->max_bytes)
 		pq->max_bytes = pq->bytes;
@@ -404,6 +408,7 @@ static struct pkt *sw_next(struct port *p)
 	pq->last_dequeue = evq_now(s->ctx->q);
 	pq->tx_bytes += pkt->frame;
 	p->queued_bytes -= pkt->frame;
+	ps->version++;
 	if (ps->ecn.enabled && !ps->ecn.at_enqueue)
 		ecn_mark(s, &ps->ecn, pq, pkt, pq->bytes);
 	return pkt;
@@ -419,6 +424,7 @@ static void flush_queue(struct sw *s, struct port *p, uint8_t prio, int watchdog
 	while ((pkt = pktq_pop(&pq->q))) {
 		pq->bytes -= pkt->frame;
 		p->queued_bytes -= pkt->frame;
+		s->ps[p->local].version++;
 		sw_sent(p, pkt); /* frees its buffer */
 		if (watchdog) {
 			s->c.watchdog_drops++;
@@ -776,6 +782,11 @@ const struct sw_counters *sw_counters(const struct sw *s)
 const struct sw_pg_stats *sw_pg(const struct sw *s, uint32_t local_port, uint8_t prio)
 {
 	return &s->ps[local_port].pg[prio].st;
+}
+
+uint32_t sw_port_version(const struct sw *s, uint32_t local_port)
+{
+	return s->ps[local_port].version;
 }
 
 uint8_t sw_pg_busy(const struct sw *s, uint32_t local_port)

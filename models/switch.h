@@ -207,6 +207,9 @@ void sw_free(struct sw *s);
 void sw_port_down(struct sw *s, uint32_t local_port);
 const struct sw_counters *sw_counters(const struct sw *s);
 const struct sw_pg_stats *sw_pg(const struct sw *s, uint32_t local_port, uint8_t prio);
+/* A count that moves whenever a byte joins or leaves an egress queue or an
+ * ingress PG of @local_port: unchanged, nothing there has changed. */
+uint32_t sw_port_version(const struct sw *s, uint32_t local_port);
 /* The PGs of @local_port holding bytes now, a bit per priority. */
 uint8_t sw_pg_busy(const struct sw *s, uint32_t local_port);
 /* The bytes held for @local_port's ingress, every PG and headroom. */

@@ -164,6 +164,14 @@ static void sample_queues(struct sim *sim, struct rowbuf *b, const char *now, si
 
 		if (!p->queued_bytes && !se->nonzero[i] && !in)
 			continue;
+		if (se->version) {
+			/* changes only: a port nothing happened at has none */
+			uint32_t v = sw_port_version(s, lp);
+
+			if (v == se->version[i])
+				continue;
+			se->version[i] = v;
+		}
 		busy = p->nonempty | (in ? sw_pg_busy(s, lp) : 0);
 		rows = busy | se->nonzero[i];
 		se->nonzero[i] = busy;
@@ -242,11 +250,14 @@ int series_init(struct sim *sim)
 
 	se->ports = malloc((t->n_ports ? t->n_ports : 1) * sizeof(*se->ports));
 	se->nonzero = calloc(t->n_ports ? t->n_ports : 1, 1);
-	if (sim->scn->out.series == SCN_SERIES_CHANGES)
+	if (sim->scn->out.series == SCN_SERIES_CHANGES) {
 		se->last = calloc((size_t)(t->n_ports ? t->n_ports : 1) * PKT_PRIORITIES,
 				  sizeof(*se->last));
-	if (!se->ports || !se->nonzero ||
-	    (sim->scn->out.series == SCN_SERIES_CHANGES && !se->last))
+		se->version = calloc(t->n_ports ? t->n_ports : 1, sizeof(*se->version));
+		if (!se->last || !se->version)
+			return -ENOMEM;
+	}
+	if (!se->ports || !se->nonzero)
 		return -ENOMEM;
 	for (uint32_t i = 0; i < t->n_ports; i++)
 		if (sim->net->switches[t->ports[i].node])
@@ -259,6 +270,7 @@ void series_fini(struct sim *sim)
 	free(sim->sampling.ports);
 	free(sim->sampling.nonzero);
 	free(sim->sampling.last);
+	free(sim->sampling.version);
 }
 
 void series_sample(void *obj, uint64_t arg)
