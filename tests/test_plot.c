@@ -78,6 +78,26 @@ static void write_file(const char *path, const char *text)
 	cr_assert_eq(fclose(f), 0);
 }
 
+/* The run's plot scripts copied into ts_tmp("plots") (made if missing),
+ * all but @except, which the test writes itself. */
+static void copy_plots(const char *except)
+{
+	static const char *const scripts[] = {"queues.gp", "pfc.gp",	  "rates.gp",
+					      "flows.gp",  "slowdown.gp", "ranks.gp"};
+	char src[64], *text;
+
+	mkdir(ts_tmp("plots"), 0755);
+	for (size_t i = 0; i < sizeof(scripts) / sizeof(*scripts); i++) {
+		if (!strcmp(scripts[i], except))
+			continue;
+		snprintf(src, sizeof(src), "plots/%s", scripts[i]);
+		text = ts_slurp(src);
+		cr_assert(text, "cannot read %s", src);
+		write_file(ts_tmp(src), text);
+		free(text);
+	}
+}
+
 /* Run the tiny scenario into ts_tmp("out"); returns that folder. */
 static const char *tiny_run(void)
 {
@@ -296,20 +316,10 @@ Test(plot, without_gnuplot_exits_2_and_says_how_to_install_it)
 /* A script that gnuplot refuses: exit 2 with gnuplot's own message. */
 Test(plot, a_failing_script_exits_2_with_gnuplots_message)
 {
-	static const char *const scripts[] = {"queues.gp", "pfc.gp",	  "rates.gp",
-					      "flows.gp",  "slowdown.gp", "ranks.gp"};
 	const char *out = tiny_run();
-	char src[64], *text;
 	struct ts_proc p;
 
-	cr_assert_eq(mkdir(ts_tmp("plots"), 0755), 0);
-	for (size_t i = 0; i < sizeof(scripts) / sizeof(*scripts); i++) {
-		snprintf(src, sizeof(src), "plots/%s", scripts[i]);
-		text = ts_slurp(src);
-		cr_assert(text, "cannot read %s", src);
-		write_file(ts_tmp(src), text);
-		free(text);
-	}
+	copy_plots("rates.gp");
 	write_file(ts_tmp("plots/rates.gp"), "plot no_such_function(x)\n");
 	ts_exec_env(&p, "ROCESIM_PLOTS", ts_tmp("plots"), (const char *const[]){"plot", out, NULL});
 	cr_expect_eq(p.code, 2);
@@ -474,18 +484,7 @@ static const char slowdown_dump_gp[] =
 /* plots/ copied into ts_tmp("plots") with slowdown.gp replaced by @gp. */
 static const char *plots_with_slowdown(const char *gp)
 {
-	static const char *const scripts[] = {"queues.gp", "pfc.gp", "rates.gp", "flows.gp",
-					      "ranks.gp"};
-	char src[64], *text;
-
-	mkdir(ts_tmp("plots"), 0755);
-	for (size_t i = 0; i < sizeof(scripts) / sizeof(*scripts); i++) {
-		snprintf(src, sizeof(src), "plots/%s", scripts[i]);
-		text = ts_slurp(src);
-		cr_assert(text, "cannot read %s", src);
-		write_file(ts_tmp(src), text);
-		free(text);
-	}
+	copy_plots("slowdown.gp");
 	write_file(ts_tmp("plots/slowdown.gp"), gp);
 	return ts_tmp("plots");
 }
