@@ -19,6 +19,11 @@
 #               (what earlier runs found) plus the seeds, not from a fresh
 #               copy of the seeds; FUZZ_TIME=0 FUZZ_KEEP=1 then measures the
 #               coverage of several earlier runs' corpora together
+#   FUZZ_TIMEOUT  seconds one input may take before it is a timeout finding
+#               (default 10, and 60 for the scenario harness: its inputs are
+#               whole fabrics, and the deadlock analysis of a 2,000-host
+#               All-to-All takes a second in a release build, ten under the
+#               sanitizers on a shared core)
 #   CLANG, LLVM_PROFDATA, LLVM_COV   the tools (default clang, llvm-profdata-14,
 #               llvm-cov-14)
 #
@@ -199,7 +204,9 @@ for h in $HARNESSES; do
 	[ "$FUZZ_TIME" = 0 ] && limit="-runs=0"
 	TIMEFORMAT='%U %S'
 	# shellcheck disable=SC2086
-	{ time "$dir/fuzz_$h" "$limit" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+	tmo=${FUZZ_TIMEOUT:-10}
+	[ "$h" = scenario ] && tmo=${FUZZ_TIMEOUT:-60}
+	{ time "$dir/fuzz_$h" "$limit" -timeout="$tmo" -rss_limit_mb=2048 -print_final_stats=1 \
 		-artifact_prefix="$dir/findings/" $dict $EXTRA "$dir/corpus" >"$dir/fuzz.log" 2>&1; } \
 		2>"$dir/cpu.txt"
 	status=$?
