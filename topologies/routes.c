@@ -397,6 +397,7 @@ out_free:
 /*
  * The answer for (@node, @dst_host): the group's tables, except at the host
  * itself, at its attached switches and at the group's representative.
+ * @dist may be NULL.
  */
 static void routes_lookup(const struct topo_routes *r, uint32_t node, uint32_t dst,
 			  uint32_t *off, uint32_t *count, uint32_t *dist)
@@ -407,7 +408,8 @@ static void routes_lookup(const struct topo_routes *r, uint32_t node, uint32_t d
 	*off = 0;
 	*count = 0;
 	if (node == r->host_node[dst]) {
-		*dist = 0;
+		if (dist)
+			*dist = 0;
 		return;
 	}
 	if (rep != dst) {
@@ -415,32 +417,35 @@ static void routes_lookup(const struct topo_routes *r, uint32_t node, uint32_t d
 			if (r->last[i].node == node) {
 				*off = r->last[i].off;
 				*count = r->last[i].count;
-				*dist = 1;
+				if (dist)
+					*dist = 1;
 				return;
 			}
 		}
 		if (node == r->host_node[rep]) {
 			*off = r->own_off[rep];
 			*count = r->own_count[rep];
-			*dist = 2;
+			if (dist)
+				*dist = 2;
 			return;
 		}
 	}
 	e = (size_t)grp * r->n_nodes + node;
 	*off = r->off[e];
 	*count = r->off[e + 1] - r->off[e];
-	*dist = r->dist[e];
+	if (dist) /* the forwarding path does not need it: one cache line less */
+		*dist = r->dist[e];
 }
 
 const uint16_t *topo_next_hops(const struct topo_routes *r, uint32_t node,
 			       uint32_t dst_host, uint32_t *count)
 {
-	uint32_t off, dist;
+	uint32_t off;
 
 	*count = 0;
 	if (!r || node >= r->n_nodes || dst_host >= r->n_hosts)
 		return NULL;
-	routes_lookup(r, node, dst_host, &off, count, &dist);
+	routes_lookup(r, node, dst_host, &off, count, NULL);
 	return *count ? r->hops + off : NULL;
 }
 
