@@ -39,19 +39,20 @@ struct sw_wd {
 };
 
 struct sw_port {
+	/* what forwarding reads of every packet first (one cache line) */
 	uint64_t in_used;  /* all PGs of this ingress port, headroom included */
 	uint64_t headroom; /* per lossless PG of this port */
-	/* its settings: the switch's, or its own (sw_params.port_params),
-	 * with its speed's (sw_params.by_speed) over them */
 	const struct sw_pfc *pfc;  /* thresholds of its lossless PGs (&pfc_at) */
-	struct sw_pfc pfc_at;
-	struct sw_ecn ecn;	   /* RED on its egress queues */
 	const uint8_t *dscp_to_tc; /* classes what arrives on it */
-	enum sw_sched sched;	   /* of what leaves it */
-	uint32_t quantum[PKT_PRIORITIES];
+	uint32_t version; /* counts changes of its egress queues and ingress PGs */
 	uint8_t lossless; /* its lossless priorities with PFC on */
 	uint8_t storm;    /* its queues the PFC watchdog holds as stormed (wd[].storm) */
-	uint32_t version; /* counts changes of its egress queues and ingress PGs */
+	enum sw_sched sched;	   /* of what leaves it */
+	struct sw_ecn ecn;	   /* RED on its egress queues */
+	/* its settings: the switch's, or its own (sw_params.port_params),
+	 * with its speed's (sw_params.by_speed) over them */
+	struct sw_pfc pfc_at;
+	uint32_t quantum[PKT_PRIORITIES];
 	struct sw_pg pg[PKT_PRIORITIES];
 	struct sw_wd wd[PKT_PRIORITIES];
 	uint32_t deficit[PKT_PRIORITIES];
