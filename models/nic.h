@@ -84,7 +84,6 @@ struct flow {
 	uint8_t dscp, prio;
 	uint64_t unroutable; /* its packets (data, ACK, CNP) dropped for want of a route */
 	struct nic *nic;   /* the requester's NIC (nic_open_qp) */
-	struct evq_timer start_timer;
 
 	/* requester */
 	uint32_t n_psn;              /* packets posted so far */
@@ -97,7 +96,6 @@ struct flow {
 	simtime_t wait_key;          /* when it may send, as last computed */
 	struct flow *next_active;    /* the NIC's round-robin ring */
 	simtime_t rto_at;            /* retransmission deadline, 0 = none (nic.c) */
-	struct evq_timer cut_timer, inc_timer; /* DCQCN */
 	struct dcqcn_rp rp;
 
 	/* responder */
@@ -107,6 +105,10 @@ struct flow {
 	uint8_t nak_sent;            /* one NAK per gap */
 	simtime_t last_cnp;          /* NP: when the last CNP left for this QP */
 	uint8_t cnp_sent_once;
+
+	/* timers last: a packet's path does not read them */
+	struct evq_timer start_timer;
+	struct evq_timer cut_timer, inc_timer; /* DCQCN */
 };
 
 /*
