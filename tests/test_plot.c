@@ -690,6 +690,28 @@ Test(plot, a_sweep_gets_one_picture_per_metric_that_varies)
 	ts_proc_free(&p);
 }
 
+/* FCT slowdown in a sweep: the p99 of each bucket that has flows, its
+ * picture named without '<' or '>='; a bucket of an earlier plot that has
+ * none now loses its picture. */
+Test(plot, a_sweep_draws_the_slowdown_of_each_bucket)
+{
+	const char *out = sweep_run("slowdown",
+				    (const char *const[]){"--vary", "topology.hosts=3,5", "--vary",
+							  "workload.senders=2,4", "--zip", NULL});
+	char path[600], stale[600];
+	struct ts_proc p;
+
+	snprintf(stale, sizeof(stale), "%s/sweep-fct_slowdown.lt10KB.p99.png", out);
+	write_file(stale, "an earlier plot's\n");
+	ts_exec(&p, (const char *const[]){"plot", out, NULL});
+	cr_assert_eq(p.code, 0, "plot failed (%d): %s", p.code, p.err);
+	snprintf(path, sizeof(path), "%s/sweep-fct_slowdown.10KB-100KB.p99.png", out);
+	assert_png(path);
+	cr_expect(strstr(p.out, path), "%s is not in the list: %s", path, p.out);
+	cr_expect(access(stale, F_OK), "%s is left", stale);
+	ts_proc_free(&p);
+}
+
 /* One axis over three decades: a log x axis, one unnamed line. */
 Test(plot, a_single_axis_sweep_spanning_decades_gets_a_log_x_axis)
 {

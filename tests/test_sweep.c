@@ -71,6 +71,38 @@ static void axis_refused(const char *arg, const char *words)
 	cr_expect(!strchr(line, '\n'), "%s: not one line", arg);
 }
 
+/* A summary's metrics flattened with dots; the slowdown buckets by name,
+ * their flows and percentiles (not their bounds, nor nulls). */
+Test(sweep, summary_flattens_slowdown_buckets_by_name)
+{
+	json_error_t e;
+	json_t *sum = json_loads(
+	    "{\"drops\": 0, \"fct_us\": {\"p99\": 12.5}, \"ok\": true,"
+	    " \"fct_slowdown\": [{\"bucket\": \"<10KB\", \"min_bytes\": 0, \"max_bytes\": 10000,"
+	    " \"n\": 0, \"p50\": null, \"p95\": null, \"p99\": null},"
+	    " {\"bucket\": \"1MB-10MB\", \"min_bytes\": 1000000, \"max_bytes\": 10000000,"
+	    " \"n\": 8, \"p50\": 9.9, \"p95\": 10.4, \"p99\": 10.44}],"
+	    " \"iteration_times_us\": [1, 2]}",
+	    0, &e);
+	json_t *flat = json_object();
+
+	cr_assert_not_null(sum, "%s", e.text);
+	cr_assert_eq(sweep_flatten(flat, "", sum), 0);
+	cr_expect_eq(json_integer_value(json_object_get(flat, "drops")), 0);
+	cr_expect_float_eq(json_real_value(json_object_get(flat, "fct_us.p99")), 12.5, 1e-12);
+	cr_expect_eq(json_integer_value(json_object_get(flat, "ok")), 1);
+	cr_expect_eq(json_integer_value(json_object_get(flat, "fct_slowdown.<10KB.n")), 0);
+	cr_expect_null(json_object_get(flat, "fct_slowdown.<10KB.p99"));
+	cr_expect_eq(json_integer_value(json_object_get(flat, "fct_slowdown.1MB-10MB.n")), 8);
+	cr_expect_float_eq(json_real_value(json_object_get(flat, "fct_slowdown.1MB-10MB.p99")),
+			   10.44, 1e-12);
+	cr_expect_null(json_object_get(flat, "fct_slowdown.1MB-10MB.min_bytes"));
+	cr_expect_null(json_object_get(flat, "fct_slowdown.1MB-10MB.bucket"));
+	cr_expect_eq(json_object_size(flat), 8, "flattened: %zu keys", json_object_size(flat));
+	json_decref(flat);
+	json_decref(sum);
+}
+
 Test(sweep, list_keeps_values_and_units)
 {
 	axis_is("switch.ecn.kmin=50KB,150KB,400KB",

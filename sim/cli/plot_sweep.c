@@ -21,6 +21,8 @@
  * failed), one line says that there is nothing to draw. With error bars,
  * sweep.gp sets the lines a little apart on x so that bars do not overlap.
  */
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
@@ -401,6 +403,29 @@ out_fail:
 }
 
 /* Draw sweep-@metric from @lines; -1 (said) on a failure. */
+/*
+ * The picture of @metric, "sweep-<metric>", with the characters a file
+ * name should not have spelt out: a slowdown bucket "<10KB" gives
+ * "sweep-fct_slowdown.lt10KB.p99", ">=10MB" "...ge10MB...".
+ */
+static void sw_pic(const char *metric, char *pic, size_t size)
+{
+	size_t n = (size_t)snprintf(pic, size, "sweep-");
+
+	for (const char *c = metric; *c && n + 3 < size; c++) {
+		if (isalnum((unsigned char)*c) || strchr("._-", *c)) {
+			pic[n++] = *c;
+		} else if (*c == '<' || *c == '>') {
+			pic[n++] = *c == '<' ? 'l' : 'g';
+			pic[n++] = c[1] == '=' ? 'e' : 't';
+			c += c[1] == '=';
+		} else {
+			pic[n++] = '_';
+		}
+	}
+	pic[n] = '\0';
+}
+
 static int sw_draw(const struct sw_plot *s, const char *metric, const struct sw_line *lines,
 		   size_t nlines, double lo, double hi)
 {
@@ -411,7 +436,7 @@ static int sw_draw(const struct sw_plot *s, const char *metric, const struct sw_
 	FILE *f;
 	int err;
 
-	snprintf(pic, sizeof(pic), "sweep-%s", metric);
+	sw_pic(metric, pic, sizeof(pic));
 	snprintf(name, sizeof(name), "%s.dat", pic);
 	f = tmp_open(s->p, name, path, sizeof(path));
 	if (!f)
@@ -483,6 +508,61 @@ static int sw_columns(struct sw_plot *s)
 	return 0;
 }
 
+/* Draw @metric against the first axis (or name it in @same when it does
+ * not change); its picture from an earlier plot is removed otherwise. */
+static int sw_metric(struct sw_plot *s, const char *metric, struct buf *same, int *drawn)
+{
+	char col[NAME_MAX_LEN], pic[128];
+	struct sw_line *lines = NULL;
+	size_t nlines = 0;
+	double lo = 0, hi = 0;
+	int mcol, ccol, got, err = 0;
+
+	sw_pic(metric, pic, sizeof(pic));
+	snprintf(col, sizeof(col), "%s.mean", metric);
+	mcol = plot__table_col(&s->tab, col);
+	snprintf(col, sizeof(col), "%s.ci95", metric);
+	ccol = plot__table_col(&s->tab, col);
+	if (mcol < 0 || ccol < 0) {
+		plot__drop_old(s->p, pic, NULL);
+		return 0;
+	}
+	got = sw_gather(s, mcol, ccol, &lines, &nlines, &lo, &hi);
+	if (got < 0) {
+		err = -1;
+	} else if (got > 0 || lo == hi) {
+		plot__drop_old(s->p, pic, NULL);
+		if (!got)
+			buf_printf(same, "%s%s (%.10g)", same->len ? ", " : "", metric, lo);
+	} else {
+		err = sw_draw(s, metric, lines, nlines, lo, hi);
+		(*drawn)++;
+	}
+	sw_lines_free(lines, nlines);
+	return err;
+}
+
+/* The slowdown pictures of an earlier plot: its buckets may have been others. */
+static void sw_drop_slowdown(const struct plot *p)
+{
+	DIR *d = opendir(p->outdir);
+	struct dirent *e;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+		char pic[NAME_MAX_LEN];
+
+		if (!strncmp(e->d_name, "sweep-fct_slowdown.", 19) && len > 4 && len < sizeof(pic) &&
+		    (!strcmp(e->d_name + len - 4, ".png") || !strcmp(e->d_name + len - 4, ".svg"))) {
+			snprintf(pic, sizeof(pic), "%.*s", (int)(len - 4), e->d_name);
+			plot__drop_old(p, pic, e->d_name + len - 3);
+		}
+	}
+	closedir(d);
+}
+
 int plot_sweep(struct plot *p)
 {
 	struct sw_plot s = {.p = p, .variant_col = -1};
@@ -502,35 +582,20 @@ int plot_sweep(struct plot *p)
 	    sw_columns(&s))
 		goto out;
 	err = 0;
-	for (int m = 0; sweep_metrics[m] && !err; m++) {
-		const char *metric = sweep_metrics[m];
-		char col[NAME_MAX_LEN], pic[64];
-		struct sw_line *lines = NULL;
-		size_t nlines = 0;
-		double lo = 0, hi = 0;
-		int mcol, ccol, got;
+	for (int m = 0; sweep_metrics[m] && !err; m++)
+		err = sw_metric(&s, sweep_metrics[m], &same, &drawn);
+	/* FCT slowdown: the p99 of each size bucket the runs have */
+	sw_drop_slowdown(p);
+	for (int i = 0; i < s.tab.hdr.n && !err; i++) {
+		const char *h = s.tab.hdr.f[i];
+		size_t len = strlen(h);
+		char metric[NAME_MAX_LEN];
 
-		snprintf(pic, sizeof(pic), "sweep-%s", metric);
-		snprintf(col, sizeof(col), "%s.mean", metric);
-		mcol = plot__table_col(&s.tab, col);
-		snprintf(col, sizeof(col), "%s.ci95", metric);
-		ccol = plot__table_col(&s.tab, col);
-		if (mcol < 0 || ccol < 0) {
-			plot__drop_old(p, pic, NULL);
+		if (strncmp(h, "fct_slowdown.", 13) || len < 9 || len >= sizeof(metric) ||
+		    strcmp(h + len - 9, ".p99.mean"))
 			continue;
-		}
-		got = sw_gather(&s, mcol, ccol, &lines, &nlines, &lo, &hi);
-		if (got < 0) {
-			err = -1;
-		} else if (got > 0 || lo == hi) {
-			plot__drop_old(p, pic, NULL);
-			if (!got)
-				buf_printf(&same, "%s%s (%.10g)", same.len ? ", " : "", metric, lo);
-		} else {
-			err = sw_draw(&s, metric, lines, nlines, lo, hi);
-			drawn++;
-		}
-		sw_lines_free(lines, nlines);
+		snprintf(metric, sizeof(metric), "%.*s", (int)(len - 5), h);
+		err = sw_metric(&s, metric, &same, &drawn);
 	}
 	if (!err && same.len)
 		fprintf(stderr, "rocesim: plot: the same at every point, not drawn: %s\n", same.s);

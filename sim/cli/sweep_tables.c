@@ -6,7 +6,9 @@
  *                axis value, status (ok, expect-failed, failed, not-run),
  *                error (a failed run's first line of stderr), then every
  *                metric of results.json's "summary", flattened with dots
- *                ("fct_us.p99"); true/false as 1/0, null and lists left out.
+ *                ("fct_us.p99"; the slowdown buckets by name,
+ *                "fct_slowdown.1MB-10MB.p99"); true/false as 1/0, null and
+ *                other lists left out.
  *   summary.csv  one row per point (and variant) over its seeds: point,
  *                variant (only when the sweep has variants), each axis value,
  *                runs (seeds with results), failed, then for each numeric
@@ -80,6 +82,39 @@ int sweep_write_file(const char *dir, const char *name, const char *text, size_t
 	return err;
 }
 
+/*
+ * A list of objects named by their "bucket" (summary.fct_slowdown): each
+ * under its name, "fct_slowdown.1MB-10MB.p99" (n, p50, p95, p99). Other
+ * lists are left out.
+ */
+static int flatten_buckets(json_t *flat, const char *prefix, const json_t *a)
+{
+	size_t i;
+	json_t *e;
+
+	json_array_foreach((json_t *)a, i, e) {
+		const char *name = json_string_value(json_object_get(e, "bucket"));
+		const char *k;
+		json_t *v;
+		char path[256];
+
+		if (!json_is_object(e) || !name)
+			continue;
+		json_object_foreach(e, k, v) {
+			/* the bounds name the bucket; its flows and percentiles are metrics */
+			if (!strcmp(k, "bucket") || !strcmp(k, "min_bytes") ||
+			    !strcmp(k, "max_bytes") || !json_is_number(v))
+				continue;
+			if (snprintf(path, sizeof(path), "%s.%s.%s", prefix, name, k) >=
+			    (int)sizeof(path))
+				continue;
+			if (json_object_set(flat, path, v))
+				return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
 int sweep_flatten(json_t *flat, const char *prefix, const json_t *o)
 {
 	const char *k;
@@ -91,6 +126,9 @@ int sweep_flatten(json_t *flat, const char *prefix, const json_t *o)
 		snprintf(path, sizeof(path), "%s%s%s", prefix, *prefix ? "." : "", k);
 		if (json_is_object(v)) {
 			if (sweep_flatten(flat, path, v))
+				return -ENOMEM;
+		} else if (json_is_array(v)) {
+			if (flatten_buckets(flat, path, v))
 				return -ENOMEM;
 		} else if (json_is_number(v) || json_is_string(v)) {
 			if (json_object_set(flat, path, v))
