@@ -33,7 +33,8 @@ enum pkt_acct { PKT_ACCT_NONE, PKT_ACCT_MIN, PKT_ACCT_SHARED, PKT_ACCT_HEADROOM 
 
 struct pkt {
 	struct pkt *next; /* queue or free-list link */
-	simtime_t t;      /* on a link: when its last bit reaches the far end */
+	simtime_t t;      /* on a link: when the last bit of the packet behind it
+			   * reaches the far end (its own arrival until one follows) */
 	uint32_t flow;
 	uint32_t psn;      /* data: its PSN; ACK/NAK: the next PSN expected;
 			    * PAUSE: quanta */
