@@ -56,27 +56,30 @@ struct port_pfc {
 
 /*
  * The fields every packet touches come first, those of PFC and failures
- * last: a large fabric has tens of thousands of ports and a packet's hop
- * touches two of them, so the cache lines it needs are what make it fast.
+ * last, and a port starts a cache line: a large fabric has tens of
+ * thousands of ports and a packet's hop touches two of them, so the lines
+ * it needs are what make it fast. The first line is what an arrival reads
+ * of the receiving port; the second, the transmitter.
  */
 struct port {
 	struct mctx *ctx;
 	const struct port_ops *ops;
 	void *owner;
 	struct port *peer;
+	/* counters, as the far end would also see them */
+	uint64_t rx_packets, rx_bytes;
 	uint32_t id;    /* index in topo.ports */
 	uint32_t local; /* index among the owner's ports */
-	uint64_t rate_bps;
-	simtime_t delay;
-	int up;
+	uint8_t up;
 	uint8_t paused;      /* PFC: priorities stopped by the peer now */
 	uint8_t nonempty;    /* bit p set while queue[p] holds packets */
 
 	/* transmitter */
 	struct pkt *tx_pkt;
+	uint64_t rate_bps;
+	simtime_t delay;
 	uint64_t queued_bytes; /* all priorities */
-	/* counters, as the far end would also see them */
-	uint64_t tx_packets, tx_bytes, rx_packets, rx_bytes;
+	uint64_t tx_packets, tx_bytes;
 	simtime_t busy_time;
 	struct pktq ctrl; /* PAUSE frames waiting to go out */
 	struct evq_timer tx_done;
@@ -93,7 +96,7 @@ struct port {
 	struct evq_timer pause_expiry;
 	struct port_pfc pfc[PKT_PRIORITIES];
 	uint64_t lost_packets, lost_bytes; /* lost on a failed link */
-};
+} __attribute__((aligned(64)));
 
 void port_init(struct port *p, struct mctx *ctx, uint32_t id, uint64_t rate_bps, simtime_t delay);
 /* Start transmitting if idle and there is something to send. */

@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 static void on_flow_start(void *obj, uint64_t arg)
 {
@@ -128,7 +129,10 @@ int net_build(const struct net_params *params, struct topo *t, struct evq *q, gs
 	n->topo = t;
 	if (topo_routes_build(t, &n->routes))
 		goto fail;
-	n->ports = calloc(t->n_ports, sizeof(*n->ports));
+	/* ports start cache lines (link.h): aligned, and zeroed as calloc would */
+	n->ports = aligned_alloc(64, (t->n_ports ? t->n_ports : 1) * sizeof(*n->ports));
+	if (n->ports)
+		memset(n->ports, 0, (t->n_ports ? t->n_ports : 1) * sizeof(*n->ports));
 	n->switches = calloc(t->n_nodes, sizeof(*n->switches));
 	n->nics = calloc(t->n_hosts, sizeof(*n->nics));
 	n->n_flows = p->wl.n_flows;
