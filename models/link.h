@@ -79,6 +79,7 @@ struct port {
 	uint64_t rate_bps;
 	simtime_t delay;
 	uint64_t queued_bytes; /* all priorities */
+	uint32_t qversion;     /* counts bytes joining or leaving its queues (time series) */
 	uint64_t tx_packets, tx_bytes;
 	simtime_t busy_time;
 	struct pktq ctrl; /* PAUSE frames waiting to go out */

@@ -44,7 +44,7 @@ struct sw_port {
 	uint64_t headroom; /* per lossless PG of this port */
 	const struct sw_pfc *pfc;  /* thresholds of its lossless PGs (&pfc_at) */
 	const uint8_t *dscp_to_tc; /* classes what arrives on it */
-	uint32_t version; /* counts changes of its egress queues and ingress PGs */
+	uint32_t version; /* counts changes of its ingress PGs (port.qversion: queues) */
 	uint8_t lossless; /* its lossless priorities with PFC on */
 	uint8_t storm;    /* its queues the PFC watchdog holds as stormed (wd[].storm) */
 	enum sw_sched sched;	   /* of what leaves it */
@@ -70,6 +70,7 @@ struct sw {
 	uint32_t n_ports;
 	struct sw_port *ps;
 	struct sw_counters c;
+	uint8_t enqueue_ecn; /* some port marks at enqueue: forwarding need not look otherwise */
 };
 
 /* Whether class @tc is lossless on port @ps (PGs in, queues out). */
@@ -331,8 +332,9 @@ static void sw_rx(struct port *in, struct pkt *pkt)
 		drop(s, pq, pkt);
 		return;
 	}
-	if (((ps->storm | s->ps[out->local].storm) & (1u << pkt->prio)) &&
-	    s->prm->wd.action == SW_WD_DROP) {
+	/* the egress port's state is not read unless something there needs it */
+	if (s->prm->wd.enabled && s->prm->wd.action == SW_WD_DROP &&
+	    ((ps->storm | s->ps[out->local].storm) & (1u << pkt->prio))) {
 		s->c.watchdog_drops++;
 		s->ctx->tot.watchdog_drops++;
 		drop(s, pq, pkt);
@@ -344,10 +346,10 @@ static void sw_rx(struct port *in, struct pkt *pkt)
 		drop(s, pq, pkt);
 		return;
 	}
-	if (s->ps[out->local].ecn.enabled && s->ps[out->local].ecn.at_enqueue)
+	if (s->enqueue_ecn && s->ps[out->local].ecn.enabled && s->ps[out->local].ecn.at_enqueue)
 		ecn_mark(s, &s->ps[out->local].ecn, pq, pkt, pq->bytes);
 	out->queued_bytes += pkt->frame;
-	s->ps[out->local].version++;
+	out->qversion++;
 	pq->bytes += pkt->frame;
 	if (pq->bytes > pq->max_bytes)
 		pq->max_bytes = pq->bytes;
@@ -409,7 +411,7 @@ static struct pkt *sw_next(struct port *p)
 	pq->last_dequeue = evq_now(s->ctx->q);
 	pq->tx_bytes += pkt->frame;
 	p->queued_bytes -= pkt->frame;
-	ps->version++;
+	p->qversion++;
 	if (ps->ecn.enabled && !ps->ecn.at_enqueue)
 		ecn_mark(s, &ps->ecn, pq, pkt, pq->bytes);
 	return pkt;
@@ -425,7 +427,7 @@ static void flush_queue(struct sw *s, struct port *p, uint8_t prio, int watchdog
 	while ((pkt = pktq_pop(&pq->q))) {
 		pq->bytes -= pkt->frame;
 		p->queued_bytes -= pkt->frame;
-		s->ps[p->local].version++;
+		p->qversion++;
 		sw_sent(p, pkt); /* frees its buffer */
 		if (watchdog) {
 			s->c.watchdog_drops++;
@@ -718,6 +720,7 @@ int sw_new(struct mctx *ctx, const struct sw_params *prm, uint32_t mtu, const st
 		ps->dscp_to_tc = own ? own->dscp_to_tc : prm->dscp_to_tc;
 		ps->sched = own ? own->sched : prm->sched;
 		ps->lossless = port_lossless(prm, i);
+		s->enqueue_ecn |= ps->ecn.enabled && ps->ecn.at_enqueue;
 		for (int q = 0; q < PKT_PRIORITIES; q++)
 			if (weights[q] && weights[q] < wmin)
 				wmin = weights[q];
@@ -787,7 +790,8 @@ const struct sw_pg_stats *sw_pg(const struct sw *s, uint32_t local_port, uint8_t
 
 uint32_t sw_port_version(const struct sw *s, uint32_t local_port)
 {
-	return s->ps[local_port].version;
+	/* both only grow: the sum stands still only when neither moves */
+	return s->ps[local_port].version + s->ports[local_port].qversion;
 }
 
 uint8_t sw_pg_busy(const struct sw *s, uint32_t local_port)
