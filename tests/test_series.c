@@ -51,8 +51,8 @@ static struct rows read_rows(const char *path)
 			cr_assert(rs.r);
 		}
 		r = &rs.r[rs.n++];
-		cr_assert_eq(sscanf(line, "%lf,%47[^,],%u,%llu,%llu,%llu", &r->t, port, &prio, &r->q,
-				    &r->pg, &r->hr),
+		cr_assert_eq(sscanf(line, "%lf,%47[^,],%u,%llu,%llu,%llu", &r->t, port, &prio,
+				    &r->q, &r->pg, &r->hr),
 			     6, "bad row: %s", line);
 		snprintf(r->key, sizeof(r->key), "%s,%u", port, prio);
 	}

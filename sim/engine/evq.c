@@ -59,20 +59,20 @@ struct evq {
 	 * non-empty, bit j of sum that bits[j] is not 0 */
 	struct evq_timer **bucket;
 	uint64_t *bits, *sum;
-	size_t nb;      /* buckets, a power of 2; 0 without the calendar */
+	size_t nb;	/* buckets, a power of 2; 0 without the calendar */
 	unsigned shift; /* bucket width 2^shift ps */
-	uint64_t cur;   /* bucket number of the clock: the window's start */
+	uint64_t cur;	/* bucket number of the clock: the window's start */
 	size_t n_wheel;
 	struct evq_timer *min; /* the calendar's earliest, or NULL if not known */
-	size_t n;              /* pending: n_heap + n_wheel */
+	size_t n;	       /* pending: n_heap + n_wheel */
 
 	simtime_t now;
 	uint64_t seq;
 	uint64_t fired;
 	size_t peak;
-	simtime_t adapt_from; /* the clock at the last width check */
-	uint64_t armed, far;  /* since then: arms, and those beyond the calendar */
-	unsigned window;      /* log2 of the span in ps the calendar aims to cover */
+	simtime_t adapt_from;	   /* the clock at the last width check */
+	uint64_t armed, far;	   /* since then: arms, and those beyond the calendar */
+	unsigned window;	   /* log2 of the span in ps the calendar aims to cover */
 	struct evq_timer *free_ev; /* free list, linked through obj */
 	struct pool_chunk *chunks;
 };

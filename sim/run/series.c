@@ -181,7 +181,8 @@ static void sample_queues(struct sim *sim, struct rowbuf *b, const char *now, si
 			uint64_t q = p->queue[prio].bytes;
 
 			if (se->last) {
-				struct series_last *last = &se->last[(size_t)i * PKT_PRIORITIES + prio];
+				struct series_last *last =
+				    &se->last[(size_t)i * PKT_PRIORITIES + prio];
 
 				if (last->queue == q && last->pg == pg->bytes &&
 				    last->headroom == pg->headroom)
