@@ -9,14 +9,16 @@
  * non-empty bucket. Events beyond the window wait in a binary min-heap
  * (the far heap) and move into the calendar as the window reaches them, so
  * every calendar event is earlier than every heap event. Every 4096 events
- * the bucket width is set to about twice the mean gap between events and
- * the bucket count to about twice the pending events (the calendar is
- * rebuilt when either is off by more than a factor of 2): a bucket then
- * holds one or two events, insertion and removal cost O(1) whatever the
- * number pending, and only timers far ahead (DCQCN, retransmission,
- * sampling) pay the heap's O(log n). Known weakness: a width set for one
- * phase of a run is wrong for the next until the next check (at most 4096
- * events later); events then crowd a bucket or fall to the heap for a while.
+ * the bucket width is set to about twice the mean gap between events, and
+ * the bucket count to at least twice the pending events and enough for
+ * the window to hold nine arms in ten (adapt); an insertion that walks
+ * more than CROWDED entries of a bucket makes the buckets 16x narrower at
+ * once. A bucket then holds one or two events, insertion and removal cost
+ * O(1) whatever the number pending, and only timers far ahead (DCQCN,
+ * retransmission, sampling) pay the heap's O(log n). Known weaknesses: a
+ * width set for one phase of a run is wrong for the next until the next
+ * check (at most 4096 events later), and beyond about 100,000 pending the
+ * lists' neighbours are cache misses, as the heap's lower levels are.
  *
  * Built with -DEVQ_WHEEL=0 (experiments/bench/evq_bench_heap), everything
  * goes to the heap: the binary heap alone, for comparison.
