@@ -145,7 +145,7 @@ static const char *incast(const char *name, unsigned n, unsigned gbps, const cha
 		"  ecn: {kmin: 5KB, kmax: %s, pmax: 1%%}\n"
 		"nic: {mtu: 1024, cc: dcqcn, dcqcn: {variant: paper, np_cnp_mode: %s}}\n"
 		"workload: {kind: incast, senders: %u, size: 10GB}\n"
-		"output: {sample: 10us}\n",
+		"output: {sample: 10us, timeseries: samples}\n",
 		name, stop, n + 1, gbps, cable, kmax, mode, n);
 	fclose(f);
 	return path;
@@ -169,7 +169,8 @@ static json_t *fluid_json(const char *scn)
 
 /* The packet model's queue at port @port: its mean over the last two
  * thirds of the run, and the period of its upward crossings of that mean
- * (the series smoothed over 100 us, crossings closer than 300 us merged). */
+ * (the series smoothed over 100 us, crossings closer than 300 us merged);
+ * the scenarios sample every 10 us (output.timeseries: samples). */
 static double packet_queue(const char *scn, const char *port, double *period_us)
 {
 	char dir[300], path[400], line[256];

@@ -24,11 +24,12 @@ switch:
   ecn: {kmin: 5KB, kmax: 200KB, pmax: 1%}
 nic: {mtu: 1024, cc: dcqcn, dcqcn: {variant: paper, np_cnp_mode: $3}}
 workload: {kind: incast, senders: $1, size: 10GB}
-output: {sample: 10us}
+output: {sample: 10us, timeseries: samples}
 YAML
 }
 
 # mean queue_bytes of port $1 over the last two thirds of timeseries.csv
+# (a row every sample: output.timeseries: samples)
 packet_queue() {
 	awk -F, -v port="$1" 'NR > 1 && $2 == port { q[n++] = $4 }
 		END { for (i = int(n / 3); i < n; i++) { s += q[i]; m++ } printf "%.0f", s / m }' \
