@@ -182,3 +182,38 @@ void ts_proc_free(struct ts_proc *p)
 	free(p->out);
 	free(p->err);
 }
+
+void ts_assert_png(const char *path)
+{
+	static const unsigned char sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+	unsigned char head[8];
+	struct stat st;
+	FILE *f;
+
+	cr_assert_eq(stat(path, &st), 0, "%s was not written", path);
+	cr_assert_gt(st.st_size, 1000, "%s is only %lld bytes", path, (long long)st.st_size);
+	f = fopen(path, "rb");
+	cr_assert(f);
+	cr_assert_eq(fread(head, 1, 8, f), 8);
+	fclose(f);
+	cr_assert(!memcmp(head, sig, 8), "%s does not start with the PNG signature", path);
+}
+
+const char *ts_line_with(const char *out, const char *a, const char *b)
+{
+	static char line[4096];
+
+	for (const char *p = out; p && *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+
+		if (n >= sizeof(line))
+			n = sizeof(line) - 1;
+		memcpy(line, p, n);
+		line[n] = '\0';
+		if (strstr(line, a) && strstr(line, b))
+			return line;
+		p = nl ? nl + 1 : NULL;
+	}
+	return NULL;
+}

@@ -56,5 +56,9 @@ void ts_proc_free(struct ts_proc *p);
 char *ts_slurp(const char *path);
 /* Remove @path and, for a folder, all it holds. */
 void ts_rm_tree(const char *path);
+/* Assert that @path is a PNG of more than 1000 bytes. */
+void ts_assert_png(const char *path);
+/* The line of @out that holds both @a and @b (a static copy), or NULL. */
+const char *ts_line_with(const char *out, const char *a, const char *b);
 
 #endif

@@ -139,22 +139,6 @@ static const char *scenario_run(const char *name, const char *yaml)
 	return out;
 }
 
-/* @path is a non-empty PNG. */
-static void assert_png(const char *path)
-{
-	static const unsigned char sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
-	unsigned char head[8];
-	struct stat st;
-	FILE *f;
-
-	cr_assert_eq(stat(path, &st), 0, "%s was not written", path);
-	cr_assert_gt(st.st_size, 1000, "%s is only %lld bytes", path, (long long)st.st_size);
-	f = fopen(path, "rb");
-	cr_assert(f);
-	cr_assert_eq(fread(head, 1, 8, f), 8);
-	fclose(f);
-	cr_assert(!memcmp(head, sig, 8), "%s does not start with the PNG signature", path);
-}
 
 /* No temporary .plot-* folder is left in @dir. */
 static void assert_no_leftovers(const char *dir)
@@ -179,7 +163,7 @@ Test(plot, draws_every_picture_of_a_run_as_png_and_lists_them)
 	cr_expect_eq(count_lines(p.out), 5, "stdout: %s", p.out);
 	for (size_t i = 0; i < sizeof(pictures) / sizeof(*pictures); i++) {
 		snprintf(path, sizeof(path), "%s/%s.png", out, pictures[i]);
-		assert_png(path);
+		ts_assert_png(path);
 		cr_expect(strstr(p.out, path), "%s is not in the list: %s", path, p.out);
 		snprintf(path, sizeof(path), "%s/%s.svg", out, pictures[i]);
 		cr_expect(access(path, F_OK), "%s written without --svg", path);
@@ -263,9 +247,9 @@ Test(plot, pictures_without_their_csv_are_skipped_with_a_note)
 	cr_assert_eq(unlink(ts_tmp("out/qp_rates.csv")), 0);
 	ts_exec(&p, (const char *const[]){"plot", out, NULL});
 	cr_assert_eq(p.code, 0, "plot failed (%d): %s", p.code, p.err);
-	assert_png(ts_tmp("out/queues.png"));
-	assert_png(ts_tmp("out/flows.png"));
-	assert_png(ts_tmp("out/slowdown.png"));
+	ts_assert_png(ts_tmp("out/queues.png"));
+	ts_assert_png(ts_tmp("out/flows.png"));
+	ts_assert_png(ts_tmp("out/slowdown.png"));
 	cr_expect(access(ts_tmp("out/pfc.png"), F_OK));
 	cr_expect(access(ts_tmp("out/rates.png"), F_OK));
 	cr_expect(strstr(p.err, "pfc_events.csv"), "stderr: %s", p.err);
@@ -376,7 +360,7 @@ Test(plot, a_collective_run_gets_ranks_png)
 
 	ts_exec(&p, (const char *const[]){"plot", out, NULL});
 	cr_assert_eq(p.code, 0, "plot failed (%d): %s", p.code, p.err);
-	assert_png(ts_tmp("coll/ranks.png"));
+	ts_assert_png(ts_tmp("coll/ranks.png"));
 	cr_expect(strstr(p.out, ts_tmp("coll/ranks.png")), "ranks.png is not in the list: %s",
 		  p.out);
 	/* a collective has no flows[]: flows.png stays skipped */
@@ -408,7 +392,7 @@ Test(plot, several_collectives_get_one_panel_each)
 
 	ts_exec(&p, (const char *const[]){"plot", out, "--svg", NULL});
 	cr_assert_eq(p.code, 0, "plot failed (%d): %s", p.code, p.err);
-	assert_png(ts_tmp("two/ranks.png"));
+	ts_assert_png(ts_tmp("two/ranks.png"));
 	svg = ts_slurp(ts_tmp("two/ranks.svg"));
 	cr_assert(svg, "ranks.svg was not written");
 	cr_expect(strstr(svg, "allreduce of 2 MB over 4 ranks"), "no allreduce panel");
@@ -428,7 +412,7 @@ Test(plot, a_stale_ranks_png_is_removed)
 
 	ts_exec(&p, (const char *const[]){"plot", out, "--svg", NULL});
 	cr_assert_eq(p.code, 0, "plot failed (%d): %s", p.code, p.err);
-	assert_png(ts_tmp("coll/ranks.png"));
+	ts_assert_png(ts_tmp("coll/ranks.png"));
 	ts_proc_free(&p);
 	res = json_load_file(ts_tmp("coll/results.json"), 0, &je);
 	cr_assert(res, "results.json: %s", je.text);
@@ -537,7 +521,7 @@ Test(plot, slowdown_png_is_drawn_and_a_stale_one_removed)
 	ts_exec(&p, (const char *const[]){"plot", dir, "--svg", NULL});
 	cr_assert_eq(p.code, 0, "plot failed (%d): %s", p.code, p.err);
 	ts_proc_free(&p);
-	assert_png(ts_tmp("crafted/slowdown.png"));
+	ts_assert_png(ts_tmp("crafted/slowdown.png"));
 	svg = ts_slurp(ts_tmp("crafted/slowdown.svg"));
 	cr_assert(svg);
 	cr_expect(strstr(svg, "crafted: FCT slowdown by flow size, 7 flows, offered load 29.34%"),
@@ -576,8 +560,8 @@ Test(plot, the_seed_cluster_plots)
 	ts_exec(&p, (const char *[]){"plot", out, NULL});
 	cr_assert_eq(p.code, 0, "%s", p.err);
 	ts_proc_free(&p);
-	assert_png(ts_tmp("seed/queues.png"));
-	assert_png(ts_tmp("seed/ranks.png"));
+	ts_assert_png(ts_tmp("seed/queues.png"));
+	ts_assert_png(ts_tmp("seed/ranks.png"));
 }
 
 /* ---- sweeps ------------------------------------------------------------- */
@@ -657,7 +641,7 @@ Test(plot, a_sweep_gets_one_picture_per_metric_that_varies)
 	cr_assert_eq(p.code, 0, "plot failed (%d): %s", p.code, p.err);
 	/* the cable moves the FCT; queue, marks and pauses are the same everywhere */
 	snprintf(path, sizeof(path), "%s/sweep-fct_us.p99.png", out);
-	assert_png(path);
+	ts_assert_png(path);
 	cr_expect(strstr(p.out, path), "%s is not in the list: %s", path, p.out);
 	cr_expect_eq(count_lines(p.out), 1, "stdout: %s", p.out);
 	snprintf(path, sizeof(path), "%s/sweep-max_queue_bytes.png", out);
@@ -706,7 +690,7 @@ Test(plot, a_sweep_draws_the_slowdown_of_each_bucket)
 	ts_exec(&p, (const char *const[]){"plot", out, NULL});
 	cr_assert_eq(p.code, 0, "plot failed (%d): %s", p.code, p.err);
 	snprintf(path, sizeof(path), "%s/sweep-fct_slowdown.10KB-100KB.p99.png", out);
-	assert_png(path);
+	ts_assert_png(path);
 	cr_expect(strstr(p.out, path), "%s is not in the list: %s", path, p.out);
 	cr_expect(access(stale, F_OK), "%s is left", stale);
 	ts_proc_free(&p);
@@ -724,7 +708,7 @@ Test(plot, a_single_axis_sweep_spanning_decades_gets_a_log_x_axis)
 	ts_exec(&p, (const char *const[]){"plot", out, "--svg", NULL});
 	cr_assert_eq(p.code, 0, "plot failed (%d): %s", p.code, p.err);
 	snprintf(path, sizeof(path), "%s/sweep-fct_us.p99.png", out);
-	assert_png(path);
+	ts_assert_png(path);
 	snprintf(path, sizeof(path), "%s/sweep-fct_us.p99.svg", out);
 	svg = ts_slurp(path);
 	cr_assert(svg, "%s was not written", path);
@@ -998,7 +982,7 @@ Test(plot, a_one_key_tune_gets_the_metric_against_the_key)
 	ts_exec(&p, (const char *const[]){"plot", out, NULL});
 	cr_assert_eq(p.code, 0, "plot failed (%d): %s", p.code, p.err);
 	snprintf(path, sizeof(path), "%s/tune.png", out);
-	assert_png(path);
+	ts_assert_png(path);
 	cr_expect(strstr(p.out, path), "%s is not in the list: %s", path, p.out);
 	cr_expect_eq(count_lines(p.out), 1, "stdout: %s", p.out);
 	cr_expect_str_empty(p.err);
@@ -1054,10 +1038,10 @@ Test(plot, a_two_key_tune_gets_its_points_its_path_and_its_front)
 	cr_assert_eq(p.code, 0, "plot failed (%d): %s", p.code, p.err);
 	cr_expect_eq(count_lines(p.out), 2, "stdout: %s", p.out);
 	snprintf(path, sizeof(path), "%s/tune.png", out);
-	assert_png(path);
+	ts_assert_png(path);
 	cr_expect(strstr(p.out, path), "%s is not in the list: %s", path, p.out);
 	snprintf(path, sizeof(path), "%s/tune-front.png", out);
-	assert_png(path);
+	ts_assert_png(path);
 	cr_expect(strstr(p.out, path), "%s is not in the list: %s", path, p.out);
 	assert_no_leftovers(out);
 	ts_proc_free(&p);
@@ -1108,7 +1092,7 @@ Test(plot, a_tune_without_a_feasible_point_marks_the_closest)
 	ts_exec(&p, (const char *const[]){"plot", out, "--svg", NULL});
 	cr_assert_eq(p.code, 0, "plot failed (%d): %s", p.code, p.err);
 	snprintf(path, sizeof(path), "%s/tune.png", out);
-	assert_png(path);
+	ts_assert_png(path);
 	snprintf(path, sizeof(path), "%s/tune.svg", out);
 	svg = ts_slurp(path);
 	cr_assert(svg, "%s was not written", path);

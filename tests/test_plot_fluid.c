@@ -38,22 +38,6 @@ static void write_file(const char *path, const char *text)
 	cr_assert_eq(fclose(f), 0);
 }
 
-/* @path is a non-empty PNG. */
-static void assert_png(const char *path)
-{
-	static const unsigned char sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
-	unsigned char head[8];
-	struct stat st;
-	FILE *f;
-
-	cr_assert_eq(stat(path, &st), 0, "%s was not written", path);
-	cr_assert_gt(st.st_size, 1000, "%s is only %lld bytes", path, (long long)st.st_size);
-	f = fopen(path, "rb");
-	cr_assert(f);
-	cr_assert_eq(fread(head, 1, 8, f), 8);
-	fclose(f);
-	cr_assert(!memcmp(head, sig, 8), "%s does not start with the PNG signature", path);
-}
 
 static int exists(const char *path)
 {
@@ -100,7 +84,7 @@ Test(plot_fluid, a_fluid_models_folder_gets_fluid_png_alone)
 
 	tiny("fluid", "f");
 	printed = plot_ok("f", NULL);
-	assert_png(ts_tmp("f/fluid.png"));
+	ts_assert_png(ts_tmp("f/fluid.png"));
 	cr_expect(strstr(printed, "fluid.png\n"), "fluid.png not listed: %s", printed);
 	cr_expect(!strstr(printed, "queues.png"), "a fluid-only folder drew queues.png");
 	cr_expect(!exists(ts_tmp("f/queues.png")));
@@ -113,7 +97,7 @@ Test(plot_fluid, fluid_json_without_results_json_gets_fluid_png)
 	tiny("fluid", "f");
 	cr_assert_eq(unlink(ts_tmp("f/results.json")), 0);
 	free(plot_ok("f", NULL));
-	assert_png(ts_tmp("f/fluid.png"));
+	ts_assert_png(ts_tmp("f/fluid.png"));
 }
 
 /* A run then the fluid model into one folder: the run's results.json stays. */
@@ -129,9 +113,9 @@ Test(plot_fluid, a_run_and_the_fluid_model_in_one_folder_draw_both)
 	cr_expect(!strstr(res, "\"model\": \"fluid\""));
 	free(res);
 	printed = plot_ok("both", "--svg");
-	assert_png(ts_tmp("both/queues.png"));
-	assert_png(ts_tmp("both/flows.png"));
-	assert_png(ts_tmp("both/fluid.png"));
+	ts_assert_png(ts_tmp("both/queues.png"));
+	ts_assert_png(ts_tmp("both/flows.png"));
+	ts_assert_png(ts_tmp("both/fluid.png"));
 	cr_expect(exists(ts_tmp("both/fluid.svg")));
 	cr_expect(strstr(printed, "fluid.png\n") && strstr(printed, "queues.png\n"), "%s", printed);
 	free(printed);
@@ -143,8 +127,8 @@ Test(plot_fluid, the_fluid_model_then_a_run_draw_both)
 	tiny("fluid", "both");
 	tiny("run", "both");
 	free(plot_ok("both", NULL));
-	assert_png(ts_tmp("both/queues.png"));
-	assert_png(ts_tmp("both/fluid.png"));
+	ts_assert_png(ts_tmp("both/queues.png"));
+	ts_assert_png(ts_tmp("both/fluid.png"));
 }
 
 /* A run's folder without fluid.json: no fluid.png, a stale one removed. */

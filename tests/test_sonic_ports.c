@@ -43,25 +43,6 @@ static int count(const char *out, const char *text)
 	return n;
 }
 
-/* The line of @out that holds @a and @b, or NULL. */
-static const char *line_with(const char *out, const char *a, const char *b)
-{
-	static char line[4096];
-
-	for (const char *p = out; p && *p;) {
-		const char *nl = strchr(p, '\n');
-		size_t n = nl ? (size_t)(nl - p) : strlen(p);
-
-		if (n >= sizeof(line))
-			n = sizeof(line) - 1;
-		memcpy(line, p, n);
-		line[n] = '\0';
-		if (strstr(line, a) && strstr(line, b))
-			return line;
-		p = nl ? nl + 1 : NULL;
-	}
-	return NULL;
-}
 
 /*
  * A scenario in the temporary folder: @topology, switch.sonic @db (under
@@ -196,15 +177,15 @@ Test(sonic_ports, import_prints_valid_yaml_and_the_ports_that_differ)
 	cr_assert(valid_yaml(p.out), "%s", p.out);
 	cr_assert(has(p.out, "  lossless: [3]"), "%s", p.out);
 	cr_assert(has(p.out, "  pfc: {headroom: 165888,"), "%s", p.out);
-	cr_assert(line_with(p.out, "# Ethernet8", "lossless [4]"), "%s", p.out);
-	cr_assert(line_with(p.out, "# Ethernet8", "ingress_lossy_profile"), "%s", p.out);
+	cr_assert(ts_line_with(p.out, "# Ethernet8", "lossless [4]"), "%s", p.out);
+	cr_assert(ts_line_with(p.out, "# Ethernet8", "ingress_lossy_profile"), "%s", p.out);
 	ts_proc_free(&p);
 
 	ts_exec(&p, (const char *[]){"import", "sonic", "tests/sonic/ports-differ.json", NULL});
 	cr_assert_eq(p.code, 0, "%s", p.err);
 	cr_assert(valid_yaml(p.out), "%s", p.out);
-	cr_assert(line_with(p.out, "# Ethernet8", "lossless []"), "%s", p.out);
-	cr_assert(line_with(p.out, "# Ethernet16", "headroom 20480"), "%s", p.out);
+	cr_assert(ts_line_with(p.out, "# Ethernet8", "lossless []"), "%s", p.out);
+	cr_assert(ts_line_with(p.out, "# Ethernet16", "headroom 20480"), "%s", p.out);
 	cr_assert_not(has(p.out, "# Ethernet0 "), "%s", p.out);
 	ts_proc_free(&p);
 }
@@ -218,15 +199,15 @@ Test(sonic_ports, check_names_each_port_that_breaks_the_lossless_path)
 
 	ts_exec(&p, (const char *[]){"check", s, NULL});
 	cr_assert_eq(p.code, 1, "%s%s", p.out, p.err);
-	l = line_with(p.out, "error DSCP_NOT_LOSSLESS Ethernet8 ", "pfc_enable");
+	l = ts_line_with(p.out, "error DSCP_NOT_LOSSLESS Ethernet8 ", "pfc_enable");
 	cr_assert(l, "%s", p.out);
 	cr_assert(has(l, "sw0:h2"), "%s", l);
-	l = line_with(p.out, "error HEADROOM_SHORT Ethernet16 ", "20480");
+	l = ts_line_with(p.out, "error HEADROOM_SHORT Ethernet16 ", "20480");
 	cr_assert(l, "%s", p.out);
 	cr_assert(has(l, "sw0:h4"), "%s", l);
 	cr_assert(has(l, "400 Gb/s"), "%s", l);
-	cr_assert_not(line_with(p.out, "Ethernet0 ", "error"), "%s", p.out);
-	cr_assert_not(line_with(p.out, "error DSCP_NOT_LOSSLESS switch", ""), "%s", p.out);
+	cr_assert_not(ts_line_with(p.out, "Ethernet0 ", "error"), "%s", p.out);
+	cr_assert_not(ts_line_with(p.out, "error DSCP_NOT_LOSSLESS switch", ""), "%s", p.out);
 	ts_proc_free(&p);
 }
 
@@ -238,7 +219,7 @@ Test(sonic_ports, check_names_every_port_short_of_headroom)
 
 	ts_exec(&p, (const char *[]){"check", s, NULL});
 	cr_assert_eq(p.code, 1, "%s%s", p.out, p.err);
-	l = line_with(p.out, "error HEADROOM_SHORT", "Ethernet16");
+	l = ts_line_with(p.out, "error HEADROOM_SHORT", "Ethernet16");
 	cr_assert(l, "%s", p.out);
 	cr_assert(has(l, "Ethernet20") && has(l, "Ethernet24") && has(l, "Ethernet28"), "%s", l);
 	cr_assert_not(has(l, "Ethernet12"), "%s", l);
@@ -253,12 +234,12 @@ Test(sonic_ports, check_names_a_port_with_another_dscp_map)
 
 	ts_exec(&p, (const char *[]){"check", s, NULL});
 	cr_assert_eq(p.code, 1, "%s%s", p.out, p.err);
-	l = line_with(p.out, "error DSCP_NOT_LOSSLESS Ethernet4 ", "DSCP_TO_TC_MAP|AZURE|26");
+	l = ts_line_with(p.out, "error DSCP_NOT_LOSSLESS Ethernet4 ", "DSCP_TO_TC_MAP|AZURE|26");
 	cr_assert(l, "%s", p.out);
 	cr_assert(has(l, "sw0:h1"), "%s", l);
 	cr_assert_eq(count(p.out, "DSCP_NOT_LOSSLESS"), 1,
 		     "the other ports map DSCP 26 to TC 3: %s", p.out);
-	cr_assert_not(line_with(p.out, "DSCP_NOT_LOSSLESS", "Ethernet0 "), "%s", p.out);
+	cr_assert_not(ts_line_with(p.out, "DSCP_NOT_LOSSLESS", "Ethernet0 "), "%s", p.out);
 	ts_proc_free(&p);
 }
 
@@ -272,7 +253,7 @@ Test(sonic_ports, check_names_a_port_whose_lossless_pg_has_no_headroom)
 
 	ts_exec(&p, (const char *[]){"check", s, NULL});
 	cr_assert_eq(p.code, 1, "%s%s", p.out, p.err);
-	l = line_with(p.out, "Ethernet8 ", "ingress_lossy_profile");
+	l = ts_line_with(p.out, "Ethernet8 ", "ingress_lossy_profile");
 	cr_assert(l, "%s", p.out);
 	cr_assert(has(l, "error HEADROOM_SHORT"), "%s", l);
 	ts_proc_free(&p);
@@ -289,11 +270,11 @@ Test(sonic_ports, the_dynamic_buffer_model_is_said)
 	ts_exec(&p, (const char *[]){"import", "sonic", "tests/sonic/dynamic.json", NULL});
 	cr_assert_eq(p.code, 0, "%s", p.err);
 	cr_assert(valid_yaml(p.out), "%s", p.out);
-	cr_assert(line_with(p.out, "# ", "buffer_model dynamic"), "%s", p.out);
+	cr_assert(ts_line_with(p.out, "# ", "buffer_model dynamic"), "%s", p.out);
 	cr_assert_not(has(p.out, "size: 0"), "a pool without a size gives none: %s", p.out);
 	ts_proc_free(&p);
 	ts_exec(&p, (const char *[]){"check", s, NULL});
-	cr_assert(line_with(p.out, "SONIC_DYNAMIC_BUFFER", "BUFFER_PG|Ethernet0|3-4"), "%s%s",
+	cr_assert(ts_line_with(p.out, "SONIC_DYNAMIC_BUFFER", "BUFFER_PG|Ethernet0|3-4"), "%s%s",
 		  p.out, p.err);
 	ts_proc_free(&p);
 }

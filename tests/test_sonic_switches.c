@@ -53,25 +53,6 @@ static int has(const char *out, const char *text)
 	return strstr(out, text) != NULL;
 }
 
-/* The line of @out that holds @a and @b, or NULL. */
-static const char *line_with(const char *out, const char *a, const char *b)
-{
-	static char line[4096];
-
-	for (const char *p = out; p && *p;) {
-		const char *nl = strchr(p, '\n');
-		size_t n = nl ? (size_t)(nl - p) : strlen(p);
-
-		if (n >= sizeof(line))
-			n = sizeof(line) - 1;
-		memcpy(line, p, n);
-		line[n] = '\0';
-		if (strstr(line, a) && strstr(line, b))
-			return line;
-		p = nl ? nl + 1 : NULL;
-	}
-	return NULL;
-}
 
 /* Load @path and build its fabric; asserts success. */
 static void build(const char *path, const char *const *sets, size_t n_sets, struct sim *sim)
@@ -180,16 +161,16 @@ Test(sonic_switches, check_reports_per_switch)
 	snprintf(sonic, sizeof(sonic), "%s/tests/sonic/per-switch", cwd);
 	ts_exec(&p, (const char *[]){"check", scenario("check.yaml", sonic), NULL});
 	cr_assert_eq(p.code, 1, "%s%s", p.out, p.err);
-	l = line_with(p.out, "error DSCP_NOT_LOSSLESS leaf1: Ethernet4 (leaf1:h5); ",
+	l = ts_line_with(p.out, "error DSCP_NOT_LOSSLESS leaf1: Ethernet4 (leaf1:h5); ",
 		      "leaf1.json:");
 	cr_assert(l, "%s", p.out);
-	cr_assert(line_with(p.out,
+	cr_assert(ts_line_with(p.out,
 			    "error HEADROOM_SHORT spine0: Ethernet0 (spine0:leaf0), "
 			    "Ethernet8 (spine0:leaf1); ",
 			    "spine0.json:"),
 		  "%s", p.out);
-	cr_assert(line_with(p.out, "error HEADROOM_SHORT spine1: ", "spine1.json:"), "%s", p.out);
-	cr_assert_not(line_with(p.out, "error", " leaf0: "), "leaf0 is right: %s", p.out);
+	cr_assert(ts_line_with(p.out, "error HEADROOM_SHORT spine1: ", "spine1.json:"), "%s", p.out);
+	cr_assert_not(ts_line_with(p.out, "error", " leaf0: "), "leaf0 is right: %s", p.out);
 	/* what every switch has is said once, without a prefix */
 	cr_assert(has(p.out, "warning PFC_EXTRA_PRIORITY switch.lossless 3,4: "), "%s", p.out);
 	ts_proc_free(&p);
