@@ -69,6 +69,12 @@ Test(units, rates)
 	cr_assert_eq(v, 2500000000ULL);
 	cr_assert_eq(units_rate("100", &v), UNITS_ENOUNIT);
 	cr_assert_eq(units_rate("100GB", &v), UNITS_ESYNTAX);
+	/* bytes per second: NVLink 4 is quoted as 450 GB/s per direction */
+	cr_assert_eq(units_rate("450GB/s", &v), 0);
+	cr_assert_eq(v, 3600000000000ULL);
+	cr_assert_eq(units_rate("1.5MB/s", &v), 0);
+	cr_assert_eq(v, 12000000);
+	cr_assert_eq(units_rate("3000000TB/s", &v), UNITS_ERANGE);
 }
 
 Test(units, times)

@@ -35,6 +35,9 @@ static const struct unit rate_units[] = {
 	{"Mbps", 1000000},   {"Mb/s", 1000000},
 	{"Gbps", 1000000000}, {"Gb/s", 1000000000},
 	{"Tbps", 1000000000000}, {"Tb/s", 1000000000000},
+	/* bytes per second, as GPU interconnects are quoted (NVLink 450GB/s) */
+	{"B/s", 8},          {"KB/s", 8000},      {"MB/s", 8000000},
+	{"GB/s", 8000000000}, {"TB/s", 8000000000000},
 	{NULL, 0},
 };
 

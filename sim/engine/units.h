@@ -32,7 +32,8 @@ enum units_err {
 
 /* "150KB", "1.2MB", "150KiB", "64B", "65536" (bare bytes). */
 int units_size(const char *s, uint64_t *bytes);
-/* "100Gbps", "400Gb/s", "50Mbps", "1Tbps", "1000bps". */
+/* "100Gbps", "400Gb/s", "50Mbps", "1Tbps", "1000bps"; in bytes per second
+ * "450GB/s" (3600 Gbps), "25MB/s". */
 int units_rate(const char *s, uint64_t *bps);
 /* "1us", "1.5us", "50ms", "2s", "100ns", "5ps" ("µs" too); 0 may be bare.
  * At most UNITS_TIME_MAX. */
