@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "sim/engine/checked.h"
 #include "models/mctx.h"
@@ -30,6 +31,27 @@ struct coll {
 	simtime_t *rank_done; /* when each rank had all it expects, last iteration */
 	struct evq_timer start_timer;
 	struct evq_timer late_timer;
+	/* flow control (spec->steps > 0): per ring connection, rank r's to its
+	 * successor on channel ch at [r * channels + ch], as the QPs */
+	struct coll_conn *conns;
+	uint32_t loop;       /* pieces per loop: steps / 2, NCCL's CHUNKSTEPS */
+	uint8_t *started;    /* per rank: its program runs (the late rank waits) */
+	uint32_t *work;      /* connections whose sender may move on, a stack */
+	uint32_t n_work;
+};
+
+/*
+ * A ring connection under flow control. Its sender's program goes loop by
+ * loop (L), through ops k = 0 .. steps (k < steps: send piece p's step k;
+ * k = steps: the last step's receive), each over the loop's pieces (s):
+ * piece p = L x loop + s.
+ */
+struct coll_conn {
+	uint32_t L, k, s;     /* the sender's next op */
+	uint32_t unconsumed;  /* sent, not yet consumed by the receiver */
+	uint64_t delivered;   /* messages arrived at the receiver, this iteration */
+	uint8_t queued;       /* on the work stack */
+	uint8_t finished;     /* program done, this iteration */
 };
 
 static int is_ring(const struct coll *c)
@@ -97,6 +119,86 @@ static void post(struct coll *c, struct flow *qp, uint64_t bytes, uint32_t tag)
 	mctx_fail(c->ctx, nic_post(c->nics[qp->src], qp, bytes, tag));
 }
 
+/* ---- flow control ------------------------------------------------------- */
+
+static int flow_ctl(const struct coll *c)
+{
+	return c->conns != NULL;
+}
+
+/* Pieces in loop @L (the last loop may be short). */
+static uint32_t loop_pieces(const struct coll *c, uint32_t L)
+{
+	uint32_t first = L * c->loop;
+
+	return c->pieces - first < c->loop ? c->pieces - first : c->loop;
+}
+
+static void wake(struct coll *c, uint32_t conn)
+{
+	if (c->conns[conn].queued || c->conns[conn].finished)
+		return;
+	c->conns[conn].queued = 1;
+	c->work[c->n_work++] = conn;
+}
+
+/*
+ * Run the program of connection @i's sender as far as it can go: an op
+ * waits for the piece from the predecessor (every step but the first) and,
+ * to send, for a free slot. Consuming a piece frees the predecessor's slot,
+ * so the predecessor may move on in turn.
+ */
+static void run_program(struct coll *c, uint32_t i)
+{
+	uint32_t ch = i % c->channels, r = i / c->channels;
+	uint32_t up = ((r + c->n - 1) % c->n) * c->channels + ch;
+	struct coll_conn *cn = &c->conns[i], *in = &c->conns[up];
+
+	if (!c->started[r])
+		return;
+	while (!cn->finished) {
+		uint32_t lp = loop_pieces(c, cn->L), p = cn->L * c->loop + cn->s;
+
+		if (cn->k > 0) {
+			/* the predecessor's send of (p, k - 1): sends of earlier
+			 * loops, then this loop's steps before k - 1 */
+			uint64_t need = (uint64_t)cn->L * c->steps * c->loop +
+					(uint64_t)(cn->k - 1) * lp + cn->s + 1;
+
+			if (in->delivered < need)
+				return;
+		}
+		if (cn->k < c->steps) {
+			if (cn->unconsumed >= c->spec->steps)
+				return;
+			cn->unconsumed++;
+			post(c, &c->qps[i], piece_bytes(c, p), cn->k * c->pieces + p);
+		}
+		if (cn->k > 0) {
+			in->unconsumed--;
+			wake(c, up);
+		}
+		if (++cn->s == lp) {
+			cn->s = 0;
+			if (++cn->k > c->steps) {
+				cn->k = 0;
+				if (++cn->L * c->loop >= c->pieces)
+					cn->finished = 1;
+			}
+		}
+	}
+}
+
+static void run_work(struct coll *c)
+{
+	while (c->n_work) {
+		uint32_t i = c->work[--c->n_work];
+
+		c->conns[i].queued = 0;
+		run_program(c, i);
+	}
+}
+
 /* Rank @r's first sends of an iteration: step 0 of every ring, or its
  * share of the all-to-all. */
 static void first_sends(struct coll *c, uint32_t r)
@@ -106,6 +208,13 @@ static void first_sends(struct coll *c, uint32_t r)
 
 		for (uint32_t k = 0; k < c->n - 1; k++)
 			post(c, &c->qps[r * (c->n - 1) + k], per_peer ? per_peer : 1, 0);
+		return;
+	}
+	if (flow_ctl(c)) {
+		c->started[r] = 1;
+		for (uint32_t ch = 0; ch < c->channels; ch++)
+			wake(c, r * c->channels + ch);
+		run_work(c);
 		return;
 	}
 	for (uint32_t ch = 0; ch < c->channels; ch++)
@@ -129,6 +238,10 @@ static void start_iteration(struct coll *c, simtime_t now)
 	for (uint32_t r = 0; r < c->n; r++) {
 		c->rank_left[r] = is_ring(c) ? (uint64_t)c->channels * c->steps * c->pieces : c->n - 1;
 		c->rank_done[r] = 0; /* this iteration's, not the last one's */
+	}
+	if (flow_ctl(c)) {
+		memset(c->conns, 0, (size_t)c->n_qps * sizeof(*c->conns));
+		memset(c->started, 0, c->n);
 	}
 	for (uint32_t r = 0; r < c->n; r++) {
 		if (c->iter == 0 && r == s->late_rank) {
@@ -162,7 +275,11 @@ int coll_msg_done(struct coll *c, struct flow *qp, uint32_t tag, simtime_t now)
 	}
 	if (!--c->rank_left[rx])
 		c->rank_done[rx] = now - c->iter_start;
-	if (is_ring(c)) {
+	if (flow_ctl(c)) {
+		c->conns[idx].delivered++;
+		wake(c, rx * c->channels + idx % c->channels);
+		run_work(c);
+	} else if (is_ring(c)) {
 		uint32_t idx = (uint32_t)(qp - c->qps);
 		uint32_t ch = idx % c->channels;
 		uint32_t to = (idx / c->channels + 1) % c->n; /* the rank that received */
@@ -209,6 +326,16 @@ int coll_new(struct mctx *ctx, const struct coll_spec *spec, struct flow *flows,
 		if (coll_ring_pieces(spec, &c->seg, &c->pieces)) {
 			coll_free(c);
 			return -EINVAL; /* the scenario loader refuses it first */
+		}
+		if (spec->steps) {
+			c->loop = spec->steps / 2 ? spec->steps / 2 : 1;
+			c->conns = calloc(c->n_qps, sizeof(*c->conns));
+			c->work = malloc((size_t)c->n_qps * sizeof(*c->work));
+			c->started = calloc(n, 1);
+			if (!c->conns || !c->work || !c->started) {
+				coll_free(c);
+				return -ENOMEM;
+			}
 		}
 	} else {
 		c->steps = 1;
@@ -257,6 +384,9 @@ void coll_free(struct coll *c)
 	free(c->times);
 	free(c->rank_left);
 	free(c->rank_done);
+	free(c->conns);
+	free(c->work);
+	free(c->started);
 	free(c);
 }
 

@@ -5,8 +5,20 @@
  * rank to the next; reduce-scatter then all-gather, 2(n-1) steps, each
  * moving S/(n x channels) per rank and channel, cut into pieces of at most
  * `chunk` bytes. A rank sends piece p of step k+1 only once it has
- * received piece p of step k from its predecessor (data dependencies, not
- * a schedule). AllGather and ReduceScatter: the same ring with n-1 steps.
+ * received piece p of step k from its predecessor. AllGather and
+ * ReduceScatter: the same ring with n-1 steps.
+ *
+ * Flow control (steps > 0), as NCCL's kernels run a ring (NCCL
+ * src/device/all_reduce.h, prims_simple.h): each rank works through its
+ * pieces in a fixed order, loop by loop (a loop is steps/2 pieces, NCCL's
+ * CHUNKSTEPS), every step of a loop in turn, then receives the loop's last
+ * step; and a connection has `steps` slots (NCCL_STEPS): a sender has at
+ * most that many pieces its receiver has not yet consumed (forwarded, or
+ * received for good on the last step). The slot comes back as the receiver
+ * consumes, without delay (the window of 8 x 512 KiB is far above a
+ * fabric's bandwidth-delay product, so that delay does not limit the
+ * rate). steps = 0: no flow control, every piece goes as soon as its data
+ * is there (a rank sends whatever it has).
  * All-to-All: every rank sends S/n to every other rank at once, one QP per
  * ordered pair. Iterations run back to back: the next starts when every
  * rank has finished the last.
@@ -25,6 +37,14 @@ struct nic;
 
 enum coll_op { COLL_ALLREDUCE, COLL_ALLGATHER, COLL_REDUCESCATTER, COLL_ALLTOALL };
 
+/*
+ * NCCL's Simple protocol: a connection's buffer (NCCL_BUFFSIZE, 4 MiB) is
+ * NCCL_STEPS = 8 slots of 512 KiB (NCCL src/include/collectives.h,
+ * src/init.cc): a piece is a slot.
+ */
+#define COLL_STEPS_DEFAULT 8
+#define COLL_CHUNK_DEFAULT (512 * 1024)
+
 /* A collective of the workload, as nccl-tests runs it. */
 struct coll_spec {
 	enum coll_op op;
@@ -33,6 +53,7 @@ struct coll_spec {
 	uint32_t n_ranks;
 	uint32_t channels;    /* rings in parallel, each on its own QPs */
 	uint64_t chunk;       /* largest message a ring step sends at once */
+	uint32_t steps;       /* slots per connection (NCCL_STEPS); 0: no flow control */
 	uint32_t iterations;  /* back to back */
 	simtime_t start;
 	uint32_t late_rank;   /* rank whose first sends start late, or UINT32_MAX */

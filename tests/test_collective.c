@@ -119,6 +119,59 @@ Test(collective, a_late_rank_delays_the_whole_ring_by_about_that_much)
 			   late);
 }
 
+/*
+ * NCCL's flow control: h2 starts 1 ms late; by then its predecessor h1 has
+ * sent it exactly `steps` pieces (of 64 KiB) and waits for h2 to consume
+ * one, where without flow control (steps: 0) it sends all it has. The
+ * ring's completion moves by the lateness, not more.
+ */
+static uint64_t bytes_into_late_rank(const char *steps, double *completion_us)
+{
+	static const char yaml[] =
+		"topology: {kind: star, hosts: 4}\n"
+		"nic: {cc: none}\n"
+		"workload: {kind: allreduce, size: 4MB, channels: 1, chunk: 64KiB, steps: %s,\n"
+		"           late: {host: h2, by: 1ms}}\n";
+	char text[512];
+	struct sim sim;
+	uint64_t got;
+	json_t *j;
+
+	snprintf(text, sizeof(text), yaml, steps);
+	ts_load(text, NULL, 0, &sim);
+	while (evq_peek(sim.q) < SIMTIME_MS)
+		evq_step(sim.q);
+	/* the ring's QPs follow the workload flows: rank r's goes to r + 1 */
+	got = sim.net->flows[sim.net->n_wl_flows + 1].received;
+	j = ts_finish(&sim);
+	*completion_us = ts_metric(j, "collective.completion_time_us");
+	json_decref(j);
+	sim_fini(&sim);
+	return got;
+}
+
+Test(collective, a_sender_runs_at_most_steps_pieces_ahead_of_a_late_receiver)
+{
+	double on_time, late8, late2, late0;
+	struct sim sim;
+	json_t *j;
+
+	ts_load("topology: {kind: star, hosts: 4}\nnic: {cc: none}\n"
+		"workload: {kind: allreduce, size: 4MB, channels: 1, chunk: 64KiB}\n",
+		NULL, 0, &sim);
+	j = ts_finish(&sim);
+	on_time = ts_metric(j, "collective.completion_time_us");
+	json_decref(j);
+	sim_fini(&sim);
+
+	cr_assert_eq(bytes_into_late_rank("8", &late8), 8 * 65536);
+	cr_assert_eq(bytes_into_late_rank("2", &late2), 2 * 65536);
+	/* without flow control h1 sends its own share of step 0 and more */
+	cr_assert_gt(bytes_into_late_rank("0", &late0), 16 * 65536);
+	cr_assert_float_eq(late8 - on_time, 1000.0, 50.0, "%.1f -> %.1f us", on_time, late8);
+	cr_assert_float_eq(late2 - on_time, 1000.0, 50.0, "%.1f -> %.1f us", on_time, late2);
+}
+
 Test(collective, runs_beside_other_traffic)
 {
 	static const char yaml[] =

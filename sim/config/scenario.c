@@ -243,6 +243,7 @@ static const cyaml_schema_field_t workload_fields[] = {
 	STR("channels", struct raw_workload, channels),
 	STR("chunk", struct raw_workload, chunk),
 	STR("iterations", struct raw_workload, iterations),
+	STR("steps", struct raw_workload, steps),
 	CYAML_FIELD_MAPPING_PTR("late", OPT_PTR, struct raw_workload, late, late_fields),
 	CYAML_FIELD_END,
 };

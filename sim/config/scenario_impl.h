@@ -133,6 +133,7 @@ struct raw_late {
 struct raw_workload {
 	int kind;
 	char *size, *senders, *receiver, *start, *channels, *chunk, *iterations, *dscp, *pod;
+	char *steps;
 	char *cdf, *load, *duration; /* poisson */
 	char *file;		     /* hpcc */
 	struct raw_flow *flows;

@@ -152,9 +152,11 @@ static int resolve_coll(const struct loader *l, const struct topo *t, const stru
 	units_size(w->size, &c->bytes);
 	scn__get_uint(l, p, w->channels, 4, 1, 64, &v);
 	c->channels = (uint32_t)v;
-	c->chunk = 2 * 1024 * 1024; /* NCCL Simple: 4 x 512 KiB steps per channel */
+	c->chunk = COLL_CHUNK_DEFAULT;
 	if (w->chunk)
 		units_size(w->chunk, &c->chunk);
+	scn__get_uint(l, p, w->steps, COLL_STEPS_DEFAULT, 0, 1024, &v);
+	c->steps = (uint32_t)v;
 	scn__get_uint(l, p, w->iterations, 1, 1, 100000, &v);
 	c->iterations = (uint32_t)v;
 	if (w->start)

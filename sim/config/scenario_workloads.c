@@ -33,6 +33,7 @@ static int check_unused_keys(const struct loader *l, const struct raw_workload *
 	} keys[] = {
 		{"channels", r->channels, WK_COLL},   {"chunk", r->chunk, WK_COLL},
 		{"iterations", r->iterations, WK_COLL}, {"late", r->late, WK_COLL},
+		{"steps", r->steps, WK_COLL},
 		{"senders", r->senders, WK_PATTERN},  {"receiver", r->receiver, WK_PATTERN},
 		{"flows", r->flows, WK_PATTERN},      {"size", r->size, WK_COLL | WK_PATTERN},
 		{"cdf", r->cdf, WK_POISSON},	      {"load", r->load, WK_POISSON},
@@ -149,7 +150,9 @@ static int check_coll(const struct loader *l, const struct raw_workload *r, cons
 	    (err =
 		 scn__get_size(l, scn__wpath(p, sizeof(p), prefix, "chunk"), r->chunk, 0, 1, &v)) ||
 	    (err = scn__get_uint(l, scn__wpath(p, sizeof(p), prefix, "iterations"), r->iterations,
-				 1, 1, 100000, &v)))
+				 1, 1, 100000, &v)) ||
+	    (err = scn__get_uint(l, scn__wpath(p, sizeof(p), prefix, "steps"), r->steps,
+				 COLL_STEPS_DEFAULT, 0, 1024, &v)))
 		return err;
 	if (r->late) {
 		snprintf(p, sizeof(p), "%s.late", prefix);
