@@ -99,24 +99,6 @@ static struct topo *build_file(const char *rel)
 	return build(&s);
 }
 
-/* Build a topology file written from @text to a temporary file. */
-static struct topo *build_text(const char *text)
-{
-	char file[] = "/tmp/rocesim-topo-XXXXXX";
-	struct topo_spec s = spec_of(TOPO_FILE);
-	int fd = mkstemp(file);
-	size_t len = strlen(text);
-	struct topo *t;
-
-	cr_assert_geq(fd, 0);
-	cr_assert_eq(write(fd, text, len), (ssize_t)len);
-	close(fd);
-	s.file = file;
-	t = build(&s);
-	unlink(file);
-	return t;
-}
-
 static const char *peer_name(const struct topo *t, uint32_t node, uint32_t local)
 {
 	return t->nodes[t->ports[t->nodes[node].first_port + local].peer].name;
@@ -561,7 +543,7 @@ Test(topology, routes_match_plain_search)
 	r = routes(t);
 	check_routes_against_bfs(t, r);
 	topo_routes_free(r);
-	set_link(t, "gpu3-tor1", 0);
+	set_link(t, "gpu3/nic0-tor1", 0);
 	r = routes(t);
 	check_routes_against_bfs(t, r);
 	topo_routes_free(r);
@@ -576,22 +558,28 @@ Test(topology, routes_match_plain_search)
 	topo_free(t);
 }
 
-/* A host wired to another host reaches it, but never forwards through it. */
+/*
+ * A host wired to another host reaches it, but never forwards through it.
+ * A topology file gives a host a NIC node per link, so the host with two
+ * links is built by hand.
+ */
 Test(topology, hosts_never_forward)
 {
+	static const struct topo_linkspec ls = { 100000000000ULL, 10000 };
 	struct topo_routes *r;
-	struct topo *t;
+	struct topo *t = topo_new();
+	struct diag d = { .line = 0 };
 	uint32_t count;
 
-	t = build_text("nodes:\n"
-		       "  - {name: h0, kind: host}\n"
-		       "  - {name: h1, kind: host}\n"
-		       "  - {name: h2, kind: host}\n"
-		       "  - {name: sw0, kind: switch}\n"
-		       "links:\n"
-		       "  - {a: h0, b: h1}\n"
-		       "  - {a: h1, b: sw0}\n"
-		       "  - {a: h2, b: sw0}\n");
+	cr_assert(t);
+	cr_assert_eq(topo_add_node(t, "h0", TOPO_HOST), 0);
+	cr_assert_eq(topo_add_node(t, "h1", TOPO_HOST), 1);
+	cr_assert_eq(topo_add_node(t, "h2", TOPO_HOST), 2);
+	cr_assert_eq(topo_add_node(t, "sw0", TOPO_SWITCH), 3);
+	cr_assert_geq(topo_add_link(t, 0, 1, &ls), 0);
+	cr_assert_geq(topo_add_link(t, 1, 3, &ls), 0);
+	cr_assert_geq(topo_add_link(t, 2, 3, &ls), 0);
+	cr_assert_eq(topo_finish(t, &d), 0);
 	r = routes(t);
 	check_routes_against_bfs(t, r);
 	cr_assert_eq(topo_distance(r, t->hosts[0], 1), 1);
@@ -610,8 +598,9 @@ Test(topology, file_loads_in_order_with_defaults)
 	struct topo *t = build_file("tests/topo_ok.yaml");
 	const struct topo_link *l;
 
-	cr_assert_eq(t->n_nodes, 6);
-	cr_assert_eq(t->n_hosts, 4);
+	cr_assert_eq(t->n_nodes, 7);
+	cr_assert_eq(t->n_hosts, 5);
+	cr_assert_eq(t->n_servers, 4);
 	cr_assert_eq(t->n_switches, 2);
 	cr_assert_eq(t->n_links, 7);
 	cr_assert_str_eq(t->nodes[t->hosts[0]].name, "gpu0");
@@ -630,7 +619,12 @@ Test(topology, file_loads_in_order_with_defaults)
 	l = &t->links[topo_find_link(t, "tor0-tor1#1")];
 	cr_assert_eq(l->delay, 150 * SIMTIME_NS);
 	cr_assert_str_eq(t->ports[l->port_b].name, "tor1:tor0#1");
-	cr_assert_eq(t->nodes[node_of(t, "gpu3")].n_ports, 2);
+	/* dual-homed gpu3: a server with a NIC per link, in the order of its links */
+	cr_assert_str_eq(t->links[3].name, "gpu3/nic0-tor1");
+	cr_assert_str_eq(t->links[4].name, "gpu3/nic1-tor0");
+	cr_assert_eq(node_of(t, "gpu3"), node_of(t, "gpu3/nic0"));
+	cr_assert_eq(topo_find_host(t, "gpu3/nic1"), 4);
+	cr_assert_eq(t->nodes[node_of(t, "gpu3/nic1")].n_ports, 1);
 	topo_free(t);
 }
 
@@ -776,7 +770,7 @@ Test(topology, file_errors_name_line_and_path)
 	expect_src_error("tests/topo_bad_unit.yaml", 8, "links[1].rate",
 			 "\"100Gbs\" is not a rate");
 	expect_src_error("tests/topo_unknown_key.yaml", 6, "nodes[1].speed",
-			 "unknown key \"speed\" (expected name, kind)");
+			 "unknown key \"speed\" (expected name, kind, gpus)");
 }
 
 /* A file that cannot be read is the scenario's mistake: topology.file. */

@@ -1,12 +1,8 @@
 /*
- * Topology graph: assembling nodes and links into the arrays of topo.h
- * (ports laid out per node, links and ports named), the generators for the
- * usual shapes (star, leaf-spine, k-ary fat-tree, ring) with the names the
- * README gives ("Names"), and lookups by name. The file kind lives in topofile.c.
- *
- * Generated topologies put the hosts first (node i is host h<i>) and their
- * links first (link i is the link of h<i>), then the switches and the
- * switch-switch links, so a switch lists its host ports before its uplinks.
+ * Topology graph: assembling nodes, servers and links into the arrays of
+ * topo.h (ports laid out per node, links and ports named, the server and
+ * GPU tables), and lookups by name. The generators live in topo_gen.c, the
+ * file kind in topofile.c.
  */
 #include "topologies/topo.h"
 
@@ -35,6 +31,9 @@ void topo_free(struct topo *t)
 	free(t->links);
 	free(t->ports);
 	free(t->hosts);
+	free(t->servers);
+	free(t->server_nics);
+	free(t->gpu_server);
 	free(t->port_cfg);
 	free(t);
 }
@@ -58,7 +57,8 @@ static int topo_grow(void **arr, uint32_t n, size_t elem)
 	return 0;
 }
 
-int32_t topo_add_node(struct topo *t, const char *name, enum topo_node_kind kind)
+static int32_t topo_add_node_of(struct topo *t, const char *name, enum topo_node_kind kind,
+				 uint32_t server, uint32_t nic)
 {
 	struct topo_node *n;
 	size_t len = name ? strlen(name) : 0;
@@ -73,6 +73,8 @@ int32_t topo_add_node(struct topo *t, const char *name, enum topo_node_kind kind
 	memset(n, 0, sizeof(*n));
 	memcpy(n->name, name, len + 1);
 	n->kind = kind;
+	n->server = server;
+	n->nic = nic;
 	if (kind == TOPO_HOST) {
 		n->host_index = t->n_hosts++;
 	} else {
@@ -80,6 +82,71 @@ int32_t topo_add_node(struct topo *t, const char *name, enum topo_node_kind kind
 		t->n_switches++;
 	}
 	return (int32_t)t->n_nodes++;
+}
+
+/* Append server @name; its NICs are the next @n_nics hosts added. */
+static int topo_push_server(struct topo *t, const char *name, uint32_t n_nics, uint32_t n_gpus)
+{
+	struct topo_server *sv;
+
+	if (topo_grow((void **)&t->servers, t->n_servers, sizeof(*t->servers)))
+		return -ENOMEM;
+	sv = &t->servers[t->n_servers++];
+	memset(sv, 0, sizeof(*sv));
+	snprintf(sv->name, sizeof(sv->name), "%s", name);
+	sv->first_nic = t->n_hosts;
+	sv->n_nics = n_nics;
+	sv->first_gpu = t->n_gpus;
+	sv->n_gpus = n_gpus;
+	t->n_gpus += n_gpus;
+	return 0;
+}
+
+int32_t topo_add_node(struct topo *t, const char *name, enum topo_node_kind kind)
+{
+	size_t len = name ? strlen(name) : 0;
+	int32_t r;
+
+	if (kind != TOPO_HOST)
+		return topo_add_node_of(t, name, kind, UINT32_MAX, UINT32_MAX);
+	if (len == 0 || len >= TOPO_NAME_MAX)
+		return -EINVAL;
+	if (t->n_nodes >= TOPO_MAX_ELEMS)
+		return -E2BIG;
+	if (topo_push_server(t, name, 1, 1))
+		return -ENOMEM;
+	r = topo_add_node_of(t, name, kind, t->n_servers - 1, 0);
+	if (r < 0)
+		t->n_gpus -= t->servers[--t->n_servers].n_gpus;
+	return r;
+}
+
+int32_t topo_add_server(struct topo *t, const char *name, uint32_t n_nics, uint32_t n_gpus)
+{
+	char nic[TOPO_NAME_MAX];
+	size_t len = name ? strlen(name) : 0;
+	uint32_t first = t->n_nodes, i;
+	int32_t r;
+
+	if (n_nics == 1 && n_gpus <= 1)
+		return topo_add_node(t, name, TOPO_HOST);
+	if (n_nics == 0 || n_nics > TOPO_MAX_NICS || n_gpus > TOPO_MAX_GPUS || len == 0 ||
+	    len >= TOPO_NAME_MAX || (n_nics > 1 && len + sizeof("/nic63") > TOPO_NAME_MAX))
+		return -EINVAL;
+	if ((uint64_t)t->n_nodes + n_nics > TOPO_MAX_ELEMS)
+		return -E2BIG;
+	if (topo_push_server(t, name, n_nics, n_gpus ? n_gpus : n_nics))
+		return -ENOMEM;
+	for (i = 0; i < n_nics; i++) {
+		if (n_nics == 1)
+			snprintf(nic, sizeof(nic), "%s", name);
+		else
+			snprintf(nic, sizeof(nic), "%s/nic%" PRIu32, name, i);
+		r = topo_add_node_of(t, nic, TOPO_HOST, t->n_servers - 1, i);
+		if (r < 0)
+			return r; /* -ENOMEM: the topology is freed, not used */
+	}
+	return (int32_t)first;
 }
 
 /* Until topo_finish(), nodes[].n_ports counts the links added so far. */
@@ -161,11 +228,16 @@ static uint32_t topo_first_duplicate(struct topo_nameref *refs, uint32_t n, uint
 	return dup;
 }
 
+/*
+ * Node names, and the names of servers with several NICs (a lookup takes
+ * such a server's name for its nic0), must be unique; so must link names.
+ */
 static int topo_check_names(struct topo *t, struct diag *d)
 {
-	uint32_t n = t->n_nodes > t->n_links ? t->n_nodes : t->n_links;
+	uint32_t n = t->n_nodes + t->n_servers > t->n_links ? t->n_nodes + t->n_servers
+							    : t->n_links;
 	struct topo_nameref *refs = malloc(((size_t)n + 1) * sizeof(*refs));
-	uint32_t i, dup, first = 0;
+	uint32_t i, m, dup, first = 0;
 	char path[32];
 	int err = 0;
 
@@ -173,11 +245,22 @@ static int topo_check_names(struct topo *t, struct diag *d)
 		return -ENOMEM;
 	for (i = 0; i < t->n_nodes; i++)
 		refs[i] = (struct topo_nameref){ t->nodes[i].name, i };
-	dup = topo_first_duplicate(refs, t->n_nodes, &first);
+	/* a server's ref is n_nodes + its index; reported at its nic0 */
+	for (i = 0, m = t->n_nodes; i < t->n_servers; i++)
+		if (t->servers[i].n_nics > 1)
+			refs[m++] = (struct topo_nameref){ t->servers[i].name, t->n_nodes + i };
+	dup = topo_first_duplicate(refs, m, &first);
 	if (dup != UINT32_MAX) {
+		const char *name = dup < t->n_nodes ? t->nodes[dup].name
+						    : t->servers[dup - t->n_nodes].name;
+
+		if (dup >= t->n_nodes)
+			dup = t->hosts[t->server_nics[t->servers[dup - t->n_nodes].first_nic]];
+		if (first >= t->n_nodes)
+			first = t->hosts[t->server_nics[t->servers[first - t->n_nodes].first_nic]];
 		snprintf(path, sizeof(path), "nodes[%" PRIu32 "].name", dup);
 		diag_set(d, "", 0, path, "duplicate node name \"%s\" (nodes[%" PRIu32 "] has it)",
-			 t->nodes[dup].name, first);
+			 name, first);
 		err = -EINVAL;
 		goto out_free_refs;
 	}
@@ -207,24 +290,36 @@ int topo_finish(struct topo *t, struct diag *d)
 
 	free(t->ports);
 	free(t->hosts);
+	free(t->server_nics);
+	free(t->gpu_server);
 	t->ports = NULL;
 	t->hosts = NULL;
+	t->server_nics = NULL;
+	t->gpu_server = NULL;
 	t->n_ports = 2 * t->n_links;
 	t->ports = calloc((size_t)t->n_ports + 1, sizeof(*t->ports));
 	t->hosts = malloc(((size_t)t->n_hosts + 1) * sizeof(*t->hosts));
+	t->server_nics = malloc(((size_t)t->n_hosts + 1) * sizeof(*t->server_nics));
+	t->gpu_server = malloc(((size_t)t->n_gpus + 1) * sizeof(*t->gpu_server));
 	cursor = calloc((size_t)t->n_nodes + 1, sizeof(*cursor));
 	pairs = malloc(((size_t)t->n_links + 1) * sizeof(*pairs));
-	if (!t->ports || !t->hosts || !cursor || !pairs)
+	if (!t->ports || !t->hosts || !t->server_nics || !t->gpu_server || !cursor || !pairs)
 		goto out_free;
 
 	for (i = 0, h = 0; i < t->n_nodes; i++) {
-		t->nodes[i].first_port = first;
-		first += t->nodes[i].n_ports;
-		if (t->nodes[i].kind == TOPO_HOST) {
-			t->nodes[i].host_index = h;
-			t->hosts[h++] = i;
+		struct topo_node *n = &t->nodes[i];
+
+		n->first_port = first;
+		first += n->n_ports;
+		if (n->kind == TOPO_HOST) {
+			n->host_index = h;
+			t->hosts[h] = i;
+			t->server_nics[t->servers[n->server].first_nic + n->nic] = h++;
 		}
 	}
+	for (i = 0; i < t->n_servers; i++)
+		for (h = 0; h < t->servers[i].n_gpus; h++)
+			t->gpu_server[t->servers[i].first_gpu + h] = i;
 
 	for (i = 0; i < t->n_links; i++) {
 		struct topo_link *l = &t->links[i];
@@ -269,341 +364,139 @@ out_free:
 	return err;
 }
 
-/* Scenario checks shared by the generators. */
-static int topo_need(struct diag *d, uint32_t v, const char *path, const char *what)
-{
-	if (v > 0)
-		return 0;
-	diag_set(d, "", 0, path, "must be at least 1 (%s)", what);
-	return -EINVAL;
-}
-
-static int topo_check_ports(struct diag *d, uint64_t ports, const char *node,
-			    const char *path, const char *how)
-{
-	if (ports <= TOPO_MAX_PORTS)
-		return 0;
-	diag_set(d, "", 0, path, "%s would have %" PRIu64 " ports (%s); a node has at most %u",
-		 node, ports, how, TOPO_MAX_PORTS);
-	return -EINVAL;
-}
-
-static int topo_check_size(struct diag *d, uint64_t nodes, uint64_t links, const char *path)
-{
-	if (nodes <= TOPO_MAX_ELEMS && links <= TOPO_MAX_ELEMS)
-		return 0;
-	diag_set(d, "", 0, path,
-		 "too large: %" PRIu64 " nodes and %" PRIu64 " links (at most %u of each)",
-		 nodes, links, TOPO_MAX_ELEMS);
-	return -EINVAL;
-}
-
-static int topo_check_rate(struct diag *d, const struct topo_linkspec *ls, const char *path)
-{
-	if (ls->rate_bps > 0)
-		return 0;
-	diag_set(d, "", 0, path, "must be a positive rate (e.g. 100Gbps)");
-	return -EINVAL;
-}
-
-/* Add @n nodes named <prefix><i>; the index of the first in @first. */
-static int topo_add_series(struct topo *t, const char *prefix, uint32_t n,
-			   enum topo_node_kind kind, uint32_t *first)
-{
-	char name[TOPO_NAME_MAX];
-	uint32_t i;
-	int32_t r;
-
-	*first = t->n_nodes;
-	for (i = 0; i < n; i++) {
-		snprintf(name, sizeof(name), "%s%" PRIu32, prefix, i);
-		r = topo_add_node(t, name, kind);
-		if (r < 0)
-			return r;
-	}
-	return 0;
-}
-
-/* Hosts h0.. (nodes 0..) on switches first_sw.., @per hosts each, in order. */
-static int topo_add_host_links(struct topo *t, uint32_t n_hosts, uint32_t per,
-			       uint32_t first_sw, const struct topo_linkspec *ls)
-{
-	uint32_t h;
-	int32_t r;
-
-	for (h = 0; h < n_hosts; h++) {
-		r = topo_add_link(t, h, first_sw + h / per, ls);
-		if (r < 0)
-			return r;
-	}
-	return 0;
-}
-
-static int topo_gen_star(const struct topo_spec *s, struct topo *t, struct diag *d)
-{
-	uint32_t hosts = 0, sw = 0;
-	int err;
-
-	err = topo_need(d, s->hosts, "topology.hosts", "hosts on the switch");
-	if (!err)
-		err = topo_check_ports(d, s->hosts, "sw0", "topology.hosts", "one per host");
-	if (err)
-		return err;
-	err = topo_add_series(t, "h", s->hosts, TOPO_HOST, &hosts);
-	if (!err)
-		err = topo_add_series(t, "sw", 1, TOPO_SWITCH, &sw);
-	if (!err)
-		err = topo_add_host_links(t, s->hosts, s->hosts, sw, &s->link);
-	return err;
-}
-
-static int topo_gen_leaf_spine(const struct topo_spec *s, struct topo *t, struct diag *d)
-{
-	uint32_t par = s->parallel ? s->parallel : 1;
-	uint64_t n_hosts = (uint64_t)s->leaves * s->hosts_per_leaf;
-	uint64_t leaf_ports = (uint64_t)s->hosts_per_leaf + (uint64_t)s->spines * par;
-	uint64_t spine_ports = (uint64_t)s->leaves * par;
-	uint32_t hosts = 0, leaves = 0, spines = 0, i, j, p;
-	int32_t r;
-	int err;
-
-	err = topo_need(d, s->leaves, "topology.leaves", "leaf switches");
-	if (!err)
-		err = topo_need(d, s->spines, "topology.spines", "spine switches");
-	if (!err)
-		err = topo_need(d, s->hosts_per_leaf, "topology.hosts_per_leaf", "hosts per leaf");
-	if (!err)
-		err = topo_check_ports(d, leaf_ports, "leaf0",
-				       s->hosts_per_leaf > TOPO_MAX_PORTS ?
-					       "topology.hosts_per_leaf" : "topology.spines",
-				       "hosts_per_leaf + spines x parallel");
-	if (!err)
-		err = topo_check_ports(d, spine_ports, "spine0", "topology.leaves",
-				       "leaves x parallel");
-	if (!err)
-		err = topo_check_size(d, n_hosts + s->leaves + s->spines,
-				      n_hosts + (uint64_t)s->leaves * s->spines * par,
-				      "topology.hosts_per_leaf");
-	if (!err)
-		err = topo_check_rate(d, &s->uplink, "topology.uplink.rate");
-	if (err)
-		return err;
-
-	err = topo_add_series(t, "h", (uint32_t)n_hosts, TOPO_HOST, &hosts);
-	if (!err)
-		err = topo_add_series(t, "leaf", s->leaves, TOPO_SWITCH, &leaves);
-	if (!err)
-		err = topo_add_series(t, "spine", s->spines, TOPO_SWITCH, &spines);
-	if (!err)
-		err = topo_add_host_links(t, (uint32_t)n_hosts, s->hosts_per_leaf, leaves,
-					  &s->link);
-	for (i = 0; !err && i < s->leaves; i++) {
-		for (j = 0; j < s->spines; j++) {
-			for (p = 0; p < par; p++) {
-				r = topo_add_link(t, leaves + i, spines + j, &s->uplink);
-				if (r < 0)
-					return r;
-			}
-		}
-	}
-	return err;
-}
-
-/*
- * k-ary fat-tree (Al-Fares et al.): k pods of k/2 edge and k/2 aggregation
- * switches, (k/2)^2 cores; agg<pod>_<j> reaches cores j*k/2 .. j*k/2+k/2-1.
- */
-static int topo_gen_fat_tree(const struct topo_spec *s, struct topo *t, struct diag *d)
-{
-	uint32_t k = s->k, half = k / 2, pod, i, j, c;
-	uint64_t n_hosts = (uint64_t)k * k * k / 4;
-	uint32_t hosts = 0, edges, aggs, cores = 0;
-	char name[TOPO_NAME_MAX];
-	int32_t r;
-	int err = 0;
-
-	if (k < 2 || k % 2) {
-		diag_set(d, "", 0, "topology.k", "must be even and at least 2 (got %" PRIu32 ")", k);
-		return -EINVAL;
-	}
-	err = topo_check_ports(d, k, "every switch", "topology.k", "k");
-	if (!err)
-		err = topo_check_size(d, n_hosts + (uint64_t)k * k + (uint64_t)half * half,
-				      3 * n_hosts, "topology.k");
-	if (!err)
-		err = topo_check_rate(d, &s->uplink, "topology.uplink.rate");
-	if (err)
-		return err;
-
-	err = topo_add_series(t, "h", (uint32_t)n_hosts, TOPO_HOST, &hosts);
-	edges = t->n_nodes;
-	for (pod = 0; !err && pod < k; pod++) {
-		for (i = 0; i < half; i++) {
-			snprintf(name, sizeof(name), "edge%" PRIu32 "_%" PRIu32, pod, i);
-			r = topo_add_node(t, name, TOPO_SWITCH);
-			if (r < 0)
-				return r;
-		}
-	}
-	aggs = t->n_nodes;
-	for (pod = 0; !err && pod < k; pod++) {
-		for (j = 0; j < half; j++) {
-			snprintf(name, sizeof(name), "agg%" PRIu32 "_%" PRIu32, pod, j);
-			r = topo_add_node(t, name, TOPO_SWITCH);
-			if (r < 0)
-				return r;
-		}
-	}
-	if (!err)
-		err = topo_add_series(t, "core", half * half, TOPO_SWITCH, &cores);
-	if (!err)
-		err = topo_add_host_links(t, (uint32_t)n_hosts, half, edges, &s->link);
-	for (pod = 0; !err && pod < k; pod++) {
-		for (i = 0; i < half; i++) {
-			for (j = 0; j < half; j++) {
-				r = topo_add_link(t, edges + pod * half + i, aggs + pod * half + j,
-						  &s->uplink);
-				if (r < 0)
-					return r;
-			}
-		}
-	}
-	for (pod = 0; !err && pod < k; pod++) {
-		for (j = 0; j < half; j++) {
-			for (c = 0; c < half; c++) {
-				r = topo_add_link(t, aggs + pod * half + j, cores + j * half + c,
-						  &s->uplink);
-				if (r < 0)
-					return r;
-			}
-		}
-	}
-	return err;
-}
-
-static int topo_gen_ring(const struct topo_spec *s, struct topo *t, struct diag *d)
-{
-	uint32_t n = s->switches, hosts = 0, sws = 0, i, ring_links;
-	uint64_t n_hosts = (uint64_t)n * s->hosts_per_switch;
-	int32_t r;
-	int err;
-
-	ring_links = n < 2 ? 0 : n == 2 ? 1 : n;
-	err = topo_need(d, n, "topology.switches", "switches in the ring");
-	if (!err)
-		err = topo_need(d, s->hosts_per_switch, "topology.hosts_per_switch",
-				"hosts per switch");
-	if (!err)
-		err = topo_check_ports(d, (uint64_t)s->hosts_per_switch + 2, "sw0",
-				       "topology.hosts_per_switch", "hosts_per_switch + 2");
-	if (!err)
-		err = topo_check_size(d, n_hosts + n, n_hosts + ring_links,
-				      "topology.hosts_per_switch");
-	if (!err && ring_links)
-		err = topo_check_rate(d, &s->uplink, "topology.uplink.rate");
-	if (err)
-		return err;
-
-	err = topo_add_series(t, "h", (uint32_t)n_hosts, TOPO_HOST, &hosts);
-	if (!err)
-		err = topo_add_series(t, "sw", n, TOPO_SWITCH, &sws);
-	if (!err)
-		err = topo_add_host_links(t, (uint32_t)n_hosts, s->hosts_per_switch, sws, &s->link);
-	for (i = 0; !err && i < ring_links; i++) {
-		r = topo_add_link(t, sws + i, sws + (i + 1) % n, &s->uplink);
-		if (r < 0)
-			return r;
-	}
-	return err;
-}
-
-int topo_build(const struct topo_spec *spec, struct topo **out, struct diag *d)
-{
-	struct topo *t;
-	int err;
-
-	*out = NULL;
-	if (spec->kind == TOPO_FILE)
-		return topo_file_load(spec, out, d);
-	if (spec->kind == TOPO_SONIC)
-		return topo_sonic_load(spec, out, d);
-	if (spec->kind == TOPO_HPCC)
-		return topo_hpcc_load(spec, out, d);
-	err = topo_check_rate(d, &spec->link, "topology.link.rate");
-	if (err)
-		return err;
-	t = topo_new();
-	if (!t) {
-		diag_set(d, "", 0, "topology", "out of memory");
-		return -ENOMEM;
-	}
-	switch (spec->kind) {
-	case TOPO_STAR:
-		err = topo_gen_star(spec, t, d);
-		break;
-	case TOPO_LEAF_SPINE:
-		err = topo_gen_leaf_spine(spec, t, d);
-		break;
-	case TOPO_FAT_TREE:
-		err = topo_gen_fat_tree(spec, t, d);
-		break;
-	case TOPO_RING:
-		err = topo_gen_ring(spec, t, d);
-		break;
-	default:
-		diag_set(d, "", 0, "topology.kind", "unknown topology kind %d", (int)spec->kind);
-		err = -EINVAL;
-		break;
-	}
-	if (err == -ENOMEM)
-		diag_set(d, "", 0, "topology", "out of memory");
-	if (!err)
-		err = topo_finish(t, d);
-	if (err) {
-		topo_free(t);
-		return err;
-	}
-	*out = t;
-	return 0;
-}
-
 /*
  * Lookups scan the nodes or links: names are resolved only while a run is
- * set up. Host names of generated topologies ("h17") are found at once
- * through the host table, which covers the common case of workloads that
- * name thousands of flows.
+ * set up. Names of generated servers and their NICs ("h17", "h17/nic1") are
+ * found at once through the server table, which covers the common case of
+ * workloads that name thousands of flows.
  */
-static int32_t topo_find_generated_host(const struct topo *t, const char *name)
+
+/* A decimal index without leading zeros at *@p, moved past it; -1 if none. */
+static int64_t topo_parse_index(const char **p)
 {
-	const char *p = name + 1;
+	const char *s = *p;
 	uint64_t n = 0;
 
-	if (name[0] != 'h' || *p < '0' || *p > '9' || (p[0] == '0' && p[1]))
+	if (*s < '0' || *s > '9' || (s[0] == '0' && s[1] >= '0' && s[1] <= '9'))
 		return -1;
-	for (; *p; p++) {
-		if (*p < '0' || *p > '9' || n > UINT32_MAX)
+	for (; *s >= '0' && *s <= '9'; s++) {
+		n = n * 10 + (uint64_t)(*s - '0');
+		if (n > UINT32_MAX)
 			return -1;
-		n = n * 10 + (uint64_t)(*p - '0');
 	}
-	if (!t->hosts || n >= t->n_hosts || strcmp(t->nodes[t->hosts[n]].name, name))
+	*p = s;
+	return (int64_t)n;
+}
+
+/* Node of NIC @nic of server @sv. */
+static uint32_t topo_nic_node(const struct topo *t, uint32_t sv, uint32_t nic)
+{
+	return t->hosts[t->server_nics[t->servers[sv].first_nic + nic]];
+}
+
+/* "h<N>" as server N of a generated topology, @rest what follows the digits. */
+static int32_t topo_find_generated_server(const struct topo *t, const char *name,
+					  const char **rest)
+{
+	const char *p = name + 1;
+	size_t len;
+	int64_t n;
+
+	if (name[0] != 'h' || (n = topo_parse_index(&p)) < 0 || (uint64_t)n >= t->n_servers)
 		return -1;
-	return (int32_t)t->hosts[n];
+	len = (size_t)(p - name);
+	if (strncmp(t->servers[n].name, name, len) || t->servers[n].name[len])
+		return -1;
+	*rest = p;
+	return (int32_t)n;
+}
+
+/* "<server>/nic<M>": the node of that NIC (also "h0/nic0" for a one-NIC h0). */
+static int32_t topo_find_nic(const struct topo *t, const char *name)
+{
+	const char *slash = strrchr(name, '/'), *p;
+	char server[TOPO_NAME_MAX];
+	int32_t sv;
+	int64_t m;
+
+	if (!slash || strncmp(slash, "/nic", 4) || (size_t)(slash - name) >= sizeof(server))
+		return -1;
+	p = slash + 4;
+	if ((m = topo_parse_index(&p)) < 0 || *p)
+		return -1;
+	memcpy(server, name, (size_t)(slash - name));
+	server[slash - name] = '\0';
+	sv = topo_find_server(t, server);
+	if (sv < 0 || (uint64_t)m >= t->servers[sv].n_nics)
+		return -1;
+	return (int32_t)topo_nic_node(t, (uint32_t)sv, (uint32_t)m);
+}
+
+int32_t topo_find_server(const struct topo *t, const char *name)
+{
+	const char *rest = NULL;
+	int32_t sv;
+	uint32_t i;
+
+	if (!t || !name || !t->server_nics)
+		return -1;
+	sv = topo_find_generated_server(t, name, &rest);
+	if (sv >= 0 && !*rest)
+		return sv;
+	for (i = 0; i < t->n_servers; i++)
+		if (strcmp(t->servers[i].name, name) == 0)
+			return (int32_t)i;
+	return -1;
 }
 
 int32_t topo_find_node(const struct topo *t, const char *name)
 {
-	int32_t r;
+	const char *rest = NULL;
+	int32_t sv;
 	uint32_t i;
 
 	if (!t || !name)
 		return -1;
-	r = topo_find_generated_host(t, name);
-	if (r >= 0)
-		return r;
+	if (t->server_nics && (sv = topo_find_generated_server(t, name, &rest)) >= 0) {
+		if (!*rest)
+			return (int32_t)topo_nic_node(t, (uint32_t)sv, 0);
+		if (!strncmp(rest, "/nic", 4)) {
+			const char *p = rest + 4;
+			int64_t m = topo_parse_index(&p);
+
+			if (m >= 0 && !*p && (uint64_t)m < t->servers[sv].n_nics)
+				return (int32_t)topo_nic_node(t, (uint32_t)sv, (uint32_t)m);
+		}
+	}
 	for (i = 0; i < t->n_nodes; i++)
 		if (strcmp(t->nodes[i].name, name) == 0)
 			return (int32_t)i;
-	return -1;
+	if (!t->server_nics)
+		return -1;
+	sv = topo_find_server(t, name);
+	if (sv >= 0)
+		return (int32_t)topo_nic_node(t, (uint32_t)sv, 0);
+	return topo_find_nic(t, name);
+}
+
+int32_t topo_find_gpu(const struct topo *t, const char *name)
+{
+	const char *slash = name ? strrchr(name, '/') : NULL, *p;
+	char server[TOPO_NAME_MAX];
+	int32_t sv;
+	int64_t g;
+
+	if (!t || !slash || strncmp(slash, "/gpu", 4) || (size_t)(slash - name) >= sizeof(server))
+		return -1;
+	p = slash + 4;
+	if ((g = topo_parse_index(&p)) < 0 || *p)
+		return -1;
+	memcpy(server, name, (size_t)(slash - name));
+	server[slash - name] = '\0';
+	sv = topo_find_server(t, server);
+	if (sv < 0 || (uint64_t)g >= t->servers[sv].n_gpus)
+		return -1;
+	return (int32_t)(t->servers[sv].first_gpu + (uint32_t)g);
 }
 
 int32_t topo_find_host(const struct topo *t, const char *name)

@@ -2,10 +2,17 @@
  * Topology: the fabric as a graph of hosts and switches joined by
  * full-duplex links, the generators that build the usual shapes, and the
  * names users and tests refer to (the README's "Names"):
- *   hosts h0, h1, ... in order; star: sw0; leaf_spine: leaf<i>, spine<j>
- *   (hosts numbered leaf by leaf); fat_tree: edge<pod>_<i>, agg<pod>_<i>,
- *   core<i>; ring: sw0.. in ring order. A link is named "a-b" by its ends
- *   ("a-b#1" for a second parallel link); a port "node:peer" ("node:peer#1").
+ *   servers h0, h1, ... in order; star: sw0; leaf_spine: leaf<i>, spine<j>
+ *   (servers numbered leaf by leaf); fat_tree: edge<pod>_<i>, agg<pod>_<i>,
+ *   core<i>; ring: sw0.. in ring order; rail: leaf<group x K + rail>,
+ *   spine<j>. A link is named "a-b" by its ends ("a-b#1" for a second
+ *   parallel link); a port "node:peer" ("node:peer#1").
+ *
+ * Servers: a topology host (TOPO_HOST node) is one NIC port of a server. A
+ * server with one NIC is the node named as the server ("h0"); one with K > 1
+ * NICs is K consecutive host nodes "h0/nic0".."h0/nic<K-1>", each with one
+ * link. GPUs are not nodes: "h0/gpu<g>" names an entry of the GPU table,
+ * numbered server by server.
  *
  * Ports: the ports of a node are its links in the order the generator added
  * them; port p of node u is t->ports[t->nodes[u].first_port + p].
@@ -26,7 +33,8 @@ enum topo_kind {
 	TOPO_RING,
 	TOPO_FILE,
 	TOPO_SONIC,
-	TOPO_HPCC
+	TOPO_HPCC,
+	TOPO_RAIL
 };
 enum topo_node_kind { TOPO_HOST, TOPO_SWITCH };
 
@@ -47,6 +55,17 @@ struct topo_node {
 	uint32_t first_port; /* index in topo.ports */
 	uint32_t n_ports;
 	uint32_t host_index; /* position among hosts (hosts only) */
+	uint32_t server;     /* hosts: its server, else UINT32_MAX */
+	uint32_t nic;        /* hosts: its position among the server's NICs, else UINT32_MAX */
+};
+
+/* A server: its NIC ports (topology hosts, "endpoints") and its GPUs. */
+struct topo_server {
+	char name[TOPO_NAME_MAX]; /* "h0" */
+	uint32_t first_nic;  /* index in topo.server_nics of its nic0 */
+	uint32_t n_nics;
+	uint32_t first_gpu;  /* global index of its gpu0 (GPUs numbered server by server) */
+	uint32_t n_gpus;
 };
 
 struct topo_link {
@@ -98,6 +117,9 @@ struct topo_spec {
 	uint32_t leaves, spines, hosts_per_leaf, parallel; /* leaf_spine */
 	uint32_t k;               /* fat_tree (even, >= 2) */
 	uint32_t switches, hosts_per_switch; /* ring */
+	uint32_t nics_per_host, gpus_per_host; /* 0: defaults (1 NIC; as many GPUs as NICs) */
+	uint32_t servers, servers_per_leaf;    /* kind rail (with spines, parallel) */
+	uint64_t nvlink_bps; simtime_t nvlink_latency; /* carried for the models, not used by topo */
 	const char *file;         /* file: path to the topology YAML; hpcc: to the HPCC file */
 	const struct topo_sonic *sonic; /* sonic: the switches' configs */
 	struct topo_linkspec link;   /* host links */
@@ -114,6 +136,11 @@ struct topo {
 	uint32_t *hosts; /* node index of host i (h0, h1, ...) */
 	uint32_t n_hosts;
 	uint32_t n_switches;
+	struct topo_server *servers; /* in node order */
+	uint32_t n_servers;
+	uint32_t *server_nics; /* host indices of the NICs, server by server, nic0 first */
+	uint32_t n_gpus;       /* all servers' GPUs */
+	uint32_t *gpu_server;  /* per GPU, its server */
 	/* kind sonic: per port, a switch port's index among its config's ports
 	 * (topo_sonic_port.index), UINT32_MAX for a host's; NULL for other kinds */
 	uint32_t *port_cfg;
@@ -128,7 +155,7 @@ void topo_free(struct topo *t);
  * Assembling a topology by hand, as the generators and the file loader do:
  * topo_new(), nodes and links in the order their ports should take, then
  * topo_finish() lays out the ports, names links and ports and fills the
- * host table. Indices returned are final. Negative errors: -EINVAL (bad
+ * host, server NIC and GPU tables. Indices returned are final. Negative errors: -EINVAL (bad
  * name, unknown node, link to itself, rate 0), -E2BIG (a node with more
  * than TOPO_MAX_PORTS ports, or more than TOPO_MAX_ELEMS nodes or links),
  * -ENOMEM. topo_finish() refuses duplicate node or link names, with the
@@ -138,7 +165,16 @@ void topo_free(struct topo *t);
 #define TOPO_MAX_ELEMS (1u << 22)    /* nodes, and links, per topology */
 
 struct topo *topo_new(void);
+/* A host added here is a server of its own: one NIC, one GPU. */
 int32_t topo_add_node(struct topo *t, const char *name, enum topo_node_kind kind);
+/*
+ * Add server @name with @n_nics host nodes (1..TOPO_MAX_NICS, consecutive,
+ * named @name when one, else "<name>/nic<i>") and @n_gpus GPUs (0: as many
+ * as NICs, at most TOPO_MAX_GPUS). Returns the node index of its nic0.
+ */
+#define TOPO_MAX_NICS 64u
+#define TOPO_MAX_GPUS 64u
+int32_t topo_add_server(struct topo *t, const char *name, uint32_t n_nics, uint32_t n_gpus);
 int32_t topo_add_link(struct topo *t, uint32_t a, uint32_t b,
 		      const struct topo_linkspec *spec);
 int topo_finish(struct topo *t, struct diag *d);
@@ -202,9 +238,14 @@ void topo_hpcc_name(const struct topo_hpcc *h, uint32_t id, char *buf);
  * "topology.file" with file "", as kind file does. */
 int topo_hpcc_load(const struct topo_spec *spec, struct topo **out, struct diag *d);
 
-/* Lookups by name; return the index or -1. */
+/*
+ * Lookups by name; return the index or -1. A node or host may be named by
+ * its server when the server has several NICs: "h0" is then "h0/nic0".
+ */
 int32_t topo_find_node(const struct topo *t, const char *name);
 int32_t topo_find_host(const struct topo *t, const char *name); /* host index */
+int32_t topo_find_server(const struct topo *t, const char *name); /* server index */
+int32_t topo_find_gpu(const struct topo *t, const char *name);    /* "h0/gpu3": GPU index */
 int32_t topo_find_link(const struct topo *t, const char *name);
 
 /*

@@ -16,6 +16,10 @@
  * from topology.link when one end is a host, from topology.uplink when both
  * ends are switches. Hosts are numbered in the order the nodes list them;
  * a node's ports follow the order of the links.
+ *
+ * A host is a server: with several links, one NIC port per link in the
+ * order of its links, host nodes "<name>/nic0".. (so node names may not
+ * hold '/'); "gpus: N" gives its GPUs (default: one per link).
  */
 #include "topologies/topo.h"
 
@@ -36,6 +40,7 @@
 struct tf_node {
 	char *name;
 	enum topo_node_kind kind;
+	char *gpus; /* optional, hosts only */
 };
 
 struct tf_link {
@@ -60,6 +65,8 @@ static const cyaml_schema_field_t tf_node_fields[] = {
 			       CYAML_UNLIMITED),
 	CYAML_FIELD_ENUM("kind", CYAML_FLAG_STRICT, struct tf_node, kind, tf_kinds,
 			 CYAML_ARRAY_LEN(tf_kinds)),
+	CYAML_FIELD_STRING_PTR("gpus", CYAML_FLAG_OPTIONAL, struct tf_node, gpus, 0,
+			       CYAML_UNLIMITED),
 	CYAML_FIELD_END
 };
 
@@ -156,6 +163,10 @@ static int tf_check_name(const char *name, const char *file, const struct ydoc *
 			return tf_err(d, file, y, path,
 				      "node name \"%s\" may not contain '%c' (port and link names use it)",
 				      name, *c);
+		if (*c == '/')
+			return tf_err(d, file, y, path,
+				      "node name \"%s\" may not contain '/' (NIC and GPU names use it)",
+				      name);
 		if (*c == ' ' || *c == '\t' || *c == '\n' || *c == '\r')
 			return tf_err(d, file, y, path, "node name \"%s\" may not contain spaces",
 				      name);
@@ -250,6 +261,94 @@ static int tf_check_nodes(const struct tf_doc *doc, struct tf_ref *refs, const c
 		      doc->nodes[dup].name, ydoc_line_near(y, first));
 }
 
+/* GPUs of host @i: its gpus key, else 0 (one per NIC). */
+static int tf_gpus(const struct tf_node *n, uint32_t i, const char *file, const struct ydoc *y,
+		   uint32_t *out, struct diag *d)
+{
+	char path[TF_PATH_MAX];
+	unsigned long v;
+	char *end;
+
+	*out = 0;
+	if (!n->gpus)
+		return 0;
+	snprintf(path, sizeof(path), "nodes[%" PRIu32 "].gpus", i);
+	if (n->kind != TOPO_HOST)
+		return tf_err(d, file, y, path, "a switch has no GPUs (gpus: is for hosts)");
+	v = strtoul(n->gpus, &end, 10);
+	if (n->gpus[0] < '0' || n->gpus[0] > '9' || *end || v < 1 || v > TOPO_MAX_GPUS)
+		return tf_err(d, file, y, path, "\"%s\" is not a GPU count (1 to %u)", n->gpus,
+			      TOPO_MAX_GPUS);
+	*out = (uint32_t)v;
+	return 0;
+}
+
+/*
+ * The topology node of each file node: a host is a server with one NIC per
+ * link (@count[i] of them), its nodes from @first[i] on. Links whose ends
+ * are unknown are not counted; the link loop reports them.
+ */
+static int tf_add_nodes(const struct tf_doc *doc, const struct tf_ref *refs, uint32_t *first,
+			uint32_t *count, const char *file, const struct ydoc *y, struct topo *t,
+			struct diag *d)
+{
+	char path[TF_PATH_MAX];
+	uint32_t i, gpus;
+	int32_t a, b, r;
+	int err;
+
+	for (i = 0; i < doc->links_count; i++) {
+		a = tf_lookup(refs, doc->nodes_count, doc->links[i].a);
+		b = tf_lookup(refs, doc->nodes_count, doc->links[i].b);
+		if (a >= 0 && b >= 0 && a != b) {
+			count[a]++;
+			count[b]++;
+		}
+	}
+	for (i = 0; i < doc->nodes_count; i++) {
+		const struct tf_node *n = &doc->nodes[i];
+		uint32_t nics = count[i] ? count[i] : 1;
+
+		if ((err = tf_gpus(n, i, file, y, &gpus, d)))
+			return err;
+		snprintf(path, sizeof(path), "nodes[%" PRIu32 "].name", i);
+		if (n->kind == TOPO_HOST && nics > TOPO_MAX_NICS)
+			return tf_err(d, file, y, path,
+				      "host \"%s\" has %" PRIu32 " links: a server has at most %u NIC "
+				      "ports",
+				      n->name, nics, TOPO_MAX_NICS);
+		if (n->kind == TOPO_HOST && nics > 1 &&
+		    strlen(n->name) + sizeof("/nic63") > TOPO_NAME_MAX)
+			return tf_err(d, file, y, path,
+				      "node name \"%s\" is too long for its NIC names (\"%s/nic0\"): "
+				      "a host with several links has at most %zu characters",
+				      n->name, n->name, TOPO_NAME_MAX - sizeof("/nic63"));
+		/* tf_check_nodes took every name topo_add_node could refuse */
+		r = n->kind == TOPO_HOST ? topo_add_server(t, n->name, nics, gpus)
+					 : topo_add_node(t, n->name, n->kind);
+		if (r == -ENOMEM) {
+			diag_set(d, file, 0, "", "out of memory");
+			return -ENOMEM;
+		}
+		if (r < 0) {
+			snprintf(path, sizeof(path), "nodes[%" PRIu32 "]", i);
+			return tf_err(d, file, y, path, "cannot add node \"%s\": too many nodes",
+				      n->name);
+		}
+		first[i] = (uint32_t)r;
+		count[i] = 0; /* from now on, the NICs given a link so far */
+	}
+	return 0;
+}
+
+/* The topology node at the end of the next link of file node @i. */
+static uint32_t tf_end(const struct topo *t, const uint32_t *first, uint32_t *used, int32_t i)
+{
+	if (t->nodes[first[i]].kind != TOPO_HOST)
+		return first[i];
+	return first[i] + used[i]++;
+}
+
 static int tf_build(const struct topo_spec *spec, const struct tf_doc *doc,
 		    const struct ydoc *y, struct topo **out, struct diag *d)
 {
@@ -257,36 +356,26 @@ static int tf_build(const struct topo_spec *spec, const struct tf_doc *doc,
 	char path[TF_PATH_MAX];
 	struct topo_linkspec ls;
 	struct tf_ref *refs;
+	uint32_t *first, *used, na, nb;
 	struct topo *t;
 	uint32_t i;
 	int32_t a, b, r;
 	int err;
 
 	refs = malloc(((size_t)doc->nodes_count + 1) * sizeof(*refs));
+	first = calloc(2 * ((size_t)doc->nodes_count + 1), sizeof(*first));
+	used = first ? first + doc->nodes_count + 1 : NULL;
 	t = topo_new();
 	err = -ENOMEM;
-	if (!refs || !t) {
+	if (!refs || !first || !t) {
 		diag_set(d, file, 0, "", "out of memory");
 		goto out_free;
 	}
 	err = tf_check_nodes(doc, refs, file, y, d);
+	if (!err)
+		err = tf_add_nodes(doc, refs, first, used, file, y, t, d);
 	if (err)
 		goto out_free;
-	for (i = 0; i < doc->nodes_count; i++) {
-		/* tf_check_nodes took every name topo_add_node could refuse */
-		r = topo_add_node(t, doc->nodes[i].name, doc->nodes[i].kind);
-		if (r == -ENOMEM) {
-			diag_set(d, file, 0, "", "out of memory");
-			err = -ENOMEM;
-			goto out_free;
-		}
-		if (r < 0) {
-			snprintf(path, sizeof(path), "nodes[%" PRIu32 "]", i);
-			err = tf_err(d, file, y, path, "cannot add node \"%s\": too many nodes",
-				     doc->nodes[i].name);
-			goto out_free;
-		}
-	}
 	if (t->n_hosts == 0) {
 		err = tf_err(d, file, y, "nodes", "no host: at least one node needs kind: host");
 		goto out_free;
@@ -306,13 +395,15 @@ static int tf_build(const struct topo_spec *spec, const struct tf_doc *doc,
 			err = tf_err(d, file, y, path, "link from \"%s\" to itself", l->a);
 			goto out_free;
 		}
+		na = tf_end(t, first, used, a);
+		nb = tf_end(t, first, used, b);
 		err = tf_link_spec(spec, l, i,
-				   t->nodes[a].kind == TOPO_HOST || t->nodes[b].kind == TOPO_HOST,
+				   t->nodes[na].kind == TOPO_HOST || t->nodes[nb].kind == TOPO_HOST,
 				   file, y, &ls, d);
 		if (err)
 			goto out_free;
 		/* ends that differ, a rate (tf_link_spec): only too many is left */
-		r = topo_add_link(t, (uint32_t)a, (uint32_t)b, &ls);
+		r = topo_add_link(t, na, nb, &ls);
 		if (r == -ENOMEM) {
 			diag_set(d, file, 0, "", "out of memory");
 			err = -ENOMEM;
@@ -328,10 +419,10 @@ static int tf_build(const struct topo_spec *spec, const struct tf_doc *doc,
 		}
 	}
 
-	for (i = 0; i < t->n_nodes; i++) {
-		if (t->nodes[i].kind == TOPO_HOST && t->nodes[i].n_ports == 0) {
+	for (i = 0; i < doc->nodes_count; i++) {
+		if (doc->nodes[i].kind == TOPO_HOST && t->nodes[first[i]].n_ports == 0) {
 			snprintf(path, sizeof(path), "nodes[%" PRIu32 "]", i);
-			err = tf_err(d, file, y, path, "host \"%s\" has no link", t->nodes[i].name);
+			err = tf_err(d, file, y, path, "host \"%s\" has no link", doc->nodes[i].name);
 			goto out_free;
 		}
 	}
@@ -347,6 +438,7 @@ static int tf_build(const struct topo_spec *spec, const struct tf_doc *doc,
 	t = NULL;
 out_free:
 	topo_free(t);
+	free(first);
 	free(refs);
 	return err;
 }

@@ -34,6 +34,7 @@ const cyaml_strval_t scn__topo_kinds[] = {
 	{"file", 1 + TOPO_FILE},
 	{"sonic", 1 + TOPO_SONIC},
 	{"hpcc", 1 + TOPO_HPCC},
+	{"rail", 1 + TOPO_RAIL},
 };
 static const cyaml_strval_t cc_kinds[] = {
 	{"none", 1 + NIC_CC_NONE},
@@ -98,6 +99,12 @@ static const cyaml_schema_field_t topology_fields[] = {
 	STR("file", struct raw_topology, file),
 	STR("dir", struct raw_topology, dir),
 	STR("convergence", struct raw_topology, convergence),
+	STR("nics_per_host", struct raw_topology, nics_per_host),
+	STR("gpus_per_host", struct raw_topology, gpus_per_host),
+	STR("servers", struct raw_topology, servers),
+	STR("servers_per_leaf", struct raw_topology, servers_per_leaf),
+	STR("nvlink", struct raw_topology, nvlink),
+	STR("nvlink_latency", struct raw_topology, nvlink_latency),
 	CYAML_FIELD_MAPPING_PTR("link", OPT_PTR, struct raw_topology, link, link_fields),
 	CYAML_FIELD_MAPPING_PTR("uplink", OPT_PTR, struct raw_topology, uplink, link_fields),
 	CYAML_FIELD_END,

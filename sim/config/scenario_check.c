@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "sim/config/scenario_impl.h"
+#include "sim/engine/units.h"
 #include "sim/engine/ydoc.h"
 
 /* ---- topology ---------------------------------------------------------------- */
@@ -29,6 +30,40 @@ int scn__unused(const struct loader *l, const char *path, const char *v, const c
 	if (v)
 		return scn__fail(l, path, "does not apply to %s", kind);
 	return 0;
+}
+
+/*
+ * NICs and GPUs per server (generated kinds; a topology file gives each
+ * server its own), and the NVLink joining a server's GPUs: 450 GB/s per GPU
+ * and direction (NVLink 4 on an H100, 900 GB/s both ways) after 1 us.
+ */
+static int check_servers(const struct loader *l, const struct raw_topology *r,
+			 struct topo_spec *t)
+{
+	const char *kind = scn__topo_kinds[t->kind].str;
+	int err;
+
+	if (t->kind == TOPO_FILE || t->kind == TOPO_SONIC || t->kind == TOPO_HPCC) {
+		if ((err = scn__unused(l, "topology.nics_per_host", r->nics_per_host, kind)) ||
+		    (err = scn__unused(l, "topology.gpus_per_host", r->gpus_per_host, kind)))
+			return err;
+	}
+	if ((err = scn__get_u32(l, "topology.nics_per_host", r->nics_per_host, 1, 1,
+				TOPO_MAX_NICS, &t->nics_per_host)) ||
+	    (err = scn__get_u32(l, "topology.gpus_per_host", r->gpus_per_host, t->nics_per_host,
+				1, TOPO_MAX_GPUS, &t->gpus_per_host)))
+		return err;
+	t->nvlink_bps = 3600000000000ULL;
+	if (r->nvlink) {
+		err = units_rate(r->nvlink, &t->nvlink_bps);
+		if (err)
+			return scn__fail(l, "topology.nvlink",
+					 "\"%s\" is not a rate (e.g. 3600Gbps, 450GB/s)", r->nvlink);
+		if (!t->nvlink_bps)
+			return scn__fail(l, "topology.nvlink", "must be more than 0");
+	}
+	return scn__get_time(l, "topology.nvlink_latency", r->nvlink_latency, SIMTIME_US, 0,
+			     &t->nvlink_latency);
 }
 
 static int check_topology(const struct loader *l, const struct raw_topology *r,
@@ -43,7 +78,7 @@ static int check_topology(const struct loader *l, const struct raw_topology *r,
 		return scn__fail(l, "topology", "missing (e.g. topology: {kind: star, hosts: 9})");
 	if (!r->kind)
 		return scn__fail(l, "topology.kind",
-				 "missing (star, leaf_spine, fat_tree, ring, file, sonic or hpcc)");
+				 "missing (star, leaf_spine, fat_tree, ring, rail, file, sonic or hpcc)");
 	t->kind = (enum topo_kind)(r->kind - 1);
 	kind = scn__topo_kinds[t->kind].str;
 	switch (t->kind) {
@@ -86,6 +121,23 @@ static int check_topology(const struct loader *l, const struct raw_topology *r,
 		if (!err && !r->switches)
 			err = scn__fail(l, "topology.switches", "missing for a ring");
 		break;
+	case TOPO_RAIL:
+		err = scn__get_u32(l, "topology.servers", r->servers, 0, 1, 65535, &t->servers);
+		err = err ? err
+			  : scn__get_u32(l, "topology.spines", r->spines, 0, 1, 4096, &t->spines);
+		err = err ? err
+			  : scn__get_u32(l, "topology.servers_per_leaf", r->servers_per_leaf, 0, 1,
+					 65535, &t->servers_per_leaf);
+		err =
+		    err ? err
+			: scn__get_u32(l, "topology.parallel", r->parallel, 1, 1, 64, &t->parallel);
+		if (!err && (!r->servers || !r->spines))
+			err = scn__fail(l, !r->servers ? "topology.servers" : "topology.spines",
+					"missing for a rail (it needs servers and spines)");
+		if (!err && t->servers_per_leaf && t->servers % t->servers_per_leaf)
+			err = scn__fail(l, "topology.servers_per_leaf",
+					"must divide topology.servers (%u)", t->servers);
+		break;
 	case TOPO_FILE:
 	case TOPO_HPCC:
 		if (!r->file) {
@@ -124,9 +176,15 @@ static int check_topology(const struct loader *l, const struct raw_topology *r,
 		return err;
 	if (t->kind != TOPO_LEAF_SPINE &&
 	    ((err = scn__unused(l, "topology.leaves", r->leaves, kind)) ||
-	     (err = scn__unused(l, "topology.spines", r->spines, kind)) ||
-	     (err = scn__unused(l, "topology.hosts_per_leaf", r->hosts_per_leaf, kind)) ||
+	     (err = scn__unused(l, "topology.hosts_per_leaf", r->hosts_per_leaf, kind))))
+		return err;
+	if (t->kind != TOPO_LEAF_SPINE && t->kind != TOPO_RAIL &&
+	    ((err = scn__unused(l, "topology.spines", r->spines, kind)) ||
 	     (err = scn__unused(l, "topology.parallel", r->parallel, kind))))
+		return err;
+	if (t->kind != TOPO_RAIL &&
+	    ((err = scn__unused(l, "topology.servers", r->servers, kind)) ||
+	     (err = scn__unused(l, "topology.servers_per_leaf", r->servers_per_leaf, kind))))
 		return err;
 	if (t->kind != TOPO_FAT_TREE && (err = scn__unused(l, "topology.k", r->k, kind)))
 		return err;
@@ -138,6 +196,8 @@ static int check_topology(const struct loader *l, const struct raw_topology *r,
 	    (err = scn__unused(l, "topology.file", r->file, kind)))
 		return err;
 	if (t->kind != TOPO_SONIC && (err = scn__unused(l, "topology.dir", r->dir, kind)))
+		return err;
+	if ((err = check_servers(l, r, t)))
 		return err;
 	if ((err = scn__get_link(l, "topology.link", r->link, &def_link, &t->link)) ||
 	    (err = scn__get_link(l, "topology.uplink", r->uplink, &t->link, &t->uplink)))

@@ -39,6 +39,8 @@ struct raw_topology {
 	int kind;
 	char *hosts, *leaves, *spines, *hosts_per_leaf, *parallel, *k, *switches,
 		*hosts_per_switch, *file, *dir, *convergence;
+	char *nics_per_host, *gpus_per_host, *servers, *servers_per_leaf, *nvlink,
+		*nvlink_latency;
 	struct raw_link *link, *uplink;
 };
 

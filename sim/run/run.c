@@ -40,7 +40,10 @@ const char *sim_end_str(enum sim_end e)
 	}
 }
 
-/* Hosts have one NIC port in this version: refuse anything else. */
+/*
+ * A topology host is one NIC port of a server (a server with several links
+ * has a host node per link): a NIC model drives exactly one link.
+ */
 static int check_hosts(const struct sim *sim, struct diag *d)
 {
 	const struct topo *t = sim->topo;
@@ -49,7 +52,7 @@ static int check_hosts(const struct sim *sim, struct diag *d)
 		const struct topo_node *n = &t->nodes[t->hosts[h]];
 
 		if (n->n_ports != 1) {
-			diag_set(d, "", 0, "topology", "host %s has %u links; a host has exactly one NIC port",
+			diag_set(d, "", 0, "topology", "NIC %s has %u links; a NIC port has exactly one",
 				 n->name, n->n_ports);
 			scn_locate(sim->scn, d);
 			return -EINVAL;
