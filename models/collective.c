@@ -1,6 +1,7 @@
 /*
  * Collectives: the rings and the all-to-all of collective.h, driven by the
- * arrival of whole messages at each rank.
+ * arrival of whole messages at each rank, over the edges coll_layout.c
+ * lays out (a RoCE QP, or NVLink inside a server).
  */
 #include "models/collective.h"
 
@@ -11,13 +12,18 @@
 #include "sim/engine/checked.h"
 #include "models/mctx.h"
 #include "models/nic.h"
+#include "models/nvlink.h"
+#include "topologies/topo.h"
 
 struct coll {
 	struct mctx *ctx;
-	struct nic *const *nics; /* the fabric's, by host index */
+	struct coll_env env;
 	const struct coll_spec *spec;
-	struct flow *qps; /* flows + first */
+	struct coll_place place; /* of spec */
+	struct coll_layout lay;
+	struct flow *qps; /* flows + first: the network edges' */
 	uint32_t n_qps;
+	uint64_t net_bytes, nvlink_bytes; /* payload delivered over each */
 	uint32_t n, channels;
 	uint32_t steps;      /* ring: 2(n-1) or n-1; all-to-all: 1 */
 	uint32_t pieces;     /* ring: per step and channel */
@@ -31,8 +37,7 @@ struct coll {
 	simtime_t *rank_done; /* when each rank had all it expects, last iteration */
 	struct evq_timer start_timer;
 	struct evq_timer late_timer;
-	/* flow control (spec->steps > 0): per ring connection, rank r's to its
-	 * successor on channel ch at [r * channels + ch], as the QPs */
+	/* flow control (spec->steps > 0): per ring edge (coll_layout.h) */
 	struct coll_conn *conns;
 	uint32_t loop;       /* pieces per loop: steps / 2, NCCL's CHUNKSTEPS */
 	uint8_t *started;    /* per rank: its program runs (the late rank waits) */
@@ -59,11 +64,26 @@ static int is_ring(const struct coll *c)
 	return c->spec->op != COLL_ALLTOALL;
 }
 
+/* The edges that join two servers (coll_layout.h): a ring's hops between
+ * ranks on different servers, on every channel; all-to-all's pairs. */
 uint64_t coll_qp_count(const struct coll_spec *spec)
 {
-	if (spec->op == COLL_ALLTOALL)
-		return (uint64_t)spec->n_ranks * (spec->n_ranks - 1);
-	return (uint64_t)spec->n_ranks * spec->channels;
+	const struct coll_place pl = coll_place_of(spec);
+	uint32_t n = spec->n_ranks;
+	uint64_t cross = 0;
+
+	if (!spec->topo || spec->topo->n_gpus == spec->topo->n_servers) /* one rank a server */
+		return spec->op == COLL_ALLTOALL ? (uint64_t)n * (n - 1)
+						 : (uint64_t)n * spec->channels;
+	if (spec->op == COLL_ALLTOALL) {
+		for (uint32_t r = 0; r < n; r++)
+			for (uint32_t q = 0; q < n; q++)
+				cross += coll_rank_server(&pl, r) != coll_rank_server(&pl, q);
+		return cross;
+	}
+	for (uint32_t r = 0; r < n; r++)
+		cross += coll_rank_server(&pl, r) != coll_rank_server(&pl, (r + 1) % n);
+	return cross * spec->channels;
 }
 
 const char *coll_op_name(enum coll_op op)
@@ -114,9 +134,42 @@ static uint64_t piece_bytes(const struct coll *c, uint32_t p)
 	return p + 1 < c->pieces ? chunk : c->seg - (uint64_t)(c->pieces - 1) * chunk;
 }
 
-static void post(struct coll *c, struct flow *qp, uint64_t bytes, uint32_t tag)
+static void edge_arrived(struct coll *c, uint32_t e, uint32_t tag, simtime_t now);
+
+static uint64_t piece_bytes(const struct coll *c, uint32_t p);
+
+/* The bytes of a message tagged @tag (ring: step x pieces + piece). */
+static uint64_t msg_bytes(const struct coll *c, uint32_t tag)
 {
-	mctx_fail(c->ctx, nic_post(c->nics[qp->src], qp, bytes, tag));
+	uint64_t per_peer = c->spec->bytes / c->n;
+
+	if (c->spec->op == COLL_ALLTOALL)
+		return per_peer ? per_peer : 1;
+	return piece_bytes(c, tag % c->pieces);
+}
+
+static void on_nvlink(void *owner, uint32_t dst, uint64_t cookie, simtime_t now)
+{
+	struct coll *c = owner;
+
+	(void)dst;
+	c->nvlink_bytes += msg_bytes(c, (uint32_t)cookie);
+	edge_arrived(c, (uint32_t)(cookie >> 32), (uint32_t)cookie, now);
+}
+
+/* Send @bytes on edge @e, tagged @tag. */
+static void post(struct coll *c, uint32_t e, uint64_t bytes, uint32_t tag)
+{
+	uint32_t qp = c->lay.edge_qp[e], from, to;
+
+	if (qp != COLL_NVLINK) {
+		mctx_fail(c->ctx, nic_post(c->env.nics[c->qps[qp].src], &c->qps[qp], bytes, tag));
+		return;
+	}
+	coll_layout_ends(&c->place, &c->lay, e, &from, &to);
+	mctx_fail(c->ctx, nvlink_send(c->env.nvlink, coll_rank_gpu(&c->place, from),
+				      coll_rank_gpu(&c->place, to), bytes, on_nvlink, c,
+				      (uint64_t)e << 32 | tag));
 }
 
 /* ---- flow control ------------------------------------------------------- */
@@ -150,8 +203,8 @@ static void wake(struct coll *c, uint32_t conn)
  */
 static void run_program(struct coll *c, uint32_t i)
 {
-	uint32_t ch = i % c->channels, r = i / c->channels;
-	uint32_t up = ((r + c->n - 1) % c->n) * c->channels + ch;
+	uint32_t ch = i % c->channels, at = i / c->channels, r = c->lay.ring[ch * c->n + at];
+	uint32_t up = ((at + c->n - 1) % c->n) * c->channels + ch;
 	struct coll_conn *cn = &c->conns[i], *in = &c->conns[up];
 
 	if (!c->started[r])
@@ -172,7 +225,7 @@ static void run_program(struct coll *c, uint32_t i)
 			if (cn->unconsumed >= c->spec->steps)
 				return;
 			cn->unconsumed++;
-			post(c, &c->qps[i], piece_bytes(c, p), cn->k * c->pieces + p);
+			post(c, i, piece_bytes(c, p), cn->k * c->pieces + p);
 		}
 		if (cn->k > 0) {
 			in->unconsumed--;
@@ -207,19 +260,19 @@ static void first_sends(struct coll *c, uint32_t r)
 		uint64_t per_peer = c->spec->bytes / c->n;
 
 		for (uint32_t k = 0; k < c->n - 1; k++)
-			post(c, &c->qps[r * (c->n - 1) + k], per_peer ? per_peer : 1, 0);
+			post(c, r * (c->n - 1) + k, per_peer ? per_peer : 1, 0);
 		return;
 	}
 	if (flow_ctl(c)) {
 		c->started[r] = 1;
 		for (uint32_t ch = 0; ch < c->channels; ch++)
-			wake(c, r * c->channels + ch);
+			wake(c, c->lay.pos[ch * c->n + r] * c->channels + ch);
 		run_work(c);
 		return;
 	}
 	for (uint32_t ch = 0; ch < c->channels; ch++)
 		for (uint32_t p = 0; p < c->pieces; p++)
-			post(c, &c->qps[r * c->channels + ch], piece_bytes(c, p), p);
+			post(c, c->lay.pos[ch * c->n + r] * c->channels + ch, piece_bytes(c, p), p);
 }
 
 static void on_late(void *obj, uint64_t arg)
@@ -234,13 +287,13 @@ static void start_iteration(struct coll *c, simtime_t now)
 	const struct coll_spec *s = c->spec;
 
 	c->iter_start = now;
-	c->remaining = (uint64_t)c->n_qps * (is_ring(c) ? (uint64_t)c->steps * c->pieces : 1);
+	c->remaining = (uint64_t)c->lay.n_edges * (is_ring(c) ? (uint64_t)c->steps * c->pieces : 1);
 	for (uint32_t r = 0; r < c->n; r++) {
 		c->rank_left[r] = is_ring(c) ? (uint64_t)c->channels * c->steps * c->pieces : c->n - 1;
 		c->rank_done[r] = 0; /* this iteration's, not the last one's */
 	}
 	if (flow_ctl(c)) {
-		memset(c->conns, 0, (size_t)c->n_qps * sizeof(*c->conns));
+		memset(c->conns, 0, (size_t)c->lay.n_edges * sizeof(*c->conns));
 		memset(c->started, 0, c->n);
 	}
 	for (uint32_t r = 0; r < c->n; r++) {
@@ -261,47 +314,48 @@ static void on_start(void *obj, uint64_t arg)
 	start_iteration(c, evq_now(c->ctx->q));
 }
 
-int coll_msg_done(struct coll *c, struct flow *qp, uint32_t tag, simtime_t now)
+/* A message arrived whole over edge @e: its receiver forwards it on the
+ * next step (or its program moves on), and the iteration may be done. */
+static void edge_arrived(struct coll *c, uint32_t e, uint32_t tag, simtime_t now)
 {
-	uint32_t idx = (uint32_t)(qp - c->qps), rx;
+	uint32_t from, rx;
 
-	/* the receiving rank, from the QP's place (see coll_new) */
-	if (is_ring(c)) {
-		rx = (idx / c->channels + 1) % c->n;
-	} else {
-		uint32_t from = idx / (c->n - 1), k = idx % (c->n - 1);
-
-		rx = k + (k >= from);
-	}
+	coll_layout_ends(&c->place, &c->lay, e, &from, &rx);
 	if (!--c->rank_left[rx])
 		c->rank_done[rx] = now - c->iter_start;
 	if (flow_ctl(c)) {
-		c->conns[idx].delivered++;
-		wake(c, rx * c->channels + idx % c->channels);
+		uint32_t ch = e % c->channels, at = e / c->channels;
+
+		c->conns[e].delivered++;
+		wake(c, ((at + 1) % c->n) * c->channels + ch);
 		run_work(c);
 	} else if (is_ring(c)) {
-		uint32_t idx = (uint32_t)(qp - c->qps);
-		uint32_t ch = idx % c->channels;
-		uint32_t to = (idx / c->channels + 1) % c->n; /* the rank that received */
+		uint32_t ch = e % c->channels, at = e / c->channels;
 		uint32_t step = tag / c->pieces, p = tag % c->pieces;
 
 		/* it forwards the piece on the next step, once it has it */
 		if (step + 1 < c->steps)
-			post(c, &c->qps[to * c->channels + ch], piece_bytes(c, p),
+			post(c, ((at + 1) % c->n) * c->channels + ch, piece_bytes(c, p),
 			     (step + 1) * c->pieces + p);
 	}
 	if (--c->remaining)
-		return 0;
+		return;
 	c->times[c->done++] = now - c->iter_start;
-	if (++c->iter < c->spec->iterations) {
+	if (++c->iter < c->spec->iterations)
 		start_iteration(c, now);
-		return 0;
-	}
-	return 1;
+	else if (c->env.finished)
+		c->env.finished(c->env.up);
+}
+
+void coll_msg_done(struct coll *c, struct flow *qp, uint32_t tag, simtime_t now)
+{
+	uint32_t e = c->lay.qp_edge[qp - c->qps];
+
+	edge_arrived(c, e, tag, now);
 }
 
 int coll_new(struct mctx *ctx, const struct coll_spec *spec, struct flow *flows, uint32_t first,
-	     struct nic *const *nics, struct coll **out)
+	     const struct coll_env *env, struct coll **out)
 {
 	struct coll *c = calloc(1, sizeof(*c));
 	uint32_t n = spec->n_ranks;
@@ -310,17 +364,22 @@ int coll_new(struct mctx *ctx, const struct coll_spec *spec, struct flow *flows,
 	*out = NULL;
 	if (!c || !(c->times = calloc(spec->iterations, sizeof(*c->times))) ||
 	    !(c->rank_left = calloc(n, sizeof(*c->rank_left))) ||
-	    !(c->rank_done = calloc(n, sizeof(*c->rank_done)))) {
+	    !(c->rank_done = calloc(n, sizeof(*c->rank_done))) ||
+	    (c->place = coll_place_of(spec), coll_layout_build(&c->place, &c->lay))) {
 		coll_free(c);
 		return -ENOMEM;
 	}
 	c->ctx = ctx;
-	c->nics = nics;
+	c->env = *env;
 	c->spec = spec;
 	c->qps = &flows[first];
-	c->n_qps = (uint32_t)coll_qp_count(spec); /* the loader keeps the total in 32 bits */
+	c->n_qps = c->lay.n_qps; /* coll_qp_count(spec): the loader keeps it in 32 bits */
 	c->n = n;
-	c->channels = spec->channels;
+	c->channels = c->lay.channels;
+	if (c->n_qps < c->lay.n_edges && !env->nvlink) {
+		coll_free(c);
+		return -EINVAL; /* ranks share a server, and there is no NVLink */
+	}
 	if (is_ring(c)) {
 		c->steps = coll_ring_steps(spec);
 		if (coll_ring_pieces(spec, &c->seg, &c->pieces)) {
@@ -329,8 +388,8 @@ int coll_new(struct mctx *ctx, const struct coll_spec *spec, struct flow *flows,
 		}
 		if (spec->steps) {
 			c->loop = spec->steps / 2 ? spec->steps / 2 : 1;
-			c->conns = calloc(c->n_qps, sizeof(*c->conns));
-			c->work = malloc((size_t)c->n_qps * sizeof(*c->work));
+			c->conns = calloc(c->lay.n_edges, sizeof(*c->conns));
+			c->work = malloc((size_t)c->lay.n_edges * sizeof(*c->work));
 			c->started = calloc(n, 1);
 			if (!c->conns || !c->work || !c->started) {
 				coll_free(c);
@@ -343,24 +402,14 @@ int coll_new(struct mctx *ctx, const struct coll_spec *spec, struct flow *flows,
 	}
 	for (uint32_t i = 0; i < c->n_qps; i++) {
 		struct flow *f = &c->qps[i];
-		uint32_t r, peer;
 
-		if (is_ring(c)) {
-			r = i / c->channels;
-			peer = (r + 1) % n;
-		} else {
-			r = i / (n - 1);
-			peer = i % (n - 1);
-			peer += peer >= r;
-		}
+		coll_layout_nics(&c->place, &c->lay, c->lay.qp_edge[i], &f->src, &f->dst);
 		f->id = first + i;
-		f->src = spec->ranks[r];
-		f->dst = spec->ranks[peer];
 		f->coll = c;
 		f->dscp = spec->dscp;
 		f->prio = spec->priority;
 		f->start = spec->start;
-		err = nic_open_qp(nics[f->src], f);
+		err = nic_open_qp(env->nics[f->src], f);
 		if (err) {
 			coll_free(c);
 			return err;
@@ -387,6 +436,7 @@ void coll_free(struct coll *c)
 	free(c->conns);
 	free(c->work);
 	free(c->started);
+	coll_layout_free(&c->lay);
 	free(c);
 }
 
@@ -395,10 +445,10 @@ void coll_progress(const struct coll *c, uint64_t *done, uint64_t *total)
 	uint64_t per_peer = c->spec->bytes / c->n, per_iter;
 
 	/* what first_sends and the ring's forwards post, every iteration */
-	per_iter = is_ring(c) ? (uint64_t)c->n_qps * c->steps * c->seg
-			      : (uint64_t)c->n_qps * (per_peer ? per_peer : 1);
+	per_iter = is_ring(c) ? (uint64_t)c->lay.n_edges * c->steps * c->seg
+			      : (uint64_t)c->lay.n_edges * (per_peer ? per_peer : 1);
 	*total = per_iter * c->spec->iterations;
-	*done = 0;
+	*done = c->nvlink_bytes;
 	for (uint32_t i = 0; i < c->n_qps; i++)
 		*done += c->qps[i].received;
 }
@@ -412,4 +462,10 @@ void coll_stats(const struct coll *c, struct coll_stats *out)
 	out->done = c->done;
 	out->times = c->times;
 	out->rank_done = c->rank_done;
+	out->nvlink_bytes = c->nvlink_bytes;
+	out->qps = c->qps;
+	out->n_qps = c->n_qps;
+	out->network_bytes = 0;
+	for (uint32_t i = 0; i < c->n_qps; i++)
+		out->network_bytes += c->qps[i].received;
 }

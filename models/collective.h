@@ -28,12 +28,15 @@
 
 #include <stdint.h>
 
+#include "models/coll_layout.h"
 #include "sim/engine/simtime.h"
 
 struct coll;
 struct flow;
 struct mctx;
 struct nic;
+struct nvlink;
+struct topo;
 
 enum coll_op { COLL_ALLREDUCE, COLL_ALLGATHER, COLL_REDUCESCATTER, COLL_ALLTOALL };
 
@@ -49,7 +52,9 @@ enum coll_op { COLL_ALLREDUCE, COLL_ALLGATHER, COLL_REDUCESCATTER, COLL_ALLTOALL
 struct coll_spec {
 	enum coll_op op;
 	uint64_t bytes;       /* per rank, as nccl-tests counts "size" */
-	uint32_t *ranks;      /* host index of each rank, in ring order */
+	uint32_t *ranks;      /* GPU of each rank (topology numbering), in ring order */
+	const struct topo *topo; /* its servers, GPUs and NICs; NULL: rank i is host ranks[i] */
+	uint64_t nics;        /* usable NICs, by position in a server (NCCL_IB_HCA); 0: all */
 	uint32_t n_ranks;
 	uint32_t channels;    /* rings in parallel, each on its own QPs */
 	uint64_t chunk;       /* largest message a ring step sends at once */
@@ -61,6 +66,14 @@ struct coll_spec {
 	uint8_t dscp, priority;
 };
 
+/* Who takes part in @s, for coll_layout.h. */
+static inline struct coll_place coll_place_of(const struct coll_spec *s)
+{
+	return (struct coll_place){.ranks = s->ranks, .n_ranks = s->n_ranks,
+				   .channels = s->channels, .ring = s->op != COLL_ALLTOALL,
+				   .topo = s->topo, .nics = s->nics};
+}
+
 /* Steps of a ring collective: 2(n-1) for AllReduce, n-1 otherwise. */
 uint32_t coll_ring_steps(const struct coll_spec *spec);
 /*
@@ -69,20 +82,31 @@ uint32_t coll_ring_steps(const struct coll_spec *spec);
  * (steps + 1) x pieces does not fit in 32 bits (pieces are tagged so).
  */
 int coll_ring_pieces(const struct coll_spec *spec, uint64_t *seg, uint32_t *pieces);
-/* QPs the collective needs (allocated by the caller in its flows). The
- * scenario loader keeps the sum of all flows and QPs within 32 bits. */
+/* QPs the collective needs, one per edge between servers (allocated by
+ * the caller in its flows). The scenario loader keeps the sum of all flows
+ * and QPs within 32 bits. */
 uint64_t coll_qp_count(const struct coll_spec *spec);
+
+/* What a collective runs on; borrowed. */
+struct coll_env {
+	struct nic *const *nics; /* the fabric's, by host index */
+	struct nvlink *nvlink;   /* the servers' GPUs (NULL: no rank shares a server) */
+	void (*finished)(void *up); /* told when the last iteration completes */
+	void *up;
+};
+
 /*
  * Set up @spec's collective on the QPs @flows[first .. first +
- * coll_qp_count - 1], opening each on its source's NIC in @nics (by host
- * index), and schedule its first iteration. All borrowed. 0 or -ENOMEM.
+ * coll_qp_count - 1], opening each on its source's NIC, and schedule its
+ * first iteration. 0, -ENOMEM, or -EINVAL when ranks share a server and
+ * @env has no NVLink.
  */
 int coll_new(struct mctx *ctx, const struct coll_spec *spec, struct flow *flows, uint32_t first,
-	     struct nic *const *nics, struct coll **out);
+	     const struct coll_env *env, struct coll **out);
 void coll_free(struct coll *c);
 /* A message of the collective arrived whole at @qp's responder (the NIC's
- * nic_ops.msg_done). 1 when it completed the last iteration, else 0. */
-int coll_msg_done(struct coll *c, struct flow *qp, uint32_t tag, simtime_t now);
+ * nic_ops.msg_done). */
+void coll_msg_done(struct coll *c, struct flow *qp, uint32_t tag, simtime_t now);
 
 struct coll_stats {
 	enum coll_op op;
@@ -91,6 +115,9 @@ struct coll_stats {
 	uint32_t iterations, done; /* asked for, completed */
 	const simtime_t *times;    /* completion time of each completed iteration */
 	const simtime_t *rank_done; /* per rank: when it had all its data, last iteration */
+	uint64_t network_bytes, nvlink_bytes; /* payload delivered over each, so far */
+	const struct flow *qps; /* its QPs (network edges) */
+	uint32_t n_qps;
 };
 
 void coll_stats(const struct coll *c, struct coll_stats *out);

@@ -24,9 +24,17 @@ static void on_msg_done(void *up, struct flow *qp, uint32_t tag, simtime_t now)
 	struct net *n = up;
 
 	if (qp->coll)
-		n->colls_done += (uint32_t)coll_msg_done(qp->coll, qp, tag, now);
+		coll_msg_done(qp->coll, qp, tag, now);
 	else
 		n->flows_done++;
+}
+
+/* A collective completed its last iteration (coll_env). */
+static void on_coll_finished(void *up)
+{
+	struct net *n = up;
+
+	n->colls_done++;
 }
 
 /* A switch dropped a packet of @flow for want of a route (sw_ops). */
@@ -187,8 +195,15 @@ int net_build(const struct net_params *params, struct topo *t, struct evq *q, gs
 		if ((err = evq_arm(q, &f->start_timer, f->start)))
 			goto fail;
 	}
+	err = -ENOMEM;
+	/* NVLink joins the GPUs of servers that have more than one */
+	if (t->n_gpus > t->n_servers && !(n->nvlink = nvlink_new(&n->ctx, &p->nvlink, t->n_gpus)))
+		goto fail;
 	for (uint32_t i = 0, first = n->n_wl_flows; i < p->n_colls; i++) {
-		if ((err = coll_new(&n->ctx, &p->colls[i], n->flows, first, n->nics, &n->colls[i])))
+		const struct coll_env env = {.nics = n->nics, .nvlink = n->nvlink,
+					     .finished = on_coll_finished, .up = n};
+
+		if ((err = coll_new(&n->ctx, &p->colls[i], n->flows, first, &env, &n->colls[i])))
 			goto fail;
 		n->n_colls++;
 		for (uint32_t k = 0; k < coll_qp_count(&p->colls[i]); k++)
@@ -243,6 +258,7 @@ void net_free(struct net *n)
 	for (uint32_t i = 0; n->colls && i < n->n_colls; i++)
 		coll_free(n->colls[i]);
 	free(n->colls);
+	nvlink_free(n->nvlink);
 	free(n->storms);
 	deadlock_free(n->deadlock);
 	topo_routes_free(n->routes);

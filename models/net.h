@@ -21,6 +21,7 @@
 #include "models/link.h"
 #include "models/mctx.h"
 #include "models/nic.h"
+#include "models/nvlink.h"
 #include "models/packet.h"
 #include "models/switch.h"
 #include "models/workload.h"
@@ -57,6 +58,7 @@ struct net_params {
 	uint32_t n_faults;
 	simtime_t convergence;  /* routes follow a link failure after this */
 	struct deadlock_params deadlock;
+	struct nvlink_params nvlink; /* the servers' GPUs (topology.nvlink) */
 };
 
 struct net {
@@ -74,6 +76,7 @@ struct net {
 	uint32_t n_wl_flows;         /* the workload flows among them */
 	struct coll **colls;
 	uint32_t n_colls, colls_done;
+	struct nvlink *nvlink; /* NULL unless a server has several GPUs */
 	struct deadlock *deadlock; /* the detector, or NULL */
 	struct storm *storms;
 };

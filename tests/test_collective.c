@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/coll_layout.h"
 #include "models/collective.h"
 #include "models/net.h"
 #include "models/nic.h"
@@ -283,9 +284,13 @@ Test(collective, more_queue_pairs_than_32_bits_number_are_refused)
 
 static void coll_done(void *up, struct flow *qp, uint32_t tag, simtime_t now)
 {
-	int *finished = up;
+	(void)up;
+	coll_msg_done(qp->coll, qp, tag, now);
+}
 
-	*finished += coll_msg_done(qp->coll, qp, tag, now);
+static void coll_finished(void *up)
+{
+	++*(int *)up;
 }
 
 static const struct nic_ops coll_ops = {.msg_done = coll_done};
@@ -330,7 +335,9 @@ Test(collective, built_from_spec_a_ring_allreduce_of_two_ranks_takes_two_steps)
 	for (uint32_t h = 0; h < 2; h++)
 		cr_assert_not_null(nics[h] = nic_new(&r.ctx, &p, h, &r.ports[h], qps, &coll_ops,
 						     &finished));
-	cr_assert_eq(coll_new(&r.ctx, &spec, qps, 0, nics, &c), 0);
+	const struct coll_env env = {.nics = nics, .finished = coll_finished, .up = &finished};
+
+	cr_assert_eq(coll_new(&r.ctx, &spec, qps, 0, &env, &c), 0);
 	rig_run(&r, SIMTIME_NEVER);
 	coll_stats(c, &st);
 	cr_assert_eq(finished, 1);
@@ -393,4 +400,117 @@ Test(workload, a_permutation_is_a_derangement_drawn_from_the_seed)
 	free(a);
 	free(b);
 	cr_assert_eq(wl_permutation(1, 1000, 0, 42, &a, &na), -EINVAL);
+}
+
+/* ---- GPUs as ranks: NVLink inside a server, NICs between ----------------------------- */
+
+/* Two servers of 4 GPUs and 2 NICs (100G) on one switch, NVLink 450 GB/s. */
+static const char two_servers[] =
+	"topology: {kind: star, hosts: 2, nics_per_host: 2, gpus_per_host: 4, nvlink: 450GB/s}\n"
+	"nic: {cc: none}\n"
+	"workload: {kind: %s, size: 64MB, channels: %s%s}\n";
+
+static json_t *run_two_servers(const char *op, const char *channels, const char *more)
+{
+	char yaml[512];
+	struct sim sim;
+	json_t *j;
+
+	snprintf(yaml, sizeof(yaml), two_servers, op, channels, more);
+	j = ts_run(yaml, &sim);
+	sim_fini(&sim);
+	return j;
+}
+
+/*
+ * Channel c rides NIC c mod 2 on both servers: its ring goes through a
+ * server's GPUs over NVLink starting at the GPU next to that NIC (GPUs 0, 1
+ * sit by NIC 0; 2, 3 by NIC 1), and leaves it through the same NIC.
+ */
+Test(collective, a_channels_ring_crosses_servers_on_its_nic_and_stays_on_nvlink_inside)
+{
+	struct topo_spec ts = {.kind = TOPO_STAR, .hosts = 2, .nics_per_host = 2, .gpus_per_host = 4,
+			       .link = {100000000000ULL, SIMTIME_US}};
+	static const uint32_t ch1[] = {2, 3, 0, 1, 6, 7, 4, 5};
+	uint32_t ranks[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+	struct coll_layout lay;
+	struct diag d = {0};
+	struct topo *t;
+
+	cr_assert_eq(topo_build(&ts, &t, &d), 0, "%s", d.msg);
+	const struct coll_place pl = {.ranks = ranks, .n_ranks = 8, .channels = 2, .ring = 1,
+				      .topo = t};
+
+	cr_assert_eq(coll_layout_build(&pl, &lay), 0);
+	for (uint32_t i = 0; i < 8; i++) {
+		cr_assert_eq(lay.ring[i], i, "channel 0 keeps the order");
+		cr_assert_eq(lay.ring[8 + i], ch1[i], "channel 1, position %u", i);
+	}
+	/* two hops a channel leave a server: h0 -> h1 and back */
+	cr_assert_eq(lay.n_qps, 4);
+	for (uint32_t e = 0; e < lay.n_edges; e++) {
+		uint32_t from, to, src, dst;
+
+		coll_layout_ends(&pl, &lay, e, &from, &to);
+		if (t->gpu_server[from] == t->gpu_server[to]) {
+			cr_assert_eq(lay.edge_qp[e], COLL_NVLINK);
+			continue;
+		}
+		coll_layout_nics(&pl, &lay, e, &src, &dst);
+		/* NIC c of h0 is host c, of h1 host 2 + c */
+		cr_assert_eq(src % 2, e % 2, "edge %u leaves on NIC %u", e, src);
+		cr_assert_eq(dst % 2, e % 2, "edge %u lands on NIC %u", e, dst);
+	}
+	cr_assert_eq(coll_qp_count(&(struct coll_spec){.op = COLL_ALLREDUCE, .ranks = ranks,
+						       .n_ranks = 8, .channels = 2, .topo = t}),
+		     4);
+	coll_layout_free(&lay);
+	topo_free(t);
+}
+
+/*
+ * Every ring hop moves 2(n-1) x S/(n x channels) bytes: 2(n-1) x S in all,
+ * of which the 2 x channels hops between the servers carry the network's
+ * share, and the NIC bound (2 x 100G a server, 24.5 GB/s of payload) is
+ * what busbw reaches: NVLink is 18 times faster.
+ */
+Test(collective, gpu_ranks_split_the_bytes_between_nvlink_and_the_nics)
+{
+	json_t *j = run_two_servers("allreduce", "4", "");
+	const double S = 64e6, n = 8, per_edge = 2 * (n - 1) * S / (n * 4);
+	double busbw = ts_metric(j, "collective.busbw_GBps");
+
+	cr_assert_eq(ts_metric(j, "collective.ranks"), 8);
+	cr_assert_float_eq(ts_metric(j, "collective.network_bytes"), 2 * 4 * per_edge, 1);
+	cr_assert_float_eq(ts_metric(j, "collective.nvlink_bytes"), 6 * 4 * per_edge, 1);
+	cr_assert_float_eq(ts_metric(j, "collective.nic_bytes.h0/nic0"), 2 * per_edge, 1);
+	cr_assert_float_eq(ts_metric(j, "collective.nic_bytes.h1/nic1"), 2 * per_edge, 1);
+	cr_assert_geq(busbw, 0.9 * 2 * GOODPUT_GBPS, "busbw %.2f GB/s", busbw);
+	cr_assert_leq(busbw, 2 * GOODPUT_GBPS, "busbw %.2f GB/s", busbw);
+	json_decref(j);
+}
+
+/* All-to-All: a GPU's share for each peer of its server goes over NVLink
+ * ((G-1) x S in all), for each other GPU over the network ((n-G) x S). */
+Test(collective, alltoall_between_gpus_of_a_server_goes_over_nvlink)
+{
+	json_t *j = run_two_servers("alltoall", "1", "");
+
+	cr_assert_float_eq(ts_metric(j, "collective.nvlink_bytes"), 3 * 64e6, 1);
+	cr_assert_float_eq(ts_metric(j, "collective.network_bytes"), 4 * 64e6, 1);
+	json_decref(j);
+}
+
+/* workload.hca as NCCL_IB_HCA: only mlx5_1, NIC 1 of each server, sends. */
+Test(collective, nccl_ib_hca_keeps_the_collective_off_the_other_nics)
+{
+	json_t *j = run_two_servers("allreduce", "4", ", hca: \"=mlx5_1\"");
+	const json_t *nics = json_object_get(
+		json_object_get(json_object_get(j, "summary"), "collective"), "nic_bytes");
+
+	cr_assert_not_null(json_object_get(nics, "h0/nic1"));
+	cr_assert_not_null(json_object_get(nics, "h1/nic1"));
+	cr_assert_null(json_object_get(nics, "h0/nic0"));
+	cr_assert_null(json_object_get(nics, "h1/nic0"));
+	json_decref(j);
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "sim/config/nccl_hca.h"
 #include "sim/config/pod.h"
 #include "support.h"
 
@@ -979,4 +980,33 @@ Test(pod, configmap_values_too_long_are_refused_at_the_configmap)
 		       "[{configMapRef: {name: n}}]") "---\n"
 						      "kind: ConfigMap\nmetadata: {name: *nope}\n",
 		   9, "", "alias *nope names no anchor");
+}
+
+/* ---- NCCL_IB_HCA: which of a server's NICs NCCL uses -------------------------------- */
+
+Test(pod, nccl_ib_hca_picks_nics_as_nccl_matches_hca_names)
+{
+	char why[160];
+	uint64_t m = 0;
+
+	/* exact names with their port: the seed's two HCAs of eight */
+	cr_assert_eq(nccl_hca_mask("=mlx5_0:1,mlx5_1:1", 8, &m, why, sizeof(why)), 0);
+	cr_assert_eq(m, 0x3);
+	/* a prefix: mlx5_1 is mlx5_1 and mlx5_10..mlx5_15 of sixteen */
+	cr_assert_eq(nccl_hca_mask("mlx5_1", 16, &m, why, sizeof(why)), 0);
+	cr_assert_eq(m, 0xfc02);
+	cr_assert_eq(nccl_hca_mask("=mlx5_1", 16, &m, why, sizeof(why)), 0);
+	cr_assert_eq(m, 0x2);
+	/* all but two; every HCA by its common prefix */
+	cr_assert_eq(nccl_hca_mask("^mlx5_2,mlx5_3", 4, &m, why, sizeof(why)), 0);
+	cr_assert_eq(m, 0x3);
+	cr_assert_eq(nccl_hca_mask("mlx5", 4, &m, why, sizeof(why)), 0);
+	cr_assert_eq(m, 0xf);
+	/* a NIC's only port is 1 */
+	cr_assert_eq(nccl_hca_mask("mlx5_0:2,mlx5_1", 2, &m, why, sizeof(why)), 0);
+	cr_assert_eq(m, 0x2);
+	cr_assert_eq(nccl_hca_mask("=mlx5_4", 2, &m, why, sizeof(why)), -EINVAL);
+	cr_assert_str_eq(why, "NCCL_IB_HCA \"=mlx5_4\" leaves none of a server's 2 NICs "
+			      "(mlx5_0..mlx5_1, port 1)");
+	cr_assert_eq(nccl_hca_mask("mlx5_0,,mlx5_1", 2, &m, why, sizeof(why)), -EINVAL);
 }

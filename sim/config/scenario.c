@@ -251,6 +251,7 @@ static const cyaml_schema_field_t workload_fields[] = {
 	STR("chunk", struct raw_workload, chunk),
 	STR("iterations", struct raw_workload, iterations),
 	STR("steps", struct raw_workload, steps),
+	STR("hca", struct raw_workload, hca),
 	CYAML_FIELD_MAPPING_PTR("late", OPT_PTR, struct raw_workload, late, late_fields),
 	CYAML_FIELD_END,
 };

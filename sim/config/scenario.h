@@ -76,6 +76,8 @@ struct scn_pod {
 	char *file;	   /* resolved path */
 	char workload[32]; /* "workload" or "workload[i]" */
 	int dscp;	   /* NCCL_IB_TC >> 2 when it gives the workload's DSCP, else -1 */
+	char hca[256];	   /* NCCL_IB_HCA when the file gives it, else "" */
+	int hca_line;
 };
 
 /*

@@ -296,6 +296,11 @@ static int pod_to_workload(struct merge *m, const struct pod_cfg *pc, const char
 			  "NCCL_IB_TC", e->value))
 			pod->dscp = (int)(v >> 2);
 	}
+	if ((e = pod_get(pc, "NCCL_IB_HCA")) && !e->value_from) {
+		/* which NICs: checked against the servers when the ranks are known */
+		snprintf(pod->hca, sizeof(pod->hca), "%s", e->value);
+		pod->hca_line = e->src_line;
+	}
 	if ((e = pod_get(pc, "NCCL_IB_TIMEOUT")) && !e->value_from) {
 		if (pod_number(e, 31, &v)) {
 			diag_set(m->l->d, pc->file, e->src_line, "NCCL_IB_TIMEOUT",
@@ -330,6 +335,7 @@ static int merge_pod(struct loader *l, struct scenario *s, const char *prefix, c
 	if (!(file = scn__config_path(l, key, value)))
 		return -ENOMEM;
 	pod = &pods[s->cfg.n_pods++];
+	memset(pod, 0, sizeof(*pod));
 	pod->file = file;
 	pod->dscp = -1;
 	snprintf(pod->workload, sizeof(pod->workload), "%s", prefix);

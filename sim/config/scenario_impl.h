@@ -135,7 +135,7 @@ struct raw_late {
 struct raw_workload {
 	int kind;
 	char *size, *senders, *receiver, *start, *channels, *chunk, *iterations, *dscp, *pod;
-	char *steps;
+	char *steps, *hca;
 	char *cdf, *load, *duration; /* poisson */
 	char *file;		     /* hpcc */
 	struct raw_flow *flows;

@@ -2,8 +2,7 @@
  * Scenario resolving: what needs the built topology. Host, link and port
  * names are looked up, each workload is expanded into its flows (flows,
  * incast, permutation, poisson) or its collective's ranks, and each fault gets its
- * link or port. Also scn_pairs: the (source, destination, traffic class)
- * pairs the resolved workload sends on, for the deadlock check.
+ * link or port.
  */
 #include "sim/config/scenario.h"
 
@@ -16,6 +15,7 @@
 #include "models/workload.h"
 #include "topologies/cbd.h"
 #include "sim/engine/checked.h"
+#include "sim/config/nccl_hca.h"
 #include "sim/config/scenario_impl.h"
 #include "sim/engine/units.h"
 #include "sim/engine/ydoc.h"
@@ -35,6 +35,82 @@ static int host_of(const struct loader *l, const struct topo *t, const char *pat
 	}
 	*out = (uint32_t)h;
 	return 0;
+}
+
+/*
+ * The GPUs named @name at @path for a collective's ranks: a server's (all
+ * of them, in order; a one-NIC host of today's topologies is a server of
+ * one GPU) or one GPU ("h0/gpu3"). Their first into *@first, how many into
+ * *@count.
+ */
+static int gpus_of(const struct loader *l, const struct topo *t, const char *path,
+		   const char *name, uint32_t *first, uint32_t *count)
+{
+	int32_t g = topo_find_gpu(t, name), sv = topo_find_server(t, name);
+
+	if (g >= 0) {
+		*first = (uint32_t)g;
+		*count = 1;
+		return 0;
+	}
+	if (sv >= 0) {
+		*first = t->servers[sv].first_gpu;
+		*count = t->servers[sv].n_gpus;
+		return 0;
+	}
+	if (topo_find_host(t, name) >= 0)
+		return scn__fail(l, path, "\"%s\" is a NIC; ranks are GPUs (%s/gpu0) or servers (%s)",
+				 name, t->servers[t->nodes[topo_find_node(t, name)].server].name,
+				 t->servers[t->nodes[topo_find_node(t, name)].server].name);
+	if (topo_find_node(t, name) >= 0)
+		return scn__fail(l, path, "\"%s\" is a switch, not a server or a GPU", name);
+	return scn__fail(l, path, "no server or GPU named \"%s\" (servers are %s..%s)", name,
+			 t->servers[0].name, t->servers[t->n_servers - 1].name);
+}
+
+/*
+ * The NICs collective @c may use: workload.hca, else its pod's NCCL_IB_HCA
+ * (nccl_hca.h), checked against every server of its ranks.
+ */
+static int coll_nics(const struct loader *l, const struct topo *t, const struct raw_workload *w,
+		     const char *prefix, const struct scenario *s, struct coll_spec *c)
+{
+	const struct scn_pod *pod = NULL;
+	const char *value = w->hca;
+	uint32_t most = 1;
+	char why[256], p[200];
+	int err;
+
+	for (uint32_t r = 0; r < c->n_ranks; r++) {
+		const struct topo_server *sv = &t->servers[t->gpu_server[c->ranks[r]]];
+
+		if (sv->n_nics > most)
+			most = sv->n_nics;
+	}
+	/* a pod's list names a real server's HCAs: it applies to servers
+	 * modelled with their NICs, not to hosts of one NIC port */
+	for (uint32_t i = 0; !value && most > 1 && i < s->cfg.n_pods; i++)
+		if (!strcmp(s->cfg.pods[i].workload, prefix) && s->cfg.pods[i].hca[0])
+			value = (pod = &s->cfg.pods[i])->hca;
+	if (!value)
+		return 0;
+	err = nccl_hca_mask(value, most, &c->nics, why, sizeof(why));
+	for (uint32_t r = 0; !err && r < c->n_ranks; r++) {
+		const struct topo_server *sv = &t->servers[t->gpu_server[c->ranks[r]]];
+
+		if (sv->n_nics < 64 && !(c->nics & ((1ULL << sv->n_nics) - 1))) {
+			snprintf(why, sizeof(why), "NCCL_IB_HCA \"%.160s\" leaves none of %s's %u NICs",
+				 value, sv->name, sv->n_nics);
+			err = -EINVAL;
+		}
+	}
+	if (!err)
+		return 0;
+	if (pod) {
+		diag_set(l->d, pod->file, pod->hca_line, "NCCL_IB_HCA", "%s (%s.pod)", why, prefix);
+		return -EINVAL;
+	}
+	return scn__fail(l, scn__wpath(p, sizeof(p), prefix, "hca"), "%s", why);
 }
 
 /*
@@ -165,31 +241,51 @@ static int resolve_coll(const struct loader *l, const struct topo *t, const stru
 	c->late_rank = UINT32_MAX;
 	snprintf(p, sizeof(p), "%s.ranks", prefix);
 	e = ydoc_find(l->raw->doc, p);
+	c->topo = t;
 	if (e && e->value && strcmp(e->value, "all"))
-		return scn__fail(l, p, "\"%s\" is not all or a list of hosts (e.g. [h0, h1, h2])",
+		return scn__fail(l, p,
+				 "\"%s\" is not all or a list of servers or GPUs (e.g. [h0, h1/gpu2])",
 				 e->value);
 	if (!e || e->value) {
-		c->n_ranks = t->n_hosts;
-		c->ranks = malloc(c->n_ranks * sizeof(*c->ranks));
+		c->n_ranks = t->n_gpus;
+		c->ranks = malloc((c->n_ranks ? c->n_ranks : 1) * sizeof(*c->ranks));
 		for (uint32_t i = 0; c->ranks && i < c->n_ranks; i++)
 			c->ranks[i] = i;
 	} else {
-		while (snprintf(p, sizeof(p), "%s.ranks[%u]", prefix, c->n_ranks),
+		uint32_t items = 0, cap = 0;
+
+		while (snprintf(p, sizeof(p), "%s.ranks[%u]", prefix, items),
 		       ydoc_find(l->raw->doc, p))
-			c->n_ranks++;
-		c->ranks = malloc((c->n_ranks ? c->n_ranks : 1) * sizeof(*c->ranks));
-		for (uint32_t i = 0; c->ranks && i < c->n_ranks && !err; i++) {
+			items++;
+		for (uint32_t i = 0; i < items && !err; i++) {
+			uint32_t first, count, *r;
+
 			snprintf(p, sizeof(p), "%s.ranks[%u]", prefix, i);
 			e = ydoc_find(l->raw->doc, p);
 			if (!e->value) {
-				err = scn__fail(l, p, "expected a host name");
+				err = scn__fail(l, p, "expected a server or a GPU (h0, h0/gpu1)");
 				break;
 			}
-			err = host_of(l, t, p, e->value, &c->ranks[i]);
-			for (uint32_t k = 0; !err && k < i; k++)
-				if (c->ranks[k] == c->ranks[i])
-					err = scn__fail(l, p, "%s is already rank %u", e->value, k);
+			if ((err = gpus_of(l, t, p, e->value, &first, &count)))
+				break;
+			if (c->n_ranks + count > cap) {
+				cap = 2 * (c->n_ranks + count);
+				if (!(r = realloc(c->ranks, cap * sizeof(*r)))) {
+					err = -ENOMEM;
+					break;
+				}
+				c->ranks = r;
+			}
+			for (uint32_t g = first; g < first + count && !err; g++) {
+				for (uint32_t k = 0; !err && k < c->n_ranks; k++)
+					if (c->ranks[k] == g)
+						err = scn__fail(l, p, "%s is already rank %u", e->value,
+								k);
+				c->ranks[c->n_ranks++] = g;
+			}
 		}
+		if (!c->ranks && !err)
+			c->ranks = malloc(sizeof(*c->ranks));
 	}
 	s->n_colls++; /* freed with the scenario from here on */
 	if (!c->ranks)
@@ -216,11 +312,13 @@ static int resolve_coll(const struct loader *l, const struct topo *t, const stru
 		    (unsigned long long)(v / c->chunk + (v % c->chunk != 0)),
 		    UINT32_MAX / (coll_ring_steps(c) + 1));
 	}
+	if ((err = coll_nics(l, t, w, prefix, s, c)))
+		return err;
 	if (w->late) {
-		uint32_t h = 0;
+		uint32_t h = 0, count;
 
 		snprintf(p, sizeof(p), "%s.late.host", prefix);
-		if ((err = host_of(l, t, p, w->late->host, &h)))
+		if ((err = gpus_of(l, t, p, w->late->host, &h, &count)))
 			return err;
 		for (uint32_t i = 0; i < c->n_ranks; i++)
 			if (c->ranks[i] == h)
@@ -670,113 +768,6 @@ int scn_resolve(struct scenario *s, const struct topo *t, struct diag *d)
 		}
 		s->n_faults++;
 	}
-	return 0;
-}
-
-/* ---- what the workload sends on ---------------------------------------------- */
-
-static int by_rank(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return (x > y) - (x < y);
-}
-
-/*
- * The ranks of collective @c as its pairs depend on them, into a new array
- * *@out: in order for a ring (its neighbours), sorted for an All-to-All
- * (every pair of the set); and their hash. 0 or -ENOMEM.
- */
-static int pair_key(const struct coll_spec *c, uint32_t **out, uint64_t *hash)
-{
-	uint32_t *r = malloc((c->n_ranks ? c->n_ranks : 1) * sizeof(*r));
-	uint64_t h = 1469598103934665603ULL ^ (uint64_t)(c->op == COLL_ALLTOALL);
-
-	if (!r)
-		return -ENOMEM;
-	memcpy(r, c->ranks, c->n_ranks * sizeof(*r));
-	if (c->op == COLL_ALLTOALL)
-		qsort(r, c->n_ranks, sizeof(*r), by_rank);
-	for (uint32_t i = 0; i < c->n_ranks; i++)
-		h = (h ^ r[i]) * 1099511628211ULL;
-	*out = r;
-	*hash = h;
-	return 0;
-}
-
-/*
- * Collective @i repeats the pairs of an earlier one: the same kind of
- * pairs, class and ranks (@keys, @hash: pair_key of each). A thousand
- * copies of one All-to-All then cost its pairs once, not a thousand times.
- */
-static int repeats(const struct scenario *s, uint32_t *const *keys, const uint64_t *hash,
-		   uint32_t i)
-{
-	const struct coll_spec *c = &s->colls[i];
-
-	for (uint32_t j = 0; j < i; j++) {
-		const struct coll_spec *e = &s->colls[j];
-
-		if (hash[j] == hash[i] && e->n_ranks == c->n_ranks &&
-		    (e->op == COLL_ALLTOALL) == (c->op == COLL_ALLTOALL) &&
-		    s->sw.dscp_to_tc[e->dscp & 63] == s->sw.dscp_to_tc[c->dscp & 63] &&
-		    !memcmp(keys[j], keys[i], c->n_ranks * sizeof(**keys)))
-			return 1;
-	}
-	return 0;
-}
-
-int scn_pairs(const struct scenario *s, struct cbd_pair **out, size_t *n)
-{
-	size_t count = s->wl.n_flows, k = 0;
-	uint32_t **keys = calloc(s->n_colls ? s->n_colls : 1, sizeof(*keys));
-	uint64_t *hash = calloc(s->n_colls ? s->n_colls : 1, sizeof(*hash));
-	char *skip = calloc(s->n_colls ? s->n_colls : 1, 1);
-	struct cbd_pair *p = NULL;
-	int err = keys && hash && skip ? 0 : -ENOMEM;
-
-	for (uint32_t i = 0; !err && i < s->n_colls; i++)
-		err = pair_key(&s->colls[i], &keys[i], &hash[i]);
-	for (uint32_t i = 0; !err && i < s->n_colls; i++) {
-		const struct coll_spec *c = &s->colls[i];
-
-		if ((skip[i] = (char)repeats(s, keys, hash, i)))
-			continue;
-		count +=
-		    c->op == COLL_ALLTOALL ? (size_t)c->n_ranks * (c->n_ranks - 1) : c->n_ranks;
-	}
-	if (!err && !(p = malloc((count ? count : 1) * sizeof(*p))))
-		err = -ENOMEM;
-	for (uint32_t i = 0; !err && i < s->wl.n_flows; i++) {
-		const struct wl_flow *f = &s->wl.flows[i];
-
-		p[k++] = (struct cbd_pair){f->src, f->dst, s->sw.dscp_to_tc[f->dscp & 63]};
-	}
-	for (uint32_t i = 0; !err && i < s->n_colls; i++) {
-		const struct coll_spec *c = &s->colls[i];
-		uint8_t tc = s->sw.dscp_to_tc[c->dscp & 63];
-
-		for (uint32_t a = 0; !skip[i] && a < c->n_ranks; a++) {
-			if (c->op != COLL_ALLTOALL) {
-				p[k++] = (struct cbd_pair){c->ranks[a], c->ranks[(a + 1) % c->n_ranks], tc};
-				continue;
-			}
-			for (uint32_t b = 0; b < c->n_ranks; b++)
-				if (a != b)
-					p[k++] = (struct cbd_pair){c->ranks[a], c->ranks[b], tc};
-		}
-	}
-	for (uint32_t i = 0; keys && i < s->n_colls; i++)
-		free(keys[i]);
-	free(keys);
-	free(hash);
-	free(skip);
-	if (err) {
-		free(p);
-		return err;
-	}
-	*out = p;
-	*n = k;
 	return 0;
 }
 

@@ -33,7 +33,7 @@ static int check_unused_keys(const struct loader *l, const struct raw_workload *
 	} keys[] = {
 		{"channels", r->channels, WK_COLL},   {"chunk", r->chunk, WK_COLL},
 		{"iterations", r->iterations, WK_COLL}, {"late", r->late, WK_COLL},
-		{"steps", r->steps, WK_COLL},
+		{"steps", r->steps, WK_COLL},	      {"hca", r->hca, WK_COLL},
 		{"senders", r->senders, WK_PATTERN},  {"receiver", r->receiver, WK_PATTERN},
 		{"flows", r->flows, WK_PATTERN},      {"size", r->size, WK_COLL | WK_PATTERN},
 		{"cdf", r->cdf, WK_POISSON},	      {"load", r->load, WK_POISSON},

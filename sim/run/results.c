@@ -314,13 +314,29 @@ static json_t *nic_pfc_counters(json_t *o, const struct port *p, simtime_t end)
 
 /* One collective as nccl-tests reports it: times per iteration, and the
  * mean completion time with its algorithm and bus bandwidth (GB/s = 1e9). */
-static json_t *coll_json(const struct coll *c)
+static json_t *coll_json(const struct coll *c, const struct topo *t)
 {
 	struct coll_stats st;
-	json_t *iters = json_array(), *ranks = json_array();
+	json_t *iters = json_array(), *ranks = json_array(), *o, *nics = NULL;
 	double sum = 0, mean, algbw = 0;
 
 	coll_stats(c, &st);
+	/* servers with several NICs: what the collective sent from each */
+	if (t->n_hosts != t->n_servers) {
+		uint64_t *tx = calloc(t->n_hosts, sizeof(*tx));
+
+		nics = json_object();
+		for (uint32_t i = 0; tx && i < st.n_qps; i++)
+			tx[st.qps[i].src] += st.qps[i].received;
+		for (uint32_t h = 0; tx && nics && h < t->n_hosts; h++)
+			if (tx[h] && json_object_set_new(nics, t->nodes[t->hosts[h]].name, uint_j(tx[h])))
+				break;
+		if (!tx) {
+			json_decref(nics);
+			nics = NULL;
+		}
+		free(tx);
+	}
 	for (uint32_t i = 0; i < st.done; i++) {
 		sum += simtime_to_us(st.times[i]);
 		iters = push(iters, real3(simtime_to_us(st.times[i])));
@@ -331,12 +347,20 @@ static json_t *coll_json(const struct coll *c)
 			     st.rank_done[r] ? real3(simtime_to_us(st.rank_done[r])) : json_null());
 	if (mean > 0)
 		algbw = (double)st.bytes / (mean * 1e-6) / 1e9;
-	return json_pack("{s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "op", coll_op_name(st.op),
-			 "bytes", uint_j(st.bytes), "ranks", uint_j(st.ranks), "iterations",
-			 uint_j(st.iterations), "iterations_done", uint_j(st.done), "completion_time_us", st.done ? real3(mean) : json_null(),
-			 "algbw_GBps", st.done ? real3(algbw) : json_null(), "busbw_GBps",
-			 st.done ? real3(algbw * coll_busbw_factor(st.op, st.ranks)) : json_null(),
-			 "iteration_times_us", iters, "rank_done_us", ranks);
+	o = json_pack("{s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "op", coll_op_name(st.op),
+		      "bytes", uint_j(st.bytes), "ranks", uint_j(st.ranks), "iterations",
+		      uint_j(st.iterations), "iterations_done", uint_j(st.done),
+		      "completion_time_us", st.done ? real3(mean) : json_null(), "algbw_GBps",
+		      st.done ? real3(algbw) : json_null(), "busbw_GBps",
+		      st.done ? real3(algbw * coll_busbw_factor(st.op, st.ranks)) : json_null(),
+		      "network_bytes", uint_j(st.network_bytes), "nvlink_bytes",
+		      uint_j(st.nvlink_bytes), "iteration_times_us", iters, "rank_done_us", ranks);
+	if (o && nics && json_object_set(o, "nic_bytes", nics)) {
+		json_decref(o);
+		o = NULL;
+	}
+	json_decref(nics);
+	return o;
 }
 
 /* summary.deadlock: the static cycles found before the run and the
@@ -462,7 +486,7 @@ json_t *res_build(const struct sim *sim)
 	}
 	colls = json_array();
 	for (uint32_t i = 0; i < n->n_colls; i++)
-		colls = push(colls, coll_json(n->colls[i]));
+		colls = push(colls, coll_json(n->colls[i], n->topo));
 	root = json_pack(
 		"{s:i,s:s,s:o,s:{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:s,s:o,s:o,s:o},"
 		"s:{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,"

@@ -120,6 +120,7 @@ static void net_params_of(const struct scenario *s, struct net_params *p)
 		.n_faults = s->n_faults,
 		.convergence = s->convergence,
 		.deadlock = s->deadlock,
+		.nvlink = {.rate_bps = s->topo.nvlink_bps, .latency = s->topo.nvlink_latency},
 	};
 }
 

@@ -1,0 +1,77 @@
+/*
+ * NCCL_IB_HCA (nccl_hca.h).
+ */
+#include "sim/config/nccl_hca.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Does entry @e (@len bytes, "mlx5_1" or "mlx5_1:1") match NIC @i? */
+static int entry_matches(const char *e, size_t len, int exact, uint32_t i)
+{
+	const char *colon = memchr(e, ':', len);
+	size_t name_len = colon ? (size_t)(colon - e) : len;
+	char dev[32];
+	size_t dev_len = (size_t)snprintf(dev, sizeof(dev), "mlx5_%" PRIu32, i);
+
+	if (colon) {
+		/* a port: the NIC's one port is 1 */
+		char port[16];
+		size_t plen = len - name_len - 1;
+
+		if (plen == 0 || plen >= sizeof(port))
+			return 0;
+		memcpy(port, colon + 1, plen);
+		port[plen] = '\0';
+		if (strtoul(port, NULL, 10) != 1)
+			return 0;
+	}
+	if (exact)
+		return name_len == dev_len && !memcmp(e, dev, dev_len);
+	return name_len <= dev_len && !memcmp(e, dev, name_len);
+}
+
+int nccl_hca_mask(const char *value, uint32_t n_nics, uint64_t *mask, char *why, size_t len)
+{
+	const char *v = value;
+	int exclude = 0, exact = 0;
+	uint64_t m = 0;
+
+	if (*v == '^') {
+		exclude = 1;
+		v++;
+	}
+	if (*v == '=') {
+		exact = 1;
+		v++;
+	}
+	for (const char *e = v;;) {
+		const char *end = strchr(e, ',');
+		size_t n = end ? (size_t)(end - e) : strlen(e);
+
+		if (!n) {
+			snprintf(why, len, "NCCL_IB_HCA \"%s\" has an empty entry", value);
+			return -EINVAL;
+		}
+		for (uint32_t i = 0; i < n_nics && i < 64; i++)
+			if (entry_matches(e, n, exact, i))
+				m |= 1ULL << i;
+		if (!end)
+			break;
+		e = end + 1;
+	}
+	if (exclude)
+		m = ~m & (n_nics >= 64 ? UINT64_MAX : (1ULL << n_nics) - 1);
+	if (!m) {
+		snprintf(why, len,
+			 "NCCL_IB_HCA \"%s\" leaves none of a server's %" PRIu32
+			 " NICs (mlx5_0..mlx5_%" PRIu32 ", port 1)",
+			 value, n_nics, n_nics - 1);
+		return -EINVAL;
+	}
+	*mask = m;
+	return 0;
+}
