@@ -680,6 +680,10 @@ static void print_collectives(const json_t *j, FILE *f)
 				"float", !strcmp(op, "alltoall") || !strcmp(op, "allgather") ? "none" : "sum",
 				us, algbw, algbw * factor);
 		}
+		if (json_integer_value(json_object_get(c, "nvlink_bytes")))
+			fprintf(f, "  %-10s %lld bytes over NVLink, %lld over the network\n", "gpus",
+				(long long)json_integer_value(json_object_get(c, "nvlink_bytes")),
+				(long long)json_integer_value(json_object_get(c, "network_bytes")));
 	}
 }
 
