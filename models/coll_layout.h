@@ -16,6 +16,16 @@
  * the receiving GPU. A GPU's own NIC is the usable NIC at its place in the
  * server (GPU g of G with K usable NICs: NIC g x K / G, PCIe affinity).
  *
+ * Trees (AllReduce with NCCL's tree algorithm, NCCL src/graph/trees.cc and
+ * connect.cc): per channel, a binary tree over the servers (in the order
+ * their ranks first come), the first tree on even channels and its mirror
+ * (an even count of servers) or its shift by one (odd) on odd channels, so
+ * that a server that is a leaf in one is inside the other: NCCL's double
+ * binary tree. Inside a server its ranks form a chain over NVLink, rotated
+ * as a ring's to start at the GPU next to the channel's NIC; that head
+ * joins the tree between servers, through the channel's NIC. Each rank but
+ * the root has an edge up to its parent and one down from it.
+ *
  * Without a topology (topo NULL) every rank is a server of its own
  * with one NIC, whose host index is the rank's number in ranks.
  */
@@ -34,19 +44,29 @@ struct coll_place {
 	uint32_t n_ranks;
 	uint32_t channels;	 /* rings: channels; all-to-all: unused */
 	int ring;		 /* rings, else all-to-all */
+	int tree;		 /* trees (ring is 0 then) */
 	const struct topo *topo; /* NULL: rank i is host ranks[i], a server of its own */
 	uint64_t nics;		 /* usable NICs by position in a server; 0: all */
 };
 
 struct coll_layout {
 	uint32_t n, channels;
-	uint32_t n_edges;  /* ring: n x channels, at position x channels + channel; a2a: n(n-1) */
+	uint32_t n_edges;  /* ring: n x channels, at position x channels + channel; a2a: n(n-1);
+			      tree: 2 n x channels */
 	uint32_t *ring;	   /* ring: [ch x n + i] the rank at position i of channel ch */
 	uint32_t *pos;	   /* ring: [ch x n + r] the position of rank r on channel ch */
 	uint32_t *edge_qp; /* per edge: its QP (0 .. n_qps-1, in edge order), or COLL_NVLINK */
 	uint32_t *qp_edge; /* per QP: its edge */
 	uint32_t n_qps;
+	uint32_t n_nvlink; /* edges over NVLink */
+	/* tree: [ch x n + r] rank r's parent on channel ch (COLL_ROOT: none)
+	 * and its children, up to COLL_KIDS (COLL_ROOT: none); its edges are
+	 * 2 (ch x n + r) (up) and 2 (ch x n + r) + 1 (down) */
+	uint32_t *parent, *kids;
 };
+
+#define COLL_ROOT UINT32_MAX
+#define COLL_KIDS 3 /* two servers below, the next GPU of the chain */
 
 /* 0, or -ENOMEM. */
 int coll_layout_build(const struct coll_place *pl, struct coll_layout *l);
@@ -57,6 +77,8 @@ void coll_layout_ends(const struct coll_place *pl, const struct coll_layout *l, 
 /* A network edge's NICs (host indices). */
 void coll_layout_nics(const struct coll_place *pl, const struct coll_layout *l, uint32_t e,
 		      uint32_t *src, uint32_t *dst);
+/* How many servers @pl's ranks are on (0: out of memory). */
+uint32_t coll_layout_servers(const struct coll_place *pl);
 /* The GPU (topology numbering) and server of rank @r. */
 uint32_t coll_rank_gpu(const struct coll_place *pl, uint32_t r);
 uint32_t coll_rank_server(const struct coll_place *pl, uint32_t r);

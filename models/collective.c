@@ -6,6 +6,7 @@
 #include "models/collective.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,7 +28,8 @@ struct coll {
 	uint32_t n, channels;
 	uint32_t steps;      /* ring: 2(n-1) or n-1; all-to-all: 1 */
 	uint32_t pieces;     /* ring: per step and channel */
-	uint64_t seg;        /* ring: bytes per step, rank and channel */
+	uint64_t seg;        /* ring: bytes per step, rank and channel; tree: per channel */
+	uint64_t chunk;      /* largest piece: spec's, or a tree's (coll_tree_chunk) */
 	uint64_t remaining;  /* messages still to arrive this iteration */
 	uint32_t iter;       /* current iteration */
 	simtime_t iter_start;
@@ -43,6 +45,20 @@ struct coll {
 	uint8_t *started;    /* per rank: its program runs (the late rank waits) */
 	uint32_t *work;      /* connections whose sender may move on, a stack */
 	uint32_t n_work;
+	struct coll_slot *slots; /* tree: per channel and rank, [ch x n + r] */
+	/* step_latency: messages that arrived, seen by their rank that much
+	 * later (a ring of (edge, tag), in arrival order), and its timer */
+	uint64_t *seen;
+	uint32_t seen_head, seen_count, seen_cap;
+	simtime_t *seen_at;
+	struct evq_timer seen_timer;
+};
+
+/* A rank on a channel's tree: chunks sent up, and sent down (or, at the
+ * root, reduced and sent down). */
+struct coll_slot {
+	uint32_t up, down;
+	uint8_t queued;
 };
 
 /*
@@ -61,7 +77,12 @@ struct coll_conn {
 
 static int is_ring(const struct coll *c)
 {
-	return c->spec->op != COLL_ALLTOALL;
+	return c->lay.ring != NULL;
+}
+
+static int is_tree(const struct coll *c)
+{
+	return c->lay.parent != NULL;
 }
 
 /* The edges that join two servers (coll_layout.h): a ring's hops between
@@ -72,6 +93,8 @@ uint64_t coll_qp_count(const struct coll_spec *spec)
 	uint32_t n = spec->n_ranks;
 	uint64_t cross = 0;
 
+	if (pl.tree) /* a channel's tree joins the servers with 2 (servers - 1) edges */
+		return 2 * (uint64_t)spec->channels * (coll_layout_servers(&pl) - 1);
 	if (!spec->topo || spec->topo->n_gpus == spec->topo->n_servers) /* one rank a server */
 		return spec->op == COLL_ALLTOALL ? (uint64_t)n * (n - 1)
 						 : (uint64_t)n * spec->channels;
@@ -96,6 +119,42 @@ const char *coll_op_name(enum coll_op op)
 	};
 
 	return names[op];
+}
+
+double coll_predict_s(const struct coll_spec *spec, enum coll_algo algo,
+		      const struct coll_costs *k)
+{
+	double n = spec->n_ranks, nodes = k->servers, lat, algbw;
+
+	if (algo == COLL_TREE) {
+		/* pipelined: the first piece down and up the tree (a parent's
+		 * link takes two children's pieces), then the stream */
+		double levels = ceil(log2(nodes)), per = ceil((double)spec->bytes / spec->channels);
+		double piece = fmin(per, (double)coll_tree_chunk(spec, (uint32_t)(k->per_server + levels)));
+		double hop = 2 * piece / k->busbw_Bps;
+
+		lat = 2 * ((k->per_server - 1) * (k->nvl_lat_s + hop) + levels * (k->net_lat_s + hop));
+		algbw = k->busbw_Bps * 0.9 * 0.5;
+		return lat + (double)spec->bytes / algbw;
+	} else {
+		/* the ring pipelines: a step takes the longer of its hop's
+		 * latency and the transfer of its share, S / n at the bottleneck;
+		 * 2(n-1) steps go round its n hops */
+		double share = (double)spec->bytes / (n * k->busbw_Bps);
+		double far = n - k->ring_near - k->ring_nvl;
+
+		return 2 * (n - 1) / n *
+		       (k->ring_nvl * fmax(k->nvl_lat_s, share) +
+			k->ring_near * fmax(k->near_lat_s, share) + far * fmax(k->net_lat_s, share));
+	}
+}
+
+enum coll_algo coll_auto(const struct coll_spec *spec, const struct coll_costs *k)
+{
+	if (spec->op != COLL_ALLREDUCE || k->servers < 2)
+		return COLL_RING;
+	return coll_predict_s(spec, COLL_TREE, k) < coll_predict_s(spec, COLL_RING, k) ? COLL_TREE
+										       : COLL_RING;
 }
 
 double coll_busbw_factor(enum coll_op op, uint32_t ranks)
@@ -126,15 +185,50 @@ int coll_ring_pieces(const struct coll_spec *spec, uint64_t *seg, uint32_t *piec
 	return 0;
 }
 
+/*
+ * NCCL's tree pipelines in smaller chunks when there are few (enqueue.cc,
+ * Simple protocol): halved while the collective holds fewer than depth x 8
+ * chunks a channel (down to 128 KiB), depth x 4 (64 KiB), depth (32 KiB).
+ */
+uint64_t coll_tree_chunk(const struct coll_spec *spec, uint32_t depth)
+{
+	uint64_t chunk = spec->chunk, per = spec->channels;
+
+	while (spec->bytes / (per * chunk) < (uint64_t)depth * 8 && chunk > 131072)
+		chunk /= 2;
+	while (spec->bytes / (per * chunk) < (uint64_t)depth * 4 && chunk > 65536)
+		chunk /= 2;
+	while (spec->bytes / (per * chunk) < depth && chunk > 32768)
+		chunk /= 2;
+	return chunk;
+}
+
+int coll_tree_pieces(const struct coll_spec *spec, uint32_t depth, uint64_t *seg,
+		     uint32_t *pieces)
+{
+	uint64_t s = spec->bytes / spec->channels + (spec->bytes % spec->channels != 0), p;
+	uint64_t chunk = coll_tree_chunk(spec, depth);
+
+	if (!s)
+		s = 1;
+	p = s / chunk + (s % chunk != 0);
+	if (p > UINT32_MAX)
+		return -ERANGE;
+	*seg = s;
+	*pieces = (uint32_t)p;
+	return 0;
+}
+
 /* Bytes of piece @p of a ring step (the last piece takes the rest). */
 static uint64_t piece_bytes(const struct coll *c, uint32_t p)
 {
-	uint64_t chunk = c->spec->chunk;
+	uint64_t chunk = c->chunk;
 
 	return p + 1 < c->pieces ? chunk : c->seg - (uint64_t)(c->pieces - 1) * chunk;
 }
 
 static void edge_arrived(struct coll *c, uint32_t e, uint32_t tag, simtime_t now);
+static void message_in(struct coll *c, uint32_t e, uint32_t tag, simtime_t now);
 
 static uint64_t piece_bytes(const struct coll *c, uint32_t p);
 
@@ -154,7 +248,7 @@ static void on_nvlink(void *owner, uint32_t dst, uint64_t cookie, simtime_t now)
 
 	(void)dst;
 	c->nvlink_bytes += msg_bytes(c, (uint32_t)cookie);
-	edge_arrived(c, (uint32_t)(cookie >> 32), (uint32_t)cookie, now);
+	message_in(c, (uint32_t)(cookie >> 32), (uint32_t)cookie, now);
 }
 
 /* Send @bytes on edge @e, tagged @tag. */
@@ -176,7 +270,7 @@ static void post(struct coll *c, uint32_t e, uint64_t bytes, uint32_t tag)
 
 static int flow_ctl(const struct coll *c)
 {
-	return c->conns != NULL;
+	return c->conns != NULL && c->lay.ring != NULL;
 }
 
 /* Pieces in loop @L (the last loop may be short). */
@@ -252,10 +346,133 @@ static void run_work(struct coll *c)
 	}
 }
 
+/* ---- trees: reduce up, broadcast down, chunk by chunk ------------------------ */
+
+/* The most ranks from a leaf to the root of channel 0's tree. */
+static uint32_t tree_depth(const struct coll *c)
+{
+	uint32_t most = 1;
+
+	for (uint32_t r = 0; r < c->n; r++) {
+		uint32_t d = 1;
+
+		for (uint32_t x = r; c->lay.parent[x] != COLL_ROOT && d <= c->n; x = c->lay.parent[x])
+			d++;
+		if (d > most)
+			most = d;
+	}
+	return most;
+}
+
+static void tree_wake(struct coll *c, uint32_t x)
+{
+	if (c->slots[x].queued)
+		return;
+	c->slots[x].queued = 1;
+	c->work[c->n_work++] = x;
+}
+
+/* Every child of slot @x has sent chunk @p up. */
+static int kids_have(const struct coll *c, uint32_t x, uint32_t p)
+{
+	const uint32_t *kid = &c->lay.kids[(size_t)x * COLL_KIDS], base = x - x % c->n;
+
+	for (uint32_t k = 0; k < COLL_KIDS && kid[k] != COLL_ROOT; k++)
+		if (c->conns[2 * (base + kid[k])].delivered <= p)
+			return 0;
+	return 1;
+}
+
+/* Every child of slot @x has a free slot on its edge down. */
+static int kids_room(const struct coll *c, uint32_t x)
+{
+	const uint32_t *kid = &c->lay.kids[(size_t)x * COLL_KIDS], base = x - x % c->n;
+
+	for (uint32_t k = 0; k < COLL_KIDS && kid[k] != COLL_ROOT; k++)
+		if (c->spec->steps && c->conns[2 * (base + kid[k]) + 1].unconsumed >= c->spec->steps)
+			return 0;
+	return 1;
+}
+
+/* Slot @x consumed a chunk of each child's (it reduced it): their slots up
+ * come back. */
+static void consume_kids(struct coll *c, uint32_t x)
+{
+	const uint32_t *kid = &c->lay.kids[(size_t)x * COLL_KIDS], base = x - x % c->n;
+
+	for (uint32_t k = 0; k < COLL_KIDS && kid[k] != COLL_ROOT; k++) {
+		c->conns[2 * (base + kid[k])].unconsumed--;
+		tree_wake(c, base + kid[k]);
+	}
+}
+
+/*
+ * Move slot @x on as far as it can: up, chunk by chunk once every child
+ * has sent it (a leaf at once) and the edge up has a free slot; down, each
+ * chunk the parent sent (the root: each it has reduced) to every child,
+ * once each has a free slot. As NCCL's tree kernel does, up and down run at
+ * once (src/device/all_reduce.h, runTreeUpDown).
+ */
+static void tree_run(struct coll *c, uint32_t x)
+{
+	const uint32_t *kid = &c->lay.kids[(size_t)x * COLL_KIDS], base = x - x % c->n;
+	uint32_t par = c->lay.parent[x], w = c->spec->steps ? c->spec->steps : UINT32_MAX;
+	struct coll_slot *sl = &c->slots[x];
+	int moved = 1;
+
+	if (!c->started[x % c->n])
+		return;
+	while (moved) {
+		moved = 0;
+		if (par != COLL_ROOT && sl->up < c->pieces && kids_have(c, x, sl->up) &&
+		    c->conns[2 * x].unconsumed < w) {
+			c->conns[2 * x].unconsumed++;
+			post(c, 2 * x, piece_bytes(c, sl->up), sl->up);
+			consume_kids(c, x);
+			sl->up++;
+			moved = 1;
+		}
+		if (sl->down < c->pieces &&
+		    (par == COLL_ROOT ? kids_have(c, x, sl->down)
+				      : c->conns[2 * x + 1].delivered > sl->down) &&
+		    kids_room(c, x)) {
+			for (uint32_t k = 0; k < COLL_KIDS && kid[k] != COLL_ROOT; k++) {
+				c->conns[2 * (base + kid[k]) + 1].unconsumed++;
+				post(c, 2 * (base + kid[k]) + 1, piece_bytes(c, sl->down), sl->down);
+			}
+			if (par == COLL_ROOT) {
+				consume_kids(c, x);
+			} else {
+				c->conns[2 * x + 1].unconsumed--;
+				tree_wake(c, base + par);
+			}
+			sl->down++;
+			moved = 1;
+		}
+	}
+}
+
+static void tree_work(struct coll *c)
+{
+	while (c->n_work) {
+		uint32_t x = c->work[--c->n_work];
+
+		c->slots[x].queued = 0;
+		tree_run(c, x);
+	}
+}
+
 /* Rank @r's first sends of an iteration: step 0 of every ring, or its
  * share of the all-to-all. */
 static void first_sends(struct coll *c, uint32_t r)
 {
+	if (is_tree(c)) {
+		c->started[r] = 1;
+		for (uint32_t ch = 0; ch < c->channels; ch++)
+			tree_wake(c, ch * c->n + r);
+		tree_work(c);
+		return;
+	}
 	if (!is_ring(c)) {
 		uint64_t per_peer = c->spec->bytes / c->n;
 
@@ -292,7 +509,22 @@ static void start_iteration(struct coll *c, simtime_t now)
 		c->rank_left[r] = is_ring(c) ? (uint64_t)c->channels * c->steps * c->pieces : c->n - 1;
 		c->rank_done[r] = 0; /* this iteration's, not the last one's */
 	}
-	if (flow_ctl(c)) {
+	if (is_tree(c)) {
+		/* each rank but a channel's root gets every chunk down, and every
+		 * parent every chunk from each child */
+		c->remaining = 2 * (uint64_t)c->channels * (c->n - 1) * c->pieces;
+		for (uint32_t r = 0; r < c->n; r++)
+			c->rank_left[r] = 0;
+		for (uint32_t x = 0; x < c->n * c->channels; x++) {
+			const uint32_t *kid = &c->lay.kids[(size_t)x * COLL_KIDS];
+
+			c->rank_left[x % c->n] += (c->lay.parent[x] != COLL_ROOT) * (uint64_t)c->pieces;
+			for (uint32_t k = 0; k < COLL_KIDS && kid[k] != COLL_ROOT; k++)
+				c->rank_left[x % c->n] += c->pieces;
+		}
+		memset(c->slots, 0, (size_t)c->n * c->channels * sizeof(*c->slots));
+	}
+	if (flow_ctl(c) || is_tree(c)) {
 		memset(c->conns, 0, (size_t)c->lay.n_edges * sizeof(*c->conns));
 		memset(c->started, 0, c->n);
 	}
@@ -323,7 +555,13 @@ static void edge_arrived(struct coll *c, uint32_t e, uint32_t tag, simtime_t now
 	coll_layout_ends(&c->place, &c->lay, e, &from, &rx);
 	if (!--c->rank_left[rx])
 		c->rank_done[rx] = now - c->iter_start;
-	if (flow_ctl(c)) {
+	if (is_tree(c)) {
+		uint32_t x = e / 2;
+
+		c->conns[e].delivered++;
+		tree_wake(c, e % 2 ? x : x - x % c->n + c->lay.parent[x]);
+		tree_work(c);
+	} else if (flow_ctl(c)) {
 		uint32_t ch = e % c->channels, at = e / c->channels;
 
 		c->conns[e].delivered++;
@@ -347,11 +585,61 @@ static void edge_arrived(struct coll *c, uint32_t e, uint32_t tag, simtime_t now
 		c->env.finished(c->env.up);
 }
 
+/* A message in: its rank acts on it now, or step_latency later. */
+static void message_in(struct coll *c, uint32_t e, uint32_t tag, simtime_t now)
+{
+	uint32_t i;
+
+	if (!c->spec->step_latency) {
+		edge_arrived(c, e, tag, now);
+		return;
+	}
+	if (c->seen_count == c->seen_cap) {
+		uint32_t cap = c->seen_cap ? 2 * c->seen_cap : 64;
+		uint64_t *m = malloc((size_t)cap * sizeof(*m));
+		simtime_t *at = malloc((size_t)cap * sizeof(*at));
+
+		if (!m || !at) {
+			free(m);
+			free(at);
+			mctx_fail(c->ctx, -ENOMEM);
+			return;
+		}
+		for (uint32_t k = 0; k < c->seen_count; k++) {
+			m[k] = c->seen[(c->seen_head + k) & (c->seen_cap - 1)];
+			at[k] = c->seen_at[(c->seen_head + k) & (c->seen_cap - 1)];
+		}
+		free(c->seen);
+		free(c->seen_at);
+		c->seen = m;
+		c->seen_at = at;
+		c->seen_head = 0;
+		c->seen_cap = cap;
+	}
+	i = (c->seen_head + c->seen_count++) & (c->seen_cap - 1);
+	c->seen[i] = (uint64_t)e << 32 | tag;
+	c->seen_at[i] = now + c->spec->step_latency;
+	if (c->seen_count == 1)
+		mctx_arm(c->ctx, &c->seen_timer, c->seen_at[i]);
+}
+
+static void on_seen(void *obj, uint64_t arg)
+{
+	struct coll *c = obj;
+	uint64_t m = c->seen[c->seen_head];
+	simtime_t at = c->seen_at[c->seen_head];
+
+	(void)arg;
+	c->seen_head = (c->seen_head + 1) & (c->seen_cap - 1);
+	c->seen_count--;
+	if (c->seen_count)
+		mctx_arm(c->ctx, &c->seen_timer, c->seen_at[c->seen_head]);
+	edge_arrived(c, (uint32_t)(m >> 32), (uint32_t)m, at);
+}
+
 void coll_msg_done(struct coll *c, struct flow *qp, uint32_t tag, simtime_t now)
 {
-	uint32_t e = c->lay.qp_edge[qp - c->qps];
-
-	edge_arrived(c, e, tag, now);
+	message_in(c, c->lay.qp_edge[qp - c->qps], tag, now);
 }
 
 int coll_new(struct mctx *ctx, const struct coll_spec *spec, struct flow *flows, uint32_t first,
@@ -376,10 +664,11 @@ int coll_new(struct mctx *ctx, const struct coll_spec *spec, struct flow *flows,
 	c->n_qps = c->lay.n_qps; /* coll_qp_count(spec): the loader keeps it in 32 bits */
 	c->n = n;
 	c->channels = c->lay.channels;
-	if (c->n_qps < c->lay.n_edges && !env->nvlink) {
+	if (c->lay.n_nvlink && !env->nvlink) {
 		coll_free(c);
 		return -EINVAL; /* ranks share a server, and there is no NVLink */
 	}
+	c->chunk = spec->chunk;
 	if (is_ring(c)) {
 		c->steps = coll_ring_steps(spec);
 		if (coll_ring_pieces(spec, &c->seg, &c->pieces)) {
@@ -395,6 +684,21 @@ int coll_new(struct mctx *ctx, const struct coll_spec *spec, struct flow *flows,
 				coll_free(c);
 				return -ENOMEM;
 			}
+		}
+	} else if (is_tree(c)) {
+		c->steps = 1;
+		c->chunk = coll_tree_chunk(spec, tree_depth(c));
+		if (coll_tree_pieces(spec, tree_depth(c), &c->seg, &c->pieces)) {
+			coll_free(c);
+			return -EINVAL; /* the scenario loader refuses it first */
+		}
+		c->conns = calloc(c->lay.n_edges, sizeof(*c->conns));
+		c->slots = calloc((size_t)n * c->channels, sizeof(*c->slots));
+		c->work = malloc((size_t)n * c->channels * sizeof(*c->work));
+		c->started = calloc(n, 1);
+		if (!c->conns || !c->slots || !c->work || !c->started) {
+			coll_free(c);
+			return -ENOMEM;
 		}
 	} else {
 		c->steps = 1;
@@ -417,6 +721,7 @@ int coll_new(struct mctx *ctx, const struct coll_spec *spec, struct flow *flows,
 	}
 	evq_timer_init(&c->start_timer, on_start, c);
 	evq_timer_init(&c->late_timer, on_late, c);
+	evq_timer_init(&c->seen_timer, on_seen, c);
 	err = evq_arm(ctx->q, &c->start_timer, spec->start);
 	if (err) {
 		coll_free(c);
@@ -436,6 +741,9 @@ void coll_free(struct coll *c)
 	free(c->conns);
 	free(c->work);
 	free(c->started);
+	free(c->slots);
+	free(c->seen);
+	free(c->seen_at);
 	coll_layout_free(&c->lay);
 	free(c);
 }
@@ -445,7 +753,8 @@ void coll_progress(const struct coll *c, uint64_t *done, uint64_t *total)
 	uint64_t per_peer = c->spec->bytes / c->n, per_iter;
 
 	/* what first_sends and the ring's forwards post, every iteration */
-	per_iter = is_ring(c) ? (uint64_t)c->lay.n_edges * c->steps * c->seg
+	per_iter = is_tree(c)	? 2 * (uint64_t)c->channels * (c->n - 1) * c->seg
+		   : is_ring(c) ? (uint64_t)c->lay.n_edges * c->steps * c->seg
 			      : (uint64_t)c->lay.n_edges * (per_peer ? per_peer : 1);
 	*total = per_iter * c->spec->iterations;
 	*done = c->nvlink_bytes;
@@ -456,6 +765,7 @@ void coll_progress(const struct coll *c, uint64_t *done, uint64_t *total)
 void coll_stats(const struct coll *c, struct coll_stats *out)
 {
 	out->op = c->spec->op;
+	out->algo = is_tree(c) ? COLL_TREE : COLL_RING;
 	out->bytes = c->spec->bytes;
 	out->ranks = c->n;
 	out->iterations = c->spec->iterations;

@@ -39,6 +39,8 @@ struct nvlink;
 struct topo;
 
 enum coll_op { COLL_ALLREDUCE, COLL_ALLGATHER, COLL_REDUCESCATTER, COLL_ALLTOALL };
+/* NCCL's algorithms for AllReduce (the others are rings). */
+enum coll_algo { COLL_RING, COLL_TREE };
 
 /*
  * NCCL's Simple protocol: a connection's buffer (NCCL_BUFFSIZE, 4 MiB) is
@@ -51,6 +53,7 @@ enum coll_op { COLL_ALLREDUCE, COLL_ALLGATHER, COLL_REDUCESCATTER, COLL_ALLTOALL
 /* A collective of the workload, as nccl-tests runs it. */
 struct coll_spec {
 	enum coll_op op;
+	enum coll_algo algo;  /* AllReduce: ring or tree */
 	uint64_t bytes;       /* per rank, as nccl-tests counts "size" */
 	uint32_t *ranks;      /* GPU of each rank (topology numbering), in ring order */
 	const struct topo *topo; /* its servers, GPUs and NICs; NULL: rank i is host ranks[i] */
@@ -59,6 +62,7 @@ struct coll_spec {
 	uint32_t channels;    /* rings in parallel, each on its own QPs */
 	uint64_t chunk;       /* largest message a ring step sends at once */
 	uint32_t steps;       /* slots per connection (NCCL_STEPS); 0: no flow control */
+	simtime_t step_latency; /* a rank acts on a message this long after it lands */
 	uint32_t iterations;  /* back to back */
 	simtime_t start;
 	uint32_t late_rank;   /* rank whose first sends start late, or UINT32_MAX */
@@ -70,9 +74,36 @@ struct coll_spec {
 static inline struct coll_place coll_place_of(const struct coll_spec *s)
 {
 	return (struct coll_place){.ranks = s->ranks, .n_ranks = s->n_ranks,
-				   .channels = s->channels, .ring = s->op != COLL_ALLTOALL,
+				   .channels = s->channels,
+				   .ring = s->op != COLL_ALLTOALL && s->algo == COLL_RING,
+				   .tree = s->op == COLL_ALLREDUCE && s->algo == COLL_TREE,
 				   .topo = s->topo, .nics = s->nics};
 }
+
+/*
+ * workload.algorithm: auto. As NCCL chooses (src/graph/tuning.cc), the
+ * algorithm with the shorter predicted time, from the fabric's own
+ * figures: a step's latency is one hop's (step_latency plus the wire's,
+ * over NVLink inside a server, over the network between servers); bus
+ * bandwidth is the least of a server's NICs and NVLink. A tree takes
+ * 2((GPUs a server - 1) + log2(servers)) steps to fill, each a hop's
+ * latency and two of its pieces (NCCL's tree chunk; a parent's link takes
+ * both children's), then streams at 0.9 / 2 of the bus bandwidth (NCCL's
+ * factors); a ring's 2(n-1) steps
+ * (2(servers - 1) between servers) each take the longer of their latency
+ * and the transfer of S / n (its pieces pipeline through the steps).
+ */
+struct coll_costs {
+	double net_lat_s, nvl_lat_s; /* one step's hop: between servers, inside one */
+	double near_lat_s;           /* between servers on one switch */
+	uint32_t ring_near, ring_nvl; /* of a ring's n hops, those on one switch, in a server */
+	double busbw_Bps;            /* a rank's share of the bottleneck */
+	uint32_t servers, per_server;
+};
+
+double coll_predict_s(const struct coll_spec *spec, enum coll_algo algo,
+		      const struct coll_costs *k);
+enum coll_algo coll_auto(const struct coll_spec *spec, const struct coll_costs *k);
 
 /* Steps of a ring collective: 2(n-1) for AllReduce, n-1 otherwise. */
 uint32_t coll_ring_steps(const struct coll_spec *spec);
@@ -82,6 +113,13 @@ uint32_t coll_ring_steps(const struct coll_spec *spec);
  * (steps + 1) x pieces does not fit in 32 bits (pieces are tagged so).
  */
 int coll_ring_pieces(const struct coll_spec *spec, uint64_t *seg, uint32_t *pieces);
+/* A tree's share per channel (*@seg bytes, S / channels: the two trees of
+ * the double binary tree take half the channels each) and its pieces of
+ * at most `chunk`; -ERANGE beyond 32 bits of pieces. */
+int coll_tree_pieces(const struct coll_spec *spec, uint32_t depth, uint64_t *seg,
+		     uint32_t *pieces);
+/* A tree's chunk for a tree @depth ranks deep (NCCL's, from spec.chunk). */
+uint64_t coll_tree_chunk(const struct coll_spec *spec, uint32_t depth);
 /* QPs the collective needs, one per edge between servers (allocated by
  * the caller in its flows). The scenario loader keeps the sum of all flows
  * and QPs within 32 bits. */
@@ -110,6 +148,7 @@ void coll_msg_done(struct coll *c, struct flow *qp, uint32_t tag, simtime_t now)
 
 struct coll_stats {
 	enum coll_op op;
+	enum coll_algo algo;
 	uint64_t bytes;
 	uint32_t ranks;
 	uint32_t iterations, done; /* asked for, completed */

@@ -514,3 +514,113 @@ Test(collective, nccl_ib_hca_keeps_the_collective_off_the_other_nics)
 	cr_assert_null(json_object_get(nics, "h1/nic0"));
 	json_decref(j);
 }
+
+/* ---- NCCL's tree, and the choice between tree and ring ---------------------------------- */
+
+/* 64 one-GPU servers on a leaf-spine at 400G, a rank acting on a message
+ * @lat after it lands (NCCL's per-step overhead). */
+static const char sixty_four[] =
+	"topology: {kind: leaf_spine, leaves: 8, spines: 4, hosts_per_leaf: 8,\n"
+	"           link: {rate: 400Gbps, cable: 3m}, uplink: {rate: 400Gbps, cable: 30m}}\n"
+	"nic: {cc: none}\n"
+	"workload: {kind: allreduce, size: %s, channels: 4, algorithm: %s, step_latency: %s}\n";
+
+static double time_of(const char *size, const char *algo, const char *lat, char *picked)
+{
+	char yaml[512];
+	struct sim sim;
+	double us;
+	json_t *j;
+
+	snprintf(yaml, sizeof(yaml), sixty_four, size, algo, lat);
+	j = ts_run(yaml, &sim);
+	us = ts_metric(j, "collective.completion_time_us");
+	if (picked)
+		snprintf(picked, 8, "%s",
+			 json_string_value(json_object_get(
+				 json_object_get(json_object_get(j, "summary"), "collective"),
+				 "algorithm")));
+	json_decref(j);
+	sim_fini(&sim);
+	return us;
+}
+
+/*
+ * With 4 us a step, a 64 KB AllReduce is all latency: the ring's 2(n-1) =
+ * 126 steps take 504 us, the tree's 2 log2(64) = 12 take 48 us; the wire
+ * adds little (16 KB a channel, 3 m and 30 m of cable a hop).
+ */
+Test(collective, small_allreduces_take_the_ring_2n_minus_2_and_the_tree_2_log2_n_steps)
+{
+	double ring = time_of("64KB", "ring", "4us", NULL), tree = time_of("64KB", "tree", "4us", NULL);
+
+	cr_assert(ring >= 126 * 4 && ring <= 126 * 4 + 20, "ring %.1f us", ring);
+	cr_assert(tree >= 12 * 4 && tree <= 12 * 4 + 20, "tree %.1f us", tree);
+}
+
+/* auto takes whichever is faster, size by size (1 us a step: the tree for
+ * small sizes, the ring once the tree's half bandwidth costs more than the
+ * ring's steps). */
+Test(collective, auto_picks_the_faster_algorithm_on_each_size)
+{
+	static const char *const sizes[] = {"64KB", "256KB", "1MB", "4MB", "16MB"};
+	int trees = 0, rings = 0;
+
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		double ring = time_of(sizes[i], "ring", "1us", NULL);
+		double tree = time_of(sizes[i], "tree", "1us", NULL);
+		char picked[8];
+
+		time_of(sizes[i], "auto", "1us", picked);
+		cr_assert_str_eq(picked, ring < tree ? "ring" : "tree",
+				 "%s: ring %.1f us, tree %.1f us, auto took %s", sizes[i], ring, tree,
+				 picked);
+		trees += ring >= tree;
+		rings += ring < tree;
+	}
+	cr_assert(trees && rings, "a sweep over both sides of the crossover");
+}
+
+/* Each rank but a channel's root sends every piece up and gets it down:
+ * 2(n-1) x S over the edges, the chain over NVLink inside a server. */
+Test(collective, a_tree_moves_2_n_minus_1_times_the_size)
+{
+	json_t *j = run_two_servers("allreduce", "2", ", algorithm: tree");
+	double net = ts_metric(j, "collective.network_bytes");
+	double nvl = ts_metric(j, "collective.nvlink_bytes");
+
+	cr_assert_float_eq(net + nvl, 2 * 7 * 64e6, 1);
+	/* per channel the two heads share one edge up and one down */
+	cr_assert_float_eq(net, 2 * 64e6, 1);
+	json_decref(j);
+}
+
+/* NCCL's double binary tree over 4 servers: tree 0 is 0 <- 2 <- {1, 3};
+ * its mirror 3 <- 1 <- {2, 0}; inside a server a chain from the head. */
+Test(collective, the_double_binary_tree_is_nccls)
+{
+	struct topo_spec ts = {.kind = TOPO_STAR, .hosts = 4, .gpus_per_host = 2,
+			       .link = {100000000000ULL, SIMTIME_US}};
+	uint32_t ranks[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+	struct coll_layout lay;
+	struct diag d = {0};
+	struct topo *t;
+
+	cr_assert_eq(topo_build(&ts, &t, &d), 0, "%s", d.msg);
+	const struct coll_place pl = {.ranks = ranks, .n_ranks = 8, .channels = 2, .tree = 1,
+				      .topo = t};
+	/* server i's head is rank 2i, its second GPU 2i + 1 */
+	static const uint32_t up0[8] = {COLL_ROOT, 0, 4, 2, 0, 4, 4, 6};
+	static const uint32_t up1[8] = {2, 0, 6, 2, 2, 4, COLL_ROOT, 6};
+
+	cr_assert_eq(coll_layout_build(&pl, &lay), 0);
+	for (uint32_t r = 0; r < 8; r++) {
+		cr_assert_eq(lay.parent[r], up0[r], "tree 0, rank %u: %u", r, lay.parent[r]);
+		cr_assert_eq(lay.parent[8 + r], up1[r], "tree 1, rank %u: %u", r, lay.parent[8 + r]);
+	}
+	/* 2 (servers - 1) edges between servers a channel, one GPU's chain */
+	cr_assert_eq(lay.n_qps, 2 * 2 * 3);
+	cr_assert_eq(lay.n_nvlink, 2 * 2 * 4);
+	coll_layout_free(&lay);
+	topo_free(t);
+}

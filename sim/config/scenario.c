@@ -252,6 +252,8 @@ static const cyaml_schema_field_t workload_fields[] = {
 	STR("iterations", struct raw_workload, iterations),
 	STR("steps", struct raw_workload, steps),
 	STR("hca", struct raw_workload, hca),
+	STR("algorithm", struct raw_workload, algorithm),
+	STR("step_latency", struct raw_workload, step_latency),
 	CYAML_FIELD_MAPPING_PTR("late", OPT_PTR, struct raw_workload, late, late_fields),
 	CYAML_FIELD_END,
 };

@@ -135,7 +135,7 @@ struct raw_late {
 struct raw_workload {
 	int kind;
 	char *size, *senders, *receiver, *start, *channels, *chunk, *iterations, *dscp, *pod;
-	char *steps, *hca;
+	char *steps, *hca, *algorithm, *step_latency;
 	char *cdf, *load, *duration; /* poisson */
 	char *file;		     /* hpcc */
 	struct raw_flow *flows;

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/coll_layout.h"
 #include "models/collective.h"
 #include "models/workload.h"
 #include "topologies/cbd.h"
@@ -111,6 +112,66 @@ static int coll_nics(const struct loader *l, const struct topo *t, const struct 
 		return -EINVAL;
 	}
 	return scn__fail(l, scn__wpath(p, sizeof(p), prefix, "hca"), "%s", why);
+}
+
+/* Of the n hops of @c's ring (channel 0), those between two servers on one
+ * switch into *@near, inside a server into *@nvl. */
+static int ring_hops(const struct topo *t, const struct coll_spec *c, uint32_t *near,
+		     uint32_t *nvl)
+{
+	struct coll_spec ring = *c;
+	const struct coll_place pl = (ring.algo = COLL_RING, ring.channels = 1, coll_place_of(&ring));
+	struct coll_layout lay;
+
+	*near = *nvl = 0;
+	if (coll_layout_build(&pl, &lay))
+		return -ENOMEM;
+	for (uint32_t e = 0; e < lay.n_edges; e++) {
+		uint32_t src, dst;
+
+		if (lay.edge_qp[e] == COLL_NVLINK) {
+			(*nvl)++;
+			continue;
+		}
+		coll_layout_nics(&pl, &lay, e, &src, &dst);
+		*near += t->ports[t->nodes[t->hosts[src]].first_port].peer ==
+			 t->ports[t->nodes[t->hosts[dst]].first_port].peer;
+	}
+	coll_layout_free(&lay);
+	return 0;
+}
+
+/*
+ * workload.algorithm: auto, from the fabric's figures (coll_costs): a step
+ * between servers crosses two host links and, unless both are on one
+ * switch, two uplinks; one inside a server, NVLink.
+ */
+static enum coll_algo auto_algo(const struct scenario *s, const struct topo *t,
+				const struct coll_spec *c)
+{
+	const struct topo_spec *ts = &s->topo;
+	const struct coll_place pl = coll_place_of(c);
+	const struct topo_server *sv = &t->servers[t->gpu_server[c->ranks[0]]];
+	double frame = (double)s->nic.mtu + 82, link = (double)ts->link.rate_bps;
+	double nic_Bps = link / 8 * s->nic.mtu / frame, step = (double)c->step_latency * 1e-12;
+	uint32_t usable = 0;
+	struct coll_costs k = {.servers = coll_layout_servers(&pl)};
+
+	for (uint32_t i = 0; i < sv->n_nics; i++)
+		usable += !c->nics || i >= 64 || (c->nics >> i & 1);
+	k.per_server = k.servers ? (c->n_ranks + k.servers - 1) / k.servers : 1;
+	/* propagation; what serializes is the pieces' (coll_costs) */
+	k.near_lat_s = step + 2 * (double)ts->link.delay * 1e-12;
+	k.net_lat_s = k.near_lat_s;
+	if (ts->kind != TOPO_STAR)
+		k.net_lat_s += 2 * (double)ts->uplink.delay * 1e-12;
+	if (ring_hops(t, c, &k.ring_near, &k.ring_nvl))
+		return COLL_RING; /* out of memory: the run will say so */
+	k.nvl_lat_s = step + (double)ts->nvlink_latency * 1e-12;
+	k.busbw_Bps = (usable ? usable : 1) * nic_Bps;
+	if (k.per_server > 1 && (double)ts->nvlink_bps / 8 < k.busbw_Bps)
+		k.busbw_Bps = (double)ts->nvlink_bps / 8;
+	return coll_auto(c, &k);
 }
 
 /*
@@ -233,6 +294,9 @@ static int resolve_coll(const struct loader *l, const struct topo *t, const stru
 		units_size(w->chunk, &c->chunk);
 	scn__get_uint(l, p, w->steps, COLL_STEPS_DEFAULT, 0, 1024, &v);
 	c->steps = (uint32_t)v;
+	c->algo = w->algorithm && !strcmp(w->algorithm, "tree") ? COLL_TREE : COLL_RING;
+	if (w->step_latency)
+		units_time(w->step_latency, &c->step_latency);
 	scn__get_uint(l, p, w->iterations, 1, 1, 100000, &v);
 	c->iterations = (uint32_t)v;
 	if (w->start)
@@ -314,6 +378,8 @@ static int resolve_coll(const struct loader *l, const struct topo *t, const stru
 	}
 	if ((err = coll_nics(l, t, w, prefix, s, c)))
 		return err;
+	if (w->algorithm && !strcmp(w->algorithm, "auto"))
+		c->algo = auto_algo(s, t, c);
 	if (w->late) {
 		uint32_t h = 0, count;
 

@@ -34,6 +34,7 @@ static int check_unused_keys(const struct loader *l, const struct raw_workload *
 		{"channels", r->channels, WK_COLL},   {"chunk", r->chunk, WK_COLL},
 		{"iterations", r->iterations, WK_COLL}, {"late", r->late, WK_COLL},
 		{"steps", r->steps, WK_COLL},	      {"hca", r->hca, WK_COLL},
+		{"algorithm", r->algorithm, WK_COLL}, {"step_latency", r->step_latency, WK_COLL},
 		{"senders", r->senders, WK_PATTERN},  {"receiver", r->receiver, WK_PATTERN},
 		{"flows", r->flows, WK_PATTERN},      {"size", r->size, WK_COLL | WK_PATTERN},
 		{"cdf", r->cdf, WK_POISSON},	      {"load", r->load, WK_POISSON},
@@ -154,6 +155,21 @@ static int check_coll(const struct loader *l, const struct raw_workload *r, cons
 	    (err = scn__get_uint(l, scn__wpath(p, sizeof(p), prefix, "steps"), r->steps,
 				 COLL_STEPS_DEFAULT, 0, 1024, &v)))
 		return err;
+	if (r->algorithm) {
+		scn__wpath(p, sizeof(p), prefix, "algorithm");
+		if (strcmp(r->algorithm, "ring") && strcmp(r->algorithm, "tree") &&
+		    strcmp(r->algorithm, "auto"))
+			return scn__fail(l, p, "\"%s\" is not ring, tree or auto", r->algorithm);
+		if (strcmp(r->algorithm, "ring") && r->kind - 1 != SCN_WL_COLL + COLL_ALLREDUCE)
+			return scn__fail(l, p, "%s: only AllReduce has a tree in NCCL; %s is a ring",
+					 r->algorithm, scn__wl_kinds[r->kind - 1].str);
+	}
+	if ((err = scn__get_time(l, scn__wpath(p, sizeof(p), prefix, "step_latency"),
+				 r->step_latency, 0, 0, &t)))
+		return err;
+	if (r->hca && !r->hca[0])
+		return scn__fail(l, scn__wpath(p, sizeof(p), prefix, "hca"),
+				 "empty: NCCL_IB_HCA's list of HCAs (e.g. \"=mlx5_0:1,mlx5_1:1\")");
 	if (r->late) {
 		snprintf(p, sizeof(p), "%s.late", prefix);
 		if (!r->late->host || !r->late->by)

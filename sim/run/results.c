@@ -347,7 +347,8 @@ static json_t *coll_json(const struct coll *c, const struct topo *t)
 			     st.rank_done[r] ? real3(simtime_to_us(st.rank_done[r])) : json_null());
 	if (mean > 0)
 		algbw = (double)st.bytes / (mean * 1e-6) / 1e9;
-	o = json_pack("{s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "op", coll_op_name(st.op),
+	o = json_pack("{s:s,s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "op",
+		      coll_op_name(st.op), "algorithm", st.algo == COLL_TREE ? "tree" : "ring",
 		      "bytes", uint_j(st.bytes), "ranks", uint_j(st.ranks), "iterations",
 		      uint_j(st.iterations), "iterations_done", uint_j(st.done),
 		      "completion_time_us", st.done ? real3(mean) : json_null(), "algbw_GBps",
@@ -666,11 +667,13 @@ static void print_collectives(const json_t *j, FILE *f)
 		double ranks = (double)json_integer_value(json_object_get(c, "ranks"));
 		double factor = !strcmp(op, "allreduce") ? 2 * (ranks - 1) / ranks : (ranks - 1) / ranks;
 		const json_t *it = json_object_get(c, "iteration_times_us");
+		const char *algo = json_string_value(json_object_get(c, "algorithm"));
 		size_t k;
 		json_t *t;
 
-		fprintf(f, "  %-10s %.0f ranks, %zu of %lld iterations done\n", op, ranks,
-			json_array_size(it), (long long)json_integer_value(json_object_get(c, "iterations")));
+		fprintf(f, "  %-10s %.0f ranks, %zu of %lld iterations done%s\n", op, ranks,
+			json_array_size(it), (long long)json_integer_value(json_object_get(c, "iterations")),
+			algo && !strcmp(algo, "tree") ? " (tree)" : "");
 		fprintf(f, "  #%14s %12s %6s %6s %11s %11s %11s\n", "size", "count", "type", "redop",
 			"time(us)", "algbw(GB/s)", "busbw(GB/s)");
 		json_array_foreach(it, k, t) {
