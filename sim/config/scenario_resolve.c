@@ -352,10 +352,10 @@ static int resolve_coll(const struct loader *l, const struct topo *t, const stru
 			c->ranks = malloc(sizeof(*c->ranks));
 	}
 	s->n_colls++; /* freed with the scenario from here on */
-	if (!c->ranks)
-		return -ENOMEM;
 	if (err)
 		return err;
+	if (!c->ranks)
+		return -ENOMEM;
 	if (c->n_ranks < 2)
 		return scn__fail(l, scn__wpath(p, sizeof(p), prefix, "ranks"),
 				 "a collective needs 2 ranks or more");
