@@ -551,3 +551,49 @@ Test(servers, check_and_run_take_a_rail_fabric)
 	json_decref(j);
 	ts_proc_free(&p);
 }
+
+/* Faults name a server: pfc_storm on its nic0, node_down on all its NICs. */
+Test(servers, faults_on_a_server_with_two_nics)
+{
+	char text[600];
+	struct scenario *s = NULL;
+	struct topo *t = NULL;
+	struct diag d;
+
+	snprintf(text, sizeof(text),
+		 "topology: {kind: file, file: %s}\n"
+		 "workload: {kind: incast, senders: 2, receiver: h3, size: 100KB}\n"
+		 "faults:\n"
+		 "  - {kind: node_down, node: h1, at: 1ms}\n"
+		 "  - {kind: node_down, node: h2/nic1, at: 1ms}\n"
+		 "  - {kind: pfc_storm, host: h3, at: 1ms}\n",
+		 ts_src("topologies/dual-tor.yaml"));
+	cr_assert_eq(load_scenario(text, &s, &d), 0, "%s", d.msg);
+	cr_assert_eq(topo_build(&s->topo, &t, &d), 0, "%s", d.msg);
+	cr_assert_eq(scn_resolve(s, t, &d), 0, "%s", d.msg);
+	cr_assert_eq(s->n_faults, 2 + 1 + 1);
+	cr_assert_str_eq(t->links[s->faults[0].link].name, "h1/nic0-tor0");
+	cr_assert_str_eq(t->links[s->faults[1].link].name, "h1/nic1-tor1");
+	cr_assert_str_eq(t->links[s->faults[2].link].name, "h2/nic1-tor1");
+	cr_assert_eq(s->faults[3].port, t->nodes[topo_find_node(t, "h3/nic0")].first_port);
+	topo_free(t);
+	scn_free(s);
+}
+
+/* An unknown host is named against the servers, not the NIC count. */
+Test(servers, an_unknown_host_names_the_servers)
+{
+	static const char text[] =
+	    "topology: {kind: rail, servers: 4, nics_per_host: 4, spines: 1}\n"
+	    "workload: {kind: flows, flows: [{src: h0, dst: h4, size: 1MB}]}\n";
+	struct scenario *s = NULL;
+	struct topo *t = NULL;
+	struct diag d;
+
+	cr_assert_eq(load_scenario(text, &s, &d), 0, "%s", d.msg);
+	cr_assert_eq(topo_build(&s->topo, &t, &d), 0, "%s", d.msg);
+	cr_assert_lt(scn_resolve(s, t, &d), 0);
+	cr_assert_str_eq(d.msg, "no host named \"h4\" (hosts are h0..h3)");
+	topo_free(t);
+	scn_free(s);
+}
