@@ -26,10 +26,10 @@ TestSuite(servers, .init = setup, .fini = ts_proc_teardown);
 
 static struct topo_spec spec_of(enum topo_kind kind)
 {
-	struct topo_spec s = { .kind = kind };
+	struct topo_spec s = {.kind = kind};
 
-	s.link = (struct topo_linkspec){ 400000000000ULL, 2000 * SIMTIME_PS_PER_MM };
-	s.uplink = (struct topo_linkspec){ 400000000000ULL, 30000 * SIMTIME_PS_PER_MM };
+	s.link = (struct topo_linkspec){400000000000ULL, 2000 * SIMTIME_PS_PER_MM};
+	s.uplink = (struct topo_linkspec){400000000000ULL, 30000 * SIMTIME_PS_PER_MM};
 	return s;
 }
 
@@ -69,13 +69,14 @@ static void check_servers(const struct topo *t)
 	cr_assert_eq(gpus, t->n_gpus);
 	for (i = 0; i < t->n_nodes; i++)
 		if (t->nodes[i].kind == TOPO_SWITCH)
-			cr_assert(t->nodes[i].server == UINT32_MAX && t->nodes[i].nic == UINT32_MAX);
+			cr_assert(t->nodes[i].server == UINT32_MAX &&
+				  t->nodes[i].nic == UINT32_MAX);
 }
 
 static struct topo *build(const struct topo_spec *s)
 {
 	struct topo *t = NULL;
-	struct diag d = { .line = 0 };
+	struct diag d = {.line = 0};
 	char buf[1024];
 	int err = topo_build(s, &t, &d);
 
@@ -87,7 +88,7 @@ static struct topo *build(const struct topo_spec *s)
 static void build_fails(const struct topo_spec *s, const char *path, const char *msg)
 {
 	struct topo *t = NULL;
-	struct diag d = { .line = 0 };
+	struct diag d = {.line = 0};
 	char buf[1024];
 
 	cr_assert_lt(topo_build(s, &t, &d), 0);
@@ -256,9 +257,11 @@ Test(servers, rail_puts_nic_i_of_every_server_on_rail_i)
 	cr_assert_eq(topo_routes_build(t, &r), 0);
 	/* same rail: through its leaf; across rails: up to a spine */
 	cr_assert_eq(topo_distance(r, (uint32_t)node_of(t, "h0/nic2"),
-				   (uint32_t)topo_find_host(t, "h3/nic2")), 2);
+				   (uint32_t)topo_find_host(t, "h3/nic2")),
+		     2);
 	cr_assert_eq(topo_distance(r, (uint32_t)node_of(t, "h0/nic0"),
-				   (uint32_t)topo_find_host(t, "h3/nic1")), 4);
+				   (uint32_t)topo_find_host(t, "h3/nic1")),
+		     4);
 	topo_routes_free(r);
 	topo_free(t);
 }
@@ -464,9 +467,8 @@ Test(servers, scenario_keys_and_their_defaults)
 	scn_free(s);
 	s = NULL;
 
-	cr_assert_lt(load_scenario("topology: {kind: rail, servers: 8, spines: 2, hosts: 3}\n", &s,
-				   &d),
-		     0);
+	cr_assert_lt(
+	    load_scenario("topology: {kind: rail, servers: 8, spines: 2, hosts: 3}\n", &s, &d), 0);
 	cr_assert_str_eq(d.path, "topology.hosts");
 	cr_assert_str_eq(d.msg, "does not apply to rail");
 	cr_assert_lt(load_scenario("topology: {kind: star, hosts: 3, servers: 3}\n", &s, &d), 0);
@@ -550,4 +552,50 @@ Test(servers, check_and_run_take_a_rail_fabric)
 			 "h3/nic1");
 	json_decref(j);
 	ts_proc_free(&p);
+}
+
+/* Faults name a server: pfc_storm on its nic0, node_down on all its NICs. */
+Test(servers, faults_on_a_server_with_two_nics)
+{
+	char text[600];
+	struct scenario *s = NULL;
+	struct topo *t = NULL;
+	struct diag d;
+
+	snprintf(text, sizeof(text),
+		 "topology: {kind: file, file: %s}\n"
+		 "workload: {kind: incast, senders: 2, receiver: h3, size: 100KB}\n"
+		 "faults:\n"
+		 "  - {kind: node_down, node: h1, at: 1ms}\n"
+		 "  - {kind: node_down, node: h2/nic1, at: 1ms}\n"
+		 "  - {kind: pfc_storm, host: h3, at: 1ms}\n",
+		 ts_src("topologies/dual-tor.yaml"));
+	cr_assert_eq(load_scenario(text, &s, &d), 0, "%s", d.msg);
+	cr_assert_eq(topo_build(&s->topo, &t, &d), 0, "%s", d.msg);
+	cr_assert_eq(scn_resolve(s, t, &d), 0, "%s", d.msg);
+	cr_assert_eq(s->n_faults, 2 + 1 + 1);
+	cr_assert_str_eq(t->links[s->faults[0].link].name, "h1/nic0-tor0");
+	cr_assert_str_eq(t->links[s->faults[1].link].name, "h1/nic1-tor1");
+	cr_assert_str_eq(t->links[s->faults[2].link].name, "h2/nic1-tor1");
+	cr_assert_eq(s->faults[3].port, t->nodes[topo_find_node(t, "h3/nic0")].first_port);
+	topo_free(t);
+	scn_free(s);
+}
+
+/* An unknown host is named against the servers, not the NIC count. */
+Test(servers, an_unknown_host_names_the_servers)
+{
+	static const char text[] =
+	    "topology: {kind: rail, servers: 4, nics_per_host: 4, spines: 1}\n"
+	    "workload: {kind: flows, flows: [{src: h0, dst: h4, size: 1MB}]}\n";
+	struct scenario *s = NULL;
+	struct topo *t = NULL;
+	struct diag d;
+
+	cr_assert_eq(load_scenario(text, &s, &d), 0, "%s", d.msg);
+	cr_assert_eq(topo_build(&s->topo, &t, &d), 0, "%s", d.msg);
+	cr_assert_lt(scn_resolve(s, t, &d), 0);
+	cr_assert_str_eq(d.msg, "no host named \"h4\" (hosts are h0..h3)");
+	topo_free(t);
+	scn_free(s);
 }

@@ -32,7 +32,7 @@ static int host_of(const struct loader *l, const struct topo *t, const char *pat
 		if (topo_find_node(t, name) >= 0)
 			return scn__fail(l, path, "\"%s\" is a switch, not a host", name);
 		return scn__fail(l, path, "no host named \"%s\" (hosts are h0..h%u)", name,
-				 t->n_hosts - 1);
+				 t->n_servers - 1);
 	}
 	*out = (uint32_t)h;
 	return 0;
@@ -699,6 +699,20 @@ static int resolve_workload(const struct loader *l, const struct topo *t,
 }
 
 /*
+ * Whether link @k goes down with node_down of @node: a link of the node, or
+ * of any NIC of its server when @name names a server with several NICs.
+ */
+static int node_down_takes(const struct topo *t, const char *name, uint32_t node, uint32_t k)
+{
+	const struct topo_link *lk = &t->links[k];
+	int32_t sv = topo_find_server(t, name);
+
+	if (sv >= 0 && t->servers[sv].n_nics > 1 && strcmp(t->nodes[node].name, name))
+		return t->nodes[lk->a].server == (uint32_t)sv || t->nodes[lk->b].server == (uint32_t)sv;
+	return lk->a == node || lk->b == node;
+}
+
+/*
  * Check the nodes of node_down faults against @t; *@n gets the faults they
  * all resolve into (one per link of a node_down, one for any other).
  */
@@ -722,7 +736,7 @@ static int resolve_nodes_down(const struct loader *l, const struct topo *t,
 			return scn__fail(l, p, "no switch or host named \"%s\" (e.g. %s, %s)",
 					 rf->node, t->nodes[t->n_nodes - 1].name, t->nodes[0].name);
 		for (uint32_t k = 0; k < t->n_links; k++)
-			*n += t->links[k].a == (uint32_t)node || t->links[k].b == (uint32_t)node;
+			*n += (size_t)node_down_takes(t, rf->node, (uint32_t)node, k);
 	}
 	return 0;
 }
@@ -775,7 +789,7 @@ int scn_resolve(struct scenario *s, const struct topo *t, struct diag *d)
 			uint32_t node = (uint32_t)topo_find_node(t, rf->node);
 
 			for (uint32_t k = 0; k < t->n_links; k++) {
-				if (t->links[k].a != node && t->links[k].b != node)
+				if (!node_down_takes(t, rf->node, node, k))
 					continue;
 				s->fault_of[s->n_faults] = i;
 				f = &s->faults[s->n_faults++];
