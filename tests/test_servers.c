@@ -47,7 +47,7 @@ static void check_servers(const struct topo *t)
 		cr_assert_geq(sv->n_gpus, 1);
 		for (i = 0; i < sv->n_nics; i++) {
 			const struct topo_node *n = &t->nodes[t->hosts[t->server_nics[nics + i]]];
-			char name[TOPO_NAME_MAX];
+			char name[TOPO_NAME_MAX + 16];
 
 			cr_assert_eq(n->kind, TOPO_HOST);
 			cr_assert_eq(n->server, s);
