@@ -56,7 +56,7 @@ SONIC_READERS=$(printf '%s ' sim/config/sonic*.c)
 MLNX_READERS="sim/config/mlnx.c sim/config/cc_params.c"
 POD_READERS=$(printf '%s ' sim/config/pod*.c)
 TOPO_READERS="topologies/topofile.c topologies/topo_sonic.c"
-SCENARIO_READERS=$(printf '%s ' sim/config/scenario*.c sim/config/cdf.c)
+SCENARIO_READERS=$(printf '%s ' sim/config/scenario*.c sim/config/cdf.c sim/config/nccl_hca.c)
 ALL_READERS="$SONIC_READERS $MLNX_READERS $POD_READERS $TOPO_READERS sim/engine/ydoc.c $SCENARIO_READERS"
 
 KEEP=${FUZZ_KEEP:-0}
