@@ -251,7 +251,9 @@ static int build_tree(const struct coll_place *pl, uint32_t ch, uint32_t *parent
 		uint32_t *c = &chain[first[i]], len = first[i + 1] - first[i], nk = 0;
 		int32_t u, d0, d1;
 
-		dtree((int32_t)nodes, (int32_t)(ch % 2), (int32_t)i, &u, &d0, &d1);
+		/* NCCL: the first half of the channels on tree 0, the rest on tree 1 */
+		dtree((int32_t)nodes, (int32_t)(ch >= (pl->channels + 1) / 2), (int32_t)i, &u, &d0,
+		      &d1);
 		parent[c[0]] = u < 0 ? COLL_ROOT : chain[first[u]];
 		if (len > 1)
 			kids[c[0] * COLL_KIDS + nk++] = c[1];

@@ -18,8 +18,9 @@
  *
  * Trees (AllReduce with NCCL's tree algorithm, NCCL src/graph/trees.cc and
  * connect.cc): per channel, a binary tree over the servers (in the order
- * their ranks first come), the first tree on even channels and its mirror
- * (an even count of servers) or its shift by one (odd) on odd channels, so
+ * their ranks first come), the first tree on the first half of the
+ * channels and its mirror (an even count of servers) or its shift by one
+ * (odd) on the rest, so
  * that a server that is a leaf in one is inside the other: NCCL's double
  * binary tree. Inside a server its ranks form a chain over NVLink, rotated
  * as a ring's to start at the GPU next to the channel's NIC; that head

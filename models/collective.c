@@ -93,8 +93,11 @@ uint64_t coll_qp_count(const struct coll_spec *spec)
 	uint32_t n = spec->n_ranks;
 	uint64_t cross = 0;
 
-	if (pl.tree) /* a channel's tree joins the servers with 2 (servers - 1) edges */
-		return 2 * (uint64_t)spec->channels * (coll_layout_servers(&pl) - 1);
+	if (pl.tree) { /* a channel's tree joins the servers with 2 (servers - 1) edges */
+		uint32_t servers = coll_layout_servers(&pl);
+
+		return servers ? 2 * (uint64_t)spec->channels * (servers - 1) : UINT64_MAX;
+	}
 	if (!spec->topo || spec->topo->n_gpus == spec->topo->n_servers) /* one rank a server */
 		return spec->op == COLL_ALLTOALL ? (uint64_t)n * (n - 1)
 						 : (uint64_t)n * spec->channels;
@@ -124,28 +127,31 @@ const char *coll_op_name(enum coll_op op)
 double coll_predict_s(const struct coll_spec *spec, enum coll_algo algo,
 		      const struct coll_costs *k)
 {
-	double n = spec->n_ranks, nodes = k->servers, lat, algbw;
+	double n = spec->n_ranks, nodes = k->servers;
 
 	if (algo == COLL_TREE) {
-		/* pipelined: the first piece down and up the tree (a parent's
-		 * link takes two children's pieces), then the stream */
-		double levels = ceil(log2(nodes)), per = ceil((double)spec->bytes / spec->channels);
-		double piece = fmin(per, (double)coll_tree_chunk(spec, (uint32_t)(k->per_server + levels)));
-		double hop = 2 * piece / k->busbw_Bps;
+		/* pipelined: the first piece up and down the tree, a hop's
+		 * latency and its transfer a level, then the stream */
+		double per = ceil((double)spec->bytes / spec->channels);
+		double chunk = (double)coll_tree_chunk(spec, coll_tree_depth(k->servers, k->per_server));
+		double hop = fmin(per, chunk) / k->busbw_Bps;
+		double lat = 2 * ((k->per_server - 1) * (k->nvl_lat_s + hop) +
+				  ceil(log2(nodes)) * (k->net_lat_s + hop));
 
-		lat = 2 * ((k->per_server - 1) * (k->nvl_lat_s + hop) + levels * (k->net_lat_s + hop));
-		algbw = k->busbw_Bps * 0.9 * 0.5;
-		return lat + (double)spec->bytes / algbw;
+		return lat + (double)spec->bytes / (k->busbw_Bps * 0.9 * 0.5);
 	} else {
-		/* the ring pipelines: a step takes the longer of its hop's
-		 * latency and the transfer of its share, S / n at the bottleneck;
-		 * 2(n-1) steps go round its n hops */
+		/* 2(n-1) steps round the ring's n hops; in a step a channel's
+		 * piece crosses a hop and waits the hop's latency, while the
+		 * other channels' pieces keep the bottleneck busy: a step takes
+		 * the longer of that and the transfer of the step's share, S / n */
 		double share = (double)spec->bytes / (n * k->busbw_Bps);
+		double piece = fmin(share / spec->channels, (double)spec->chunk / k->busbw_Bps);
 		double far = n - k->ring_near - k->ring_nvl;
 
 		return 2 * (n - 1) / n *
-		       (k->ring_nvl * fmax(k->nvl_lat_s, share) +
-			k->ring_near * fmax(k->near_lat_s, share) + far * fmax(k->net_lat_s, share));
+		       (k->ring_nvl * fmax(k->nvl_lat_s + piece, share) +
+			k->ring_near * fmax(k->near_lat_s + piece, share) +
+			far * fmax(k->net_lat_s + piece, share));
 	}
 }
 
@@ -348,20 +354,22 @@ static void run_work(struct coll *c)
 
 /* ---- trees: reduce up, broadcast down, chunk by chunk ------------------------ */
 
-/* The most ranks from a leaf to the root of channel 0's tree. */
+/* NCCL's tree depth (src/graph/connect.cc): the GPUs of a server after the
+ * first, then log2 of the servers (rounded down). */
+uint32_t coll_tree_depth(uint32_t servers, uint32_t per_server)
+{
+	uint32_t log = 0;
+
+	while (servers >> (log + 1))
+		log++;
+	return (per_server ? per_server - 1 : 0) + log;
+}
+
 static uint32_t tree_depth(const struct coll *c)
 {
-	uint32_t most = 1;
+	uint32_t servers = coll_layout_servers(&c->place);
 
-	for (uint32_t r = 0; r < c->n; r++) {
-		uint32_t d = 1;
-
-		for (uint32_t x = r; c->lay.parent[x] != COLL_ROOT && d <= c->n; x = c->lay.parent[x])
-			d++;
-		if (d > most)
-			most = d;
-	}
-	return most;
+	return coll_tree_depth(servers, servers ? c->n / servers : 1);
 }
 
 static void tree_wake(struct coll *c, uint32_t x)

@@ -118,7 +118,9 @@ int coll_ring_pieces(const struct coll_spec *spec, uint64_t *seg, uint32_t *piec
  * at most `chunk`; -ERANGE beyond 32 bits of pieces. */
 int coll_tree_pieces(const struct coll_spec *spec, uint32_t depth, uint64_t *seg,
 		     uint32_t *pieces);
-/* A tree's chunk for a tree @depth ranks deep (NCCL's, from spec.chunk). */
+/* NCCL's depth of a tree over @servers servers of @per_server ranks. */
+uint32_t coll_tree_depth(uint32_t servers, uint32_t per_server);
+/* A tree's chunk for a tree @depth deep (NCCL's, from spec.chunk). */
 uint64_t coll_tree_chunk(const struct coll_spec *spec, uint32_t depth);
 /* QPs the collective needs, one per edge between servers (allocated by
  * the caller in its flows). The scenario loader keeps the sum of all flows

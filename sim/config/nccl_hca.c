@@ -52,11 +52,8 @@ int nccl_hca_mask(const char *value, uint32_t n_nics, uint64_t *mask, char *why,
 		const char *end = strchr(e, ',');
 		size_t n = end ? (size_t)(end - e) : strlen(e);
 
-		if (!n) {
-			snprintf(why, len, "NCCL_IB_HCA \"%s\" has an empty entry", value);
-			return -EINVAL;
-		}
-		for (uint32_t i = 0; i < n_nics && i < 64; i++)
+		/* an empty entry matches nothing, as NCCL's parser skips it */
+		for (uint32_t i = 0; n && i < n_nics && i < 64; i++)
 			if (entry_matches(e, n, exact, i))
 				m |= 1ULL << i;
 		if (!end)

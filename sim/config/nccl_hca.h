@@ -16,7 +16,7 @@
 /*
  * The NICs of a server with @n_nics (at most 64) that @value lets NCCL use,
  * as a mask (bit i: mlx5_<i>). 0, or -EINVAL with @why set (the list
- * leaves no NIC, or an entry is empty).
+ * leaves no NIC; an empty entry matches none, as NCCL skips it).
  */
 int nccl_hca_mask(const char *value, uint32_t n_nics, uint64_t *mask, char *why, size_t len);
 

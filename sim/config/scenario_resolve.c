@@ -223,6 +223,11 @@ static int resolve_coll(const struct loader *l, const struct topo *t, const stru
 	if (c->n_ranks < 2)
 		return scn__fail(l, scn__wpath(p, sizeof(p), prefix, "ranks"),
 				 "a collective needs 2 ranks or more");
+	/* the NICs and the algorithm before the QPs are counted */
+	if ((err = scn__coll_nics(l, t, w, prefix, s, c)))
+		return err;
+	if (w->algorithm && !strcmp(w->algorithm, "auto"))
+		c->algo = scn__auto_algo(s, t, c);
 	if ((err = check_count(l, prefix, s, 0)) ||
 	    (err =
 		 check_packets(l, scn__wpath(p, sizeof(p), prefix, "size"), c->bytes, s->nic.mtu)))
@@ -240,10 +245,6 @@ static int resolve_coll(const struct loader *l, const struct topo *t, const stru
 		    (unsigned long long)(v / c->chunk + (v % c->chunk != 0)),
 		    UINT32_MAX / (coll_ring_steps(c) + 1));
 	}
-	if ((err = scn__coll_nics(l, t, w, prefix, s, c)))
-		return err;
-	if (w->algorithm && !strcmp(w->algorithm, "auto"))
-		c->algo = scn__auto_algo(s, t, c);
 	if (w->late) {
 		uint32_t h = 0, count;
 

@@ -155,14 +155,19 @@ static int check_coll(const struct loader *l, const struct raw_workload *r, cons
 	    (err = scn__get_uint(l, scn__wpath(p, sizeof(p), prefix, "steps"), r->steps,
 				 COLL_STEPS_DEFAULT, 0, 1024, &v)))
 		return err;
+	if (v == 1)
+		return scn__fail(l, scn__wpath(p, sizeof(p), prefix, "steps"),
+				 "1 slot deadlocks a ring (a rank must send its next step before "
+				 "its predecessor's slot comes back): 2 or more, or 0 for no flow "
+				 "control");
 	if (r->algorithm) {
 		scn__wpath(p, sizeof(p), prefix, "algorithm");
 		if (strcmp(r->algorithm, "ring") && strcmp(r->algorithm, "tree") &&
 		    strcmp(r->algorithm, "auto"))
 			return scn__fail(l, p, "\"%s\" is not ring, tree or auto", r->algorithm);
-		if (strcmp(r->algorithm, "ring") && r->kind - 1 != SCN_WL_COLL + COLL_ALLREDUCE)
-			return scn__fail(l, p, "%s: only AllReduce has a tree in NCCL; %s is a ring",
-					 r->algorithm, scn__wl_kinds[r->kind - 1].str);
+		if (!strcmp(r->algorithm, "tree") && r->kind - 1 != SCN_WL_COLL + COLL_ALLREDUCE)
+			return scn__fail(l, p, "tree: only AllReduce has a tree in NCCL; %s is a ring",
+					 scn__wl_kinds[r->kind - 1].str);
 	}
 	if ((err = scn__get_time(l, scn__wpath(p, sizeof(p), prefix, "step_latency"),
 				 r->step_latency, 0, 0, &t)))
