@@ -338,6 +338,11 @@ static int after_resolve(const struct scenario *s, const struct topo *t)
 		if (node && topo_find_node(t, node) < 0)
 			abort(); /* a node_down names a node that exists */
 	}
+	for (uint32_t i = 0; i < s->n_colls; i++)
+		for (uint32_t r = 0; r < s->colls[i].n_ranks; r++)
+			if (s->colls[i].ranks[r] >= t->n_gpus)
+				abort(); /* ranks are GPUs that exist */
+	(void)scn_lossless(s); /* what the run's deadlock analysis asks */
 	err = scn_pairs(s, &pairs, &n);
 	for (size_t i = 0; !err && i < n; i++)
 		if (pairs[i].src >= t->n_hosts || pairs[i].dst >= t->n_hosts)

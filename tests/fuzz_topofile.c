@@ -97,9 +97,11 @@ static void put(const uint8_t *data, size_t size)
 /* The scratch file: a host and a switch, and 65536 links between them. */
 static void put_ports_65536(void)
 {
-	static const char head[] = "nodes: [{name: h, kind: host}, {name: s, kind: switch}]\n"
-				   "links:\n";
-	static const char link[] = "- {a: h, b: s}\n";
+	/* between two switches: a host has at most 64 NIC ports */
+	static const char head[] = "nodes: [{name: h, kind: host}, {name: a, kind: switch},\n"
+				   "        {name: s, kind: switch}]\n"
+				   "links:\n- {a: h, b: a}\n";
+	static const char link[] = "- {a: a, b: s}\n";
 	const size_t n = sizeof(head) - 1 + 65536 * (sizeof(link) - 1);
 	char *text = malloc(n), *p = text;
 
@@ -188,7 +190,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					   !memcmp(data + i, "\xe2\x80\xa9", 3)));
 	if (getenv("FUZZ_SLOW") && has(data, size, "#ports65536")) {
 		put_ports_65536();
-		lines = 65536 + 3;
+		lines = 65536 + 5;
 	} else {
 		put(data, size);
 	}
