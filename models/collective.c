@@ -94,7 +94,7 @@ uint64_t coll_qp_count(const struct coll_spec *spec)
 	uint64_t cross = 0;
 
 	if (pl.tree) { /* a channel's tree joins the servers with 2 (servers - 1) edges */
-		uint32_t servers = coll_layout_servers(&pl);
+		uint32_t servers = spec->servers ? spec->servers : coll_layout_servers(&pl);
 
 		return servers ? 2 * (uint64_t)spec->channels * (servers - 1) : UINT64_MAX;
 	}
@@ -367,7 +367,7 @@ uint32_t coll_tree_depth(uint32_t servers, uint32_t per_server)
 
 static uint32_t tree_depth(const struct coll *c)
 {
-	uint32_t servers = coll_layout_servers(&c->place);
+	uint32_t servers = c->spec->servers ? c->spec->servers : coll_layout_servers(&c->place);
 
 	return coll_tree_depth(servers, servers ? c->n / servers : 1);
 }

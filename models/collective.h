@@ -58,6 +58,7 @@ struct coll_spec {
 	uint32_t *ranks;      /* GPU of each rank (topology numbering), in ring order */
 	const struct topo *topo; /* its servers, GPUs and NICs; NULL: rank i is host ranks[i] */
 	uint64_t nics;        /* usable NICs, by position in a server (NCCL_IB_HCA); 0: all */
+	uint32_t servers;     /* the ranks' servers (coll_layout_servers); 0: not counted yet */
 	uint32_t n_ranks;
 	uint32_t channels;    /* rings in parallel, each on its own QPs */
 	uint64_t chunk;       /* largest message a ring step sends at once */

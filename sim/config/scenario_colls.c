@@ -125,16 +125,14 @@ static int ring_hops(const struct topo *t, const struct coll_spec *c, uint32_t *
  * between servers crosses two host links and, unless both are on one
  * switch, two uplinks; one inside a server, NVLink.
  */
-enum coll_algo scn__auto_algo(const struct scenario *s, const struct topo *t,
-				const struct coll_spec *c)
+int scn__auto_algo(const struct scenario *s, const struct topo *t, struct coll_spec *c)
 {
 	const struct topo_spec *ts = &s->topo;
-	const struct coll_place pl = coll_place_of(c);
 	const struct topo_server *sv = &t->servers[t->gpu_server[c->ranks[0]]];
 	double frame = (double)s->nic.mtu + 82, link = (double)ts->link.rate_bps;
 	double nic_Bps = link / 8 * s->nic.mtu / frame, step = (double)c->step_latency * 1e-12;
 	uint32_t usable = 0;
-	struct coll_costs k = {.servers = coll_layout_servers(&pl)};
+	struct coll_costs k = {.servers = c->servers};
 
 	for (uint32_t i = 0; i < sv->n_nics; i++)
 		usable += !c->nics || i >= 64 || (c->nics >> i & 1);
@@ -145,10 +143,11 @@ enum coll_algo scn__auto_algo(const struct scenario *s, const struct topo *t,
 	if (ts->kind != TOPO_STAR)
 		k.net_lat_s += 2 * (double)ts->uplink.delay * 1e-12;
 	if (ring_hops(t, c, &k.ring_near, &k.ring_nvl))
-		return COLL_RING; /* out of memory: the run will say so */
+		return -ENOMEM;
 	k.nvl_lat_s = step + (double)ts->nvlink_latency * 1e-12;
 	k.busbw_Bps = (usable ? usable : 1) * nic_Bps;
 	if (k.per_server > 1 && (double)ts->nvlink_bps / 8 < k.busbw_Bps)
 		k.busbw_Bps = (double)ts->nvlink_bps / 8;
-	return coll_auto(c, &k);
+	c->algo = coll_auto(c, &k);
+	return 0;
 }

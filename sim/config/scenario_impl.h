@@ -356,12 +356,12 @@ int scn__check_switch(const struct loader *l, const struct raw_switch *r, struct
 int scn__check_workloads(const struct loader *l, const struct raw_top *r, struct scenario *s);
 
 /* scenario_colls.c: the GPUs a rank name means (first, count), the NICs a
- * collective may use (c->nics), and algorithm: auto's choice. */
+ * collective may use (c->nics), and algorithm: auto's choice (c->algo; 0 or
+ * -ENOMEM). */
 int scn__gpus_of(const struct loader *l, const struct topo *t, const char *path,
 		 const char *name, uint32_t *first, uint32_t *count);
 int scn__coll_nics(const struct loader *l, const struct topo *t, const struct raw_workload *w,
 		   const char *prefix, const struct scenario *s, struct coll_spec *c);
-enum coll_algo scn__auto_algo(const struct scenario *s, const struct topo *t,
-			      const struct coll_spec *c);
+int scn__auto_algo(const struct scenario *s, const struct topo *t, struct coll_spec *c);
 
 #endif

@@ -226,8 +226,14 @@ static int resolve_coll(const struct loader *l, const struct topo *t, const stru
 	/* the NICs and the algorithm before the QPs are counted */
 	if ((err = scn__coll_nics(l, t, w, prefix, s, c)))
 		return err;
-	if (w->algorithm && !strcmp(w->algorithm, "auto"))
-		c->algo = scn__auto_algo(s, t, c);
+	{
+		const struct coll_place pl = coll_place_of(c);
+
+		if (!(c->servers = coll_layout_servers(&pl)))
+			return -ENOMEM;
+	}
+	if (w->algorithm && !strcmp(w->algorithm, "auto") && (err = scn__auto_algo(s, t, c)))
+		return err;
 	if ((err = check_count(l, prefix, s, 0)) ||
 	    (err =
 		 check_packets(l, scn__wpath(p, sizeof(p), prefix, "size"), c->bytes, s->nic.mtu)))
