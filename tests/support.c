@@ -99,6 +99,16 @@ struct topo *rig_star(uint32_t hosts, uint64_t rate_bps, simtime_t delay)
 	return t;
 }
 
+struct topo_spec ts_topo_spec(enum topo_kind kind, uint64_t link_bps, uint64_t uplink_bps,
+			      uint64_t uplink_mm)
+{
+	struct topo_spec s = {.kind = kind};
+
+	s.link = (struct topo_linkspec){link_bps, 2000 * SIMTIME_PS_PER_MM};
+	s.uplink = (struct topo_linkspec){uplink_bps, uplink_mm * SIMTIME_PS_PER_MM};
+	return s;
+}
+
 void rig_init(struct rig *r, struct topo *t)
 {
 	memset(r, 0, sizeof(*r));

@@ -44,6 +44,12 @@ struct rig {
 	struct port *ports; /* one per topology port */
 };
 
+/* A generated topology's spec of @kind: host links at @link_bps over 2 m of
+ * cable, switch links at @uplink_bps over @uplink_mm; the counts are the
+ * caller's to set. */
+struct topo_spec ts_topo_spec(enum topo_kind kind, uint64_t link_bps, uint64_t uplink_bps,
+			      uint64_t uplink_mm);
+
 /* Two hosts h0 and h1 on one link, back to back. */
 struct topo *rig_pair(uint64_t rate_bps, simtime_t delay);
 /* Hosts h0.. around one switch sw0 (ports sw0:h0, sw0:h1, ... in order). */

@@ -16,14 +16,12 @@
 #include <time.h>
 
 #include "topologies/cbd.h"
+#include "support.h"
 
+/* 100G everywhere, 10 m between switches */
 static struct topo_spec spec_of(enum topo_kind kind)
 {
-	struct topo_spec s = {.kind = kind};
-
-	s.link = (struct topo_linkspec){100000000000ULL, 2000 * SIMTIME_PS_PER_MM};
-	s.uplink = (struct topo_linkspec){100000000000ULL, 10000 * SIMTIME_PS_PER_MM};
-	return s;
+	return ts_topo_spec(kind, 100000000000ULL, 100000000000ULL, 10000);
 }
 
 static struct topo *build(const struct topo_spec *s)

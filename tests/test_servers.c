@@ -24,13 +24,10 @@ static void setup(void)
 
 TestSuite(servers, .init = setup, .fini = ts_proc_teardown);
 
+/* 400G everywhere, 30 m between switches */
 static struct topo_spec spec_of(enum topo_kind kind)
 {
-	struct topo_spec s = {.kind = kind};
-
-	s.link = (struct topo_linkspec){400000000000ULL, 2000 * SIMTIME_PS_PER_MM};
-	s.uplink = (struct topo_linkspec){400000000000ULL, 30000 * SIMTIME_PS_PER_MM};
-	return s;
+	return ts_topo_spec(kind, 400000000000ULL, 400000000000ULL, 30000);
 }
 
 /* The server, NIC and GPU tables agree with each other and with the nodes. */

@@ -17,13 +17,10 @@
 #include "topologies/topo.h"
 #include "support.h"
 
+/* 100G hosts, 400G and 30 m between switches */
 static struct topo_spec spec_of(enum topo_kind kind)
 {
-	struct topo_spec s = { .kind = kind };
-
-	s.link = (struct topo_linkspec){ 100000000000ULL, 2000 * SIMTIME_PS_PER_MM };
-	s.uplink = (struct topo_linkspec){ 400000000000ULL, 30000 * SIMTIME_PS_PER_MM };
-	return s;
+	return ts_topo_spec(kind, 100000000000ULL, 400000000000ULL, 30000);
 }
 
 /* Every structural promise of topo.h, checked on any topology. */
