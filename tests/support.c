@@ -109,6 +109,18 @@ struct topo_spec ts_topo_spec(enum topo_kind kind, uint64_t link_bps, uint64_t u
 	return s;
 }
 
+struct topo *ts_topo_build(const struct topo_spec *s)
+{
+	struct topo *t = NULL;
+	struct diag d = {0};
+	char buf[1024];
+	int err = topo_build(s, &t, &d);
+
+	cr_assert_eq(err, 0, "topo_build: %d %s", err, diag_str(&d, buf, sizeof(buf)));
+	cr_assert_not_null(t);
+	return t;
+}
+
 void rig_init(struct rig *r, struct topo *t)
 {
 	memset(r, 0, sizeof(*r));

@@ -26,13 +26,7 @@ static struct topo_spec spec_of(enum topo_kind kind)
 
 static struct topo *build(const struct topo_spec *s)
 {
-	struct topo *t = NULL;
-	struct diag d = {0};
-	char buf[1024];
-	int err = topo_build(s, &t, &d);
-
-	cr_assert_eq(err, 0, "topo_build: %d %s", err, diag_str(&d, buf, sizeof(buf)));
-	return t;
+	return ts_topo_build(s);
 }
 
 static struct topo_routes *routes(const struct topo *t)

@@ -75,13 +75,8 @@ static void check_invariants(const struct topo *t)
 
 static struct topo *build(const struct topo_spec *s)
 {
-	struct topo *t = NULL;
-	struct diag d = { .line = 0 };
-	char buf[1024];
-	int err = topo_build(s, &t, &d);
+	struct topo *t = ts_topo_build(s);
 
-	cr_assert_eq(err, 0, "topo_build: %d %s", err, diag_str(&d, buf, sizeof(buf)));
-	cr_assert(t);
 	check_invariants(t);
 	return t;
 }
