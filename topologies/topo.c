@@ -412,22 +412,35 @@ static int32_t topo_find_generated_server(const struct topo *t, const char *name
 }
 
 /* "<server>/nic<M>": the node of that NIC (also "h0/nic0" for a one-NIC h0). */
-static int32_t topo_find_nic(const struct topo *t, const char *name)
+/*
+ * "<server><part><i>" ("h0/nic1", "h0/gpu3"): the server's index into *@sv
+ * and i into *@i; -1 when @name is not of that form or names no server.
+ */
+static int topo_split_member(const struct topo *t, const char *name, const char *part,
+			     int32_t *sv, int64_t *i)
 {
-	const char *slash = strrchr(name, '/'), *p;
+	const char *slash = name ? strrchr(name, '/') : NULL, *p;
+	size_t len = strlen(part);
 	char server[TOPO_NAME_MAX];
-	int32_t sv;
-	int64_t m;
 
-	if (!slash || strncmp(slash, "/nic", 4) || (size_t)(slash - name) >= sizeof(server))
+	if (!t || !slash || strncmp(slash, part, len) || (size_t)(slash - name) >= sizeof(server))
 		return -1;
-	p = slash + 4;
-	if ((m = topo_parse_index(&p)) < 0 || *p)
+	p = slash + len;
+	if ((*i = topo_parse_index(&p)) < 0 || *p)
 		return -1;
 	memcpy(server, name, (size_t)(slash - name));
 	server[slash - name] = '\0';
-	sv = topo_find_server(t, server);
-	if (sv < 0 || (uint64_t)m >= t->servers[sv].n_nics)
+	*sv = topo_find_server(t, server);
+	return *sv < 0 ? -1 : 0;
+}
+
+static int32_t topo_find_nic(const struct topo *t, const char *name)
+{
+	int32_t sv;
+	int64_t m;
+
+	if (topo_split_member(t, name, "/nic", &sv, &m) ||
+	    (uint64_t)m >= t->servers[sv].n_nics)
 		return -1;
 	return (int32_t)topo_nic_node(t, (uint32_t)sv, (uint32_t)m);
 }
@@ -481,20 +494,11 @@ int32_t topo_find_node(const struct topo *t, const char *name)
 
 int32_t topo_find_gpu(const struct topo *t, const char *name)
 {
-	const char *slash = name ? strrchr(name, '/') : NULL, *p;
-	char server[TOPO_NAME_MAX];
 	int32_t sv;
 	int64_t g;
 
-	if (!t || !slash || strncmp(slash, "/gpu", 4) || (size_t)(slash - name) >= sizeof(server))
-		return -1;
-	p = slash + 4;
-	if ((g = topo_parse_index(&p)) < 0 || *p)
-		return -1;
-	memcpy(server, name, (size_t)(slash - name));
-	server[slash - name] = '\0';
-	sv = topo_find_server(t, server);
-	if (sv < 0 || (uint64_t)g >= t->servers[sv].n_gpus)
+	if (topo_split_member(t, name, "/gpu", &sv, &g) ||
+	    (uint64_t)g >= t->servers[sv].n_gpus)
 		return -1;
 	return (int32_t)(t->servers[sv].first_gpu + (uint32_t)g);
 }
