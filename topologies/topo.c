@@ -411,7 +411,6 @@ static int32_t topo_find_generated_server(const struct topo *t, const char *name
 	return (int32_t)n;
 }
 
-/* "<server>/nic<M>": the node of that NIC (also "h0/nic0" for a one-NIC h0). */
 /*
  * "<server><part><i>" ("h0/nic1", "h0/gpu3"): the server's index into *@sv
  * and i into *@i; -1 when @name is not of that form or names no server.
@@ -434,6 +433,7 @@ static int topo_split_member(const struct topo *t, const char *name, const char 
 	return *sv < 0 ? -1 : 0;
 }
 
+/* "<server>/nic<M>": the node of that NIC (also "h0/nic0" for a one-NIC h0). */
 static int32_t topo_find_nic(const struct topo *t, const char *name)
 {
 	int32_t sv;
