@@ -727,9 +727,9 @@ int coll_new(struct mctx *ctx, const struct coll_spec *spec, struct flow *flows,
 			return err;
 		}
 	}
-	evq_timer_init(&c->start_timer, on_start, c);
-	evq_timer_init(&c->late_timer, on_late, c);
-	evq_timer_init(&c->seen_timer, on_seen, c);
+	evq_timer_init(&c->start_timer, on_start, c, evq_key(MCTX_KEY_COLL, env->id, 0));
+	evq_timer_init(&c->late_timer, on_late, c, evq_key(MCTX_KEY_COLL, env->id, 1));
+	evq_timer_init(&c->seen_timer, on_seen, c, evq_key(MCTX_KEY_COLL, env->id, 2));
 	err = evq_arm(ctx->q, &c->start_timer, spec->start);
 	if (err) {
 		coll_free(c);

@@ -130,6 +130,7 @@ uint64_t coll_qp_count(const struct coll_spec *spec);
 
 /* What a collective runs on; borrowed. */
 struct coll_env {
+	uint32_t id;             /* the collective's index (its timers' keys) */
 	struct nic *const *nics; /* the fabric's, by host index */
 	struct nvlink *nvlink;   /* the servers' GPUs (NULL: no rank shares a server) */
 	void (*finished)(void *up); /* told when the last iteration completes */

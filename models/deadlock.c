@@ -186,7 +186,7 @@ int deadlock_start(struct mctx *ctx, const struct topo *t, const struct port *po
 		deadlock_free(d);
 		return -ENOMEM;
 	}
-	evq_timer_init(&d->tick, on_tick, d);
+	evq_timer_init(&d->tick, on_tick, d, evq_key(MCTX_KEY_RUN, 0, 1));
 	err = evq_arm(ctx->q, &d->tick, d->window / 4);
 	if (err) {
 		deadlock_free(d);

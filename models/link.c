@@ -40,9 +40,10 @@ void port_init(struct port *p, struct mctx *ctx, uint32_t id, uint64_t rate_bps,
 	p->delay = delay;
 	p->up = 1;
 	p->response = pfc_response_delay(rate_bps);
-	evq_timer_init(&p->tx_done, on_tx_done, p);
-	evq_timer_init(&p->arrive, on_arrive, p);
-	evq_timer_init(&p->pause_expiry, on_pause_expiry, p);
+	evq_timer_init(&p->tx_done, on_tx_done, p, mctx_port_key(id, MCTX_PT_TX_DONE));
+	evq_timer_init(&p->arrive, on_arrive, p, mctx_port_key(id, MCTX_PT_ARRIVE));
+	evq_timer_init(&p->pause_expiry, on_pause_expiry, p,
+		       mctx_port_key(id, MCTX_PT_PAUSE_EXPIRY));
 }
 
 void port_kick(struct port *p)
@@ -212,7 +213,7 @@ static void pause_rx(struct port *p, struct pkt *pkt)
 	if (p->ops->pause_rx)
 		p->ops->pause_rx(p, prio, quanta);
 	if (!evq_post(p->ctx->q, evq_now(p->ctx->q) + p->response, on_pause_apply, p,
-		      ((uint64_t)prio << 32) | quanta))
+		      ((uint64_t)prio << 32) | quanta, mctx_port_key(p->id, MCTX_PT_PAUSE_APPLY)))
 		mctx_fail(p->ctx, -ENOMEM);
 	pkt_free(&p->ctx->pool, pkt);
 }

@@ -1,6 +1,6 @@
 /*
  * The model context: what the models of one simulation share. The event
- * queue, the random generator, the packet pool, the run's totals, the
+ * queue, the scenario's seed, the packet pool, the run's totals, the
  * first error of an event, a model's request to stop, and the hook that
  * logs PFC events. The fabric (net.c) holds one; every port, switch, NIC,
  * collective and the deadlock detector keep a pointer to it, so that none
@@ -9,7 +9,6 @@
 #ifndef ROCESIM_MCTX_H
 #define ROCESIM_MCTX_H
 
-#include <gsl/gsl_rng.h>
 #include <stdint.h>
 
 #include "sim/engine/evq.h"
@@ -42,11 +41,67 @@ enum pfc_event {
 	PFC_EV_WD_RESTORE,
 };
 
+/*
+ * The keys that order the models' equal-time events (evq_key): the owner's
+ * class and id and which of its timers, never the order of scheduling, so
+ * that a fabric split over several processes runs the same order.
+ */
+enum mctx_key_class {
+	MCTX_KEY_RUN,   /* the run's own timers (sampler, deadlock detector) */
+	MCTX_KEY_COLL,  /* a collective, by index */
+	MCTX_KEY_FAULT, /* a fault, by index */
+	MCTX_KEY_PORT,  /* a port and what owns it there, by topology port index */
+	MCTX_KEY_FLOW,  /* a flow or queue pair, by index */
+	MCTX_KEY_GPU,   /* a GPU's NVLink receiver, by GPU index */
+};
+
+/* The timers of a port (MCTX_KEY_PORT): the link's, the NIC's, the
+ * switch's. At one instant, in this order: a transmitter finishing frees
+ * its buffer before a packet arriving is charged to one. */
+enum mctx_port_timer {
+	MCTX_PT_TX_DONE,
+	MCTX_PT_ARRIVE,
+	MCTX_PT_PAUSE_EXPIRY,
+	MCTX_PT_PAUSE_APPLY,
+	MCTX_PT_NIC_PACE,
+	MCTX_PT_NIC_RTO,
+	MCTX_PT_NIC_RX_DRAIN,
+	MCTX_PT_NIC_RX_REFRESH,
+	MCTX_PT_PG_REFRESH = 16, /* + priority */
+	MCTX_PT_WD_DETECT = 32,  /* + priority */
+	MCTX_PT_WD_RESTORE = 48, /* + priority */
+};
+
+/*
+ * The seed of entity @entity's own random stream (a switch's ECN marking):
+ * per entity rather than one generator for the run, so that a draw does
+ * not depend on the other entities' draws (or on which process runs
+ * them). GSL's generators take 32 bits of seed; this is a bijection of
+ * @entity for a given @seed (a multiply by an odd constant, then murmur3's
+ * finalizer), so no two entities of a run share a stream.
+ */
+static inline unsigned long mctx_stream_seed(uint64_t seed, uint32_t entity)
+{
+	uint32_t x = (uint32_t)(seed ^ (seed >> 32)) + entity * 0x9e3779b9u;
+
+	x ^= x >> 16;
+	x *= 0x85ebca6bu;
+	x ^= x >> 13;
+	x *= 0xc2b2ae35u;
+	x ^= x >> 16;
+	return x;
+}
+
+static inline uint64_t mctx_port_key(uint32_t port, unsigned timer)
+{
+	return evq_key(MCTX_KEY_PORT, port, timer);
+}
+
 typedef void (*pfc_log_fn)(void *ctx, simtime_t t, uint32_t port, uint8_t prio, enum pfc_event ev);
 
 struct mctx {
 	struct evq *q;
-	gsl_rng *rng;
+	uint64_t seed; /* the scenario's: each model seeds its own streams from it */
 	struct pkt_pool pool;
 	struct mctx_totals tot;
 	int error; /* the first error inside the loop (negative errno), see mctx_fail */

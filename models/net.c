@@ -120,8 +120,8 @@ static uint32_t flow_hash(uint64_t seed, uint32_t id)
 	return (uint32_t)(x ^ (x >> 32));
 }
 
-int net_build(const struct net_params *params, struct topo *t, struct evq *q, gsl_rng *rng,
-	      struct net **out, struct diag *d)
+int net_build(const struct net_params *params, struct topo *t, struct evq *q, struct net **out,
+	      struct diag *d)
 {
 	struct net *n = calloc(1, sizeof(*n));
 	const struct net_params *p;
@@ -131,7 +131,7 @@ int net_build(const struct net_params *params, struct topo *t, struct evq *q, gs
 	if (!n)
 		return -ENOMEM;
 	n->ctx.q = q;
-	n->ctx.rng = rng;
+	n->ctx.seed = params->seed;
 	n->p = *params;
 	p = &n->p;
 	n->topo = t;
@@ -191,7 +191,8 @@ int net_build(const struct net_params *params, struct topo *t, struct evq *q, gs
 		f->dscp = sf->dscp;
 		f->prio = sf->priority;
 		f->nic = n->nics[f->src];
-		evq_timer_init(&f->start_timer, on_flow_start, f);
+		evq_timer_init(&f->start_timer, on_flow_start, f,
+			       evq_key(MCTX_KEY_FLOW, i, NIC_FLOW_START));
 		if ((err = evq_arm(q, &f->start_timer, f->start)))
 			goto fail;
 	}
@@ -200,7 +201,7 @@ int net_build(const struct net_params *params, struct topo *t, struct evq *q, gs
 	if (t->n_gpus > t->n_servers && !(n->nvlink = nvlink_new(&n->ctx, &p->nvlink, t->n_gpus)))
 		goto fail;
 	for (uint32_t i = 0, first = n->n_wl_flows; i < p->n_colls; i++) {
-		const struct coll_env env = {.nics = n->nics, .nvlink = n->nvlink,
+		const struct coll_env env = {.id = i, .nics = n->nics, .nvlink = n->nvlink,
 					     .finished = on_coll_finished, .up = n};
 
 		if ((err = coll_new(&n->ctx, &p->colls[i], n->flows, first, &env, &n->colls[i])))
@@ -222,11 +223,13 @@ int net_build(const struct net_params *params, struct topo *t, struct evq *q, gs
 			*st = (struct storm){.net = n, .port = &n->ports[f->port],
 					     .prios = f->priorities,
 					     .end = f->duration ? f->at + f->duration : 0};
-			evq_timer_init(&st->t, on_storm, st);
+			evq_timer_init(&st->t, on_storm, st, evq_key(MCTX_KEY_FAULT, i, 0));
 			if ((err = evq_arm(q, &st->t, f->at)))
 				goto fail;
-		} else if (!evq_post(q, f->at, on_link_down, n, f->link) ||
-			   !evq_post(q, f->at + p->convergence, on_reroute, n, f->link)) {
+		} else if (!evq_post(q, f->at, on_link_down, n, f->link,
+				     evq_key(MCTX_KEY_FAULT, i, 1)) ||
+			   !evq_post(q, f->at + p->convergence, on_reroute, n, f->link,
+				     evq_key(MCTX_KEY_FAULT, i, 2))) {
 			err = -ENOMEM;
 			goto fail;
 		}

@@ -46,7 +46,7 @@ struct net_fault {
  * (flows, collectives, faults) are borrowed: they must outlive the net.
  */
 struct net_params {
-	uint64_t seed;          /* of the flows' ECMP hashes */
+	uint64_t seed;          /* the scenario's: ECMP hashes, each switch's ECN stream */
 	struct sw_params sw;
 	/* per topology node, that switch's own settings (NULL, or a NULL entry: sw); borrowed */
 	const struct sw_params *const *sw_node;
@@ -83,7 +83,7 @@ struct net {
 
 /* Build the fabric of @p on @t (routes built here); flows start on time.
  * -EINVAL (with @d) when a switch's reserved headroom exceeds its buffer. */
-int net_build(const struct net_params *p, struct topo *t, struct evq *q, gsl_rng *rng,
+int net_build(const struct net_params *p, struct topo *t, struct evq *q,
 	      struct net **out, struct diag *d);
 void net_free(struct net *n);
 /* Payload bytes in queues, being serialized, or on wires right now. */

@@ -704,10 +704,11 @@ struct nic *nic_new(struct mctx *ctx, const struct nic_params *prm, uint32_t hos
 	n->ecn = prm->ecn ? PKT_ECT : PKT_NOT_ECT;
 	n->dcqcn = prm->cc == NIC_CC_DCQCN;
 	n->port->pfc_obey = prm->pfc;
-	evq_timer_init(&n->pace, on_pace, n);
-	evq_timer_init(&n->rto, on_rto, n);
-	evq_timer_init(&n->rx_drain, on_rx_drain, n);
-	evq_timer_init(&n->rx_refresh, on_rx_refresh, n);
+	evq_timer_init(&n->pace, on_pace, n, mctx_port_key(port->id, MCTX_PT_NIC_PACE));
+	evq_timer_init(&n->rto, on_rto, n, mctx_port_key(port->id, MCTX_PT_NIC_RTO));
+	evq_timer_init(&n->rx_drain, on_rx_drain, n, mctx_port_key(port->id, MCTX_PT_NIC_RX_DRAIN));
+	evq_timer_init(&n->rx_refresh, on_rx_refresh, n,
+		       mctx_port_key(port->id, MCTX_PT_NIC_RX_REFRESH));
 	if (n->prm->rx_buffer) {
 		/* XOFF leaves the headroom the link needs; XON two frames lower */
 		uint64_t hdrm = pfc_headroom(n->port, n->mtu);
@@ -742,8 +743,8 @@ int nic_open_qp(struct nic *n, struct flow *f)
 	}
 	n->qps[n->n_qps++] = f;
 	f->nic = n;
-	evq_timer_init(&f->cut_timer, on_cut, f);
-	evq_timer_init(&f->inc_timer, on_increase, f);
+	evq_timer_init(&f->cut_timer, on_cut, f, evq_key(MCTX_KEY_FLOW, f->id, NIC_FLOW_CUT));
+	evq_timer_init(&f->inc_timer, on_increase, f, evq_key(MCTX_KEY_FLOW, f->id, NIC_FLOW_INC));
 	dcqcn_rp_init(&f->rp, &n->prm->dcqcn, n->port->rate_bps);
 	return 0;
 }

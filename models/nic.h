@@ -62,6 +62,10 @@ struct qp_msg {
 	uint32_t tag; /* the poster's own id (a collective's step and piece) */
 };
 
+/* The timers of a flow (MCTX_KEY_FLOW): its start, its DCQCN rate cut
+ * and increase. */
+enum nic_flow_timer { NIC_FLOW_START, NIC_FLOW_CUT, NIC_FLOW_INC };
+
 /*
  * A flow: one RC queue pair from src to dst, with the requester's state
  * (at src) and the responder's (at dst). A workload flow carries one

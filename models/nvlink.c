@@ -63,7 +63,7 @@ struct nvlink *nvlink_new(struct mctx *ctx, const struct nvlink_params *p, uint3
 	nv->p = *p;
 	nv->n_gpus = n_gpus;
 	for (uint32_t i = 0; i < n_gpus; i++) {
-		evq_timer_init(&nv->gpus[i].timer, on_delivery, nv);
+		evq_timer_init(&nv->gpus[i].timer, on_delivery, nv, evq_key(MCTX_KEY_GPU, i, 0));
 		nv->gpus[i].timer.arg = i;
 	}
 	return nv;

@@ -71,6 +71,7 @@ struct sw {
 	struct sw_port *ps;
 	struct sw_counters c;
 	uint8_t enqueue_ecn; /* some port marks at enqueue: forwarding need not look otherwise */
+	gsl_rng *rng;        /* its own stream (RED marking), seeded from its node */
 };
 
 /* Whether class @tc is lossless on port @ps (PGs in, queues out). */
@@ -214,7 +215,7 @@ int sw_red_mark(const struct sw_ecn *e, uint64_t q, gsl_rng *rng)
 static void ecn_mark(struct sw *s, const struct sw_ecn *e, struct port_queue *pq, struct pkt *pkt,
 		     uint64_t q)
 {
-	if (pkt->ecn != PKT_ECT || !sw_red_mark(e, q, s->ctx->rng))
+	if (pkt->ecn != PKT_ECT || !sw_red_mark(e, q, s->rng))
 		return;
 	pkt->ecn = PKT_CE;
 	pq->ecn_marked++;
@@ -700,10 +701,13 @@ int sw_new(struct mctx *ctx, const struct sw_params *prm, uint32_t mtu, const st
 	s->ports = ports;
 	s->n_ports = tn->n_ports;
 	s->ps = calloc(s->n_ports, sizeof(*s->ps));
-	if (!s->ps) {
-		free(s);
+	/* taus2: small state (24 B a switch), fast, equidistributed (L'Ecuyer 1996) */
+	s->rng = gsl_rng_alloc(gsl_rng_taus2);
+	if (!s->ps || !s->rng) {
+		sw_free(s);
 		return -ENOMEM;
 	}
+	gsl_rng_set(s->rng, mctx_stream_seed(ctx->seed, node));
 	s->c.shared_size = shared;
 	for (uint32_t i = 0; i < s->n_ports; i++) {
 		const struct sw_port_params *own = port_own(prm, i);
@@ -738,10 +742,13 @@ int sw_new(struct mctx *ctx, const struct sw_params *prm, uint32_t mtu, const st
 			struct sw_wd *wd = &s->ps[i].wd[q];
 
 			*pg = (struct sw_pg){.sw = s, .port = i, .prio = q};
-			evq_timer_init(&pg->refresh, on_refresh, pg);
+			evq_timer_init(&pg->refresh, on_refresh, pg,
+				       mctx_port_key(p->id, MCTX_PT_PG_REFRESH + q));
 			*wd = (struct sw_wd){.sw = s, .port = i, .prio = q};
-			evq_timer_init(&wd->detect, on_wd_detect, wd);
-			evq_timer_init(&wd->restore, on_wd_restore, wd);
+			evq_timer_init(&wd->detect, on_wd_detect, wd,
+				       mctx_port_key(p->id, MCTX_PT_WD_DETECT + q));
+			evq_timer_init(&wd->restore, on_wd_restore, wd,
+				       mctx_port_key(p->id, MCTX_PT_WD_RESTORE + q));
 		}
 	}
 	*out = s;
@@ -764,6 +771,8 @@ void sw_free(struct sw *s)
 	if (!s)
 		return;
 	free(s->ps);
+	if (s->rng)
+		gsl_rng_free(s->rng);
 	free(s);
 }
 

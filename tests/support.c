@@ -127,9 +127,9 @@ void rig_init(struct rig *r, struct topo *t)
 	r->topo = t;
 	r->q = evq_new();
 	r->ctx.q = r->q;
-	r->ctx.rng = gsl_rng_alloc(gsl_rng_mt19937);
+	r->ctx.seed = 1;
 	r->ports = calloc(t->n_ports, sizeof(*r->ports));
-	cr_assert(r->q && r->ctx.rng && r->ports);
+	cr_assert(r->q && r->ports);
 	cr_assert_eq(topo_routes_build(t, &r->routes), 0);
 	for (uint32_t i = 0; i < t->n_ports; i++) {
 		const struct topo_port *tp = &t->ports[i];
@@ -151,7 +151,6 @@ void rig_run(struct rig *r, simtime_t until)
 void rig_fini(struct rig *r)
 {
 	pkt_pool_destroy(&r->ctx.pool);
-	gsl_rng_free(r->ctx.rng);
 	evq_free(r->q);
 	topo_routes_free(r->routes);
 	free(r->ports);
@@ -220,7 +219,7 @@ void rig_host_init(struct rig_host *h, struct rig *r, uint32_t port)
 	h->port = &r->ports[port];
 	h->port->ops = &rig_host_ops;
 	h->port->owner = h;
-	evq_timer_init(&h->start, rig_host_start, h);
+	evq_timer_init(&h->start, rig_host_start, h, evq_key(MCTX_KEY_RUN, port, 100));
 }
 
 void rig_host_send(struct rig_host *h, simtime_t at, uint32_t n, uint16_t payload, uint32_t dst,

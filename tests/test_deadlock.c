@@ -195,7 +195,7 @@ Test(deadlock, built_from_params_finds_the_cycle_of_stuck_queues)
 		cr_assert_eq(rig_port(&r, "s1:s0"), 2);
 		cr_assert_eq(rig_port(&r, "s2:s1"), 4);
 		/* something still to happen keeps the detector looking */
-		cr_assert_not_null(evq_post(r.q, 100000000, nothing, NULL, 0));
+		cr_assert_not_null(evq_post(r.q, 100000000, nothing, NULL, 0, 0));
 		cr_assert_eq(deadlock_start(&r.ctx, r.topo, r.ports, &p, &dl), 0);
 		rig_run(&r, 50000000);
 		rep = deadlock_report(dl);

@@ -430,17 +430,16 @@ Test(net, built_from_params_a_flow_crosses_a_switch_in_its_wire_time)
 		.link = {.rate_bps = 100000000000ULL, .delay = 10000},
 	};
 	struct evq *q = evq_new();
-	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
 	struct diag d = {0};
 	struct topo *t;
 	struct net *n;
 
-	cr_assert(q && rng);
+	cr_assert(q);
 	for (int i = 0; i < 64; i++)
 		p.sw.dscp_to_tc[i] = (uint8_t)(i >> 3);
 	dcqcn_params_default(&p.nic.dcqcn, DCQCN_MLX5);
 	cr_assert_eq(topo_build(&spec, &t, &d), 0);
-	cr_assert_eq(net_build(&p, t, q, rng, &n, &d), 0, "%s", d.msg);
+	cr_assert_eq(net_build(&p, t, q, &n, &d), 0, "%s", d.msg);
 	while (!net_done(n) && evq_step(q))
 		cr_assert_eq(n->ctx.error, 0);
 	cr_assert(net_done(n));
@@ -450,7 +449,6 @@ Test(net, built_from_params_a_flow_crosses_a_switch_in_its_wire_time)
 	cr_assert_eq(n->ctx.tot.packet_hops, 100);
 	net_free(n);
 	topo_free(t);
-	gsl_rng_free(rng);
 	evq_free(q);
 }
 

@@ -1,4 +1,4 @@
-/* Event queue: ordering, ties, cancel, re-arm, the pool, and 1M events. */
+/* Event queue: ordering, ties by key, cancel, re-arm, the pool, and 1M events. */
 #include <criterion/criterion.h>
 #include <gsl/gsl_rng.h>
 #include <stdlib.h>
@@ -24,9 +24,9 @@ Test(evq, runs_in_time_order)
 {
 	struct log l = {.q = evq_new()};
 
-	cr_assert_not_null(evq_post(l.q, 30, record, &l, 3));
-	cr_assert_not_null(evq_post(l.q, 10, record, &l, 1));
-	cr_assert_not_null(evq_post(l.q, 20, record, &l, 2));
+	cr_assert_not_null(evq_post(l.q, 30, record, &l, 3, 1));
+	cr_assert_not_null(evq_post(l.q, 10, record, &l, 1, 3));
+	cr_assert_not_null(evq_post(l.q, 20, record, &l, 2, 2));
 	while (evq_step(l.q))
 		;
 	cr_assert_eq(l.n, 3);
@@ -38,20 +38,34 @@ Test(evq, runs_in_time_order)
 	evq_free(l.q);
 }
 
-Test(evq, equal_times_run_in_insertion_order)
+/* Equal times run by key, not in the order they were scheduled: a later
+ * post with a smaller key runs first. */
+Test(evq, equal_times_run_in_key_order)
 {
 	struct log l = {.q = evq_new()};
 
 	for (uint64_t i = 0; i < 40; i++)
-		cr_assert_not_null(evq_post(l.q, i % 2 ? 100 : 50, record, &l, i));
+		cr_assert_not_null(evq_post(l.q, i % 2 ? 100 : 50, record, &l, i,
+					    evq_key(1, i, (unsigned)(40 - i))));
 	while (evq_step(l.q))
 		;
 	cr_assert_eq(l.n, 40);
 	for (size_t i = 0; i < 20; i++) {
-		cr_assert_eq(l.seen[i], 2 * i, "tie %zu broken out of order", i);
-		cr_assert_eq(l.seen[20 + i], 2 * i + 1);
+		cr_assert_eq(l.seen[i], 38 - 2 * i, "tie %zu broken out of key order", i);
+		cr_assert_eq(l.seen[20 + i], 39 - 2 * i);
 	}
 	evq_free(l.q);
+}
+
+/* A key compares by class, then timer, then owner; each field is masked to
+ * its width. */
+Test(evq, keys_compare_by_class_timer_owner)
+{
+	cr_assert_lt(evq_key(0, (1ULL << 44) - 1, 0xffff), evq_key(1, 0, 0));
+	cr_assert_lt(evq_key(3, (1ULL << 44) - 1, 1), evq_key(3, 0, 2));
+	cr_assert_lt(evq_key(3, 5, 1), evq_key(3, 6, 1));
+	cr_assert_eq(evq_key(3, 1ULL << 44, 0), evq_key(3, 0, 0));
+	cr_assert_eq(evq_key(17, 0, 0), evq_key(1, 0, 0));
 }
 
 Test(evq, cancel_removes_without_running)
@@ -59,9 +73,9 @@ Test(evq, cancel_removes_without_running)
 	struct log l = {.q = evq_new()};
 	struct evq_timer *a, *b;
 
-	a = evq_post(l.q, 10, record, &l, 1);
-	b = evq_post(l.q, 20, record, &l, 2);
-	cr_assert_not_null(evq_post(l.q, 30, record, &l, 3));
+	a = evq_post(l.q, 10, record, &l, 1, 1);
+	b = evq_post(l.q, 20, record, &l, 2, 2);
+	cr_assert_not_null(evq_post(l.q, 30, record, &l, 3, 3));
 	evq_cancel(l.q, b);
 	evq_cancel(l.q, a);
 	cr_assert_eq(evq_size(l.q), 1);
@@ -77,10 +91,10 @@ Test(evq, rearm_moves_a_pending_timer)
 	struct log l = {.q = evq_new()};
 	struct evq_timer t;
 
-	evq_timer_init(&t, record, &l);
+	evq_timer_init(&t, record, &l, 0);
 	t.arg = 9;
 	cr_assert_eq(evq_arm(l.q, &t, 100), 0);
-	cr_assert_not_null(evq_post(l.q, 50, record, &l, 1));
+	cr_assert_not_null(evq_post(l.q, 50, record, &l, 1, 1));
 	cr_assert_eq(evq_arm(l.q, &t, 10), 0); /* earlier */
 	cr_assert_eq(evq_size(l.q), 2);
 	cr_assert_eq(evq_peek(l.q), 10);
@@ -100,7 +114,7 @@ Test(evq, rearm_moves_a_pending_timer)
 struct chk {
 	struct evq *q;
 	simtime_t last;
-	uint64_t last_seq_key;
+	uint64_t last_key;
 	size_t n;
 	int bad;
 };
@@ -110,10 +124,10 @@ static void check_order(void *obj, uint64_t arg)
 	struct chk *c = obj;
 	simtime_t now = evq_now(c->q);
 
-	if (now < c->last || (now == c->last && arg < c->last_seq_key))
+	if (now < c->last || (now == c->last && arg < c->last_key))
 		c->bad++;
 	c->last = now;
-	c->last_seq_key = arg;
+	c->last_key = arg;
 	c->n++;
 }
 
@@ -124,14 +138,16 @@ Test(evq, million_random_events_pop_in_order, .timeout = 60)
 	const size_t n = 1000000;
 
 	gsl_rng_set(r, 42);
-	/* arg is the insertion index: among equal times it must increase */
+	/* arg is the key, falling as they are posted: among equal times it
+	 * must increase */
 	for (size_t i = 0; i < n; i++)
-		cr_assert_not_null(evq_post(c.q, gsl_rng_uniform_int(r, 100000), check_order, &c, i));
+		cr_assert_not_null(
+		    evq_post(c.q, gsl_rng_uniform_int(r, 100000), check_order, &c, n - i, n - i));
 	cr_assert_eq(evq_size(c.q), n);
 	while (evq_step(c.q))
 		;
 	cr_assert_eq(c.n, n);
-	cr_assert_eq(c.bad, 0, "%d events out of (time, seq) order", c.bad);
+	cr_assert_eq(c.bad, 0, "%d events out of (time, key) order", c.bad);
 	gsl_rng_free(r);
 	evq_free(c.q);
 }
@@ -166,7 +182,7 @@ Test(evq, rearm_and_cancel_churn_keeps_heap_valid)
 	struct churn c = {.q = evq_new(), .r = gsl_rng_alloc(gsl_rng_mt19937)};
 
 	for (size_t i = 0; i < 64; i++) {
-		evq_timer_init(&c.t[i], churn_fire, &c);
+		evq_timer_init(&c.t[i], churn_fire, &c, i);
 		c.t[i].arg = i;
 		cr_assert_eq(evq_arm(c.q, &c.t[i], i), 0);
 	}
@@ -201,9 +217,9 @@ Test(evq, a_timer_rearmed_from_its_callback_fires_again)
 	struct self s = {.q = evq_new()};
 	struct log other = {.q = s.q};
 
-	evq_timer_init(&s.t, self_fire, &s);
+	evq_timer_init(&s.t, self_fire, &s, 0);
 	cr_assert_eq(evq_arm(s.q, &s.t, 10), 0);
-	cr_assert_not_null(evq_post(s.q, 12, record, &other, 0));
+	cr_assert_not_null(evq_post(s.q, 12, record, &other, 0, 1));
 	while (evq_step(s.q))
 		;
 	cr_assert_eq(s.fired, 3);
@@ -217,14 +233,17 @@ Test(evq, a_timer_rearmed_from_its_callback_fires_again)
  * The queue's two levels (calendar buckets near, a heap beyond) and its
  * resizing must not change the order: phases of very dense events (gaps of
  * a few ps), sparse ones (ms apart) and near events mixed with far timers
- * (1 s ahead), with moves and cancels, always fire in (time, seq) order.
+ * (1 s ahead), with moves and cancels, always fire in (time, key) order:
+ * among events of one time, by key, except that one armed for the present
+ * instant by an event of it runs after that event, whatever its key.
  */
 struct phases {
 	struct evq *q;
 	gsl_rng *r;
 	struct evq_timer t[1000];
+	simtime_t armed_at[1000];
 	simtime_t last;
-	uint64_t last_seq;
+	uint64_t last_key;
 	size_t fired, bad;
 };
 
@@ -246,31 +265,35 @@ static void phase_fire(void *obj, uint64_t arg)
 	struct phases *p = obj;
 	simtime_t now = evq_now(p->q);
 
-	if (now < p->last || (now == p->last && p->t[arg].seq <= p->last_seq) ||
+	if (now < p->last ||
+	    (now == p->last && p->t[arg].key < p->last_key && p->armed_at[arg] < now) ||
 	    now != p->t[arg].when)
 		p->bad++;
 	p->last = now;
-	p->last_seq = p->t[arg].seq;
+	p->last_key = p->t[arg].key;
 	if (++p->fired >= 300000)
 		return;
+	p->armed_at[arg] = now;
 	p->bad += evq_arm(p->q, &p->t[arg], now + phase_delay(p)) != 0;
 	if (!gsl_rng_uniform_int(p->r, 8)) {
 		size_t k = gsl_rng_uniform_int(p->r, 1000);
 
 		if (evq_pending(p->q, &p->t[k]) && gsl_rng_uniform_int(p->r, 2))
 			evq_cancel(p->q, &p->t[k]);
-		else
+		else {
+			p->armed_at[k] = now;
 			p->bad += evq_arm(p->q, &p->t[k], now + phase_delay(p)) != 0;
+		}
 	}
 }
 
-Test(evq, dense_sparse_and_far_phases_keep_time_and_insertion_order)
+Test(evq, dense_sparse_and_far_phases_keep_time_and_key_order)
 {
 	struct phases p = {.q = evq_new(), .r = gsl_rng_alloc(gsl_rng_mt19937)};
 	size_t pending = 0;
 
 	for (size_t i = 0; i < 1000; i++) {
-		evq_timer_init(&p.t[i], phase_fire, &p);
+		evq_timer_init(&p.t[i], phase_fire, &p, (i * 7919) % 1000); /* keys shuffled */
 		p.t[i].arg = i;
 		cr_assert_eq(evq_arm(p.q, &p.t[i], gsl_rng_uniform_int(p.r, 50)), 0);
 	}

@@ -44,7 +44,7 @@ Test(oom, an_arm_that_cannot_grow_the_heap_fails_and_changes_nothing)
 	cr_assert_not_null(q);
 	/* the far heap starts with room for 256; 1 ms is beyond the calendar */
 	for (int i = 0; i < 257; i++)
-		evq_timer_init(&t[i], count, &fired);
+		evq_timer_init(&t[i], count, &fired, i);
 	for (int i = 0; i < 256; i++)
 		cr_assert_eq(evq_arm(q, &t[i], FAR + (simtime_t)i), 0);
 	failalloc_set(1, 0);
@@ -70,16 +70,16 @@ Test(oom, a_post_that_cannot_grow_the_pool_or_the_heap_returns_null)
 
 	cr_assert_not_null(q);
 	failalloc_set(1, 0); /* the pool's first chunk */
-	cr_assert_null(evq_post(q, 10, count, &fired, 0));
+	cr_assert_null(evq_post(q, 10, count, &fired, 0, 0));
 	cr_assert_eq(evq_size(q), 0);
 	for (int i = 0; i < 256; i++)
-		cr_assert_not_null(evq_post(q, FAR, count, &fired, 0));
+		cr_assert_not_null(evq_post(q, FAR, count, &fired, 0, (uint64_t)i));
 	failalloc_set(1, 0); /* the far heap, full at 256 */
-	cr_assert_null(evq_post(q, FAR, count, &fired, 0));
+	cr_assert_null(evq_post(q, FAR, count, &fired, 0, 256));
 	cr_assert_eq(failalloc_failed(), 1);
 	cr_assert_eq(evq_size(q), 256);
 	failalloc_set(0, 0);
-	cr_assert_not_null(evq_post(q, FAR + 20, count, &fired, 0));
+	cr_assert_not_null(evq_post(q, FAR + 20, count, &fired, 0, 0));
 	while (evq_step(q))
 		;
 	cr_assert_eq(fired, 257);

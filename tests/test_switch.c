@@ -955,7 +955,7 @@ Test(switch, built_from_params_xoff_on_the_crossing_packet_and_xon_after_the_dra
 	cr_assert_eq(sw_pg(s, 0, 3)->headroom, 25 * 1062);
 	cr_assert_eq(h2.rx_packets, 0);
 
-	cr_assert_not_null(evq_post(r.q, resume, send_resume, h2.port, 3));
+	cr_assert_not_null(evq_post(r.q, resume, send_resume, h2.port, 3, evq_key(MCTX_KEY_RUN, 0, 200)));
 	rig_run(&r, SIMTIME_NEVER);
 	unpaused = resume + pause + resp;
 	cr_assert_eq(seen.first[sw_h2][PFC_EV_UNPAUSED], unpaused);

@@ -8,7 +8,6 @@
  */
 #include <criterion/criterion.h>
 
-#include <gsl/gsl_rng.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,7 +19,6 @@
 struct fab {
 	struct topo *t;
 	struct evq *q;
-	gsl_rng *rng;
 	struct net *n;
 };
 
@@ -82,11 +80,10 @@ static void fab_run(struct fab *f, const struct sw_params *sw, uint32_t hosts, u
 		flows[i] = (struct wl_flow){
 		    .src = i, .dst = hosts - 1, .bytes = bytes, .dscp = 26, .priority = 3};
 	f->q = evq_new();
-	f->rng = gsl_rng_alloc(gsl_rng_mt19937);
-	cr_assert(f->q && f->rng);
+	cr_assert(f->q);
 	dcqcn_params_default(&p.nic.dcqcn, DCQCN_MLX5);
 	cr_assert_eq(topo_build(&spec, &f->t, &d), 0);
-	cr_assert_eq(net_build(&p, f->t, f->q, f->rng, &f->n, &d), 0, "%s", d.msg);
+	cr_assert_eq(net_build(&p, f->t, f->q, &f->n, &d), 0, "%s", d.msg);
 	while (!net_done(f->n) && evq_step(f->q))
 		cr_assert_eq(f->n->ctx.error, 0);
 }
@@ -95,7 +92,6 @@ static void fab_free(struct fab *f)
 {
 	net_free(f->n);
 	topo_free(f->t);
-	gsl_rng_free(f->rng);
 	evq_free(f->q);
 }
 

@@ -54,7 +54,7 @@ int main(int argc, char **argv)
 			return 1;
 		gsl_rng_set(b.r, 1);
 		for (size_t i = 0; i < sizes[k]; i++) {
-			evq_timer_init(&t[i], hold, &b);
+			evq_timer_init(&t[i], hold, &b, i);
 			t[i].arg = (uint64_t)(uintptr_t)&t[i];
 			if (evq_arm(b.q, &t[i], gsl_rng_uniform_int(b.r, 2000000)))
 				return 1;

@@ -1,11 +1,11 @@
 /*
- * evq: a two-level event queue ordered by (when, seq), plus a pool of
+ * evq: a two-level event queue ordered by (when, key), plus a pool of
  * one-off events.
  *
  * Near events sit in a calendar (Brown, "Calendar queues", CACM 1988): a
  * circular array of buckets of 2^shift ps each, covering the window
  * [cur, cur + nb) of bucket numbers from the bucket of the clock; a bucket
- * is a list sorted by (when, seq), and a two-level bitmap finds the next
+ * is a list sorted by (when, key), and a two-level bitmap finds the next
  * non-empty bucket. Events beyond the window wait in a binary min-heap
  * (the far heap) and move into the calendar as the window reaches them, so
  * every calendar event is earlier than every heap event. Every 4096 events
@@ -44,7 +44,7 @@
 
 struct evq_entry {
 	simtime_t when;
-	struct evq_timer *t; /* holds the tie-breaking sequence number */
+	struct evq_timer *t; /* holds the tie-breaking key */
 };
 
 struct pool_chunk {
@@ -57,7 +57,7 @@ struct evq {
 	struct evq_entry *heap;
 	size_t n_heap, cap;
 	/* the calendar: bucket[i] is the earliest of a circular list sorted by
-	 * (when, seq) whose last is bucket[i]->prev; bit i of bits says it is
+	 * (when, key) whose last is bucket[i]->prev; bit i of bits says it is
 	 * non-empty, bit j of sum that bits[j] is not 0 */
 	struct evq_timer **bucket;
 	uint64_t *bits, *sum;
@@ -69,7 +69,6 @@ struct evq {
 	size_t n;	       /* pending: n_heap + n_wheel */
 
 	simtime_t now;
-	uint64_t seq;
 	uint64_t fired;
 	size_t peak;
 	simtime_t adapt_from;	   /* the clock at the last width check */
@@ -81,14 +80,14 @@ struct evq {
 
 static inline int before(const struct evq_timer *a, const struct evq_timer *b)
 {
-	return a->when < b->when || (a->when == b->when && a->seq < b->seq);
+	return a->when < b->when || (a->when == b->when && a->key < b->key);
 }
 
 /* ---- the far heap ---- */
 
 static inline int entry_before(const struct evq_entry *a, const struct evq_entry *b)
 {
-	return a->when < b->when || (a->when == b->when && a->t->seq < b->t->seq);
+	return a->when < b->when || (a->when == b->when && a->t->key < b->t->key);
 }
 
 static inline void place(struct evq *q, size_t i, struct evq_entry e)
@@ -198,7 +197,7 @@ static unsigned wheel_put(struct evq *q, struct evq_timer *t)
 		q->sum[i >> 12] |= 1ULL << ((i >> 6) & 63);
 		return 0;
 	}
-	/* from the last: new events mostly go last (their seq is the largest) */
+	/* from the last: new events mostly go last (they are mostly the latest) */
 	for (p = h->prev; before(t, p); p = p->prev) {
 		steps++;
 		if (p == h) {
@@ -207,6 +206,7 @@ static unsigned wheel_put(struct evq *q, struct evq_timer *t)
 			break;
 		}
 	}
+	assert((p->when != t->when || p->key != t->key) && "two pending timers share a time and key");
 	t->prev = p;
 	t->next = p->next;
 	p->next->prev = t;
@@ -308,7 +308,7 @@ static void rebuild(struct evq *q, size_t nb, unsigned shift)
 	q->n_wheel = 0;
 	q->min = NULL;
 	/*
-	 * The old calendar's events in (time, seq) order (its buckets from the
+	 * The old calendar's events in (time, key) order (its buckets from the
 	 * clock's on, each list in order): each goes last in its new bucket,
 	 * with no list to walk, or to the heap when beyond the new window.
 	 */
@@ -433,7 +433,6 @@ int evq_arm(struct evq *q, struct evq_timer *t, simtime_t when)
 		q->peak = q->n;
 	}
 	t->when = when;
-	t->seq = q->seq++;
 	q->armed++;
 	if (!q->nb || !in_window(q, when)) {
 		q->far++;
@@ -462,7 +461,8 @@ void evq_cancel(struct evq *q, struct evq_timer *t)
 		pool_put(q, t);
 }
 
-struct evq_timer *evq_post(struct evq *q, simtime_t when, evq_fn fn, void *obj, uint64_t arg)
+struct evq_timer *evq_post(struct evq *q, simtime_t when, evq_fn fn, void *obj, uint64_t arg,
+			   uint64_t key)
 {
 	struct evq_timer *t;
 
@@ -474,7 +474,7 @@ struct evq_timer *evq_post(struct evq *q, simtime_t when, evq_fn fn, void *obj, 
 		c->next = q->chunks;
 		q->chunks = c;
 		for (size_t i = 0; i < POOL_CHUNK; i++) {
-			evq_timer_init(&c->ev[i], NULL, NULL);
+			evq_timer_init(&c->ev[i], NULL, NULL, 0);
 			c->ev[i].pooled = 1;
 			pool_put(q, &c->ev[i]);
 		}
@@ -484,6 +484,7 @@ struct evq_timer *evq_post(struct evq *q, simtime_t when, evq_fn fn, void *obj, 
 	t->fn = fn;
 	t->obj = obj;
 	t->arg = arg;
+	t->key = key;
 	if (evq_arm(q, t, when)) {
 		pool_put(q, t);
 		return NULL;

@@ -3,13 +3,15 @@
  *
  * Objects embed a `struct evq_timer` and re-arm it (one timer per link,
  * port, pacer, sampler), as libuv embeds its heap node in the timer; one-off
- * events come from a pool with a free list (evq_post). The queue is an
- * implicit d-ary min-heap ordered by (time, insertion sequence): equal-time
- * events run in the order they were scheduled, so a run is reproducible bit
- * for bit. A timer knows its heap slot, so cancel and re-arm are O(log n)
- * without scanning. Known weakness: a heap costs O(log n) per operation and
- * its cache misses grow with n; the models keep n at O(links + timers), not
- * O(packets), which is what keeps it fast (README, "Event core").
+ * events come from a pool with a free list (evq_post). The queue is
+ * ordered by (time, key): a timer's key is fixed when it is made, from what
+ * owns it (evq_key: a class, the owner's id, which of its timers), so that
+ * equal-time events run in an order that depends neither on when they were
+ * scheduled nor on which other events a process holds: a run is
+ * reproducible bit for bit, and a fabric split over several processes runs
+ * its events in the same order as one process does. Two timers pending at
+ * the same time must not share a key. A timer knows its place, so cancel
+ * and re-arm never scan (the structure: evq.c).
  */
 #ifndef ROCESIM_EVQ_H
 #define ROCESIM_EVQ_H
@@ -23,7 +25,7 @@ typedef void (*evq_fn)(void *obj, uint64_t arg);
 
 struct evq_timer {
 	simtime_t when;
-	uint64_t seq;    /* insertion order, breaks ties between equal times */
+	uint64_t key;    /* orders equal times (evq_key) */
 	evq_fn fn;
 	void *obj;
 	uint64_t arg;
@@ -38,11 +40,24 @@ struct evq;
 struct evq *evq_new(void);
 void evq_free(struct evq *q);
 
-/* Prepare an embedded timer; it is not pending until armed. */
-static inline void evq_timer_init(struct evq_timer *t, evq_fn fn, void *obj)
+/*
+ * A key: @cls (0-15) the kind of owner, @id (below 2^44) the owner among
+ * them, @sub (below 2^16) which of its timers. Keys compare as integers:
+ * by class, then timer, then owner, so that at one instant every owner's
+ * timer of one kind runs before any of the next kind (every transmitter
+ * that finishes a packet before any packet that arrives, say).
+ */
+static inline uint64_t evq_key(unsigned cls, uint64_t id, unsigned sub)
+{
+	return ((uint64_t)(cls & 15) << 60) | ((uint64_t)(sub & 0xffff) << 44) |
+	       (id & ((1ULL << 44) - 1));
+}
+
+/* Prepare an embedded timer with its @key; it is not pending until armed. */
+static inline void evq_timer_init(struct evq_timer *t, evq_fn fn, void *obj, uint64_t key)
 {
 	t->when = 0;
-	t->seq = 0;
+	t->key = key;
 	t->fn = fn;
 	t->obj = obj;
 	t->arg = 0;
@@ -65,10 +80,11 @@ int evq_pending(const struct evq *q, const struct evq_timer *t);
 __attribute__((warn_unused_result)) int evq_arm(struct evq *q, struct evq_timer *t, simtime_t when);
 /* Unschedule @t if pending; a pooled event goes back to the pool. */
 void evq_cancel(struct evq *q, struct evq_timer *t);
-/* A one-off event from the pool; returns it (cancellable), or NULL when
- * out of memory. */
+/* A one-off event from the pool, ordered among equal times by @key;
+ * returns it (cancellable), or NULL when out of memory. */
 __attribute__((warn_unused_result)) struct evq_timer *evq_post(struct evq *q, simtime_t when,
-							       evq_fn fn, void *obj, uint64_t arg);
+							       evq_fn fn, void *obj, uint64_t arg,
+							       uint64_t key);
 
 /* Time of the earliest pending event, or SIMTIME_NEVER. */
 simtime_t evq_peek(struct evq *q);

@@ -139,12 +139,10 @@ int sim_init(struct sim *sim, struct scenario *s, struct diag *d)
 	if ((err = check_hosts(sim, d)) || (err = scn_resolve(s, sim->topo, d)))
 		return err;
 	sim->q = evq_new();
-	sim->rng = gsl_rng_alloc(gsl_rng_mt19937);
-	if (!sim->q || !sim->rng)
+	if (!sim->q)
 		return -ENOMEM;
-	gsl_rng_set(sim->rng, (unsigned long)s->seed);
 	net_params_of(s, &p);
-	err = net_build(&p, sim->topo, sim->q, sim->rng, &sim->net, d);
+	err = net_build(&p, sim->topo, sim->q, &sim->net, d);
 	if (err == -EINVAL)
 		scn_locate(s, d);
 	if (!err && s->out.sample)
@@ -179,7 +177,8 @@ int sim_run(struct sim *sim, FILE *series, FILE *qp_rates, FILE *pfc_events, int
 	if (series) {
 		fprintf(series, "time_us,port,priority,queue_bytes,pg_bytes,headroom_bytes\n");
 		if (s->out.sample) {
-			evq_timer_init(&sim->sampler, series_sample, sim);
+			evq_timer_init(&sim->sampler, series_sample, sim,
+				       evq_key(MCTX_KEY_RUN, 0, 0));
 			mctx_fail(&sim->net->ctx, evq_arm(q, &sim->sampler, 0));
 		}
 	}
@@ -239,8 +238,6 @@ void sim_fini(struct sim *sim)
 {
 	cbd_result_free(&sim->cbd);
 	net_free(sim->net);
-	if (sim->rng)
-		gsl_rng_free(sim->rng);
 	evq_free(sim->q);
 	series_fini(sim);
 	topo_free(sim->topo);

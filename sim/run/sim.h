@@ -7,7 +7,6 @@
 #ifndef ROCESIM_SIM_H
 #define ROCESIM_SIM_H
 
-#include <gsl/gsl_rng.h>
 #include <signal.h>
 #include <stdio.h>
 
@@ -32,7 +31,6 @@ struct sim {
 	struct scenario *scn;
 	struct topo *topo;
 	struct evq *q;
-	gsl_rng *rng;
 	struct net *net;
 
 	FILE *series;          /* time-series CSV, or NULL */
