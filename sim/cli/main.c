@@ -15,6 +15,7 @@
 #include "sim/cli/cli.h"
 #include "sim/cli/run_ci.h"
 #include "sim/run/outdir.h"
+#include "sim/run/partition.h"
 #include "sim/run/results.h"
 #include "sim/config/scenario.h"
 #include "sim/run/sim.h"
@@ -27,6 +28,7 @@ static const char usage[] =
 	"usage: rocesim run SCENARIO.yaml [-o OUTDIR] [--with OVERLAY.yaml]...\n"
 	"                    [--set KEY=VALUE]... [--seed N] [--progress] [--quiet]\n"
 	"                    [--baseline DIR [--tolerance M=X]...] [--junit FILE]\n"
+	"       rocesim run SCENARIO.yaml --partition N [--with ...] [--set ...]\n"
 	"       rocesim sweep SCENARIO.yaml [--vary KEY=V1,V2,...|KEY=LO..HI:N|KEY=LO..HI:xF]...\n"
 	"                    [--zip] [--variant NAME=OVERLAY.yaml]...\n"
 	"                    [--seeds N | --seed-list S1,...] [-j N] [-o DIR]\n"
@@ -44,7 +46,10 @@ static const char usage[] =
 	"       rocesim compare BASE NEW [--tolerance METRIC=PCT%|METRIC=ABS]...\n"
 	"                       [--metrics M,...] [--junit FILE] [--markdown FILE]\n"
 	"                       [--json] [--force]\n"
-	"       rocesim --help | --version          (rocesim VERB --help for each verb)\n"
+	"       rocesim --help | --version          (rocesim VERB --help for each verb)\n";
+
+/* The rest of `rocesim --help` (and of `rocesim run --help`). */
+static const char run_help[] =
 	"\n"
 	"Simulates the RoCEv2 fabric described by SCENARIO.yaml and writes\n"
 	"OUTDIR/results.json (default OUTDIR: out/<scenario name>), unless\n"
@@ -67,6 +72,9 @@ static const char usage[] =
 	"                     payload delivered, flows and collectives done), events/s\n"
 	"                     and the time left, and a last line when the run ends\n"
 	"  --quiet            print nothing on stdout\n"
+	"  --partition N      show how the fabric splits into N parts for a parallel run\n"
+	"                     (switches, hosts and ports per part, the links cut, the\n"
+	"                     lookahead they allow) and stop: nothing is run or written\n"
 	RUN_CI_USAGE
 	"\n"
 	"A run owns these four files in OUTDIR and the pictures `rocesim plot` draws\n"
@@ -91,6 +99,7 @@ struct run_args {
 	const char **withs; /* overlays, in order */
 	size_t n_withs;
 	int progress, quiet;
+	uint32_t partition; /* --partition N: show the split, run nothing */
 	struct run_ci ci; /* --baseline, --tolerance, --junit */
 };
 
@@ -147,6 +156,45 @@ static int report_interrupt(const struct sim *sim, const char *dir)
 			"%s left as it was\n",
 			signal_name(sig), dir);
 	return 128 + sig;
+}
+
+/* --partition N: the split of @sim's fabric into @n parts, on stdout. */
+static int show_partition(const struct sim *sim, uint32_t n)
+{
+	const struct topo *t = sim->topo;
+	struct partition p;
+	struct diag d = {0};
+	int err = part_build(t, n, &p, &d);
+
+	if (err == -ENOMEM) {
+		fputs("rocesim: out of memory\n", stderr);
+		return EXIT_INPUT;
+	}
+	if (err) {
+		scn_locate(sim->scn, &d);
+		fprintf(stderr, "rocesim: ");
+		diag_print(&d, stderr);
+		return EXIT_INPUT;
+	}
+	printf("partition of %s into %u part%s (%s", sim->scn->name, n, n == 1 ? "" : "s",
+	       part_method_str(p.method));
+	if (p.method == PART_GROUPS)
+		printf(": %u groups", p.n_groups);
+	printf(")\n  %-6s %9s %7s %7s %10s\n", "part", "switches", "hosts", "ports", "cut links");
+	for (uint32_t k = 0; k < n; k++) {
+		struct part_load l;
+
+		part_load(&p, t, k, &l);
+		printf("  %-6u %9u %7u %7u %10u\n", k, l.switches, l.hosts, l.ports, l.cut);
+	}
+	if (p.n_cut)
+		printf("  cut        %u of %u links; lookahead %.3f ns (%s, the cut link with the "
+		       "least propagation delay)\n",
+		       p.n_cut, t->n_links, simtime_to_us(p.lookahead) * 1e3, t->links[p.cut_min].name);
+	else
+		printf("  cut        no link; the part runs alone\n");
+	part_free(&p);
+	return 0;
 }
 
 /* Is output @i written by a run of @s? */
@@ -208,6 +256,11 @@ static int cmd_run(const struct run_args *a)
 		}
 		sim_fini(&sim);
 		return EXIT_INPUT;
+	}
+	if (a->partition) {
+		rc = show_partition(&sim, a->partition);
+		sim_fini(&sim);
+		return rc;
 	}
 	/* the inputs' digests as they were loaded, not as they are after the run */
 	prov = res_provenance(sim.scn, &(struct res_prov_in){.overlays = a->withs,
@@ -324,6 +377,7 @@ int main(int argc, char **argv)
 		return cli_usage_error("rocesim: ", usage, "%s", "a verb is needed");
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
 		fputs(usage, stdout);
+		fputs(run_help, stdout);
 		return 0;
 	}
 	if (!strcmp(argv[1], "--version")) {
@@ -393,8 +447,22 @@ int main(int argc, char **argv)
 			}
 		} else if (!strcmp(o, "--progress")) {
 			a.progress = 1;
+		} else if (!strcmp(o, "--partition")) {
+			char *end;
+			unsigned long n = has_next ? strtoul(argv[i + 1], &end, 10) : 0;
+
+			if (!n || *end || n > 65536 || argv[i + 1][0] == '-')
+				rc = cli_usage_error("rocesim: ", usage,
+						     "%s needs a number of parts from 1 to 65536", o);
+			else
+				a.partition = (uint32_t)n;
+			i++;
 		} else if (!strcmp(o, "--quiet") || !strcmp(o, "-q")) {
 			a.quiet = 1;
+		} else if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
+			fputs(usage, stdout);
+			fputs(run_help, stdout);
+			rc = 0;
 		} else if ((ci = run_ci_arg(&a.ci, argc, argv, &i, usage)) >= 0) {
 			rc = ci ? ci : -1;
 		} else {
