@@ -142,6 +142,9 @@ int sim_init(struct sim *sim, struct scenario *s, struct diag *d)
 	if (!sim->q)
 		return -ENOMEM;
 	net_params_of(s, &p);
+	for (uint32_t l = 0; l < sim->topo->n_links; l++)
+		if (sim->topo->links[l].delay > sim->settle)
+			sim->settle = sim->topo->links[l].delay;
 	err = net_build(&p, sim->topo, sim->q, &sim->net, d);
 	if (err == -EINVAL)
 		scn_locate(s, d);
@@ -156,6 +159,14 @@ static void log_pfc(void *ctx, simtime_t t, uint32_t port, uint8_t prio, enum pf
 
 	fprintf(sim->pfc_events, "%.6f,%s,%u,%s\n", simtime_to_us(t), sim->topo->ports[port].name,
 		prio, pfc_event_str(ev));
+}
+
+void sim_workload_done(struct sim *sim, simtime_t at)
+{
+	sim->end = SIM_END_DONE;
+	sim->done_at = at;
+	if (sim->settle < sim->scn->stop - at)
+		sim->until = at + sim->settle;
 }
 
 int sim_run(struct sim *sim, FILE *series, FILE *qp_rates, FILE *pfc_events, int progress)
@@ -183,6 +194,7 @@ int sim_run(struct sim *sim, FILE *series, FILE *qp_rates, FILE *pfc_events, int
 		}
 	}
 	sim->end = SIM_END_IDLE;
+	sim->until = s->stop;
 	for (;;) {
 		simtime_t next;
 
@@ -195,17 +207,14 @@ int sim_run(struct sim *sim, FILE *series, FILE *qp_rates, FILE *pfc_events, int
 			sim->end = SIM_END_DEADLOCK;
 			break;
 		}
-		if (net_done(sim->net)) {
-			sim->end = SIM_END_DONE;
-			break;
-		}
+		if (sim->end != SIM_END_DONE && net_done(sim->net))
+			sim_workload_done(sim, evq_now(q));
 		next = evq_peek(q);
-		if (next == SIMTIME_NEVER) {
-			sim->end = SIM_END_IDLE;
-			break;
-		}
-		if (next > s->stop) {
-			sim->end = SIM_END_STOP;
+		if (next == SIMTIME_NEVER)
+			break; /* done, or idle with the workload unfinished */
+		if (next > sim->until) {
+			if (sim->end != SIM_END_DONE)
+				sim->end = SIM_END_STOP;
 			break;
 		}
 		if (s->max_events && evq_fired(q) >= s->max_events) {

@@ -41,8 +41,17 @@ struct sim {
 
 	struct cbd_result cbd; /* static deadlock analysis of the workload's routes */
 
+	/*
+	 * When the workload completes (done_at), the run goes on for the
+	 * longest propagation delay of the fabric (settle), so that what is on
+	 * the wires lands (the last ACKs, CNPs, PAUSE frames), then ends: a
+	 * bound every process of a parallel run reaches in the same place,
+	 * whichever learns of the completion last (see par.h). until is the
+	 * last time whose events run: stop, or done_at + settle.
+	 */
+	simtime_t settle, done_at, until;
 	enum sim_end end;
-	simtime_t end_time;
+	simtime_t end_time; /* stop; or the last event's time */
 	double wall_s;
 	uint64_t events;
 	int progress;
@@ -64,6 +73,8 @@ int sim_init(struct sim *sim, struct scenario *s, struct diag *d);
  * once with SIM_END_ERROR. */
 int sim_run(struct sim *sim, FILE *series, FILE *qp_rates, FILE *pfc_events, int progress);
 void sim_fini(struct sim *sim);
+/* The workload of @sim completed at @at: end within sim.settle of it. */
+void sim_workload_done(struct sim *sim, simtime_t at);
 
 /* How far the workload is, for --progress. */
 struct sim_progress {
