@@ -99,6 +99,22 @@ static void lose(struct port *p, struct pkt *pkt)
 	pkt_free(&c->pool, pkt);
 }
 
+/*
+ * @pkt, whose pkt->t is its arrival, goes on @p's wire. The arrival is
+ * kept by the packet ahead of it on the wire (read when that one arrives,
+ * from a cache line the arrival reads anyway), or by the link's timer when
+ * the wire is empty: arriving never reads the next packet, which on a
+ * large fabric is a cache miss per hop.
+ */
+static void wire_push(struct port *p, struct pkt *pkt)
+{
+	if (!p->wire.head)
+		mctx_arm(p->ctx, &p->arrive, pkt->t);
+	else
+		p->wire.tail->t = pkt->t;
+	pktq_push(&p->wire, pkt);
+}
+
 /* The last bit left: the packet propagates; the transmitter takes the next. */
 static void on_tx_done(void *obj, uint64_t arg)
 {
@@ -118,19 +134,70 @@ static void on_tx_done(void *obj, uint64_t arg)
 	p->tx_bytes += pkt->frame;
 	c->tot.packet_hops++;
 	c->tot.data_hops += pkt->kind == PKT_DATA;
-	/*
-	 * The arrival is kept by the packet ahead of it on the wire (read when
-	 * that one arrives, from a cache line the arrival reads anyway), or by
-	 * the link's timer when the wire is empty: arriving never reads the
-	 * next packet, which on a large fabric is a cache miss per hop.
-	 */
 	pkt->t = evq_now(c->q) + p->delay;
-	if (!p->wire.head)
-		mctx_arm(c, &p->arrive, pkt->t);
-	else
-		p->wire.tail->t = pkt->t;
-	pktq_push(&p->wire, pkt);
+	if (p->remote) {
+		/* the far end's part puts it on its copy of this wire */
+		c->part->cross(c->part->ctx, p, pkt);
+		pkt_free(&c->pool, pkt);
+	} else {
+		wire_push(p, pkt);
+	}
 	port_kick(p);
+}
+
+int port_wire_in(struct port *p, const struct pkt *in)
+{
+	struct pkt *pkt = pkt_alloc(&p->ctx->pool);
+
+	if (!pkt)
+		return -ENOMEM;
+	*pkt = *in;
+	if (!p->up)
+		lose(p, pkt); /* it was on the wire when the link went down */
+	else
+		wire_push(p, pkt);
+	return 0;
+}
+
+static uint64_t max64(uint64_t a, uint64_t b)
+{
+	return a > b ? a : b;
+}
+
+void port_absorb(struct port *dst, const struct port *src)
+{
+	dst->rx_packets += src->rx_packets;
+	dst->rx_bytes += src->rx_bytes;
+	dst->paused |= src->paused;
+	dst->queued_bytes += src->queued_bytes;
+	dst->qversion += src->qversion;
+	dst->tx_packets += src->tx_packets;
+	dst->tx_bytes += src->tx_bytes;
+	dst->busy_time += src->busy_time;
+	dst->lost_packets += src->lost_packets;
+	dst->lost_bytes += src->lost_bytes;
+	for (int i = 0; i < PKT_PRIORITIES; i++) {
+		struct port_queue *q = &dst->queue[i];
+		const struct port_queue *s = &src->queue[i];
+		struct port_pfc *f = &dst->pfc[i];
+		const struct port_pfc *g = &src->pfc[i];
+
+		q->bytes += s->bytes;
+		q->max_bytes = max64(q->max_bytes, s->max_bytes);
+		q->drops += s->drops;
+		q->drop_bytes += s->drop_bytes;
+		q->tx_packets += s->tx_packets;
+		q->tx_bytes += s->tx_bytes;
+		q->ecn_marked += s->ecn_marked;
+		q->last_dequeue = max64(q->last_dequeue, s->last_dequeue);
+		f->tx_pause += g->tx_pause;
+		f->tx_resume += g->tx_resume;
+		f->rx_pause += g->rx_pause;
+		f->rx_resume += g->rx_resume;
+		f->paused_time += g->paused_time;
+		f->paused_until = max64(f->paused_until, g->paused_until);
+		f->paused_since = max64(f->paused_since, g->paused_since);
+	}
 }
 
 /*

@@ -73,6 +73,7 @@ struct port {
 	uint8_t up;
 	uint8_t paused;      /* PFC: priorities stopped by the peer now */
 	uint8_t nonempty;    /* bit p set while queue[p] holds packets */
+	uint8_t remote;      /* its peer is in another part of a split fabric */
 
 	/* transmitter */
 	struct pkt *tx_pkt;
@@ -105,6 +106,16 @@ void port_kick(struct port *p);
 /* Queue a PFC frame for @prio: @quanta 0 is a RESUME. 0 or -ENOMEM. */
 __attribute__((warn_unused_result)) int port_send_pause(struct port *p, uint8_t prio,
 							uint16_t quanta);
+/* A packet from another part (mctx_part.cross) enters @p's wire, to
+ * reach @p's peer at pkt->t. 0 or -ENOMEM. */
+__attribute__((warn_unused_result)) int port_wire_in(struct port *p, const struct pkt *pkt);
+/*
+ * Add what @src, a copy of @dst's port kept by another part of a split
+ * fabric, counted to @dst: counters summed, peaks and times the larger,
+ * paused priorities joined (a part counts only what it ran, so each event
+ * is counted by one part). Queues and timers are @dst's.
+ */
+void port_absorb(struct port *dst, const struct port *src);
 /* Take the link down (both directions): what is on the wire is lost. */
 void port_link_down(struct port *p);
 /* Payload bytes queued, being serialized, or on the wire (conservation). */

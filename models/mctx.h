@@ -99,6 +99,25 @@ static inline uint64_t mctx_port_key(uint32_t port, unsigned timer)
 
 typedef void (*pfc_log_fn)(void *ctx, simtime_t t, uint32_t port, uint8_t prio, enum pfc_event ev);
 
+struct port;
+struct flow;
+struct qp_msg;
+
+/*
+ * A fabric split over several processes (a parallel run, sim/run/par.h):
+ * what leaves this process's part goes through these, to be handed to the
+ * process that holds the far end before it could matter there.
+ */
+struct mctx_part {
+	/* @pkt finished leaving @p, whose peer is in another part; it
+	 * reaches the far end at pkt->t (then port_wire_in there) */
+	void (*cross)(void *ctx, const struct port *p, const struct pkt *pkt);
+	/* a message was posted on @f, whose responder is in another part
+	 * (then nic_msg_in there) */
+	void (*post)(void *ctx, const struct flow *f, const struct qp_msg *m);
+	void *ctx;
+};
+
 struct mctx {
 	struct evq *q;
 	uint64_t seed; /* the scenario's: each model seeds its own streams from it */
@@ -106,6 +125,7 @@ struct mctx {
 	struct mctx_totals tot;
 	int error; /* the first error inside the loop (negative errno), see mctx_fail */
 	int stop;  /* a model asks the run to end (deadlock.stop_on_detect) */
+	const struct mctx_part *part; /* NULL unless the fabric is split */
 	pfc_log_fn pfc_log; /* optional: told of every PFC event */
 	void *pfc_log_ctx;
 };

@@ -23,10 +23,12 @@ static void on_msg_done(void *up, struct flow *qp, uint32_t tag, simtime_t now)
 {
 	struct net *n = up;
 
-	if (qp->coll)
+	if (qp->coll) {
 		coll_msg_done(qp->coll, qp, tag, now);
-	else
+	} else {
 		n->flows_done++;
+		n->last_done = now;
+	}
 }
 
 /* A collective completed its last iteration (coll_env). */
@@ -35,6 +37,7 @@ static void on_coll_finished(void *up)
 	struct net *n = up;
 
 	n->colls_done++;
+	n->last_done = evq_now(n->ctx.q);
 }
 
 /* A switch dropped a packet of @flow for want of a route (sw_ops). */
@@ -267,6 +270,35 @@ void net_free(struct net *n)
 	topo_routes_free(n->routes);
 	pkt_pool_destroy(&n->ctx.pool);
 	free(n);
+}
+
+int net_split(struct net *n, const uint32_t *node_part, uint32_t me,
+	      const struct mctx_part *hooks)
+{
+	const struct topo *t = n->topo;
+
+	if (n->n_colls)
+		return -ENOTSUP;
+	n->ctx.part = hooks;
+	for (uint32_t i = 0; i < t->n_ports; i++)
+		n->ports[i].remote = node_part[t->ports[i].node] == me &&
+				     node_part[t->ports[i].peer] != me;
+	for (uint32_t i = 0; i < n->n_flows; i++) {
+		struct flow *f = &n->flows[i];
+		int req = node_part[t->hosts[f->src]] == me, resp = node_part[t->hosts[f->dst]] == me;
+
+		f->side = req && resp ? NIC_SIDE_BOTH
+			  : req	      ? NIC_SIDE_REQUESTER
+			  : resp      ? NIC_SIDE_RESPONDER
+				      : NIC_SIDE_NONE;
+		if (!req && i < n->n_wl_flows)
+			evq_cancel(n->ctx.q, &f->start_timer);
+	}
+	for (uint32_t i = 0; i < n->p.n_faults; i++)
+		if (n->p.faults[i].kind == NET_FAULT_PFC_STORM &&
+		    node_part[t->ports[n->p.faults[i].port].node] != me)
+			evq_cancel(n->ctx.q, &n->storms[i].t);
+	return 0;
 }
 
 uint64_t net_inflight_bytes(const struct net *n)

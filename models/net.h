@@ -73,6 +73,7 @@ struct net {
 
 	struct flow *flows;          /* workload flows first, then collective QPs */
 	uint32_t n_flows, flows_done;
+	simtime_t last_done;         /* when a flow or collective last completed */
 	uint32_t n_wl_flows;         /* the workload flows among them */
 	struct coll **colls;
 	uint32_t n_colls, colls_done;
@@ -86,6 +87,15 @@ struct net {
 int net_build(const struct net_params *p, struct topo *t, struct evq *q,
 	      struct net **out, struct diag *d);
 void net_free(struct net *n);
+/*
+ * Run only part @me of the fabric, @node_part giving each topology node's
+ * part: ports whose peer is elsewhere hand what they send to @hooks, each
+ * flow runs the ends that are here, and what starts elsewhere (flows,
+ * storms) is not started here. 0, or -ENOTSUP for what a split fabric
+ * cannot run yet (collectives).
+ */
+int net_split(struct net *n, const uint32_t *node_part, uint32_t me,
+	      const struct mctx_part *hooks);
 /* Payload bytes in queues, being serialized, or on wires right now. */
 uint64_t net_inflight_bytes(const struct net *n);
 int net_done(const struct net *n);

@@ -756,9 +756,10 @@ int nic_open_qp(struct nic *n, struct flow *f)
  */
 static void drop_done_msgs(struct flow *f)
 {
-	uint32_t dead = f->rx_msg;
+	/* in a split fabric a part sees only its end's progress */
+	uint32_t dead = f->side == NIC_SIDE_REQUESTER ? f->n_msgs : f->rx_msg;
 
-	if (f->snd_una < f->n_psn) {
+	if (f->side != NIC_SIDE_RESPONDER && f->snd_una < f->n_psn) {
 		uint32_t tx = (uint32_t)(msg_of(f, f->snd_una) - f->msgs);
 
 		if (tx < dead)
@@ -772,21 +773,39 @@ static void drop_done_msgs(struct flow *f)
 	f->tx_msg = f->tx_msg > dead ? f->tx_msg - dead : 0;
 }
 
-int nic_post(struct nic *n, struct flow *f, uint64_t bytes, uint32_t tag)
+/* Room for one more message on @f. 0 or -ENOMEM. */
+static int msg_room(struct flow *f)
 {
-	struct qp_msg *m;
-
 	if (f->n_msgs == f->cap_msgs && f->n_msgs)
 		drop_done_msgs(f);
 	if (f->n_msgs == f->cap_msgs) {
 		uint32_t cap = f->cap_msgs ? 2 * f->cap_msgs : 4;
+		struct qp_msg *m = realloc(f->msgs, cap * sizeof(*m));
 
-		m = realloc(f->msgs, cap * sizeof(*m));
 		if (!m)
 			return -ENOMEM;
 		f->msgs = m;
 		f->cap_msgs = cap;
 	}
+	return 0;
+}
+
+int nic_msg_in(struct flow *f, const struct qp_msg *m)
+{
+	int err = msg_room(f);
+
+	if (!err)
+		f->msgs[f->n_msgs++] = *m;
+	return err;
+}
+
+int nic_post(struct nic *n, struct flow *f, uint64_t bytes, uint32_t tag)
+{
+	struct qp_msg *m;
+	int err = msg_room(f);
+
+	if (err)
+		return err;
 	m = &f->msgs[f->n_msgs++];
 	m->bytes = bytes;
 	m->first_psn = f->n_psn;
@@ -794,6 +813,8 @@ int nic_post(struct nic *n, struct flow *f, uint64_t bytes, uint32_t tag)
 	m->tag = tag;
 	f->n_psn += m->n_psn;
 	f->bytes += bytes;
+	if (f->side == NIC_SIDE_REQUESTER)
+		n->ctx->part->post(n->ctx->part->ctx, f, m);
 	ring_add(n, f);
 	return 0;
 }
@@ -807,6 +828,50 @@ void nic_start_flow(struct nic *n, struct flow *f)
 	f->bytes = 0;
 	err = nic_open_qp(n, f);
 	mctx_fail(n->ctx, err ? err : nic_post(n, f, bytes, 0));
+}
+
+void nic_absorb(struct nic *n, const struct nic_counters *s)
+{
+	struct nic_counters *c = &n->c;
+
+	c->tx_packets_phy += s->tx_packets_phy;
+	c->tx_bytes_phy += s->tx_bytes_phy;
+	c->rx_packets_phy += s->rx_packets_phy;
+	c->rx_bytes_phy += s->rx_bytes_phy;
+	c->rx_discards_phy += s->rx_discards_phy;
+	c->np_ecn_marked_roce_packets += s->np_ecn_marked_roce_packets;
+	c->np_cnp_sent += s->np_cnp_sent;
+	c->rp_cnp_handled += s->rp_cnp_handled;
+	c->rp_cnp_ignored += s->rp_cnp_ignored;
+	c->out_of_sequence += s->out_of_sequence;
+	c->duplicate_request += s->duplicate_request;
+	c->packet_seq_err += s->packet_seq_err;
+	c->local_ack_timeout_err += s->local_ack_timeout_err;
+	c->retransmitted_packets += s->retransmitted_packets;
+	c->retransmitted_bytes += s->retransmitted_bytes;
+	c->flows_started += s->flows_started;
+	c->flows_done += s->flows_done;
+}
+
+void flow_absorb(struct flow *dst, const struct flow *src, int requester, int responder)
+{
+	if (requester) {
+		dst->bytes = src->bytes;
+		dst->acked = src->acked;
+		dst->n_psn = src->n_psn;
+		dst->snd_nxt = src->snd_nxt;
+		dst->snd_una = src->snd_una;
+		dst->snd_max = src->snd_max;
+		dst->sent = src->sent;
+		dst->rp = src->rp;
+	}
+	if (responder) {
+		dst->finish = src->finish;
+		dst->epsn = src->epsn;
+		dst->received = src->received;
+		dst->last_cnp = src->last_cnp;
+	}
+	dst->unroutable += src->unroutable;
 }
 
 const struct nic_counters *nic_counters(const struct nic *n)

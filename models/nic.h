@@ -66,6 +66,9 @@ struct qp_msg {
  * and increase. */
 enum nic_flow_timer { NIC_FLOW_START, NIC_FLOW_CUT, NIC_FLOW_INC };
 
+/* Which ends of a flow this part of a split fabric runs (both when whole). */
+enum nic_side { NIC_SIDE_BOTH, NIC_SIDE_REQUESTER, NIC_SIDE_RESPONDER, NIC_SIDE_NONE };
+
 /*
  * A flow: one RC queue pair from src to dst, with the requester's state
  * (at src) and the responder's (at dst). A workload flow carries one
@@ -86,6 +89,7 @@ struct flow {
 	struct coll *coll; /* the collective this QP belongs to, or NULL (opaque here) */
 	uint32_t hash;
 	uint8_t dscp, prio;
+	uint8_t side;        /* enum nic_side */
 	uint64_t unroutable; /* its packets (data, ACK, CNP) dropped for want of a route */
 	struct nic *nic;   /* the requester's NIC (nic_open_qp) */
 
@@ -159,5 +163,17 @@ __attribute__((warn_unused_result)) int nic_open_qp(struct nic *n, struct flow *
 __attribute__((warn_unused_result)) int nic_post(struct nic *n, struct flow *f, uint64_t bytes,
 						 uint32_t tag);
 const struct nic_counters *nic_counters(const struct nic *n);
+/* A message posted on @f by its requester in another part (mctx_part.post)
+ * reaches this part's responder. 0 or -ENOMEM. */
+__attribute__((warn_unused_result)) int nic_msg_in(struct flow *f, const struct qp_msg *m);
+/* Add @src, counted by another part of a split fabric, to @n's counters. */
+void nic_absorb(struct nic *n, const struct nic_counters *src);
+/*
+ * Take into @dst what another part knows of it (@src, that part's copy):
+ * the requester's side when that part ran the requester, the responder's
+ * when it ran the responder; packets dropped for want of a route, counted
+ * wherever they were dropped, are summed.
+ */
+void flow_absorb(struct flow *dst, const struct flow *src, int requester, int responder);
 
 #endif

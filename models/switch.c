@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "sim/engine/checked.h"
 #include "sim/engine/diag.h"
@@ -795,6 +796,56 @@ const struct sw_counters *sw_counters(const struct sw *s)
 const struct sw_pg_stats *sw_pg(const struct sw *s, uint32_t local_port, uint8_t prio)
 {
 	return &s->ps[local_port].pg[prio].st;
+}
+
+size_t sw_stats_size(const struct sw *s)
+{
+	return sizeof(s->c) + (size_t)s->n_ports * PKT_PRIORITIES * sizeof(struct sw_pg_stats);
+}
+
+void sw_stats_save(const struct sw *s, void *buf)
+{
+	struct sw_pg_stats *pg = (struct sw_pg_stats *)((char *)buf + sizeof(s->c));
+
+	memcpy(buf, &s->c, sizeof(s->c));
+	for (uint32_t i = 0; i < s->n_ports; i++)
+		for (int prio = 0; prio < PKT_PRIORITIES; prio++)
+			*pg++ = s->ps[i].pg[prio].st;
+}
+
+static uint64_t max64(uint64_t a, uint64_t b)
+{
+	return a > b ? a : b;
+}
+
+void sw_stats_absorb(struct sw *s, const void *buf)
+{
+	struct sw_counters c;
+	const char *at = (const char *)buf + sizeof(c);
+
+	memcpy(&c, buf, sizeof(c));
+	s->c.shared_used += c.shared_used;
+	s->c.shared_peak = max64(s->c.shared_peak, c.shared_peak);
+	s->c.headroom_used += c.headroom_used;
+	s->c.headroom_peak = max64(s->c.headroom_peak, c.headroom_peak);
+	s->c.drops += c.drops;
+	s->c.drop_bytes += c.drop_bytes;
+	s->c.lossless_drops += c.lossless_drops;
+	s->c.unroutable += c.unroutable;
+	s->c.watchdog_triggers += c.watchdog_triggers;
+	s->c.watchdog_drops += c.watchdog_drops;
+	for (uint32_t i = 0; i < s->n_ports; i++)
+		for (int prio = 0; prio < PKT_PRIORITIES; prio++, at += sizeof(struct sw_pg_stats)) {
+			struct sw_pg_stats *d = &s->ps[i].pg[prio].st, g;
+
+			memcpy(&g, at, sizeof(g));
+			d->bytes += g.bytes;
+			d->headroom += g.headroom;
+			d->peak_bytes = max64(d->peak_bytes, g.peak_bytes);
+			d->peak_headroom = max64(d->peak_headroom, g.peak_headroom);
+			d->lossless_drops += g.lossless_drops;
+			d->xoff |= g.xoff;
+		}
 }
 
 uint32_t sw_port_version(const struct sw *s, uint32_t local_port)

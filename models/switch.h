@@ -206,6 +206,15 @@ void sw_free(struct sw *s);
 /* Drop what waits for a port whose link went down (counted as drops). */
 void sw_port_down(struct sw *s, uint32_t local_port);
 const struct sw_counters *sw_counters(const struct sw *s);
+/*
+ * A switch's counters and PG statistics as a blob of sw_stats_size bytes
+ * (sw_stats_save), and another part's blob of the same switch added to
+ * them (sw_stats_absorb: counters summed, peaks the larger): how the parts
+ * of a split fabric gather what each counted (sim/run/par.h).
+ */
+size_t sw_stats_size(const struct sw *s);
+void sw_stats_save(const struct sw *s, void *buf);
+void sw_stats_absorb(struct sw *s, const void *buf);
 const struct sw_pg_stats *sw_pg(const struct sw *s, uint32_t local_port, uint8_t prio);
 /* A count that moves whenever a byte joins or leaves an egress queue or an
  * ingress PG of @local_port: unchanged, nothing there has changed. */

@@ -217,3 +217,32 @@ const char *ts_line_with(const char *out, const char *a, const char *b)
 	}
 	return NULL;
 }
+
+int ts_sh(const char *cmd, char **out, char **err)
+{
+	char line[8192], o[300], e[300];
+	int status;
+
+	snprintf(o, sizeof(o), "%s", ts_tmp("sh.out"));
+	snprintf(e, sizeof(e), "%s", ts_tmp("sh.err"));
+	snprintf(line, sizeof(line), "( %s ) >%s 2>%s", cmd, o, e);
+	status = system(line);
+	if (out)
+		*out = ts_slurp(o);
+	if (err)
+		*err = ts_slurp(e);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+void ts_mpirun(struct ts_proc *p, int np, const char *args)
+{
+	char cmd[4096];
+
+	snprintf(cmd, sizeof(cmd),
+		 "ASAN_OPTIONS=\"${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0\" timeout 300 "
+		 "mpirun %s--oversubscribe -np %d -x ASAN_OPTIONS -x UBSAN_OPTIONS '%s' %s",
+		 getuid() ? "" : "--allow-run-as-root ", np, getenv("ROCESIM_BIN"), args);
+	p->code = ts_sh(cmd, &p->out, &p->err);
+	p->sig = 0;
+	cr_assert(p->out && p->err);
+}

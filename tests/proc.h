@@ -52,6 +52,14 @@ void ts_spawn(struct ts_child *c, const struct ts_opts *o, const char *const *ar
 /* Wait for @c to end and collect its exit code and output into @p. */
 void ts_wait(struct ts_child *c, struct ts_proc *p);
 void ts_proc_free(struct ts_proc *p);
+/* Run @cmd with /bin/sh, its stdout and stderr into *@out and *@err (NULL:
+ * dropped); its exit code, or -1 when killed. */
+int ts_sh(const char *cmd, char **out, char **err);
+/* mpirun with @np ranks on this machine (oversubscribed), the sanitizers'
+ * options passed on with leak checks off (Open MPI's own allocations
+ * outlive MPI_Finalize), then $ROCESIM_BIN with @args (shell words); into
+ * @p as ts_exec. */
+void ts_mpirun(struct ts_proc *p, int np, const char *args);
 /* All of @path as a NUL-terminated string, or NULL. */
 char *ts_slurp(const char *path);
 /* Remove @path and, for a folder, all it holds. */

@@ -12,6 +12,13 @@
 #include "tests/proc.h"
 #include "tests/support.h"
 
+static void setup(void)
+{
+	ts_proc_setup("partition");
+}
+
+TestSuite(partition, .init = setup, .fini = ts_proc_teardown);
+
 static uint32_t part_of(const struct partition *p, const struct topo *t, const char *name)
 {
 	int32_t u = topo_find_node(t, name);

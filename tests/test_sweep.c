@@ -693,24 +693,6 @@ Test(sweep, shipped_headroom_sweep_shows_what_it_says)
 
 /* ---- beyond one machine --------------------------------------------------------- */
 
-/* Run @cmd with /bin/sh, its stdout and stderr into *@out and *@err (NULL:
- * dropped); its exit code, or -1 when killed. */
-static int sh(const char *cmd, char **out, char **err)
-{
-	char line[8192], o[300], e[300];
-	int status;
-
-	snprintf(o, sizeof(o), "%s", ts_tmp("sh.out"));
-	snprintf(e, sizeof(e), "%s", ts_tmp("sh.err"));
-	snprintf(line, sizeof(line), "( %s ) >%s 2>%s", cmd, o, e);
-	status = system(line);
-	if (out)
-		*out = ts_slurp(o);
-	if (err)
-		*err = ts_slurp(e);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
 /* A local sweep of the tiny scenario at -j 1 into @dir (the reference). */
 static void local_sweep(const char *scn, const char *dir)
 {
@@ -761,7 +743,7 @@ static void run_task(const char *chdir_to, const char *cmd, int k)
 	cr_assert(at, "no %s in %s", var, cmd);
 	snprintf(line, sizeof(line), "cd '%s' && %.*s%d%s", chdir_to, (int)(at - cmd), cmd, k,
 		 at + strlen(var));
-	code = sh(line, NULL, &err);
+	code = ts_sh(line, NULL, &err);
 	cr_assert_eq(code, 0, "task %d (%d): %s\n%s", k, code, line, err);
 	free(err);
 }
@@ -891,27 +873,11 @@ Test(sweep, task_and_collect_refuse_bad_input)
 	ts_proc_free(&p);
 }
 
-/* mpirun with two ranks on this machine, the sanitizers' options passed on
- * with leak checks off (Open MPI's own allocations outlive MPI_Finalize),
- * then rocesim with @args; into @p as ts_exec. */
-static void mpirun2(struct ts_proc *p, const char *args)
-{
-	char cmd[4096];
-
-	snprintf(cmd, sizeof(cmd),
-		 "ASAN_OPTIONS=\"${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0\" timeout 300 "
-		 "mpirun %s--oversubscribe -np 2 -x ASAN_OPTIONS -x UBSAN_OPTIONS '%s' %s",
-		 getuid() ? "" : "--allow-run-as-root ", getenv("ROCESIM_BIN"), args);
-	p->code = sh(cmd, &p->out, &p->err);
-	p->sig = 0;
-	cr_assert(p->out && p->err);
-}
-
 static void need_mpi(void)
 {
 	if (!sweep_mpi_built())
 		cr_skip("rocesim was built without MPI (-Dmpi found none)");
-	if (sh("command -v mpirun", NULL, NULL))
+	if (ts_sh("command -v mpirun", NULL, NULL))
 		cr_skip("no mpirun");
 }
 
@@ -933,7 +899,7 @@ Test(sweep, mpi_ranks_write_the_tables_of_a_local_sweep)
 	snprintf(args, sizeof(args),
 		 "sweep '%s' --vary switch.ecn.kmin=50KB,100KB --seeds 2 -j 1 -o '%s' --progress",
 		 scn, out);
-	mpirun2(&p, args);
+	ts_mpirun(&p, 2, args);
 	cr_assert_eq(p.code, 0, "(%d) %s", p.code, p.err);
 	/* each run once, on one rank or the other */
 	cr_expect_eq(count_progress(p.err), 4, "%s", p.err);
@@ -957,7 +923,7 @@ Test(sweep, mpi_bad_input_one_message_exit_2)
 	snprintf(out, sizeof(out), "%s", ts_tmp("mpi-bad"));
 	snprintf(args, sizeof(args), "sweep '%s' --vary switch.ecn.kminn=1KB,2KB -o '%s'", scn,
 		 out);
-	mpirun2(&p, args);
+	ts_mpirun(&p, 2, args);
 	cr_expect_eq(p.code, 2, "(%d) %s", p.code, p.err);
 	{
 		const char *e = strstr(p.err, "switch.ecn.kminn: unknown key");

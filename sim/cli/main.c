@@ -15,6 +15,8 @@
 #include "sim/cli/cli.h"
 #include "sim/cli/run_ci.h"
 #include "sim/run/outdir.h"
+#include "sim/run/par.h"
+#include "sim/run/par_mpi.h"
 #include "sim/run/partition.h"
 #include "sim/run/results.h"
 #include "sim/config/scenario.h"
@@ -29,6 +31,7 @@ static const char usage[] =
 	"                    [--set KEY=VALUE]... [--seed N] [--progress] [--quiet]\n"
 	"                    [--baseline DIR [--tolerance M=X]...] [--junit FILE]\n"
 	"       rocesim run SCENARIO.yaml --partition N [--with ...] [--set ...]\n"
+	"       mpirun -np N rocesim run SCENARIO.yaml [...]   (one fabric on N processes)\n"
 	"       rocesim sweep SCENARIO.yaml [--vary KEY=V1,V2,...|KEY=LO..HI:N|KEY=LO..HI:xF]...\n"
 	"                    [--zip] [--variant NAME=OVERLAY.yaml]...\n"
 	"                    [--seeds N | --seed-list S1,...] [-j N] [-o DIR]\n"
@@ -215,12 +218,58 @@ static int writes(const struct scenario *s, enum outdir_file i)
 }
 
 /*
+ * What a run split over processes cannot write yet, said as an input
+ * error at the key that asks for it; 0 when there is none.
+ */
+static int par_refuse(const struct sim *sim, struct diag *d)
+{
+	const struct scenario *s = sim->scn;
+	const char *key = s->out.sample ? "output.sample" : s->out.pfc_events ? "output.pfc_events" : NULL;
+
+	if (!key)
+		return 0;
+	diag_set(d, "", 0, key,
+		 "a run split over processes does not write the time series or the PFC event "
+		 "log yet: set output.sample: 0 and output.pfc_events: false, or run it "
+		 "without mpirun");
+	scn_locate(s, d);
+	return -EINVAL;
+}
+
+/* Whether any process of @comm failed (@err != 0 there): every process
+ * learns it, so that all stop together. */
+static int agree(const struct par_comm *comm, int err)
+{
+	uint64_t bad = err != 0;
+
+	if (comm->size > 1 && comm->allreduce(comm->ctx, &bad, 1, PAR_MAX))
+		return 1;
+	return bad != 0;
+}
+
+/* The "run" block's account of a parallel run. */
+static int add_par_stats(json_t *res, const struct par_stats *st)
+{
+	json_t *run = json_object_get(res, "run");
+
+	return !run ||
+	       json_object_set_new(
+		   run, "parallel",
+		   json_pack("{s:i,s:f,s:I,s:I,s:f}", "processes", (int)st->ranks, "lookahead_ns",
+			     st->lookahead == SIMTIME_NEVER ? 0.0
+							    : simtime_to_us(st->lookahead) * 1e3,
+			     "windows", (json_int_t)st->windows, "cross_messages",
+			     (json_int_t)st->messages,
+			     "wait_s", st->wait_s));
+}
+
+/*
  * Load and check the scenario and build the fabric before anything is
  * written; then lock the output folder and create every output there as a
  * temporary (outdir.h), so that a folder in use or not writable is found
  * before simulating; then run, write the results and commit them.
  */
-static int cmd_run(const struct run_args *a)
+static int cmd_run(const struct run_args *a, const struct par_comm *comm)
 {
 	static const char busy[] = "rocesim: %s is in use by another run (pid %ld): wait for it "
 				   "to end or give another -o\n";
@@ -232,6 +281,8 @@ static int cmd_run(const struct run_args *a)
 	struct sim sim;
 	json_t *res = NULL, *prov = NULL;
 	int err, met = 0, partial, rc = EXIT_INPUT;
+	int split = comm->size > 1, lead = !comm->rank; /* lead: the process that writes */
+	struct par_stats pst = {0};
 
 	err = scn_load_with(a->scenario,
 			    &(struct scn_load_opts){.overlays = a->withs, .n_overlays = a->n_withs,
@@ -258,9 +309,15 @@ static int cmd_run(const struct run_args *a)
 		return EXIT_INPUT;
 	}
 	if (a->partition) {
-		rc = show_partition(&sim, a->partition);
+		rc = lead ? show_partition(&sim, a->partition) : 0;
 		sim_fini(&sim);
 		return rc;
+	}
+	if (split && (par_refuse(&sim, &d) || par_check(&sim, comm->size, &d))) {
+		fprintf(stderr, "rocesim: ");
+		diag_print(&d, stderr);
+		sim_fini(&sim);
+		return EXIT_INPUT;
 	}
 	/* the inputs' digests as they were loaded, not as they are after the run */
 	prov = res_provenance(sim.scn, &(struct res_prov_in){.overlays = a->withs,
@@ -278,26 +335,39 @@ static int cmd_run(const struct run_args *a)
 	else
 		snprintf(dir, sizeof(dir), "out/%s", s->name);
 	catch_signals();
-	err = outdir_open(&od, dir);
-	if (err == -EBUSY) {
-		fprintf(stderr, busy, dir, (long)od.holder);
-		goto out;
+	if (lead && (err = outdir_open(&od, dir))) {
+		if (err == -EBUSY)
+			fprintf(stderr, busy, dir, (long)od.holder);
+		else
+			fprintf(stderr, "rocesim: cannot write in %s: %s\n", od.where,
+				strerror(-err));
 	}
-	if (err) {
-		fprintf(stderr, "rocesim: cannot write in %s: %s\n", od.where, strerror(-err));
-		goto out;
-	}
-	for (int i = 0; i < OUTDIR_FILES; i++) {
+	for (int i = 0; lead && !err && i < OUTDIR_FILES; i++) {
 		if (writes(s, (enum outdir_file)i) &&
 		    !(files[i] = outdir_create(&od, (enum outdir_file)i))) {
 			fprintf(stderr, "rocesim: cannot write in %s: %s\n", od.where,
 				strerror(errno));
-			goto out;
+			err = -EIO;
 		}
 	}
+	if (agree(comm, err))
+		goto out;
 	sim.interrupt = &interrupted;
-	err = sim_run(&sim, files[OUTDIR_TIMESERIES], files[OUTDIR_QP_RATES],
-		      files[OUTDIR_PFC_EVENTS], a->progress);
+	if (split) {
+		err = par_run(&sim, comm, &pst, &d);
+		if (err == -EINVAL) {
+			fprintf(stderr, "rocesim: ");
+			diag_print(&d, stderr);
+			goto out;
+		}
+	} else {
+		err = sim_run(&sim, files[OUTDIR_TIMESERIES], files[OUTDIR_QP_RATES],
+			      files[OUTDIR_PFC_EVENTS], a->progress);
+	}
+	if (!lead) { /* the lead process says how it went */
+		rc = err ? EXIT_IO : 0;
+		goto out;
+	}
 	if (sim.end == SIM_END_INTERRUPTED) {
 		rc = report_interrupt(&sim, dir);
 		goto out;
@@ -314,7 +384,8 @@ static int cmd_run(const struct run_args *a)
 	}
 	res = res_build(&sim);
 	/* what produced the result, and its gates (new top-level blocks) */
-	if (res && (json_object_set(res, "provenance", prov) ||
+	if (res && ((split && add_par_stats(res, &pst)) ||
+		    json_object_set(res, "provenance", prov) ||
 		    json_object_set_new(res, "effective", res_effective(sim.scn, sim.topo)) ||
 		    (met = res_add_expects(res, sim.scn)) < 0)) {
 		json_decref(res);
@@ -360,6 +431,34 @@ out:
 	json_decref(res);
 	outdir_close(&od);
 	sim_fini(&sim);
+	return rc;
+}
+
+/*
+ * A run, under mpirun split over its processes (par.h): only the first
+ * process speaks and writes; the others' output goes nowhere.
+ */
+static int run_launch(const struct run_args *a)
+{
+	struct par_comm one = {.rank = 0, .size = 1};
+	int rc;
+
+	if (!par_mpi_launched())
+		return cmd_run(a, &one);
+	if (!par_mpi_built()) {
+		fputs("rocesim: started under mpirun but built without MPI; rebuild with "
+		      "libopenmpi-dev installed (meson -Dmpi=enabled) or run without mpirun\n",
+		      stderr);
+		return EXIT_INPUT;
+	}
+	if (par_mpi_init(&one)) {
+		fputs("rocesim: MPI_Init failed\n", stderr);
+		return EXIT_INPUT;
+	}
+	if (one.rank && (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr)))
+		par_mpi_abort(EXIT_IO);
+	rc = cmd_run(a, &one);
+	par_mpi_finalize();
 	return rc;
 }
 
@@ -472,7 +571,7 @@ int main(int argc, char **argv)
 	if (rc < 0 && !a.scenario)
 		rc = cli_usage_error("rocesim: ", usage, "%s", "run needs a scenario file");
 	if (rc < 0 && !(rc = run_ci_prepare(&a.ci)))
-		rc = cmd_run(&a);
+		rc = run_launch(&a);
 	run_ci_free(&a.ci);
 	for (size_t i = 0; i < n_seeds; i++)
 		free(seeds[i]);

@@ -166,6 +166,28 @@ static void first_line(const char *path, char *buf, size_t size)
 	fclose(f);
 }
 
+/*
+ * The environment of a run's child: the sweep's, less what mpirun sets in
+ * its ranks (OMPI_*, PMIX_*), so that a run started by a sweep under
+ * mpirun is a run of one process, not a rank of a parallel run. A
+ * NULL-terminated array of the sweep's own strings, or NULL.
+ */
+static char **child_env(void)
+{
+	extern char **environ;
+	size_t n = 0, k = 0;
+	char **env;
+
+	while (environ[n])
+		n++;
+	if (!(env = calloc(n + 1, sizeof(*env))))
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		if (strncmp(environ[i], "OMPI_", 5) && strncmp(environ[i], "PMIX_", 5))
+			env[k++] = environ[i];
+	return env;
+}
+
 /* Start a run in a child; its pid, or a negative errno. */
 static pid_t launch(const struct sweep_spec *sp, const struct sweep_exec *x, const char *pdir,
 		    char *const *sets, const struct sweep_run *r)
@@ -173,15 +195,19 @@ static pid_t launch(const struct sweep_spec *sp, const struct sweep_exec *x, con
 	const char *overlay = sp->n_variants ? sp->variants[r->variant].path : NULL;
 	const size_t n_args = 11 + 2 * sp->n_axes;
 	const char **argv = calloc(n_args, sizeof(*argv));
-	char path[SWEEP_PATH], seed[24];
+	char path[SWEEP_PATH], seed[24], **env = child_env();
 	int err_fd, null_fd;
 	size_t k = 0;
 	pid_t pid;
 
-	if (!argv)
+	if (!argv || !env) {
+		free(argv);
+		free(env);
 		return -ENOMEM;
+	}
 	if (path_of(path, pdir, "stderr.txt")) {
 		free(argv);
+		free(env);
 		return -ENAMETOOLONG;
 	}
 	err_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
@@ -192,6 +218,7 @@ static pid_t launch(const struct sweep_spec *sp, const struct sweep_exec *x, con
 		if (err_fd >= 0)
 			close(err_fd);
 		free(argv);
+		free(env);
 		return err;
 	}
 	/* a point.json left from an earlier sweep no longer says how this run ended */
@@ -231,7 +258,7 @@ static pid_t launch(const struct sweep_spec *sp, const struct sweep_exec *x, con
 		sigprocmask(SIG_SETMASK, &none, NULL);
 		dup2(null_fd, STDOUT_FILENO);
 		dup2(err_fd, STDERR_FILENO);
-		execv(x->self, (char *const *)argv);
+		execve(x->self, (char *const *)argv, env);
 		dprintf(STDERR_FILENO, "rocesim sweep: cannot run %s: %s\n", x->self,
 			strerror(errno));
 		_exit(127);
@@ -239,6 +266,7 @@ static pid_t launch(const struct sweep_spec *sp, const struct sweep_exec *x, con
 	close(err_fd);
 	close(null_fd);
 	free(argv);
+	free(env);
 	return pid < 0 ? -errno : pid;
 }
 

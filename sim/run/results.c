@@ -515,7 +515,7 @@ json_t *res_build(const struct sim *sim)
 		"max_queue_bytes", uint_j(max_q), "max_headroom_bytes", uint_j(hdrm_peak), "fct_us",
 		fct_stats(n), "bytes", "sent",
 		uint_j(tot->sent_bytes), "received", uint_j(tot->received_bytes), "dropped",
-		uint_j(tot->dropped_bytes), "in_flight", uint_j(net_inflight_bytes(n)), "switches",
+		uint_j(tot->dropped_bytes), "in_flight", uint_j(sim->inflight), "switches",
 		switches, "hosts", hosts, "flows", flows);
 	if (!root || !colls)
 		goto fail;

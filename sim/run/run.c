@@ -238,6 +238,7 @@ int sim_run(struct sim *sim, FILE *series, FILE *qp_rates, FILE *pfc_events, int
 	sim->end_time = sim->end == SIM_END_STOP ? s->stop : evq_now(q);
 	sim->wall_s = wall_now() - start;
 	sim->events = evq_fired(q);
+	sim->inflight = net_inflight_bytes(sim->net);
 	if (progress && sim->end != SIM_END_INTERRUPTED && sim->end != SIM_END_ERROR)
 		sim_show_progress(sim, sim->wall_s, sim->events, 1, stderr);
 	return sim->end == SIM_END_ERROR ? sim->net->ctx.error : 0;

@@ -52,6 +52,7 @@ struct sim {
 	simtime_t settle, done_at, until;
 	enum sim_end end;
 	simtime_t end_time; /* stop; or the last event's time */
+	uint64_t inflight;  /* payload bytes queued or on the wires at the end */
 	double wall_s;
 	uint64_t events;
 	int progress;

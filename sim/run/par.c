@@ -1,0 +1,434 @@
+/*
+ * The parallel run's engine (see par.h): windows, what crosses between
+ * parts, and gathering the parts' counters into process 0.
+ */
+#include "sim/run/par.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "sim/run/partition.h"
+
+/* What crosses between parts: a record kind, then its body. */
+enum rec_kind {
+	REC_PKT = 1, /* port id, the packet: it enters that port's wire */
+	REC_POST,    /* flow id, a message its responder will receive */
+	REC_PORT,    /* at the end: port id, the part's copy of the port */
+	REC_SWITCH,  /* node, blob size, sw_stats_save's blob */
+	REC_NIC,     /* host, its counters */
+	REC_FLOW,    /* flow id, the part's side of it, its copy */
+};
+
+struct part_run {
+	const struct par_comm *comm;
+	struct sim *sim;
+	struct partition part;
+	struct par_buf *out, *in;
+	struct par_stats *st;
+};
+
+static double wall(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int put(struct par_buf *b, const void *p, size_t n)
+{
+	if (b->len + n > b->cap) {
+		size_t cap = b->cap ? b->cap : 4096;
+		char *d;
+
+		while (cap < b->len + n)
+			cap *= 2;
+		if (!(d = realloc(b->data, cap)))
+			return -ENOMEM;
+		b->data = d;
+		b->cap = cap;
+	}
+	memcpy(b->data + b->len, p, n);
+	b->len += n;
+	return 0;
+}
+
+static int put_rec(struct par_buf *b, uint32_t kind, uint32_t id, const void *body, size_t n)
+{
+	uint32_t hdr[2] = {kind, id};
+
+	return put(b, hdr, sizeof(hdr)) ? -ENOMEM : put(b, body, n);
+}
+
+static void on_cross(void *ctx, const struct port *p, const struct pkt *pkt)
+{
+	struct part_run *x = ctx;
+	uint32_t to = x->part.node_part[x->sim->topo->ports[p->id].peer];
+
+	mctx_fail(&x->sim->net->ctx, put_rec(&x->out[to], REC_PKT, p->id, pkt, sizeof(*pkt)));
+	x->st->messages++;
+}
+
+static void on_post(void *ctx, const struct flow *f, const struct qp_msg *m)
+{
+	struct part_run *x = ctx;
+	const struct topo *t = x->sim->topo;
+	uint32_t to = x->part.node_part[t->hosts[f->dst]];
+
+	mctx_fail(&x->sim->net->ctx, put_rec(&x->out[to], REC_POST, f->id, m, sizeof(*m)));
+	x->st->messages++;
+}
+
+/* Read the records of @b one by one: 1 and the next, 0 at the end, -EIO
+ * when @b is cut short. */
+static int next_rec(const struct par_buf *b, size_t *at, uint32_t *kind, uint32_t *id,
+		    const char **body)
+{
+	uint32_t hdr[2];
+
+	if (*at == b->len)
+		return 0;
+	if (b->len - *at < sizeof(hdr))
+		return -EIO;
+	memcpy(hdr, b->data + *at, sizeof(hdr));
+	*kind = hdr[0];
+	*id = hdr[1];
+	*body = b->data + *at + sizeof(hdr);
+	*at += sizeof(hdr);
+	return 1;
+}
+
+/* The window's crossings, from every part in turn (one sender per wire
+ * and per flow: each keeps its order). */
+static int deliver(struct part_run *x)
+{
+	struct net *n = x->sim->net;
+
+	for (uint32_t r = 0; r < x->comm->size; r++) {
+		const struct par_buf *b = &x->in[r];
+		size_t at = 0;
+		uint32_t kind, id;
+		const char *body;
+		int more, err = 0;
+
+		while (!err && (more = next_rec(b, &at, &kind, &id, &body)) > 0) {
+			if (kind == REC_PKT && id < x->sim->topo->n_ports &&
+			    b->len - at >= sizeof(struct pkt)) {
+				struct pkt p;
+
+				memcpy(&p, body, sizeof(p));
+				at += sizeof(p);
+				err = port_wire_in(&n->ports[id], &p);
+			} else if (kind == REC_POST && id < n->n_flows &&
+				   b->len - at >= sizeof(struct qp_msg)) {
+				struct qp_msg m;
+
+				memcpy(&m, body, sizeof(m));
+				at += sizeof(m);
+				err = nic_msg_in(&n->flows[id], &m);
+			} else {
+				err = -EIO;
+			}
+		}
+		if (err || more < 0)
+			return err ? err : -EIO;
+	}
+	return 0;
+}
+
+static int reduce(struct part_run *x, uint64_t *v, int k, enum par_red op)
+{
+	double t0 = wall();
+	int err = x->comm->allreduce(x->comm->ctx, v, k, op);
+
+	x->st->wait_s += wall() - t0;
+	return err ? -EIO : 0;
+}
+
+/*
+ * Send the window's crossings and take in the others'. A transport that
+ * fails is -EIO; a crossing that cannot be taken in fails the run as an
+ * event does (every part sees it at the next window).
+ */
+static int swap(struct part_run *x)
+{
+	double t0 = wall();
+	int err = x->comm->exchange(x->comm->ctx, x->out, x->in);
+
+	x->st->wait_s += wall() - t0;
+	for (uint32_t r = 0; r < x->comm->size; r++)
+		x->out[r].len = 0;
+	if (!err)
+		mctx_fail(&x->sim->net->ctx, deliver(x));
+	for (uint32_t r = 0; r < x->comm->size; r++) {
+		free(x->in[r].data);
+		x->in[r] = (struct par_buf){0};
+	}
+	return err ? -EIO : 0;
+}
+
+/*
+ * The windows. Each starts from what every part reports (the earliest
+ * event, the workload's completions, an error or an interruption), as a
+ * run of one process looks before each event, and runs this part's events
+ * up to one lookahead after the earliest.
+ */
+static int windows(struct part_run *x)
+{
+	struct sim *sim = x->sim;
+	struct net *n = sim->net;
+	struct evq *q = sim->q;
+	simtime_t look = x->part.lookahead;
+	int err;
+
+	sim->end = SIM_END_IDLE;
+	sim->until = sim->scn->stop;
+	for (;;) {
+		uint64_t mx[4] = {UINT64_MAX - evq_peek(q), n->last_done, n->ctx.error != 0,
+				  sim->interrupt && *sim->interrupt};
+		uint64_t sm[2] = {n->flows_done, n->colls_done};
+		simtime_t next, cap;
+
+		if ((err = reduce(x, mx, 4, PAR_MAX)) || (err = reduce(x, sm, 2, PAR_SUM)))
+			return err;
+		next = UINT64_MAX - mx[0];
+		if (mx[2]) {
+			sim->end = SIM_END_ERROR;
+			return n->ctx.error ? n->ctx.error : -ECANCELED;
+		}
+		if (mx[3]) {
+			sim->end = SIM_END_INTERRUPTED;
+			return 0;
+		}
+		if (sim->end != SIM_END_DONE && sm[0] == n->n_wl_flows && sm[1] == n->n_colls)
+			sim_workload_done(sim, mx[1]);
+		if (next == SIMTIME_NEVER)
+			return 0;
+		if (next > sim->until) {
+			if (sim->end != SIM_END_DONE)
+				sim->end = SIM_END_STOP;
+			return 0;
+		}
+		cap = look > SIMTIME_NEVER - next ? SIMTIME_NEVER - 1 : next + look - 1;
+		if (cap > sim->until)
+			cap = sim->until;
+		while (!n->ctx.error && evq_peek(q) <= cap)
+			evq_step(q);
+		x->st->windows++;
+		if ((err = swap(x)))
+			return err;
+	}
+}
+
+/* This part's counters, for process 0 (what each part ran, it alone counted). */
+static int pack(struct part_run *x, struct par_buf *b)
+{
+	const struct topo *t = x->sim->topo;
+	const struct net *n = x->sim->net;
+	const uint32_t *at = x->part.node_part, me = x->comm->rank;
+	int err = 0;
+
+	for (uint32_t i = 0; !err && i < t->n_ports; i++) {
+		const struct port *p = &n->ports[i];
+
+		if (at[t->ports[i].node] == me || p->lost_packets)
+			err = put_rec(b, REC_PORT, i, p, sizeof(*p));
+	}
+	for (uint32_t u = 0; !err && u < t->n_nodes; u++) {
+		const struct sw *s = n->switches[u];
+		uint32_t size;
+		char *blob;
+
+		if (!s || at[u] != me)
+			continue;
+		size = (uint32_t)sw_stats_size(s);
+		if (!(blob = malloc(size)))
+			return -ENOMEM;
+		sw_stats_save(s, blob);
+		err = put_rec(b, REC_SWITCH, u, &size, sizeof(size));
+		if (!err)
+			err = put(b, blob, size);
+		free(blob);
+	}
+	for (uint32_t h = 0; !err && h < t->n_hosts; h++)
+		if (at[t->hosts[h]] == me)
+			err = put_rec(b, REC_NIC, h, nic_counters(n->nics[h]),
+				      sizeof(struct nic_counters));
+	for (uint32_t i = 0; !err && i < n->n_flows; i++) {
+		const struct flow *f = &n->flows[i];
+
+		if (f->side != NIC_SIDE_NONE || f->unroutable)
+			err = put_rec(b, REC_FLOW, i, f, sizeof(*f));
+	}
+	return err;
+}
+
+/* Process 0 takes in another part's counters. */
+static int absorb(struct part_run *x, const struct par_buf *b)
+{
+	const struct topo *t = x->sim->topo;
+	struct net *n = x->sim->net;
+	size_t at = 0;
+	uint32_t kind, id;
+	const char *body;
+	int more;
+
+	while ((more = next_rec(b, &at, &kind, &id, &body)) > 0) {
+		size_t left = b->len - at;
+
+		if (kind == REC_PORT && id < t->n_ports && left >= sizeof(struct port)) {
+			struct port *p = malloc(sizeof(*p));
+
+			if (!p)
+				return -ENOMEM;
+			memcpy(p, body, sizeof(*p));
+			port_absorb(&n->ports[id], p);
+			free(p);
+			at += sizeof(struct port);
+		} else if (kind == REC_SWITCH && id < t->n_nodes && n->switches[id] &&
+			   left >= sizeof(uint32_t)) {
+			uint32_t size;
+
+			memcpy(&size, body, sizeof(size));
+			if (size != sw_stats_size(n->switches[id]) || left - sizeof(size) < size)
+				return -EIO;
+			sw_stats_absorb(n->switches[id], body + sizeof(size));
+			at += sizeof(size) + size;
+		} else if (kind == REC_NIC && id < t->n_hosts &&
+			   left >= sizeof(struct nic_counters)) {
+			struct nic_counters c;
+
+			memcpy(&c, body, sizeof(c));
+			nic_absorb(n->nics[id], &c);
+			at += sizeof(c);
+		} else if (kind == REC_FLOW && id < n->n_flows && left >= sizeof(struct flow)) {
+			struct flow *f = malloc(sizeof(*f));
+
+			if (!f)
+				return -ENOMEM;
+			memcpy(f, body, sizeof(*f));
+			flow_absorb(&n->flows[id], f,
+				    f->side == NIC_SIDE_BOTH || f->side == NIC_SIDE_REQUESTER,
+				    f->side == NIC_SIDE_BOTH || f->side == NIC_SIDE_RESPONDER);
+			free(f);
+			at += sizeof(struct flow);
+		} else {
+			return -EIO;
+		}
+	}
+	return more < 0 ? -EIO : 0;
+}
+
+/*
+ * The run's totals over all parts (every process: the end and the counts
+ * of what each ran), then every part's counters into process 0.
+ */
+static int gather(struct part_run *x)
+{
+	struct sim *sim = x->sim;
+	struct net *n = sim->net;
+	enum { TOT = sizeof(struct mctx_totals) / sizeof(uint64_t) };
+	uint64_t sm[TOT + 5], mx[1] = {evq_now(sim->q)};
+	struct par_buf mine = {0}, *all = NULL;
+	int err;
+
+	_Static_assert(sizeof(struct mctx_totals) % sizeof(uint64_t) == 0, "64-bit totals");
+	memcpy(sm, &n->ctx.tot, sizeof(n->ctx.tot));
+	sm[TOT] = n->flows_done;
+	sm[TOT + 1] = n->colls_done;
+	sm[TOT + 2] = net_inflight_bytes(n);
+	sm[TOT + 3] = evq_fired(sim->q);
+	sm[TOT + 4] = x->st->messages;
+	if ((err = reduce(x, sm, TOT + 5, PAR_SUM)) || (err = reduce(x, mx, 1, PAR_MAX)))
+		return err;
+	memcpy(&n->ctx.tot, sm, sizeof(n->ctx.tot));
+	n->flows_done = (uint32_t)sm[TOT];
+	n->colls_done = (uint32_t)sm[TOT + 1];
+	sim->inflight = sm[TOT + 2];
+	sim->events = sm[TOT + 3];
+	x->st->messages = sm[TOT + 4];
+	sim->end_time = sim->end == SIM_END_STOP ? sim->scn->stop : mx[0];
+	if (x->comm->rank != 0 && (err = pack(x, &mine)))
+		goto out;
+	if (!x->comm->rank && !(all = calloc(x->comm->size, sizeof(*all)))) {
+		err = -ENOMEM;
+		goto out;
+	}
+	{
+		double t0 = wall();
+
+		err = x->comm->gather(x->comm->ctx, &mine, all) ? -EIO : 0;
+		x->st->wait_s += wall() - t0;
+	}
+	for (uint32_t r = 1; !err && all && r < x->comm->size; r++)
+		err = absorb(x, &all[r]);
+out:
+	for (uint32_t r = 0; all && r < x->comm->size; r++)
+		free(all[r].data);
+	free(all);
+	free(mine.data);
+	return err;
+}
+
+/* Whether @sim can run on @size processes: its partition into @p. */
+static int split_check(struct sim *sim, uint32_t size, struct partition *p, struct diag *d)
+{
+	int err;
+
+	if (sim->scn->max_events) {
+		diag_set(d, "", 0, "max_events",
+			 "counts the events of one process: a run split over %u processes cannot "
+			 "stop at the same event (leave max_events out)",
+			 size);
+	} else if (sim->net->n_colls) {
+		diag_set(d, "", 0, "workload",
+			 "collectives do not run split over processes yet: run this scenario "
+			 "without mpirun");
+	} else {
+		err = part_build(sim->topo, size, p, d);
+		if (err != -EINVAL)
+			return err;
+	}
+	scn_locate(sim->scn, d);
+	return -EINVAL;
+}
+
+int par_check(struct sim *sim, uint32_t size, struct diag *d)
+{
+	struct partition p;
+	int err = split_check(sim, size, &p, d);
+
+	if (!err)
+		part_free(&p);
+	return err;
+}
+
+int par_run(struct sim *sim, const struct par_comm *comm, struct par_stats *st, struct diag *d)
+{
+	struct part_run x = {.comm = comm, .sim = sim, .st = st};
+	struct mctx_part hooks = {.cross = on_cross, .post = on_post, .ctx = &x};
+	double start = wall();
+	int err;
+
+	memset(st, 0, sizeof(*st));
+	st->ranks = comm->size;
+	if ((err = split_check(sim, comm->size, &x.part, d)))
+		return err;
+	st->lookahead = x.part.lookahead;
+	err = net_split(sim->net, x.part.node_part, comm->rank, &hooks);
+	x.out = calloc(comm->size, sizeof(*x.out));
+	x.in = calloc(comm->size, sizeof(*x.in));
+	if (!err && (!x.out || !x.in))
+		err = -ENOMEM;
+	if (!err && !(err = windows(&x)) && sim->end != SIM_END_INTERRUPTED)
+		err = gather(&x);
+	sim->wall_s = wall() - start;
+	for (uint32_t r = 0; x.out && r < comm->size; r++)
+		free(x.out[r].data);
+	free(x.out);
+	free(x.in);
+	part_free(&x.part);
+	return err;
+}

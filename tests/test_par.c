@@ -1,0 +1,200 @@
+/*
+ * One fabric on several processes (mpirun -np N rocesim run): the results
+ * are those of one process, byte for byte apart from "run", on a
+ * leaf-spine incast where PFC and DCQCN both act, on a fat-tree
+ * permutation and through a link failure; what cannot be split is refused
+ * with one message and exit 2.
+ */
+#include <criterion/criterion.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sim/run/par_mpi.h"
+#include "tests/proc.h"
+
+static void setup(void)
+{
+	ts_proc_setup("par");
+}
+
+TestSuite(par, .init = setup, .fini = ts_proc_teardown, .timeout = 600);
+
+static void need_mpi(void)
+{
+	if (!par_mpi_built())
+		cr_skip("rocesim was built without MPI (-Dmpi found none)");
+	if (ts_sh("command -v mpirun", NULL, NULL))
+		cr_skip("no mpirun");
+}
+
+static const char *write_scn(const char *name, const char *text)
+{
+	const char *path = ts_tmp(name);
+	FILE *f = fopen(path, "w");
+
+	cr_assert(f);
+	fputs(text, f);
+	cr_assert_eq(fclose(f), 0);
+	return path;
+}
+
+static json_t *load(const char *dir)
+{
+	char path[400];
+	json_t *j;
+
+	snprintf(path, sizeof(path), "%s/results.json", dir);
+	cr_assert(j = json_load_file(path, 0, NULL), "no %s", path);
+	return j;
+}
+
+/* @scn run by one process, then by @np: the same results.json but "run". */
+static json_t *same_on(const char *path, int np)
+{
+	char scn[300], one[300], many[300], args[1200];
+	struct ts_proc p;
+	json_t *a, *b, *run;
+
+	snprintf(scn, sizeof(scn), "%s", path);
+	snprintf(one, sizeof(one), "%s", ts_tmp("one"));
+	snprintf(many, sizeof(many), "%s", ts_tmp("many"));
+	ts_exec(&p, (const char *const[]){"run", scn, "-o", one, "--quiet", NULL});
+	cr_assert_eq(p.code, 0, "%s", p.err);
+	ts_proc_free(&p);
+	snprintf(args, sizeof(args), "run '%s' -o '%s'", scn, many);
+	ts_mpirun(&p, np, args);
+	cr_assert_eq(p.code, 0, "(%d) %s", p.code, p.err);
+	cr_assert(strstr(p.out, "results    "), "the summary, once:\n%s", p.out);
+	cr_assert_null(strstr(strstr(p.out, "results    ") + 1, "results    "), "%s", p.out);
+	ts_proc_free(&p);
+	a = load(one);
+	b = load(many);
+	run = json_incref(json_object_get(b, "run"));
+	json_object_del(a, "run");
+	json_object_del(b, "run");
+	cr_assert(json_equal(a, b), "%d processes differ from one", np);
+	json_decref(a);
+	json_decref(b);
+	return run;
+}
+
+static const char incast[] =
+    "name: par-incast\n"
+    "seed: 3\n"
+    "stop: 20ms\n"
+    "topology: {kind: leaf_spine, leaves: 4, spines: 2, hosts_per_leaf: 4,\n"
+    "           link: {rate: 100Gbps, cable: 2m}, uplink: {rate: 100Gbps, cable: 10m}}\n"
+    "switch:\n"
+    "  buffer: {size: 8MB}\n"
+    "  pfc: {xoff: 200KB}\n"
+    "  ecn: {kmin: 50KB, kmax: 400KB, pmax: 20%}\n"
+    "nic: {cc: dcqcn}\n"
+    "workload: {kind: incast, senders: 12, size: 2MB}\n"
+    "output: {sample: 0}\n";
+
+Test(par, a_leaf_spine_incast_with_pfc_and_dcqcn_is_the_same_on_2_and_4_processes)
+{
+	char scn[300];
+	json_t *run, *par, *seq;
+	struct ts_proc p;
+
+	need_mpi();
+	snprintf(scn, sizeof(scn), "%s", write_scn("incast.yaml", incast));
+	/* both at work: PAUSE frames and CNPs */
+	ts_exec(&p, (const char *const[]){"run", scn, "-o", ts_tmp("check"), "--quiet", NULL});
+	cr_assert_eq(p.code, 0, "%s", p.err);
+	ts_proc_free(&p);
+	seq = load(ts_tmp("check"));
+	cr_assert_gt(json_integer_value(
+			 json_object_get(json_object_get(seq, "summary"), "pfc_pause_frames")),
+		     0);
+	cr_assert_gt(
+	    json_integer_value(json_object_get(json_object_get(seq, "summary"), "cnp_sent")), 0);
+	json_decref(seq);
+	for (int np = 2; np <= 4; np += 2) {
+		run = same_on(scn, np);
+		par = json_object_get(run, "parallel");
+		cr_assert(par, "run.parallel");
+		cr_assert_eq(json_integer_value(json_object_get(par, "processes")), np);
+		cr_assert_gt(json_integer_value(json_object_get(par, "windows")), 100);
+		cr_assert_gt(json_integer_value(json_object_get(par, "cross_messages")), 1000);
+		cr_assert_eq(json_real_value(json_object_get(par, "lookahead_ns")), 50.0,
+			     "10 m uplinks cut, hosts with their leaf");
+		json_decref(run);
+	}
+}
+
+Test(par, a_fat_tree_permutation_is_the_same_on_4_processes)
+{
+	static const char scn[] =
+	    "seed: 5\n"
+	    "stop: 10ms\n"
+	    "topology: {kind: fat_tree, k: 4, link: {rate: 100Gbps, cable: 2m}}\n"
+	    "switch: {pfc: {xoff: 100KB}}\n"
+	    "nic: {cc: dcqcn}\n"
+	    "workload: {kind: permutation, size: 1MB}\n"
+	    "output: {sample: 0}\n";
+
+	need_mpi();
+	json_decref(same_on(write_scn("fat.yaml", scn), 4));
+}
+
+/* What was on a cut wire when its link failed is lost there as well. */
+Test(par, a_link_failure_mid_run_is_the_same_on_2_processes)
+{
+	static const char scn[] =
+	    "seed: 2\n"
+	    "stop: 10ms\n"
+	    "topology: {kind: leaf_spine, leaves: 2, spines: 2, hosts_per_leaf: 4,\n"
+	    "           link: {rate: 100Gbps, cable: 2m}, uplink: {rate: 100Gbps, cable: 100m}}\n"
+	    "workload: {kind: permutation, size: 2MB}\n"
+	    "faults: [{kind: link_down, link: leaf0-spine1, at: 50us}]\n"
+	    "output: {sample: 0}\n";
+	json_t *a;
+
+	need_mpi();
+	json_decref(same_on(write_scn("fail.yaml", scn), 2));
+	a = load(ts_tmp("one"));
+	cr_assert_gt(json_integer_value(json_object_get(json_object_get(a, "summary"), "drops")), 0,
+		     "packets on the failed link's wires were lost");
+	json_decref(a);
+}
+
+/* One message (not one per process) and exit 2; nothing written. */
+static void refused(const char *path, int np, const char *says)
+{
+	char args[1200], out[300], scn[300];
+	struct ts_proc p;
+	const char *at;
+
+	snprintf(scn, sizeof(scn), "%s", path);
+	snprintf(out, sizeof(out), "%s", ts_tmp("refused"));
+	snprintf(args, sizeof(args), "run '%s' -o '%s'", scn, out);
+	ts_mpirun(&p, np, args);
+	cr_assert_eq(p.code, 2, "(%d) %s", p.code, p.err);
+	at = strstr(p.err, says);
+	cr_assert(at, "%s", p.err);
+	cr_assert_null(strstr(at + 1, says), "said twice: %s", p.err);
+	ts_proc_free(&p);
+	cr_assert_eq(access(out, F_OK), -1, "%s was made", out);
+}
+
+Test(par, what_cannot_be_split_is_refused_once)
+{
+	need_mpi();
+	refused(write_scn("star.yaml", "topology: {kind: star, hosts: 4}\n"
+				       "workload: {kind: incast, senders: 3, size: 1MB}\n"
+				       "output: {sample: 0}\n"),
+		2, "star.yaml:1: topology: 2 parts for 1 switch: a switch is never split");
+	refused(write_scn("coll.yaml", "topology: {kind: leaf_spine, leaves: 2, spines: 1, "
+				       "hosts_per_leaf: 2}\n"
+				       "workload: {kind: allreduce, size: 1MB}\n"
+				       "output: {sample: 0}\n"),
+		2, "workload: collectives do not run split over processes yet");
+	refused(write_scn("series.yaml", "topology: {kind: leaf_spine, leaves: 2, spines: 1, "
+					 "hosts_per_leaf: 2}\n"
+					 "workload: {kind: incast, senders: 3, size: 1MB}\n"),
+		2, "output.sample: a run split over processes does not write the time series");
+}
