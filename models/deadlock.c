@@ -24,7 +24,17 @@ struct deadlock {
 	uint32_t *nodes; /* node -> port * 8 + prio */
 	uint8_t *state;  /* DFS: 0 new, 1 on the path, 2 done */
 	uint32_t *path;
+	const uint32_t **rec; /* node -> its record in the snapshot */
+	struct deadlock_snap snap; /* what a tick saw (deadlock_collect) */
+	int over;		   /* a deadlock was found: no more ticks */
 };
+
+/*
+ * A snapshot record of a stuck queue: port, priority, the time it last
+ * sent (two words), the number of its ingress ports, then those ports
+ * (local indices at its switch) of the packets it holds.
+ */
+enum { REC_PORT, REC_PRIO, REC_LAST_LO, REC_LAST_HI, REC_N_IN, REC_IN };
 
 /* Egress queue @prio of switch port @p is paused, holds packets, and has
  * not sent one for the window. */
@@ -35,14 +45,73 @@ static int stuck(const struct deadlock *d, const struct port *p, uint8_t prio, s
 	return (p->paused & (1u << prio)) && q->q.head && now - q->last_dequeue >= d->window;
 }
 
-/* Does egress queue @prio of @y hold a packet that came in through the
- * switch port with local index @in? */
-static int holds_from(const struct port *y, uint8_t prio, uint32_t in)
+/* Does stuck queue @w hold a packet that came in through the switch port
+ * with local index @in? */
+static int holds_from(const struct deadlock *d, uint32_t w, uint32_t in)
 {
-	for (const struct pkt *k = y->queue[prio].q.head; k; k = k->next)
-		if (k->in_port == in)
+	const uint32_t *r = d->rec[w];
+
+	for (uint32_t i = 0; i < r[REC_N_IN]; i++)
+		if (r[REC_IN + i] == in)
 			return 1;
 	return 0;
+}
+
+static int snap_put(struct deadlock_snap *s, uint32_t w)
+{
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 256;
+		uint32_t *x = realloc(s->w, cap * sizeof(*x));
+
+		if (!x)
+			return -ENOMEM;
+		s->w = x;
+		s->cap = cap;
+	}
+	s->w[s->n++] = w;
+	return 0;
+}
+
+int deadlock_collect(struct deadlock *d, simtime_t now, const uint32_t *node_part, uint32_t me,
+		     struct deadlock_snap *out)
+{
+	const struct topo *t = d->topo;
+	int err = 0;
+
+	for (uint32_t i = 0; !err && i < t->n_ports; i++) {
+		const struct port *p = &d->ports[i];
+		uint32_t node = t->ports[i].node;
+
+		if (t->nodes[node].kind != TOPO_SWITCH || !p->paused ||
+		    (node_part && node_part[node] != me))
+			continue;
+		for (uint8_t prio = 0; !err && prio < PKT_PRIORITIES; prio++) {
+			simtime_t last = p->queue[prio].last_dequeue;
+			size_t at_n;
+			uint32_t n_in = 0;
+
+			if (!stuck(d, p, prio, now))
+				continue;
+			err = snap_put(out, i) || snap_put(out, prio) ||
+			      snap_put(out, (uint32_t)last) || snap_put(out, (uint32_t)(last >> 32));
+			at_n = out->n;
+			err = err || snap_put(out, 0);
+			/* each ingress port once, in the order its packets wait */
+			for (const struct pkt *k = p->queue[prio].q.head; !err && k; k = k->next) {
+				uint32_t j = 0;
+
+				while (j < n_in && out->w[at_n + 1 + j] != k->in_port)
+					j++;
+				if (j == n_in) {
+					err = snap_put(out, k->in_port);
+					n_in++;
+				}
+			}
+			if (!err)
+				out->w[at_n] = n_in;
+		}
+	}
+	return err ? -ENOMEM : 0;
 }
 
 /* Start a cycle at its lowest port index, so that it reads the same
@@ -79,7 +148,7 @@ static int dfs(struct deadlock *d, uint32_t v, uint32_t depth)
 		uint32_t y = t->nodes[far_node].first_port + k;
 		int32_t w = d->node[y * PKT_PRIORITIES + prio];
 
-		if (w < 0 || !holds_from(&d->ports[y], prio, in))
+		if (w < 0 || !holds_from(d, (uint32_t)w, in))
 			continue;
 		if (d->state[w] == 1) {
 			/* a cycle: from w's place on the path to here */
@@ -110,56 +179,90 @@ static int dfs(struct deadlock *d, uint32_t v, uint32_t depth)
 	return 0;
 }
 
+int deadlock_decide(struct deadlock *d, simtime_t now, const struct deadlock_snap *snap)
+{
+	const struct topo *t = d->topo;
+	uint32_t count = 0;
+	int found = 0;
+
+	for (size_t i = 0; i < (size_t)t->n_ports * PKT_PRIORITIES; i++)
+		d->node[i] = -1;
+	/* in port order, as the records of several parts may not be */
+	for (size_t at = 0; at + (size_t)REC_IN <= snap->n;
+	     at += (size_t)REC_IN + snap->w[at + REC_N_IN]) {
+		uint32_t key = snap->w[at + REC_PORT] * PKT_PRIORITIES + snap->w[at + REC_PRIO];
+
+		d->node[key] = (int32_t)count;
+		d->rec[count++] = &snap->w[at];
+	}
+	count = 0;
+	for (size_t i = 0; i < (size_t)t->n_ports * PKT_PRIORITIES; i++)
+		if (d->node[i] >= 0) {
+			const uint32_t *r = d->rec[d->node[i]];
+
+			d->node[i] = (int32_t)count;
+			d->nodes[count] = (uint32_t)i;
+			d->path[count++] = (uint32_t)(r - snap->w); /* the record, for a moment */
+		}
+	for (uint32_t v = 0; v < count; v++) {
+		d->rec[v] = &snap->w[d->path[v]];
+		d->state[v] = 0;
+	}
+	for (uint32_t v = 0; v < count && !found; v++)
+		if (d->state[v] == 0)
+			found = dfs(d, v, 0);
+	if (found <= 0)
+		return found;
+	d->rep.detected = 1;
+	d->rep.detected_at = now;
+	d->rep.formed_at = 0;
+	for (uint32_t i = 0; i < d->rep.n; i++) {
+		/* when the egress queue feeding the buffer (its peer) last sent */
+		uint32_t x = t->ports[d->rep.ports[i]].peer_port * PKT_PRIORITIES + d->rep.prio;
+		const uint32_t *r = d->rec[d->node[x]];
+		simtime_t last = (simtime_t)r[REC_LAST_HI] << 32 | r[REC_LAST_LO];
+
+		if (last > d->rep.formed_at)
+			d->rep.formed_at = last;
+	}
+	d->over = 1;
+	if (d->stop_on_detect)
+		d->ctx->stop = 1;
+	return 1; /* the first deadlock is the one reported */
+}
+
+int deadlock_over(const struct deadlock *d)
+{
+	return d->over;
+}
+
+simtime_t deadlock_period(const struct deadlock *d)
+{
+	return d->window / 4;
+}
+
+void deadlock_detach(struct deadlock *d)
+{
+	evq_cancel(d->ctx->q, &d->tick);
+}
+
 static void on_tick(void *obj, uint64_t arg)
 {
 	struct deadlock *d = obj;
 	struct mctx *c = d->ctx;
-	const struct topo *t = d->topo;
 	simtime_t now = evq_now(c->q);
-	uint32_t count = 0;
-	int found = 0;
+	int found;
 
 	(void)arg;
-	for (uint32_t i = 0; i < t->n_ports; i++) {
-		const struct port *p = &d->ports[i];
-		int sw = t->nodes[t->ports[i].node].kind == TOPO_SWITCH;
-
-		for (uint8_t prio = 0; prio < PKT_PRIORITIES; prio++) {
-			int32_t *slot = &d->node[i * PKT_PRIORITIES + prio];
-
-			*slot = -1;
-			if (sw && p->paused && stuck(d, p, prio, now)) {
-				*slot = (int32_t)count;
-				d->nodes[count++] = i * PKT_PRIORITIES + prio;
-			}
-		}
-	}
-	for (uint32_t v = 0; v < count; v++)
-		d->state[v] = 0;
-	for (uint32_t v = 0; v < count && !found; v++)
-		if (d->state[v] == 0)
-			found = dfs(d, v, 0);
+	d->snap.n = 0;
+	found = deadlock_collect(d, now, NULL, 0, &d->snap);
+	if (!found)
+		found = deadlock_decide(d, now, &d->snap);
 	if (found < 0) {
 		mctx_fail(c, found);
 		return;
 	}
-	if (found) {
-		d->rep.detected = 1;
-		d->rep.detected_at = now;
-		d->rep.formed_at = 0;
-		for (uint32_t i = 0; i < d->rep.n; i++) {
-			/* the egress queue feeding the buffer: its peer */
-			const struct port *x = d->ports[d->rep.ports[i]].peer;
-			simtime_t last = x->queue[d->rep.prio].last_dequeue;
-
-			if (last > d->rep.formed_at)
-				d->rep.formed_at = last;
-		}
-		if (d->stop_on_detect)
-			c->stop = 1;
-		return; /* the first deadlock is the one reported */
-	}
-	if (evq_size(c->q) > 0)
+	if (!found && evq_size(c->q) > 0)
 		mctx_arm(c, &d->tick, now + d->window / 4);
 }
 
@@ -182,7 +285,8 @@ int deadlock_start(struct mctx *ctx, const struct topo *t, const struct port *po
 	d->nodes = malloc(slots * sizeof(*d->nodes));
 	d->state = malloc(slots);
 	d->path = malloc(slots * sizeof(*d->path));
-	if (!d->node || !d->nodes || !d->state || !d->path) {
+	d->rec = malloc(slots * sizeof(*d->rec));
+	if (!d->node || !d->nodes || !d->state || !d->path || !d->rec) {
 		deadlock_free(d);
 		return -ENOMEM;
 	}
@@ -205,6 +309,8 @@ void deadlock_free(struct deadlock *d)
 	free(d->nodes);
 	free(d->state);
 	free(d->path);
+	free(d->rec);
+	free(d->snap.w);
 	free(d);
 }
 

@@ -9,6 +9,7 @@
 #ifndef ROCESIM_DEADLOCK_H
 #define ROCESIM_DEADLOCK_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "sim/engine/simtime.h"
@@ -45,5 +46,27 @@ int deadlock_start(struct mctx *ctx, const struct topo *t, const struct port *po
 		   const struct deadlock_params *p, struct deadlock **out);
 void deadlock_free(struct deadlock *d);
 const struct deadlock_report *deadlock_report(const struct deadlock *d);
+
+/*
+ * A tick at @now in two halves, for a fabric split over processes (each
+ * sees its own switches; the wait-for graph spans them): deadlock_collect
+ * appends to @out the stuck queues of the switches of part @me (@node_part
+ * per topology node; NULL: every switch) with what the search needs of
+ * each; deadlock_decide searches the snapshot of all parts, fills the
+ * report and sets ctx->stop as a tick does. 0, 1 when a deadlock was found
+ * (decide), or -ENOMEM.
+ */
+struct deadlock_snap {
+	uint32_t *w;
+	size_t n, cap;
+};
+int deadlock_collect(struct deadlock *d, simtime_t now, const uint32_t *node_part, uint32_t me,
+		     struct deadlock_snap *out);
+int deadlock_decide(struct deadlock *d, simtime_t now, const struct deadlock_snap *snap);
+/* Ticks then come from the caller: every deadlock_period while anything
+ * is left to happen and deadlock_over is 0. */
+void deadlock_detach(struct deadlock *d);
+simtime_t deadlock_period(const struct deadlock *d);
+int deadlock_over(const struct deadlock *d);
 
 #endif

@@ -50,8 +50,9 @@ static json_t *load(const char *dir)
 	return j;
 }
 
-/* @scn run by one process, then by @np: the same results.json but "run". */
-static json_t *same_on(const char *path, int np)
+/* @scn run by one process, then by @np, each with @sets (--set KEY=VALUE
+ * words, or ""): the same results.json but "run". */
+static json_t *same_on(const char *path, int np, const char *sets)
 {
 	char scn[300], one[300], many[300], args[1200];
 	struct ts_proc p;
@@ -60,10 +61,10 @@ static json_t *same_on(const char *path, int np)
 	snprintf(scn, sizeof(scn), "%s", path);
 	snprintf(one, sizeof(one), "%s", ts_tmp("one"));
 	snprintf(many, sizeof(many), "%s", ts_tmp("many"));
-	ts_exec(&p, (const char *const[]){"run", scn, "-o", one, "--quiet", NULL});
-	cr_assert_eq(p.code, 0, "%s", p.err);
-	ts_proc_free(&p);
-	snprintf(args, sizeof(args), "run '%s' -o '%s'", scn, many);
+	snprintf(args, sizeof(args), "'%s' run '%s' -o '%s' --quiet %s", getenv("ROCESIM_BIN"), scn,
+		 one, sets);
+	cr_assert_eq(ts_sh(args, NULL, NULL), 0, "%s", args);
+	snprintf(args, sizeof(args), "run '%s' -o '%s' %s", scn, many, sets);
 	ts_mpirun(&p, np, args);
 	cr_assert_eq(p.code, 0, "(%d) %s", p.code, p.err);
 	cr_assert(strstr(p.out, "results    "), "the summary, once:\n%s", p.out);
@@ -114,7 +115,7 @@ Test(par, a_leaf_spine_incast_with_pfc_and_dcqcn_is_the_same_on_2_and_4_processe
 	    json_integer_value(json_object_get(json_object_get(seq, "summary"), "cnp_sent")), 0);
 	json_decref(seq);
 	for (int np = 2; np <= 4; np += 2) {
-		run = same_on(scn, np);
+		run = same_on(scn, np, "");
 		par = json_object_get(run, "parallel");
 		cr_assert(par, "run.parallel");
 		cr_assert_eq(json_integer_value(json_object_get(par, "processes")), np);
@@ -138,7 +139,7 @@ Test(par, a_fat_tree_permutation_is_the_same_on_4_processes)
 	    "output: {sample: 0}\n";
 
 	need_mpi();
-	json_decref(same_on(write_scn("fat.yaml", scn), 4));
+	json_decref(same_on(write_scn("fat.yaml", scn), 4, ""));
 }
 
 /* What was on a cut wire when its link failed is lost there as well. */
@@ -155,10 +156,35 @@ Test(par, a_link_failure_mid_run_is_the_same_on_2_processes)
 	json_t *a;
 
 	need_mpi();
-	json_decref(same_on(write_scn("fail.yaml", scn), 2));
+	json_decref(same_on(write_scn("fail.yaml", scn), 2, ""));
 	a = load(ts_tmp("one"));
 	cr_assert_gt(json_integer_value(json_object_get(json_object_get(a, "summary"), "drops")), 0,
 		     "packets on the failed link's wires were lost");
+	json_decref(a);
+}
+
+/*
+ * The deadlocking ring of experiments/: five switches, cut into three
+ * parts, so that the cycle spans them. The detector looks between windows
+ * at the stuck queues of every part: the same cycle, found at the same
+ * look, and the run stops there when asked to.
+ */
+Test(par, the_deadlocking_ring_is_found_across_parts_and_stops_the_run)
+{
+	char scn[400];
+	json_t *run, *a;
+
+	need_mpi();
+	snprintf(scn, sizeof(scn), "%s/experiments/deadlock-ring.yaml", getenv("ROCESIM_SRC"));
+	run = same_on(scn, 3,
+		      "--set output.sample=0 --set output.pfc_events=false "
+		      "--set deadlock.stop_on_detect=true");
+	cr_assert_str_eq(json_string_value(json_object_get(run, "end")),
+			 "deadlock detected (deadlock.stop_on_detect)");
+	json_decref(run);
+	a = load(ts_tmp("one"));
+	cr_assert(json_is_true(json_object_get(
+	    json_object_get(json_object_get(a, "summary"), "deadlock"), "detected")));
 	json_decref(a);
 }
 

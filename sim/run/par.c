@@ -27,6 +27,9 @@ struct part_run {
 	struct partition part;
 	struct par_buf *out, *in;
 	struct par_stats *st;
+	simtime_t tick;	  /* the deadlock detector's next look, SIMTIME_NEVER: none */
+	simtime_t looked; /* its last look (an event of its own in one process) */
+	uint64_t looks;
 };
 
 static double wall(void)
@@ -170,6 +173,71 @@ static int swap(struct part_run *x)
 }
 
 /*
+ * The deadlock detector's look at @now, between windows (every part has run
+ * its events before @now, none at it: the look is the first event of its
+ * instant in a run of one process too): each part's stuck queues to process
+ * 0, which searches them all; every part learns whether it found one and
+ * whether anything is left to happen, for the next look.
+ */
+static int look_for_deadlock(struct part_run *x, simtime_t now)
+{
+	struct net *n = x->sim->net;
+	struct deadlock_snap snap = {0};
+	struct par_buf mine = {0}, *all = NULL;
+	uint64_t found[2] = {0, 0}, left[1] = {evq_size(x->sim->q)};
+	int err = deadlock_collect(n->deadlock, now, x->part.node_part, x->comm->rank, &snap);
+
+	if (!err && snap.n)
+		err = put(&mine, snap.w, snap.n * sizeof(*snap.w));
+	if (!err && !x->comm->rank && !(all = calloc(x->comm->size, sizeof(*all))))
+		err = -ENOMEM;
+	mctx_fail(&n->ctx, err);
+	if (x->comm->gather(x->comm->ctx, &mine, all))
+		err = -EIO;
+	snap.n = 0;
+	for (uint32_t r = 0; all && !err && r < x->comm->size; r++)
+		for (size_t i = 0; !err && i < all[r].len / sizeof(uint32_t); i++) {
+			uint32_t w;
+
+			memcpy(&w, all[r].data + i * sizeof(w), sizeof(w));
+			if (snap.n == snap.cap) {
+				size_t cap = snap.cap ? 2 * snap.cap : 256;
+				uint32_t *v = realloc(snap.w, cap * sizeof(*v));
+
+				if (!v)
+					err = -ENOMEM;
+				else {
+					snap.w = v;
+					snap.cap = cap;
+				}
+			}
+			if (!err)
+				snap.w[snap.n++] = w;
+		}
+	if (all && !err) {
+		int got = deadlock_decide(n->deadlock, now, &snap);
+
+		if (got < 0)
+			mctx_fail(&n->ctx, got);
+		found[0] = got > 0;
+		found[1] = n->ctx.stop;
+	}
+	for (uint32_t r = 0; all && r < x->comm->size; r++)
+		free(all[r].data);
+	free(all);
+	free(mine.data);
+	free(snap.w);
+	if (err == -EIO || (err = reduce(x, found, 2, PAR_MAX)) ||
+	    (err = reduce(x, left, 1, PAR_SUM)))
+		return -EIO;
+	n->ctx.stop = (int)found[1];
+	x->tick = found[0] || !left[0] ? SIMTIME_NEVER : now + deadlock_period(n->deadlock);
+	x->looked = now;
+	x->looks++;
+	return 0;
+}
+
+/*
  * The windows. Each starts from what every part reports (the earliest
  * event, the workload's completions, an error or an interruption), as a
  * run of one process looks before each event, and runs this part's events
@@ -202,8 +270,14 @@ static int windows(struct part_run *x)
 			sim->end = SIM_END_INTERRUPTED;
 			return 0;
 		}
+		if (n->ctx.stop) {
+			sim->end = SIM_END_DEADLOCK;
+			return 0;
+		}
 		if (sim->end != SIM_END_DONE && sm[0] == n->n_wl_flows && sm[1] == n->n_colls)
 			sim_workload_done(sim, mx[1]);
+		if (x->tick < next)
+			next = x->tick;
 		if (next == SIMTIME_NEVER)
 			return 0;
 		if (next > sim->until) {
@@ -211,9 +285,16 @@ static int windows(struct part_run *x)
 				sim->end = SIM_END_STOP;
 			return 0;
 		}
+		if (next == x->tick) {
+			if ((err = look_for_deadlock(x, next)))
+				return err;
+			continue;
+		}
 		cap = look > SIMTIME_NEVER - next ? SIMTIME_NEVER - 1 : next + look - 1;
 		if (cap > sim->until)
 			cap = sim->until;
+		if (cap >= x->tick)
+			cap = x->tick - 1;
 		while (!n->ctx.error && evq_peek(q) <= cap)
 			evq_step(q);
 		x->st->windows++;
@@ -330,7 +411,7 @@ static int gather(struct part_run *x)
 	struct sim *sim = x->sim;
 	struct net *n = sim->net;
 	enum { TOT = sizeof(struct mctx_totals) / sizeof(uint64_t) };
-	uint64_t sm[TOT + 5], mx[1] = {evq_now(sim->q)};
+	uint64_t sm[TOT + 5], mx[1] = {evq_now(sim->q) > x->looked ? evq_now(sim->q) : x->looked};
 	struct par_buf mine = {0}, *all = NULL;
 	int err;
 
@@ -347,7 +428,7 @@ static int gather(struct part_run *x)
 	n->flows_done = (uint32_t)sm[TOT];
 	n->colls_done = (uint32_t)sm[TOT + 1];
 	sim->inflight = sm[TOT + 2];
-	sim->events = sm[TOT + 3];
+	sim->events = sm[TOT + 3] + x->looks; /* every process looked */
 	x->st->messages = sm[TOT + 4];
 	sim->end_time = sim->end == SIM_END_STOP ? sim->scn->stop : mx[0];
 	if (x->comm->rank != 0 && (err = pack(x, &mine)))
@@ -418,6 +499,11 @@ int par_run(struct sim *sim, const struct par_comm *comm, struct par_stats *st, 
 		return err;
 	st->lookahead = x.part.lookahead;
 	err = net_split(sim->net, x.part.node_part, comm->rank, &hooks);
+	x.tick = SIMTIME_NEVER;
+	if (!err && sim->net->deadlock) { /* its looks come from the windows */
+		deadlock_detach(sim->net->deadlock);
+		x.tick = deadlock_period(sim->net->deadlock);
+	}
 	x.out = calloc(comm->size, sizeof(*x.out));
 	x.in = calloc(comm->size, sizeof(*x.in));
 	if (!err && (!x.out || !x.in))
