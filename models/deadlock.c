@@ -24,7 +24,7 @@ struct deadlock {
 	uint32_t *nodes; /* node -> port * 8 + prio */
 	uint8_t *state;  /* DFS: 0 new, 1 on the path, 2 done */
 	uint32_t *path;
-	const uint32_t **rec; /* node -> its record in the snapshot */
+	const uint32_t **rec;	   /* node -> its record in the snapshot */
 	struct deadlock_snap snap; /* what a tick saw (deadlock_collect) */
 	int over;		   /* a deadlock was found: no more ticks */
 };
@@ -93,7 +93,8 @@ int deadlock_collect(struct deadlock *d, simtime_t now, const uint32_t *node_par
 			if (!stuck(d, p, prio, now))
 				continue;
 			err = snap_put(out, i) || snap_put(out, prio) ||
-			      snap_put(out, (uint32_t)last) || snap_put(out, (uint32_t)(last >> 32));
+			      snap_put(out, (uint32_t)last) ||
+			      snap_put(out, (uint32_t)(last >> 32));
 			at_n = out->n;
 			err = err || snap_put(out, 0);
 			/* each ingress port once, in the order its packets wait */
