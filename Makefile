@@ -19,7 +19,7 @@ ASAN_BUILD ?= build-asan
 FUZZ_TIME ?= 60
 FUZZ_OUT ?= build-fuzz
 
-.PHONY: run test deps build build-asan test-release test-asan bench bench-scale fuzz clean
+.PHONY: run test deps build build-asan test-release test-asan bench bench-scale bench-par fuzz clean
 
 run: build
 	./$(BUILD)/rocesim run $(SCENARIO)
@@ -73,6 +73,11 @@ bench-scale: build
 	for s in experiments/bench/scale/*.yaml; do \
 		./$(BUILD)/rocesim run $$s -o out/$$(basename $$s .yaml) --progress || exit 1; \
 	done
+
+# one fabric on one process and on mpirun -np 2: the speed-up (NP=n)
+NP ?= 2
+bench-par: build
+	experiments/bench/par.sh $(BUILD)/rocesim experiments/bench/scale/fattree-1024-permutation.yaml $(NP)
 
 # not part of `make test`: each harness fuzzed FUZZ_TIME s on a copy of its
 # seeds in FUZZ_OUT; prints runs, CPU seconds, findings and reader coverage
