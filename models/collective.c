@@ -52,6 +52,13 @@ struct coll {
 	uint32_t seen_head, seen_count, seen_cap;
 	simtime_t *seen_at;
 	struct evq_timer seen_timer;
+	/* credits (a slot a receiver frees): over NVLink at once, over a QP
+	 * after its path's delay back, tagged with their iteration */
+	simtime_t *credit_delay; /* per QP */
+	uint16_t *credit_seq;	 /* per edge: credits sent (their keys) */
+	/* a fabric split over processes: each rank's part, and this one */
+	const uint32_t *rank_part;
+	uint32_t me;
 };
 
 /* A rank on a channel's tree: chunks sent up, and sent down (or, at the
@@ -85,144 +92,10 @@ static int is_tree(const struct coll *c)
 	return c->lay.parent != NULL;
 }
 
-/* The edges that join two servers (coll_layout.h): a ring's hops between
- * ranks on different servers, on every channel; all-to-all's pairs. */
-uint64_t coll_qp_count(const struct coll_spec *spec)
+/* Rank @r runs here (in this part of a split fabric, or the fabric is whole). */
+static int coll_local(const struct coll *c, uint32_t r)
 {
-	const struct coll_place pl = coll_place_of(spec);
-	uint32_t n = spec->n_ranks;
-	uint64_t cross = 0;
-
-	if (pl.tree) { /* a channel's tree joins the servers with 2 (servers - 1) edges */
-		uint32_t servers = spec->servers ? spec->servers : coll_layout_servers(&pl);
-
-		return servers ? 2 * (uint64_t)spec->channels * (servers - 1) : UINT64_MAX;
-	}
-	if (!spec->topo || spec->topo->n_gpus == spec->topo->n_servers) /* one rank a server */
-		return spec->op == COLL_ALLTOALL ? (uint64_t)n * (n - 1)
-						 : (uint64_t)n * spec->channels;
-	if (spec->op == COLL_ALLTOALL) {
-		for (uint32_t r = 0; r < n; r++)
-			for (uint32_t q = 0; q < n; q++)
-				cross += coll_rank_server(&pl, r) != coll_rank_server(&pl, q);
-		return cross;
-	}
-	for (uint32_t r = 0; r < n; r++)
-		cross += coll_rank_server(&pl, r) != coll_rank_server(&pl, (r + 1) % n);
-	return cross * spec->channels;
-}
-
-const char *coll_op_name(enum coll_op op)
-{
-	static const char *const names[] = {
-		[COLL_ALLREDUCE] = "allreduce",
-		[COLL_ALLGATHER] = "allgather",
-		[COLL_REDUCESCATTER] = "reducescatter",
-		[COLL_ALLTOALL] = "alltoall",
-	};
-
-	return names[op];
-}
-
-double coll_predict_s(const struct coll_spec *spec, enum coll_algo algo,
-		      const struct coll_costs *k)
-{
-	double n = spec->n_ranks, nodes = k->servers;
-
-	if (algo == COLL_TREE) {
-		/* pipelined: the first piece up and down the tree, a hop's
-		 * latency and its transfer a level, then the stream */
-		double per = ceil((double)spec->bytes / spec->channels);
-		double chunk = (double)coll_tree_chunk(spec, coll_tree_depth(k->servers, k->per_server));
-		double hop = fmin(per, chunk) / k->busbw_Bps;
-		double lat = 2 * ((k->per_server - 1) * (k->nvl_lat_s + hop) +
-				  ceil(log2(nodes)) * (k->net_lat_s + hop));
-
-		return lat + (double)spec->bytes / (k->busbw_Bps * 0.9 * 0.5);
-	} else {
-		/* 2(n-1) steps round the ring's n hops; in a step a channel's
-		 * piece crosses a hop and waits the hop's latency, while the
-		 * other channels' pieces keep the bottleneck busy: a step takes
-		 * the longer of that and the transfer of the step's share, S / n */
-		double share = (double)spec->bytes / (n * k->busbw_Bps);
-		double piece = fmin(share / spec->channels, (double)spec->chunk / k->busbw_Bps);
-		double far = n - k->ring_near - k->ring_nvl;
-
-		return 2 * (n - 1) / n *
-		       (k->ring_nvl * fmax(k->nvl_lat_s + piece, share) +
-			k->ring_near * fmax(k->near_lat_s + piece, share) +
-			far * fmax(k->net_lat_s + piece, share));
-	}
-}
-
-enum coll_algo coll_auto(const struct coll_spec *spec, const struct coll_costs *k)
-{
-	if (spec->op != COLL_ALLREDUCE || k->servers < 2)
-		return COLL_RING;
-	return coll_predict_s(spec, COLL_TREE, k) < coll_predict_s(spec, COLL_RING, k) ? COLL_TREE
-										       : COLL_RING;
-}
-
-double coll_busbw_factor(enum coll_op op, uint32_t ranks)
-{
-	double n = ranks;
-
-	return op == COLL_ALLREDUCE ? 2 * (n - 1) / n : (n - 1) / n;
-}
-
-uint32_t coll_ring_steps(const struct coll_spec *spec)
-{
-	return spec->op == COLL_ALLREDUCE ? 2 * (spec->n_ranks - 1) : spec->n_ranks - 1;
-}
-
-int coll_ring_pieces(const struct coll_spec *spec, uint64_t *seg, uint32_t *pieces)
-{
-	uint64_t per = (uint64_t)spec->n_ranks * spec->channels;
-	uint64_t s = spec->bytes / per + (spec->bytes % per != 0), p, tags;
-
-	if (!s)
-		s = 1;
-	p = s / spec->chunk + (s % spec->chunk != 0);
-	/* a piece's tag, (step + 1) x pieces + piece, is 32 bits */
-	if (ck_mul(p, (uint64_t)coll_ring_steps(spec) + 1, &tags) || tags > UINT32_MAX)
-		return -ERANGE;
-	*seg = s;
-	*pieces = (uint32_t)p;
-	return 0;
-}
-
-/*
- * NCCL's tree pipelines in smaller chunks when there are few (enqueue.cc,
- * Simple protocol): halved while the collective holds fewer than depth x 8
- * chunks a channel (down to 128 KiB), depth x 4 (64 KiB), depth (32 KiB).
- */
-uint64_t coll_tree_chunk(const struct coll_spec *spec, uint32_t depth)
-{
-	uint64_t chunk = spec->chunk, per = spec->channels;
-
-	while (spec->bytes / (per * chunk) < (uint64_t)depth * 8 && chunk > 131072)
-		chunk /= 2;
-	while (spec->bytes / (per * chunk) < (uint64_t)depth * 4 && chunk > 65536)
-		chunk /= 2;
-	while (spec->bytes / (per * chunk) < depth && chunk > 32768)
-		chunk /= 2;
-	return chunk;
-}
-
-int coll_tree_pieces(const struct coll_spec *spec, uint32_t depth, uint64_t *seg,
-		     uint32_t *pieces)
-{
-	uint64_t s = spec->bytes / spec->channels + (spec->bytes % spec->channels != 0), p;
-	uint64_t chunk = coll_tree_chunk(spec, depth);
-
-	if (!s)
-		s = 1;
-	p = s / chunk + (s % chunk != 0);
-	if (p > UINT32_MAX)
-		return -ERANGE;
-	*seg = s;
-	*pieces = (uint32_t)p;
-	return 0;
+	return !c->rank_part || c->rank_part[r] == c->me;
 }
 
 /* Bytes of piece @p of a ring step (the last piece takes the rest). */
@@ -273,6 +146,67 @@ static void post(struct coll *c, uint32_t e, uint64_t bytes, uint32_t tag)
 }
 
 /* ---- flow control ------------------------------------------------------- */
+
+static void wake(struct coll *c, uint32_t conn);
+static void tree_wake(struct coll *c, uint32_t x);
+static void run_work(struct coll *c);
+static void tree_work(struct coll *c);
+
+static void on_credit(void *obj, uint64_t arg);
+
+/* Edge @e's sender has a slot back: its program may move on. */
+static void credit(struct coll *c, uint32_t e)
+{
+	uint32_t x = e / 2;
+
+	c->conns[e].unconsumed--;
+	if (!is_tree(c))
+		wake(c, e);
+	else /* a slot up is the child's (x), a slot down its parent's */
+		tree_wake(c, e % 2 ? x - x % c->n + c->lay.parent[x] : x);
+}
+
+/*
+ * The receiver of edge @e consumed a piece: the slot goes back to the
+ * sender. Over NVLink at once; over a QP as NCCL's receiver posts its
+ * buffer back (the IB transport's RDMA write to the sender's FIFO), after
+ * the propagation delay of the QP's path back, as an event of the sender
+ * (of its part, in a split fabric) that knows its iteration.
+ */
+static void give_back(struct coll *c, uint32_t e)
+{
+	uint32_t qp = c->lay.edge_qp[e], from, to;
+	uint64_t arg = (uint64_t)c->iter << 32 | e, key;
+	simtime_t at;
+
+	if (qp == COLL_NVLINK) {
+		credit(c, e);
+		return;
+	}
+	if (c->credit_delay[qp] == SIMTIME_NEVER)
+		return; /* no way back: nor was there a way there */
+	at = evq_now(c->ctx->q) + c->credit_delay[qp];
+	key = evq_key(MCTX_KEY_CREDIT, (uint64_t)c->env.id << 32 | e, c->credit_seq[e]++);
+	coll_layout_ends(&c->place, &c->lay, e, &from, &to);
+	if (!coll_local(c, from))
+		c->ctx->part->credit(c->ctx->part->ctx, c->rank_part[from], c->env.id, at, arg,
+				     key);
+	else if (!evq_post(c->ctx->q, at, on_credit, c, arg, key))
+		mctx_fail(c->ctx, -ENOMEM);
+}
+
+static void on_credit(void *obj, uint64_t arg)
+{
+	struct coll *c = obj;
+
+	if (arg >> 32 != c->iter)
+		return; /* for an iteration that is over: its slots were reset */
+	credit(c, (uint32_t)arg);
+	if (is_tree(c))
+		tree_work(c);
+	else
+		run_work(c);
+}
 
 static int flow_ctl(const struct coll *c)
 {
@@ -327,10 +261,8 @@ static void run_program(struct coll *c, uint32_t i)
 			cn->unconsumed++;
 			post(c, i, piece_bytes(c, p), cn->k * c->pieces + p);
 		}
-		if (cn->k > 0) {
-			in->unconsumed--;
-			wake(c, up);
-		}
+		if (cn->k > 0)
+			give_back(c, up);
 		if (++cn->s == lp) {
 			cn->s = 0;
 			if (++cn->k > c->steps) {
@@ -353,17 +285,6 @@ static void run_work(struct coll *c)
 }
 
 /* ---- trees: reduce up, broadcast down, chunk by chunk ------------------------ */
-
-/* NCCL's tree depth (src/graph/connect.cc): the GPUs of a server after the
- * first, then log2 of the servers (rounded down). */
-uint32_t coll_tree_depth(uint32_t servers, uint32_t per_server)
-{
-	uint32_t log = 0;
-
-	while (servers >> (log + 1))
-		log++;
-	return (per_server ? per_server - 1 : 0) + log;
-}
 
 static uint32_t tree_depth(const struct coll *c)
 {
@@ -408,10 +329,8 @@ static void consume_kids(struct coll *c, uint32_t x)
 {
 	const uint32_t *kid = &c->lay.kids[(size_t)x * COLL_KIDS], base = x - x % c->n;
 
-	for (uint32_t k = 0; k < COLL_KIDS && kid[k] != COLL_ROOT; k++) {
-		c->conns[2 * (base + kid[k])].unconsumed--;
-		tree_wake(c, base + kid[k]);
-	}
+	for (uint32_t k = 0; k < COLL_KIDS && kid[k] != COLL_ROOT; k++)
+		give_back(c, 2 * (base + kid[k]));
 }
 
 /*
@@ -451,8 +370,7 @@ static void tree_run(struct coll *c, uint32_t x)
 			if (par == COLL_ROOT) {
 				consume_kids(c, x);
 			} else {
-				c->conns[2 * x + 1].unconsumed--;
-				tree_wake(c, base + par);
+				give_back(c, 2 * x + 1);
 			}
 			sl->down++;
 			moved = 1;
@@ -512,7 +430,6 @@ static void start_iteration(struct coll *c, simtime_t now)
 	const struct coll_spec *s = c->spec;
 
 	c->iter_start = now;
-	c->remaining = (uint64_t)c->lay.n_edges * (is_ring(c) ? (uint64_t)c->steps * c->pieces : 1);
 	for (uint32_t r = 0; r < c->n; r++) {
 		c->rank_left[r] = is_ring(c) ? (uint64_t)c->channels * c->steps * c->pieces : c->n - 1;
 		c->rank_done[r] = 0; /* this iteration's, not the last one's */
@@ -520,7 +437,6 @@ static void start_iteration(struct coll *c, simtime_t now)
 	if (is_tree(c)) {
 		/* each rank but a channel's root gets every chunk down, and every
 		 * parent every chunk from each child */
-		c->remaining = 2 * (uint64_t)c->channels * (c->n - 1) * c->pieces;
 		for (uint32_t r = 0; r < c->n; r++)
 			c->rank_left[r] = 0;
 		for (uint32_t x = 0; x < c->n * c->channels; x++) {
@@ -536,7 +452,19 @@ static void start_iteration(struct coll *c, simtime_t now)
 		memset(c->conns, 0, (size_t)c->lay.n_edges * sizeof(*c->conns));
 		memset(c->started, 0, c->n);
 	}
+	/* the messages its ranks expect (here: in a split fabric, this part's) */
+	c->remaining = 0;
+	for (uint32_t r = 0; r < c->n; r++)
+		c->remaining += coll_local(c, r) ? c->rank_left[r] : 0;
+	if (!c->remaining) { /* none of its ranks here */
+		c->times[c->done++] = 0;
+		if (c->env.finished)
+			c->env.finished(c->env.up);
+		return;
+	}
 	for (uint32_t r = 0; r < c->n; r++) {
+		if (!coll_local(c, r))
+			continue;
 		if (c->iter == 0 && r == s->late_rank) {
 			c->late_timer.arg = r;
 			mctx_arm(c->ctx, &c->late_timer, now + s->late_by);
@@ -677,6 +605,12 @@ int coll_new(struct mctx *ctx, const struct coll_spec *spec, struct flow *flows,
 		return -EINVAL; /* ranks share a server, and there is no NVLink */
 	}
 	c->chunk = spec->chunk;
+	c->credit_delay = calloc(c->n_qps ? c->n_qps : 1, sizeof(*c->credit_delay));
+	c->credit_seq = calloc(c->lay.n_edges ? c->lay.n_edges : 1, sizeof(*c->credit_seq));
+	if (!c->credit_delay || !c->credit_seq) {
+		coll_free(c);
+		return -ENOMEM;
+	}
 	if (is_ring(c)) {
 		c->steps = coll_ring_steps(spec);
 		if (coll_ring_pieces(spec, &c->seg, &c->pieces)) {
@@ -752,6 +686,8 @@ void coll_free(struct coll *c)
 	free(c->slots);
 	free(c->seen);
 	free(c->seen_at);
+	free(c->credit_delay);
+	free(c->credit_seq);
 	coll_layout_free(&c->lay);
 	free(c);
 }
@@ -786,4 +722,66 @@ void coll_stats(const struct coll *c, struct coll_stats *out)
 	out->network_bytes = 0;
 	for (uint32_t i = 0; i < c->n_qps; i++)
 		out->network_bytes += c->qps[i].received;
+}
+
+/* ---- credits' delays, a split fabric, statistics from the parts ---------------- */
+
+void coll_credit_delay(struct coll *c, uint32_t qp, simtime_t delay)
+{
+	if (qp < c->n_qps)
+		c->credit_delay[qp] = delay;
+}
+
+void coll_split(struct coll *c, const uint32_t *rank_part, uint32_t me)
+{
+	c->rank_part = rank_part;
+	c->me = me;
+}
+
+int coll_credit_in(struct coll *c, simtime_t at, uint64_t arg, uint64_t key)
+{
+	return evq_post(c->ctx->q, at, on_credit, c, arg, key) ? 0 : -ENOMEM;
+}
+
+/* The blob: iterations done, NVLink bytes, each iteration's time, each
+ * rank's completion. */
+size_t coll_stats_size(const struct coll *c)
+{
+	return 2 * sizeof(uint64_t) + ((size_t)c->spec->iterations + c->n) * sizeof(simtime_t);
+}
+
+void coll_stats_save(const struct coll *c, void *buf)
+{
+	uint64_t head[2] = {c->done, c->nvlink_bytes};
+	char *at = buf;
+
+	memcpy(at, head, sizeof(head));
+	at += sizeof(head);
+	memcpy(at, c->times, c->spec->iterations * sizeof(*c->times));
+	at += c->spec->iterations * sizeof(*c->times);
+	memcpy(at, c->rank_done, c->n * sizeof(*c->rank_done));
+}
+
+void coll_stats_absorb(struct coll *c, const void *buf)
+{
+	uint64_t head[2];
+	const char *at = buf;
+	simtime_t t;
+
+	memcpy(head, at, sizeof(head));
+	at += sizeof(head);
+	/* done where every part is done; the iteration ends with its last rank */
+	if (head[0] < c->done)
+		c->done = (uint32_t)head[0];
+	c->nvlink_bytes += head[1];
+	for (uint32_t i = 0; i < c->spec->iterations; i++, at += sizeof(t)) {
+		memcpy(&t, at, sizeof(t));
+		if (t > c->times[i])
+			c->times[i] = t;
+	}
+	for (uint32_t r = 0; r < c->n; r++, at += sizeof(t)) {
+		memcpy(&t, at, sizeof(t));
+		if (t > c->rank_done[r])
+			c->rank_done[r] = t;
+	}
 }

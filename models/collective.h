@@ -26,6 +26,7 @@
 #ifndef ROCESIM_COLLECTIVE_H
 #define ROCESIM_COLLECTIVE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "models/coll_layout.h"
@@ -168,6 +169,24 @@ void coll_stats(const struct coll *c, struct coll_stats *out);
  * iterations so far) into *@done, and delivers in all into *@total. */
 void coll_progress(const struct coll *c, uint64_t *done, uint64_t *total);
 const char *coll_op_name(enum coll_op op);
+
+/* The propagation delay of QP @qp's path back, its requester's credits'
+ * (coll_split.c): 0 until set. */
+void coll_credit_delay(struct coll *c, uint32_t qp, simtime_t delay);
+/*
+ * A fabric split over processes: rank r of @c runs in part @rank_part[r]
+ * (borrowed), this is part @me; only its ranks start here, and a credit
+ * for a sender elsewhere goes through ctx->part. coll_credit_in takes one
+ * that came from another part (0 or -ENOMEM). The statistics as a blob of
+ * coll_stats_size bytes, and another part's added (done where all are,
+ * times the latest, NVLink bytes summed).
+ */
+void coll_split(struct coll *c, const uint32_t *rank_part, uint32_t me);
+__attribute__((warn_unused_result)) int coll_credit_in(struct coll *c, simtime_t at,
+							uint64_t arg, uint64_t key);
+size_t coll_stats_size(const struct coll *c);
+void coll_stats_save(const struct coll *c, void *buf);
+void coll_stats_absorb(struct coll *c, const void *buf);
 /* nccl-tests' bus bandwidth factor (nccl-tests doc/PERFORMANCE.md). */
 double coll_busbw_factor(enum coll_op op, uint32_t ranks);
 

@@ -53,6 +53,7 @@ enum mctx_key_class {
 	MCTX_KEY_PORT,  /* a port and what owns it there, by topology port index */
 	MCTX_KEY_FLOW,  /* a flow or queue pair, by index */
 	MCTX_KEY_GPU,   /* a GPU's NVLink receiver, by GPU index */
+	MCTX_KEY_CREDIT, /* a collective's credit: its index << 32 | edge */
 };
 
 /* The timers of a port (MCTX_KEY_PORT): the link's, the NIC's, the
@@ -115,6 +116,10 @@ struct mctx_part {
 	/* a message was posted on @f, whose responder is in another part
 	 * (then nic_msg_in there) */
 	void (*post)(void *ctx, const struct flow *f, const struct qp_msg *m);
+	/* collective @coll gives a slot back to a sender in part @to, at @at
+	 * (then coll_credit_in there with @arg and @key) */
+	void (*credit)(void *ctx, uint32_t to, uint32_t coll, simtime_t at, uint64_t arg,
+		       uint64_t key);
 	void *ctx;
 };
 

@@ -151,7 +151,8 @@ int net_build(const struct net_params *params, struct topo *t, struct evq *q, st
 		n->n_flows += coll_qp_count(&p->colls[i]);
 	n->flows = calloc(n->n_flows ? n->n_flows : 1, sizeof(*n->flows));
 	n->colls = calloc(p->n_colls ? p->n_colls : 1, sizeof(*n->colls));
-	if (!n->ports || !n->switches || !n->nics || !n->flows || !n->colls)
+	n->rank_parts = calloc(p->n_colls ? p->n_colls : 1, sizeof(*n->rank_parts));
+	if (!n->ports || !n->switches || !n->nics || !n->flows || !n->colls || !n->rank_parts)
 		goto fail;
 	for (uint32_t i = 0; i < t->n_ports; i++) {
 		const struct topo_port *tp = &t->ports[i];
@@ -210,8 +211,14 @@ int net_build(const struct net_params *params, struct topo *t, struct evq *q, st
 		if ((err = coll_new(&n->ctx, &p->colls[i], n->flows, first, &env, &n->colls[i])))
 			goto fail;
 		n->n_colls++;
-		for (uint32_t k = 0; k < coll_qp_count(&p->colls[i]); k++)
-			n->flows[first + k].hash = flow_hash(p->seed, first + k);
+		for (uint32_t k = 0; k < coll_qp_count(&p->colls[i]); k++) {
+			struct flow *f = &n->flows[first + k];
+
+			f->hash = flow_hash(p->seed, first + k);
+			/* its credits come back from the responder on the path back */
+			coll_credit_delay(n->colls[i], k,
+					  topo_path_delay(t, n->routes, f->dst, f->src, f->hash));
+		}
 		first += coll_qp_count(&p->colls[i]);
 	}
 	err = -ENOMEM;
@@ -264,6 +271,9 @@ void net_free(struct net *n)
 	for (uint32_t i = 0; n->colls && i < n->n_colls; i++)
 		coll_free(n->colls[i]);
 	free(n->colls);
+	for (uint32_t i = 0; n->rank_parts && i < n->p.n_colls; i++)
+		free(n->rank_parts[i]);
+	free(n->rank_parts);
 	nvlink_free(n->nvlink);
 	free(n->storms);
 	deadlock_free(n->deadlock);
@@ -277,9 +287,24 @@ int net_split(struct net *n, const uint32_t *node_part, uint32_t me,
 {
 	const struct topo *t = n->topo;
 
-	if (n->n_colls)
-		return -ENOTSUP;
 	n->ctx.part = hooks;
+	for (uint32_t i = 0; i < n->n_colls; i++) {
+		const struct coll_place pl = coll_place_of(&n->p.colls[i]);
+		uint32_t *part = malloc((pl.n_ranks ? pl.n_ranks : 1) * sizeof(*part));
+
+		if (!part)
+			return -ENOMEM;
+		/* a rank runs with its server, which runs with its first NIC */
+		for (uint32_t r = 0; r < pl.n_ranks; r++) {
+			uint32_t s = coll_rank_server(&pl, r);
+			uint32_t host = pl.topo ? t->server_nics[t->servers[s].first_nic] : s;
+
+			part[r] = node_part[t->hosts[host]];
+		}
+		free(n->rank_parts[i]);
+		n->rank_parts[i] = part;
+		coll_split(n->colls[i], part, me);
+	}
 	for (uint32_t i = 0; i < t->n_ports; i++)
 		n->ports[i].remote = node_part[t->ports[i].node] == me &&
 				     node_part[t->ports[i].peer] != me;

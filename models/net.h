@@ -76,7 +76,8 @@ struct net {
 	simtime_t last_done;         /* when a flow or collective last completed */
 	uint32_t n_wl_flows;         /* the workload flows among them */
 	struct coll **colls;
-	uint32_t n_colls, colls_done;
+	uint32_t n_colls, colls_done; /* split fabric: done, this part's ranks */
+	uint32_t **rank_parts;	      /* split fabric: per collective, its ranks' parts */
 	struct nvlink *nvlink; /* NULL unless a server has several GPUs */
 	struct deadlock *deadlock; /* the detector, or NULL */
 	struct storm *storms;
@@ -91,8 +92,8 @@ void net_free(struct net *n);
  * Run only part @me of the fabric, @node_part giving each topology node's
  * part: ports whose peer is elsewhere hand what they send to @hooks, each
  * flow runs the ends that are here, and what starts elsewhere (flows,
- * storms) is not started here. 0, or -ENOTSUP for what a split fabric
- * cannot run yet (collectives).
+ * storms) is not started here, and each collective starts only its ranks
+ * that run here (a rank with its server's first NIC). 0 or -ENOMEM.
  */
 int net_split(struct net *n, const uint32_t *node_part, uint32_t me,
 	      const struct mctx_part *hooks);

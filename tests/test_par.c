@@ -164,6 +164,61 @@ Test(par, a_link_failure_mid_run_is_the_same_on_2_processes)
 }
 
 /*
+ * A ring AllReduce under DCQCN on a fat-tree: its QPs cross the parts, each
+ * part runs its own ranks' programs, and NCCL's flow control returns a
+ * sender's slot over the QP's path back, crossing the parts too.
+ */
+Test(par, a_fat_tree_allreduce_with_dcqcn_is_the_same_on_2_and_4_processes)
+{
+	static const char scn[] =
+	    "seed: 7\n"
+	    "stop: 50ms\n"
+	    "topology: {kind: fat_tree, k: 4, link: {rate: 100Gbps, cable: 2m},\n"
+	    "           uplink: {rate: 100Gbps, cable: 10m}}\n"
+	    "switch: {ecn: {kmin: 1KB, kmax: 10KB, pmax: 20%}}\n"
+	    "nic: {cc: dcqcn}\n"
+	    "workload: {kind: allreduce, size: 8MB, channels: 2, chunk: 256KiB}\n"
+	    "output: {sample: 0}\n";
+	char path[300];
+	json_t *a, *c;
+
+	need_mpi();
+	snprintf(path, sizeof(path), "%s", write_scn("ar.yaml", scn));
+	json_decref(same_on(path, 2, ""));
+	json_decref(same_on(path, 4, ""));
+	a = load(ts_tmp("one"));
+	c = json_object_get(json_object_get(a, "summary"), "collective");
+	cr_assert_gt(json_real_value(json_object_get(c, "busbw_GBps")), 1.0, "it completed");
+	cr_assert_gt(json_integer_value(
+			 json_object_get(json_object_get(a, "summary"), "ecn_marked_packets")),
+		     0, "DCQCN at work");
+	json_decref(a);
+}
+
+/* A spine that fails mid-AllReduce: what was on its cut wires is lost in
+ * the part that held them, the go-back-N that follows crosses the parts. */
+Test(par, a_link_failure_mid_allreduce_is_the_same_on_2_processes)
+{
+	static const char scn[] =
+	    "seed: 3\n"
+	    "stop: 200ms\n"
+	    "topology: {kind: leaf_spine, leaves: 4, spines: 2, hosts_per_leaf: 2,\n"
+	    "           link: {rate: 100Gbps, cable: 2m}, uplink: {rate: 100Gbps, cable: 10m}}\n"
+	    "nic: {transport: {timeout: 8}}\n"
+	    "workload: {kind: allreduce, size: 4MB, channels: 2}\n"
+	    "faults: [{kind: link_down, link: leaf1-spine0, at: 30us}]\n"
+	    "output: {sample: 0}\n";
+	json_t *a;
+
+	need_mpi();
+	json_decref(same_on(write_scn("arfail.yaml", scn), 2, ""));
+	a = load(ts_tmp("one"));
+	cr_assert(json_is_number(json_object_get(json_object_get(a, "summary"), "done_us")),
+		  "it completed");
+	json_decref(a);
+}
+
+/*
  * The deadlocking ring of experiments/: five switches, cut into three
  * parts, so that the cycle spans them. The detector looks between windows
  * at the stuck queues of every part: the same cycle, found at the same
@@ -216,9 +271,9 @@ Test(par, what_cannot_be_split_is_refused_once)
 		2, "star.yaml:1: topology: 2 parts for 1 switch: a switch is never split");
 	refused(write_scn("coll.yaml", "topology: {kind: leaf_spine, leaves: 2, spines: 1, "
 				       "hosts_per_leaf: 2}\n"
-				       "workload: {kind: allreduce, size: 1MB}\n"
+				       "workload: {kind: allreduce, size: 1MB, iterations: 2}\n"
 				       "output: {sample: 0}\n"),
-		2, "workload: collectives do not run split over processes yet");
+		2, "workload.iterations: a collective of several iterations does not run split");
 	refused(write_scn("series.yaml", "topology: {kind: leaf_spine, leaves: 2, spines: 1, "
 					 "hosts_per_leaf: 2}\n"
 					 "workload: {kind: incast, senders: 3, size: 1MB}\n"),

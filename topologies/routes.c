@@ -458,3 +458,31 @@ uint32_t topo_distance(const struct topo_routes *r, uint32_t node, uint32_t dst_
 	routes_lookup(r, node, dst_host, &off, &count, &dist);
 	return dist;
 }
+
+simtime_t topo_path_delay(const struct topo *t, const struct topo_routes *r, uint32_t src,
+			  uint32_t dst, uint64_t hash)
+{
+	uint32_t node = t->hosts[src], end = t->hosts[dst];
+	simtime_t total = 0;
+
+	for (uint32_t steps = 0; node != end; steps++) {
+		const struct topo_node *n = &t->nodes[node];
+		uint32_t count = 1, local = 0, port;
+
+		if (steps > t->n_nodes || !n->n_ports)
+			return SIMTIME_NEVER;
+		if (n->kind == TOPO_SWITCH) {
+			const uint16_t *hops = topo_next_hops(r, node, dst, &count);
+
+			if (!count)
+				return SIMTIME_NEVER;
+			local = hops[count == 1 ? 0 : topo_ecmp_pick(hash, node, count)];
+		} else if (steps) {
+			return SIMTIME_NEVER; /* a host on the way */
+		}
+		port = n->first_port + local;
+		total += t->links[t->ports[port].link].delay;
+		node = t->ports[port].peer;
+	}
+	return total;
+}

@@ -263,6 +263,15 @@ const uint16_t *topo_next_hops(const struct topo_routes *r, uint32_t node,
 /* Hop count from @node to host @dst_host, or UINT32_MAX if unreachable. */
 uint32_t topo_distance(const struct topo_routes *r, uint32_t node, uint32_t dst_host);
 
+/*
+ * The propagation delay of the path a packet of a flow with ECMP hash
+ * @hash takes from host @src to host @dst (host indices) over @r, the
+ * choice at each switch made as the switches make it (topo_ecmp_pick);
+ * SIMTIME_NEVER when no route leads there.
+ */
+simtime_t topo_path_delay(const struct topo *t, const struct topo_routes *r, uint32_t src,
+			  uint32_t dst, uint64_t hash);
+
 /* Deterministic per-flow ECMP choice among @count ports at @node. */
 static inline uint32_t topo_ecmp_pick(uint64_t flow_hash, uint32_t node, uint32_t count)
 {

@@ -61,6 +61,9 @@ struct evq {
 	 * non-empty, bit j of sum that bits[j] is not 0 */
 	struct evq_timer **bucket;
 	uint64_t *bits, *sum;
+	uint64_t *unsorted; /* bit i: bucket i holds events of one time out of key order */
+	struct evq_entry *scratch; /* sort_bucket's */
+	size_t n_scratch;
 	size_t nb;	/* buckets, a power of 2; 0 without the calendar */
 	unsigned shift; /* bucket width 2^shift ps */
 	uint64_t cur;	/* bucket number of the clock: the window's start */
@@ -178,7 +181,8 @@ static inline int in_window(const struct evq *q, simtime_t when)
 	return (when >> q->shift) - q->cur < q->nb;
 }
 
-/* File @t in its bucket; returns the list steps it took (crowding). */
+/* File @t in its bucket; returns the list steps it took past later times
+ * (crowding). */
 static unsigned wheel_put(struct evq *q, struct evq_timer *t)
 {
 	size_t i = wheel_index(q, t->when);
@@ -197,8 +201,16 @@ static unsigned wheel_put(struct evq *q, struct evq_timer *t)
 		q->sum[i >> 12] |= 1ULL << ((i >> 6) & 63);
 		return 0;
 	}
-	/* from the last: new events mostly go last (they are mostly the latest) */
-	for (p = h->prev; before(t, p); p = p->prev) {
+	/*
+	 * From the last, past later times only: new events mostly go last
+	 * (they are mostly the latest). Among events of its own time it goes
+	 * last too, and when its key is smaller than theirs the bucket is
+	 * sorted once, when it comes to be popped (sort_bucket): many events
+	 * of one time (a symmetric fabric's) arrive in any key order, and a
+	 * walk each would cost their number squared. Narrower buckets part
+	 * later times (crowding), never one time.
+	 */
+	for (p = h->prev; p->when > t->when; p = p->prev) {
 		steps++;
 		if (p == h) {
 			q->bucket[i] = t; /* the new earliest: after the last, i.e. first */
@@ -206,7 +218,10 @@ static unsigned wheel_put(struct evq *q, struct evq_timer *t)
 			break;
 		}
 	}
-	assert((p->when != t->when || p->key != t->key) && "two pending timers share a time and key");
+	if (p->when == t->when && p->key > t->key && q->bucket[i] != t)
+		q->unsorted[i >> 6] |= 1ULL << (i & 63);
+	assert((p->when != t->when || p->key != t->key || q->bucket[i] == t) &&
+	       "two pending timers share a time and key");
 	t->prev = p;
 	t->next = p->next;
 	p->next->prev = t;
@@ -235,6 +250,52 @@ static void wheel_remove(struct evq *q, struct evq_timer *t)
 		q->bucket[i] = t->next;
 }
 
+static int by_when_key(const void *a, const void *b)
+{
+	const struct evq_entry *x = a, *y = b;
+
+	if (x->when != y->when)
+		return x->when < y->when ? -1 : 1;
+	return x->t->key < y->t->key ? -1 : x->t->key > y->t->key;
+}
+
+/*
+ * Sort bucket @i's list by (when, key) if it is out of order: its timers
+ * into an array (each read once), sorted there, linked again. Keeps the
+ * list as it is when the array cannot grow (the order is then wrong only
+ * among events of one time: a run stays reproducible, if not the same).
+ */
+static void sort_bucket(struct evq *q, size_t i)
+{
+	struct evq_timer *h = q->bucket[i], *t;
+	size_t n = 0;
+
+	if (!(q->unsorted[i >> 6] & (1ULL << (i & 63))))
+		return;
+	q->unsorted[i >> 6] &= ~(1ULL << (i & 63));
+	t = h;
+	do {
+		if (n == q->n_scratch) {
+			size_t cap = q->n_scratch ? 2 * q->n_scratch : 256;
+			struct evq_entry *x = realloc(q->scratch, cap * sizeof(*x));
+
+			if (!x)
+				return;
+			q->scratch = x;
+			q->n_scratch = cap;
+		}
+		q->scratch[n++] = (struct evq_entry){t->when, t};
+		t = t->next;
+	} while (t != h);
+	qsort(q->scratch, n, sizeof(*q->scratch), by_when_key);
+	for (size_t k = 0; k < n; k++) {
+		t = q->scratch[k].t;
+		t->next = q->scratch[(k + 1) % n].t;
+		t->prev = q->scratch[(k + n - 1) % n].t;
+	}
+	q->bucket[i] = q->scratch[0].t;
+}
+
 /* First non-empty bucket at or after @i, or nb. */
 static size_t next_bucket_from(const struct evq *q, size_t i)
 {
@@ -260,13 +321,16 @@ static size_t next_bucket_from(const struct evq *q, size_t i)
 	}
 }
 
-/* The earliest bucket of the calendar (which is not empty). */
-static size_t first_bucket(const struct evq *q)
+/* The earliest bucket of the calendar (which is not empty), sorted. */
+static size_t first_bucket(struct evq *q)
 {
 	size_t start = (size_t)q->cur & (q->nb - 1);
 	size_t i = next_bucket_from(q, start);
 
-	return i < q->nb ? i : next_bucket_from(q, 0);
+	if (i >= q->nb)
+		i = next_bucket_from(q, 0);
+	sort_bucket(q, i);
+	return i;
 }
 
 /* The window moved: bring in the heap's events it now covers. */
@@ -289,19 +353,23 @@ static void rebuild(struct evq *q, size_t nb, unsigned shift)
 	size_t nsum = (nb + 4095) >> 12, onb = q->nb, first = (size_t)q->cur & (onb - 1);
 	struct evq_timer **bucket = calloc(nb, sizeof(*bucket)), **obucket = q->bucket;
 	uint64_t *bits = calloc(nb / 64, sizeof(*bits)), *sum = calloc(nsum, sizeof(*sum));
+	uint64_t *unsorted = calloc(nb / 64, sizeof(*unsorted));
 	size_t left = q->n_wheel;
 
-	if (!bucket || !bits || !sum || heap_reserve(q, q->n_heap + q->n_wheel)) {
+	if (!bucket || !bits || !sum || !unsorted || heap_reserve(q, q->n_heap + q->n_wheel)) {
 		free(bucket);
 		free(bits);
 		free(sum);
+		free(unsorted);
 		return;
 	}
 	free(q->bits);
 	free(q->sum);
+	free(q->unsorted);
 	q->bucket = bucket;
 	q->bits = bits;
 	q->sum = sum;
+	q->unsorted = unsorted;
 	q->nb = nb;
 	q->shift = shift;
 	q->cur = q->now >> shift;
@@ -385,8 +453,9 @@ struct evq *evq_new(void)
 		q->nb = NB_MIN;
 		q->bucket = calloc(q->nb, sizeof(*q->bucket));
 		q->bits = calloc(q->nb / 64, sizeof(*q->bits));
+		q->unsorted = calloc(q->nb / 64, sizeof(*q->unsorted));
 		q->sum = calloc(1, sizeof(*q->sum));
-		if (!q->bucket || !q->bits || !q->sum) {
+		if (!q->bucket || !q->bits || !q->sum || !q->unsorted) {
 			evq_free(q);
 			return NULL;
 		}
@@ -407,6 +476,8 @@ void evq_free(struct evq *q)
 	free(q->bucket);
 	free(q->bits);
 	free(q->sum);
+	free(q->unsorted);
+	free(q->scratch);
 	free(q->heap);
 	free(q);
 }

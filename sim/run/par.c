@@ -19,6 +19,8 @@ enum rec_kind {
 	REC_SWITCH,  /* node, blob size, sw_stats_save's blob */
 	REC_NIC,     /* host, its counters */
 	REC_FLOW,    /* flow id, the part's side of it, its copy */
+	REC_CREDIT,  /* collective, its credit's time, arg and key */
+	REC_COLL,    /* at the end: collective, blob size, coll_stats_save's blob */
 };
 
 struct part_run {
@@ -84,6 +86,16 @@ static void on_post(void *ctx, const struct flow *f, const struct qp_msg *m)
 	x->st->messages++;
 }
 
+static void on_credit(void *ctx, uint32_t to, uint32_t coll, simtime_t at, uint64_t arg,
+		      uint64_t key)
+{
+	struct part_run *x = ctx;
+	uint64_t body[3] = {at, arg, key};
+
+	mctx_fail(&x->sim->net->ctx, put_rec(&x->out[to], REC_CREDIT, coll, body, sizeof(body)));
+	x->st->messages++;
+}
+
 /* Read the records of @b one by one: 1 and the next, 0 at the end, -EIO
  * when @b is cut short. */
 static int next_rec(const struct par_buf *b, size_t *at, uint32_t *kind, uint32_t *id,
@@ -131,6 +143,13 @@ static int deliver(struct part_run *x)
 				memcpy(&m, body, sizeof(m));
 				at += sizeof(m);
 				err = nic_msg_in(&n->flows[id], &m);
+			} else if (kind == REC_CREDIT && id < n->n_colls &&
+				   b->len - at >= 3 * sizeof(uint64_t)) {
+				uint64_t v[3];
+
+				memcpy(v, body, sizeof(v));
+				at += sizeof(v);
+				err = coll_credit_in(n->colls[id], v[0], v[1], v[2]);
 			} else {
 				err = -EIO;
 			}
@@ -274,7 +293,9 @@ static int windows(struct part_run *x)
 			sim->end = SIM_END_DEADLOCK;
 			return 0;
 		}
-		if (sim->end != SIM_END_DONE && sm[0] == n->n_wl_flows && sm[1] == n->n_colls)
+		/* every part tells when the ranks it runs are done */
+		if (sim->end != SIM_END_DONE && sm[0] == n->n_wl_flows &&
+		    sm[1] == (uint64_t)n->n_colls * x->comm->size)
 			sim_workload_done(sim, mx[1]);
 		if (x->tick < next)
 			next = x->tick;
@@ -343,6 +364,18 @@ static int pack(struct part_run *x, struct par_buf *b)
 		if (f->side != NIC_SIDE_NONE || f->unroutable)
 			err = put_rec(b, REC_FLOW, i, f, sizeof(*f));
 	}
+	for (uint32_t i = 0; !err && i < n->n_colls; i++) {
+		uint32_t size = (uint32_t)coll_stats_size(n->colls[i]);
+		char *blob = malloc(size);
+
+		if (!blob)
+			return -ENOMEM;
+		coll_stats_save(n->colls[i], blob);
+		err = put_rec(b, REC_COLL, i, &size, sizeof(size));
+		if (!err)
+			err = put(b, blob, size);
+		free(blob);
+	}
 	return err;
 }
 
@@ -376,6 +409,14 @@ static int absorb(struct part_run *x, const struct par_buf *b)
 			if (size != sw_stats_size(n->switches[id]) || left - sizeof(size) < size)
 				return -EIO;
 			sw_stats_absorb(n->switches[id], body + sizeof(size));
+			at += sizeof(size) + size;
+		} else if (kind == REC_COLL && id < n->n_colls && left >= sizeof(uint32_t)) {
+			uint32_t size;
+
+			memcpy(&size, body, sizeof(size));
+			if (size != coll_stats_size(n->colls[id]) || left - sizeof(size) < size)
+				return -EIO;
+			coll_stats_absorb(n->colls[id], body + sizeof(size));
 			at += sizeof(size) + size;
 		} else if (kind == REC_NIC && id < t->n_hosts &&
 			   left >= sizeof(struct nic_counters)) {
@@ -426,7 +467,7 @@ static int gather(struct part_run *x)
 		return err;
 	memcpy(&n->ctx.tot, sm, sizeof(n->ctx.tot));
 	n->flows_done = (uint32_t)sm[TOT];
-	n->colls_done = (uint32_t)sm[TOT + 1];
+	n->colls_done = (uint32_t)(sm[TOT + 1] / x->comm->size); /* done in every part */
 	sim->inflight = sm[TOT + 2];
 	sim->events = sm[TOT + 3] + x->looks; /* every process looked */
 	x->st->messages = sm[TOT + 4];
@@ -453,6 +494,16 @@ out:
 	return err;
 }
 
+/* Whether a collective of @sim runs several iterations (each starts when
+ * every rank has finished the last, at once: no lookahead). */
+static int many_iterations(const struct sim *sim)
+{
+	for (uint32_t i = 0; i < sim->net->p.n_colls; i++)
+		if (sim->net->p.colls[i].iterations > 1)
+			return 1;
+	return 0;
+}
+
 /* Whether @sim can run on @size processes: its partition into @p. */
 static int split_check(struct sim *sim, uint32_t size, struct partition *p, struct diag *d)
 {
@@ -463,10 +514,10 @@ static int split_check(struct sim *sim, uint32_t size, struct partition *p, stru
 			 "counts the events of one process: a run split over %u processes cannot "
 			 "stop at the same event (leave max_events out)",
 			 size);
-	} else if (sim->net->n_colls) {
-		diag_set(d, "", 0, "workload",
-			 "collectives do not run split over processes yet: run this scenario "
-			 "without mpirun");
+	} else if (many_iterations(sim)) {
+		diag_set(d, "", 0, "workload.iterations",
+			 "a collective of several iterations does not run split over processes "
+			 "yet: give iterations: 1, or run it without mpirun");
 	} else {
 		err = part_build(sim->topo, size, p, d);
 		if (err != -EINVAL)
@@ -489,7 +540,7 @@ int par_check(struct sim *sim, uint32_t size, struct diag *d)
 int par_run(struct sim *sim, const struct par_comm *comm, struct par_stats *st, struct diag *d)
 {
 	struct part_run x = {.comm = comm, .sim = sim, .st = st};
-	struct mctx_part hooks = {.cross = on_cross, .post = on_post, .ctx = &x};
+	struct mctx_part hooks = {.cross = on_cross, .post = on_post, .credit = on_credit, .ctx = &x};
 	double start = wall();
 	int err;
 
