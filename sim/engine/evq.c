@@ -261,9 +261,8 @@ static int by_when_key(const void *a, const void *b)
 
 /*
  * Sort bucket @i's list by (when, key) if it is out of order: its timers
- * into an array (each read once), sorted there, linked again. Keeps the
- * list as it is when the array cannot grow (the order is then wrong only
- * among events of one time: a run stays reproducible, if not the same).
+ * into an array (each read once; evq_arm keeps it as large as the events
+ * pending), sorted there, linked again.
  */
 static void sort_bucket(struct evq *q, size_t i)
 {
@@ -275,15 +274,6 @@ static void sort_bucket(struct evq *q, size_t i)
 	q->unsorted[i >> 6] &= ~(1ULL << (i & 63));
 	t = h;
 	do {
-		if (n == q->n_scratch) {
-			size_t cap = q->n_scratch ? 2 * q->n_scratch : 256;
-			struct evq_entry *x = realloc(q->scratch, cap * sizeof(*x));
-
-			if (!x)
-				return;
-			q->scratch = x;
-			q->n_scratch = cap;
-		}
 		q->scratch[n++] = (struct evq_entry){t->when, t};
 		t = t->next;
 	} while (t != h);
@@ -493,9 +483,19 @@ static void unqueue(struct evq *q, struct evq_timer *t)
 int evq_arm(struct evq *q, struct evq_timer *t, simtime_t when)
 {
 	assert(when >= q->now && "an event may not be scheduled in the past");
-	/* room in the heap first, so that a failure leaves everything as it was */
+	/* room in the heap and for sorting a bucket first, so that a failure
+	 * leaves everything as it was */
 	if (q->n_heap == q->cap && heap_reserve(q, q->cap * 2))
 		return -ENOMEM;
+	if (q->n >= q->n_scratch) {
+		size_t cap = q->n_scratch ? 2 * q->n_scratch : 256;
+		struct evq_entry *x = realloc(q->scratch, cap * sizeof(*x));
+
+		if (!x)
+			return -ENOMEM;
+		q->scratch = x;
+		q->n_scratch = cap;
+	}
 	if (t->wheel) {
 		wheel_remove(q, t);
 	} else if (t->slot) {
