@@ -1,5 +1,6 @@
 /* Event queue: ordering, ties by key, cancel, re-arm, the pool, and 1M events. */
 #include <criterion/criterion.h>
+#include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <stdlib.h>
 
@@ -307,4 +308,58 @@ Test(evq, dense_sparse_and_far_phases_keep_time_and_key_order)
 	cr_assert_eq(evq_size(p.q), 0);
 	gsl_rng_free(p.r);
 	evq_free(p.q);
+}
+
+/*
+ * Many events of one time armed in any key order (a symmetric fabric's),
+ * some while their time is being popped: each comes out in key order, and
+ * the bucket they share is sorted when it is reached, not walked per arm.
+ */
+struct crowd {
+	struct evq *q;
+	struct evq_timer t[4096];
+	uint64_t last_key;
+	simtime_t last;
+	size_t fired, bad, rearmed;
+};
+
+static void crowd_fire(void *obj, uint64_t arg)
+{
+	struct crowd *c = obj;
+	simtime_t now = evq_now(c->q);
+
+	if (now < c->last || (now == c->last && c->t[arg].key < c->last_key))
+		c->bad++;
+	c->last = now;
+	c->last_key = c->t[arg].key;
+	c->fired++;
+	/* one in eight arms another of the crowd for this same instant, after it */
+	if (arg % 8 == 0 && arg + 1 < 4096 && !evq_pending(c->q, &c->t[arg + 1]) &&
+	    c->t[arg + 1].key > c->t[arg].key && c->rearmed < 100) {
+		c->rearmed++;
+		c->bad += evq_arm(c->q, &c->t[arg + 1], now) != 0;
+	}
+}
+
+Test(evq, a_crowd_of_one_time_in_any_key_order_pops_in_key_order)
+{
+	struct crowd c = {.q = evq_new()};
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	size_t order[4096];
+
+	for (size_t i = 0; i < 4096; i++) {
+		evq_timer_init(&c.t[i], crowd_fire, &c, evq_key(3, i, 0));
+		c.t[i].arg = i;
+		order[i] = i;
+	}
+	gsl_ran_shuffle(r, order, 4096, sizeof(order[0]));
+	/* three instants 1 ps apart, each timer in one, armed in shuffled order */
+	for (size_t i = 0; i < 4096; i++)
+		cr_assert_eq(evq_arm(c.q, &c.t[order[i]], 1000 + order[i] % 3), 0);
+	while (evq_step(c.q))
+		;
+	cr_assert_eq(c.bad, 0, "%zu events out of (time, key) order", c.bad);
+	cr_assert_eq(c.fired, 4096 + c.rearmed);
+	gsl_rng_free(r);
+	evq_free(c.q);
 }

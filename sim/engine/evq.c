@@ -47,6 +47,13 @@ struct evq_entry {
 	struct evq_timer *t; /* holds the tie-breaking key */
 };
 
+/* A timer being sorted, with what orders it (read once from the timer). */
+struct sort_entry {
+	simtime_t when;
+	uint64_t key;
+	struct evq_timer *t;
+};
+
 struct pool_chunk {
 	struct pool_chunk *next;
 	struct evq_timer ev[POOL_CHUNK];
@@ -62,7 +69,7 @@ struct evq {
 	struct evq_timer **bucket;
 	uint64_t *bits, *sum;
 	uint64_t *unsorted; /* bit i: bucket i holds events of one time out of key order */
-	struct evq_entry *scratch; /* sort_bucket's */
+	struct sort_entry *scratch; /* sort_bucket's */
 	size_t n_scratch;
 	size_t nb;	/* buckets, a power of 2; 0 without the calendar */
 	unsigned shift; /* bucket width 2^shift ps */
@@ -250,13 +257,27 @@ static void wheel_remove(struct evq *q, struct evq_timer *t)
 		q->bucket[i] = t->next;
 }
 
-static int by_when_key(const void *a, const void *b)
+/* Shell sort of @v[0..n) by (when, key), gaps after Ciura (2001): in
+ * place, the comparisons inline. */
+static void sort_entries(struct sort_entry *v, size_t n)
 {
-	const struct evq_entry *x = a, *y = b;
+	static const size_t gaps[] = {1750, 701, 301, 132, 57, 23, 10, 4, 1};
 
-	if (x->when != y->when)
-		return x->when < y->when ? -1 : 1;
-	return x->t->key < y->t->key ? -1 : x->t->key > y->t->key;
+	for (size_t g = 0; g < sizeof(gaps) / sizeof(gaps[0]); g++) {
+		size_t gap = gaps[g];
+
+		for (size_t i = gap; i < n; i++) {
+			struct sort_entry e = v[i];
+			size_t j = i;
+
+			while (j >= gap && (e.when < v[j - gap].when ||
+					    (e.when == v[j - gap].when && e.key < v[j - gap].key))) {
+				v[j] = v[j - gap];
+				j -= gap;
+			}
+			v[j] = e;
+		}
+	}
 }
 
 /*
@@ -274,10 +295,10 @@ static void sort_bucket(struct evq *q, size_t i)
 	q->unsorted[i >> 6] &= ~(1ULL << (i & 63));
 	t = h;
 	do {
-		q->scratch[n++] = (struct evq_entry){t->when, t};
+		q->scratch[n++] = (struct sort_entry){t->when, t->key, t};
 		t = t->next;
 	} while (t != h);
-	qsort(q->scratch, n, sizeof(*q->scratch), by_when_key);
+	sort_entries(q->scratch, n);
 	for (size_t k = 0; k < n; k++) {
 		t = q->scratch[k].t;
 		t->next = q->scratch[(k + 1) % n].t;
@@ -489,7 +510,7 @@ int evq_arm(struct evq *q, struct evq_timer *t, simtime_t when)
 		return -ENOMEM;
 	if (q->n >= q->n_scratch) {
 		size_t cap = q->n_scratch ? 2 * q->n_scratch : 256;
-		struct evq_entry *x = realloc(q->scratch, cap * sizeof(*x));
+		struct sort_entry *x = realloc(q->scratch, cap * sizeof(*x));
 
 		if (!x)
 			return -ENOMEM;
