@@ -243,6 +243,43 @@ Test(par, the_deadlocking_ring_is_found_across_parts_and_stops_the_run)
 	json_decref(a);
 }
 
+/* @name in folders @a and @b: the same bytes. */
+static void same_file(const char *a, const char *b, const char *name)
+{
+	char pa[400], pb[400];
+	char *x, *y;
+
+	snprintf(pa, sizeof(pa), "%s/%s", a, name);
+	snprintf(pb, sizeof(pb), "%s/%s", b, name);
+	x = ts_slurp(pa);
+	y = ts_slurp(pb);
+	cr_assert(x && y, "%s", name);
+	cr_assert(strlen(x) > 200, "%s has rows", name);
+	cr_assert_str_eq(x, y, "%s differs", name);
+	free(x);
+	free(y);
+}
+
+/*
+ * The time series (every 10 us, as by default) and DCQCN's rates: each
+ * part samples its own switches and flows between windows, and the first
+ * process merges the rows into one process's order.
+ */
+Test(par, the_time_series_and_rates_are_the_same_on_3_processes)
+{
+	char scn[300], one[300], many[300];
+	json_t *run;
+
+	need_mpi();
+	snprintf(scn, sizeof(scn), "%s", write_scn("ts.yaml", incast));
+	run = same_on(scn, 3, "--set output.sample=10us");
+	json_decref(run);
+	snprintf(one, sizeof(one), "%s", ts_tmp("one"));
+	snprintf(many, sizeof(many), "%s", ts_tmp("many"));
+	same_file(one, many, "timeseries.csv");
+	same_file(one, many, "qp_rates.csv");
+}
+
 /* One message (not one per process) and exit 2; nothing written. */
 static void refused(const char *path, int np, const char *says)
 {
@@ -274,8 +311,10 @@ Test(par, what_cannot_be_split_is_refused_once)
 				       "workload: {kind: allreduce, size: 1MB, iterations: 2}\n"
 				       "output: {sample: 0}\n"),
 		2, "workload.iterations: a collective of several iterations does not run split");
-	refused(write_scn("series.yaml", "topology: {kind: leaf_spine, leaves: 2, spines: 1, "
+	refused(write_scn("events.yaml", "topology: {kind: leaf_spine, leaves: 2, spines: 1, "
 					 "hosts_per_leaf: 2}\n"
-					 "workload: {kind: incast, senders: 3, size: 1MB}\n"),
-		2, "output.sample: a run split over processes does not write the time series");
+					 "workload: {kind: incast, senders: 3, size: 1MB}\n"
+					 "output: {pfc_events: true}\n"),
+		2,
+		"output.pfc_events: a run split over processes does not write the PFC event log");
 }

@@ -224,14 +224,11 @@ static int writes(const struct scenario *s, enum outdir_file i)
 static int par_refuse(const struct sim *sim, struct diag *d)
 {
 	const struct scenario *s = sim->scn;
-	const char *key = s->out.sample ? "output.sample" : s->out.pfc_events ? "output.pfc_events" : NULL;
-
-	if (!key)
+	if (!s->out.pfc_events)
 		return 0;
-	diag_set(d, "", 0, key,
-		 "a run split over processes does not write the time series or the PFC event "
-		 "log yet: set output.sample: 0 and output.pfc_events: false, or run it "
-		 "without mpirun");
+	diag_set(d, "", 0, "output.pfc_events",
+		 "a run split over processes does not write the PFC event log yet: set "
+		 "output.pfc_events: false, or run it without mpirun");
 	scn_locate(s, d);
 	return -EINVAL;
 }
@@ -354,7 +351,7 @@ static int cmd_run(const struct run_args *a, const struct par_comm *comm)
 		goto out;
 	sim.interrupt = &interrupted;
 	if (split) {
-		err = par_run(&sim, comm, &pst, &d);
+		err = par_run(&sim, comm, &pst, &d, files[OUTDIR_TIMESERIES], files[OUTDIR_QP_RATES]);
 		if (err == -EINVAL) {
 			fprintf(stderr, "rocesim: ");
 			diag_print(&d, stderr);

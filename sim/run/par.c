@@ -9,7 +9,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "sim/run/par_series.h"
 #include "sim/run/partition.h"
+#include "sim/run/series.h"
 
 /* What crosses between parts: a record kind, then its body. */
 enum rec_kind {
@@ -30,7 +32,8 @@ struct part_run {
 	struct par_buf *out, *in;
 	struct par_stats *st;
 	simtime_t tick;	  /* the deadlock detector's next look, SIMTIME_NEVER: none */
-	simtime_t looked; /* its last look (an event of its own in one process) */
+	simtime_t sample; /* the time series' next sample, SIMTIME_NEVER: none */
+	simtime_t looked; /* the last look or sample (events of their own in one process) */
 	uint64_t looks;
 };
 
@@ -203,7 +206,7 @@ static int look_for_deadlock(struct part_run *x, simtime_t now)
 	struct net *n = x->sim->net;
 	struct deadlock_snap snap = {0};
 	struct par_buf mine = {0}, *all = NULL;
-	uint64_t found[2] = {0, 0}, left[1] = {evq_size(x->sim->q)};
+	uint64_t found[2] = {0, 0}, left[1] = {evq_size(x->sim->q) + (x->sample != SIMTIME_NEVER)};
 	int err = deadlock_collect(n->deadlock, now, x->part.node_part, x->comm->rank, &snap);
 
 	if (!err && snap.n)
@@ -257,6 +260,29 @@ static int look_for_deadlock(struct part_run *x, simtime_t now)
 }
 
 /*
+ * The time series' sample at @now, between windows as the deadlock
+ * detector's look: each part writes its rows; sampling goes on while
+ * anything is left to happen in any part (the detector's next look
+ * included), as one process's sampler does.
+ */
+static int take_sample(struct part_run *x, simtime_t now)
+{
+	struct sim *sim = x->sim;
+	uint64_t left[1] = {evq_size(sim->q) + (x->tick != SIMTIME_NEVER)};
+	int err;
+
+	series_write(sim, now);
+	if ((err = reduce(x, left, 1, PAR_SUM)))
+		return err;
+	x->sample = left[0] && now + sim->scn->out.sample <= sim->scn->stop
+			? now + sim->scn->out.sample
+			: SIMTIME_NEVER;
+	x->looked = now;
+	x->looks++;
+	return 0;
+}
+
+/*
  * The windows. Each starts from what every part reports (the earliest
  * event, the workload's completions, an error or an interruption), as a
  * run of one process looks before each event, and runs this part's events
@@ -299,12 +325,19 @@ static int windows(struct part_run *x)
 			sim_workload_done(sim, mx[1]);
 		if (x->tick < next)
 			next = x->tick;
+		if (x->sample < next)
+			next = x->sample;
 		if (next == SIMTIME_NEVER)
 			return 0;
 		if (next > sim->until) {
 			if (sim->end != SIM_END_DONE)
 				sim->end = SIM_END_STOP;
 			return 0;
+		}
+		if (next == x->sample) { /* the sampler first: its key is the least */
+			if ((err = take_sample(x, next)))
+				return err;
+			continue;
 		}
 		if (next == x->tick) {
 			if ((err = look_for_deadlock(x, next)))
@@ -316,6 +349,8 @@ static int windows(struct part_run *x)
 			cap = sim->until;
 		if (cap >= x->tick)
 			cap = x->tick - 1;
+		if (cap >= x->sample)
+			cap = x->sample - 1;
 		while (!n->ctx.error && evq_peek(q) <= cap)
 			evq_step(q);
 		x->st->windows++;
@@ -537,10 +572,37 @@ int par_check(struct sim *sim, uint32_t size, struct diag *d)
 	return err;
 }
 
-int par_run(struct sim *sim, const struct par_comm *comm, struct par_stats *st, struct diag *d)
+/*
+ * Each part's rows of @mine (its own file, then closed) into process 0's
+ * @out, merged (par_series.c).
+ */
+static int series_out(struct part_run *x, FILE *mine, FILE *out)
+{
+	struct par_buf buf = {0}, *all = NULL;
+	int err = par_series_read(mine, &buf), bad;
+
+	if (!x->comm->rank && !(all = calloc(x->comm->size, sizeof(*all))))
+		err = err ? err : -ENOMEM;
+	bad = x->comm->gather(x->comm->ctx, &buf, all) ? -EIO : 0;
+	if (!err)
+		err = bad;
+	if (!err && all && out)
+		err = par_series_merge(all, x->comm->size, out);
+	for (uint32_t r = 0; all && r < x->comm->size; r++)
+		free(all[r].data);
+	free(all);
+	free(buf.data);
+	if (mine)
+		fclose(mine);
+	return err;
+}
+
+int par_run(struct sim *sim, const struct par_comm *comm, struct par_stats *st, struct diag *d,
+	    FILE *series, FILE *qp_rates)
 {
 	struct part_run x = {.comm = comm, .sim = sim, .st = st};
-	struct mctx_part hooks = {.cross = on_cross, .post = on_post, .credit = on_credit, .ctx = &x};
+	struct mctx_part hooks = {
+	    .cross = on_cross, .post = on_post, .credit = on_credit, .ctx = &x};
 	double start = wall();
 	int err;
 
@@ -550,17 +612,42 @@ int par_run(struct sim *sim, const struct par_comm *comm, struct par_stats *st, 
 		return err;
 	st->lookahead = x.part.lookahead;
 	err = net_split(sim->net, x.part.node_part, comm->rank, &hooks);
-	x.tick = SIMTIME_NEVER;
+	x.tick = x.sample = SIMTIME_NEVER;
 	if (!err && sim->net->deadlock) { /* its looks come from the windows */
 		deadlock_detach(sim->net->deadlock);
 		x.tick = deadlock_period(sim->net->deadlock);
+	}
+	if (!err && sim->scn->out.sample) { /* each part's rows into a file of its own */
+		series_restrict(sim, x.part.node_part, comm->rank);
+		sim->series = tmpfile();
+		sim->qp_rates = sim->scn->nic.cc == NIC_CC_DCQCN ? tmpfile() : NULL;
+		if (!sim->series || (sim->scn->nic.cc == NIC_CC_DCQCN && !sim->qp_rates))
+			err = -EIO;
+		x.sample = 0;
+		if (series)
+			fprintf(series,
+				"time_us,port,priority,queue_bytes,pg_bytes,headroom_bytes\n");
+		if (qp_rates)
+			fprintf(qp_rates, "time_us,flow,src,dst,rc_gbps,rt_gbps,alpha\n");
 	}
 	x.out = calloc(comm->size, sizeof(*x.out));
 	x.in = calloc(comm->size, sizeof(*x.in));
 	if (!err && (!x.out || !x.in))
 		err = -ENOMEM;
-	if (!err && !(err = windows(&x)) && sim->end != SIM_END_INTERRUPTED)
+	if (!err && !(err = windows(&x)) && sim->end != SIM_END_INTERRUPTED) {
 		err = gather(&x);
+		if (!err && sim->scn->out.sample)
+			err = series_out(&x, sim->series, series);
+		sim->series = NULL;
+		if (!err && sim->scn->out.sample && sim->scn->nic.cc == NIC_CC_DCQCN)
+			err = series_out(&x, sim->qp_rates, qp_rates);
+		sim->qp_rates = NULL;
+	}
+	if (sim->series)
+		fclose(sim->series);
+	if (sim->qp_rates)
+		fclose(sim->qp_rates);
+	sim->series = sim->qp_rates = NULL;
 	sim->wall_s = wall() - start;
 	for (uint32_t r = 0; x.out && r < comm->size; r++)
 		free(x.out[r].data);

@@ -19,8 +19,23 @@
 struct rowbuf {
 	FILE *f;
 	size_t len;
+	int tagged; /* each row after its port's or flow's index (series.h) */
 	char buf[1 << 15];
 };
+
+/* A split run's row starts with what orders it among the parts' rows. */
+#define TAG_LEN 11
+
+static char *put_tag(const struct rowbuf *b, char *p, uint32_t id)
+{
+	if (b->tagged) {
+		for (int i = 9; i >= 0; i--, id /= 10)
+			p[i] = (char)('0' + id % 10);
+		p[10] = '\t';
+		p += TAG_LEN;
+	}
+	return p;
+}
 
 static void rb_flush(struct rowbuf *b)
 {
@@ -117,18 +132,21 @@ static size_t put_time_us(char *out, size_t cap, simtime_t t)
  * One timeseries.csv row, "time_us,port,priority,queue_bytes,pg_bytes,
  * headroom_bytes".
  */
-static void put_row(struct rowbuf *b, const char *now, size_t now_len, const char *port,
-		    uint8_t prio, uint64_t q, uint64_t pg, uint64_t headroom)
+static void put_row(struct rowbuf *b, const char *now, size_t now_len, uint32_t id,
+		    const char *port, uint8_t prio, uint64_t q, uint64_t pg, uint64_t headroom)
 {
 	size_t len = strlen(port);
 	char *p;
 
-	if (!rb_room(b, now_len + len + 3 * 21 + 8)) {
+	if (!rb_room(b, TAG_LEN + now_len + len + 3 * 21 + 8)) {
+		if (b->tagged)
+			fprintf(b->f, "%010u\t", id);
 		fprintf(b->f, "%s,%s,%u,%llu,%llu,%llu\n", now, port, prio, (unsigned long long)q,
 			(unsigned long long)pg, (unsigned long long)headroom);
 		return;
 	}
-	p = put_str(b->buf + b->len, now);
+	p = put_tag(b, b->buf + b->len, id);
+	p = put_str(p, now);
 	*p++ = ',';
 	p = put_str(p, port);
 	*p++ = ',';
@@ -189,7 +207,7 @@ static void sample_queues(struct sim *sim, struct rowbuf *b, const char *now, si
 					continue;
 				*last = (struct series_last){q, pg->bytes, pg->headroom};
 			}
-			put_row(b, now, now_len, tp->name, prio, q, pg->bytes, pg->headroom);
+			put_row(b, now, now_len, i, tp->name, prio, q, pg->bytes, pg->headroom);
 		}
 	}
 }
@@ -203,11 +221,11 @@ static char *put_gbps(char *p, uint64_t bps)
 }
 
 /* Every active QP's DCQCN state: "time_us,qp,src,dst,rc_gbps,rt_gbps,alpha". */
-static void sample_rates(struct sim *sim, struct rowbuf *b, const char *now, size_t now_len)
+static void sample_rates(struct sim *sim, struct rowbuf *b, const char *now, size_t now_len,
+			 simtime_t when)
 {
 	struct net *n = sim->net;
 	const struct topo *t = sim->topo;
-	simtime_t when = evq_now(sim->q);
 
 	for (uint32_t i = 0; i < n->n_flows; i++) {
 		struct flow *f = &n->flows[i];
@@ -215,19 +233,23 @@ static void sample_rates(struct sim *sim, struct rowbuf *b, const char *now, siz
 		size_t ls, ld;
 		char *p;
 
-		if (!f->rp.active || f->acked || !f->n_psn || f->snd_una >= f->n_psn)
+		if (!f->rp.active || f->acked || !f->n_psn || f->snd_una >= f->n_psn ||
+		    f->side == NIC_SIDE_RESPONDER || f->side == NIC_SIDE_NONE)
 			continue;
 		src = t->nodes[t->hosts[f->src]].name;
 		dst = t->nodes[t->hosts[f->dst]].name;
 		ls = strlen(src);
 		ld = strlen(dst);
-		if (!rb_room(b, now_len + ls + ld + 4 * 32)) {
+		if (!rb_room(b, TAG_LEN + now_len + ls + ld + 4 * 32)) {
+			if (b->tagged)
+				fprintf(b->f, "%010u\t", i);
 			fprintf(b->f, "%s,%u,%s,%s,%.6f,%.6f,%.6f\n", now, i, src, dst,
 				(double)f->rp.rc / 1e9, (double)f->rp.rt / 1e9,
 				dcqcn_rp_alpha_frac(&f->rp, when));
 			continue;
 		}
-		p = put_str(b->buf + b->len, now);
+		p = put_tag(b, b->buf + b->len, i);
+		p = put_str(p, now);
 		*p++ = ',';
 		p = put_u64(p, i);
 		*p++ = ',';
@@ -274,25 +296,48 @@ void series_fini(struct sim *sim)
 	free(sim->sampling.version);
 }
 
-void series_sample(void *obj, uint64_t arg)
+void series_write(struct sim *sim, simtime_t now)
 {
 	struct rowbuf b;
-	struct sim *sim = obj;
-	simtime_t now = evq_now(sim->q);
 	char now_s[48];
 	size_t now_len = put_time_us(now_s, sizeof(now_s), now);
 
-	(void)arg;
 	b.f = sim->series;
 	b.len = 0;
+	b.tagged = sim->sampling.tagged;
 	sample_queues(sim, &b, now_s, now_len);
+	if (b.tagged && rb_room(&b, 2))
+		b.buf[b.len++] = '=', b.buf[b.len++] = '\n'; /* the sample ends */
 	rb_flush(&b);
 	if (sim->qp_rates) {
 		b.f = sim->qp_rates;
-		sample_rates(sim, &b, now_s, now_len);
+		sample_rates(sim, &b, now_s, now_len, now);
+		if (b.tagged && rb_room(&b, 2))
+			b.buf[b.len++] = '=', b.buf[b.len++] = '\n';
 		rb_flush(&b);
 	}
+}
+
+void series_sample(void *obj, uint64_t arg)
+{
+	struct sim *sim = obj;
+	simtime_t now = evq_now(sim->q);
+
+	(void)arg;
+	series_write(sim, now);
 	/* keep sampling while anything else is still to happen */
 	if (evq_size(sim->q) > 0 && now + sim->scn->out.sample <= sim->scn->stop)
 		mctx_arm(&sim->net->ctx, &sim->sampler, now + sim->scn->out.sample);
+}
+
+void series_restrict(struct sim *sim, const uint32_t *node_part, uint32_t me)
+{
+	struct series *se = &sim->sampling;
+	uint32_t k = 0;
+
+	for (uint32_t j = 0; j < se->n_ports; j++)
+		if (node_part[sim->topo->ports[se->ports[j]].node] == me)
+			se->ports[k++] = se->ports[j];
+	se->n_ports = k;
+	se->tagged = 1;
 }

@@ -9,6 +9,8 @@
 
 #include <stdint.h>
 
+#include "sim/engine/simtime.h"
+
 /* The values of a (port, priority)'s last timeseries.csv row. */
 struct series_last {
 	uint64_t queue, pg, headroom;
@@ -21,6 +23,7 @@ struct series {
 	uint8_t *nonzero;	  /* per port: priorities non-empty at the last sample */
 	uint32_t *version;	  /* per port: sw_port_version at the last sample (changes) */
 	struct series_last *last; /* per port x priority (changes only) */
+	int tagged; /* a split run's part: rows tagged (series_restrict) */
 };
 
 struct sim;
@@ -30,5 +33,15 @@ int series_init(struct sim *sim);
 void series_fini(struct sim *sim);
 /* The sampler's timer callback; @obj is the struct sim. */
 void series_sample(void *obj, uint64_t arg);
+/* The rows of the sample at @now into sim->series (and sim->qp_rates). */
+void series_write(struct sim *sim, simtime_t now);
+/*
+ * A split run's part @me (@node_part per topology node): it samples only
+ * its switches' ports (and the flows whose requester it runs); each row
+ * starts with its port's (flow's) index in ten digits and a tab, and each
+ * sample ends with a line "=", so that the parts' rows can be merged into
+ * the order one process writes them (par.c).
+ */
+void series_restrict(struct sim *sim, const uint32_t *node_part, uint32_t me);
 
 #endif
