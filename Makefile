@@ -68,7 +68,7 @@ test-asan: build-asan
 bench: build
 	experiments/bench/run.sh $(BUILD)/rocesim
 
-# the 1024- and 8192-host fat-tree collectives: minutes each
+# the 1024-, 8192- and 65,536-host fat-tree runs, and the 128-GPU rail: minutes each
 bench-scale: build
 	for s in experiments/bench/scale/*.yaml; do \
 		./$(BUILD)/rocesim run $$s -o out/$$(basename $$s .yaml) --progress || exit 1; \
