@@ -50,6 +50,23 @@ static json_t *load(const char *dir)
 	return j;
 }
 
+/* @name in folders @a and @b: the same bytes. */
+static void same_file(const char *a, const char *b, const char *name)
+{
+	char pa[400], pb[400];
+	char *x, *y;
+
+	snprintf(pa, sizeof(pa), "%s/%s", a, name);
+	snprintf(pb, sizeof(pb), "%s/%s", b, name);
+	x = ts_slurp(pa);
+	y = ts_slurp(pb);
+	cr_assert(x && y, "%s", name);
+	cr_assert(strlen(x) > 200, "%s has rows", name);
+	cr_assert_str_eq(x, y, "%s differs", name);
+	free(x);
+	free(y);
+}
+
 /* @scn run by one process, then by @np, each with @sets (--set KEY=VALUE
  * words, or ""): the same results.json but "run". */
 static json_t *same_on(const char *path, int np, const char *sets)
@@ -219,10 +236,11 @@ Test(par, a_link_failure_mid_allreduce_is_the_same_on_2_processes)
 }
 
 /*
- * The deadlocking ring of experiments/: five switches, cut into three
- * parts, so that the cycle spans them. The detector looks between windows
- * at the stuck queues of every part: the same cycle, found at the same
- * look, and the run stops there when asked to.
+ * The deadlocking ring of experiments/ (its PFC log on): five switches, cut
+ * into two, three and four parts, so that the cycle spans them. The
+ * detector looks between windows at the stuck queues of every part: the
+ * same cycle, found at the same look, and the run stops there when asked
+ * to.
  */
 Test(par, the_deadlocking_ring_is_found_across_parts_and_stops_the_run)
 {
@@ -231,53 +249,39 @@ Test(par, the_deadlocking_ring_is_found_across_parts_and_stops_the_run)
 
 	need_mpi();
 	snprintf(scn, sizeof(scn), "%s/experiments/deadlock-ring.yaml", getenv("ROCESIM_SRC"));
-	run = same_on(scn, 3,
-		      "--set output.sample=0 --set output.pfc_events=false "
-		      "--set deadlock.stop_on_detect=true");
-	cr_assert_str_eq(json_string_value(json_object_get(run, "end")),
-			 "deadlock detected (deadlock.stop_on_detect)");
-	json_decref(run);
+	for (int np = 2; np <= 4; np++) {
+		run = same_on(scn, np, "--set deadlock.stop_on_detect=true");
+		cr_assert_str_eq(json_string_value(json_object_get(run, "end")),
+				 "deadlock detected (deadlock.stop_on_detect)");
+		json_decref(run);
+		same_file(ts_tmp("one"), ts_tmp("many"), "pfc_events.csv");
+	}
 	a = load(ts_tmp("one"));
 	cr_assert(json_is_true(json_object_get(
 	    json_object_get(json_object_get(a, "summary"), "deadlock"), "detected")));
 	json_decref(a);
 }
 
-/* @name in folders @a and @b: the same bytes. */
-static void same_file(const char *a, const char *b, const char *name)
-{
-	char pa[400], pb[400];
-	char *x, *y;
-
-	snprintf(pa, sizeof(pa), "%s/%s", a, name);
-	snprintf(pb, sizeof(pb), "%s/%s", b, name);
-	x = ts_slurp(pa);
-	y = ts_slurp(pb);
-	cr_assert(x && y, "%s", name);
-	cr_assert(strlen(x) > 200, "%s has rows", name);
-	cr_assert_str_eq(x, y, "%s differs", name);
-	free(x);
-	free(y);
-}
-
 /*
- * The time series (every 10 us, as by default) and DCQCN's rates: each
- * part samples its own switches and flows between windows, and the first
- * process merges the rows into one process's order.
+ * The time series (every 10 us, as by default), DCQCN's rates and the PFC
+ * event log: each part samples its own switches and flows between windows
+ * and logs its own ports' events, and the first process merges the rows
+ * into one process's order.
  */
-Test(par, the_time_series_and_rates_are_the_same_on_3_processes)
+Test(par, the_time_series_rates_and_pfc_log_are_the_same_on_3_processes)
 {
 	char scn[300], one[300], many[300];
 	json_t *run;
 
 	need_mpi();
 	snprintf(scn, sizeof(scn), "%s", write_scn("ts.yaml", incast));
-	run = same_on(scn, 3, "--set output.sample=10us");
+	run = same_on(scn, 3, "--set output.sample=10us --set output.pfc_events=true");
 	json_decref(run);
 	snprintf(one, sizeof(one), "%s", ts_tmp("one"));
 	snprintf(many, sizeof(many), "%s", ts_tmp("many"));
 	same_file(one, many, "timeseries.csv");
 	same_file(one, many, "qp_rates.csv");
+	same_file(one, many, "pfc_events.csv");
 }
 
 /* One message (not one per process) and exit 2; nothing written. */
@@ -311,10 +315,9 @@ Test(par, what_cannot_be_split_is_refused_once)
 				       "workload: {kind: allreduce, size: 1MB, iterations: 2}\n"
 				       "output: {sample: 0}\n"),
 		2, "workload.iterations: a collective of several iterations does not run split");
-	refused(write_scn("events.yaml", "topology: {kind: leaf_spine, leaves: 2, spines: 1, "
-					 "hosts_per_leaf: 2}\n"
-					 "workload: {kind: incast, senders: 3, size: 1MB}\n"
-					 "output: {pfc_events: true}\n"),
-		2,
-		"output.pfc_events: a run split over processes does not write the PFC event log");
+	refused(write_scn("cap.yaml", "topology: {kind: leaf_spine, leaves: 2, spines: 1, "
+				      "hosts_per_leaf: 2}\n"
+				      "workload: {kind: incast, senders: 3, size: 1MB}\n"
+				      "max_events: 1000\n"),
+		2, "max_events: counts the events of one process");
 }

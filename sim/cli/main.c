@@ -217,22 +217,6 @@ static int writes(const struct scenario *s, enum outdir_file i)
 	}
 }
 
-/*
- * What a run split over processes cannot write yet, said as an input
- * error at the key that asks for it; 0 when there is none.
- */
-static int par_refuse(const struct sim *sim, struct diag *d)
-{
-	const struct scenario *s = sim->scn;
-	if (!s->out.pfc_events)
-		return 0;
-	diag_set(d, "", 0, "output.pfc_events",
-		 "a run split over processes does not write the PFC event log yet: set "
-		 "output.pfc_events: false, or run it without mpirun");
-	scn_locate(s, d);
-	return -EINVAL;
-}
-
 /* Whether any process of @comm failed (@err != 0 there): every process
  * learns it, so that all stop together. */
 static int agree(const struct par_comm *comm, int err)
@@ -310,7 +294,7 @@ static int cmd_run(const struct run_args *a, const struct par_comm *comm)
 		sim_fini(&sim);
 		return rc;
 	}
-	if (split && (par_refuse(&sim, &d) || par_check(&sim, comm->size, &d))) {
+	if (split && par_check(&sim, comm->size, &d)) {
 		fprintf(stderr, "rocesim: ");
 		diag_print(&d, stderr);
 		sim_fini(&sim);
@@ -351,7 +335,8 @@ static int cmd_run(const struct run_args *a, const struct par_comm *comm)
 		goto out;
 	sim.interrupt = &interrupted;
 	if (split) {
-		err = par_run(&sim, comm, &pst, &d, files[OUTDIR_TIMESERIES], files[OUTDIR_QP_RATES]);
+		err = par_run(&sim, comm, &pst, &d, files[OUTDIR_TIMESERIES], files[OUTDIR_QP_RATES],
+			      files[OUTDIR_PFC_EVENTS]);
 		if (err == -EINVAL) {
 			fprintf(stderr, "rocesim: ");
 			diag_print(&d, stderr);

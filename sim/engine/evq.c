@@ -79,6 +79,7 @@ struct evq {
 	size_t n;	       /* pending: n_heap + n_wheel */
 
 	simtime_t now;
+	uint64_t key_now; /* of the event running, or that ran last */
 	uint64_t fired;
 	size_t peak;
 	simtime_t adapt_from;	   /* the clock at the last width check */
@@ -632,6 +633,7 @@ int evq_step(struct evq *q)
 	q->n--;
 	assert(t->when >= q->now && "time went backwards");
 	q->now = t->when;
+	q->key_now = t->key;
 	if (!(++q->fired % ADAPT_EVERY) && q->nb)
 		adapt(q);
 	if (t->pooled) {
@@ -650,6 +652,11 @@ int evq_step(struct evq *q)
 simtime_t evq_now(const struct evq *q)
 {
 	return q->now;
+}
+
+uint64_t evq_key_now(const struct evq *q)
+{
+	return q->key_now;
 }
 
 size_t evq_size(const struct evq *q)

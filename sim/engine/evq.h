@@ -92,6 +92,9 @@ simtime_t evq_peek(struct evq *q);
 int evq_step(struct evq *q);
 
 simtime_t evq_now(const struct evq *q);
+/* The key of the event running (or that ran last): with the time, where an
+ * event stands in the run's order. */
+uint64_t evq_key_now(const struct evq *q);
 /* Events that will still fire (not counting one whose callback runs). */
 size_t evq_size(const struct evq *q);
 /* Most events ever pending at once. */

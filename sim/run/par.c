@@ -576,7 +576,7 @@ int par_check(struct sim *sim, uint32_t size, struct diag *d)
  * Each part's rows of @mine (its own file, then closed) into process 0's
  * @out, merged (par_series.c).
  */
-static int series_out(struct part_run *x, FILE *mine, FILE *out)
+static int series_out(struct part_run *x, FILE *mine, FILE *out, size_t tag)
 {
 	struct par_buf buf = {0}, *all = NULL;
 	int err = par_series_read(mine, &buf), bad;
@@ -587,7 +587,7 @@ static int series_out(struct part_run *x, FILE *mine, FILE *out)
 	if (!err)
 		err = bad;
 	if (!err && all && out)
-		err = par_series_merge(all, x->comm->size, out);
+		err = par_series_merge(all, x->comm->size, out, tag);
 	for (uint32_t r = 0; all && r < x->comm->size; r++)
 		free(all[r].data);
 	free(all);
@@ -598,7 +598,7 @@ static int series_out(struct part_run *x, FILE *mine, FILE *out)
 }
 
 int par_run(struct sim *sim, const struct par_comm *comm, struct par_stats *st, struct diag *d,
-	    FILE *series, FILE *qp_rates)
+	    FILE *series, FILE *qp_rates, FILE *pfc_events)
 {
 	struct part_run x = {.comm = comm, .sim = sim, .st = st};
 	struct mctx_part hooks = {
@@ -630,6 +630,13 @@ int par_run(struct sim *sim, const struct par_comm *comm, struct par_stats *st, 
 		if (qp_rates)
 			fprintf(qp_rates, "time_us,flow,src,dst,rc_gbps,rt_gbps,alpha\n");
 	}
+	if (!err && sim->scn->out.pfc_events) { /* each part's events, in the run's order */
+		if (!(sim->pfc_events = tmpfile()))
+			err = -EIO;
+		sim_log_pfc_tagged(sim);
+		if (pfc_events)
+			fprintf(pfc_events, "time_us,port,priority,event\n");
+	}
 	x.out = calloc(comm->size, sizeof(*x.out));
 	x.in = calloc(comm->size, sizeof(*x.in));
 	if (!err && (!x.out || !x.in))
@@ -637,12 +644,18 @@ int par_run(struct sim *sim, const struct par_comm *comm, struct par_stats *st, 
 	if (!err && !(err = windows(&x)) && sim->end != SIM_END_INTERRUPTED) {
 		err = gather(&x);
 		if (!err && sim->scn->out.sample)
-			err = series_out(&x, sim->series, series);
+			err = series_out(&x, sim->series, series, 10);
 		sim->series = NULL;
 		if (!err && sim->scn->out.sample && sim->scn->nic.cc == NIC_CC_DCQCN)
-			err = series_out(&x, sim->qp_rates, qp_rates);
+			err = series_out(&x, sim->qp_rates, qp_rates, 10);
 		sim->qp_rates = NULL;
+		if (!err && sim->scn->out.pfc_events)
+			err = series_out(&x, sim->pfc_events, pfc_events, SIM_PFC_TAG);
+		sim->pfc_events = NULL;
 	}
+	if (sim->pfc_events)
+		fclose(sim->pfc_events);
+	sim->pfc_events = NULL;
 	if (sim->series)
 		fclose(sim->series);
 	if (sim->qp_rates)

@@ -36,7 +36,7 @@ static size_t line_len(const struct par_buf *b, size_t at)
 	return nl ? (size_t)(nl - (b->data + at)) : b->len - at;
 }
 
-int par_series_merge(const struct par_buf *parts, uint32_t n, FILE *out)
+int par_series_merge(const struct par_buf *parts, uint32_t n, FILE *out, size_t tag)
 {
 	size_t *at = calloc(n, sizeof(*at));
 
@@ -54,12 +54,12 @@ int par_series_merge(const struct par_buf *parts, uint32_t n, FILE *out)
 
 				if (at[r] >= b->len || b->data[at[r]] == '=')
 					continue;
-				if (b->len - at[r] < 11) {
+				if (b->len - at[r] < tag + 1) {
 					free(at);
 					return -EIO;
 				}
 				if (best == n ||
-				    memcmp(b->data + at[r], parts[best].data + at[best], 10) < 0)
+				    memcmp(b->data + at[r], parts[best].data + at[best], tag) < 0)
 					best = r;
 			}
 			if (best == n)
@@ -68,7 +68,7 @@ int par_series_merge(const struct par_buf *parts, uint32_t n, FILE *out)
 				const struct par_buf *b = &parts[best];
 				size_t len = line_len(b, at[best]);
 
-				fwrite(b->data + at[best] + 11, 1, len - 11, out);
+				fwrite(b->data + at[best] + tag + 1, 1, len - tag - 1, out);
 				fputc('\n', out);
 				at[best] += len + 1;
 			}

@@ -11,8 +11,11 @@
 
 /* All of @f (NULL: nothing) into @out (malloc'ed). 0, -EIO or -ENOMEM. */
 int par_series_read(FILE *f, struct par_buf *out);
-/* The @n parts' tagged rows, one sample after another, in index order,
- * into @out untagged. 0, -EIO (a part's rows cut short, a write) or -ENOMEM. */
-int par_series_merge(const struct par_buf *parts, uint32_t n, FILE *out);
+/*
+ * The @n parts' tagged rows (a tag of @tag characters, then a tab), one
+ * sample (ended by a line "=") after another, in the tags' order, into
+ * @out untagged. 0, -EIO (a part's rows cut short, a write) or -ENOMEM.
+ */
+int par_series_merge(const struct par_buf *parts, uint32_t n, FILE *out, size_t tag);
 
 #endif

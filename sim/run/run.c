@@ -153,6 +153,33 @@ int sim_init(struct sim *sim, struct scenario *s, struct diag *d)
 	return err ? err : static_deadlock(sim);
 }
 
+/*
+ * A split run's part logs each line after where its event stands in the
+ * run's order (time in ps, the event's key, its lines so far): process 0
+ * merges the parts' lines by it (par.c).
+ */
+static void log_pfc_tagged(void *ctx, simtime_t t, uint32_t port, uint8_t prio,
+			   enum pfc_event ev)
+{
+	struct sim *sim = ctx;
+	uint64_t key = evq_key_now(sim->q);
+
+	if (t != sim->log_at || key != sim->log_key) {
+		sim->log_at = t;
+		sim->log_key = key;
+		sim->log_lines = 0;
+	}
+	fprintf(sim->pfc_events, "%020llu%020llu%010u\t%.6f,%s,%u,%s\n", (unsigned long long)t,
+		(unsigned long long)key, sim->log_lines++, simtime_to_us(t),
+		sim->topo->ports[port].name, prio, pfc_event_str(ev));
+}
+
+void sim_log_pfc_tagged(struct sim *sim)
+{
+	sim->net->ctx.pfc_log = log_pfc_tagged;
+	sim->net->ctx.pfc_log_ctx = sim;
+}
+
 static void log_pfc(void *ctx, simtime_t t, uint32_t port, uint8_t prio, enum pfc_event ev)
 {
 	struct sim *sim = ctx;

@@ -36,6 +36,9 @@ struct sim {
 	FILE *series;          /* time-series CSV, or NULL */
 	FILE *pfc_events;      /* PFC event log CSV, or NULL */
 	FILE *qp_rates;        /* per-QP DCQCN rates CSV, or NULL (with series) */
+	simtime_t log_at;      /* a split run's PFC log: the event it is at, */
+	uint64_t log_key;      /* ... its key, */
+	uint32_t log_lines;    /* ... and the lines it logged */
 	struct evq_timer sampler;
 	struct series sampling; /* the sampler's state (series.h) */
 
@@ -74,6 +77,10 @@ int sim_init(struct sim *sim, struct scenario *s, struct diag *d);
  * once with SIM_END_ERROR. */
 int sim_run(struct sim *sim, FILE *series, FILE *qp_rates, FILE *pfc_events, int progress);
 void sim_fini(struct sim *sim);
+/* A split run's PFC event log: each line after a tag of SIM_PFC_TAG
+ * characters and a tab (the time in ps, the event's key, its lines so far). */
+#define SIM_PFC_TAG 50
+void sim_log_pfc_tagged(struct sim *sim);
 /* The workload of @sim completed at @at: end within sim.settle of it. */
 void sim_workload_done(struct sim *sim, simtime_t at);
 
