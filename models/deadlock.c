@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "topologies/topo.h"
 #include "models/link.h"
@@ -57,19 +58,29 @@ static int holds_from(const struct deadlock *d, uint32_t w, uint32_t in)
 	return 0;
 }
 
-static int snap_put(struct deadlock_snap *s, uint32_t w)
+int deadlock_snap_add(struct deadlock_snap *s, const void *words, size_t n)
 {
-	if (s->n == s->cap) {
+	if (!n)
+		return 0;
+	if (s->n + n > s->cap) {
 		size_t cap = s->cap ? 2 * s->cap : 256;
-		uint32_t *x = realloc(s->w, cap * sizeof(*x));
+		uint32_t *x;
 
-		if (!x)
+		while (cap < s->n + n)
+			cap *= 2;
+		if (!(x = realloc(s->w, cap * sizeof(*x))))
 			return -ENOMEM;
 		s->w = x;
 		s->cap = cap;
 	}
-	s->w[s->n++] = w;
+	memcpy(s->w + s->n, words, n * sizeof(*s->w));
+	s->n += n;
 	return 0;
+}
+
+static int snap_put(struct deadlock_snap *s, uint32_t w)
+{
+	return deadlock_snap_add(s, &w, 1);
 }
 
 int deadlock_collect(struct deadlock *d, simtime_t now, const uint32_t *node_part, uint32_t me,

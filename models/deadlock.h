@@ -60,6 +60,8 @@ struct deadlock_snap {
 	uint32_t *w;
 	size_t n, cap;
 };
+/* Append @n words from @words (another part's snapshot). 0 or -ENOMEM. */
+int deadlock_snap_add(struct deadlock_snap *s, const void *words, size_t n);
 int deadlock_collect(struct deadlock *d, simtime_t now, const uint32_t *node_part, uint32_t me,
 		     struct deadlock_snap *out);
 int deadlock_decide(struct deadlock *d, simtime_t now, const struct deadlock_snap *snap);

@@ -218,24 +218,7 @@ static int look_for_deadlock(struct part_run *x, simtime_t now)
 		err = -EIO;
 	snap.n = 0;
 	for (uint32_t r = 0; all && !err && r < x->comm->size; r++)
-		for (size_t i = 0; !err && i < all[r].len / sizeof(uint32_t); i++) {
-			uint32_t w;
-
-			memcpy(&w, all[r].data + i * sizeof(w), sizeof(w));
-			if (snap.n == snap.cap) {
-				size_t cap = snap.cap ? 2 * snap.cap : 256;
-				uint32_t *v = realloc(snap.w, cap * sizeof(*v));
-
-				if (!v)
-					err = -ENOMEM;
-				else {
-					snap.w = v;
-					snap.cap = cap;
-				}
-			}
-			if (!err)
-				snap.w[snap.n++] = w;
-		}
+		err = deadlock_snap_add(&snap, all[r].data, all[r].len / sizeof(uint32_t));
 	if (all && !err) {
 		int got = deadlock_decide(n->deadlock, now, &snap);
 
