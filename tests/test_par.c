@@ -284,6 +284,25 @@ Test(par, the_time_series_rates_and_pfc_log_are_the_same_on_3_processes)
 	same_file(one, many, "pfc_events.csv");
 }
 
+/* --progress: the first process's lines, for the whole run, the last once. */
+Test(par, progress_is_said_once_for_the_whole_run)
+{
+	char args[1200];
+	struct ts_proc p;
+	const char *last;
+
+	need_mpi();
+	snprintf(args, sizeof(args), "run '%s' -o '%s' --quiet --progress",
+		 write_scn("prog.yaml", incast), ts_tmp("prog"));
+	ts_mpirun(&p, 2, args);
+	cr_assert_eq(p.code, 0, "%s", p.err);
+	last = strstr(p.err, "rocesim: par-incast done at t=");
+	cr_assert(last, "%s", p.err);
+	cr_assert(strstr(last, "100.0% of 24.0 MB delivered (12/12 flows done)"), "%s", p.err);
+	cr_assert_null(strstr(last + 30, "done at t="), "said twice: %s", p.err);
+	ts_proc_free(&p);
+}
+
 /* One message (not one per process) and exit 2; nothing written. */
 static void refused(const char *path, int np, const char *says)
 {

@@ -336,7 +336,7 @@ static int cmd_run(const struct run_args *a, const struct par_comm *comm)
 	sim.interrupt = &interrupted;
 	if (split) {
 		err = par_run(&sim, comm, &pst, &d, files[OUTDIR_TIMESERIES], files[OUTDIR_QP_RATES],
-			      files[OUTDIR_PFC_EVENTS]);
+			      files[OUTDIR_PFC_EVENTS], a->progress);
 		if (err == -EINVAL) {
 			fprintf(stderr, "rocesim: ");
 			diag_print(&d, stderr);

@@ -35,6 +35,8 @@ struct part_run {
 	simtime_t sample; /* the time series' next sample, SIMTIME_NEVER: none */
 	simtime_t looked; /* the last look or sample (events of their own in one process) */
 	uint64_t looks;
+	int progress;	    /* --progress: process 0 says how far the run is */
+	double started, shown; /* wall times: the run's start, the last line */
 };
 
 static double wall(void)
@@ -266,6 +268,46 @@ static int take_sample(struct part_run *x, simtime_t now)
 }
 
 /*
+ * --progress, every 64 windows: process 0 says whether a second has gone
+ * by since its last line, and if so every part adds what its ranks and
+ * flows received (a flow's size and a collective's total are every part's
+ * alike: the largest), and process 0 prints the line one process does.
+ */
+static int show_progress(struct part_run *x)
+{
+	struct sim *sim = x->sim;
+	struct sim_progress p;
+	double now = wall();
+	uint64_t due[1] = {!x->comm->rank && now - x->shown >= 1.0}, sm[4], mx[2];
+	int err;
+
+	if (!x->progress || x->st->windows % 64)
+		return 0;
+	if ((err = reduce(x, due, 1, PAR_MAX)))
+		return err;
+	if (!due[0])
+		return 0;
+	sim_progress(sim, &p);
+	sm[0] = p.bytes_done;
+	sm[1] = p.flows_done;
+	sm[2] = p.colls_done;
+	sm[3] = evq_fired(sim->q);
+	mx[0] = p.bytes_total;
+	mx[1] = evq_now(sim->q);
+	if ((err = reduce(x, sm, 4, PAR_SUM)) || (err = reduce(x, mx, 2, PAR_MAX)))
+		return err;
+	p.bytes_done = sm[0];
+	p.flows_done = (uint32_t)sm[1];
+	p.colls_done = (uint32_t)(sm[2] / x->comm->size); /* done where every part is */
+	p.bytes_total = mx[0];
+	p.coll_iter = p.coll_iters = 0;
+	if (!x->comm->rank)
+		sim_print_progress(sim, &p, mx[1], now - x->started, sm[3], 0, stderr);
+	x->shown = now;
+	return 0;
+}
+
+/*
  * The windows. Each starts from what every part reports (the earliest
  * event, the workload's completions, an error or an interruption), as a
  * run of one process looks before each event, and runs this part's events
@@ -337,7 +379,7 @@ static int windows(struct part_run *x)
 		while (!n->ctx.error && evq_peek(q) <= cap)
 			evq_step(q);
 		x->st->windows++;
-		if ((err = swap(x)))
+		if ((err = swap(x)) || (err = show_progress(x)))
 			return err;
 	}
 }
@@ -581,14 +623,15 @@ static int series_out(struct part_run *x, FILE *mine, FILE *out, size_t tag)
 }
 
 int par_run(struct sim *sim, const struct par_comm *comm, struct par_stats *st, struct diag *d,
-	    FILE *series, FILE *qp_rates, FILE *pfc_events)
+	    FILE *series, FILE *qp_rates, FILE *pfc_events, int progress)
 {
-	struct part_run x = {.comm = comm, .sim = sim, .st = st};
+	struct part_run x = {.comm = comm, .sim = sim, .st = st, .progress = progress};
 	struct mctx_part hooks = {
 	    .cross = on_cross, .post = on_post, .credit = on_credit, .ctx = &x};
 	double start = wall();
 	int err;
 
+	x.started = x.shown = start;
 	memset(st, 0, sizeof(*st));
 	st->ranks = comm->size;
 	if ((err = split_check(sim, comm->size, &x.part, d)))
@@ -626,6 +669,8 @@ int par_run(struct sim *sim, const struct par_comm *comm, struct par_stats *st, 
 		err = -ENOMEM;
 	if (!err && !(err = windows(&x)) && sim->end != SIM_END_INTERRUPTED) {
 		err = gather(&x);
+		if (!err && progress && !comm->rank && sim->end != SIM_END_ERROR)
+			sim_show_progress(sim, wall() - start, sim->events, 1, stderr);
 		if (!err && sim->scn->out.sample)
 			err = series_out(&x, sim->series, series, 10);
 		sim->series = NULL;

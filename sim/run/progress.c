@@ -71,12 +71,20 @@ static const char *time_text(double s, char *buf, size_t size)
 void sim_show_progress(const struct sim *sim, double elapsed, uint64_t events, int final, FILE *f)
 {
 	struct sim_progress p;
+
+	sim_progress(sim, &p);
+	sim_print_progress(sim, &p, final ? sim->end_time : evq_now(sim->q), elapsed, events, final,
+			   f);
+}
+
+void sim_print_progress(const struct sim *sim, const struct sim_progress *pp, simtime_t now,
+			double elapsed, uint64_t events, int final, FILE *f)
+{
+	struct sim_progress p = *pp;
 	double frac, rate = elapsed > 0 ? (double)events / elapsed : 0;
-	simtime_t now = final ? sim->end_time : evq_now(sim->q);
 	char size[32], eta[32], what[160] = "";
 	int k = 0;
 
-	sim_progress(sim, &p);
 	if (p.flows)
 		k += snprintf(what + k, sizeof(what) - (size_t)k, "%u/%u flows done", p.flows_done,
 			      p.flows);

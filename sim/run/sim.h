@@ -101,6 +101,10 @@ void sim_progress(const struct sim *sim, struct sim_progress *p);
  * line at the end of the run, with the wall time instead.
  */
 void sim_show_progress(const struct sim *sim, double elapsed, uint64_t events, int final, FILE *f);
+/* The same line for progress @p at @now (a split run's, summed over its
+ * parts). */
+void sim_print_progress(const struct sim *sim, const struct sim_progress *p, simtime_t now,
+			double elapsed, uint64_t events, int final, FILE *f);
 
 const char *sim_end_str(enum sim_end e);
 
