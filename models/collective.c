@@ -55,6 +55,8 @@ struct coll {
 	/* credits (a slot a receiver frees): over NVLink at once, over a QP
 	 * after its path's delay back, tagged with their iteration */
 	simtime_t *credit_delay; /* per QP */
+	int waiting;		 /* split: its ranks are done with the iteration, since */
+	simtime_t waiting_at;
 	uint16_t *credit_seq;	 /* per edge: credits sent (their keys) */
 	/* a fabric split over processes: each rank's part, and this one */
 	const uint32_t *rank_part;
@@ -418,6 +420,25 @@ static void first_sends(struct coll *c, uint32_t r)
 			post(c, c->lay.pos[ch * c->n + r] * c->channels + ch, piece_bytes(c, p), p);
 }
 
+/*
+ * The ranks (here) have all they expect of this iteration at @now: the
+ * next one starts once every rank has learnt it, the barrier later; in a
+ * split fabric once every part is done too (coll_resume).
+ */
+static void iteration_done(struct coll *c, simtime_t now)
+{
+	c->times[c->done++] = now - c->iter_start;
+	if (++c->iter >= c->spec->iterations) {
+		if (c->env.finished)
+			c->env.finished(c->env.up);
+	} else if (c->rank_part) {
+		c->waiting = 1;
+		c->waiting_at = now;
+	} else {
+		mctx_arm(c->ctx, &c->start_timer, now + c->env.barrier);
+	}
+}
+
 static void on_late(void *obj, uint64_t arg)
 {
 	struct coll *c = obj;
@@ -457,9 +478,7 @@ static void start_iteration(struct coll *c, simtime_t now)
 	for (uint32_t r = 0; r < c->n; r++)
 		c->remaining += coll_local(c, r) ? c->rank_left[r] : 0;
 	if (!c->remaining) { /* none of its ranks here */
-		c->times[c->done++] = 0;
-		if (c->env.finished)
-			c->env.finished(c->env.up);
+		iteration_done(c, now);
 		return;
 	}
 	for (uint32_t r = 0; r < c->n; r++) {
@@ -512,13 +531,8 @@ static void edge_arrived(struct coll *c, uint32_t e, uint32_t tag, simtime_t now
 			post(c, ((at + 1) % c->n) * c->channels + ch, piece_bytes(c, p),
 			     (step + 1) * c->pieces + p);
 	}
-	if (--c->remaining)
-		return;
-	c->times[c->done++] = now - c->iter_start;
-	if (++c->iter < c->spec->iterations)
-		start_iteration(c, now);
-	else if (c->env.finished)
-		c->env.finished(c->env.up);
+	if (!--c->remaining)
+		iteration_done(c, now);
 }
 
 /* A message in: its rank acts on it now, or step_latency later. */
@@ -736,6 +750,23 @@ void coll_split(struct coll *c, const uint32_t *rank_part, uint32_t me)
 {
 	c->rank_part = rank_part;
 	c->me = me;
+}
+
+int coll_waiting(const struct coll *c, simtime_t *since)
+{
+	*since = c->waiting_at;
+	return c->waiting;
+}
+
+simtime_t coll_barrier(const struct coll *c)
+{
+	return c->env.barrier;
+}
+
+void coll_resume(struct coll *c, simtime_t at)
+{
+	c->waiting = 0;
+	mctx_arm(c->ctx, &c->start_timer, at);
 }
 
 int coll_credit_in(struct coll *c, simtime_t at, uint64_t arg, uint64_t key)

@@ -136,6 +136,9 @@ struct coll_env {
 	struct nvlink *nvlink;   /* the servers' GPUs (NULL: no rank shares a server) */
 	void (*finished)(void *up); /* told when the last iteration completes */
 	void *up;
+	/* from the last rank's end of an iteration to the next's start: the
+	 * time for every rank to learn of it (the fabric's longest cable) */
+	simtime_t barrier;
 };
 
 /*
@@ -182,6 +185,15 @@ void coll_credit_delay(struct coll *c, uint32_t qp, simtime_t delay);
  * times the latest, NVLink bytes summed).
  */
 void coll_split(struct coll *c, const uint32_t *rank_part, uint32_t me);
+/*
+ * A split fabric's iterations: 1 and when this part's ranks finished the
+ * iteration under way while it waits for the others' (0: it does not
+ * wait); coll_resume starts the next, once every part has finished, at
+ * @at (the last part's end plus the barrier).
+ */
+int coll_waiting(const struct coll *c, simtime_t *since);
+void coll_resume(struct coll *c, simtime_t at);
+simtime_t coll_barrier(const struct coll *c);
 __attribute__((warn_unused_result)) int coll_credit_in(struct coll *c, simtime_t at,
 							uint64_t arg, uint64_t key);
 size_t coll_stats_size(const struct coll *c);

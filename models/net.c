@@ -128,6 +128,7 @@ int net_build(const struct net_params *params, struct topo *t, struct evq *q, st
 {
 	struct net *n = calloc(1, sizeof(*n));
 	const struct net_params *p;
+	simtime_t barrier = 0; /* a collective's, between iterations: the longest cable */
 	int err = -ENOMEM;
 
 	*out = NULL;
@@ -204,9 +205,13 @@ int net_build(const struct net_params *params, struct topo *t, struct evq *q, st
 	/* NVLink joins the GPUs of servers that have more than one */
 	if (t->n_gpus > t->n_servers && !(n->nvlink = nvlink_new(&n->ctx, &p->nvlink, t->n_gpus)))
 		goto fail;
+	for (uint32_t l = 0; l < t->n_links; l++)
+		if (t->links[l].delay > barrier)
+			barrier = t->links[l].delay;
 	for (uint32_t i = 0, first = n->n_wl_flows; i < p->n_colls; i++) {
 		const struct coll_env env = {.id = i, .nics = n->nics, .nvlink = n->nvlink,
-					     .finished = on_coll_finished, .up = n};
+					     .finished = on_coll_finished, .up = n,
+					     .barrier = barrier};
 
 		if ((err = coll_new(&n->ctx, &p->colls[i], n->flows, first, &env, &n->colls[i])))
 			goto fail;

@@ -212,6 +212,33 @@ Test(par, a_fat_tree_allreduce_with_dcqcn_is_the_same_on_2_and_4_processes)
 	json_decref(a);
 }
 
+/* Three iterations: the next starts once every part's ranks have finished
+ * the last, the barrier after the last of them. */
+Test(par, an_allreduce_of_three_iterations_is_the_same_on_2_and_3_processes)
+{
+	static const char scn[] =
+	    "seed: 4\n"
+	    "stop: 100ms\n"
+	    "topology: {kind: leaf_spine, leaves: 4, spines: 2, hosts_per_leaf: 2,\n"
+	    "           link: {rate: 100Gbps, cable: 2m}, uplink: {rate: 100Gbps, cable: 10m}}\n"
+	    "nic: {cc: dcqcn}\n"
+	    "workload: {kind: allreduce, size: 4MB, channels: 2, iterations: 3}\n";
+	char path[300];
+	json_t *a;
+
+	need_mpi();
+	snprintf(path, sizeof(path), "%s", write_scn("iter.yaml", scn));
+	json_decref(same_on(path, 2, ""));
+	json_decref(same_on(path, 3, ""));
+	same_file(ts_tmp("one"), ts_tmp("many"), "timeseries.csv");
+	a = load(ts_tmp("one"));
+	cr_assert_eq(
+	    json_integer_value(json_object_get(
+		json_object_get(json_object_get(a, "summary"), "collective"), "iterations_done")),
+	    3);
+	json_decref(a);
+}
+
 /* A spine that fails mid-AllReduce: what was on its cut wires is lost in
  * the part that held them, the go-back-N that follows crosses the parts. */
 Test(par, a_link_failure_mid_allreduce_is_the_same_on_2_processes)
@@ -329,11 +356,6 @@ Test(par, what_cannot_be_split_is_refused_once)
 				       "workload: {kind: incast, senders: 3, size: 1MB}\n"
 				       "output: {sample: 0}\n"),
 		2, "star.yaml:1: topology: 2 parts for 1 switch: a switch is never split");
-	refused(write_scn("coll.yaml", "topology: {kind: leaf_spine, leaves: 2, spines: 1, "
-				       "hosts_per_leaf: 2}\n"
-				       "workload: {kind: allreduce, size: 1MB, iterations: 2}\n"
-				       "output: {sample: 0}\n"),
-		2, "workload.iterations: a collective of several iterations does not run split");
 	refused(write_scn("cap.yaml", "topology: {kind: leaf_spine, leaves: 2, spines: 1, "
 				      "hosts_per_leaf: 2}\n"
 				      "workload: {kind: incast, senders: 3, size: 1MB}\n"

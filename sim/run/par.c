@@ -268,6 +268,33 @@ static int take_sample(struct part_run *x, simtime_t now)
 }
 
 /*
+ * A collective's next iteration starts when every rank has finished the
+ * last (collective.c's barrier): once every part's ranks have, at the end
+ * of the latest one plus the barrier, which is at least the lookahead, so
+ * at or after this window's end in every part.
+ */
+static int next_iterations(struct part_run *x)
+{
+	struct net *n = x->sim->net;
+	int err;
+
+	for (uint32_t i = 0; i < n->n_colls; i++) {
+		uint64_t sm[1], mx[1];
+		simtime_t since;
+
+		if (n->p.colls[i].iterations < 2) /* every part asks the same */
+			continue;
+		sm[0] = (uint64_t)coll_waiting(n->colls[i], &since);
+		mx[0] = sm[0] ? since : 0;
+		if ((err = reduce(x, sm, 1, PAR_SUM)) || (err = reduce(x, mx, 1, PAR_MAX)))
+			return err;
+		if (sm[0] == x->comm->size)
+			coll_resume(n->colls[i], mx[0] + coll_barrier(n->colls[i]));
+	}
+	return 0;
+}
+
+/*
  * --progress, every 64 windows: process 0 says whether a second has gone
  * by since its last line, and if so every part adds what its ranks and
  * flows received (a flow's size and a collective's total are every part's
@@ -379,7 +406,7 @@ static int windows(struct part_run *x)
 		while (!n->ctx.error && evq_peek(q) <= cap)
 			evq_step(q);
 		x->st->windows++;
-		if ((err = swap(x)) || (err = show_progress(x)))
+		if ((err = swap(x)) || (err = next_iterations(x)) || (err = show_progress(x)))
 			return err;
 	}
 }
@@ -554,16 +581,6 @@ out:
 	return err;
 }
 
-/* Whether a collective of @sim runs several iterations (each starts when
- * every rank has finished the last, at once: no lookahead). */
-static int many_iterations(const struct sim *sim)
-{
-	for (uint32_t i = 0; i < sim->net->p.n_colls; i++)
-		if (sim->net->p.colls[i].iterations > 1)
-			return 1;
-	return 0;
-}
-
 /* Whether @sim can run on @size processes: its partition into @p. */
 static int split_check(struct sim *sim, uint32_t size, struct partition *p, struct diag *d)
 {
@@ -574,10 +591,6 @@ static int split_check(struct sim *sim, uint32_t size, struct partition *p, stru
 			 "counts the events of one process: a run split over %u processes cannot "
 			 "stop at the same event (leave max_events out)",
 			 size);
-	} else if (many_iterations(sim)) {
-		diag_set(d, "", 0, "workload.iterations",
-			 "a collective of several iterations does not run split over processes "
-			 "yet: give iterations: 1, or run it without mpirun");
 	} else {
 		err = part_build(sim->topo, size, p, d);
 		if (err != -EINVAL)
