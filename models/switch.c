@@ -805,12 +805,13 @@ size_t sw_stats_size(const struct sw *s)
 
 void sw_stats_save(const struct sw *s, void *buf)
 {
-	struct sw_pg_stats *pg = (struct sw_pg_stats *)((char *)buf + sizeof(s->c));
+	char *at = (char *)buf + sizeof(s->c);
 
+	/* byte copies: @buf need not be aligned */
 	memcpy(buf, &s->c, sizeof(s->c));
 	for (uint32_t i = 0; i < s->n_ports; i++)
-		for (int prio = 0; prio < PKT_PRIORITIES; prio++)
-			*pg++ = s->ps[i].pg[prio].st;
+		for (int prio = 0; prio < PKT_PRIORITIES; prio++, at += sizeof(struct sw_pg_stats))
+			memcpy(at, &s->ps[i].pg[prio].st, sizeof(struct sw_pg_stats));
 }
 
 static uint64_t max64(uint64_t a, uint64_t b)

@@ -47,6 +47,7 @@ static double wall(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* @n bytes of @p onto @b (NULL: room for them, left as it is). */
 static int put(struct par_buf *b, const void *p, size_t n)
 {
 	if (b->len + n > b->cap) {
@@ -60,7 +61,8 @@ static int put(struct par_buf *b, const void *p, size_t n)
 		b->data = d;
 		b->cap = cap;
 	}
-	memcpy(b->data + b->len, p, n);
+	if (p)
+		memcpy(b->data + b->len, p, n);
 	b->len += n;
 	return 0;
 }
@@ -70,6 +72,17 @@ static int put_rec(struct par_buf *b, uint32_t kind, uint32_t id, const void *bo
 	uint32_t hdr[2] = {kind, id};
 
 	return put(b, hdr, sizeof(hdr)) ? -ENOMEM : put(b, body, n);
+}
+
+/* A record of a blob of @size bytes (its size first), its room in @b for
+ * the caller to fill; NULL when @b cannot grow. */
+static void *put_blob(struct par_buf *b, uint32_t kind, uint32_t id, size_t size)
+{
+	uint32_t sz = (uint32_t)size;
+
+	if (put_rec(b, kind, id, &sz, sizeof(sz)) || put(b, NULL, size))
+		return NULL;
+	return b->data + b->len - size;
 }
 
 static void on_cross(void *ctx, const struct port *p, const struct pkt *pkt)
@@ -427,19 +440,13 @@ static int pack(struct part_run *x, struct par_buf *b)
 	}
 	for (uint32_t u = 0; !err && u < t->n_nodes; u++) {
 		const struct sw *s = n->switches[u];
-		uint32_t size;
-		char *blob;
+		void *blob;
 
 		if (!s || at[u] != me)
 			continue;
-		size = (uint32_t)sw_stats_size(s);
-		if (!(blob = malloc(size)))
+		if (!(blob = put_blob(b, REC_SWITCH, u, sw_stats_size(s))))
 			return -ENOMEM;
 		sw_stats_save(s, blob);
-		err = put_rec(b, REC_SWITCH, u, &size, sizeof(size));
-		if (!err)
-			err = put(b, blob, size);
-		free(blob);
 	}
 	for (uint32_t h = 0; !err && h < t->n_hosts; h++)
 		if (at[t->hosts[h]] == me)
@@ -452,16 +459,11 @@ static int pack(struct part_run *x, struct par_buf *b)
 			err = put_rec(b, REC_FLOW, i, f, sizeof(*f));
 	}
 	for (uint32_t i = 0; !err && i < n->n_colls; i++) {
-		uint32_t size = (uint32_t)coll_stats_size(n->colls[i]);
-		char *blob = malloc(size);
+		void *blob = put_blob(b, REC_COLL, i, coll_stats_size(n->colls[i]));
 
 		if (!blob)
 			return -ENOMEM;
 		coll_stats_save(n->colls[i], blob);
-		err = put_rec(b, REC_COLL, i, &size, sizeof(size));
-		if (!err)
-			err = put(b, blob, size);
-		free(blob);
 	}
 	return err;
 }
