@@ -378,6 +378,7 @@ static int windows(struct part_run *x)
 		}
 		if (mx[3]) {
 			sim->end = SIM_END_INTERRUPTED;
+			sim->end_time = next < SIMTIME_NEVER ? next : evq_now(q); /* what it says */
 			return 0;
 		}
 		if (n->ctx.stop) {
