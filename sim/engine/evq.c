@@ -5,20 +5,24 @@
  * Near events sit in a calendar (Brown, "Calendar queues", CACM 1988): a
  * circular array of buckets of 2^shift ps each, covering the window
  * [cur, cur + nb) of bucket numbers from the bucket of the clock; a bucket
- * is a list sorted by (when, key), and a two-level bitmap finds the next
- * non-empty bucket. Events beyond the window wait in a binary min-heap
+ * is a list sorted by (when, key) (an event joins its own time's last; a
+ * bucket whose events of one time came in another key order is marked and
+ * sorted once, when it is reached: sort_bucket), and a two-level bitmap
+ * finds the next non-empty bucket. Events beyond the window wait in a binary min-heap
  * (the far heap) and move into the calendar as the window reaches them, so
  * every calendar event is earlier than every heap event. Every 4096 events
  * the bucket width is set to about twice the mean gap between events, and
  * the bucket count to at least twice the pending events and enough for
  * the window to hold nine arms in ten (adapt); an insertion that walks
- * more than CROWDED entries of a bucket makes the buckets 16x narrower at
- * once. A bucket then holds one or two events, insertion and removal cost
+ * past more than CROWDED later entries of a bucket makes the buckets 16x
+ * narrower at once. A bucket then holds one or two events, insertion and removal cost
  * O(1) whatever the number pending, and only timers far ahead (DCQCN,
  * retransmission, sampling) pay the heap's O(log n). Known weaknesses: a
  * width set for one phase of a run is wrong for the next until the next
- * check (at most 4096 events later), and beyond about 100,000 pending the
- * lists' neighbours are cache misses, as the heap's lower levels are.
+ * check (at most 4096 events later); beyond about 100,000 pending the
+ * lists' neighbours are cache misses, as the heap's lower levels are; and
+ * many events of one time armed out of key order (a symmetric fabric's)
+ * cost a sort, each of them read once more when their bucket is reached.
  *
  * Built with -DEVQ_WHEEL=0 (experiments/bench/evq_bench_heap), everything
  * goes to the heap: the binary heap alone, for comparison.
