@@ -35,7 +35,7 @@ struct part_run {
 	simtime_t sample; /* the time series' next sample, SIMTIME_NEVER: none */
 	simtime_t looked; /* the last look or sample (events of their own in one process) */
 	uint64_t looks;
-	int progress;	    /* --progress: process 0 says how far the run is */
+	int progress;	       /* --progress: process 0 says how far the run is */
 	double started, shown; /* wall times: the run's start, the last line */
 };
 
@@ -114,10 +114,10 @@ static void on_credit(void *ctx, uint32_t to, uint32_t coll, simtime_t at, uint6
 	x->st->messages++;
 }
 
-/* Read the records of @b one by one: 1 and the next, 0 at the end, -EIO
- * when @b is cut short. */
-static int next_rec(const struct par_buf *b, size_t *at, uint32_t *kind, uint32_t *id,
-		    const char **body)
+/* Read the records of @b one by one: 1 and the next's kind and id (its
+ * body then read with take or take_blob), 0 at the end, -EIO when @b is
+ * cut short. */
+static int next_rec(const struct par_buf *b, size_t *at, uint32_t *kind, uint32_t *id)
 {
 	uint32_t hdr[2];
 
@@ -128,9 +128,29 @@ static int next_rec(const struct par_buf *b, size_t *at, uint32_t *kind, uint32_
 	memcpy(hdr, b->data + *at, sizeof(hdr));
 	*kind = hdr[0];
 	*id = hdr[1];
-	*body = b->data + *at + sizeof(hdr);
 	*at += sizeof(hdr);
 	return 1;
+}
+
+/* A record's body of @n bytes into @dst (the buffer need not be aligned). */
+static int take(const struct par_buf *b, size_t *at, void *dst, size_t n)
+{
+	if (b->len - *at < n)
+		return -EIO;
+	memcpy(dst, b->data + *at, n);
+	*at += n;
+	return 0;
+}
+
+/* A blob's body (put_blob), which must be @size bytes; NULL if not. */
+static const char *take_blob(const struct par_buf *b, size_t *at, size_t size)
+{
+	uint32_t sz;
+
+	if (take(b, at, &sz, sizeof(sz)) || sz != size || b->len - *at < size)
+		return NULL;
+	*at += size;
+	return b->data + *at - size;
 }
 
 /* The window's crossings, from every part in turn (one sender per wire
@@ -143,34 +163,25 @@ static int deliver(struct part_run *x)
 		const struct par_buf *b = &x->in[r];
 		size_t at = 0;
 		uint32_t kind, id;
-		const char *body;
 		int more, err = 0;
 
-		while (!err && (more = next_rec(b, &at, &kind, &id, &body)) > 0) {
-			if (kind == REC_PKT && id < x->sim->topo->n_ports &&
-			    b->len - at >= sizeof(struct pkt)) {
-				struct pkt p;
+		while (!err && (more = next_rec(b, &at, &kind, &id)) > 0) {
+			struct pkt p;
+			struct qp_msg m;
+			uint64_t v[3];
 
-				memcpy(&p, body, sizeof(p));
-				at += sizeof(p);
-				err = port_wire_in(&n->ports[id], &p);
-			} else if (kind == REC_POST && id < n->n_flows &&
-				   b->len - at >= sizeof(struct qp_msg)) {
-				struct qp_msg m;
-
-				memcpy(&m, body, sizeof(m));
-				at += sizeof(m);
-				err = nic_msg_in(&n->flows[id], &m);
-			} else if (kind == REC_CREDIT && id < n->n_colls &&
-				   b->len - at >= 3 * sizeof(uint64_t)) {
-				uint64_t v[3];
-
-				memcpy(v, body, sizeof(v));
-				at += sizeof(v);
-				err = coll_credit_in(n->colls[id], v[0], v[1], v[2]);
-			} else {
+			if (kind == REC_PKT && id < x->sim->topo->n_ports)
+				err = take(b, &at, &p, sizeof(p)) ? -EIO
+								  : port_wire_in(&n->ports[id], &p);
+			else if (kind == REC_POST && id < n->n_flows)
+				err = take(b, &at, &m, sizeof(m)) ? -EIO
+								  : nic_msg_in(&n->flows[id], &m);
+			else if (kind == REC_CREDIT && id < n->n_colls)
+				err = take(b, &at, v, sizeof(v))
+					  ? -EIO
+					  : coll_credit_in(n->colls[id], v[0], v[1], v[2]);
+			else
 				err = -EIO;
-			}
 		}
 		if (err || more < 0)
 			return err ? err : -EIO;
@@ -476,61 +487,42 @@ static int absorb(struct part_run *x, const struct par_buf *b)
 	struct net *n = x->sim->net;
 	size_t at = 0;
 	uint32_t kind, id;
-	const char *body;
-	int more;
+	int more, err = 0;
 
-	while ((more = next_rec(b, &at, &kind, &id, &body)) > 0) {
-		size_t left = b->len - at;
+	while (!err && (more = next_rec(b, &at, &kind, &id)) > 0) {
+		const char *blob = NULL;
 
-		if (kind == REC_PORT && id < t->n_ports && left >= sizeof(struct port)) {
-			struct port *p = malloc(sizeof(*p));
+		if (kind == REC_PORT && id < t->n_ports) {
+			struct port p;
 
-			if (!p)
-				return -ENOMEM;
-			memcpy(p, body, sizeof(*p));
-			port_absorb(&n->ports[id], p);
-			free(p);
-			at += sizeof(struct port);
-		} else if (kind == REC_SWITCH && id < t->n_nodes && n->switches[id] &&
-			   left >= sizeof(uint32_t)) {
-			uint32_t size;
-
-			memcpy(&size, body, sizeof(size));
-			if (size != sw_stats_size(n->switches[id]) || left - sizeof(size) < size)
-				return -EIO;
-			sw_stats_absorb(n->switches[id], body + sizeof(size));
-			at += sizeof(size) + size;
-		} else if (kind == REC_COLL && id < n->n_colls && left >= sizeof(uint32_t)) {
-			uint32_t size;
-
-			memcpy(&size, body, sizeof(size));
-			if (size != coll_stats_size(n->colls[id]) || left - sizeof(size) < size)
-				return -EIO;
-			coll_stats_absorb(n->colls[id], body + sizeof(size));
-			at += sizeof(size) + size;
-		} else if (kind == REC_NIC && id < t->n_hosts &&
-			   left >= sizeof(struct nic_counters)) {
+			if (!(err = take(b, &at, &p, sizeof(p))))
+				port_absorb(&n->ports[id], &p);
+		} else if (kind == REC_SWITCH && id < t->n_nodes && n->switches[id]) {
+			if ((blob = take_blob(b, &at, sw_stats_size(n->switches[id]))))
+				sw_stats_absorb(n->switches[id], blob);
+			err = blob ? 0 : -EIO;
+		} else if (kind == REC_COLL && id < n->n_colls) {
+			if ((blob = take_blob(b, &at, coll_stats_size(n->colls[id]))))
+				coll_stats_absorb(n->colls[id], blob);
+			err = blob ? 0 : -EIO;
+		} else if (kind == REC_NIC && id < t->n_hosts) {
 			struct nic_counters c;
 
-			memcpy(&c, body, sizeof(c));
-			nic_absorb(n->nics[id], &c);
-			at += sizeof(c);
-		} else if (kind == REC_FLOW && id < n->n_flows && left >= sizeof(struct flow)) {
-			struct flow *f = malloc(sizeof(*f));
+			if (!(err = take(b, &at, &c, sizeof(c))))
+				nic_absorb(n->nics[id], &c);
+		} else if (kind == REC_FLOW && id < n->n_flows) {
+			struct flow f;
 
-			if (!f)
-				return -ENOMEM;
-			memcpy(f, body, sizeof(*f));
-			flow_absorb(&n->flows[id], f,
-				    f->side == NIC_SIDE_BOTH || f->side == NIC_SIDE_REQUESTER,
-				    f->side == NIC_SIDE_BOTH || f->side == NIC_SIDE_RESPONDER);
-			free(f);
-			at += sizeof(struct flow);
+			if (!(err = take(b, &at, &f, sizeof(f))))
+				flow_absorb(&n->flows[id], &f,
+					    f.side == NIC_SIDE_BOTH || f.side == NIC_SIDE_REQUESTER,
+					    f.side == NIC_SIDE_BOTH ||
+						f.side == NIC_SIDE_RESPONDER);
 		} else {
-			return -EIO;
+			err = -EIO;
 		}
 	}
-	return more < 0 ? -EIO : 0;
+	return err || more < 0 ? -EIO : 0;
 }
 
 /*
