@@ -20,10 +20,11 @@
 #endif
 
 #include "sim/cli/sweep_impl.h"
+#include "sim/run/par_mpi.h"
 
 int sweep_mpi_launched(void)
 {
-	return getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMIX_RANK");
+	return par_mpi_launched();
 }
 
 int sweep_mpi_env_rank(void)

@@ -9,7 +9,8 @@
 
 #include "sim/run/par.h"
 
-/* Whether this process was started by mpirun (Open MPI or PMIx sets these). */
+/* Whether this process was started by mpirun (Open MPI or PMIx sets their
+ * variables); a sweep's runs are started without them. */
 int par_mpi_launched(void);
 int par_mpi_built(void);
 /* MPI_Init, and @c over MPI_COMM_WORLD. 0 or -EIO. */
