@@ -27,7 +27,6 @@ struct deadlock {
 	uint32_t *path;
 	const uint32_t **rec;	   /* node -> its record in the snapshot */
 	struct deadlock_snap snap; /* what a tick saw (deadlock_collect) */
-	int over;		   /* a deadlock was found: no more ticks */
 };
 
 /*
@@ -237,15 +236,9 @@ int deadlock_decide(struct deadlock *d, simtime_t now, const struct deadlock_sna
 		if (last > d->rep.formed_at)
 			d->rep.formed_at = last;
 	}
-	d->over = 1;
 	if (d->stop_on_detect)
 		d->ctx->stop = 1;
 	return 1; /* the first deadlock is the one reported */
-}
-
-int deadlock_over(const struct deadlock *d)
-{
-	return d->over;
 }
 
 simtime_t deadlock_period(const struct deadlock *d)

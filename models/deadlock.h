@@ -66,9 +66,8 @@ int deadlock_collect(struct deadlock *d, simtime_t now, const uint32_t *node_par
 		     struct deadlock_snap *out);
 int deadlock_decide(struct deadlock *d, simtime_t now, const struct deadlock_snap *snap);
 /* Ticks then come from the caller: every deadlock_period while anything
- * is left to happen and deadlock_over is 0. */
+ * is left to happen and no deadlock has been found. */
 void deadlock_detach(struct deadlock *d);
 simtime_t deadlock_period(const struct deadlock *d);
-int deadlock_over(const struct deadlock *d);
 
 #endif
