@@ -363,3 +363,36 @@ Test(evq, a_crowd_of_one_time_in_any_key_order_pops_in_key_order)
 	gsl_rng_free(r);
 	evq_free(c.q);
 }
+
+/*
+ * The events of one time armed in a few ascending runs of keys (each kind
+ * of event arms its own in key order, as a fabric does), one bucket of
+ * them small enough for insertion sort and others merged: each pops in key
+ * order.
+ */
+Test(evq, a_bucket_of_ascending_runs_pops_in_key_order)
+{
+	static const size_t runs[] = {2, 3, 7, 40};
+
+	for (size_t k = 0; k < sizeof(runs) / sizeof(runs[0]); k++) {
+		struct crowd *c = calloc(1, sizeof(*c));
+		size_t n = k ? 4096 : 12; /* 12: below the insertion sort's bound */
+
+		cr_assert_not_null(c);
+		c->q = evq_new();
+		for (size_t i = 0; i < n; i++) {
+			evq_timer_init(&c->t[i], crowd_fire, c, evq_key(3, i, 0));
+			c->t[i].arg = i;
+		}
+		for (size_t r = 0; r < runs[k]; r++)
+			for (size_t i = r; i < n; i += runs[k])
+				cr_assert_eq(evq_arm(c->q, &c->t[i], 5000 + (i & 1)), 0);
+		while (evq_step(c->q))
+			;
+		cr_assert_eq(c->bad, 0, "%zu runs: %zu events out of (time, key) order", runs[k],
+			     c->bad);
+		cr_assert_eq(c->fired, n + c->rearmed);
+		evq_free(c->q);
+		free(c);
+	}
+}

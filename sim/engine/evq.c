@@ -8,21 +8,24 @@
  * is a list sorted by (when, key) (an event joins its own time's last; a
  * bucket whose events of one time came in another key order is marked and
  * sorted once, when it is reached: sort_bucket), and a two-level bitmap
- * finds the next non-empty bucket. Events beyond the window wait in a binary min-heap
- * (the far heap) and move into the calendar as the window reaches them, so
- * every calendar event is earlier than every heap event. Every 4096 events
- * the bucket width is set to about twice the mean gap between events, and
- * the bucket count to at least twice the pending events and enough for
- * the window to hold nine arms in ten (adapt); an insertion that walks
- * past more than CROWDED later entries of a bucket makes the buckets 16x
- * narrower at once. A bucket then holds one or two events, insertion and removal cost
- * O(1) whatever the number pending, and only timers far ahead (DCQCN,
+ * finds the next non-empty bucket. Events beyond the window wait in a
+ * binary min-heap (the far heap) and move into the calendar as the window
+ * reaches them, so every calendar event is earlier than every heap event.
+ * Every 4096 events the bucket width is set to about twice the mean gap
+ * between events, and the bucket count to at least twice the pending
+ * events and enough for the window to hold nine arms in ten (adapt); an
+ * insertion that walks past more than CROWDED later entries of a bucket
+ * makes the buckets 16x narrower at once (rarely: at 32 entries a burst
+ * narrowed the calendar and the next check widened it again, over and
+ * over). A bucket then holds one or two events, insertion and removal
+ * cost O(1) whatever the number pending, and only timers far ahead (DCQCN,
  * retransmission, sampling) pay the heap's O(log n). Known weaknesses: a
  * width set for one phase of a run is wrong for the next until the next
  * check (at most 4096 events later); beyond about 100,000 pending the
  * lists' neighbours are cache misses, as the heap's lower levels are; and
  * many events of one time armed out of key order (a symmetric fabric's)
- * cost a sort, each of them read once more when their bucket is reached.
+ * cost a sort, each of them read once more when their bucket is reached
+ * (the list walked from both ends, so two misses at a time).
  *
  * Built with -DEVQ_WHEEL=0 (experiments/bench/evq_bench_heap), everything
  * goes to the heap: the binary heap alone, for comparison.
@@ -44,7 +47,8 @@
 #define NB_MAX ((size_t)1 << 21)
 #define SHIFT_INIT 16 /* 65.5 ns until the first measurement */
 #define SHIFT_MAX 40
-#define CROWDED 32 /* list steps of one insertion that call for narrower buckets */
+#define SORT_SMALL 16 /* a bucket this small is sorted by insertion */
+#define CROWDED 512 /* later entries one insertion passes that call for narrower buckets */
 
 struct evq_entry {
 	simtime_t when;
@@ -262,54 +266,119 @@ static void wheel_remove(struct evq *q, struct evq_timer *t)
 		q->bucket[i] = t->next;
 }
 
-/* Shell sort of @v[0..n) by (when, key), gaps after Ciura (2001): in
- * place, the comparisons inline. */
-static void sort_entries(struct sort_entry *v, size_t n)
+static inline int sort_before(const struct sort_entry *a, const struct sort_entry *b)
 {
-	static const size_t gaps[] = {1750, 701, 301, 132, 57, 23, 10, 4, 1};
+	return a->when < b->when || (a->when == b->when && a->key < b->key);
+}
 
-	for (size_t g = 0; g < sizeof(gaps) / sizeof(gaps[0]); g++) {
-		size_t gap = gaps[g];
+/* End of the ascending run of @v that starts at @i (< @n). */
+static inline size_t run_end(const struct sort_entry *v, size_t i, size_t n)
+{
+	while (++i < n && !sort_before(&v[i], &v[i - 1]))
+		;
+	return i;
+}
 
-		for (size_t i = gap; i < n; i++) {
+/* @a[0..na) and @b[0..nb), each sorted, into @out. */
+static void merge(const struct sort_entry *a, size_t na, const struct sort_entry *b, size_t nb,
+		  struct sort_entry *out)
+{
+	size_t i = 0, j = 0;
+
+	while (i < na && j < nb)
+		*out++ = sort_before(&b[j], &a[i]) ? b[j++] : a[i++];
+	memcpy(out, a + i, (na - i) * sizeof(*out));
+	memcpy(out, b + j, (nb - j) * sizeof(*out));
+}
+
+/*
+ * Sort @v[0..n) by (when, key), through @tmp[0..n); returns which of the
+ * two holds the result. A bucket out of order is a few ascending runs
+ * (the events of one time armed by two or three kinds of event, each kind
+ * in key order), so a natural merge sort (Knuth, TAOCP vol. 3, 5.2.4)
+ * takes one or two passes.
+ */
+static struct sort_entry *sort_entries(struct sort_entry *v, struct sort_entry *tmp, size_t n)
+{
+	if (n <= SORT_SMALL) { /* insertion sort: fewer steps on a small bucket */
+		for (size_t i = 1; i < n; i++) {
 			struct sort_entry e = v[i];
 			size_t j = i;
 
-			while (j >= gap && (e.when < v[j - gap].when ||
-					    (e.when == v[j - gap].when && e.key < v[j - gap].key))) {
-				v[j] = v[j - gap];
-				j -= gap;
-			}
+			for (; j && sort_before(&e, &v[j - 1]); j--)
+				v[j] = v[j - 1];
 			v[j] = e;
+		}
+		return v;
+	}
+	for (struct sort_entry *x;; x = v, v = tmp, tmp = x) {
+		size_t i = 0;
+
+		while (i < n) {
+			size_t m = run_end(v, i, n), e;
+
+			if (m == n) {
+				if (!i)
+					return v;
+				memcpy(tmp + i, v + i, (n - i) * sizeof(*tmp));
+				break;
+			}
+			e = run_end(v, m, n);
+			merge(v + i, m - i, v + m, e - m, tmp + i);
+			i = e;
 		}
 	}
 }
 
 /*
- * Sort bucket @i's list by (when, key) if it is out of order: its timers
- * into an array (each read once; evq_arm keeps it as large as the events
- * pending), sorted there, linked again.
+ * Sort bucket @i's list by (when, key): its timers
+ * into an array (each read once, the list walked from both ends at once so
+ * that two misses are outstanding, not one; evq_arm keeps the array twice
+ * as large as the events pending), sorted there, linked again.
  */
-static void sort_bucket(struct evq *q, size_t i)
+static __attribute__((noinline)) void sort_list(struct evq *q, size_t i)
 {
-	struct evq_timer *h = q->bucket[i], *t;
-	size_t n = 0;
+	struct evq_timer *f = q->bucket[i], *b = f->prev, *t;
+	struct sort_entry *v = q->scratch;
+	size_t lo = 0, hi = q->n_scratch / 2, n;
 
-	if (!(q->unsorted[i >> 6] & (1ULL << (i & 63))))
-		return;
 	q->unsorted[i >> 6] &= ~(1ULL << (i & 63));
-	t = h;
+	/* forward into v[0..lo); beyond SORT_SMALL, from both ends: forward
+	 * on, backward into v[hi..), until they meet */
 	do {
-		q->scratch[n++] = (struct sort_entry){t->when, t->key, t};
-		t = t->next;
-	} while (t != h);
-	sort_entries(q->scratch, n);
-	for (size_t k = 0; k < n; k++) {
-		t = q->scratch[k].t;
-		t->next = q->scratch[(k + 1) % n].t;
-		t->prev = q->scratch[(k + n - 1) % n].t;
+		v[lo++] = (struct sort_entry){f->when, f->key, f};
+		f = f->next;
+	} while (f != q->bucket[i] && lo < SORT_SMALL);
+	n = lo;
+	if (f != q->bucket[i]) {
+		for (;;) {
+			v[lo++] = (struct sort_entry){f->when, f->key, f};
+			if (f == b)
+				break;
+			v[--hi] = (struct sort_entry){b->when, b->key, b};
+			f = f->next;
+			if (f == b)
+				break;
+			b = b->prev;
+		}
+		n = lo + q->n_scratch / 2 - hi;
+		memmove(v + lo, v + hi, (n - lo) * sizeof(*v));
 	}
-	q->bucket[i] = q->scratch[0].t;
+	v = sort_entries(v, q->scratch + q->n_scratch / 2, n);
+	for (size_t k = 0; k < n; k++) {
+		t = v[k].t;
+		t->next = v[k + 1 < n ? k + 1 : 0].t;
+		t->prev = v[k ? k - 1 : n - 1].t;
+	}
+	q->bucket[i] = v[0].t;
+}
+
+/* Bucket @i sorted if it is out of order (the check inline, the sort not:
+ * the pop path stays small). */
+static inline void sort_bucket(struct evq *q, size_t i)
+{
+	if (q->unsorted[i >> 6] & (1ULL << (i & 63)))
+		sort_list(q, i);
 }
 
 /* First non-empty bucket at or after @i, or nb. */
@@ -513,8 +582,8 @@ int evq_arm(struct evq *q, struct evq_timer *t, simtime_t when)
 	 * leaves everything as it was */
 	if (q->n_heap == q->cap && heap_reserve(q, q->cap * 2))
 		return -ENOMEM;
-	if (q->n >= q->n_scratch) {
-		size_t cap = q->n_scratch ? 2 * q->n_scratch : 256;
+	if (2 * (q->n + 1) > q->n_scratch) { /* two halves, each one more than pending */
+		size_t cap = q->n_scratch ? 2 * q->n_scratch : 512;
 		struct sort_entry *x = realloc(q->scratch, cap * sizeof(*x));
 
 		if (!x)
