@@ -242,8 +242,9 @@ static void sync_increase_timer(struct flow *f)
 
 	if (f->rp.next_increase == SIMTIME_NEVER)
 		evq_cancel(q, &f->inc_timer);
-	else if (!evq_pending(q, &f->inc_timer) || f->inc_timer.when != f->rp.next_increase)
+	else if (f->inc_armed != f->rp.next_increase)
 		mctx_arm(f->nic->ctx, &f->inc_timer, f->rp.next_increase);
+	f->inc_armed = f->rp.next_increase;
 }
 
 static void on_cut(void *obj, uint64_t arg)
@@ -262,6 +263,7 @@ static void on_increase(void *obj, uint64_t arg)
 	struct flow *f = obj;
 
 	(void)arg;
+	f->inc_armed = SIMTIME_NEVER; /* it fired */
 	dcqcn_rp_timer(&f->rp, evq_now(f->nic->ctx->q));
 	sync_increase_timer(f);
 	rate_rose(f->nic, f);
@@ -407,8 +409,7 @@ static struct pkt *data_packet(struct nic *n, struct flow *f, simtime_t now)
 	n->c.tx_bytes_phy += pkt->frame;
 	if (n->dcqcn) {
 		dcqcn_rp_sent(&f->rp, pkt->frame, now);
-		if (f->rp.next_increase != f->inc_timer.when ||
-		    !evq_pending(n->ctx->q, &f->inc_timer))
+		if (f->rp.next_increase != f->inc_armed)
 			sync_increase_timer(f);
 	}
 	f->last_tx = now;
@@ -745,6 +746,7 @@ int nic_open_qp(struct nic *n, struct flow *f)
 	f->nic = n;
 	evq_timer_init(&f->cut_timer, on_cut, f, evq_key(MCTX_KEY_FLOW, f->id, NIC_FLOW_CUT));
 	evq_timer_init(&f->inc_timer, on_increase, f, evq_key(MCTX_KEY_FLOW, f->id, NIC_FLOW_INC));
+	f->inc_armed = SIMTIME_NEVER;
 	dcqcn_rp_init(&f->rp, &n->prm->dcqcn, n->port->rate_bps);
 	return 0;
 }
