@@ -60,12 +60,24 @@ static const struct qp_msg *msg_of(struct flow *f, uint32_t psn)
 	return &f->msgs[lo];
 }
 
-static uint32_t payload_of(const struct nic *n, struct flow *f, uint32_t psn)
+/*
+ * The payload of @psn, and in *@last whether it ends its message. A packet
+ * before the last of the message last read takes the MTU without reading
+ * the message again (the messages are a cache miss on a large fabric).
+ */
+static uint32_t payload_of(const struct nic *n, struct flow *f, uint32_t psn, uint8_t *last)
 {
-	const struct qp_msg *m = msg_of(f, psn);
+	const struct qp_msg *m;
 
-	if (psn + 1 < m->first_psn + m->n_psn)
+	*last = 0;
+	if (psn >= f->tx_first && psn + 1 < f->tx_end)
 		return n->mtu;
+	m = msg_of(f, psn);
+	f->tx_first = m->first_psn;
+	f->tx_end = m->first_psn + m->n_psn;
+	if (psn + 1 < f->tx_end)
+		return n->mtu;
+	*last = 1;
 	return (uint32_t)(m->bytes - (uint64_t)(m->n_psn - 1) * n->mtu);
 }
 
@@ -383,7 +395,7 @@ static struct pkt *data_packet(struct nic *n, struct flow *f, simtime_t now)
 		return NULL;
 	}
 	pkt->kind = PKT_DATA;
-	pkt->payload = (uint16_t)payload_of(n, f, f->snd_nxt);
+	pkt->payload = (uint16_t)payload_of(n, f, f->snd_nxt, &pkt->last);
 	pkt->frame = (uint16_t)(pkt->payload + PKT_HEADER_BYTES);
 	pkt->flow = f->id;
 	pkt->psn = f->snd_nxt;
@@ -531,19 +543,17 @@ static void responder_data(struct nic *n, struct flow *f, struct pkt *pkt, simti
 		}
 	}
 	if (pkt->psn == f->epsn) {
-		const struct qp_msg *m = &f->msgs[f->rx_msg];
-		int msg_done;
+		int msg_done = pkt->last;
 
 		f->received += pkt->payload;
 		f->epsn++;
 		f->nak_sent = 0;
-		msg_done = f->epsn == m->first_psn + m->n_psn;
 		if (++f->unacked >= prm->ack_every || msg_done) {
 			f->unacked = 0;
 			send_ctrl(n, f, PKT_ACK, f->epsn);
 		}
 		if (msg_done) {
-			uint32_t tag = m->tag;
+			uint32_t tag = f->msgs[f->rx_msg].tag;
 
 			f->rx_msg++;
 			if (!f->coll) {

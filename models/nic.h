@@ -86,6 +86,7 @@ struct flow {
 	uint32_t n_msgs, cap_msgs;
 	uint32_t tx_msg;  /* requester: message holding snd_nxt (a cursor) */
 	uint32_t rx_msg;  /* responder: next message to complete */
+	uint32_t tx_first, tx_end; /* requester: PSNs of msgs[tx_msg] as last read */
 	struct coll *coll; /* the collective this QP belongs to, or NULL (opaque here) */
 	uint32_t hash;
 	uint8_t dscp, prio;

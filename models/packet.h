@@ -48,6 +48,8 @@ struct pkt {
 	uint8_t dscp;
 	uint8_t ecn;
 	uint8_t acct;      /* enum pkt_acct */
+	uint8_t last;      /* data: the last of its message (RoCE's opcode *_LAST
+			    * or *_ONLY), what the responder completes it by */
 };
 
 /* A FIFO of packets linked through `next`. */
