@@ -13,19 +13,26 @@
 #include "models/mctx.h"
 
 struct nic {
+	/* what a packet sent or received reads, in its first cache lines */
 	struct mctx *ctx;
 	struct flow *flows; /* the fabric's QPs, by id (pkt->flow) */
+	struct port *port;
+	const struct nic_params *prm;
+	struct flow *cur, *prev; /* circular ring of QPs with packets to send */
+	struct pktq ctrl;        /* ACK, NAK, CNP: ahead of data */
+	uint64_t rate_bps;       /* the port's */
+	uint32_t ring_len;
+	uint32_t mtu;
+	uint32_t n_wait, cap_wait;
+	struct flow **wait;      /* min-heap of QPs held back by pacing, by wait_key */
+	uint8_t ecn;
+	uint8_t dcqcn;
+	struct nic_counters c;
+	/* the rest */
 	const struct nic_ops *ops;
 	void *up;
-	const struct nic_params *prm;
 	uint32_t host;
-	struct port *port;
-	struct flow *cur, *prev; /* circular ring of QPs with packets to send */
-	uint32_t ring_len;
-	struct pktq ctrl;        /* ACK, NAK, CNP: ahead of data */
 	struct evq_timer pace;   /* the earliest paced QP may send */
-	struct flow **wait;      /* min-heap of QPs held back by pacing, by wait_key */
-	uint32_t n_wait, cap_wait;
 	struct evq_timer rto;    /* retransmission deadlines of all its QPs */
 	struct flow **qps;       /* the QPs it is the requester of */
 	uint32_t n_qps, cap_qps;
@@ -34,10 +41,6 @@ struct nic {
 	uint64_t rx_used, rx_xoff_at, rx_xon_at;
 	int rx_xoff;
 	struct evq_timer rx_drain, rx_refresh;
-	uint32_t mtu;
-	uint8_t ecn;
-	int dcqcn;
-	struct nic_counters c;
 };
 
 /* The message holding @psn; f->tx_msg is a cursor that usually hits. */
@@ -364,7 +367,7 @@ static simtime_t next_tx(const struct nic *n, const struct flow *f)
 	if (!n->dcqcn || !f->last_wire)
 		return 0;
 	rate = dcqcn_rp_rate(&f->rp);
-	if (rate >= n->port->rate_bps)
+	if (rate >= n->rate_bps)
 		return 0;
 	return f->last_tx + simtime_tx(f->last_wire, rate);
 }
@@ -709,6 +712,7 @@ struct nic *nic_new(struct mctx *ctx, const struct nic_params *prm, uint32_t hos
 	n->up = up;
 	n->host = host;
 	n->port = port;
+	n->rate_bps = port->rate_bps;
 	n->port->ops = &nic_ops;
 	n->port->owner = n;
 	n->mtu = prm->mtu;
