@@ -33,8 +33,22 @@ struct routes_last {
 	uint32_t count;
 };
 
+/*
+ * What forwarding reads of a destination host, in one record (half a cache
+ * line): the tables it comes from are arrays of their own, a line each.
+ */
+struct routes_host {
+	uint32_t node;                 /* host_node[host] */
+	uint32_t group;                /* group[host] */
+	uint32_t last_first, last_end; /* its attached switches in last[] */
+	uint32_t is_rep;               /* it is its group's representative */
+	uint32_t rep_node;             /* host_node[rep] */
+	uint32_t rep_off, rep_count;   /* own_off[rep], own_count[rep] */
+};
+
 struct topo_routes {
 	uint32_t n_nodes, n_hosts, n_groups;
+	struct routes_host *lk; /* [host] */
 	uint32_t *host_node;  /* [host] node index */
 	uint32_t *group;      /* [host] */
 	uint32_t *rep;        /* [group] host whose search fills the tables */
@@ -310,10 +324,34 @@ static int routes_host_lists(struct topo_routes *r, const struct routes_graph *g
 	return 0;
 }
 
+/* r->lk from the tables. */
+static int routes_pack_hosts(struct topo_routes *r)
+{
+	r->lk = malloc(((size_t)r->n_hosts + 1) * sizeof(*r->lk));
+	if (!r->lk)
+		return -ENOMEM;
+	for (uint32_t h = 0; h < r->n_hosts; h++) {
+		uint32_t rep = r->rep[r->group[h]];
+
+		r->lk[h] = (struct routes_host){
+			.node = r->host_node[h],
+			.group = r->group[h],
+			.last_first = r->last_first[h],
+			.last_end = r->last_first[h + 1],
+			.is_rep = rep == h,
+			.rep_node = r->host_node[rep],
+			.rep_off = r->own_off[rep],
+			.rep_count = r->own_count[rep],
+		};
+	}
+	return 0;
+}
+
 void topo_routes_free(struct topo_routes *r)
 {
 	if (!r)
 		return;
+	free(r->lk);
 	free(r->host_node);
 	free(r->group);
 	free(r->rep);
@@ -382,6 +420,9 @@ int topo_routes_build(const struct topo *t, struct topo_routes **out)
 	err = routes_host_lists(r, &g);
 	if (err)
 		goto out_free;
+	err = routes_pack_hosts(r);
+	if (err)
+		goto out_free;
 	free(queue);
 	routes_graph_free(&g);
 	*out = r;
@@ -402,18 +443,19 @@ out_free:
 static void routes_lookup(const struct topo_routes *r, uint32_t node, uint32_t dst,
 			  uint32_t *off, uint32_t *count, uint32_t *dist)
 {
-	uint32_t grp = r->group[dst], rep = r->rep[grp], i;
+	const struct routes_host *h = &r->lk[dst];
+	uint32_t i;
 	size_t e;
 
 	*off = 0;
 	*count = 0;
-	if (node == r->host_node[dst]) {
+	if (node == h->node) {
 		if (dist)
 			*dist = 0;
 		return;
 	}
-	if (rep != dst) {
-		for (i = r->last_first[dst]; i < r->last_first[dst + 1]; i++) {
+	if (!h->is_rep) {
+		for (i = h->last_first; i < h->last_end; i++) {
 			if (r->last[i].node == node) {
 				*off = r->last[i].off;
 				*count = r->last[i].count;
@@ -422,15 +464,15 @@ static void routes_lookup(const struct topo_routes *r, uint32_t node, uint32_t d
 				return;
 			}
 		}
-		if (node == r->host_node[rep]) {
-			*off = r->own_off[rep];
-			*count = r->own_count[rep];
+		if (node == h->rep_node) {
+			*off = h->rep_off;
+			*count = h->rep_count;
 			if (dist)
 				*dist = 2;
 			return;
 		}
 	}
-	e = (size_t)grp * r->n_nodes + node;
+	e = (size_t)h->group * r->n_nodes + node;
 	*off = r->off[e];
 	*count = r->off[e + 1] - r->off[e];
 	if (dist) /* the forwarding path does not need it: one cache line less */
