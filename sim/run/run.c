@@ -198,8 +198,13 @@ void sim_workload_done(struct sim *sim, simtime_t at)
 
 int sim_run(struct sim *sim, FILE *series, FILE *qp_rates, FILE *pfc_events, int progress)
 {
+	static volatile sig_atomic_t never;
 	const struct scenario *s = sim->scn;
 	struct evq *q = sim->q;
+	struct mctx *ctx = &sim->net->ctx;
+	/* the loop's checks, each one load: no limit is the largest */
+	uint64_t max_events = s->max_events ? s->max_events : UINT64_MAX;
+	volatile sig_atomic_t *interrupt = sim->interrupt ? sim->interrupt : &never;
 	double start = wall_now(), last = start;
 
 	sim->pfc_events = pfc_events;
@@ -226,29 +231,26 @@ int sim_run(struct sim *sim, FILE *series, FILE *qp_rates, FILE *pfc_events, int
 		simtime_t next;
 
 		/* an event that failed (mctx_fail) or asked to stop ends the run */
-		if (sim->net->ctx.error) {
-			sim->end = SIM_END_ERROR;
-			break;
-		}
-		if (sim->net->ctx.stop) {
-			sim->end = SIM_END_DEADLOCK;
+		if (ctx->error | ctx->stop) {
+			sim->end = ctx->error ? SIM_END_ERROR : SIM_END_DEADLOCK;
 			break;
 		}
 		if (sim->end != SIM_END_DONE && net_done(sim->net))
 			sim_workload_done(sim, evq_now(q));
 		next = evq_peek(q);
-		if (next == SIMTIME_NEVER)
-			break; /* done, or idle with the workload unfinished */
 		if (next > sim->until) {
-			if (sim->end != SIM_END_DONE)
+			/* SIMTIME_NEVER: done, or idle with the workload unfinished */
+			if (next != SIMTIME_NEVER && sim->end != SIM_END_DONE)
 				sim->end = SIM_END_STOP;
 			break;
 		}
-		if (s->max_events && evq_fired(q) >= s->max_events) {
+		if (next == SIMTIME_NEVER)
+			break;
+		if (evq_fired(q) >= max_events) {
 			sim->end = SIM_END_EVENTS;
 			break;
 		}
-		if (sim->interrupt && *sim->interrupt) {
+		if (*interrupt) {
 			sim->end = SIM_END_INTERRUPTED;
 			break;
 		}
