@@ -63,18 +63,20 @@ struct dcqcn_params {
 void dcqcn_params_default(struct dcqcn_params *p, enum dcqcn_variant v);
 
 struct dcqcn_rp {
+	/* what every packet sent reads and writes, first (one cache line) */
 	const struct dcqcn_params *p;
-	uint64_t line_rate, max_rate, min_rate; /* bit/s */
-	uint64_t rc, rt;          /* current and target rate, bit/s */
-	uint32_t alpha;           /* 1.0 = 1 << 20 */
+	uint64_t rc;              /* current rate, bit/s */
+	uint64_t byte_count;      /* bytes towards the next byte stage */
+	simtime_t next_increase;  /* when the increase timer fires, or NEVER */
 	int active;               /* a CNP has been seen (timers run) */
 	uint32_t time_stage, byte_stage;
-	uint64_t byte_count;      /* bytes towards the next byte stage */
+	uint64_t rt;              /* target rate, bit/s */
+	uint64_t line_rate, max_rate, min_rate; /* bit/s */
+	uint32_t alpha;           /* 1.0 = 1 << 20 */
 	simtime_t alpha_epoch;    /* start of the current alpha period */
 	int cnp_in_period;        /* a CNP arrived in the current alpha period */
 	simtime_t last_cut;
 	int cut_pending;          /* a CNP waits for the next allowed cut */
-	simtime_t next_increase;  /* when the increase timer fires, or NEVER */
 	uint64_t cnp_handled, cuts, increases;
 };
 

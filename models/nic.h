@@ -105,9 +105,9 @@ struct flow {
 	simtime_t wait_key;          /* when it may send, as last computed */
 	struct flow *next_active;    /* the NIC's round-robin ring */
 	simtime_t rto_at;            /* retransmission deadline, 0 = none (nic.c) */
-	struct dcqcn_rp rp;
 	simtime_t inc_armed;         /* inc_timer's time while pending, else NEVER:
 					what a packet sent checks, not the timer */
+	struct dcqcn_rp rp;
 
 	/* responder */
 	uint32_t epsn;               /* next PSN expected */
