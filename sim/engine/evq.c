@@ -292,22 +292,28 @@ static void merge(const struct sort_entry *a, size_t na, const struct sort_entry
 }
 
 /*
- * Sort @v[0..n) by (when, key), through @tmp[0..n); returns which of the
- * two holds the result. A bucket out of order is a few ascending runs
- * (the events of one time armed by two or three kinds of event, each kind
- * in key order), so a natural merge sort (Knuth, TAOCP vol. 3, 5.2.4)
- * takes one or two passes.
+ * Sort @v[0..n) by (when, key), through @tmp[0..n) (or in place when
+ * @tmp is NULL); returns which of the two holds the result. A bucket out
+ * of order is a few ascending runs (the events of one time armed by two or
+ * three kinds of event, each kind in key order), so a natural merge sort
+ * (Knuth, TAOCP vol. 3, 5.2.4) takes one or two passes.
  */
 static struct sort_entry *sort_entries(struct sort_entry *v, struct sort_entry *tmp, size_t n)
 {
-	if (n <= SORT_SMALL) { /* insertion sort: fewer steps on a small bucket */
-		for (size_t i = 1; i < n; i++) {
-			struct sort_entry e = v[i];
-			size_t j = i;
+	static const size_t gaps[] = {1750, 701, 301, 132, 57, 23, 10, 4, 1};
 
-			for (; j && sort_before(&e, &v[j - 1]); j--)
-				v[j] = v[j - 1];
-			v[j] = e;
+	if (n <= SORT_SMALL || !tmp) {
+		/* insertion sort on a small bucket; Shell sort (gaps after Ciura,
+		 * 2001) in place when there is no room to merge */
+		for (size_t g = n <= SORT_SMALL ? 8 : 0; g < sizeof(gaps) / sizeof(gaps[0]); g++) {
+			for (size_t i = gaps[g]; i < n; i++) {
+				struct sort_entry e = v[i];
+				size_t j = i;
+
+				for (; j >= gaps[g] && sort_before(&e, &v[j - gaps[g]]); j -= gaps[g])
+					v[j] = v[j - gaps[g]];
+				v[j] = e;
+			}
 		}
 		return v;
 	}
@@ -331,16 +337,16 @@ static struct sort_entry *sort_entries(struct sort_entry *v, struct sort_entry *
 }
 
 /*
- * Sort bucket @i's list by (when, key): its timers
- * into an array (each read once, the list walked from both ends at once so
- * that two misses are outstanding, not one; evq_arm keeps the array twice
- * as large as the events pending), sorted there, linked again.
+ * Sort bucket @i's list by (when, key): its timers into the scratch array
+ * (each read once; the list walked from both ends at once so that two
+ * misses are outstanding, not one; evq_arm keeps the array as large as
+ * the events pending), sorted there, linked again.
  */
 static __attribute__((noinline)) void sort_list(struct evq *q, size_t i)
 {
 	struct evq_timer *f = q->bucket[i], *b = f->prev, *t;
 	struct sort_entry *v = q->scratch;
-	size_t lo = 0, hi = q->n_scratch / 2, n;
+	size_t lo = 0, hi = q->n_scratch, n;
 
 	q->unsorted[i >> 6] &= ~(1ULL << (i & 63));
 	/* forward into v[0..lo); beyond SORT_SMALL, from both ends: forward
@@ -361,10 +367,12 @@ static __attribute__((noinline)) void sort_list(struct evq *q, size_t i)
 				break;
 			b = b->prev;
 		}
-		n = lo + q->n_scratch / 2 - hi;
+		n = lo + q->n_scratch - hi;
 		memmove(v + lo, v + hi, (n - lo) * sizeof(*v));
 	}
-	v = sort_entries(v, q->scratch + q->n_scratch / 2, n);
+	/* merged through the rest of the array when it has room (a bucket of
+	 * at most half the events pending), else sorted in place */
+	v = sort_entries(v, 2 * n <= q->n_scratch ? v + n : NULL, n);
 	for (size_t k = 0; k < n; k++) {
 		t = v[k].t;
 		t->next = v[k + 1 < n ? k + 1 : 0].t;
@@ -582,8 +590,8 @@ int evq_arm(struct evq *q, struct evq_timer *t, simtime_t when)
 	 * leaves everything as it was */
 	if (q->n_heap == q->cap && heap_reserve(q, q->cap * 2))
 		return -ENOMEM;
-	if (2 * (q->n + 1) > q->n_scratch) { /* two halves, each one more than pending */
-		size_t cap = q->n_scratch ? 2 * q->n_scratch : 512;
+	if (q->n >= q->n_scratch) {
+		size_t cap = q->n_scratch ? 2 * q->n_scratch : 256;
 		struct sort_entry *x = realloc(q->scratch, cap * sizeof(*x));
 
 		if (!x)
