@@ -70,12 +70,12 @@ struct dcqcn_rp {
 	simtime_t next_increase;  /* when the increase timer fires, or NEVER */
 	int active;               /* a CNP has been seen (timers run) */
 	uint32_t time_stage, byte_stage;
+	uint32_t alpha;           /* 1.0 = 1 << 20 */
 	uint64_t rt;              /* target rate, bit/s */
 	uint64_t line_rate, max_rate, min_rate; /* bit/s */
-	uint32_t alpha;           /* 1.0 = 1 << 20 */
 	simtime_t alpha_epoch;    /* start of the current alpha period */
-	int cnp_in_period;        /* a CNP arrived in the current alpha period */
 	simtime_t last_cut;
+	int cnp_in_period;        /* a CNP arrived in the current alpha period */
 	int cut_pending;          /* a CNP waits for the next allowed cut */
 	uint64_t cnp_handled, cuts, increases;
 };
