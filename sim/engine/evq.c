@@ -301,11 +301,12 @@ static void merge(const struct sort_entry *a, size_t na, const struct sort_entry
 static struct sort_entry *sort_entries(struct sort_entry *v, struct sort_entry *tmp, size_t n)
 {
 	static const size_t gaps[] = {1750, 701, 301, 132, 57, 23, 10, 4, 1};
+	const size_t n_gaps = sizeof(gaps) / sizeof(gaps[0]);
 
 	if (n <= SORT_SMALL || !tmp) {
-		/* insertion sort on a small bucket; Shell sort (gaps after Ciura,
-		 * 2001) in place when there is no room to merge */
-		for (size_t g = n <= SORT_SMALL ? 8 : 0; g < sizeof(gaps) / sizeof(gaps[0]); g++) {
+		/* insertion sort (the last gap alone) on a small bucket; Shell sort
+		 * (gaps after Ciura, 2001) in place when there is no room to merge */
+		for (size_t g = n <= SORT_SMALL ? n_gaps - 1 : 0; g < n_gaps; g++) {
 			for (size_t i = gaps[g]; i < n; i++) {
 				struct sort_entry e = v[i];
 				size_t j = i;
