@@ -49,6 +49,8 @@ struct routes_host {
 struct topo_routes {
 	uint32_t n_nodes, n_hosts, n_groups;
 	struct routes_host *lk; /* [host] */
+	/* while the tables are built (host_node, group, rep, last_first,
+	 * own_off, own_count), then only in lk */
 	uint32_t *host_node;  /* [host] node index */
 	uint32_t *group;      /* [host] */
 	uint32_t *rep;        /* [group] host whose search fills the tables */
@@ -347,20 +349,27 @@ static int routes_pack_hosts(struct topo_routes *r)
 	return 0;
 }
 
+/* The per-host tables the searches filled: r->lk holds what is read after. */
+static void routes_drop_host_tables(struct topo_routes *r)
+{
+	free(r->host_node);
+	free(r->group);
+	free(r->rep);
+	free(r->last_first);
+	free(r->own_off);
+	free(r->own_count);
+	r->host_node = r->group = r->rep = r->last_first = r->own_off = r->own_count = NULL;
+}
+
 void topo_routes_free(struct topo_routes *r)
 {
 	if (!r)
 		return;
 	free(r->lk);
-	free(r->host_node);
-	free(r->group);
-	free(r->rep);
+	routes_drop_host_tables(r);
 	free(r->dist);
 	free(r->off);
-	free(r->last_first);
 	free(r->last);
-	free(r->own_off);
-	free(r->own_count);
 	free(r->hops);
 	free(r);
 }
@@ -423,6 +432,7 @@ int topo_routes_build(const struct topo *t, struct topo_routes **out)
 	err = routes_pack_hosts(r);
 	if (err)
 		goto out_free;
+	routes_drop_host_tables(r);
 	free(queue);
 	routes_graph_free(&g);
 	*out = r;

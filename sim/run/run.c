@@ -238,14 +238,12 @@ int sim_run(struct sim *sim, FILE *series, FILE *qp_rates, FILE *pfc_events, int
 		if (sim->end != SIM_END_DONE && net_done(sim->net))
 			sim_workload_done(sim, evq_now(q));
 		next = evq_peek(q);
-		if (next > sim->until) {
+		if (next == SIMTIME_NEVER || next > sim->until) {
 			/* SIMTIME_NEVER: done, or idle with the workload unfinished */
 			if (next != SIMTIME_NEVER && sim->end != SIM_END_DONE)
 				sim->end = SIM_END_STOP;
 			break;
 		}
-		if (next == SIMTIME_NEVER)
-			break;
 		if (evq_fired(q) >= max_events) {
 			sim->end = SIM_END_EVENTS;
 			break;
