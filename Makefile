@@ -19,7 +19,7 @@ ASAN_BUILD ?= build-asan
 FUZZ_TIME ?= 60
 FUZZ_OUT ?= build-fuzz
 
-.PHONY: run test deps build build-asan test-release test-asan bench bench-scale bench-par fuzz clean
+.PHONY: run test deps build build-asan test-release test-asan bench bench-callgrind bench-scale bench-par fuzz clean
 
 run: build
 	./$(BUILD)/rocesim run $(SCENARIO)
@@ -67,6 +67,10 @@ test-asan: build-asan
 
 bench: build
 	experiments/bench/run.sh $(BUILD)/rocesim
+
+# instructions per data-packet hop under callgrind (needs valgrind)
+bench-callgrind: build
+	experiments/bench/callgrind.sh $(BUILD)/rocesim
 
 # the 1024-, 8192- and 65,536-host fat-tree runs, and the 128-GPU rail: minutes each
 bench-scale: build

@@ -87,6 +87,35 @@ Test(evq, cancel_removes_without_running)
 	evq_free(l.q);
 }
 
+/* Nothing runs past @until and the clock stays; an event armed afterwards
+ * before the refused one (another part's packet, say) still runs first,
+ * from the calendar or from the far heap alike. */
+Test(evq, step_until_runs_nothing_later)
+{
+	struct log l = {.q = evq_new()};
+
+	cr_assert_not_null(evq_post(l.q, 1000, record, &l, 1, 1));
+	cr_assert_not_null(evq_post(l.q, 5000000000ULL, record, &l, 2, 2));
+	cr_assert_eq(evq_step_until(l.q, 999), 0);
+	cr_assert_eq(evq_now(l.q), 0);
+	cr_assert_not_null(evq_post(l.q, 500, record, &l, 3, 3));
+	cr_assert_eq(evq_step_until(l.q, 1000), 1);
+	cr_assert_eq(evq_step_until(l.q, 1000), 1);
+	cr_assert_eq(evq_step_until(l.q, 1000), 0);
+	cr_assert_eq(evq_now(l.q), 1000);
+	cr_assert_eq(evq_step_until(l.q, 4999999999ULL), 0);
+	cr_assert_not_null(evq_post(l.q, 4000000000ULL, record, &l, 4, 4));
+	while (evq_step_until(l.q, SIMTIME_NEVER))
+		;
+	cr_assert_eq(l.n, 4);
+	cr_assert_eq(l.seen[0], 3);
+	cr_assert_eq(l.seen[1], 1);
+	cr_assert_eq(l.seen[2], 4);
+	cr_assert_eq(l.seen[3], 2);
+	cr_assert_eq(l.at[3], 5000000000ULL);
+	evq_free(l.q);
+}
+
 Test(evq, rearm_moves_a_pending_timer)
 {
 	struct log l = {.q = evq_new()};

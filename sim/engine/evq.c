@@ -77,14 +77,15 @@ struct evq {
 	struct evq_timer **bucket;
 	uint64_t *bits, *sum;
 	uint64_t *unsorted; /* bit i: bucket i holds events of one time out of key order */
+	size_t n_unsorted;  /* bits set in unsorted (mostly 0: a pop checks this alone) */
 	struct sort_entry *scratch; /* sort_bucket's */
 	size_t n_scratch;
 	size_t nb;	/* buckets, a power of 2; 0 without the calendar */
 	unsigned shift; /* bucket width 2^shift ps */
 	uint64_t cur;	/* bucket number of the clock: the window's start */
 	size_t n_wheel;
-	struct evq_timer *min; /* the calendar's earliest, or NULL if not known */
-	size_t n;	       /* pending: n_heap + n_wheel */
+	size_t n;    /* pending: n_heap + n_wheel */
+	size_t room; /* the heap's and the scratch array's size, the smaller */
 
 	simtime_t now;
 	uint64_t key_now; /* of the event running, or that ran last */
@@ -96,11 +97,6 @@ struct evq {
 	struct evq_timer *free_ev; /* free list, linked through obj */
 	struct pool_chunk *chunks;
 };
-
-static inline int before(const struct evq_timer *a, const struct evq_timer *b)
-{
-	return a->when < b->when || (a->when == b->when && a->key < b->key);
-}
 
 /* ---- the far heap ---- */
 
@@ -199,17 +195,14 @@ static inline int in_window(const struct evq *q, simtime_t when)
 
 /* File @t in its bucket; returns the list steps it took past later times
  * (crowding). */
-static unsigned wheel_put(struct evq *q, struct evq_timer *t)
+static inline __attribute__((always_inline)) unsigned wheel_put(struct evq *q, struct evq_timer *t)
 {
 	size_t i = wheel_index(q, t->when);
 	struct evq_timer *h = q->bucket[i], *p;
 	unsigned steps = 0;
 
 	t->wheel = 1;
-	if (!q->n_wheel++)
-		q->min = t;
-	else if (q->min && before(t, q->min))
-		q->min = t;
+	q->n_wheel++;
 	if (!h) {
 		t->next = t->prev = t;
 		q->bucket[i] = t;
@@ -234,8 +227,11 @@ static unsigned wheel_put(struct evq *q, struct evq_timer *t)
 			break;
 		}
 	}
-	if (p->when == t->when && p->key > t->key && q->bucket[i] != t)
+	if (p->when == t->when && p->key > t->key && q->bucket[i] != t &&
+	    !(q->unsorted[i >> 6] & (1ULL << (i & 63)))) {
 		q->unsorted[i >> 6] |= 1ULL << (i & 63);
+		q->n_unsorted++;
+	}
 	assert((p->when != t->when || p->key != t->key || q->bucket[i] == t) &&
 	       "two pending timers share a time and key");
 	t->prev = p;
@@ -251,8 +247,6 @@ static void wheel_remove(struct evq *q, struct evq_timer *t)
 
 	t->wheel = 0;
 	q->n_wheel--;
-	if (q->min == t)
-		q->min = NULL;
 	if (t->next == t) {
 		q->bucket[i] = NULL;
 		q->bits[i >> 6] &= ~(1ULL << (i & 63));
@@ -350,6 +344,7 @@ static __attribute__((noinline)) void sort_list(struct evq *q, size_t i)
 	size_t lo = 0, hi = q->n_scratch, n;
 
 	q->unsorted[i >> 6] &= ~(1ULL << (i & 63));
+	q->n_unsorted--;
 	/* forward into v[0..lo); beyond SORT_SMALL, from both ends: forward
 	 * on, backward into v[hi..), until they meet */
 	do {
@@ -386,12 +381,12 @@ static __attribute__((noinline)) void sort_list(struct evq *q, size_t i)
  * the pop path stays small). */
 static inline void sort_bucket(struct evq *q, size_t i)
 {
-	if (q->unsorted[i >> 6] & (1ULL << (i & 63)))
+	if (q->n_unsorted && (q->unsorted[i >> 6] & (1ULL << (i & 63))))
 		sort_list(q, i);
 }
 
 /* First non-empty bucket at or after @i, or nb. */
-static size_t next_bucket_from(const struct evq *q, size_t i)
+static __attribute__((noinline)) size_t next_bucket_from(const struct evq *q, size_t i)
 {
 	size_t w = i >> 6, s;
 	uint64_t m;
@@ -415,14 +410,20 @@ static size_t next_bucket_from(const struct evq *q, size_t i)
 	}
 }
 
-/* The earliest bucket of the calendar (which is not empty), sorted. */
-static size_t first_bucket(struct evq *q)
+/* The earliest bucket of the calendar (which is not empty), sorted; the
+ * clock's word of the bitmap looked at inline (it mostly holds it). */
+static inline size_t first_bucket(struct evq *q)
 {
-	size_t start = (size_t)q->cur & (q->nb - 1);
-	size_t i = next_bucket_from(q, start);
+	size_t start = (size_t)q->cur & (q->nb - 1), i;
+	uint64_t m = q->bits[start >> 6] & (~0ULL << (start & 63));
 
-	if (i >= q->nb)
-		i = next_bucket_from(q, 0);
+	if (m) {
+		i = (start & ~(size_t)63) | (size_t)__builtin_ctzll(m);
+	} else {
+		i = next_bucket_from(q, start);
+		if (i >= q->nb)
+			i = next_bucket_from(q, 0);
+	}
 	sort_bucket(q, i);
 	return i;
 }
@@ -464,11 +465,11 @@ static void rebuild(struct evq *q, size_t nb, unsigned shift)
 	q->bits = bits;
 	q->sum = sum;
 	q->unsorted = unsorted;
+	q->n_unsorted = 0;
 	q->nb = nb;
 	q->shift = shift;
 	q->cur = q->now >> shift;
 	q->n_wheel = 0;
-	q->min = NULL;
 	/*
 	 * The old calendar's events in (time, key) order (its buckets from the
 	 * clock's on, each list in order): each goes last in its new bucket,
@@ -584,28 +585,42 @@ static void unqueue(struct evq *q, struct evq_timer *t)
 		heap_remove(q, t);
 }
 
-int evq_arm(struct evq *q, struct evq_timer *t, simtime_t when)
+/*
+ * Room for one more pending event: the heap and the scratch array are kept
+ * at least as large as the events pending (the heap may hold them all, a
+ * bucket to sort too), so that only an arm that adds one checks, and a
+ * failure leaves everything as it was.
+ */
+static __attribute__((noinline)) int grow(struct evq *q)
 {
-	assert(when >= q->now && "an event may not be scheduled in the past");
-	/* room in the heap and for sorting a bucket first, so that a failure
-	 * leaves everything as it was */
-	if (q->n_heap == q->cap && heap_reserve(q, q->cap * 2))
-		return -ENOMEM;
-	if (q->n >= q->n_scratch) {
-		size_t cap = q->n_scratch ? 2 * q->n_scratch : 256;
-		struct sort_entry *x = realloc(q->scratch, cap * sizeof(*x));
+	size_t cap = q->room ? 2 * q->room : 256;
+	struct sort_entry *x;
 
+	if (heap_reserve(q, cap))
+		return -ENOMEM;
+	if (q->n_scratch < cap) {
+		x = realloc(q->scratch, cap * sizeof(*x));
 		if (!x)
 			return -ENOMEM;
 		q->scratch = x;
 		q->n_scratch = cap;
 	}
+	q->room = cap;
+	return 0;
+}
+
+int evq_arm(struct evq *q, struct evq_timer *t, simtime_t when)
+{
+	assert(when >= q->now && "an event may not be scheduled in the past");
 	if (t->wheel) {
 		wheel_remove(q, t);
 	} else if (t->slot) {
 		heap_remove(q, t);
-	} else if (++q->n > q->peak) {
-		q->peak = q->n;
+	} else {
+		if (q->n >= q->room && grow(q))
+			return -ENOMEM;
+		if (++q->n > q->peak)
+			q->peak = q->n;
 	}
 	t->when = when;
 	q->armed++;
@@ -669,46 +684,61 @@ struct evq_timer *evq_post(struct evq *q, simtime_t when, evq_fn fn, void *obj, 
 
 simtime_t evq_peek(struct evq *q)
 {
-	if (q->n_wheel) {
-		if (!q->min)
-			q->min = q->bucket[first_bucket(q)];
-		return q->min->when;
-	}
+	if (q->n_wheel)
+		return q->bucket[first_bucket(q)]->when;
 	return q->n_heap ? q->heap[0].when : SIMTIME_NEVER;
 }
 
-/* The earliest event; moves the window to its bucket. */
-static struct evq_timer *take_first(struct evq *q)
+/*
+ * The earliest event if it is due at or before @until, taken out of the
+ * queue (the window moved to its bucket); NULL if there is none.
+ */
+static inline struct evq_timer *take_first(struct evq *q, simtime_t until)
 {
 	struct evq_timer *t;
 	uint64_t b;
+	size_t i;
 
-	if (!q->nb) {
-		if (!q->n_heap)
-			return NULL;
-		t = q->heap[0].t;
-		heap_remove(q, t);
-		return t;
-	}
 	if (!q->n_wheel) {
-		if (!q->n_heap)
+		if (!q->n_heap || q->heap[0].when > until)
 			return NULL;
+		if (!q->nb) {
+			t = q->heap[0].t;
+			heap_remove(q, t);
+			return t;
+		}
 		q->cur = q->heap[0].when >> q->shift;
 		migrate(q);
 	}
-	t = q->min ? q->min : q->bucket[first_bucket(q)];
+	i = first_bucket(q);
+	t = q->bucket[i];
+	if (t->when > until)
+		return NULL;
 	b = t->when >> q->shift;
 	if (b != q->cur) {
+		/* what comes in from the heap is later than t: t stays first */
 		q->cur = b;
 		migrate(q);
 	}
-	wheel_remove(q, t);
+	/* the head of its bucket's list */
+	t->wheel = 0;
+	q->n_wheel--;
+	if (t->next == t) {
+		q->bucket[i] = NULL;
+		q->bits[i >> 6] &= ~(1ULL << (i & 63));
+		if (!q->bits[i >> 6])
+			q->sum[i >> 12] &= ~(1ULL << ((i >> 6) & 63));
+	} else {
+		t->prev->next = t->next;
+		t->next->prev = t->prev;
+		q->bucket[i] = t->next;
+	}
 	return t;
 }
 
-int evq_step(struct evq *q)
+int evq_step_until(struct evq *q, simtime_t until)
 {
-	struct evq_timer *t = take_first(q);
+	struct evq_timer *t = take_first(q, until);
 
 	if (!t)
 		return 0;
@@ -729,6 +759,11 @@ int evq_step(struct evq *q)
 	}
 	t->fn(t->obj, t->arg);
 	return 1;
+}
+
+int evq_step(struct evq *q)
+{
+	return evq_step_until(q, SIMTIME_NEVER);
 }
 
 simtime_t evq_now(const struct evq *q)

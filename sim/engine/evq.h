@@ -90,6 +90,9 @@ __attribute__((warn_unused_result)) struct evq_timer *evq_post(struct evq *q, si
 simtime_t evq_peek(struct evq *q);
 /* Advance the clock to the earliest event and run it. 0 if none was left. */
 int evq_step(struct evq *q);
+/* The same if that event is due at or before @until; 0 (nothing run, the
+ * clock where it was) if it is later or there is none. */
+int evq_step_until(struct evq *q, simtime_t until);
 
 simtime_t evq_now(const struct evq *q);
 /* The key of the event running (or that ran last): with the time, where an

@@ -237,22 +237,20 @@ int sim_run(struct sim *sim, FILE *series, FILE *qp_rates, FILE *pfc_events, int
 		}
 		if (sim->end != SIM_END_DONE && net_done(sim->net))
 			sim_workload_done(sim, evq_now(q));
-		next = evq_peek(q);
-		if (next == SIMTIME_NEVER || next > sim->until) {
-			/* SIMTIME_NEVER: done, or idle with the workload unfinished */
-			if (next != SIMTIME_NEVER && sim->end != SIM_END_DONE)
+		/* the event limit and an interrupt count only while an event is
+		 * due; otherwise the next one is run if it is due by the stop */
+		if ((evq_fired(q) >= max_events || *interrupt) &&
+		    (next = evq_peek(q)) != SIMTIME_NEVER && next <= sim->until) {
+			sim->end = evq_fired(q) >= max_events ? SIM_END_EVENTS : SIM_END_INTERRUPTED;
+			break;
+		}
+		if (!evq_step_until(q, sim->until)) {
+			/* nothing due by the stop; nothing at all: done, or idle
+			 * with the workload unfinished */
+			if (evq_peek(q) != SIMTIME_NEVER && sim->end != SIM_END_DONE)
 				sim->end = SIM_END_STOP;
 			break;
 		}
-		if (evq_fired(q) >= max_events) {
-			sim->end = SIM_END_EVENTS;
-			break;
-		}
-		if (*interrupt) {
-			sim->end = SIM_END_INTERRUPTED;
-			break;
-		}
-		evq_step(q);
 		if (progress && !(evq_fired(q) & 0x3ffff)) {
 			double now = wall_now();
 
