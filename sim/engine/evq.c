@@ -5,9 +5,10 @@
  * Near events sit in a calendar (Brown, "Calendar queues", CACM 1988): a
  * circular array of buckets of 2^shift ps each, covering the window
  * [cur, cur + nb) of bucket numbers from the bucket of the clock; a bucket
- * is a list sorted by (when, key) (an event joins its own time's last; a
- * bucket whose events of one time came in another key order is marked and
- * sorted once, when it is reached: sort_bucket), and a two-level bitmap
+ * is a list sorted by (when, key) (an event walks back past at most
+ * KEY_WALK larger keys of its own time; a bucket whose events of one time
+ * came further out of key order is marked and sorted once, when it is
+ * reached: sort_bucket), and a two-level bitmap
  * finds the next non-empty bucket. Events beyond the window wait in a
  * binary min-heap (the far heap) and move into the calendar as the window
  * reaches them, so every calendar event is earlier than every heap event.
@@ -48,7 +49,10 @@
 #define SHIFT_INIT 16 /* 65.5 ns until the first measurement */
 #define SHIFT_MAX 40
 #define SORT_SMALL 16 /* a bucket this small is sorted by insertion */
-#define CROWDED 512 /* later entries one insertion passes that call for narrower buckets */
+#define CROWDED 512   /* later entries one insertion passes that call for narrower buckets */
+/* larger keys of its own time an insertion walks past before it leaves the
+ * bucket to be sorted */
+#define KEY_WALK 8
 
 struct evq_entry {
 	simtime_t when;
@@ -76,8 +80,8 @@ struct evq {
 	 * non-empty, bit j of sum that bits[j] is not 0 */
 	struct evq_timer **bucket;
 	uint64_t *bits, *sum;
-	uint64_t *unsorted; /* bit i: bucket i holds events of one time out of key order */
-	size_t n_unsorted;  /* bits set in unsorted (mostly 0: a pop checks this alone) */
+	uint64_t *unsorted;	    /* bit i: bucket i holds events of one time out of key order */
+	size_t n_unsorted;	    /* bits set in unsorted (mostly 0: a pop checks this alone) */
 	struct sort_entry *scratch; /* sort_bucket's */
 	size_t n_scratch;
 	size_t nb;	/* buckets, a power of 2; 0 without the calendar */
@@ -193,6 +197,15 @@ static inline int in_window(const struct evq *q, simtime_t when)
 	return (when >> q->shift) - q->cur < q->nb;
 }
 
+/* @t into a list after @p. */
+static inline void link_after(struct evq_timer *t, struct evq_timer *p)
+{
+	t->prev = p;
+	t->next = p->next;
+	p->next->prev = t;
+	p->next = t;
+}
+
 /* File @t in its bucket; returns the list steps it took past later times
  * (crowding). */
 static inline __attribute__((always_inline)) unsigned wheel_put(struct evq *q, struct evq_timer *t)
@@ -212,32 +225,43 @@ static inline __attribute__((always_inline)) unsigned wheel_put(struct evq *q, s
 	}
 	/*
 	 * From the last, past later times only: new events mostly go last
-	 * (they are mostly the latest). Among events of its own time it goes
-	 * last too, and when its key is smaller than theirs the bucket is
-	 * sorted once, when it comes to be popped (sort_bucket): many events
-	 * of one time (a symmetric fabric's) arrive in any key order, and a
-	 * walk each would cost their number squared. Narrower buckets part
-	 * later times (crowding), never one time.
+	 * (they are mostly the latest). Among events of its own time it walks
+	 * back past at most KEY_WALK larger keys; past more it goes last, and
+	 * the bucket is sorted once, when it comes to be popped (sort_bucket):
+	 * many events of one time (a symmetric fabric's) arrive in any key
+	 * order, and a walk each would cost their number squared. Narrower
+	 * buckets part later times (crowding), never one time.
 	 */
 	for (p = h->prev; p->when > t->when; p = p->prev) {
 		steps++;
-		if (p == h) {
-			q->bucket[i] = t; /* the new earliest: after the last, i.e. first */
-			p = h->prev;
-			break;
+		if (p == h)
+			goto first;
+	}
+	if (p->when == t->when && p->key > t->key &&
+	    !(q->n_unsorted && (q->unsorted[i >> 6] & (1ULL << (i & 63))))) {
+		struct evq_timer *x = p;
+		unsigned k = 0;
+
+		do {
+			if (x == h)
+				goto first;
+			x = x->prev;
+		} while (++k <= KEY_WALK && x->when == t->when && x->key > t->key);
+		if (k <= KEY_WALK) {
+			p = x;
+		} else {
+			q->unsorted[i >> 6] |= 1ULL << (i & 63);
+			q->n_unsorted++;
 		}
 	}
-	if (p->when == t->when && p->key > t->key && q->bucket[i] != t &&
-	    !(q->unsorted[i >> 6] & (1ULL << (i & 63)))) {
-		q->unsorted[i >> 6] |= 1ULL << (i & 63);
-		q->n_unsorted++;
-	}
-	assert((p->when != t->when || p->key != t->key || q->bucket[i] == t) &&
+	assert((p->when != t->when || p->key != t->key) &&
 	       "two pending timers share a time and key");
-	t->prev = p;
-	t->next = p->next;
-	p->next->prev = t;
-	p->next = t;
+	link_after(t, p);
+	return steps;
+first:
+	/* the new earliest: after the last, i.e. first */
+	q->bucket[i] = t;
+	link_after(t, h->prev);
 	return steps;
 }
 
@@ -260,27 +284,31 @@ static void wheel_remove(struct evq *q, struct evq_timer *t)
 		q->bucket[i] = t->next;
 }
 
-static inline int sort_before(const struct sort_entry *a, const struct sort_entry *b)
+/* @a before @b; @one_time: every entry has the same time (the key alone
+ * decides: a constant, so each caller gets its own copy of the sort). */
+static inline int sort_before(const struct sort_entry *a, const struct sort_entry *b, int one_time)
 {
+	if (one_time)
+		return a->key < b->key;
 	return a->when < b->when || (a->when == b->when && a->key < b->key);
 }
 
 /* End of the ascending run of @v that starts at @i (< @n). */
-static inline size_t run_end(const struct sort_entry *v, size_t i, size_t n)
+static inline size_t run_end(const struct sort_entry *v, size_t i, size_t n, int one_time)
 {
-	while (++i < n && !sort_before(&v[i], &v[i - 1]))
+	while (++i < n && !sort_before(&v[i], &v[i - 1], one_time))
 		;
 	return i;
 }
 
 /* @a[0..na) and @b[0..nb), each sorted, into @out. */
-static void merge(const struct sort_entry *a, size_t na, const struct sort_entry *b, size_t nb,
-		  struct sort_entry *out)
+static inline void merge(const struct sort_entry *a, size_t na, const struct sort_entry *b,
+			 size_t nb, struct sort_entry *out, int one_time)
 {
 	size_t i = 0, j = 0;
 
 	while (i < na && j < nb)
-		*out++ = sort_before(&b[j], &a[i]) ? b[j++] : a[i++];
+		*out++ = sort_before(&b[j], &a[i], one_time) ? b[j++] : a[i++];
 	memcpy(out, a + i, (na - i) * sizeof(*out));
 	memcpy(out, b + j, (nb - j) * sizeof(*out));
 }
@@ -289,10 +317,13 @@ static void merge(const struct sort_entry *a, size_t na, const struct sort_entry
  * Sort @v[0..n) by (when, key), through @tmp[0..n) (or in place when
  * @tmp is NULL); returns which of the two holds the result. A bucket out
  * of order is a few ascending runs (the events of one time armed by two or
- * three kinds of event, each kind in key order), so a natural merge sort
- * (Knuth, TAOCP vol. 3, 5.2.4) takes one or two passes.
+ * three kinds of event, each kind in key order: on the k = 16 AllReduce,
+ * buckets of a hundred or more events of one time, in two runs for the
+ * median one), so a natural merge sort (Knuth, TAOCP vol. 3, 5.2.4) takes
+ * one or two passes, and a pass that merged two runs into one is the last.
  */
-static struct sort_entry *sort_entries(struct sort_entry *v, struct sort_entry *tmp, size_t n)
+static inline __attribute__((always_inline)) struct sort_entry *
+sort_entries(struct sort_entry *v, struct sort_entry *tmp, size_t n, int one_time)
 {
 	static const size_t gaps[] = {1750, 701, 301, 132, 57, 23, 10, 4, 1};
 	const size_t n_gaps = sizeof(gaps) / sizeof(gaps[0]);
@@ -305,7 +336,8 @@ static struct sort_entry *sort_entries(struct sort_entry *v, struct sort_entry *
 				struct sort_entry e = v[i];
 				size_t j = i;
 
-				for (; j >= gaps[g] && sort_before(&e, &v[j - gaps[g]]); j -= gaps[g])
+				for (; j >= gaps[g] && sort_before(&e, &v[j - gaps[g]], one_time);
+				     j -= gaps[g])
 					v[j] = v[j - gaps[g]];
 				v[j] = e;
 			}
@@ -316,7 +348,7 @@ static struct sort_entry *sort_entries(struct sort_entry *v, struct sort_entry *
 		size_t i = 0;
 
 		while (i < n) {
-			size_t m = run_end(v, i, n), e;
+			size_t m = run_end(v, i, n, one_time), e;
 
 			if (m == n) {
 				if (!i)
@@ -324,8 +356,10 @@ static struct sort_entry *sort_entries(struct sort_entry *v, struct sort_entry *
 				memcpy(tmp + i, v + i, (n - i) * sizeof(*tmp));
 				break;
 			}
-			e = run_end(v, m, n);
-			merge(v + i, m - i, v + m, e - m, tmp + i);
+			e = run_end(v, m, n, one_time);
+			merge(v + i, m - i, v + m, e - m, tmp + i, one_time);
+			if (!i && e == n)
+				return tmp;
 			i = e;
 		}
 	}
@@ -339,9 +373,9 @@ static struct sort_entry *sort_entries(struct sort_entry *v, struct sort_entry *
  */
 static __attribute__((noinline)) void sort_list(struct evq *q, size_t i)
 {
-	struct evq_timer *f = q->bucket[i], *b = f->prev, *t;
-	struct sort_entry *v = q->scratch;
-	size_t lo = 0, hi = q->n_scratch, n;
+	struct evq_timer *f = q->bucket[i], *b = f->prev;
+	struct sort_entry *v = q->scratch, *tmp;
+	size_t lo = 0, hi = q->n_scratch, n, k;
 
 	q->unsorted[i >> 6] &= ~(1ULL << (i & 63));
 	q->n_unsorted--;
@@ -367,13 +401,18 @@ static __attribute__((noinline)) void sort_list(struct evq *q, size_t i)
 		memmove(v + lo, v + hi, (n - lo) * sizeof(*v));
 	}
 	/* merged through the rest of the array when it has room (a bucket of
-	 * at most half the events pending), else sorted in place */
-	v = sort_entries(v, 2 * n <= q->n_scratch ? v + n : NULL, n);
-	for (size_t k = 0; k < n; k++) {
-		t = v[k].t;
-		t->next = v[k + 1 < n ? k + 1 : 0].t;
-		t->prev = v[k ? k - 1 : n - 1].t;
+	 * at most half the events pending), else sorted in place; by key alone
+	 * when every event has the same time (the crowded buckets do) */
+	tmp = 2 * n <= q->n_scratch ? v + n : NULL;
+	for (k = 1; k < n && v[k].when == v[0].when; k++)
+		;
+	v = k == n ? sort_entries(v, tmp, n, 1) : sort_entries(v, tmp, n, 0);
+	for (k = 0; k + 1 < n; k++) {
+		v[k].t->next = v[k + 1].t;
+		v[k + 1].t->prev = v[k].t;
 	}
+	v[n - 1].t->next = v[0].t;
+	v[0].t->prev = v[n - 1].t;
 	q->bucket[i] = v[0].t;
 }
 
