@@ -20,10 +20,16 @@
 
 struct sw;
 
+/* An ingress PG's occupancy: what admitting and freeing a packet touch,
+ * one cache line (its PAUSE refresh apart: sw_pg_refresh). */
 struct sw_pg {
 	struct sw_pg_stats st;
 	uint64_t min_used, shared_used;
-	struct evq_timer refresh;
+} __attribute__((aligned(64)));
+
+/* A PG's PAUSE re-sent while XOFF: its timer, and whose it is. */
+struct sw_pg_refresh {
+	struct evq_timer timer;
 	struct sw *sw;
 	uint32_t port;
 	uint8_t prio;
@@ -55,6 +61,7 @@ struct sw_port {
 	struct sw_pfc pfc_at;
 	uint32_t quantum[PKT_PRIORITIES];
 	struct sw_pg pg[PKT_PRIORITIES];
+	struct sw_pg_refresh refresh[PKT_PRIORITIES];
 	struct sw_wd wd[PKT_PRIORITIES];
 	uint32_t deficit[PKT_PRIORITIES];
 	uint8_t rr, credited;
@@ -154,42 +161,48 @@ static simtime_t refresh_period(const struct sw *s, const struct port *p)
 	return pfc->refresh ? pfc->refresh : pfc_quanta_time(pfc->quanta, p->rate_bps) / 2;
 }
 
-static void send_pause(struct sw *s, struct sw_pg *pg, uint32_t quanta, enum pfc_event ev)
+static void send_pause(struct sw *s, uint32_t port, uint8_t prio, uint32_t quanta,
+		       enum pfc_event ev)
 {
-	struct port *p = &s->ports[pg->port];
+	struct port *p = &s->ports[port];
 
-	if (s->ps[pg->port].wd[pg->prio].storm && s->prm->wd.action == SW_WD_DROP)
+	if (s->ps[port].wd[prio].storm && s->prm->wd.action == SW_WD_DROP)
 		return; /* the watchdog stopped pauses from this queue */
-	mctx_fail(s->ctx, port_send_pause(p, pg->prio, (uint16_t)quanta));
-	mctx_pfc_event(s->ctx, p->id, pg->prio, ev);
+	mctx_fail(s->ctx, port_send_pause(p, prio, (uint16_t)quanta));
+	mctx_pfc_event(s->ctx, p->id, prio, ev);
 }
 
 static void on_refresh(void *obj, uint64_t arg)
 {
-	struct sw_pg *pg = obj;
-	struct sw *s = pg->sw;
+	struct sw_pg_refresh *r = obj;
+	struct sw *s = r->sw;
 
 	(void)arg;
-	if (!pg->st.xoff)
+	if (!s->ps[r->port].pg[r->prio].st.xoff)
 		return;
-	send_pause(s, pg, s->prm->pfc.quanta, PFC_EV_REFRESH);
-	mctx_arm(s->ctx, &pg->refresh, evq_now(s->ctx->q) + refresh_period(s, &s->ports[pg->port]));
+	send_pause(s, r->port, r->prio, s->prm->pfc.quanta, PFC_EV_REFRESH);
+	mctx_arm(s->ctx, &r->timer, evq_now(s->ctx->q) + refresh_period(s, &s->ports[r->port]));
 }
 
-static void xoff(struct sw *s, struct sw_pg *pg)
+/* PG @prio of ingress port @port pauses its sender. */
+static void xoff(struct sw *s, uint32_t port, uint8_t prio)
 {
-	pg->st.xoff = 1;
-	send_pause(s, pg, s->prm->pfc.quanta, PFC_EV_XOFF);
-	mctx_arm(s->ctx, &pg->refresh, evq_now(s->ctx->q) + refresh_period(s, &s->ports[pg->port]));
+	s->ps[port].pg[prio].st.xoff = 1;
+	send_pause(s, port, prio, s->prm->pfc.quanta, PFC_EV_XOFF);
+	mctx_arm(s->ctx, &s->ps[port].refresh[prio].timer,
+		 evq_now(s->ctx->q) + refresh_period(s, &s->ports[port]));
 }
 
-static void maybe_xon(struct sw *s, struct sw_pg *pg)
+static void maybe_xon(struct sw *s, uint32_t port, uint8_t prio)
 {
-	if (!pg->st.xoff || pg->st.headroom || pg->shared_used > xon_limit(s, s->ps[pg->port].pfc))
+	struct sw_port *ps = &s->ps[port];
+	struct sw_pg *pg = &ps->pg[prio];
+
+	if (!pg->st.xoff || pg->st.headroom || pg->shared_used > xon_limit(s, ps->pfc))
 		return;
 	pg->st.xoff = 0;
-	evq_cancel(s->ctx->q, &pg->refresh);
-	send_pause(s, pg, 0, PFC_EV_XON);
+	evq_cancel(s->ctx->q, &ps->refresh[prio].timer);
+	send_pause(s, port, prio, 0, PFC_EV_XON);
 }
 
 /* ---- ECN --------------------------------------------------------------------- */
@@ -246,10 +259,11 @@ static int admit(struct sw *s, struct sw_port *ps, struct pkt *pkt)
 		pkt->acct = PKT_ACCT_SHARED;
 	} else {
 		if (!pg->st.xoff)
-			xoff(s, pg); /* this packet crosses the limit */
+			xoff(s, pkt->in_port, pkt->prio); /* this packet crosses the limit */
 		if (pg->st.headroom + b > ps->headroom ||
 		    (prm->headroom_pool && s->c.headroom_used + b > prm->headroom_pool)) {
-			maybe_xon(s, pg); /* an empty PG must not stay paused */
+			/* an empty PG must not stay paused */
+			maybe_xon(s, pkt->in_port, pkt->prio);
 			return -ENOBUFS;
 		}
 		pkt->acct = PKT_ACCT_HEADROOM;
@@ -307,8 +321,8 @@ static void sw_sent(struct port *out, struct pkt *pkt)
 		s->c.shared_used -= b - h;
 	}
 	pkt->acct = PKT_ACCT_NONE;
-	if (is_lossless(ps, pkt->prio))
-		maybe_xon(s, pg);
+	if (pg->st.xoff && is_lossless(ps, pkt->prio))
+		maybe_xon(s, pkt->in_port, pkt->prio);
 }
 
 static void sw_rx(struct port *in, struct pkt *pkt)
@@ -701,7 +715,10 @@ int sw_new(struct mctx *ctx, const struct sw_params *prm, uint32_t mtu, const st
 	s->node = node;
 	s->ports = ports;
 	s->n_ports = tn->n_ports;
-	s->ps = calloc(s->n_ports, sizeof(*s->ps));
+	/* a port's PGs on lines of their own */
+	s->ps = aligned_alloc(64, (s->n_ports ? s->n_ports : 1) * sizeof(*s->ps));
+	if (s->ps)
+		memset(s->ps, 0, (s->n_ports ? s->n_ports : 1) * sizeof(*s->ps));
 	/* taus2: small state (24 B a switch), fast, equidistributed (L'Ecuyer 1996) */
 	s->rng = gsl_rng_alloc(gsl_rng_taus2);
 	if (!s->ps || !s->rng) {
@@ -739,11 +756,11 @@ int sw_new(struct mctx *ctx, const struct sw_params *prm, uint32_t mtu, const st
 		p->owner = s;
 		p->pfc_obey = s->ps[i].lossless;
 		for (uint8_t q = 0; q < PKT_PRIORITIES; q++) {
-			struct sw_pg *pg = &s->ps[i].pg[q];
+			struct sw_pg_refresh *r = &s->ps[i].refresh[q];
 			struct sw_wd *wd = &s->ps[i].wd[q];
 
-			*pg = (struct sw_pg){.sw = s, .port = i, .prio = q};
-			evq_timer_init(&pg->refresh, on_refresh, pg,
+			*r = (struct sw_pg_refresh){.sw = s, .port = i, .prio = q};
+			evq_timer_init(&r->timer, on_refresh, r,
 				       mctx_port_key(p->id, MCTX_PT_PG_REFRESH + q));
 			*wd = (struct sw_wd){.sw = s, .port = i, .prio = q};
 			evq_timer_init(&wd->detect, on_wd_detect, wd,
