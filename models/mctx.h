@@ -130,6 +130,7 @@ struct mctx {
 	struct mctx_totals tot;
 	int error; /* the first error inside the loop (negative errno), see mctx_fail */
 	int stop;  /* a model asks the run to end (deadlock.stop_on_detect) */
+	int finished; /* a flow or a collective finished: the loop looks whether all have */
 	const struct mctx_part *part; /* NULL unless the fabric is split */
 	pfc_log_fn pfc_log; /* optional: told of every PFC event */
 	void *pfc_log_ctx;

@@ -227,16 +227,22 @@ int sim_run(struct sim *sim, FILE *series, FILE *qp_rates, FILE *pfc_events, int
 	}
 	sim->end = SIM_END_IDLE;
 	sim->until = s->stop;
+	ctx->finished = 1; /* a workload of nothing is done before any event */
 	for (;;) {
 		simtime_t next;
 
-		/* an event that failed (mctx_fail) or asked to stop ends the run */
-		if (ctx->error | ctx->stop) {
-			sim->end = ctx->error ? SIM_END_ERROR : SIM_END_DEADLOCK;
-			break;
+		/* one check an event for what models flag: an event that failed
+		 * (mctx_fail) or asked to stop ends the run; one that finished a
+		 * flow or a collective may have finished the workload */
+		if (ctx->error | ctx->stop | ctx->finished) {
+			if (ctx->error | ctx->stop) {
+				sim->end = ctx->error ? SIM_END_ERROR : SIM_END_DEADLOCK;
+				break;
+			}
+			ctx->finished = 0;
+			if (sim->end != SIM_END_DONE && net_done(sim->net))
+				sim_workload_done(sim, evq_now(q));
 		}
-		if (sim->end != SIM_END_DONE && net_done(sim->net))
-			sim_workload_done(sim, evq_now(q));
 		/* the event limit and an interrupt count only while an event is
 		 * due; otherwise the next one is run if it is due by the stop */
 		if ((evq_fired(q) >= max_events || *interrupt) &&
