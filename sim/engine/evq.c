@@ -265,10 +265,9 @@ first:
 	return steps;
 }
 
-static void wheel_remove(struct evq *q, struct evq_timer *t)
+/* @t out of the list of bucket @i, its own (@head: t is its first). */
+static inline void bucket_unlink(struct evq *q, struct evq_timer *t, size_t i, int head)
 {
-	size_t i = wheel_index(q, t->when);
-
 	t->wheel = 0;
 	q->n_wheel--;
 	if (t->next == t) {
@@ -280,8 +279,13 @@ static void wheel_remove(struct evq *q, struct evq_timer *t)
 	}
 	t->prev->next = t->next;
 	t->next->prev = t->prev;
-	if (q->bucket[i] == t)
+	if (head || q->bucket[i] == t)
 		q->bucket[i] = t->next;
+}
+
+static void wheel_remove(struct evq *q, struct evq_timer *t)
+{
+	bucket_unlink(q, t, wheel_index(q, t->when), 0);
 }
 
 /* @a before @b; @one_time: every entry has the same time (the key alone
@@ -759,19 +763,7 @@ static inline struct evq_timer *take_first(struct evq *q, simtime_t until)
 		q->cur = b;
 		migrate(q);
 	}
-	/* the head of its bucket's list */
-	t->wheel = 0;
-	q->n_wheel--;
-	if (t->next == t) {
-		q->bucket[i] = NULL;
-		q->bits[i >> 6] &= ~(1ULL << (i & 63));
-		if (!q->bits[i >> 6])
-			q->sum[i >> 12] &= ~(1ULL << ((i >> 6) & 63));
-	} else {
-		t->prev->next = t->next;
-		t->next->prev = t->prev;
-		q->bucket[i] = t->next;
-	}
+	bucket_unlink(q, t, i, 1);
 	return t;
 }
 
