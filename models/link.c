@@ -46,6 +46,12 @@ void port_init(struct port *p, struct mctx *ctx, uint32_t id, uint64_t rate_bps,
 		       mctx_port_key(id, MCTX_PT_PAUSE_EXPIRY));
 }
 
+void port_connect(struct port *p, struct port *peer)
+{
+	p->peer = peer;
+	p->arrive.arg = (uint64_t)(uintptr_t)peer;
+}
+
 void port_kick(struct port *p)
 {
 	struct pkt *pkt;
@@ -289,12 +295,11 @@ static void pause_rx(struct port *p, struct pkt *pkt)
 static void on_arrive(void *obj, uint64_t arg)
 {
 	struct port *p = obj;
-	struct port *peer = p->peer;
+	struct port *peer = (struct port *)(uintptr_t)arg; /* p->peer (port_connect) */
 	struct pkt *pkt = pktq_pop(&p->wire);
 
-	(void)arg;
-	if (p->wire.head)
-		mctx_arm(p->ctx, &p->arrive, pkt->t); /* the next one's arrival (on_tx_done) */
+	if (p->wire.head) /* the next one's arrival (on_tx_done); both ends share ctx */
+		mctx_arm(peer->ctx, &p->arrive, pkt->t);
 	peer->rx_packets++;
 	peer->rx_bytes += pkt->frame;
 	if (pkt->kind == PKT_PAUSE)

@@ -84,9 +84,11 @@ struct port {
 	uint64_t tx_packets, tx_bytes;
 	simtime_t busy_time;
 	struct pktq ctrl; /* PAUSE frames waiting to go out */
-	struct evq_timer tx_done;
-	/* the wire towards the peer */
-	struct pktq wire;
+	struct pktq wire; /* the wire towards the peer */
+	/* a timer a line each (the queue reads and writes it); arrive's arg
+	 * is the peer, so an arrival reads no other line of this port than
+	 * the wire's */
+	struct evq_timer tx_done __attribute__((aligned(64)));
 	struct evq_timer arrive;
 
 	struct port_queue queue[PKT_PRIORITIES];
@@ -101,6 +103,8 @@ struct port {
 } __attribute__((aligned(64)));
 
 void port_init(struct port *p, struct mctx *ctx, uint32_t id, uint64_t rate_bps, simtime_t delay);
+/* @p's far end is @peer (one direction: each end is connected to the other). */
+void port_connect(struct port *p, struct port *peer);
 /* Start transmitting if idle and there is something to send. */
 void port_kick(struct port *p);
 /* Queue a PFC frame for @prio: @quanta 0 is a RESUME. 0 or -ENOMEM. */

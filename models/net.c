@@ -164,7 +164,7 @@ int net_build(const struct net_params *params, struct topo *t, struct evq *q, st
 		port_init(&n->ports[i], &n->ctx, i, l->rate_bps, l->delay);
 		if (p->sw.pfc.response)
 			n->ports[i].response = p->sw.pfc.response;
-		n->ports[i].peer = &n->ports[tp->peer_port];
+		port_connect(&n->ports[i], &n->ports[tp->peer_port]);
 		n->ports[i].local = i - t->nodes[tp->node].first_port;
 	}
 	for (uint32_t u = 0; u < t->n_nodes; u++) {

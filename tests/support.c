@@ -128,15 +128,17 @@ void rig_init(struct rig *r, struct topo *t)
 	r->q = evq_new();
 	r->ctx.q = r->q;
 	r->ctx.seed = 1;
-	r->ports = calloc(t->n_ports, sizeof(*r->ports));
+	/* aligned as the fabric's are (struct port is cache-line aligned) */
+	r->ports = aligned_alloc(64, t->n_ports * sizeof(*r->ports));
 	cr_assert(r->q && r->ports);
+	memset(r->ports, 0, t->n_ports * sizeof(*r->ports));
 	cr_assert_eq(topo_routes_build(t, &r->routes), 0);
 	for (uint32_t i = 0; i < t->n_ports; i++) {
 		const struct topo_port *tp = &t->ports[i];
 		const struct topo_link *l = &t->links[tp->link];
 
 		port_init(&r->ports[i], &r->ctx, i, l->rate_bps, l->delay);
-		r->ports[i].peer = &r->ports[tp->peer_port];
+		port_connect(&r->ports[i], &r->ports[tp->peer_port]);
 		r->ports[i].local = i - t->nodes[tp->node].first_port;
 	}
 }
