@@ -32,8 +32,10 @@ struct nic {
 	const struct nic_ops *ops;
 	void *up;
 	uint32_t host;
-	struct evq_timer pace;   /* the earliest paced QP may send */
-	struct evq_timer rto;    /* retransmission deadlines of all its QPs */
+	/* the earliest paced QP may send (a line of its own: a paced QP's
+	 * every packet waits for it) */
+	struct evq_timer pace __attribute__((aligned(64)));
+	struct evq_timer rto; /* retransmission deadlines of all its QPs */
 	struct flow **qps;       /* the QPs it is the requester of */
 	uint32_t n_qps, cap_qps;
 	/* receive buffer (nic.rx_buffer drained at nic.rx_rate), or none */
@@ -701,10 +703,11 @@ static const struct port_ops nic_ops = {.next = nic_next, .rx = nic_rx};
 struct nic *nic_new(struct mctx *ctx, const struct nic_params *prm, uint32_t host,
 		    struct port *port, struct flow *flows, const struct nic_ops *ops, void *up)
 {
-	struct nic *n = calloc(1, sizeof(*n));
+	struct nic *n = aligned_alloc(64, sizeof(*n));
 
 	if (!n)
 		return NULL;
+	memset(n, 0, sizeof(*n));
 	n->ctx = ctx;
 	n->prm = prm;
 	n->flows = flows;
