@@ -185,16 +185,18 @@ void port_absorb(struct port *dst, const struct port *src)
 	for (int i = 0; i < PKT_PRIORITIES; i++) {
 		struct port_queue *q = &dst->queue[i];
 		const struct port_queue *s = &src->queue[i];
+		struct port_qcount *qc = &dst->qcount[i];
+		const struct port_qcount *sc = &src->qcount[i];
 		struct port_pfc *f = &dst->pfc[i];
 		const struct port_pfc *g = &src->pfc[i];
 
 		q->bytes += s->bytes;
 		q->max_bytes = max64(q->max_bytes, s->max_bytes);
-		q->drops += s->drops;
-		q->drop_bytes += s->drop_bytes;
+		qc->drops += sc->drops;
+		qc->drop_bytes += sc->drop_bytes;
 		q->tx_packets += s->tx_packets;
 		q->tx_bytes += s->tx_bytes;
-		q->ecn_marked += s->ecn_marked;
+		qc->ecn_marked += sc->ecn_marked;
 		q->last_dequeue = max64(q->last_dequeue, s->last_dequeue);
 		f->tx_pause += g->tx_pause;
 		f->tx_resume += g->tx_resume;

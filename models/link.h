@@ -33,15 +33,21 @@ struct port_ops {
 	void (*pause_rx)(struct port *p, uint8_t prio, uint32_t quanta);
 };
 
-/* Egress queue state and counters per priority. */
+/* Egress queue state per priority: what every packet queued and sent
+ * touches, one cache line (the counters of the few dropped or marked
+ * apart: port_qcount). */
 struct port_queue {
 	struct pktq q;
 	uint64_t bytes;     /* frame bytes queued now */
 	uint64_t max_bytes; /* peak */
-	uint64_t drops, drop_bytes;
 	uint64_t tx_packets, tx_bytes;
-	uint64_t ecn_marked;
 	simtime_t last_dequeue; /* when a packet last left this queue */
+} __attribute__((aligned(64)));
+
+/* What an egress queue dropped and marked. */
+struct port_qcount {
+	uint64_t drops, drop_bytes;
+	uint64_t ecn_marked;
 };
 
 /* PFC counters per priority, as pfcstat and ethtool -S name them. */
@@ -92,6 +98,7 @@ struct port {
 	struct evq_timer arrive;
 
 	struct port_queue queue[PKT_PRIORITIES];
+	struct port_qcount qcount[PKT_PRIORITIES];
 
 	/* PFC on this transmitter */
 	uint8_t pfc_obey;    /* priorities whose PAUSE this transmitter obeys */

@@ -89,15 +89,15 @@ static int is_lossless(const struct sw_port *ps, uint8_t tc)
 }
 
 /*
- * Drop @pkt, counted on @pq; a lossless drop when @lossless_loss and its
+ * Drop @pkt, counted on @qc; a lossless drop when @lossless_loss and its
  * class is lossless on the port it came in by.
  */
-static void drop_as(struct sw *s, struct port_queue *pq, struct pkt *pkt, int lossless_loss)
+static void drop_as(struct sw *s, struct port_qcount *qc, struct pkt *pkt, int lossless_loss)
 {
 	struct mctx *c = s->ctx;
 
-	pq->drops++;
-	pq->drop_bytes += pkt->frame;
+	qc->drops++;
+	qc->drop_bytes += pkt->frame;
 	s->c.drops++;
 	s->c.drop_bytes += pkt->frame;
 	if (lossless_loss && is_lossless(&s->ps[pkt->in_port], pkt->prio)) {
@@ -109,9 +109,9 @@ static void drop_as(struct sw *s, struct port_queue *pq, struct pkt *pkt, int lo
 	pkt_free(&c->pool, pkt);
 }
 
-static void drop(struct sw *s, struct port_queue *pq, struct pkt *pkt)
+static void drop(struct sw *s, struct port_qcount *qc, struct pkt *pkt)
 {
-	drop_as(s, pq, pkt, 1);
+	drop_as(s, qc, pkt, 1);
 }
 
 /*
@@ -119,13 +119,13 @@ static void drop(struct sw *s, struct port_queue *pq, struct pkt *pkt)
  * switch, the run and the packet's QP, and not as a lossless drop: no
  * buffer overflowed, and PFC could not have saved it.
  */
-static void drop_unroutable(struct sw *s, struct port_queue *pq, struct pkt *pkt)
+static void drop_unroutable(struct sw *s, struct port_qcount *qc, struct pkt *pkt)
 {
 	s->c.unroutable++;
 	s->ctx->tot.unroutable++;
 	if (s->ops && s->ops->unroutable)
 		s->ops->unroutable(s->up, pkt->flow);
-	drop_as(s, pq, pkt, 0);
+	drop_as(s, qc, pkt, 0);
 }
 
 /* ---- PFC generation ---------------------------------------------------------- */
@@ -226,13 +226,13 @@ int sw_red_mark(const struct sw_ecn *e, uint64_t q, gsl_rng *rng)
 }
 
 /* RED on the egress queue depth @q of an ECN-capable packet. */
-static void ecn_mark(struct sw *s, const struct sw_ecn *e, struct port_queue *pq, struct pkt *pkt,
+static void ecn_mark(struct sw *s, const struct sw_ecn *e, struct port_qcount *qc, struct pkt *pkt,
 		     uint64_t q)
 {
 	if (pkt->ecn != PKT_ECT || !sw_red_mark(e, q, s->rng))
 		return;
 	pkt->ecn = PKT_CE;
-	pq->ecn_marked++;
+	qc->ecn_marked++;
 	s->ctx->tot.ecn_marked++;
 }
 
@@ -339,13 +339,13 @@ static void sw_rx(struct port *in, struct pkt *pkt)
 	pkt->prio = ps->dscp_to_tc[pkt->dscp];
 	hops = topo_next_hops(s->routes, s->node, pkt->dst, &count);
 	if (!count) {
-		drop_unroutable(s, &in->queue[pkt->prio], pkt);
+		drop_unroutable(s, &in->qcount[pkt->prio], pkt);
 		return;
 	}
 	out = &s->ports[hops[count == 1 ? 0 : topo_ecmp_pick(pkt->hash, s->node, count)]];
 	pq = &out->queue[pkt->prio];
 	if (!out->up) {
-		drop(s, pq, pkt);
+		drop(s, &out->qcount[pkt->prio], pkt);
 		return;
 	}
 	/* the egress port's state is not read unless something there needs it */
@@ -353,17 +353,17 @@ static void sw_rx(struct port *in, struct pkt *pkt)
 	    ((ps->storm | s->ps[out->local].storm) & (1u << pkt->prio))) {
 		s->c.watchdog_drops++;
 		s->ctx->tot.watchdog_drops++;
-		drop(s, pq, pkt);
+		drop(s, &out->qcount[pkt->prio], pkt);
 		return;
 	}
 	if (admit(s, ps, pkt)) {
 		if (is_lossless(ps, pkt->prio))
 			ps->pg[pkt->prio].st.lossless_drops++;
-		drop(s, pq, pkt);
+		drop(s, &out->qcount[pkt->prio], pkt);
 		return;
 	}
 	if (s->enqueue_ecn && s->ps[out->local].ecn.enabled && s->ps[out->local].ecn.at_enqueue)
-		ecn_mark(s, &s->ps[out->local].ecn, pq, pkt, pq->bytes);
+		ecn_mark(s, &s->ps[out->local].ecn, &out->qcount[pkt->prio], pkt, pq->bytes);
 	out->queued_bytes += pkt->frame;
 	out->qversion++;
 	pq->bytes += pkt->frame;
@@ -429,7 +429,7 @@ static struct pkt *sw_next(struct port *p)
 	p->queued_bytes -= pkt->frame;
 	p->qversion++;
 	if (ps->ecn.enabled && !ps->ecn.at_enqueue)
-		ecn_mark(s, &ps->ecn, pq, pkt, pq->bytes);
+		ecn_mark(s, &ps->ecn, &p->qcount[prio], pkt, pq->bytes);
 	return pkt;
 }
 
@@ -449,7 +449,7 @@ static void flush_queue(struct sw *s, struct port *p, uint8_t prio, int watchdog
 			s->c.watchdog_drops++;
 			s->ctx->tot.watchdog_drops++;
 		}
-		drop(s, pq, pkt);
+		drop(s, &p->qcount[prio], pkt);
 	}
 	p->nonempty &= (uint8_t)~(1u << prio);
 }

@@ -259,19 +259,20 @@ static json_t *port_json(const struct sim *sim, const struct sw *s, uint32_t i, 
 
 	for (uint8_t prio = 0; prio < PKT_PRIORITIES; prio++) {
 		const struct port_queue *q = &p->queue[prio];
+		const struct port_qcount *qc = &p->qcount[prio];
 		const struct sw_pg_stats *pg = sw_pg(s, local, prio);
 
-		drops += q->drops;
+		drops += qc->drops;
 		if (q->max_bytes > peak)
 			peak = q->max_bytes;
-		if (q->tx_packets || q->drops || q->max_bytes)
+		if (q->tx_packets || qc->drops || q->max_bytes)
 			queues =
 			    push(queues, json_pack("{s:i,s:o,s:o,s:o,s:o,s:o,s:o}", "queue", prio,
 						   "tx_packets", uint_j(q->tx_packets), "tx_bytes",
 						   uint_j(q->tx_bytes), "max_bytes",
-						   uint_j(q->max_bytes), "drops", uint_j(q->drops),
-						   "drop_bytes", uint_j(q->drop_bytes),
-						   "ecn_marked", uint_j(q->ecn_marked)));
+						   uint_j(q->max_bytes), "drops", uint_j(qc->drops),
+						   "drop_bytes", uint_j(qc->drop_bytes),
+						   "ecn_marked", uint_j(qc->ecn_marked)));
 		if (pg->peak_bytes || pg->lossless_drops)
 			pgs = push(pgs, json_pack("{s:i,s:o,s:o,s:o}", "pg", prio, "peak_bytes",
 						  uint_j(pg->peak_bytes), "peak_headroom_bytes",
