@@ -9,6 +9,7 @@
 #ifndef ROCESIM_MCTX_H
 #define ROCESIM_MCTX_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "sim/engine/evq.h"
@@ -147,6 +148,13 @@ static inline void mctx_fail(struct mctx *c, int err)
 	if (err < 0 && !c->error)
 		c->error = err;
 }
+
+/*
+ * @n (0 counts as 1) zeroed objects of @size bytes, starting on a cache
+ * line, as the structs whose lines the packet path counts need (ports,
+ * switch ports, NICs); freed with free(). NULL when out of memory.
+ */
+void *mctx_zalloc_lines(size_t n, size_t size);
 
 /* evq_arm from inside an event: a failure ends the run (mctx_fail). */
 static inline void mctx_arm(struct mctx *c, struct evq_timer *t, simtime_t when)

@@ -144,9 +144,7 @@ int net_build(const struct net_params *params, struct topo *t, struct evq *q, st
 	if (topo_routes_build(t, &n->routes))
 		goto fail;
 	/* ports start cache lines (link.h): aligned, and zeroed as calloc would */
-	n->ports = aligned_alloc(64, (t->n_ports ? t->n_ports : 1) * sizeof(*n->ports));
-	if (n->ports)
-		memset(n->ports, 0, (t->n_ports ? t->n_ports : 1) * sizeof(*n->ports));
+	n->ports = mctx_zalloc_lines(t->n_ports, sizeof(*n->ports));
 	n->switches = calloc(t->n_nodes, sizeof(*n->switches));
 	n->nics = calloc(t->n_hosts, sizeof(*n->nics));
 	n->n_flows = p->wl.n_flows;

@@ -172,33 +172,39 @@ static void send_pause(struct sw *s, uint32_t port, uint8_t prio, uint32_t quant
 	mctx_pfc_event(s->ctx, p->id, prio, ev);
 }
 
+/* A PAUSE of the full quanta from PG @prio of ingress port @port, sent
+ * again every refresh period while it stays XOFF. */
+static void pause_and_refresh(struct sw *s, uint32_t port, uint8_t prio, enum pfc_event ev)
+{
+	send_pause(s, port, prio, s->prm->pfc.quanta, ev);
+	mctx_arm(s->ctx, &s->ps[port].refresh[prio].timer,
+		 evq_now(s->ctx->q) + refresh_period(s, &s->ports[port]));
+}
+
 static void on_refresh(void *obj, uint64_t arg)
 {
 	struct sw_pg_refresh *r = obj;
-	struct sw *s = r->sw;
 
 	(void)arg;
-	if (!s->ps[r->port].pg[r->prio].st.xoff)
-		return;
-	send_pause(s, r->port, r->prio, s->prm->pfc.quanta, PFC_EV_REFRESH);
-	mctx_arm(s->ctx, &r->timer, evq_now(s->ctx->q) + refresh_period(s, &s->ports[r->port]));
+	if (r->sw->ps[r->port].pg[r->prio].st.xoff)
+		pause_and_refresh(r->sw, r->port, r->prio, PFC_EV_REFRESH);
 }
 
 /* PG @prio of ingress port @port pauses its sender. */
 static void xoff(struct sw *s, uint32_t port, uint8_t prio)
 {
 	s->ps[port].pg[prio].st.xoff = 1;
-	send_pause(s, port, prio, s->prm->pfc.quanta, PFC_EV_XOFF);
-	mctx_arm(s->ctx, &s->ps[port].refresh[prio].timer,
-		 evq_now(s->ctx->q) + refresh_period(s, &s->ports[port]));
+	pause_and_refresh(s, port, prio, PFC_EV_XOFF);
 }
 
+/* PG @prio of ingress port @port, which is XOFF, resumes its sender if it
+ * fell to XON (its callers check XOFF: a packet freed checks it inline). */
 static void maybe_xon(struct sw *s, uint32_t port, uint8_t prio)
 {
 	struct sw_port *ps = &s->ps[port];
 	struct sw_pg *pg = &ps->pg[prio];
 
-	if (!pg->st.xoff || pg->st.headroom || pg->shared_used > xon_limit(s, ps->pfc))
+	if (pg->st.headroom || pg->shared_used > xon_limit(s, ps->pfc))
 		return;
 	pg->st.xoff = 0;
 	evq_cancel(s->ctx->q, &ps->refresh[prio].timer);
@@ -716,9 +722,7 @@ int sw_new(struct mctx *ctx, const struct sw_params *prm, uint32_t mtu, const st
 	s->ports = ports;
 	s->n_ports = tn->n_ports;
 	/* a port's PGs on lines of their own */
-	s->ps = aligned_alloc(64, (s->n_ports ? s->n_ports : 1) * sizeof(*s->ps));
-	if (s->ps)
-		memset(s->ps, 0, (s->n_ports ? s->n_ports : 1) * sizeof(*s->ps));
+	s->ps = mctx_zalloc_lines(s->n_ports, sizeof(*s->ps));
 	/* taus2: small state (24 B a switch), fast, equidistributed (L'Ecuyer 1996) */
 	s->rng = gsl_rng_alloc(gsl_rng_taus2);
 	if (!s->ps || !s->rng) {

@@ -7,11 +7,13 @@
 
 void *__real_malloc(size_t size);
 void *__real_calloc(size_t n, size_t size);
+void *__real_aligned_alloc(size_t align, size_t size);
 void *__real_realloc(void *p, size_t size);
 char *__real_strdup(const char *s);
 char *__real_strndup(const char *s, size_t n);
 void *__wrap_malloc(size_t size);
 void *__wrap_calloc(size_t n, size_t size);
+void *__wrap_aligned_alloc(size_t align, size_t size);
 void *__wrap_realloc(void *p, size_t size);
 char *__wrap_strdup(const char *s);
 char *__wrap_strndup(const char *s, size_t n);
@@ -71,6 +73,11 @@ void *__wrap_malloc(size_t size)
 void *__wrap_calloc(size_t n, size_t size)
 {
 	return fail_this() ? NULL : __real_calloc(n, size);
+}
+
+void *__wrap_aligned_alloc(size_t align, size_t size)
+{
+	return fail_this() ? NULL : __real_aligned_alloc(align, size);
 }
 
 void *__wrap_realloc(void *p, size_t size)

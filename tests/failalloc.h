@@ -1,6 +1,6 @@
 /*
  * Allocation failure injection for the out-of-memory tests. A binary
- * linked with failalloc.c and -Wl,--wrap=malloc,--wrap=calloc,
+ * linked with failalloc.c and -Wl,--wrap=malloc,--wrap=calloc,--wrap=aligned_alloc,
  * --wrap=realloc,--wrap=strdup,--wrap=strndup sends every such call of
  * its statically linked objects (rocesim's core library, the CLI, the
  * test) through a counter that can make one of them, or all from one on,

@@ -128,10 +128,8 @@ void rig_init(struct rig *r, struct topo *t)
 	r->q = evq_new();
 	r->ctx.q = r->q;
 	r->ctx.seed = 1;
-	/* aligned as the fabric's are (struct port is cache-line aligned) */
-	r->ports = aligned_alloc(64, t->n_ports * sizeof(*r->ports));
+	r->ports = mctx_zalloc_lines(t->n_ports, sizeof(*r->ports)); /* as the fabric's */
 	cr_assert(r->q && r->ports);
-	memset(r->ports, 0, t->n_ports * sizeof(*r->ports));
 	cr_assert_eq(topo_routes_build(t, &r->routes), 0);
 	for (uint32_t i = 0; i < t->n_ports; i++) {
 		const struct topo_port *tp = &t->ports[i];
