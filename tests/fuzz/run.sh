@@ -51,7 +51,7 @@ LIBSRC=$(printf '%s ' sim/engine/*.c topologies/*.c models/*.c sim/config/*.c)
 LIBS="-lcyaml -lyaml -lgsl -lgslcblas -ljansson -lm"
 # allocation failures (tests/fuzz/oom.h): every allocation of the sources
 # above (and of the harness) goes through tests/failalloc.c
-FAILALLOC_WRAP="-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup,--wrap=strndup"
+FAILALLOC_WRAP="-Wl,--wrap=malloc,--wrap=calloc,--wrap=aligned_alloc,--wrap=realloc,--wrap=strdup,--wrap=strndup"
 SONIC_READERS=$(printf '%s ' sim/config/sonic*.c)
 MLNX_READERS="sim/config/mlnx.c sim/config/cc_params.c"
 POD_READERS=$(printf '%s ' sim/config/pod*.c)
