@@ -237,7 +237,7 @@ int deadlock_decide(struct deadlock *d, simtime_t now, const struct deadlock_sna
 			d->rep.formed_at = last;
 	}
 	if (d->stop_on_detect)
-		d->ctx->stop = 1;
+		mctx_stop(d->ctx);
 	return 1; /* the first deadlock is the one reported */
 }
 

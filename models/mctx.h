@@ -132,6 +132,7 @@ struct mctx {
 	int error; /* the first error inside the loop (negative errno), see mctx_fail */
 	int stop;  /* a model asks the run to end (deadlock.stop_on_detect) */
 	int finished; /* a flow or a collective finished: the loop looks whether all have */
+	int halt;     /* one of the three above was set: the loop looks after the event */
 	const struct mctx_part *part; /* NULL unless the fabric is split */
 	pfc_log_fn pfc_log; /* optional: told of every PFC event */
 	void *pfc_log_ctx;
@@ -145,8 +146,24 @@ struct mctx {
  */
 static inline void mctx_fail(struct mctx *c, int err)
 {
-	if (err < 0 && !c->error)
+	if (err < 0 && !c->error) {
 		c->error = err;
+		c->halt = 1;
+	}
+}
+
+/* A model asks the run to end after this event (deadlock.stop_on_detect). */
+static inline void mctx_stop(struct mctx *c)
+{
+	c->stop = 1;
+	c->halt = 1;
+}
+
+/* A flow or a collective finished: the loop looks whether all have. */
+static inline void mctx_finished(struct mctx *c)
+{
+	c->finished = 1;
+	c->halt = 1;
 }
 
 /*

@@ -28,7 +28,7 @@ static void on_msg_done(void *up, struct flow *qp, uint32_t tag, simtime_t now)
 	} else {
 		n->flows_done++;
 		n->last_done = now;
-		n->ctx.finished = 1;
+		mctx_finished(&n->ctx);
 	}
 }
 
@@ -39,7 +39,7 @@ static void on_coll_finished(void *up)
 
 	n->colls_done++;
 	n->last_done = evq_now(n->ctx.q);
-	n->ctx.finished = 1;
+	mctx_finished(&n->ctx);
 }
 
 /* A switch dropped a packet of @flow for want of a route (sw_ops). */

@@ -767,12 +767,9 @@ static inline struct evq_timer *take_first(struct evq *q, simtime_t until)
 	return t;
 }
 
-int evq_step_until(struct evq *q, simtime_t until)
+/* Run @t, taken from the queue. */
+static inline __attribute__((always_inline)) void fire(struct evq *q, struct evq_timer *t)
 {
-	struct evq_timer *t = take_first(q, until);
-
-	if (!t)
-		return 0;
 	q->n--;
 	assert(t->when >= q->now && "time went backwards");
 	q->now = t->when;
@@ -786,10 +783,32 @@ int evq_step_until(struct evq *q, simtime_t until)
 
 		pool_put(q, t);
 		fn(obj, arg);
-		return 1;
+		return;
 	}
 	t->fn(t->obj, t->arg);
+}
+
+int evq_step_until(struct evq *q, simtime_t until)
+{
+	struct evq_timer *t = take_first(q, until);
+
+	if (!t)
+		return 0;
+	fire(q, t);
 	return 1;
+}
+
+uint64_t evq_run(struct evq *q, simtime_t until, uint64_t max_fired, const int *halt)
+{
+	uint64_t from = q->fired;
+	struct evq_timer *t;
+
+	while (q->fired < max_fired && (t = take_first(q, until))) {
+		fire(q, t);
+		if (*halt)
+			break;
+	}
+	return q->fired - from;
 }
 
 int evq_step(struct evq *q)

@@ -93,6 +93,13 @@ int evq_step(struct evq *q);
 /* The same if that event is due at or before @until; 0 (nothing run, the
  * clock where it was) if it is later or there is none. */
 int evq_step_until(struct evq *q, simtime_t until);
+/*
+ * Run the events due at or before @until, in order, until one of them
+ * leaves *@halt not 0 (looked at after each) or @max_fired have fired
+ * (evq_fired); returns how many ran, 0 if none was due. A loop of
+ * evq_step_until without a call and a return per event.
+ */
+uint64_t evq_run(struct evq *q, simtime_t until, uint64_t max_fired, const int *halt);
 
 simtime_t evq_now(const struct evq *q);
 /* The key of the event running (or that ran last): with the time, where an

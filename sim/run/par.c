@@ -428,8 +428,8 @@ static int windows(struct part_run *x)
 			cap = x->tick - 1;
 		if (cap >= x->sample)
 			cap = x->sample - 1;
-		while (!n->ctx.error && evq_step_until(q, cap))
-			;
+		if (!n->ctx.error)
+			evq_run(q, cap, UINT64_MAX, &n->ctx.error);
 		x->st->windows++;
 		if ((err = swap(x)) || (err = next_iterations(x)) || (err = show_progress(x)))
 			return err;

@@ -227,19 +227,21 @@ int sim_run(struct sim *sim, FILE *series, FILE *qp_rates, FILE *pfc_events, int
 	}
 	sim->end = SIM_END_IDLE;
 	sim->until = s->stop;
-	ctx->finished = 1; /* a workload of nothing is done before any event */
+	mctx_finished(ctx); /* a workload of nothing is done before any event */
 	for (;;) {
 		simtime_t next;
+		uint64_t limit;
 
-		/* one check an event for what models flag: an event that failed
-		 * (mctx_fail) or asked to stop ends the run; one that finished a
-		 * flow or a collective may have finished the workload */
-		if (ctx->error | ctx->stop | ctx->finished) {
+		/* what models flag, after the event that flagged it (evq_run
+		 * returns then): an event that failed (mctx_fail) or asked to
+		 * stop ends the run; one that finished a flow or a collective
+		 * may have finished the workload */
+		if (ctx->halt) {
 			if (ctx->error | ctx->stop) {
 				sim->end = ctx->error ? SIM_END_ERROR : SIM_END_DEADLOCK;
 				break;
 			}
-			ctx->finished = 0;
+			ctx->halt = ctx->finished = 0;
 			if (sim->end != SIM_END_DONE && net_done(sim->net))
 				sim_workload_done(sim, evq_now(q));
 		}
@@ -250,7 +252,12 @@ int sim_run(struct sim *sim, FILE *series, FILE *qp_rates, FILE *pfc_events, int
 			sim->end = evq_fired(q) >= max_events ? SIM_END_EVENTS : SIM_END_INTERRUPTED;
 			break;
 		}
-		if (!evq_step_until(q, sim->until)) {
+		/* events up to the limit and to the next progress line (and a
+		 * look at an interrupt): every 2^18 */
+		limit = (evq_fired(q) | 0x3ffff) + 1;
+		if (limit > max_events)
+			limit = max_events;
+		if (!evq_run(q, sim->until, limit, &ctx->halt)) {
 			/* nothing due by the stop; nothing at all: done, or idle
 			 * with the workload unfinished */
 			if (evq_peek(q) != SIMTIME_NEVER && sim->end != SIM_END_DONE)
