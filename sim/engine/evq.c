@@ -90,6 +90,10 @@ struct evq {
 	size_t n_wheel;
 	size_t n;    /* pending: n_heap + n_wheel */
 	size_t room; /* the heap's and the scratch array's size, the smaller */
+	/* an arm that adds a pending event beyond this many takes arm_slow:
+	 * the least of peak, room and (while buckets may be added) 2 nb */
+	size_t hi;
+	uint64_t heap_from; /* bucket number of the far heap's first, or UINT64_MAX */
 
 	simtime_t now;
 	uint64_t key_now; /* of the event running, or that ran last */
@@ -145,6 +149,22 @@ static void sift_down(struct evq *q, size_t i, struct evq_entry e)
 	place(q, i, e);
 }
 
+/* The heap's first changed: its bucket number, which migrate compares. */
+static inline void heap_first_moved(struct evq *q)
+{
+	q->heap_from = q->n_heap ? q->heap[0].when >> q->shift : UINT64_MAX;
+}
+
+/* hi from what it stands for (evq_arm's slow path). */
+static void set_hi(struct evq *q)
+{
+	size_t hi = q->peak < q->room ? q->peak : q->room;
+
+	if (q->nb && q->nb < NB_MAX && 2 * q->nb < hi)
+		hi = 2 * q->nb;
+	q->hi = hi;
+}
+
 static void heap_remove(struct evq *q, struct evq_timer *t)
 {
 	size_t i = t->slot - 1;
@@ -152,12 +172,14 @@ static void heap_remove(struct evq *q, struct evq_timer *t)
 
 	t->slot = 0;
 	last = q->heap[--q->n_heap];
-	if (i == q->n_heap)
-		return;
-	if (i > 0 && entry_before(&last, &q->heap[(i - 1) / 2]))
-		sift_up(q, i, last);
-	else
-		sift_down(q, i, last);
+	if (i != q->n_heap) {
+		if (i > 0 && entry_before(&last, &q->heap[(i - 1) / 2]))
+			sift_up(q, i, last);
+		else
+			sift_down(q, i, last);
+	}
+	if (!i)
+		heap_first_moved(q);
 }
 
 /* The heap has room (evq_arm grows it first). */
@@ -166,6 +188,8 @@ static void heap_push(struct evq *q, struct evq_timer *t)
 	struct evq_entry e = {t->when, t};
 
 	sift_up(q, q->n_heap++, e);
+	if (q->heap[0].t == t)
+		heap_first_moved(q);
 }
 
 static int heap_reserve(struct evq *q, size_t n)
@@ -474,7 +498,7 @@ static inline size_t first_bucket(struct evq *q)
 /* The window moved: bring in the heap's events it now covers. */
 static inline void migrate(struct evq *q)
 {
-	while (q->n_heap && in_window(q, q->heap[0].when)) {
+	while (q->heap_from - q->cur < q->nb) {
 		struct evq_timer *t = q->heap[0].t;
 
 		heap_remove(q, t);
@@ -511,6 +535,8 @@ static void rebuild(struct evq *q, size_t nb, unsigned shift)
 	q->n_unsorted = 0;
 	q->nb = nb;
 	q->shift = shift;
+	heap_first_moved(q);
+	set_hi(q);
 	q->cur = q->now >> shift;
 	q->n_wheel = 0;
 	/*
@@ -586,6 +612,7 @@ struct evq *evq_new(void)
 		return NULL;
 	}
 	q->shift = SHIFT_INIT;
+	q->heap_from = UINT64_MAX;
 	q->window = SHIFT_INIT + 8;
 	if (EVQ_WHEEL) {
 		q->nb = NB_MIN;
@@ -652,18 +679,32 @@ static __attribute__((noinline)) int grow(struct evq *q)
 	return 0;
 }
 
+/*
+ * An arm is about to add the (n + 1)th pending event and n reached hi:
+ * room for it, the peak, and more buckets when the events are more than
+ * twice as many (re-filed now, before the new one is filed).
+ */
+static __attribute__((noinline)) int arm_slow(struct evq *q)
+{
+	if (q->n >= q->room && grow(q))
+		return -ENOMEM;
+	if (q->n + 1 > q->peak)
+		q->peak = q->n + 1;
+	if (q->nb && q->nb < NB_MAX && q->n + 1 > 2 * q->nb)
+		rebuild(q, 4 * q->nb < NB_MAX ? 4 * q->nb : NB_MAX, q->shift); /* more buckets */
+	set_hi(q);
+	return 0;
+}
+
 int evq_arm(struct evq *q, struct evq_timer *t, simtime_t when)
 {
 	assert(when >= q->now && "an event may not be scheduled in the past");
-	if (t->wheel) {
-		wheel_remove(q, t);
-	} else if (t->slot) {
-		heap_remove(q, t);
+	if (t->wheel | t->slot) {
+		unqueue(q, t);
 	} else {
-		if (q->n >= q->room && grow(q))
+		if (q->n >= q->hi && arm_slow(q))
 			return -ENOMEM;
-		if (++q->n > q->peak)
-			q->peak = q->n;
+		q->n++;
 	}
 	t->when = when;
 	q->armed++;
@@ -674,8 +715,6 @@ int evq_arm(struct evq *q, struct evq_timer *t, simtime_t when)
 	}
 	if (wheel_put(q, t) > CROWDED && q->shift > 0)
 		rebuild(q, q->nb, q->shift > 4 ? q->shift - 4 : 0); /* buckets 16x narrower */
-	else if (q->n > 2 * q->nb && q->nb < NB_MAX)
-		rebuild(q, 4 * q->nb < NB_MAX ? 4 * q->nb : NB_MAX, q->shift); /* more buckets */
 	return 0;
 }
 
