@@ -430,11 +430,11 @@ static __attribute__((noinline)) void sort_list(struct evq *q, size_t i)
 	}
 	/* merged through the rest of the array when it has room (a bucket of
 	 * at most half the events pending), else sorted in place; by key alone
-	 * when every event has the same time (the crowded buckets do) */
+	 * when every event has the same time (the crowded buckets do: a list
+	 * is always in time order, so its first and last tell) */
 	tmp = 2 * n <= q->n_scratch ? v + n : NULL;
-	for (k = 1; k < n && v[k].when == v[0].when; k++)
-		;
-	v = k == n ? sort_entries(v, tmp, n, 1) : sort_entries(v, tmp, n, 0);
+	v = v[0].when == v[0].t->prev->when ? sort_entries(v, tmp, n, 1)
+					    : sort_entries(v, tmp, n, 0);
 	for (k = 0; k + 1 < n; k++) {
 		v[k].t->next = v[k + 1].t;
 		v[k + 1].t->prev = v[k].t;
