@@ -116,6 +116,81 @@ Test(evq, step_until_runs_nothing_later)
 	evq_free(l.q);
 }
 
+/* An event that sets the halt flag, as a model flags the run loop. */
+struct halting {
+	struct log l;
+	int halt;
+	uint64_t halt_on; /* the arg whose event sets the flag */
+};
+
+static void record_and_halt(void *obj, uint64_t arg)
+{
+	struct halting *h = obj;
+
+	record(&h->l, arg);
+	if (arg == h->halt_on)
+		h->halt = 1;
+}
+
+/*
+ * evq_run runs events in order up to the stop time, returns after the
+ * event that set the flag (the next one not run), and never runs more
+ * than the limit on fired events allows.
+ */
+Test(evq, run_stops_after_the_flagging_event_at_the_limit_or_the_stop)
+{
+	struct halting h = {.l = {.q = evq_new()}, .halt_on = 3};
+	struct evq *q = h.l.q;
+
+	for (uint64_t i = 1; i <= 8; i++)
+		cr_assert_not_null(evq_post(q, 100 * i, record_and_halt, &h, i, i));
+	cr_assert_eq(evq_run(q, SIMTIME_NEVER, UINT64_MAX, &h.halt), 3);
+	cr_assert_eq(h.l.n, 3);
+	cr_assert_eq(evq_now(q), 300);
+	h.halt = 0;
+	cr_assert_eq(evq_run(q, SIMTIME_NEVER, evq_fired(q) + 2, &h.halt), 2, "the limit");
+	cr_assert_eq(evq_fired(q), 5);
+	cr_assert_eq(evq_run(q, 650, UINT64_MAX, &h.halt), 1, "the stop");
+	cr_assert_eq(evq_now(q), 600);
+	cr_assert_eq(evq_run(q, 650, UINT64_MAX, &h.halt), 0, "nothing due by the stop");
+	cr_assert_eq(evq_run(q, SIMTIME_NEVER, UINT64_MAX, &h.halt), 2);
+	cr_assert_eq(evq_run(q, SIMTIME_NEVER, UINT64_MAX, &h.halt), 0, "nothing left");
+	cr_assert_eq(h.l.n, 8);
+	for (size_t i = 0; i < 8; i++)
+		cr_assert_eq(h.l.seen[i], i + 1);
+	cr_assert_eq(evq_size(q), 0);
+	evq_free(q);
+}
+
+/*
+ * The peak is the most events pending at once, through growth of the
+ * arrays and of the calendar's buckets, cancels and re-arms (an arm that
+ * adds an event compares the count with one threshold).
+ */
+Test(evq, peak_is_the_most_pending_at_once)
+{
+	static struct evq_timer t[20000];
+	struct log l = {.q = evq_new()};
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	size_t most = 0;
+
+	for (size_t i = 0; i < 20000; i++)
+		evq_timer_init(&t[i], NULL, NULL, i);
+	for (size_t round = 0; round < 200000; round++) {
+		size_t k = gsl_rng_uniform_int(r, round < 100000 ? 20000 : 5000);
+
+		if (evq_pending(l.q, &t[k]) && gsl_rng_uniform_int(r, 3) == 0)
+			evq_cancel(l.q, &t[k]);
+		else
+			cr_assert_eq(evq_arm(l.q, &t[k], gsl_rng_uniform_int(r, 1000000)), 0);
+		if (evq_size(l.q) > most)
+			most = evq_size(l.q);
+	}
+	cr_assert_eq(evq_peak(l.q), most);
+	gsl_rng_free(r);
+	evq_free(l.q);
+}
+
 Test(evq, rearm_moves_a_pending_timer)
 {
 	struct log l = {.q = evq_new()};
