@@ -15,7 +15,7 @@ struct pkt *pkt_alloc(struct pkt_pool *pool)
 	struct pkt *p;
 
 	if (!pool->free) {
-		struct pkt_chunk *c = malloc(sizeof(*c));
+		struct pkt_chunk *c = aligned_alloc(64, sizeof(*c));
 
 		if (!c)
 			return NULL;

@@ -50,7 +50,7 @@ struct pkt {
 	uint8_t acct;      /* enum pkt_acct */
 	uint8_t last;      /* data: the last of its message (RoCE's opcode *_LAST
 			    * or *_ONLY), what the responder completes it by */
-};
+} __attribute__((aligned(64))); /* one cache line: at 48 bytes, half straddled two */
 
 /* A FIFO of packets linked through `next`. */
 struct pktq {
