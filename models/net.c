@@ -150,7 +150,7 @@ int net_build(const struct net_params *params, struct topo *t, struct evq *q, st
 	n->n_flows = p->wl.n_flows;
 	for (uint32_t i = 0; i < p->n_colls; i++)
 		n->n_flows += coll_qp_count(&p->colls[i]);
-	n->flows = calloc(n->n_flows ? n->n_flows : 1, sizeof(*n->flows));
+	n->flows = mctx_zalloc_lines(n->n_flows, sizeof(*n->flows)); /* nic.h: on lines */
 	n->colls = calloc(p->n_colls ? p->n_colls : 1, sizeof(*n->colls));
 	n->rank_parts = calloc(p->n_colls ? p->n_colls : 1, sizeof(*n->rank_parts));
 	if (!n->ports || !n->switches || !n->nics || !n->flows || !n->colls || !n->rank_parts)

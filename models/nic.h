@@ -76,51 +76,53 @@ enum nic_side { NIC_SIDE_BOTH, NIC_SIDE_REQUESTER, NIC_SIDE_RESPONDER, NIC_SIDE_
  * posted as its data dependencies are met.
  */
 struct flow {
+	/* who it is, and the requester's cursor: every packet sent reads this
+	 * line (the responder's ACKs its first half); aligned, a line each */
 	uint32_t id;
 	uint32_t src, dst;
-	uint64_t bytes;   /* posted so far */
-	simtime_t start;
-	simtime_t finish; /* workload flow: last byte received in order, 0 until then */
-	simtime_t acked;  /* workload flow: the requester saw the last ACK, 0 until then */
-	struct qp_msg *msgs;
-	uint32_t n_msgs, cap_msgs;
-	uint32_t tx_msg;  /* requester: message holding snd_nxt (a cursor) */
-	uint32_t rx_msg;  /* responder: next message to complete */
-	uint32_t tx_first, tx_end; /* requester: PSNs of msgs[tx_msg] as last read */
-	struct coll *coll; /* the collective this QP belongs to, or NULL (opaque here) */
 	uint32_t hash;
 	uint8_t dscp, prio;
-	uint8_t side;        /* enum nic_side */
-	uint64_t unroutable; /* its packets (data, ACK, CNP) dropped for want of a route */
-	struct nic *nic;   /* the requester's NIC (nic_open_qp) */
-
-	/* requester */
-	uint32_t n_psn;              /* packets posted so far */
-	uint32_t snd_nxt, snd_una, snd_max; /* next, oldest unacked, highest sent + 1 */
-	uint64_t sent;               /* payload bytes sent, first transmissions */
-	simtime_t last_tx;           /* pacing: when the last data packet started */
-	uint32_t last_wire;          /* ... and its wire bytes */
+	uint8_t side;                /* enum nic_side */
 	uint8_t in_ring;
 	uint32_t wait_slot;          /* position + 1 in the NIC's pacing heap, 0 = not there */
-	simtime_t wait_key;          /* when it may send, as last computed */
-	struct flow *next_active;    /* the NIC's round-robin ring */
+	struct qp_msg *msgs;
+	uint32_t tx_msg;             /* requester: message holding snd_nxt (a cursor) */
+	uint32_t tx_first, tx_end;   /* requester: PSNs of msgs[tx_msg] as last read */
+	uint32_t n_psn;              /* requester: packets posted so far */
+	uint32_t snd_nxt, snd_una, snd_max; /* next, oldest unacked, highest sent + 1 */
+	uint32_t last_wire;          /* pacing: the wire bytes of the last data packet */
+
+	/* the rest of the requester's */
+	simtime_t last_tx __attribute__((aligned(64))); /* pacing: when the last data packet started */
+	uint64_t sent;               /* payload bytes sent, first transmissions */
 	simtime_t rto_at;            /* retransmission deadline, 0 = none (nic.c) */
 	simtime_t inc_armed;         /* inc_timer's time while pending, else NEVER:
 					what a packet sent checks, not the timer */
-	struct dcqcn_rp rp;
+	simtime_t wait_key;          /* when it may send, as last computed */
+	struct flow *next_active;    /* the NIC's round-robin ring */
+	struct nic *nic;   /* the requester's NIC (nic_open_qp) */
+	struct coll *coll; /* the collective this QP belongs to, or NULL (opaque here) */
+	struct dcqcn_rp rp;          /* its first line what a packet sent touches */
 
 	/* responder */
-	uint32_t epsn;               /* next PSN expected */
-	uint64_t received;           /* payload bytes accepted in order */
+	uint32_t epsn __attribute__((aligned(64))); /* next PSN expected */
 	uint32_t unacked;            /* accepted since the last ACK */
+	uint64_t received;           /* payload bytes accepted in order */
+	uint32_t rx_msg;             /* next message to complete */
 	uint8_t nak_sent;            /* one NAK per gap */
-	simtime_t last_cnp;          /* NP: when the last CNP left for this QP */
 	uint8_t cnp_sent_once;
+	simtime_t last_cnp;          /* NP: when the last CNP left for this QP */
+	simtime_t finish; /* workload flow: last byte received in order, 0 until then */
+	uint32_t n_msgs, cap_msgs;
+	uint64_t bytes;   /* posted so far */
+	simtime_t start;
 
+	simtime_t acked;  /* workload flow: the requester saw the last ACK, 0 until then */
+	uint64_t unroutable; /* its packets (data, ACK, CNP) dropped for want of a route */
 	/* timers last: a packet's path does not read them */
 	struct evq_timer start_timer;
 	struct evq_timer cut_timer, inc_timer; /* DCQCN */
-};
+} __attribute__((aligned(64)));
 
 /*
  * Named as ethtool -S and the RDMA hw_counters name them (Linux mlx5
