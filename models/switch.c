@@ -5,6 +5,7 @@
 #include "models/switch.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,7 +47,7 @@ struct sw_wd {
 };
 
 struct sw_port {
-	/* what forwarding reads of every packet first (one cache line) */
+	/* what forwarding reads of every arriving packet, pfc_at's first fields too: a line */
 	uint64_t in_used;  /* all PGs of this ingress port, headroom included */
 	uint64_t headroom; /* per lossless PG of this port */
 	const struct sw_pfc *pfc;  /* thresholds of its lossless PGs (&pfc_at) */
@@ -54,11 +55,11 @@ struct sw_port {
 	uint32_t version; /* counts changes of its ingress PGs (port.qversion: queues) */
 	uint8_t lossless; /* its lossless priorities with PFC on */
 	uint8_t storm;    /* its queues the PFC watchdog holds as stormed (wd[].storm) */
-	enum sw_sched sched;	   /* of what leaves it */
-	struct sw_ecn ecn;	   /* RED on its egress queues */
 	/* its settings: the switch's, or its own (sw_params.port_params),
 	 * with its speed's (sw_params.by_speed) over them */
 	struct sw_pfc pfc_at;
+	enum sw_sched sched __attribute__((aligned(64))); /* with ecn, what leaving reads: a line */
+	struct sw_ecn ecn; /* RED on its egress queues */
 	uint32_t quantum[PKT_PRIORITIES];
 	struct sw_pg pg[PKT_PRIORITIES];
 	struct sw_pg_refresh refresh[PKT_PRIORITIES];
@@ -66,6 +67,7 @@ struct sw_port {
 	uint32_t deficit[PKT_PRIORITIES];
 	uint8_t rr, credited;
 };
+_Static_assert(offsetof(struct sw_port, pfc_at.enabled) < 64, "XOFF settings on the first line");
 
 struct sw {
 	struct mctx *ctx;

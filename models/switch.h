@@ -43,10 +43,12 @@ enum sw_wd_action { SW_WD_DROP, SW_WD_FORWARD, SW_WD_ALERT };
 
 /* PFC on the lossless priority groups of every switch. */
 struct sw_pfc {
-	int enabled;
+	/* the XOFF limit's, first: a switch port's copy has them on the line
+	 * forwarding reads of every packet */
+	uint64_t xoff;        /* static: shared bytes a PG may hold before XOFF */
 	int dynamic;          /* limit = 2^dynamic_th x free shared buffer */
 	int dynamic_th;
-	uint64_t xoff;        /* static: shared bytes a PG may hold before XOFF */
+	int enabled;
 	uint64_t xon;         /* absolute XON threshold, if has_xon */
 	int has_xon;
 	uint64_t xon_offset;  /* else XON at the XOFF limit minus this */
