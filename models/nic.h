@@ -77,7 +77,8 @@ enum nic_side { NIC_SIDE_BOTH, NIC_SIDE_REQUESTER, NIC_SIDE_RESPONDER, NIC_SIDE_
  */
 struct flow {
 	/* who it is, and the requester's cursor: every packet sent reads this
-	 * line (the responder's ACKs its first half); aligned, a line each */
+	 * line, an ACK or CNP built at the responder its first half (the
+	 * groups below each start a line: the flows array is aligned) */
 	uint32_t id;
 	uint32_t src, dst;
 	uint32_t hash;
