@@ -131,8 +131,9 @@ struct mctx {
 	struct mctx_totals tot;
 	int error; /* the first error inside the loop (negative errno), see mctx_fail */
 	int stop;  /* a model asks the run to end (deadlock.stop_on_detect) */
-	int finished; /* a flow or a collective finished: the loop looks whether all have */
-	int halt;     /* one of the three above was set: the loop looks after the event */
+	/* the loop looks after the event: error or stop set, or a flow or a
+	 * collective finished (mctx_finished: all may have) */
+	int halt;
 	const struct mctx_part *part; /* NULL unless the fabric is split */
 	pfc_log_fn pfc_log; /* optional: told of every PFC event */
 	void *pfc_log_ctx;
@@ -162,7 +163,6 @@ static inline void mctx_stop(struct mctx *c)
 /* A flow or a collective finished: the loop looks whether all have. */
 static inline void mctx_finished(struct mctx *c)
 {
-	c->finished = 1;
 	c->halt = 1;
 }
 

@@ -221,6 +221,13 @@ static inline int in_window(const struct evq *q, simtime_t when)
 	return (when >> q->shift) - q->cur < q->nb;
 }
 
+/* Bucket @i holds events of one time out of key order (the count first:
+ * it is mostly 0). */
+static inline int is_unsorted(const struct evq *q, size_t i)
+{
+	return q->n_unsorted && (q->unsorted[i >> 6] & (1ULL << (i & 63)));
+}
+
 /* @t into a list after @p. */
 static inline void link_after(struct evq_timer *t, struct evq_timer *p)
 {
@@ -261,8 +268,7 @@ static inline __attribute__((always_inline)) unsigned wheel_put(struct evq *q, s
 		if (p == h)
 			goto first;
 	}
-	if (p->when == t->when && p->key > t->key &&
-	    !(q->n_unsorted && (q->unsorted[i >> 6] & (1ULL << (i & 63))))) {
+	if (p->when == t->when && p->key > t->key && !is_unsorted(q, i)) {
 		struct evq_timer *x = p;
 		unsigned k = 0;
 
@@ -448,7 +454,7 @@ static __attribute__((noinline)) void sort_list(struct evq *q, size_t i)
  * the pop path stays small). */
 static inline void sort_bucket(struct evq *q, size_t i)
 {
-	if (q->n_unsorted && (q->unsorted[i >> 6] & (1ULL << (i & 63))))
+	if (is_unsorted(q, i))
 		sort_list(q, i);
 }
 

@@ -12,6 +12,9 @@
 
 #include "sim/run/series.h"
 
+/* events between two looks at an interrupt and at the progress line */
+#define RUN_BATCH ((uint64_t)1 << 18)
+
 static double wall_now(void)
 {
 	struct timespec ts;
@@ -241,7 +244,7 @@ int sim_run(struct sim *sim, FILE *series, FILE *qp_rates, FILE *pfc_events, int
 				sim->end = ctx->error ? SIM_END_ERROR : SIM_END_DEADLOCK;
 				break;
 			}
-			ctx->halt = ctx->finished = 0;
+			ctx->halt = 0;
 			if (sim->end != SIM_END_DONE && net_done(sim->net))
 				sim_workload_done(sim, evq_now(q));
 		}
@@ -253,8 +256,8 @@ int sim_run(struct sim *sim, FILE *series, FILE *qp_rates, FILE *pfc_events, int
 			break;
 		}
 		/* events up to the limit and to the next progress line (and a
-		 * look at an interrupt): every 2^18 */
-		limit = (evq_fired(q) | 0x3ffff) + 1;
+		 * look at an interrupt) */
+		limit = (evq_fired(q) | (RUN_BATCH - 1)) + 1;
 		if (limit > max_events)
 			limit = max_events;
 		if (!evq_run(q, sim->until, limit, &ctx->halt)) {
@@ -264,7 +267,7 @@ int sim_run(struct sim *sim, FILE *series, FILE *qp_rates, FILE *pfc_events, int
 				sim->end = SIM_END_STOP;
 			break;
 		}
-		if (progress && !(evq_fired(q) & 0x3ffff)) {
+		if (progress && !(evq_fired(q) & (RUN_BATCH - 1))) {
 			double now = wall_now();
 
 			if (now - last >= 1.0) {
