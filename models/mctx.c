@@ -1,25 +1,5 @@
-/* The model context (see mctx.h): the names of the PFC events, and
- * memory on cache lines for the models' hot structs. */
+/* The model context (see mctx.h): the names of the PFC events. */
 #include "models/mctx.h"
-
-#include <stdlib.h>
-#include <string.h>
-
-void *mctx_zalloc_lines(size_t n, size_t size)
-{
-	size_t bytes;
-	void *p;
-
-	if (!n)
-		n = 1;
-	if (__builtin_mul_overflow(n, size, &bytes) || bytes > SIZE_MAX - 63)
-		return NULL;
-	bytes = (bytes + 63) & ~(size_t)63; /* aligned_alloc: a multiple of the alignment */
-	p = aligned_alloc(64, bytes);
-	if (p)
-		memset(p, 0, bytes);
-	return p;
-}
 
 const char *pfc_event_str(enum pfc_event ev)
 {

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "sim/engine/evq.h"
+#include "sim/engine/mem.h" /* the models' hot arrays */
 #include "models/packet.h"
 
 /* Counted by the models as packets move, for the invariants and results. */
@@ -165,13 +166,6 @@ static inline void mctx_finished(struct mctx *c)
 {
 	c->halt = 1;
 }
-
-/*
- * @n (0 counts as 1) zeroed objects of @size bytes, starting on a cache
- * line, as the structs whose lines the packet path counts need (ports,
- * switch ports, NICs); freed with free(). NULL when out of memory.
- */
-void *mctx_zalloc_lines(size_t n, size_t size);
 
 /* evq_arm from inside an event: a failure ends the run (mctx_fail). */
 static inline void mctx_arm(struct mctx *c, struct evq_timer *t, simtime_t when)

@@ -144,13 +144,13 @@ int net_build(const struct net_params *params, struct topo *t, struct evq *q, st
 	if (topo_routes_build(t, &n->routes))
 		goto fail;
 	/* ports start cache lines (link.h): aligned, and zeroed as calloc would */
-	n->ports = mctx_zalloc_lines(t->n_ports, sizeof(*n->ports));
+	n->ports = mem_zalloc_lines(t->n_ports, sizeof(*n->ports));
 	n->switches = calloc(t->n_nodes, sizeof(*n->switches));
 	n->nics = calloc(t->n_hosts, sizeof(*n->nics));
 	n->n_flows = p->wl.n_flows;
 	for (uint32_t i = 0; i < p->n_colls; i++)
 		n->n_flows += coll_qp_count(&p->colls[i]);
-	n->flows = mctx_zalloc_lines(n->n_flows, sizeof(*n->flows)); /* nic.h: on lines */
+	n->flows = mem_zalloc_lines(n->n_flows, sizeof(*n->flows)); /* nic.h: on lines */
 	n->colls = calloc(p->n_colls ? p->n_colls : 1, sizeof(*n->colls));
 	n->rank_parts = calloc(p->n_colls ? p->n_colls : 1, sizeof(*n->rank_parts));
 	if (!n->ports || !n->switches || !n->nics || !n->flows || !n->colls || !n->rank_parts)

@@ -703,7 +703,7 @@ static const struct port_ops nic_ops = {.next = nic_next, .rx = nic_rx};
 struct nic *nic_new(struct mctx *ctx, const struct nic_params *prm, uint32_t host,
 		    struct port *port, struct flow *flows, const struct nic_ops *ops, void *up)
 {
-	struct nic *n = mctx_zalloc_lines(1, sizeof(*n));
+	struct nic *n = mem_zalloc_lines(1, sizeof(*n));
 
 	if (!n)
 		return NULL;

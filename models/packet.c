@@ -3,11 +3,19 @@
 
 #include <stdlib.h>
 
-#define PKT_CHUNK 4096
+#include "sim/engine/mem.h"
+
+/*
+ * The pool grows by chunks that double, from 4,096 packets (256 KiB) to
+ * the most that fit 2 MiB with the chunk's link: a small run stays small,
+ * and a large one's packets, touched at random, sit on huge pages.
+ */
+#define PKT_CHUNK_FIRST 4096
+#define PKT_CHUNK_MAX ((MEM_HUGE - sizeof(struct pkt)) / sizeof(struct pkt))
 
 struct pkt_chunk {
 	struct pkt_chunk *next;
-	struct pkt p[PKT_CHUNK];
+	struct pkt p[];
 };
 
 struct pkt *pkt_alloc(struct pkt_pool *pool)
@@ -15,13 +23,19 @@ struct pkt *pkt_alloc(struct pkt_pool *pool)
 	struct pkt *p;
 
 	if (!pool->free) {
-		struct pkt_chunk *c = aligned_alloc(64, sizeof(*c));
+		size_t n = pool->cap < PKT_CHUNK_FIRST ? PKT_CHUNK_FIRST : pool->cap;
+		struct pkt_chunk *c;
+
+		if (n > PKT_CHUNK_MAX)
+			n = PKT_CHUNK_MAX;
+		c = mem_zalloc_lines(n + 1, sizeof(struct pkt)); /* the link, then n */
 
 		if (!c)
 			return NULL;
 		c->next = pool->chunks;
 		pool->chunks = c;
-		for (size_t i = 0; i < PKT_CHUNK; i++) {
+		pool->cap += n;
+		for (size_t i = 0; i < n; i++) {
 			c->p[i].next = pool->free;
 			pool->free = &c->p[i];
 		}
@@ -42,4 +56,5 @@ void pkt_pool_destroy(struct pkt_pool *pool)
 		free(c);
 	}
 	pool->free = NULL;
+	pool->cap = 0;
 }

@@ -97,6 +97,7 @@ static inline uint32_t pkt_wire_bytes(const struct pkt *p)
 struct pkt_pool {
 	struct pkt *free;
 	struct pkt_chunk *chunks;
+	uint64_t cap; /* packets in the chunks */
 	uint64_t live, peak;
 };
 

@@ -724,7 +724,7 @@ int sw_new(struct mctx *ctx, const struct sw_params *prm, uint32_t mtu, const st
 	s->ports = ports;
 	s->n_ports = tn->n_ports;
 	/* a port's PGs on lines of their own */
-	s->ps = mctx_zalloc_lines(s->n_ports, sizeof(*s->ps));
+	s->ps = mem_zalloc_lines(s->n_ports, sizeof(*s->ps));
 	/* taus2: small state (24 B a switch), fast, equidistributed (L'Ecuyer 1996) */
 	s->rng = gsl_rng_alloc(gsl_rng_taus2);
 	if (!s->ps || !s->rng) {

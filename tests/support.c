@@ -128,7 +128,7 @@ void rig_init(struct rig *r, struct topo *t)
 	r->q = evq_new();
 	r->ctx.q = r->q;
 	r->ctx.seed = 1;
-	r->ports = mctx_zalloc_lines(t->n_ports, sizeof(*r->ports)); /* as the fabric's */
+	r->ports = mem_zalloc_lines(t->n_ports, sizeof(*r->ports)); /* as the fabric's */
 	cr_assert(r->q && r->ports);
 	cr_assert_eq(topo_routes_build(t, &r->routes), 0);
 	for (uint32_t i = 0; i < t->n_ports; i++) {

@@ -38,6 +38,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/engine/mem.h"
+
 #ifndef EVQ_WHEEL
 #define EVQ_WHEEL 1
 #endif
@@ -519,7 +521,7 @@ static inline void migrate(struct evq *q)
 static void rebuild(struct evq *q, size_t nb, unsigned shift)
 {
 	size_t nsum = (nb + 4095) >> 12, onb = q->nb, first = (size_t)q->cur & (onb - 1);
-	struct evq_timer **bucket = calloc(nb, sizeof(*bucket)), **obucket = q->bucket;
+	struct evq_timer **bucket = mem_zalloc_lines(nb, sizeof(*bucket)), **obucket = q->bucket;
 	uint64_t *bits = calloc(nb / 64, sizeof(*bits)), *sum = calloc(nsum, sizeof(*sum));
 	uint64_t *unsorted = calloc(nb / 64, sizeof(*unsorted));
 	size_t left = q->n_wheel;
@@ -622,7 +624,7 @@ struct evq *evq_new(void)
 	q->window = SHIFT_INIT + 8;
 	if (EVQ_WHEEL) {
 		q->nb = NB_MIN;
-		q->bucket = calloc(q->nb, sizeof(*q->bucket));
+		q->bucket = mem_zalloc_lines(q->nb, sizeof(*q->bucket));
 		q->bits = calloc(q->nb / 64, sizeof(*q->bits));
 		q->unsorted = calloc(q->nb / 64, sizeof(*q->unsorted));
 		q->sum = calloc(1, sizeof(*q->sum));

@@ -1,0 +1,27 @@
+/*
+ * Memory for the large arrays a run walks at random: ports, queue pairs,
+ * packets, the event calendar. A fabric of thousands of hosts touches
+ * hundreds of megabytes of them at random, and with 4 KiB pages nearly
+ * every access also misses the TLB; so an array of 2 MiB or more starts
+ * on a 2 MiB boundary and is advised to the kernel as a candidate for
+ * transparent huge pages (madvise(2) MADV_HUGEPAGE; Linux's
+ * Documentation/admin-guide/mm/transhuge.rst). Where the kernel does not
+ * take the advice, or has no such thing, the memory is the same, only
+ * slower.
+ */
+#ifndef ROCESIM_MEM_H
+#define ROCESIM_MEM_H
+
+#include <stddef.h>
+
+/* The size from which an array is put on huge pages. */
+#define MEM_HUGE ((size_t)2 << 20)
+
+/*
+ * @n (0 counts as 1) zeroed objects of @size bytes, starting on a cache
+ * line (on a huge page boundary from MEM_HUGE bytes on); freed with
+ * free(). NULL when out of memory or when the size does not fit a size_t.
+ */
+void *mem_zalloc_lines(size_t n, size_t size);
+
+#endif
