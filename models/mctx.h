@@ -129,6 +129,7 @@ struct mctx {
 	struct evq *q;
 	uint64_t seed; /* the scenario's: each model seeds its own streams from it */
 	struct pkt_pool pool;
+	struct mem_arena mem; /* switch ports and NICs, freed with the fabric */
 	struct mctx_totals tot;
 	int error; /* the first error inside the loop (negative errno), see mctx_fail */
 	int stop;  /* a model asks the run to end (deadlock.stop_on_detect) */

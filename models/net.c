@@ -284,6 +284,7 @@ void net_free(struct net *n)
 	deadlock_free(n->deadlock);
 	topo_routes_free(n->routes);
 	pkt_pool_destroy(&n->ctx.pool);
+	mem_arena_free(&n->ctx.mem);
 	free(n);
 }
 

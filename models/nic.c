@@ -703,7 +703,7 @@ static const struct port_ops nic_ops = {.next = nic_next, .rx = nic_rx};
 struct nic *nic_new(struct mctx *ctx, const struct nic_params *prm, uint32_t host,
 		    struct port *port, struct flow *flows, const struct nic_ops *ops, void *up)
 {
-	struct nic *n = mem_zalloc_lines(1, sizeof(*n));
+	struct nic *n = mem_arena_lines(&ctx->mem, 1, sizeof(*n)); /* freed with ctx */
 
 	if (!n)
 		return NULL;
@@ -744,7 +744,6 @@ void nic_free(struct nic *n)
 		return;
 	free(n->wait);
 	free(n->qps);
-	free(n);
 }
 
 int nic_open_qp(struct nic *n, struct flow *f)

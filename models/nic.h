@@ -155,6 +155,7 @@ struct nic_ops {
  * @port (already joined to its peer, see port_init). @flows is the
  * fabric's table of QPs, by the id packets carry; @ops (required) with
  * @up is told of every message that arrives. NULL when out of memory.
+ * The NIC's struct is @ctx's (ctx->mem): nic_free frees the rest.
  */
 struct nic *nic_new(struct mctx *ctx, const struct nic_params *prm, uint32_t host,
 		    struct port *port, struct flow *flows, const struct nic_ops *ops, void *up);

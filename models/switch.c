@@ -723,8 +723,8 @@ int sw_new(struct mctx *ctx, const struct sw_params *prm, uint32_t mtu, const st
 	s->node = node;
 	s->ports = ports;
 	s->n_ports = tn->n_ports;
-	/* a port's PGs on lines of their own */
-	s->ps = mem_zalloc_lines(s->n_ports, sizeof(*s->ps));
+	/* a port's PGs on lines of their own; the ports of all switches on few pages */
+	s->ps = mem_arena_lines(&ctx->mem, s->n_ports, sizeof(*s->ps));
 	/* taus2: small state (24 B a switch), fast, equidistributed (L'Ecuyer 1996) */
 	s->rng = gsl_rng_alloc(gsl_rng_taus2);
 	if (!s->ps || !s->rng) {
@@ -794,7 +794,6 @@ void sw_free(struct sw *s)
 {
 	if (!s)
 		return;
-	free(s->ps);
 	if (s->rng)
 		gsl_rng_free(s->rng);
 	free(s);

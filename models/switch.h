@@ -196,6 +196,7 @@ struct sw_ops {
  * joined to their peers (port_init); @routes the fabric's routes; @mtu the
  * traffic's, for the computed headroom. -EINVAL with @d when it does not
  * fit its buffer (sw_buffer_plan: the configuration is wrong), or -ENOMEM.
+ * Its ports' state is @ctx's (ctx->mem), freed with it, not by sw_free.
  */
 int sw_new(struct mctx *ctx, const struct sw_params *prm, uint32_t mtu, const struct topo *t,
 	   const struct topo_routes *routes, uint32_t node, struct port *ports, struct sw **out,

@@ -151,6 +151,7 @@ void rig_run(struct rig *r, simtime_t until)
 void rig_fini(struct rig *r)
 {
 	pkt_pool_destroy(&r->ctx.pool);
+	mem_arena_free(&r->ctx.mem);
 	evq_free(r->q);
 	topo_routes_free(r->routes);
 	free(r->ports);

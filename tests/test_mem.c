@@ -1,5 +1,6 @@
 /* Memory for large arrays: cache-line and huge-page alignment, zeroing,
- * sizes that do not fit; the packet pool's chunks grown on it. */
+ * sizes that do not fit; the arena for small structs; the packet pool's
+ * chunks grown on it. */
 #include <criterion/criterion.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -45,6 +46,41 @@ Test(mem, sizes_beyond_a_size_t_are_refused)
 {
 	cr_assert_null(mem_zalloc_lines(SIZE_MAX / 2, 4));
 	cr_assert_null(mem_zalloc_lines(1, SIZE_MAX - 100));
+}
+
+Test(mem, an_arena_hands_out_zeroed_lines_in_order_within_a_huge_page)
+{
+	struct mem_arena a = {0};
+	unsigned char *p = mem_arena_lines(&a, 3, 40), *q = mem_arena_lines(&a, 1, 64);
+	unsigned char *r = mem_arena_lines(&a, 0, 1);
+
+	cr_assert_not_null(p);
+	cr_assert_eq((uintptr_t)p % 64, 0);
+	cr_assert_eq(q, p + 128); /* 120 bytes take two lines */
+	cr_assert_eq(r, q + 64);
+	cr_assert_eq((uintptr_t)p / MEM_HUGE, (uintptr_t)r / MEM_HUGE); /* one block */
+	cr_assert(all_zero(p, 256));
+	mem_arena_free(&a);
+	cr_assert_null(a.blocks);
+	cr_assert_eq(a.left, 0);
+}
+
+Test(mem, an_arena_starts_new_blocks_and_takes_what_exceeds_one)
+{
+	struct mem_arena a = {0};
+	size_t big = 3 * MEM_HUGE;
+	unsigned char *p = mem_arena_lines(&a, 1, 64), *q = mem_arena_lines(&a, big, 1), *r;
+
+	cr_assert_not_null(p);
+	cr_assert_not_null(q);
+	cr_assert_eq((uintptr_t)q % 64, 0);
+	cr_assert(all_zero(q, big));
+	q[big - 1] = 1;		     /* the whole size is there (ASan checks) */
+	for (int i = 0; i < 40; i++) /* 40 x 100 KB: more blocks of 2 MiB */
+		cr_assert_not_null(r = mem_arena_lines(&a, 1000, 100));
+	r[100000 - 1] = 1;
+	cr_assert_null(mem_arena_lines(&a, SIZE_MAX / 2, 4));
+	mem_arena_free(&a); /* LeakSanitizer sees every block freed */
 }
 
 Test(mem, the_packet_pool_grows_by_doubling_chunks_up_to_two_mib)

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "sim/engine/evq.h"
+#include "sim/engine/mem.h"
 
 struct bench {
 	struct evq *q;
@@ -47,7 +48,8 @@ int main(int argc, char **argv)
 	printf("%-10s %12s\n", "pending", "Mops/s");
 	for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
 		struct bench b = {.q = evq_new(), .r = gsl_rng_alloc(gsl_rng_taus2)};
-		struct evq_timer *t = calloc(sizes[k], sizeof(*t));
+		/* in one array on huge pages, as the models' ports and QPs hold theirs */
+		struct evq_timer *t = mem_zalloc_lines(sizes[k], sizeof(*t));
 		double t0;
 
 		if (!b.q || !b.r || !t)

@@ -1,4 +1,5 @@
-/* Memory for large arrays on cache lines and huge pages (see mem.h). */
+/* Memory for large arrays, and an arena for small hot structs, on cache
+ * lines and huge pages (see mem.h). */
 #define _DEFAULT_SOURCE /* madvise */
 #include "sim/engine/mem.h"
 
@@ -28,4 +29,51 @@ void *mem_zalloc_lines(size_t n, size_t size)
 #endif
 	memset(p, 0, bytes);
 	return p;
+}
+
+/* A block's first line: the link to the one before. */
+struct mem_block {
+	struct mem_block *next;
+};
+
+#define LINE ((size_t)64)
+
+void *mem_arena_lines(struct mem_arena *a, size_t n, size_t size)
+{
+	size_t bytes;
+	void *p;
+
+	if (!n)
+		n = 1;
+	if (__builtin_mul_overflow(n, size, &bytes) || bytes > SIZE_MAX - MEM_HUGE)
+		return NULL;
+	bytes = (bytes + LINE - 1) & ~(LINE - 1);
+	if (bytes > a->left) {
+		/* a new block (what the last one had left stays unused) */
+		size_t block = bytes + LINE > MEM_HUGE ? bytes + LINE : MEM_HUGE;
+		struct mem_block *b = mem_zalloc_lines(1, block);
+
+		if (!b)
+			return NULL;
+		b->next = a->blocks;
+		a->blocks = b;
+		a->next = (char *)b + LINE;
+		a->left = block - LINE;
+	}
+	p = a->next;
+	a->next += bytes;
+	a->left -= bytes;
+	return p;
+}
+
+void mem_arena_free(struct mem_arena *a)
+{
+	while (a->blocks) {
+		struct mem_block *b = a->blocks;
+
+		a->blocks = b->next;
+		free(b);
+	}
+	a->next = NULL;
+	a->left = 0;
 }

@@ -24,4 +24,23 @@
  */
 void *mem_zalloc_lines(size_t n, size_t size);
 
+/*
+ * An arena of such memory for the many small hot structs of a fabric (a
+ * switch's ports, a NIC): carved in order from zeroed blocks of 2 MiB on
+ * huge pages, so that thousands of them share a few pages instead of a
+ * few thousand; all freed at once. Zero-initialize it.
+ */
+struct mem_block;
+struct mem_arena {
+	struct mem_block *blocks;
+	char *next;  /* the newest block's free space */
+	size_t left; /* ... and its size */
+};
+
+/* @n (0 counts as 1) zeroed objects of @size bytes from @a, starting on a
+ * cache line; NULL when out of memory. Not freed alone. */
+void *mem_arena_lines(struct mem_arena *a, size_t n, size_t size);
+/* Free all that @a handed out; @a is empty again. */
+void mem_arena_free(struct mem_arena *a);
+
 #endif
