@@ -65,6 +65,7 @@ void port_kick(struct port *p)
 	if (!pkt)
 		return;
 	p->tx_pkt = pkt;
+	p->tx_done.arg = (uint64_t)(uintptr_t)pkt; /* for the queue to prefetch (evq.h) */
 	t = simtime_tx(pkt_wire_bytes(pkt), p->rate_bps);
 	p->busy_time += t;
 	mctx_arm(p->ctx, &p->tx_done, evq_now(p->ctx->q) + t);

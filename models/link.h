@@ -93,7 +93,8 @@ struct port {
 	struct pktq wire; /* the wire towards the peer */
 	/* a timer a line each (the queue reads and writes it); arrive's arg
 	 * is the peer, so an arrival reads no other line of this port than
-	 * the wire's */
+	 * the wire's; tx_done's is the packet being sent; the queue
+	 * prefetches both an event ahead */
 	struct evq_timer tx_done __attribute__((aligned(64)));
 	struct evq_timer arrive;
 

@@ -28,6 +28,8 @@ struct evq_timer {
 	uint64_t key;    /* orders equal times (evq_key) */
 	evq_fn fn;
 	void *obj;
+	/* passed to fn; when it holds an address, the queue prefetches it as
+	 * the event before this one runs (see evq.c: take_first) */
 	uint64_t arg;
 	struct evq_timer *next, *prev; /* its bucket's list, while in the calendar */
 	uint32_t slot;   /* far heap position + 1; 0 when not in the heap */
