@@ -49,8 +49,10 @@ void *mem_arena_lines(struct mem_arena *a, size_t n, size_t size)
 		return NULL;
 	bytes = (bytes + LINE - 1) & ~(LINE - 1);
 	if (bytes > a->left) {
-		/* a new block (what the last one had left stays unused) */
-		size_t block = bytes + LINE > MEM_HUGE ? bytes + LINE : MEM_HUGE;
+		/* a new block (what the last one had left stays unused); the
+		 * first one small, so that a small fabric stays small */
+		size_t chunk = a->blocks ? MEM_HUGE : MEM_HUGE / 8;
+		size_t block = bytes + LINE > chunk ? bytes + LINE : chunk;
 		struct mem_block *b = mem_zalloc_lines(1, block);
 
 		if (!b)

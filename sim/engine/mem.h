@@ -27,8 +27,8 @@ void *mem_zalloc_lines(size_t n, size_t size);
 /*
  * An arena of such memory for the many small hot structs of a fabric (a
  * switch's ports, a NIC): carved in order from zeroed blocks of 2 MiB on
- * huge pages, so that thousands of them share a few pages instead of a
- * few thousand; all freed at once. Zero-initialize it.
+ * huge pages (the first 256 KiB), so that thousands of them share a few
+ * pages instead of a few thousand; all freed at once. Zero-initialize it.
  */
 struct mem_block;
 struct mem_arena {
