@@ -1,22 +1,13 @@
 /* Packets: the pool behind pkt_alloc, grown in chunks, freed at the end. */
 #include "models/packet.h"
 
-#include <stdlib.h>
-
-#include "sim/engine/mem.h"
-
 /*
  * The pool grows by chunks that double, from 4,096 packets (256 KiB) to
- * the most that fit 2 MiB with the chunk's link: a small run stays small,
- * and a large one's packets, touched at random, sit on huge pages.
+ * what fits a 2 MiB block of its arena: a small run stays small, and a
+ * large one's packets, touched at random, sit on huge pages.
  */
 #define PKT_CHUNK_FIRST 4096
 #define PKT_CHUNK_MAX ((MEM_HUGE - sizeof(struct pkt)) / sizeof(struct pkt))
-
-struct pkt_chunk {
-	struct pkt_chunk *next;
-	struct pkt p[];
-};
 
 struct pkt *pkt_alloc(struct pkt_pool *pool)
 {
@@ -24,20 +15,17 @@ struct pkt *pkt_alloc(struct pkt_pool *pool)
 
 	if (!pool->free) {
 		size_t n = pool->cap < PKT_CHUNK_FIRST ? PKT_CHUNK_FIRST : pool->cap;
-		struct pkt_chunk *c;
+		struct pkt *c;
 
 		if (n > PKT_CHUNK_MAX)
 			n = PKT_CHUNK_MAX;
-		c = mem_zalloc_lines(n + 1, sizeof(struct pkt)); /* the link, then n */
-
+		c = mem_arena_lines(&pool->mem, n, sizeof(*c));
 		if (!c)
 			return NULL;
-		c->next = pool->chunks;
-		pool->chunks = c;
 		pool->cap += n;
 		for (size_t i = 0; i < n; i++) {
-			c->p[i].next = pool->free;
-			pool->free = &c->p[i];
+			c[i].next = pool->free;
+			pool->free = &c[i];
 		}
 	}
 	p = pool->free;
@@ -49,12 +37,7 @@ struct pkt *pkt_alloc(struct pkt_pool *pool)
 
 void pkt_pool_destroy(struct pkt_pool *pool)
 {
-	while (pool->chunks) {
-		struct pkt_chunk *c = pool->chunks;
-
-		pool->chunks = c->next;
-		free(c);
-	}
+	mem_arena_free(&pool->mem);
 	pool->free = NULL;
 	pool->cap = 0;
 }

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sim/engine/mem.h"
 #include "sim/engine/simtime.h"
 
 #define PKT_HEADER_BYTES 62
@@ -96,8 +97,8 @@ static inline uint32_t pkt_wire_bytes(const struct pkt *p)
 
 struct pkt_pool {
 	struct pkt *free;
-	struct pkt_chunk *chunks;
-	uint64_t cap; /* packets in the chunks */
+	struct mem_arena mem; /* the chunks */
+	uint64_t cap;	      /* packets in them */
 	uint64_t live, peak;
 };
 
