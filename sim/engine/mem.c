@@ -8,14 +8,23 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#define LINE ((size_t)64)
+
+/* The bytes of @n (0 counts as 1) objects of @size in @bytes; 0 when
+ * they do not fit a size_t with room to round up to MEM_HUGE. */
+static int size_fits(size_t n, size_t size, size_t *bytes)
+{
+	if (__builtin_mul_overflow(n ? n : 1, size, bytes))
+		return 0;
+	return *bytes <= SIZE_MAX - MEM_HUGE;
+}
+
 void *mem_zalloc_lines(size_t n, size_t size)
 {
-	size_t align = 64, bytes;
+	size_t align = LINE, bytes;
 	void *p;
 
-	if (!n)
-		n = 1;
-	if (__builtin_mul_overflow(n, size, &bytes) || bytes > SIZE_MAX - MEM_HUGE)
+	if (!size_fits(n, size, &bytes))
 		return NULL;
 	if (bytes >= MEM_HUGE)
 		align = MEM_HUGE;
@@ -36,16 +45,12 @@ struct mem_block {
 	struct mem_block *next;
 };
 
-#define LINE ((size_t)64)
-
 void *mem_arena_lines(struct mem_arena *a, size_t n, size_t size)
 {
 	size_t bytes;
 	void *p;
 
-	if (!n)
-		n = 1;
-	if (__builtin_mul_overflow(n, size, &bytes) || bytes > SIZE_MAX - MEM_HUGE)
+	if (!size_fits(n, size, &bytes))
 		return NULL;
 	bytes = (bytes + LINE - 1) & ~(LINE - 1);
 	if (bytes > a->left) {
