@@ -49,7 +49,7 @@ void port_init(struct port *p, struct mctx *ctx, uint32_t id, uint64_t rate_bps,
 void port_connect(struct port *p, struct port *peer)
 {
 	p->peer = peer;
-	p->arrive.arg = (uint64_t)(uintptr_t)peer;
+	p->arrive.obj = peer; /* on_arrive works on the receiving end */
 }
 
 void port_kick(struct port *p)
@@ -115,11 +115,25 @@ static void lose(struct port *p, struct pkt *pkt)
  */
 static void wire_push(struct port *p, struct pkt *pkt)
 {
-	if (!p->wire.head)
+	pkt->next = NULL;
+	if (!port_wire_head(p)) {
+		p->arrive.arg = (uint64_t)(uintptr_t)pkt;
 		mctx_arm(p->ctx, &p->arrive, pkt->t);
-	else
-		p->wire.tail->t = pkt->t;
-	pktq_push(&p->wire, pkt);
+	} else {
+		p->wire_tail->t = pkt->t;
+		p->wire_tail->next = pkt;
+	}
+	p->wire_tail = pkt;
+}
+
+/* Take the wire's head off (it arrived, or is lost). */
+static struct pkt *wire_pop(struct port *p)
+{
+	struct pkt *pkt = port_wire_head(p);
+
+	if (pkt)
+		p->arrive.arg = (uint64_t)(uintptr_t)pkt->next;
+	return pkt;
 }
 
 /* The last bit left: the packet propagates; the transmitter takes the next. */
@@ -294,14 +308,20 @@ static void pause_rx(struct port *p, struct pkt *pkt)
 	pkt_free(&p->ctx->pool, pkt);
 }
 
-/* The head of the wire reached the peer. */
+/*
+ * The head of the wire reached the peer. The timer is the sending end's,
+ * its obj the receiving end (port_connect) and its arg the head: what an
+ * arrival reads is the timer, the packet (which the queue prefetched) and
+ * the receiving port, and no line of the sender's but the timer's.
+ */
 static void on_arrive(void *obj, uint64_t arg)
 {
-	struct port *p = obj;
-	struct port *peer = (struct port *)(uintptr_t)arg; /* p->peer (port_connect) */
-	struct pkt *pkt = pktq_pop(&p->wire);
+	struct port *peer = obj;
+	struct port *p = peer->peer;
+	struct pkt *pkt = (struct pkt *)(uintptr_t)arg;
 
-	if (p->wire.head) /* the next one's arrival (on_tx_done); both ends share ctx */
+	p->arrive.arg = (uint64_t)(uintptr_t)pkt->next;
+	if (pkt->next) /* the next one's arrival (wire_push); both ends share ctx */
 		mctx_arm(peer->ctx, &p->arrive, pkt->t);
 	peer->rx_packets++;
 	peer->rx_bytes += pkt->frame;
@@ -317,7 +337,7 @@ static void down_one(struct port *p)
 
 	p->up = 0;
 	evq_cancel(p->ctx->q, &p->arrive);
-	while ((pkt = pktq_pop(&p->wire)))
+	while ((pkt = wire_pop(p)))
 		lose(p, pkt);
 	while ((pkt = pktq_pop(&p->ctrl)))
 		lose(p, pkt);
@@ -334,7 +354,7 @@ uint64_t port_inflight_payload(const struct port *p)
 {
 	uint64_t b = p->tx_pkt ? p->tx_pkt->payload : 0;
 
-	for (const struct pkt *k = p->wire.head; k; k = k->next)
+	for (const struct pkt *k = port_wire_head(p); k; k = k->next)
 		b += k->payload;
 	for (int i = 0; i < PKT_PRIORITIES; i++)
 		for (const struct pkt *k = p->queue[i].q.head; k; k = k->next)

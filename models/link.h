@@ -90,11 +90,13 @@ struct port {
 	uint64_t tx_packets, tx_bytes;
 	simtime_t busy_time;
 	struct pktq ctrl; /* PAUSE frames waiting to go out */
-	struct pktq wire; /* the wire towards the peer */
-	/* a timer a line each (the queue reads and writes it); arrive's arg
-	 * is the peer, so an arrival reads no other line of this port than
-	 * the wire's; tx_done's is the packet being sent; the queue
-	 * prefetches both an event ahead */
+	/* the wire towards the peer, a FIFO: its head is arrive.arg (see
+	 * port_wire_head), its last wire_tail (stale once the wire empties) */
+	struct pkt *wire_tail;
+	/* a timer a line each (the queue reads and writes it); tx_done's
+	 * arg is the packet being sent; arrive's obj is the peer and its arg
+	 * the wire's head, so an arrival reads no other line of this port
+	 * than the timer's; the queue prefetches the arg an event ahead */
 	struct evq_timer tx_done __attribute__((aligned(64)));
 	struct evq_timer arrive;
 
@@ -113,6 +115,12 @@ struct port {
 void port_init(struct port *p, struct mctx *ctx, uint32_t id, uint64_t rate_bps, simtime_t delay);
 /* @p's far end is @peer (one direction: each end is connected to the other). */
 void port_connect(struct port *p, struct port *peer);
+/* The first packet on @p's wire (the next to reach the peer), or NULL. */
+static inline struct pkt *port_wire_head(const struct port *p)
+{
+	return (struct pkt *)(uintptr_t)p->arrive.arg;
+}
+
 /* Start transmitting if idle and there is something to send. */
 void port_kick(struct port *p);
 /* Queue a PFC frame for @prio: @quanta 0 is a RESUME. 0 or -ENOMEM. */
