@@ -318,9 +318,9 @@ static void on_arrive(void *obj, uint64_t arg)
 {
 	struct port *peer = obj;
 	struct port *p = peer->peer;
-	struct pkt *pkt = (struct pkt *)(uintptr_t)arg;
+	struct pkt *pkt = wire_pop(p); /* arg: the queue prefetched it */
 
-	p->arrive.arg = (uint64_t)(uintptr_t)pkt->next;
+	(void)arg;
 	if (pkt->next) /* the next one's arrival (wire_push); both ends share ctx */
 		mctx_arm(peer->ctx, &p->arrive, pkt->t);
 	peer->rx_packets++;
