@@ -182,6 +182,11 @@ uint64_t sw_local_headroom(const struct sw_params *p, uint32_t local_port, uint3
  * @rate_bps: its own or the switch's, with its speed's by_speed entry over them. */
 void sw_local_pfc(const struct sw_params *p, uint32_t local_port, uint64_t rate_bps,
 		  struct sw_pfc *out);
+/* The settings port @local_port of a switch under @p has of its own
+ * (sw_params.port_params), or NULL: it takes the switch's. */
+const struct sw_port_params *sw_port_own(const struct sw_params *p, uint32_t local_port);
+/* The lossless priorities of port @local_port of a switch under @p, with PFC on. */
+uint8_t sw_local_lossless(const struct sw_params *p, uint32_t local_port);
 /* The RED/ECN settings of an egress port whose link runs at @rate_bps. */
 void sw_local_ecn(const struct sw_params *p, uint64_t rate_bps, struct sw_ecn *out);
 /* What a switch reports upwards; the fabric fills it in (net.c). */
