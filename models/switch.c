@@ -14,17 +14,25 @@
 #include "models/link.h"
 #include "models/mctx.h"
 
-/* DWRR: the smallest weight gets one maximum-size frame per round. */
-#define SW_DWRR_UNIT 4200
-
 struct sw;
 
-/* An ingress PG's occupancy: what admitting and freeing a packet touch,
- * one cache line (its PAUSE refresh apart: sw_pg_refresh). */
+/*
+ * An ingress PG's occupancy and its peaks: all that admitting and freeing
+ * a packet read and write of the port it came in by, one cache line (its
+ * PAUSE refresh apart: sw_pg_refresh). The port's settings are its
+ * switch's shared copy (sw_port_cfg), so that forwarding a packet reads
+ * no other line of its ingress port's state.
+ */
 struct sw_pg {
-	struct sw_pg_stats st;
+	uint64_t bytes;    /* min + shared + headroom now */
+	uint64_t headroom; /* headroom bytes now */
 	uint64_t min_used, shared_used;
+	uint64_t peak_bytes, peak_headroom;
+	uint64_t lossless_drops;
+	uint32_t version; /* counts changes of its bytes (sw_port_version) */
+	uint8_t xoff;     /* PAUSE asserted upstream now */
 } __attribute__((aligned(64)));
+_Static_assert(sizeof(struct sw_pg) == 64, "a PG is one line");
 
 /* A PG's PAUSE re-sent while XOFF: its timer, and whose it is. */
 struct sw_pg_refresh {
@@ -44,28 +52,18 @@ struct sw_wd {
 	simtime_t storm_since; /* when the storm was declared */
 };
 
+/* A switch port's state; its settings are in sw_port_cfg. */
 struct sw_port {
-	/* what forwarding reads of every arriving packet, pfc_at's first fields too: a line */
-	uint64_t in_used;  /* all PGs of this ingress port, headroom included */
-	uint64_t headroom; /* per lossless PG of this port */
-	const struct sw_pfc *pfc;  /* thresholds of its lossless PGs (&pfc_at) */
-	const uint8_t *dscp_to_tc; /* classes what arrives on it */
-	uint32_t version; /* counts changes of its ingress PGs (port.qversion: queues) */
-	uint8_t lossless; /* its lossless priorities with PFC on */
-	uint8_t storm;    /* its queues the PFC watchdog holds as stormed (wd[].storm) */
-	/* its settings: the switch's, or its own (sw_params.port_params),
-	 * with its speed's (sw_params.by_speed) over them */
-	struct sw_pfc pfc_at;
-	enum sw_sched sched __attribute__((aligned(64))); /* with ecn, what leaving reads: a line */
-	struct sw_ecn ecn; /* RED on its egress queues */
-	uint32_t quantum[PKT_PRIORITIES];
 	struct sw_pg pg[PKT_PRIORITIES];
+	/* all PGs of this ingress port, headroom included: kept only under a
+	 * per-port cap (sw_params.per_port), the PGs' sum otherwise */
+	uint64_t in_used;
+	uint8_t storm; /* its queues the PFC watchdog holds as stormed (wd[].storm) */
+	uint8_t rr, credited;
+	uint32_t deficit[PKT_PRIORITIES];
 	struct sw_pg_refresh refresh[PKT_PRIORITIES];
 	struct sw_wd wd[PKT_PRIORITIES];
-	uint32_t deficit[PKT_PRIORITIES];
-	uint8_t rr, credited;
 };
-_Static_assert(offsetof(struct sw_port, pfc_at.enabled) < 64, "XOFF settings on the first line");
 
 struct sw {
 	struct mctx *ctx;
@@ -77,15 +75,25 @@ struct sw {
 	struct port *ports; /* the node's ports */
 	uint32_t n_ports;
 	struct sw_port *ps;
+	/* the ports' settings: one copy of each distinct one (few: a switch's
+	 * ports of one speed and cable share theirs), port i's is cfg[cfg_ix[i]] */
+	const struct sw_port_cfg *cfg;
+	const uint16_t *cfg_ix;
 	struct sw_counters c;
 	uint8_t enqueue_ecn; /* some port marks at enqueue: forwarding need not look otherwise */
 	gsl_rng *rng;        /* its own stream (RED marking), seeded from its node */
 };
 
-/* Whether class @tc is lossless on port @ps (PGs in, queues out). */
-static int is_lossless(const struct sw_port *ps, uint8_t tc)
+/* The settings of port @port of @s. */
+static const struct sw_port_cfg *cfg_of(const struct sw *s, uint32_t port)
 {
-	return (ps->lossless >> tc) & 1;
+	return &s->cfg[s->cfg_ix[port]];
+}
+
+/* Whether class @tc is lossless on a port of settings @pc (PGs in, queues out). */
+static int is_lossless(const struct sw_port_cfg *pc, uint8_t tc)
+{
+	return (pc->lossless >> tc) & 1;
 }
 
 /*
@@ -100,7 +108,7 @@ static void drop_as(struct sw *s, struct port_qcount *qc, struct pkt *pkt, int l
 	qc->drop_bytes += pkt->frame;
 	s->c.drops++;
 	s->c.drop_bytes += pkt->frame;
-	if (lossless_loss && is_lossless(&s->ps[pkt->in_port], pkt->prio)) {
+	if (lossless_loss && is_lossless(cfg_of(s, pkt->in_port), pkt->prio)) {
 		s->c.lossless_drops++;
 		c->tot.lossless_drops++;
 	}
@@ -186,14 +194,14 @@ static void on_refresh(void *obj, uint64_t arg)
 	struct sw_pg_refresh *r = obj;
 
 	(void)arg;
-	if (r->sw->ps[r->port].pg[r->prio].st.xoff)
+	if (r->sw->ps[r->port].pg[r->prio].xoff)
 		pause_and_refresh(r->sw, r->port, r->prio, PFC_EV_REFRESH);
 }
 
 /* PG @prio of ingress port @port pauses its sender. */
 static void xoff(struct sw *s, uint32_t port, uint8_t prio)
 {
-	s->ps[port].pg[prio].st.xoff = 1;
+	s->ps[port].pg[prio].xoff = 1;
 	pause_and_refresh(s, port, prio, PFC_EV_XOFF);
 }
 
@@ -204,9 +212,9 @@ static void maybe_xon(struct sw *s, uint32_t port, uint8_t prio)
 	struct sw_port *ps = &s->ps[port];
 	struct sw_pg *pg = &ps->pg[prio];
 
-	if (pg->st.headroom || pg->shared_used > xon_limit(s, ps->pfc))
+	if (pg->headroom || pg->shared_used > xon_limit(s, &cfg_of(s, port)->pfc))
 		return;
-	pg->st.xoff = 0;
+	pg->xoff = 0;
 	evq_cancel(s->ctx->q, &ps->refresh[prio].timer);
 	send_pause(s, port, prio, 0, PFC_EV_XON);
 }
@@ -246,7 +254,7 @@ static void ecn_mark(struct sw *s, const struct sw_ecn *e, struct port_qcount *q
 
 /* Charge @pkt to its ingress PG; 0 if admitted, -ENOBUFS if it must be
  * dropped. */
-static int admit(struct sw *s, struct sw_port *ps, struct pkt *pkt)
+static int admit(struct sw *s, struct sw_port *ps, const struct sw_port_cfg *pc, struct pkt *pkt)
 {
 	const struct sw_params *prm = s->prm;
 	struct sw_pg *pg = &ps->pg[pkt->prio];
@@ -254,19 +262,19 @@ static int admit(struct sw *s, struct sw_port *ps, struct pkt *pkt)
 
 	if (prm->per_port && ps->in_used + b > prm->per_port)
 		return -ENOBUFS;
-	if (!is_lossless(ps, pkt->prio)) {
+	if (!is_lossless(pc, pkt->prio)) {
 		if (s->c.shared_used + b > s->c.shared_size)
 			return -ENOBUFS;
 		pkt->acct = PKT_ACCT_SHARED;
 	} else if (pg->min_used + b <= prm->pg_min) {
 		pkt->acct = PKT_ACCT_MIN;
-	} else if (!pg->st.xoff && pg->shared_used + b <= xoff_limit(s, ps->pfc) &&
+	} else if (!pg->xoff && pg->shared_used + b <= xoff_limit(s, &pc->pfc) &&
 		   s->c.shared_used + b <= s->c.shared_size) {
 		pkt->acct = PKT_ACCT_SHARED;
 	} else {
-		if (!pg->st.xoff)
+		if (!pg->xoff)
 			xoff(s, pkt->in_port, pkt->prio); /* this packet crosses the limit */
-		if (pg->st.headroom + b > ps->headroom ||
+		if (pg->headroom + b > pc->headroom ||
 		    (prm->headroom_pool && s->c.headroom_used + b > prm->headroom_pool)) {
 			/* an empty PG must not stay paused */
 			maybe_xon(s, pkt->in_port, pkt->prio);
@@ -285,19 +293,20 @@ static int admit(struct sw *s, struct sw_port *ps, struct pkt *pkt)
 			s->c.shared_peak = s->c.shared_used;
 		break;
 	default:
-		pg->st.headroom += b;
+		pg->headroom += b;
 		s->c.headroom_used += b;
-		if (pg->st.headroom > pg->st.peak_headroom)
-			pg->st.peak_headroom = pg->st.headroom;
+		if (pg->headroom > pg->peak_headroom)
+			pg->peak_headroom = pg->headroom;
 		if (s->c.headroom_used > s->c.headroom_peak)
 			s->c.headroom_peak = s->c.headroom_used;
 		break;
 	}
-	ps->in_used += b;
-	ps->version++;
-	pg->st.bytes += b;
-	if (pg->st.bytes > pg->st.peak_bytes)
-		pg->st.peak_bytes = pg->st.bytes;
+	if (prm->per_port)
+		ps->in_used += b;
+	pg->version++;
+	pg->bytes += b;
+	if (pg->bytes > pg->peak_bytes)
+		pg->peak_bytes = pg->bytes;
 	return 0;
 }
 
@@ -313,21 +322,22 @@ static void sw_sent(struct port *out, struct pkt *pkt)
 	struct sw_pg *pg = &ps->pg[pkt->prio];
 	uint64_t b = pkt->frame;
 
-	ps->in_used -= b;
-	ps->version++;
-	pg->st.bytes -= b;
+	if (s->prm->per_port)
+		ps->in_used -= b;
+	pg->version++;
+	pg->bytes -= b;
 	if (pkt->acct == PKT_ACCT_MIN) {
 		pg->min_used -= b;
 	} else {
-		uint64_t h = pg->st.headroom < b ? pg->st.headroom : b;
+		uint64_t h = pg->headroom < b ? pg->headroom : b;
 
-		pg->st.headroom -= h;
+		pg->headroom -= h;
 		s->c.headroom_used -= h;
 		pg->shared_used -= b - h;
 		s->c.shared_used -= b - h;
 	}
 	pkt->acct = PKT_ACCT_NONE;
-	if (pg->st.xoff && is_lossless(ps, pkt->prio))
+	if (pg->xoff && is_lossless(cfg_of(s, pkt->in_port), pkt->prio))
 		maybe_xon(s, pkt->in_port, pkt->prio);
 }
 
@@ -339,10 +349,11 @@ static void sw_rx(struct port *in, struct pkt *pkt)
 	struct port *out;
 	struct port_queue *pq;
 	struct sw_port *ps = &s->ps[in->local];
+	const struct sw_port_cfg *pc = cfg_of(s, in->local);
 
 	/* the port it came in by classes it, and answers for its loss */
 	pkt->in_port = (uint16_t)in->local;
-	pkt->prio = ps->dscp_to_tc[pkt->dscp];
+	pkt->prio = pc->dscp_to_tc[pkt->dscp];
 	hops = topo_next_hops(s->routes, s->node, pkt->dst, &count);
 	if (!count) {
 		drop_unroutable(s, &in->qcount[pkt->prio], pkt);
@@ -362,14 +373,14 @@ static void sw_rx(struct port *in, struct pkt *pkt)
 		drop(s, &out->qcount[pkt->prio], pkt);
 		return;
 	}
-	if (admit(s, ps, pkt)) {
-		if (is_lossless(ps, pkt->prio))
-			ps->pg[pkt->prio].st.lossless_drops++;
+	if (admit(s, ps, pc, pkt)) {
+		if (is_lossless(pc, pkt->prio))
+			ps->pg[pkt->prio].lossless_drops++;
 		drop(s, &out->qcount[pkt->prio], pkt);
 		return;
 	}
-	if (s->enqueue_ecn && s->ps[out->local].ecn.enabled && s->ps[out->local].ecn.at_enqueue)
-		ecn_mark(s, &s->ps[out->local].ecn, &out->qcount[pkt->prio], pkt, pq->bytes);
+	if (s->enqueue_ecn && cfg_of(s, out->local)->ecn.enabled && cfg_of(s, out->local)->ecn.at_enqueue)
+		ecn_mark(s, &cfg_of(s, out->local)->ecn, &out->qcount[pkt->prio], pkt, pq->bytes);
 	out->queued_bytes += pkt->frame;
 	out->qversion++;
 	pq->bytes += pkt->frame;
@@ -382,14 +393,15 @@ static void sw_rx(struct port *in, struct pkt *pkt)
 
 /* ---- egress -------------------------------------------------------------------- */
 
-static int pick_dwrr(struct sw_port *ps, const struct port *p, uint8_t avail)
+static int pick_dwrr(struct sw_port *ps, const struct sw_port_cfg *pc, const struct port *p,
+		     uint8_t avail)
 {
 	for (int i = 0; i <= 2 * PKT_PRIORITIES; i++) {
 		uint8_t q = ps->rr;
 
 		if (avail & (1u << q)) {
 			if (!ps->credited) {
-				ps->deficit[q] += ps->quantum[q];
+				ps->deficit[q] += pc->quantum[q];
 				ps->credited = 1;
 			}
 			if (p->queue[q].q.head->frame <= ps->deficit[q]) {
@@ -408,7 +420,7 @@ static int pick_dwrr(struct sw_port *ps, const struct port *p, uint8_t avail)
 static struct pkt *sw_next(struct port *p)
 {
 	struct sw *s = p->owner;
-	struct sw_port *ps = &s->ps[p->local];
+	const struct sw_port_cfg *pc = cfg_of(s, p->local);
 	uint8_t avail = p->nonempty & (uint8_t)~p->paused;
 	uint8_t strict;
 	struct port_queue *pq;
@@ -417,16 +429,18 @@ static struct pkt *sw_next(struct port *p)
 
 	if (!avail)
 		return NULL;
-	strict = ps->sched == SW_SCHED_STRICT ? avail : avail & (1u << s->prm->cnp_priority);
+	strict = pc->sched == SW_SCHED_STRICT ? avail : avail & (1u << s->prm->cnp_priority);
 	if (strict)
 		prio = 31 - __builtin_clz(strict);
 	else
-		prio = pick_dwrr(ps, p, avail);
+		prio = pick_dwrr(&s->ps[p->local], pc, p, avail);
 	pq = &p->queue[prio];
 	pkt = pktq_pop(&pq->q);
 	if (!pq->q.head) {
 		p->nonempty &= (uint8_t)~(1u << prio);
-		ps->deficit[prio] = 0;
+		/* DWRR's deficit of an empty queue (strict never reads it) */
+		if (pc->sched == SW_SCHED_DWRR)
+			s->ps[p->local].deficit[prio] = 0;
 	}
 	pq->bytes -= pkt->frame;
 	pq->tx_packets++;
@@ -434,8 +448,8 @@ static struct pkt *sw_next(struct port *p)
 	pq->tx_bytes += pkt->frame;
 	p->queued_bytes -= pkt->frame;
 	p->qversion++;
-	if (ps->ecn.enabled && !ps->ecn.at_enqueue)
-		ecn_mark(s, &ps->ecn, &p->qcount[prio], pkt, pq->bytes);
+	if (pc->ecn.enabled && !pc->ecn.at_enqueue)
+		ecn_mark(s, &pc->ecn, &p->qcount[prio], pkt, pq->bytes);
 	return pkt;
 }
 
@@ -528,7 +542,7 @@ static void sw_pause_rx(struct port *p, uint8_t prio, uint32_t quanta)
 	struct sw *s = p->owner;
 	struct sw_wd *wd = &s->ps[p->local].wd[prio];
 
-	if (!s->prm->wd.enabled || !is_lossless(&s->ps[p->local], prio))
+	if (!s->prm->wd.enabled || !is_lossless(cfg_of(s, p->local), prio))
 		return;
 	wd->last_rx = evq_now(s->ctx->q);
 	if (quanta && !wd->storm && !evq_pending(s->ctx->q, &wd->detect))
@@ -543,6 +557,41 @@ static const struct port_ops sw_ops = {
 };
 
 /* ---- life cycle ---------------------------------------------------------------------- */
+
+/*
+ * The settings of each port of @s (sw_local_port), one copy of each
+ * distinct one on the context's arena; 0 or -ENOMEM.
+ */
+static int port_settings(struct sw *s, const struct sw_params *prm, uint32_t mtu,
+			 const struct topo *t, const struct topo_node *tn)
+{
+	struct sw_port_cfg *all = calloc(s->n_ports ? s->n_ports : 1, sizeof(*all)), *cfg;
+	uint16_t *ix = mem_arena_lines(&s->ctx->mem, s->n_ports, sizeof(*ix));
+	uint32_t n = 0;
+
+	if (!all || !ix) {
+		free(all);
+		return -ENOMEM;
+	}
+	for (uint32_t i = 0; i < s->n_ports; i++) {
+		const struct topo_link *l = &t->links[t->ports[tn->first_port + i].link];
+		uint32_t k = 0;
+
+		sw_local_port(prm, i, mtu, l, &all[n]);
+		while (k < n && !sw_port_cfg_same(&all[k], &all[n]))
+			k++;
+		ix[i] = (uint16_t)k; /* a switch has at most 2^16 ports (pkt.in_port) */
+		n += k == n;
+		s->enqueue_ecn |= all[k].ecn.enabled && all[k].ecn.at_enqueue;
+	}
+	cfg = mem_arena_lines(&s->ctx->mem, n, sizeof(*cfg));
+	if (cfg)
+		memcpy(cfg, all, n * sizeof(*cfg));
+	free(all);
+	s->cfg = cfg;
+	s->cfg_ix = ix;
+	return cfg ? 0 : -ENOMEM;
+}
 
 int sw_new(struct mctx *ctx, const struct sw_params *prm, uint32_t mtu, const struct topo *t,
 	   const struct topo_routes *routes, uint32_t node, struct port *ports, struct sw **out,
@@ -576,34 +625,17 @@ int sw_new(struct mctx *ctx, const struct sw_params *prm, uint32_t mtu, const st
 	}
 	gsl_rng_set(s->rng, mctx_stream_seed(ctx->seed, node));
 	s->c.shared_size = shared;
-	for (uint32_t i = 0; i < s->n_ports; i++) {
-		const struct sw_port_params *own = sw_port_own(prm, i);
-		const uint32_t *weights = own ? own->weights : prm->weights;
-		struct sw_port *ps = &s->ps[i];
-		uint64_t wmin = UINT32_MAX;
-
-		const struct topo_link *l = &t->links[t->ports[tn->first_port + i].link];
-
-		ps->headroom = sw_local_headroom(prm, i, mtu, l);
-		sw_local_pfc(prm, i, l->rate_bps, &ps->pfc_at);
-		ps->pfc = &ps->pfc_at;
-		sw_local_ecn(prm, l->rate_bps, &ps->ecn);
-		ps->dscp_to_tc = own ? own->dscp_to_tc : prm->dscp_to_tc;
-		ps->sched = own ? own->sched : prm->sched;
-		ps->lossless = sw_local_lossless(prm, i);
-		s->enqueue_ecn |= ps->ecn.enabled && ps->ecn.at_enqueue;
-		for (int q = 0; q < PKT_PRIORITIES; q++)
-			if (weights[q] && weights[q] < wmin)
-				wmin = weights[q];
-		for (int q = 0; q < PKT_PRIORITIES; q++)
-			ps->quantum[q] = (uint32_t)((uint64_t)SW_DWRR_UNIT * weights[q] / wmin);
+	err = port_settings(s, prm, mtu, t, tn);
+	if (err) {
+		sw_free(s);
+		return err;
 	}
 	for (uint32_t i = 0; i < s->n_ports; i++) {
 		struct port *p = &s->ports[i];
 
 		p->ops = &sw_ops;
 		p->owner = s;
-		p->pfc_obey = s->ps[i].lossless;
+		p->pfc_obey = cfg_of(s, i)->lossless;
 		for (uint8_t q = 0; q < PKT_PRIORITIES; q++) {
 			struct sw_pg_refresh *r = &s->ps[i].refresh[q];
 			struct sw_wd *wd = &s->ps[i].wd[q];
@@ -650,7 +682,7 @@ void sw_port_down(struct sw *s, uint32_t local_port)
 
 uint64_t sw_headroom(const struct sw *s, uint32_t local_port)
 {
-	return s->ps[local_port].headroom;
+	return cfg_of(s, local_port)->headroom;
 }
 
 const struct sw_counters *sw_counters(const struct sw *s)
@@ -658,9 +690,18 @@ const struct sw_counters *sw_counters(const struct sw *s)
 	return &s->c;
 }
 
-const struct sw_pg_stats *sw_pg(const struct sw *s, uint32_t local_port, uint8_t prio)
+struct sw_pg_stats sw_pg(const struct sw *s, uint32_t local_port, uint8_t prio)
 {
-	return &s->ps[local_port].pg[prio].st;
+	const struct sw_pg *pg = &s->ps[local_port].pg[prio];
+
+	return (struct sw_pg_stats){
+	    .bytes = pg->bytes,
+	    .headroom = pg->headroom,
+	    .peak_bytes = pg->peak_bytes,
+	    .peak_headroom = pg->peak_headroom,
+	    .lossless_drops = pg->lossless_drops,
+	    .xoff = pg->xoff,
+	};
 }
 
 size_t sw_stats_size(const struct sw *s)
@@ -675,8 +716,11 @@ void sw_stats_save(const struct sw *s, void *buf)
 	/* byte copies: @buf need not be aligned */
 	memcpy(buf, &s->c, sizeof(s->c));
 	for (uint32_t i = 0; i < s->n_ports; i++)
-		for (int prio = 0; prio < PKT_PRIORITIES; prio++, at += sizeof(struct sw_pg_stats))
-			memcpy(at, &s->ps[i].pg[prio].st, sizeof(struct sw_pg_stats));
+		for (uint8_t prio = 0; prio < PKT_PRIORITIES; prio++, at += sizeof(struct sw_pg_stats)) {
+			struct sw_pg_stats st = sw_pg(s, i, prio);
+
+			memcpy(at, &st, sizeof(st));
+		}
 }
 
 static uint64_t max64(uint64_t a, uint64_t b)
@@ -702,7 +746,8 @@ void sw_stats_absorb(struct sw *s, const void *buf)
 	s->c.watchdog_drops += c.watchdog_drops;
 	for (uint32_t i = 0; i < s->n_ports; i++)
 		for (int prio = 0; prio < PKT_PRIORITIES; prio++, at += sizeof(struct sw_pg_stats)) {
-			struct sw_pg_stats *d = &s->ps[i].pg[prio].st, g;
+			struct sw_pg *d = &s->ps[i].pg[prio];
+			struct sw_pg_stats g;
 
 			memcpy(&g, at, sizeof(g));
 			d->bytes += g.bytes;
@@ -710,14 +755,19 @@ void sw_stats_absorb(struct sw *s, const void *buf)
 			d->peak_bytes = max64(d->peak_bytes, g.peak_bytes);
 			d->peak_headroom = max64(d->peak_headroom, g.peak_headroom);
 			d->lossless_drops += g.lossless_drops;
-			d->xoff |= g.xoff;
+			d->xoff |= (uint8_t)(g.xoff != 0);
 		}
 }
 
 uint32_t sw_port_version(const struct sw *s, uint32_t local_port)
 {
-	/* both only grow: the sum stands still only when neither moves */
-	return s->ps[local_port].version + s->ports[local_port].qversion;
+	const struct sw_port *ps = &s->ps[local_port];
+	uint32_t v = s->ports[local_port].qversion;
+
+	/* all only grow: the sum stands still only when none moves */
+	for (int prio = 0; prio < PKT_PRIORITIES; prio++)
+		v += ps->pg[prio].version;
+	return v;
 }
 
 uint8_t sw_pg_busy(const struct sw *s, uint32_t local_port)
@@ -726,14 +776,19 @@ uint8_t sw_pg_busy(const struct sw *s, uint32_t local_port)
 	uint8_t busy = 0;
 
 	for (int prio = 0; prio < PKT_PRIORITIES; prio++)
-		if (ps->pg[prio].st.bytes)
+		if (ps->pg[prio].bytes)
 			busy |= (uint8_t)(1u << prio);
 	return busy;
 }
 
 uint64_t sw_ingress_bytes(const struct sw *s, uint32_t local_port)
 {
-	return s->ps[local_port].in_used;
+	const struct sw_port *ps = &s->ps[local_port];
+	uint64_t b = 0;
+
+	for (int prio = 0; prio < PKT_PRIORITIES; prio++)
+		b += ps->pg[prio].bytes;
+	return b;
 }
 
 int sw_watchdog_storm(const struct sw *s, uint32_t local_port, uint8_t prio)

@@ -182,13 +182,31 @@ uint64_t sw_local_headroom(const struct sw_params *p, uint32_t local_port, uint3
  * @rate_bps: its own or the switch's, with its speed's by_speed entry over them. */
 void sw_local_pfc(const struct sw_params *p, uint32_t local_port, uint64_t rate_bps,
 		  struct sw_pfc *out);
-/* The settings port @local_port of a switch under @p has of its own
- * (sw_params.port_params), or NULL: it takes the switch's. */
-const struct sw_port_params *sw_port_own(const struct sw_params *p, uint32_t local_port);
-/* The lossless priorities of port @local_port of a switch under @p, with PFC on. */
-uint8_t sw_local_lossless(const struct sw_params *p, uint32_t local_port);
 /* The RED/ECN settings of an egress port whose link runs at @rate_bps. */
 void sw_local_ecn(const struct sw_params *p, uint64_t rate_bps, struct sw_ecn *out);
+/*
+ * All that port @local_port of a switch under @p, on link @l, with traffic
+ * of MTU @mtu, is configured with, resolved: what forwarding reads of the
+ * port a packet comes in by and of the one it leaves by. Never written
+ * while running; a switch keeps one copy of each distinct one.
+ */
+struct sw_port_cfg {
+	/* what ingress reads of every packet, and its XOFF limit: a line */
+	const uint8_t *dscp_to_tc; /* classes what arrives on it */
+	uint64_t headroom;         /* of each lossless PG (sw_local_headroom) */
+	uint8_t lossless;          /* its lossless priorities with PFC on */
+	struct sw_pfc pfc;         /* its lossless PGs' thresholds (sw_local_pfc) */
+	/* what egress reads of every packet: a line */
+	enum sw_sched sched __attribute__((aligned(64)));
+	struct sw_ecn ecn;         /* RED on its egress queues (sw_local_ecn) */
+	uint32_t quantum[8];       /* DWRR: bytes a round, per queue */
+};
+void sw_local_port(const struct sw_params *p, uint32_t local_port, uint32_t mtu,
+		   const struct topo_link *l, struct sw_port_cfg *out);
+/* Whether two ports' settings are the same (the same DSCP map, not only
+ * the same table). */
+int sw_port_cfg_same(const struct sw_port_cfg *a, const struct sw_port_cfg *b);
+
 /* What a switch reports upwards; the fabric fills it in (net.c). */
 struct sw_ops {
 	/* a packet of QP @flow was dropped: no route leads on from here */
@@ -223,7 +241,7 @@ const struct sw_counters *sw_counters(const struct sw *s);
 size_t sw_stats_size(const struct sw *s);
 void sw_stats_save(const struct sw *s, void *buf);
 void sw_stats_absorb(struct sw *s, const void *buf);
-const struct sw_pg_stats *sw_pg(const struct sw *s, uint32_t local_port, uint8_t prio);
+struct sw_pg_stats sw_pg(const struct sw *s, uint32_t local_port, uint8_t prio);
 /* A count that moves whenever a byte joins or leaves an egress queue or an
  * ingress PG of @local_port: unchanged, nothing there has changed. */
 uint32_t sw_port_version(const struct sw *s, uint32_t local_port);

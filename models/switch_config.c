@@ -7,14 +7,22 @@
 #include "models/switch.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "sim/engine/checked.h"
 #include "sim/engine/diag.h"
 #include "topologies/topo.h"
 #include "models/link.h"
 
-const struct sw_port_params *sw_port_own(const struct sw_params *p, uint32_t i)
+/* DWRR: the smallest weight gets one maximum-size frame per round. */
+#define SW_DWRR_UNIT 4200
+
+_Static_assert(offsetof(struct sw_port_cfg, pfc.enabled) < 64, "the XOFF settings on ingress's line");
+
+/* The settings of port @i of a switch under @p: its own, or NULL for the switch's. */
+static const struct sw_port_params *sw_port_own(const struct sw_params *p, uint32_t i)
 {
 	return p->port_params && i < p->n_port_params ? &p->port_params[i] : NULL;
 }
@@ -96,7 +104,8 @@ uint64_t sw_local_headroom(const struct sw_params *p, uint32_t local_port, uint3
 	return pfc_port_headroom(&pfc, mtu, l);
 }
 
-uint8_t sw_local_lossless(const struct sw_params *p, uint32_t i)
+/* Lossless priorities of port @i with PFC on. */
+static uint8_t sw_local_lossless(const struct sw_params *p, uint32_t i)
 {
 	const struct sw_port_params *own = sw_port_own(p, i);
 
@@ -165,4 +174,48 @@ int sw_buffer_plan(const struct sw_params *p, uint32_t mtu, const struct topo *t
 		    (unsigned long long)most, p->pg_min ? " and pg_min" : "", total,
 		    (unsigned long long)p->buffer);
 	return -EINVAL;
+}
+
+void sw_local_port(const struct sw_params *p, uint32_t local_port, uint32_t mtu,
+		   const struct topo_link *l, struct sw_port_cfg *out)
+{
+	const struct sw_port_params *own = sw_port_own(p, local_port);
+	const uint32_t *weights = own ? own->weights : p->weights;
+	uint64_t wmin = UINT32_MAX;
+
+	memset(out, 0, sizeof(*out));
+	out->dscp_to_tc = own ? own->dscp_to_tc : p->dscp_to_tc;
+	out->headroom = sw_local_headroom(p, local_port, mtu, l);
+	out->lossless = sw_local_lossless(p, local_port);
+	sw_local_pfc(p, local_port, l->rate_bps, &out->pfc);
+	out->sched = own ? own->sched : p->sched;
+	sw_local_ecn(p, l->rate_bps, &out->ecn);
+	for (int q = 0; q < PKT_PRIORITIES; q++)
+		if (weights[q] && weights[q] < wmin)
+			wmin = weights[q];
+	for (int q = 0; q < PKT_PRIORITIES; q++)
+		out->quantum[q] = (uint32_t)((uint64_t)SW_DWRR_UNIT * weights[q] / wmin);
+}
+
+static int pfc_same(const struct sw_pfc *a, const struct sw_pfc *b)
+{
+	return a->xoff == b->xoff && a->dynamic == b->dynamic && a->dynamic_th == b->dynamic_th &&
+	       a->enabled == b->enabled && a->xon == b->xon && a->has_xon == b->has_xon &&
+	       a->xon_offset == b->xon_offset && a->headroom == b->headroom &&
+	       a->no_headroom == b->no_headroom && a->quanta == b->quanta &&
+	       a->refresh == b->refresh && a->response == b->response;
+}
+
+static int ecn_same(const struct sw_ecn *a, const struct sw_ecn *b)
+{
+	return a->enabled == b->enabled && a->kmin == b->kmin && a->kmax == b->kmax &&
+	       a->pmax == b->pmax && a->at_enqueue == b->at_enqueue;
+}
+
+int sw_port_cfg_same(const struct sw_port_cfg *a, const struct sw_port_cfg *b)
+{
+	return !memcmp(a->dscp_to_tc, b->dscp_to_tc, 64) && a->headroom == b->headroom &&
+	       a->lossless == b->lossless && pfc_same(&a->pfc, &b->pfc) && a->sched == b->sched &&
+	       ecn_same(&a->ecn, &b->ecn) &&
+	       !memcmp(a->quantum, b->quantum, sizeof(a->quantum));
 }

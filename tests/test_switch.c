@@ -49,7 +49,7 @@ static void trace(void *ctx, simtime_t t, uint32_t port, uint8_t prio, enum pfc_
 		uint32_t local = port - tr->sim->topo->nodes[tp->node].first_port;
 
 		tr->t_xoff = t;
-		tr->pg_bytes_at_xoff = sw_pg(n->switches[tp->node], local, 3)->bytes;
+		tr->pg_bytes_at_xoff = sw_pg(n->switches[tp->node], local, 3).bytes;
 	}
 	if (ev == PFC_EV_XON && port == tr->xoff_port)
 		tr->n_xon++;
@@ -161,7 +161,7 @@ ParameterizedTest(struct hdrm_case *c, switch, headroom_used_stays_within_the_ro
 	char yaml[1024];
 	struct sim sim;
 	json_t *j;
-	const struct sw_pg_stats *pg;
+	struct sw_pg_stats pg;
 	double bytes_per_ps = (double)c->gbps * 1e9 / 8 / 1e12;
 	double prop = c->metres * 5000.0, resp = (c->gbps == 100 ? 394 : 905) * 512.0 / (c->gbps * 1e9) * 1e12;
 	double bound;
@@ -183,13 +183,13 @@ ParameterizedTest(struct hdrm_case *c, switch, headroom_used_stays_within_the_ro
 	pg = sw_pg(sim.net->switches[sim.topo->ports[port_id(&sim, "sw0:h0")].node], 0, 3);
 	/* 2 x propagation x rate + 2 x MTU wire bytes + PAUSE + response x rate */
 	bound = 2 * prop * bytes_per_ps + 2 * MTU_WIRE + PAUSE_WIRE + resp * bytes_per_ps;
-	cr_assert_leq((double)pg->peak_headroom, bound, "%lluG %um: peak headroom %llu > bound %.0f",
+	cr_assert_leq((double)pg.peak_headroom, bound, "%lluG %um: peak headroom %llu > bound %.0f",
 		      (unsigned long long)c->gbps, c->metres,
-		      (unsigned long long)pg->peak_headroom, bound);
-	cr_assert_geq((double)pg->peak_headroom, 0.8 * bound,
+		      (unsigned long long)pg.peak_headroom, bound);
+	cr_assert_geq((double)pg.peak_headroom, 0.8 * bound,
 		      "%lluG %um: peak headroom %llu < 80%% of bound %.0f",
 		      (unsigned long long)c->gbps, c->metres,
-		      (unsigned long long)pg->peak_headroom, bound);
+		      (unsigned long long)pg.peak_headroom, bound);
 	cr_assert_eq(ts_metric(j, "lossless_drops"), 0);
 	json_decref(j);
 	sim_fini(&sim);
@@ -951,8 +951,8 @@ Test(switch, built_from_params_xoff_on_the_crossing_packet_and_xon_after_the_dra
 	cr_assert_eq(seen.first[sw_h0][PFC_EV_XOFF], xoff);
 	cr_assert_eq(seen.first[h0_sw][PFC_EV_PAUSED], xoff + pause + resp);
 	cr_assert_eq(h0.sent, 34);
-	cr_assert_eq(sw_pg(s, 0, 3)->bytes, 34 * 1062);
-	cr_assert_eq(sw_pg(s, 0, 3)->headroom, 25 * 1062);
+	cr_assert_eq(sw_pg(s, 0, 3).bytes, 34 * 1062);
+	cr_assert_eq(sw_pg(s, 0, 3).headroom, 25 * 1062);
 	cr_assert_eq(h2.rx_packets, 0);
 
 	cr_assert_not_null(evq_post(r.q, resume, send_resume, h2.port, 3, evq_key(MCTX_KEY_RUN, 0, 200)));
@@ -964,7 +964,7 @@ Test(switch, built_from_params_xoff_on_the_crossing_packet_and_xon_after_the_dra
 	cr_assert_eq(seen.first[h0_sw][PFC_EV_UNPAUSED], unpaused + 27 * ser + pause + resp);
 	cr_assert_eq(h2.rx_packets, 50);
 	cr_assert_eq(sw_counters(s)->drops, 0);
-	cr_assert_eq(sw_pg(s, 0, 3)->bytes, 0);
+	cr_assert_eq(sw_pg(s, 0, 3).bytes, 0);
 	sw_free(s);
 	rig_fini(&r);
 }

@@ -156,9 +156,9 @@ Test(switch_ports, a_port_without_pfc_drops_what_the_others_pause)
 	cr_assert_gt(pauses_sent(&f, "sw0:h1"), 0, "h1's port pauses h1");
 	cr_assert_gt(sw_counters(sw0(&f))->drops, 0, "h0's packets find the shared pool full");
 	cr_assert_eq(sw_counters(sw0(&f))->lossless_drops, 0, "what is dropped was lossy");
-	cr_assert_eq(sw_pg(sw0(&f), 1, 3)->lossless_drops, 0);
-	cr_assert_eq(sw_pg(sw0(&f), 0, 3)->peak_headroom, 0, "a lossy PG takes no headroom");
-	cr_assert_gt(sw_pg(sw0(&f), 1, 3)->peak_headroom, 0);
+	cr_assert_eq(sw_pg(sw0(&f), 1, 3).lossless_drops, 0);
+	cr_assert_eq(sw_pg(sw0(&f), 0, 3).peak_headroom, 0, "a lossy PG takes no headroom");
+	cr_assert_gt(sw_pg(sw0(&f), 1, 3).peak_headroom, 0);
 	fab_free(&f);
 }
 

@@ -260,7 +260,7 @@ static json_t *port_json(const struct sim *sim, const struct sw *s, uint32_t i, 
 	for (uint8_t prio = 0; prio < PKT_PRIORITIES; prio++) {
 		const struct port_queue *q = &p->queue[prio];
 		const struct port_qcount *qc = &p->qcount[prio];
-		const struct sw_pg_stats *pg = sw_pg(s, local, prio);
+		struct sw_pg_stats pg = sw_pg(s, local, prio);
 
 		drops += qc->drops;
 		if (q->max_bytes > peak)
@@ -273,11 +273,11 @@ static json_t *port_json(const struct sim *sim, const struct sw *s, uint32_t i, 
 						   uint_j(q->max_bytes), "drops", uint_j(qc->drops),
 						   "drop_bytes", uint_j(qc->drop_bytes),
 						   "ecn_marked", uint_j(qc->ecn_marked)));
-		if (pg->peak_bytes || pg->lossless_drops)
+		if (pg.peak_bytes || pg.lossless_drops)
 			pgs = push(pgs, json_pack("{s:i,s:o,s:o,s:o}", "pg", prio, "peak_bytes",
-						  uint_j(pg->peak_bytes), "peak_headroom_bytes",
-						  uint_j(pg->peak_headroom), "lossless_drops",
-						  uint_j(pg->lossless_drops)));
+						  uint_j(pg.peak_bytes), "peak_headroom_bytes",
+						  uint_j(pg.peak_headroom), "lossless_drops",
+						  uint_j(pg.lossless_drops)));
 	}
 	if (peak > *max_q)
 		*max_q = peak;
@@ -436,8 +436,8 @@ json_t *res_build(const struct sim *sim)
 		ports = json_array();
 		for (uint32_t k = 0; k < tn->n_ports; k++)
 			for (uint8_t prio = 0; prio < PKT_PRIORITIES; prio++)
-				if (sw_pg(n->switches[u], k, prio)->peak_headroom > hdrm_peak)
-					hdrm_peak = sw_pg(n->switches[u], k, prio)->peak_headroom;
+				if (sw_pg(n->switches[u], k, prio).peak_headroom > hdrm_peak)
+					hdrm_peak = sw_pg(n->switches[u], k, prio).peak_headroom;
 		for (uint32_t k = 0; k < tn->n_ports; k++)
 			ports = push(ports,
 				     port_json(sim, n->switches[u], tn->first_port + k, k, &max_q));

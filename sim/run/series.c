@@ -195,19 +195,19 @@ static void sample_queues(struct sim *sim, struct rowbuf *b, const char *now, si
 		se->nonzero[i] = busy;
 		for (unsigned m = rows; m; m &= m - 1) {
 			uint8_t prio = (uint8_t)__builtin_ctz(m);
-			const struct sw_pg_stats *pg = sw_pg(s, lp, prio);
+			struct sw_pg_stats pg = sw_pg(s, lp, prio);
 			uint64_t q = p->queue[prio].bytes;
 
 			if (se->last) {
 				struct series_last *last =
 				    &se->last[(size_t)i * PKT_PRIORITIES + prio];
 
-				if (last->queue == q && last->pg == pg->bytes &&
-				    last->headroom == pg->headroom)
+				if (last->queue == q && last->pg == pg.bytes &&
+				    last->headroom == pg.headroom)
 					continue;
-				*last = (struct series_last){q, pg->bytes, pg->headroom};
+				*last = (struct series_last){q, pg.bytes, pg.headroom};
 			}
-			put_row(b, now, now_len, i, tp->name, prio, q, pg->bytes, pg->headroom);
+			put_row(b, now, now_len, i, tp->name, prio, q, pg.bytes, pg.headroom);
 		}
 	}
 }
