@@ -52,23 +52,119 @@ void port_connect(struct port *p, struct port *peer)
 	p->arrive.obj = peer; /* on_arrive works on the receiving end */
 }
 
-void port_kick(struct port *p)
+/* Count the end of @p's lazy packet (its tx_done's counting). */
+static void tx_settle(struct port *p)
+{
+	struct mctx *c = p->ctx;
+
+	p->tx_packets++;
+	p->tx_bytes += p->tx_frame;
+	c->tot.packet_hops++;
+	c->tot.data_hops += (p->tx_open & PORT_TX_DATA) != 0;
+	p->tx_open = 0;
+}
+
+/* Whether @p's lazy packet ended before the event running now, as its
+ * tx_done, at (tx_end, its key), would have run before it. */
+static int tx_ended(const struct port *p)
+{
+	simtime_t now = evq_now(p->ctx->q);
+
+	return p->tx_end < now || (p->tx_end == now && p->tx_done.key < evq_key_now(p->ctx->q));
+}
+
+static void wire_push(struct port *p, struct pkt *pkt);
+
+/* Make lazy port @p's packet end an event if something waits for it. */
+static void wait_end(struct port *p)
+{
+	if ((p->ctrl.head || p->ops->waiting(p)) && !evq_pending(p->ctx->q, &p->tx_done))
+		mctx_arm(p->ctx, &p->tx_done, p->tx_end);
+}
+
+/* @pkt starts on lazy port @p, taking @t, and nothing waits for its end:
+ * onto the wire at once (a link delivers in order, so its arrival is
+ * known), its end counted later. When something does wait, a packet
+ * takes the tx_done path of every port (its arrival armed in key order
+ * there, which spares the queue a sort). */
+static void start_lazy(struct port *p, struct pkt *pkt, simtime_t t)
+{
+	p->tx_end = evq_now(p->ctx->q) + t;
+	p->tx_frame = pkt->frame;
+	p->tx_open = (uint8_t)(PORT_TX_OPEN | (pkt->kind == PKT_DATA ? PORT_TX_DATA : 0));
+	pkt->t = p->tx_end + p->delay;
+	wire_push(p, pkt);
+}
+
+/* The next packet for @p, a PAUSE first; its serialization time in @t. */
+static inline __attribute__((always_inline)) struct pkt *take_next(struct port *p, simtime_t *t)
+{
+	struct pkt *pkt = pktq_pop(&p->ctrl);
+
+	if (!pkt)
+		pkt = p->ops->next(p);
+	if (pkt) {
+		*t = simtime_tx(pkt_wire_bytes(pkt), p->rate_bps);
+		p->busy_time += *t;
+	}
+	return pkt;
+}
+
+/* The tx_done path: @pkt's end, after @t, is an event. */
+static inline __attribute__((always_inline)) void start_timed(struct port *p, struct pkt *pkt,
+							      simtime_t t)
+{
+	p->tx_pkt = pkt;
+	p->tx_done.arg = (uint64_t)(uintptr_t)pkt; /* for the queue to prefetch (evq.h) */
+	mctx_arm(p->ctx, &p->tx_done, evq_now(p->ctx->q) + t);
+}
+
+/* port_start for a lazy port (port_set_lazy). */
+static __attribute__((noinline)) void start_lazy_port(struct port *p)
 {
 	struct pkt *pkt;
 	simtime_t t;
 
-	if (p->tx_pkt || !p->up)
+	if (p->tx_open) {
+		if (!tx_ended(p)) {
+			wait_end(p); /* busy: what waits goes at its end */
+			return;
+		}
+		tx_settle(p);
+	}
+	if (!(pkt = take_next(p, &t)))
 		return;
-	pkt = pktq_pop(&p->ctrl);
-	if (!pkt)
-		pkt = p->ops->next(p);
-	if (!pkt)
-		return;
-	p->tx_pkt = pkt;
-	p->tx_done.arg = (uint64_t)(uintptr_t)pkt; /* for the queue to prefetch (evq.h) */
-	t = simtime_tx(pkt_wire_bytes(pkt), p->rate_bps);
-	p->busy_time += t;
-	mctx_arm(p->ctx, &p->tx_done, evq_now(p->ctx->q) + t);
+	if (!p->ctrl.head && !p->ops->waiting(p))
+		start_lazy(p, pkt, t); /* nothing waits for its end */
+	else
+		start_timed(p, pkt, t);
+}
+
+void port_start(struct port *p)
+{
+	struct pkt *pkt;
+	simtime_t t;
+
+	if (p->lazy)
+		start_lazy_port(p);
+	else if ((pkt = take_next(p, &t)))
+		start_timed(p, pkt, t);
+}
+
+void port_set_lazy(struct port *p, int lazy)
+{
+	p->lazy = lazy && p->ops->waiting && !p->ops->sent;
+	p->tx_done.arg = 0;
+}
+
+simtime_t port_settle(struct port *p, simtime_t t, uint64_t key)
+{
+	simtime_t end = p->tx_end;
+
+	if (!p->tx_open || end > t || (end == t && p->tx_done.key > key))
+		return 0;
+	tx_settle(p);
+	return end;
 }
 
 int port_send_pause(struct port *p, uint8_t prio, uint16_t quanta)
@@ -144,6 +240,12 @@ static void on_tx_done(void *obj, uint64_t arg)
 	struct mctx *c = p->ctx;
 
 	(void)arg;
+	if (!pkt) {
+		/* a lazy port's packet: something waits for its end */
+		tx_settle(p);
+		port_kick(p);
+		return;
+	}
 	p->tx_pkt = NULL;
 	if (pkt->kind != PKT_PAUSE && p->ops->sent)
 		p->ops->sent(p, pkt); /* the buffer it held is free either way */
@@ -333,12 +435,24 @@ static void on_arrive(void *obj, uint64_t arg)
 
 static void down_one(struct port *p)
 {
-	struct pkt *pkt;
+	struct pkt *pkt, *sending = NULL;
 
 	p->up = 0;
 	evq_cancel(p->ctx->q, &p->arrive);
+	if (p->tx_open && tx_ended(p)) {
+		tx_settle(p); /* it left: lost on the wire below */
+	} else if (p->tx_open) {
+		/* a lazy port's packet still being serialized is the wire's
+		 * last: it is lost at its end, as any port's */
+		sending = p->wire_tail;
+		p->tx_open = 0;
+		p->tx_pkt = sending;
+		p->tx_done.arg = (uint64_t)(uintptr_t)sending;
+		mctx_arm(p->ctx, &p->tx_done, p->tx_end);
+	}
 	while ((pkt = wire_pop(p)))
-		lose(p, pkt);
+		if (pkt != sending)
+			lose(p, pkt);
 	while ((pkt = pktq_pop(&p->ctrl)))
 		lose(p, pkt);
 	/* a packet being serialized is lost when its tx_done fires */

@@ -31,6 +31,10 @@ struct port_ops {
 	void (*sent)(struct port *p, struct pkt *pkt);
 	/* optional: a PFC frame arrived (the PFC watchdog watches these) */
 	void (*pause_rx)(struct port *p, uint8_t prio, uint32_t quanta);
+	/* optional: whether the owner has something that waits for the
+	 * transmitter now (a port whose owner answers this and has no `sent`
+	 * may finish a packet without an event: port_set_lazy) */
+	int (*waiting)(const struct port *p);
 };
 
 /* Egress queue state per priority: what every packet queued and sent
@@ -60,6 +64,9 @@ struct port_pfc {
 	simtime_t paused_until, paused_since;
 };
 
+/* port.tx_open: a lazy packet's end is not counted yet; it is a data packet */
+enum { PORT_TX_OPEN = 1, PORT_TX_DATA = 2 };
+
 /*
  * The fields every packet touches come first, those of PFC and failures
  * last, and a port starts a cache line: a large fabric has tens of
@@ -80,9 +87,13 @@ struct port {
 	uint8_t paused;      /* PFC: priorities stopped by the peer now */
 	uint8_t nonempty;    /* bit p set while queue[p] holds packets */
 	uint8_t remote;      /* its peer is in another part of a split fabric */
+	uint8_t lazy;        /* finishes a packet without an event (port_set_lazy) */
+	uint8_t tx_open;     /* lazy: a packet's end not yet counted (PORT_TX_*) */
+	uint16_t tx_frame;   /* lazy: that packet's frame bytes */
 
 	/* transmitter */
-	struct pkt *tx_pkt;
+	struct pkt *tx_pkt; /* being serialized, unless lazy (then on the wire) */
+	simtime_t tx_end;   /* lazy: when the last packet's last bit leaves */
 	uint64_t rate_bps;
 	simtime_t delay;
 	uint64_t queued_bytes; /* all priorities */
@@ -121,8 +132,35 @@ static inline struct pkt *port_wire_head(const struct port *p)
 	return (struct pkt *)(uintptr_t)p->arrive.arg;
 }
 
-/* Start transmitting if idle and there is something to send. */
-void port_kick(struct port *p);
+/* port_kick's work, once the transmitter is up and not serializing a
+ * packet of the tx_done path. */
+void port_start(struct port *p);
+/* Start transmitting if idle and there is something to send. Inline: a
+ * switch kicks the port a packet leaves by, busy more often than not. */
+static inline void port_kick(struct port *p)
+{
+	if (!p->tx_pkt && p->up)
+		port_start(p);
+}
+/*
+ * Let @p (whose ops have `waiting` and no `sent`) finish its packets
+ * without an event: a packet goes on the wire as it starts, at the time
+ * its last bit will leave, and its tx_done is armed only when something
+ * waits for the transmitter then (the owner's `waiting`, a PAUSE to send,
+ * a kick while it is busy). Its end is counted (tx_packets, tx_bytes,
+ * packet hops) when the port is next looked at after it, in the queue's
+ * order, or by port_settle: so results are those of a tx_done per packet,
+ * with one event a packet fewer when the sender has nothing else to do
+ * (a paced DCQCN sender, an ACK). Not for a port of a split fabric.
+ */
+void port_set_lazy(struct port *p, int lazy);
+/*
+ * Count @p's lazy packet's end if it came before (@t, @key) in the
+ * queue's order: the run's last event, or (@t, UINT64_MAX) when every
+ * event up to @t ran. Returns that end (the time its tx_done would have
+ * run), or 0 when nothing was counted.
+ */
+simtime_t port_settle(struct port *p, simtime_t t, uint64_t key);
 /* Queue a PFC frame for @prio: @quanta 0 is a RESUME. 0 or -ENOMEM. */
 __attribute__((warn_unused_result)) int port_send_pause(struct port *p, uint8_t prio,
 							uint16_t quanta);

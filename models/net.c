@@ -311,9 +311,12 @@ int net_split(struct net *n, const uint32_t *node_part, uint32_t me,
 		n->rank_parts[i] = part;
 		coll_split(n->colls[i], part, me);
 	}
-	for (uint32_t i = 0; i < t->n_ports; i++)
+	for (uint32_t i = 0; i < t->n_ports; i++) {
 		n->ports[i].remote = node_part[t->ports[i].node] == me &&
 				     node_part[t->ports[i].peer] != me;
+		/* a part hands what leaves it over at a packet's end */
+		port_set_lazy(&n->ports[i], 0);
+	}
 	for (uint32_t i = 0; i < n->n_flows; i++) {
 		struct flow *f = &n->flows[i];
 		int req = node_part[t->hosts[f->src]] == me, resp = node_part[t->hosts[f->dst]] == me;
@@ -339,6 +342,19 @@ uint64_t net_inflight_bytes(const struct net *n)
 	for (uint32_t i = 0; i < n->topo->n_ports; i++)
 		b += port_inflight_payload(&n->ports[i]);
 	return b;
+}
+
+simtime_t net_settle(struct net *n, simtime_t t, uint64_t key)
+{
+	simtime_t last = 0;
+
+	for (uint32_t i = 0; i < n->topo->n_ports; i++) {
+		simtime_t end = port_settle(&n->ports[i], t, key);
+
+		if (end > last)
+			last = end;
+	}
+	return last;
 }
 
 int net_done(const struct net *n)

@@ -99,6 +99,13 @@ int net_split(struct net *n, const uint32_t *node_part, uint32_t me,
 	      const struct mctx_part *hooks);
 /* Payload bytes in queues, being serialized, or on wires right now. */
 uint64_t net_inflight_bytes(const struct net *n);
+/*
+ * At the end of a run whose last event stood at (@t, @key) in the queue's
+ * order ((@t, UINT64_MAX): every event up to @t ran), count the ends of
+ * the packets lazy ports finished before it (port_settle). Returns the
+ * last such end, 0 if none: the time the run's last tx_done would have had.
+ */
+simtime_t net_settle(struct net *n, simtime_t t, uint64_t key);
 int net_done(const struct net *n);
 
 #endif

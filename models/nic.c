@@ -386,8 +386,8 @@ static void rate_rose(struct nic *n, struct flow *f)
 			arm_pace(n);
 		}
 	}
-	if (f->in_ring && !n->port->tx_pkt)
-		port_kick(n->port);
+	if (f->in_ring)
+		port_kick(n->port); /* nothing, if it is sending */
 }
 
 /* Build the next data packet of @f (its snd_nxt). */
@@ -696,7 +696,17 @@ static void nic_rx(struct port *p, struct pkt *pkt)
 	pkt_free(&c->pool, pkt);
 }
 
-static const struct port_ops nic_ops = {.next = nic_next, .rx = nic_rx};
+/* Whether something waits for the port: a control packet, or a QP in the
+ * ring (one that may send, or one that waits for PFC). QPs held back by
+ * their rate wait for the pacer, not for the port. */
+static int nic_waiting(const struct port *p)
+{
+	const struct nic *n = p->owner;
+
+	return n->ctrl.head || n->cur;
+}
+
+static const struct port_ops nic_ops = {.next = nic_next, .rx = nic_rx, .waiting = nic_waiting};
 
 /* ---- life cycle ---------------------------------------------------------------------------- */
 
@@ -717,6 +727,7 @@ struct nic *nic_new(struct mctx *ctx, const struct nic_params *prm, uint32_t hos
 	n->rate_bps = port->rate_bps;
 	n->port->ops = &nic_ops;
 	n->port->owner = n;
+	port_set_lazy(n->port, 1); /* a paced sender's and an ACK's end are no event */
 	n->mtu = prm->mtu;
 	n->ecn = prm->ecn ? PKT_ECT : PKT_NOT_ECT;
 	n->dcqcn = prm->cc == NIC_CC_DCQCN;
@@ -849,46 +860,7 @@ void nic_start_flow(struct nic *n, struct flow *f)
 
 void nic_absorb(struct nic *n, const struct nic_counters *s)
 {
-	struct nic_counters *c = &n->c;
-
-	c->tx_packets_phy += s->tx_packets_phy;
-	c->tx_bytes_phy += s->tx_bytes_phy;
-	c->rx_packets_phy += s->rx_packets_phy;
-	c->rx_bytes_phy += s->rx_bytes_phy;
-	c->rx_discards_phy += s->rx_discards_phy;
-	c->np_ecn_marked_roce_packets += s->np_ecn_marked_roce_packets;
-	c->np_cnp_sent += s->np_cnp_sent;
-	c->rp_cnp_handled += s->rp_cnp_handled;
-	c->rp_cnp_ignored += s->rp_cnp_ignored;
-	c->out_of_sequence += s->out_of_sequence;
-	c->duplicate_request += s->duplicate_request;
-	c->packet_seq_err += s->packet_seq_err;
-	c->local_ack_timeout_err += s->local_ack_timeout_err;
-	c->retransmitted_packets += s->retransmitted_packets;
-	c->retransmitted_bytes += s->retransmitted_bytes;
-	c->flows_started += s->flows_started;
-	c->flows_done += s->flows_done;
-}
-
-void flow_absorb(struct flow *dst, const struct flow *src, int requester, int responder)
-{
-	if (requester) {
-		dst->bytes = src->bytes;
-		dst->acked = src->acked;
-		dst->n_psn = src->n_psn;
-		dst->snd_nxt = src->snd_nxt;
-		dst->snd_una = src->snd_una;
-		dst->snd_max = src->snd_max;
-		dst->sent = src->sent;
-		dst->rp = src->rp;
-	}
-	if (responder) {
-		dst->finish = src->finish;
-		dst->epsn = src->epsn;
-		dst->received = src->received;
-		dst->last_cnp = src->last_cnp;
-	}
-	dst->unroutable += src->unroutable;
+	nic_counters_add(&n->c, s);
 }
 
 const struct nic_counters *nic_counters(const struct nic *n)

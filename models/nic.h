@@ -175,6 +175,8 @@ const struct nic_counters *nic_counters(const struct nic *n);
 __attribute__((warn_unused_result)) int nic_msg_in(struct flow *f, const struct qp_msg *m);
 /* Add @src, counted by another part of a split fabric, to @n's counters. */
 void nic_absorb(struct nic *n, const struct nic_counters *src);
+/* Add counters @src to @dst (nic_absorb's sum). */
+void nic_counters_add(struct nic_counters *dst, const struct nic_counters *src);
 /*
  * Take into @dst what another part knows of it (@src, that part's copy):
  * the requester's side when that part ran the requester, the responder's

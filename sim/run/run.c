@@ -209,6 +209,8 @@ int sim_run(struct sim *sim, FILE *series, FILE *qp_rates, FILE *pfc_events, int
 	uint64_t max_events = s->max_events ? s->max_events : UINT64_MAX;
 	volatile sig_atomic_t *interrupt = sim->interrupt ? sim->interrupt : &never;
 	double start = wall_now(), last = start;
+	int drained = 0; /* every event due by sim->until ran */
+	simtime_t settled;
 
 	sim->pfc_events = pfc_events;
 	if (pfc_events) {
@@ -265,6 +267,7 @@ int sim_run(struct sim *sim, FILE *series, FILE *qp_rates, FILE *pfc_events, int
 			 * with the workload unfinished */
 			if (evq_peek(q) != SIMTIME_NEVER && sim->end != SIM_END_DONE)
 				sim->end = SIM_END_STOP;
+			drained = 1;
 			break;
 		}
 		if (progress && !(evq_fired(q) & (RUN_BATCH - 1))) {
@@ -276,7 +279,12 @@ int sim_run(struct sim *sim, FILE *series, FILE *qp_rates, FILE *pfc_events, int
 			}
 		}
 	}
-	sim->end_time = sim->end == SIM_END_STOP ? s->stop : evq_now(q);
+	/* the packets lazy ports finished by then are counted as sent */
+	settled = drained ? net_settle(sim->net, sim->until, UINT64_MAX)
+			  : net_settle(sim->net, evq_now(q), evq_key_now(q));
+	sim->end_time = sim->end == SIM_END_STOP ? s->stop
+			: settled > evq_now(q) ? settled
+					       : evq_now(q);
 	sim->wall_s = wall_now() - start;
 	sim->events = evq_fired(q);
 	sim->inflight = net_inflight_bytes(sim->net);
