@@ -64,13 +64,24 @@ static void tx_settle(struct port *p)
 	p->tx_open = 0;
 }
 
-/* Whether @p's lazy packet ended before the event running now, as its
- * tx_done, at (tx_end, its key), would have run before it. */
+/* Whether @p's lazy packet ended before (@t, @key) in the queue's order:
+ * its tx_done, at (tx_end, its key), would have run before. */
+static int ends_before(const struct port *p, simtime_t t, uint64_t key)
+{
+	return p->tx_end < t || (p->tx_end == t && p->tx_done.key < key);
+}
+
+/* ... before the event running now. */
 static int tx_ended(const struct port *p)
 {
-	simtime_t now = evq_now(p->ctx->q);
+	return ends_before(p, evq_now(p->ctx->q), evq_key_now(p->ctx->q));
+}
 
-	return p->tx_end < now || (p->tx_end == now && p->tx_done.key < evq_key_now(p->ctx->q));
+/* Whether anything waits for lazy port @p's transmitter: a PAUSE to
+ * send, or what its owner says (port_ops.waiting). */
+static int tx_awaited(const struct port *p)
+{
+	return p->ctrl.head || p->ops->waiting(p);
 }
 
 static void wire_push(struct port *p, struct pkt *pkt);
@@ -78,7 +89,7 @@ static void wire_push(struct port *p, struct pkt *pkt);
 /* Make lazy port @p's packet end an event if something waits for it. */
 static void wait_end(struct port *p)
 {
-	if ((p->ctrl.head || p->ops->waiting(p)) && !evq_pending(p->ctx->q, &p->tx_done))
+	if (tx_awaited(p) && !evq_pending(p->ctx->q, &p->tx_done))
 		mctx_arm(p->ctx, &p->tx_done, p->tx_end);
 }
 
@@ -134,7 +145,7 @@ static __attribute__((noinline)) void start_lazy_port(struct port *p)
 	}
 	if (!(pkt = take_next(p, &t)))
 		return;
-	if (!p->ctrl.head && !p->ops->waiting(p))
+	if (!tx_awaited(p))
 		start_lazy(p, pkt, t); /* nothing waits for its end */
 	else
 		start_timed(p, pkt, t);
@@ -154,17 +165,14 @@ void port_start(struct port *p)
 void port_set_lazy(struct port *p, int lazy)
 {
 	p->lazy = lazy && p->ops->waiting && !p->ops->sent;
-	p->tx_done.arg = 0;
 }
 
 simtime_t port_settle(struct port *p, simtime_t t, uint64_t key)
 {
-	simtime_t end = p->tx_end;
-
-	if (!p->tx_open || end > t || (end == t && p->tx_done.key > key))
+	if (!p->tx_open || !ends_before(p, t, key))
 		return 0;
 	tx_settle(p);
-	return end;
+	return p->tx_end;
 }
 
 int port_send_pause(struct port *p, uint8_t prio, uint16_t quanta)

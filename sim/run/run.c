@@ -282,9 +282,9 @@ int sim_run(struct sim *sim, FILE *series, FILE *qp_rates, FILE *pfc_events, int
 	/* the packets lazy ports finished by then are counted as sent */
 	settled = drained ? net_settle(sim->net, sim->until, UINT64_MAX)
 			  : net_settle(sim->net, evq_now(q), evq_key_now(q));
-	sim->end_time = sim->end == SIM_END_STOP ? s->stop
-			: settled > evq_now(q) ? settled
-					       : evq_now(q);
+	if (settled < evq_now(q))
+		settled = evq_now(q);
+	sim->end_time = sim->end == SIM_END_STOP ? s->stop : settled;
 	sim->wall_s = wall_now() - start;
 	sim->events = evq_fired(q);
 	sim->inflight = net_inflight_bytes(sim->net);
