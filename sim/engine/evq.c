@@ -47,14 +47,13 @@
 #define POOL_CHUNK 1024
 #define ADAPT_EVERY 4096
 #define NB_MIN ((size_t)1 << 8)
-#define NB_MAX ((size_t)1 << 21)
-#define SHIFT_INIT 16 /* 65.5 ns until the first measurement */
+#define NB_MAX ((size_t)1 << 24)       /* 128 MiB of buckets, for 8 M pending */
+#define WIDE_PENDING ((size_t)1 << 17) /* beyond: one event a bucket (adapt), not two */
+#define SHIFT_INIT 16		       /* 65.5 ns until the first measurement */
 #define SHIFT_MAX 40
 #define SORT_SMALL 16 /* a bucket this small is sorted by insertion */
 #define CROWDED 512   /* later entries one insertion passes that call for narrower buckets */
-/* larger keys of its own time an insertion walks past before it leaves the
- * bucket to be sorted */
-#define KEY_WALK 8
+#define KEY_WALK 8    /* larger keys of its time an insertion walks past, then sorts */
 
 struct evq_entry {
 	simtime_t when;
@@ -579,7 +578,8 @@ static unsigned log2_floor(uint64_t x)
 
 /*
  * Every ADAPT_EVERY events: the width from the mean gap between events
- * (about two events a bucket); the span covered doubled while more than
+ * (two events a bucket; one beyond WIDE_PENDING pending, whose list
+ * neighbours are misses to memory); the span covered doubled while more than
  * one arm in ten lands beyond it (in the heap) and halved while fewer than
  * one in 200 do; the count from the two, and at least two buckets an event
  * pending. Rebuilt only when the width is off by 8x, too few buckets or 8x
@@ -589,7 +589,7 @@ static void adapt(struct evq *q)
 {
 	simtime_t gap = (q->now - q->adapt_from) / ADAPT_EVERY;
 	size_t nb = NB_MIN;
-	unsigned shift = log2_floor(2 * gap + 1);
+	unsigned shift = log2_floor((q->n > WIDE_PENDING ? gap : 2 * gap) + 1);
 
 	if (q->far * 10 > q->armed && q->window < 62)
 		q->window++;
