@@ -3,30 +3,25 @@
  * one-off events.
  *
  * Near events sit in a calendar (Brown, "Calendar queues", CACM 1988): a
- * circular array of buckets of 2^shift ps each, covering the window
- * [cur, cur + nb) of bucket numbers from the bucket of the clock; a bucket
- * is a list sorted by (when, key) (an event walks back past at most
- * KEY_WALK larger keys of its own time; a bucket whose events of one time
- * came further out of key order is marked and sorted once, when it is
- * reached: sort_bucket), and a two-level bitmap
- * finds the next non-empty bucket. Events beyond the window wait in a
- * binary min-heap (the far heap) and move into the calendar as the window
- * reaches them, so every calendar event is earlier than every heap event.
- * Every 4096 events the bucket width is set to about twice the mean gap
- * between events, and the bucket count to at least twice the pending
- * events and enough for the window to hold nine arms in ten (adapt); an
- * insertion that walks past more than CROWDED later entries of a bucket
- * makes the buckets 16x narrower at once (rarely: at 32 entries a burst
- * narrowed the calendar and the next check widened it again, over and
- * over). A bucket then holds one or two events, insertion and removal
- * cost O(1) whatever the number pending, and only timers far ahead (DCQCN,
- * retransmission, sampling) pay the heap's O(log n). Known weaknesses: a
- * width set for one phase of a run is wrong for the next until the next
- * check (at most 4096 events later); beyond about 100,000 pending the
- * lists' neighbours are cache misses, as the heap's lower levels are; and
- * many events of one time armed out of key order (a symmetric fabric's)
- * cost a sort, each of them read once more when their bucket is reached
- * (the list walked from both ends, so two misses at a time).
+ * ring of buckets of 2^shift ps covering bucket numbers [cur, cur + nb)
+ * from the clock's; a bucket is a list sorted by (when, key) (an event
+ * walks back past at most KEY_WALK larger keys of its time; a bucket whose
+ * events of one time came further out of key order is sorted once, when
+ * reached: sort_bucket), and a two-level bitmap finds the next non-empty
+ * one. Events beyond the window wait in a binary min-heap (the far heap)
+ * and move into the calendar as the window reaches them, so every calendar
+ * event is earlier than every heap event. Every 4096 events the width is
+ * set to about twice the mean gap between events, and the count to twice
+ * the events it is sized for (sized_for) and enough for the window to hold
+ * nine arms in ten (adapt); an insertion that walks past more than CROWDED
+ * later entries makes the buckets 16x narrower at once. A bucket then
+ * holds one or two events, insertion and removal cost O(1) whatever the
+ * number pending, and only timers far ahead (DCQCN, retransmission,
+ * sampling) pay the heap's O(log n). Known weaknesses: a width set for one
+ * phase of a run is wrong for the next until the next check; beyond about
+ * 100,000 pending the lists' neighbours are cache misses, as the heap's
+ * lower levels are; many events of one time armed out of key order (a
+ * symmetric fabric's) cost a sort, each read once more when reached.
  *
  * Built with -DEVQ_WHEEL=0 (experiments/bench/evq_bench_heap), everything
  * goes to the heap: the binary heap alone, for comparison.
@@ -156,13 +151,22 @@ static inline void heap_first_moved(struct evq *q)
 	q->heap_from = q->n_heap ? q->heap[0].when >> q->shift : UINT64_MAX;
 }
 
-/* hi from what it stands for (evq_arm's slow path). */
+/* What the calendar is sized for: its events and the heap's up to as many
+ * (a million DCQCN timers far ahead would spread the near ones thin). */
+static inline size_t sized_for(const struct evq *q)
+{
+	return q->n_wheel + (q->n_heap < q->n_wheel ? q->n_heap : q->n_wheel);
+}
+
+/* hi from what it stands for (evq_arm's slow path); its buckets' part is a
+ * hint: adapt looks again every ADAPT_EVERY events. */
 static void set_hi(struct evq *q)
 {
-	size_t hi = q->peak < q->room ? q->peak : q->room;
+	size_t hi = q->peak < q->room ? q->peak : q->room, sf = sized_for(q);
+	size_t to_nb = q->n + (2 * q->nb > sf ? 2 * q->nb - sf : 1);
 
-	if (q->nb && q->nb < NB_MAX && 2 * q->nb < hi)
-		hi = 2 * q->nb;
+	if (q->nb && q->nb < NB_MAX && to_nb < hi)
+		hi = to_nb;
 	q->hi = hi;
 }
 
@@ -255,15 +259,12 @@ static inline __attribute__((always_inline)) unsigned wheel_put(struct evq *q, s
 		q->sum[i >> 12] |= 1ULL << ((i >> 6) & 63);
 		return 0;
 	}
-	/*
-	 * From the last, past later times only: new events mostly go last
-	 * (they are mostly the latest). Among events of its own time it walks
-	 * back past at most KEY_WALK larger keys; past more it goes last, and
-	 * the bucket is sorted once, when it comes to be popped (sort_bucket):
-	 * many events of one time (a symmetric fabric's) arrive in any key
-	 * order, and a walk each would cost their number squared. Narrower
-	 * buckets part later times (crowding), never one time.
-	 */
+	/* From the last, past later times only (new events are mostly the
+	 * latest); past at most KEY_WALK larger keys of its time, else last,
+	 * the bucket sorted once when popped (sort_bucket): many events of one
+	 * time (a symmetric fabric's) come in any key order, and a walk each
+	 * would cost their number squared. Narrower buckets part later times
+	 * (crowding), never one time. */
 	for (p = h->prev; p->when > t->when; p = p->prev) {
 		steps++;
 		if (p == h)
@@ -543,14 +544,11 @@ static void rebuild(struct evq *q, size_t nb, unsigned shift)
 	q->nb = nb;
 	q->shift = shift;
 	heap_first_moved(q);
-	set_hi(q);
 	q->cur = q->now >> shift;
 	q->n_wheel = 0;
-	/*
-	 * The old calendar's events in (time, key) order (its buckets from the
-	 * clock's on, each list in order): each goes last in its new bucket,
-	 * with no list to walk, or to the heap when beyond the new window.
-	 */
+	/* The old events in (time, key) order (buckets from the clock's on,
+	 * each list in order): each goes last in its new bucket, or to the heap
+	 * when beyond the new window. */
 	for (size_t k = 0; left && k < onb; k++) {
 		struct evq_timer *h = obucket[(first + k) & (onb - 1)], *t, *nx;
 
@@ -569,6 +567,7 @@ static void rebuild(struct evq *q, size_t nb, unsigned shift)
 	}
 	free(obucket);
 	migrate(q);
+	set_hi(q);
 }
 
 static unsigned log2_floor(uint64_t x)
@@ -582,14 +581,15 @@ static unsigned log2_floor(uint64_t x)
  * neighbours are misses to memory); the span covered doubled while more than
  * one arm in ten lands beyond it (in the heap) and halved while fewer than
  * one in 200 do; the count from the two, and at least two buckets an event
- * pending. Rebuilt only when the width is off by 8x, too few buckets or 8x
- * too many.
+ * it is sized for. Rebuilt only when the width is off by 8x, too few
+ * buckets or 8x too many.
  */
 static void adapt(struct evq *q)
 {
 	simtime_t gap = (q->now - q->adapt_from) / ADAPT_EVERY;
 	size_t nb = NB_MIN;
-	unsigned shift = log2_floor((q->n > WIDE_PENDING ? gap : 2 * gap) + 1);
+	size_t sf = sized_for(q);
+	unsigned shift = log2_floor((sf > WIDE_PENDING ? gap : 2 * gap) + 1);
 
 	if (q->far * 10 > q->armed && q->window < 62)
 		q->window++;
@@ -599,7 +599,7 @@ static void adapt(struct evq *q)
 	q->armed = q->far = 0;
 	if (shift > SHIFT_MAX)
 		shift = SHIFT_MAX;
-	while (nb < NB_MAX && (nb < 2 * q->n || (shift + log2_floor(nb) < q->window)))
+	while (nb < NB_MAX && (nb < 2 * sf || (shift + log2_floor(nb) < q->window)))
 		nb *= 2;
 	if (shift + 3 <= q->shift || shift >= q->shift + 3 || nb > q->nb || 8 * nb <= q->nb)
 		rebuild(q, nb, shift);
@@ -689,8 +689,8 @@ static __attribute__((noinline)) int grow(struct evq *q)
 
 /*
  * An arm is about to add the (n + 1)th pending event and n reached hi:
- * room for it, the peak, and more buckets when the events are more than
- * twice as many (re-filed now, before the new one is filed).
+ * room for it, the peak, and more buckets when the events sized for are
+ * more than twice as many (re-filed now, before the new one is filed).
  */
 static __attribute__((noinline)) int arm_slow(struct evq *q)
 {
@@ -698,7 +698,7 @@ static __attribute__((noinline)) int arm_slow(struct evq *q)
 		return -ENOMEM;
 	if (q->n + 1 > q->peak)
 		q->peak = q->n + 1;
-	if (q->nb && q->nb < NB_MAX && q->n + 1 > 2 * q->nb)
+	if (q->nb && q->nb < NB_MAX && sized_for(q) + 1 > 2 * q->nb)
 		rebuild(q, 4 * q->nb < NB_MAX ? 4 * q->nb : NB_MAX, q->shift); /* more buckets */
 	set_hi(q);
 	return 0;
