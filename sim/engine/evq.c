@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/engine/evq_pool.h"
 #include "sim/engine/evq_sort.h"
 #include "sim/engine/mem.h"
 
@@ -40,7 +41,6 @@
 #define EVQ_WHEEL 1
 #endif
 
-#define POOL_CHUNK 1024
 #define ADAPT_EVERY 4096
 #define NB_MIN ((size_t)1 << 8)
 #define NB_MAX ((size_t)1 << 24)       /* 128 MiB of buckets, for 8 M pending */
@@ -53,11 +53,6 @@
 struct evq_entry {
 	simtime_t when;
 	struct evq_timer *t; /* holds the tie-breaking key */
-};
-
-struct pool_chunk {
-	struct pool_chunk *next;
-	struct evq_timer ev[POOL_CHUNK];
 };
 
 struct evq {
@@ -88,11 +83,10 @@ struct evq {
 	uint64_t key_now; /* of the event running, or that ran last */
 	uint64_t fired;
 	size_t peak;
-	simtime_t adapt_from;	   /* the clock at the last width check */
-	uint64_t armed, far;	   /* since then: arms, and those beyond the calendar */
-	unsigned window;	   /* log2 of the span in ps the calendar aims to cover */
-	struct evq_timer *free_ev; /* free list, linked through obj */
-	struct pool_chunk *chunks;
+	simtime_t adapt_from; /* the clock at the last width check */
+	uint64_t armed, far;  /* since then: arms, and those beyond the calendar */
+	unsigned window;      /* log2 of the span in ps the calendar aims to cover */
+	struct evq_pool pool;
 };
 
 /* ---- the far heap ---- */
@@ -552,12 +546,7 @@ void evq_free(struct evq *q)
 {
 	if (!q)
 		return;
-	while (q->chunks) {
-		struct pool_chunk *c = q->chunks;
-
-		q->chunks = c->next;
-		free(c);
-	}
+	evq_pool_release(&q->pool);
 	free(q->bucket);
 	free(q->bits);
 	free(q->sum);
@@ -638,47 +627,28 @@ int evq_arm(struct evq *q, struct evq_timer *t, simtime_t when)
 	return 0;
 }
 
-static void pool_put(struct evq *q, struct evq_timer *t)
-{
-	t->obj = q->free_ev;
-	q->free_ev = t;
-}
-
 void evq_cancel(struct evq *q, struct evq_timer *t)
 {
 	if (t->wheel || t->slot)
 		q->n--;
 	unqueue(q, t);
 	if (t->pooled)
-		pool_put(q, t);
+		evq_pool_put(&q->pool, t);
 }
 
 struct evq_timer *evq_post(struct evq *q, simtime_t when, evq_fn fn, void *obj, uint64_t arg,
 			   uint64_t key)
 {
-	struct evq_timer *t;
+	struct evq_timer *t = evq_pool_get(&q->pool);
 
-	if (!q->free_ev) {
-		struct pool_chunk *c = malloc(sizeof(*c));
-
-		if (!c)
-			return NULL;
-		c->next = q->chunks;
-		q->chunks = c;
-		for (size_t i = 0; i < POOL_CHUNK; i++) {
-			evq_timer_init(&c->ev[i], NULL, NULL, 0);
-			c->ev[i].pooled = 1;
-			pool_put(q, &c->ev[i]);
-		}
-	}
-	t = q->free_ev;
-	q->free_ev = t->obj;
+	if (!t)
+		return NULL;
 	t->fn = fn;
 	t->obj = obj;
 	t->arg = arg;
 	t->key = key;
 	if (evq_arm(q, t, when)) {
-		pool_put(q, t);
+		evq_pool_put(&q->pool, t);
 		return NULL;
 	}
 	return t;
@@ -745,7 +715,7 @@ static inline __attribute__((always_inline)) void fire(struct evq *q, struct evq
 		void *obj = t->obj;
 		uint64_t arg = t->arg;
 
-		pool_put(q, t);
+		evq_pool_put(&q->pool, t);
 		fn(obj, arg);
 		return;
 	}

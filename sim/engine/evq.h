@@ -25,16 +25,16 @@ typedef void (*evq_fn)(void *obj, uint64_t arg);
 
 struct evq_timer {
 	simtime_t when;
-	uint64_t key;    /* orders equal times (evq_key) */
+	uint64_t key; /* orders equal times (evq_key) */
 	evq_fn fn;
 	void *obj;
 	/* passed to fn; when it holds an address, the queue prefetches it as
 	 * the event before this one runs (see evq.c: take_first) */
 	uint64_t arg;
 	struct evq_timer *next, *prev; /* its bucket's list, while in the calendar */
-	uint32_t slot;   /* far heap position + 1; 0 when not in the heap */
-	uint16_t wheel;  /* 1 while in the calendar */
-	uint16_t pooled; /* 1 for evq_post events, returned to the pool */
+	uint32_t slot;		       /* far heap position + 1; 0 when not in the heap */
+	uint16_t wheel;		       /* 1 while in the calendar */
+	uint16_t pooled;	       /* 1 for evq_post events, returned to the pool */
 };
 
 struct evq;
@@ -84,9 +84,8 @@ __attribute__((warn_unused_result)) int evq_arm(struct evq *q, struct evq_timer 
 void evq_cancel(struct evq *q, struct evq_timer *t);
 /* A one-off event from the pool, ordered among equal times by @key;
  * returns it (cancellable), or NULL when out of memory. */
-__attribute__((warn_unused_result)) struct evq_timer *evq_post(struct evq *q, simtime_t when,
-							       evq_fn fn, void *obj, uint64_t arg,
-							       uint64_t key);
+__attribute__((warn_unused_result)) struct evq_timer *
+evq_post(struct evq *q, simtime_t when, evq_fn fn, void *obj, uint64_t arg, uint64_t key);
 
 /* Time of the earliest pending event, or SIMTIME_NEVER. */
 simtime_t evq_peek(struct evq *q);
