@@ -17,14 +17,18 @@
  * later entries makes the buckets 16x narrower at once. A bucket then
  * holds one or two events, insertion and removal cost O(1) whatever the
  * number pending, and only timers far ahead (DCQCN, retransmission,
- * sampling) pay the heap's O(log n). Known weaknesses: a width set for one
- * phase of a run is wrong for the next until the next check; beyond about
- * 100,000 pending the lists' neighbours are cache misses, as the heap's
- * lower levels are; many events of one time armed out of key order (a
- * symmetric fabric's) cost a sort, each read once more when reached.
+ * sampling) pay the heap's O(log n). Sized for many events, the calendar's
+ * buckets are misses to memory: an arm then waits in a short ring while
+ * its bucket is prefetched (ring_push) and a pop prefetches the buckets
+ * after its own. Known weaknesses: a width set for one phase of a run is
+ * wrong for the next until the next check; beyond about a million pending
+ * the misses the ring overlaps still bound the speed, as the heap's lower
+ * levels do; many events of one time armed out of key order (a symmetric
+ * fabric's) cost a sort, each read once more when reached.
  *
  * Built with -DEVQ_WHEEL=0 (experiments/bench/evq_bench_heap), everything
- * goes to the heap: the binary heap alone, for comparison.
+ * goes to the heap: the binary heap alone, for comparison; with
+ * -DEVQ_RING_FROM=0 (tests/test_evq_ring), every arm goes through the ring.
  */
 #include "sim/engine/evq.h"
 
@@ -49,6 +53,12 @@
 #define SHIFT_MAX 40
 #define CROWDED 512 /* later entries one insertion passes that call for narrower buckets */
 #define KEY_WALK 8  /* larger keys of its time an insertion walks past, then sorts */
+#ifndef EVQ_RING_FROM
+#define EVQ_RING_FROM ((size_t)1 << 15) /* sized for more: arms go through the ring */
+#endif
+#define RING_STEP 4	     /* arms between the ring's stages (ring_push) */
+#define RING (4 * RING_STEP) /* the ring's size, a power of 2 */
+#define POP_AHEAD 2	     /* with the ring, a pop prefetches the first this many buckets on */
 
 struct evq_entry {
 	simtime_t when;
@@ -78,6 +88,12 @@ struct evq {
 	 * the least of peak, room and (while buckets may be added) 2 nb */
 	size_t hi;
 	uint64_t heap_from; /* bucket number of the far heap's first, or UINT64_MAX */
+	/* the ring, while on (sized for EVQ_RING_FROM or more): arms in the
+	 * window not yet filed, from ring_r to ring_w; ring_min is at most the
+	 * earliest of them, SIMTIME_NEVER when there is none */
+	simtime_t ring_min;
+	simtime_t ring_gate; /* 0 while on, else SIMTIME_NEVER: a pop compares */
+	size_t arm_nb;	     /* nb while the ring is off, else 0: an arm compares */
 
 	simtime_t now;
 	uint64_t key_now; /* of the event running, or that ran last */
@@ -87,6 +103,8 @@ struct evq {
 	uint64_t armed, far;  /* since then: arms, and those beyond the calendar */
 	unsigned window;      /* log2 of the span in ps the calendar aims to cover */
 	struct evq_pool pool;
+	struct evq_timer *ring[RING];
+	uint64_t ring_r, ring_w;
 };
 
 /* ---- the far heap ---- */
@@ -448,6 +466,7 @@ static void rebuild(struct evq *q, size_t nb, unsigned shift)
 	q->unsorted = unsorted;
 	q->n_unsorted = 0;
 	q->nb = nb;
+	q->arm_nb = q->ring_gate ? nb : 0;
 	q->shift = shift;
 	heap_first_moved(q);
 	q->cur = q->now >> shift;
@@ -474,6 +493,65 @@ static void rebuild(struct evq *q, size_t nb, unsigned shift)
 	free(obucket);
 	migrate(q);
 	set_hi(q);
+}
+
+/* ---- the ring: arms filed late, their misses overlapped ---- */
+
+/* The ring's oldest arm (unless cancelled) into the calendar, or the far
+ * heap if the window shrank meanwhile. */
+static void ring_file(struct evq *q)
+{
+	struct evq_timer *t = q->ring[q->ring_r++ & (RING - 1)];
+
+	if (q->ring_r == q->ring_w)
+		q->ring_min = SIMTIME_NEVER;
+	if (!t)
+		return;
+	t->wheel = 0;
+	t->slot = 0;
+	if (!in_window(q, t->when))
+		heap_push(q, t);
+	else if (wheel_put(q, t) > CROWDED && q->shift > 0)
+		rebuild(q, q->nb, q->shift > 4 ? q->shift - 4 : 0); /* buckets 16x narrower */
+}
+
+static void ring_drain(struct evq *q)
+{
+	while (q->ring_r != q->ring_w)
+		ring_file(q);
+}
+
+/*
+ * @t (in the window) into the ring. With many events pending, filing one
+ * costs a miss to memory for its bucket's slot, one for the bucket's first
+ * and one for its last, each waiting for the one before; in the ring they
+ * are prefetched RING_STEP arms apart and the arm filed 3 RING_STEP arms
+ * later, so that the misses of a dozen arms overlap. The order is the same:
+ * a pop first files them all if the earliest could come before its event.
+ */
+static inline void ring_push(struct evq *q, struct evq_timer *t)
+{
+	uint64_t w = q->ring_w++;
+	struct evq_timer *x, *h;
+
+	q->ring[w & (RING - 1)] = t;
+	t->wheel = 2;
+	t->slot = (uint32_t)(w & (RING - 1)) + 1;
+	if (t->when < q->ring_min)
+		q->ring_min = t->when;
+	__builtin_prefetch(&q->bucket[wheel_index(q, t->when)]);
+	if (w - q->ring_r < RING_STEP)
+		return;
+	x = q->ring[(w - RING_STEP) & (RING - 1)];
+	if (x && (h = q->bucket[wheel_index(q, x->when)]))
+		__builtin_prefetch(h);
+	if (w - q->ring_r < 2 * RING_STEP)
+		return;
+	x = q->ring[(w - 2 * RING_STEP) & (RING - 1)];
+	if (x && (h = q->bucket[wheel_index(q, x->when)]))
+		__builtin_prefetch(h->prev);
+	if (w - q->ring_r >= 3 * RING_STEP)
+		ring_file(q);
 }
 
 static unsigned log2_floor(uint64_t x)
@@ -503,6 +581,10 @@ static void adapt(struct evq *q)
 		q->window--;
 	q->adapt_from = q->now;
 	q->armed = q->far = 0;
+	q->ring_gate = EVQ_RING_FROM == 0 || sf > EVQ_RING_FROM ? 0 : SIMTIME_NEVER;
+	q->arm_nb = q->ring_gate ? q->nb : 0;
+	if (q->ring_gate)
+		ring_drain(q);
 	if (shift > SHIFT_MAX)
 		shift = SHIFT_MAX;
 	while (nb < NB_MAX && (nb < 2 * sf || (shift + log2_floor(nb) < q->window)))
@@ -528,8 +610,11 @@ struct evq *evq_new(void)
 	q->shift = SHIFT_INIT;
 	q->heap_from = UINT64_MAX;
 	q->window = SHIFT_INIT + 8;
+	q->ring_min = SIMTIME_NEVER;
+	q->ring_gate = EVQ_RING_FROM == 0 ? 0 : SIMTIME_NEVER;
 	if (EVQ_WHEEL) {
 		q->nb = NB_MIN;
+		q->arm_nb = q->ring_gate ? q->nb : 0;
 		q->bucket = mem_zalloc_lines(q->nb, sizeof(*q->bucket));
 		q->bits = calloc(q->nb / 64, sizeof(*q->bits));
 		q->unsorted = calloc(q->nb / 64, sizeof(*q->unsorted));
@@ -558,9 +643,13 @@ void evq_free(struct evq *q)
 
 static void unqueue(struct evq *q, struct evq_timer *t)
 {
-	if (t->wheel)
+	if (t->wheel == 2) {
+		q->ring[t->slot - 1] = NULL; /* a hole, skipped when filed */
+		t->wheel = 0;
+		t->slot = 0;
+	} else if (t->wheel) {
 		wheel_remove(q, t);
-	else if (t->slot)
+	} else if (t->slot)
 		heap_remove(q, t);
 }
 
@@ -617,7 +706,12 @@ int evq_arm(struct evq *q, struct evq_timer *t, simtime_t when)
 	}
 	t->when = when;
 	q->armed++;
-	if (!q->nb || !in_window(q, when)) {
+	if ((when >> q->shift) - q->cur >= q->arm_nb) {
+		/* beyond the window, or the ring on (or no calendar) */
+		if (q->nb && in_window(q, when)) {
+			ring_push(q, t);
+			return 0;
+		}
 		q->far++;
 		heap_push(q, t);
 		return 0;
@@ -656,6 +750,7 @@ struct evq_timer *evq_post(struct evq *q, simtime_t when, evq_fn fn, void *obj, 
 
 simtime_t evq_peek(struct evq *q)
 {
+	ring_drain(q);
 	if (q->n_wheel)
 		return q->bucket[first_bucket(q)]->when;
 	return q->n_heap ? q->heap[0].when : SIMTIME_NEVER;
@@ -671,6 +766,8 @@ static inline struct evq_timer *take_first(struct evq *q, simtime_t until)
 	uint64_t b;
 	size_t i;
 
+	if (!q->n_wheel && q->ring_r != q->ring_w)
+		ring_drain(q);
 	if (!q->n_wheel) {
 		if (!q->n_heap || q->heap[0].when > until)
 			return NULL;
@@ -684,6 +781,26 @@ static inline struct evq_timer *take_first(struct evq *q, simtime_t until)
 	}
 	i = first_bucket(q);
 	t = q->bucket[i];
+	if (__builtin_expect(q->ring_gate <= t->when, 0)) {
+		if (q->ring_min <= t->when) {
+			ring_drain(q); /* one in the ring may come first */
+			i = first_bucket(q);
+			t = q->bucket[i];
+		}
+		/* prefetched: the first of the bucket POP_AHEAD non-empty ones on
+		 * (in i's word of the bitmap), the second of the next (inline: a
+		 * function of prefetches alone, the compiler drops as no effect) */
+		uint64_t m = q->bits[i >> 6] & (~1ULL << (i & 63));
+		size_t base = i & ~(size_t)63;
+
+		if (m) {
+			__builtin_prefetch(q->bucket[base | (size_t)__builtin_ctzll(m)]->next);
+			for (int k = 1; k < POP_AHEAD && m; k++)
+				m &= m - 1;
+			if (m)
+				__builtin_prefetch(q->bucket[base | (size_t)__builtin_ctzll(m)]);
+		}
+	}
 	if (t->when > until)
 		return NULL;
 	b = t->when >> q->shift;

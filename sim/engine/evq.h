@@ -32,8 +32,8 @@ struct evq_timer {
 	 * the event before this one runs (see evq.c: take_first) */
 	uint64_t arg;
 	struct evq_timer *next, *prev; /* its bucket's list, while in the calendar */
-	uint32_t slot;		       /* far heap position + 1; 0 when not in the heap */
-	uint16_t wheel;		       /* 1 while in the calendar */
+	uint32_t slot;		       /* far heap (or ring) position + 1; 0 when in neither */
+	uint16_t wheel;		       /* 1 while in the calendar, 2 in the ring of arms to file */
 	uint16_t pooled;	       /* 1 for evq_post events, returned to the pool */
 };
 
