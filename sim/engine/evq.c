@@ -54,7 +54,7 @@
 #define CROWDED 512 /* later entries one insertion passes that call for narrower buckets */
 #define KEY_WALK 8  /* larger keys of its time an insertion walks past, then sorts */
 #ifndef EVQ_RING_FROM
-#define EVQ_RING_FROM ((size_t)1 << 15) /* sized for more: arms go through the ring */
+#define EVQ_RING_FROM ((size_t)1 << 17) /* sized for more: arms go through the ring */
 #endif
 #define RING_STEP 4	     /* arms between the ring's stages (ring_push) */
 #define RING (4 * RING_STEP) /* the ring's size, a power of 2 */
