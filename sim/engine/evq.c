@@ -88,7 +88,7 @@ struct evq {
 	 * the least of peak, room and (while buckets may be added) 2 nb */
 	size_t hi;
 	uint64_t heap_from; /* bucket number of the far heap's first, or UINT64_MAX */
-	/* the ring, while on (sized for EVQ_RING_FROM or more): arms in the
+	/* the ring, while on (sized for more than EVQ_RING_FROM): arms in the
 	 * window not yet filed, from ring_r to ring_w; ring_min is at most the
 	 * earliest of them, SIMTIME_NEVER when there is none */
 	simtime_t ring_min;
