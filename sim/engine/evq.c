@@ -37,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/engine/evq_impl.h"
 #include "sim/engine/evq_pool.h"
 #include "sim/engine/evq_sort.h"
 #include "sim/engine/mem.h"
@@ -56,56 +57,7 @@
 #ifndef EVQ_RING_FROM
 #define EVQ_RING_FROM ((size_t)1 << 17) /* sized for more: arms go through the ring */
 #endif
-#define RING_STEP 4	     /* arms between the ring's stages (ring_push) */
-#define RING (4 * RING_STEP) /* the ring's size, a power of 2 */
-#define POP_AHEAD 2	     /* with the ring, a pop prefetches the first this many buckets on */
-
-struct evq_entry {
-	simtime_t when;
-	struct evq_timer *t; /* holds the tie-breaking key */
-};
-
-struct evq {
-	/* the far heap */
-	struct evq_entry *heap;
-	size_t n_heap, cap;
-	/* the calendar: bucket[i] is the earliest of a circular list sorted by
-	 * (when, key) whose last is bucket[i]->prev; bit i of bits says it is
-	 * non-empty, bit j of sum that bits[j] is not 0 */
-	struct evq_timer **bucket;
-	uint64_t *bits, *sum;
-	uint64_t *unsorted;	    /* bit i: bucket i holds events of one time out of key order */
-	size_t n_unsorted;	    /* bits set in unsorted (mostly 0: a pop checks this alone) */
-	struct sort_entry *scratch; /* sort_bucket's */
-	size_t n_scratch;
-	size_t nb;	/* buckets, a power of 2; 0 without the calendar */
-	unsigned shift; /* bucket width 2^shift ps */
-	uint64_t cur;	/* bucket number of the clock: the window's start */
-	size_t n_wheel;
-	size_t n;    /* pending: n_heap + n_wheel */
-	size_t room; /* the heap's and the scratch array's size, the smaller */
-	/* an arm that adds a pending event beyond this many takes arm_slow:
-	 * the least of peak, room and (while buckets may be added) 2 nb */
-	size_t hi;
-	uint64_t heap_from; /* bucket number of the far heap's first, or UINT64_MAX */
-	/* the ring, while on (sized for more than EVQ_RING_FROM): arms in the
-	 * window not yet filed, from ring_r to ring_w; ring_min is at most the
-	 * earliest of them, SIMTIME_NEVER when there is none */
-	simtime_t ring_min;
-	simtime_t ring_gate; /* 0 while on, else SIMTIME_NEVER: a pop compares */
-	size_t arm_nb;	     /* nb while the ring is off, else 0: an arm compares */
-
-	simtime_t now;
-	uint64_t key_now; /* of the event running, or that ran last */
-	uint64_t fired;
-	size_t peak;
-	simtime_t adapt_from; /* the clock at the last width check */
-	uint64_t armed, far;  /* since then: arms, and those beyond the calendar */
-	unsigned window;      /* log2 of the span in ps the calendar aims to cover */
-	struct evq_pool pool;
-	struct evq_timer *ring[RING];
-	uint64_t ring_r, ring_w;
-};
+#define POP_AHEAD 2 /* with the ring, a pop prefetches the first this many buckets on */
 
 /* ---- the far heap ---- */
 
@@ -466,7 +418,7 @@ static void rebuild(struct evq *q, size_t nb, unsigned shift)
 	q->unsorted = unsorted;
 	q->n_unsorted = 0;
 	q->nb = nb;
-	q->arm_nb = q->ring_gate ? nb : 0;
+	q->arm_nb = q->ring_on ? 0 : nb;
 	q->shift = shift;
 	heap_first_moved(q);
 	q->cur = q->now >> shift;
@@ -581,9 +533,9 @@ static void adapt(struct evq *q)
 		q->window--;
 	q->adapt_from = q->now;
 	q->armed = q->far = 0;
-	q->ring_gate = EVQ_RING_FROM == 0 || sf > EVQ_RING_FROM ? 0 : SIMTIME_NEVER;
-	q->arm_nb = q->ring_gate ? q->nb : 0;
-	if (q->ring_gate)
+	q->ring_on = EVQ_RING_FROM == 0 || sf > EVQ_RING_FROM;
+	q->arm_nb = q->ring_on ? 0 : q->nb;
+	if (!q->ring_on)
 		ring_drain(q);
 	if (shift > SHIFT_MAX)
 		shift = SHIFT_MAX;
@@ -611,10 +563,10 @@ struct evq *evq_new(void)
 	q->heap_from = UINT64_MAX;
 	q->window = SHIFT_INIT + 8;
 	q->ring_min = SIMTIME_NEVER;
-	q->ring_gate = EVQ_RING_FROM == 0 ? 0 : SIMTIME_NEVER;
+	q->ring_on = EVQ_RING_FROM == 0;
 	if (EVQ_WHEEL) {
 		q->nb = NB_MIN;
-		q->arm_nb = q->ring_gate ? q->nb : 0;
+		q->arm_nb = q->ring_on ? 0 : q->nb;
 		q->bucket = mem_zalloc_lines(q->nb, sizeof(*q->bucket));
 		q->bits = calloc(q->nb / 64, sizeof(*q->bits));
 		q->unsorted = calloc(q->nb / 64, sizeof(*q->unsorted));
@@ -760,7 +712,8 @@ simtime_t evq_peek(struct evq *q)
  * The earliest event if it is due at or before @until, taken out of the
  * queue (the window moved to its bucket); NULL if there is none.
  */
-static inline struct evq_timer *take_first(struct evq *q, simtime_t until)
+static inline __attribute__((always_inline)) struct evq_timer *take_first(struct evq *q,
+									  simtime_t until, int ring)
 {
 	struct evq_timer *t;
 	uint64_t b;
@@ -781,7 +734,7 @@ static inline struct evq_timer *take_first(struct evq *q, simtime_t until)
 	}
 	i = first_bucket(q);
 	t = q->bucket[i];
-	if (__builtin_expect(q->ring_gate <= t->when, 0)) {
+	if (ring) {
 		if (q->ring_min <= t->when) {
 			ring_drain(q); /* one in the ring may come first */
 			i = first_bucket(q);
@@ -841,7 +794,7 @@ static inline __attribute__((always_inline)) void fire(struct evq *q, struct evq
 
 int evq_step_until(struct evq *q, simtime_t until)
 {
-	struct evq_timer *t = take_first(q, until);
+	struct evq_timer *t = q->ring_on ? take_first(q, until, 1) : take_first(q, until, 0);
 
 	if (!t)
 		return 0;
@@ -849,14 +802,40 @@ int evq_step_until(struct evq *q, simtime_t until)
 	return 1;
 }
 
+/* Events until @to have fired: 1, or 0 if one flagged @halt or none was
+ * due; @ring: the ring is on (a constant: two copies of the loop). */
+static inline __attribute__((always_inline)) int run_batch(struct evq *q, simtime_t until,
+							   uint64_t to, const int *halt, int ring)
+{
+	struct evq_timer *t;
+
+	while (q->fired < to) {
+		if (!(t = take_first(q, until, ring)))
+			return 0;
+		fire(q, t);
+		if (*halt)
+			return 0;
+	}
+	return 1;
+}
+
 uint64_t evq_run(struct evq *q, simtime_t until, uint64_t max_fired, const int *halt)
 {
 	uint64_t from = q->fired;
-	struct evq_timer *t;
 
-	while (q->fired < max_fired && (t = take_first(q, until))) {
-		fire(q, t);
-		if (*halt)
+	/* in batches up to the next width check, which may turn the ring on or
+	 * off: each batch runs a loop compiled for one, without the other's
+	 * checks */
+	while (q->fired < max_fired) {
+		uint64_t to = (q->fired | (ADAPT_EVERY - 1)) + 1;
+		int more;
+
+		if (to > max_fired)
+			to = max_fired;
+		more = q->ring_on ? run_batch(q, until, to, halt, 1)
+				  : run_batch(q, until, to, halt, 0);
+
+		if (!more)
 			break;
 	}
 	return q->fired - from;
