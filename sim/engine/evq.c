@@ -506,6 +506,16 @@ static inline void ring_push(struct evq *q, struct evq_timer *t)
 		ring_file(q);
 }
 
+/* The ring on or off (off: what it holds filed); an arm in the window
+ * compares with arm_nb, so that one comparison also tells the ring is on. */
+static void ring_set(struct evq *q, int on)
+{
+	q->ring_on = on;
+	q->arm_nb = on ? 0 : q->nb;
+	if (!on)
+		ring_drain(q);
+}
+
 static unsigned log2_floor(uint64_t x)
 {
 	return x ? 63u - (unsigned)__builtin_clzll(x) : 0;
@@ -533,10 +543,7 @@ static void adapt(struct evq *q)
 		q->window--;
 	q->adapt_from = q->now;
 	q->armed = q->far = 0;
-	q->ring_on = EVQ_RING_FROM == 0 || sf > EVQ_RING_FROM;
-	q->arm_nb = q->ring_on ? 0 : q->nb;
-	if (!q->ring_on)
-		ring_drain(q);
+	ring_set(q, EVQ_RING_FROM == 0 || sf > EVQ_RING_FROM);
 	if (shift > SHIFT_MAX)
 		shift = SHIFT_MAX;
 	while (nb < NB_MAX && (nb < 2 * sf || (shift + log2_floor(nb) < q->window)))
@@ -563,10 +570,8 @@ struct evq *evq_new(void)
 	q->heap_from = UINT64_MAX;
 	q->window = SHIFT_INIT + 8;
 	q->ring_min = SIMTIME_NEVER;
-	q->ring_on = EVQ_RING_FROM == 0;
 	if (EVQ_WHEEL) {
 		q->nb = NB_MIN;
-		q->arm_nb = q->ring_on ? 0 : q->nb;
 		q->bucket = mem_zalloc_lines(q->nb, sizeof(*q->bucket));
 		q->bits = calloc(q->nb / 64, sizeof(*q->bits));
 		q->unsorted = calloc(q->nb / 64, sizeof(*q->unsorted));
@@ -576,6 +581,7 @@ struct evq *evq_new(void)
 			return NULL;
 		}
 	}
+	ring_set(q, EVQ_RING_FROM == 0);
 	return q;
 }
 

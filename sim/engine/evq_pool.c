@@ -1,41 +1,29 @@
 /*
- * evq_pool: chunks of one-off events for the queue's free list.
+ * evq_pool: chunks of one-off events for the queue's free list, carved
+ * from an arena (mem.h) as the packet pool's are.
  */
 #include "sim/engine/evq_pool.h"
 
 #include <errno.h>
-#include <stdlib.h>
 
 #define POOL_CHUNK 1024
 
-struct evq_pool_chunk {
-	struct evq_pool_chunk *next;
-	struct evq_timer ev[POOL_CHUNK];
-};
-
 int evq_pool_grow(struct evq_pool *p)
 {
-	struct evq_pool_chunk *c = malloc(sizeof(*c));
+	struct evq_timer *ev = mem_arena_lines(&p->mem, POOL_CHUNK, sizeof(*ev));
 
-	if (!c)
+	if (!ev)
 		return -ENOMEM;
-	c->next = p->chunks;
-	p->chunks = c;
 	for (size_t i = 0; i < POOL_CHUNK; i++) {
-		evq_timer_init(&c->ev[i], NULL, NULL, 0);
-		c->ev[i].pooled = 1;
-		evq_pool_put(p, &c->ev[i]);
+		evq_timer_init(&ev[i], NULL, NULL, 0);
+		ev[i].pooled = 1;
+		evq_pool_put(p, &ev[i]);
 	}
 	return 0;
 }
 
 void evq_pool_release(struct evq_pool *p)
 {
-	while (p->chunks) {
-		struct evq_pool_chunk *c = p->chunks;
-
-		p->chunks = c->next;
-		free(c);
-	}
+	mem_arena_free(&p->mem);
 	p->free = NULL;
 }

@@ -6,12 +6,11 @@
 #define ROCESIM_EVQ_POOL_H
 
 #include "sim/engine/evq.h"
-
-struct evq_pool_chunk;
+#include "sim/engine/mem.h"
 
 struct evq_pool {
 	struct evq_timer *free; /* linked through obj */
-	struct evq_pool_chunk *chunks;
+	struct mem_arena mem;	/* the events' chunks */
 };
 
 /* A chunk more of free events: 0, or -ENOMEM. */
