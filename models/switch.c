@@ -10,11 +10,15 @@
 #include <string.h>
 
 #include "sim/engine/checked.h"
+#include "topologies/fib.h"
 #include "topologies/topo.h"
 #include "models/link.h"
 #include "models/mctx.h"
 
 struct sw;
+
+/* Bound on all switches' forwarding tables together (fib_rebuild). */
+#define SW_FIB_BUDGET ((uint64_t)64 << 20)
 
 /*
  * An ingress PG's occupancy and its peaks: all that admitting and freeing
@@ -69,6 +73,11 @@ struct sw {
 	struct mctx *ctx;
 	const struct sw_params *prm;
 	const struct topo_routes *routes;
+	/* the routes' answers for this switch, read with one load a packet;
+	 * fib.entry NULL: asked of routes (a fabric too large for a table
+	 * per switch, or one that could not be built) */
+	struct topo_fib fib;
+	uint32_t fib_hosts; /* hosts a table covers; 0: none */
 	const struct sw_ops *ops; /* may be NULL */
 	void *up;
 	uint32_t node;
@@ -354,7 +363,10 @@ static void sw_rx(struct port *in, struct pkt *pkt)
 	/* the port it came in by classes it, and answers for its loss */
 	pkt->in_port = (uint16_t)in->local;
 	pkt->prio = pc->dscp_to_tc[pkt->dscp];
-	hops = topo_next_hops(s->routes, s->node, pkt->dst, &count);
+	if (s->fib.entry && pkt->dst < s->fib.n_hosts)
+		hops = topo_fib_hops(&s->fib, pkt->dst, &count);
+	else
+		hops = topo_next_hops(s->routes, s->node, pkt->dst, &count);
 	if (!count) {
 		drop_unroutable(s, &in->qcount[pkt->prio], pkt);
 		return;
@@ -593,6 +605,17 @@ static int port_settings(struct sw *s, const struct sw_params *prm, uint32_t mtu
 	return cfg ? 0 : -ENOMEM;
 }
 
+/*
+ * @s's forwarding table from its routes, or none (forwarding then asks the
+ * routes, the same answer at some loads more a packet).
+ */
+static void fib_rebuild(struct sw *s)
+{
+	topo_fib_free(&s->fib);
+	if (s->fib_hosts && s->routes && topo_fib_build(s->routes, s->node, s->fib_hosts, &s->fib))
+		topo_fib_free(&s->fib);
+}
+
 int sw_new(struct mctx *ctx, const struct sw_params *prm, uint32_t mtu, const struct topo *t,
 	   const struct topo_routes *routes, uint32_t node, struct port *ports, struct sw **out,
 	   struct diag *d)
@@ -615,6 +638,10 @@ int sw_new(struct mctx *ctx, const struct sw_params *prm, uint32_t mtu, const st
 	s->node = node;
 	s->ports = ports;
 	s->n_ports = tn->n_ports;
+	/* two bytes per (switch, host): 21 MB on a k = 32 fat-tree */
+	if ((uint64_t)t->n_switches * t->n_hosts * sizeof(*s->fib.entry) <= SW_FIB_BUDGET)
+		s->fib_hosts = t->n_hosts;
+	fib_rebuild(s);
 	/* a port's PGs on lines of their own; the ports of all switches on few pages */
 	s->ps = mem_arena_lines(&ctx->mem, s->n_ports, sizeof(*s->ps));
 	/* taus2: small state (24 B a switch), fast, equidistributed (L'Ecuyer 1996) */
@@ -657,6 +684,7 @@ int sw_new(struct mctx *ctx, const struct sw_params *prm, uint32_t mtu, const st
 void sw_set_routes(struct sw *s, const struct topo_routes *r)
 {
 	s->routes = r;
+	fib_rebuild(s);
 }
 
 void sw_set_ops(struct sw *s, const struct sw_ops *ops, void *up)
@@ -671,6 +699,7 @@ void sw_free(struct sw *s)
 		return;
 	if (s->rng)
 		gsl_rng_free(s->rng);
+	topo_fib_free(&s->fib);
 	free(s);
 }
 

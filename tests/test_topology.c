@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "topologies/fib.h"
 #include "topologies/topo.h"
 #include "support.h"
 
@@ -105,6 +106,34 @@ static uint32_t node_of(const struct topo *t, const char *name)
 }
 
 /*
+ * Every switch's forwarding table gives, for every host, the ports
+ * topo_next_hops gives, in the same order (the ECMP choice indexes them).
+ */
+static void check_fib_against_routes(const struct topo *t, const struct topo_routes *r)
+{
+	for (uint32_t u = 0; u < t->n_nodes; u++) {
+		struct topo_fib f;
+
+		if (t->nodes[u].kind != TOPO_SWITCH)
+			continue;
+		cr_assert_eq(topo_fib_build(r, u, t->n_hosts, &f), 0);
+		for (uint32_t h = 0; h < t->n_hosts; h++) {
+			uint32_t want, got;
+			const uint16_t *a = topo_next_hops(r, u, h, &want);
+			const uint16_t *b = topo_fib_hops(&f, h, &got);
+
+			cr_assert_eq(got, want, "%s -> h%u: %u ports, want %u", t->nodes[u].name, h,
+				     got, want);
+			for (uint32_t i = 0; i < want; i++)
+				cr_assert_eq(b[i], a[i], "%s -> h%u: port %u", t->nodes[u].name, h,
+					     i);
+		}
+		topo_fib_free(&f);
+		cr_assert_null(f.entry);
+	}
+}
+
+/*
  * The routes as topo.h defines them, one plain search per destination
  * host: compare every (node, host) pair with what topo_routes_build made.
  */
@@ -164,6 +193,7 @@ static void check_routes_against_bfs(const struct topo *t, const struct topo_rou
 	}
 	free(dist);
 	free(queue);
+	check_fib_against_routes(t, r);
 }
 
 static struct topo_routes *routes(const struct topo *t)
