@@ -638,7 +638,7 @@ int sw_new(struct mctx *ctx, const struct sw_params *prm, uint32_t mtu, const st
 	s->node = node;
 	s->ports = ports;
 	s->n_ports = tn->n_ports;
-	/* two bytes per (switch, host): 21 MB on a k = 32 fat-tree */
+	/* a byte per (switch, host): 10.5 MB on a k = 32 fat-tree */
 	if ((uint64_t)t->n_switches * t->n_hosts * sizeof(*s->fib.entry) <= SW_FIB_BUDGET)
 		s->fib_hosts = t->n_hosts;
 	fib_rebuild(s);

@@ -376,6 +376,10 @@ Test(topology, fat_tree_k16_at_scale)
 	cr_assert_eq(topo_distance(r, t->hosts[0], 1023), 6);
 	cr_assert_eq(topo_distance(r, t->hosts[0], 7), 2);
 	cr_assert_eq(topo_distance(r, t->hosts[0], 8), 4);
+	/* every switch's table fits a byte a host: an edge or an aggregation
+	 * switch has 9 lists of ports (one port down per host or edge switch,
+	 * the 8 uplinks), a core switch 16 (one port down per pod) */
+	check_fib_against_routes(t, r);
 	topo_routes_free(r);
 	topo_free(t);
 }
@@ -576,6 +580,34 @@ Test(topology, routes_match_plain_search)
 	t = build(&s);
 	r = routes(t);
 	check_routes_against_bfs(t, r);
+	topo_routes_free(r);
+	topo_free(t);
+}
+
+/*
+ * A table indexes its port sets with a byte: a switch with more distinct
+ * sets (a star of 300 hosts) has none, and forwarding asks the routes.
+ */
+Test(topology, fib_beyond_a_byte_of_port_sets)
+{
+	struct topo_spec s = spec_of(TOPO_STAR);
+	struct topo_routes *r;
+	struct topo_fib f;
+	struct topo *t;
+
+	s.hosts = 255;
+	t = build(&s);
+	r = routes(t);
+	cr_assert_eq(topo_fib_build(r, node_of(t, "sw0"), t->n_hosts, &f), 0);
+	topo_fib_free(&f);
+	topo_routes_free(r);
+	topo_free(t);
+
+	s.hosts = 300;
+	t = build(&s);
+	r = routes(t);
+	cr_assert_eq(topo_fib_build(r, node_of(t, "sw0"), t->n_hosts, &f), -E2BIG);
+	cr_assert_null(f.entry);
 	topo_routes_free(r);
 	topo_free(t);
 }

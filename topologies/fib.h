@@ -21,14 +21,14 @@ struct topo_fib_set {
 /* A node's table: set[entry[h]] holds the ports towards host h. */
 struct topo_fib {
 	uint32_t n_hosts;
-	uint16_t *entry; /* [host] index into set; 0: no route */
+	uint8_t *entry; /* [host] index into set; 0: no route */
 	struct topo_fib_set *set;
 	uint16_t *hops;
 };
 
 /*
  * The table of @node over @r, for hosts 0..@n_hosts-1, into @out; -ENOMEM,
- * or -E2BIG when the node's port sets or their ports are beyond 16 bits
+ * or -E2BIG when the node has more than 255 port sets or 65,535 ports in them
  * (forwarding then asks topo_next_hops).
  */
 int topo_fib_build(const struct topo_routes *r, uint32_t node, uint32_t n_hosts,
