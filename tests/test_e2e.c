@@ -67,6 +67,31 @@ Test(e2e, incast_finishes_at_the_bottleneck_wire_time)
 	sim_fini(&sim);
 }
 
+/*
+ * A switch with more lists of ports than its forwarding table can name (a
+ * star of 300 hosts, topologies/fib.h) asks the routes instead, and
+ * forwards the same incast in the same time.
+ */
+Test(e2e, a_switch_without_a_forwarding_table_forwards_the_same)
+{
+	struct sim a, b;
+	json_t *ja = ts_run(incast, &a);
+	json_t *jb = ts_run("seed: 5\n"
+			    "topology: {kind: star, hosts: 300, link: {rate: 100Gbps, cable: 2m}}\n"
+			    "switch: {buffer: {size: 32MB}}\n"
+			    "nic: {cc: none}\n"
+			    "workload: {kind: incast, senders: 8, size: 4MB}\n",
+			    &b);
+
+	cr_assert_eq(ts_metric(jb, "drops"), 0);
+	cr_assert_eq(ts_metric(jb, "fct_us.max"), ts_metric(ja, "fct_us.max"));
+	cr_assert_eq(b.end, SIM_END_DONE);
+	json_decref(ja);
+	json_decref(jb);
+	sim_fini(&a);
+	sim_fini(&b);
+}
+
 Test(e2e, small_buffer_tail_drops_lossy_traffic_and_conserves_bytes)
 {
 	static const char yaml[] =
