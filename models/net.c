@@ -74,17 +74,21 @@ static void on_reroute(void *obj, uint64_t link)
 {
 	struct net *n = obj;
 	struct topo_routes *r;
+	int err = 0;
 
 	n->topo->links[link].up = 0;
 	if (topo_routes_build(n->topo, &r)) {
 		mctx_fail(&n->ctx, -ENOMEM);
 		return;
 	}
+	/* every switch takes @r, even after one failed, so none keeps the old */
 	for (uint32_t u = 0; u < n->topo->n_nodes; u++)
-		if (n->switches[u])
-			sw_set_routes(n->switches[u], r);
+		if (n->switches[u] && sw_set_routes(n->switches[u], r))
+			err = -ENOMEM;
 	topo_routes_free(n->routes);
 	n->routes = r;
+	if (err)
+		mctx_fail(&n->ctx, err);
 }
 
 /* A port that sends PAUSE without end (a storm), from `at` for `duration`. */

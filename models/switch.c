@@ -606,14 +606,19 @@ static int port_settings(struct sw *s, const struct sw_params *prm, uint32_t mtu
 }
 
 /*
- * @s's forwarding table from its routes, or none (forwarding then asks the
- * routes, the same answer at some loads more a packet).
+ * @s's forwarding table from its routes, or none when the fabric is too
+ * large for one or the switch has more lists of ports than it can name
+ * (forwarding then asks the routes, the same answer at some loads more a
+ * packet); -ENOMEM, leaving none.
  */
-static void fib_rebuild(struct sw *s)
+static int fib_rebuild(struct sw *s)
 {
+	int err = 0;
+
 	topo_fib_free(&s->fib);
-	if (s->fib_hosts && s->routes && topo_fib_build(s->routes, s->node, s->fib_hosts, &s->fib))
-		topo_fib_free(&s->fib);
+	if (s->fib_hosts && s->routes)
+		err = topo_fib_build(s->routes, s->node, s->fib_hosts, &s->fib);
+	return err == -E2BIG ? 0 : err;
 }
 
 int sw_new(struct mctx *ctx, const struct sw_params *prm, uint32_t mtu, const struct topo *t,
@@ -641,12 +646,11 @@ int sw_new(struct mctx *ctx, const struct sw_params *prm, uint32_t mtu, const st
 	/* a byte per (switch, host): 10.5 MB on a k = 32 fat-tree */
 	if ((uint64_t)t->n_switches * t->n_hosts * sizeof(*s->fib.entry) <= SW_FIB_BUDGET)
 		s->fib_hosts = t->n_hosts;
-	fib_rebuild(s);
 	/* a port's PGs on lines of their own; the ports of all switches on few pages */
 	s->ps = mem_arena_lines(&ctx->mem, s->n_ports, sizeof(*s->ps));
 	/* taus2: small state (24 B a switch), fast, equidistributed (L'Ecuyer 1996) */
 	s->rng = gsl_rng_alloc(gsl_rng_taus2);
-	if (!s->ps || !s->rng) {
+	if (!s->ps || !s->rng || fib_rebuild(s)) {
 		sw_free(s);
 		return -ENOMEM;
 	}
@@ -681,10 +685,10 @@ int sw_new(struct mctx *ctx, const struct sw_params *prm, uint32_t mtu, const st
 	return 0;
 }
 
-void sw_set_routes(struct sw *s, const struct topo_routes *r)
+int sw_set_routes(struct sw *s, const struct topo_routes *r)
 {
 	s->routes = r;
-	fib_rebuild(s);
+	return fib_rebuild(s);
 }
 
 void sw_set_ops(struct sw *s, const struct sw_ops *ops, void *up)

@@ -224,8 +224,12 @@ struct sw_ops {
 int sw_new(struct mctx *ctx, const struct sw_params *prm, uint32_t mtu, const struct topo *t,
 	   const struct topo_routes *routes, uint32_t node, struct port *ports, struct sw **out,
 	   struct diag *d);
-/* Route by @r from now on (the control plane converged after a failure). */
-void sw_set_routes(struct sw *s, const struct topo_routes *r);
+/*
+ * Route by @r from now on (the control plane converged after a failure);
+ * -ENOMEM when the switch's forwarding table could not be rebuilt (it
+ * routes by @r all the same, asking it for every packet).
+ */
+int sw_set_routes(struct sw *s, const struct topo_routes *r);
 /* Report through @ops with @up (optional: without, nothing is reported). */
 void sw_set_ops(struct sw *s, const struct sw_ops *ops, void *up);
 void sw_free(struct sw *s);
