@@ -75,7 +75,7 @@ struct sw {
 	const struct topo_routes *routes;
 	/* the routes' answers for this switch, read with one load a packet;
 	 * fib.entry NULL: asked of routes (a fabric too large for a table
-	 * per switch, or one that could not be built) */
+	 * per switch, or a switch with more lists of ports than a table names) */
 	struct topo_fib fib;
 	uint32_t fib_hosts; /* hosts a table covers; 0: none */
 	const struct sw_ops *ops; /* may be NULL */
