@@ -51,12 +51,12 @@ static struct fib_seen *fib_slot_of(struct fib_seen *map, const uint16_t *hops, 
 /* @f's ports grown to hold @count more after the @n_hops it has. */
 static int fib_reserve_hops(struct topo_fib *f, uint32_t n_hops, uint32_t *hop_cap, uint32_t count)
 {
-	uint32_t cap = *hop_cap * 2 > n_hops + count ? *hop_cap * 2 : n_hops + count;
+	uint32_t need = n_hops + count, cap = *hop_cap * 2 > need ? *hop_cap * 2 : need;
 	uint16_t *h;
 
-	if (n_hops + count > UINT16_MAX)
+	if (need > UINT16_MAX)
 		return -E2BIG;
-	if (n_hops + count <= *hop_cap)
+	if (need <= *hop_cap)
 		return 0;
 	h = realloc(f->hops, cap * sizeof(*h));
 	if (!h)
