@@ -346,6 +346,7 @@ static void on_rto(void *obj, uint64_t arg)
 		}
 		if (f->rto_at <= now) {
 			n->c.local_ack_timeout_err++;
+			f->rto_fired += f->rto_fired < UINT16_MAX;
 			go_back(n, f, f->snd_una);
 			f->rto_at = now + n->prm->timeout;
 		}

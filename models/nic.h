@@ -112,6 +112,8 @@ struct flow {
 	uint32_t rx_msg;             /* next message to complete */
 	uint8_t nak_sent;            /* one NAK per gap */
 	uint8_t cnp_sent_once;
+	uint16_t rto_fired;          /* requester: retransmission timeouts (saturates);
+					in the padding before last_cnp */
 	simtime_t last_cnp;          /* NP: when the last CNP left for this QP */
 	simtime_t finish; /* workload flow: last byte received in order, 0 until then */
 	uint32_t n_msgs, cap_msgs;

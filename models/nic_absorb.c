@@ -37,6 +37,7 @@ void flow_absorb(struct flow *dst, const struct flow *src, int requester, int re
 		dst->snd_max = src->snd_max;
 		dst->sent = src->sent;
 		dst->rp = src->rp;
+		dst->rto_fired = src->rto_fired;
 	}
 	if (responder) {
 		dst->finish = src->finish;

@@ -62,7 +62,9 @@ static const char run_help[] =
 	"output.pfc_events: true OUTDIR/pfc_events.csv (every PFC event).\n"
 	"\n"
 	"options:\n"
-	"  -o, --out DIR      where to write the results\n"
+	"  -o, --out DIR      where to write the results (default out/<scenario name>;\n"
+	"                     with --with or --set, out/<scenario name>+<the changes>,\n"
+	"                     so that a what-if never replaces the scenario's results)\n"
 	"  --with FILE        merge the partial scenario FILE onto SCENARIO (repeatable,\n"
 	"                     in order, before --set): its mappings merge key by key, a\n"
 	"                     list or value replaces the scenario's, KEY+: [...] appends\n"
@@ -311,10 +313,13 @@ static int cmd_run(const struct run_args *a, const struct par_comm *comm)
 		return EXIT_INPUT;
 	}
 	/* the input is good: only now touch the output folder */
-	if (a->outdir)
+	if (a->outdir) {
 		snprintf(dir, sizeof(dir), "%s", a->outdir);
-	else
-		snprintf(dir, sizeof(dir), "out/%s", s->name);
+	} else if (outdir_default(dir, s->name, a->withs, a->n_withs, a->sets, a->n_sets)) {
+		fprintf(stderr, "rocesim: the default output folder for %s is too long: give -o\n",
+			s->name);
+		goto out;
+	}
 	catch_signals();
 	if (lead && (err = outdir_open(&od, dir))) {
 		if (err == -EBUSY)

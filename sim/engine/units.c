@@ -7,6 +7,7 @@
 #include "sim/engine/units.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "sim/engine/checked.h"
@@ -219,6 +220,42 @@ int units_fraction(const char *s, double *frac)
 		return UNITS_ERANGE;
 	*frac = v;
 	return UNITS_OK;
+}
+
+/* @v in the first of @names (each @step times the one before) that keeps it
+ * at 1 or more, to three significant digits. */
+static const char *show(double v, const char *const *names, size_t n, double step, char *buf,
+			size_t size)
+{
+	size_t i = 0;
+	double a = v < 0 ? -v : v;
+
+	while (i + 1 < n && a >= step) {
+		v /= step;
+		a /= step;
+		i++;
+	}
+	if (a == 0 || a >= 100 || (i == 0 && a == (double)(long long)a))
+		snprintf(buf, size, "%.0f %s", v, names[i]);
+	else
+		snprintf(buf, size, "%.*f %s", a >= 10 ? 1 : 2, v, names[i]);
+	return buf;
+}
+
+const char *units_show_time(double us, char *buf, size_t size)
+{
+	static const char *const names[] = {"ns", "us", "ms", "s"};
+
+	if (us != 0 && us < 1 && us > -1)
+		return show(us * 1e3, names, 1, 1e3, buf, size);
+	return show(us, names + 1, 3, 1e3, buf, size);
+}
+
+const char *units_show_size(double bytes, char *buf, size_t size)
+{
+	static const char *const names[] = {"B", "KB", "MB", "GB", "TB"};
+
+	return show(bytes, names, 5, 1e3, buf, size);
 }
 
 const char *units_strerror(int err)

@@ -8,6 +8,7 @@
 #ifndef ROCESIM_UNITS_H
 #define ROCESIM_UNITS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "sim/engine/simtime.h"
@@ -42,6 +43,15 @@ int units_time(const char *s, simtime_t *ps);
 int units_length(const char *s, uint64_t *mm);
 /* "20%", "0.5%", or a bare fraction "0.2"; must lie in [0, 1]. */
 int units_fraction(const char *s, double *frac);
+
+/*
+ * Numbers for people, three significant digits in the largest unit that
+ * keeps them at 1 or more: a time given in microseconds as "812 ns",
+ * "4.37 ms", "4.29 s"; a size in bytes as "900 B", "1.15 MB" (SI, as
+ * scenarios write them). Into @buf (at least 16 bytes), which is returned.
+ */
+const char *units_show_time(double us, char *buf, size_t size);
+const char *units_show_size(double bytes, char *buf, size_t size);
 
 /* Plain words for an error code, for messages. */
 const char *units_strerror(int err);

@@ -1,6 +1,7 @@
 /* outdir: the output folder of one run (see outdir.h). */
 #include "sim/run/outdir.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -8,6 +9,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "sim/engine/sha256.h"
 
 static const char *const outputs[OUTDIR_FILES] = {"results.json", "timeseries.csv", "qp_rates.csv",
 						  "pfc_events.csv"};
@@ -246,4 +249,43 @@ void outdir_close(struct outdir *o)
 	if (o->lock_fd >= 0)
 		close(o->lock_fd);
 	o->lock_fd = -1;
+}
+
+/* "+" and @s, each character a folder name takes as it is, onto @tag. */
+static void tag_add(char *tag, size_t size, const char *s, size_t len)
+{
+	size_t at = strlen(tag);
+
+	if (at + 1 < size)
+		tag[at++] = '+';
+	for (size_t i = 0; i < len && at + 1 < size; i++) {
+		char c = s[i];
+
+		tag[at++] = isalnum((unsigned char)c) || strchr(".,=-_", c) ? c : '_';
+	}
+	tag[at] = '\0';
+}
+
+int outdir_default(char *buf, const char *name, const char *const *withs, size_t n_withs,
+		   const char *const *sets, size_t n_sets)
+{
+	char tag[OUTDIR_PATH] = "", hex[SHA256_HEX];
+
+	for (size_t i = 0; i < n_withs; i++) {
+		const char *base = strrchr(withs[i], '/'), *dot;
+
+		base = base ? base + 1 : withs[i];
+		dot = strrchr(base, '.');
+		tag_add(tag, sizeof(tag), base,
+			dot && dot != base && (!strcmp(dot, ".yaml") || !strcmp(dot, ".yml"))
+			    ? (size_t)(dot - base)
+			    : strlen(base));
+	}
+	for (size_t i = 0; i < n_sets; i++)
+		tag_add(tag, sizeof(tag), sets[i], strlen(sets[i]));
+	if (strlen(tag) > 80) {
+		sha256_hex(tag, strlen(tag), hex);
+		snprintf(tag + 64, sizeof(tag) - 64, "+%.8s", hex);
+	}
+	return snprintf(buf, OUTDIR_PATH, "out/%s%s", name, tag) >= OUTDIR_PATH ? -ENAMETOOLONG : 0;
 }

@@ -75,4 +75,17 @@ int outdir_commit(struct outdir *o, int *partial);
 /* Remove the temporaries not committed, release the lock. */
 void outdir_close(struct outdir *o);
 
+/*
+ * The folder of a run given no -o: out/@name, and for a run changed by
+ * overlays (@withs) or --set overrides (@sets), out/@name+TAG, TAG naming
+ * each change in order ("+tight" for --with tight.yaml, "+seed=3",
+ * "+nic.dcqcn.rp_gd=7"), characters other than letters, digits and
+ * ".,=-_" written '_', so that a what-if never replaces the results of the
+ * scenario as it is. A TAG over 80 characters keeps its first 64 and ends
+ * with "+" and 8 hex digits of the SHA-256 of the whole TAG. Into @buf of
+ * OUTDIR_PATH bytes; 0, or -ENAMETOOLONG.
+ */
+int outdir_default(char *buf, const char *name, const char *const *withs, size_t n_withs,
+		   const char *const *sets, size_t n_sets);
+
 #endif

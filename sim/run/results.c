@@ -14,6 +14,7 @@
 #include <sys/resource.h>
 
 #include "models/collective.h"
+#include "sim/engine/units.h"
 #include "models/deadlock.h"
 #include "models/nic.h"
 #include "models/packet.h"
@@ -397,6 +398,36 @@ static json_t *deadlock_json(const struct sim *sim)
 			 "cycles", cycles, "detected_cycles", detected);
 }
 
+/*
+ * Where retransmission timeouts cost time: the QP that waited longest for
+ * its RC timeouts (each one a whole timeout of no progress, 4.096 us x
+ * 2^nic.transport.timeout; NCCL_IB_TIMEOUT's default of 20 is 4.29 s), as
+ * @summary's "rc_timeouts"; left out when no timeout fired, so that other
+ * runs' results are unchanged. 0 or -ENOMEM.
+ */
+static int add_rc_timeouts(json_t *summary, const struct sim *sim)
+{
+	const struct net *n = sim->net;
+	const struct topo *t = sim->topo;
+	const struct flow *worst = NULL;
+	uint64_t fired = 0;
+	json_t *o;
+
+	for (uint32_t h = 0; h < t->n_hosts; h++)
+		fired += nic_counters(n->nics[h])->local_ack_timeout_err;
+	for (uint32_t i = 0; fired && i < n->n_flows; i++)
+		if (n->flows[i].rto_fired > (worst ? worst->rto_fired : 0))
+			worst = &n->flows[i];
+	if (!worst)
+		return 0;
+	o = json_pack("{s:o,s:o,s:s,s:s,s:o,s:o}", "timeouts", uint_j(fired), "timeout_us",
+		      real3(simtime_to_us(sim->scn->nic.timeout)), "qp_src",
+		      t->nodes[t->hosts[worst->src]].name, "qp_dst",
+		      t->nodes[t->hosts[worst->dst]].name, "qp_timeouts", uint_j(worst->rto_fired),
+		      "qp_waited_us", real3(simtime_to_us(sim->scn->nic.timeout * worst->rto_fired)));
+	return json_object_set_new(summary, "rc_timeouts", o) ? -ENOMEM : 0;
+}
+
 json_t *res_build(const struct sim *sim)
 {
 	const struct net *n = sim->net;
@@ -535,6 +566,8 @@ json_t *res_build(const struct sim *sim)
 								      : json_null())))
 		goto fail;
 	if (n->n_wl_flows && json_object_set_new(summary, "fct_slowdown", fct_slowdown(sim)))
+		goto fail;
+	if (add_rc_timeouts(summary, sim))
 		goto fail;
 	/* the load the poisson workloads offered: their bytes over what their
 	 * hosts' links carry at line rate over their durations */
@@ -712,6 +745,49 @@ static void print_slowdown(const json_t *j, FILE *f)
 	}
 }
 
+/*
+ * Where the time went when retransmission timeouts fired: the QP that waited
+ * longest, against the time the workload took (or the run, unfinished).
+ */
+static void print_rc_timeouts(const json_t *j, FILE *f)
+{
+	const json_t *sum = json_object_get(j, "summary");
+	const json_t *done = json_object_get(sum, "done_us");
+	char waited[32], whole[32], each[32];
+	double n = num(j, "rc_timeouts.qp_timeouts");
+
+	if (!json_object_get(sum, "rc_timeouts"))
+		return;
+	fprintf(f, "  timeouts   %s of %s waiting for %.0f RC timeout%s on QP %s->%s (%s each); "
+		   "%.0f in all\n",
+		units_show_time(num(j, "rc_timeouts.qp_waited_us"), waited, sizeof(waited)),
+		units_show_time(json_is_number(done) ? json_number_value(done)
+						     : num(j, "sim_time_us"),
+				whole, sizeof(whole)),
+		n, n == 1 ? "" : "s",
+		json_string_value(json_object_get(json_object_get(sum, "rc_timeouts"), "qp_src")),
+		json_string_value(json_object_get(json_object_get(sum, "rc_timeouts"), "qp_dst")),
+		units_show_time(num(j, "rc_timeouts.timeout_us"), each, sizeof(each)),
+		num(j, "rc_timeouts.timeouts"));
+}
+
+/* The overlays and overrides a run applied to its scenario, as given. */
+static void print_changes(const json_t *prov, FILE *f)
+{
+	const char *sep = "; with ";
+	size_t i;
+	json_t *v;
+
+	json_array_foreach(json_object_get(prov, "overlays"), i, v) {
+		fprintf(f, "%s%s", sep, json_string_value(v));
+		sep = ", ";
+	}
+	json_array_foreach(json_object_get(prov, "overrides"), i, v) {
+		fprintf(f, "%s--set %s", sep, json_string_value(v));
+		sep = ", ";
+	}
+}
+
 void res_print_summary(const json_t *j, FILE *f)
 {
 	const json_t *run = json_object_get(j, "run");
@@ -719,9 +795,10 @@ void res_print_summary(const json_t *j, FILE *f)
 	const json_t *done = json_object_get(json_object_get(j, "summary"), "done_us");
 
 	/* a completed workload: when it completed (the run goes on a little) */
-	fprintf(f, "scenario %s (seed %lld): %s at %.3f us simulated\n",
-		json_string_value(json_object_get(j, "scenario")),
-		(long long)json_integer_value(json_object_get(j, "seed")),
+	fprintf(f, "scenario %s (seed %lld", json_string_value(json_object_get(j, "scenario")),
+		(long long)json_integer_value(json_object_get(j, "seed")));
+	print_changes(json_object_get(j, "provenance"), f);
+	fprintf(f, "): %s at %.3f us simulated\n",
 		json_string_value(json_object_get(run, "end")),
 		json_is_number(done) ? json_number_value(done)
 				     : json_real_value(json_object_get(run, "sim_time_us")));
@@ -743,6 +820,7 @@ void res_print_summary(const json_t *j, FILE *f)
 		num(j, "max_queue_bytes"));
 	fprintf(f, "  transport  %.0f CNPs sent, %.0f handled, %.0f packets retransmitted\n",
 		num(j, "cnp_sent"), num(j, "cnp_handled"), num(j, "retransmitted_packets"));
+	print_rc_timeouts(j, f);
 	if (num(j, "unroutable_flows") > 0)
 		fprintf(f, "  unroutable %.0f flows (or collective QPs) lost %.0f packets for want of a "
 			   "route: the fabric is partitioned between their hosts and they cannot "
