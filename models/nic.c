@@ -306,27 +306,105 @@ static void on_pace(void *obj, uint64_t arg)
 	port_kick(n->port);
 }
 
-/*
- * Push @f's retransmission deadline out. One timer per NIC serves all its
- * QPs, lazily: it waits for the earliest deadline it knew of and, firing,
- * looks at every QP (deadlines only move later, on progress). So an ACK
- * costs a store, and the event queue holds one entry per NIC, not one per
- * QP (an All-to-All of 1024 ranks has a million QPs).
- */
-static void arm_rto(struct nic *n, struct flow *f)
-{
-	struct evq *q = n->ctx->q;
-
-	f->rto_at = evq_now(q) + n->prm->timeout;
-	if (!evq_pending(q, &n->rto))
-		mctx_arm(n->ctx, &n->rto, f->rto_at);
-}
-
+/* Send again from @psn on (a NAK, a timeout). */
 static void go_back(struct nic *n, struct flow *f, uint32_t psn)
 {
 	f->snd_nxt = psn;
 	if (f->snd_nxt < f->n_psn)
 		ring_add(n, f);
+}
+
+/*
+ * Push @f's retransmission deadline out: progress (or a first packet). One
+ * timer per NIC serves all its QPs, lazily: it waits for the earliest
+ * deadline it knew of and, firing, looks at every QP (deadlines only move
+ * later, on progress). So an ACK costs a store, and the event queue holds
+ * one entry per NIC, not one per QP (an All-to-All of 1024 ranks has a
+ * million QPs). With adaptive retransmission a deadline after progress
+ * (the short first timeout) may come before one a QP backed off to: the
+ * timer then moves earlier.
+ */
+static void arm_rto(struct nic *n, struct flow *f)
+{
+	struct evq *q = n->ctx->q;
+	const struct nic_params *prm = n->prm;
+
+	f->rto_at = evq_now(q) + (prm->rto_first ? prm->rto_first : prm->timeout);
+	if (!evq_pending(q, &n->rto) || n->rto.when > f->rto_at)
+		mctx_arm(n->ctx, &n->rto, f->rto_at);
+}
+
+/* Take @f out of the ring of QPs with packets to send, wherever it is. */
+static void ring_unlink(struct nic *n, struct flow *f)
+{
+	struct flow *prev = n->prev;
+
+	if (!f->in_ring)
+		return;
+	while (prev->next_active != f)
+		prev = prev->next_active;
+	if (f == n->cur) {
+		ring_remove_cur(n);
+		return;
+	}
+	prev->next_active = f->next_active;
+	if (f == n->prev)
+		n->prev = prev;
+	f->in_ring = 0;
+	n->ring_len--;
+	f->next_active = NULL;
+}
+
+/*
+ * Retries exhausted: the QP goes to the error state (IBV_WC_RETRY_EXC_ERR)
+ * and sends nothing more, its message and any posted later never complete.
+ * snd_una and snd_nxt at their largest keep it out of every path: ACKs and
+ * NAKs find nothing to acknowledge, the ring and the timer nothing to send.
+ */
+static void qp_fail(struct nic *n, struct flow *f)
+{
+	ring_unlink(n, f);
+	f->qp_error = 1;
+	f->snd_una = f->snd_nxt = UINT32_MAX;
+	f->rto_at = 0;
+	n->c.qp_errors++;
+}
+
+/*
+ * A QP whose deadline passed without progress. The InfiniBand transport:
+ * each timeout (4.096 us x 2^nic.transport.timeout) goes back to the oldest
+ * unacknowledged PSN, and the QP fails after retry_cnt retries in a row.
+ * ConnectX adaptive retransmission (NVIDIA, "Adaptive Retransmission:
+ * Algorithm & Profile Description and Formulas"): the first timeout after
+ * progress is short (adaptive_first), each one after it doubles, capped by
+ * the QP's timeout, and the QP fails when no progress came for its timeout
+ * x retry_cnt. [choice] a doubling every timeout and a reset to the first
+ * on progress: the profile's ranges and decrement mode are firmware's.
+ */
+static void rto_fire(struct nic *n, struct flow *f, simtime_t now)
+{
+	const struct nic_params *prm = n->prm;
+	simtime_t first = prm->rto_first ? prm->rto_first : prm->timeout;
+
+	if (!f->rto_run || f->snd_una != f->rto_una) { /* the first since progress */
+		f->rto_run = 0;
+		f->rto_cur = first;
+		f->rto_since = now - first;
+	}
+	f->rto_run += f->rto_run < UINT8_MAX;
+	f->rto_una = f->snd_una;
+	n->c.local_ack_timeout_err++;
+	f->rto_fired += f->rto_fired < UINT16_MAX;
+	f->rto_waited += f->rto_cur;
+	if (prm->adaptive_retrans ? now - f->rto_since >= prm->timeout * prm->retry_cnt
+				  : f->rto_run > prm->retry_cnt) {
+		qp_fail(n, f);
+		return;
+	}
+	go_back(n, f, f->snd_una);
+	if (prm->adaptive_retrans)
+		f->rto_cur = 2 * f->rto_cur < prm->timeout ? 2 * f->rto_cur : prm->timeout;
+	f->rto_at = now + f->rto_cur;
 }
 
 static void on_rto(void *obj, uint64_t arg)
@@ -344,13 +422,9 @@ static void on_rto(void *obj, uint64_t arg)
 			f->rto_at = 0; /* nothing outstanding */
 			continue;
 		}
-		if (f->rto_at <= now) {
-			n->c.local_ack_timeout_err++;
-			f->rto_fired += f->rto_fired < UINT16_MAX;
-			go_back(n, f, f->snd_una);
-			f->rto_at = now + n->prm->timeout;
-		}
-		if (f->rto_at < next)
+		if (f->rto_at <= now)
+			rto_fire(n, f, now);
+		if (f->rto_at && f->rto_at < next)
 			next = f->rto_at;
 	}
 	if (next != SIMTIME_NEVER)
@@ -844,7 +918,8 @@ int nic_post(struct nic *n, struct flow *f, uint64_t bytes, uint32_t tag)
 	f->bytes += bytes;
 	if (f->side == NIC_SIDE_REQUESTER)
 		n->ctx->part->post(n->ctx->part->ctx, f, m);
-	ring_add(n, f);
+	if (!f->qp_error)
+		ring_add(n, f);
 	return 0;
 }
 

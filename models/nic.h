@@ -31,6 +31,15 @@
 #include "sim/engine/simtime.h"
 #include "models/dcqcn.h"
 
+/*
+ * ConnectX adaptive retransmission (NVIDIA, "Adaptive Retransmission:
+ * Parameters Control"): the firmware's smallest base timeout is 4 us; the
+ * first timeout of its default profile is not published, 262.144 us
+ * (4.096 us x 2^6) is this model's assumption (nic.transport.adaptive_first).
+ */
+#define NIC_ADAPTIVE_MIN (4 * SIMTIME_US)
+#define NIC_ADAPTIVE_FIRST (262144 * SIMTIME_NS)
+
 struct coll;
 struct mctx;
 struct nic;
@@ -52,6 +61,10 @@ struct nic_params {
 	uint32_t ack_every;   /* ACK every this many packets (and the last) */
 	uint32_t timeout_exp; /* retransmission timeout 4.096 us x 2^this */
 	simtime_t timeout;
+	uint32_t retry_cnt;   /* timeouts retried without progress before the QP fails */
+	int adaptive_retrans; /* ConnectX adaptive retransmission (see nic.c) */
+	simtime_t adaptive_first; /* its first timeout after progress */
+	simtime_t rto_first;  /* the first timeout after progress: either of the two */
 	struct dcqcn_params dcqcn;
 };
 
@@ -125,6 +138,13 @@ struct flow {
 	/* timers last: a packet's path does not read them */
 	struct evq_timer start_timer;
 	struct evq_timer cut_timer, inc_timer; /* DCQCN */
+	/* retransmission timeouts in a row (nic.c: on_rto), in the padding */
+	simtime_t rto_cur;   /* the timeout the pending deadline was set with */
+	simtime_t rto_since; /* the last progress before the first of them */
+	simtime_t rto_waited; /* all its timeouts' time, for results */
+	uint32_t rto_una;    /* snd_una when the last fired: progress since? */
+	uint8_t rto_run;     /* how many in a row without progress */
+	uint8_t qp_error;    /* retries exhausted: the QP is in the error state */
 } __attribute__((aligned(64)));
 
 /*
@@ -142,6 +162,7 @@ struct nic_counters {
 	uint64_t duplicate_request;    /* data below the expected PSN */
 	uint64_t packet_seq_err;       /* NAKs (sequence error) received */
 	uint64_t local_ack_timeout_err; /* retransmission timeouts */
+	uint64_t qp_errors;             /* QPs failed: retry count exceeded */
 	uint64_t retransmitted_packets, retransmitted_bytes;
 	uint64_t flows_started, flows_done;
 };

@@ -20,6 +20,7 @@ void nic_counters_add(struct nic_counters *c, const struct nic_counters *s)
 	c->duplicate_request += s->duplicate_request;
 	c->packet_seq_err += s->packet_seq_err;
 	c->local_ack_timeout_err += s->local_ack_timeout_err;
+	c->qp_errors += s->qp_errors;
 	c->retransmitted_packets += s->retransmitted_packets;
 	c->retransmitted_bytes += s->retransmitted_bytes;
 	c->flows_started += s->flows_started;
@@ -38,6 +39,8 @@ void flow_absorb(struct flow *dst, const struct flow *src, int requester, int re
 		dst->sent = src->sent;
 		dst->rp = src->rp;
 		dst->rto_fired = src->rto_fired;
+		dst->qp_error = src->qp_error;
+		dst->rto_waited = src->rto_waited;
 	}
 	if (responder) {
 		dst->finish = src->finish;

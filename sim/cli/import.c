@@ -263,6 +263,7 @@ static void imp_pod(const struct pod_cfg *pc)
 {
 	const struct pod_env *tc = pod_get(pc, "NCCL_IB_TC");
 	const struct pod_env *to = pod_get(pc, "NCCL_IB_TIMEOUT");
+	const struct pod_env *rc = pod_get(pc, "NCCL_IB_RETRY_CNT");
 
 	printf("# from %s (%s)\n", pc->file, pc->kind);
 	for (size_t i = 0; i < pc->n; i++) {
@@ -287,15 +288,23 @@ static void imp_pod(const struct pod_cfg *pc)
 		tc = NULL;
 	if (to && to->value_from)
 		to = NULL;
+	if (rc && rc->value_from)
+		rc = NULL;
 	if (tc) {
 		unsigned long v = strtoul(tc->value, NULL, 10);
 
 		printf("workload:\n  dscp: %lu    # NCCL_IB_TC %s = DSCP %lu << 2 | ECN %lu\n",
 		       (v >> 2) & 63, tc->value, (v >> 2) & 63, v & 3);
 	}
-	if (to)
+	if (to && rc)
+		printf("nic:\n  transport: {timeout: %s, retry_cnt: %s}    # NCCL_IB_TIMEOUT: "
+		       "4.096 us x 2^%s, NCCL_IB_RETRY_CNT\n",
+		       to->value, rc->value, to->value);
+	else if (to)
 		printf("nic:\n  transport: {timeout: %s}    # NCCL_IB_TIMEOUT: 4.096 us x 2^%s\n",
 		       to->value, to->value);
+	else if (rc)
+		printf("nic:\n  transport: {retry_cnt: %s}    # NCCL_IB_RETRY_CNT\n", rc->value);
 }
 
 /* A time in the largest unit that keeps it exact. */

@@ -26,7 +26,8 @@
 
 /* The variables the model reads: two containers that disagree are a note. */
 static const char *const pod_model_vars[] = {
-    "NCCL_IB_TC", "NCCL_IB_TIMEOUT", "NCCL_IB_GID_INDEX", "NCCL_IB_HCA", "NCCL_IB_DISABLE",
+    "NCCL_IB_TC",  "NCCL_IB_TIMEOUT", "NCCL_IB_RETRY_CNT", "NCCL_IB_GID_INDEX",
+    "NCCL_IB_HCA", "NCCL_IB_DISABLE",
 };
 
 static int pod_push(struct pod_ctx *c, const struct pod_env *e)

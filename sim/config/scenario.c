@@ -191,6 +191,9 @@ static const cyaml_schema_field_t dcqcn_fields[] = {
 static const cyaml_schema_field_t transport_fields[] = {
 	STR("timeout", struct raw_transport, timeout),
 	STR("ack_every", struct raw_transport, ack_every),
+	STR("retry_cnt", struct raw_transport, retry_cnt),
+	STR("adaptive_retrans", struct raw_transport, adaptive_retrans),
+	STR("adaptive_first", struct raw_transport, adaptive_first),
 	CYAML_FIELD_END,
 };
 

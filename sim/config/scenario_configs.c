@@ -274,7 +274,7 @@ static int pod_number(const struct pod_env *e, unsigned long max, unsigned long 
 /*
  * A workload's pod -> the workload and nic: NCCL_IB_TC is the IP traffic
  * class, the workload's DSCP in its upper 6 bits; NCCL_IB_TIMEOUT the
- * transport timeout. A value from a Secret, or from a ConfigMap the file
+ * transport timeout, NCCL_IB_RETRY_CNT its retry count. A value from a Secret, or from a ConfigMap the file
  * does not hold, is only known at run time: not used. Each value is named
  * where it is written (src_line: a ConfigMap's line when it comes from
  * one). @key is the scenario key that names the pod.
@@ -309,6 +309,15 @@ static int pod_to_workload(struct merge *m, const struct pod_cfg *pc, const char
 		}
 		if (gives(m, "nic.transport.timeout", e->src_line, "NCCL_IB_TIMEOUT", e->value))
 			s->nic.timeout_exp = (uint32_t)v;
+	}
+	if ((e = pod_get(pc, "NCCL_IB_RETRY_CNT")) && !e->value_from) {
+		if (pod_number(e, 7, &v)) {
+			diag_set(m->l->d, pc->file, e->src_line, "NCCL_IB_RETRY_CNT",
+				 "\"%s\" is not 0 to 7 (%s)", e->value, key);
+			return -EINVAL;
+		}
+		if (gives(m, "nic.transport.retry_cnt", e->src_line, "NCCL_IB_RETRY_CNT", e->value))
+			s->nic.retry_cnt = (uint32_t)v;
 	}
 	return m->err;
 }

@@ -167,9 +167,23 @@ static int check_transport(const struct loader *l, const struct raw_nic *r, stru
 	if ((err = scn__get_u32(l, "nic.transport.timeout", t ? t->timeout : NULL, 20, 0, 31,
 				&s->nic.timeout_exp)) ||
 	    (err = scn__get_u32(l, "nic.transport.ack_every", t ? t->ack_every : NULL, 8, 1, 65535,
-				&s->nic.ack_every)))
+				&s->nic.ack_every)) ||
+	    /* NCCL_IB_RETRY_CNT: the InfiniBand 3-bit retry count, NCCL's default 7 */
+	    (err = scn__get_u32(l, "nic.transport.retry_cnt", t ? t->retry_cnt : NULL, 7, 0, 7,
+				&s->nic.retry_cnt)) ||
+	    (err = scn__get_bool(l, "nic.transport.adaptive_retrans",
+				 t ? t->adaptive_retrans : NULL, 0, &s->nic.adaptive_retrans)) ||
+	    (err = scn__get_time(l, "nic.transport.adaptive_first", t ? t->adaptive_first : NULL,
+				 NIC_ADAPTIVE_FIRST, 1, &s->nic.adaptive_first)))
 		return err;
 	s->nic.timeout = (4096 * SIMTIME_NS) << s->nic.timeout_exp;
+	if (s->nic.adaptive_retrans && s->nic.adaptive_first < NIC_ADAPTIVE_MIN)
+		return scn__fail(l, "nic.transport.adaptive_first",
+				 "must be at least 4us (the firmware's smallest base timeout)");
+	/* the first timeout after progress: the adaptive one, capped by the QP's */
+	s->nic.rto_first = s->nic.adaptive_retrans && s->nic.adaptive_first < s->nic.timeout
+				   ? s->nic.adaptive_first
+				   : s->nic.timeout;
 	dcqcn_params_default(p, dc && dc->variant ? (enum dcqcn_variant)(dc->variant - 1)
 						  : DCQCN_MLX5);
 	if ((err = apply_cc_params(l, p)))

@@ -112,7 +112,7 @@ struct raw_dcqcn {
 };
 
 struct raw_transport {
-	char *timeout, *ack_every;
+	char *timeout, *ack_every, *retry_cnt, *adaptive_retrans, *adaptive_first;
 };
 
 struct raw_nic {

@@ -118,11 +118,14 @@ static json_t *eff_nic(const struct scenario *s)
 	json_object_set_new(dc, "rtt_resp_dscp_valid", json_integer(d->rtt_resp_dscp_valid));
 	json_object_set_new(dc, "rtt_resp_dscp", json_integer(d->rtt_resp_dscp));
 	json_object_set_new(dc, "np_cnp_mode", json_string(d->np_cnp_window ? "window" : "gap"));
-	return json_pack("{s:I,s:i,s:i,s:o,s:b,s:s,s:{s:I,s:I},s:o}", "mtu", (json_int_t)s->nic.mtu,
-			 "dscp", s->nic.dscp, "priority", s->nic.priority, "pfc", pfc, "ecn",
-			 s->nic.ecn, "cc", s->nic.cc == NIC_CC_DCQCN ? "dcqcn" : "none",
-			 "transport", "timeout", (json_int_t)s->nic.timeout_exp, "ack_every",
-			 (json_int_t)s->nic.ack_every, "dcqcn",
+	return json_pack("{s:I,s:i,s:i,s:o,s:b,s:s,s:{s:I,s:I,s:I,s:b,s:f},s:o}", "mtu",
+			 (json_int_t)s->nic.mtu, "dscp", s->nic.dscp, "priority", s->nic.priority,
+			 "pfc", pfc, "ecn", s->nic.ecn, "cc",
+			 s->nic.cc == NIC_CC_DCQCN ? "dcqcn" : "none", "transport", "timeout",
+			 (json_int_t)s->nic.timeout_exp, "ack_every", (json_int_t)s->nic.ack_every,
+			 "retry_cnt", (json_int_t)s->nic.retry_cnt, "adaptive_retrans",
+			 s->nic.adaptive_retrans, "adaptive_first_us",
+			 simtime_to_us(s->nic.adaptive_first), "dcqcn",
 			 s->nic.cc == NIC_CC_DCQCN ? dc : (json_decref(dc), json_null()));
 }
 

@@ -410,21 +410,24 @@ static int add_rc_timeouts(json_t *summary, const struct sim *sim)
 	const struct net *n = sim->net;
 	const struct topo *t = sim->topo;
 	const struct flow *worst = NULL;
-	uint64_t fired = 0;
+	uint64_t fired = 0, failed = 0;
 	json_t *o;
 
-	for (uint32_t h = 0; h < t->n_hosts; h++)
+	for (uint32_t h = 0; h < t->n_hosts; h++) {
 		fired += nic_counters(n->nics[h])->local_ack_timeout_err;
+		failed += nic_counters(n->nics[h])->qp_errors;
+	}
 	for (uint32_t i = 0; fired && i < n->n_flows; i++)
-		if (n->flows[i].rto_fired > (worst ? worst->rto_fired : 0))
+		if (n->flows[i].rto_waited > (worst ? worst->rto_waited : 0))
 			worst = &n->flows[i];
 	if (!worst)
 		return 0;
-	o = json_pack("{s:o,s:o,s:s,s:s,s:o,s:o}", "timeouts", uint_j(fired), "timeout_us",
-		      real3(simtime_to_us(sim->scn->nic.timeout)), "qp_src",
-		      t->nodes[t->hosts[worst->src]].name, "qp_dst",
+	o = json_pack("{s:o,s:o,s:o,s:s,s:s,s:o,s:o,s:b}", "timeouts", uint_j(fired), "qp_errors",
+		      uint_j(failed), "timeout_us", real3(simtime_to_us(sim->scn->nic.timeout)),
+		      "qp_src", t->nodes[t->hosts[worst->src]].name, "qp_dst",
 		      t->nodes[t->hosts[worst->dst]].name, "qp_timeouts", uint_j(worst->rto_fired),
-		      "qp_waited_us", real3(simtime_to_us(sim->scn->nic.timeout * worst->rto_fired)));
+		      "qp_waited_us", real3(simtime_to_us(worst->rto_waited)), "qp_failed",
+		      worst->qp_error);
 	return json_object_set_new(summary, "rc_timeouts", o) ? -ENOMEM : 0;
 }
 
@@ -504,8 +507,9 @@ json_t *res_build(const struct sim *sim)
 	}
 	for (uint32_t i = 0; i < n->n_wl_flows; i++) {
 		const struct flow *f = &n->flows[i];
+		json_t *fj;
 
-		flows = push(
+		fj = push(
 		    flows,
 		    json_pack("{s:i,s:s,s:s,s:o,s:o,s:o,s:o,s:o,s:o}", "id", (int)i, "src",
 			      t->nodes[t->hosts[f->src]].name, "dst",
@@ -516,6 +520,14 @@ json_t *res_build(const struct sim *sim)
 			      "acked_us",
 			      f->acked ? real3(simtime_to_us(f->acked - f->start)) : json_null(),
 			      "unroutable_packets", uint_j(f->unroutable)));
+		/* only a QP that failed has the key (others are unchanged) */
+		if (fj && f->qp_error &&
+		    json_object_set_new(json_array_get(fj, json_array_size(fj) - 1), "error",
+					json_string("retry_exceeded"))) {
+			json_decref(fj);
+			fj = NULL;
+		}
+		flows = fj;
 	}
 	colls = json_array();
 	for (uint32_t i = 0; i < n->n_colls; i++)
@@ -753,22 +765,38 @@ static void print_rc_timeouts(const json_t *j, FILE *f)
 {
 	const json_t *sum = json_object_get(j, "summary");
 	const json_t *done = json_object_get(sum, "done_us");
-	char waited[32], whole[32], each[32];
-	double n = num(j, "rc_timeouts.qp_timeouts");
+	const json_t *rc = json_object_get(sum, "rc_timeouts");
+	const json_t *tr = json_object_get(
+	    json_object_get(json_object_get(j, "effective"), "nic"), "transport");
+	char waited[32], whole[32], first[32], last[32], how[96];
+	double n = num(j, "rc_timeouts.qp_timeouts"), failed = num(j, "rc_timeouts.qp_errors");
 
-	if (!json_object_get(sum, "rc_timeouts"))
+	if (!rc)
 		return;
-	fprintf(f, "  timeouts   %s of %s waiting for %.0f RC timeout%s on QP %s->%s (%s each); "
+	units_show_time(num(j, "rc_timeouts.timeout_us"), last, sizeof(last));
+	if (json_is_true(json_object_get(tr, "adaptive_retrans")))
+		snprintf(how, sizeof(how), "adaptive, %s doubling up to %s",
+			 units_show_time(json_number_value(json_object_get(tr, "adaptive_first_us")),
+					 first, sizeof(first)),
+			 last);
+	else
+		snprintf(how, sizeof(how), "%s each", last);
+	fprintf(f, "  timeouts   %s of %s waiting for %.0f RC timeout%s on QP %s->%s (%s); "
 		   "%.0f in all\n",
 		units_show_time(num(j, "rc_timeouts.qp_waited_us"), waited, sizeof(waited)),
 		units_show_time(json_is_number(done) ? json_number_value(done)
 						     : num(j, "sim_time_us"),
 				whole, sizeof(whole)),
-		n, n == 1 ? "" : "s",
-		json_string_value(json_object_get(json_object_get(sum, "rc_timeouts"), "qp_src")),
-		json_string_value(json_object_get(json_object_get(sum, "rc_timeouts"), "qp_dst")),
-		units_show_time(num(j, "rc_timeouts.timeout_us"), each, sizeof(each)),
+		n, n == 1 ? "" : "s", json_string_value(json_object_get(rc, "qp_src")),
+		json_string_value(json_object_get(rc, "qp_dst")), how,
 		num(j, "rc_timeouts.timeouts"));
+	if (failed > 0)
+		fprintf(f, "  qp errors  %.0f QP%s failed, retry count exceeded "
+			   "(IBV_WC_RETRY_EXC_ERR): %s and whatever waits on %s never complete%s\n",
+			failed, failed == 1 ? "" : "s", failed == 1 ? "its message" : "their messages",
+			failed == 1 ? "it" : "them",
+			json_is_true(json_object_get(rc, "qp_failed")) ? " (the QP above among them)"
+								      : "");
 }
 
 /* The overlays and overrides a run applied to its scenario, as given. */
