@@ -72,22 +72,26 @@ static size_t count_runs(const struct cmp_side *s, const char *point)
 void cmp_print_table(const struct cmp_result *r, const struct cmp_side *b, const struct cmp_side *n,
 		     FILE *f)
 {
-	char vb[64], vn[64], ch[64], verdict[200];
-	const char *point = NULL;
+	char vb[64], vn[64], ch[64], verdict[400], how[200], seeds[600];
+	const char *point = NULL, *prov;
 
 	fprintf(f, "compare %s (%s) -> %s (%s)\n", b->path, b->scenario, n->path, n->scenario);
+	if ((prov = cmp_prov_text(r->prov, verdict, sizeof(verdict))))
+		fprintf(f, "%s\n", prov);
 	for (size_t i = 0; i < r->n; i++) {
 		const struct cmp_row *row = &r->rows[i];
 
 		if (!point || strcmp(point, row->point)) {
 			point = row->point;
+			cmp_pairing_text(r, point, how, sizeof(how));
 			if (*point)
-				fprintf(f, "point %s: %zu run%s in BASE, %zu in NEW\n", point,
+				fprintf(f, "point %s: %zu run%s in BASE, %zu in NEW%s%s\n", point,
 					count_runs(b, point), count_runs(b, point) == 1 ? "" : "s",
-					count_runs(n, point));
+					count_runs(n, point), *how ? "; " : "", how);
 			else
-				fprintf(f, "%zu run%s in BASE, %zu in NEW\n", count_runs(b, point),
-					count_runs(b, point) == 1 ? "" : "s", count_runs(n, point));
+				fprintf(f, "%zu run%s in BASE, %zu in NEW%s%s\n", count_runs(b, point),
+					count_runs(b, point) == 1 ? "" : "s", count_runs(n, point),
+					*how ? "; " : "", how);
 			fprintf(f, "  %-30s %14s %14s %9s  %s\n", "metric", "base", "new", "change",
 				"verdict");
 		}
@@ -96,6 +100,10 @@ void cmp_print_table(const struct cmp_result *r, const struct cmp_side *b, const
 			row->n_new ? cmp_num(row->new, vn, sizeof(vn)) : "-",
 			cmp_change(row, ch, sizeof(ch)),
 			cmp_verdict_text(row, verdict, sizeof(verdict)));
+		if (row->test == CMP_TEST_PAIRED && row->n_pairs > 1 &&
+		    (row->verdict == CMP_WORSE || row->verdict == CMP_BETTER))
+			fprintf(f, "  %-30s per seed: %s\n", "",
+				cmp_seed_changes(row, seeds, sizeof(seeds)));
 	}
 	for (size_t i = 0; i < r->n_skipped; i++)
 		fprintf(f, "skipped (%s)\n", r->skipped[i]);
@@ -111,23 +119,31 @@ void cmp_print_regressions(const struct cmp_result *r, FILE *f, const char *pref
 	for (size_t i = 0; i < r->n; i++) {
 		const struct cmp_row *row = &r->rows[i];
 
-		if (row->verdict != CMP_WORSE && row->verdict != CMP_LOST)
+		if (!cmp_is_regression(row))
 			continue;
-		fprintf(f, "%sregression: %s%s%s %s -> %s (%s)\n", prefix, row->metric,
+		if (row->verdict == CMP_FAILED) {
+			fprintf(f, "%sregression: %s%s%s\n", prefix, row->note,
+				*row->point ? " at " : "", row->point);
+			continue;
+		}
+		fprintf(f, "%sregression: %s%s%s %s -> %s (%s%s)\n", prefix, row->metric,
 			*row->point ? " at " : "", row->point,
 			row->n_base ? cmp_num(row->base, vb, sizeof(vb)) : "-",
 			row->n_new ? cmp_num(row->new, vn, sizeof(vn)) : "not measured",
-			cmp_change(row, ch, sizeof(ch)));
+			cmp_change(row, ch, sizeof(ch)),
+			row->test != CMP_TEST_PAIRED ? ""
+			: row->certain		     ? ", certain"
+						     : ", likely");
 	}
 }
 
 int cmp_junit_add(struct junit *j, const struct cmp_result *r, const char *scenario)
 {
-	char cls[600], vb[64], vn[64], ch[64], verdict[200], text[800];
+	char cls[600], vb[64], vn[64], ch[64], verdict[400], text[1000];
 
 	for (size_t i = 0; i < r->n; i++) {
 		const struct cmp_row *row = &r->rows[i];
-		int bad = row->verdict == CMP_WORSE || row->verdict == CMP_LOST;
+		int bad = cmp_is_regression(row);
 
 		snprintf(cls, sizeof(cls), "rocesim.compare.%s%s%s", scenario,
 			 *row->point ? "." : "", row->point);
@@ -158,7 +174,7 @@ static void md_cell(FILE *f, const char *s)
 static int write_markdown(const char *path, const struct cmp_result *r, const struct cmp_side *b,
 			  const struct cmp_side *n)
 {
-	char *text = NULL, vb[64], vn[64], ch[64], verdict[200];
+	char *text = NULL, vb[64], vn[64], ch[64], verdict[400], line[400];
 	size_t len = 0;
 	int points = 0, err;
 	FILE *f = open_memstream(&text, &len);
@@ -171,6 +187,8 @@ static int write_markdown(const char *path, const struct cmp_result *r, const st
 		r->regressions == 1 ? "" : "s");
 	fprintf(f, "BASE `%s`, NEW `%s`; %zu comparisons, %zu improvement%s.\n\n", b->path, n->path,
 		r->n, r->improvements, r->improvements == 1 ? "" : "s");
+	if (cmp_prov_text(r->prov, line, sizeof(line)))
+		fprintf(f, "%s.\n\n", line);
 	fputs(
 	    points
 		? "| point | metric | base | new | change | verdict |\n|---|---|--:|--:|--:|---|\n"
@@ -178,7 +196,7 @@ static int write_markdown(const char *path, const struct cmp_result *r, const st
 	    f);
 	for (size_t i = 0; i < r->n; i++) {
 		const struct cmp_row *row = &r->rows[i];
-		int bad = row->verdict == CMP_WORSE || row->verdict == CMP_LOST;
+		int bad = cmp_is_regression(row);
 
 		if (points)
 			md_cell(f, *row->point ? row->point : "-");
@@ -207,31 +225,74 @@ static json_t *side_json(const struct cmp_side *s)
 			 s->sweep, "runs", (json_int_t)s->n);
 }
 
+/* A number for JSON: null when not finite (jansson writes no NaN or inf). */
+static json_t *num(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+/* @v as a percentage of @base, null when base is 0. */
+static json_t *pct(double v, double base)
+{
+	return base != 0 ? num(100.0 * v / fabs(base)) : json_null();
+}
+
+static json_t *paired_json(const struct cmp_row *row)
+{
+	json_t *seeds = json_array(), *base = json_array(), *new = json_array();
+	int err = !seeds || !base || !new;
+
+	for (size_t i = 0; !err && i < row->n_pairs; i++)
+		err = json_array_append_new(seeds, json_integer((json_int_t)row->pairs[i].seed)) ||
+		      json_array_append_new(base, num(row->pairs[i].base)) ||
+		      json_array_append_new(new, num(row->pairs[i].new));
+	if (err) {
+		json_decref(seeds);
+		json_decref(base);
+		json_decref(new);
+		return NULL;
+	}
+	return json_pack("{s:o,s:o,s:o,s:o,s:o,s:[o,o],s:[o,o],s:I,s:I}", "seeds", seeds, "base",
+			 base, "new", new, "mean_change", num(row->change), "mean_change_pct",
+			 pct(row->change, row->base), "ci95", num(row->lo), num(row->hi),
+			 "ci95_pct", pct(row->lo, row->base), pct(row->hi, row->base), "worse",
+			 (json_int_t)row->n_worse, "left_out", (json_int_t)row->left_out);
+}
+
+static json_t *row_json(const struct cmp_row *row)
+{
+	static const char *const dirs[] = {"lower_is_better", "higher_is_better", "either"};
+	static const char *const tests[] = {"none", "paired", "welch"};
+	int judged = row->verdict == CMP_WORSE || row->verdict == CMP_BETTER;
+
+	return json_pack(
+	    "{s:s,s:s,s:s,s:o,s:o,s:I,s:I,s:o,s:{s:f,s:b},s:s,s:o,s:s,s:o,s:b,s:o,s:o,s:o,s:o}",
+	    "point", row->point, "metric", row->metric, "direction", dirs[row->dir], "base",
+	    row->n_base ? num(row->base) : json_null(), "new",
+	    row->n_new ? num(row->new) : json_null(), "n_base", (json_int_t)row->n_base, "n_new",
+	    (json_int_t)row->n_new, "change_pct",
+	    row->n_base && row->n_new ? pct(row->new - row->base, row->base) : json_null(),
+	    "tolerance", "value", row->tol_given.value, "relative", row->tol_given.pct, "test",
+	    tests[row->test], "p_value", row->p >= 0 ? num(row->p) : json_null(), "verdict",
+	    cmp_verdict_name(row->verdict), "confidence",
+	    row->test == CMP_TEST_PAIRED && judged
+		? json_string(row->certain ? "certain" : "likely")
+		: json_null(),
+	    "zero_base", row->zero_base, "paired",
+	    row->test == CMP_TEST_PAIRED ? paired_json(row) : json_null(), "detectable_change",
+	    row->detectable >= 0 ? num(row->detectable) : json_null(), "detectable_change_pct",
+	    row->detectable >= 0 ? pct(row->detectable, row->base) : json_null(), "note",
+	    row->note ? json_string(row->note) : json_null());
+}
+
 static int print_json(const struct cmp_result *r, const struct cmp_side *b,
 		      const struct cmp_side *n)
 {
 	json_t *rows = json_array(), *skipped = json_array(), *root;
 	int err = !rows || !skipped;
 
-	for (size_t i = 0; !err && i < r->n; i++) {
-		const struct cmp_row *row = &r->rows[i];
-
-		err = json_array_append_new(
-		    rows,
-		    json_pack(
-			"{s:s,s:s,s:s,s:o,s:o,s:I,s:I,s:o,s:{s:f,s:b},s:o,s:s}", "point",
-			row->point, "metric", row->metric, "direction",
-			row->dir == CMP_LOWER ? "lower_is_better" : "higher_is_better", "base",
-			row->n_base ? json_real(row->base) : json_null(), "new",
-			row->n_new ? json_real(row->new) : json_null(), "n_base",
-			(json_int_t)row->n_base, "n_new", (json_int_t)row->n_new, "change_pct",
-			row->n_base && row->n_new && row->base != 0
-			    ? json_real(100.0 * (row->new - row->base) / fabs(row->base))
-			    : json_null(),
-			"tolerance", "value", row->tol_given.value, "relative", row->tol_given.pct,
-			"p_value", row->p >= 0 ? json_real(row->p) : json_null(), "verdict",
-			cmp_verdict_name(row->verdict)));
-	}
+	for (size_t i = 0; !err && i < r->n; i++)
+		err = json_array_append_new(rows, row_json(&r->rows[i]));
 	for (size_t i = 0; !err && i < r->n_skipped; i++)
 		err = json_array_append_new(skipped, json_string(r->skipped[i]));
 	if (err) {
@@ -239,9 +300,10 @@ static int print_json(const struct cmp_result *r, const struct cmp_side *b,
 		json_decref(skipped);
 		return -ENOMEM;
 	}
-	root = json_pack("{s:o,s:o,s:I,s:I,s:o,s:o}", "base", side_json(b), "new", side_json(n),
-			 "regressions", (json_int_t)r->regressions, "improvements",
-			 (json_int_t)r->improvements, "comparisons", rows, "skipped", skipped);
+	root = json_pack("{s:o,s:o,s:O,s:I,s:I,s:o,s:o}", "base", side_json(b), "new",
+			 side_json(n), "provenance", r->prov ? r->prov : json_null(), "regressions",
+			 (json_int_t)r->regressions, "improvements", (json_int_t)r->improvements,
+			 "comparisons", rows, "skipped", skipped);
 	if (!root)
 		return -ENOMEM;
 	err = json_dumpf(root, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(12));
@@ -251,11 +313,11 @@ static int print_json(const struct cmp_result *r, const struct cmp_side *b,
 	return 0;
 }
 
-/* "M1,M2" of --metrics into @o (new array in *@list), checked. */
+/* "M1,M2" of --metrics into a new array *@list (of names in the new
+ * string *@copy); the names are checked against the results once read. */
 static int parse_metrics(const char *arg, char **copy, const char ***list, size_t *n)
 {
-	char *save = NULL, *m, known[800];
-	enum cmp_dir dir;
+	char *save = NULL, *m;
 
 	*copy = strdup(arg);
 	*list = calloc(strlen(arg) + 1, sizeof(**list));
@@ -263,15 +325,8 @@ static int parse_metrics(const char *arg, char **copy, const char ***list, size_
 		fputs(P "out of memory\n", stderr);
 		return CLI_EXIT_INPUT;
 	}
-	for (m = strtok_r(*copy, ",", &save); m; m = strtok_r(NULL, ",", &save)) {
-		if (cmp_metric_dir(m, &dir)) {
-			cmp_metric_list(known, sizeof(known));
-			fprintf(stderr, P "--metrics: unknown metric \"%s\" (one of: %s)\n", m,
-				known);
-			return CLI_EXIT_INPUT;
-		}
+	for (m = strtok_r(*copy, ",", &save); m; m = strtok_r(NULL, ",", &save))
 		(*list)[(*n)++] = m;
-	}
 	if (!*n)
 		return cli_usage_error(P, cmp_usage, "%s", "--metrics needs a list of metrics");
 	return -1;

@@ -71,6 +71,11 @@ int run_ci_prepare(struct run_ci *c)
 	if (!c->baseline)
 		return 0;
 	e = cmp_side_load(c->baseline, &c->base, err, sizeof(err));
+	if (!e) {
+		struct cmp_opts o = {.tols = c->tols, .n_tols = c->n_tols};
+
+		e = cmp_check_names(&c->base, NULL, &o, err, sizeof(err));
+	}
 	if (e) {
 		fprintf(stderr, P "--baseline: %s\n", e == -ENOMEM ? "out of memory" : err);
 		return CLI_EXIT_INPUT;
@@ -111,7 +116,7 @@ static int compare(const struct run_ci *c, const json_t *res, const char *dir, i
 	char err[CMP_ERR];
 	int e, rc = 0;
 
-	e = cmp_side_from_results(res, dir, &now);
+	e = cmp_side_from_results(res, dir, &now, err, sizeof(err));
 	if (!e)
 		e = same_seed(&c->base, now.runs[0].seed, &base);
 	if (!e)
