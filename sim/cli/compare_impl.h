@@ -15,7 +15,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define CMP_ERR 600 /* room for one error message */
+#define CMP_ERR 2400 /* room for one error message */
 
 /* One run: its point's key ("" for a lone run), its seed, its summary
  * metrics flattened with dots ("fct_us.p99" -> number, or a string), and

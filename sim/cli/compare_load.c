@@ -136,6 +136,21 @@ static int prov_add(struct cmp_side *s, const json_t *p)
 	if ((v && set_add(pr, "versions", v)) || (sha && set_add(in, "scenario", sha)) ||
 	    json_object_set_new(pr, "runs", json_true()))
 		return -ENOMEM;
+	if (json_array_size(json_object_get(p, "overrides"))) {
+		char sets[2000] = "";
+		size_t len = 0;
+
+		/* the --set overrides but the seed, which pairs runs, not inputs */
+		json_array_foreach(json_object_get(p, "overrides"), i, e) {
+			const char *o = json_string_value(e);
+
+			if (o && strncmp(o, "seed=", 5) && len < sizeof(sets))
+				len += (size_t)snprintf(sets + len, sizeof(sets) - len, "%s%s",
+							len ? " " : "", o);
+		}
+		if (len && set_add(in, "--set", sets))
+			return -ENOMEM;
+	}
 	json_array_foreach(json_object_get(p, "inputs"), i, e) {
 		const char *path = json_string_value(json_object_get(e, "path"));
 		const char *via = json_string_value(json_object_get(e, "via"));

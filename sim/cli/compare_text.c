@@ -49,7 +49,7 @@ static const char *change_of(double d, double base, char *buf, size_t size)
 
 	if (d == 0)
 		snprintf(buf, size, "0");
-	else if (base != 0 && isfinite(d / fabs(base)))
+	else if (base != 0 && isfinite(100.0 * d / fabs(base)))
 		snprintf(buf, size, "%+.1f%%", 100.0 * d / fabs(base));
 	else
 		snprintf(buf, size, "%s%s", d > 0 ? "+" : "", cmp_num(d, num, sizeof(num)));
@@ -135,8 +135,9 @@ static void paired_text(const struct cmp_row *row, char *buf, size_t size)
 			snprintf(buf, size, "REGRESSION, %s (0 in BASE, above 0 in NEW: %s; %s)", how,
 				 iv, w);
 		else
-			snprintf(buf, size, "REGRESSION, %s (%s, %s by more than %s; %s)", how, iv,
-				 row->dir == CMP_EITHER ? "changed" : "worse", tol, w);
+			snprintf(buf, size, "REGRESSION, %s (%s, %s by more than %s%s%s)", how, iv,
+				 row->dir == CMP_EITHER ? "changed" : "worse", tol,
+				 row->n_pairs > 1 ? "; " : "", row->n_pairs > 1 ? w : "");
 		break;
 	default:
 		snprintf(buf, size, "same");
