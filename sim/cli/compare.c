@@ -89,9 +89,9 @@ void cmp_print_table(const struct cmp_result *r, const struct cmp_side *b, const
 					count_runs(b, point), count_runs(b, point) == 1 ? "" : "s",
 					count_runs(n, point), *how ? "; " : "", how);
 			else
-				fprintf(f, "%zu run%s in BASE, %zu in NEW%s%s\n", count_runs(b, point),
-					count_runs(b, point) == 1 ? "" : "s", count_runs(n, point),
-					*how ? "; " : "", how);
+				fprintf(f, "%zu run%s in BASE, %zu in NEW%s%s\n",
+					count_runs(b, point), count_runs(b, point) == 1 ? "" : "s",
+					count_runs(n, point), *how ? "; " : "", how);
 			fprintf(f, "  %-30s %14s %14s %9s  %s\n", "metric", "base", "new", "change",
 				"verdict");
 		}
@@ -300,8 +300,8 @@ static int print_json(const struct cmp_result *r, const struct cmp_side *b,
 		json_decref(skipped);
 		return -ENOMEM;
 	}
-	root = json_pack("{s:o,s:o,s:O,s:I,s:I,s:o,s:o}", "base", side_json(b), "new",
-			 side_json(n), "provenance", r->prov ? r->prov : json_null(), "regressions",
+	root = json_pack("{s:o,s:o,s:O,s:I,s:I,s:o,s:o}", "base", side_json(b), "new", side_json(n),
+			 "provenance", r->prov ? r->prov : json_null(), "regressions",
 			 (json_int_t)r->regressions, "improvements", (json_int_t)r->improvements,
 			 "comparisons", rows, "skipped", skipped);
 	if (!root)

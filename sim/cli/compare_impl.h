@@ -94,7 +94,7 @@ struct cmp_pair {
 
 /* One metric at one point. */
 struct cmp_row {
-	const char *point; /* borrowed from the base side ("" for a lone run) */
+	const char *point;  /* borrowed from the base side ("" for a lone run) */
 	const char *metric; /* borrowed from the metric table, the options or a run */
 	enum cmp_dir dir;
 	size_t n_base, n_new; /* samples (seeds) */
@@ -196,8 +196,7 @@ const char *cmp_change(const struct cmp_row *row, char *buf, size_t size);
 /* The change of each pair, "1 +56.0%, 2 +28.1%, ..." (at most 12), into @buf. */
 const char *cmp_seed_changes(const struct cmp_row *row, char *buf, size_t size);
 /* How the sides of @point were compared, for the table's point line. */
-const char *cmp_pairing_text(const struct cmp_result *r, const char *point, char *buf,
-			     size_t size);
+const char *cmp_pairing_text(const struct cmp_result *r, const char *point, char *buf, size_t size);
 /* One line saying how the versions and inputs of the sides differ, or NULL
  * when they do not (and both sides say). */
 const char *cmp_prov_text(const json_t *diff, char *buf, size_t size);

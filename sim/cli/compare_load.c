@@ -96,7 +96,9 @@ static int set_add(json_t *o, const char *key, const char *v)
 
 	if (!a && (json_object_set_new(o, key, json_array()) || !(a = json_object_get(o, key))))
 		return -ENOMEM;
-	json_array_foreach(a, i, e) if (!strcmp(json_string_value(e), v)) return 0;
+	json_array_foreach(a, i, e)
+		if (!strcmp(json_string_value(e), v))
+			return 0;
 	return json_array_append_new(a, json_string(v)) ? -ENOMEM : 0;
 }
 
@@ -124,7 +126,8 @@ static const char *base_name(const char *path)
 static int prov_add(struct cmp_side *s, const json_t *p)
 {
 	const char *v = json_string_value(json_object_get(p, "version"));
-	const char *sha = json_string_value(json_object_get(json_object_get(p, "scenario"), "sha256"));
+	const char *sha =
+	    json_string_value(json_object_get(json_object_get(p, "scenario"), "sha256"));
 	json_t *pr, *in, *e;
 	size_t i;
 
@@ -177,7 +180,8 @@ static int same_set(const json_t *a, const json_t *b)
 	json_array_foreach(a, i, x) {
 		int found = 0;
 
-		json_array_foreach(b, j, y) found |= json_equal(x, y);
+		json_array_foreach(b, j, y)
+			found |= json_equal(x, y);
 		if (!found)
 			return 0;
 	}
@@ -190,7 +194,8 @@ json_t *cmp_prov_diff(const struct cmp_side *b, const struct cmp_side *n)
 			      "base_known", b->prov != NULL, "new_known", n->prov != NULL,
 			      "base_versions", "new_versions", "inputs_differ");
 	json_t *ib = json_object_get(b->prov, "inputs"), *in = json_object_get(n->prov, "inputs");
-	json_t *vb = json_object_get(b->prov, "versions"), *vn = json_object_get(n->prov, "versions");
+	json_t *vb = json_object_get(b->prov, "versions"),
+	       *vn = json_object_get(n->prov, "versions");
 	json_t *diff = json_object_get(d, "inputs_differ"), *v;
 	const char *k;
 	int err = !d, all;
@@ -213,8 +218,9 @@ json_t *cmp_prov_diff(const struct cmp_side *b, const struct cmp_side *n)
 		if (in && (o || all) && !same_set(v, o))
 			err |= json_array_append_new(diff, json_string(k));
 	}
-	json_object_foreach(in, k, v) if (ib && all && !json_object_get(ib, k)) err |=
-	    json_array_append_new(diff, json_string(k));
+	json_object_foreach(in, k, v)
+		if (ib && all && !json_object_get(ib, k))
+			err |= json_array_append_new(diff, json_string(k));
 	if (err) {
 		json_decref(d);
 		return NULL;
@@ -241,20 +247,21 @@ static int check_summary(const json_t *sum, const char *file, char *err, size_t 
 
 			dot = strchr(p, '.');
 			dot = dot ? dot : p + strlen(p);
-			len = (size_t)(dot - p) < sizeof(part) ? (size_t)(dot - p) : sizeof(part) - 1;
+			len =
+			    (size_t)(dot - p) < sizeof(part) ? (size_t)(dot - p) : sizeof(part) - 1;
 			memcpy(part, p, len);
 			part[len] = '\0';
 			if (!json_is_object(v) && !json_is_null(v))
 				return fail(err, size,
-					    "%s: summary.%.*s: a %s where an object is expected", file,
-					    (int)(p - name - 1), name,
+					    "%s: summary.%.*s: a %s where an object is expected",
+					    file, (int)(p - name - 1), name,
 					    json_is_string(v) ? "string" : "number");
 			v = json_object_get(v, part);
 		}
 		if (v && !json_is_number(v) && !json_is_null(v) && !json_is_boolean(v))
-			return fail(err, size, "%s: summary.%s: %s where a number is expected", file,
-				    name,
-				    json_is_string(v)   ? "a string"
+			return fail(err, size, "%s: summary.%s: %s where a number is expected",
+				    file, name,
+				    json_is_string(v)	? "a string"
 				    : json_is_object(v) ? "an object"
 							: "an array");
 	}
@@ -607,20 +614,23 @@ static int load_sweep(const char *dir, struct cmp_side *s, char *err, size_t siz
 		return fail(err, size, "%s: not a sweep.json of rocesim (no scenario.name)", path);
 	}
 	if (!json_is_integer(sv) || json_integer_value(sv) != CMP_SWEEP_SCHEMA) {
+		rc = fail(err, size, "%s: schema_version: %s, this rocesim reads schema_version %d",
+			  path,
+			  json_is_integer(sv) ? "not one it knows" : "absent or not an integer",
+			  CMP_SWEEP_SCHEMA);
 		json_decref(j);
-		return fail(err, size, "%s: schema_version: %s, this rocesim reads schema_version %d",
-			    path, json_is_integer(sv) ? "not one it knows" : "absent or not an integer",
-			    CMP_SWEEP_SCHEMA);
+		return rc;
 	}
 	s->scenario = strdup(name);
 	/* what it says of its inputs: the scenario's digest, its version if any */
 	sha = json_string_value(json_object_get(json_object_get(j, "scenario"), "sha256"));
 	version = json_string_value(json_object_get(j, "version"));
 	if (!version)
-		version = json_string_value(
-		    json_object_get(json_object_get(j, "provenance"), "version"));
+		version =
+		    json_string_value(json_object_get(json_object_get(j, "provenance"), "version"));
 	if ((sha || version) &&
-	    (!side_prov(s) || (sha && set_add(json_object_get(s->prov, "inputs"), "scenario", sha)) ||
+	    (!side_prov(s) ||
+	     (sha && set_add(json_object_get(s->prov, "inputs"), "scenario", sha)) ||
 	     (version && set_add(s->prov, "versions", version))))
 		rc = -ENOMEM;
 	json_decref(j);

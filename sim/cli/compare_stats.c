@@ -89,9 +89,12 @@ static const struct cmp_metric metrics[] = {
 
 /* What a side gives besides its metrics: the workload must be the same.
  * workload_bytes (the flows' sizes summed) is compared when both have it. */
-static const char *const workload_keys[] = {"flows",		"workload_bytes",
-					    "collective.op",	"collective.bytes",
-					    "collective.ranks", "collective.iterations",
+static const char *const workload_keys[] = {"flows",
+					    "workload_bytes",
+					    "collective.op",
+					    "collective.bytes",
+					    "collective.ranks",
+					    "collective.iterations",
 					    NULL};
 
 static const struct cmp_metric *find_metric(const char *name)
@@ -215,8 +218,7 @@ static int check_name(const struct cmp_side *b, const struct cmp_side *n, const 
 	len = list_fields(n, fields, sizeof(fields), list_fields(b, fields, sizeof(fields), 0));
 	if (len && len < sizeof(fields))
 		fields[len - 1] = '\0'; /* the last comma */
-	return fail(err, size,
-		    "%s: unknown metric \"%s\" (one of: %s%s%s)", opt, name, known,
+	return fail(err, size, "%s: unknown metric \"%s\" (one of: %s%s%s)", opt, name, known,
 		    *fields ? "; or a numeric summary field the results have:" : "", fields);
 }
 
@@ -297,8 +299,8 @@ static size_t measured(double *x, size_t n)
 
 /* A metric present but not a number (a string, an object) in a run of @s
  * at @point: -EINVAL naming where. */
-static int not_a_number(const struct cmp_side *s, const char *point, const char *metric,
-			char *err, size_t size)
+static int not_a_number(const struct cmp_side *s, const char *point, const char *metric, char *err,
+			size_t size)
 {
 	for (size_t i = 0; i < s->n; i++) {
 		json_t *v;
@@ -387,9 +389,9 @@ static void verdict_paired(struct cmp_row *row)
 		row->lo = row->change - h;
 		row->hi = row->change + h;
 		row->p = sd > 0 ? 2.0 * gsl_cdf_tdist_Q(fabs(row->change) / (sd / sqrt((double)n)),
-							 (double)(n - 1))
-				: row->change == 0 ? 1.0
-						   : 0.0;
+							(double)(n - 1))
+			 : row->change == 0 ? 1.0
+					    : 0.0;
 	}
 	w = worsening(row->dir, row->change);
 	if (same == n) {
@@ -716,8 +718,7 @@ static int nothing(const struct cmp_side *b, const struct cmp_side *n, const str
 			    "nothing compared: BASE and NEW have no point in common (%zu and %zu "
 			    "runs)",
 			    b->n, n->n);
-	return fail(err, size,
-		    "nothing compared: %s measured on both sides at any point in common",
+	return fail(err, size, "nothing compared: %s measured on both sides at any point in common",
 		    o->metrics ? "none of the metrics of --metrics was" : "no metric was");
 }
 

@@ -12,8 +12,7 @@
 
 int cmp_is_regression(const struct cmp_row *row)
 {
-	return row->verdict == CMP_WORSE || row->verdict == CMP_LOST ||
-	       row->verdict == CMP_FAILED;
+	return row->verdict == CMP_WORSE || row->verdict == CMP_LOST || row->verdict == CMP_FAILED;
 }
 
 const char *cmp_num(double v, char *buf, size_t size)
@@ -132,8 +131,8 @@ static void paired_text(const struct cmp_row *row, char *buf, size_t size)
 		break;
 	case CMP_WORSE:
 		if (row->zero_base)
-			snprintf(buf, size, "REGRESSION, %s (0 in BASE, above 0 in NEW: %s; %s)", how,
-				 iv, w);
+			snprintf(buf, size, "REGRESSION, %s (0 in BASE, above 0 in NEW: %s; %s)",
+				 how, iv, w);
 		else
 			snprintf(buf, size, "REGRESSION, %s (%s, %s by more than %s%s%s)", how, iv,
 				 row->dir == CMP_EITHER ? "changed" : "worse", tol,
@@ -215,8 +214,7 @@ const char *cmp_verdict_name(enum cmp_verdict v)
 	return names[v];
 }
 
-const char *cmp_pairing_text(const struct cmp_result *r, const char *point, char *buf,
-			     size_t size)
+const char *cmp_pairing_text(const struct cmp_result *r, const char *point, char *buf, size_t size)
 {
 	size_t pairs = 0, left = 0;
 	int welch = 0, single = 0;
@@ -256,8 +254,10 @@ static const char *joined(const json_t *a, char *buf, size_t size)
 	json_t *e;
 
 	buf[0] = '\0';
-	json_array_foreach(a, i, e) if (n < size) n +=
-	    (size_t)snprintf(buf + n, size - n, "%s%s", i ? ", " : "", json_string_value(e));
+	json_array_foreach(a, i, e)
+		if (n < size)
+			n += (size_t)snprintf(buf + n, size - n, "%s%s", i ? ", " : "",
+					      json_string_value(e));
 	return buf;
 }
 
@@ -276,9 +276,10 @@ const char *cmp_prov_text(const json_t *d, char *buf, size_t size)
 		int b = json_is_true(json_object_get(d, "base_known"));
 		int n = json_is_true(json_object_get(d, "new_known"));
 
-		snprintf(buf, size, "provenance: %s", !b && !n ? "neither side says its version and inputs"
-						       : !b	? "BASE does not say its version and inputs"
-								: "NEW does not say its version and inputs");
+		snprintf(buf, size, "provenance: %s",
+			 !b && !n ? "neither side says its version and inputs"
+			 : !b	  ? "BASE does not say its version and inputs"
+				  : "NEW does not say its version and inputs");
 		return buf;
 	}
 	if (json_is_true(json_object_get(d, "versions_differ")))
@@ -290,7 +291,8 @@ const char *cmp_prov_text(const json_t *d, char *buf, size_t size)
 	else if (n < size)
 		n += (size_t)snprintf(buf + n, size - n, "; same inputs");
 	if (n < size && !json_is_true(json_object_get(d, "inputs_known")))
-		snprintf(buf + n, size - n, " (of those both sides record: a stored sweep.csv "
-					    "records only the scenario's)");
+		snprintf(buf + n, size - n,
+			 " (of those both sides record: a stored sweep.csv "
+			 "records only the scenario's)");
 	return buf;
 }
