@@ -2,12 +2,12 @@
  * rocesim compare BASE NEW: did NEW get worse than BASE? Each side is a
  * results.json, a run folder or a sweep folder (compare_load.c); the
  * metrics are compared point by point, each with its direction and
- * tolerance, and with Welch's t-test when both sides have several seeds
+ * tolerance, runs of the same seed paired, else with Welch's t-test
  * (compare_stats.c). Prints a table (or --json), and writes --markdown
  * (for a pull request comment) and --junit (a testcase per metric and
  * point). Exit 0 no regression, 1 a regression, 2 bad input or usage
- * (sides of different scenarios, points or workloads, unless --force),
- * 3 a report that cannot be written.
+ * (sides of different scenarios, points or workloads, unless --force;
+ * nothing compared), 3 a report that cannot be written.
  */
 #include <errno.h>
 #include <math.h>
@@ -29,24 +29,41 @@ static const char cmp_usage[] =
     "two sweeps are compared point by point, points matched by their axis\n"
     "values and variant, the seeds of a point being its samples.\n"
     "\n"
-    "Lower is better for pfc_pause_frames, pfc_pause_rate_per_s,\n"
-    "pfc_paused_time_us, paused_ports, drops, lossless_drops,\n"
-    "retransmitted_packets, unroutable_flows, watchdog_triggers,\n"
-    "max_queue_bytes, max_headroom_bytes, fct_us.p50/p99/max,\n"
-    "collective.completion_time_us and deadlock.detected; higher for\n"
-    "flows_done, collective.algbw_GBps and collective.busbw_GBps. A metric\n"
-    "regresses when its mean is worse than BASE's by more than its tolerance\n"
-    "(5% of BASE by default; any worsening at all for lossless_drops,\n"
-    "unroutable_flows, flows_done and deadlock.detected) and, when both sides\n"
-    "have two seeds or more, Welch's t-test finds the difference significant\n"
-    "at 95%. A metric BASE measured and NEW did not (a collective that no\n"
-    "longer completes) is a regression.\n"
+    "Runs of the same seed on both sides are paired: a seed is the same random\n"
+    "draws (ECMP, arrivals, RED), so the change per seed is what the change did.\n"
+    "A metric regresses when its mean paired change is worse than its tolerance:\n"
+    "\"certain\" when the whole 95% interval of that mean (Student's t on the\n"
+    "differences) is past the tolerance, else \"likely\"; the table shows the\n"
+    "interval, how many seeds got worse and the change of each. Seeds that one\n"
+    "side alone ran are left out and said. With fewer than two seeds in common\n"
+    "the comparison is unpaired (said so): the mean must be worse by more than\n"
+    "the tolerance and Welch's t-test find it significant at 95%, and the\n"
+    "smallest change the test could have found is printed.\n"
+    "\n"
+    "Compared by default, lower is better: pfc_pause_frames,\n"
+    "pfc_pause_rate_per_s, pfc_paused_time_us, paused_ports, ecn_marked_packets,\n"
+    "cnp_sent, cnp_handled, drops, lossless_drops, retransmitted_packets,\n"
+    "unroutable_flows, watchdog_triggers, max_queue_bytes, max_headroom_bytes,\n"
+    "fct_us.p50/p99/max, collective.completion_time_us, deadlock.detected;\n"
+    "higher: flows_done, collective.algbw_GBps, collective.busbw_GBps. The\n"
+    "tolerance is 5% of BASE's mean (none at all for lossless_drops,\n"
+    "unroutable_flows, flows_done, deadlock.detected). A count (PAUSE frames,\n"
+    "ECN marks, CNPs, drops, retransmissions, ...) that is 0 in every BASE run\n"
+    "and above 0 in NEW is a regression whatever the percentage, unless an\n"
+    "absolute --tolerance allows it. Any other numeric summary field can be\n"
+    "named (--metrics, --tolerance): a change beyond its tolerance either way\n"
+    "is one. A metric BASE measured and NEW did not, and a run of NEW that\n"
+    "failed (where BASE's run of that seed did not), are regressions too.\n"
+    "\n"
+    "The table's second line says whether the sides' versions and inputs (the\n"
+    "SHA-256 of the scenario and of every file it read, and the --set\n"
+    "overrides, from results.json's provenance) differ.\n"
     "\n"
     "options:\n"
     "  --tolerance M=X   how much worse M may get: 10% (of BASE's mean) or an\n"
     "                    amount in M's unit, e.g. fct_us.p99=50 (repeatable)\n"
-    "  --metrics M,...   compare these metrics only (default: every one above\n"
-    "                    that the results have)\n"
+    "  --metrics M,...   compare these metrics only (default: those above that\n"
+    "                    the results have)\n"
     "  --junit FILE      write a JUnit XML report: a testcase per metric and\n"
     "                    point, a failure per regression\n"
     "  --markdown FILE   write the table as Markdown, for a pull request comment\n"
@@ -55,8 +72,11 @@ static const char cmp_usage[] =
     "                    and the points both sides have\n"
     "\n"
     "exit codes: 0 no regression; 1 a regression; 2 bad input or usage (a side\n"
-    "            that cannot be read, sides that do not match without --force);\n"
-    "            3 a report file that cannot be written\n";
+    "            that cannot be read, a schema_version not known, a metric that\n"
+    "            is not a number, an unknown metric, sides that do not match\n"
+    "            without --force: other scenarios, points, or workloads, flow\n"
+    "            sizes included; a comparison of nothing); 3 a report file that\n"
+    "            cannot be written\n";
 
 #define P "rocesim: compare: "
 

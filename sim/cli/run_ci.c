@@ -2,8 +2,9 @@
  * run ci: `rocesim run --baseline DIR [--tolerance M=X]... --junit FILE`
  * (run_ci.h). The comparison is compare's (compare_stats.c) with this run
  * as NEW. A baseline with several seeds is compared by its run of this
- * run's seed when it has one: the same seed is the same random choices, so
- * what differs is what the change did, not the seed. Without it, its seeds
+ * run's seed when it has one, the two paired: the same seed is the same
+ * random choices, so what differs is what the change did, not the seed
+ * (one pair has no interval: a regression is "likely"). Without it, its seeds
  * are the samples and the tolerance decides (one run on the NEW side
  * admits no t-test).
  */
