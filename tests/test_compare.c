@@ -411,6 +411,7 @@ Test(compare, files_that_are_not_what_they_claim_are_refused_naming_file_and_key
 	    fake_results("str.json", "{\"drops\": 0, \"fct_us\": {\"p99\": \"fast\"}}", "");
 	const char *obj = fake_results("obj.json", "{\"drops\": {\"n\": 1}}", "");
 	const char *notobj = fake_results("notobj.json", "{\"drops\": 0, \"fct_us\": 7}", "");
+	const char *jnan = fake_results("jnan.json", "{\"drops\": NaN}", "");
 	const char *nan = fake_sweep("nan", "id,point,seed,status,error,drops\n"
 					    "p001-s1,p001,1,ok,,nan\n");
 	const char *word = fake_sweep("word", "id,point,seed,status,error,drops\n"
@@ -428,6 +429,7 @@ Test(compare, files_that_are_not_what_they_claim_are_refused_naming_file_and_key
 		   {&obj, "obj.json: summary.drops: an object where a number is expected"},
 		   {&notobj, "notobj.json: summary.fct_us: a number where an object is expected"},
 		   {&nan, "nan/sweep.csv:2: drops: \"nan\" is not a number"},
+		   {&jnan, "jnan.json:1: drops: NaN where a number is expected"},
 		   {&word, "word/sweep.csv:2: drops: \"many\" is not a number"},
 		   {&v2, "v2.json: schema_version: 2, this rocesim reads schema_version 1"},
 		   {&old_sweep, "v7/sweep.json: schema_version: not one it knows"},

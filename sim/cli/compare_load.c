@@ -293,6 +293,45 @@ int cmp_side_from_results(const json_t *res, const char *label, struct cmp_side 
 }
 
 /*
+ * JSON has no NaN or Infinity (jansson refuses them, as the standard
+ * does), yet some writers put them there: the word, with the key of the
+ * value at the error @je in @file into @key; NULL when it is not one.
+ */
+static const char *bad_number_key(const char *file, const json_error_t *je, char *key, size_t size)
+{
+	static const char *const words[] = {"NaN", "-NaN", "Infinity", "-Infinity", NULL};
+	const char *word = NULL;
+	char *text;
+	size_t len, at, end, tok;
+
+	key[0] = '\0';
+	if (textfile_read(file, &text, &len))
+		return NULL;
+	at = je->position > 0 && (size_t)je->position <= len ? (size_t)je->position : 0;
+	while (at && !strchr(":,[{\"", text[at - 1]))
+		at--; /* back to what precedes the value */
+	for (tok = at; tok < len && strchr(" \t\r\n", text[tok]); tok++)
+		;
+	for (const char *const *w = words; *w && !word; w++)
+		if (!strncmp(text + tok, *w, strlen(*w)))
+			word = *w;
+	if (word && at && text[at - 1] == ':') {
+		at--;
+		while (at && strchr(" \t\r\n", text[at - 1]))
+			at--;
+		if (at && text[at - 1] == '"') {
+			end = --at;
+			while (at && text[at - 1] != '"')
+				at--;
+			if (at && end - at < size)
+				snprintf(key, size, "%.*s", (int)(end - at), text + at);
+		}
+	}
+	free(text);
+	return *key ? word : NULL;
+}
+
+/*
  * @file as results.json (new reference into *@out), checked: JSON, a
  * summary, a scenario and a schema_version this compare reads.
  */
@@ -302,8 +341,15 @@ static int read_results(const char *file, json_t **out, char *err, size_t size)
 	json_t *j = json_load_file(file, 0, &je), *sv;
 
 	*out = NULL;
-	if (!j)
+	if (!j) {
+		char key[128];
+		const char *word = bad_number_key(file, &je, key, sizeof(key));
+
+		if (word)
+			return fail(err, size, "%s:%d: %s: %s where a number is expected", file,
+				    je.line, key, word);
 		return fail(err, size, "%s:%d: not a results.json: %s", file, je.line, je.text);
+	}
 	sv = json_object_get(j, "schema_version");
 	if (!json_is_object(json_object_get(j, "summary")) ||
 	    !json_is_string(json_object_get(j, "scenario"))) {
