@@ -202,8 +202,8 @@ json_t *cmp_prov_diff(const struct cmp_side *b, const struct cmp_side *n)
 
 	if (!d)
 		return NULL;
-	err |= json_array_extend(json_object_get(d, "base_versions"), vb ? vb : json_array()) < 0;
-	err |= json_array_extend(json_object_get(d, "new_versions"), vn ? vn : json_array()) < 0;
+	err |= vb && json_array_extend(json_object_get(d, "base_versions"), vb) < 0;
+	err |= vn && json_array_extend(json_object_get(d, "new_versions"), vn) < 0;
 	err |= json_object_set_new(d, "versions_differ",
 				   json_boolean(vb && vn && json_array_size(vb) &&
 						json_array_size(vn) && !same_set(vb, vn)));
@@ -606,12 +606,14 @@ static int load_sweep_csv(const char *file, const char *dir, struct cmp_side *s,
 			snprintf(key + klen, sizeof(key) - klen, "%svariant=%s", klen ? ", " : "",
 				 f[variant_col]);
 		seed = strtoull(f[seed_col], NULL, 10);
-		if (!strcmp(f[status_col], "failed")) {
-			rc = add_fail(s, key, seed, f[status_col + 1]);
+		if (!strcmp(f[status_col], "not-run"))
+			continue; /* not run yet: no sample */
+		if (strcmp(f[status_col], "ok") && strcmp(f[status_col], "expect-failed")) {
+			/* failed, or refused: no results, and why */
+			rc = add_fail(s, key, seed,
+				      *f[status_col + 1] ? f[status_col + 1] : f[status_col]);
 			continue;
 		}
-		if (strcmp(f[status_col], "ok") && strcmp(f[status_col], "expect-failed"))
-			continue; /* a run that did not run: no sample */
 		if (!(flat = json_object())) {
 			rc = -ENOMEM;
 			break;
