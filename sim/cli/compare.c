@@ -9,6 +9,7 @@
  * (sides of different scenarios, points or workloads, unless --force;
  * nothing compared), 3 a report that cannot be written.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -208,7 +209,9 @@ static int write_markdown(const char *path, const struct cmp_result *r, const st
 	fprintf(f, "BASE `%s`, NEW `%s`; %zu comparisons, %zu improvement%s.\n\n", b->path, n->path,
 		r->n, r->improvements, r->improvements == 1 ? "" : "s");
 	if (cmp_prov_text(r->prov, line, sizeof(line)))
-		fprintf(f, "%s.\n\n", line);
+		fprintf(f, "%c%s.\n\n", toupper((unsigned char)line[0]), line + 1);
+	if (!points && r->n && *cmp_pairing_text(r, "", line, sizeof(line)))
+		fprintf(f, "Seeds: %s.\n\n", line);
 	fputs(
 	    points
 		? "| point | metric | base | new | change | verdict |\n|---|---|--:|--:|--:|---|\n"
