@@ -183,8 +183,13 @@ Test(compare, other_seeds_are_unpaired_and_say_what_they_could_detect)
 						"p001-s5,p001,5,ok,,550,0\n"
 						"p001-s6,p001,6,ok,,10,0\n"
 						"p001-s7,p001,7,ok,,20,0\n");
+	char lone[300];
 	struct ts_proc p;
 	json_t *j, *row;
+
+	snprintf(lone, sizeof(lone), "%s", ts_tmp("lone.json"));
+	write_file(lone, "{\"schema_version\": 1, \"scenario\": \"s\", \"seed\": 3, \"summary\": "
+			 "{\"collective\": {\"completion_time_us\": 330}, \"flows\": 0}}\n");
 
 	/*
 	 * The same values on other seeds: Welch's test sees 300 against 330
@@ -215,6 +220,21 @@ Test(compare, other_seeds_are_unpaired_and_say_what_they_could_detect)
 				"left out)"),
 		  "%s", p.out);
 	cr_expect(strstr(p.out, "400            440    +10.0%"), "means of the pairs: %s", p.out);
+	ts_proc_free(&p);
+
+	/* a lone run is paired with the sweep's run of its seed */
+	ts_exec(&p, (const char *const[]){"compare", base, lone, NULL});
+	cr_expect_eq(p.code, 1, "%s", p.out);
+	cr_expect(strstr(p.out, "paired by seed on the 1 seed both ran (4 runs of one side only "
+				"left out)"),
+		  "%s", p.out);
+	cr_expect(strstr(p.out, "REGRESSION, likely (+10.0% on 1 seed, worse by more than 5%)"),
+		  "%s", p.out);
+	ts_proc_free(&p);
+	ts_exec(&p, (const char *const[]){"compare", other, lone, NULL});
+	cr_expect_eq(p.code, 0, "%s", p.out);
+	cr_expect(strstr(p.out, "unpaired (no seed in common, 1 run on a side): tolerance alone"),
+		  "%s", p.out);
 	ts_proc_free(&p);
 }
 

@@ -10,9 +10,10 @@
  * is worse than the tolerance), and its 95% interval (Student's t on the
  * paired differences, GSL's quantile) says how sure: "certain" when the
  * whole interval is past the tolerance, else "likely". Seeds that only one
- * side ran are left out of the pairs (and said); with fewer than two seeds
- * in common (and not one run each of the same seed) the sides are compared
- * unpaired: the mean must be worse by more than the tolerance and Welch's
+ * side ran are left out of the pairs (and said); a side of one run is
+ * paired with the other's run of its seed. With fewer than two seeds in
+ * common (and not a lone run whose seed the other side has) the sides are
+ * compared unpaired: the mean must be worse by more than the tolerance and Welch's
  * t-test (unequal variances, Welch-Satterthwaite degrees of freedom) find
  * the difference significant at 95%; the smallest change it could have
  * found is reported with it.
@@ -479,7 +480,7 @@ static int compare_metric(const struct cmp_side *b, const struct cmp_side *n, co
 		row.verdict = CMP_LOST;
 	} else if (!nb) {
 		row.verdict = CMP_NEW;
-	} else if (row.n_pairs >= 2 || (row.n_pairs == 1 && nb == 1 && nn == 1)) {
+	} else if (row.n_pairs >= 2 || (row.n_pairs == 1 && (nb == 1 || nn == 1))) {
 		row.test = CMP_TEST_PAIRED;
 		verdict_paired(&row);
 	} else {

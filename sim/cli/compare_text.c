@@ -241,7 +241,8 @@ const char *cmp_pairing_text(const struct cmp_result *r, const char *point, char
 	else if (welch)
 		snprintf(buf, size, "unpaired (fewer than 2 seeds in common): Welch's t-test");
 	else if (single)
-		snprintf(buf, size, "unpaired (other seeds, 1 run on a side): the tolerance alone");
+		snprintf(buf, size,
+			 "unpaired (no seed in common, 1 run on a side): tolerance alone");
 	else
 		buf[0] = '\0';
 	return buf;
