@@ -2,8 +2,9 @@
  * run ci: `rocesim run --baseline DIR [--tolerance M=X]... --junit FILE`
  * (run_ci.h). The comparison is compare's (compare_stats.c) with this run
  * as NEW. A baseline with several seeds is compared by its run of this
- * run's seed when it has one: the same seed is the same random choices, so
- * what differs is what the change did, not the seed. Without it, its seeds
+ * run's seed when it has one, the two paired: the same seed is the same
+ * random choices, so what differs is what the change did, not the seed
+ * (one pair has no interval: a regression is "likely"). Without it, its seeds
  * are the samples and the tolerance decides (one run on the NEW side
  * admits no t-test).
  */
@@ -71,6 +72,11 @@ int run_ci_prepare(struct run_ci *c)
 	if (!c->baseline)
 		return 0;
 	e = cmp_side_load(c->baseline, &c->base, err, sizeof(err));
+	if (!e) {
+		struct cmp_opts o = {.tols = c->tols, .n_tols = c->n_tols};
+
+		e = cmp_check_names(&c->base, NULL, &o, err, sizeof(err));
+	}
 	if (e) {
 		fprintf(stderr, P "--baseline: %s\n", e == -ENOMEM ? "out of memory" : err);
 		return CLI_EXIT_INPUT;
@@ -111,7 +117,7 @@ static int compare(const struct run_ci *c, const json_t *res, const char *dir, i
 	char err[CMP_ERR];
 	int e, rc = 0;
 
-	e = cmp_side_from_results(res, dir, &now);
+	e = cmp_side_from_results(res, dir, &now, err, sizeof(err));
 	if (!e)
 		e = same_seed(&c->base, now.runs[0].seed, &base);
 	if (!e)

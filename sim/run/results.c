@@ -581,6 +581,15 @@ json_t *res_build(const struct sim *sim)
 		goto fail;
 	if (add_rc_timeouts(summary, sim))
 		goto fail;
+	/* the flows' sizes summed: what compare checks besides their count */
+	if (n->n_wl_flows) {
+		uint64_t wl_bytes = 0;
+
+		for (uint32_t i = 0; i < n->n_wl_flows; i++)
+			wl_bytes += n->flows[i].bytes;
+		if (json_object_set_new(summary, "workload_bytes", uint_j(wl_bytes)))
+			goto fail;
+	}
 	/* the load the poisson workloads offered: their bytes over what their
 	 * hosts' links carry at line rate over their durations */
 	if (scn->wl.offered_capacity > 0 &&
