@@ -426,6 +426,53 @@ static int send_go(const struct sweep_args *a, const char *dir)
 	return 0;
 }
 
+/* "30 points x 1 seed" (with variants "10 points x 2 variants x 3 seeds")
+ * into @buf. */
+static void shape(const struct sweep_spec *sp, char *buf, size_t size)
+{
+	if (sp->n_variants)
+		snprintf(buf, size, "%zu point%s x %zu variants x %zu seed%s", sp->n_points,
+			 sp->n_points == 1 ? "" : "s", sp->n_variants, sp->n_seeds,
+			 sp->n_seeds == 1 ? "" : "s");
+	else
+		snprintf(buf, size, "%zu point%s x %zu seed%s", sp->n_points,
+			 sp->n_points == 1 ? "" : "s", sp->n_seeds, sp->n_seeds == 1 ? "" : "s");
+}
+
+/* How many runs ran, were reused and were refused, and why finished runs
+ * ran again, on @out. */
+static void print_counts(const struct sweep_spec *sp, const struct sweep_run *runs, size_t n,
+			 FILE *out)
+{
+	size_t reused = 0, refused = 0, stale = 0, failed = 0, not_run = 0;
+	const char *why = NULL;
+	char what[160];
+
+	for (size_t i = 0; i < n; i++) {
+		reused += runs[i].resumed;
+		refused += runs[i].status == SWEEP_REFUSED;
+		failed += runs[i].status == SWEEP_FAILED;
+		not_run += runs[i].status == SWEEP_NOT_RUN;
+		if (runs[i].stale[0] && !runs[i].resumed) {
+			stale++;
+			why = why ? why : runs[i].stale;
+		}
+	}
+	shape(sp, what, sizeof(what));
+	fprintf(out, "  runs       %zu (%s): %zu ran, %zu reused", n, what,
+		n - reused - refused - not_run, reused);
+	if (failed)
+		fprintf(out, ", %zu failed", failed);
+	if (refused)
+		fprintf(out, ", %zu refused", refused);
+	if (not_run)
+		fprintf(out, ", %zu not run", not_run);
+	fputc('\n', out);
+	if (stale)
+		fprintf(out, "  rerun      %zu finished before with other inputs (%s)\n", stale,
+			why);
+}
+
 static int run_sweep(struct sweep_spec *sp, const struct sweep_args *a)
 {
 	struct outdir od = {.lock_fd = -1};
@@ -463,10 +510,10 @@ static int run_sweep(struct sweep_spec *sp, const struct sweep_args *a)
 			strerror(-err));
 		goto out;
 	}
-	if (!a->quiet)
-		printf("  runs       %zu (%zu finished, %zu failed)\n  tables     %s/sweep.csv, "
-		       "%s/summary.csv\n",
-		       n, finished, failed, dir, dir);
+	if (!a->quiet) {
+		print_counts(sp, runs, n, stdout);
+		printf("  tables     %s/sweep.csv, %s/summary.csv\n", dir, dir);
+	}
 	if (err)
 		goto out;
 	if (sweep_stop_flag) {

@@ -65,6 +65,15 @@ struct sweep_spec {
 	struct sweep_variant *variants;
 	size_t n_variants;
 	int fluid; /* --model fluid: each point is `rocesim fluid`, not `run` */
+	/* --with: overlays every run takes before its variant's (name "with") */
+	struct sweep_variant *withs;
+	size_t n_withs;
+	/* --set: overrides every run takes before its point's */
+	char **sets;
+	size_t n_sets;
+	/* per point and variant (point x variants + variant): why the
+	 * scenario's checks refuse it (one line), or NULL; NULL: none refused */
+	char **refused;
 };
 
 /* How a run of the sweep ended. */
@@ -73,7 +82,8 @@ enum sweep_status {
 	SWEEP_OK,	 /* exit 0 */
 	SWEEP_EXPECT,	 /* exit 1: the run worked, an expect: gate failed */
 	SWEEP_FAILED,	 /* any other exit, or a signal */
-	SWEEP_SKIPPED_OK /* finished by an earlier sweep (resumed), exit 0 or 1 then */
+	SWEEP_SKIPPED_OK, /* finished by an earlier sweep (resumed), exit 0 or 1 then */
+	SWEEP_REFUSED	  /* its point is refused by the scenario's checks: never run */
 };
 
 /* A run: one point with one variant and one seed. */
@@ -85,7 +95,9 @@ struct sweep_run {
 	enum sweep_status status;
 	int exit_code, sig; /* as the run ended (sig: the signal, or 0) */
 	int resumed;	    /* skipped: an earlier sweep finished it */
-	char error[256];    /* first line of its stderr when it failed */
+	char error[256];    /* first line of its stderr when it failed; why refused */
+	/* run again although it had finished: why its inputs differ ("" if not) */
+	char stale[160];
 };
 
 /* ---- sweep_axes.c ---- */
@@ -172,15 +184,6 @@ void sweep_sets_free(char **sets, size_t n);
  */
 int sweep_spec_from_scenario(struct sweep_spec *sp, const char *text, size_t len, int have_vary,
 			     int have_zip, int have_seeds, int have_variants, struct diag *d);
-/*
- * Load the scenario @file as `rocesim run` would, with the overlay @overlay
- * (NULL: none) and the @n overrides @sets ("KEY=VALUE"): the topology built
- * and the workload resolved on it. 0, -EINVAL with @d set, or -ENOMEM; with
- * @keep, the scenario into *@keep (scn_free it).
- */
-struct scenario;
-int sweep_load_point(const char *file, const char *overlay, char *const *sets, size_t n,
-		     struct scenario **keep, struct diag *d);
 /* sweep.json's content: the whole spec and every point. New reference. */
 json_t *sweep_spec_json(const struct sweep_spec *sp);
 /*
@@ -190,6 +193,47 @@ json_t *sweep_spec_json(const struct sweep_spec *sp);
  */
 int sweep_spec_load(const char *dir, struct sweep_spec *sp, struct diag *d);
 void sweep_spec_free(struct sweep_spec *sp);
+
+/* ---- sweep_inputs.c ---- */
+
+/* What a run of a point and variant is given besides its seed. */
+struct sweep_point_args {
+	const char **overlays; /* the sweep's --with, then the variant's */
+	size_t n_overlays;
+	const char **sets; /* the sweep's --set, then the point's (axis_sets) */
+	size_t n_sets;
+	char **axis_sets; /* the point's, owned */
+	size_t n_axis_sets;
+};
+/* The overlays and overrides of point @p with variant @v into @pa
+ * (sweep_point_args_free it; room for one more set, the seed). 0 or -ENOMEM. */
+int sweep_point_args(const struct sweep_spec *sp, size_t p, size_t v, struct sweep_point_args *pa);
+void sweep_point_args_free(struct sweep_point_args *pa);
+/*
+ * Load the scenario @file as `rocesim run` would, with the overlays
+ * @overlays (@n_overlays, in order) and the @n overrides @sets
+ * ("KEY=VALUE"): the topology built and the workload resolved on it. 0,
+ * -EINVAL with @d set, or -ENOMEM; with @keep, the scenario into *@keep
+ * (scn_free it).
+ */
+struct scenario;
+int sweep_load_point_with(const char *file, const char *const *overlays, size_t n_overlays,
+			  const char *const *sets, size_t n, struct scenario **keep,
+			  struct diag *d);
+/* The same with one overlay @overlay (NULL: none). */
+int sweep_load_point(const char *file, const char *overlay, char *const *sets, size_t n,
+		     struct scenario **keep, struct diag *d);
+/*
+ * The provenance a run of point @p, variant @v and @seed would record in
+ * its results.json if it started now (the version, the scenario's and
+ * every input file's SHA-256, the overlays, the overrides, the seed): a
+ * new reference, or NULL when the point does not load now or memory ran
+ * out.
+ */
+json_t *sweep_inputs(const struct sweep_spec *sp, size_t p, size_t v, uint64_t seed);
+/* Why the provenance @old (NULL: none recorded) differs from @now (NULL:
+ * the point does not load now), in a few words, into @buf. */
+void sweep_inputs_why(const json_t *old, const json_t *now, char *buf, size_t size);
 
 /* ---- sweep_run.c ---- */
 

@@ -674,28 +674,3 @@ void sweep_spec_free(struct sweep_spec *sp)
 	free(sp->variants);
 	memset(sp, 0, sizeof(sp[0]));
 }
-
-int sweep_load_point(const char *file, const char *overlay, char *const *sets, size_t n,
-		     struct scenario **keep, struct diag *d)
-{
-	struct scenario *s = NULL;
-	struct topo *t = NULL;
-	int err;
-
-	err = scn_load_with(file,
-			    &(struct scn_load_opts){.overlays = &overlay,
-						    .n_overlays = overlay ? 1 : 0,
-						    .sets = (const char *const *)sets,
-						    .n_sets = n},
-			    &s, d);
-	if (!err && (err = topo_build(&s->topo, &t, d)))
-		scn_locate(s, d);
-	else if (!err)
-		err = scn_resolve(s, t, d);
-	topo_free(t);
-	if (!err && keep)
-		*keep = s;
-	else
-		scn_free(s);
-	return err;
-}
