@@ -166,6 +166,18 @@ size_t sweep_spec_runs(const struct sweep_spec *sp);
  */
 int sweep_spec_add_variant(struct sweep_spec *sp, const char *name, const char *path,
 			   const char *where, int line, struct diag *d);
+/*
+ * Add the overlay @path (--with) that every run of @sp takes before its
+ * variant's, reading its digest. 0, -EINVAL with @d set (it cannot be
+ * read) or -ENOMEM.
+ */
+int sweep_spec_add_with(struct sweep_spec *sp, const char *path, struct diag *d);
+/*
+ * Add the override @set ("KEY=VALUE", --set) that every run of @sp takes
+ * before its point's. 0, -EINVAL with @d set (KEY is also an axis) or
+ * -ENOMEM.
+ */
+int sweep_spec_add_set(struct sweep_spec *sp, const char *set, struct diag *d);
 /* The value index of each axis for point @p into @idx (n_axes entries). */
 void sweep_spec_index(const struct sweep_spec *sp, size_t p, size_t *idx);
 /* The id of point @p with variant @v and @seed into @buf (SWEEP_ID_SIZE). */
@@ -342,11 +354,20 @@ struct sweep_args {
 	const char *scenario, *outdir, *seed_list; /* scenario: the folder with --task, --collect */
 	char **vary, **variants;
 	size_t n_vary, n_variants;
+	char **sets, **withs; /* --set KEY=VALUE, --with OVERLAY: every run */
+	size_t n_sets, n_withs;
 	unsigned long long seeds, jobs, task;
 	int zip, progress, quiet, slurm, collect, has_task, jobs_given;
 	int fluid; /* --model fluid */
 };
 
+/*
+ * sweep_check.c: load every point and variant of @sp as run would; the
+ * refused ones into sp->refused with their reason (said on stderr), the
+ * first that loads into *@base (scn_free it). 0, or CLI_EXIT_INPUT (said)
+ * when the scenario alone or every point is refused, or memory ran out.
+ */
+int sweep__check_points(struct sweep_spec *sp, struct scenario **base);
 /* The options of `rocesim sweep` (@local_ranks: this machine's ranks under
  * mpirun, which share its cores); runs what they ask; the exit code. */
 int sweep__verb(int argc, char **argv, long local_ranks);
