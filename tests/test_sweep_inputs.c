@@ -393,3 +393,62 @@ Test(sweep_inputs, table_in_units)
 		  p.out);
 	ts_proc_free(&p);
 }
+
+static const char ci_yaml[] = "name: tinyci\n"
+			      "topology: {kind: star, hosts: 3}\n"
+			      "nic: {cc_params: cc_params.txt}\n"
+			      "workload:\n"
+			      "  kind: incast\n"
+			      "  senders: 2\n"
+			      "  size: 128KB\n";
+
+/*
+ * experiments/ci/run.sh copied into another folder (no repository around
+ * it) with a scenario of its own, called from elsewhere: --update stores
+ * the baseline beside the script, the next call passes against it, and
+ * the outputs land where -o says, from where it was called.
+ */
+Test(sweep_inputs, ci_script_works_when_copied)
+{
+	char cmd[2000], *out = NULL, *err = NULL, *md;
+	const char *bin = getenv("ROCESIM_BIN"), *repo = tmp_path("repo");
+	int rc;
+
+	cr_assert(bin);
+	cr_assert_eq(mkdir(repo, 0777), 0);
+	cr_assert_eq(mkdir(tmp_path("repo/ci"), 0777), 0);
+	cr_assert_eq(mkdir(tmp_path("elsewhere"), 0777), 0);
+	copy_tmp("experiments/ci/run.sh", "repo/ci/run.sh");
+	write_tmp("repo/ci/tinyci.yaml", ci_yaml);
+	write_tmp("repo/ci/cc_params.txt", "rp_gd:11\n");
+	snprintf(cmd, sizeof(cmd), "cd %s && JOBS=2 sh ../repo/ci/run.sh -o o --update %s",
+		 tmp_path("elsewhere"), bin);
+	rc = ts_sh(cmd, &out, &err);
+	cr_assert_eq(rc, 0, "(%d) %s\n%s", rc, out, err);
+	cr_expect(strstr(out, "tinyci: baseline updated"), "%s", out);
+	free(out);
+	free(err);
+	cr_expect(!access(tmp_path("repo/ci/baseline/tinyci/sweep.csv"), F_OK));
+	cr_expect(!access(tmp_path("repo/ci/baseline/tinyci/sweep.json"), F_OK));
+	snprintf(cmd, sizeof(cmd), "cd / && sh %s/ci/run.sh -o %s %s", repo,
+		 tmp_path("elsewhere/o2"), bin);
+	rc = ts_sh(cmd, &out, &err);
+	cr_assert_eq(rc, 0, "(%d) %s\n%s", rc, out, err);
+	cr_expect(strstr(out, "the DCQCN regression suite passed (tinyci)"), "%s", out);
+	free(out);
+	free(err);
+	md = ts_slurp(tmp_path("elsewhere/o2/summary.md"));
+	cr_assert(md, "no summary.md");
+	cr_expect(strstr(md, "tinyci: 0 regressions"), "%s", md);
+	free(md);
+	cr_expect(!access(tmp_path("elsewhere/o2/tinyci.sarif"), F_OK));
+	cr_expect(!access(tmp_path("elsewhere/o/tinyci/sweep.csv"), F_OK));
+	/* another baseline folder (-b) without the sweep: said, exit 2 */
+	snprintf(cmd, sizeof(cmd), "sh %s/ci/run.sh -o %s -b %s %s", repo,
+		 tmp_path("elsewhere/o3"), tmp_path("elsewhere/none"), bin);
+	rc = ts_sh(cmd, &out, &err);
+	cr_expect_eq(rc, 2, "(%d) %s\n%s", rc, out, err);
+	cr_expect(strstr(err, "no baseline in"), "%s", err);
+	free(out);
+	free(err);
+}

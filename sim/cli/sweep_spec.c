@@ -11,8 +11,6 @@
 #include <unistd.h>
 
 #include "sim/cli/sweep_impl.h"
-#include "sim/config/scenario.h"
-#include "topologies/topo.h"
 #include "sim/engine/textfile.h"
 #include "sim/engine/ydoc.h"
 
