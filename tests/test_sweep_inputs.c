@@ -127,15 +127,14 @@ Test(sweep_inputs, cc_params_edit_reruns_every_run)
 	const char *scn = copy_tmp("experiments/ci/incast.yaml", "incast.yaml");
 	const char *cc = copy_tmp("experiments/ci/cc_params.txt", "cc_params.txt");
 	const char *out = tmp_path("incast");
-	const char *const args[] = {"sweep", scn, "--seeds", "2", "-j", "2", "-o", out,
-				    "--progress", NULL};
+	const char *const args[] = {"sweep", scn,  "--seeds", "2",	    "-j",
+				    "2",     "-o", out,	      "--progress", NULL};
 	struct ts_proc p;
 	char *csv;
 
 	ts_exec(&p, args);
 	cr_assert_eq(p.code, 0, "(%d) %s", p.code, p.err);
-	cr_expect(strstr(p.out, "runs       2 (1 point x 2 seeds): 2 ran, 0 reused"), "%s",
-		  p.out);
+	cr_expect(strstr(p.out, "runs       2 (1 point x 2 seeds): 2 ran, 0 reused"), "%s", p.out);
 	ts_proc_free(&p);
 	csv = ts_slurp(ts_tmp("incast/sweep.csv"));
 	cr_assert(csv);
@@ -198,8 +197,9 @@ static void set_version(const char *dir, const char *id, const char *v)
 Test(sweep_inputs, folder_version_and_old_records_rerun)
 {
 	const char *scn = write_tmp("tinycc.yaml", tiny_cc_yaml), *out = tmp_path("tinycc");
-	const char *const args[] = {"sweep", scn, "--vary", "switch.ecn.kmin=50KB,100KB",
-				    "-j", "2", "-o", out, "--progress", NULL};
+	const char *const args[] = {"sweep",	  scn, "--vary", "switch.ecn.kmin=50KB,100KB",
+				    "-j",	  "2", "-o",	 out,
+				    "--progress", NULL};
 	struct ts_proc p;
 	char *pj;
 
@@ -251,11 +251,12 @@ Test(sweep_inputs, set_and_with_apply_to_every_run)
 {
 	const char *scn = write_tmp("tiny.yaml", tiny_yaml), *out = tmp_path("sw");
 	const char *ov = write_tmp("long.yaml", "topology: {link: {cable: 200m}}\n");
-	const char *const base[] = {"sweep", scn, "--vary", "switch.ecn.pmax=10%,20%",
-				    "-o", tmp_path("plain"), "--quiet", NULL};
-	const char *const args[] = {"sweep", scn, "--vary", "switch.ecn.pmax=10%,20%",
-				    "--with", ov, "--set", "nic.mtu=1024", "-o", out,
-				    "--progress", NULL};
+	const char *const base[] = {
+	    "sweep",	       scn,	  "--vary", "switch.ecn.pmax=10%,20%", "-o",
+	    tmp_path("plain"), "--quiet", NULL};
+	const char *const args[] = {"sweep",  scn, "--vary",	 "switch.ecn.pmax=10%,20%",
+				    "--with", ov,  "--set",	 "nic.mtu=1024",
+				    "-o",     out, "--progress", NULL};
 	struct ts_proc p;
 	char *csv, *plain, *spec, *pj;
 	json_t *j;
@@ -297,21 +298,21 @@ Test(sweep_inputs, set_and_with_apply_to_every_run)
 	cr_expect(strstr(p.out, "long.yaml changed"), "%s", p.out);
 	ts_proc_free(&p);
 	/* another --set: every run again */
-	ts_exec(&p, (const char *const[]){"sweep", scn, "--vary", "switch.ecn.pmax=10%,20%",
-					  "--with", ov, "--set", "nic.mtu=2048", "-o", out,
-					  "--progress", NULL});
+	ts_exec(&p,
+		(const char *const[]){"sweep", scn, "--vary", "switch.ecn.pmax=10%,20%", "--with",
+				      ov, "--set", "nic.mtu=2048", "-o", out, "--progress", NULL});
 	cr_expect_eq(count_progress(p.err), 2, "%s", p.err);
 	ts_proc_free(&p);
 	/* a key both set and varied is refused */
-	ts_exec(&p, (const char *const[]){"sweep", scn, "--vary", "switch.ecn.pmax=10%,20%",
-					  "--set", "switch.ecn.pmax=5%", "-o", tmp_path("both"),
-					  NULL});
+	ts_exec(&p,
+		(const char *const[]){"sweep", scn, "--vary", "switch.ecn.pmax=10%,20%", "--set",
+				      "switch.ecn.pmax=5%", "-o", tmp_path("both"), NULL});
 	cr_expect_eq(p.code, 2, "(%d) %s", p.code, p.err);
 	cr_expect(strstr(p.err, "--set: switch.ecn.pmax: is also an axis"), "%s", p.err);
 	cr_expect(access(ts_tmp("both"), F_OK), "the folder was made");
 	ts_proc_free(&p);
-	ts_exec(&p, (const char *const[]){"sweep", scn, "--with", tmp_path("none.yaml"),
-					  "-o", tmp_path("both"), NULL});
+	ts_exec(&p, (const char *const[]){"sweep", scn, "--with", tmp_path("none.yaml"), "-o",
+					  tmp_path("both"), NULL});
 	cr_expect_eq(p.code, 2, "(%d) %s", p.code, p.err);
 	cr_expect(strstr(p.err, "none.yaml: cannot read (--with)"), "%s", p.err);
 	ts_proc_free(&p);
@@ -326,9 +327,8 @@ Test(sweep_inputs, refused_point_recorded_and_the_rest_run)
 	char *csv, *sum, *spec;
 	json_t *j;
 
-	ts_exec(&p, (const char *const[]){"sweep", scn, "--vary",
-					  "switch.ecn.kmax=50KB,200KB,1MB", "-j", "2", "-o", out,
-					  NULL});
+	ts_exec(&p, (const char *const[]){"sweep", scn, "--vary", "switch.ecn.kmax=50KB,200KB,1MB",
+					  "-j", "2", "-o", out, NULL});
 	cr_assert_eq(p.code, 0, "(%d) %s", p.code, p.err);
 	cr_expect(strstr(p.err, "sweep point p001 (switch.ecn.kmax=50KB) refused, the others "
 				"run: --set: switch.ecn.kmax: kmin (100000 B) must not be "
@@ -368,8 +368,8 @@ Test(sweep_inputs, refused_point_recorded_and_the_rest_run)
 	cr_expect(strstr(p.out, "refused: --set: switch.ecn.kmax"), "%s", p.out);
 	ts_proc_free(&p);
 	/* every point refused: nothing runs */
-	ts_exec(&p, (const char *const[]){"sweep", scn, "--vary", "switch.ecn.kmax=50KB,60KB",
-					  "-o", tmp_path("allref"), NULL});
+	ts_exec(&p, (const char *const[]){"sweep", scn, "--vary", "switch.ecn.kmax=50KB,60KB", "-o",
+					  tmp_path("allref"), NULL});
 	cr_expect_eq(p.code, 2, "(%d) %s", p.code, p.err);
 	cr_expect(strstr(p.err, "every point is refused"), "%s", p.err);
 	cr_expect(access(ts_tmp("allref"), F_OK), "the folder was made");
@@ -382,15 +382,15 @@ Test(sweep_inputs, table_in_units)
 	const char *scn = write_tmp("tiny.yaml", tiny_yaml);
 	struct ts_proc p;
 
-	ts_exec(&p, (const char *const[]){"sweep", scn, "--vary", "switch.ecn.pmax=10%,20%,30%",
-					  "--seeds", "2", "-j", "2", "-o", tmp_path("units"), NULL});
+	ts_exec(&p,
+		(const char *const[]){"sweep", scn, "--vary", "switch.ecn.pmax=10%,20%,30%",
+				      "--seeds", "2", "-j", "2", "-o", tmp_path("units"), NULL});
 	cr_assert_eq(p.code, 0, "(%d) %s", p.code, p.err);
 	cr_expect(!strstr(p.out, "e+"), "%s", p.out);
 	cr_expect(strstr(p.out, " KB"), "max_queue_bytes in KB:\n%s", p.out);
 	cr_expect(strstr(p.out, " us\n"), "fct_us.p99 in us:\n%s", p.out);
 	cr_expect(strstr(p.out, "0 ± 0 us"), "%s", p.out);
-	cr_expect(strstr(p.out, "runs       6 (3 points x 2 seeds): 6 ran, 0 reused"), "%s",
-		  p.out);
+	cr_expect(strstr(p.out, "runs       6 (3 points x 2 seeds): 6 ran, 0 reused"), "%s", p.out);
 	ts_proc_free(&p);
 }
 
@@ -444,8 +444,8 @@ Test(sweep_inputs, ci_script_works_when_copied)
 	cr_expect(!access(tmp_path("elsewhere/o2/tinyci.sarif"), F_OK));
 	cr_expect(!access(tmp_path("elsewhere/o/tinyci/sweep.csv"), F_OK));
 	/* another baseline folder (-b) without the sweep: said, exit 2 */
-	snprintf(cmd, sizeof(cmd), "sh %s/ci/run.sh -o %s -b %s %s", repo,
-		 tmp_path("elsewhere/o3"), tmp_path("elsewhere/none"), bin);
+	snprintf(cmd, sizeof(cmd), "sh %s/ci/run.sh -o %s -b %s %s", repo, tmp_path("elsewhere/o3"),
+		 tmp_path("elsewhere/none"), bin);
 	rc = ts_sh(cmd, &out, &err);
 	cr_expect_eq(rc, 2, "(%d) %s\n%s", rc, out, err);
 	cr_expect(strstr(err, "no baseline in"), "%s", err);

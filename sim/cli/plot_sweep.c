@@ -155,11 +155,12 @@ static void sw_scaled(double v, double step, const char *const *units, size_t n,
 		      size_t size)
 {
 	size_t u = 0;
+	int dec;
 
 	while (u + 1 < n && fabs(v) >= step)
 		v /= step, u++;
-	snprintf(buf, size, "%.*f %s", fabs(v) >= 100 || v == floor(v) ? 0 : fabs(v) >= 10 ? 1 : 2,
-		 v, units[u]);
+	dec = fabs(v) >= 100 || v == floor(v) ? 0 : fabs(v) >= 10 ? 1 : 2;
+	snprintf(buf, size, "%.*f %s", dec, v, units[u]);
 	/* "2.50 us" -> "2.5 us" */
 	for (char *dot = strchr(buf, '.'), *sp = strchr(buf, ' ');
 	     dot && sp && sp > dot + 1 && sp[-1] == '0';) {

@@ -517,9 +517,8 @@ static int load_spec(const char *dir, struct sweep_spec *sp)
 static int changed_overlay(const struct sweep_spec *sp, const char *dir)
 {
 	for (size_t v = 0; v < sp->n_variants + sp->n_withs; v++) {
-		const struct sweep_variant *va = v < sp->n_variants
-							 ? &sp->variants[v]
-							 : &sp->withs[v - sp->n_variants];
+		const struct sweep_variant *va =
+		    v < sp->n_variants ? &sp->variants[v] : &sp->withs[v - sp->n_variants];
 		char sha[65], *text;
 		size_t len;
 		int err;
@@ -537,8 +536,8 @@ static int changed_overlay(const struct sweep_spec *sp, const char *dir)
 			fprintf(stderr,
 				"rocesim: %s (%s%s) has changed since %s/sweep.json was "
 				"written: write the sweep again (--slurm)\n",
-				va->path, va->name ? "variant " : "--with", va->name ? va->name : "",
-				dir);
+				va->path, va->name ? "variant " : "--with",
+				va->name ? va->name : "", dir);
 			return CLI_EXIT_INPUT;
 		}
 	}
@@ -645,8 +644,8 @@ int sweep__collect(const struct sweep_args *a)
 		goto out;
 	}
 	if (!a->quiet) {
-		printf("  runs       %zu (%zu finished, %zu failed, %zu missing", n, finished, failed,
-		       missing);
+		printf("  runs       %zu (%zu finished, %zu failed, %zu missing", n, finished,
+		       failed, missing);
 		if (refused)
 			printf(", %zu refused", refused);
 		printf(")\n  tables     %s/sweep.csv, %s/summary.csv\n", dir, dir);

@@ -78,10 +78,10 @@ struct sweep_spec {
 
 /* How a run of the sweep ended. */
 enum sweep_status {
-	SWEEP_NOT_RUN,	 /* not started (the sweep was interrupted first) */
-	SWEEP_OK,	 /* exit 0 */
-	SWEEP_EXPECT,	 /* exit 1: the run worked, an expect: gate failed */
-	SWEEP_FAILED,	 /* any other exit, or a signal */
+	SWEEP_NOT_RUN,	  /* not started (the sweep was interrupted first) */
+	SWEEP_OK,	  /* exit 0 */
+	SWEEP_EXPECT,	  /* exit 1: the run worked, an expect: gate failed */
+	SWEEP_FAILED,	  /* any other exit, or a signal */
 	SWEEP_SKIPPED_OK, /* finished by an earlier sweep (resumed), exit 0 or 1 then */
 	SWEEP_REFUSED	  /* its point is refused by the scenario's checks: never run */
 };

@@ -32,8 +32,7 @@ int sweep_point_args(const struct sweep_spec *sp, size_t p, size_t v, struct swe
 	pa->overlays = calloc(sp->n_withs + 1, sizeof(*pa->overlays));
 	pa->sets = calloc(sp->n_sets + sp->n_axes + 1, sizeof(*pa->sets));
 	pa->axis_sets = calloc(sp->n_axes + 1, sizeof(*pa->axis_sets));
-	if (!pa->overlays || !pa->sets || !pa->axis_sets ||
-	    sweep_spec_sets(sp, p, pa->axis_sets)) {
+	if (!pa->overlays || !pa->sets || !pa->axis_sets || sweep_spec_sets(sp, p, pa->axis_sets)) {
 		free(pa->overlays);
 		free(pa->sets);
 		free(pa->axis_sets);
@@ -63,19 +62,17 @@ void sweep_point_args_free(struct sweep_point_args *pa)
 }
 
 int sweep_load_point_with(const char *file, const char *const *overlays, size_t n_overlays,
-			  const char *const *sets, size_t n, struct scenario **keep,
-			  struct diag *d)
+			  const char *const *sets, size_t n, struct scenario **keep, struct diag *d)
 {
 	struct scenario *s = NULL;
 	struct topo *t = NULL;
 	int err;
 
-	err = scn_load_with(file,
-			    &(struct scn_load_opts){.overlays = overlays,
-						    .n_overlays = n_overlays,
-						    .sets = sets,
-						    .n_sets = n},
-			    &s, d);
+	err = scn_load_with(
+	    file,
+	    &(struct scn_load_opts){
+		.overlays = overlays, .n_overlays = n_overlays, .sets = sets, .n_sets = n},
+	    &s, d);
 	if (!err && (err = topo_build(&s->topo, &t, d)))
 		scn_locate(s, d);
 	else if (!err)
@@ -91,8 +88,8 @@ int sweep_load_point_with(const char *file, const char *const *overlays, size_t 
 int sweep_load_point(const char *file, const char *overlay, char *const *sets, size_t n,
 		     struct scenario **keep, struct diag *d)
 {
-	return sweep_load_point_with(file, &overlay, overlay ? 1 : 0, (const char *const *)sets,
-				     n, keep, d);
+	return sweep_load_point_with(file, &overlay, overlay ? 1 : 0, (const char *const *)sets, n,
+				     keep, d);
 }
 
 json_t *sweep_inputs(const struct sweep_spec *sp, size_t p, size_t v, uint64_t seed)
@@ -155,15 +152,15 @@ void sweep_inputs_why(const json_t *old, const json_t *now, char *buf, size_t si
 		return;
 	}
 	if (!json_equal(json_object_get(old, "scenario"), json_object_get(now, "scenario"))) {
-		snprintf(buf, size, "%s changed",
-			 json_string_value(json_object_get(json_object_get(now, "scenario"),
-							   "path")));
+		snprintf(
+		    buf, size, "%s changed",
+		    json_string_value(json_object_get(json_object_get(now, "scenario"), "path")));
 		return;
 	}
 	/* an input now that the run did not read as it is now */
 	json_array_foreach(ni, i, in) {
-		const char *path = input_name(in), *via = json_string_value(
-							 json_object_get(in, "via"));
+		const char *path = input_name(in),
+			   *via = json_string_value(json_object_get(in, "via"));
 		json_t *was = NULL, *o;
 		size_t k;
 

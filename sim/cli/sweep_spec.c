@@ -643,17 +643,18 @@ static int load_refused(struct sweep_spec *sp, const json_t *points, const char 
 
 		if (!r)
 			continue;
-		if (p >= sp->n_points || (sp->n_variants ? !json_is_object(r) : !json_is_string(r))) {
+		if (p >= sp->n_points ||
+		    (sp->n_variants ? !json_is_object(r) : !json_is_string(r))) {
 			diag_set(d, path, 0, "points.refused", "not what rocesim sweep writes");
 			return -EINVAL;
 		}
 		if (!sp->refused && !(sp->refused = calloc(sp->n_points * nv, sizeof(char *))))
 			return -ENOMEM;
 		for (size_t v = 0; v < nv; v++) {
-			const char *why = sp->n_variants
-					      ? json_string_value(json_object_get(
-						    r, sp->variants[v].name))
-					      : json_string_value(r);
+			const char *why =
+			    sp->n_variants
+				? json_string_value(json_object_get(r, sp->variants[v].name))
+				: json_string_value(r);
 
 			if (why && !(sp->refused[p * nv + v] = strdup(why)))
 				return -ENOMEM;

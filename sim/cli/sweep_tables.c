@@ -293,7 +293,8 @@ static void runs_csv(FILE *f, const struct sweep_spec *sp, const struct sweep_ru
 		fprintf(f, ",%llu", (unsigned long long)r->seed);
 		axis_cells(f, sp, r->point);
 		fprintf(f, ",%s,", status_name(r));
-		csv_field(f, r->status == SWEEP_FAILED || r->status == SWEEP_REFUSED ? r->error : "");
+		csv_field(f,
+			  r->status == SWEEP_FAILED || r->status == SWEEP_REFUSED ? r->error : "");
 		json_object_foreach(t->cols, k, c) {
 			fputc(',', f);
 			if (t->flat[i])
@@ -449,8 +450,7 @@ static const char *unit_of(const char *metric, double v, double *scale)
  * "1.15 ± 0.74 MB", "236". Three significant digits; whole counts without
  * decimals.
  */
-static void human(const char *metric, double mean, double ci, int have_ci, char *buf,
-		  size_t size)
+static void human(const char *metric, double mean, double ci, int have_ci, char *buf, size_t size)
 {
 	double scale, m, c;
 	const char *unit = unit_of(metric, fabs(mean) > ci || !have_ci ? mean : ci, &scale);
@@ -464,8 +464,8 @@ static void human(const char *metric, double mean, double ci, int have_ci, char 
 	if (m == 0) /* the interval sets the precision */
 		dec = c == 0 || c >= 100 ? 0 : c >= 10 ? 1 : 2;
 	if (have_ci)
-		snprintf(buf, size, "%.*f ± %.*f%s%s", dec, m == 0 ? 0.0 : m, dec, c, *unit ? " " : "",
-			 unit);
+		snprintf(buf, size, "%.*f ± %.*f%s%s", dec, m == 0 ? 0.0 : m, dec, c,
+			 *unit ? " " : "", unit);
 	else
 		snprintf(buf, size, "%.*f%s%s", dec, m == 0 ? 0.0 : m, *unit ? " " : "", unit);
 }
