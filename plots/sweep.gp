@@ -1,7 +1,8 @@
 # One metric of a sweep against its first axis: the mean over the seeds at
-# each point, one line per value of the other axes (and per variant), the
-# 95% confidence interval of the mean as error bars when there are several
-# seeds. `rocesim plot SWEEPDIR` prepares the data and runs this.
+# each point, one line per value of the other axes (and per variant), as
+# error bars the 95% confidence interval of the mean with 3 seeds or more,
+# the lowest and highest seed with 2. `rocesim plot SWEEPDIR` prepares the
+# data and runs this.
 #
 # Variables (gnuplot -e):
 #   out, term       output file; 'png' (pngcairo when available) or 'svg'
@@ -9,11 +10,13 @@
 #   metric, ylabel  the metric (a column of summary.csv) and its axis label
 #   yscale          the values are divided by it (1e6 for MB, ...)
 #   ypos            1: no value is below 0 (the y axis stops at 0)
+#   ylo, yhi        the y range (in the scaled unit): the seeds' values and a
+#                   margin; a wider interval is cut at the frame
 #   xlabel          the first axis (the key swept)
 #   nx              its number of values; xv1..xvN their places on the x axis,
-#                   xl1..xlN their labels (the values as written)
+#                   xl1..xlN their labels (in units: "26.7 KB")
 #   logx            1: log scale on x
-#   data, lines     data file: one block per line of "x mean ci95" rows,
+#   data, lines     data file: one block per line of "x mean ci95 min max" rows,
 #                   blocks apart by two blank lines
 #   t1..tN          the title of each line ('' when there is only one)
 #   keytitle        what the titles are values of
@@ -30,9 +33,12 @@ if (term eq 'svg') {
 }
 set output out
 
-set title sprintf("%s: %s against %s\n%s", name, metric, xlabel, \
-	seeds > 1 ? sprintf('mean over %d seeds, bars: 95%% confidence interval of the mean', seeds) \
-		  : 'one seed per point') font ',13'
+# each line of the title cut to what the picture holds (long keys, names)
+fit(s, n) = strlen(s) > n ? s[1:n - 1] . '...' : s
+set title sprintf("%s\n%s\n%s", fit(sprintf('%s against %s', metric, xlabel), 90), fit(name, 100), \
+	seeds > 2 ? sprintf('mean over %d seeds, bars: 95%% confidence interval of the mean', seeds) \
+	: seeds == 2 ? 'mean over 2 seeds, bars: the lowest and highest seed' \
+	: 'one seed per point') font ',12'
 set xlabel xlabel
 set ylabel ylabel
 set grid
@@ -47,9 +53,13 @@ if (nx > 8) {
 	set xtics rotate by -30
 }
 set autoscale xfix
-set offsets graph 0.04, graph 0.04, graph 0.06, graph 0.06
-if (ypos) {
-	set yrange [0<*:*]
+set offsets graph 0.04, graph 0.04, 0, 0
+if (exists("yhi") && yhi > ylo) {
+	set yrange [ylo:yhi]
+} else {
+	if (ypos) {
+		set yrange [0<*:*]
+	}
 }
 if (lines > 1 || t1 ne '') {
 	# the key's box is as wide as its entries: widen it to hold its title
@@ -75,10 +85,16 @@ do for [i=2:nx] {
 step = (logx ? log(xhi / xlo) : xhi - xlo) * 0.01
 shift(x, i) = logx ? x * exp(step * (i - (lines + 1) / 2.0)) : x + step * (i - (lines + 1) / 2.0)
 
-if (seeds > 1) {
+if (seeds > 2) {
 	plot for [i=1:lines] data index (i - 1) using (shift($1, i)):($2 / yscale):($3 / yscale) \
+		with yerrorlines lw 2 pt 7 ps 1.1 title value(sprintf('t%d', i))
+} else {
+if (seeds == 2) {
+	plot for [i=1:lines] data index (i - 1) \
+		using (shift($1, i)):($2 / yscale):($4 / yscale):($5 / yscale) \
 		with yerrorlines lw 2 pt 7 ps 1.1 title value(sprintf('t%d', i))
 } else {
 	plot for [i=1:lines] data index (i - 1) using 1:($2 / yscale) \
 		with linespoints lw 2 pt 7 ps 1.1 title value(sprintf('t%d', i))
+}
 }

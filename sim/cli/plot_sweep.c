@@ -12,7 +12,16 @@
  * the units parsers (size, rate, time, length, fraction, in that order) or
  * as plain numbers, on a log scale when they span more than a factor 10
  * (and are all above 0); otherwise its values are categories in the sweep's
- * order. Ticks are labelled with the values as written.
+ * order. Ticks are labelled in units for people, three significant digits
+ * ("26.7 KB" for 26667B, "2.5 us", "100 Gb/s", "300 m", "20%"); plain
+ * numbers and categories as written. The y axis is in the metric's unit
+ * (B, KB, MB, GB; us, ms, s; GB/s), named in its label.
+ *
+ * The error bars: with 3 seeds or more the 95% confidence interval of the
+ * mean; with 2 the lowest and highest seed (a 95% interval from 2 seeds is
+ * 12.7 standard deviations wide, t(0.975, 1), and says little). The y range
+ * holds the seeds' values (min to max at every point), so that a wide
+ * interval is cut at the frame instead of flattening the lines.
  *
  * A metric is drawn when summary.csv has it and its mean is not the same at
  * every point; one that is (PFC quiet everywhere, no drops) is named on one
@@ -53,11 +62,12 @@ struct sw_axis {
 	size_t n;
 	const char **val; /* borrowed from the spec */
 	double *x;
-	int col; /* its column in summary.csv */
+	int col;  /* its column in summary.csv */
+	int kind; /* how its values were placed: sw_parse's kind, -1 categories */
 };
 
 struct sw_pt {
-	double x, y, err;
+	double x, y, err, lo, hi; /* lo, hi: the lowest and highest seed */
 };
 
 /* A line of a picture: the points sharing the values of the other axes. */
@@ -129,12 +139,97 @@ static int sw_place(struct sw_axis *a)
 		for (i = 0; i < a->n; i++)
 			if (sw_parse(kind, a->val[i], &a->x[i]))
 				break;
-		if (i == a->n)
+		if (i == a->n) {
+			a->kind = kind;
 			return 1;
+		}
 	}
+	a->kind = -1;
 	for (size_t i = 0; i < a->n; i++)
 		a->x[i] = (double)(i + 1);
 	return 0;
+}
+
+/* @v over the steps of 1000 from @base: "26.7 KB" (@units from the base up). */
+static void sw_scaled(double v, double step, const char *const *units, size_t n, char *buf,
+		      size_t size)
+{
+	size_t u = 0;
+	int dec;
+
+	while (u + 1 < n && fabs(v) >= step)
+		v /= step, u++;
+	dec = fabs(v) >= 100 || v == floor(v) ? 0 : fabs(v) >= 10 ? 1 : 2;
+	snprintf(buf, size, "%.*f %s", dec, v, units[u]);
+	/* "2.50 us" -> "2.5 us" */
+	for (char *dot = strchr(buf, '.'), *sp = strchr(buf, ' ');
+	     dot && sp && sp > dot + 1 && sp[-1] == '0';) {
+		memmove(sp - 1, sp, strlen(sp) + 1);
+		sp--;
+		if (sp[-1] == '.') {
+			memmove(sp - 1, sp, strlen(sp) + 1);
+			break;
+		}
+	}
+}
+
+/* The tick label of value @i of @a in units for people into @buf. */
+static void sw_tick(const struct sw_axis *a, size_t i, char *buf, size_t size)
+{
+	static const char *const sizes[] = {"B", "KB", "MB", "GB", "TB"};
+	static const char *const rates[] = {"b/s", "Kb/s", "Mb/s", "Gb/s", "Tb/s"};
+	static const char *const times[] = {"ps", "ns", "us", "ms", "s"};
+	static const char *const lengths[] = {"mm", "m", "km"};
+	double x = a->x[i];
+
+	switch (a->kind) {
+	case 0:
+		sw_scaled(x, 1000, sizes, 5, buf, size);
+		return;
+	case 1:
+		sw_scaled(x, 1000, rates, 5, buf, size);
+		return;
+	case 2:
+		sw_scaled(x, 1000, times, 5, buf, size);
+		return;
+	case 3:
+		if (x >= 1000)
+			sw_scaled(x / 1000, 1000, lengths + 1, 2, buf, size);
+		else
+			sw_scaled(x, 1000, lengths, 1, buf, size);
+		return;
+	case 4:
+		snprintf(buf, size, "%.3g%%", 100 * x);
+		return;
+	default:
+		snprintf(buf, size, "%s", a->val[i]);
+	}
+}
+
+/* The unit of @metric for an axis whose values reach @hi: its label
+ * "max_queue_bytes (MB)" into @label and the scale into *@scale. */
+static void sw_unit(const char *metric, double hi, char *label, size_t size, double *scale)
+{
+	size_t len = strlen(metric);
+	const char *unit = NULL;
+
+	*scale = 1;
+	hi = fabs(hi);
+	if (len > 6 && !strcmp(metric + len - 6, "_bytes")) {
+		*scale = hi >= 1e9 ? 1e9 : hi >= 1e6 ? 1e6 : hi >= 1e3 ? 1e3 : 1;
+		unit = hi >= 1e9 ? "GB" : hi >= 1e6 ? "MB" : hi >= 1e3 ? "KB" : "B";
+	} else if (strstr(metric, "_us.") || (len > 3 && !strcmp(metric + len - 3, "_us"))) {
+		*scale = hi >= 1e6 ? 1e6 : hi >= 1e3 ? 1e3 : 1;
+		unit = hi >= 1e6 ? "s" : hi >= 1e3 ? "ms" : "us";
+	} else if (len > 5 && !strcmp(metric + len - 5, "_GBps")) {
+		unit = "GB/s";
+	} else if (len > 6 && !strcmp(metric + len - 6, "_per_s")) {
+		unit = "per s";
+	}
+	if (unit)
+		snprintf(label, size, "%s (%s)", metric, unit);
+	else
+		snprintf(label, size, "%s", metric);
 }
 
 /* The seeds of sweep.json: a list or a count. */
@@ -286,7 +381,7 @@ static void sw_key_title(const struct sw_plot *s, char *out, size_t size)
 					s->axis[a].key);
 }
 
-static int sw_line_add(struct sw_line *l, double x, double y, double err)
+static int sw_line_add(struct sw_line *l, const struct sw_pt *pt)
 {
 	size_t k;
 
@@ -300,9 +395,9 @@ static int sw_line_add(struct sw_line *l, double x, double y, double err)
 		l->cap = cap;
 	}
 	/* kept sorted by x: the axis's values need not be in order */
-	for (k = l->n; k > 0 && l->pt[k - 1].x > x; k--)
+	for (k = l->n; k > 0 && l->pt[k - 1].x > pt->x; k--)
 		l->pt[k] = l->pt[k - 1];
-	l->pt[k] = (struct sw_pt){x, y, err};
+	l->pt[k] = *pt;
 	l->n++;
 	return 0;
 }
@@ -326,13 +421,37 @@ static int sw_row_x(const struct sw_plot *s, const struct plot_row *r, double *x
 	return -1;
 }
 
+/* The number in field @col of row @r into *@v (@dflt when empty or no
+ * such column); -1 (said) when it is not a number. */
+static int sw_num(const struct sw_plot *s, const struct plot_row *r, int col, double dflt,
+		  double *v)
+{
+	const char *f = col >= 0 ? plot__table_field(&s->tab, r, col) : NULL;
+	char *end;
+
+	*v = dflt;
+	if (!f || !*f)
+		return 0;
+	errno = 0;
+	*v = strtod(f, &end);
+	if (end == f || *end || errno) {
+		fprintf(stderr, "rocesim: %s:%lu: \"%s\" is not a number\n", s->tab.path, r->lineno,
+			f);
+		return -1;
+	}
+	return 0;
+}
+
 /*
- * Gather the lines of @metric into @lines/@nlines. Returns 0, or 1 when the
- * metric has no value at any point, or -1 (said).
+ * Gather the lines of @metric (mean, ci95, min and max in columns @mcol,
+ * @ccol, @mincol, @maxcol) into @lines/@nlines, the lowest and highest
+ * seed's value into *@lo, *@hi. Returns 0, or 1 when the metric has no
+ * value at any point, or -1 (said).
  */
-static int sw_gather(const struct sw_plot *s, int mcol, int ccol, struct sw_line **lines,
+static int sw_gather(const struct sw_plot *s, const int *cols, struct sw_line **lines,
 		     size_t *nlines, double *lo, double *hi)
 {
+	const int mcol = cols[0], ccol = cols[1], mincol = cols[2], maxcol = cols[3];
 	struct sw_line *l = NULL;
 	size_t n = 0, cap = 0;
 	int any = 0;
@@ -343,6 +462,7 @@ static int sw_gather(const struct sw_plot *s, int mcol, int ccol, struct sw_line
 		const char *m = plot__table_field(&s->tab, r, mcol),
 			   *c = plot__table_field(&s->tab, r, ccol);
 		double x, y, err = 0;
+		struct sw_pt pt;
 		size_t k;
 
 		if (!m || !c)
@@ -364,12 +484,16 @@ static int sw_gather(const struct sw_plot *s, int mcol, int ccol, struct sw_line
 				goto out_fail;
 			}
 		}
-		if (sw_row_x(s, r, &x))
+		if (sw_row_x(s, r, &x) || sw_num(s, r, mincol, y, &pt.lo) ||
+		    sw_num(s, r, maxcol, y, &pt.hi))
 			goto out_fail;
-		if (!any || y < *lo)
-			*lo = y;
-		if (!any || y > *hi)
-			*hi = y;
+		pt.x = x;
+		pt.y = y;
+		pt.err = err;
+		if (!any || pt.lo < *lo)
+			*lo = pt.lo;
+		if (!any || pt.hi > *hi)
+			*hi = pt.hi;
 		any = 1;
 		sw_line_title(s, r, title, sizeof(title));
 		for (k = 0; k < n && strcmp(l[k].title, title); k++)
@@ -388,7 +512,7 @@ static int sw_gather(const struct sw_plot *s, int mcol, int ccol, struct sw_line
 			snprintf(l[n].title, sizeof(l[n].title), "%s", title);
 			n++;
 		}
-		if (sw_line_add(&l[k], x, y, err))
+		if (sw_line_add(&l[k], &pt))
 			goto out_oom;
 	}
 	*lines = l;
@@ -432,7 +556,7 @@ static int sw_draw(const struct sw_plot *s, const char *metric, const struct sw_
 	const struct sw_axis *a = &s->axis[0];
 	char pic[64], name[80], path[PLOT_PATH], label[TITLE_LEN];
 	struct buf vars = {0};
-	double scale;
+	double scale, pad;
 	FILE *f;
 	int err;
 
@@ -445,25 +569,33 @@ static int sw_draw(const struct sw_plot *s, const char *metric, const struct sw_
 		if (i)
 			fputs("\n\n", f);
 		for (size_t k = 0; k < lines[i].n; k++)
-			fprintf(f, "%.10g %.10g %.10g\n", lines[i].pt[k].x, lines[i].pt[k].y,
-				lines[i].pt[k].err);
+			fprintf(f, "%.10g %.10g %.10g %.10g %.10g\n", lines[i].pt[k].x,
+				lines[i].pt[k].y, lines[i].pt[k].err, lines[i].pt[k].lo,
+				lines[i].pt[k].hi);
 	}
 	if (tmp_close(f, path))
 		return -1;
-	plot__metric_unit(metric, hi, label, sizeof(label), &scale);
+	sw_unit(metric, fabs(hi) > fabs(lo) ? hi : lo, label, sizeof(label), &scale);
 	buf_str(&vars, "data", path);
 	buf_str(&vars, "metric", metric);
 	buf_str(&vars, "ylabel", label);
 	buf_num(&vars, "yscale", scale);
 	buf_int(&vars, "ypos", lo >= 0);
+	/* the seeds' values, a tenth of their span (or of the value) around */
+	pad = hi > lo ? (hi - lo) / 10 : fabs(hi) > 0 ? fabs(hi) / 10 : 1;
+	buf_num(&vars, "ylo", (lo >= 0 && lo - pad < 0 ? 0 : lo - pad) / scale);
+	buf_num(&vars, "yhi", (hi + pad) / scale);
 	buf_str(&vars, "xlabel", a->key);
 	buf_int(&vars, "logx", s->logx);
 	buf_int(&vars, "nx", (long)a->n);
 	for (size_t i = 0; i < a->n; i++) {
+		char tick[64];
+
 		snprintf(name, sizeof(name), "xv%zu", i + 1);
 		buf_num(&vars, name, a->x[i]);
 		snprintf(name, sizeof(name), "xl%zu", i + 1);
-		buf_str(&vars, name, a->val[i]);
+		sw_tick(a, i, tick, sizeof(tick));
+		buf_str(&vars, name, tick);
 	}
 	buf_int(&vars, "lines", (long)nlines);
 	for (size_t i = 0; i < nlines; i++) {
@@ -516,18 +648,19 @@ static int sw_metric(struct sw_plot *s, const char *metric, struct buf *same, in
 	struct sw_line *lines = NULL;
 	size_t nlines = 0;
 	double lo = 0, hi = 0;
-	int mcol, ccol, got, err = 0;
+	static const char *const stats[] = {"mean", "ci95", "min", "max"};
+	int cols[4], got, err = 0;
 
 	sw_pic(metric, pic, sizeof(pic));
-	snprintf(col, sizeof(col), "%s.mean", metric);
-	mcol = plot__table_col(&s->tab, col);
-	snprintf(col, sizeof(col), "%s.ci95", metric);
-	ccol = plot__table_col(&s->tab, col);
-	if (mcol < 0 || ccol < 0) {
+	for (int i = 0; i < 4; i++) {
+		snprintf(col, sizeof(col), "%s.%s", metric, stats[i]);
+		cols[i] = plot__table_col(&s->tab, col);
+	}
+	if (cols[0] < 0 || cols[1] < 0) {
 		plot__drop_old(s->p, pic, NULL);
 		return 0;
 	}
-	got = sw_gather(s, mcol, ccol, &lines, &nlines, &lo, &hi);
+	got = sw_gather(s, cols, &lines, &nlines, &lo, &hi);
 	if (got < 0) {
 		err = -1;
 	} else if (got > 0 || lo == hi) {

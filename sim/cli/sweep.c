@@ -154,51 +154,6 @@ static int make_seeds(struct sweep_spec *sp, const struct sweep_args *a, uint64_
 	return twice_seed(sp, a->seed_list ? "--seed-list" : sp->scenario, d);
 }
 
-/*
- * Load point @p with variant @v as `rocesim run` would: the scenario with
- * the variant's overlay and the point's overrides, the topology built and
- * the workload resolved on it. 0, or the error printed (as one line naming
- * the point and variant) and CLI_EXIT_INPUT. With @keep, the loaded
- * scenario into *@keep (the caller frees it).
- */
-static int check_point(const struct sweep_spec *sp, size_t p, size_t v, struct scenario **keep)
-{
-	const char *overlay = sp->n_variants ? sp->variants[v].path : NULL;
-	char *sets[sp->n_axes ? sp->n_axes : 1], which[512] = "";
-	struct diag d = {0};
-	size_t len = 0;
-	int err;
-
-	if (sweep_spec_sets(sp, p, sets)) {
-		fputs("rocesim: out of memory\n", stderr);
-		return CLI_EXIT_INPUT;
-	}
-	for (size_t a = 0; a < sp->n_axes && len < sizeof(which); a++)
-		len += (size_t)snprintf(which + len, sizeof(which) - len, "%s%s", a ? " " : "",
-					sets[a]);
-	err = sweep_load_point(sp->scenario, overlay, sets, sp->n_axes, keep, &d);
-	sweep_sets_free(sets, sp->n_axes);
-	if (err == -ENOMEM) {
-		fputs("rocesim: out of memory\n", stderr);
-		return CLI_EXIT_INPUT;
-	}
-	if (err) {
-		char line[1200];
-
-		if (!sp->n_axes && !sp->n_variants)
-			input_error(&d); /* the scenario alone */
-		else if (sp->n_variants)
-			fprintf(stderr, "rocesim: sweep point p%0*zu (%s%svariant %s): %s\n",
-				sp->id_width, p + 1, which, *which ? " " : "", sp->variants[v].name,
-				diag_str(&d, line, sizeof(line)));
-		else
-			fprintf(stderr, "rocesim: sweep point p%0*zu (%s): %s\n", sp->id_width,
-				p + 1, which, diag_str(&d, line, sizeof(line)));
-		return CLI_EXIT_INPUT;
-	}
-	return 0;
-}
-
 /* Does @dir hold the spec of another sweep (another scenario or other axes)? */
 static int other_sweep(const struct sweep_spec *sp, const char *dir, char *why, size_t size)
 {
@@ -277,6 +232,11 @@ static struct sweep_run *make_runs(const struct sweep_spec *sp)
 				runs[i].variant = v;
 				runs[i].seed = sp->seeds[s];
 				sweep_spec_id(sp, p, v, sp->seeds[s], runs[i].id);
+				if (sp->refused && sp->refused[p * sweep_spec_variants(sp) + v]) {
+					runs[i].status = SWEEP_REFUSED;
+					snprintf(runs[i].error, sizeof(runs[i].error), "%s",
+						 sp->refused[p * sweep_spec_variants(sp) + v]);
+				}
 			}
 		}
 	}
@@ -426,6 +386,53 @@ static int send_go(const struct sweep_args *a, const char *dir)
 	return 0;
 }
 
+/* "30 points x 1 seed" (with variants "10 points x 2 variants x 3 seeds")
+ * into @buf. */
+static void shape(const struct sweep_spec *sp, char *buf, size_t size)
+{
+	if (sp->n_variants)
+		snprintf(buf, size, "%zu point%s x %zu variants x %zu seed%s", sp->n_points,
+			 sp->n_points == 1 ? "" : "s", sp->n_variants, sp->n_seeds,
+			 sp->n_seeds == 1 ? "" : "s");
+	else
+		snprintf(buf, size, "%zu point%s x %zu seed%s", sp->n_points,
+			 sp->n_points == 1 ? "" : "s", sp->n_seeds, sp->n_seeds == 1 ? "" : "s");
+}
+
+/* How many runs ran, were reused and were refused, and why finished runs
+ * ran again, on @out. */
+static void print_counts(const struct sweep_spec *sp, const struct sweep_run *runs, size_t n,
+			 FILE *out)
+{
+	size_t reused = 0, refused = 0, stale = 0, failed = 0, not_run = 0;
+	const char *why = NULL;
+	char what[160];
+
+	for (size_t i = 0; i < n; i++) {
+		reused += runs[i].resumed;
+		refused += runs[i].status == SWEEP_REFUSED;
+		failed += runs[i].status == SWEEP_FAILED;
+		not_run += runs[i].status == SWEEP_NOT_RUN;
+		if (runs[i].stale[0] && !runs[i].resumed) {
+			stale++;
+			why = why ? why : runs[i].stale;
+		}
+	}
+	shape(sp, what, sizeof(what));
+	fprintf(out, "  runs       %zu (%s): %zu ran, %zu reused", n, what,
+		n - reused - refused - not_run, reused);
+	if (failed)
+		fprintf(out, ", %zu failed", failed);
+	if (refused)
+		fprintf(out, ", %zu refused", refused);
+	if (not_run)
+		fprintf(out, ", %zu not run", not_run);
+	fputc('\n', out);
+	if (stale)
+		fprintf(out, "  rerun      %zu finished before with other inputs (%s)\n", stale,
+			why);
+}
+
 static int run_sweep(struct sweep_spec *sp, const struct sweep_args *a)
 {
 	struct outdir od = {.lock_fd = -1};
@@ -463,10 +470,10 @@ static int run_sweep(struct sweep_spec *sp, const struct sweep_args *a)
 			strerror(-err));
 		goto out;
 	}
-	if (!a->quiet)
-		printf("  runs       %zu (%zu finished, %zu failed)\n  tables     %s/sweep.csv, "
-		       "%s/summary.csv\n",
-		       n, finished, failed, dir, dir);
+	if (!a->quiet) {
+		print_counts(sp, runs, n, stdout);
+		printf("  tables     %s/sweep.csv, %s/summary.csv\n", dir, dir);
+	}
 	if (err)
 		goto out;
 	if (sweep_stop_flag) {
@@ -509,8 +516,9 @@ static int load_spec(const char *dir, struct sweep_spec *sp)
  * the error printed and the exit code. */
 static int changed_overlay(const struct sweep_spec *sp, const char *dir)
 {
-	for (size_t v = 0; v < sp->n_variants; v++) {
-		const struct sweep_variant *va = &sp->variants[v];
+	for (size_t v = 0; v < sp->n_variants + sp->n_withs; v++) {
+		const struct sweep_variant *va =
+		    v < sp->n_variants ? &sp->variants[v] : &sp->withs[v - sp->n_variants];
 		char sha[65], *text;
 		size_t len;
 		int err;
@@ -526,9 +534,10 @@ static int changed_overlay(const struct sweep_spec *sp, const char *dir)
 		free(text);
 		if (strcmp(sha, va->sha256)) {
 			fprintf(stderr,
-				"rocesim: %s (variant %s) has changed since %s/sweep.json was "
+				"rocesim: %s (%s%s) has changed since %s/sweep.json was "
 				"written: write the sweep again (--slurm)\n",
-				va->path, va->name, dir);
+				va->path, va->name ? "variant " : "--with",
+				va->name ? va->name : "", dir);
 			return CLI_EXIT_INPUT;
 		}
 	}
@@ -600,7 +609,7 @@ int sweep__collect(const struct sweep_args *a)
 	struct outdir od = {.lock_fd = -1};
 	struct sweep_spec sp;
 	struct sweep_run *runs = NULL;
-	size_t n, failed = 0, missing = 0, finished = 0;
+	size_t n, failed = 0, missing = 0, finished = 0, refused = 0;
 	int err, rc;
 
 	if ((rc = load_spec(dir, &sp)))
@@ -616,6 +625,8 @@ int sweep__collect(const struct sweep_args *a)
 		goto out;
 	}
 	for (size_t i = 0; i < n; i++) {
+		if (runs[i].status == SWEEP_REFUSED) /* by sweep.json: never run */
+			continue;
 		if (sweep_run_recorded(&sp, dir, &runs[i])) {
 			fputs("rocesim: out of memory\n", stderr);
 			goto out;
@@ -623,17 +634,22 @@ int sweep__collect(const struct sweep_args *a)
 		failed += runs[i].status == SWEEP_FAILED;
 		missing += runs[i].status == SWEEP_NOT_RUN;
 	}
-	finished = n - failed - missing;
+	for (size_t i = 0; i < n; i++)
+		refused += runs[i].status == SWEEP_REFUSED;
+	finished = n - failed - missing - refused;
 	rc = CLI_EXIT_IO;
 	if ((err = sweep_tables(&sp, runs, n, dir, a->quiet ? NULL : stdout))) {
 		fprintf(stderr, "rocesim: cannot write the tables in %s: %s\n", dir,
 			strerror(-err));
 		goto out;
 	}
-	if (!a->quiet)
-		printf("  runs       %zu (%zu finished, %zu failed, %zu missing)\n  tables     "
-		       "%s/sweep.csv, %s/summary.csv\n",
-		       n, finished, failed, missing, dir, dir);
+	if (!a->quiet) {
+		printf("  runs       %zu (%zu finished, %zu failed, %zu missing", n, finished,
+		       failed, missing);
+		if (refused)
+			printf(", %zu refused", refused);
+		printf(")\n  tables     %s/sweep.csv, %s/summary.csv\n", dir, dir);
+	}
 	if (missing) {
 		size_t shown = 0;
 
@@ -711,11 +727,15 @@ int sweep__main(const struct sweep_args *a)
 	sp.fluid = a->fluid;
 	err = sweep_spec_from_scenario(&sp, text, len, a->n_vary > 0, a->zip,
 				       a->seeds || a->seed_list, a->n_variants > 0, &d);
+	for (size_t i = 0; !err && i < a->n_withs; i++)
+		err = sweep_spec_add_with(&sp, a->withs[i], &d);
+	for (size_t i = 0; !err && i < a->n_sets; i++)
+		err = sweep_spec_add_set(&sp, a->sets[i], &d);
 	if (err || (err = sweep_spec_points(&sp, &d)))
 		goto fail;
-	/* the name and the first seed from the first point: the scenario alone
-	 * may be valid only with an axis or an overlay applied */
-	if ((rc = check_point(&sp, 0, 0, &base)))
+	/* the name and the first seed from the first point that loads: the
+	 * scenario alone may be valid only with an axis or an overlay applied */
+	if ((rc = sweep__check_points(&sp, &base)))
 		goto out;
 	if (!(sp.name = strdup(base->name))) {
 		err = -ENOMEM;
@@ -723,10 +743,6 @@ int sweep__main(const struct sweep_args *a)
 	}
 	if ((err = make_seeds(&sp, a, base->seed, &d)) || (err = sweep_spec_points(&sp, &d)))
 		goto fail;
-	for (size_t p = 0; p < sp.n_points; p++)
-		for (size_t v = 0; v < sweep_spec_variants(&sp); v++)
-			if ((p || v) && (rc = check_point(&sp, p, v, NULL)))
-				goto out;
 	rc = a->slurm ? slurm_sweep(&sp, a) : run_sweep(&sp, a);
 	goto out;
 fail:

@@ -15,6 +15,7 @@ static const char usage[] =
     "usage: rocesim sweep SCENARIO.yaml [--vary KEY=V1,V2,...]... [--vary KEY=LO..HI:N | "
     "KEY=LO..HI:xF]\n"
     "                     [--zip] [--variant NAME=OVERLAY.yaml]...\n"
+    "                     [--set KEY=VALUE]... [--with OVERLAY.yaml]...\n"
     "                     [--seeds N | --seed-list S1,S2,...] [-j N] [-o DIR]\n"
     "                     [--progress] [--quiet] [--slurm] [--model packet|fluid]\n"
     "       rocesim sweep --task K DIR\n"
@@ -39,6 +40,10 @@ static const char usage[] =
     "                        the scenario (as run --with FILE); NAME: letters,\n"
     "                        digits, - and _; repeatable. A variant \"base\" (no\n"
     "                        overlay) is implied and comes first; base=FILE replaces it\n"
+    "  --set KEY=VALUE       an override every run takes (as run --set), before\n"
+    "                        the point's own; KEY may not be an axis; repeatable\n"
+    "  --with FILE           an overlay every run takes (as run --with), before the\n"
+    "                        variant's; repeatable\n"
     "  --seeds N             N seeds: the scenario's seed, seed+1, ... (default 1)\n"
     "  --seed-list S1,S2,... these seeds\n"
     "  -j N                  runs at once (default: the number of online cores)\n"
@@ -56,15 +61,23 @@ static const char usage[] =
     "The scenario may hold the sweep: `sweep: {vary: {KEY: \"V1,V2\"}, zip: false,\n"
     "seeds: 5, variants: {NAME: OVERLAY.yaml}}` (overlays relative to the scenario's\n"
     "folder); --vary, --zip, --seeds/--seed-list and --variant replace what it says.\n"
-    "Run again into the same DIR, a sweep skips the runs already finished with\n"
-    "the same scenario, overlay, overrides and seed: a killed sweep resumes.\n"
+    "\n"
+    "A point the scenario's checks refuse (e.g. kmax below kmin) is recorded as\n"
+    "refused with its reason and the others run (exit 2 when all are refused).\n"
+    "\n"
+    "Run again into the same DIR, a sweep reuses a finished run only when what\n"
+    "it read is unchanged: the rocesim version, the overrides, the seed, and the\n"
+    "SHA-256 of the scenario, the overlays and every file they name (topology,\n"
+    "SONiC, mlnx_qos, cc_params, Pod manifests, CDFs), as in results.json's\n"
+    "provenance; it says how many runs it reused and why others ran again.\n"
     "\n"
     "exit codes: 0 every run ended with exit 0 or 1 (an expect: gate failed:\n"
-    "            status expect-failed); 1 a run failed (its status and first\n"
-    "            line of stderr are in sweep.csv, the sweep went on); 2 bad\n"
-    "            input or usage, nothing run; 3 the sweep's own files could not\n"
-    "            be written; 128 + the signal when interrupted (finished runs kept).\n"
-    "            --collect: 1 also when runs are missing.\n";
+    "            status expect-failed; refused points too); 1 a run failed\n"
+    "            (its status and first line of stderr are in sweep.csv, the\n"
+    "            sweep went on); 2 bad input or usage, nothing run; 3 the\n"
+    "            sweep's own files could not be written; 128 + the signal\n"
+    "            when interrupted (finished runs kept). --collect: 1 also\n"
+    "            when runs are missing.\n";
 
 unsigned sweep__default_jobs(long local_ranks)
 {
@@ -87,9 +100,13 @@ int sweep__verb(int argc, char **argv, long local_ranks)
 	a.jobs = sweep__default_jobs(local_ranks);
 	a.vary = calloc((size_t)argc + 1, sizeof(*a.vary));
 	a.variants = calloc((size_t)argc + 1, sizeof(*a.variants));
-	if (!a.vary || !a.variants) {
+	a.sets = calloc((size_t)argc + 1, sizeof(*a.sets));
+	a.withs = calloc((size_t)argc + 1, sizeof(*a.withs));
+	if (!a.vary || !a.variants || !a.sets || !a.withs) {
 		free(a.vary);
 		free(a.variants);
+		free(a.sets);
+		free(a.withs);
 		fputs("rocesim: out of memory\n", stderr);
 		return CLI_EXIT_INPUT;
 	}
@@ -107,6 +124,16 @@ int sweep__verb(int argc, char **argv, long local_ranks)
 				rc = cli_usage_error(pre, usage, "%s needs NAME=OVERLAY.yaml", o);
 			else
 				a.variants[a.n_variants++] = argv[++i];
+		} else if (!strcmp(o, "--set")) {
+			if (!v || !strchr(v, '=') || v[0] == '=')
+				rc = cli_usage_error(pre, usage, "%s needs KEY=VALUE", o);
+			else
+				a.sets[a.n_sets++] = argv[++i];
+		} else if (!strcmp(o, "--with")) {
+			if (!v || !*v)
+				rc = cli_usage_error(pre, usage, "%s needs an overlay file", o);
+			else
+				a.withs[a.n_withs++] = argv[++i];
 		} else if (!strcmp(o, "--model")) {
 			if (!v || (strcmp(v, "packet") && strcmp(v, "fluid")))
 				rc = cli_usage_error(pre, usage, "%s needs packet or fluid", o);
@@ -156,7 +183,7 @@ int sweep__verb(int argc, char **argv, long local_ranks)
 			rc = cli_usage_error(pre, usage, "%s",
 					     "--task and --collect exclude each other");
 		else if (a.n_vary || a.n_variants || a.zip || a.seeds || a.seed_list || a.outdir ||
-			 a.slurm || a.progress)
+			 a.slurm || a.progress || a.n_sets || a.n_withs)
 			rc = cli_usage_error(pre, usage,
 					     "%s takes only the sweep folder (and --quiet)", o);
 		else if (!a.scenario)
@@ -173,5 +200,7 @@ int sweep__verb(int argc, char **argv, long local_ranks)
 		rc = sweep__main(&a);
 	free(a.vary);
 	free(a.variants);
+	free(a.sets);
+	free(a.withs);
 	return rc;
 }

@@ -65,15 +65,25 @@ struct sweep_spec {
 	struct sweep_variant *variants;
 	size_t n_variants;
 	int fluid; /* --model fluid: each point is `rocesim fluid`, not `run` */
+	/* --with: overlays every run takes before its variant's (name "with") */
+	struct sweep_variant *withs;
+	size_t n_withs;
+	/* --set: overrides every run takes before its point's */
+	char **sets;
+	size_t n_sets;
+	/* per point and variant (point x variants + variant): why the
+	 * scenario's checks refuse it (one line), or NULL; NULL: none refused */
+	char **refused;
 };
 
 /* How a run of the sweep ended. */
 enum sweep_status {
-	SWEEP_NOT_RUN,	 /* not started (the sweep was interrupted first) */
-	SWEEP_OK,	 /* exit 0 */
-	SWEEP_EXPECT,	 /* exit 1: the run worked, an expect: gate failed */
-	SWEEP_FAILED,	 /* any other exit, or a signal */
-	SWEEP_SKIPPED_OK /* finished by an earlier sweep (resumed), exit 0 or 1 then */
+	SWEEP_NOT_RUN,	  /* not started (the sweep was interrupted first) */
+	SWEEP_OK,	  /* exit 0 */
+	SWEEP_EXPECT,	  /* exit 1: the run worked, an expect: gate failed */
+	SWEEP_FAILED,	  /* any other exit, or a signal */
+	SWEEP_SKIPPED_OK, /* finished by an earlier sweep (resumed), exit 0 or 1 then */
+	SWEEP_REFUSED	  /* its point is refused by the scenario's checks: never run */
 };
 
 /* A run: one point with one variant and one seed. */
@@ -85,7 +95,9 @@ struct sweep_run {
 	enum sweep_status status;
 	int exit_code, sig; /* as the run ended (sig: the signal, or 0) */
 	int resumed;	    /* skipped: an earlier sweep finished it */
-	char error[256];    /* first line of its stderr when it failed */
+	char error[256];    /* first line of its stderr when it failed; why refused */
+	/* run again although it had finished: why its inputs differ ("" if not) */
+	char stale[160];
 };
 
 /* ---- sweep_axes.c ---- */
@@ -154,6 +166,18 @@ size_t sweep_spec_runs(const struct sweep_spec *sp);
  */
 int sweep_spec_add_variant(struct sweep_spec *sp, const char *name, const char *path,
 			   const char *where, int line, struct diag *d);
+/*
+ * Add the overlay @path (--with) that every run of @sp takes before its
+ * variant's, reading its digest. 0, -EINVAL with @d set (it cannot be
+ * read) or -ENOMEM.
+ */
+int sweep_spec_add_with(struct sweep_spec *sp, const char *path, struct diag *d);
+/*
+ * Add the override @set ("KEY=VALUE", --set) that every run of @sp takes
+ * before its point's. 0, -EINVAL with @d set (KEY is also an axis) or
+ * -ENOMEM.
+ */
+int sweep_spec_add_set(struct sweep_spec *sp, const char *set, struct diag *d);
 /* The value index of each axis for point @p into @idx (n_axes entries). */
 void sweep_spec_index(const struct sweep_spec *sp, size_t p, size_t *idx);
 /* The id of point @p with variant @v and @seed into @buf (SWEEP_ID_SIZE). */
@@ -172,15 +196,6 @@ void sweep_sets_free(char **sets, size_t n);
  */
 int sweep_spec_from_scenario(struct sweep_spec *sp, const char *text, size_t len, int have_vary,
 			     int have_zip, int have_seeds, int have_variants, struct diag *d);
-/*
- * Load the scenario @file as `rocesim run` would, with the overlay @overlay
- * (NULL: none) and the @n overrides @sets ("KEY=VALUE"): the topology built
- * and the workload resolved on it. 0, -EINVAL with @d set, or -ENOMEM; with
- * @keep, the scenario into *@keep (scn_free it).
- */
-struct scenario;
-int sweep_load_point(const char *file, const char *overlay, char *const *sets, size_t n,
-		     struct scenario **keep, struct diag *d);
 /* sweep.json's content: the whole spec and every point. New reference. */
 json_t *sweep_spec_json(const struct sweep_spec *sp);
 /*
@@ -190,6 +205,47 @@ json_t *sweep_spec_json(const struct sweep_spec *sp);
  */
 int sweep_spec_load(const char *dir, struct sweep_spec *sp, struct diag *d);
 void sweep_spec_free(struct sweep_spec *sp);
+
+/* ---- sweep_inputs.c ---- */
+
+/* What a run of a point and variant is given besides its seed. */
+struct sweep_point_args {
+	const char **overlays; /* the sweep's --with, then the variant's */
+	size_t n_overlays;
+	const char **sets; /* the sweep's --set, then the point's (axis_sets) */
+	size_t n_sets;
+	char **axis_sets; /* the point's, owned */
+	size_t n_axis_sets;
+};
+/* The overlays and overrides of point @p with variant @v into @pa
+ * (sweep_point_args_free it; room for one more set, the seed). 0 or -ENOMEM. */
+int sweep_point_args(const struct sweep_spec *sp, size_t p, size_t v, struct sweep_point_args *pa);
+void sweep_point_args_free(struct sweep_point_args *pa);
+/*
+ * Load the scenario @file as `rocesim run` would, with the overlays
+ * @overlays (@n_overlays, in order) and the @n overrides @sets
+ * ("KEY=VALUE"): the topology built and the workload resolved on it. 0,
+ * -EINVAL with @d set, or -ENOMEM; with @keep, the scenario into *@keep
+ * (scn_free it).
+ */
+struct scenario;
+int sweep_load_point_with(const char *file, const char *const *overlays, size_t n_overlays,
+			  const char *const *sets, size_t n, struct scenario **keep,
+			  struct diag *d);
+/* The same with one overlay @overlay (NULL: none). */
+int sweep_load_point(const char *file, const char *overlay, char *const *sets, size_t n,
+		     struct scenario **keep, struct diag *d);
+/*
+ * The provenance a run of point @p, variant @v and @seed would record in
+ * its results.json if it started now (the version, the scenario's and
+ * every input file's SHA-256, the overlays, the overrides, the seed): a
+ * new reference, or NULL when the point does not load now or memory ran
+ * out.
+ */
+json_t *sweep_inputs(const struct sweep_spec *sp, size_t p, size_t v, uint64_t seed);
+/* Why the provenance @old (NULL: none recorded) differs from @now (NULL:
+ * the point does not load now), in a few words, into @buf. */
+void sweep_inputs_why(const json_t *old, const json_t *now, char *buf, size_t size);
 
 /* ---- sweep_run.c ---- */
 
@@ -298,11 +354,20 @@ struct sweep_args {
 	const char *scenario, *outdir, *seed_list; /* scenario: the folder with --task, --collect */
 	char **vary, **variants;
 	size_t n_vary, n_variants;
+	char **sets, **withs; /* --set KEY=VALUE, --with OVERLAY: every run */
+	size_t n_sets, n_withs;
 	unsigned long long seeds, jobs, task;
 	int zip, progress, quiet, slurm, collect, has_task, jobs_given;
 	int fluid; /* --model fluid */
 };
 
+/*
+ * sweep_check.c: load every point and variant of @sp as run would; the
+ * refused ones into sp->refused with their reason (said on stderr), the
+ * first that loads into *@base (scn_free it). 0, or CLI_EXIT_INPUT (said)
+ * when the scenario alone or every point is refused, or memory ran out.
+ */
+int sweep__check_points(struct sweep_spec *sp, struct scenario **base);
 /* The options of `rocesim sweep` (@local_ranks: this machine's ranks under
  * mpirun, which share its cores); runs what they ask; the exit code. */
 int sweep__verb(int argc, char **argv, long local_ranks);

@@ -11,10 +11,13 @@
  * What a run leaves in points/<id>/: what `rocesim run` writes, stderr.txt
  * (its standard error), and, only once it has ended (not when interrupted),
  * point.json (the overrides, the seed, the scenario's digest, the variant
- * and its overlay's path and digest, and the exit code; for a run that
- * failed, also its error). A later sweep into the
- * same folder skips a run whose results.json exists and whose point.json
- * matches with exit 0 or 1: a killed sweep resumes where it was.
+ * and its overlay's path and digest, "inputs": the provenance the run was
+ * started with (sweep_inputs.c: the version and the SHA-256 of every file
+ * it reads), and the exit code; for a run that failed, also its error). A
+ * later sweep into the same folder skips a run whose results.json exists
+ * and whose point.json matches, inputs built anew included, with exit 0 or
+ * 1: a killed sweep resumes where it was, and a run whose inputs changed
+ * since (an edited cc_params file, another rocesim) runs again.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -85,7 +88,7 @@ void sweep_catch_signals(void)
 }
 
 static json_t *point_json(const struct sweep_spec *sp, const struct sweep_run *r, char *const *sets,
-			  int exit_code)
+			  int exit_code, json_t *inputs)
 {
 	json_t *j = json_object(), *ov = json_array();
 	int bad = !j || !ov;
@@ -109,6 +112,8 @@ static json_t *point_json(const struct sweep_spec *sp, const struct sweep_run *r
 		bad |= json_object_set_new(j, "model", json_string("fluid"));
 	bad |= json_object_set_new(j, "seed", json_integer((json_int_t)r->seed));
 	bad |= json_object_set_new(j, "exit", json_integer(exit_code));
+	if (inputs)
+		bad |= json_object_set(j, "inputs", inputs);
 	if (bad) {
 		json_decref(j);
 		return NULL;
@@ -122,29 +127,42 @@ static int path_of(char *buf, const char *dir, const char *name)
 	return snprintf(buf, SWEEP_PATH, "%s/%s", dir, name) >= SWEEP_PATH ? -ENAMETOOLONG : 0;
 }
 
-/* Did an earlier sweep finish @r with these inputs? Its exit code, or -1. */
-static int finished(const char *pdir, const struct sweep_spec *sp, const struct sweep_run *r,
+/*
+ * Did an earlier sweep finish @r with these inputs (the point's overrides
+ * @sets, and the provenance a run would record now)? Its exit code, or -1;
+ * when it finished with other inputs, why into @r->stale.
+ */
+static int finished(const char *pdir, const struct sweep_spec *sp, struct sweep_run *r,
 		    char *const *sets)
 {
 	char path[SWEEP_PATH];
-	json_t *old, *want;
+	json_t *old, *want, *now;
 	int code = -1;
 
+	r->stale[0] = '\0';
 	if (path_of(path, pdir, "results.json") || access(path, F_OK) ||
 	    path_of(path, pdir, "point.json"))
 		return -1;
 	old = json_load_file(path, 0, NULL);
-	want = point_json(sp, r, sets, 0);
-	if (old && want) {
+	if (!old)
+		return -1;
+	now = sweep_inputs(sp, r->point, r->variant, r->seed);
+	want = point_json(sp, r, sets, 0, now);
+	if (want) {
 		json_t *e = json_object_get(old, "exit");
 
 		json_object_set(want, "exit", e ? e : json_null());
-		if (json_equal(old, want) && json_is_integer(e) &&
+		if (now && json_equal(old, want) && json_is_integer(e) &&
 		    (json_integer_value(e) == 0 || json_integer_value(e) == 1))
 			code = (int)json_integer_value(e);
+		else if (json_is_integer(e) &&
+			 (json_integer_value(e) == 0 || json_integer_value(e) == 1))
+			sweep_inputs_why(json_object_get(old, "inputs"), now, r->stale,
+					 sizeof(r->stale));
 	}
 	json_decref(old);
 	json_decref(want);
+	json_decref(now);
 	return code;
 }
 
@@ -190,17 +208,17 @@ static char **child_env(void)
 
 /* Start a run in a child; its pid, or a negative errno. */
 static pid_t launch(const struct sweep_spec *sp, const struct sweep_exec *x, const char *pdir,
-		    char *const *sets, const struct sweep_run *r)
+		    const struct sweep_run *r)
 {
-	const char *overlay = sp->n_variants ? sp->variants[r->variant].path : NULL;
-	const size_t n_args = 11 + 2 * sp->n_axes;
+	const size_t n_args = 10 + 2 * (sp->n_withs + 1 + sp->n_sets + sp->n_axes);
 	const char **argv = calloc(n_args, sizeof(*argv));
 	char path[SWEEP_PATH], seed[24], **env = child_env();
+	struct sweep_point_args pa = {0};
 	int err_fd, null_fd;
 	size_t k = 0;
 	pid_t pid;
 
-	if (!argv || !env) {
+	if (!argv || !env || sweep_point_args(sp, r->point, r->variant, &pa)) {
 		free(argv);
 		free(env);
 		return -ENOMEM;
@@ -208,6 +226,7 @@ static pid_t launch(const struct sweep_spec *sp, const struct sweep_exec *x, con
 	if (path_of(path, pdir, "stderr.txt")) {
 		free(argv);
 		free(env);
+		sweep_point_args_free(&pa);
 		return -ENAMETOOLONG;
 	}
 	err_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
@@ -219,6 +238,7 @@ static pid_t launch(const struct sweep_spec *sp, const struct sweep_exec *x, con
 			close(err_fd);
 		free(argv);
 		free(env);
+		sweep_point_args_free(&pa);
 		return err;
 	}
 	/* a point.json left from an earlier sweep no longer says how this run ended */
@@ -230,13 +250,13 @@ static pid_t launch(const struct sweep_spec *sp, const struct sweep_exec *x, con
 	argv[k++] = sp->scenario;
 	argv[k++] = "-o";
 	argv[k++] = pdir;
-	if (overlay) {
+	for (size_t i = 0; i < pa.n_overlays; i++) {
 		argv[k++] = "--with";
-		argv[k++] = overlay;
+		argv[k++] = pa.overlays[i];
 	}
-	for (size_t a = 0; a < sp->n_axes; a++) {
+	for (size_t i = 0; i < pa.n_sets; i++) {
 		argv[k++] = "--set";
-		argv[k++] = sets[a];
+		argv[k++] = pa.sets[i];
 	}
 	argv[k++] = "--seed";
 	argv[k++] = seed;
@@ -267,6 +287,7 @@ static pid_t launch(const struct sweep_spec *sp, const struct sweep_exec *x, con
 	close(null_fd);
 	free(argv);
 	free(env);
+	sweep_point_args_free(&pa);
 	return pid < 0 ? -errno : pid;
 }
 
@@ -280,7 +301,7 @@ static double now_s(void)
 
 /* How the child of run @r ended, with @status from waitpid. */
 static void reap(const struct sweep_spec *sp, const struct sweep_exec *x, struct sweep_run *r,
-		 int status, char *const *sets)
+		 int status, char *const *sets, json_t *inputs)
 {
 	char pdir[SWEEP_PATH], path[SWEEP_PATH], line[200];
 
@@ -290,7 +311,7 @@ static void reap(const struct sweep_spec *sp, const struct sweep_exec *x, struct
 	r->exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 	r->sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
 	if (r->exit_code == 0 || r->exit_code == 1) {
-		json_t *j = point_json(sp, r, sets, r->exit_code);
+		json_t *j = point_json(sp, r, sets, r->exit_code, inputs);
 		char *text = j ? json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS) : NULL;
 
 		r->status = r->exit_code ? SWEEP_EXPECT : SWEEP_OK;
@@ -316,7 +337,7 @@ static void reap(const struct sweep_spec *sp, const struct sweep_exec *x, struct
 		snprintf(r->error, sizeof(r->error), "exit %d%s%s", r->exit_code, *line ? ": " : "",
 			 line);
 	/* for --collect; never taken as finished (exit neither 0 nor 1) */
-	json_t *j = point_json(sp, r, sets, r->exit_code);
+	json_t *j = point_json(sp, r, sets, r->exit_code, inputs);
 	char *text = j && !json_object_set_new(j, "error", json_string(r->error))
 			 ? json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS)
 			 : NULL;
@@ -344,7 +365,8 @@ int sweep_run_recorded(const struct sweep_spec *sp, const char *dir, struct swee
 		r->status = SWEEP_SKIPPED_OK;
 		r->exit_code = code;
 		r->resumed = 1;
-	} else if ((old = json_load_file(path, 0, NULL)) && (want = point_json(sp, r, sets, 0))) {
+	} else if ((old = json_load_file(path, 0, NULL)) &&
+		   (want = point_json(sp, r, sets, 0, json_object_get(old, "inputs")))) {
 		json_t *e = json_object_get(old, "exit");
 		const char *error = json_string_value(json_object_get(old, "error"));
 
@@ -368,6 +390,7 @@ int sweep_run_all(const struct sweep_spec *sp, struct sweep_run *runs, size_t n,
 	struct {
 		size_t run;
 		char **sets;
+		json_t *inputs; /* as it was started with */
 		double t0;
 	} * job;
 	char pdir[SWEEP_PATH];
@@ -390,11 +413,18 @@ int sweep_run_all(const struct sweep_spec *sp, struct sweep_run *runs, size_t n,
 		/* fill the free slots */
 		while (!err && !*x->stop && next < n && active < x->jobs) {
 			struct sweep_run *r = &runs[next];
+			json_t *inputs;
 			char **sets = calloc(sp->n_axes ? sp->n_axes : 1, sizeof(*sets));
 			size_t s = 0;
 			pid_t pid;
 			int code;
 
+			if (r->status == SWEEP_REFUSED) {
+				free(sets);
+				next++;
+				done++;
+				continue;
+			}
 			if (!sets || sweep_spec_sets(sp, r->point, sets)) {
 				free(sets);
 				err = -ENOMEM;
@@ -419,10 +449,13 @@ int sweep_run_all(const struct sweep_spec *sp, struct sweep_run *runs, size_t n,
 				free(sets);
 				continue;
 			}
+			/* NULL when the point does not load now: the run says why */
+			inputs = sweep_inputs(sp, r->point, r->variant, r->seed);
 			forwarded_signals(1, &mask);
-			pid = launch(sp, x, pdir, sets, r);
+			pid = launch(sp, x, pdir, r);
 			if (pid < 0) {
 				forwarded_signals(0, &mask);
+				json_decref(inputs);
 				err = (int)pid;
 				sweep_sets_free(sets, sp->n_axes);
 				free(sets);
@@ -434,6 +467,7 @@ int sweep_run_all(const struct sweep_spec *sp, struct sweep_run *runs, size_t n,
 			forwarded_signals(0, &mask);
 			job[s].run = (size_t)(r - runs);
 			job[s].sets = sets;
+			job[s].inputs = inputs;
 			job[s].t0 = now_s();
 			active++;
 		}
@@ -458,9 +492,10 @@ int sweep_run_all(const struct sweep_spec *sp, struct sweep_run *runs, size_t n,
 			slots[s] = 0;
 			active--;
 			done++;
-			reap(sp, x, r, status, job[s].sets);
+			reap(sp, x, r, status, job[s].sets, job[s].inputs);
 			sweep_sets_free(job[s].sets, sp->n_axes);
 			free(job[s].sets);
+			json_decref(job[s].inputs);
 			if (x->progress)
 				fprintf(stderr, "rocesim sweep: [%zu/%zu] %s %s%s%s (%.2f s)\n",
 					done, n, r->id,
@@ -482,9 +517,10 @@ out:
 
 			while (waitpid(slots[s], &status, 0) < 0 && errno == EINTR)
 				;
-			reap(sp, x, &runs[job[s].run], status, job[s].sets);
+			reap(sp, x, &runs[job[s].run], status, job[s].sets, job[s].inputs);
 			sweep_sets_free(job[s].sets, sp->n_axes);
 			free(job[s].sets);
+			json_decref(job[s].inputs);
 			slots[s] = 0;
 		}
 	}

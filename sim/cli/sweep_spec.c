@@ -11,8 +11,6 @@
 #include <unistd.h>
 
 #include "sim/cli/sweep_impl.h"
-#include "sim/config/scenario.h"
-#include "topologies/topo.h"
 #include "sim/engine/textfile.h"
 #include "sim/engine/ydoc.h"
 
@@ -150,6 +148,54 @@ int sweep_spec_add_variant(struct sweep_spec *sp, const char *name, const char *
 		return 0;
 	}
 	return push_variant(sp, strdup(name), copy, sha);
+}
+
+int sweep_spec_add_with(struct sweep_spec *sp, const char *path, struct diag *d)
+{
+	struct sweep_variant *w;
+	char sha[65], *text = NULL;
+	size_t len;
+	int err;
+
+	if ((err = textfile_read(path, &text, &len))) {
+		if (err == -ENOMEM)
+			return err;
+		diag_set(d, path, 0, "", "cannot read (--with): %s", textfile_strerror(err));
+		return -EINVAL;
+	}
+	sha256_hex(text, len, sha);
+	free(text);
+	if (!(w = realloc(sp->withs, (sp->n_withs + 1) * sizeof(*w))))
+		return -ENOMEM;
+	sp->withs = w;
+	w = &w[sp->n_withs];
+	memset(w, 0, sizeof(*w));
+	if (!(w->path = strdup(path)))
+		return -ENOMEM;
+	snprintf(w->sha256, sizeof(w->sha256), "%s", sha);
+	sp->n_withs++;
+	return 0;
+}
+
+int sweep_spec_add_set(struct sweep_spec *sp, const char *set, struct diag *d)
+{
+	size_t klen = strcspn(set, "=");
+	char **v;
+
+	for (size_t a = 0; a < sp->n_axes; a++) {
+		if (strlen(sp->axes[a].key) == klen && !strncmp(sp->axes[a].key, set, klen)) {
+			diag_set(d, "--set", 0, sp->axes[a].key,
+				 "is also an axis of the sweep (--vary or sweep.vary): give one");
+			return -EINVAL;
+		}
+	}
+	if (!(v = realloc(sp->sets, (sp->n_sets + 1) * sizeof(*v))))
+		return -ENOMEM;
+	sp->sets = v;
+	if (!(v[sp->n_sets] = strdup(set)))
+		return -ENOMEM;
+	sp->n_sets++;
+	return 0;
 }
 
 int sweep_spec_sets(const struct sweep_spec *sp, size_t p, char **sets)
@@ -456,6 +502,31 @@ static int append(json_t *a, json_t *v)
 	return json_array_append_new(a, v);
 }
 
+/* Point @p's refusals into @pt: "refused": the reason (without variants),
+ * or {"VARIANT": the reason, ...}; nothing when none is refused. */
+static int refused_json(const struct sweep_spec *sp, size_t p, json_t *pt)
+{
+	size_t nv = sweep_spec_variants(sp);
+	json_t *o;
+	int bad = 0;
+
+	if (!sp->refused)
+		return 0;
+	if (!sp->n_variants)
+		return sp->refused[p] ? put(pt, "refused", json_string(sp->refused[p])) : 0;
+	for (size_t v = 0; v < nv; v++)
+		if (sp->refused[p * nv + v])
+			break;
+		else if (v == nv - 1)
+			return 0;
+	if (!(o = json_object()))
+		return -1;
+	for (size_t v = 0; v < nv; v++)
+		if (sp->refused[p * nv + v])
+			bad |= put(o, sp->variants[v].name, json_string(sp->refused[p * nv + v]));
+	return bad | put(pt, "refused", o);
+}
+
 json_t *sweep_spec_json(const struct sweep_spec *sp)
 {
 	json_t *j = json_object(), *scn = json_object(), *axes = json_array(),
@@ -485,6 +556,22 @@ json_t *sweep_spec_json(const struct sweep_spec *sp)
 	for (size_t s = 0; s < sp->n_seeds; s++)
 		bad |= append(seeds, json_integer((json_int_t)sp->seeds[s]));
 	bad |= put(j, "seeds", seeds);
+	/* only when given: a sweep without them keeps the file it always had */
+	if (sp->n_withs) {
+		json_t *ws = json_array();
+
+		for (size_t w = 0; ws && w < sp->n_withs; w++)
+			bad |= append(ws, json_pack("{s:s,s:s}", "path", sp->withs[w].path,
+						    "sha256", sp->withs[w].sha256));
+		bad |= put(j, "with", ws);
+	}
+	if (sp->n_sets) {
+		json_t *ss = json_array();
+
+		for (size_t k = 0; ss && k < sp->n_sets; k++)
+			bad |= append(ss, json_string(sp->sets[k]));
+		bad |= put(j, "set", ss);
+	}
 	if (sp->n_variants) {
 		json_t *vs = json_array();
 
@@ -527,6 +614,7 @@ json_t *sweep_spec_json(const struct sweep_spec *sp)
 			}
 		}
 		bad |= put(pt, "runs", runs);
+		bad |= refused_json(sp, p, pt);
 		bad |= append(points, pt);
 	}
 	bad |= put(j, "points", points);
@@ -541,6 +629,38 @@ json_t *sweep_spec_json(const struct sweep_spec *sp)
 static const char *str_of(const json_t *o, const char *k)
 {
 	return json_string_value(json_object_get(o, k));
+}
+
+/* The refusals of sweep.json's @points into @sp (refused_json's form). */
+static int load_refused(struct sweep_spec *sp, const json_t *points, const char *path,
+			struct diag *d)
+{
+	size_t nv = sweep_spec_variants(sp), p;
+	json_t *pt;
+
+	json_array_foreach(points, p, pt) {
+		const json_t *r = json_object_get(pt, "refused");
+
+		if (!r)
+			continue;
+		if (p >= sp->n_points ||
+		    (sp->n_variants ? !json_is_object(r) : !json_is_string(r))) {
+			diag_set(d, path, 0, "points.refused", "not what rocesim sweep writes");
+			return -EINVAL;
+		}
+		if (!sp->refused && !(sp->refused = calloc(sp->n_points * nv, sizeof(char *))))
+			return -ENOMEM;
+		for (size_t v = 0; v < nv; v++) {
+			const char *why =
+			    sp->n_variants
+				? json_string_value(json_object_get(r, sp->variants[v].name))
+				: json_string_value(r);
+
+			if (why && !(sp->refused[p * nv + v] = strdup(why)))
+				return -ENOMEM;
+		}
+	}
+	return 0;
 }
 
 int sweep_spec_load(const char *dir, struct sweep_spec *sp, struct diag *d)
@@ -643,11 +763,43 @@ int sweep_spec_load(const char *dir, struct sweep_spec *sp, struct diag *d)
 		    (vpath && !sp->variants[i].path))
 			goto out;
 	}
+	json_array_foreach(json_object_get(j, "with"), i, s) {
+		struct sweep_variant *w;
+
+		what = "with";
+		if (!str_of(s, "path") || !str_of(s, "sha256") || strlen(str_of(s, "sha256")) != 64)
+			goto bad;
+		if (!(w = realloc(sp->withs, (sp->n_withs + 1) * sizeof(*w))))
+			goto out;
+		sp->withs = w;
+		w = &w[sp->n_withs];
+		memset(w, 0, sizeof(*w));
+		if (!(w->path = strdup(str_of(s, "path"))))
+			goto out;
+		snprintf(w->sha256, sizeof(w->sha256), "%s", str_of(s, "sha256"));
+		sp->n_withs++;
+	}
+	json_array_foreach(json_object_get(j, "set"), i, s) {
+		char **v;
+
+		what = "set";
+		if (!json_is_string(s) || !strchr(json_string_value(s), '='))
+			goto bad;
+		if (!(v = realloc(sp->sets, (sp->n_sets + 1) * sizeof(*v))))
+			goto out;
+		sp->sets = v;
+		if (!(v[sp->n_sets] = strdup(json_string_value(s))))
+			goto out;
+		sp->n_sets++;
+	}
 	if ((err = sweep_spec_points(sp, d)) == -EINVAL) {
 		char line[1200];
 
 		diag_set(d, path, 0, "", "%s", diag_str(d, line, sizeof(line)));
+		goto out;
 	}
+	if (!err)
+		err = load_refused(sp, json_object_get(j, "points"), path, d);
 	goto out;
 bad:
 	diag_set(d, path, 0, what, "missing or not what rocesim sweep writes");
@@ -672,30 +824,14 @@ void sweep_spec_free(struct sweep_spec *sp)
 		free(sp->variants[v].path);
 	}
 	free(sp->variants);
+	for (size_t w = 0; w < sp->n_withs; w++)
+		free(sp->withs[w].path);
+	free(sp->withs);
+	for (size_t k = 0; k < sp->n_sets; k++)
+		free(sp->sets[k]);
+	free(sp->sets);
+	for (size_t g = 0; sp->refused && g < sp->n_points * sweep_spec_variants(sp); g++)
+		free(sp->refused[g]);
+	free(sp->refused);
 	memset(sp, 0, sizeof(sp[0]));
-}
-
-int sweep_load_point(const char *file, const char *overlay, char *const *sets, size_t n,
-		     struct scenario **keep, struct diag *d)
-{
-	struct scenario *s = NULL;
-	struct topo *t = NULL;
-	int err;
-
-	err = scn_load_with(file,
-			    &(struct scn_load_opts){.overlays = &overlay,
-						    .n_overlays = overlay ? 1 : 0,
-						    .sets = (const char *const *)sets,
-						    .n_sets = n},
-			    &s, d);
-	if (!err && (err = topo_build(&s->topo, &t, d)))
-		scn_locate(s, d);
-	else if (!err)
-		err = scn_resolve(s, t, d);
-	topo_free(t);
-	if (!err && keep)
-		*keep = s;
-	else
-		scn_free(s);
-	return err;
 }

@@ -3,15 +3,17 @@
  *
  *   sweep.csv    one row per run (point, variant and seed): id, point,
  *                variant (only when the sweep has variants), seed, each
- *                axis value, status (ok, expect-failed, failed, not-run),
- *                error (a failed run's first line of stderr), then every
+ *                axis value, status (ok, expect-failed, failed, refused,
+ *                not-run), error (a failed run's first line of stderr, why a
+ *                refused point is), then every
  *                metric of results.json's "summary", flattened with dots
  *                ("fct_us.p99"; the slowdown buckets by name,
  *                "fct_slowdown.1MB-10MB.p99"); true/false as 1/0, null and
  *                other lists left out.
  *   summary.csv  one row per point (and variant) over its seeds: point,
  *                variant (only when the sweep has variants), each axis value,
- *                runs (seeds with results), failed, then for each numeric
+ *                runs (seeds with results), failed, refused (why the
+ *                scenario's checks refuse the point, or empty), then for each numeric
  *                metric M: M.mean, M.std (sample), M.min, M.max and M.ci95,
  *                the half-width of the 95% confidence interval of the mean
  *                from Student's t distribution (t(0.975, n-1) x std /
@@ -19,7 +21,9 @@
  *
  * Columns of metrics are the union over the runs in order of appearance;
  * numbers are printed with a fixed precision so that the same results give
- * the same bytes.
+ * the same bytes. The CSV files hold raw numbers (bytes, microseconds);
+ * the table on stdout, for people, prints them in units ("1.15 MB",
+ * "4.37 ms", "48.8 ± 1.0").
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -182,6 +186,8 @@ static const char *status_name(const struct sweep_run *r)
 		return r->exit_code ? "expect-failed" : "ok";
 	case SWEEP_FAILED:
 		return "failed";
+	case SWEEP_REFUSED:
+		return "refused";
 	default:
 		return "not-run";
 	}
@@ -287,7 +293,8 @@ static void runs_csv(FILE *f, const struct sweep_spec *sp, const struct sweep_ru
 		fprintf(f, ",%llu", (unsigned long long)r->seed);
 		axis_cells(f, sp, r->point);
 		fprintf(f, ",%s,", status_name(r));
-		csv_field(f, r->status == SWEEP_FAILED ? r->error : "");
+		csv_field(f,
+			  r->status == SWEEP_FAILED || r->status == SWEEP_REFUSED ? r->error : "");
 		json_object_foreach(t->cols, k, c) {
 			fputc(',', f);
 			if (t->flat[i])
@@ -344,7 +351,7 @@ static void summary_csv(FILE *f, const struct sweep_spec *sp, const struct sweep
 
 	fputs(sp->n_variants ? "point,variant" : "point", f);
 	axis_keys(f, sp);
-	fputs(",runs,failed", f);
+	fputs(",runs,failed,refused", f);
 	json_object_foreach(t->cols, k, c) {
 		for (size_t s = 0; json_is_true(c) && s < 5; s++) {
 			fputc(',', f);
@@ -366,7 +373,9 @@ static void summary_csv(FILE *f, const struct sweep_spec *sp, const struct sweep
 		if (sp->n_variants)
 			fprintf(f, ",%s", sp->variants[var].name);
 		axis_cells(f, sp, p);
-		fprintf(f, ",%zu,%zu", ok, failed);
+		fprintf(f, ",%zu,%zu,", ok, failed);
+		if (sp->refused && sp->refused[g])
+			csv_field(f, sp->refused[g]);
 		json_object_foreach(t->cols, k, c) {
 			size_t m;
 
@@ -398,6 +407,67 @@ static int col_width(const char *metric, int multi)
 	int w = (int)strlen(metric), min = multi ? 16 : 10;
 
 	return w > min ? w : min;
+}
+
+/* The unit of @metric for people and the scale to it from @v (the larger
+ * of the mean and the interval): sizes in B, KB, MB, GB (SI), times from
+ * microseconds in ns, us, ms, s, other counts plain up to a million. */
+static const char *unit_of(const char *metric, double v, double *scale)
+{
+	static const char *const sizes[] = {"B", "KB", "MB", "GB", "TB"};
+	size_t len = strlen(metric);
+	double a = fabs(v);
+
+	*scale = 1;
+	if (len > 6 && !strcmp(metric + len - 6, "_bytes")) {
+		int u = 0;
+
+		while (u < 4 && a >= 1000 * *scale)
+			*scale *= 1000, u++;
+		return sizes[u];
+	}
+	if (strstr(metric, "_us.") || (len > 3 && !strcmp(metric + len - 3, "_us"))) {
+		if (a >= 1e6)
+			return *scale = 1e6, "s";
+		if (a >= 1e3)
+			return *scale = 1e3, "ms";
+		if (a > 0 && a < 1)
+			return *scale = 1e-3, "ns";
+		return "us";
+	}
+	if (len > 5 && !strcmp(metric + len - 5, "_GBps"))
+		return "GB/s";
+	if (len > 6 && !strcmp(metric + len - 6, "_per_s"))
+		return a >= 1e6 ? (*scale = 1e6, "M/s") : a >= 1e3 ? (*scale = 1e3, "k/s") : "/s";
+	if (a >= 1e6)
+		return *scale = 1e6, "M";
+	return "";
+}
+
+/*
+ * The cell of @metric's mean @mean (and half-width @ci of its 95% interval
+ * when @have_ci) in units for people: "1.15 MB", "4.37 ms", "48.8 ± 1.0",
+ * "1.15 ± 0.74 MB", "236". Three significant digits; whole counts without
+ * decimals.
+ */
+static void human(const char *metric, double mean, double ci, int have_ci, char *buf, size_t size)
+{
+	double scale, m, c;
+	const char *unit = unit_of(metric, fabs(mean) > ci || !have_ci ? mean : ci, &scale);
+	int dec;
+
+	m = mean / scale;
+	c = have_ci ? ci / scale : 0;
+	dec = fabs(m) >= 100 || (!*unit && m == floor(m) && scale == 1) ? 0 : fabs(m) >= 10 ? 1 : 2;
+	if (!*unit && scale == 1 && m == floor(m) && (!have_ci || c == floor(c)))
+		dec = 0;
+	if (m == 0) /* the interval sets the precision */
+		dec = c == 0 || c >= 100 ? 0 : c >= 10 ? 1 : 2;
+	if (have_ci)
+		snprintf(buf, size, "%.*f ± %.*f%s%s", dec, m == 0 ? 0.0 : m, dec, c,
+			 *unit ? " " : "", unit);
+	else
+		snprintf(buf, size, "%.*f%s%s", dec, m == 0 ? 0.0 : m, *unit ? " " : "", unit);
 }
 
 /* The table on stdout: per point (and variant), the axis values and the
@@ -445,16 +515,18 @@ static void print_table(FILE *out, const struct sweep_spec *sp, const struct swe
 			fprintf(out, "  %-12s", sp->axes[a].values[idx[a]]);
 		snprintf(cell, sizeof(cell), "%zu/%zu", ok, total);
 		fprintf(out, "  %-5s", cell);
+		if (sp->refused && sp->refused[g]) {
+			fprintf(out, "  refused: %s\n", sp->refused[g]);
+			continue;
+		}
 		for (size_t i = 0; i < n_shown; i++) {
 			size_t m = point_values(sp, runs, n, t, g, shown[i], x);
 
 			if (!m)
 				snprintf(cell, sizeof(cell), "-");
-			else if (m > 1)
-				snprintf(cell, sizeof(cell), "%.6g ± %.2g", gsl_stats_mean(x, 1, m),
-					 ci95(x, m));
 			else
-				snprintf(cell, sizeof(cell), "%.6g", gsl_stats_mean(x, 1, m));
+				human(shown[i], gsl_stats_mean(x, 1, m), m > 1 ? ci95(x, m) : 0,
+				      m > 1, cell, sizeof(cell));
 			/* "±" is two bytes for one column */
 			fprintf(out, "  %*s", col_width(shown[i], multi) + (m > 1 ? 1 : 0), cell);
 		}
