@@ -246,6 +246,7 @@ int32_t topo_find_node(const struct topo *t, const char *name);
 int32_t topo_find_host(const struct topo *t, const char *name); /* host index */
 int32_t topo_find_server(const struct topo *t, const char *name); /* server index */
 int32_t topo_find_gpu(const struct topo *t, const char *name);    /* "h0/gpu3": GPU index */
+/* A link by its name, from either end ("spine1-leaf0" is leaf0-spine1); -1 if none. */
 int32_t topo_find_link(const struct topo *t, const char *name);
 
 /*
