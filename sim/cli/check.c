@@ -323,10 +323,9 @@ static int chk_run(const struct chk_args *a)
 		if (f->at == 0 && l->up) {
 			l->up = 0;
 			c.failed[c.n_failed++] = f->link;
+		} else if (f->at && i && s->fault_of[i - 1] == s->fault_of[i]) {
+			continue; /* once for a node or a flap, not for each link or time */
 		} else if (f->at && node) {
-			/* once for the node, not for each of its links */
-			if (i && s->fault_of[i - 1] == s->fault_of[i])
-				continue;
 			chk_add(&c, CHK_INFO, "NODE_DOWN_LATER",
 				chk_str("faults[%u]: %s", s->fault_of[i], node),
 				"goes down at %.3f us with all its links; this analysis has it up "

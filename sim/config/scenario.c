@@ -56,6 +56,10 @@ static const cyaml_strval_t fault_kinds[] = {
 	{"link_down", 1 + NET_FAULT_LINK_DOWN},
 	{"pfc_storm", 1 + NET_FAULT_PFC_STORM},
 	{"node_down", 1 + SCN_FAULT_NODE_DOWN},
+	{"link_up", 1 + NET_FAULT_LINK_UP},
+	{"node_up", 1 + SCN_FAULT_NODE_UP},
+	{"link_flap", 1 + SCN_FAULT_LINK_FLAP},
+	{"link_rate", 1 + NET_FAULT_LINK_RATE},
 };
 static const cyaml_strval_t sched_kinds[] = {
 	{"strict", 1 + SW_SCHED_STRICT},
@@ -270,6 +274,9 @@ static const cyaml_schema_field_t fault_fields[] = {
 	STR("port", struct raw_fault, port),
 	STR("at", struct raw_fault, at),
 	STR("duration", struct raw_fault, duration),
+	STR("rate", struct raw_fault, rate),
+	STR("period", struct raw_fault, period),
+	STR("count", struct raw_fault, count),
 	STR_LIST("priorities", struct raw_fault, priorities),
 	CYAML_FIELD_END,
 };
@@ -822,7 +829,9 @@ const char *scn_fault_node(const struct scenario *s, uint32_t entry)
 {
 	const struct raw_top *r = s->raw ? s->raw->top : NULL;
 
-	if (!r || entry >= r->faults_count || r->faults[entry].kind - 1 != SCN_FAULT_NODE_DOWN)
+	if (!r || entry >= r->faults_count ||
+	    (r->faults[entry].kind - 1 != SCN_FAULT_NODE_DOWN &&
+	     r->faults[entry].kind - 1 != SCN_FAULT_NODE_UP))
 		return NULL;
 	return r->faults[entry].node;
 }

@@ -242,7 +242,7 @@ struct scn_dscp {
  * -ENOMEM.
  */
 int scn_data_dscps(const struct scenario *s, struct scn_dscp **out, size_t *n);
-/* The node of faults: entry @entry when it is a node_down, else NULL. */
+/* The node of faults: entry @entry when it is a node_down or node_up, else NULL. */
 const char *scn_fault_node(const struct scenario *s, uint32_t entry);
 /* Give a diag from topo_build (key path, no file) the scenario's file and line. */
 void scn_locate(const struct scenario *s, struct diag *d);
