@@ -237,3 +237,44 @@ Test(faults, links_are_named_from_either_end)
 	cr_expect_eq(topo_find_link(t, "leaf0-spine1-"), -1);
 	topo_free(t);
 }
+
+/* The flow of one_flow with @links under topology. */
+static json_t *one_flow_links(const char *links, struct sim *sim)
+{
+	char yaml[600];
+
+	snprintf(yaml, sizeof(yaml),
+		 "topology: {kind: star, hosts: 2, link: {rate: 100Gbps, cable: 2m},\n"
+		 "           links: %s}\n"
+		 "nic: {mtu: 4096, cc: none}\n"
+		 "workload: {kind: flows, flows: [{src: h0, dst: h1, size: 10MB}]}\n",
+		 links);
+	return ts_run(yaml, sim);
+}
+
+Test(faults, a_link_of_its_own_rate_or_cable)
+{
+	struct sim a, b, c;
+	json_t *plain = one_flow_links("{}", &a);
+	json_t *longer = one_flow_links("{h1-sw0: {cable: 2002m}}", &b);
+	json_t *slower = one_flow_links("{sw0-h1: {rate: 50Gbps}}", &c);
+	int32_t l = topo_find_link(b.topo, "h1-sw0");
+	double t = ts_metric(plain, "fct_us.max");
+
+	cr_assert_geq(l, 0);
+	cr_expect_eq(b.topo->links[l].delay, 2002 * 5 * SIMTIME_NS);
+	cr_expect_eq(c.topo->links[l].rate_bps, 50000000000ULL);
+	cr_expect_eq(b.topo->links[1 - l].delay, 2 * 5 * SIMTIME_NS,
+		     "the other link keeps its own");
+	/* 2000 m more: 10 us more on the way, the last packet's arrival */
+	cr_expect_float_eq(ts_metric(longer, "fct_us.max") - t, 10.0, 0.002, "%.4f vs %.4f",
+			   ts_metric(longer, "fct_us.max"), t);
+	cr_expect(fabs(ts_metric(slower, "fct_us.max") - 2 * t) / (2 * t) < 0.01,
+		  "%.3f vs 2 x %.3f", ts_metric(slower, "fct_us.max"), t);
+	json_decref(plain);
+	json_decref(longer);
+	json_decref(slower);
+	sim_fini(&a);
+	sim_fini(&b);
+	sim_fini(&c);
+}

@@ -111,6 +111,7 @@ static const cyaml_schema_field_t topology_fields[] = {
 	STR("nvlink_latency", struct raw_topology, nvlink_latency),
 	CYAML_FIELD_MAPPING_PTR("link", OPT_PTR, struct raw_topology, link, link_fields),
 	CYAML_FIELD_MAPPING_PTR("uplink", OPT_PTR, struct raw_topology, uplink, link_fields),
+	CYAML_FIELD_IGNORE("links", OPT), /* free-form keys (link names): read through ydoc */
 	CYAML_FIELD_END,
 };
 
@@ -647,6 +648,7 @@ void scn_free(struct scenario *s)
 	free(s->cfg.sonic);
 	free(s->sw_ports);
 	free(s->speeds);
+	scn__free_links(s);
 	free(s->sonic_sw);
 	free(s->sonic_desc_ports);
 	for (uint32_t i = 0; i < s->n_switches; i++) {
@@ -753,7 +755,7 @@ static int load_text(const char *name, const char *text, size_t len, const char 
 			continue;
 		/* a DSCP map entry, and switch.sonic, are no schema keys: they are read apart */
 		err = strncmp(sets[i], "switch.dscp_to_tc.", 18) && !scn__sonic_set(sets[i]) &&
-			      !scn__set_is_by_speed(sets[i])
+			      !scn__set_is_by_speed(sets[i]) && !scn__set_is_links(sets[i])
 			  ? apply_set(&l, s->raw->top, sets[i])
 			  : 0;
 		if (err)

@@ -123,6 +123,7 @@ struct scenario {
 	struct sw_params sw;   /* switch.* */
 	struct sw_port_params *sw_ports; /* owns sw.port_params (switch.sonic's ports) */
 	struct sw_speed *speeds;	 /* owns sw.by_speed (switch.ecn/pfc.by_speed) */
+	struct topo_link_set *link_sets; /* owns topo.link_sets (topology.links), names too */
 	uint32_t sonic_ports;		 /* how many ports switch.sonic (one file) describes */
 	/* topology kind sonic: what the switches' files say is cabled where (topo.sonic) */
 	struct topo_sonic sonic_desc;

@@ -323,6 +323,16 @@ int scn__check_by_speed(const struct loader *l, struct scenario *s, const char *
 /* Whether --set @kv names a key under switch.ecn.by_speed or switch.pfc.by_speed. */
 int scn__set_is_by_speed(const char *kv);
 
+/* scenario_links.c */
+
+/* topology.links (the file's, then @sets'): s->link_sets, s->topo.link_sets. 0, -EINVAL or
+ * -ENOMEM. */
+int scn__check_links(const struct loader *l, struct scenario *s, const char *const *sets,
+		     size_t n_sets);
+/* Whether --set @kv names a key under topology.links. */
+int scn__set_is_links(const char *kv);
+void scn__free_links(struct scenario *s);
+
 /* scenario_check.c */
 
 /* Check every section into @s; @sets gives expect.* and switch.dscp_to_tc.* keys. */
