@@ -433,7 +433,23 @@ Test(check, unreachable_pairs_are_an_error)
 				 "--fail", "leaf0-spine1", "--all-pairs", NULL});
 	cr_assert_eq(p.code, 1, "%s%s", p.out, p.err);
 	cr_assert(strstr(p.out, "error UNREACHABLE all pairs: h0 -> h2, "), "%s", p.out);
-	cr_assert(strstr(p.out, ", ... (16 more): 24 of 56 source-destination pairs"), "%s", p.out);
+	cr_assert(strstr(p.out, ", h1 -> h3 and 16 more: 24 of 56 source-destination pairs"), "%s",
+		  p.out);
+	/* what the two links down cost, tier by tier */
+	cr_assert(strstr(p.out, "info CAPACITY_LOST capacity lost: the 2 links down take, per tier "
+				"(one direction): host links 0 of 8 links, 0 of 800 Gb/s (0.0%); "
+				"tier 1-2 2 of 8 links, 200 of 800 Gb/s (25.0%)"),
+		  "%s", p.out);
+	ts_proc_free(&p);
+
+	/* named from the other end, the same links */
+	ts_exec(&p,
+		(const char *[]){"check", "tests/check/leafspine.yaml", "--fail", "spine0-leaf0",
+				 "--fail", "spine1-leaf0", "--all-pairs", NULL});
+	cr_assert_eq(p.code, 1, "%s%s", p.out, p.err);
+	cr_assert(strstr(p.out, "24 of 56 source-destination pairs have no route over the links "
+				"that are up (down: leaf0-spine0, leaf0-spine1)"),
+		  "%s", p.out);
 	ts_proc_free(&p);
 
 	/* a topology file in two pieces */
@@ -441,6 +457,34 @@ Test(check, unreachable_pairs_are_an_error)
 	cr_assert_eq(p.code, 1, "%s%s", p.out, p.err);
 	cr_assert(strstr(p.out, "error UNREACHABLE workload: h0 -> h3, h2 -> h1: 2 of 3 "), "%s",
 		  p.out);
+	ts_proc_free(&p);
+}
+
+/*
+ * A spine of 64 leaves down with the leaves' hosts cut off too: the links
+ * down are named whole, as many as the line holds, then counted.
+ */
+Test(check, many_links_down_are_named_whole_then_counted)
+{
+	struct ts_proc p;
+	const char *args[80] = {"check", "tests/check/leafspine.yaml", "--set",
+				"topology.leaves=64", "--set", "topology.spines=1", "--all-pairs",
+				"--fail", "spine0"};
+	const char *line, *end;
+
+	ts_exec(&p, args);
+	cr_assert_eq(p.code, 1, "%s%s", p.out, p.err);
+	line = strstr(p.out, "(down: leaf0-spine0, leaf1-spine0, ");
+	cr_assert(line, "%s", p.out);
+	end = strstr(line, " more)");
+	cr_assert(end, "%s", line);
+	/* ", leafN-spine0 and M more)": the last name whole before the count */
+	while (end > line && end[-1] != ' ')
+		end--;
+	cr_assert(!strncmp(end - 5, " and ", 5), "%.*s", (int)(end - line + 8), line);
+	cr_assert(!strncmp(end - 12, "-spine0", 7) || !strncmp(end - 13, "-spine0", 7),
+		  "%.*s", (int)(end - line + 8), line);
+	cr_assert(strstr(p.out, "tier 1-2 64 of 64 links, 6.4 of 6.4 Tb/s (100.0%)"), "%s", p.out);
 	ts_proc_free(&p);
 }
 
