@@ -399,10 +399,11 @@ static unsigned fault_given(const struct raw_fault *f)
 }
 
 /* A link_flap's period, count and time down each time (duration, default half the period). */
-static int check_flap(const struct loader *l, unsigned i, const struct raw_fault *f)
+static int check_flap(const struct loader *l, unsigned i, const struct raw_fault *f,
+		      simtime_t at)
 {
 	char p[160];
-	simtime_t period, down;
+	simtime_t period, down, last;
 	uint64_t count;
 	int err;
 
@@ -415,7 +416,7 @@ static int check_flap(const struct loader *l, unsigned i, const struct raw_fault
 	snprintf(p, sizeof(p), "faults[%u].count", i);
 	if (!f->count)
 		return scn__fail(l, p, "missing: how many times the link goes down, e.g. 3");
-	if ((err = scn__get_uint(l, p, f->count, 1, 1, 100000, &count)))
+	if ((err = scn__get_uint(l, p, f->count, 1, 1, 10000, &count)))
 		return err;
 	snprintf(p, sizeof(p), "faults[%u].duration", i);
 	if ((err = scn__get_time(l, p, f->duration, period / 2, 1, &down)))
@@ -425,6 +426,13 @@ static int check_flap(const struct loader *l, unsigned i, const struct raw_fault
 				 "\"%s\" is not shorter than the period (%s): the link would "
 				 "never come up",
 				 f->duration, f->period);
+	if (!down)
+		return scn__fail(l, p, "is 0: give a time the link stays down, e.g. 50us");
+	snprintf(p, sizeof(p), "faults[%u].period", i);
+	if (__builtin_mul_overflow(count - 1, period, &last) ||
+	    __builtin_add_overflow(last, at + down, &last) || at + down < at)
+		return scn__fail(l, p, "\"%s\" x %s flaps end past the time a run can reach",
+				 f->period, f->count);
 	return 0;
 }
 
@@ -472,7 +480,7 @@ static int check_faults(const struct loader *l, const struct raw_top *r, struct 
 			if (!f->link)
 				return scn__fail(l, p,
 						 "missing: the link's name, e.g. leaf0-spine1");
-			if (f->kind - 1 == SCN_FAULT_LINK_FLAP && (err = check_flap(l, i, f)))
+			if (f->kind - 1 == SCN_FAULT_LINK_FLAP && (err = check_flap(l, i, f, t)))
 				return err;
 			if (f->kind - 1 != NET_FAULT_LINK_RATE)
 				continue;
