@@ -488,6 +488,27 @@ Test(check, many_links_down_are_named_whole_then_counted)
 	ts_proc_free(&p);
 }
 
+/* One link of its own cable (topology.links): the headroom is checked against it. */
+Test(check, a_longer_link_of_its_own_needs_more_headroom)
+{
+	struct ts_proc p;
+
+	ts_exec(&p, (const char *[]){"check", "tests/check/leafspine.yaml", "--set",
+				     "switch.pfc.headroom=100KB", NULL});
+	cr_assert_eq(p.code, 0, "%s%s", p.out, p.err);
+	ts_proc_free(&p);
+	/* 2 km at 100G: 2 x 10 us x 12.5 GB/s = 250,000 B on the wires, + 3 MTU frames,
+	 * the PAUSE and the response (394 quanta) = 287,834 B */
+	ts_exec(&p, (const char *[]){"check", "tests/check/leafspine.yaml", "--set",
+				     "switch.pfc.headroom=100KB", "--set",
+				     "topology.links.spine1-leaf2.cable=2km", NULL});
+	cr_assert_eq(p.code, 1, "%s%s", p.out, p.err);
+	cr_assert(strstr(p.out, "error HEADROOM_SHORT switch.pfc.headroom 100000 B (--set); link "
+				"leaf2-spine1 100 Gb/s 2000 m: needs 287834 B"),
+		  "%s", p.out);
+	ts_proc_free(&p);
+}
+
 Test(check, fail_takes_a_node_and_node_down_at_0_is_failed_too)
 {
 	const char *ov = ts_tmp("spine0-down.yaml");
