@@ -509,6 +509,36 @@ Test(check, a_longer_link_of_its_own_needs_more_headroom)
 	ts_proc_free(&p);
 }
 
+/* A node down from the start that comes back, and a flap: each said once. */
+Test(check, later_faults_are_said_once_per_entry)
+{
+	const char *yaml = ts_tmp("later.yaml");
+	FILE *f = fopen(yaml, "w");
+	struct ts_proc p;
+	const char *at;
+
+	cr_assert(f);
+	fputs("topology: {kind: leaf_spine, leaves: 2, spines: 2, hosts_per_leaf: 2}\n"
+	      "workload: {kind: permutation, size: 1MB}\n"
+	      "faults:\n"
+	      "  - {kind: node_down, node: spine1}\n"
+	      "  - {kind: node_up, node: spine1, at: 1ms}\n"
+	      "  - {kind: link_flap, link: spine0-leaf1, at: 2ms, period: 1ms, count: 4}\n",
+	      f);
+	fclose(f);
+	ts_exec(&p, (const char *[]){"check", yaml, NULL});
+	cr_assert_eq(p.code, 0, "%s%s", p.out, p.err);
+	cr_assert(
+	    strstr(p.out, "info LINK_UP_LATER faults[1]: spine1: comes back up at 1000.000 us"),
+	    "%s", p.out);
+	at =
+	    strstr(p.out, "info LINK_DOWN_LATER faults[2]: leaf1-spine0: goes down at 2000.000 us");
+	cr_assert(at, "%s", p.out);
+	cr_assert_null(strstr(at + 20, "LINK_DOWN_LATER"), "the flap once: %s", p.out);
+	cr_assert(strstr(p.out, "tier 1-2 2 of 4 links, 200 of 400 Gb/s (50.0%)"), "%s", p.out);
+	ts_proc_free(&p);
+}
+
 Test(check, fail_takes_a_node_and_node_down_at_0_is_failed_too)
 {
 	const char *ov = ts_tmp("spine0-down.yaml");

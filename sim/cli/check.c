@@ -317,6 +317,15 @@ static int chk_run(const struct chk_args *a)
 
 		const char *node = scn_fault_node(s, s->fault_of[i]);
 
+		if (f->kind == NET_FAULT_LINK_UP && !l->up &&
+		    (!i || s->fault_of[i - 1] != s->fault_of[i])) {
+			/* a link down at 0 that comes back: said once per node_up or link_up */
+			chk_add(&c, CHK_INFO, "LINK_UP_LATER",
+				chk_str("faults[%u]: %s", s->fault_of[i], node ? node : l->name),
+				"comes back up at %.3f us; this analysis has it down, as before then",
+				simtime_to_us(f->at));
+			chk_loc_key(&c, s, fault_key(key, sizeof(key), s->fault_of[i]));
+		}
 		if (f->kind != NET_FAULT_LINK_DOWN)
 			continue;
 		if (f->at == 0 && l->up) {
