@@ -156,9 +156,12 @@ int scn__check_links(const struct loader *l, struct scenario *s, const char *con
 
 	for (size_t i = 0; !err && i < ydoc_count(l->raw->doc); i++) {
 		const struct ydoc_entry *e = ydoc_at(l->raw->doc, i);
-		char c = e->path[strlen(LINKS_PFX)];
+		char c;
 
-		if (!strncmp(e->path, LINKS_PFX, strlen(LINKS_PFX)) && (!c || c == '.' || c == '['))
+		if (strncmp(e->path, LINKS_PFX, strlen(LINKS_PFX)))
+			continue;
+		c = e->path[strlen(LINKS_PFX)];
+		if (!c || c == '.' || c == '[')
 			err = read_one(l, &r, e->path, e->value);
 	}
 	for (size_t i = 0; !err && i < n_sets; i++) {
