@@ -472,6 +472,22 @@ void port_link_down(struct port *p)
 	down_one(p->peer);
 }
 
+void port_link_up(struct port *p)
+{
+	p->up = 1;
+	p->peer->up = 1;
+	port_kick(p);
+	port_kick(p->peer);
+}
+
+void port_set_rate(struct port *p, uint64_t rate_bps)
+{
+	p->rate_bps = rate_bps;
+	p->peer->rate_bps = rate_bps;
+	p->response = pfc_response_delay(rate_bps);
+	p->peer->response = p->response;
+}
+
 uint64_t port_inflight_payload(const struct port *p)
 {
 	uint64_t b = p->tx_pkt ? p->tx_pkt->payload : 0;

@@ -176,6 +176,14 @@ __attribute__((warn_unused_result)) int port_wire_in(struct port *p, const struc
 void port_absorb(struct port *dst, const struct port *src);
 /* Take the link down (both directions): what is on the wire is lost. */
 void port_link_down(struct port *p);
+/* Bring the link back up (both directions): each end sends what waits. */
+void port_link_up(struct port *p);
+/*
+ * The link renegotiated to @rate_bps (both ends), as a degraded optic
+ * does: packets from the next one on serialize at it, PAUSE quanta last
+ * 512 bit times of it. A packet being serialized ends at the old rate.
+ */
+void port_set_rate(struct port *p, uint64_t rate_bps);
 /* Payload bytes queued, being serialized, or on the wire (conservation). */
 uint64_t port_inflight_payload(const struct port *p);
 /* Time @prio has been paused up to @now, including a pause still running. */

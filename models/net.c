@@ -2,7 +2,9 @@
  * The fabric: builds ports, switches and NICs from the topology, joins them
  * (the callback tables through which they report upwards: nic_ops,
  * sw_ops), starts flows on time, and plays the faults (a link goes down at
- * once; routes follow after topology.convergence).
+ * once; routes follow after topology.convergence). A link down at time 0
+ * was never up: the routes are built without it, as `rocesim check` takes
+ * it.
  */
 #include "models/net.h"
 
@@ -69,14 +71,45 @@ static void on_link_down(void *obj, uint64_t link)
 		sw_port_down(n->switches[l->b], b->local);
 }
 
-/* The control plane has converged: routes avoid the failed link. */
-static void on_reroute(void *obj, uint64_t link)
+static void on_link_up(void *obj, uint64_t link)
+{
+	struct net *n = obj;
+	const struct topo_link *l = &n->topo->links[link];
+
+	if (!n->ports[l->port_a].up)
+		port_link_up(&n->ports[l->port_a]);
+}
+
+/* Both ends of link @link at @rate_bps (their PFC response follows the speed
+ * unless switch.pfc.response fixes it). */
+static void set_rate(struct net *n, uint32_t link, uint64_t rate_bps)
+{
+	const struct topo_link *l = &n->topo->links[link];
+	struct port *a = &n->ports[l->port_a];
+
+	port_set_rate(a, rate_bps);
+	if (n->p.sw.pfc.response)
+		a->response = a->peer->response = n->p.sw.pfc.response;
+}
+
+static void on_link_rate(void *obj, uint64_t fault)
+{
+	struct net *n = obj;
+
+	set_rate(n, n->p.faults[fault].link, n->p.faults[fault].rate_bps);
+}
+
+/*
+ * The control plane has converged: routes avoid the failed link, or take
+ * the mended one again (@arg: the link, times 2, plus 1 when it came up).
+ */
+static void on_reroute(void *obj, uint64_t arg)
 {
 	struct net *n = obj;
 	struct topo_routes *r;
 	int err = 0;
 
-	n->topo->links[link].up = 0;
+	n->topo->links[arg >> 1].up = (int)(arg & 1);
 	if (topo_routes_build(n->topo, &r)) {
 		mctx_fail(&n->ctx, -ENOMEM);
 		return;
@@ -145,6 +178,10 @@ int net_build(const struct net_params *params, struct topo *t, struct evq *q, st
 	n->p = *params;
 	p = &n->p;
 	n->topo = t;
+	/* a link down at 0 was never up: the routes are built without it */
+	for (uint32_t i = 0; i < p->n_faults; i++)
+		if (p->faults[i].kind == NET_FAULT_LINK_DOWN && !p->faults[i].at)
+			t->links[p->faults[i].link].up = 0;
 	if (topo_routes_build(t, &n->routes))
 		goto fail;
 	/* ports start cache lines (link.h): aligned, and zeroed as calloc would */
@@ -168,7 +205,11 @@ int net_build(const struct net_params *params, struct topo *t, struct evq *q, st
 			n->ports[i].response = p->sw.pfc.response;
 		port_connect(&n->ports[i], &n->ports[tp->peer_port]);
 		n->ports[i].local = i - t->nodes[tp->node].first_port;
+		n->ports[i].up = l->up != 0;
 	}
+	for (uint32_t i = 0; i < p->n_faults; i++)
+		if (p->faults[i].kind == NET_FAULT_LINK_RATE && !p->faults[i].at)
+			set_rate(n, p->faults[i].link, p->faults[i].rate_bps);
 	for (uint32_t u = 0; u < t->n_nodes; u++) {
 		const struct topo_node *tn = &t->nodes[u];
 
@@ -238,6 +279,7 @@ int net_build(const struct net_params *params, struct topo *t, struct evq *q, st
 		const struct net_fault *f = &p->faults[i];
 		struct storm *st = &n->storms[i];
 
+		err = -ENOMEM;
 		if (f->kind == NET_FAULT_PFC_STORM) {
 			*st = (struct storm){.net = n, .port = &n->ports[f->port],
 					     .prios = f->priorities,
@@ -245,11 +287,19 @@ int net_build(const struct net_params *params, struct topo *t, struct evq *q, st
 			evq_timer_init(&st->t, on_storm, st, evq_key(MCTX_KEY_FAULT, i, 0));
 			if ((err = evq_arm(q, &st->t, f->at)))
 				goto fail;
-		} else if (!evq_post(q, f->at, on_link_down, n, f->link,
-				     evq_key(MCTX_KEY_FAULT, i, 1)) ||
-			   !evq_post(q, f->at + p->convergence, on_reroute, n, f->link,
+		} else if (f->kind == NET_FAULT_LINK_DOWN && !f->at) {
+			continue; /* down from the start (above) */
+		} else if (f->kind == NET_FAULT_LINK_RATE && !f->at) {
+			continue; /* at that rate from the start (above) */
+		} else if (f->kind == NET_FAULT_LINK_RATE) {
+			if (!evq_post(q, f->at, on_link_rate, n, i, evq_key(MCTX_KEY_FAULT, i, 1)))
+				goto fail;
+		} else if (!evq_post(q, f->at,
+				     f->kind == NET_FAULT_LINK_UP ? on_link_up : on_link_down, n,
+				     f->link, evq_key(MCTX_KEY_FAULT, i, 1)) ||
+			   !evq_post(q, f->at + p->convergence, on_reroute, n,
+				     (uint64_t)f->link << 1 | (f->kind == NET_FAULT_LINK_UP),
 				     evq_key(MCTX_KEY_FAULT, i, 2))) {
-			err = -ENOMEM;
 			goto fail;
 		}
 	}

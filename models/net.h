@@ -29,12 +29,22 @@
 struct sw;
 struct nic;
 
-enum net_fault_kind { NET_FAULT_LINK_DOWN, NET_FAULT_PFC_STORM };
+enum net_fault_kind {
+	NET_FAULT_LINK_DOWN,
+	NET_FAULT_PFC_STORM,
+	NET_FAULT_LINK_UP,
+	NET_FAULT_LINK_RATE
+};
 
-/* Something that goes wrong at a time of the run. */
+/*
+ * Something that goes wrong (or is mended) at a time of the run. A link
+ * goes down or up at once and the routes follow after the convergence; a
+ * link down at 0 was never up. link_rate renegotiates the link's speed.
+ */
 struct net_fault {
 	enum net_fault_kind kind;
-	uint32_t link;      /* link_down: index in topo.links */
+	uint32_t link;      /* link_down, link_up, link_rate: index in topo.links */
+	uint64_t rate_bps;  /* link_rate: the new speed */
 	uint32_t port;      /* pfc_storm: index in topo.ports of the sender */
 	uint8_t priorities; /* pfc_storm: bit mask of the paused priorities */
 	simtime_t at;

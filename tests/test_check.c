@@ -433,7 +433,23 @@ Test(check, unreachable_pairs_are_an_error)
 				 "--fail", "leaf0-spine1", "--all-pairs", NULL});
 	cr_assert_eq(p.code, 1, "%s%s", p.out, p.err);
 	cr_assert(strstr(p.out, "error UNREACHABLE all pairs: h0 -> h2, "), "%s", p.out);
-	cr_assert(strstr(p.out, ", ... (16 more): 24 of 56 source-destination pairs"), "%s", p.out);
+	cr_assert(strstr(p.out, ", h1 -> h3 and 16 more: 24 of 56 source-destination pairs"), "%s",
+		  p.out);
+	/* what the two links down cost, tier by tier */
+	cr_assert(strstr(p.out, "info CAPACITY_LOST capacity lost: the 2 links down take, per tier "
+				"(one direction): host links 0 of 8 links, 0 of 800 Gb/s (0.0%); "
+				"tier 1-2 2 of 8 links, 200 of 800 Gb/s (25.0%)"),
+		  "%s", p.out);
+	ts_proc_free(&p);
+
+	/* named from the other end, the same links */
+	ts_exec(&p,
+		(const char *[]){"check", "tests/check/leafspine.yaml", "--fail", "spine0-leaf0",
+				 "--fail", "spine1-leaf0", "--all-pairs", NULL});
+	cr_assert_eq(p.code, 1, "%s%s", p.out, p.err);
+	cr_assert(strstr(p.out, "24 of 56 source-destination pairs have no route over the links "
+				"that are up (down: leaf0-spine0, leaf0-spine1)"),
+		  "%s", p.out);
 	ts_proc_free(&p);
 
 	/* a topology file in two pieces */
@@ -441,6 +457,85 @@ Test(check, unreachable_pairs_are_an_error)
 	cr_assert_eq(p.code, 1, "%s%s", p.out, p.err);
 	cr_assert(strstr(p.out, "error UNREACHABLE workload: h0 -> h3, h2 -> h1: 2 of 3 "), "%s",
 		  p.out);
+	ts_proc_free(&p);
+}
+
+/*
+ * A spine of 64 leaves down with the leaves' hosts cut off too: the links
+ * down are named whole, as many as the line holds, then counted.
+ */
+Test(check, many_links_down_are_named_whole_then_counted)
+{
+	struct ts_proc p;
+	const char *args[80] = {"check", "tests/check/leafspine.yaml", "--set",
+				"topology.leaves=64", "--set", "topology.spines=1", "--all-pairs",
+				"--fail", "spine0"};
+	const char *line, *end;
+
+	ts_exec(&p, args);
+	cr_assert_eq(p.code, 1, "%s%s", p.out, p.err);
+	line = strstr(p.out, "(down: leaf0-spine0, leaf1-spine0, ");
+	cr_assert(line, "%s", p.out);
+	end = strstr(line, " more)");
+	cr_assert(end, "%s", line);
+	/* ", leafN-spine0 and M more)": the last name whole before the count */
+	while (end > line && end[-1] != ' ')
+		end--;
+	cr_assert(!strncmp(end - 5, " and ", 5), "%.*s", (int)(end - line + 8), line);
+	cr_assert(!strncmp(end - 12, "-spine0", 7) || !strncmp(end - 13, "-spine0", 7),
+		  "%.*s", (int)(end - line + 8), line);
+	cr_assert(strstr(p.out, "tier 1-2 64 of 64 links, 6.4 of 6.4 Tb/s (100.0%)"), "%s", p.out);
+	ts_proc_free(&p);
+}
+
+/* One link of its own cable (topology.links): the headroom is checked against it. */
+Test(check, a_longer_link_of_its_own_needs_more_headroom)
+{
+	struct ts_proc p;
+
+	ts_exec(&p, (const char *[]){"check", "tests/check/leafspine.yaml", "--set",
+				     "switch.pfc.headroom=100KB", NULL});
+	cr_assert_eq(p.code, 0, "%s%s", p.out, p.err);
+	ts_proc_free(&p);
+	/* 2 km at 100G: 2 x 10 us x 12.5 GB/s = 250,000 B on the wires, + 3 MTU frames,
+	 * the PAUSE and the response (394 quanta) = 287,834 B */
+	ts_exec(&p, (const char *[]){"check", "tests/check/leafspine.yaml", "--set",
+				     "switch.pfc.headroom=100KB", "--set",
+				     "topology.links.spine1-leaf2.cable=2km", NULL});
+	cr_assert_eq(p.code, 1, "%s%s", p.out, p.err);
+	cr_assert(strstr(p.out, "error HEADROOM_SHORT switch.pfc.headroom 100000 B (--set); link "
+				"leaf2-spine1 100 Gb/s 2000 m: needs 287834 B"),
+		  "%s", p.out);
+	ts_proc_free(&p);
+}
+
+/* A node down from the start that comes back, and a flap: each said once. */
+Test(check, later_faults_are_said_once_per_entry)
+{
+	const char *yaml = ts_tmp("later.yaml");
+	FILE *f = fopen(yaml, "w");
+	struct ts_proc p;
+	const char *at;
+
+	cr_assert(f);
+	fputs("topology: {kind: leaf_spine, leaves: 2, spines: 2, hosts_per_leaf: 2}\n"
+	      "workload: {kind: permutation, size: 1MB}\n"
+	      "faults:\n"
+	      "  - {kind: node_down, node: spine1}\n"
+	      "  - {kind: node_up, node: spine1, at: 1ms}\n"
+	      "  - {kind: link_flap, link: spine0-leaf1, at: 2ms, period: 1ms, count: 4}\n",
+	      f);
+	fclose(f);
+	ts_exec(&p, (const char *[]){"check", yaml, NULL});
+	cr_assert_eq(p.code, 0, "%s%s", p.out, p.err);
+	cr_assert(
+	    strstr(p.out, "info LINK_UP_LATER faults[1]: spine1: comes back up at 1000.000 us"),
+	    "%s", p.out);
+	at =
+	    strstr(p.out, "info LINK_DOWN_LATER faults[2]: leaf1-spine0: goes down at 2000.000 us");
+	cr_assert(at, "%s", p.out);
+	cr_assert_null(strstr(at + 20, "LINK_DOWN_LATER"), "the flap once: %s", p.out);
+	cr_assert(strstr(p.out, "tier 1-2 2 of 4 links, 200 of 400 Gb/s (50.0%)"), "%s", p.out);
 	ts_proc_free(&p);
 }
 

@@ -521,6 +521,19 @@ int32_t topo_find_link(const struct topo *t, const char *name)
 	for (i = 0; i < t->n_links; i++)
 		if (strcmp(t->links[i].name, name) == 0)
 			return (int32_t)i;
+	/* named from its other end: "spine1-leaf0" is leaf0-spine1, "b-a#1" a-b#1 */
+	for (i = 0; i < t->n_links; i++) {
+		const struct topo_link *l = &t->links[i];
+		const char *a = t->nodes[l->a].name, *b = t->nodes[l->b].name;
+		size_t na = strlen(a), nb = strlen(b);
+		const char *suffix = l->name + na + 1 + nb;
+
+		if (strlen(l->name) < na + 1 + nb)
+			continue;
+		if (!strncmp(name, b, nb) && name[nb] == '-' && !strncmp(name + nb + 1, a, na) &&
+		    !strcmp(name + nb + 1 + na, suffix))
+			return (int32_t)i;
+	}
 	return -1;
 }
 

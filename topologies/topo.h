@@ -111,6 +111,15 @@ struct topo_sonic {
 };
 
 /* What the scenario asks for; counts not used by a kind are ignored. */
+/* topology.links: one link's own rate (0: keep) and delay (has_delay). */
+struct topo_link_set {
+	const char *name; /* from either end, "leaf0-spine1" */
+	const char *key;  /* what errors name: "topology.links.leaf0-spine1" */
+	uint64_t rate_bps;
+	simtime_t delay;
+	int has_delay;
+};
+
 struct topo_spec {
 	enum topo_kind kind;
 	uint32_t hosts;           /* star */
@@ -124,6 +133,9 @@ struct topo_spec {
 	const struct topo_sonic *sonic; /* sonic: the switches' configs */
 	struct topo_linkspec link;   /* host links */
 	struct topo_linkspec uplink; /* switch-switch links */
+	/* links of their own rate or cable, over what the kind built; borrowed */
+	const struct topo_link_set *link_sets;
+	uint32_t n_link_sets;
 };
 
 struct topo {
@@ -246,6 +258,7 @@ int32_t topo_find_node(const struct topo *t, const char *name);
 int32_t topo_find_host(const struct topo *t, const char *name); /* host index */
 int32_t topo_find_server(const struct topo *t, const char *name); /* server index */
 int32_t topo_find_gpu(const struct topo *t, const char *name);    /* "h0/gpu3": GPU index */
+/* A link by its name, from either end ("spine1-leaf0" is leaf0-spine1); -1 if none. */
 int32_t topo_find_link(const struct topo *t, const char *name);
 
 /*

@@ -381,7 +381,7 @@ static int topo_gen_ring(const struct topo_spec *s, struct topo *t, struct diag 
 	return err;
 }
 
-int topo_build(const struct topo_spec *spec, struct topo **out, struct diag *d)
+static int build_kind(const struct topo_spec *spec, struct topo **out, struct diag *d)
 {
 	struct topo *t;
 	int err;
@@ -436,4 +436,36 @@ int topo_build(const struct topo_spec *spec, struct topo **out, struct diag *d)
 	}
 	*out = t;
 	return 0;
+}
+
+/* spec->link_sets over the links built: each named link (from either end) takes its values. */
+static int set_links(const struct topo_spec *spec, struct topo *t, struct diag *d)
+{
+	for (uint32_t i = 0; i < spec->n_link_sets; i++) {
+		const struct topo_link_set *ls = &spec->link_sets[i];
+		int32_t k = topo_find_link(t, ls->name);
+
+		if (k < 0) {
+			diag_set(d, "", 0, ls->key,
+				 "no link named \"%s\" (links are named by their ends, e.g. %s)",
+				 ls->name, t->n_links ? t->links[t->n_links - 1].name : "a-b");
+			return -EINVAL;
+		}
+		if (ls->rate_bps)
+			t->links[k].rate_bps = ls->rate_bps;
+		if (ls->has_delay)
+			t->links[k].delay = ls->delay;
+	}
+	return 0;
+}
+
+int topo_build(const struct topo_spec *spec, struct topo **out, struct diag *d)
+{
+	int err = build_kind(spec, out, d);
+
+	if (!err && (err = set_links(spec, *out, d))) {
+		topo_free(*out);
+		*out = NULL;
+	}
+	return err;
 }

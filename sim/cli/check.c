@@ -65,15 +65,14 @@ static const char chk_usage[] =
     "    finding is said once, prefixed with the switches it concerns unless\n"
     "    it concerns them all;\n"
     "  - source-destination pairs no route joins over the links that are up\n"
-    "    (UNREACHABLE, an error: a partition).\n"
+    "    (UNREACHABLE, an error), and what links down cost per tier (info).\n"
     "\n"
     "The routes analysed are those of the scenario's workload by default (each\n"
     "flow on the traffic class switch.dscp_to_tc gives its DSCP); --all-pairs\n"
     "takes every ordered pair of hosts on every lossless priority instead: the\n"
     "fabric, whatever runs on it. Links named with --fail (a node: all its\n"
-    "links), and those of faults of kind node_down or link_down at 0 (at: 0us),\n"
-    "are down: the routes avoid them, as after convergence. Later faults are\n"
-    "only mentioned.\n"
+    "links; a link from either end), and those of faults of kind node_down or\n"
+    "link_down at 0 (or no at), are down. Later faults are only mentioned.\n"
     "\n"
     "options:\n"
     "  --json            print findings, effective parameters and the deadlock\n"
@@ -318,15 +317,23 @@ static int chk_run(const struct chk_args *a)
 
 		const char *node = scn_fault_node(s, s->fault_of[i]);
 
+		if (f->kind == NET_FAULT_LINK_UP && !l->up &&
+		    (!i || s->fault_of[i - 1] != s->fault_of[i])) {
+			/* a link down at 0 that comes back: said once per node_up or link_up */
+			chk_add(&c, CHK_INFO, "LINK_UP_LATER",
+				chk_str("faults[%u]: %s", s->fault_of[i], node ? node : l->name),
+				"comes back up at %.3f us; this analysis has it down, as before then",
+				simtime_to_us(f->at));
+			chk_loc_key(&c, s, fault_key(key, sizeof(key), s->fault_of[i]));
+		}
 		if (f->kind != NET_FAULT_LINK_DOWN)
 			continue;
 		if (f->at == 0 && l->up) {
 			l->up = 0;
 			c.failed[c.n_failed++] = f->link;
+		} else if (f->at && i && s->fault_of[i - 1] == s->fault_of[i]) {
+			continue; /* once for a node or a flap, not for each link or time */
 		} else if (f->at && node) {
-			/* once for the node, not for each of its links */
-			if (i && s->fault_of[i - 1] == s->fault_of[i])
-				continue;
 			chk_add(&c, CHK_INFO, "NODE_DOWN_LATER",
 				chk_str("faults[%u]: %s", s->fault_of[i], node),
 				"goes down at %.3f us with all its links; this analysis has it up "

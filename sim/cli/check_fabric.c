@@ -1,7 +1,8 @@
 /*
  * The checks of `rocesim check` on the fabric: links taken down (--fail,
- * link_down faults at 0), cyclic buffer dependencies of the lossless
- * priorities (topologies/cbd.h), and host pairs no route joins.
+ * link_down faults at 0) and the capacity they cost per tier, cyclic
+ * buffer dependencies of the lossless priorities (topologies/cbd.h), and
+ * host pairs no route joins.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -132,6 +133,135 @@ static void chk_pair_name(const struct topo *t, uint64_t key, size_t listed, cha
 }
 
 /*
+ * " (down: a, b and 3 more)": the links taken down, as many whole names as
+ * fit in @size with room for the count, never a name cut short.
+ */
+static void chk_failed_names(const struct chk *c, const struct topo *t, char *buf, size_t size)
+{
+	size_t off = 0, tail = 32; /* " and 4294967295 more)" */
+	uint32_t i;
+
+	buf[0] = '\0';
+	if (!c->n_failed)
+		return;
+	for (i = 0; i < c->n_failed; i++) {
+		const char *name = t->links[c->failed[i]].name;
+		size_t need = strlen(name) + (i ? 2 : 8);
+
+		if (off + need + (i + 1 < c->n_failed ? tail : 2) > size)
+			break;
+		off += (size_t)snprintf(buf + off, size - off, "%s%s", i ? ", " : " (down: ", name);
+	}
+	if (i < c->n_failed)
+		snprintf(buf + off, size - off, "%s%u %s)",
+			 i ? " and " : " (down: ", c->n_failed - i, i ? "more" : "links");
+	else
+		snprintf(buf + off, size - off, ")");
+}
+
+/* The tier of each switch: its hops from the nearest host (a leaf 1, a spine 2, ...). */
+static uint32_t *chk_levels(const struct topo *t)
+{
+	uint32_t *lv = malloc((t->n_nodes ? t->n_nodes : 1) * sizeof(*lv));
+	int more = 1;
+
+	if (!lv)
+		return NULL;
+	for (uint32_t u = 0; u < t->n_nodes; u++)
+		lv[u] = t->nodes[u].kind == TOPO_HOST ? 0 : UINT32_MAX;
+	/* relax over the links until nothing moves: as many rounds as tiers */
+	while (more) {
+		more = 0;
+		for (uint32_t k = 0; k < t->n_links; k++) {
+			uint32_t a = t->links[k].a, b = t->links[k].b;
+
+			if (lv[a] != UINT32_MAX && lv[a] + 1 < lv[b]) {
+				lv[b] = lv[a] + 1;
+				more = 1;
+			}
+			if (lv[b] != UINT32_MAX && lv[b] + 1 < lv[a]) {
+				lv[a] = lv[b] + 1;
+				more = 1;
+			}
+		}
+	}
+	return lv;
+}
+
+#define CHK_TIERS 8
+
+/*
+ * The capacity the links taken down cost, per tier of links: host links,
+ * then tier 1-2 (leaf-spine, edge-aggregation), tier 2-3 (aggregation-
+ * core), ...: links down of all, and bandwidth down of all (one direction).
+ * An info finding. 0 or -ENOMEM.
+ */
+static int chk_capacity(struct chk *c, const struct scenario *s, const struct topo *t)
+{
+	struct {
+		uint32_t links, down;
+		uint64_t bps, down_bps;
+	} tier[CHK_TIERS] = {{0}};
+	uint32_t *lv = chk_levels(t), top = 0;
+	char msg[CHK_TIERS * 96] = "", *where;
+	size_t off = 0;
+
+	if (!lv)
+		return -ENOMEM;
+	for (uint32_t k = 0; k < t->n_links; k++) {
+		uint32_t a = lv[t->links[k].a], b = lv[t->links[k].b];
+		uint32_t i = a < b ? a : b;
+
+		if (i == UINT32_MAX)
+			continue; /* switches no host reaches */
+		i = i < CHK_TIERS - 1 ? i : CHK_TIERS - 1;
+		tier[i].links++;
+		tier[i].bps += t->links[k].rate_bps;
+		top = i > top ? i : top;
+	}
+	for (uint32_t f = 0; f < c->n_failed; f++) {
+		const struct topo_link *l = &t->links[c->failed[f]];
+		uint32_t a = lv[l->a], b = lv[l->b], i = a < b ? a : b;
+
+		if (i == UINT32_MAX)
+			continue;
+		i = i < CHK_TIERS - 1 ? i : CHK_TIERS - 1;
+		tier[i].down++;
+		tier[i].down_bps += l->rate_bps;
+	}
+	free(lv);
+	for (uint32_t i = 0; i <= top; i++) {
+		char name[32];
+		double unit;
+
+		if (!tier[i].links)
+			continue;
+		if (i)
+			snprintf(name, sizeof(name), "tier %u-%u", i, i + 1);
+		else
+			snprintf(name, sizeof(name), "host links");
+		/* in the unit of the tier's whole: Tb/s from 1 Tb/s on, else Gb/s */
+		unit = tier[i].bps >= 1000000000000ULL ? 1e12 : 1e9;
+		off += (size_t)snprintf(
+		    msg + off, sizeof(msg) - off, "%s%s %u of %u links, %.*f of %.*f %s (%.1f%%)",
+		    off ? "; " : "", name, tier[i].down, tier[i].links, unit > 1e9 ? 1 : 0,
+		    (double)tier[i].down_bps / unit, unit > 1e9 ? 1 : 0, (double)tier[i].bps / unit,
+		    unit > 1e9 ? "Tb/s" : "Gb/s",
+		    100.0 * (double)tier[i].down_bps / (double)tier[i].bps);
+		if (off >= sizeof(msg))
+			break;
+	}
+	where = chk_str("capacity lost");
+	if (!where)
+		return -ENOMEM;
+	chk_add(c, CHK_INFO, "CAPACITY_LOST", where,
+		"the %u link%s down take, per tier (one direction): %s", c->n_failed,
+		c->n_failed == 1 ? "" : "s", msg);
+	chk_loc_topology(c, s);
+	return 0;
+}
+
+/*
  * Source-destination pairs (the workload's, or every pair of hosts) that no
  * route joins over the links that are up: a partition, from failed links or
  * a topology in pieces. What they send is lost at the first switch with no
@@ -179,17 +309,15 @@ int chk_reach(struct chk *c, const struct scenario *s, const struct topo *t,
 				chk_pair_name(t, keys[i], bad++, list, sizeof(list), &off);
 		free(keys);
 	}
+	if (c->n_failed && chk_capacity(c, s, t))
+		return -ENOMEM;
 	if (!bad)
 		return 0;
-	for (uint32_t i = 0, k = 0; i < c->n_failed && k < sizeof(down); i++)
-		k += (size_t)snprintf(down + k, sizeof(down) - k, "%s%s",
-				      i ? ", " : " (down: ", t->links[c->failed[i]].name);
-	if (down[0] && strlen(down) + 2 < sizeof(down))
-		strcat(down, ")");
+	chk_failed_names(c, t, down, sizeof(down));
 	chk_add(c, CHK_ERROR, "UNREACHABLE",
 		bad > CHK_MAX_PAIRS
-		    ? chk_str("%s: %s, ... (%zu more)", a->all_pairs ? "all pairs" : "workload",
-			      list, bad - CHK_MAX_PAIRS)
+		    ? chk_str("%s: %s and %zu more", a->all_pairs ? "all pairs" : "workload", list,
+			      bad - CHK_MAX_PAIRS)
 		    : chk_str("%s: %s", a->all_pairs ? "all pairs" : "workload", list),
 		"%zu of %zu source-destination pairs have no route over the links that are up%s: "
 		"what they send is dropped at the first switch with no way on, so their traffic "

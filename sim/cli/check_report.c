@@ -56,6 +56,8 @@ static const struct {
     {"UNREACHABLE", "Source-destination pairs without a route"},
     {"NODE_DOWN_LATER", "A node goes down during the run"},
     {"LINK_DOWN_LATER", "A link goes down during the run"},
+    {"LINK_UP_LATER", "A link down from the start comes back up during the run"},
+    {"CAPACITY_LOST", "The capacity the links down take, per tier"},
 };
 
 static const char *rule_text(const char *code)

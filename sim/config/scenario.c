@@ -56,6 +56,10 @@ static const cyaml_strval_t fault_kinds[] = {
 	{"link_down", 1 + NET_FAULT_LINK_DOWN},
 	{"pfc_storm", 1 + NET_FAULT_PFC_STORM},
 	{"node_down", 1 + SCN_FAULT_NODE_DOWN},
+	{"link_up", 1 + NET_FAULT_LINK_UP},
+	{"node_up", 1 + SCN_FAULT_NODE_UP},
+	{"link_flap", 1 + SCN_FAULT_LINK_FLAP},
+	{"link_rate", 1 + NET_FAULT_LINK_RATE},
 };
 static const cyaml_strval_t sched_kinds[] = {
 	{"strict", 1 + SW_SCHED_STRICT},
@@ -107,6 +111,7 @@ static const cyaml_schema_field_t topology_fields[] = {
 	STR("nvlink_latency", struct raw_topology, nvlink_latency),
 	CYAML_FIELD_MAPPING_PTR("link", OPT_PTR, struct raw_topology, link, link_fields),
 	CYAML_FIELD_MAPPING_PTR("uplink", OPT_PTR, struct raw_topology, uplink, link_fields),
+	CYAML_FIELD_IGNORE("links", OPT), /* free-form keys (link names): read through ydoc */
 	CYAML_FIELD_END,
 };
 
@@ -273,6 +278,9 @@ static const cyaml_schema_field_t fault_fields[] = {
 	STR("port", struct raw_fault, port),
 	STR("at", struct raw_fault, at),
 	STR("duration", struct raw_fault, duration),
+	STR("rate", struct raw_fault, rate),
+	STR("period", struct raw_fault, period),
+	STR("count", struct raw_fault, count),
 	STR_LIST("priorities", struct raw_fault, priorities),
 	CYAML_FIELD_END,
 };
@@ -643,6 +651,7 @@ void scn_free(struct scenario *s)
 	free(s->cfg.sonic);
 	free(s->sw_ports);
 	free(s->speeds);
+	scn__free_links(s);
 	free(s->sonic_sw);
 	free(s->sonic_desc_ports);
 	for (uint32_t i = 0; i < s->n_switches; i++) {
@@ -749,7 +758,7 @@ static int load_text(const char *name, const char *text, size_t len, const char 
 			continue;
 		/* a DSCP map entry, and switch.sonic, are no schema keys: they are read apart */
 		err = strncmp(sets[i], "switch.dscp_to_tc.", 18) && !scn__sonic_set(sets[i]) &&
-			      !scn__set_is_by_speed(sets[i])
+			      !scn__set_is_by_speed(sets[i]) && !scn__set_is_links(sets[i])
 			  ? apply_set(&l, s->raw->top, sets[i])
 			  : 0;
 		if (err)
@@ -825,7 +834,9 @@ const char *scn_fault_node(const struct scenario *s, uint32_t entry)
 {
 	const struct raw_top *r = s->raw ? s->raw->top : NULL;
 
-	if (!r || entry >= r->faults_count || r->faults[entry].kind - 1 != SCN_FAULT_NODE_DOWN)
+	if (!r || entry >= r->faults_count ||
+	    (r->faults[entry].kind - 1 != SCN_FAULT_NODE_DOWN &&
+	     r->faults[entry].kind - 1 != SCN_FAULT_NODE_UP))
 		return NULL;
 	return r->faults[entry].node;
 }

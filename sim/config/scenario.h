@@ -123,6 +123,7 @@ struct scenario {
 	struct sw_params sw;   /* switch.* */
 	struct sw_port_params *sw_ports; /* owns sw.port_params (switch.sonic's ports) */
 	struct sw_speed *speeds;	 /* owns sw.by_speed (switch.ecn/pfc.by_speed) */
+	struct topo_link_set *link_sets; /* owns topo.link_sets (topology.links), names too */
 	uint32_t sonic_ports;		 /* how many ports switch.sonic (one file) describes */
 	/* topology kind sonic: what the switches' files say is cabled where (topo.sonic) */
 	struct topo_sonic sonic_desc;
@@ -242,7 +243,7 @@ struct scn_dscp {
  * -ENOMEM.
  */
 int scn_data_dscps(const struct scenario *s, struct scn_dscp **out, size_t *n);
-/* The node of faults: entry @entry when it is a node_down, else NULL. */
+/* The node of faults: entry @entry when it is a node_down or node_up, else NULL. */
 const char *scn_fault_node(const struct scenario *s, uint32_t entry);
 /* Give a diag from topo_build (key path, no file) the scenario's file and line. */
 void scn_locate(const struct scenario *s, struct diag *d);

@@ -356,61 +356,151 @@ static int check_expects(struct loader *l, struct scenario *s, const char *const
 
 /* ---- faults ------------------------------------------------------------------ */
 
+/* The keys of a faults: entry, in the order errors name them. */
+enum {
+	FK_LINK,
+	FK_NODE,
+	FK_HOST,
+	FK_PORT,
+	FK_DURATION,
+	FK_PRIORITIES,
+	FK_RATE,
+	FK_PERIOD,
+	FK_COUNT
+};
+
+static const char *const fault_keys[] = {"link",       "node", "host",	 "port", "duration",
+					 "priorities", "rate", "period", "count"};
+
+/* Per kind (1 + its value), the keys it takes besides kind and at. */
+static const struct {
+	const char *name;
+	unsigned keys;
+} fault_kinds_of[] = {
+    [1 + NET_FAULT_LINK_DOWN] = {"link_down", 1u << FK_LINK},
+    [1 + NET_FAULT_LINK_UP] = {"link_up", 1u << FK_LINK},
+    [1 + NET_FAULT_PFC_STORM] = {"pfc_storm", 1u << FK_HOST | 1u << FK_PORT | 1u << FK_DURATION |
+						  1u << FK_PRIORITIES},
+    [1 + NET_FAULT_LINK_RATE] = {"link_rate", 1u << FK_LINK | 1u << FK_RATE},
+    [1 + SCN_FAULT_NODE_DOWN] = {"node_down", 1u << FK_NODE},
+    [1 + SCN_FAULT_NODE_UP] = {"node_up", 1u << FK_NODE},
+    [1 + SCN_FAULT_LINK_FLAP] = {"link_flap", 1u << FK_LINK | 1u << FK_PERIOD | 1u << FK_COUNT |
+						  1u << FK_DURATION},
+};
+
+/* The keys faults[i] gives, as a mask of FK_*. */
+static unsigned fault_given(const struct raw_fault *f)
+{
+	return (f->link ? 1u << FK_LINK : 0) | (f->node ? 1u << FK_NODE : 0) |
+	       (f->host ? 1u << FK_HOST : 0) | (f->port ? 1u << FK_PORT : 0) |
+	       (f->duration ? 1u << FK_DURATION : 0) | (f->priorities ? 1u << FK_PRIORITIES : 0) |
+	       (f->rate ? 1u << FK_RATE : 0) | (f->period ? 1u << FK_PERIOD : 0) |
+	       (f->count ? 1u << FK_COUNT : 0);
+}
+
+/* A link_flap's period, count and time down each time (duration, default half the period). */
+static int check_flap(const struct loader *l, unsigned i, const struct raw_fault *f,
+		      simtime_t at)
+{
+	char p[160];
+	simtime_t period, down, last;
+	uint64_t count;
+	int err;
+
+	snprintf(p, sizeof(p), "faults[%u].period", i);
+	if (!f->period)
+		return scn__fail(l, p,
+				 "missing: the time from one going down to the next, e.g. 1ms");
+	if ((err = scn__get_time(l, p, f->period, 0, 1, &period)))
+		return err;
+	snprintf(p, sizeof(p), "faults[%u].count", i);
+	if (!f->count)
+		return scn__fail(l, p, "missing: how many times the link goes down, e.g. 3");
+	if ((err = scn__get_uint(l, p, f->count, 1, 1, 10000, &count)))
+		return err;
+	snprintf(p, sizeof(p), "faults[%u].duration", i);
+	if ((err = scn__get_time(l, p, f->duration, period / 2, 1, &down)))
+		return err;
+	if (down >= period)
+		return scn__fail(l, p,
+				 "\"%s\" is not shorter than the period (%s): the link would "
+				 "never come up",
+				 f->duration, f->period);
+	if (!down)
+		return scn__fail(l, p, "is 0: give a time the link stays down, e.g. 50us");
+	snprintf(p, sizeof(p), "faults[%u].period", i);
+	if (__builtin_mul_overflow(count - 1, period, &last) ||
+	    __builtin_add_overflow(last, at + down, &last) || at + down < at)
+		return scn__fail(l, p, "\"%s\" x %s flaps end past the time a run can reach",
+				 f->period, f->count);
+	return 0;
+}
+
 static int check_faults(const struct loader *l, const struct raw_top *r, struct scenario *s)
 {
 	char p[160];
 
 	for (unsigned i = 0; i < r->faults_count; i++) {
 		const struct raw_fault *f = &r->faults[i];
+		unsigned given = fault_given(f), extra;
 		simtime_t t;
+		uint64_t rate;
 		uint8_t mask;
 		int err;
 
 		snprintf(p, sizeof(p), "faults[%u].kind", i);
 		if (!f->kind)
-			return scn__fail(l, p, "missing (link_down, node_down or pfc_storm)");
+			return scn__fail(l, p,
+					 "missing (link_down, link_up, link_flap, link_rate, "
+					 "node_down, node_up or pfc_storm)");
+		/* no at: from the start, before any traffic */
 		snprintf(p, sizeof(p), "faults[%u].at", i);
-		if (!f->at)
-			return scn__fail(l, p, "missing: when the fault starts, e.g. 1ms");
 		if ((err = scn__get_time(l, p, f->at, 0, 0, &t)))
 			return err;
-		if (f->kind - 1 == SCN_FAULT_NODE_DOWN) {
+		extra = given & ~fault_kinds_of[f->kind].keys;
+		if (extra) {
+			unsigned k = (unsigned)__builtin_ctz(extra);
+
+			snprintf(p, sizeof(p), "faults[%u].%s", i, fault_keys[k]);
+			return scn__fail(l, p, "does not apply to %s",
+					 fault_kinds_of[f->kind].name);
+		}
+		switch (f->kind - 1) {
+		case SCN_FAULT_NODE_DOWN:
+		case SCN_FAULT_NODE_UP:
 			snprintf(p, sizeof(p), "faults[%u].node", i);
 			if (!f->node)
-				return scn__fail(l, p,
-						 "missing: the switch's or host's name, e.g. spine0");
-			snprintf(p, sizeof(p), "faults[%u].%s", i,
-				 f->link ? "link" : f->host ? "host" : f->port ? "port"
-						 : f->duration ? "duration" : "priorities");
-			if (f->link || f->host || f->port || f->duration || f->priorities)
-				return scn__fail(l, p, "does not apply to node_down");
+				return scn__fail(
+				    l, p, "missing: the switch's or host's name, e.g. spine0");
 			continue;
-		}
-		if (f->node) {
-			snprintf(p, sizeof(p), "faults[%u].node", i);
-			return scn__fail(l, p, "applies to node_down only");
-		}
-		if (f->kind - 1 == NET_FAULT_LINK_DOWN) {
+		case NET_FAULT_PFC_STORM:
+			break;
+		default:
 			snprintf(p, sizeof(p), "faults[%u].link", i);
 			if (!f->link)
 				return scn__fail(l, p,
 						 "missing: the link's name, e.g. leaf0-spine1");
-			snprintf(p, sizeof(p), "faults[%u].%s", i,
-				 f->host ? "host" : f->port ? "port" : f->duration ? "duration"
-										: "priorities");
-			if (f->host || f->port || f->duration || f->priorities)
-				return scn__fail(l, p, "does not apply to link_down");
+			if (f->kind - 1 == SCN_FAULT_LINK_FLAP && (err = check_flap(l, i, f, t)))
+				return err;
+			if (f->kind - 1 != NET_FAULT_LINK_RATE)
+				continue;
+			snprintf(p, sizeof(p), "faults[%u].rate", i);
+			if (!f->rate)
+				return scn__fail(l, p,
+						 "missing: the link's new speed, e.g. 200Gbps");
+			if (units_rate(f->rate, &rate))
+				return scn__fail(
+				    l, p, "\"%s\" is not a rate (e.g. 100Gbps, 400Gb/s)", f->rate);
+			if (!rate)
+				return scn__fail(
+				    l, p, "must be more than 0 (link_down takes a link down)");
 			continue;
 		}
 		snprintf(p, sizeof(p), "faults[%u]", i);
 		if (!f->host == !f->port)
-			return scn__fail(
-			    l, p,
-			    "a pfc_storm needs either host (its NIC storms) or port (a switch port, e.g. sw0:h3)");
-		if (f->link) {
-			snprintf(p, sizeof(p), "faults[%u].link", i);
-			return scn__fail(l, p, "does not apply to pfc_storm");
-		}
+			return scn__fail(l, p,
+					 "a pfc_storm needs either host (its NIC storms) or port "
+					 "(a switch port, e.g. sw0:h3)");
 		snprintf(p, sizeof(p), "faults[%u].duration", i);
 		if ((err = scn__get_time(l, p, f->duration, 0, 1, &t)))
 			return err;
@@ -528,7 +618,8 @@ int scn__check_all(struct loader *l, struct scenario *s, const char *const *sets
 	    (err = scn__get_time(l, "stop", r->stop, SIMTIME_S, 1, &s->stop)) ||
 	    (err =
 		 scn__get_uint(l, "max_events", r->max_events, 0, 0, UINT64_MAX, &s->max_events)) ||
-	    (err = check_topology(l, r->topology, s)) || (err = scn__check_nic(l, r->nic, s)) ||
+	    (err = check_topology(l, r->topology, s)) ||
+	    (err = scn__check_links(l, s, sets, n_sets)) || (err = scn__check_nic(l, r->nic, s)) ||
 	    (err = scn__check_switch(l, r->sw, s, sets, n_sets)) ||
 	    (err = scn__check_workloads(l, r, s)) || (err = check_faults(l, r, s)) ||
 	    (err = check_expects(l, s, sets, n_sets)))

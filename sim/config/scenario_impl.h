@@ -145,7 +145,7 @@ struct raw_workload {
 
 struct raw_fault {
 	int kind;
-	char *link, *at, *host, *port, *duration, *node;
+	char *link, *at, *host, *port, *duration, *node, *rate, *period, *count;
 	char **priorities;
 	unsigned priorities_count;
 };
@@ -195,8 +195,14 @@ struct scn_raw {
 	size_t n_set;
 };
 
-/* faults: kind node_down, resolved into one link_down per link of the node. */
-#define SCN_FAULT_NODE_DOWN (NET_FAULT_PFC_STORM + 1)
+/*
+ * faults: kinds beyond the fabric's (net.h), resolved into them: node_down
+ * (node_up) into a link_down (link_up) per link of the node, link_flap into
+ * count pairs of link_down and link_up.
+ */
+#define SCN_FAULT_NODE_DOWN (NET_FAULT_LINK_RATE + 1)
+#define SCN_FAULT_NODE_UP (NET_FAULT_LINK_RATE + 2)
+#define SCN_FAULT_LINK_FLAP (NET_FAULT_LINK_RATE + 3)
 
 /* Workload kinds: flow patterns, then the collectives (1 + SCN_WL_COLL + op). */
 #define SCN_WL_COLL 5
@@ -317,6 +323,16 @@ int scn__check_by_speed(const struct loader *l, struct scenario *s, const char *
 /* Whether --set @kv names a key under switch.ecn.by_speed or switch.pfc.by_speed. */
 int scn__set_is_by_speed(const char *kv);
 
+/* scenario_links.c */
+
+/* topology.links (the file's, then @sets'): s->link_sets, s->topo.link_sets. 0, -EINVAL or
+ * -ENOMEM. */
+int scn__check_links(const struct loader *l, struct scenario *s, const char *const *sets,
+		     size_t n_sets);
+/* Whether --set @kv names a key under topology.links. */
+int scn__set_is_links(const char *kv);
+void scn__free_links(struct scenario *s);
+
 /* scenario_check.c */
 
 /* Check every section into @s; @sets gives expect.* and switch.dscp_to_tc.* keys. */
@@ -343,6 +359,15 @@ int scn__get_int(const struct loader *l, const char *path, const char *s, int de
 /* A list of priorities ("[3, 4]") as a bit mask. */
 int scn__get_prio_list(const struct loader *l, const char *path, char **v, unsigned n,
 		       uint8_t *mask);
+
+/* scenario_resolve.c: host @name (at key @path) of @t, by its index in *@out. */
+int scn__host_of(const struct loader *l, const struct topo *t, const char *path,
+		 const char *name, uint32_t *out);
+
+/* scenario_faults.c: the faults: entries on topology @t, into s->faults and
+ * s->fault_of (checked by scn__check_all already). 0, -EINVAL or -ENOMEM. */
+int scn__resolve_faults(const struct loader *l, const struct topo *t, const struct raw_top *r,
+			struct scenario *s);
 
 /* scenario_devices.c */
 

@@ -1,8 +1,8 @@
 /*
  * Scenario resolving: what needs the built topology. Host, link and port
  * names are looked up, each workload is expanded into its flows (flows,
- * incast, permutation, poisson) or its collective's ranks, and each fault gets its
- * link or port.
+ * incast, permutation, poisson) or its collective's ranks; the faults are
+ * resolved in scenario_faults.c.
  */
 #include "sim/config/scenario.h"
 
@@ -23,8 +23,8 @@
 
 /* ---- resolving names against the topology ---------------------------------------- */
 
-static int host_of(const struct loader *l, const struct topo *t, const char *path,
-		   const char *name, uint32_t *out)
+int scn__host_of(const struct loader *l, const struct topo *t, const char *path,
+		 const char *name, uint32_t *out)
 {
 	int32_t h = topo_find_host(t, name);
 
@@ -305,7 +305,7 @@ static int poisson_hosts(const struct loader *l, const struct topo *t, const cha
 			err = scn__fail(l, p, "expected a host name");
 			break;
 		}
-		err = host_of(l, t, p, e->value, &h[i]);
+		err = scn__host_of(l, t, p, e->value, &h[i]);
 		for (uint32_t k = 0; !err && k < i; k++)
 			if (h[k] == h[i])
 				err = scn__fail(l, p, "%s is listed twice (hosts[%u])", e->value, k);
@@ -520,9 +520,9 @@ static int resolve_workload(const struct loader *l, const struct topo *t,
 			struct wl_flow *f = &flows[i];
 
 			snprintf(p, sizeof(p), "%s.flows[%u].src", prefix, i);
-			err = host_of(l, t, p, rf->src, &f->src);
+			err = scn__host_of(l, t, p, rf->src, &f->src);
 			snprintf(p, sizeof(p), "%s.flows[%u].dst", prefix, i);
-			err = err ? err : host_of(l, t, p, rf->dst, &f->dst);
+			err = err ? err : scn__host_of(l, t, p, rf->dst, &f->dst);
 			if (!err && f->src == f->dst)
 				err = scn__fail(l, p,
 						"a flow from %s to itself never touches the fabric",
@@ -551,7 +551,7 @@ static int resolve_workload(const struct loader *l, const struct topo *t,
 
 		units_size(w->senders, &senders);
 		if (w->receiver)
-			err = host_of(l, t, scn__wpath(p, sizeof(p), prefix, "receiver"),
+			err = scn__host_of(l, t, scn__wpath(p, sizeof(p), prefix, "receiver"),
 				      w->receiver, &recv);
 		if (!err && senders > t->n_hosts - 1)
 			err = scn__fail(l, scn__wpath(p, sizeof(p), prefix, "senders"),
@@ -569,55 +569,11 @@ static int resolve_workload(const struct loader *l, const struct topo *t,
 	return err ? err : add_flows(l, prefix, s, flows, n, dscp, prio);
 }
 
-/*
- * Whether link @k goes down with node_down of @node: a link of the node, or
- * of any NIC of its server when @name names a server with several NICs.
- */
-static int node_down_takes(const struct topo *t, const char *name, uint32_t node, uint32_t k)
-{
-	const struct topo_link *lk = &t->links[k];
-	int32_t sv = topo_find_server(t, name);
-
-	if (sv >= 0 && t->servers[sv].n_nics > 1 && strcmp(t->nodes[node].name, name))
-		return t->nodes[lk->a].server == (uint32_t)sv || t->nodes[lk->b].server == (uint32_t)sv;
-	return lk->a == node || lk->b == node;
-}
-
-/*
- * Check the nodes of node_down faults against @t; *@n gets the faults they
- * all resolve into (one per link of a node_down, one for any other).
- */
-static int resolve_nodes_down(const struct loader *l, const struct topo *t,
-			      const struct raw_top *r, size_t *n)
-{
-	char p[160];
-
-	*n = 0;
-	for (unsigned i = 0; i < r->faults_count; i++) {
-		const struct raw_fault *rf = &r->faults[i];
-		int32_t node;
-
-		if (rf->kind - 1 != SCN_FAULT_NODE_DOWN) {
-			(*n)++;
-			continue;
-		}
-		node = topo_find_node(t, rf->node);
-		snprintf(p, sizeof(p), "faults[%u].node", i);
-		if (node < 0)
-			return scn__fail(l, p, "no switch or host named \"%s\" (e.g. %s, %s)",
-					 rf->node, t->nodes[t->n_nodes - 1].name, t->nodes[0].name);
-		for (uint32_t k = 0; k < t->n_links; k++)
-			*n += (size_t)node_down_takes(t, rf->node, (uint32_t)node, k);
-	}
-	return 0;
-}
-
 int scn_resolve(struct scenario *s, const struct topo *t, struct diag *d)
 {
 	struct loader l = {.file = s->file, .raw = s->raw, .d = d};
 	const struct raw_top *r = s->raw->top;
 	char p[160];
-	size_t n;
 	int err = 0;
 
 	free(s->wl.flows);
@@ -639,87 +595,7 @@ int scn_resolve(struct scenario *s, const struct topo *t, struct diag *d)
 	}
 	if (err)
 		return err;
-	free(s->faults);
-	free(s->fault_of);
-	s->faults = NULL;
-	s->fault_of = NULL;
-	err = resolve_nodes_down(&l, t, r, &n);
-	if (err)
-		return err;
-	s->faults = calloc(n ? n : 1, sizeof(*s->faults));
-	s->fault_of = calloc(n ? n : 1, sizeof(*s->fault_of));
-	if (!s->faults || !s->fault_of)
-		return -ENOMEM;
-	for (unsigned i = 0; i < r->faults_count; i++) {
-		const struct raw_fault *rf = &r->faults[i];
-		struct net_fault *f = &s->faults[s->n_faults];
-
-		s->fault_of[s->n_faults] = i;
-		if (rf->kind - 1 == SCN_FAULT_NODE_DOWN) {
-			/* every link of the node goes down at once, each as a link_down */
-			uint32_t node = (uint32_t)topo_find_node(t, rf->node);
-
-			for (uint32_t k = 0; k < t->n_links; k++) {
-				if (!node_down_takes(t, rf->node, node, k))
-					continue;
-				s->fault_of[s->n_faults] = i;
-				f = &s->faults[s->n_faults++];
-				f->kind = NET_FAULT_LINK_DOWN;
-				units_time(rf->at, &f->at);
-				f->link = k;
-			}
-			continue;
-		}
-		f->kind = (enum net_fault_kind)(rf->kind - 1);
-		units_time(rf->at, &f->at);
-		if (f->kind == NET_FAULT_LINK_DOWN) {
-			int32_t link = topo_find_link(t, rf->link);
-
-			snprintf(p, sizeof(p), "faults[%u].link", i);
-			if (link < 0)
-				return scn__fail(
-				    &l, p,
-				    "no link named \"%s\" (links are named by their ends, e.g. %s)",
-				    rf->link, t->n_links ? t->links[0].name : "a-b");
-			f->link = (uint32_t)link;
-		} else {
-			uint8_t mask = 0;
-
-			if (rf->host) {
-				uint32_t h = 0;
-
-				snprintf(p, sizeof(p), "faults[%u].host", i);
-				if ((err = host_of(&l, t, p, rf->host, &h)))
-					return err;
-				f->port = t->nodes[t->hosts[h]].first_port;
-			} else {
-				int32_t port = -1;
-
-				for (uint32_t k = 0; k < t->n_ports && port < 0; k++)
-					if (!strcmp(t->ports[k].name, rf->port))
-						port = (int32_t)k;
-				snprintf(p, sizeof(p), "faults[%u].port", i);
-				if (port < 0)
-					return scn__fail(
-					    &l, p,
-					    "no port named \"%s\" (a port is named node:peer, e.g. %s)",
-					    rf->port,
-					    t->n_ports ? t->ports[t->n_ports - 1].name : "sw0:h0");
-				if (t->nodes[t->ports[port].node].kind != TOPO_SWITCH)
-					return scn__fail(
-					    &l, p, "\"%s\" is a host's port: use host: instead",
-					    rf->port);
-				f->port = (uint32_t)port;
-			}
-			if (rf->duration)
-				units_time(rf->duration, &f->duration);
-			for (unsigned k = 0; k < rf->priorities_count; k++)
-				mask |= (uint8_t)(1u << strtoul(rf->priorities[k], NULL, 10));
-			f->priorities = rf->priorities ? mask : s->sw.lossless;
-		}
-		s->n_faults++;
-	}
-	return 0;
+	return scn__resolve_faults(&l, t, r, s);
 }
 
 /* Add @dscp, given by @path, unless it is there already. */

@@ -67,44 +67,23 @@ static int check_hosts(const struct sim *sim, struct diag *d)
 /*
  * The static deadlock analysis of what this run will send: the routes of
  * every workload flow and collective QP, on the traffic class its DSCP
- * maps to (only lossless classes count). Links that fail at time 0 are
- * down, as `check` takes them: the routes are those after convergence.
+ * maps to (only lossless classes count). Links that fail at time 0 were
+ * never up (net_build), as `check` takes them.
  */
 static int static_deadlock(struct sim *sim)
 {
 	const struct scenario *s = sim->scn;
-	const struct net *n = sim->net;
-	struct topo_routes *routes = n->routes, *after = NULL;
 	struct cbd_pair *pairs;
 	size_t n_pairs;
-	int err, failed = 0;
+	int err;
 
 	if (!scn_lossless(s))
 		return 0;
-	for (uint32_t i = 0; i < s->n_faults; i++) {
-		if (s->faults[i].kind == NET_FAULT_LINK_DOWN && !s->faults[i].at &&
-		    sim->topo->links[s->faults[i].link].up) {
-			sim->topo->links[s->faults[i].link].up = 0;
-			failed = 1;
-		}
-	}
-	if (failed) {
-		err = topo_routes_build(sim->topo, &after);
-		/* the run takes them down itself, on time */
-		for (uint32_t i = 0; i < s->n_faults; i++)
-			if (s->faults[i].kind == NET_FAULT_LINK_DOWN && !s->faults[i].at)
-				sim->topo->links[s->faults[i].link].up = 1;
-		if (err)
-			return -ENOMEM;
-		routes = after;
-	}
-	if (scn_pairs(s, &pairs, &n_pairs)) {
-		topo_routes_free(after);
+	if (scn_pairs(s, &pairs, &n_pairs))
 		return -ENOMEM;
-	}
-	err = cbd_analyze(sim->topo, routes, scn_lossless(s), pairs, n_pairs, 16, &sim->cbd);
+	err = cbd_analyze(sim->topo, sim->net->routes, scn_lossless(s), pairs, n_pairs, 16,
+			  &sim->cbd);
 	free(pairs);
-	topo_routes_free(after);
 	return err;
 }
 
