@@ -648,10 +648,16 @@ Test(tune, ecn_tune_is_within_5_percent_of_a_six_by_six_grid_in_36_runs)
 		}
 	}
 	cr_assert_gt(feasible_grid, 0);
-	ts_exec(&p, (const char *[]){"tune", scn, "--vary", "switch.ecn.kmin=5KB..500KB", "--vary",
-				     "switch.ecn.kmax=20KB..2MB", "--minimize", "fct_us.max",
-				     "--subject-to", "pfc_pause_frames == 0", "--budget", "36",
-				     "-j", "2", "-o", dir, "--quiet", NULL});
+	ts_exec(&p, (const char *[]){"tune",	     scn,
+				     "--vary",	     "switch.ecn.kmin=5KB..500KB",
+				     "--vary",	     "switch.ecn.kmax=20KB..2MB",
+				     "--minimize",   "fct_us.max",
+				     "--subject-to", "pfc_pause_frames == 0",
+				     "--budget",     "36",
+				     "--seeds",	     "1",
+				     "-j",	     "2",
+				     "-o",	     dir,
+				     "--quiet",	     NULL});
 	cr_assert_eq(p.code, 0, "%s", p.err);
 	ts_proc_free(&p);
 	j = load_tune(dir);
@@ -674,8 +680,8 @@ Test(tune, a_key_from_a_config_file_names_the_field_to_change)
 	ts_exec(&p, (const char *[]){"tune", "experiments/configs-fixed.yaml", "--set",
 				     "workload.size=1MB", "--vary", "switch.ecn.kmax=500KB..4MB",
 				     "--vary", "nic.dcqcn.rp_ai_rate=1..100", "--minimize",
-				     "collective.completion_time_us", "--budget", "3", "-o", dir,
-				     NULL});
+				     "switch.ecn.kmax", "--maximize", "nic.dcqcn.rp_ai_rate",
+				     "--seeds", "1", "--budget", "8", "-o", dir, NULL});
 	cr_assert_eq(p.code, 0, "%s", p.err);
 	cr_expect(strstr(p.out, "switch.ecn.kmax comes from switch.sonic "
 				"(experiments/configs/config_db-seed.json, line ") != NULL,

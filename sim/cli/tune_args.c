@@ -125,6 +125,7 @@ int tune__verb(int argc, char **argv, long local_ranks)
 			if (!v || cli_parse_count(v, 10000, &a.seeds))
 				rc =
 				    cli_usage_error(pre, usage, "%s needs a count (1 to 10000)", o);
+			a.seeds_given = 1;
 			i++;
 		} else if (!strcmp(o, "--budget")) {
 			if (!v || cli_parse_count(v, TUNE_MAX_BUDGET, &a.budget))
