@@ -60,12 +60,6 @@ static char *key_value(const char *key, const char *value)
 	return kv;
 }
 
-void tune_format(const struct tune_param *p, double v, char *buf, size_t size)
-{
-	sweep_value_format(p->fam, sweep_family_integral(p->fam) ? (uint64_t)llround(v) : 0, v, buf,
-			   size);
-}
-
 /* The scenario with every parameter at its low (@hi 0) or high end; 0, or
  * the error printed and the exit code. A whole number range of a key that
  * takes fractions (a probability) is searched as a real range. */
@@ -144,7 +138,8 @@ static const json_t *eff_value(const json_t *eff, const char *key)
 
 /*
  * The scenario's own value of every varied key (with the --set keys
- * applied), as `rocesim check --json` gives them in "effective", into
+ * applied), as `rocesim check --json` gives them in "effective" (and
+ * stop), into
  * c->search.base_x, clamped into the ranges; c->base_note says which were
  * outside. When a key's value is not there (a key check does not show, or
  * a value computed per port), the scenario's own point is not run and the
@@ -163,6 +158,9 @@ static int base_values(struct tune_ctx *c)
 	if (!err && !(err = topo_build(&s->topo, &t, &d)))
 		err = scn_resolve(s, t, &d);
 	if (!err && !(eff = res_effective(s, t)))
+		err = -ENOMEM;
+	/* the scenario's own keys that effective does not hold */
+	if (!err && json_object_set_new(eff, "stop", json_integer((json_int_t)s->stop)))
 		err = -ENOMEM;
 	topo_free(t);
 	scn_free(s);

@@ -433,9 +433,11 @@ static void print_point(const struct tune_ctx *c, const struct tune_point *pt, c
 		tune_metric_format(pb->obj[k].m.name, pt->obj[k], v, sizeof(v));
 		fprintf(out, "    %-36s %s (%s", pb->obj[k].m.name, v,
 			pb->obj[k].maximize ? "maximized" : "minimized");
-		if (pt->runs > 1) {
+		if (pt->runs > 1 && pt->lo[k] != pt->hi[k]) {
 			tune_range_format(pb->obj[k].m.name, pt->lo[k], pt->hi[k], v, w, sizeof(v));
 			fprintf(out, ", mean of %zu seeds: %s to %s", pt->runs, v, w);
+		} else if (pt->runs > 1) {
+			fprintf(out, ", the same on %zu seeds", pt->runs);
 		}
 		fputs(")\n", out);
 	}

@@ -698,12 +698,15 @@ void tune_judge(const struct tune_search *s, struct tune_verdict *v)
 		if (pb->obj[k].m.param >= 0)
 			v->effect[pb->obj[k].m.param] = 1;
 	for (size_t a = 0; a < s->n; a++) {
-		if (s->pts[a].state != TUNE_RAN)
+		const struct tune_point *pa = &s->pts[a];
+
+		if (pa->state != TUNE_RAN && pa->state != TUNE_UNFINISHED)
 			continue;
 		for (size_t b = a + 1; b < s->n; b++) {
+			const struct tune_point *pb_ = &s->pts[b];
 			size_t differ = 0, key = 0;
 
-			if (s->pts[b].state != TUNE_RAN)
+			if (pb_->state != TUNE_RAN && pb_->state != TUNE_UNFINISHED)
 				continue;
 			for (size_t i = 0; i < pb->n_params && differ < 2; i++)
 				if (s->pts[a].x[i] != s->pts[b].x[i]) {
@@ -712,7 +715,10 @@ void tune_judge(const struct tune_search *s, struct tune_verdict *v)
 				}
 			if (differ != 1 || v->effect[key] == 1)
 				continue;
-			v->effect[key] = moved(pb, &s->pts[a], &s->pts[b]);
+			/* a key that leaves flows unfinished moves what can be measured */
+			v->effect[key] = pa->state != pb_->state ||
+					 pa->unfinished != pb_->unfinished ||
+					 (pa->state == TUNE_RAN && moved(pb, pa, pb_));
 		}
 	}
 	for (size_t i = 0; i < pb->n_params; i++)

@@ -21,6 +21,12 @@
 
 #include "sim/cli/tune_impl.h"
 
+void tune_format(const struct tune_param *p, double v, char *buf, size_t size)
+{
+	sweep_value_format(p->fam, sweep_family_integral(p->fam) ? (uint64_t)llround(v) : 0, v, buf,
+			   size);
+}
+
 /* Ends with @suffix? */
 static int ends_with(const char *s, const char *suffix)
 {
@@ -294,7 +300,7 @@ void tune_print_verdict(const struct tune_ctx *c, const struct tune_verdict *v, 
 			      "objective "
 			      "or the constraints\n",
 			      out);
-		} else if (b == base || pb->n_obj != 1) {
+		} else if (b == base || pb->n_obj != 1 || !base) {
 			fputs("  verdict    keep the current values: no point found is better than "
 			      "them while meeting every constraint\n",
 			      out);
@@ -302,9 +308,12 @@ void tune_print_verdict(const struct tune_ctx *c, const struct tune_verdict *v, 
 			change_text(c, 0, b, base, text, sizeof(text));
 			fprintf(
 			    out,
-			    "  verdict    keep the current values: the best point found, %s, is "
-			    "not better (%s)\n",
-			    id, text);
+			    "  verdict    keep the current values: the best point found, %s (%s), "
+			    "%s\n",
+			    id, text,
+			    tune_score(se, b) < tune_score(se, base)
+				? "changes only keys without effect"
+				: "is not better");
 		}
 		return;
 	}
@@ -322,8 +331,16 @@ void tune_print_verdict(const struct tune_ctx *c, const struct tune_verdict *v, 
 			double mean, half;
 			size_t n;
 
-			if (pb->obj[k].m.param >= 0)
+			if (pb->obj[k].m.param >= 0) {
+				const struct tune_param *p = &pb->params[pb->obj[k].m.param];
+				char a[64], b[64];
+
+				tune_format(p, base->x[pb->obj[k].m.param], b, sizeof(b));
+				tune_format(p, se->pts[v->rec].x[pb->obj[k].m.param], a, sizeof(a));
+				fprintf(out, "  verdict    change to %s: %s %s -> %s\n", id, p->key,
+					b, a);
 				continue;
+			}
 			change_text(c, k, &se->pts[v->rec], base, text, sizeof(text));
 			fprintf(out, "  verdict    change to %s: %s", id, text);
 			if (pb->n_seeds > 1 && !tune_paired(c, se->pts[v->rec].id - 1, base->id - 1,
