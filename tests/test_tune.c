@@ -1117,3 +1117,64 @@ Test(tune, a_point_whose_flows_did_not_finish_is_not_measured)
 	cr_expect_geq(unfinished, 2);
 	json_decref(j);
 }
+
+/* ---- the picture ---- */
+
+/* The longest <text> of @svg, in characters. */
+static size_t longest_text(const char *svg)
+{
+	size_t longest = 0;
+
+	for (const char *t = strstr(svg, "<text>"); t; t = strstr(t + 1, "<text>")) {
+		const char *end = strstr(t, "</text>");
+
+		if (end && (size_t)(end - t - 6) > longest)
+			longest = (size_t)(end - t - 6);
+	}
+	return longest;
+}
+
+Test(tune, the_picture_of_a_two_key_tune_colours_points_and_explains_its_answer)
+{
+	char scn[300], dir[300], path[400], *svg;
+	struct ts_proc p;
+
+	snprintf(scn, sizeof(scn), "%s", ts_tmp("ecn4.yaml"));
+	snprintf(dir, sizeof(dir), "%s", ts_tmp("ecn4-plot"));
+	write_file(scn, incast_4to1);
+	ts_exec(&p, (const char *[]){"tune",	     scn,
+				     "--vary",	     "switch.ecn.kmin=5KB..500KB",
+				     "--vary",	     "switch.ecn.kmax=20KB..2MB",
+				     "--minimize",   "fct_us.max",
+				     "--subject-to", "pfc_pause_frames == 0",
+				     "--budget",     "12",
+				     "--seeds",	     "1",
+				     "-j",	     "2",
+				     "-o",	     dir,
+				     "--quiet",	     NULL});
+	cr_assert_eq(p.code, 0, "%s", p.err);
+	ts_proc_free(&p);
+	ts_exec(&p, (const char *[]){"plot", dir, "--svg", NULL});
+	cr_assert_eq(p.code, 0, "%s", p.err);
+	ts_proc_free(&p);
+	snprintf(path, sizeof(path), "%s/tune.svg", dir);
+	svg = ts_slurp(path);
+	cr_assert(svg, "%s", path);
+	/* the points that meet the constraints coloured by the objective, with its scale */
+	cr_expect(strstr(svg, "coloured by the objective</text>") != NULL, "no colour key");
+	cr_expect(strstr(svg, "<text>fct_us.max") != NULL, "no colour box label");
+	/* the scenario's own point drawn, and what tune chose said in the title */
+	cr_expect(strstr(svg, "<text>the scenario's own values</text>") != NULL,
+		  "the current point is not drawn");
+	cr_expect(strstr(svg, ", the answer: switch.ecn.") != NULL ||
+		      strstr(svg, "<text>answer p0") != NULL ||
+		      strstr(svg, "<text>keep the current values (p001: ") != NULL,
+		  "the chosen point is not explained");
+	/* values in units, never bytes by the million */
+	cr_expect(strstr(svg, "150 KB") != NULL, "the current kmin is not in KB");
+	cr_expect(strstr(svg, "150000 B") == NULL, "a value in bytes");
+	cr_expect(strstr(svg, "<text>1 MB</text>") != NULL, "no tick in MB");
+	/* every line of the title fits the picture */
+	cr_expect_leq(longest_text(svg), 105, "a title line of %zu characters", longest_text(svg));
+	free(svg);
+}

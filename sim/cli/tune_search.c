@@ -319,7 +319,7 @@ static int bisect(struct tune_search *s)
 			 want_low ? "high" : "low", p->key);
 		return 0;
 	}
-	if (pb->batch < 2 && (err = evaluate(s, &ends[1], 1)))
+	if (find(s, &ends[1]) < 0 && (err = evaluate(s, &ends[1], 1)))
 		return err;
 	bi = find(s, &ends[1]);
 	if (bi < 0) /* the budget allowed one point */
