@@ -15,7 +15,7 @@ printf '%-6s %18s %6s %22s\n' cable "tuned headroom B" runs "check's worst case 
 for cable in 2m 100m 300m 1km 2km 5km 10km; do
 	"$bin" tune "$here/headroom-per-cable.yaml" --set topology.link.cable=$cable \
 		--vary switch.pfc.headroom=1B..4MB --minimize switch.pfc.headroom \
-		--subject-to 'lossless_drops == 0' -o "$out/$cable" --quiet
+		--subject-to 'lossless_drops == 0' -j 1 -o "$out/$cable" --quiet
 	# the answer, or the scenario's own value when tune keeps it
 	read -r best runs < <(python3 -c '
 import json, sys
