@@ -352,6 +352,8 @@ static void decide_seeds(struct tune_ctx *c, size_t first_row)
 	int moved = 0;
 
 	c->probed = 1;
+	if (pb->n_seeds < 2) /* a budget of one run: nothing to compare */
+		return;
 	for (size_t r = first_row; r < c->n_rows; r++) {
 		const struct tune_row *a = &c->rows[r];
 

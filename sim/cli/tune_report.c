@@ -479,10 +479,11 @@ void tune_print(const struct tune_ctx *c, const struct scenario *s, FILE *out)
 		ran += se->pts[i].runs > 0;
 		refused += se->pts[i].state == TUNE_REFUSED;
 	}
-	fprintf(out, "  method     %s, %zu runs on %zu point%s (%zu seed%s a point", se->method,
-		se->runs, ran, ran == 1 ? "" : "s", pb->n_seeds, pb->n_seeds > 1 ? "s" : "");
-	if (c->probe && pb->n_seeds == 1 && ran)
-		fputs(", the first on 3", out);
+	fprintf(out, "  method     %s, %zu run%s on %zu point%s (%zu seed%s a point", se->method,
+		se->runs, se->runs == 1 ? "" : "s", ran, ran == 1 ? "" : "s", pb->n_seeds,
+		pb->n_seeds > 1 ? "s" : "");
+	if (se->n && se->pts[0].runs > pb->n_seeds)
+		fprintf(out, ", the first on %zu", se->pts[0].runs);
 	fprintf(out, "; budget %zu)", pb->budget);
 	if (refused)
 		fprintf(out, "; %zu point%s refused by the scenario, not run", refused,
