@@ -13,9 +13,15 @@
 #   out, term        output file; 'png' (pngcairo when available) or 'svg'
 #   name             the scenario file
 #   mode             1, 2 or 3 (above)
-#   problem          "minimize M subject to C, ...": the title
-#   search, best     the search (method, points, seeds) and its best point
+#   hl1..hlN, nhl    the title's lines (each fits the width): the scenario and
+#                    the problem, the search, what tune chose (the answer and
+#                    what it changes from the scenario's own values, or "keep
+#                    the current values") and the keys without effect
 #   feasible         1: the best point meets every constraint
+#   answer, keep     1: tune recommends a point; 1: it keeps the current values
+#   colour           mode 2: 1 to colour the points that meet every
+#                    constraint by the objective (their third column),
+#                    cblo, cbhi, cbscale, cblabel its range, divisor and label
 #   constrained      the number of constraints
 #   xlabel, ylabel   the axes, with their units
 #   xlo, xhi, ylo, yhi, logx, logy, xscale, yscale, xticks, yticks
@@ -29,14 +35,15 @@
 #   limits           constraint lines: lv1..lvN their values, lt1..ltN text
 #   keys             mode 2: the number of varied keys
 #   obj1, obj2       mode 3: the objectives
-#   dfeas, dinf, dfail, dpath, dbest and nfeas, ninf, nfail, npath, nbest
+#   dfeas, dinf, dfail, dpath, dbest, dcur and nfeas, ninf, nfail, npath, nbest, ncur
 #                    data files and their numbers of lines: the points that
 #                    meet every constraint, that break one, that failed ("x y");
 #                    the search path ("x y dx dy", an arrow each; mode 3: the
-#                    front, "x y"); the best point
+#                    front, "x y"); the point chosen (the answer, the current
+#                    values kept, else the best); the scenario's own point
 if (!exists("term")) term = 'png'
 # what a picture does not have: none of it
-do for [v in 'nfeas ninf nfail npath nbest keys zoom limits'] {
+do for [v in 'nfeas ninf nfail npath nbest ncur keys zoom limits colour answer keep nhl'] {
 	if (!exists(v)) {
 		eval(v.' = 0')
 	}
@@ -52,12 +59,15 @@ if (term eq 'svg') {
 }
 set output out
 
-if (mode == 3) {
-	head = sprintf("%s: Pareto front of %s and %s\n%s\n%s", name, obj1, obj2, problem, best)
-} else {
-	head = sprintf("%s: %s\n%s%s\n%s", name, problem, search, \
-		       keys > 2 ? sprintf('; the first 2 of %d keys drawn', keys) : '', best)
+head = mode == 3 ? sprintf("Pareto front of %s and %s\n", obj1, obj2) : ''
+do for [i=1:nhl] {
+	head = head.(i > 1 ? "\n" : '').value(sprintf('hl%d', i))
 }
+if (keys > 2) {
+	head = head.sprintf("\n(the first 2 of %d keys drawn)", keys)
+}
+# the panels' height: what the title's lines leave
+ph = 0.95 - 0.032 * (nhl + (keys > 2) + (mode == 3))
 set xlabel xlabel
 set ylabel ylabel
 set grid
@@ -92,8 +102,17 @@ sfeas = mode == 3 ? "with points pt 7 ps 1.1 lc rgb '#999999'" : "with points pt
 sinf = "with points pt 2 ps 1.4 lw 2 lc rgb '#d55e00'"
 sfail = "with points pt 4 ps 1.3 lw 1.5 lc rgb '#888888'"
 sbest = "with points pt 6 ps 3.5 lw 2.5 lc rgb '#000000'"
+scur = "with points pt 12 ps 2.6 lw 2 lc rgb '#cc79a7'"
 tfeas = constrained > 0 || mode == 3 ? 'meets every constraint' : 'evaluated point'
-tbest = feasible ? 'best' : 'closest'
+tbest = answer ? 'answer' : keep ? 'current values kept' : feasible ? 'best' : 'closest'
+if (colour) {
+	# the points that meet every constraint, coloured by the objective
+	sfeas = "with points pt 7 ps 1.6 lc palette"
+	set palette defined (0 '#0d0887', 1 '#7e03a8', 2 '#cc4778', 3 '#f89540', 4 '#f0f921')
+	set cbrange [cblo:cbhi]
+	set cblabel cblabel offset 1.5
+	set format cb '%g'
+}
 pl = ''
 ky = ''
 if (npath > 0 && mode == 3) {
@@ -106,15 +125,23 @@ if (npath > 0 && mode != 3) {
 }
 if (nfail > 0) {
 	pl = pl.", dfail using ".xy." ".sfail
-	ky = ky.", NaN ".sfail." title 'failed'"
+	ky = ky.", NaN ".sfail." title 'failed or flows unfinished'"
 }
 if (ninf > 0) {
 	pl = pl.", dinf using ".xy." ".sinf
 	ky = ky.", NaN ".sinf." title 'breaks a constraint'"
 }
-if (nfeas > 0) {
+if (nfeas > 0 && colour) {
+	pl = pl.", dfeas using ".xy.":($3 / cbscale) ".sfeas
+	ky = ky.", NaN with points pt 7 ps 1.6 lc rgb '#7e03a8' title tfeas.', coloured by the objective'"
+}
+if (nfeas > 0 && !colour) {
 	pl = pl.", dfeas using ".xy." ".sfeas
 	ky = ky.", NaN ".sfeas." title tfeas"
+}
+if (ncur > 0) {
+	pl = pl.", dcur using ".xy." ".scur
+	ky = ky.", NaN ".scur." title 'the scenario''s own values'"
 }
 if (nbest > 0) {
 	pl = pl.", dbest using ".xy." ".sbest
@@ -125,12 +152,12 @@ set multiplot title head font ',12'
 unset key
 set bmargin 6
 set origin 0, 0
-set size (zoom ? 0.6 : 1), 0.87
+set size (zoom ? 0.6 : 1), ph
 xs = xscale
 eval('plot '.pl[3:])
 if (zoom) {
 	# the points nearest the best one again, on a linear axis of their own
-	set size 0.4, 0.87
+	set size 0.4, ph
 	set origin 0.6, 0
 	unset logscale x
 	set xtics zxstep
@@ -143,6 +170,7 @@ if (zoom) {
 }
 set size 1, 1
 set origin 0, 0
+unset colorbox
 unset border
 unset tics
 unset xlabel

@@ -386,6 +386,218 @@ Test(tune, the_path_of_two_objectives_holds_no_infeasible_point_after_a_feasible
 	tune_search_free(&s);
 }
 
+/* ---- the scenario's own point, keys without effect, seeds, unfinished runs ---- */
+
+/* A bowl whose bottom is at kmin 60 KB, kmax 900 KB, no constraint broken. */
+static void bowl_free(const double *x, double *vals)
+{
+	double a = log(x[0] / 60000), b = log(x[1] / 900000);
+
+	vals[0] = 1500 + 100 * (a * a + b * b);
+	vals[1] = 0;
+}
+
+Test(tune, the_scenario_s_own_point_runs_first_and_an_answer_beats_it)
+{
+	struct tune_problem pb = two_keys(20);
+	struct fake fk = {.pb = &pb, .f = bowl_free};
+	struct tune_search s = {.pb = &pb, .eval = fake_eval, .ctx = &fk};
+	struct tune_verdict v;
+
+	s.has_base = 1;
+	s.base_x[0] = 150000;
+	s.base_x[1] = 1200000;
+	cr_assert_eq(tune_run(&s), 0);
+	cr_expect_eq(s.base, 0);
+	cr_expect_eq(s.pts[0].x[0], 150000);
+	cr_expect_eq(s.pts[0].x[1], 1200000);
+	/* then each key alone at its far end: both are seen to move the bowl */
+	cr_expect_eq(s.pts[1].x[0], 5000);
+	cr_expect_eq(s.pts[1].x[1], 1200000);
+	cr_expect_eq(s.pts[2].x[0], 150000);
+	cr_expect_eq(s.pts[2].x[1], 20000);
+	tune_judge(&s, &v);
+	cr_expect_eq(v.effect[0], 1);
+	cr_expect_eq(v.effect[1], 1);
+	cr_assert_geq(v.rec, 0);
+	cr_expect_lt(s.pts[v.rec].obj[0], s.pts[0].obj[0]);
+	cr_expect_lt(v.gain[0], 0);
+	tune_search_free(&s);
+}
+
+Test(tune, an_answer_no_better_than_the_scenario_s_own_is_keep_the_current_values)
+{
+	struct tune_problem pb = two_keys(30);
+	struct fake fk = {.pb = &pb, .f = bowl_free};
+	struct tune_search s = {.pb = &pb, .eval = fake_eval, .ctx = &fk};
+	struct tune_verdict v;
+
+	/* the scenario already sits at the bottom of the bowl */
+	s.has_base = 1;
+	s.base_x[0] = 60000;
+	s.base_x[1] = 900000;
+	cr_assert_eq(tune_run(&s), 0);
+	tune_judge(&s, &v);
+	cr_expect(v.base_ok);
+	cr_expect_eq(v.best, 0, "best p%zu at %g", s.pts[v.best].id, s.pts[v.best].obj[0]);
+	cr_expect_eq(v.rec, -1);
+	for (size_t i = 1; i < s.n; i++)
+		cr_expect_geq(s.pts[i].obj[0], s.pts[0].obj[0]);
+	tune_search_free(&s);
+}
+
+Test(tune, values_outside_a_range_are_clamped_into_it)
+{
+	struct tune_problem pb = two_keys(6);
+	struct fake fk = {.pb = &pb, .f = bowl_free};
+	struct tune_search s = {.pb = &pb, .eval = fake_eval, .ctx = &fk};
+
+	s.has_base = 1;
+	s.base_x[0] = 1000;    /* below 5 KB */
+	s.base_x[1] = 8000000; /* above 2 MB */
+	cr_assert_eq(tune_run(&s), 0);
+	cr_expect_eq(s.pts[0].x[0], 5000);
+	cr_expect_eq(s.pts[0].x[1], 2000000);
+	tune_search_free(&s);
+}
+
+/* kmin moves nothing; kmax moves the objective */
+static void only_kmax(const double *x, double *vals)
+{
+	vals[0] = 1000 + x[1] / 1000;
+	vals[1] = 0;
+}
+
+/* nothing moves anything: the completion time of a fabric that never marks */
+static void nothing_moves(const double *x, double *vals)
+{
+	(void)x;
+	vals[0] = 1290.587;
+	vals[1] = 0;
+}
+
+Test(tune, a_key_that_moves_nothing_has_no_effect_and_a_flat_grid_stops)
+{
+	struct tune_problem pb = two_keys(60);
+	struct fake fk = {.pb = &pb, .f = only_kmax};
+	struct tune_search s = {.pb = &pb, .eval = fake_eval, .ctx = &fk};
+	struct tune_verdict v;
+
+	s.has_base = 1;
+	s.base_x[0] = 150000;
+	s.base_x[1] = 1200000;
+	cr_assert_eq(tune_run(&s), 0);
+	tune_judge(&s, &v);
+	cr_expect_eq(v.effect[0], 0);
+	cr_expect_eq(v.effect[1], 1);
+	cr_assert_geq(v.rec, 0);
+	cr_expect_eq(s.pts[v.rec].x[1], 20000);
+	cr_expect_not(s.flat);
+	tune_search_free(&s);
+
+	fk = (struct fake){.pb = &pb, .f = nothing_moves};
+	s = (struct tune_search){.pb = &pb, .eval = fake_eval, .ctx = &fk};
+	s.has_base = 1;
+	s.base_x[0] = 150000;
+	s.base_x[1] = 1200000;
+	cr_assert_eq(tune_run(&s), 0);
+	tune_judge(&s, &v);
+	cr_expect(s.flat);
+	cr_expect(strstr(s.note, "no key moved") != NULL, "%s", s.note);
+	cr_expect_eq(v.effect[0], 0);
+	cr_expect_eq(v.effect[1], 0);
+	cr_expect_eq(v.rec, -1);
+	cr_expect(v.base_ok);
+	/* the scenario's point, each key alone, then the grid: no simplex */
+	cr_expect_lt(s.runs, 20, "%zu runs", s.runs);
+	tune_search_free(&s);
+}
+
+/* Two points of one key, their objective per seed given: the judge pairs seeds. */
+static void judge_pair(const double *a, const double *b, size_t seeds, struct tune_verdict *v)
+{
+	static struct tune_problem pb = {.n_params = 1, .n_obj = 1, .n_seeds = 3};
+	static struct tune_point pts[2];
+	struct tune_search s = {.pb = &pb, .pts = pts, .n = 2, .base = 0};
+
+	pb.n_seeds = seeds;
+	pb.obj[0].m = (struct tune_metric){.name = "collective.completion_time_us", .param = -1};
+	memset(pts, 0, sizeof(pts));
+	for (size_t p = 0; p < 2; p++) {
+		pts[p].x[0] = p ? 400 : 5;
+		pts[p].id = p + 1;
+		pts[p].state = TUNE_RAN;
+		pts[p].runs = seeds;
+		for (size_t i = 0; i < seeds; i++)
+			tune_fold(&pb, &pts[p], i, p ? &b[i] : &a[i]);
+	}
+	tune_judge(&s, v);
+}
+
+Test(tune, points_are_compared_seed_by_seed)
+{
+	/* the seeds move the time 2x, each seed 10 us faster at 400: an effect */
+	const double base[] = {4566, 6014, 4384}, faster[] = {4556, 6004, 4374},
+		     mixed[] = {4466, 6114, 4284};
+	struct tune_verdict v;
+
+	judge_pair(base, faster, 3, &v);
+	cr_expect_eq(v.effect[0], 1);
+	cr_expect_eq(v.rec, 1);
+	cr_expect_float_eq(v.gain[0], -10, 1e-9);
+	cr_expect_not(v.within_spread);
+	/* a mean 33 us faster, but 100 us faster on two seeds and slower on one */
+	judge_pair(base, mixed, 3, &v);
+	cr_expect_eq(v.effect[0], 0);
+	cr_expect_eq(v.rec, -1);
+	/* one seed: any difference is an effect */
+	judge_pair(base, faster, 1, &v);
+	cr_expect_eq(v.effect[0], 1);
+	cr_expect_eq(v.rec, 1);
+}
+
+Test(tune, a_point_with_more_flows_finished_is_closer)
+{
+	struct tune_problem pb = {.n_params = 1, .n_obj = 1, .n_seeds = 1};
+	struct tune_search s = {.pb = &pb};
+	struct tune_point seven = {.state = TUNE_UNFINISHED, .unfinished = 1.0 / 8, .obj = {NAN}};
+	struct tune_point one = {.state = TUNE_UNFINISHED, .unfinished = 7.0 / 8, .obj = {NAN}};
+	struct tune_point broken = {.state = TUNE_RAN, .viol = 3, .obj = {10}};
+	struct tune_point failed = {.state = TUNE_FAILED, .viol = TUNE_VIOL_FAILED};
+	struct tune_point pts[2];
+
+	cr_expect_lt(tune_score(&s, &seven), tune_score(&s, &one));
+	cr_expect_lt(tune_score(&s, &broken), tune_score(&s, &seven));
+	cr_expect_lt(tune_score(&s, &one), tune_score(&s, &failed));
+	cr_expect_not(tune_feasible(&seven));
+	/* the best of the two is the one with 7 of 8 flows done, whatever order */
+	pts[0] = one;
+	pts[1] = seven;
+	s.pts = pts;
+	s.n = 2;
+	cr_expect_eq(tune_best(&s), 1);
+}
+
+Test(tune, metrics_print_in_units)
+{
+	char a[48], b[48];
+
+	tune_metric_format("collective.completion_time_us", 4566.09, a, sizeof(a));
+	cr_expect_str_eq(a, "4.566 ms");
+	tune_metric_format("fct_us.p99", 812.4, a, sizeof(a));
+	cr_expect_str_eq(a, "812.4 us");
+	tune_metric_format("max_queue_bytes", 1152230, a, sizeof(a));
+	cr_expect_str_eq(a, "1.152 MB");
+	tune_metric_format("pfc_pause_frames", 38, a, sizeof(a));
+	cr_expect_str_eq(a, "38");
+	tune_metric_format("fct_us.max", NAN, a, sizeof(a));
+	cr_expect_str_eq(a, "not measured");
+	/* digits enough to tell two values apart */
+	tune_range_format("collective.completion_time_us", 1290.587, 1290.589, a, b, sizeof(a));
+	cr_expect_str_eq(a, "1.290587 ms");
+	cr_expect_str_eq(b, "1.290589 ms");
+}
+
 /* ---- the verb ---- */
 
 static const char incast_2km[] = "name: hr\n"
@@ -459,6 +671,8 @@ Test(tune, smallest_headroom_over_2km_is_exact_within_30_runs)
 	cr_expect(strstr(p.out,
 			 "paste into the scenario:\n  switch:\n    pfc:\n      headroom: ") != NULL,
 		  "%s", p.out);
+	cr_expect(strstr(p.out, "  check      HEADROOM_SHORT error: needs 287834 B") != NULL, "%s",
+		  p.out);
 	ts_proc_free(&p);
 	j = load_tune(dir);
 	cr_expect_str_eq(json_string_value(json_object_get(j, "method")), "bisection");
@@ -466,6 +680,17 @@ Test(tune, smallest_headroom_over_2km_is_exact_within_30_runs)
 	cr_expect(json_is_true(json_object_get(j, "monotone")));
 	h = json_integer_value(json_object_get(
 	    json_object_get(json_object_get(j, "best"), "values"), "switch.pfc.headroom"));
+	/* the scenario's own 165888 B ran first, and the answer goes through check,
+	 * which wants the worst case (line rate for a round trip): about twice it */
+	cr_expect_eq(
+	    json_integer_value(json_object_get(
+		json_object_get(json_object_get(j, "current"), "values"), "switch.pfc.headroom")),
+	    165888);
+	cr_expect_str_eq(
+	    json_string_value(json_object_get(
+		json_array_get(json_object_get(json_object_get(j, "recommendation"), "check"), 0),
+		"code")),
+	    "HEADROOM_SHORT");
 	json_decref(j);
 	/* what an exhaustive sweep at the grain says: h is the first value without a drop */
 	snprintf(set, sizeof(set), "switch.pfc.headroom=%lld", (long long)h);
@@ -648,10 +873,16 @@ Test(tune, ecn_tune_is_within_5_percent_of_a_six_by_six_grid_in_36_runs)
 		}
 	}
 	cr_assert_gt(feasible_grid, 0);
-	ts_exec(&p, (const char *[]){"tune", scn, "--vary", "switch.ecn.kmin=5KB..500KB", "--vary",
-				     "switch.ecn.kmax=20KB..2MB", "--minimize", "fct_us.max",
-				     "--subject-to", "pfc_pause_frames == 0", "--budget", "36",
-				     "-j", "2", "-o", dir, "--quiet", NULL});
+	ts_exec(&p, (const char *[]){"tune",	     scn,
+				     "--vary",	     "switch.ecn.kmin=5KB..500KB",
+				     "--vary",	     "switch.ecn.kmax=20KB..2MB",
+				     "--minimize",   "fct_us.max",
+				     "--subject-to", "pfc_pause_frames == 0",
+				     "--budget",     "36",
+				     "--seeds",	     "1",
+				     "-j",	     "2",
+				     "-o",	     dir,
+				     "--quiet",	     NULL});
 	cr_assert_eq(p.code, 0, "%s", p.err);
 	ts_proc_free(&p);
 	j = load_tune(dir);
@@ -674,8 +905,8 @@ Test(tune, a_key_from_a_config_file_names_the_field_to_change)
 	ts_exec(&p, (const char *[]){"tune", "experiments/configs-fixed.yaml", "--set",
 				     "workload.size=1MB", "--vary", "switch.ecn.kmax=500KB..4MB",
 				     "--vary", "nic.dcqcn.rp_ai_rate=1..100", "--minimize",
-				     "collective.completion_time_us", "--budget", "3", "-o", dir,
-				     NULL});
+				     "switch.ecn.kmax", "--maximize", "nic.dcqcn.rp_ai_rate",
+				     "--seeds", "1", "--budget", "8", "-o", dir, NULL});
 	cr_assert_eq(p.code, 0, "%s", p.err);
 	cr_expect(strstr(p.out, "switch.ecn.kmax comes from switch.sonic "
 				"(experiments/configs/config_db-seed.json, line ") != NULL,
@@ -688,4 +919,262 @@ Test(tune, a_key_from_a_config_file_names_the_field_to_change)
 		  p.out);
 	cr_expect(strstr(p.out, "/cc_params/rp_ai_rate)") != NULL, "%s", p.out);
 	ts_proc_free(&p);
+}
+
+/* ---- the two cases of the issue, smaller ---- */
+
+/* A string array of tune.json's @key. */
+static int json_has_string(const json_t *a, const char *want)
+{
+	size_t i;
+	json_t *v;
+
+	json_array_foreach(a, i, v)
+		if (!strcmp(json_string_value(v), want))
+			return 1;
+	return 0;
+}
+
+Test(tune, ecn_thresholds_of_a_fabric_that_never_marks_have_no_effect)
+{
+	char dir[300];
+	struct ts_proc p;
+	json_t *j, *rec;
+
+	/* the seed cluster's AllReduce never queues: no threshold can matter */
+	snprintf(dir, sizeof(dir), "%s", ts_tmp("flat"));
+	ts_exec(&p, (const char *[]){"tune", "experiments/seed-cluster.yaml", "--set",
+				     "workload.size=1MB", "--vary", "switch.ecn.kmin=10KB..1MB",
+				     "--vary", "switch.ecn.kmax=100KB..4MB", "--minimize",
+				     "collective.completion_time_us", "--subject-to",
+				     "pfc_pause_frames == 0", "--budget", "10", "-j", "2", "-o",
+				     dir, NULL});
+	cr_assert_eq(p.code, 0, "%s", p.err);
+	cr_expect(strstr(p.out, "  no effect  switch.ecn.kmin: ") != NULL, "%s", p.out);
+	cr_expect(strstr(p.out, "  no effect  switch.ecn.kmax: ") != NULL, "%s", p.out);
+	cr_expect(strstr(p.out, "  verdict    keep the current values: no varied key moves") !=
+		      NULL,
+		  "%s", p.out);
+	cr_expect(strstr(p.out, "paste into the scenario") == NULL, "%s", p.out);
+	ts_proc_free(&p);
+	j = load_tune(dir);
+	rec = json_object_get(j, "recommendation");
+	cr_expect(json_is_true(json_object_get(rec, "keep")));
+	cr_expect(json_is_null(json_object_get(rec, "point")));
+	cr_expect(json_has_string(json_object_get(rec, "no_effect"), "switch.ecn.kmin"));
+	cr_expect(json_has_string(json_object_get(rec, "no_effect"), "switch.ecn.kmax"));
+	/* the scenario's own point ran first, at its own values */
+	cr_expect_str_eq(json_string_value(json_object_get(json_object_get(j, "current"), "id")),
+			 "p001");
+	cr_expect_eq(
+	    json_integer_value(json_object_get(
+		json_object_get(json_object_get(j, "current"), "values"), "switch.ecn.kmax")),
+	    1200000);
+	json_decref(j);
+}
+
+/* The mean over the seeds of @metric at point @id, from tune.csv @rows. */
+static double csv_mean(const char *csv, const char *id, int col)
+{
+	char line[512], want[32];
+	double sum = 0;
+	int n = 0;
+	FILE *f = fopen(csv, "r");
+
+	cr_assert(f, "%s", csv);
+	snprintf(want, sizeof(want), "%s-s", id);
+	while (fgets(line, sizeof(line), f)) {
+		char *field = line;
+
+		if (strncmp(line, want, strlen(want)))
+			continue;
+		for (int c = 0; c < col && field; c++)
+			field = strchr(field, ',') ? strchr(field, ',') + 1 : NULL;
+		cr_assert(field);
+		sum += strtod(field, NULL);
+		n++;
+	}
+	fclose(f);
+	cr_assert_gt(n, 0, "%s: no run of %s", csv, id);
+	return sum / n;
+}
+
+Test(tune, the_dcqcn_recipe_never_recommends_worse_than_its_own_values)
+{
+	char dir[300], csv[320];
+	struct ts_proc p;
+	json_t *j, *rec, *cur;
+	double own;
+
+	snprintf(dir, sizeof(dir), "%s", ts_tmp("dcqcn"));
+	ts_exec(&p, (const char *[]){"tune",
+				     "experiments/tune/dcqcn-allreduce.yaml",
+				     "--set",
+				     "workload.size=4MB",
+				     "--vary",
+				     "nic.dcqcn.rp_ai_rate=1..400",
+				     "--vary",
+				     "nic.dcqcn.rp_hai_rate=10..2000",
+				     "--vary",
+				     "nic.dcqcn.rp_gd=4..15",
+				     "--minimize",
+				     "collective.completion_time_us",
+				     "--subject-to",
+				     "pfc_pause_frames == 0",
+				     "--budget",
+				     "24",
+				     "-j",
+				     "2",
+				     "-o",
+				     dir,
+				     NULL});
+	cr_assert_eq(p.code, 0, "%s", p.err);
+	/* ECMP: the time depends on the seed, and every point runs on the same 3 */
+	cr_expect(strstr(p.out, "  seeds      the results depend on the seed") != NULL, "%s",
+		  p.out);
+	ts_proc_free(&p);
+	j = load_tune(dir);
+	cur = json_object_get(j, "current");
+	rec = json_object_get(j, "recommendation");
+	cr_expect(json_is_true(json_object_get(j, "seed_dependent")));
+	cr_expect_eq(json_array_size(json_object_get(j, "seeds")), 3);
+	/* the mlx5 defaults, run first on the 3 seeds */
+	cr_expect_eq(json_integer_value(
+			 json_object_get(json_object_get(cur, "values"), "nic.dcqcn.rp_ai_rate")),
+		     5);
+	cr_expect_eq(
+	    json_integer_value(json_object_get(json_object_get(cur, "values"), "nic.dcqcn.rp_gd")),
+	    11);
+	cr_expect_eq(json_integer_value(json_object_get(cur, "runs")), 3);
+	snprintf(csv, sizeof(csv), "%s/tune.csv", dir);
+	own = csv_mean(csv, "p001", 7);
+	cr_expect_float_eq(json_number_value(json_object_get(json_object_get(cur, "metrics"),
+							     "collective.completion_time_us")),
+			   own, 1e-6 * own);
+	if (!json_is_null(json_object_get(rec, "point"))) {
+		double got = csv_mean(csv, json_string_value(json_object_get(rec, "point")), 7);
+
+		cr_expect_lt(got, own, "recommended %g us, the scenario's own %g us", got, own);
+	} else {
+		cr_expect(json_is_true(json_object_get(rec, "keep")));
+	}
+	json_decref(j);
+}
+
+Test(tune, a_point_whose_flows_did_not_finish_is_not_measured)
+{
+	/* 8 flows of 20 KB to 3.2 MB into one host: the shorter the stop, the
+	 * fewer finish, and the max FCT of those that did is the smaller */
+	static const char text[] =
+	    "name: unf8\n"
+	    "seed: 1\n"
+	    "stop: 200us\n"
+	    "topology: {kind: star, hosts: 9, link: {rate: 100Gbps, cable: 2m}}\n"
+	    "switch: {ecn: {enabled: false}}\n"
+	    "workload:\n"
+	    "  kind: flows\n"
+	    "  flows:\n"
+	    "    - {src: h0, dst: h8, size: 20KB}\n"
+	    "    - {src: h1, dst: h8, size: 50KB}\n"
+	    "    - {src: h2, dst: h8, size: 100KB}\n"
+	    "    - {src: h3, dst: h8, size: 200KB}\n"
+	    "    - {src: h4, dst: h8, size: 400KB}\n"
+	    "    - {src: h5, dst: h8, size: 800KB}\n"
+	    "    - {src: h6, dst: h8, size: 1600KB}\n"
+	    "    - {src: h7, dst: h8, size: 3200KB}\n"
+	    "output: {sample: 0}\n";
+	char scn[300], dir[300];
+	struct ts_proc p;
+	json_t *j, *pts, *pt;
+	size_t i, unfinished = 0;
+
+	snprintf(scn, sizeof(scn), "%s", ts_tmp("unf8.yaml"));
+	snprintf(dir, sizeof(dir), "%s", ts_tmp("unf8"));
+	write_file(scn, text);
+	ts_exec(&p, (const char *[]){"tune", scn, "--vary", "stop=10us..5ms", "--minimize",
+				     "fct_us.max", "--budget", "8", "-o", dir, NULL});
+	cr_assert_eq(p.code, 0, "%s", p.err);
+	cr_expect(strstr(p.out, "did not finish by stop: not measured") != NULL, "%s", p.out);
+	cr_expect(strstr(p.out, "the current values leave flows unfinished by stop") != NULL, "%s",
+		  p.out);
+	ts_proc_free(&p);
+	j = load_tune(dir);
+	/* the answer finished every flow; no unfinished point carries a value */
+	cr_expect_str_eq(json_string_value(json_object_get(json_object_get(j, "best"), "state")),
+			 "ran");
+	cr_expect_str_eq(json_string_value(json_object_get(json_object_get(j, "current"), "state")),
+			 "unfinished");
+	cr_expect(json_is_null(json_object_get(
+	    json_object_get(json_object_get(j, "current"), "metrics"), "fct_us.max")));
+	pts = json_object_get(j, "points");
+	json_array_foreach(pts, i, pt)
+		if (!strcmp(json_string_value(json_object_get(pt, "state")), "unfinished")) {
+			unfinished++;
+			cr_expect(json_is_false(json_object_get(pt, "feasible")));
+			cr_expect_not(json_is_number(
+			    json_object_get(json_object_get(pt, "metrics"), "fct_us.max")));
+		}
+	cr_expect_geq(unfinished, 2);
+	json_decref(j);
+}
+
+/* ---- the picture ---- */
+
+/* The longest <text> of @svg, in characters. */
+static size_t longest_text(const char *svg)
+{
+	size_t longest = 0;
+
+	for (const char *t = strstr(svg, "<text>"); t; t = strstr(t + 1, "<text>")) {
+		const char *end = strstr(t, "</text>");
+
+		if (end && (size_t)(end - t - 6) > longest)
+			longest = (size_t)(end - t - 6);
+	}
+	return longest;
+}
+
+Test(tune, the_picture_of_a_two_key_tune_colours_points_and_explains_its_answer)
+{
+	char scn[300], dir[300], path[400], *svg;
+	struct ts_proc p;
+
+	snprintf(scn, sizeof(scn), "%s", ts_tmp("ecn4.yaml"));
+	snprintf(dir, sizeof(dir), "%s", ts_tmp("ecn4-plot"));
+	write_file(scn, incast_4to1);
+	ts_exec(&p, (const char *[]){"tune",	     scn,
+				     "--vary",	     "switch.ecn.kmin=5KB..500KB",
+				     "--vary",	     "switch.ecn.kmax=20KB..2MB",
+				     "--minimize",   "fct_us.max",
+				     "--subject-to", "pfc_pause_frames == 0",
+				     "--budget",     "12",
+				     "--seeds",	     "1",
+				     "-j",	     "2",
+				     "-o",	     dir,
+				     "--quiet",	     NULL});
+	cr_assert_eq(p.code, 0, "%s", p.err);
+	ts_proc_free(&p);
+	ts_exec(&p, (const char *[]){"plot", dir, "--svg", NULL});
+	cr_assert_eq(p.code, 0, "%s", p.err);
+	ts_proc_free(&p);
+	snprintf(path, sizeof(path), "%s/tune.svg", dir);
+	svg = ts_slurp(path);
+	cr_assert(svg, "%s", path);
+	/* the points that meet the constraints coloured by the objective, with its scale */
+	cr_expect(strstr(svg, "coloured by the objective</text>") != NULL, "no colour key");
+	cr_expect(strstr(svg, "<text>fct_us.max") != NULL, "no colour box label");
+	/* the scenario's own point drawn, and what tune chose said in the title */
+	cr_expect(strstr(svg, "<text>the scenario's own values</text>") != NULL,
+		  "the current point is not drawn");
+	cr_expect(strstr(svg, ", the answer: switch.ecn.") != NULL ||
+		      strstr(svg, "<text>answer p0") != NULL ||
+		      strstr(svg, "<text>keep the current values (p001: ") != NULL,
+		  "the chosen point is not explained");
+	/* values in units, never bytes by the million */
+	cr_expect(strstr(svg, "150 KB") != NULL, "the current kmin is not in KB");
+	cr_expect(strstr(svg, "150000 B") == NULL, "a value in bytes");
+	cr_expect(strstr(svg, "<text>1 MB</text>") != NULL, "no tick in MB");
+	/* every line of the title fits the picture */
+	cr_expect_leq(longest_text(svg), 105, "a title line of %zu characters", longest_text(svg));
+	free(svg);
 }

@@ -154,7 +154,7 @@ struct tn_cons {
 	double value;
 };
 
-enum tn_state { TN_RAN, TN_REFUSED, TN_FAILED };
+enum tn_state { TN_RAN, TN_REFUSED, TN_FAILED, TN_UNFINISHED };
 
 struct tn_point {
 	const char *id;
@@ -177,7 +177,11 @@ struct tn_plot {
 	size_t n_cons;
 	struct tn_point *pt, *route, *front; /* every point; the path; the front */
 	size_t n_pt, n_route, n_front;
-	long best; /* index into pt, or -1 */
+	long best;		 /* index into pt, or -1 */
+	long cur;		 /* the scenario's own point (tune.json "current"), or -1 */
+	long rec;		 /* the recommendation's point, or -1 */
+	int keep;		 /* the recommendation: keep the current values */
+	const json_t *no_effect; /* the keys that moved nothing (borrowed), or NULL */
 	size_t seeds, refused, failed;
 	const char *method;
 	char name[NAME_MAX_LEN];

@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "sim/cli/plot_impl.h"
+#include "sim/cli/tune_impl.h"
 
 #define TN_MAX_LIMITS 4 /* constraint lines drawn on one metric */
 
@@ -144,7 +145,7 @@ static void tn_metric_axis(const struct tn_plot *t, const char *metric, double h
 /* ---- the data files ------------------------------------------------------- */
 
 struct tn_xy {
-	double x, y;
+	double x, y, z; /* z: a colour's value, or NAN */
 };
 
 struct tn_set {
@@ -163,7 +164,16 @@ static int tn_add(struct tn_set *s, double x, double y)
 		s->v = v;
 		s->cap = cap;
 	}
-	s->v[s->n++] = (struct tn_xy){x, y};
+	s->v[s->n++] = (struct tn_xy){x, y, NAN};
+	return 0;
+}
+
+/* Add (@x, @y) coloured by @z. */
+static int tn_add3(struct tn_set *s, double x, double y, double z)
+{
+	if (tn_add(s, x, y))
+		return -ENOMEM;
+	s->v[s->n - 1].z = z;
 	return 0;
 }
 
@@ -206,6 +216,8 @@ static int tn_write(const struct tn_plot *t, const struct tn_set *s, const char 
 		if (vectors)
 			fprintf(f, "%.10g %.10g %.10g %.10g\n", s->v[i].x, s->v[i].y,
 				s->v[i + 1].x - s->v[i].x, s->v[i + 1].y - s->v[i].y);
+		else if (!isnan(s->v[i].z))
+			fprintf(f, "%.10g %.10g %.10g\n", s->v[i].x, s->v[i].y, s->v[i].z);
 		else
 			fprintf(f, "%.10g %.10g\n", s->v[i].x, s->v[i].y);
 	}
@@ -258,58 +270,178 @@ static void tn_range(struct buf *vars, const char *pre, double lo, double hi,
 	buf_str(vars, name, a->ticks ? a->ticks : "");
 }
 
-/* The value @v of key @k as the pictures' subtitles give it ("7612 B"). */
+/* The value @v of key @q as the pictures' titles give it, in its unit ("150 KB"). */
 static void tn_value(const struct tn_param *q, double v, char *buf, size_t size)
 {
-	if (*q->unit)
-		snprintf(buf, size, "%.10g %s", v, q->unit);
+	const char *name;
+	double div = tn_unit_for(q->unit, v, &name);
+
+	if (*name)
+		snprintf(buf, size, "%.7g %s", v / div, name);
 	else
-		snprintf(buf, size, "%.6g", v);
+		snprintf(buf, size, "%.7g", v);
+}
+
+#define TN_TITLE_WIDTH 105 /* characters a title line holds at 1000 px */
+#define TN_TITLE_LINES 8
+
+/*
+ * Line @text of a title cut into lines of at most TN_TITLE_WIDTH
+ * characters at ", " or "; " (else a space), as gnuplot variables hl1..,
+ * counted in *@n.
+ */
+static void tn_title_line(struct buf *vars, const char *text, int *n)
+{
+	size_t len = strlen(text);
+
+	while (len && *n < TN_TITLE_LINES) {
+		size_t cut = len;
+		char name[8], line[TN_TITLE_WIDTH + 1];
+
+		if (len > TN_TITLE_WIDTH) {
+			cut = 0;
+			for (size_t i = TN_TITLE_WIDTH - 1; i > TN_TITLE_WIDTH / 2 && !cut; i--)
+				if ((text[i] == ',' || text[i] == ';') && text[i + 1] == ' ')
+					cut = i + 1;
+			for (size_t i = TN_TITLE_WIDTH - 1; i > 0 && !cut; i--)
+				if (text[i] == ' ')
+					cut = i;
+			cut = cut ? cut : TN_TITLE_WIDTH;
+		}
+		snprintf(line, sizeof(line), "%.*s", (int)cut, text);
+		snprintf(name, sizeof(name), "hl%d", ++*n);
+		buf_str(vars, name, line);
+		text += cut;
+		len -= cut;
+		while (*text == ' ')
+			text++, len--;
+	}
+}
+
+/* Point @q's values of the keys, "kmin 150 KB, kmax 1.2 MB", onto @b;
+ * with @from, as changes from it ("kmax 1.2 MB -> 2 MB"), keys alike left out. */
+static void tn_values(const struct tn_plot *t, const struct tn_point *q,
+		      const struct tn_point *from, struct buf *b)
+{
+	int first = 1;
+
+	for (size_t k = 0; k < t->n_par; k++) {
+		char v[64], w[64];
+
+		if (from && from->x[k] == q->x[k])
+			continue;
+		tn_value(&t->par[k], q->x[k], v, sizeof(v));
+		if (from) {
+			tn_value(&t->par[k], from->x[k], w, sizeof(w));
+			buf_printf(b, "%s%s %s -> %s", first ? "" : ", ", t->par[k].key, w, v);
+		} else {
+			buf_printf(b, "%s%s %s", first ? "" : ", ", t->par[k].key, v);
+		}
+		first = 0;
+	}
+}
+
+/* Point @q's objectives that are not keys, ", collective.completion_time_us 4.566 ms". */
+static void tn_objectives(const struct tn_plot *t, const struct tn_point *q, struct buf *b)
+{
+	for (size_t k = 0; k < t->n_obj && q->state == TN_RAN; k++) {
+		char v[48];
+
+		if (t->obj_par[k] >= 0)
+			continue;
+		tune_metric_format(t->obj[k], q->obj[k], v, sizeof(v));
+		buf_printf(b, ", %s %s", t->obj[k], v);
+	}
 }
 
 /*
- * What the pictures share: the problem as the title, the search and the
- * best point (@undrawn_failed: the failed points are not drawn).
+ * What the pictures share, as title lines hl1..hlN (nhl): the scenario
+ * and the problem, the search, then what tune chose and why: the answer
+ * with what it changes from the scenario's own values and the gain, or
+ * "keep the current values", and the keys that moved nothing
+ * (@undrawn_failed: the failed points are not drawn).
  */
 static void tn_titles(const struct tn_plot *t, int undrawn_failed, struct buf *vars)
 {
 	struct buf b = {0};
+	int n = 0;
+	const struct tn_point *cur = t->cur >= 0 ? &t->pt[t->cur] : NULL;
 
+	buf_printf(&b, "%s:", t->name);
 	for (size_t k = 0; k < t->n_obj; k++)
-		buf_printf(&b, "%s%s %s", k ? " and " : "", t->goal[k], t->obj[k]);
+		buf_printf(&b, "%s %s %s", k ? " and" : "", t->goal[k], t->obj[k]);
 	for (size_t i = 0; i < t->n_cons; i++)
 		buf_printf(&b, "%s%s %s %.10g", i ? ", " : " subject to ", t->cons[i].metric,
 			   t->cons[i].op, t->cons[i].value);
-	buf_str(vars, "problem", b.s ? b.s : "");
-	free(b.s);
-	memset(&b, 0, sizeof(b));
+	tn_title_line(vars, b.s ? b.s : "", &n);
+	b.len = 0;
 	buf_printf(&b, "%s, %zu point%s, %zu seed%s", t->method, t->n_pt, t->n_pt == 1 ? "" : "s",
 		   t->seeds, t->seeds == 1 ? "" : "s");
 	if (t->refused)
 		buf_printf(&b, "; %zu refused by the scenario, not drawn", t->refused);
 	if (t->failed && undrawn_failed)
 		buf_printf(&b, "; %zu failed, not drawn", t->failed);
-	buf_str(vars, "search", b.s ? b.s : "");
-	free(b.s);
-	memset(&b, 0, sizeof(b));
-	if (t->best >= 0) {
+	tn_title_line(vars, b.s, &n);
+	b.len = 0;
+	if (t->rec >= 0 && cur) {
+		const struct tn_point *r = &t->pt[t->rec];
+
+		buf_printf(&b, t->rec == t->best ? "best %s, the answer: " : "answer %s: ", r->id);
+		tn_values(t, r, cur, &b);
+		for (size_t k = 0; k < t->n_obj && r->state == TN_RAN; k++) {
+			char v[48], w[48];
+
+			if (t->obj_par[k] >= 0)
+				continue;
+			tune_range_format(t->obj[k], cur->obj[k], r->obj[k], w, v, sizeof(v));
+			if (cur->state != TN_RAN)
+				buf_printf(&b,
+					   "; %s %s (the current values do not meet every "
+					   "constraint)",
+					   t->obj[k], v);
+			else
+				buf_printf(&b, "; %s %s -> %s (%+.1f%%)", t->obj[k], w, v,
+					   cur->obj[k]
+					       ? 100 * (r->obj[k] - cur->obj[k]) / fabs(cur->obj[k])
+					       : 0.0);
+		}
+	} else if (t->keep && cur) {
+		buf_printf(&b, "keep the current values (%s: ", cur->id);
+		tn_values(t, cur, NULL, &b);
+		tn_objectives(t, cur, &b);
+		buf_printf(&b, "): no point found is better");
+	} else if (t->best >= 0) {
 		const struct tn_point *q = &t->pt[t->best];
 
-		buf_printf(&b, "%s %s%s:", q->feasible ? "best" : "closest", q->id,
+		buf_printf(&b, "%s %s%s: ", q->feasible ? "best" : "closest", q->id,
 			   q->feasible ? "" : " (no point meets every constraint)");
-		for (size_t k = 0; k < t->n_par; k++) {
-			char v[64];
-
-			tn_value(&t->par[k], q->x[k], v, sizeof(v));
-			buf_printf(&b, "%s %s %s", k ? "," : "", t->par[k].key, v);
-		}
-		for (size_t k = 0; k < t->n_obj && q->state == TN_RAN; k++)
-			if (t->obj_par[k] < 0)
-				buf_printf(&b, ", %s %.6g", t->obj[k], q->obj[k]);
+		tn_values(t, q, NULL, &b);
+		tn_objectives(t, q, &b);
 	}
-	buf_str(vars, "best", b.s ? b.s : "no point ran");
+	tn_title_line(vars, b.len ? b.s : "no point ran", &n);
+	b.len = 0;
+	if (t->no_effect && json_array_size(t->no_effect)) {
+		size_t i;
+		json_t *k;
+
+		buf_printf(&b, "no effect over its range, left as it is:");
+		json_array_foreach(t->no_effect, i, k)
+			buf_printf(&b, "%s %s", i ? "," : "",
+				   json_string_value(k) ? json_string_value(k) : "?");
+		tn_title_line(vars, b.s, &n);
+	}
+	buf_int(vars, "nhl", n);
 	buf_int(vars, "feasible", t->best >= 0 && t->pt[t->best].feasible);
+	buf_int(vars, "keep", t->keep);
+	buf_int(vars, "answer", t->rec >= 0 && t->rec != t->best);
 	free(b.s);
+}
+
+/* The point the pictures ring: the answer, else the current values kept,
+ * else the best (or closest) point; -1 when none ran. */
+static long tn_chosen(const struct tn_plot *t)
+{
+	return t->rec >= 0 ? t->rec : t->keep && t->cur >= 0 ? t->cur : t->best;
 }
 
 /* ---- tune.png with one key ---------------------------------------------- */
@@ -417,7 +549,7 @@ static int tn_zoom(const struct tn_param *q, const struct tn_set *feas, const st
 
 static int tn_draw_one_key(struct tn_plot *t)
 {
-	struct tn_set feas = {0}, inf = {0}, best = {0};
+	struct tn_set feas = {0}, inf = {0}, best = {0}, cur = {0};
 	struct buf vars = {0};
 	struct tn_axis ya;
 	const struct tn_param *q = &t->par[0];
@@ -475,7 +607,8 @@ static int tn_draw_one_key(struct tn_plot *t)
 		if (isnan(y[i]))
 			continue;
 		if ((t->pt[i].feasible ? tn_add(&feas, x, y[i]) : tn_add(&inf, x, y[i])) ||
-		    ((long)i == t->best && tn_add(&best, x, y[i])))
+		    ((long)i == tn_chosen(t) && tn_add(&best, x, y[i])) ||
+		    ((long)i == t->cur && tn_add(&cur, x, y[i])))
 			goto out_oom;
 	}
 	tn_sort(&feas);
@@ -489,7 +622,8 @@ static int tn_draw_one_key(struct tn_plot *t)
 	buf_int(&vars, "constrained", (long)t->n_cons);
 	if (tn_write(t, &feas, "tune-feasible.dat", 0, &vars, "dfeas", "nfeas") ||
 	    tn_write(t, &inf, "tune-infeasible.dat", 0, &vars, "dinf", "ninf") ||
-	    tn_write(t, &best, "tune-best.dat", 0, &vars, "dbest", "nbest"))
+	    tn_write(t, &best, "tune-best.dat", 0, &vars, "dbest", "nbest") ||
+	    tn_write(t, &cur, "tune-current.dat", 0, &vars, "dcur", "ncur"))
 		goto out;
 	err = plot__draw_as(t->p, "tune", "tune", &vars);
 	goto out;
@@ -501,28 +635,62 @@ out:
 	free(feas.v);
 	free(inf.v);
 	free(best.v);
+	free(cur.v);
 	free(y);
 	return err;
 }
 
 /* ---- tune.png with two keys or more ------------------------------------- */
 
+/*
+ * Colour by the first objective when it is not a key: its axis (the
+ * colour box, "cb...") over the points that meet every constraint; 0, or
+ * -1 when there is nothing to colour.
+ */
+static int tn_colour(const struct tn_plot *t, struct buf *vars)
+{
+	double lo = INFINITY, hi = -INFINITY;
+	struct tn_axis a;
+
+	if (t->obj_par[0] >= 0)
+		return -1;
+	for (size_t i = 0; i < t->n_pt; i++)
+		if (t->pt[i].feasible && t->pt[i].state == TN_RAN) {
+			lo = fmin(lo, t->pt[i].obj[0]);
+			hi = fmax(hi, t->pt[i].obj[0]);
+		}
+	if (!isfinite(lo))
+		return -1;
+	tn_metric_axis(t, t->obj[0], fmax(fabs(lo), fabs(hi)),
+		       t->seeds > 1 ? "mean over the seeds" : NULL, &a);
+	buf_num(vars, "cblo", lo / a.scale);
+	buf_num(vars, "cbhi", hi > lo ? hi / a.scale : lo / a.scale + 1);
+	buf_num(vars, "cbscale", a.scale);
+	buf_str(vars, "cblabel", a.label);
+	buf_int(vars, "colour", 1);
+	buf_int(vars, "cbmax", strcmp(t->goal[0], "maximize") == 0);
+	return 0;
+}
+
 static int tn_draw_two_keys(struct tn_plot *t)
 {
-	struct tn_set feas = {0}, inf = {0}, fail = {0}, route = {0}, best = {0};
+	struct tn_set feas = {0}, inf = {0}, fail = {0}, route = {0}, best = {0}, cur = {0};
 	struct buf vars = {0};
-	int err = -1;
+	int err = -1, colour;
 
+	colour = !tn_colour(t, &vars);
 	for (size_t i = 0; i < t->n_pt; i++) {
 		const struct tn_point *q = &t->pt[i];
 		double x = q->x[0], y = q->x[1];
 
 		if (q->state == TN_REFUSED)
 			continue;
-		if ((q->state == TN_FAILED ? tn_add(&fail, x, y)
-		     : q->feasible	   ? tn_add(&feas, x, y)
-					   : tn_add(&inf, x, y)) ||
-		    ((long)i == t->best && tn_add(&best, x, y)))
+		if ((q->state == TN_FAILED || q->state == TN_UNFINISHED ? tn_add(&fail, x, y)
+		     : q->feasible
+			 ? (colour ? tn_add3(&feas, x, y, q->obj[0]) : tn_add(&feas, x, y))
+			 : tn_add(&inf, x, y)) ||
+		    ((long)i == tn_chosen(t) && tn_add(&best, x, y)) ||
+		    ((long)i == t->cur && tn_add(&cur, x, y)))
 			goto out_oom;
 	}
 	if (!feas.n && !inf.n && !fail.n) {
@@ -545,7 +713,8 @@ static int tn_draw_two_keys(struct tn_plot *t)
 	    tn_write(t, &inf, "tune-infeasible.dat", 0, &vars, "dinf", "ninf") ||
 	    tn_write(t, &fail, "tune-failed.dat", 0, &vars, "dfail", "nfail") ||
 	    tn_write(t, &route, "tune-path.dat", 1, &vars, "dpath", "npath") ||
-	    tn_write(t, &best, "tune-best.dat", 0, &vars, "dbest", "nbest"))
+	    tn_write(t, &best, "tune-best.dat", 0, &vars, "dbest", "nbest") ||
+	    tn_write(t, &cur, "tune-current.dat", 0, &vars, "dcur", "ncur"))
 		goto out;
 	err = plot__draw_as(t->p, "tune", "tune", &vars);
 	goto out;
@@ -559,6 +728,7 @@ out:
 	free(fail.v);
 	free(route.v);
 	free(best.v);
+	free(cur.v);
 	return err;
 }
 
@@ -600,8 +770,8 @@ static int tn_draw_front(struct tn_plot *t)
 		    tn_add(&line, t->front[i].obj[1], t->front[i].obj[0]))
 			goto out_oom;
 	tn_sort(&line);
-	if (t->best >= 0 && t->pt[t->best].feasible &&
-	    tn_add(&best, t->pt[t->best].obj[1], t->pt[t->best].obj[0]))
+	if (tn_chosen(t) >= 0 && t->pt[tn_chosen(t)].feasible &&
+	    tn_add(&best, t->pt[tn_chosen(t)].obj[1], t->pt[tn_chosen(t)].obj[0]))
 		goto out_oom;
 	buf_int(&vars, "mode", 3);
 	tn_titles(t, 0, &vars);
@@ -629,7 +799,7 @@ out:
 
 int plot_tune(struct plot *p)
 {
-	struct tn_plot t = {.p = p, .best = -1};
+	struct tn_plot t = {.p = p, .best = -1, .cur = -1, .rec = -1};
 	int err = -1;
 
 	if (plot__join(t.path, sizeof(t.path), p->outdir, "tune.json") || plot_tune__load(&t))

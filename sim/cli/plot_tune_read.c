@@ -104,7 +104,7 @@ static int tn_load_goals(struct tn_plot *t)
 static int tn_load_point(struct tn_plot *t, const json_t *o, const char *list, size_t i,
 			 struct tn_point *q)
 {
-	static const char *const states[] = {"ran", "refused", "failed"};
+	static const char *const states[] = {"ran", "refused", "failed", "unfinished"};
 	const json_t *vals = json_object_get(o, "values"), *m = json_object_get(o, "metrics");
 	const char *state = json_string_value(json_object_get(o, "state"));
 	char what[TN_LABEL + 64];
@@ -114,10 +114,11 @@ static int tn_load_point(struct tn_plot *t, const json_t *o, const char *list, s
 	if (!q->id || !json_is_object(vals) || !state ||
 	    !json_is_boolean(json_object_get(o, "feasible")))
 		return tn_bad(t, "expected {id, values, state, feasible, metrics}", list, i);
-	for (k = 0; k < 3 && strcmp(state, states[k]); k++)
+	for (k = 0; k < 4 && strcmp(state, states[k]); k++)
 		;
-	if (k == 3) {
-		snprintf(what, sizeof(what), "state \"%s\" is none of ran, refused, failed", state);
+	if (k == 4) {
+		snprintf(what, sizeof(what),
+			 "state \"%s\" is none of ran, refused, failed, unfinished", state);
 		return tn_bad(t, what, list, i);
 	}
 	q->state = (enum tn_state)k;
@@ -175,6 +176,48 @@ static int tn_load_list(struct tn_plot *t, const char *name, int required, struc
 	return 0;
 }
 
+/* The index of the point @id (NULL: none), or -1. */
+static long tn_point_id(const struct tn_plot *t, const char *id)
+{
+	for (size_t i = 0; id && i < t->n_pt; i++)
+		if (!strcmp(t->pt[i].id, id))
+			return (long)i;
+	return -1;
+}
+
+/*
+ * What tune made of the scenario's own point ("current") and its answer
+ * ("recommendation"); a tune.json written before them has neither: the
+ * pictures then show the best point alone.
+ */
+static int tn_load_verdict(struct tn_plot *t)
+{
+	const json_t *cur = json_object_get(t->j, "current"),
+		     *rec = json_object_get(t->j, "recommendation"), *point;
+	const char *id;
+
+	t->cur = t->rec = -1;
+	if (cur && !json_is_null(cur)) {
+		id = json_string_value(json_object_get(cur, "id"));
+		if ((t->cur = tn_point_id(t, id)) < 0)
+			return tn_bad(t, "not the id of a point", "current.id", TN_WHOLE);
+	}
+	if (!rec)
+		return 0;
+	if (!json_is_object(rec))
+		return tn_bad(t, "expected {keep, point, no_effect, ...}", "recommendation",
+			      TN_WHOLE);
+	t->keep = json_is_true(json_object_get(rec, "keep"));
+	t->no_effect = json_object_get(rec, "no_effect");
+	if (t->no_effect && !json_is_array(t->no_effect))
+		return tn_bad(t, "expected a list of keys", "recommendation.no_effect", TN_WHOLE);
+	point = json_object_get(rec, "point");
+	if (point && !json_is_null(point) &&
+	    (t->rec = tn_point_id(t, json_string_value(point))) < 0)
+		return tn_bad(t, "not the id of a point", "recommendation.point", TN_WHOLE);
+	return 0;
+}
+
 int plot_tune__load(struct tn_plot *t)
 {
 	const json_t *best, *seeds;
@@ -218,6 +261,8 @@ int plot_tune__load(struct tn_plot *t)
 	}
 	if (best_id && t->best < 0)
 		return tn_bad(t, "not the id of a point", "best.id", TN_WHOLE);
+	if (tn_load_verdict(t))
+		return -1;
 	seeds = json_object_get(t->j, "seeds");
 	t->seeds = json_is_array(seeds) && json_array_size(seeds) ? json_array_size(seeds) : 1;
 	t->method = json_string_value(json_object_get(t->j, "method"));

@@ -60,12 +60,6 @@ static char *key_value(const char *key, const char *value)
 	return kv;
 }
 
-void tune_format(const struct tune_param *p, double v, char *buf, size_t size)
-{
-	sweep_value_format(p->fam, sweep_family_integral(p->fam) ? (uint64_t)llround(v) : 0, v, buf,
-			   size);
-}
-
 /* The scenario with every parameter at its low (@hi 0) or high end; 0, or
  * the error printed and the exit code. A whole number range of a key that
  * takes fractions (a probability) is searched as a real range. */
@@ -128,6 +122,81 @@ static int check_ends(struct tune_ctx *c, int hi, struct scenario **keep)
 	return 0;
 }
 
+/* ---- the scenario's own point ---- */
+
+/* The value at key path @key ("switch.ecn.kmin") of @eff, or NULL. */
+static const json_t *eff_value(const json_t *eff, const char *key)
+{
+	char buf[160], *part, *save = NULL;
+	const json_t *v = eff;
+
+	snprintf(buf, sizeof(buf), "%s", key);
+	for (part = strtok_r(buf, ".", &save); part && v; part = strtok_r(NULL, ".", &save))
+		v = json_object_get(v, part);
+	return json_is_number(v) ? v : NULL;
+}
+
+/*
+ * The scenario's own value of every varied key (with the --set keys
+ * applied), as `rocesim check --json` gives them in "effective" (and
+ * stop), into
+ * c->search.base_x, clamped into the ranges; c->base_note says which were
+ * outside. When a key's value is not there (a key check does not show, or
+ * a value computed per port), the scenario's own point is not run and the
+ * note says why. 0, or -ENOMEM.
+ */
+static int base_values(struct tune_ctx *c)
+{
+	struct scenario *s = NULL;
+	struct topo *t = NULL;
+	struct diag d = {0};
+	json_t *eff = NULL;
+	size_t len = 0;
+	int err;
+
+	err = scn_load(c->sp.scenario, (const char *const *)c->fixed, c->n_fixed, &s, &d);
+	if (!err && !(err = topo_build(&s->topo, &t, &d)))
+		err = scn_resolve(s, t, &d);
+	if (!err && !(eff = res_effective(s, t)))
+		err = -ENOMEM;
+	/* the scenario's own keys that effective does not hold */
+	if (!err && json_object_set_new(eff, "stop", json_integer((json_int_t)s->stop)))
+		err = -ENOMEM;
+	topo_free(t);
+	scn_free(s);
+	if (err == -ENOMEM)
+		return err;
+	c->search.has_base = !err;
+	for (size_t i = 0; i < c->pb.n_params && c->search.has_base; i++) {
+		const struct tune_param *p = &c->pb.params[i];
+		const json_t *v = eff_value(eff, p->key);
+		double x = v ? json_number_value(v) : NAN;
+		char was[64], now[64];
+
+		if (!v) {
+			snprintf(
+			    c->base_note, sizeof(c->base_note),
+			    "the scenario's own %s is not known to tune (`rocesim check --json` "
+			    "does not show it): its own point is not run, and the answer is not "
+			    "compared with it",
+			    p->key);
+			c->search.has_base = 0;
+			break;
+		}
+		c->search.base_x[i] = tune_snap(p, x);
+		if (c->search.base_x[i] == x || len >= sizeof(c->base_note))
+			continue;
+		tune_format(p, x, was, sizeof(was));
+		tune_format(p, c->search.base_x[i], now, sizeof(now));
+		len += (size_t)snprintf(
+		    c->base_note + len, sizeof(c->base_note) - len,
+		    "%sthe scenario's %s %s is %s the range: its point runs at %s", len ? "; " : "",
+		    p->key, was, x < p->lo || x > p->hi ? "outside" : "off the grain of", now);
+	}
+	json_decref(eff);
+	return 0;
+}
+
 /* ---- evaluating points ---- */
 
 static struct tune_row *new_row(struct tune_ctx *c)
@@ -175,27 +244,54 @@ static int add_point(struct tune_ctx *c, const struct tune_point *pt)
 	return 0;
 }
 
-/* The metrics of run @r (its results.json) into @vals; 0, -ENODATA (the
- * error in c->missing), or -ENOMEM. */
+/* Does @metric count on every flow having finished (a collective's time,
+ * a flow completion quantile)? */
+static int needs_flows(const char *metric)
+{
+	return !strncmp(metric, "collective.", 11) || !strncmp(metric, "fct_us.", 7);
+}
+
+/*
+ * The metrics of run @r (its results.json) into @vals; 0, 1 when flows a
+ * metric needs did not finish by `stop` (their values NAN, the share of
+ * flows not done in *@unfinished), -ENODATA (the error in c->missing), or
+ * -ENOMEM. fct_us.* of a run where some flows did not finish is not
+ * measured: a quantile of the finished ones would beat a run where all did.
+ */
 static int read_metrics(struct tune_ctx *c, const struct sweep_run *r, const struct tune_point *pt,
-			double *vals)
+			double *vals, double *unfinished)
 {
 	char path[SWEEP_PATH + 64];
 	json_t *j;
 	size_t n = c->pb.n_obj + c->pb.n_cons;
+	double flows = 0, done = 0;
+	int partial, rc = 0;
 
 	snprintf(path, sizeof(path), "%s/points/%s/results.json", c->dir, r->id);
 	if (!(j = json_load_file(path, 0, NULL))) {
 		snprintf(c->missing, sizeof(c->missing), "%s cannot be read", path);
 		return -ENODATA;
 	}
+	partial =
+	    !res_metric(j, "flows", &flows) && !res_metric(j, "flows_done", &done) && done < flows;
+	*unfinished = partial ? (flows - done) / flows : 0;
 	for (size_t k = 0; k < n; k++) {
 		const struct tune_metric *m =
 		    k < c->pb.n_obj ? &c->pb.obj[k].m : &c->pb.cons[k - c->pb.n_obj].m;
+		int missing;
 
 		if (m->param >= 0) {
 			vals[k] = pt->x[m->param];
-		} else if (res_metric(j, m->name, &vals[k])) {
+			continue;
+		}
+		missing = res_metric(j, m->name, &vals[k]) != 0;
+		if (needs_flows(m->name) &&
+		    (partial || (missing && json_is_object(json_object_get(
+						json_object_get(j, "summary"), "collective"))))) {
+			vals[k] = NAN;
+			*unfinished = partial ? *unfinished : 1;
+			rc = 1;
+		} else if (missing) {
 			snprintf(c->missing, sizeof(c->missing),
 				 "%s: the runs of %s give no %s (its workload does not measure it)",
 				 path, c->sp.scenario, m->name);
@@ -204,7 +300,7 @@ static int read_metrics(struct tune_ctx *c, const struct sweep_run *r, const str
 		}
 	}
 	json_decref(j);
-	return 0;
+	return rc;
 }
 
 /* The runs of @runs (@n), shared among the ranks; every rank then knows
@@ -235,10 +331,71 @@ static int run_batch(struct tune_ctx *c, struct sweep_run *runs, size_t n)
 	return err;
 }
 
+/* Two values of a metric alike (NAN: both not measured)? */
+static int same(double a, double b)
+{
+	return a == b || (isnan(a) && isnan(b));
+}
+
+/*
+ * After the first batch (the scenario's own point, when its values are
+ * known), run on every seed of the probe: do the results depend on the
+ * seed? If no metric of any point moved from one seed to the next, the
+ * rest of the search runs one seed a point; else every point runs on the
+ * same seeds, so that points are compared seed by seed.
+ */
+static void decide_seeds(struct tune_ctx *c, size_t first_row)
+{
+	const struct tune_problem *pb = &c->pb;
+	size_t slots = pb->n_obj + pb->n_cons, runs = 0;
+	double lo = INFINITY, hi = -INFINITY;
+	int moved = 0;
+
+	c->probed = 1;
+	if (pb->n_seeds < 2) /* a budget of one run: nothing to compare */
+		return;
+	for (size_t r = first_row; r < c->n_rows; r++) {
+		const struct tune_row *a = &c->rows[r];
+
+		if (!strcmp(a->status, "refused") || !strcmp(a->status, "failed"))
+			continue;
+		runs++;
+		for (size_t q = r + 1; q < c->n_rows && !moved; q++)
+			for (size_t k = 0; k < slots && c->rows[q].point == a->point; k++)
+				moved |= !same(a->vals[k], c->rows[q].vals[k]);
+		if (a->point == c->rows[first_row].point && !isnan(a->vals[0])) {
+			lo = fmin(lo, a->vals[0]);
+			hi = fmax(hi, a->vals[0]);
+		}
+	}
+	c->seed_dependent = moved;
+	if (!runs)
+		return;
+	if (moved) {
+		char a[48], b[48];
+
+		tune_range_format(pb->obj[0].m.name, lo, hi, a, b, sizeof(a));
+		snprintf(c->seed_note, sizeof(c->seed_note),
+			 "the results depend on the seed (%s %s to %s over seeds %llu-%llu at the "
+			 "first point): every point runs on the same %zu seeds, compared seed by "
+			 "seed",
+			 pb->obj[0].m.name, a, b, (unsigned long long)c->sp.seeds[0],
+			 (unsigned long long)c->sp.seeds[pb->n_seeds - 1], pb->n_seeds);
+		return;
+	}
+	snprintf(c->seed_note, sizeof(c->seed_note),
+		 "the first point gave the same results on seeds %llu-%llu: one seed a point "
+		 "from there on",
+		 (unsigned long long)c->sp.seeds[0],
+		 (unsigned long long)c->sp.seeds[pb->n_seeds - 1]);
+	c->pb.n_seeds = 1;
+	c->pb.batch = c->slots ? c->slots : 1;
+}
+
 static int evaluate(void *arg, struct tune_point *pts, size_t n)
 {
 	struct tune_ctx *c = arg;
-	size_t n_seeds = c->pb.n_seeds, k = 0;
+	size_t n_seeds = c->pb.n_seeds, k = 0, rows_before = c->n_rows;
 	struct sweep_run *runs = calloc(n * n_seeds, sizeof(*runs));
 	int err = 0;
 
@@ -306,8 +463,20 @@ static int evaluate(void *arg, struct tune_point *pts, size_t n)
 			snprintf(row->error, sizeof(row->error), "%s", runs[r].error);
 			pt->state = TUNE_FAILED;
 		} else {
+			double share = 0;
+
 			row->status = runs[r].exit_code == 1 ? "expect-failed" : "ok";
-			err = read_metrics(c, &runs[r], pt, row->vals);
+			err = read_metrics(c, &runs[r], pt, row->vals, &share);
+			if (err == 1) {
+				err = 0;
+				row->status = "unfinished";
+				snprintf(row->error, sizeof(row->error),
+					 "%.0f%% of the flows did not finish by stop: not measured",
+					 100 * share);
+				if (pt->state != TUNE_FAILED)
+					pt->state = TUNE_UNFINISHED;
+				pt->unfinished = fmax(pt->unfinished, share);
+			}
 		}
 		if (!err)
 			tune_fold(&c->pb, pt, seed, row->vals);
@@ -315,11 +484,14 @@ static int evaluate(void *arg, struct tune_point *pts, size_t n)
 			pt->viol = TUNE_VIOL_FAILED;
 		if (!err && c->x.progress && !mpi.rank && seed == n_seeds - 1)
 			fprintf(stderr, "tune: point %zu: %s\n", pt->id,
-				pt->state != TUNE_RAN ? "failed"
-				: pt->viol > 0	      ? "constraints not met"
-						      : "constraints met");
+				pt->state == TUNE_UNFINISHED ? "flows not finished by stop"
+				: pt->state != TUNE_RAN	     ? "failed"
+				: pt->viol > 0		     ? "constraints not met"
+							     : "constraints met");
 	}
 	free(runs);
+	if (!err && c->probe && !c->probed)
+		decide_seeds(c, rows_before);
 	return err;
 }
 
@@ -404,6 +576,7 @@ static void free_ctx(struct tune_ctx *c)
 	sweep_spec_free(&c->sp);
 	tune_search_free(&c->search);
 	free(c->rows);
+	json_decref(c->check);
 }
 
 int tune__main(const struct tune_args *a)
@@ -460,6 +633,10 @@ int tune__main(const struct tune_args *a)
 				  .progress = a->progress && !mpi.rank,
 				  .stop = &sweep_stop_flag};
 	c.search = (struct tune_search){.pb = &c.pb, .eval = evaluate, .ctx = &c};
+	if (base_values(&c)) {
+		rc = no_memory();
+		goto out;
+	}
 	err = tune_run(&c.search);
 	rc = CLI_EXIT_IO;
 	if (err == -ENODATA) {
@@ -470,6 +647,8 @@ int tune__main(const struct tune_args *a)
 		if (!mpi.rank)
 			fprintf(stderr, "rocesim: the tune stopped: %s\n", strerror(-err));
 	}
+	if (!mpi.rank && !err)
+		tune_check(&c, self);
 	if (!mpi.rank && (err = tune_write(&c, s))) {
 		fprintf(stderr, "rocesim: cannot write %s/tune.json or tune.csv: %s\n", dir,
 			strerror(-err));

@@ -25,11 +25,15 @@
 #define TUNE_MAX_SETS 64 /* --set KEY=VALUE, fixed for every run */
 #define TUNE_MAX_CONSTRAINTS 32
 #define TUNE_METRIC 96
+#define TUNE_PAIRED 16 /* seeds a point keeps its objectives of, to pair with another's */
 #define TUNE_MAX_BUDGET 100000
 /* the score of a point that breaks a constraint: above any objective */
 #define TUNE_INFEASIBLE 1e200
 /* the violation given to a point that could not run or was refused */
 #define TUNE_VIOL_FAILED 1e9
+/* the violation of a point whose flows did not all finish, per share of
+ * flows not done: above any constraint's, below a failed run's */
+#define TUNE_VIOL_UNFINISHED 1e6
 
 enum tune_op { TUNE_EQ, TUNE_LE, TUNE_GE, TUNE_LT, TUNE_GT };
 
@@ -77,16 +81,20 @@ struct tune_problem {
 };
 
 enum tune_state {
-	TUNE_RAN,     /* every seed ran and gave its metrics */
-	TUNE_REFUSED, /* the scenario refuses these values: not run */
-	TUNE_FAILED   /* a run failed, or lacked a metric */
+	TUNE_RAN,	/* every seed ran and gave its metrics */
+	TUNE_REFUSED,	/* the scenario refuses these values: not run */
+	TUNE_FAILED,	/* a run failed */
+	TUNE_UNFINISHED /* flows a metric needs did not finish by `stop`: not measured */
 };
 
 /* One evaluated point. */
 struct tune_point {
-	double x[TUNE_MAX_PARAMS]; /* the values, base unit, on the grain */
-	double obj[2];		   /* the objectives, mean over the seeds */
-	double viol;		   /* worst seed's summed relative violation; 0: feasible */
+	double x[TUNE_MAX_PARAMS];	 /* the values, base unit, on the grain */
+	double obj[2];			 /* the objectives, mean over the seeds */
+	double lo[2], hi[2];		 /* the objectives' lowest and highest seed */
+	double seed_obj[TUNE_PAIRED][2]; /* the objectives of the first seeds, in order */
+	double viol;			 /* worst seed's summed relative violation; 0: feasible */
+	double unfinished; /* TUNE_UNFINISHED: the worst seed's share of flows not done */
 	enum tune_state state;
 	size_t id;   /* from 1, in the order of evaluation */
 	size_t runs; /* runs it took (0 when refused) */
@@ -111,8 +119,33 @@ struct tune_search {
 	const char *method;		 /* "bisection" or "simplex" */
 	int monotone;			 /* bisection: feasibility monotone on every point (1) */
 	int exhausted;			 /* the budget ran out */
+	int flat;			 /* the grid saw no key move anything: search stopped */
 	char note[512];			 /* what the search has to say (monotonicity, budget) */
 	double norm_lo[2], norm_span[2]; /* two objectives: the scale of each */
+	/* the scenario's own values (clamped into the ranges), run first when
+	 * known (has_base); base: its index in pts once run, else -1 */
+	double base_x[TUNE_MAX_PARAMS];
+	int has_base;
+	long base;
+};
+
+/*
+ * What a search comes to: whether each key moves anything, and the point
+ * to recommend against the scenario's own.
+ */
+struct tune_verdict {
+	long best; /* tune_best: the lowest score, or -1 */
+	long rec;  /* the point to recommend, or -1: keep the current values */
+	/* per key: 1 moves the objective or a constraint between two points
+	 * that differ in it alone (the objective: the mean of the seed-by-seed
+	 * differences further from 0 than half their range); 0 no pair of
+	 * points showed it move; -1 no such pair was run (not known) */
+	int effect[TUNE_MAX_PARAMS];
+	double gain[2]; /* rec's objectives minus the base's (rec >= 0, base run) */
+	/* the gain is within the spread of its seed-by-seed differences: their
+	 * mean is no further from 0 than half their range */
+	int within_spread;
+	int base_ok; /* the base point ran and meets every constraint */
 };
 
 /* ---- tune_search.c ---- */
@@ -130,6 +163,8 @@ double tune_violation(enum tune_op op, double m, double c);
  */
 void tune_fold(const struct tune_problem *pb, struct tune_point *pt, size_t seed,
 	       const double *vals);
+/* A point that ran (every seed) and meets every constraint? */
+int tune_feasible(const struct tune_point *p);
 /* Lower is better: the objective (negated when maximised, both scaled with
  * two), or TUNE_INFEASIBLE x (1 + violation). */
 double tune_score(const struct tune_search *s, const struct tune_point *pt);
@@ -142,6 +177,8 @@ long tune_best(const struct tune_search *s);
 /* The Pareto front of the feasible points over two objectives into @idx
  * (s->n entries), by the first objective; how many. */
 size_t tune_front(const struct tune_search *s, size_t *idx);
+/* What the points evaluated say (struct tune_verdict). */
+void tune_judge(const struct tune_search *s, struct tune_verdict *v);
 void tune_search_free(struct tune_search *s);
 
 /* ---- the runs and the reports (tune.c, tune_report.c) ---- */
@@ -173,6 +210,17 @@ struct tune_ctx {
 	char *const *fixed;
 	size_t n_fixed;
 	int rank, ranks; /* under mpirun */
+	size_t slots;	 /* runs at once: -j x ranks */
+	/* seeds: without --seeds, the first batch runs on 3 (probe) and the
+	 * rest on 1 unless a metric moved from one seed to the next */
+	int probe, probed, seed_dependent;
+	char seed_note[400];
+	/* the scenario's own values: what tune says of them (outside a range,
+	 * not known) */
+	char base_note[600];
+	/* `rocesim check` on the recommendation: its findings, or NULL */
+	json_t *check;
+	char check_error[300];
 };
 
 /*
@@ -183,12 +231,37 @@ struct tune_args;
 int tune_problem_build(struct tune_ctx *c, const struct tune_args *a, int ranks, struct diag *d);
 /* @v of parameter @p as --set takes it ("150KB"), into @buf (64). */
 void tune_format(const struct tune_param *p, double v, char *buf, size_t size);
+/* Value @v of summary metric @metric in a unit people read ("4.566 ms",
+ * "1.15 MB", "12 frames" as "12"), into @buf. */
+void tune_metric_format(const char *metric, double v, char *buf, size_t size);
+/* @lo and @hi of @metric as tune_metric_format writes them, with as many
+ * digits as tell them apart, into @a and @b (@size each). */
+void tune_range_format(const char *metric, double lo, double hi, char *a, char *b, size_t size);
 /* The base unit a parameter's values are in: "B", "bps", "ps", "mm" or "". */
 const char *tune_unit(const struct tune_param *p);
 /* Write DIR/tune.csv and DIR/tune.json; 0 or a negative errno. */
 int tune_write(const struct tune_ctx *c, const struct scenario *s);
 /* The best point, its metrics and what to paste, on @out. */
 void tune_print(const struct tune_ctx *c, const struct scenario *s, FILE *out);
+
+/* ---- tune_verdict.c ---- */
+
+/*
+ * Objective (or constraint) slot @k of point index @a minus point index @b,
+ * seed by seed: the mean of the differences and the half width of its 95%
+ * interval (Student's t), over the @n seeds both ran. 0, or -1 when fewer
+ * than two seeds pair up.
+ */
+int tune_paired(const struct tune_ctx *c, size_t a, size_t b, size_t k, double *mean, double *half,
+		size_t *n);
+/* Run `rocesim check --json` (@self) on the recommendation, if any: its
+ * errors and warnings into c->check, or why not into c->check_error. */
+void tune_check(struct tune_ctx *c, const char *self);
+/* The verdict's lines: keys without effect, keep or change, the gain and
+ * its interval, range ends, check's findings. */
+void tune_print_verdict(const struct tune_ctx *c, const struct tune_verdict *v, FILE *out);
+/* tune.json's "recommendation". */
+json_t *tune_verdict_json(const struct tune_ctx *c, const struct tune_verdict *v);
 
 /* ---- the verb (tune_args.c reads the command line, tune.c runs it) ---- */
 
@@ -200,7 +273,7 @@ struct tune_args {
 	int maximize[2];
 	size_t n_obj;
 	unsigned long long seeds, budget, jobs;
-	int progress, quiet, jobs_given;
+	int progress, quiet, jobs_given, seeds_given;
 	int fluid; /* --model fluid */
 };
 

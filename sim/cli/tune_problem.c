@@ -264,13 +264,19 @@ int tune_problem_build(struct tune_ctx *c, const struct tune_args *a, int ranks,
 	c->n_fixed = a->n_sets;
 	pb->n_seeds = (size_t)a->seeds;
 	pb->budget = (size_t)a->budget;
+	/* without --seeds: the first point on 3 seeds tells whether the
+	 * results depend on the seed (the fluid model has none) */
+	c->probe = !a->seeds_given && !a->fluid;
+	if (c->probe)
+		pb->n_seeds = pb->budget < 3 ? pb->budget : 3;
 	if (pb->budget < pb->n_seeds) {
 		diag_set(d, "--budget", 0, "", "%zu runs cannot run one point with %zu seeds",
 			 pb->budget, pb->n_seeds);
 		return -EINVAL;
 	}
 	/* the batch: points whose seeds fill the -j slots */
-	pb->batch = (size_t)a->jobs * (size_t)ranks / pb->n_seeds;
+	c->slots = (size_t)a->jobs * (size_t)ranks;
+	pb->batch = c->slots / pb->n_seeds;
 	pb->batch = pb->batch ? pb->batch : 1;
 	return 0;
 }

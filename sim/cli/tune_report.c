@@ -125,7 +125,7 @@ static void point_id(const struct tune_ctx *c, const struct tune_point *pt, char
 static json_t *point_json(const struct tune_ctx *c, const struct tune_point *pt, int metrics)
 {
 	const struct tune_problem *pb = &c->pb;
-	static const char *const state[] = {"ran", "refused", "failed"};
+	static const char *const state[] = {"ran", "refused", "failed", "unfinished"};
 	json_t *j = json_object(), *m = json_object();
 	char id[SWEEP_ID_SIZE];
 
@@ -133,12 +133,24 @@ static json_t *point_json(const struct tune_ctx *c, const struct tune_point *pt,
 	json_object_set_new(j, "id", json_string(id));
 	json_object_set_new(j, "values", values_json(pb, pt));
 	json_object_set_new(j, "state", json_string(state[pt->state]));
-	json_object_set_new(j, "feasible", json_boolean(pt->state == TUNE_RAN && pt->viol == 0));
+	json_object_set_new(j, "feasible", json_boolean(tune_feasible(pt)));
 	if (pt->state == TUNE_RAN) {
 		for (size_t k = 0; k < pb->n_obj; k++)
 			json_object_set_new(m, pb->obj[k].m.name, json_real(pt->obj[k]));
 		json_object_set_new(j, "violation", json_real(pt->viol));
+		if (pt->runs > 1) { /* the objectives' lowest and highest seed */
+			json_t *sp = json_object();
+
+			for (size_t k = 0; k < pb->n_obj; k++)
+				if (pb->obj[k].m.param < 0)
+					json_object_set_new(
+					    sp, pb->obj[k].m.name,
+					    json_pack("[f,f]", pt->lo[k], pt->hi[k]));
+			json_object_set_new(j, "spread", sp);
+		}
 	}
+	if (pt->state == TUNE_UNFINISHED)
+		json_object_set_new(j, "unfinished_share", json_real(pt->unfinished));
 	json_object_set_new(j, "runs", json_integer((json_int_t)pt->runs));
 	/* the best point: every metric named, mean over its seeds */
 	for (size_t r = 0; metrics && r < c->n_rows; r++) {
@@ -148,6 +160,7 @@ static json_t *point_json(const struct tune_ctx *c, const struct tune_point *pt,
 		if (row->point != pt->id - 1 || !strcmp(row->status, "refused") ||
 		    !strcmp(row->status, "failed"))
 			continue;
+		/* a value some seed did not measure is null, never a mean of the others */
 		for (size_t k = 0; k < pb->n_obj + pb->n_cons; k++) {
 			double sum = 0;
 
@@ -155,7 +168,9 @@ static json_t *point_json(const struct tune_ctx *c, const struct tune_point *pt,
 			for (size_t q = r; q < c->n_rows && c->rows[q].point == row->point;
 			     q++, seeds++)
 				sum += c->rows[q].vals[k];
-			json_object_set_new(m, slot_name(pb, k), json_real(sum / (double)seeds));
+			json_object_set_new(m, slot_name(pb, k),
+					    isnan(sum) ? json_null()
+						       : json_real(sum / (double)seeds));
 		}
 		break;
 	}
@@ -200,10 +215,11 @@ static json_t *problem_json(const struct tune_ctx *c)
 		json_object_set_new(o, "metric", json_string(pb->cons[i].m.name));
 		json_object_set_new(o, "op", json_string(op_text[pb->cons[i].op]));
 		json_object_set_new(o, "value", json_real(pb->cons[i].value));
+		json_object_set_new(o, "text", json_string(pb->cons[i].text));
 		json_array_append_new(cons, o);
 	}
 	json_object_set_new(j, "constraints", cons);
-	for (size_t i = 0; i < c->sp.n_seeds; i++)
+	for (size_t i = 0; i < pb->n_seeds; i++)
 		json_array_append_new(seeds, json_integer((json_int_t)c->sp.seeds[i]));
 	json_object_set_new(j, "seeds", seeds);
 	json_object_set_new(j, "budget", json_integer((json_int_t)pb->budget));
@@ -215,6 +231,15 @@ static json_t *tune_json(const struct tune_ctx *c)
 	const struct tune_search *s = &c->search;
 	json_t *j = problem_json(c), *pts = json_array(), *path = json_array();
 	long b = tune_best(s);
+	struct tune_verdict v;
+
+	tune_judge(s, &v);
+	json_object_set_new(j, "seed_dependent", json_boolean(c->seed_dependent));
+	json_object_set_new(j, "seed_note", json_string(c->seed_note));
+	json_object_set_new(j, "current",
+			    s->base >= 0 ? point_json(c, &s->pts[s->base], 1) : json_null());
+	json_object_set_new(j, "current_note", json_string(c->base_note));
+	json_object_set_new(j, "recommendation", tune_verdict_json(c, &v));
 
 	json_object_set_new(j, "method", json_string(s->method ? s->method : "none"));
 	json_object_set_new(j, "runs", json_integer((json_int_t)s->runs));
@@ -289,15 +314,17 @@ static void config_value(const struct tune_param *p, double v, char *buf, size_t
 
 /* The scenario fragment: keys "a.b.c" as nested YAML, a key with an
  * index ("workload.flows[0].size") as a --set line. */
-static void print_fragment(const struct tune_ctx *c, const struct tune_point *pt, FILE *out)
+static void print_fragment(const struct tune_ctx *c, const struct tune_point *pt, const int *mask,
+			   FILE *out)
 {
 	const struct tune_problem *pb = &c->pb;
 	const char *prev = "";
-	size_t order[TUNE_MAX_PARAMS];
+	size_t order[TUNE_MAX_PARAMS], n_keys = 0;
 
 	for (size_t i = 0; i < pb->n_params; i++)
-		order[i] = i;
-	for (size_t i = 1; i < pb->n_params; i++) /* by key, so that prefixes meet */
+		if (mask[i])
+			order[n_keys++] = i;
+	for (size_t i = 1; i < n_keys; i++) /* by key, so that prefixes meet */
 		for (size_t j = i;
 		     j > 0 && strcmp(pb->params[order[j]].key, pb->params[order[j - 1]].key) < 0;
 		     j--) {
@@ -307,7 +334,7 @@ static void print_fragment(const struct tune_ctx *c, const struct tune_point *pt
 			order[j - 1] = t;
 		}
 	fputs("paste into the scenario:\n", out);
-	for (size_t n = 0; n < pb->n_params; n++) {
+	for (size_t n = 0; n < n_keys; n++) {
 		const struct tune_param *p = &pb->params[order[n]];
 		const char *k = p->key, *seg = k;
 		char v[64];
@@ -344,7 +371,8 @@ static void print_fragment(const struct tune_ctx *c, const struct tune_point *pt
 }
 
 /* Where a key's value came from a config file: what to change there. */
-static void print_origins(const struct tune_ctx *c, const struct tune_point *pt, FILE *out)
+static void print_origins(const struct tune_ctx *c, const struct tune_point *pt, const int *mask,
+			  FILE *out)
 {
 	const struct tune_problem *pb = &c->pb;
 	struct scenario *base = NULL;
@@ -357,7 +385,7 @@ static void print_origins(const struct tune_ctx *c, const struct tune_point *pt,
 		const struct scn_origin *o = scn_origin(base, pb->params[i].key);
 		char v[64], table[192], *name, *field;
 
-		if (!o)
+		if (!o || !mask[i])
 			continue;
 		config_value(&pb->params[i], pt->x[i], v, sizeof(v));
 		fprintf(out, "%s comes from %s (%s", pb->params[i].key, o->via, o->file);
@@ -383,67 +411,121 @@ static void print_origins(const struct tune_ctx *c, const struct tune_point *pt,
 	scn_free(base);
 }
 
-void tune_print(const struct tune_ctx *c, const struct scenario *s, FILE *out)
+/* Point @pt's values and metrics, under the heading @what. */
+static void print_point(const struct tune_ctx *c, const struct tune_point *pt, const char *what,
+			const char *why, FILE *out)
 {
 	const struct tune_problem *pb = &c->pb;
-	const struct tune_search *se = &c->search;
-	long b = tune_best(se);
-	char id[SWEEP_ID_SIZE];
+	char id[SWEEP_ID_SIZE], v[64], w[64];
 
-	(void)s;
-	fprintf(out, "  method     %s, %zu runs (%zu points x %zu seed%s; budget %zu)\n",
-		se->method, se->runs, se->n, pb->n_seeds, pb->n_seeds > 1 ? "s" : "", pb->budget);
-	if (*se->note)
-		fprintf(out, "  note       %s\n", se->note);
-	if (b < 0) {
-		fputs("  best       none: no point ran\n", out);
-		return;
-	}
-	point_id(c, &se->pts[b], id, sizeof(id));
-	fprintf(out, "  %-10s %s (%s)\n",
-		se->pts[b].state == TUNE_RAN && se->pts[b].viol == 0 ? "best" : "closest", id,
-		se->pts[b].state == TUNE_RAN && se->pts[b].viol == 0
-		    ? "meets every constraint"
-		    : "meets not every constraint");
+	point_id(c, pt, id, sizeof(id));
+	fprintf(out, "  %-10s %s (%s)\n", what, id, why);
 	for (size_t i = 0; i < pb->n_params; i++) {
-		char v[64];
-
-		tune_format(&pb->params[i], se->pts[b].x[i], v, sizeof(v));
+		tune_format(&pb->params[i], pt->x[i], v, sizeof(v));
 		fprintf(out, "    %-36s %s\n", pb->params[i].key, v);
 	}
-	for (size_t k = 0; k < pb->n_obj; k++)
-		if (pb->obj[k].m.param < 0)
-			fprintf(out, "    %-36s %.6g (%s, mean over the seeds)\n",
-				pb->obj[k].m.name, se->pts[b].obj[k],
-				pb->obj[k].maximize ? "maximized" : "minimized");
+	if (pt->state == TUNE_UNFINISHED)
+		fprintf(out, "    %-36s %.0f%% of the flows did not finish by stop: not measured\n",
+			"(unfinished)", 100 * pt->unfinished);
+	for (size_t k = 0; k < pb->n_obj && pt->state == TUNE_RAN; k++) {
+		if (pb->obj[k].m.param >= 0)
+			continue;
+		tune_metric_format(pb->obj[k].m.name, pt->obj[k], v, sizeof(v));
+		fprintf(out, "    %-36s %s (%s", pb->obj[k].m.name, v,
+			pb->obj[k].maximize ? "maximized" : "minimized");
+		if (pt->runs > 1 && pt->lo[k] != pt->hi[k]) {
+			tune_range_format(pb->obj[k].m.name, pt->lo[k], pt->hi[k], v, w, sizeof(v));
+			fprintf(out, ", mean of %zu seeds: %s to %s", pt->runs, v, w);
+		} else if (pt->runs > 1) {
+			fprintf(out, ", the same on %zu seeds", pt->runs);
+		}
+		fputs(")\n", out);
+	}
 	for (size_t i = 0; i < pb->n_cons; i++) {
 		double worst = NAN;
 
 		if (pb->cons[i].m.param >= 0)
 			continue;
 		for (size_t r = 0; r < c->n_rows; r++) {
-			double v = c->rows[r].vals[pb->n_obj + i];
+			double x = c->rows[r].vals[pb->n_obj + i];
 
-			if (c->rows[r].point == (size_t)b && !isnan(v) &&
+			if (c->rows[r].point == pt->id - 1 && !isnan(x) &&
 			    (isnan(worst) ||
-			     tune_violation(pb->cons[i].op, v, pb->cons[i].value) >=
+			     tune_violation(pb->cons[i].op, x, pb->cons[i].value) >=
 				 tune_violation(pb->cons[i].op, worst, pb->cons[i].value)))
-				worst = v;
+				worst = x;
 		}
-		fprintf(out, "    %-36s %.6g (%s %s %.6g: %s)\n", pb->cons[i].m.name, worst,
+		tune_metric_format(pb->cons[i].m.name, worst, v, sizeof(v));
+		fprintf(out, "    %-36s %s (%s %s %.6g: %s)\n", pb->cons[i].m.name, v,
 			pb->cons[i].m.name, op_text[pb->cons[i].op], pb->cons[i].value,
 			!isnan(worst) &&
 				tune_violation(pb->cons[i].op, worst, pb->cons[i].value) == 0
 			    ? "met"
 			    : "not met");
 	}
+}
+
+void tune_print(const struct tune_ctx *c, const struct scenario *s, FILE *out)
+{
+	const struct tune_problem *pb = &c->pb;
+	const struct tune_search *se = &c->search;
+	struct tune_verdict v;
+	size_t ran = 0, refused = 0;
+	int mask[TUNE_MAX_PARAMS];
+
+	(void)s;
+	tune_judge(se, &v);
+	for (size_t i = 0; i < se->n; i++) {
+		ran += se->pts[i].runs > 0;
+		refused += se->pts[i].state == TUNE_REFUSED;
+	}
+	fprintf(out, "  method     %s, %zu run%s on %zu point%s (%zu seed%s a point", se->method,
+		se->runs, se->runs == 1 ? "" : "s", ran, ran == 1 ? "" : "s", pb->n_seeds,
+		pb->n_seeds > 1 ? "s" : "");
+	if (se->n && se->pts[0].runs > pb->n_seeds)
+		fprintf(out, ", the first on %zu", se->pts[0].runs);
+	fprintf(out, "; budget %zu)", pb->budget);
+	if (refused)
+		fprintf(out, "; %zu point%s refused by the scenario, not run", refused,
+			refused == 1 ? "" : "s");
+	fputc('\n', out);
+	if (*c->seed_note)
+		fprintf(out, "  seeds      %s\n", c->seed_note);
+	if (*c->base_note)
+		fprintf(out, "  current    %s\n", c->base_note);
+	if (*se->note)
+		fprintf(out, "  note       %s\n", se->note);
+	if (v.best < 0) {
+		fputs("  best       none: no point ran\n", out);
+		return;
+	}
+	if (se->base >= 0)
+		print_point(c, &se->pts[se->base], "current", "the scenario's own values", out);
+	if (v.best == se->base)
+		fprintf(out, "  %-10s the current values\n",
+			tune_feasible(&se->pts[v.best]) ? "best" : "closest");
+	else
+		print_point(
+		    c, &se->pts[v.best], tune_feasible(&se->pts[v.best]) ? "best" : "closest",
+		    tune_feasible(&se->pts[v.best])	       ? "meets every constraint"
+		    : se->pts[v.best].state == TUNE_UNFINISHED ? "flows not finished by stop"
+							       : "meets not every constraint",
+		    out);
+	if (v.rec >= 0 && v.rec != v.best)
+		print_point(c, &se->pts[v.rec], "answer", "better than the current values on both",
+			    out);
 	if (pb->n_obj == 2) {
 		size_t *idx = calloc(se->n + 1, sizeof(*idx)), n = idx ? tune_front(se, idx) : 0;
 
 		fprintf(out, "  front      %zu point%s (tune.json: front)\n", n, n == 1 ? "" : "s");
 		free(idx);
 	}
-	print_fragment(c, &se->pts[b], out);
-	print_origins(c, &se->pts[b], out);
+	tune_print_verdict(c, &v, out);
+	if (v.rec >= 0) {
+		for (size_t i = 0; i < pb->n_params; i++)
+			mask[i] = v.effect[i] != 0;
+		print_fragment(c, &se->pts[v.rec], mask, out);
+		print_origins(c, &se->pts[v.rec], mask, out);
+	}
 	fprintf(out, "  files      %s/tune.json, %s/tune.csv\n", c->dir, c->dir);
 }

@@ -80,10 +80,20 @@ void tune_fold(const struct tune_problem *pb, struct tune_point *pt, size_t seed
 
 	for (size_t c = 0; c < pb->n_cons; c++)
 		v += tune_violation(pb->cons[c].op, vals[pb->n_obj + c], pb->cons[c].value);
-	for (size_t k = 0; k < pb->n_obj; k++)
+	for (size_t k = 0; k < pb->n_obj; k++) {
 		pt->obj[k] =
 		    seed ? pt->obj[k] + (vals[k] - pt->obj[k]) / (double)(seed + 1) : vals[k];
+		pt->lo[k] = seed && !(vals[k] < pt->lo[k]) ? pt->lo[k] : vals[k];
+		pt->hi[k] = seed && !(vals[k] > pt->hi[k]) ? pt->hi[k] : vals[k];
+		if (seed < TUNE_PAIRED)
+			pt->seed_obj[seed][k] = vals[k];
+	}
 	pt->viol = seed && pt->viol > v ? pt->viol : v;
+}
+
+int tune_feasible(const struct tune_point *p)
+{
+	return p->state == TUNE_RAN && p->viol == 0;
 }
 
 double tune_score(const struct tune_search *s, const struct tune_point *pt)
@@ -91,6 +101,8 @@ double tune_score(const struct tune_search *s, const struct tune_point *pt)
 	const struct tune_problem *pb = s->pb;
 	double f = 0;
 
+	if (pt->state == TUNE_UNFINISHED) /* the more flows done, the closer */
+		return TUNE_INFEASIBLE * (1 + TUNE_VIOL_UNFINISHED * (1 + pt->unfinished));
 	if (pt->viol > 0 || pt->state != TUNE_RAN)
 		return TUNE_INFEASIBLE *
 		       (1 + (pt->state == TUNE_RAN ? pt->viol : TUNE_VIOL_FAILED));
@@ -231,11 +243,6 @@ static int evaluate(struct tune_search *s, const double *xs, size_t n)
 	return 0;
 }
 
-static int feasible(const struct tune_point *p)
-{
-	return p->state == TUNE_RAN && p->viol == 0;
-}
-
 /* Is feasibility a step in the key over every point that ran? */
 static void check_monotone(struct tune_search *s, int want_low)
 {
@@ -243,7 +250,7 @@ static void check_monotone(struct tune_search *s, int want_low)
 	double lowest_ok = INFINITY, highest_ok = -INFINITY;
 
 	for (size_t i = 0; i < s->n; i++) {
-		if (feasible(&s->pts[i])) {
+		if (tune_feasible(&s->pts[i])) {
 			lowest_ok = fmin(lowest_ok, s->pts[i].x[0]);
 			highest_ok = fmax(highest_ok, s->pts[i].x[0]);
 		}
@@ -253,7 +260,7 @@ static void check_monotone(struct tune_search *s, int want_low)
 		int broken = want_low ? q->x[0] > lowest_ok : q->x[0] < highest_ok;
 		char v[64], w[64];
 
-		if (feasible(q) || q->state == TUNE_REFUSED || !broken)
+		if (tune_feasible(q) || q->state == TUNE_REFUSED || !broken)
 			continue;
 		s->monotone = 0;
 		sweep_value_format(p->fam, (uint64_t)q->x[0], q->x[0], v, sizeof(v));
@@ -297,23 +304,27 @@ static int bisect(struct tune_search *s)
 
 	s->method = "bisection";
 	s->monotone = 1;
+	/* the scenario's own value is an end of the bracket: the good one when
+	 * it meets the constraints, else the bad one */
+	if (s->base >= 0 && s->pts[s->base].state != TUNE_REFUSED)
+		ends[tune_feasible(&s->pts[s->base]) ? 0 : 1] = s->pts[s->base].x[0];
 	/* the end that should meet the constraints first, then the other */
 	if ((err = evaluate(s, ends, pb->batch > 1 ? 2 : 1)))
 		return err;
 	gi = find(s, &ends[0]);
-	if (gi < 0 || !feasible(&s->pts[gi])) {
+	if (gi < 0 || !tune_feasible(&s->pts[gi])) {
 		snprintf(s->note, sizeof(s->note),
 			 "the constraints are not met at the range's %s end: no value of the "
 			 "range meets them if they are monotone in %s",
 			 want_low ? "high" : "low", p->key);
 		return 0;
 	}
-	if (pb->batch < 2 && (err = evaluate(s, &ends[1], 1)))
+	if (find(s, &ends[1]) < 0 && (err = evaluate(s, &ends[1], 1)))
 		return err;
 	bi = find(s, &ends[1]);
 	if (bi < 0) /* the budget allowed one point */
 		return 0;
-	if (feasible(&s->pts[bi])) {
+	if (tune_feasible(&s->pts[bi])) {
 		check_monotone(s, want_low);
 		return 0;
 	}
@@ -350,7 +361,7 @@ static int bisect(struct tune_search *s)
 
 			if (j < 0)
 				break;
-			if (feasible(&s->pts[j])) {
+			if (tune_feasible(&s->pts[j])) {
 				good = xs[i];
 				break;
 			}
@@ -409,7 +420,7 @@ static void set_norm(struct tune_search *s)
 		for (size_t i = 0; i < s->n; i++) {
 			double v = s->pb->obj[k].maximize ? -s->pts[i].obj[k] : s->pts[i].obj[k];
 
-			if (!feasible(&s->pts[i]))
+			if (!tune_feasible(&s->pts[i]))
 				continue;
 			lo = fmin(lo, v);
 			hi = fmax(hi, v);
@@ -417,6 +428,31 @@ static void set_norm(struct tune_search *s)
 		s->norm_lo[k] = isfinite(lo) ? lo : 0;
 		s->norm_span[k] = isfinite(hi) && hi > lo ? hi - lo : 1;
 	}
+}
+
+/*
+ * Did the grid see no key move anything (tune_judge: no key with an
+ * effect, every one without)? Then the simplex has nothing to follow: the
+ * search stops and says so.
+ */
+static int flat(struct tune_search *s)
+{
+	struct tune_verdict v;
+	size_t len, ran = 0;
+
+	tune_judge(s, &v);
+	for (size_t i = 0; i < s->n; i++)
+		ran += s->pts[i].state == TUNE_RAN;
+	for (size_t i = 0; i < s->pb->n_params; i++)
+		if (v.effect[i] != 0)
+			return 0;
+	s->flat = 1;
+	len = strlen(s->note);
+	snprintf(s->note + len, sizeof(s->note) - len,
+		 "%sno key moved the objective or the constraints over the %zu points run: the "
+		 "search stops there",
+		 len ? "; " : "", ran);
+	return 1;
 }
 
 /* Grid points per parameter: about a third of the budget's points. */
@@ -460,6 +496,48 @@ static int coarse_grid(struct tune_search *s, size_t g)
 	return err;
 }
 
+/*
+ * With several keys and the scenario's own point run: that point again
+ * with one key at a time moved to the end of its range further from it
+ * (on the search's scale), so that each key is seen to move something or
+ * not (tune_judge) whatever the budget left for the grid.
+ */
+static int screen(struct tune_search *s)
+{
+	const struct tune_problem *pb = s->pb;
+	size_t d = pb->n_params;
+	double xs[TUNE_MAX_PARAMS * TUNE_MAX_PARAMS];
+	int err = 0;
+
+	if (s->base < 0 || d < 2)
+		return 0;
+	for (size_t i = 0; i < d; i++) {
+		const struct tune_param *p = &pb->params[i];
+		double *x = xs + i * d;
+
+		memcpy(x, s->pts[s->base].x, d * sizeof(*x));
+		x[i] = tune_to_unit(p, x[i]) < 0.5 ? p->hi : p->lo;
+	}
+	for (size_t i = 0; i < d && !err && !s->exhausted; i += pb->batch)
+		err = evaluate(s, xs + i * d, d - i < pb->batch ? d - i : pb->batch);
+	/* an end the scenario refuses (kmin above kmax): the other end */
+	for (size_t i = 0, m = 0; i < d && !err; i++) {
+		long k = find(s, xs + i * d);
+		const struct tune_param *p = &pb->params[i];
+
+		if (k >= 0 && s->pts[k].state == TUNE_REFUSED) {
+			memmove(xs + m * d, xs + i * d, d * sizeof(*xs));
+			xs[m * d + i] = xs[m * d + i] == p->hi ? p->lo : p->hi;
+			m++;
+		}
+		if ((i == d - 1 && m) || m == pb->batch) {
+			err = s->exhausted ? 0 : evaluate(s, xs, m);
+			m = 0;
+		}
+	}
+	return err;
+}
+
 static int simplex(struct tune_search *s)
 {
 	const struct tune_problem *pb = s->pb;
@@ -472,9 +550,11 @@ static int simplex(struct tune_search *s)
 	int err;
 
 	s->method = "simplex";
-	if ((err = coarse_grid(s, g)))
+	if ((err = screen(s)) || (err = coarse_grid(s, g)))
 		return err;
 	set_norm(s);
+	if (flat(s))
+		return 0;
 	/* the simplex is done when it is smaller than the finest grain */
 	for (size_t i = 0; i < d; i++) {
 		const struct tune_param *p = &pb->params[i];
@@ -532,7 +612,148 @@ int tune_run(struct tune_search *s)
 	for (size_t k = 0; k < 2; k++)
 		if (!(s->norm_span[k] > 0))
 			s->norm_span[k] = 1;
+	s->base = -1;
+	/* the scenario's own point first: what any answer must beat */
+	if (s->has_base) {
+		double x[TUNE_MAX_PARAMS];
+		int err;
+
+		for (size_t i = 0; i < s->pb->n_params; i++)
+			x[i] = tune_snap(&s->pb->params[i], s->base_x[i]);
+		if ((err = evaluate(s, x, 1)))
+			return err;
+		s->base = find(s, x);
+	}
 	return tune_bisects(s->pb) ? bisect(s) : simplex(s);
+}
+
+/*
+ * Objective @k of @a against @b seed by seed (both ran the same seeds
+ * first): does the mean difference stand further from 0 than half the
+ * range of the differences (any difference at all with one seed)? With
+ * the same ECMP draw or RED draws on both sides, the seeds' own spread
+ * cancels out.
+ */
+static int paired_moved(const struct tune_point *a, const struct tune_point *b, size_t k)
+{
+	size_t n = a->runs < b->runs ? a->runs : b->runs;
+	double sum = 0, lo = INFINITY, hi = -INFINITY, mean;
+
+	n = n < TUNE_PAIRED ? n : TUNE_PAIRED;
+	if (!n)
+		n = 1; /* an objective that is a key: no run needed */
+	for (size_t i = 0; i < n; i++) {
+		double d = a->seed_obj[i][k] - b->seed_obj[i][k];
+
+		sum += d;
+		lo = fmin(lo, d);
+		hi = fmax(hi, d);
+	}
+	mean = sum / (double)n;
+	return fabs(mean) > (hi - lo) / 2 + 1e-9 * fmax(fabs(a->obj[k]), fabs(b->obj[k]));
+}
+
+/* Do @a and @b (both ran) differ on an objective that is not a key (seed
+ * by seed) or on the constraints? */
+static int moved(const struct tune_problem *pb, const struct tune_point *a,
+		 const struct tune_point *b)
+{
+	if (fabs(a->viol - b->viol) > 1e-12 * fmax(fabs(a->viol), fabs(b->viol)))
+		return 1;
+	for (size_t k = 0; k < pb->n_obj; k++)
+		if (pb->obj[k].m.param < 0 && paired_moved(a, b, k))
+			return 1;
+	return 0;
+}
+
+/* Does @a dominate @b on the objectives (no worse on each, better on one)? */
+static int dominates(const struct tune_problem *pb, const struct tune_point *a,
+		     const struct tune_point *b)
+{
+	int better = 0;
+
+	for (size_t k = 0; k < pb->n_obj; k++) {
+		double va = pb->obj[k].maximize ? -a->obj[k] : a->obj[k];
+		double vb = pb->obj[k].maximize ? -b->obj[k] : b->obj[k];
+
+		if (va > vb)
+			return 0;
+		better |= va < vb;
+	}
+	return better;
+}
+
+void tune_judge(const struct tune_search *s, struct tune_verdict *v)
+{
+	const struct tune_problem *pb = s->pb;
+	const struct tune_point *base = s->base >= 0 ? &s->pts[s->base] : NULL;
+	int any_effect = 0;
+
+	memset(v, 0, sizeof(*v));
+	v->best = tune_best(s);
+	v->rec = -1;
+	for (size_t i = 0; i < pb->n_params; i++)
+		v->effect[i] = -1;
+	for (size_t k = 0; k < pb->n_obj; k++) /* the key the user minimises matters */
+		if (pb->obj[k].m.param >= 0)
+			v->effect[pb->obj[k].m.param] = 1;
+	for (size_t a = 0; a < s->n; a++) {
+		const struct tune_point *pa = &s->pts[a];
+
+		if (pa->state != TUNE_RAN && pa->state != TUNE_UNFINISHED)
+			continue;
+		for (size_t b = a + 1; b < s->n; b++) {
+			const struct tune_point *pb_ = &s->pts[b];
+			size_t differ = 0, key = 0;
+
+			if (pb_->state != TUNE_RAN && pb_->state != TUNE_UNFINISHED)
+				continue;
+			for (size_t i = 0; i < pb->n_params && differ < 2; i++)
+				if (s->pts[a].x[i] != s->pts[b].x[i]) {
+					differ++;
+					key = i;
+				}
+			if (differ != 1 || v->effect[key] == 1)
+				continue;
+			/* a key that leaves flows unfinished moves what can be measured */
+			v->effect[key] = pa->state != pb_->state ||
+					 pa->unfinished != pb_->unfinished ||
+					 (pa->state == TUNE_RAN && moved(pb, pa, pb_));
+		}
+	}
+	for (size_t i = 0; i < pb->n_params; i++)
+		any_effect |= v->effect[i] != 0;
+	v->base_ok = base && tune_feasible(base);
+	if (v->best < 0 || !tune_feasible(&s->pts[v->best]))
+		return;
+	if (!v->base_ok) {
+		v->rec = v->best;
+	} else if (!any_effect) {
+		return;
+	} else {
+		/* the lowest score of the points better than the base (on both
+		 * objectives with two) that change a key that moves something */
+		for (size_t i = 0; i < s->n; i++) {
+			const struct tune_point *p = &s->pts[i];
+			int changes = 0;
+
+			for (size_t k = 0; k < pb->n_params; k++)
+				changes |= v->effect[k] != 0 && p->x[k] != base->x[k];
+			if (!changes || !tune_feasible(p) ||
+			    !(pb->n_obj == 1 ? tune_score(s, p) < tune_score(s, base)
+					     : dominates(pb, p, base)))
+				continue;
+			if (v->rec < 0 || tune_score(s, p) < tune_score(s, &s->pts[v->rec]))
+				v->rec = (long)i;
+		}
+	}
+	if (v->rec < 0 || !base || base->state != TUNE_RAN)
+		return;
+	for (size_t k = 0; k < pb->n_obj; k++) {
+		v->gain[k] = s->pts[v->rec].obj[k] - base->obj[k];
+		if (pb->obj[k].m.param < 0 && !paired_moved(&s->pts[v->rec], base, k))
+			v->within_spread = 1;
+	}
 }
 
 void tune_search_free(struct tune_search *s)
