@@ -447,3 +447,89 @@ Test(nic, built_from_params_a_message_arrives_after_its_wire_time_and_is_acked)
 		rig_fini(&r);
 	}
 }
+
+/* ---- the notification point: CNP spacing per port or per QP -------------------------------- */
+
+/* A CE-marked data packet of QP arg arrives at the responder's port (obj). */
+struct np_rig {
+	struct port *port;
+	struct mctx *ctx;
+	struct flow *flows;
+};
+
+static void np_marked(void *obj, uint64_t qp)
+{
+	struct np_rig *np = obj;
+	struct pkt *p = pkt_alloc(&np->ctx->pool);
+
+	cr_assert(p);
+	memset(p, 0, sizeof(*p));
+	p->kind = PKT_DATA;
+	p->flow = (uint32_t)qp;
+	p->psn = np->flows[qp].epsn; /* in order */
+	p->src = 0;
+	p->dst = 1;
+	p->payload = 1000;
+	p->frame = 1000 + PKT_HEADER_BYTES;
+	p->prio = 3;
+	p->dscp = 26;
+	p->ecn = PKT_CE;
+	np->port->ops->rx(np->port, p);
+}
+
+/*
+ * The CNPs h1's NIC sends for marks on two QPs (np_min_time_between_cnps
+ * 4 us): QP 0 marked at 10, 13 and 15 us, QP 1 at 11 and 14.5 us. Gap,
+ * per QP: QP 0 at 10 and 15 (13 is 3 us after 10), QP 1 at 11 (14.5 is
+ * 3.5 us after): 3. Gap, per port: 10, then 14.5 (4.5 us after 10; 11,
+ * 13 and 15 fall within 4 us of a CNP): 2. Window (4 us windows from 0,
+ * [8, 12) and [12, 16)), per QP: QP 0 at 10 and 13, QP 1 at 11 and 14.5:
+ * 4; per port: 10 and 13: 2. Two QPs marked 1 us apart: one CNP per port,
+ * two per QP.
+ */
+Test(nic, np_min_time_between_cnps_spaces_cnps_per_port_or_per_qp)
+{
+	static const struct {
+		uint64_t qp;
+		simtime_t at;
+	} marks[] = {{0, 10000000}, {1, 11000000}, {0, 13000000}, {1, 14500000}, {0, 15000000}};
+	static const struct {
+		uint32_t per_port, window;
+		uint64_t cnps;
+	} cases[] = {{0, 0, 3}, {1, 0, 2}, {0, 1, 4}, {1, 1, 2}};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct nic_params pa = line_rate_nic(1000), pb = line_rate_nic(1000);
+		struct flow f[2] = {
+		    {.id = 0, .src = 0, .dst = 1, .dscp = 26, .prio = 3},
+		    {.id = 1, .src = 0, .dst = 1, .dscp = 26, .prio = 3},
+		};
+		struct msgs_seen seen = {0};
+		struct np_rig np;
+		struct nic *a, *b;
+		struct rig r;
+
+		pb.cc = NIC_CC_DCQCN;
+		pb.dcqcn.cnp_per_port = cases[i].per_port;
+		pb.dcqcn.np_cnp_window = cases[i].window;
+		cr_assert_eq(pb.dcqcn.np_min_time_between_cnps, 4);
+		rig_init(&r, rig_pair(100000000000ULL, 1000000));
+		a = nic_new(&r.ctx, &pa, 0, &r.ports[0], f, &seen_ops, &seen);
+		b = nic_new(&r.ctx, &pb, 1, &r.ports[1], f, &seen_ops, &seen);
+		cr_assert(a && b);
+		np = (struct np_rig){.port = &r.ports[1], .ctx = &r.ctx, .flows = f};
+		for (size_t m = 0; m < sizeof(marks) / sizeof(marks[0]); m++)
+			cr_assert(evq_post(r.q, marks[m].at, np_marked, &np, marks[m].qp,
+					   evq_key(MCTX_KEY_RUN, 0, (unsigned)m)));
+		rig_run(&r, SIMTIME_NEVER);
+		cr_assert_eq(nic_counters(b)->np_ecn_marked_roce_packets, 5);
+		cr_assert_eq(nic_counters(b)->np_cnp_sent, cases[i].cnps, "case %zu: %llu CNPs", i,
+			     (unsigned long long)nic_counters(b)->np_cnp_sent);
+		/* h0 runs no DCQCN: it counts the CNPs that reach it as ignored */
+		cr_assert_eq(nic_counters(a)->rp_cnp_ignored, cases[i].cnps);
+		cr_assert_eq(f[0].received + f[1].received, 5000);
+		nic_free(a);
+		nic_free(b);
+		rig_fini(&r);
+	}
+}
