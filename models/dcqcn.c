@@ -35,11 +35,14 @@ void dcqcn_params_default(struct dcqcn_params *p, enum dcqcn_variant v)
 	memset(p, 0, sizeof(*p));
 	p->variant = v;
 	/*
-	 * [choice] rp_byte_reset in 64-byte units (Isekai) and CNPs spaced per
-	 * QP; nic.dcqcn.byte_reset_unit / cnp_scope choose the other readings.
+	 * [choice] rp_byte_reset in bytes and one CNP spacing for the whole
+	 * port, as mlxconfig's help and the firmware layout in mstflint
+	 * describe the fields (the SIGCOMM'15 paper spaces CNPs per flow,
+	 * Isekai counts 64-byte units): nic.dcqcn.byte_reset_unit and
+	 * cnp_scope choose the other readings.
 	 */
-	p->byte_reset_unit = 64;
-	p->cnp_per_port = 0;
+	p->byte_reset_unit = 1;
+	p->cnp_per_port = 1;
 	if (v == DCQCN_PAPER) {
 		/*
 		 * SIGCOMM'15 constants (Zhu et al., and the authors' MATLAB
@@ -56,7 +59,7 @@ void dcqcn_params_default(struct dcqcn_params *p, enum dcqcn_variant v)
 		 * spaces them), rp_rate_to_set_on_first_cnp.
 		 */
 		p->rp_time_reset = 55;
-		p->rp_byte_reset = DCQCN_PAPER_B / 64; /* in 64-byte units; dcqcn_paper_byte_reset */
+		p->rp_byte_reset = DCQCN_PAPER_B; /* in bytes; dcqcn_paper_byte_reset */
 		p->rp_threshold = 5;
 		p->rp_ai_rate = 40;
 		p->rp_hai_rate = 200; /* [U] author simulator */
@@ -72,6 +75,7 @@ void dcqcn_params_default(struct dcqcn_params *p, enum dcqcn_variant v)
 		p->rp_clamp_tgt_rate = 1;
 		p->rp_clamp_tgt_rate_ati = 1;
 		p->np_min_time_between_cnps = 50;
+		p->cnp_per_port = 0; /* the paper's NP: at most one CNP per flow every 50 us */
 		p->np_cnp_dscp = 48;
 		p->np_cnp_prio = 6;
 		return;

@@ -746,8 +746,10 @@ Test(configs, dcqcn_keys_take_units_converted_to_the_cc_params_unit)
 
 	/* in 64-byte units (nic.dcqcn.byte_reset_unit: 64B) a size converts to them */
 	{
-		const char *u64[] = {"nic.dcqcn.byte_reset_unit=64B", "nic.dcqcn.rp_byte_reset=2MB"};
-		const char *odd[] = {"nic.dcqcn.byte_reset_unit=64B", "nic.dcqcn.rp_byte_reset=100B"};
+		const char *u64[] = {"nic.dcqcn.byte_reset_unit=64B",
+				     "nic.dcqcn.rp_byte_reset=2MB"};
+		const char *odd[] = {"nic.dcqcn.byte_reset_unit=64B",
+				     "nic.dcqcn.rp_byte_reset=100B"};
 
 		s = NULL;
 		cr_assert_eq(scn_load(path, u64, 2, &s, &d), 0, "%s: %s", d.path, d.msg);

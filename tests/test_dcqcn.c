@@ -56,6 +56,8 @@ Test(dcqcn, mlx5_defaults)
 	cr_assert_eq(p.np_min_time_between_cnps, 4);
 	cr_assert_eq(p.np_cnp_dscp, 48);
 	cr_assert_eq(p.np_cnp_prio, 6);
+	cr_assert_eq(p.byte_reset_unit, 1, "rp_byte_reset in bytes (mlxconfig)");
+	cr_assert_eq(p.cnp_per_port, 1, "CNPs spaced from the port (mlxconfig)");
 }
 
 Test(dcqcn, paper_defaults)
@@ -75,6 +77,7 @@ Test(dcqcn, paper_defaults)
 	cr_assert_eq(p.rp_dce_tcp_rtt, 55);
 	cr_assert_eq(p.rp_dce_tcp_g, 1020, "g = (1024 - 1020) / 1024 = 1/256");
 	cr_assert_eq(p.np_min_time_between_cnps, 50);
+	cr_assert_eq(p.cnp_per_port, 0, "the paper's NP spaces CNPs per flow");
 }
 
 Test(dcqcn, mlx5_quiet_before_first_cnp)
