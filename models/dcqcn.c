@@ -27,16 +27,22 @@
 #define DCQCN_MBPS 1000000ULL
 #define DCQCN_ALPHA_Q10_ONE 1024U
 #define DCQCN_ALPHA_Q20_ONE (1U << 20)
-/*
- * [choice] The byte counter counts in 64-byte units, as Isekai does; no
- * vendor document confirms the unit (mlxconfig's text says "bytes").
- */
-#define DCQCN_BYTE_UNIT 64ULL
+/* The paper's byte counter B, in bytes (Zhu et al., and the authors' MATLAB model). */
+#define DCQCN_PAPER_B 10000000U
 
 void dcqcn_params_default(struct dcqcn_params *p, enum dcqcn_variant v)
 {
 	memset(p, 0, sizeof(*p));
 	p->variant = v;
+	/*
+	 * [choice] rp_byte_reset in bytes and one CNP spacing for the whole
+	 * port, as mlxconfig's help and the firmware layout in mstflint
+	 * describe the fields (the SIGCOMM'15 paper spaces CNPs per flow,
+	 * Isekai counts 64-byte units): nic.dcqcn.byte_reset_unit and
+	 * cnp_scope choose the other readings.
+	 */
+	p->byte_reset_unit = 1;
+	p->cnp_per_port = 1;
 	if (v == DCQCN_PAPER) {
 		/*
 		 * SIGCOMM'15 constants (Zhu et al., and the authors' MATLAB
@@ -53,7 +59,7 @@ void dcqcn_params_default(struct dcqcn_params *p, enum dcqcn_variant v)
 		 * spaces them), rp_rate_to_set_on_first_cnp.
 		 */
 		p->rp_time_reset = 55;
-		p->rp_byte_reset = 156250; /* 10,000,000 bytes / 64 */
+		p->rp_byte_reset = DCQCN_PAPER_B; /* in bytes; dcqcn_paper_byte_reset */
 		p->rp_threshold = 5;
 		p->rp_ai_rate = 40;
 		p->rp_hai_rate = 200; /* [U] author simulator */
@@ -69,6 +75,7 @@ void dcqcn_params_default(struct dcqcn_params *p, enum dcqcn_variant v)
 		p->rp_clamp_tgt_rate = 1;
 		p->rp_clamp_tgt_rate_ati = 1;
 		p->np_min_time_between_cnps = 50;
+		p->cnp_per_port = 0; /* the paper's NP: at most one CNP per flow every 50 us */
 		p->np_cnp_dscp = 48;
 		p->np_cnp_prio = 6;
 		return;
@@ -93,6 +100,11 @@ void dcqcn_params_default(struct dcqcn_params *p, enum dcqcn_variant v)
 	p->np_min_time_between_cnps = 4;
 	p->np_cnp_dscp = 48;
 	p->np_cnp_prio = 6;
+}
+
+uint32_t dcqcn_paper_byte_reset(uint32_t unit)
+{
+	return DCQCN_PAPER_B / (unit ? unit : 1);
 }
 
 /*
@@ -433,13 +445,14 @@ void dcqcn_rp_timer(struct dcqcn_rp *rp, simtime_t now)
 }
 
 /*
- * The byte counter: one stage and one increase per rp_byte_reset * 64
- * bytes sent while active. It does not touch the timer except to stop it
- * when the RP goes quiet. [choice] rp_byte_reset 0 disables the counter.
+ * The byte counter: one stage and one increase per rp_byte_reset *
+ * byte_reset_unit bytes sent while active. It does not touch the timer except to stop it
+ * when the RP goes quiet. [choice] rp_byte_reset 0 disables the counter
+ * (so does a unit of 0, which the loader never gives).
  */
 void dcqcn_rp_sent(struct dcqcn_rp *rp, uint64_t bytes, simtime_t now)
 {
-	uint64_t unit = (uint64_t)rp->p->rp_byte_reset * DCQCN_BYTE_UNIT;
+	uint64_t unit = (uint64_t)rp->p->rp_byte_reset * rp->p->byte_reset_unit;
 
 	(void)now; /* the byte counter does not depend on time */
 	if (!rp->active || unit == 0)

@@ -27,7 +27,7 @@ enum dcqcn_variant { DCQCN_MLX5, DCQCN_PAPER };
 struct dcqcn_params {
 	enum dcqcn_variant variant;
 	uint32_t rp_time_reset;                /* us between timer increases (300) */
-	uint32_t rp_byte_reset;                /* byte counter, in 64-byte units (32767) */
+	uint32_t rp_byte_reset;                /* byte counter, in byte_reset_unit (32767) */
 	uint32_t rp_threshold;                 /* stages before AI/HAI (1) */
 	uint32_t rp_ai_rate;                   /* Mb/s (5) */
 	uint32_t rp_hai_rate;                  /* Mb/s (50) */
@@ -54,6 +54,15 @@ struct dcqcn_params {
 	 * mark of each aligned window of that length sends one, as the fluid
 	 * model and the authors' simulator assume */
 	uint32_t np_cnp_window;
+	/*
+	 * Readings the sources disagree on (not cc_params entries): bytes per
+	 * unit of rp_byte_reset, 1 (mlxconfig's and the firmware layout's
+	 * "given in bytes") or 64 (Google Isekai); and whether
+	 * np_min_time_between_cnps spaces the CNPs of the whole port (1,
+	 * mlxconfig's "from the port") or of each QP (0).
+	 */
+	uint32_t byte_reset_unit;
+	uint32_t cnp_per_port;
 };
 
 /* The defaults of @v: ConnectX-6 Dx firmware's for mlx5; for the paper variant its
@@ -61,6 +70,8 @@ struct dcqcn_params {
  * 200 Mb/s, minimum 100 Mb/s, CNPs at most every 50 us), expressed in the
  * same fields where they have one. */
 void dcqcn_params_default(struct dcqcn_params *p, enum dcqcn_variant v);
+/* The paper's byte counter (10 MB) in units of @unit bytes (1 or 64). */
+uint32_t dcqcn_paper_byte_reset(uint32_t unit);
 
 struct dcqcn_rp {
 	/* what every packet sent reads and writes, first (one cache line) */

@@ -43,6 +43,9 @@ struct nic {
 	uint64_t rx_used, rx_xoff_at, rx_xon_at;
 	int rx_xoff;
 	struct evq_timer rx_drain, rx_refresh;
+	/* NP with nic.dcqcn.cnp_scope port: when its last CNP left */
+	simtime_t last_cnp;
+	uint8_t cnp_sent_once;
 };
 
 /* The message holding @psn; f->tx_msg is a cursor that usually hits. */
@@ -602,21 +605,34 @@ static void requester_cnp(struct nic *n, struct flow *f, simtime_t now)
 
 /* ---- responder ---------------------------------------------------------------------------- */
 
+/*
+ * The notification point: does a CE mark on @f at @now send a CNP?
+ * np_min_time_between_cnps spaces the CNPs of the whole port (cnp_scope
+ * port: mlxconfig's "from the port") or of each QP; gap mode sends when
+ * that long has passed since the last one, window mode on the first mark
+ * of each aligned window of that length.
+ */
+static int np_cnp_due(struct nic *n, struct flow *f, simtime_t now)
+{
+	const struct dcqcn_params *d = &n->prm->dcqcn;
+	simtime_t gap = d->np_min_time_between_cnps * SIMTIME_US;
+	simtime_t *last = d->cnp_per_port ? &n->last_cnp : &f->last_cnp;
+	uint8_t *sent = d->cnp_per_port ? &n->cnp_sent_once : &f->cnp_sent_once;
+
+	if (*sent && (d->np_cnp_window && gap ? now / gap == *last / gap : now - *last < gap))
+		return 0;
+	*sent = 1;
+	*last = now;
+	return 1;
+}
+
 static void responder_data(struct nic *n, struct flow *f, struct pkt *pkt, simtime_t now)
 {
 	const struct nic_params *prm = n->prm;
 
 	if (pkt->ecn == PKT_CE) {
 		n->c.np_ecn_marked_roce_packets++;
-		simtime_t gap = prm->dcqcn.np_min_time_between_cnps * SIMTIME_US;
-
-		if (n->dcqcn &&
-		    (!f->cnp_sent_once ||
-		     (prm->dcqcn.np_cnp_window && gap
-			  ? now / gap != f->last_cnp / gap /* a new aligned window */
-			  : now - f->last_cnp >= gap))) {
-			f->cnp_sent_once = 1;
-			f->last_cnp = now;
+		if (n->dcqcn && np_cnp_due(n, f, now)) {
 			n->c.np_cnp_sent++;
 			n->ctx->tot.cnp_sent++;
 			send_ctrl(n, f, PKT_CNP, 0);

@@ -625,6 +625,9 @@ static const char *const documented[] = {
     "nic.dcqcn.np_min_time_between_cnps",
     "nic.dcqcn.np_cnp_dscp",
     "nic.dcqcn.np_cnp_prio",
+    "nic.dcqcn.np_cnp_mode",
+    "nic.dcqcn.byte_reset_unit",
+    "nic.dcqcn.cnp_scope",
 };
 
 /* One documented default: the key and the README's words for its value. */

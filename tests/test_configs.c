@@ -716,7 +716,8 @@ Test(configs, a_cc_params_entry_given_twice_is_warned_and_imported_once)
 Test(configs, dcqcn_keys_take_units_converted_to_the_cc_params_unit)
 {
 	const char *path = ts_tmp("units.yaml");
-	const char *sets[] = {"nic.dcqcn.np_min_time_between_cnps=4us",
+	const char *sets[] = {"nic.dcqcn.byte_reset_unit=1B",
+			      "nic.dcqcn.np_min_time_between_cnps=4us",
 			      "nic.dcqcn.rp_ai_rate=5Mbps",
 			      "nic.dcqcn.rp_time_reset=0.3ms",
 			      "nic.dcqcn.rp_hai_rate=1Gbps",
@@ -738,14 +739,31 @@ Test(configs, dcqcn_keys_take_units_converted_to_the_cc_params_unit)
 	cr_assert_eq(s->nic.dcqcn.rp_ai_rate, 5);
 	cr_assert_eq(s->nic.dcqcn.rp_time_reset, 300);
 	cr_assert_eq(s->nic.dcqcn.rp_hai_rate, 1000);
-	cr_assert_eq(s->nic.dcqcn.rp_byte_reset, 31250, "2,000,000 B in 64-byte units");
+	cr_assert_eq(s->nic.dcqcn.rp_byte_reset, 2000000, "in bytes");
 	cr_assert_eq(s->nic.dcqcn.rp_rate_reduce_monitor_period, 7, "bare: microseconds already");
 	cr_assert_eq(s->nic.dcqcn.rp_gd, 9);
 	scn_free(s);
 
+	/* in 64-byte units (nic.dcqcn.byte_reset_unit: 64B) a size converts to them */
+	{
+		const char *u64[] = {"nic.dcqcn.byte_reset_unit=64B",
+				     "nic.dcqcn.rp_byte_reset=2MB"};
+		const char *odd[] = {"nic.dcqcn.byte_reset_unit=64B",
+				     "nic.dcqcn.rp_byte_reset=100B"};
+
+		s = NULL;
+		cr_assert_eq(scn_load(path, u64, 2, &s, &d), 0, "%s: %s", d.path, d.msg);
+		cr_assert_eq(s->nic.dcqcn.byte_reset_unit, 64);
+		cr_assert_eq(s->nic.dcqcn.rp_byte_reset, 31250, "2,000,000 B in 64-byte units");
+		scn_free(s);
+		s = NULL;
+		cr_assert_eq(scn_load(path, odd, 2, &s, &d), -EINVAL);
+		cr_assert(strstr(d.msg, "not a whole number of 64-byte units"), "%s", d.msg);
+		cr_assert_str_eq(d.path, "nic.dcqcn.rp_byte_reset");
+	}
+
 	{
 		const char *bad[][2] = {
-		    {"nic.dcqcn.rp_byte_reset=100B", "not a whole number of 64-byte units"},
 		    {"nic.dcqcn.np_min_time_between_cnps=1500ns",
 		     "not a whole number of microseconds"},
 		    {"nic.dcqcn.rp_min_rate=1500Kbps", "not a whole number of Mb/s"},

@@ -56,6 +56,8 @@ Test(dcqcn, mlx5_defaults)
 	cr_assert_eq(p.np_min_time_between_cnps, 4);
 	cr_assert_eq(p.np_cnp_dscp, 48);
 	cr_assert_eq(p.np_cnp_prio, 6);
+	cr_assert_eq(p.byte_reset_unit, 1, "rp_byte_reset in bytes (mlxconfig)");
+	cr_assert_eq(p.cnp_per_port, 1, "CNPs spaced from the port (mlxconfig)");
 }
 
 Test(dcqcn, paper_defaults)
@@ -65,7 +67,9 @@ Test(dcqcn, paper_defaults)
 	dcqcn_params_default(&p, DCQCN_PAPER);
 	cr_assert_eq(p.variant, DCQCN_PAPER);
 	cr_assert_eq(p.rp_time_reset, 55);
-	cr_assert_eq((uint64_t)p.rp_byte_reset * 64, 10000000);
+	cr_assert_eq((uint64_t)p.rp_byte_reset * p.byte_reset_unit, 10000000, "B = 10 MB");
+	cr_assert_eq(dcqcn_paper_byte_reset(1), 10000000, "in bytes");
+	cr_assert_eq(dcqcn_paper_byte_reset(64), 156250, "in 64-byte units");
 	cr_assert_eq(p.rp_threshold, 5);
 	cr_assert_eq(p.rp_ai_rate, 40);
 	cr_assert_eq(p.rp_hai_rate, 200);
@@ -73,6 +77,7 @@ Test(dcqcn, paper_defaults)
 	cr_assert_eq(p.rp_dce_tcp_rtt, 55);
 	cr_assert_eq(p.rp_dce_tcp_g, 1020, "g = (1024 - 1020) / 1024 = 1/256");
 	cr_assert_eq(p.np_min_time_between_cnps, 50);
+	cr_assert_eq(p.cnp_per_port, 0, "the paper's NP spaces CNPs per flow");
 }
 
 Test(dcqcn, mlx5_quiet_before_first_cnp)
@@ -314,6 +319,7 @@ Test(dcqcn, mlx5_increase_ai_then_hai)
 
 	dcqcn_params_default(&p, DCQCN_MLX5);
 	p.rp_byte_reset = 16;
+	p.byte_reset_unit = 64; /* 1024 bytes a stage */
 	p.rp_gd = 0;
 	p.rp_clamp_tgt_rate = 1;
 	p.rp_rate_to_set_on_first_cnp = 40000;
@@ -386,6 +392,7 @@ Test(dcqcn, mlx5_fast_recovery_then_ai_then_hai)
 
 	dcqcn_params_default(&p, DCQCN_MLX5);
 	p.rp_byte_reset = 16;
+	p.byte_reset_unit = 64; /* 1024 bytes a stage */
 	p.rp_gd = 0;
 	p.rp_clamp_tgt_rate = 1;
 	p.rp_rate_to_set_on_first_cnp = 40000;
@@ -470,7 +477,7 @@ Test(dcqcn, mlx5_max_rate_ceiling_and_quiet)
 	cr_assert_eq(rp.rc, 25000000000ULL);
 	cr_assert_eq(rp.active, 1);
 	/* Bytes keep counting while quiet but the rate stays at the ceiling. */
-	dcqcn_rp_sent(&rp, 32767ULL * 64 * 3, t);
+	dcqcn_rp_sent(&rp, 32767ULL * p.byte_reset_unit * 3, t);
 	cr_assert_eq(rp.byte_stage, 3);
 	cr_assert_eq(rp.rc, 25000000000ULL);
 	cr_assert_eq(rp.next_increase, SIMTIME_NEVER);
@@ -541,6 +548,7 @@ static void clamp_case(uint32_t clamp, uint32_t ati, char ev, uint64_t rt1, uint
 	p.rp_dce_tcp_g = 1024;
 	p.rp_gd = 0;
 	p.rp_byte_reset = 16;
+	p.byte_reset_unit = 64; /* 1024 bytes a stage */
 	p.rp_rate_to_set_on_first_cnp = 40000;
 	p.rp_clamp_tgt_rate = clamp;
 	p.rp_clamp_tgt_rate_ati = ati;
@@ -588,6 +596,37 @@ Test(dcqcn, mlx5_stale_timer_ignored)
 	cr_assert_eq(rp.rc, rc);
 	cr_assert_eq(rp.time_stage, 0);
 	cr_assert_eq(rp.next_increase, t1 + 300 * US);
+}
+
+/*
+ * The byte counter's unit: rp_byte_reset 32767 after the first cut. In
+ * bytes, 100,000 bytes sent are 3 stages (98,301 bytes)
+ * and 1,699 counted towards the fourth. In 64-byte units a stage is
+ * 2,097,088 bytes: 100,000 bytes reach no stage; 1,997,088 more make the
+ * first, with nothing left over.
+ */
+Test(dcqcn, mlx5_byte_reset_counts_bytes_or_64_byte_units)
+{
+	struct dcqcn_params p;
+	struct dcqcn_rp rp;
+
+	dcqcn_params_default(&p, DCQCN_MLX5);
+	p.byte_reset_unit = 1;
+	first_cut(&rp, &p, G100);
+	dcqcn_rp_sent(&rp, 100000, t0 + 11 * US);
+	cr_assert_eq(rp.byte_stage, 3);
+	cr_assert_eq(rp.byte_count, 1699);
+
+	p.byte_reset_unit = 64;
+	first_cut(&rp, &p, G100);
+	dcqcn_rp_sent(&rp, 100000, t0 + 11 * US);
+	cr_assert_eq(rp.byte_stage, 0);
+	cr_assert_eq(rp.byte_count, 100000);
+	dcqcn_rp_sent(&rp, 1997087, t0 + 12 * US);
+	cr_assert_eq(rp.byte_stage, 0, "one byte short");
+	dcqcn_rp_sent(&rp, 1, t0 + 12 * US);
+	cr_assert_eq(rp.byte_stage, 1);
+	cr_assert_eq(rp.byte_count, 0);
 }
 
 /* rp_byte_reset 0 disables the byte counter. */

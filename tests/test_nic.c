@@ -108,7 +108,7 @@ Test(nic, two_flows_share_a_port_fairly_without_pause)
 		"  buffer: {size: 32MB}\n"
 		"  pfc: {xoff: 1MB}\n"
 		"  ecn: {kmin: 5KB, kmax: 200KB, pmax: 1%}\n"
-		"nic: {cc: dcqcn}\n"
+		"nic: {cc: dcqcn, dcqcn: {cnp_scope: qp}}\n"
 		"workload:\n"
 		"  kind: flows\n"
 		"  flows:\n"
@@ -155,17 +155,32 @@ static const char incast16[] =
 	"nic: {cc: %s}\n"
 	"workload: {kind: incast, senders: 16, size: 4MB}\n";
 
+/*
+ * With CNPs spaced per QP and the byte counter in 64-byte units, DCQCN at
+ * least halves an incast's PAUSE frames (138 against 1497 at line rate).
+ * In bytes the counter raises the rate every 32 KB sent and the incast
+ * pauses more (809). Spaced per port (the default), the port's one CNP
+ * per 4 us is shared by 16 QPs, each hears one per 64 us at best: far
+ * fewer CNPs, and about as many PAUSE frames as at line rate.
+ */
 Test(nic, dcqcn_halves_the_pause_frames_of_an_incast)
 {
 	char yaml[1024];
-	double none, dcqcn;
+	double none, dcqcn, port_cnps, qp_cnps;
 
 	snprintf(yaml, sizeof(yaml), incast16, "none");
 	none = run_metric(yaml, "pfc_pause_frames");
-	snprintf(yaml, sizeof(yaml), incast16, "dcqcn");
+	snprintf(yaml, sizeof(yaml), incast16,
+		 "dcqcn, dcqcn: {byte_reset_unit: 64B, cnp_scope: qp}");
 	dcqcn = run_metric(yaml, "pfc_pause_frames");
+	qp_cnps = run_metric(yaml, "cnp_sent");
 	cr_assert_gt(none, 0);
 	cr_assert_leq(dcqcn, none / 2, "DCQCN %.0f PAUSE frames, line rate %.0f", dcqcn, none);
+	snprintf(yaml, sizeof(yaml), incast16, "dcqcn, dcqcn: {cnp_scope: port}");
+	port_cnps = run_metric(yaml, "cnp_sent");
+	/* at most one per 4 us while marks last, the run's 5.2 ms: 1300 */
+	cr_assert_leq(port_cnps, 1310, "%.0f CNPs per port", port_cnps);
+	cr_assert_lt(port_cnps * 3, qp_cnps, "per port %.0f, per QP %.0f", port_cnps, qp_cnps);
 }
 
 /*
@@ -444,6 +459,92 @@ Test(nic, built_from_params_a_message_arrives_after_its_wire_time_and_is_acked)
 		nic_free(a);
 		nic_free(b);
 		free(f.msgs);
+		rig_fini(&r);
+	}
+}
+
+/* ---- the notification point: CNP spacing per port or per QP -------------------------------- */
+
+/* A CE-marked data packet of QP arg arrives at the responder's port (obj). */
+struct np_rig {
+	struct port *port;
+	struct mctx *ctx;
+	struct flow *flows;
+};
+
+static void np_marked(void *obj, uint64_t qp)
+{
+	struct np_rig *np = obj;
+	struct pkt *p = pkt_alloc(&np->ctx->pool);
+
+	cr_assert(p);
+	memset(p, 0, sizeof(*p));
+	p->kind = PKT_DATA;
+	p->flow = (uint32_t)qp;
+	p->psn = np->flows[qp].epsn; /* in order */
+	p->src = 0;
+	p->dst = 1;
+	p->payload = 1000;
+	p->frame = 1000 + PKT_HEADER_BYTES;
+	p->prio = 3;
+	p->dscp = 26;
+	p->ecn = PKT_CE;
+	np->port->ops->rx(np->port, p);
+}
+
+/*
+ * The CNPs h1's NIC sends for marks on two QPs (np_min_time_between_cnps
+ * 4 us): QP 0 marked at 10, 13 and 15 us, QP 1 at 11 and 14.5 us. Gap,
+ * per QP: QP 0 at 10 and 15 (13 is 3 us after 10), QP 1 at 11 (14.5 is
+ * 3.5 us after): 3. Gap, per port: 10, then 14.5 (4.5 us after 10; 11,
+ * 13 and 15 fall within 4 us of a CNP): 2. Window (4 us windows from 0,
+ * [8, 12) and [12, 16)), per QP: QP 0 at 10 and 13, QP 1 at 11 and 14.5:
+ * 4; per port: 10 and 13: 2. Two QPs marked 1 us apart: one CNP per port,
+ * two per QP.
+ */
+Test(nic, np_min_time_between_cnps_spaces_cnps_per_port_or_per_qp)
+{
+	static const struct {
+		uint64_t qp;
+		simtime_t at;
+	} marks[] = {{0, 10000000}, {1, 11000000}, {0, 13000000}, {1, 14500000}, {0, 15000000}};
+	static const struct {
+		uint32_t per_port, window;
+		uint64_t cnps;
+	} cases[] = {{0, 0, 3}, {1, 0, 2}, {0, 1, 4}, {1, 1, 2}};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct nic_params pa = line_rate_nic(1000), pb = line_rate_nic(1000);
+		struct flow f[2] = {
+		    {.id = 0, .src = 0, .dst = 1, .dscp = 26, .prio = 3},
+		    {.id = 1, .src = 0, .dst = 1, .dscp = 26, .prio = 3},
+		};
+		struct msgs_seen seen = {0};
+		struct np_rig np;
+		struct nic *a, *b;
+		struct rig r;
+
+		pb.cc = NIC_CC_DCQCN;
+		pb.dcqcn.cnp_per_port = cases[i].per_port;
+		pb.dcqcn.np_cnp_window = cases[i].window;
+		cr_assert_eq(pb.dcqcn.np_min_time_between_cnps, 4);
+		rig_init(&r, rig_pair(100000000000ULL, 1000000));
+		a = nic_new(&r.ctx, &pa, 0, &r.ports[0], f, &seen_ops, &seen);
+		b = nic_new(&r.ctx, &pb, 1, &r.ports[1], f, &seen_ops, &seen);
+		cr_assert(a && b);
+		np = (struct np_rig){.port = &r.ports[1], .ctx = &r.ctx, .flows = f};
+		for (size_t m = 0; m < sizeof(marks) / sizeof(marks[0]); m++)
+			cr_assert(evq_post(r.q, marks[m].at, np_marked, &np, marks[m].qp,
+					   evq_key(MCTX_KEY_RUN, 0, (unsigned)m)));
+		rig_run(&r, SIMTIME_NEVER);
+		cr_assert_eq(nic_counters(b)->np_ecn_marked_roce_packets, 5);
+		cr_assert_eq(nic_counters(b)->np_cnp_sent, cases[i].cnps, "case %zu: %llu CNPs", i,
+			     (unsigned long long)nic_counters(b)->np_cnp_sent);
+		/* h0 runs no DCQCN: it counts the CNPs that reach it as ignored */
+		cr_assert_eq(nic_counters(a)->rp_cnp_ignored, cases[i].cnps);
+		cr_assert_eq(f[0].received + f[1].received, 5000);
+		nic_free(a);
+		nic_free(b);
 		rig_fini(&r);
 	}
 }

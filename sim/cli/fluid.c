@@ -103,7 +103,7 @@ static void params(const struct scenario *s, uint32_t n, uint64_t rate, simtime_
 	fp->g = (1024.0 - d->rp_dce_tcp_g) / 1024.0;
 	fp->tau_alpha = d->rp_dce_tcp_rtt * 1e-6;
 	fp->t = d->rp_time_reset * 1e-6;
-	fp->b = d->rp_byte_reset * 64.0 / frame;
+	fp->b = (double)d->rp_byte_reset * d->byte_reset_unit / frame;
 	fp->f = d->rp_threshold;
 	fp->r_ai = d->rp_ai_rate * 1e6 * pkts_per_bit;
 	fp->r_min = d->rp_min_rate * 1e6 * pkts_per_bit;

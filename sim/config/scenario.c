@@ -185,11 +185,23 @@ static const cyaml_strval_t np_cnp_modes[] = {
 	{"window", 2},
 };
 
+static const cyaml_strval_t byte_reset_units[] = {
+	{"1B", 1},
+	{"64B", 2},
+};
+
+static const cyaml_strval_t cnp_scopes[] = {
+	{"qp", 1},
+	{"port", 2},
+};
+
 #define DCQCN_SCHEMA_FIELD(name, min, max) STR(#name, struct raw_dcqcn, name),
 static const cyaml_schema_field_t dcqcn_fields[] = {
 	ENUM("variant", struct raw_dcqcn, variant, dcqcn_variants),
 	DCQCN_KEYS(DCQCN_SCHEMA_FIELD)
 	ENUM("np_cnp_mode", struct raw_dcqcn, np_cnp_mode, np_cnp_modes),
+	ENUM("byte_reset_unit", struct raw_dcqcn, byte_reset_unit, byte_reset_units),
+	ENUM("cnp_scope", struct raw_dcqcn, cnp_scope, cnp_scopes),
 	CYAML_FIELD_END,
 };
 

@@ -55,9 +55,10 @@ int scn_dcqcn_param(const char *name, const char *value, struct dcqcn_params *p,
 /*
  * The cc_params unit of nic.dcqcn key @name (Linux mlx5 cong.c, NVIDIA's
  * DCQCN parameter descriptions): microseconds for the timers, Mb/s for the
- * rates, 64-byte units for rp_byte_reset, none for the rest.
+ * rates, nic.dcqcn.byte_reset_unit (bytes, or 64-byte units) for
+ * rp_byte_reset, none for the rest.
  */
-enum cc_unit { CC_PLAIN, CC_US, CC_MBPS, CC_64B };
+enum cc_unit { CC_PLAIN, CC_US, CC_MBPS, CC_BYTES };
 
 static enum cc_unit cc_unit_of(const char *name)
 {
@@ -73,18 +74,19 @@ static enum cc_unit cc_unit_of(const char *name)
 	for (size_t i = 0; i < sizeof(mbps) / sizeof(mbps[0]); i++)
 		if (!strcmp(name, mbps[i]))
 			return CC_MBPS;
-	return strcmp(name, "rp_byte_reset") ? CC_PLAIN : CC_64B;
+	return strcmp(name, "rp_byte_reset") ? CC_PLAIN : CC_BYTES;
 }
 
 /*
  * nic.dcqcn.@name's value @s as the cc_params number: a bare number as it
  * is (already in the cc_params unit), a value with a unit converted to it
- * ("4us" -> 4, "5Mbps" -> 5, "2MB" -> 31250 units of 64 bytes) into @buf.
- * 0 with *@out set, or the refusal: a unit of another kind, a key without
- * a unit, a value that does not convert exactly.
+ * ("4us" -> 4, "5Mbps" -> 5, "2MB" -> 2000000 bytes, or 31250 with
+ * @byte_unit 64) into @buf. 0 with *@out set, or the refusal: a unit of
+ * another kind, a key without a unit, a value that does not convert exactly.
  */
 static int dcqcn_value(const struct loader *l, const char *path, const char *name,
-		       const char *s, char *buf, size_t size, const char **out)
+		       const char *s, uint32_t byte_unit, char *buf, size_t size,
+		       const char **out)
 {
 	const char *p = s;
 	uint64_t v;
@@ -116,14 +118,14 @@ static int dcqcn_value(const struct loader *l, const char *path, const char *nam
 					 "cc_params takes", s);
 		v /= 1000000;
 		break;
-	case CC_64B:
+	case CC_BYTES:
 		if (units_size(s, &v))
 			return scn__fail(l, path, "\"%s\" is not a size (e.g. 2MB, or 32767: "
-					 "64-byte units)", s);
-		if (v % 64)
-			return scn__fail(l, path, "%s is not a whole number of 64-byte units, the "
-					 "unit cc_params takes", s);
-		v /= 64;
+					 "units of nic.dcqcn.byte_reset_unit)", s);
+		if (v % byte_unit)
+			return scn__fail(l, path, "%s is not a whole number of %u-byte units "
+					 "(nic.dcqcn.byte_reset_unit)", s, byte_unit);
+		v /= byte_unit;
 		break;
 	default:
 		return scn__fail(l, path, "\"%s\" is not a whole number (%s takes no unit)", s,
@@ -186,15 +188,23 @@ static int check_transport(const struct loader *l, const struct raw_nic *r, stru
 				   : s->nic.timeout;
 	dcqcn_params_default(p, dc && dc->variant ? (enum dcqcn_variant)(dc->variant - 1)
 						  : DCQCN_MLX5);
+	/* the two readings first: rp_byte_reset's unit decides what its values mean */
+	if (dc && dc->byte_reset_unit)
+		p->byte_reset_unit = dc->byte_reset_unit == 2 ? 64 : 1;
+	if (dc && dc->cnp_scope)
+		p->cnp_per_port = dc->cnp_scope == 2;
+	if (p->variant == DCQCN_PAPER)
+		p->rp_byte_reset = dcqcn_paper_byte_reset(p->byte_reset_unit);
 	if ((err = apply_cc_params(l, p)))
 		return err;
 	if (!dc)
 		return 0;
 	if (dc->np_cnp_mode)
 		p->np_cnp_window = dc->np_cnp_mode == 2;
-#define DCQCN_CHECK(name, min, max)                                                           \
-	if ((err = dcqcn_value(l, "nic.dcqcn." #name, #name, dc->name, num, sizeof(num), &v)) || \
-	    (err = scn__get_u32(l, "nic.dcqcn." #name, v, p->name, min, max, &p->name)))       \
+#define DCQCN_CHECK(name, min, max)                                                         \
+	if ((err = dcqcn_value(l, "nic.dcqcn." #name, #name, dc->name, p->byte_reset_unit, num, \
+			       sizeof(num), &v)) ||                                         \
+	    (err = scn__get_u32(l, "nic.dcqcn." #name, v, p->name, min, max, &p->name)))     \
 		return err;
 	DCQCN_KEYS(DCQCN_CHECK)
 #undef DCQCN_CHECK

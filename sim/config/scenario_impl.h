@@ -108,6 +108,8 @@ struct raw_switch {
 struct raw_dcqcn {
 	int variant;
 	int np_cnp_mode; /* 0 unset, 1 gap, 2 window */
+	int byte_reset_unit; /* 0 unset, 1 "1B", 2 "64B" */
+	int cnp_scope;       /* 0 unset, 1 qp, 2 port */
 	DCQCN_KEYS(DCQCN_RAW_FIELD)
 };
 

@@ -118,6 +118,9 @@ static json_t *eff_nic(const struct scenario *s)
 	json_object_set_new(dc, "rtt_resp_dscp_valid", json_integer(d->rtt_resp_dscp_valid));
 	json_object_set_new(dc, "rtt_resp_dscp", json_integer(d->rtt_resp_dscp));
 	json_object_set_new(dc, "np_cnp_mode", json_string(d->np_cnp_window ? "window" : "gap"));
+	json_object_set_new(dc, "byte_reset_unit",
+			    json_string(d->byte_reset_unit == 64 ? "64B" : "1B"));
+	json_object_set_new(dc, "cnp_scope", json_string(d->cnp_per_port ? "port" : "qp"));
 	return json_pack("{s:I,s:i,s:i,s:o,s:b,s:s,s:{s:I,s:I,s:I,s:b,s:f},s:o}", "mtu",
 			 (json_int_t)s->nic.mtu, "dscp", s->nic.dscp, "priority", s->nic.priority,
 			 "pfc", pfc, "ecn", s->nic.ecn, "cc",
