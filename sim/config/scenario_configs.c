@@ -271,6 +271,26 @@ static int pod_number(const struct pod_env *e, unsigned long max, unsigned long 
 	return end == e->value || *end || *v > max ? -EINVAL : 0;
 }
 
+/* A pod's NCCL variable @name (0 to @max), when given, into the transport
+ * key @path (*@out) unless the scenario gives it. 0 or -EINVAL. */
+static int pod_transport(struct merge *m, const struct pod_cfg *pc, const char *name,
+			 unsigned long max, const char *path, const char *key, uint32_t *out)
+{
+	const struct pod_env *e = pod_get(pc, name);
+	unsigned long v;
+
+	if (!e || e->value_from)
+		return 0;
+	if (pod_number(e, max, &v)) {
+		diag_set(m->l->d, pc->file, e->src_line, name, "\"%s\" is not 0 to %lu (%s)",
+			 e->value, max, key);
+		return -EINVAL;
+	}
+	if (gives(m, path, e->src_line, name, e->value))
+		*out = (uint32_t)v;
+	return 0;
+}
+
 /*
  * A workload's pod -> the workload and nic: NCCL_IB_TC is the IP traffic
  * class, the workload's DSCP in its upper 6 bits; NCCL_IB_TIMEOUT the
@@ -285,6 +305,7 @@ static int pod_to_workload(struct merge *m, const struct pod_cfg *pc, const char
 	const struct pod_env *e;
 	unsigned long v;
 	char path[96];
+	int err;
 
 	if ((e = pod_get(pc, "NCCL_IB_TC")) && !e->value_from) {
 		if (pod_number(e, 255, &v)) {
@@ -301,24 +322,11 @@ static int pod_to_workload(struct merge *m, const struct pod_cfg *pc, const char
 		snprintf(pod->hca, sizeof(pod->hca), "%s", e->value);
 		pod->hca_line = e->src_line;
 	}
-	if ((e = pod_get(pc, "NCCL_IB_TIMEOUT")) && !e->value_from) {
-		if (pod_number(e, 31, &v)) {
-			diag_set(m->l->d, pc->file, e->src_line, "NCCL_IB_TIMEOUT",
-				 "\"%s\" is not 0 to 31 (%s)", e->value, key);
-			return -EINVAL;
-		}
-		if (gives(m, "nic.transport.timeout", e->src_line, "NCCL_IB_TIMEOUT", e->value))
-			s->nic.timeout_exp = (uint32_t)v;
-	}
-	if ((e = pod_get(pc, "NCCL_IB_RETRY_CNT")) && !e->value_from) {
-		if (pod_number(e, 7, &v)) {
-			diag_set(m->l->d, pc->file, e->src_line, "NCCL_IB_RETRY_CNT",
-				 "\"%s\" is not 0 to 7 (%s)", e->value, key);
-			return -EINVAL;
-		}
-		if (gives(m, "nic.transport.retry_cnt", e->src_line, "NCCL_IB_RETRY_CNT", e->value))
-			s->nic.retry_cnt = (uint32_t)v;
-	}
+	if ((err = pod_transport(m, pc, "NCCL_IB_TIMEOUT", 31, "nic.transport.timeout", key,
+				 &s->nic.timeout_exp)) ||
+	    (err = pod_transport(m, pc, "NCCL_IB_RETRY_CNT", 7, "nic.transport.retry_cnt", key,
+				 &s->nic.retry_cnt)))
+		return err;
 	return m->err;
 }
 
