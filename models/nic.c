@@ -11,42 +11,7 @@
 
 #include "models/link.h"
 #include "models/mctx.h"
-
-struct nic {
-	/* what a packet sent or received reads, in its first cache lines */
-	struct mctx *ctx;
-	struct flow *flows; /* the fabric's QPs, by id (pkt->flow) */
-	struct port *port;
-	const struct nic_params *prm;
-	struct flow *cur, *prev; /* circular ring of QPs with packets to send */
-	struct pktq ctrl;        /* ACK, NAK, CNP: ahead of data */
-	uint64_t rate_bps;       /* the port's */
-	uint32_t ring_len;
-	uint32_t mtu;
-	uint32_t n_wait, cap_wait;
-	struct flow **wait;      /* min-heap of QPs held back by pacing, by wait_key */
-	uint8_t ecn;
-	uint8_t dcqcn;
-	struct nic_counters c;
-	/* the rest */
-	const struct nic_ops *ops;
-	void *up;
-	uint32_t host;
-	/* the earliest paced QP may send (a line of its own: a paced QP's
-	 * every packet waits for it) */
-	struct evq_timer pace __attribute__((aligned(64)));
-	struct evq_timer rto; /* retransmission deadlines of all its QPs */
-	struct flow **qps;       /* the QPs it is the requester of */
-	uint32_t n_qps, cap_qps;
-	/* receive buffer (nic.rx_buffer drained at nic.rx_rate), or none */
-	struct pktq rxq;
-	uint64_t rx_used, rx_xoff_at, rx_xon_at;
-	int rx_xoff;
-	struct evq_timer rx_drain, rx_refresh;
-	/* NP with nic.dcqcn.cnp_scope port: when its last CNP left */
-	simtime_t last_cnp;
-	uint8_t cnp_sent_once;
-};
+#include "models/nic_impl.h"
 
 /* The message holding @psn; f->tx_msg is a cursor that usually hits. */
 static const struct qp_msg *msg_of(struct flow *f, uint32_t psn)
@@ -309,8 +274,7 @@ static void on_pace(void *obj, uint64_t arg)
 	port_kick(n->port);
 }
 
-/* Send again from @psn on (a NAK, a timeout). */
-static void go_back(struct nic *n, struct flow *f, uint32_t psn)
+void nic__go_back(struct nic *n, struct flow *f, uint32_t psn)
 {
 	f->snd_nxt = psn;
 	if (f->snd_nxt < f->n_psn)
@@ -337,8 +301,7 @@ static void arm_rto(struct nic *n, struct flow *f)
 		mctx_arm(n->ctx, &n->rto, f->rto_at);
 }
 
-/* Take @f out of the ring of QPs with packets to send, wherever it is. */
-static void ring_unlink(struct nic *n, struct flow *f)
+void nic__ring_unlink(struct nic *n, struct flow *f)
 {
 	struct flow *prev = n->prev;
 
@@ -356,82 +319,6 @@ static void ring_unlink(struct nic *n, struct flow *f)
 	f->in_ring = 0;
 	n->ring_len--;
 	f->next_active = NULL;
-}
-
-/*
- * Retries exhausted: the QP goes to the error state (IBV_WC_RETRY_EXC_ERR)
- * and sends nothing more, its message and any posted later never complete.
- * snd_una and snd_nxt at their largest keep it out of every path: ACKs and
- * NAKs find nothing to acknowledge, the ring and the timer nothing to send.
- */
-static void qp_fail(struct nic *n, struct flow *f)
-{
-	ring_unlink(n, f);
-	f->qp_error = 1;
-	f->snd_una = f->snd_nxt = UINT32_MAX;
-	f->rto_at = 0;
-	n->c.qp_errors++;
-}
-
-/*
- * A QP whose deadline passed without progress. The InfiniBand transport:
- * each timeout (4.096 us x 2^nic.transport.timeout) goes back to the oldest
- * unacknowledged PSN, and the QP fails after retry_cnt retries in a row.
- * ConnectX adaptive retransmission (NVIDIA, "Adaptive Retransmission:
- * Algorithm & Profile Description and Formulas"): the first timeout after
- * progress is short (adaptive_first), each one after it doubles, capped by
- * the QP's timeout, and the QP fails when no progress came for its timeout
- * x retry_cnt. [choice] a doubling every timeout and a reset to the first
- * on progress: the profile's ranges and decrement mode are firmware's.
- */
-static void rto_fire(struct nic *n, struct flow *f, simtime_t now)
-{
-	const struct nic_params *prm = n->prm;
-	simtime_t first = prm->rto_first ? prm->rto_first : prm->timeout;
-
-	if (!f->rto_run || f->snd_una != f->rto_una) { /* the first since progress */
-		f->rto_run = 0;
-		f->rto_cur = first;
-		f->rto_since = now - first;
-	}
-	f->rto_run += f->rto_run < UINT8_MAX;
-	f->rto_una = f->snd_una;
-	n->c.local_ack_timeout_err++;
-	f->rto_fired += f->rto_fired < UINT16_MAX;
-	f->rto_waited += f->rto_cur;
-	if (prm->adaptive_retrans ? now - f->rto_since >= prm->timeout * prm->retry_cnt
-				  : f->rto_run > prm->retry_cnt) {
-		qp_fail(n, f);
-		return;
-	}
-	go_back(n, f, f->snd_una);
-	if (prm->adaptive_retrans)
-		f->rto_cur = 2 * f->rto_cur < prm->timeout ? 2 * f->rto_cur : prm->timeout;
-	f->rto_at = now + f->rto_cur;
-}
-
-static void on_rto(void *obj, uint64_t arg)
-{
-	struct nic *n = obj;
-	simtime_t now = evq_now(n->ctx->q), next = SIMTIME_NEVER;
-
-	(void)arg;
-	for (uint32_t i = 0; i < n->n_qps; i++) {
-		struct flow *f = n->qps[i];
-
-		if (!f->rto_at)
-			continue;
-		if (f->snd_una >= f->n_psn) {
-			f->rto_at = 0; /* nothing outstanding */
-			continue;
-		}
-		if (f->rto_at <= now)
-			rto_fire(n, f, now);
-		if (f->rto_at && f->rto_at < next)
-			next = f->rto_at;
-	}
-	if (next != SIMTIME_NEVER)
-		mctx_arm(n->ctx, &n->rto, next);
 }
 
 /*
@@ -776,7 +663,7 @@ static void nic_rx(struct port *p, struct pkt *pkt)
 		n->c.packet_seq_err++;
 		requester_ack(n, f, pkt->psn, now);
 		if (pkt->psn >= f->snd_una && pkt->psn < f->snd_nxt)
-			go_back(n, f, pkt->psn);
+			nic__go_back(n, f, pkt->psn);
 		break;
 	case PKT_CNP:
 		requester_cnp(n, f, now);
@@ -824,7 +711,7 @@ struct nic *nic_new(struct mctx *ctx, const struct nic_params *prm, uint32_t hos
 	n->dcqcn = prm->cc == NIC_CC_DCQCN;
 	n->port->pfc_obey = prm->pfc;
 	evq_timer_init(&n->pace, on_pace, n, mctx_port_key(port->id, MCTX_PT_NIC_PACE));
-	evq_timer_init(&n->rto, on_rto, n, mctx_port_key(port->id, MCTX_PT_NIC_RTO));
+	evq_timer_init(&n->rto, nic__on_rto, n, mctx_port_key(port->id, MCTX_PT_NIC_RTO));
 	evq_timer_init(&n->rx_drain, on_rx_drain, n, mctx_port_key(port->id, MCTX_PT_NIC_RX_DRAIN));
 	evq_timer_init(&n->rx_refresh, on_rx_refresh, n,
 		       mctx_port_key(port->id, MCTX_PT_NIC_RX_REFRESH));
