@@ -577,26 +577,27 @@ Test(compare, flows_of_another_size_are_another_workload)
 /*
  * experiments/tune/dcqcn-allreduce.yaml (64 hosts, 4:1 oversubscribed
  * uplinks) with its AllReduce cut to 4 MB so that 5 seeds sweep in about
- * a second, as @name in the temporary folder; @dcqcn ("" or a nic.dcqcn
- * line) added under nic. Returns its path.
+ * a second, as @name in the temporary folder; @dcqcn ("" or ", KEY: V")
+ * added to its nic.dcqcn mapping. Returns its path.
  */
 static const char *allreduce(const char *name, const char *dcqcn)
 {
 	static char path[2][300];
 	static int k;
-	char *scn = ts_slurp("experiments/tune/dcqcn-allreduce.yaml"), *size, *cc, *text;
+	static const char map_end[] = "cnp_scope: qp}\n";
+	char *scn = ts_slurp("experiments/tune/dcqcn-allreduce.yaml"), *size, *end, *text;
 	char *p = path[k++ % 2];
 	size_t len;
 
 	cr_assert(scn, "experiments/tune/dcqcn-allreduce.yaml missing");
 	size = strstr(scn, "  size: 32MB\n");
-	cc = strstr(scn, "  cc: dcqcn\n");
-	cr_assert(size && cc && cc < size, "the scenario changed: %s", scn);
+	end = strstr(scn, map_end);
+	cr_assert(size && end && end < size, "the scenario changed: %s", scn);
 	len = strlen(scn) + strlen(dcqcn) + 16;
 	text = malloc(len);
 	cr_assert(text);
-	snprintf(text, len, "%.*s  cc: dcqcn\n%s%.*s  size: 4MB\n%s", (int)(cc - scn), scn, dcqcn,
-		 (int)(size - cc - strlen("  cc: dcqcn\n")), cc + strlen("  cc: dcqcn\n"),
+	snprintf(text, len, "%.*scnp_scope: qp%s}\n%.*s  size: 4MB\n%s", (int)(end - scn), scn,
+		 dcqcn, (int)(size - end - strlen(map_end)), end + strlen(map_end),
 		 size + strlen("  size: 32MB\n"));
 	snprintf(p, 300, "%s", ts_tmp(name));
 	write_file(p, text);
@@ -619,7 +620,7 @@ Test(compare, a_dcqcn_change_that_slows_most_seeds_fails_paired_and_identical_sw
 {
 	char base[300], again[300], new[300], other[300];
 	const char *b = allreduce("base.yaml", "");
-	const char *n = allreduce("new.yaml", "  dcqcn: {rp_time_reset: 900}\n");
+	const char *n = allreduce("new.yaml", ", rp_time_reset: 900");
 	struct ts_proc p;
 
 	snprintf(base, sizeof(base), "%s", ts_tmp("base"));

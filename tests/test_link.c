@@ -75,6 +75,10 @@ static void run_incast(int lazy, simtime_t until, simtime_t down, struct shot *s
 	for (int i = 0; i < 64; i++)
 		p.sw.dscp_to_tc[i] = (uint8_t)(i >> 3);
 	dcqcn_params_default(&p.nic.dcqcn, DCQCN_MLX5);
+	/* CNPs spaced per QP, the byte counter in 64-byte units: DCQCN paces
+	 * the senders here, which is what the lazy ends are measured on */
+	p.nic.dcqcn.cnp_per_port = 0;
+	p.nic.dcqcn.byte_reset_unit = 64;
 	cr_assert_eq(topo_build(&spec, &t, &d), 0);
 	cr_assert_eq(net_build(&p, t, q, &n, &d), 0, "%s", d.msg);
 	cr_assert_eq(t->n_ports, 2 * HOSTS);

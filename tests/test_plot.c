@@ -879,12 +879,14 @@ static const char far_yaml[] = "name: far\n"
 			       "workload: {kind: incast, senders: 2, size: 200KB}\n"
 			       "output: {sample: 0}\n";
 
-/* The same incast over 2 m with DCQCN: ECN thresholds trade FCT against the queue. */
+/* The same incast over 2 m with DCQCN (its CNPs spaced per QP, so that it
+ * reacts to marks within the run): ECN thresholds trade FCT against the
+ * queue. */
 static const char near_yaml[] = "name: near\n"
 				"topology: {kind: star, hosts: 3}\n"
 				"switch:\n"
 				"  pfc: {xoff: 100KB}\n"
-				"nic: {cc: dcqcn}\n"
+				"nic: {cc: dcqcn, dcqcn: {cnp_scope: qp, byte_reset_unit: 64B}}\n"
 				"workload: {kind: incast, senders: 2, size: 200KB}\n"
 				"output: {sample: 0}\n";
 

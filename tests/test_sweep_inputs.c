@@ -119,16 +119,30 @@ static void edit(const char *path, const char *from, const char *to)
  * The case seen: sweep experiments/ci/incast.yaml into a folder, change
  * rp_gd in the cc_params.txt it names, sweep into the same folder. Every
  * run ran again and the table shows the new figures: 48 and 50 PAUSE
- * frames on seeds 1 and 2 with rp_gd 11 (the CI baseline's), 236 on both
- * with rp_gd 15; a third sweep reuses both.
+ * frames on seeds 1 and 2 with rp_gd 11, 236 on both with rp_gd 15; a
+ * third sweep reuses both. With the cc_params read as that report read
+ * them (CNPs spaced per QP, rp_byte_reset in 64-byte units), given with
+ * --set: the figures of the report.
  */
 Test(sweep_inputs, cc_params_edit_reruns_every_run)
 {
 	const char *scn = copy_tmp("experiments/ci/incast.yaml", "incast.yaml");
 	const char *cc = copy_tmp("experiments/ci/cc_params.txt", "cc_params.txt");
 	const char *out = tmp_path("incast");
-	const char *const args[] = {"sweep", scn,  "--seeds", "2",	    "-j",
-				    "2",     "-o", out,	      "--progress", NULL};
+	const char *const args[] = {"sweep",
+				    scn,
+				    "--seeds",
+				    "2",
+				    "-j",
+				    "2",
+				    "-o",
+				    out,
+				    "--progress",
+				    "--set",
+				    "nic.dcqcn.cnp_scope=qp",
+				    "--set",
+				    "nic.dcqcn.byte_reset_unit=64B",
+				    NULL};
 	struct ts_proc p;
 	char *csv;
 
