@@ -533,9 +533,35 @@ static void chk_headroom(struct chk *c, const struct scenario *s, const struct t
 }
 
 /* Every check of the configs; see the usage text. */
+/*
+ * Which readings of the cc_params the run takes where the sources disagree
+ * (README, "DCQCN readings"): said, since they change what DCQCN does
+ * more than most values (on the 8:1 incast, the peak queue 2.7 MB with
+ * CNPs spaced per QP in 64-byte units, 20.5 MB per port in bytes).
+ */
+static void chk_dcqcn_readings(struct chk *c, const struct scenario *s)
+{
+	const struct dcqcn_params *p = &s->nic.dcqcn;
+
+	if (s->nic.cc != NIC_CC_DCQCN || p->variant != DCQCN_MLX5)
+		return;
+	chk_add(c, CHK_INFO, "DCQCN_READINGS",
+		chk_str("nic.dcqcn.cnp_scope %s, nic.dcqcn.byte_reset_unit %s",
+			p->cnp_per_port ? "port" : "qp", p->byte_reset_unit == 64 ? "64B" : "1B"),
+		"np_min_time_between_cnps (%u us) spaces the CNPs of %s, and rp_byte_reset (%u) "
+		"counts %s; NVIDIA's mlxconfig text reads them per port and in bytes, the DCQCN "
+		"paper spaces CNPs per flow and an open implementation counts 64-byte units: "
+		"the other reading can change the queue and the PAUSE count several-fold, "
+		"so run both where it matters",
+		p->np_min_time_between_cnps, p->cnp_per_port ? "the whole port" : "each QP",
+		p->rp_byte_reset, p->byte_reset_unit == 64 ? "64-byte units" : "bytes");
+	chk_loc_key(c, s, "nic.dcqcn.cnp_scope");
+}
+
 void chk_configs(struct chk *c, const struct scenario *s, const struct topo *t)
 {
 	chk_cc_params(c, s);
+	chk_dcqcn_readings(c, s);
 	chk_lossless_path(c, s);
 	chk_headroom(c, s, t);
 	chk_sonic(c, s, t);

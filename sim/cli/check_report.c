@@ -39,6 +39,8 @@ static const struct {
     {"CC_PARAM_RANGE", "A cc_params value out of the NIC's range"},
     {"CC_PARAM_SUSPECT", "A legal DCQCN value that does not do what it looks like"},
     {"CC_PARAM_SLOW_RECOVERY", "DCQCN hyper increase too slow to win the rate back"},
+    {"DCQCN_READINGS", "Which reading of disputed cc_params (CNP spacing scope, byte counter "
+		       "unit) the run takes"},
     {"NCCL_TC_AT_RUN_TIME", "NCCL_IB_TC comes from a Secret or ConfigMap"},
     {"NCCL_IB_DISABLED", "NCCL does not use RDMA at all"},
     {"NCCL_GID_INDEX", "An NCCL GID index that is likely link-local or RoCE v1"},
