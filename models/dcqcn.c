@@ -447,8 +447,9 @@ void dcqcn_rp_timer(struct dcqcn_rp *rp, simtime_t now)
 /*
  * The byte counter: one stage and one increase per rp_byte_reset *
  * byte_reset_unit bytes sent while active. It does not touch the timer except to stop it
- * when the RP goes quiet. [choice] rp_byte_reset 0 disables the counter
- * (so does a unit of 0, which the loader never gives).
+ * when the RP goes quiet. A product of 0 (rp_byte_reset or its unit 0,
+ * which the loader refuses; a model built by hand may give it) disables
+ * the counter.
  */
 void dcqcn_rp_sent(struct dcqcn_rp *rp, uint64_t bytes, simtime_t now)
 {

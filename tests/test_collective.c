@@ -320,7 +320,7 @@ Test(collective, built_from_spec_a_ring_allreduce_of_two_ranks_takes_two_steps)
 		.priority = 3,
 	};
 	struct nic_params p = {.mtu = 1000, .pfc = 1u << 3, .cc = NIC_CC_NONE, .ack_every = 1000,
-			       .timeout = SIMTIME_S};
+			       .timeout = SIMTIME_S, .retry_cnt = 7};
 	struct flow qps[2] = {{0}};
 	struct nic *nics[2];
 	struct coll_stats st;

@@ -446,7 +446,7 @@ Test(net, built_from_params_a_flow_crosses_a_switch_in_its_wire_time)
 		       .pfc = {.enabled = 1, .xoff = 100000, .headroom = 100000, .quanta = 0xffff},
 		       .sched = SW_SCHED_STRICT},
 		.nic = {.mtu = 1000, .priority = 3, .dscp = 26, .pfc = 1u << 3, .cc = NIC_CC_NONE,
-			.ack_every = 1000, .timeout = SIMTIME_S},
+			.ack_every = 1000, .timeout = SIMTIME_S, .retry_cnt = 7},
 		.wl = {.flows = &flow, .n_flows = 1},
 	};
 	const struct topo_spec spec = {

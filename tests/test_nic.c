@@ -412,6 +412,7 @@ static struct nic_params line_rate_nic(uint32_t ack_every)
 		.cc = NIC_CC_NONE,
 		.ack_every = ack_every,
 		.timeout = SIMTIME_S,
+		.retry_cnt = 7,
 	};
 
 	dcqcn_params_default(&p.dcqcn, DCQCN_MLX5);

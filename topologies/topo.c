@@ -526,10 +526,11 @@ int32_t topo_find_link(const struct topo *t, const char *name)
 		const struct topo_link *l = &t->links[i];
 		const char *a = t->nodes[l->a].name, *b = t->nodes[l->b].name;
 		size_t na = strlen(a), nb = strlen(b);
-		const char *suffix = l->name + na + 1 + nb;
+		const char *suffix;
 
 		if (strlen(l->name) < na + 1 + nb)
 			continue;
+		suffix = l->name + na + 1 + nb;
 		if (!strncmp(name, b, nb) && name[nb] == '-' && !strncmp(name + nb + 1, a, na) &&
 		    !strcmp(name + nb + 1 + na, suffix))
 			return (int32_t)i;

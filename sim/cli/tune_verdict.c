@@ -103,26 +103,39 @@ static const struct tune_row *row_of(const struct tune_ctx *c, size_t p, uint64_
 	return NULL;
 }
 
+/* The paired difference of point @a and @b's metric @k on seed @i into
+ * *@d: 0, or -1 when one of the two was not measured there. */
+static int paired_diff(const struct tune_ctx *c, size_t a, size_t b, size_t k, size_t i,
+		       double *d)
+{
+	const struct tune_row *ra = row_of(c, a, c->sp.seeds[i]);
+	const struct tune_row *rb = row_of(c, b, c->sp.seeds[i]);
+
+	if (!ra || !rb || isnan(ra->vals[k]) || isnan(rb->vals[k]))
+		return -1;
+	*d = ra->vals[k] - rb->vals[k];
+	return 0;
+}
+
 int tune_paired(const struct tune_ctx *c, size_t a, size_t b, size_t k, double *mean, double *half,
 		size_t *n)
 {
-	double d[64], sum = 0, ss = 0;
+	double d, sum = 0, ss = 0;
 
+	/* two passes over the seeds (every one of them): the mean, then the
+	 * squares about it */
 	*n = 0;
-	for (size_t i = 0; i < c->pb.n_seeds && *n < 64; i++) {
-		const struct tune_row *ra = row_of(c, a, c->sp.seeds[i]);
-		const struct tune_row *rb = row_of(c, b, c->sp.seeds[i]);
-
-		if (!ra || !rb || isnan(ra->vals[k]) || isnan(rb->vals[k]))
-			continue;
-		d[*n] = ra->vals[k] - rb->vals[k];
-		sum += d[(*n)++];
-	}
+	for (size_t i = 0; i < c->pb.n_seeds; i++)
+		if (!paired_diff(c, a, b, k, i, &d)) {
+			sum += d;
+			(*n)++;
+		}
 	if (*n < 2)
 		return -1;
 	*mean = sum / (double)*n;
-	for (size_t i = 0; i < *n; i++)
-		ss += (d[i] - *mean) * (d[i] - *mean);
+	for (size_t i = 0; i < c->pb.n_seeds; i++)
+		if (!paired_diff(c, a, b, k, i, &d))
+			ss += (d - *mean) * (d - *mean);
 	*half = gsl_cdf_tdist_Pinv(0.975, (double)(*n - 1)) * sqrt(ss / (double)(*n - 1)) /
 		sqrt((double)*n);
 	return 0;
@@ -147,7 +160,7 @@ void tune_check(struct tune_ctx *c, const char *self)
 	char *argv[8 + 2 * (TUNE_MAX_PARAMS + TUNE_MAX_SETS)], sets[TUNE_MAX_PARAMS][200];
 	char *text = NULL;
 	size_t n = 0, len = 0, cap = 0;
-	int fd[2], status;
+	int fd[2], status = -1;
 	pid_t pid;
 	json_t *j, *found = json_array();
 
@@ -174,9 +187,17 @@ void tune_check(struct tune_ctx *c, const char *self)
 	argv[n++] = "--json";
 	argv[n] = NULL;
 	fflush(NULL);
-	if (pipe(fd) || (pid = fork()) < 0) {
+	if (pipe(fd)) {
 		snprintf(c->check_error, sizeof(c->check_error), "cannot run rocesim check: %s",
 			 strerror(errno));
+		json_decref(found);
+		return;
+	}
+	if ((pid = fork()) < 0) {
+		snprintf(c->check_error, sizeof(c->check_error), "cannot run rocesim check: %s",
+			 strerror(errno));
+		close(fd[0]);
+		close(fd[1]);
 		json_decref(found);
 		return;
 	}

@@ -430,7 +430,8 @@ static int check_flap(const struct loader *l, unsigned i, const struct raw_fault
 		return scn__fail(l, p, "is 0: give a time the link stays down, e.g. 50us");
 	snprintf(p, sizeof(p), "faults[%u].period", i);
 	if (__builtin_mul_overflow(count - 1, period, &last) ||
-	    __builtin_add_overflow(last, at + down, &last) || at + down < at)
+	    __builtin_add_overflow(last, at + down, &last) || at + down < at ||
+	    last > UNITS_TIME_MAX)
 		return scn__fail(l, p, "\"%s\" x %s flaps end past the time a run can reach",
 				 f->period, f->count);
 	return 0;
