@@ -539,6 +539,31 @@ Test(check, later_faults_are_said_once_per_entry)
 	ts_proc_free(&p);
 }
 
+/* A flap from 0: down in this analysis, its first up said once (its own
+ * down at 0 comes just before). */
+Test(check, a_flap_from_0_is_said_to_come_back_once)
+{
+	const char *yaml = ts_tmp("flap0.yaml");
+	FILE *f = fopen(yaml, "w");
+	struct ts_proc p;
+	const char *at;
+
+	cr_assert(f);
+	fputs("topology: {kind: leaf_spine, leaves: 2, spines: 2, hosts_per_leaf: 2}\n"
+	      "workload: {kind: permutation, size: 1MB}\n"
+	      "faults:\n"
+	      "  - {kind: link_flap, link: spine0-leaf0, at: 0, period: 1ms, count: 3}\n",
+	      f);
+	fclose(f);
+	ts_exec(&p, (const char *[]){"check", yaml, NULL});
+	cr_assert_eq(p.code, 0, "%s%s", p.out, p.err);
+	at = strstr(p.out,
+		    "info LINK_UP_LATER faults[0]: leaf0-spine0: comes back up at 500.000 us");
+	cr_assert(at, "%s", p.out);
+	cr_assert_null(strstr(at + 20, "LINK_UP_LATER"), "once: %s", p.out);
+	ts_proc_free(&p);
+}
+
 Test(check, fail_takes_a_node_and_node_down_at_0_is_failed_too)
 {
 	const char *ov = ts_tmp("spine0-down.yaml");

@@ -267,6 +267,7 @@ static const char *fault_key(char *buf, size_t size, uint32_t entry)
 static int chk_run(const struct chk_args *a)
 {
 	char key[32];
+	uint32_t said_up; /* the faults: entry last said to come back up */
 	struct scenario *s = NULL;
 	struct topo *t = NULL;
 	struct topo_routes *r = NULL;
@@ -311,15 +312,17 @@ static int chk_run(const struct chk_args *a)
 	for (size_t i = 0; i < a->n_fails; i++)
 		if (chk_fail_link(&c, t, a->fails[i]))
 			goto out;
+	said_up = UINT32_MAX;
 	for (uint32_t i = 0; i < s->n_faults; i++) {
 		const struct net_fault *f = &s->faults[i];
 		struct topo_link *l = &t->links[f->link];
 
 		const char *node = scn_fault_node(s, s->fault_of[i]);
 
-		if (f->kind == NET_FAULT_LINK_UP && !l->up &&
-		    (!i || s->fault_of[i - 1] != s->fault_of[i])) {
-			/* a link down at 0 that comes back: said once per node_up or link_up */
+		if (f->kind == NET_FAULT_LINK_UP && !l->up && s->fault_of[i] != said_up) {
+			/* a link down at 0 that comes back: said once per node_up, link_up
+			 * or flap (whose own down at 0 comes just before its first up) */
+			said_up = s->fault_of[i];
 			chk_add(&c, CHK_INFO, "LINK_UP_LATER",
 				chk_str("faults[%u]: %s", s->fault_of[i], node ? node : l->name),
 				"comes back up at %.3f us; this analysis has it down, as before then",
