@@ -509,24 +509,34 @@ Test(check, a_longer_link_of_its_own_needs_more_headroom)
 	ts_proc_free(&p);
 }
 
+/* rocesim check of a 2 x 2 leaf-spine with a permutation and @faults (the
+ * list's lines), written as @name in the temporary folder, into @p. */
+static void check_faults(const char *name, const char *faults, struct ts_proc *p)
+{
+	const char *yaml = ts_tmp(name);
+	FILE *f = fopen(yaml, "w");
+
+	cr_assert(f);
+	fprintf(f,
+		"topology: {kind: leaf_spine, leaves: 2, spines: 2, hosts_per_leaf: 2}\n"
+		"workload: {kind: permutation, size: 1MB}\n"
+		"faults:\n%s",
+		faults);
+	fclose(f);
+	ts_exec(p, (const char *[]){"check", yaml, NULL});
+}
+
 /* A node down from the start that comes back, and a flap: each said once. */
 Test(check, later_faults_are_said_once_per_entry)
 {
-	const char *yaml = ts_tmp("later.yaml");
-	FILE *f = fopen(yaml, "w");
 	struct ts_proc p;
 	const char *at;
 
-	cr_assert(f);
-	fputs("topology: {kind: leaf_spine, leaves: 2, spines: 2, hosts_per_leaf: 2}\n"
-	      "workload: {kind: permutation, size: 1MB}\n"
-	      "faults:\n"
-	      "  - {kind: node_down, node: spine1}\n"
-	      "  - {kind: node_up, node: spine1, at: 1ms}\n"
-	      "  - {kind: link_flap, link: spine0-leaf1, at: 2ms, period: 1ms, count: 4}\n",
-	      f);
-	fclose(f);
-	ts_exec(&p, (const char *[]){"check", yaml, NULL});
+	check_faults("later.yaml",
+		     "  - {kind: node_down, node: spine1}\n"
+		     "  - {kind: node_up, node: spine1, at: 1ms}\n"
+		     "  - {kind: link_flap, link: spine0-leaf1, at: 2ms, period: 1ms, count: 4}\n",
+		     &p);
 	cr_assert_eq(p.code, 0, "%s%s", p.out, p.err);
 	cr_assert(
 	    strstr(p.out, "info LINK_UP_LATER faults[1]: spine1: comes back up at 1000.000 us"),
@@ -543,19 +553,11 @@ Test(check, later_faults_are_said_once_per_entry)
  * down at 0 comes just before). */
 Test(check, a_flap_from_0_is_said_to_come_back_once)
 {
-	const char *yaml = ts_tmp("flap0.yaml");
-	FILE *f = fopen(yaml, "w");
 	struct ts_proc p;
 	const char *at;
 
-	cr_assert(f);
-	fputs("topology: {kind: leaf_spine, leaves: 2, spines: 2, hosts_per_leaf: 2}\n"
-	      "workload: {kind: permutation, size: 1MB}\n"
-	      "faults:\n"
-	      "  - {kind: link_flap, link: spine0-leaf0, at: 0, period: 1ms, count: 3}\n",
-	      f);
-	fclose(f);
-	ts_exec(&p, (const char *[]){"check", yaml, NULL});
+	check_faults("flap0.yaml",
+		     "  - {kind: link_flap, link: spine0-leaf0, at: 0, period: 1ms, count: 3}\n", &p);
 	cr_assert_eq(p.code, 0, "%s%s", p.out, p.err);
 	at = strstr(p.out,
 		    "info LINK_UP_LATER faults[0]: leaf0-spine0: comes back up at 500.000 us");
