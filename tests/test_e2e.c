@@ -535,3 +535,41 @@ Test(e2e, progress_counts_the_workload_bytes_to_deliver_and_delivered)
 	json_decref(j);
 	sim_fini(&sim);
 }
+
+/*
+ * The run ends once the last ACKs have crossed the fabric back: on a
+ * three-tier fat-tree a flow's last byte and its ACK each cross six links
+ * (1 us each with 200 m uplinks), so a run that stopped one link's delay
+ * after the last byte would leave the last flows without an ACK.
+ */
+Test(e2e, the_run_ends_after_the_last_acks_land_on_a_fat_tree)
+{
+	static const char fat[] =
+		"seed: 3\n"
+		"topology: {kind: fat_tree, k: 4, link: {rate: 100Gbps, cable: 2m},\n"
+		"           uplink: {rate: 100Gbps, cable: 200m}}\n"
+		"workload: {kind: permutation, size: 256KB}\n";
+	struct sim sim;
+	json_t *j = ts_run(fat, &sim);
+	const json_t *flows = json_object_get(j, "flows"), *f;
+	double end = ts_metric(j, "sim_time_us"), last_ack = 0;
+	size_t i;
+
+	cr_assert_eq(sim.end, SIM_END_DONE);
+	cr_assert_gt(json_array_size(flows), 0);
+	json_array_foreach (flows, i, f) {
+		const json_t *acked = json_object_get(f, "acked_us");
+
+		cr_assert(json_is_number(acked), "flow %zu has no acked_us", i);
+		if (json_number_value(json_object_get(f, "start_us")) + json_number_value(acked) >
+		    last_ack)
+			last_ack = json_number_value(json_object_get(f, "start_us")) +
+				   json_number_value(acked);
+	}
+	cr_assert_geq(end + 1e-3, last_ack, "run ended at %.3f us, last ACK at %.3f us", end,
+		      last_ack);
+	/* at most six hops of 1 us and a frame's serialisation past the done time */
+	cr_assert_leq(end - simtime_to_us(sim.done_at), 6 * (1.0 + 0.1) + 1e-3);
+	json_decref(j);
+	sim_fini(&sim);
+}

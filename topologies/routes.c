@@ -511,6 +511,19 @@ uint32_t topo_distance(const struct topo_routes *r, uint32_t node, uint32_t dst_
 	return dist;
 }
 
+uint32_t topo_routes_diameter(const struct topo_routes *r)
+{
+	size_t entries = (size_t)r->n_groups * r->n_nodes;
+	uint32_t most = 0;
+
+	/* a group's table holds the distance of every node to its hosts; a
+	 * switch's entry can exceed every host's, so this bounds from above */
+	for (size_t i = 0; i < entries; i++)
+		if (r->dist[i] != ROUTES_INF && r->dist[i] > most)
+			most = r->dist[i];
+	return most;
+}
+
 simtime_t topo_path_delay(const struct topo *t, const struct topo_routes *r, uint32_t src,
 			  uint32_t dst, uint64_t hash)
 {

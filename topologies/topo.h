@@ -275,6 +275,9 @@ const uint16_t *topo_next_hops(const struct topo_routes *r, uint32_t node,
 			       uint32_t dst_host, uint32_t *count);
 /* Hop count from @node to host @dst_host, or UINT32_MAX if unreachable. */
 uint32_t topo_distance(const struct topo_routes *r, uint32_t node, uint32_t dst_host);
+/* The most hops any reachable (node, host) pair is apart: at least the
+ * longest path between two hosts over the links that are up. */
+uint32_t topo_routes_diameter(const struct topo_routes *r);
 
 /*
  * The propagation delay of the path a packet of a flow with ECMP hash

@@ -106,6 +106,28 @@ static void net_params_of(const struct scenario *s, struct net_params *p)
 	};
 }
 
+/*
+ * What one hop can hold back an ACK or a CNP at most once the data has
+ * landed: the longest propagation delay, and the slowest link's
+ * serialisation of a full data frame it may queue behind and of itself.
+ */
+static simtime_t hop_bound(const struct topo *t, uint32_t mtu)
+{
+	uint64_t frame = (uint64_t)mtu + PKT_HEADER_BYTES + PKT_CNP_FRAME_BYTES +
+			 2 * PKT_PREAMBLE_IFG_BYTES;
+	simtime_t delay = 0, tx = 0;
+
+	for (uint32_t l = 0; l < t->n_links; l++) {
+		const struct topo_link *k = &t->links[l];
+
+		if (k->delay > delay)
+			delay = k->delay;
+		if (k->rate_bps && simtime_tx(frame, k->rate_bps) > tx)
+			tx = simtime_tx(frame, k->rate_bps);
+	}
+	return delay + tx;
+}
+
 int sim_init(struct sim *sim, struct scenario *s, struct diag *d)
 {
 	struct net_params p;
@@ -124,9 +146,7 @@ int sim_init(struct sim *sim, struct scenario *s, struct diag *d)
 	if (!sim->q)
 		return -ENOMEM;
 	net_params_of(s, &p);
-	for (uint32_t l = 0; l < sim->topo->n_links; l++)
-		if (sim->topo->links[l].delay > sim->settle)
-			sim->settle = sim->topo->links[l].delay;
+	sim->hop_bound = hop_bound(sim->topo, s->nic.mtu);
 	err = net_build(&p, sim->topo, sim->q, &sim->net, d);
 	if (err == -EINVAL)
 		scn_locate(s, d);
@@ -174,6 +194,8 @@ void sim_workload_done(struct sim *sim, simtime_t at)
 {
 	sim->end = SIM_END_DONE;
 	sim->done_at = at;
+	/* the last ACKs and CNPs cross the longest path back */
+	sim->settle = sim->hop_bound * topo_routes_diameter(sim->net->routes);
 	if (sim->settle < sim->scn->stop - at)
 		sim->until = at + sim->settle;
 }

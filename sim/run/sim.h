@@ -45,14 +45,16 @@ struct sim {
 	struct cbd_result cbd; /* static deadlock analysis of the workload's routes */
 
 	/*
-	 * When the workload completes (done_at), the run goes on for the
-	 * longest propagation delay of the fabric (settle), so that what is on
-	 * the wires lands (the last ACKs, CNPs, PAUSE frames), then ends: a
+	 * When the workload completes (done_at), the run goes on for as long
+	 * as a packet needs to cross the longest path of the fabric (settle:
+	 * its hops times hop_bound, each hop's longest delay and slowest
+	 * serialisation), so that what is on the wires lands (the last ACKs,
+	 * CNPs, PAUSE frames), then ends: a
 	 * bound every process of a parallel run reaches in the same place,
 	 * whichever learns of the completion last (see par.h). until is the
 	 * last time whose events run: stop, or done_at + settle.
 	 */
-	simtime_t settle, done_at, until;
+	simtime_t settle, hop_bound, done_at, until;
 	enum sim_end end;
 	simtime_t end_time; /* stop; or the last event's time */
 	uint64_t inflight;  /* payload bytes queued or on the wires at the end */
