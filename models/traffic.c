@@ -78,6 +78,7 @@ int wl_poisson(const struct wl_poisson_spec *sp, struct wl_flow **flows, uint32_
 		/* mean gap in ps: mean_size x 8 bits / (rate x load) */
 		double gap = mean * 8.0 / ((double)sp->rate_bps[h] * sp->load) * 1e12;
 		double t = 0;
+		size_t first = n;
 
 		for (;;) {
 			uint32_t peer;
@@ -106,6 +107,9 @@ int wl_poisson(const struct wl_poisson_spec *sp, struct wl_flow **flows, uint32_
 						.start = sp->start + (simtime_t)llround(t)};
 			bytes += f[n++].bytes;
 		}
+		/* the same draws either way: only the host's last flow goes */
+		if (sp->drop_last && n > first)
+			bytes -= f[--n].bytes;
 	}
 	gsl_rng_free(r);
 	if (n)

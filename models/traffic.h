@@ -38,6 +38,14 @@ struct wl_poisson_spec {
 	uint32_t n_hosts;
 	const uint64_t *rate_bps; /* per entry of @hosts: its link's rate */
 	uint64_t seed;		/* the stream the arrivals, sizes and peers come from */
+	/*
+	 * As HPCC's traffic_gen.py (alibaba-edu/High-Precision-Congestion-
+	 * Control, traffic_gen/traffic_gen.py) draws: a host's arrival is
+	 * sent only when the host's next arrival falls in the window too, so
+	 * each host's last arrival is dropped and a host offers about
+	 * (rate x duration - 1) flows' worth instead of rate x duration.
+	 */
+	int drop_last;
 };
 
 /*

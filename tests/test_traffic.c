@@ -225,6 +225,76 @@ Test(traffic, websearch_at_30_percent_offers_30_percent_on_320_hosts)
 		  sum / 20);
 }
 
+/*
+ * generator traffic_gen draws as HPCC's traffic_gen.py does: the same
+ * arrivals, sizes and peers, but each host's last flow in the window is
+ * not sent (traffic_gen.py writes a host's flow only when its next arrival
+ * also falls in the window). On the 320-host fabric at 30 % for 5 ms, a
+ * host draws 10.96 flows on average (30 % of 62.5 MB over 1711250 B), so
+ * the load falls to about 30 % x (10.96 - 1) / 10.96 = 27.3 %.
+ */
+Test(traffic, traffic_gen_drops_each_hosts_last_flow)
+{
+	static const char fabric[] =
+		"topology: {kind: leaf_spine, leaves: 20, spines: 4, hosts_per_leaf: 16,\n"
+		"           link: {rate: 100Gbps, delay: 1us}, uplink: {rate: 400Gbps, delay: 1us}}\n"
+		"workload: {kind: poisson, cdf: %s, load: 30%%, duration: 5ms}\n";
+	const char *hpcc[] = {"workload.generator=traffic_gen"};
+	struct topo *t1, *t2;
+	struct scenario *a = generate(fabric, NULL, 0, &t1), *b = generate(fabric, hpcc, 1, &t2);
+	uint32_t last[320] = {0}, senders = 0, kept = 0;
+	double load = (double)b->wl.offered_bytes / b->wl.offered_capacity;
+
+	/* a's flows of each host, the last one (by start) marked */
+	for (uint32_t i = 0; i < a->wl.n_flows; i++)
+		last[a->wl.flows[i].src] = i + 1;
+	for (uint32_t h = 0; h < 320; h++)
+		senders += last[h] != 0;
+	cr_assert_eq(b->wl.n_flows, a->wl.n_flows - senders);
+	for (uint32_t i = 0, j = 0; i < a->wl.n_flows; i++) {
+		if (last[a->wl.flows[i].src] == i + 1)
+			continue;
+		cr_assert_lt(j, b->wl.n_flows);
+		cr_assert(!memcmp(&a->wl.flows[i], &b->wl.flows[j], sizeof(a->wl.flows[i])),
+			  "flow %u of poisson is flow %u of traffic_gen", i, j);
+		j++;
+		kept++;
+	}
+	cr_assert_eq(kept, b->wl.n_flows);
+	cr_assert(load > 0.273 - 4 * 0.013 && load < 0.273 + 4 * 0.013, "offered %.4f", load);
+	scn_free(a);
+	scn_free(b);
+	topo_free(t1);
+	topo_free(t2);
+}
+
+/* @fmt (a %s for the WebSearch CDF) is refused at @line with @want. */
+static void refused_scenario(const char *fmt, int line, const char *want)
+{
+	char yaml[1024], buf[1024];
+	struct scenario *s = NULL;
+	struct diag d = {0};
+
+	snprintf(yaml, sizeof(yaml), fmt, ts_src("experiments/traffic/websearch.cdf"));
+	cr_assert_eq(scn_load_text("test.yaml", yaml, strlen(yaml), NULL, 0, &s, &d), -EINVAL,
+		     "accepted: %s", yaml);
+	diag_str(&d, buf, sizeof(buf));
+	cr_expect_eq(d.line, line, "%s", buf);
+	cr_expect(strstr(buf, want), "%s lacks \"%s\"", buf, want);
+}
+
+Test(traffic, an_unknown_generator_is_refused)
+{
+	refused_scenario("topology: {kind: star, hosts: 4}\n"
+			 "workload: {kind: poisson, cdf: %s, load: 30%%, duration: 1ms,\n"
+			 "           generator: ns3}\n",
+			 3, "workload.generator: \"ns3\" is not poisson or traffic_gen");
+	refused_scenario("topology: {kind: star, hosts: 4}\n"
+			 "workload: {kind: incast, senders: 2, size: 1MB, generator: poisson} # %s\n",
+			 2,
+			 "workload.generator: does not apply to incast");
+}
+
 Test(traffic, same_seed_gives_byte_identical_results)
 {
 	char *text[2];

@@ -260,6 +260,7 @@ static const cyaml_schema_field_t workload_fields[] = {
 	STR("cdf", struct raw_workload, cdf),
 	STR("load", struct raw_workload, load),
 	STR("duration", struct raw_workload, duration),
+	STR("generator", struct raw_workload, generator),
 	STR("file", struct raw_workload, file),
 	/* hosts: all, or a list of hosts, as ranks */
 	CYAML_FIELD_IGNORE("hosts", OPT),

@@ -62,6 +62,7 @@ struct scn_traffic {
 	struct wl_cdf cdf;
 	double load;	   /* share of each host's link */
 	simtime_t duration;
+	int drop_last;	   /* generator traffic_gen: see wl_poisson_spec */
 };
 
 /* An hpcc workload's flow file (workload.file), read when loaded. */

@@ -138,7 +138,7 @@ struct raw_workload {
 	int kind;
 	char *size, *senders, *receiver, *start, *channels, *chunk, *iterations, *dscp, *pod;
 	char *steps, *hca, *algorithm, *step_latency;
-	char *cdf, *load, *duration; /* poisson */
+	char *cdf, *load, *duration, *generator; /* poisson */
 	char *file;		     /* hpcc */
 	struct raw_flow *flows;
 	unsigned flows_count;

@@ -364,6 +364,7 @@ static int resolve_poisson(const struct loader *l, const struct topo *t,
 	sp.cdf = &tr->cdf;
 	sp.load = tr->load;
 	sp.duration = tr->duration;
+	sp.drop_last = tr->drop_last;
 	if (w->start)
 		units_time(w->start, &sp.start);
 	sp.hosts = hosts;

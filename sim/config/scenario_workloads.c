@@ -39,6 +39,7 @@ static int check_unused_keys(const struct loader *l, const struct raw_workload *
 		{"flows", r->flows, WK_PATTERN},      {"size", r->size, WK_COLL | WK_PATTERN},
 		{"cdf", r->cdf, WK_POISSON},	      {"load", r->load, WK_POISSON},
 		{"duration", r->duration, WK_POISSON}, {"file", r->file, WK_HPCC},
+		{"generator", r->generator, WK_POISSON},
 	};
 	int is = kind >= SCN_WL_COLL	    ? WK_COLL
 		 : kind == SCN_WL_POISSON ? WK_POISSON
@@ -84,6 +85,9 @@ static int check_poisson(const struct loader *l, const struct raw_workload *r, c
 	if ((err = scn__get_time(l, scn__wpath(p, sizeof(p), prefix, "duration"), r->duration, 0,
 				 1, &duration)))
 		return err;
+	if (r->generator && strcmp(r->generator, "poisson") && strcmp(r->generator, "traffic_gen"))
+		return scn__fail(l, scn__wpath(p, sizeof(p), prefix, "generator"),
+				 "\"%s\" is not poisson or traffic_gen", r->generator);
 	tr = realloc(s->traffic, (s->n_traffic + 1) * sizeof(*tr));
 	if (!tr)
 		return -ENOMEM;
@@ -97,6 +101,7 @@ static int check_poisson(const struct loader *l, const struct raw_workload *r, c
 	s->n_traffic++; /* freed with the scenario from here on */
 	tr->load = load;
 	tr->duration = duration;
+	tr->drop_last = r->generator && !strcmp(r->generator, "traffic_gen");
 	err = cdf_read(tr->file, p, &tr->cdf, &d);
 	if (err == -EINVAL && !d.line) /* cannot read it: said at the scenario's key */
 		return scn__fail(l, p, "%s: %s", tr->file, d.msg);
