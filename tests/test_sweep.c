@@ -731,26 +731,57 @@ static void line_after(const char *text, const char *key, char *buf, size_t size
 	snprintf(buf, size, "%.*s", (int)strcspn(l, "\n"), l);
 }
 
-/* Task @k of the job array, as Slurm runs it: the script's command line with
- * the task id in place of $SLURM_ARRAY_TASK_ID, in the script's --chdir. */
-static void run_task(const char *chdir_to, const char *cmd, int k)
+/*
+ * Task @k of the job array of the script @sbatch, as Slurm runs it: by
+ * /bin/sh with SLURM_ARRAY_TASK_ID set (and ROCESIM_TASK_OFFSET to
+ * @offset), started in / rather than in its --chdir, as `sbatch
+ * --chdir=/` would.
+ */
+static void run_task_at(const char *sbatch, int k, int offset)
 {
-	const char *var = "\"$SLURM_ARRAY_TASK_ID\"", *at = strstr(cmd, var);
 	char line[4096];
 	char *err = NULL;
 	int code;
 
-	cr_assert(at, "no %s in %s", var, cmd);
-	snprintf(line, sizeof(line), "cd '%s' && %.*s%d%s", chdir_to, (int)(at - cmd), cmd, k,
-		 at + strlen(var));
+	snprintf(line, sizeof(line),
+		 "cd / && SLURM_ARRAY_TASK_ID=%d ROCESIM_TASK_OFFSET=%d sh \"%s\"", k, offset,
+		 sbatch);
 	code = ts_sh(line, NULL, &err);
 	cr_assert_eq(code, 0, "task %d (%d): %s\n%s", k, code, line, err);
 	free(err);
 }
 
+static void run_task(const char *sbatch, int k)
+{
+	run_task_at(sbatch, k, 0);
+}
+
+/*
+ * The #SBATCH directives of @script as sbatch(1) reads them: from the
+ * second line, every line starting with "#SBATCH" until the first line
+ * that is neither a comment nor blank; joined by '\n' into @buf.
+ */
+static void sbatch_directives(const char *script, char *buf, size_t size)
+{
+	const char *l = strchr(script, '\n');
+	size_t at = 0;
+
+	buf[0] = '\0';
+	for (; l && *++l; l = strchr(l, '\n')) {
+		size_t len = strcspn(l, "\n"), blank = strspn(l, " \t");
+
+		if (!strncmp(l, "#SBATCH", 7))
+			at += (size_t)snprintf(buf + at, size - at, "%.*s\n", (int)len, l);
+		else if (l[0] != '#' && blank < len)
+			break;
+		cr_assert_lt(at, size);
+	}
+}
+
 Test(sweep, slurm_array_tasks_then_collect_match_a_local_sweep)
 {
 	char scn[300], ref[300], out[300], *sbatch, array[64], cmd[4096], dir[600], want[700];
+	char script[700], directives[2048];
 	struct ts_proc p;
 	int n;
 
@@ -779,15 +810,19 @@ Test(sweep, slurm_array_tasks_then_collect_match_a_local_sweep)
 	cr_expect(strstr(sbatch, want), "%s", sbatch);
 	line_after(sbatch, "\nexec ", cmd, sizeof(cmd));
 	/* the binary by its absolute path, then the folder */
-	snprintf(want, sizeof(want), "'%s' sweep --task \"$SLURM_ARRAY_TASK_ID\" '%s'",
+	snprintf(want, sizeof(want),
+		 "'%s' sweep --task \"$((SLURM_ARRAY_TASK_ID + ${ROCESIM_TASK_OFFSET:-0}))\" '%s'",
 		 getenv("ROCESIM_BIN"), dir);
 	if (getenv("ROCESIM_BIN")[0] == '/')
 		cr_expect_str_eq(cmd, want);
 	line_after(sbatch, "#SBATCH --chdir=", want, sizeof(want));
 	/* in quotes in the script (no quote or backslash in these test paths) */
 	cr_assert(want[0] == '"' && want[strlen(want) - 1] == '"', "%s", want);
-	memmove(want, want + 1, strlen(want) - 2);
-	want[strlen(want) - 2] = '\0';
+	/* every directive before the first command, as sbatch reads them */
+	sbatch_directives(sbatch, directives, sizeof(directives));
+	cr_expect(strstr(directives, "#SBATCH --array=0-3\n"), "%s", directives);
+	cr_expect(strstr(directives, "#SBATCH --error="), "%s", directives);
+	snprintf(script, sizeof(script), "%s/sweep.sbatch", dir);
 
 	/* nothing run yet: every run missing */
 	ts_exec(&p, (const char *const[]){"sweep", "--collect", out, "--quiet", NULL});
@@ -799,7 +834,7 @@ Test(sweep, slurm_array_tasks_then_collect_match_a_local_sweep)
 	/* all tasks but one: the partial tables name the one missing */
 	for (int k = 0; k < n; k++)
 		if (k != 1)
-			run_task(want, cmd, k);
+			run_task(script, k);
 	ts_exec(&p, (const char *const[]){"sweep", "--collect", out, NULL});
 	cr_expect_eq(p.code, 1, "(%d) %s", p.code, p.err);
 	cr_expect(strstr(p.err, "1 of 4 runs missing (p001-s2)"), "%s", p.err);
@@ -813,7 +848,7 @@ Test(sweep, slurm_array_tasks_then_collect_match_a_local_sweep)
 		free(csv);
 	}
 	/* the last task, then the same tables as the local sweep */
-	run_task(want, cmd, 1);
+	run_task(script, 1);
 	ts_exec(&p, (const char *const[]){"sweep", "--collect", out, "--quiet", NULL});
 	cr_expect_eq(p.code, 0, "(%d) %s", p.code, p.err);
 	cr_expect_str_eq(p.err, "");
@@ -1256,6 +1291,94 @@ Test(sweep, slurm_tasks_of_a_sweep_with_variants_match_a_local_sweep)
 	fclose(f);
 	refused((const char *const[]){"sweep", "--task", "0", out, NULL}, out,
 		"(variant long) has changed since");
+}
+
+/*
+ * Paths that would break out of the job script: a newline in -o is
+ * refused before anything is written; a newline in the scenario's folder
+ * (D=$'d\ntouch PWNED\n#') reaches the script only as '?' in a comment,
+ * every directive stays before the first command, and the task runs the
+ * sweep's run and nothing else; a backslash in -o is refused (sbatch
+ * would expand no %A_%a).
+ */
+Test(sweep, slurm_scripts_carry_no_path_that_breaks_out)
+{
+	char dir[300], scn[400], out[300], script[400], directives[2048], *sbatch;
+	struct ts_proc p;
+	FILE *f;
+
+	snprintf(out, sizeof(out), "%s", ts_tmp("nl\nout"));
+	ts_exec(&p, (const char *const[]){"sweep", write_tiny(), "-o", out, "--slurm", NULL});
+	cr_expect_eq(p.code, 2, "(%d) %s", p.code, p.err);
+	cr_expect(strstr(p.err, "the output folder's path (-o) holds a control character (byte "
+				"0x0a"),
+		  "%s", p.err);
+	cr_expect(access(out, F_OK), "the folder was made");
+	ts_proc_free(&p);
+	snprintf(out, sizeof(out), "%s", ts_tmp("back\\slash"));
+	ts_exec(&p, (const char *const[]){"sweep", write_tiny(), "-o", out, "--slurm", NULL});
+	cr_expect_eq(p.code, 2, "(%d) %s", p.code, p.err);
+	cr_expect(strstr(p.err, "holds a backslash: sbatch then expands no %A or %a"), "%s", p.err);
+	cr_expect(access(out, F_OK), "the folder was made");
+	ts_proc_free(&p);
+
+	snprintf(dir, sizeof(dir), "%s", ts_tmp("d\ntouch PWNED\n#"));
+	cr_assert_eq(mkdir(dir, 0777), 0);
+	snprintf(scn, sizeof(scn), "%s/s.yaml", dir);
+	f = fopen(scn, "w");
+	cr_assert(f);
+	fputs(tiny_yaml, f);
+	cr_assert_eq(fclose(f), 0);
+	snprintf(out, sizeof(out), "%s", ts_tmp("inj"));
+	ts_exec(&p, (const char *const[]){"sweep", scn, "-o", out, "--slurm", "--quiet", NULL});
+	cr_assert_eq(p.code, 0, "(%d) %s", p.code, p.err);
+	ts_proc_free(&p);
+	snprintf(script, sizeof(script), "%s/sweep.sbatch", out);
+	sbatch = ts_slurp(script);
+	cr_assert(sbatch);
+	cr_expect(!strstr(sbatch, "\ntouch PWNED"), "%s", sbatch);
+	cr_expect(strstr(sbatch, "d?touch PWNED?#/s.yaml"), "%s", sbatch);
+	sbatch_directives(sbatch, directives, sizeof(directives));
+	cr_expect(strstr(directives, "#SBATCH --array=0-0\n"), "%s", directives);
+	cr_expect(strstr(directives, "#SBATCH --output="), "%s", directives);
+	run_task(script, 0);
+	cr_expect(access("PWNED", F_OK) && access("/PWNED", F_OK), "the injected line ran");
+	cr_expect(!access(ts_tmp("inj/points/p001-s1/results.json"), F_OK), "the run did not run");
+	free(sbatch);
+}
+
+/*
+ * Past Slurm's default MaxArraySize (1001) the script's array is 0-1000,
+ * the sweep says so, and the script tells how to submit the rest in
+ * chunks: task 0 with ROCESIM_TASK_OFFSET 1001 is run 1001 (seed 1002).
+ */
+Test(sweep, slurm_arrays_past_max_array_size_go_in_chunks)
+{
+	char out[300], script[400], line[512], *sbatch;
+	struct ts_proc p;
+
+	snprintf(out, sizeof(out), "%s", ts_tmp("chunks"));
+	ts_exec(&p, (const char *const[]){"sweep", write_tiny(), "--seeds", "1002", "-o", out,
+					  "--slurm", NULL});
+	cr_assert_eq(p.code, 0, "(%d) %s", p.code, p.err);
+	cr_expect(strstr(p.err, "1002 runs are past Slurm's default MaxArraySize (1001): submit "
+				"them in chunks"),
+		  "%s", p.err);
+	cr_expect(strstr(p.out, "submit     in chunks of 1001 tasks"), "%s", p.out);
+	cr_expect(strstr(p.out, "for off in $(seq 0 1001 1001); do sbatch --array=0-$(( 1001 - "
+				"off < 1000 ? 1001 - off : 1000 )) "
+				"--export=ALL,ROCESIM_TASK_OFFSET=$off '"),
+		  "%s", p.out);
+	ts_proc_free(&p);
+	snprintf(script, sizeof(script), "%s/sweep.sbatch", out);
+	sbatch = ts_slurp(script);
+	cr_assert(sbatch);
+	line_after(sbatch, "#SBATCH --array=", line, sizeof(line));
+	cr_expect_str_eq(line, "0-1000");
+	run_task_at(script, 0, 1001);
+	cr_expect(!access(ts_tmp("chunks/points/p001-s1002/results.json"), F_OK),
+		  "task 0 + 1001 is not seed 1002");
+	free(sbatch);
 }
 
 /* The shipped what-if of the seed cluster's spines: its variants load (checked

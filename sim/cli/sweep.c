@@ -323,8 +323,14 @@ static int slurm_sweep(const struct sweep_spec *sp, const struct sweep_args *a)
 	int err, rc;
 
 	sweep_dir(sp, a, dir);
-	if ((rc = find_self(self)) || (rc = prepare_folder(sp, dir, &od)))
+	if ((rc = find_self(self)) || (rc = sweep_slurm_paths_ok(dir, self)) ||
+	    (rc = prepare_folder(sp, dir, &od)))
 		goto out;
+	if (sweep_spec_runs(sp) > SLURM_MAX_ARRAY)
+		fprintf(stderr,
+			"rocesim: sweep --slurm: %zu runs are past Slurm's default MaxArraySize "
+			"(%d): submit them in chunks, as %s/sweep.sbatch says\n",
+			sweep_spec_runs(sp), SLURM_MAX_ARRAY, dir);
 	if ((err = sweep_slurm_write(sp, dir, self, a->quiet ? NULL : stdout))) {
 		fprintf(stderr, "rocesim: cannot write %s/sweep.sbatch: %s\n", dir, strerror(-err));
 		rc = CLI_EXIT_IO;

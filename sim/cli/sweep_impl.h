@@ -28,6 +28,7 @@
 
 #define SWEEP_MAX_VALUES 10000 /* values of one axis */
 #define SWEEP_MAX_RUNS 1000000 /* points x seeds */
+#define SLURM_MAX_ARRAY 1001   /* slurm.conf(5) MaxArraySize's default */
 #define SWEEP_ID_SIZE 80
 /* a variant's name, at most 31 characters */
 #define SWEEP_VARIANT_NAME 32
@@ -347,6 +348,9 @@ void sweep_mpi_gather(const struct sweep_mpi *m, struct sweep_run *runs, size_t 
  * 0 or a negative errno.
  */
 int sweep_slurm_write(const struct sweep_spec *sp, const char *dir, const char *self, FILE *out);
+/* Refuse (said, the exit code) the paths --slurm would write into a job
+ * script that cannot be carried safely there; 0 when all can. */
+int sweep_slurm_paths_ok(const char *dir, const char *self);
 
 /* ---- the verb (sweep_args.c reads the command line, sweep.c runs it) --- */
 

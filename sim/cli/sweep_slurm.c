@@ -7,7 +7,15 @@
  * starts in the folder the sweep was written from (the scenario's path in
  * sweep.json is relative to it), so that it may be submitted from anywhere.
  * Lines starting with #SBATCH are comments to the shell: the script also
- * runs as it is with SLURM_ARRAY_TASK_ID set.
+ * runs as it is with SLURM_ARRAY_TASK_ID set. It changes to that folder
+ * itself (besides --chdir), so that `sbatch --chdir=...` does not break it.
+ *
+ * A path with a control character (a newline would end sbatch's scan of
+ * the #SBATCH lines and start a command of its own) is refused, as is a
+ * backslash in the folder's: sbatch then expands no %A or %a in the log
+ * names (sbatch(1), "filename pattern"). Past Slurm's default
+ * MaxArraySize (1001, slurm.conf(5)), the array is submitted in chunks of
+ * 1001 tasks, each with ROCESIM_TASK_OFFSET, its first run.
  */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include <errno.h>
@@ -18,6 +26,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "sim/cli/cli.h"
 #include "sim/cli/sweep_impl.h"
 
 /* @s single-quoted for the shell onto @f. */
@@ -52,6 +61,62 @@ static void sbatch_path(FILE *f, const char *opt, const char *dir, const char *t
 	fprintf(f, "%s\"\n", tail);
 }
 
+/* The first control character of @s (below 0x20, or DEL), or NULL. */
+static const char *control_char(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return s;
+	return NULL;
+}
+
+/* Refuse @path (@what names it) with a control character, or with a
+ * backslash when @logs; 0 or CLI_EXIT_INPUT, said. */
+static int slurm_path_ok(const char *what, const char *path, int logs)
+{
+	const char *c = control_char(path);
+
+	if (c) {
+		fprintf(stderr,
+			"rocesim: sweep --slurm: %s holds a control character (byte 0x%02x at "
+			"offset %zu): a job script cannot carry it safely; use a path without one\n",
+			what, (unsigned char)*c, (size_t)(c - path));
+		return CLI_EXIT_INPUT;
+	}
+	if (logs && strchr(path, '\\')) {
+		fprintf(stderr,
+			"rocesim: sweep --slurm: %s holds a backslash: sbatch then expands no %%A "
+			"or %%a in the task logs' names; use a path without one\n",
+			what);
+		return CLI_EXIT_INPUT;
+	}
+	return 0;
+}
+
+int sweep_slurm_paths_ok(const char *dir, const char *self)
+{
+	char cwd[PATH_MAX];
+	int rc;
+
+	if (!getcwd(cwd, sizeof(cwd))) {
+		fprintf(stderr, "rocesim: sweep --slurm: cannot read the current folder: %s\n",
+			strerror(errno));
+		return CLI_EXIT_IO;
+	}
+	if ((rc = slurm_path_ok("the output folder's path (-o)", dir, 1)) ||
+	    (rc = slurm_path_ok("the current folder's path", cwd, 1)) ||
+	    (rc = slurm_path_ok("the rocesim executable's path", self, 0)))
+		return rc;
+	return 0;
+}
+
+/* @s onto @f with control characters as '?' (a comment line of the script). */
+static void comment_text(FILE *f, const char *s)
+{
+	for (; *s; s++)
+		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, f);
+}
+
 /* @name with what a job name should not hold replaced by '_'. */
 static void job_name(const char *name, char *buf, size_t size)
 {
@@ -68,16 +133,39 @@ static void job_name(const char *name, char *buf, size_t size)
 	buf[i] = '\0';
 }
 
+/*
+ * The shell loop that submits @n runs in chunks of SLURM_MAX_ARRAY tasks
+ * (the script in @adir), into @buf.
+ */
+static const char *chunks_cmd(size_t n, const char *adir, char *buf, size_t size)
+{
+	FILE *f = fmemopen(buf, size, "w");
+
+	if (!f)
+		return "(out of memory)";
+	fprintf(f,
+		"for off in $(seq 0 %d %zu); do sbatch --array=0-$(( %zu - off < %d ? %zu - off : "
+		"%d )) --export=ALL,ROCESIM_TASK_OFFSET=$off ",
+		SLURM_MAX_ARRAY, n - 1, n - 1, SLURM_MAX_ARRAY - 1, n - 1, SLURM_MAX_ARRAY - 1);
+	sh_quote(f, adir);
+	fputs("/sweep.sbatch; done", f);
+	fclose(f);
+	return buf;
+}
+
 int sweep_slurm_write(const struct sweep_spec *sp, const char *dir, const char *self, FILE *out)
 {
 	char adir[PATH_MAX], cwd[PATH_MAX], logs[SWEEP_PATH], name[64], *text = NULL;
 	size_t n = sweep_spec_runs(sp), len = 0;
-	char per[64] = "";
+	char per[64] = "", chunks[PATH_MAX + 256] = "";
 	FILE *f;
 	int err;
 
 	if (!realpath(dir, adir) || !getcwd(cwd, sizeof(cwd)))
 		return -errno;
+	/* a symbolic link on the way may hold what the path given did not */
+	if (control_char(adir) || strchr(adir, '\\'))
+		return -EINVAL;
 	if (snprintf(logs, sizeof(logs), "%s/slurm", adir) >= (int)sizeof(logs))
 		return -ENAMETOOLONG;
 	if (mkdir(logs, 0777) && errno != EEXIST)
@@ -87,25 +175,32 @@ int sweep_slurm_write(const struct sweep_spec *sp, const char *dir, const char *
 	job_name(sp->name, name, sizeof(name));
 	if (sp->n_variants)
 		snprintf(per, sizeof(per), " x %zu variants", sp->n_variants);
-	fprintf(f, "#!/bin/sh\n");
-	fprintf(f,
-		"# rocesim sweep of %s: %zu runs (%zu point%s%s x %zu seed%s), one array task "
-		"each.\n",
-		sp->scenario, n, sp->n_points, sp->n_points == 1 ? "" : "s", per, sp->n_seeds,
+	fprintf(f, "#!/bin/sh\n# rocesim sweep of ");
+	comment_text(f, sp->scenario);
+	fprintf(f, ": %zu runs (%zu point%s%s x %zu seed%s), one array task each.\n", n,
+		sp->n_points, sp->n_points == 1 ? "" : "s", per, sp->n_seeds,
 		sp->n_seeds == 1 ? "" : "s");
-	fprintf(f, "# Submit with `sbatch %s/sweep.sbatch` (options given to sbatch win over\n",
-		adir);
-	fprintf(f, "# these), then `rocesim sweep --collect %s` writes the tables.\n", adir);
+	if (n <= SLURM_MAX_ARRAY)
+		fprintf(f, "# Submit with `sbatch %s/sweep.sbatch` (options given to sbatch win "
+			   "over\n# these), ", adir);
+	else
+		fprintf(f,
+			"# Slurm's default MaxArraySize is %d: submit the runs in chunks,\n"
+			"#   %s\n# (options given to sbatch win over these), ",
+			SLURM_MAX_ARRAY, chunks_cmd(n, adir, chunks, sizeof(chunks)));
+	fprintf(f, "then `rocesim sweep --collect %s` writes the tables.\n", adir);
 	fprintf(f, "#SBATCH --job-name=rocesim-%s\n", name);
-	fprintf(f, "#SBATCH --array=0-%zu\n", n - 1);
+	fprintf(f, "#SBATCH --array=0-%zu\n", (n < SLURM_MAX_ARRAY ? n : SLURM_MAX_ARRAY) - 1);
 	fprintf(f, "#SBATCH --ntasks=1\n");
 	fprintf(f, "#SBATCH --cpus-per-task=1\n");
 	sbatch_path(f, "--chdir", cwd, "", 0);
 	sbatch_path(f, "--output", logs, "/%A_%a.out", 1);
 	sbatch_path(f, "--error", logs, "/%A_%a.err", 1);
-	fputs("exec ", f);
+	fputs("cd ", f);
+	sh_quote(f, cwd);
+	fputs(" || exit 2\nexec ", f);
 	sh_quote(f, self);
-	fputs(" sweep --task \"$SLURM_ARRAY_TASK_ID\" ", f);
+	fputs(" sweep --task \"$((SLURM_ARRAY_TASK_ID + ${ROCESIM_TASK_OFFSET:-0}))\" ", f);
 	sh_quote(f, adir);
 	fputc('\n', f);
 	if (fclose(f)) {
@@ -119,10 +214,16 @@ int sweep_slurm_write(const struct sweep_spec *sp, const char *dir, const char *
 		return err;
 	fprintf(out,
 		"  runs       %zu (%zu point%s%s x %zu seed%s), one Slurm array task each\n"
-		"  script     %s/sweep.sbatch (task logs in %s/)\n"
-		"  submit     sbatch %s/sweep.sbatch\n"
-		"  collect    %s sweep --collect %s\n",
+		"  script     %s/sweep.sbatch (task logs in %s/)\n",
 		n, sp->n_points, sp->n_points == 1 ? "" : "s", per, sp->n_seeds,
-		sp->n_seeds == 1 ? "" : "s", adir, logs, adir, self, adir);
+		sp->n_seeds == 1 ? "" : "s", adir, logs);
+	if (n <= SLURM_MAX_ARRAY)
+		fprintf(out, "  submit     sbatch %s/sweep.sbatch\n", adir);
+	else
+		fprintf(out,
+			"  submit     in chunks of %d tasks (Slurm's default MaxArraySize):\n"
+			"             %s\n",
+			SLURM_MAX_ARRAY, chunks);
+	fprintf(out, "  collect    %s sweep --collect %s\n", self, adir);
 	return 0;
 }
