@@ -107,8 +107,9 @@ void ts_spawn(struct ts_child *c, const struct ts_opts *o, const char *const *ar
 	while (*args && n < 63)
 		argv[n++] = *args++;
 	argv[n] = NULL;
-	snprintf(c->outf, sizeof(c->outf), "%s/.stdout.%u", tmpdir, serial);
-	snprintf(c->errf, sizeof(c->errf), "%s/.stderr.%u", tmpdir, serial++);
+	/* by process too: Criterion runs a suite's tests side by side */
+	snprintf(c->outf, sizeof(c->outf), "%s/.stdout.%ld.%u", tmpdir, (long)getpid(), serial);
+	snprintf(c->errf, sizeof(c->errf), "%s/.stderr.%ld.%u", tmpdir, (long)getpid(), serial++);
 	fflush(NULL);
 	c->pid = fork();
 	cr_assert_neq(c->pid, -1, "fork: %s", strerror(errno));
@@ -223,26 +224,42 @@ int ts_sh(const char *cmd, char **out, char **err)
 	char line[8192], o[300], e[300];
 	int status;
 
-	snprintf(o, sizeof(o), "%s", ts_tmp("sh.out"));
-	snprintf(e, sizeof(e), "%s", ts_tmp("sh.err"));
+	/* named by the process: Criterion runs a suite's tests side by side */
+	snprintf(line, sizeof(line), "sh-%ld.out", (long)getpid());
+	snprintf(o, sizeof(o), "%s", ts_tmp(line));
+	snprintf(line, sizeof(line), "sh-%ld.err", (long)getpid());
+	snprintf(e, sizeof(e), "%s", ts_tmp(line));
 	snprintf(line, sizeof(line), "( %s ) >%s 2>%s", cmd, o, e);
 	status = system(line);
 	if (out)
 		*out = ts_slurp(o);
 	if (err)
 		*err = ts_slurp(e);
+	unlink(o);
+	unlink(e);
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+/*
+ * Each mpirun gets a session folder of its own (Open MPI's and PMIx's,
+ * under TMPDIR and orte_tmpdir_base), so that tests run side by side, and
+ * MPI programs started on the machine at the same moment, never race to
+ * make the same per-host folder ("mkdir ... File exists").
+ */
 void ts_mpirun(struct ts_proc *p, int np, const char *args)
 {
-	char cmd[4096];
+	char cmd[4096], session[300];
 
+	snprintf(session, sizeof(session), "%s", ts_tmp("mpi-XXXXXX"));
+	cr_assert(mkdtemp(session), "cannot make %s", session);
 	snprintf(cmd, sizeof(cmd),
+		 "TMPDIR='%s' OMPI_MCA_orte_tmpdir_base='%s' "
 		 "ASAN_OPTIONS=\"${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0\" timeout 300 "
 		 "mpirun %s--oversubscribe -np %d -x ASAN_OPTIONS -x UBSAN_OPTIONS '%s' %s",
-		 getuid() ? "" : "--allow-run-as-root ", np, getenv("ROCESIM_BIN"), args);
+		 session, session, getuid() ? "" : "--allow-run-as-root ", np,
+		 getenv("ROCESIM_BIN"), args);
 	p->code = ts_sh(cmd, &p->out, &p->err);
 	p->sig = 0;
+	ts_rm_tree(session);
 	cr_assert(p->out && p->err);
 }
