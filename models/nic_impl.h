@@ -24,7 +24,7 @@ struct nic_ring {
  * and the groups the port serves in turn, the first before the next (as
  * the mlx5 driver's TC groups, highest first); in a group, the class that
  * sent the fewest bytes per share goes next, and a class with a rate
- * limit waits until its last packet's wire time at that rate has passed.
+ * limit waits for its token bucket.
  */
 struct nic_tcs {
 	struct nic_ring ring[8];
@@ -34,10 +34,13 @@ struct nic_tcs {
 	uint8_t group_tc[8][8]; /* ... which, highest group first */
 	uint8_t group_of[8];
 	uint64_t cost[8];     /* virtual time a byte costs the class: 1/its share */
+	uint64_t credit[8];   /* the most it may lag the group's virtual time */
 	uint64_t vt[8];       /* the class's virtual time: bytes sent x cost */
 	uint64_t vnow[8];     /* per group: the virtual time of the class served last */
 	uint64_t rate[8];     /* rate limit, bit/s; 0 = none */
-	simtime_t free_at[8]; /* a limited class may send from then on */
+	simtime_t tat[8];     /* a limited class's bucket is full again then (GCRA) */
+	simtime_t burst[8];   /* ... and may send while tat - now is within this */
+	simtime_t free_at[8]; /* tat - burst: a limited class may send from then on */
 	struct evq_timer shape; /* the earliest free_at of a limited class */
 };
 

@@ -9,11 +9,12 @@
  * by their bandwidth percentages (equal shares for vendor and 0% classes),
  * byte-accurately: the class that has sent the fewest bytes per share goes
  * next, as deficit round robin converges to; a class that waits (for data,
- * PFC or its rate limit) banks no credit meanwhile. A class with a rate
- * limit (mlnx_qos --ratelimit, the kernel's ieee_maxrate) sends a packet
- * no sooner than the wire time of its last one at that rate after it
- * started: its QPs together run at most at that rate, each still at its
- * own DCQCN rate. ACKs, NAKs and CNPs go ahead of all classes (nic.c).
+ * PFC or its rate limit) banks at most two packets of credit meanwhile. A class with a rate
+ * limit (mlnx_qos --ratelimit, the kernel's ieee_maxrate) is a token
+ * bucket filled at that rate, four full packets deep (NVIDIA's packet
+ * pacing lets "a few packets (burst)" go before the rate is evaluated):
+ * its QPs together run at most at that rate, each still at its own DCQCN
+ * rate. ACKs, NAKs and CNPs go ahead of all classes (nic.c).
  */
 #include "models/nic.h"
 
@@ -24,6 +25,12 @@
 
 /* The virtual time a byte costs a class of share 1 (of 100): shares divide it. */
 #define TC_COST_UNIT 1000000u
+/* A class that waits (idle, paused, held by its rate limit) keeps at most
+ * this many full packets of credit, as a deficit round robin's quantum. */
+#define TC_CREDIT_PACKETS 2
+/* A class's rate limit lets this many full packets go back to back (the
+ * depth of its token bucket): then ETS shares below the limit hold. */
+#define TC_BURST_PACKETS 4
 
 /* Arm the shaper at the earliest time a limited class is held back to. */
 static void arm_shape(struct nic *n, simtime_t now)
@@ -79,7 +86,14 @@ int nic__tc_init(struct nic *n)
 		const struct nic_tc_params *c = &prm->tc[tc];
 
 		t->rate[tc] = c->ratelimit < n->rate_bps ? c->ratelimit : 0;
+		if (t->rate[tc])
+			t->burst[tc] = simtime_tx((uint64_t)(TC_BURST_PACKETS - 1) *
+							  (n->mtu + PKT_HEADER_BYTES + PKT_PREAMBLE_IFG_BYTES),
+						  t->rate[tc]);
 		t->cost[tc] = c->tsa == NIC_TSA_ETS && c->bw ? TC_COST_UNIT / c->bw : TC_COST_UNIT;
+		t->credit[tc] = TC_CREDIT_PACKETS * (uint64_t)(n->mtu + PKT_HEADER_BYTES +
+							      PKT_PREAMBLE_IFG_BYTES) *
+				t->cost[tc];
 	}
 	/* the groups, highest first; only the classes some priority maps to */
 	first = 1;
@@ -129,8 +143,8 @@ static int pick(struct nic_tcs *t, int g, uint8_t tried, simtime_t now)
 
 		if (!t->ring[tc].cur || ((tried >> tc) & 1) || t->free_at[tc] > now)
 			continue;
-		if (t->vt[tc] < t->vnow[g])
-			t->vt[tc] = t->vnow[g]; /* no credit for the time it waited */
+		if (t->vt[tc] + t->credit[tc] < t->vnow[g])
+			t->vt[tc] = t->vnow[g] - t->credit[tc]; /* what it waited for is lost */
 		if (best < 0 || t->vt[tc] < t->vt[best])
 			best = tc;
 	}
@@ -157,7 +171,10 @@ struct pkt *nic__tc_next(struct nic *n, uint8_t paused, simtime_t now)
 			t->vnow[g] = t->vt[tc];
 			t->vt[tc] += (uint64_t)wire * t->cost[tc];
 			if (t->rate[tc]) {
-				t->free_at[tc] = now + simtime_tx(wire, t->rate[tc]);
+				/* GCRA: the bucket empties at the rate, holds TC_BURST_PACKETS */
+				t->tat[tc] = (t->tat[tc] > now ? t->tat[tc] : now) +
+					     simtime_tx(wire, t->rate[tc]);
+				t->free_at[tc] = t->tat[tc] > t->burst[tc] ? t->tat[tc] - t->burst[tc] : 0;
 				arm_shape(n, now);
 			}
 			return pkt;
