@@ -297,3 +297,19 @@ Test(nictc, bad_nic_tc_keys_are_refused_with_their_key)
 		ts_proc_free(&p);
 	}
 }
+
+/* import mlnx-qos prints the classes as nic.tc, each with its line and priorities. */
+Test(nictc, import_prints_the_classes_as_nic_tc)
+{
+	struct ts_proc p;
+
+	ts_exec(&p, (const char *[]){"import", "mlnx-qos", SAMPLE, NULL});
+	cr_assert_eq(p.code, 0, "%s", p.err);
+	cr_assert(ts_line_with(p.out, "3: {tsa: ets, bw: 60%, ratelimit: 150Gbps}", "line 28"),
+		  "%s", p.out);
+	cr_assert(ts_line_with(p.out, "0: {tsa: ets, bw: 40%, ratelimit: unlimited}",
+			       "priorities 0,1,2,4,5,7"),
+		  "%s", p.out);
+	cr_assert(ts_line_with(p.out, "6: {tsa: strict", "priorities 6"), "%s", p.out);
+	ts_proc_free(&p);
+}
