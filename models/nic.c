@@ -461,23 +461,34 @@ struct pkt *nic__ring_take(struct nic *n, struct nic_ring *r, uint8_t paused, si
 	return ring_take(n, r, paused, now);
 }
 
-/* The port is free: control packets first, then the next QP that may send
- * (of the class whose turn it is, with classes). */
-static struct pkt *nic_next(struct port *p)
+/* The first control packet that may go, counted as sent, or NULL. */
+static inline __attribute__((always_inline)) struct pkt *ctrl_next(struct nic *n, uint8_t paused)
 {
-	struct nic *n = p->owner;
-	simtime_t now = evq_now(n->ctx->q);
-	struct pkt *pkt;
+	struct pkt *pkt = n->ctrl.head ? take_ctrl(n, paused) : NULL;
 
-	pkt = n->ctrl.head ? take_ctrl(n, p->paused) : NULL;
 	if (pkt) {
 		n->c.tx_packets_phy++;
 		n->c.tx_bytes_phy += pkt->frame;
-		return pkt;
 	}
-	if (n->tcs)
-		return nic__tc_next(n, p->paused, now);
-	return ring_take(n, &n->ring, p->paused, now);
+	return pkt;
+}
+
+/* The port is free: control packets first, then the next QP that may send. */
+static struct pkt *nic_next(struct port *p)
+{
+	struct nic *n = p->owner;
+	struct pkt *pkt = ctrl_next(n, p->paused);
+
+	return pkt ? pkt : ring_take(n, &n->ring, p->paused, evq_now(n->ctx->q));
+}
+
+/* ... with classes: the next QP of the class whose turn it is. */
+static struct pkt *nic_next_tc(struct port *p)
+{
+	struct nic *n = p->owner;
+	struct pkt *pkt = ctrl_next(n, p->paused);
+
+	return pkt ? pkt : nic__tc_next(n, p->paused, evq_now(n->ctx->q));
 }
 
 static void requester_ack(struct nic *n, struct flow *f, uint32_t epsn, simtime_t now)
@@ -703,12 +714,20 @@ static int nic_waiting(const struct port *p)
 {
 	const struct nic *n = p->owner;
 
-	if (n->tcs)
-		return n->ctrl.head || nic__tc_waiting(n, evq_now(n->ctx->q));
 	return n->ctrl.head || n->ring.cur;
 }
 
+static int nic_waiting_tc(const struct port *p)
+{
+	const struct nic *n = p->owner;
+
+	return n->ctrl.head || nic__tc_waiting(n, evq_now(n->ctx->q));
+}
+
 static const struct port_ops nic_ops = {.next = nic_next, .rx = nic_rx, .waiting = nic_waiting};
+/* with classes: a port does not look for them when it has none */
+static const struct port_ops nic_tc_ops = {
+    .next = nic_next_tc, .rx = nic_rx, .waiting = nic_waiting_tc};
 
 /* ---- life cycle ---------------------------------------------------------------------------- */
 
@@ -750,6 +769,8 @@ struct nic *nic_new(struct mctx *ctx, const struct nic_params *prm, uint32_t hos
 	}
 	if (nic__tc_init(n))
 		return NULL;
+	if (n->tcs)
+		n->port->ops = &nic_tc_ops;
 	return n;
 }
 
