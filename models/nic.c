@@ -412,9 +412,8 @@ static struct pkt *data_packet(struct nic *n, struct flow *f, simtime_t now)
  * or wait for PFC: a NIC with a thousand rate-limited QPs does O(log n)
  * per packet, not O(n).
  */
-static inline __attribute__((always_inline)) struct pkt *ring_take(struct nic *n,
-								   struct nic_ring *r,
-								   uint8_t paused, simtime_t now)
+static inline __attribute__((always_inline)) struct pkt *
+ring_take(struct nic *n, struct nic_ring *r, uint8_t paused, simtime_t now)
 {
 	uint32_t skipped = 0;
 	struct pkt *pkt;

@@ -87,12 +87,13 @@ int nic__tc_init(struct nic *n)
 
 		t->rate[tc] = c->ratelimit < n->rate_bps ? c->ratelimit : 0;
 		if (t->rate[tc])
-			t->burst[tc] = simtime_tx((uint64_t)(TC_BURST_PACKETS - 1) *
-							  (n->mtu + PKT_HEADER_BYTES + PKT_PREAMBLE_IFG_BYTES),
-						  t->rate[tc]);
+			t->burst[tc] =
+			    simtime_tx((uint64_t)(TC_BURST_PACKETS - 1) *
+					   (n->mtu + PKT_HEADER_BYTES + PKT_PREAMBLE_IFG_BYTES),
+				       t->rate[tc]);
 		t->cost[tc] = c->tsa == NIC_TSA_ETS && c->bw ? TC_COST_UNIT / c->bw : TC_COST_UNIT;
-		t->credit[tc] = TC_CREDIT_PACKETS * (uint64_t)(n->mtu + PKT_HEADER_BYTES +
-							      PKT_PREAMBLE_IFG_BYTES) *
+		t->credit[tc] = TC_CREDIT_PACKETS *
+				(uint64_t)(n->mtu + PKT_HEADER_BYTES + PKT_PREAMBLE_IFG_BYTES) *
 				t->cost[tc];
 	}
 	/* the groups, highest first; only the classes some priority maps to */
@@ -174,7 +175,8 @@ struct pkt *nic__tc_next(struct nic *n, uint8_t paused, simtime_t now)
 				/* GCRA: the bucket empties at the rate, holds TC_BURST_PACKETS */
 				t->tat[tc] = (t->tat[tc] > now ? t->tat[tc] : now) +
 					     simtime_tx(wire, t->rate[tc]);
-				t->free_at[tc] = t->tat[tc] > t->burst[tc] ? t->tat[tc] - t->burst[tc] : 0;
+				t->free_at[tc] =
+				    t->tat[tc] > t->burst[tc] ? t->tat[tc] - t->burst[tc] : 0;
 				arm_shape(n, now);
 			}
 			return pkt;

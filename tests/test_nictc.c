@@ -6,8 +6,9 @@
  * "prio:", "priority" and " priority:", "tc: %d ratelimit: %s, tsa: "
  * then "ets, bw: %s%%" or "strict", the rate as "%.1f Gbps" of the
  * kernel's maxrate, every class with -a), as after
- *   mlnx_qos -i IF --prio_tc 0,0,0,3,0,0,6,0 --tsa ets,strict,strict,ets,strict,strict,strict,strict
- *            --tcbw 40,0,0,60,0,0,0,0 --ratelimit 0,0,0,150,0,0,0,0
+ *   mlnx_qos -i IF --prio_tc 0,0,0,3,0,0,6,0
+ *     --tsa ets,strict,strict,ets,strict,strict,strict,strict
+ *     --tcbw 40,0,0,60,0,0,0,0 --ratelimit 0,0,0,150,0,0,0,0
  * Rates: a flow of 4096 B packets carries 4096 payload bytes in 4178 on
  * the wire (62 B of headers, 20 B of preamble and gap), so a port or a
  * class limited to R gives a flow R x 4096 / 4178 of payload.
@@ -227,9 +228,10 @@ Test(nictc, effective_nic_tc_reports_the_classes_used)
 			 "strict");
 	json_decref(tc);
 	/* no classes given: none reported, the NIC as before */
-	cr_assert_null(nic_tc_of("topology: {kind: star, hosts: 2}\n"
-				 "workload: {kind: flows, flows: [{src: h0, dst: h1, size: 1MB}]}\n",
-				 NULL, 0));
+	cr_assert_null(
+	    nic_tc_of("topology: {kind: star, hosts: 2}\n"
+		      "workload: {kind: flows, flows: [{src: h0, dst: h1, size: 1MB}]}\n",
+		      NULL, 0));
 }
 
 /* Write @text to @name in the temporary folder; its path. */
@@ -259,8 +261,9 @@ Test(nictc, check_says_what_mlnx_qos_gives_that_is_not_modelled)
 	path = write_tmp("said.yaml", y);
 	ts_exec(&p, (const char *[]){"check", path, "--set", "nic.tc.3.bw=70%", NULL});
 	cr_assert_eq(p.code, 0, "%s", p.err);
-	cr_assert(ts_line_with(p.out, "MLNX_QOS_NOT_MODELLED", "ets-ratelimit.txt:13 Receive buffer"),
-		  "%s", p.out);
+	cr_assert(
+	    ts_line_with(p.out, "MLNX_QOS_NOT_MODELLED", "ets-ratelimit.txt:13 Receive buffer"),
+	    "%s", p.out);
 	cr_assert(ts_line_with(p.out, "MLNX_QOS_NOT_MODELLED", "ets-ratelimit.txt:14 Cable len 7"),
 		  "%s", p.out);
 	cr_assert(ts_line_with(p.out, "MLNX_QOS_NOT_MODELLED", "ets-ratelimit.txt:18 PFC"), "%s",

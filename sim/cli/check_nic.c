@@ -31,8 +31,8 @@ static uint8_t used_tcs(const struct nic_params *n)
 static void not_modelled(struct chk *c, const struct mlnx_qos *q, int line, const char *key,
 			 const char *value, const char *why)
 {
-	chk_add(c, CHK_INFO, "MLNX_QOS_NOT_MODELLED", chk_str("%s:%d %s %s", q->file, line, key, value),
-		"read, not modelled: %s", why);
+	chk_add(c, CHK_INFO, "MLNX_QOS_NOT_MODELLED",
+		chk_str("%s:%d %s %s", q->file, line, key, value), "read, not modelled: %s", why);
 	chk_loc(c, q->file, line, key);
 }
 
@@ -102,12 +102,13 @@ void chk_nic(struct chk *c, const struct scenario *s)
 			continue;
 		if (t->tsa == NIC_TSA_VENDOR) {
 			snprintf(path, sizeof(path), "nic.tc.%d.tsa", tc);
-			chk_add(c, CHK_INFO, "NIC_TC_VENDOR",
-				chk_str("%s vendor %s", path, chk_origin(s, path, o, sizeof(o))),
-				"tc %d's algorithm is the firmware's own, which NVIDIA does not "
-				"publish; modelled as the mlx5 driver groups it: vendor classes are "
-				"served first, sharing equally, then strict, then ETS ones",
-				tc);
+			chk_add(
+			    c, CHK_INFO, "NIC_TC_VENDOR",
+			    chk_str("%s vendor %s", path, chk_origin(s, path, o, sizeof(o))),
+			    "tc %d's algorithm is the firmware's own, which NVIDIA does not "
+			    "publish; modelled as the mlx5 driver groups it: vendor classes are "
+			    "served first, sharing equally, then strict, then ETS ones",
+			    tc);
 			chk_loc_key(c, s, path);
 		}
 		if (t->ratelimit && c->line_rate_bps && t->ratelimit >= c->line_rate_bps) {
@@ -124,8 +125,8 @@ void chk_nic(struct chk *c, const struct scenario *s)
 			sum += t->bw;
 			n_ets++;
 			if (len < sizeof(list))
-				len += (size_t)snprintf(list + len, sizeof(list) - len, "%stc %d %u%%",
-							len ? ", " : "", tc, t->bw);
+				len += (size_t)snprintf(list + len, sizeof(list) - len,
+							"%stc %d %u%%", len ? ", " : "", tc, t->bw);
 		}
 	}
 	if (n_ets && sum != 100) {

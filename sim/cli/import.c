@@ -207,14 +207,15 @@ static void imp_mlnx_tcs(const struct mlnx_qos *q)
 		else
 			snprintf(rate, sizeof(rate), "%lluGbps", r / 1000000000ULL);
 		if (!strcmp(q->tsa[tc], "unknown"))
-			printf("    %d: {ratelimit: %s}    # line %d: tsa unknown, served as strict",
-			       tc, rate, q->tc_line[tc]);
+			printf(
+			    "    %d: {ratelimit: %s}    # line %d: tsa unknown, served as strict",
+			    tc, rate, q->tc_line[tc]);
 		else if (!strcmp(q->tsa[tc], "ets"))
 			printf("    %d: {tsa: ets, bw: %u%%, ratelimit: %s}    # line %d", tc,
 			       q->bw[tc], rate, q->tc_line[tc]);
 		else
-			printf("    %d: {tsa: %s, ratelimit: %s}    # line %d", tc, q->tsa[tc], rate,
-			       q->tc_line[tc]);
+			printf("    %d: {tsa: %s, ratelimit: %s}    # line %d", tc, q->tsa[tc],
+			       rate, q->tc_line[tc]);
 		printf(o ? "; priorities %s\n" : "; no priority\n", prios);
 	}
 }

@@ -526,10 +526,12 @@ static int qos_ratelimit(struct qos_parser *qp, const char *path, const char *s,
 	char w[100];
 
 	*bps = 0;
-	if ((e = skip_kw(s, "unlimited")) && (!*e || *e == ',' || mlnx__is_blank((unsigned char)*e)))
+	if ((e = skip_kw(s, "unlimited")) &&
+	    (!*e || *e == ',' || mlnx__is_blank((unsigned char)*e)))
 		return 0;
 	if (!read_num(&s, &whole))
-		return qos_fail(qp, path, "ratelimit \"%s\" is neither unlimited nor a rate in Gbps",
+		return qos_fail(qp, path,
+				"ratelimit \"%s\" is neither unlimited nor a rate in Gbps",
 				quote_word(w, sizeof(w), start));
 	if (*s == '.') {
 		s++;

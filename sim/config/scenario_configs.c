@@ -216,9 +216,9 @@ static void mlnx_qos_tcs(struct merge *m, const struct mlnx_qos *q, struct scena
 		snprintf(key, sizeof(key), "tc %d", tc);
 		snprintf(path, sizeof(path), "nic.tc.%d.tsa", tc);
 		if (strcmp(q->tsa[tc], "unknown") && gives(m, path, line, key, q->tsa[tc]))
-			c->tsa = !strcmp(q->tsa[tc], "ets")	   ? NIC_TSA_ETS
+			c->tsa = !strcmp(q->tsa[tc], "ets")	 ? NIC_TSA_ETS
 				 : !strcmp(q->tsa[tc], "vendor") ? NIC_TSA_VENDOR
-								   : NIC_TSA_STRICT;
+								 : NIC_TSA_STRICT;
 		snprintf(path, sizeof(path), "nic.tc.%d.bw", tc);
 		snprintf(val, sizeof(val), "%u%%", q->bw[tc]);
 		if (!strcmp(q->tsa[tc], "ets") && gives(m, path, line, key, val))

@@ -40,7 +40,8 @@ static int tc_key(const struct loader *l, struct scenario *s, const char *path, 
 		else if (!strcmp(value, "vendor"))
 			c->tsa = NIC_TSA_VENDOR;
 		else
-			return scn__fail(l, path, "\"%s\" is not one of: strict, ets, vendor", value);
+			return scn__fail(l, path, "\"%s\" is not one of: strict, ets, vendor",
+					 value);
 		return 0;
 	}
 	if (!strcmp(key, "bw")) {
@@ -54,8 +55,8 @@ static int tc_key(const struct loader *l, struct scenario *s, const char *path, 
 		memcpy(num, value, n);
 		num[n] = '\0';
 		if (scn__get_uint(l, path, num, 0, 0, 100, &v))
-			return scn__fail(l, path, "\"%s\" is not a whole percentage 0-100 (e.g. 60%%)",
-					 value);
+			return scn__fail(
+			    l, path, "\"%s\" is not a whole percentage 0-100 (e.g. 60%%)", value);
 		c->bw = (uint8_t)v;
 		return 0;
 	}
@@ -65,9 +66,9 @@ static int tc_key(const struct loader *l, struct scenario *s, const char *path, 
 			return 0;
 		}
 		if (units_rate(value, &v) || !v)
-			return scn__fail(l, path,
-					 "\"%s\" is neither a rate above 0 (e.g. 150Gbps) nor unlimited",
-					 value);
+			return scn__fail(
+			    l, path,
+			    "\"%s\" is neither a rate above 0 (e.g. 150Gbps) nor unlimited", value);
 		c->ratelimit = v;
 		return 0;
 	}
@@ -75,8 +76,7 @@ static int tc_key(const struct loader *l, struct scenario *s, const char *path, 
 }
 
 /* One ydoc entry or --set key @path (@value NULL: a mapping) under nic.tc. */
-static int read_one(const struct loader *l, struct scenario *s, const char *path,
-		    const char *value)
+static int read_one(const struct loader *l, struct scenario *s, const char *path, const char *value)
 {
 	const char *rest = path + strlen(TC_PFX), *dot;
 	char num[8];
@@ -84,9 +84,10 @@ static int read_one(const struct loader *l, struct scenario *s, const char *path
 	size_t n;
 
 	if (*rest == '[' || (!*rest && value && *value))
-		return scn__fail(l, TC_PFX,
-				 "expected a mapping of class: {tsa, bw, ratelimit} (e.g. {3: {tsa: "
-				 "ets, bw: 60%%, ratelimit: 150Gbps}})");
+		return scn__fail(
+		    l, TC_PFX,
+		    "expected a mapping of class: {tsa, bw, ratelimit} (e.g. {3: {tsa: "
+		    "ets, bw: 60%%, ratelimit: 150Gbps}})");
 	if (!*rest)
 		return 0;
 	rest++;
@@ -100,9 +101,9 @@ static int read_one(const struct loader *l, struct scenario *s, const char *path
 		return scn__fail(l, path, "\"%s\" is not a traffic class (0 to 7)", num);
 	s->nic.tc_on = 1;
 	if (!dot)
-		return value && *value ? scn__fail(l, path,
-						   "expected a mapping (e.g. {tsa: ets, bw: 60%%})")
-				       : 0;
+		return value && *value
+			   ? scn__fail(l, path, "expected a mapping (e.g. {tsa: ets, bw: 60%%})")
+			   : 0;
 	if (!value)
 		return scn__fail(l, path, "expected a value, not a mapping");
 	return tc_key(l, s, path, (unsigned)tc, dot + 1, value);
