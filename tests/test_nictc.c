@@ -316,3 +316,22 @@ Test(nictc, import_prints_the_classes_as_nic_tc)
 	cr_assert(ts_line_with(p.out, "6: {tsa: strict", "priorities 6"), "%s", p.out);
 	ts_proc_free(&p);
 }
+
+/* A class's limit is for all its QPs together: two flows on tc 3 (150 Gb/s) share it. */
+Test(nictc, the_limit_of_a_class_holds_the_sum_of_its_qps)
+{
+	char y[1024];
+	double fct0, fct1, g0, g1;
+	json_t *j;
+
+	yaml_of(
+	    y, sizeof(y), 3, 200,
+	    "{src: h0, dst: h1, size: 10MB, dscp: 26}, {src: h0, dst: h2, size: 10MB, dscp: 26}");
+	j = run(y, NULL, 0);
+	g0 = flow_gbps(j, 0, &fct0);
+	g1 = flow_gbps(j, 1, &fct1);
+	/* round robin in the class: each half of 150 Gb/s on the wire */
+	cr_assert(fabs(g0 + g1 - 150.0 * GOODPUT) < 1.5, "%.2f + %.2f Gb/s", g0, g1);
+	cr_assert(fabs(g0 - g1) < 1.0, "%.2f and %.2f Gb/s", g0, g1);
+	json_decref(j);
+}
