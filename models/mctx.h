@@ -70,6 +70,7 @@ enum mctx_port_timer {
 	MCTX_PT_NIC_RTO,
 	MCTX_PT_NIC_RX_DRAIN,
 	MCTX_PT_NIC_RX_REFRESH,
+	MCTX_PT_NIC_TC_SHAPE, /* the rate limits of its traffic classes */
 	MCTX_PT_PG_REFRESH = 16, /* + priority */
 	MCTX_PT_WD_DETECT = 32,  /* + priority */
 	MCTX_PT_WD_RESTORE = 48, /* + priority */

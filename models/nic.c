@@ -131,34 +131,37 @@ static void arm_pace(struct nic *n)
 
 static void ring_add(struct nic *n, struct flow *f)
 {
+	struct nic_ring *r;
+
 	if (f->in_ring || f->wait_slot)
 		return; /* already sending, or back when its pacing allows */
+	r = nic__ring_of(n, f);
 	f->in_ring = 1;
-	n->ring_len++;
-	if (!n->cur) {
+	r->len++;
+	if (!r->cur) {
 		f->next_active = f;
-		n->cur = n->prev = f;
+		r->cur = r->prev = f;
 	} else {
 		/* join at the back: just before cur */
-		f->next_active = n->cur;
-		n->prev->next_active = f;
-		n->prev = f;
+		f->next_active = r->cur;
+		r->prev->next_active = f;
+		r->prev = f;
 	}
 	port_kick(n->port);
 }
 
-/* Take n->cur out of the ring; the next QP becomes current. */
-static void ring_remove_cur(struct nic *n)
+/* Take r->cur out of the ring; the next QP becomes current. */
+static void ring_remove_cur(struct nic_ring *r)
 {
-	struct flow *f = n->cur;
+	struct flow *f = r->cur;
 
 	f->in_ring = 0;
-	n->ring_len--;
+	r->len--;
 	if (f->next_active == f) {
-		n->cur = n->prev = NULL;
+		r->cur = r->prev = NULL;
 	} else {
-		n->prev->next_active = f->next_active;
-		n->cur = f->next_active;
+		r->prev->next_active = f->next_active;
+		r->cur = f->next_active;
 	}
 	f->next_active = NULL;
 }
@@ -303,21 +306,22 @@ static void arm_rto(struct nic *n, struct flow *f)
 
 void nic__ring_unlink(struct nic *n, struct flow *f)
 {
-	struct flow *prev = n->prev;
+	struct nic_ring *r = nic__ring_of(n, f);
+	struct flow *prev = r->prev;
 
 	if (!f->in_ring)
 		return;
 	while (prev->next_active != f)
 		prev = prev->next_active;
-	if (f == n->cur) {
-		ring_remove_cur(n);
+	if (f == r->cur) {
+		ring_remove_cur(r);
 		return;
 	}
 	prev->next_active = f->next_active;
-	if (f == n->prev)
-		n->prev = prev;
+	if (f == r->prev)
+		r->prev = prev;
 	f->in_ring = 0;
-	n->ring_len--;
+	r->len--;
 	f->next_active = NULL;
 }
 
@@ -402,60 +406,88 @@ static struct pkt *data_packet(struct nic *n, struct flow *f, simtime_t now)
 }
 
 /*
- * The port is free: control packets first, then the next QP in the ring
- * that may send. QPs whose rate holds them back leave the ring for the
- * wait heap and come back when their time comes (on_pace), so the ring
- * holds only QPs that may send now or wait for PFC: a NIC with a thousand
- * rate-limited QPs does O(log n) per packet, not O(n).
+ * The next QP of ring @r that may send, and its packet. QPs whose rate
+ * holds them back leave the ring for the wait heap and come back when
+ * their time comes (on_pace), so the ring holds only QPs that may send now
+ * or wait for PFC: a NIC with a thousand rate-limited QPs does O(log n)
+ * per packet, not O(n).
  */
-static struct pkt *nic_next(struct port *p)
+static inline __attribute__((always_inline)) struct pkt *
+ring_take(struct nic *n, struct nic_ring *r, uint8_t paused, simtime_t now)
 {
-	struct nic *n = p->owner;
-	simtime_t now = evq_now(n->ctx->q);
 	uint32_t skipped = 0;
 	struct pkt *pkt;
 	struct flow *f;
 
-	pkt = n->ctrl.head ? take_ctrl(n, p->paused) : NULL;
-	if (pkt) {
-		n->c.tx_packets_phy++;
-		n->c.tx_bytes_phy += pkt->frame;
-		return pkt;
-	}
-	while (n->cur) {
+	while (r->cur) {
 		simtime_t t;
 
-		f = n->cur;
+		f = r->cur;
 		t = next_tx(n, f);
 		if (t > now) {
 			/* held back by its rate: wait aside, off the ring */
-			ring_remove_cur(n);
+			ring_remove_cur(r);
 			mctx_fail(n->ctx, wait_push(n, f, t));
 			continue;
 		}
-		if (p->paused & (1u << f->prio)) {
+		if (paused & (1u << f->prio)) {
 			/* paused QPs stay in the ring; try the next one once round */
-			if (++skipped > n->ring_len)
+			if (++skipped > r->len)
 				break;
-			n->prev = f;
-			n->cur = f->next_active;
+			r->prev = f;
+			r->cur = f->next_active;
 			continue;
 		}
 		pkt = data_packet(n, f, now);
 		if (f->snd_nxt >= f->n_psn) {
-			ring_remove_cur(n);
+			ring_remove_cur(r);
 		} else if ((t = next_tx(n, f)) > now) {
-			ring_remove_cur(n);
+			ring_remove_cur(r);
 			mctx_fail(n->ctx, wait_push(n, f, t));
 		} else {
-			n->prev = f;
-			n->cur = f->next_active;
+			r->prev = f;
+			r->cur = f->next_active;
 		}
 		arm_pace(n);
 		return pkt;
 	}
 	arm_pace(n);
 	return NULL;
+}
+
+struct pkt *nic__ring_take(struct nic *n, struct nic_ring *r, uint8_t paused, simtime_t now)
+{
+	return ring_take(n, r, paused, now);
+}
+
+/* The first control packet that may go, counted as sent, or NULL. */
+static inline __attribute__((always_inline)) struct pkt *ctrl_next(struct nic *n, uint8_t paused)
+{
+	struct pkt *pkt = n->ctrl.head ? take_ctrl(n, paused) : NULL;
+
+	if (pkt) {
+		n->c.tx_packets_phy++;
+		n->c.tx_bytes_phy += pkt->frame;
+	}
+	return pkt;
+}
+
+/* The port is free: control packets first, then the next QP that may send. */
+static struct pkt *nic_next(struct port *p)
+{
+	struct nic *n = p->owner;
+	struct pkt *pkt = ctrl_next(n, p->paused);
+
+	return pkt ? pkt : ring_take(n, &n->ring, p->paused, evq_now(n->ctx->q));
+}
+
+/* ... with classes: the next QP of the class whose turn it is. */
+static struct pkt *nic_next_tc(struct port *p)
+{
+	struct nic *n = p->owner;
+	struct pkt *pkt = ctrl_next(n, p->paused);
+
+	return pkt ? pkt : nic__tc_next(n, p->paused, evq_now(n->ctx->q));
 }
 
 static void requester_ack(struct nic *n, struct flow *f, uint32_t epsn, simtime_t now)
@@ -676,15 +708,25 @@ static void nic_rx(struct port *p, struct pkt *pkt)
 
 /* Whether something waits for the port: a control packet, or a QP in the
  * ring (one that may send, or one that waits for PFC). QPs held back by
- * their rate wait for the pacer, not for the port. */
+ * their rate, or by their class's, wait for a timer, not for the port. */
 static int nic_waiting(const struct port *p)
 {
 	const struct nic *n = p->owner;
 
-	return n->ctrl.head || n->cur;
+	return n->ctrl.head || n->ring.cur;
+}
+
+static int nic_waiting_tc(const struct port *p)
+{
+	const struct nic *n = p->owner;
+
+	return n->ctrl.head || nic__tc_waiting(n, evq_now(n->ctx->q));
 }
 
 static const struct port_ops nic_ops = {.next = nic_next, .rx = nic_rx, .waiting = nic_waiting};
+/* with classes: a port does not look for them when it has none */
+static const struct port_ops nic_tc_ops = {
+    .next = nic_next_tc, .rx = nic_rx, .waiting = nic_waiting_tc};
 
 /* ---- life cycle ---------------------------------------------------------------------------- */
 
@@ -724,6 +766,10 @@ struct nic *nic_new(struct mctx *ctx, const struct nic_params *prm, uint32_t hos
 								 : n->prm->rx_buffer / 2;
 		n->rx_xon_at = n->rx_xoff_at > 2 * frame ? n->rx_xoff_at - 2 * frame : 0;
 	}
+	if (nic__tc_init(n))
+		return NULL;
+	if (n->tcs)
+		n->port->ops = &nic_tc_ops;
 	return n;
 }
 

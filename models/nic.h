@@ -16,6 +16,12 @@
  * np_min_time_between_cnps, on the CNP DSCP/priority. ACKs, NAKs and CNPs
  * go out ahead of data.
  *
+ * Traffic classes (nic_params.tc_on): a QP is of the class its priority
+ * maps to; the port serves the classes as ConnectX does (nic_tc.c):
+ * vendor classes first, then strict ones (the higher class first), then
+ * ETS ones sharing what is left by their bandwidth percentages; a class
+ * with a rate limit sends no faster than that, the sum of its QPs.
+ *
  * Slow receiver (nic.rx_buffer with nic.rx_rate): data waits in a receive
  * buffer that the host empties at rx_rate; the NIC sends PAUSE on its PFC
  * priorities when the buffer reaches its size less the link's headroom,
@@ -47,6 +53,20 @@ struct port;
 
 enum nic_cc { NIC_CC_NONE, NIC_CC_DCQCN };
 
+/*
+ * Transmission selection of a traffic class (IEEE 802.1Qaz, as mlnx_qos
+ * --tsa sets it): strict priority, ETS (a share of what the strict classes
+ * leave) or the firmware's own ("vendor").
+ */
+enum nic_tsa { NIC_TSA_STRICT, NIC_TSA_ETS, NIC_TSA_VENDOR };
+
+/* One traffic class of the NIC's egress (nic_tc.c). */
+struct nic_tc_params {
+	uint8_t tsa;        /* enum nic_tsa */
+	uint8_t bw;         /* ETS: percent of the port that strict classes leave */
+	uint64_t ratelimit; /* bit/s on the wire (preamble and IFG counted), 0 = none */
+};
+
 /* What every NIC of the fabric is configured with. */
 struct nic_params {
 	uint32_t mtu;      /* payload bytes per packet */
@@ -66,6 +86,11 @@ struct nic_params {
 	simtime_t adaptive_first; /* its first timeout after progress */
 	simtime_t rto_first;  /* the first timeout after progress: either of the two */
 	struct dcqcn_params dcqcn;
+	/* egress per traffic class (nic.tc, mlnx_qos's tc lines); with tc_on 0
+	 * (the default) every QP is of one class and the port serves them alike */
+	int tc_on;
+	uint8_t prio_tc[8];          /* the class of each priority */
+	struct nic_tc_params tc[8];
 };
 
 /* A message posted on a queue pair. */

@@ -75,6 +75,9 @@ void chk_sonic(struct chk *c, const struct scenario *s, const struct topo *t);
  */
 void chk_switches(struct chk *c, const struct scenario *s, const struct topo *t);
 
+/* check_nic.c: the NIC's classes, and what nic.mlnx_qos gives that is not modelled */
+void chk_nic(struct chk *c, const struct scenario *s);
+
 /* check_fabric.c */
 int chk_deadlock(struct chk *c, const struct scenario *s, const struct topo *t,
 		 const struct topo_routes *r, const struct chk_args *a);

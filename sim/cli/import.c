@@ -178,6 +178,48 @@ static void imp_sonic(const struct sonic_cfg *c)
 	}
 }
 
+/* The classes of mlnx_qos's tc lines, as nic.tc (and the priorities of each). */
+static void imp_mlnx_tcs(const struct mlnx_qos *q)
+{
+	int moved = 0;
+
+	for (int p = 0; p < 8; p++)
+		moved |= q->prio_tc_line[p] && q->prio_tc[p] != p;
+	printf("  tc:%s\n", moved ? "    # priorities in another class than their number "
+				    "need nic.mlnx_qos itself: no scenario key maps them"
+				  : "");
+	for (int tc = 0; tc < 8; tc++) {
+		unsigned long long r = q->ratelimit[tc];
+		char rate[32], prios[32];
+		size_t o = 0;
+
+		if (!q->tsa[tc][0])
+			continue;
+		prios[0] = '\0';
+		for (int p = 0; p < 8; p++)
+			if (q->prio_tc_line[p] && q->prio_tc[p] == tc)
+				o += (size_t)snprintf(prios + o, sizeof(prios) - o, "%s%d",
+						      o ? "," : "", p);
+		if (!r)
+			snprintf(rate, sizeof(rate), "unlimited");
+		else if (r % 1000000000ULL)
+			snprintf(rate, sizeof(rate), "%lluMbps", r / 1000000ULL);
+		else
+			snprintf(rate, sizeof(rate), "%lluGbps", r / 1000000000ULL);
+		if (!strcmp(q->tsa[tc], "unknown"))
+			printf(
+			    "    %d: {ratelimit: %s}    # line %d: tsa unknown, served as strict",
+			    tc, rate, q->tc_line[tc]);
+		else if (!strcmp(q->tsa[tc], "ets"))
+			printf("    %d: {tsa: ets, bw: %u%%, ratelimit: %s}    # line %d", tc,
+			       q->bw[tc], rate, q->tc_line[tc]);
+		else
+			printf("    %d: {tsa: %s, ratelimit: %s}    # line %d", tc, q->tsa[tc],
+			       rate, q->tc_line[tc]);
+		printf(o ? "; priorities %s\n" : "; no priority\n", prios);
+	}
+}
+
 static void imp_mlnx_qos(const struct mlnx_qos *q)
 {
 	printf("# from %s\n", q->file);
@@ -212,10 +254,7 @@ static void imp_mlnx_qos(const struct mlnx_qos *q)
 			printf("# DSCP %d -> priority %u (the mlx5 default is %d)\n", d, q->dscp2prio[d],
 			       d >> 3);
 	if (q->has_tc)
-		for (int tc = 0; tc < 8; tc++)
-			if (q->tsa[tc][0])
-				printf("# tc %d: %s%s\n", tc, q->tsa[tc],
-				       strcmp(q->tsa[tc], "ets") ? "" : " (weighted)");
+		imp_mlnx_tcs(q);
 }
 
 static int imp_cc_params(const struct cc_params *cc)

@@ -425,6 +425,7 @@ static int qos_rx_buffer(struct qos_parser *qp, const char *s)
 		}
 	}
 	qp->rx_line = qp->line;
+	qp->q->rx_line = qp->line;
 	return 0;
 }
 
@@ -449,6 +450,7 @@ static int qos_cable(struct qos_parser *qp, const char *s)
 	qp->q->has_cable = 1;
 	qp->q->cable_len = (int)v;
 	qp->cable_line = qp->line;
+	qp->q->cable_line = qp->line;
 	return 0;
 }
 
@@ -508,6 +510,49 @@ static int qos_pfc_row(struct qos_parser *qp, const char *row, const char *s)
 		q->prio_buffer[i] = (uint8_t)v[i];
 	q->has_buffer = 1;
 	qp->buf_row_line = qp->line;
+	q->prio_buffer_line = qp->line;
+	return 0;
+}
+
+/*
+ * The rate limit of a tc line, at @s past "ratelimit:": "unlimited," or
+ * "150.0 Gbps," (mlnx_qos prints the kernel's maxrate, kbit/s, as "%.1f
+ * Gbps"), into *@bps (0: unlimited). 0 or -EINVAL with the diag set.
+ */
+static int qos_ratelimit(struct qos_parser *qp, const char *path, const char *s, uint64_t *bps)
+{
+	unsigned long long whole, frac = 0, scale = 1000000000ULL;
+	const char *start = s = skip_blanks(s), *e;
+	char w[100];
+
+	*bps = 0;
+	if ((e = skip_kw(s, "unlimited")) &&
+	    (!*e || *e == ',' || mlnx__is_blank((unsigned char)*e)))
+		return 0;
+	if (!read_num(&s, &whole))
+		return qos_fail(qp, path,
+				"ratelimit \"%s\" is neither unlimited nor a rate in Gbps",
+				quote_word(w, sizeof(w), start));
+	if (*s == '.') {
+		s++;
+		if (!is_digit((unsigned char)*s))
+			return qos_fail(qp, path, "ratelimit \"%s\" is not a rate in Gbps",
+					quote_word(w, sizeof(w), start));
+		for (; is_digit((unsigned char)*s); s++) {
+			if (scale >= 10) {
+				scale /= 10;
+				frac += (unsigned long long)(*s - '0') * scale;
+			}
+		}
+	}
+	e = skip_kw(skip_blanks(s), "Gbps");
+	if (!e || (*e && *e != ',' && !mlnx__is_blank((unsigned char)*e)))
+		return qos_fail(qp, path, "ratelimit \"%s\" is not a rate in Gbps (\"150.0 Gbps\")",
+				quote_word(w, sizeof(w), start));
+	if (whole > 100000)
+		return qos_fail(qp, path, "ratelimit %llu Gbps is out of range (at most 100000)",
+				whole);
+	*bps = whole * 1000000000ULL + frac;
 	return 0;
 }
 
@@ -533,6 +578,9 @@ static int qos_tc(struct qos_parser *qp, const char *s)
 	snprintf(path, sizeof(path), "tc %llu", tc);
 	if (q->tsa[tc][0])
 		return qos_again(qp, path, q->tc_line[tc]);
+	t = strstr(s, "ratelimit:");
+	if (t && (t = skip_blanks(t + 10)) && qos_ratelimit(qp, path, t, &q->ratelimit[tc]))
+		return -EINVAL;
 	t = strstr(s, "tsa:");
 	if (!t)
 		return qos_fail(qp, path, "no \"tsa:\" (ets, strict, vendor or unknown)");
@@ -595,6 +643,7 @@ static int qos_tc_prio(struct qos_parser *qp, const char *s)
 					q->prio_tc[p], qp->prio_tc_line[p]);
 		q->prio_tc[p] = (uint8_t)qp->tc;
 		qp->prio_tc_line[p] = qp->line;
+		q->prio_tc_line[p] = qp->line;
 	}
 	return 0;
 }
@@ -615,6 +664,7 @@ static int qos_default_prio(struct qos_parser *qp, const char *s)
 		return qos_fail(qp, path, "prio %llu is out of range (0-7)", v);
 	qp->q->has_default_prio = 1;
 	qp->q->default_prio = (uint8_t)v;
+	qp->q->default_prio_line = qp->line;
 	return 0;
 }
 

@@ -26,16 +26,22 @@ struct mlnx_qos {
 	int has_buffer;
 	uint32_t rx_buffer[8];       /* "Receive buffer size (bytes)" */
 	uint64_t rx_total;           /* its total_size= (or max_buffer_size=), 0 if none */
+	int rx_line;                 /* the line of the receive buffer sizes, 0 if none */
 	int has_default_prio;        /* "default priority:" then "prio:N" (non-IP traffic) */
 	uint8_t default_prio;
+	int default_prio_line;
 	uint8_t prio_buffer[8];      /* "buffer" row of the PFC table */
+	int prio_buffer_line;        /* its line, 0 if none */
 	int has_tc;
 	uint8_t prio_tc[8];          /* which tc each priority is in */
 	char tsa[8][8];              /* per tc: "ets", "strict", "vendor", "unknown" (another
 	                                algorithm, or none printed); "" = no such tc */
 	uint8_t bw[8];               /* per tc, % (ets) */
+	uint64_t ratelimit[8];       /* per tc, bit/s ("ratelimit: 150.0 Gbps"); 0 = unlimited */
 	int tc_line[8];
+	int prio_tc_line[8];         /* the "priority:" line that put priority p in its tc, or 0 */
 	int has_cable, cable_len;    /* "Cable len: 7" (metres) */
+	int cable_line;
 };
 
 /* Read @file. 0, or -EINVAL with @d naming the file, the line and what

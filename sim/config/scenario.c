@@ -225,6 +225,7 @@ static const cyaml_schema_field_t nic_fields[] = {
 	STR("mlnx_qos", struct raw_nic, mlnx_qos),
 	STR("cc_params", struct raw_nic, cc_params),
 	ENUM("cc", struct raw_nic, cc, cc_kinds),
+	CYAML_FIELD_IGNORE("tc", OPT), /* free-form keys (class numbers): read through ydoc */
 	CYAML_FIELD_MAPPING_PTR("transport", OPT_PTR, struct raw_nic, transport, transport_fields),
 	CYAML_FIELD_MAPPING_PTR("dcqcn", OPT_PTR, struct raw_nic, dcqcn, dcqcn_fields),
 	CYAML_FIELD_END,
@@ -771,7 +772,8 @@ static int load_text(const char *name, const char *text, size_t len, const char 
 			continue;
 		/* a DSCP map entry, and switch.sonic, are no schema keys: they are read apart */
 		err = strncmp(sets[i], "switch.dscp_to_tc.", 18) && !scn__sonic_set(sets[i]) &&
-			      !scn__set_is_by_speed(sets[i]) && !scn__set_is_links(sets[i])
+			      !scn__set_is_by_speed(sets[i]) && !scn__set_is_links(sets[i]) &&
+			      !scn__set_is_nic_tc(sets[i])
 			  ? apply_set(&l, s->raw->top, sets[i])
 			  : 0;
 		if (err)

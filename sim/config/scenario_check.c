@@ -621,6 +621,7 @@ int scn__check_all(struct loader *l, struct scenario *s, const char *const *sets
 		 scn__get_uint(l, "max_events", r->max_events, 0, 0, UINT64_MAX, &s->max_events)) ||
 	    (err = check_topology(l, r->topology, s)) ||
 	    (err = scn__check_links(l, s, sets, n_sets)) || (err = scn__check_nic(l, r->nic, s)) ||
+	    (err = scn__check_nic_tc(l, s, sets, n_sets)) ||
 	    (err = scn__check_switch(l, r->sw, s, sets, n_sets)) ||
 	    (err = scn__check_workloads(l, r, s)) || (err = check_faults(l, r, s)) ||
 	    (err = check_expects(l, s, sets, n_sets)))

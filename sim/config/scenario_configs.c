@@ -197,14 +197,56 @@ int scn__merge_sonic_file(struct loader *l, struct scenario *s, const char *key,
 }
 
 /*
+ * mlnx_qos's tc lines -> nic.tc: each class printed gives its tsa, its
+ * share (ets) and its rate limit, and each "priority:" line its class.
+ * "unknown" (another algorithm, or none printed) is left strict, as check
+ * says.
+ */
+static void mlnx_qos_tcs(struct merge *m, const struct mlnx_qos *q, struct scenario *s)
+{
+	char path[32], key[32], val[32];
+
+	s->nic.tc_on = 1;
+	for (int tc = 0; tc < 8; tc++) {
+		struct nic_tc_params *c = &s->nic.tc[tc];
+		int line = q->tc_line[tc];
+
+		if (!q->tsa[tc][0])
+			continue;
+		snprintf(key, sizeof(key), "tc %d", tc);
+		snprintf(path, sizeof(path), "nic.tc.%d.tsa", tc);
+		if (strcmp(q->tsa[tc], "unknown") && gives(m, path, line, key, q->tsa[tc]))
+			c->tsa = !strcmp(q->tsa[tc], "ets")	 ? NIC_TSA_ETS
+				 : !strcmp(q->tsa[tc], "vendor") ? NIC_TSA_VENDOR
+								 : NIC_TSA_STRICT;
+		snprintf(path, sizeof(path), "nic.tc.%d.bw", tc);
+		snprintf(val, sizeof(val), "%u%%", q->bw[tc]);
+		if (!strcmp(q->tsa[tc], "ets") && gives(m, path, line, key, val))
+			c->bw = q->bw[tc];
+		snprintf(path, sizeof(path), "nic.tc.%d.ratelimit", tc);
+		snprintf(val, sizeof(val), "%llu", (unsigned long long)q->ratelimit[tc]);
+		if (gives(m, path, line, key, q->ratelimit[tc] ? val : "unlimited"))
+			c->ratelimit = q->ratelimit[tc];
+	}
+	for (int p = 0; p < 8; p++) {
+		snprintf(path, sizeof(path), "nic.prio_tc.%d", p);
+		snprintf(key, sizeof(key), "priority %d", p);
+		if (q->prio_tc_line[p] && note(m, path, q->prio_tc_line[p], key, NULL))
+			s->nic.prio_tc[p] = q->prio_tc[p];
+	}
+}
+
+/*
  * `mlnx_qos -i IF` -> nic: the PFC row gives nic.pfc; with trust dscp, its
  * dscp2prio is the NIC's map (what it does not list keeps mlx5's default,
- * DSCP >> 3).
+ * DSCP >> 3); its tc lines the classes (mlnx_qos_tcs).
  */
 static void mlnx_qos_to_nic(struct merge *m, const struct mlnx_qos *q, struct scenario *s)
 {
 	char path[32], key[32];
 
+	if (q->has_tc)
+		mlnx_qos_tcs(m, q, s);
 	if (q->has_pfc && gives(m, "nic.pfc", q->pfc_line, "PFC enabled", NULL))
 		s->nic.pfc = q->pfc_enabled;
 	if (!q->has_trust || !q->trust_dscp ||

@@ -377,6 +377,14 @@ int scn__check_nic(const struct loader *l, const struct raw_nic *r, struct scena
 int scn__check_switch(const struct loader *l, const struct raw_switch *r, struct scenario *s,
 		      const char *const *sets, size_t n_sets);
 
+/* scenario_nictc.c */
+
+/* nic.tc (the file's, then @sets'), over what nic.mlnx_qos gave. 0 or -EINVAL. */
+int scn__check_nic_tc(const struct loader *l, struct scenario *s, const char *const *sets,
+		      size_t n_sets);
+/* Whether --set @kv names a key under nic.tc. */
+int scn__set_is_nic_tc(const char *kv);
+
 /* scenario_workloads.c */
 
 /* The workload, one mapping or a list of them; a poisson workload's CDF is read into @s. */

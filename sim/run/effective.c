@@ -86,11 +86,42 @@ static json_t *eff_switch(const struct scenario *s)
 	return sw;
 }
 
+/*
+ * With classes (nic.tc, nic.mlnx_qos's tc lines): each class some priority
+ * is in, its priorities, tsa, share (ets) and rate limit (null: none).
+ */
+static json_t *eff_nic_tc(const struct nic_params *n)
+{
+	static const char *const tsas[] = {"strict", "ets", "vendor"};
+	json_t *a = json_array();
+
+	for (int tc = 0; a && tc < 8; tc++) {
+		const struct nic_tc_params *c = &n->tc[tc];
+		uint8_t prios = 0;
+		json_t *e;
+
+		for (int p = 0; p < 8; p++)
+			if (n->prio_tc[p] == tc)
+				prios |= (uint8_t)(1u << p);
+		if (!prios)
+			continue;
+		e = json_pack("{s:i,s:o,s:s,s:o,s:o}", "tc", tc, "priorities",
+			      res_prio_array(prios), "tsa", tsas[c->tsa % 3], "bw",
+			      c->tsa == NIC_TSA_ETS ? json_integer(c->bw) : json_null(),
+			      "ratelimit_bps", c->ratelimit ? eff_u64(c->ratelimit) : json_null());
+		if (json_array_append_new(a, e)) {
+			json_decref(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
 /* The NIC parameters, with the DCQCN ones under their cc_params names. */
 static json_t *eff_nic(const struct scenario *s)
 {
 	const struct dcqcn_params *d = &s->nic.dcqcn;
-	json_t *pfc = json_array(), *dc;
+	json_t *pfc = json_array(), *dc, *nic;
 
 	for (int p = 0; pfc && p < 8; p++)
 		if (json_array_append_new(pfc, json_integer((s->nic.pfc >> p) & 1))) {
@@ -121,7 +152,7 @@ static json_t *eff_nic(const struct scenario *s)
 	json_object_set_new(dc, "byte_reset_unit",
 			    json_string(d->byte_reset_unit == 64 ? "64B" : "1B"));
 	json_object_set_new(dc, "cnp_scope", json_string(d->cnp_per_port ? "port" : "qp"));
-	return json_pack("{s:I,s:i,s:i,s:o,s:b,s:s,s:{s:I,s:I,s:I,s:b,s:f},s:o}", "mtu",
+	nic = json_pack("{s:I,s:i,s:i,s:o,s:b,s:s,s:{s:I,s:I,s:I,s:b,s:f},s:o}", "mtu",
 			 (json_int_t)s->nic.mtu, "dscp", s->nic.dscp, "priority", s->nic.priority,
 			 "pfc", pfc, "ecn", s->nic.ecn, "cc",
 			 s->nic.cc == NIC_CC_DCQCN ? "dcqcn" : "none", "transport", "timeout",
@@ -130,6 +161,11 @@ static json_t *eff_nic(const struct scenario *s)
 			 s->nic.adaptive_retrans, "adaptive_first_us",
 			 simtime_to_us(s->nic.adaptive_first), "dcqcn",
 			 s->nic.cc == NIC_CC_DCQCN ? dc : (json_decref(dc), json_null()));
+	if (nic && s->nic.tc_on && json_object_set_new(nic, "tc", eff_nic_tc(&s->nic))) {
+		json_decref(nic);
+		return NULL;
+	}
+	return nic;
 }
 
 /*
