@@ -267,6 +267,8 @@ int fluid_integrate(const struct fluid_params *fp, double duration, double step,
 	if (!(step > 0) || step > fp->delay || !(duration > step) || !(sample >= step) || !fp->n ||
 	    !(fp->c > 0))
 		return -EINVAL;
+	if (duration / step > FLUID_MAX_STEPS)
+		return -E2BIG;
 	steps = (size_t)(duration / step);
 	every = (size_t)(sample / step + 0.5);
 	cap = steps / every + 1;

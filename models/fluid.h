@@ -89,10 +89,13 @@ struct fluid_run {
  * [r_min, C] and q to >= 0 after each step as the authors' scripts do;
  * a sample every @sample s. The run stops early once the queue and the
  * rate hold still (within a thousandth) over the last tenth of it, past a
- * tenth of @duration. 0 or -ENOMEM / -EINVAL. fluid_run_free it.
+ * tenth of @duration. 0 or -ENOMEM / -EINVAL / -E2BIG. fluid_run_free it.
  */
 int fluid_integrate(const struct fluid_params *fp, double duration, double step, double sample,
 		    struct fluid_run *out);
+/* The most steps fluid_integrate takes (-E2BIG past it): it keeps 16 bytes
+ * of history a step, 160 MB at the bound. */
+#define FLUID_MAX_STEPS 10000000.0
 void fluid_run_free(struct fluid_run *r);
 
 #endif

@@ -124,6 +124,8 @@ Test(fluid, bad_parameters_are_refused)
 	cr_expect_eq(fluid_integrate(&fp, 0.01, 0, 1e-5, &r), -EINVAL);
 	cr_expect_eq(fluid_integrate(&fp, 0.01, 10e-6, 1e-5, &r), -EINVAL,
 		     "a step above the delay");
+	/* 1 ms at 1 ps: 10^9 steps, 16 GB of history */
+	cr_expect_eq(fluid_integrate(&fp, 1e-3, 1e-12, 1e-6, &r), -E2BIG);
 	fp.n = 0;
 	cr_expect_eq(fluid_integrate(&fp, 0.01, 1e-6, 1e-5, &r), -EINVAL);
 }
@@ -312,6 +314,13 @@ Test(fluid, the_verb_refuses_what_it_cannot_model)
 	ts_exec(&p, (const char *[]){"fluid", "experiments/seed-cluster.yaml", NULL});
 	cr_expect_eq(p.code, 2);
 	cr_expect(strstr(p.err, "no bottleneck") != NULL, "%s", p.err);
+	ts_proc_free(&p);
+	/* 10^9 steps grew past 1 GB: refused, the limit named */
+	ts_exec(&p, (const char *[]){"fluid", "experiments/incast-8to1.yaml", "--duration", "1ms",
+				     "--step", "1ps", NULL});
+	cr_expect_eq(p.code, 2);
+	cr_expect(strstr(p.err, "--duration is more than 10,000,000 steps of --step") != NULL,
+		  "%s", p.err);
 	ts_proc_free(&p);
 	ts_exec(&p, (const char *[]){"fluid", "experiments/seed-ladder-incast.yaml", "-o",
 				     ts_tmp("fl-out"), NULL});

@@ -602,6 +602,10 @@ int cmd_fluid(int argc, char **argv)
 		rc = cli_usage_error(pre, usage, "%s", "fluid needs a scenario file");
 	if (rc < 0 && a.duration < 20 * a.step)
 		rc = cli_usage_error(pre, usage, "%s", "--duration must be at least 20 steps");
+	if (rc < 0 && (double)a.duration / (double)a.step > FLUID_MAX_STEPS)
+		rc = cli_usage_error(pre, usage, "%s",
+				     "--duration is more than 10,000,000 steps of --step (16 bytes of "
+				     "history each): give a longer --step or a shorter --duration");
 	if (rc < 0)
 		rc = fluid_main(&a);
 	free(a.sets);
