@@ -6,7 +6,8 @@
  * QUEUE gives a DWRR scheduler takes its DWRR turn (and check says
  * CNP_WEIGHTED), a STRICT one goes first; BUFFER_PROFILE xon is the PG's
  * XON floor, and an xon no XOFF limit can exceed is refused at its line;
- * a port whose admin_status is down is said (SONIC_ADMIN_DOWN).
+ * a port whose admin_status is down is said (SONIC_ADMIN_DOWN); import
+ * sonic says a port's own WRED profile and the xon.
  *
  * The samples in tests/sonic/ are in the layout `config save` writes
  * (sonic-cfggen --print-data: one JSON object of tables, keys sorted,
@@ -197,6 +198,21 @@ Test(sonic_used, a_ports_own_wred_profile_marks_its_queue)
 	cr_assert_eq(num(json_object_get(j, "config"), "ports.sw0:h2.ecn_kmin"), 200000);
 	cr_assert_eq(num(json_object_get(j, "config"), "ecn_kmin"), 1048576);
 	json_decref(j);
+}
+
+/* import sonic says the port's own WRED profile and the xon it takes. */
+Test(sonic_used, import_says_the_ports_wred_and_the_xon)
+{
+	struct ts_proc p;
+
+	ts_exec(&p, (const char *const[]){"import", "sonic", "tests/sonic/port-wred.json", NULL});
+	cr_assert_eq(p.code, 0, "%s", p.err);
+	cr_assert(strstr(p.out, "# Ethernet8 (port 2): ecn kmin 200000, kmax 800000 (WRED_PROFILE "
+				"AZURE_LOSSLESS_SHALLOW on QUEUE|Ethernet8|3)"),
+		  "%s", p.out);
+	cr_assert(strstr(p.out, "  # xon 18432: XON no lower than this beside xon_offset"), "%s",
+		  p.out);
+	ts_proc_free(&p);
 }
 
 /* azure.json gives queue 6 (the CNPs') DWRR: weighted, and said; cnp-strict.json: STRICT. */
