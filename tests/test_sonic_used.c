@@ -105,9 +105,9 @@ static json_int_t num(const json_t *o, const char *path)
 }
 
 #define PER_SWITCH                                                                                 \
-	"{leaf0: %s/tests/sonic/wred-per-switch/leaf.json, leaf1: "                               \
-	"%s/tests/sonic/wred-per-switch/leaf.json, spine0: "                                      \
-	"%s/tests/sonic/wred-per-switch/spine.json, spine1: "                                     \
+	"{leaf0: %s/tests/sonic/wred-per-switch/leaf.json, leaf1: "                                \
+	"%s/tests/sonic/wred-per-switch/leaf.json, spine0: "                                       \
+	"%s/tests/sonic/wred-per-switch/spine.json, spine1: "                                      \
 	"%s/tests/sonic/wred-per-switch/spine.json}"
 
 /* Each switch marks with its own file's WRED profile, in the model and in results.json. */
@@ -185,8 +185,7 @@ Test(sonic_used, a_ports_own_wred_profile_marks_its_queue)
 	sim_fini(&sim);
 
 	j = run_results(path, "port-wred");
-	json_array_foreach(json_object_get(json_object_get(j, "effective"), "ports"), i, v)
-	{
+	json_array_foreach(json_object_get(json_object_get(j, "effective"), "ports"), i, v) {
 		if (!strcmp(json_string_value(json_object_get(v, "port")), "sw0:h2"))
 			port = v;
 		else if (!strncmp(json_string_value(json_object_get(v, "port")), "sw0:", 4))
@@ -337,9 +336,9 @@ Test(sonic_used, an_admin_down_port_is_said)
 {
 	struct ts_proc p;
 
-	ts_exec(&p, (const char *const[]){
-			"check", scenario("down.yaml", STAR4, "%s/tests/sonic/admin-down.json"),
-			NULL});
+	ts_exec(&p,
+		(const char *const[]){
+		    "check", scenario("down.yaml", STAR4, "%s/tests/sonic/admin-down.json"), NULL});
 	cr_assert(strstr(p.out, "warning SONIC_ADMIN_DOWN Ethernet12 (sw0:h3); "), "%s", p.out);
 	cr_assert(strstr(p.out, "PORT|Ethernet12|admin_status down"), "%s", p.out);
 	cr_assert(strstr(p.out, "faults: [{kind: link_down, link: "), "%s", p.out);
