@@ -168,7 +168,8 @@ static uint64_t xon_limit(const struct sw *s, const struct sw_pfc *pfc)
 	if (pfc->has_xon)
 		return pfc->xon;
 	lim = xoff_limit(s, pfc);
-	return lim > pfc->xon_offset ? lim - pfc->xon_offset : 0;
+	lim = lim > pfc->xon_offset ? lim - pfc->xon_offset : 0;
+	return lim > pfc->xon_floor ? lim : pfc->xon_floor;
 }
 
 static simtime_t refresh_period(const struct sw *s, const struct port *p)
@@ -441,7 +442,7 @@ static struct pkt *sw_next(struct port *p)
 
 	if (!avail)
 		return NULL;
-	strict = pc->sched == SW_SCHED_STRICT ? avail : avail & (1u << s->prm->cnp_priority);
+	strict = avail & pc->strict;
 	if (strict)
 		prio = 31 - __builtin_clz(strict);
 	else

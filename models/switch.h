@@ -15,7 +15,8 @@
  * Egress: shortest-path routing with ECMP by flow hash; a FIFO per queue;
  * RED/ECN marking of ECN-capable packets on the egress queue depth (at
  * dequeue, or at enqueue); strict priority or DWRR between queues, the CNP
- * priority always strict; a queue paused by PFC is skipped.
+ * priority strict unless its queue takes DWRR turns with the others
+ * (cnp_weighted); a queue paused by PFC is skipped.
  *
  * PFC watchdog (SONiC PFC_WD): a lossless queue paused without pause for
  * `detection` is declared stormed; drop flushes it and drops what arrives
@@ -51,7 +52,8 @@ struct sw_pfc {
 	int enabled;
 	uint64_t xon;         /* absolute XON threshold, if has_xon */
 	int has_xon;
-	uint64_t xon_offset;  /* else XON at the XOFF limit minus this */
+	uint64_t xon_offset;  /* else XON at the XOFF limit minus this, */
+	uint64_t xon_floor;   /* and no lower than this (SAI's XON_TH beside XON_OFFSET_TH) */
 	uint64_t headroom;    /* per lossless PG, 0: computed per link (sw_port_headroom) */
 	int no_headroom;      /* none at all: a lossless PG whose buffer profile gives none */
 	uint32_t quanta;      /* in each PAUSE frame */
@@ -76,14 +78,15 @@ struct sw_watchdog {
 
 /*
  * One port's own settings, where a switch's ports differ (SONiC configures
- * PFC, the lossless PGs' buffer profile, the DSCP map and the scheduler per
- * port). Complete: whoever fills it copies what the port does not change
- * from its switch's sw_params. @lossless (with pfc.enabled) are the port's
- * lossless priorities: its ingress PGs of those take headroom and send
- * PAUSE, its egress queues of those obey PAUSE; @pfc gives those PGs'
- * thresholds and headroom (quanta, refresh and response stay the
- * switch's); @dscp_to_tc classes what arrives on the port; @sched and
- * @weights schedule what leaves it.
+ * PFC, the lossless PGs' buffer profile, the DSCP map, the schedulers and
+ * the queues' WRED profile per port). Complete: whoever fills it copies
+ * what the port does not change from its switch's sw_params. @lossless
+ * (with pfc.enabled) are the port's lossless priorities: its ingress PGs
+ * of those take headroom and send PAUSE, its egress queues of those obey
+ * PAUSE; @pfc gives those PGs' thresholds and headroom (quanta, refresh
+ * and response stay the switch's); @dscp_to_tc classes what arrives on the
+ * port; @sched, @weights and @cnp_weighted schedule what leaves it; @ecn,
+ * when @has_ecn, marks its egress queues (else the switch's ecn does).
  */
 struct sw_port_params {
 	uint8_t lossless;
@@ -91,6 +94,9 @@ struct sw_port_params {
 	uint8_t dscp_to_tc[64];
 	enum sw_sched sched;
 	uint32_t weights[8];
+	uint8_t cnp_weighted;
+	int has_ecn;
+	struct sw_ecn ecn;
 };
 
 /*
@@ -129,6 +135,9 @@ struct sw_params {
 	struct sw_ecn ecn;
 	enum sw_sched sched;
 	uint32_t weights[8];    /* dwrr */
+	/* dwrr: the cnp_priority's queue takes its DWRR turn with the others
+	 * (SONiC: a WRR or DWRR scheduler on it); 0: it is served first */
+	uint8_t cnp_weighted;
 	struct sw_watchdog wd;
 	/*
 	 * Ports with settings of their own: port i of the switch (in topology
@@ -184,6 +193,10 @@ void sw_local_pfc(const struct sw_params *p, uint32_t local_port, uint64_t rate_
 		  struct sw_pfc *out);
 /* The RED/ECN settings of an egress port whose link runs at @rate_bps. */
 void sw_local_ecn(const struct sw_params *p, uint64_t rate_bps, struct sw_ecn *out);
+/* The same for egress port @local_port of a switch under @p: its own
+ * (port_params with has_ecn) or the switch's, its speed's over them. */
+void sw_port_ecn(const struct sw_params *p, uint32_t local_port, uint64_t rate_bps,
+		 struct sw_ecn *out);
 /*
  * All that port @local_port of a switch under @p, on link @l, with traffic
  * of MTU @mtu, is configured with, resolved: what forwarding reads of the
@@ -200,6 +213,7 @@ struct sw_port_cfg {
 	enum sw_sched sched __attribute__((aligned(64)));
 	struct sw_ecn ecn;         /* RED on its egress queues (sw_local_ecn) */
 	uint32_t quantum[8];       /* DWRR: bytes a round, per queue */
+	uint8_t strict;            /* queues served ahead of DWRR: all (strict), the CNP's, none */
 };
 void sw_local_port(const struct sw_params *p, uint32_t local_port, uint32_t mtu,
 		   const struct topo_link *l, struct sw_port_cfg *out);

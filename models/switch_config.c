@@ -82,9 +82,16 @@ void sw_local_pfc(const struct sw_params *p, uint32_t local_port, uint64_t rate_
 
 void sw_local_ecn(const struct sw_params *p, uint64_t rate_bps, struct sw_ecn *out)
 {
+	sw_port_ecn(p, UINT32_MAX, rate_bps, out);
+}
+
+void sw_port_ecn(const struct sw_params *p, uint32_t local_port, uint64_t rate_bps,
+		 struct sw_ecn *out)
+{
+	const struct sw_port_params *own = sw_port_own(p, local_port);
 	const struct sw_speed *e = speed_of(p, rate_bps);
 
-	*out = p->ecn;
+	*out = own && own->has_ecn ? own->ecn : p->ecn;
 	if (!e)
 		return;
 	if (e->ecn_set & SW_SET_KMIN)
@@ -189,7 +196,11 @@ void sw_local_port(const struct sw_params *p, uint32_t local_port, uint32_t mtu,
 	out->lossless = sw_local_lossless(p, local_port);
 	sw_local_pfc(p, local_port, l->rate_bps, &out->pfc);
 	out->sched = own ? own->sched : p->sched;
-	sw_local_ecn(p, l->rate_bps, &out->ecn);
+	if (out->sched == SW_SCHED_STRICT)
+		out->strict = 0xff;
+	else if (!(own ? own->cnp_weighted : p->cnp_weighted))
+		out->strict = (uint8_t)(1u << p->cnp_priority);
+	sw_port_ecn(p, local_port, l->rate_bps, &out->ecn);
 	for (int q = 0; q < PKT_PRIORITIES; q++)
 		if (weights[q] && weights[q] < wmin)
 			wmin = weights[q];
@@ -201,7 +212,8 @@ static int pfc_same(const struct sw_pfc *a, const struct sw_pfc *b)
 {
 	return a->xoff == b->xoff && a->dynamic == b->dynamic && a->dynamic_th == b->dynamic_th &&
 	       a->enabled == b->enabled && a->xon == b->xon && a->has_xon == b->has_xon &&
-	       a->xon_offset == b->xon_offset && a->headroom == b->headroom &&
+	       a->xon_offset == b->xon_offset && a->xon_floor == b->xon_floor &&
+	       a->headroom == b->headroom &&
 	       a->no_headroom == b->no_headroom && a->quanta == b->quanta &&
 	       a->refresh == b->refresh && a->response == b->response;
 }
@@ -217,5 +229,5 @@ int sw_port_cfg_same(const struct sw_port_cfg *a, const struct sw_port_cfg *b)
 	return !memcmp(a->dscp_to_tc, b->dscp_to_tc, 64) && a->headroom == b->headroom &&
 	       a->lossless == b->lossless && pfc_same(&a->pfc, &b->pfc) && a->sched == b->sched &&
 	       ecn_same(&a->ecn, &b->ecn) &&
-	       !memcmp(a->quantum, b->quantum, sizeof(a->quantum));
+	       !memcmp(a->quantum, b->quantum, sizeof(a->quantum)) && a->strict == b->strict;
 }

@@ -15,6 +15,12 @@
 #   hdrm            1 when some PG used headroom (drawn dashed)
 #   kmin, kmax      ECN marking thresholds in bytes (optional)
 #   xoff            static PFC XOFF threshold in bytes (optional)
+#   nk, kminI, kmaxI, nkwhoI
+#                   instead of kmin and kmax when the ports shown have
+#                   different ones (a config per switch or port): nk sets,
+#                   each with the ports it is for ("leaf0:h1 +2")
+#   nx, xoffI, nxwhoI
+#                   the same for xoff
 if (!exists("term")) term = 'png'
 if (term eq 'svg') {
 	set terminal svg size 1100,800 dynamic noenhanced font 'sans,12' background rgb 'white'
@@ -64,6 +70,17 @@ if (exists("kmin")) {
 if (exists("kmax")) {
 	cmd = cmd . (cmd eq '' ? '' : ', ') . sprintf("%g with lines ls 102 title 'ECN kmax %g %s'", kmax / scale, kmax / scale, unit)
 }
+if (exists("nk")) {
+	do for [k=1:nk] {
+		w = value(sprintf('nkwho%d', k))
+		if (value(sprintf('kmin%d', k)) >= 0) {
+			cmd = cmd . (cmd eq '' ? '' : ', ') . sprintf("%g with lines lc %d lw 1.5 dt 2 title 'ECN kmin %g %s (%s)'", value(sprintf('kmin%d', k)) / scale, 100 + k, value(sprintf('kmin%d', k)) / scale, unit, w)
+		}
+		if (value(sprintf('kmax%d', k)) >= 0) {
+			cmd = cmd . (cmd eq '' ? '' : ', ') . sprintf("%g with lines lc %d lw 1.5 dt 4 title 'ECN kmax %g %s (%s)'", value(sprintf('kmax%d', k)) / scale, 100 + k, value(sprintf('kmax%d', k)) / scale, unit, w)
+		}
+	}
+}
 if (cmd eq '') {
 	set label 1 'no egress queue built up' at graph 0.5, 0.5 center
 	set yrange [0:1]
@@ -87,6 +104,13 @@ if (pgn > 0) {
 }
 if (exists("xoff")) {
 	cmd = cmd . (cmd eq '' ? '' : ', ') . sprintf("%g with lines ls 103 title 'PFC XOFF %g %s'", xoff / scale, xoff / scale, unit)
+}
+if (exists("nx")) {
+	do for [k=1:nx] {
+		if (value(sprintf('xoff%d', k)) >= 0) {
+			cmd = cmd . (cmd eq '' ? '' : ', ') . sprintf("%g with lines lc %d lw 1.5 dt 4 title 'PFC XOFF %g %s (%s)'", value(sprintf('xoff%d', k)) / scale, 100 + k, value(sprintf('xoff%d', k)) / scale, unit, value(sprintf('nxwho%d', k)))
+		}
+	}
 }
 if (cmd eq '') {
 	set label 1 'no ingress PG held bytes' at graph 0.5, 0.5 center

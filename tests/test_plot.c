@@ -238,6 +238,46 @@ Test(plot, thresholds_in_results_are_drawn)
 	ts_proc_free(&p);
 }
 
+/*
+ * Each port shown is drawn with its own thresholds (results.json's
+ * config.ports and config.switches, a config per switch or port): the
+ * incast's two senders' PGs with their two XOFFs, named by port.
+ */
+Test(plot, each_port_shown_gets_its_own_thresholds)
+{
+	const char *out = tiny_run();
+	json_error_t je;
+	json_t *res, *cfg;
+	struct ts_proc p;
+	char *svg;
+
+	res = json_load_file(ts_tmp("out/results.json"), 0, &je);
+	cr_assert(res, "results.json: %s", je.text);
+	cfg = json_object_get(res, "config");
+	cr_assert_eq(json_object_set_new(cfg, "ports",
+					 json_pack("{s:{s:i,s:i,s:i}}", "sw0:h0", "ecn_kmin", 30000,
+						   "ecn_kmax", 300000, "pfc_xoff", 50000)),
+		     0);
+	cr_assert_eq(json_object_set_new(cfg, "switches",
+					 json_pack("{s:{s:i,s:i,s:i}}", "sw0", "ecn_kmin", 25000,
+						   "ecn_kmax", 250000, "pfc_xoff", 45000)),
+		     0);
+	cr_assert_eq(json_dump_file(res, ts_tmp("out/results.json"), 0), 0);
+	json_decref(res);
+	ts_exec(&p, (const char *const[]){"plot", out, "--svg", NULL});
+	cr_assert_eq(p.code, 0, "plot failed (%d): %s", p.code, p.err);
+	svg = ts_slurp(ts_tmp("out/queues.svg"));
+	cr_assert(svg);
+	/* the receiver's egress queue: its switch's, the one set drawn unnamed */
+	cr_expect(strstr(svg, "ECN kmin 25 KB"), "no kmin of sw0 in queues.svg");
+	cr_expect(strstr(svg, "ECN kmax 250 KB"), "no kmax of sw0 in queues.svg");
+	/* the senders' PGs: sw0:h0 its own, sw0:h1 its switch's */
+	cr_expect(strstr(svg, "PFC XOFF 50 KB (sw0:h0)"), "no XOFF of sw0:h0 in queues.svg");
+	cr_expect(strstr(svg, "PFC XOFF 45 KB (sw0:h1)"), "no XOFF of sw0:h1 in queues.svg");
+	free(svg);
+	ts_proc_free(&p);
+}
+
 Test(plot, pictures_without_their_csv_are_skipped_with_a_note)
 {
 	const char *out = tiny_run();

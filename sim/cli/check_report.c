@@ -53,6 +53,7 @@ static const struct {
     {"CNP_CLASS", "CNPs are not served ahead of the RDMA data"},
     {"CNP_PRIORITY", "The NIC sends CNPs on another priority than the switch serves strictly"},
     {"CNP_NOT_STRICT", "CNPs share an ETS class with data on the NIC"},
+    {"CNP_WEIGHTED", "CNPs share a weighted (DWRR) queue with data on the switch"},
     {"HEADROOM_BUFFER", "Reserved headroom leaves no shared buffer"},
     {"HEADROOM_SHORT", "PFC headroom shorter than the longest cable needs"},
     {"UNREACHABLE", "Source-destination pairs without a route"},

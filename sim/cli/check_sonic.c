@@ -8,8 +8,9 @@
  * scenario_sonic.c maps them); ports with the same fault are one finding.
  * Also: how the config's ports map to the switches' (SONIC_PORTS), the
  * buffer model SONiC would compute headroom with (SONIC_DYNAMIC_BUFFER),
- * lossless PGs with no BUFFER_PG row (SONIC_PG_UNSET) and ports whose
- * PFC the config does not give (SONIC_PORT_UNSET).
+ * lossless PGs with no BUFFER_PG row (SONIC_PG_UNSET), ports whose PFC
+ * the config does not give (SONIC_PORT_UNSET), CNPs on a weighted queue
+ * (CNP_WEIGHTED) and ports that are down (SONIC_ADMIN_DOWN).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -423,6 +424,97 @@ static void chk_port_model(struct chk *c, const struct chk_sonic *u)
 		    unset, unset == 1 ? " has" : "s have", unset == 1 ? "it" : "them");
 }
 
+/*
+ * CNPs on a weighted queue: a port whose CNP class's queue QUEUE gives a
+ * WRR or DWRR scheduler serves CNPs in DWRR turns with the data (as the
+ * model does, sw_params.cnp_weighted), not first.
+ */
+static void chk_port_cnp(struct chk *c, const struct scenario *s, const struct topo *t,
+			 const struct chk_sonic *u)
+{
+	const struct sonic_cfg *cfg = u->cfg;
+	static const char *const types[] = {"", "STRICT", "WRR", "DWRR"};
+	struct chk_groups weighted = {0};
+	uint8_t tc = u->sw->cnp_priority;
+	char label[300], a[300];
+
+	if (s->nic.cc != NIC_CC_DCQCN)
+		return;
+	for (uint32_t i = 0; i < cfg->n_ports; i++) {
+		const struct sonic_port *p = &cfg->ports[i];
+		const struct sw_params *sw = u->sw;
+		int own = sw->port_params && i < sw->n_port_params;
+		uint8_t q = p->tc_to_queue[tc & 7] & 7;
+		uint32_t first = 0, used = 0;
+
+		if (!(own ? sw->port_params[i].sched == SW_SCHED_DWRR &&
+				sw->port_params[i].cnp_weighted
+			  : sw->sched == SW_SCHED_DWRR && sw->cnp_weighted) ||
+		    (p->sched[q] != SONIC_SCHED_WRR && p->sched[q] != SONIC_SCHED_DWRR))
+			continue;
+		for (uint32_t k = 0; k < u->n_nodes; k++)
+			used += port_of(t, u->nodes[k], i) >= 0;
+		if (!used)
+			continue; /* it stands for no port of the fabric */
+		/* ports with the same scheduler are one finding, at the first one's row */
+		while (first < i && !(cfg->ports[first].sched[q] == p->sched[q] &&
+				      cfg->ports[first].weight[q] == p->weight[q]))
+			first++;
+		port_label(t, u, i, label, sizeof(label));
+		group_add(&weighted, label,
+			  chk_str("%s QUEUE|%s|%u|scheduler %s, weight %u",
+				  at(cfg, cfg->ports[first].queue_line[q], a, sizeof(a)),
+				  cfg->ports[first].name, q, types[p->sched[q]], p->weight[q]),
+			  chk_str("CNPs (TC %u, switch.cnp_priority) share a weighted queue: the "
+				  "switch serves them in %s turns with the data queues instead "
+				  "of first, so under congestion they wait behind data and DCQCN "
+				  "slows the senders late; give queue %u a STRICT scheduler",
+				  tc, types[p->sched[q]], q));
+	}
+	group_emit(c, &weighted, CHK_WARNING, "CNP_WEIGHTED");
+}
+
+/*
+ * Ports PORT gives admin_status down: SONiC keeps them down, and traffic
+ * routed over them in the model would be lost on the switch; rocesim
+ * carries it, so say which links to fail.
+ */
+static void chk_port_down(struct chk *c, const struct topo *t, const struct chk_sonic *u)
+{
+	const struct sonic_cfg *cfg = u->cfg;
+	char label[300], a[300], links[200];
+
+	for (uint32_t i = 0; i < cfg->n_ports; i++) {
+		const struct sonic_port *p = &cfg->ports[i];
+		size_t off = 0;
+		uint32_t n = 0;
+
+		if (!p->admin_down)
+			continue;
+		links[0] = '\0';
+		for (uint32_t k = 0; k < u->n_nodes; k++) {
+			int64_t gp = port_of(t, u->nodes[k], i);
+
+			if (gp < 0 || n++ >= 2 || off >= sizeof(links))
+				continue;
+			off += (size_t)snprintf(links + off, sizeof(links) - off, "%s%s",
+						n > 1 ? ", " : "", t->links[t->ports[gp].link].name);
+		}
+		if (n > 2 && off < sizeof(links))
+			snprintf(links + off, sizeof(links) - off, " and %u more", n - 2);
+		port_label(t, u, i, label, sizeof(label));
+		chk_add(c, CHK_WARNING, "SONIC_ADMIN_DOWN",
+			chk_str("%s; %s PORT|%s|admin_status down", label,
+				at(cfg, p->line, a, sizeof(a)), p->name),
+			n ? "SONiC keeps this port down, but rocesim carries traffic over it as "
+			    "if up; to model it, fail its link from the start: faults: [{kind: "
+			    "link_down, link: %s}]"
+			  : "SONiC keeps this port down; it stands for no port of the topology%s",
+			links);
+		chk_loc(c, cfg->file, p->line, "admin_status");
+	}
+}
+
 /* The switch.sonic of @s on every switch of @t. */
 void chk_sonic(struct chk *c, const struct scenario *s, const struct topo *t)
 {
@@ -450,6 +542,8 @@ void chk_sonic(struct chk *c, const struct scenario *s, const struct topo *t)
 	chk_port_model(c, &u);
 	chk_port_paths(c, s, t, &u);
 	chk_port_headroom(c, s, t, &u);
+	chk_port_cnp(c, s, t, &u);
+	chk_port_down(c, t, &u);
 out:
 	free(nodes);
 	free(cfg);

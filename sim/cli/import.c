@@ -65,6 +65,10 @@ static size_t imp_sonic_port(const struct sonic_cfg *c, uint32_t i, char *line, 
 	} else if (p->pg_null && c->has_profile) {
 		ADD(", headroom computed (BUFFER_PG|%s profile NULL)", p->pg_row);
 	}
+	if (p->wred >= 0 && strcmp(c->wreds[p->wred].name, c->wred))
+		ADD(", ecn kmin %llu, kmax %llu (WRED_PROFILE %s on QUEUE|%s)",
+		    (unsigned long long)c->wreds[p->wred].kmin,
+		    (unsigned long long)c->wreds[p->wred].kmax, c->wreds[p->wred].name, p->wred_row);
 	if (c->has_sched && (p->sched_line || p->dwrr)) {
 		uint32_t w[8];
 		int differ = p->dwrr != c->sched_dwrr;
@@ -147,6 +151,10 @@ static void imp_sonic(const struct sonic_cfg *c)
 			printf("}    # BUFFER_PROFILE %s%s\n", c->profile,
 			       c->has_xoff ? "" : " (no xoff: no headroom)");
 		}
+		if (c->has_xon)
+			printf("  # xon %llu: XON no lower than this beside xon_offset (no scenario "
+			       "key: switch.sonic gives it)\n",
+			       (unsigned long long)c->xon);
 	}
 	if (c->has_sched && c->sched_dwrr)
 		printf("  scheduler: dwrr\n  weights: [%u, %u, %u, %u, %u, %u, %u, %u]    # %s\n",

@@ -186,11 +186,109 @@ static void series_titles(struct buf *v, const char *prefix, const struct series
 	}
 }
 
+/*
+ * A threshold of switch port @port: its own (config.ports), its switch's
+ * (config.switches, the switch named before the ':'), or config's; -1
+ * when none (or null: off, or dynamic).
+ */
+static double port_threshold(const json_t *res, const char *port, const char *key)
+{
+	const json_t *cfg = json_object_get(res, "config"), *o, *v;
+	const char *colon = strchr(port, ':');
+
+	o = json_object_get(json_object_get(cfg, "ports"), port);
+	if (!o && colon)
+		o = json_object_getn(json_object_get(cfg, "switches"), port, (size_t)(colon - port));
+	if (!o || !(v = json_object_get(o, key)))
+		return plot__threshold(res, key);
+	return json_is_number(v) && json_number_value(v) >= 0 ? json_number_value(v) : -1;
+}
+
+#define THR_MAX 4 /* distinct thresholds drawn on a panel */
+
+/* The distinct values of the thresholds @keys (one or two) over the ports of @set. */
+struct thr {
+	double v[THR_MAX][2];
+	char who[THR_MAX][NAME_MAX_LEN + 16]; /* "leaf0:h1", "leaf0:h1 +2" */
+	int ports[THR_MAX];
+	int n;
+};
+
+static void thr_collect(const json_t *res, const struct series_set *set, const char *const *keys,
+			int nkeys, struct thr *t)
+{
+	memset(t, 0, sizeof(*t));
+	for (size_t i = 0; i < set->n; i++) {
+		double v[2] = {-1, -1};
+		int k = 0;
+
+		if (i && !strcmp(set->s[i].key, set->s[i - 1].key))
+			continue; /* a port's priorities are in a row */
+		for (int j = 0; j < nkeys; j++)
+			v[j] = port_threshold(res, set->s[i].key, keys[j]);
+		while (k < t->n && (t->v[k][0] != v[0] || t->v[k][1] != v[1]))
+			k++;
+		if (k == THR_MAX)
+			continue;
+		if (k == t->n) {
+			t->v[k][0] = v[0];
+			t->v[k][1] = v[1];
+			snprintf(t->who[k], sizeof(t->who[k]), "%s", set->s[i].key);
+			t->n++;
+		}
+		t->ports[k]++;
+	}
+	for (int k = 0; k < t->n; k++)
+		if (t->ports[k] > 1) {
+			size_t len = strlen(t->who[k]);
+
+			snprintf(t->who[k] + len, sizeof(t->who[k]) - len, " +%d", t->ports[k] - 1);
+		}
+}
+
+/*
+ * The threshold lines of a panel: one set (the ports shown agree, or none
+ * is shown: config's) as @names, else each set as @names with a number and
+ * PREFIXwhoN, the ports it is for, and PREFIXn.
+ */
+static double thr_vars(struct buf *b, const json_t *res, const struct thr *t,
+		       const char *const *keys, const char *const *names, int nkeys,
+		       const char *prefix)
+{
+	char var[32];
+	double max = 0;
+
+	if (t->n <= 1) {
+		for (int j = 0; j < nkeys; j++) {
+			double v = t->n ? t->v[0][j] : plot__threshold(res, keys[j]);
+
+			if (v >= 0)
+				buf_num(b, names[j], v);
+			max = v > max ? v : max;
+		}
+		return max;
+	}
+	buf_int(b, prefix, t->n);
+	for (int k = 0; k < t->n; k++) {
+		for (int j = 0; j < nkeys; j++) {
+			snprintf(var, sizeof(var), "%s%d", names[j], k + 1);
+			buf_num(b, var, t->v[k][j]);
+			max = t->v[k][j] > max ? t->v[k][j] : max;
+		}
+		snprintf(var, sizeof(var), "%swho%d", prefix, k + 1);
+		buf_str(b, var, t->who[k]);
+	}
+	return max;
+}
+
 int plot_queues(const struct plot *p)
 {
+	static const char *const ekeys[] = {"ecn_kmin", "ecn_kmax"}, *const enames[] = {"kmin", "kmax"};
+	static const char *const xkeys[] = {"pfc_xoff"}, *const xnames[] = {"xoff"};
+	struct thr te, tx;
 	char csv[PLOT_PATH], qpath[PLOT_PATH], pgpath[PLOT_PATH], hrpath[PLOT_PATH];
 	struct series_set qs = {0}, pgs = {0};
-	double kmin, kmax, xoff, max, pgmax, hdrm = 0;
+	double max, pgmax, hdrm = 0, tmax;
 	struct hot *eg = NULL, *in = NULL;
 	struct buf v = {0};
 	int neg, nin, r, err = -1;
@@ -215,13 +313,17 @@ int plot_queues(const struct plot *p)
 	for (size_t i = 0; i < pgs.n; i++)
 		if (pgs.s[i].peak_b > hdrm)
 			hdrm = pgs.s[i].peak_b;
-	kmin = plot__threshold(p->res, "ecn_kmin");
-	kmax = plot__threshold(p->res, "ecn_kmax");
-	xoff = plot__threshold(p->res, "pfc_xoff");
-	if (kmax > max)
-		max = kmax;
-	if (xoff > max)
-		max = xoff;
+	/* each port's own thresholds: the ports shown may differ (a config per switch) */
+	thr_collect(p->res, &qs, ekeys, 2, &te);
+	thr_collect(p->res, &pgs, xkeys, 1, &tx);
+	for (int k = 0; k < te.n; k++)
+		max = te.v[k][1] > max ? te.v[k][1] : max;
+	for (int k = 0; k < tx.n; k++)
+		max = tx.v[k][0] > max ? tx.v[k][0] : max;
+	if (!te.n && (tmax = plot__threshold(p->res, "ecn_kmax")) > max)
+		max = tmax;
+	if (!tx.n && (tmax = plot__threshold(p->res, "pfc_xoff")) > max)
+		max = tmax;
 	if (plot__write_blocks(p, "queues-q.dat", &qs, 0, qpath, sizeof(qpath)) ||
 	    plot__write_blocks(p, "queues-pg.dat", &pgs, 0, pgpath, sizeof(pgpath)) ||
 	    plot__write_blocks(p, "queues-hr.dat", &pgs, 1, hrpath, sizeof(hrpath)))
@@ -237,12 +339,8 @@ int plot_queues(const struct plot *p)
 	buf_int(&v, "ntop", p->top);
 	buf_str(&v, "unit", max >= 1e6 ? "MB" : "KB");
 	buf_num(&v, "scale", max >= 1e6 ? 1e6 : 1e3);
-	if (kmin >= 0)
-		buf_num(&v, "kmin", kmin);
-	if (kmax >= 0)
-		buf_num(&v, "kmax", kmax);
-	if (xoff >= 0)
-		buf_num(&v, "xoff", xoff);
+	thr_vars(&v, p->res, &te, ekeys, enames, 2, "nk");
+	thr_vars(&v, p->res, &tx, xkeys, xnames, 1, "nx");
 	err = plot__draw(p, "queues", &v);
 out:
 	free(v.s);

@@ -136,6 +136,11 @@ static void sonic_to_switch(struct merge *m, const struct sonic_cfg *c, struct s
 	if (c->has_profile && c->has_xon_offset && !scn__explicit(l, "switch.pfc.xon") &&
 	    gives(m, "switch.pfc.xon_offset", AT(c->xon_offset_at)))
 		s->sw.pfc.xon_offset = c->xon_offset;
+	/* XON no lower than xon (SAI's XON_TH beside XON_OFFSET_TH; scenario_sonic.c) */
+	if (c->has_profile && c->has_xon && !scn__explicit(l, "switch.pfc.xon") &&
+	    !scn__explicit(l, "switch.pfc.xon_offset") &&
+	    note(m, "switch.pfc.xon_floor", AT(c->xon_at)))
+		s->sw.pfc.xon_floor = c->xon;
 	if (c->has_profile && c->has_dynamic_th && !scn__explicit(l, "switch.pfc.xoff") &&
 	    gives(m, "switch.pfc.dynamic_th", AT(c->dynamic_th_at)))
 		s->sw.pfc.dynamic_th = c->dynamic_th;

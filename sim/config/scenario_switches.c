@@ -350,8 +350,10 @@ static int switch_ports(struct scn_switch *sw, const struct topo *t, uint32_t u)
 			*p = own->port_params[k];
 			continue;
 		}
-		*p = (struct sw_port_params){
-		    .lossless = own->lossless, .pfc = own->pfc, .sched = own->sched};
+		*p = (struct sw_port_params){.lossless = own->lossless,
+					     .pfc = own->pfc,
+					     .sched = own->sched,
+					     .cnp_weighted = own->cnp_weighted};
 		memcpy(p->dscp_to_tc, own->dscp_to_tc, sizeof(p->dscp_to_tc));
 		memcpy(p->weights, own->weights, sizeof(p->weights));
 	}

@@ -17,6 +17,7 @@
 #define SONIC_PORTS_MAX 512   /* ports of one switch */
 #define SONIC_PROFILES_MAX 32 /* lossless PG profiles in use */
 #define SONIC_MAPS_MAX 16     /* DSCP_TO_TC_MAPs in use */
+#define SONIC_WREDS_MAX 16    /* WRED profiles on lossless queues */
 
 /*
  * Where a value was read: "TABLE|key|field" (names cut short, as in
@@ -44,6 +45,15 @@ struct sonic_map_use {
 	uint64_t given; /* bit d: the map names DSCP d */
 	int line;	/* of DSCP_TO_TC_MAP|name */
 	int dscp_line[64];
+};
+
+/* A WRED_PROFILE bound to some port's lossless queue (QUEUE wred_profile). */
+struct sonic_wred_use {
+	char name[64];
+	uint64_t kmin, kmax; /* green_min/max_threshold, bytes */
+	double pmax;	     /* green_drop_probability / 100 */
+	int ecn_marking;     /* ecn marks green packets */
+	int kmin_line, kmax_line, pmax_line, ecn_line; /* 0: not known */
 };
 
 /* SCHEDULER types a QUEUE row may name. */
@@ -82,6 +92,12 @@ struct sonic_port {
 	uint16_t weight[8]; /* WRR/DWRR weight, 0 when not given */
 	int dwrr;	    /* a queue is WRR or DWRR */
 	int sched_line;	    /* of its first QUEUE row with a scheduler */
+	int queue_line[8];  /* of each queue's QUEUE scheduler field, 0: none or not known */
+	/* QUEUE -> WRED_PROFILE: the profile of its lowest lossless queue */
+	int wred;		       /* index in sonic_cfg.wreds, -1: none */
+	uint8_t wred_queue;	       /* that queue + 1, 0: none */
+	char wred_row[SONIC_NAME + 16]; /* the QUEUE key, e.g. "Ethernet16|3" */
+	int wred_line;		       /* of its wred_profile field */
 	/* DEVICE_NEIGHBOR: what the port is cabled to ("" when the table does not say) */
 	char nbr[SONIC_NAME], nbr_port[SONIC_NAME];
 	int nbr_line;
@@ -104,6 +120,8 @@ struct sonic_cfg {
 	uint32_t n_profiles;
 	struct sonic_map_use maps[SONIC_MAPS_MAX];
 	uint32_t n_maps;
+	struct sonic_wred_use wreds[SONIC_WREDS_MAX];
+	uint32_t n_wreds;
 	/* CABLE_LENGTH: the longest cable, millimetres (0 if none) */
 	uint64_t cable_mm;
 	/* BUFFER_POOL ingress_lossless_pool (or the pool the lossless profile names) */
@@ -151,6 +169,7 @@ struct sonic_cfg {
 	int has_sched;
 	int sched_dwrr;
 	uint32_t sched_weights[8]; /* 1 where a queue has none, or is STRICT */
+	int sched_port;		   /* the port (index in ports) whose schedulers these are */
 	struct sonic_at sched_at;  /* "QUEUE|Ethernet0|3|scheduler" */
 	/* PFC_WD on a port */
 	int has_watchdog;

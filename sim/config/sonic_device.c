@@ -110,6 +110,7 @@ static int sched_apply(struct sonic_ctx *c, struct sonic_port *p, void *arg)
 		if (!(q->queues & (1ULL << k)))
 			continue;
 		p->sched[k] = q->type;
+		p->queue_line[k] = sonic__rows_line(c, q->rows, q->key, "scheduler");
 		p->weight[k] = q->type == SONIC_SCHED_STRICT ? 0 : q->weight;
 		p->dwrr |= q->type != SONIC_SCHED_STRICT;
 	}
@@ -200,6 +201,7 @@ int sonic__read_schedulers(struct sonic_ctx *c)
 	if ((w = sonic__vote_winner(v, n))) {
 		cfg->has_sched = 1;
 		cfg->sched_dwrr = (int)w->a;
+		cfg->sched_port = (int)w->order;
 		memcpy(cfg->sched_weights, w->name.s, sizeof(cfg->sched_weights));
 		sonic__set_at(c, &cfg->sched_at, "QUEUE", w->key, "scheduler");
 	}

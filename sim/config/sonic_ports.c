@@ -112,6 +112,7 @@ static int read_port(struct sonic_ctx *c, const char *key, const json_t *v, stru
 	memset(p, 0, sizeof(*p));
 	p->dscp_map = -1;
 	p->profile = -1;
+	p->wred = -1;
 	for (int i = 0; i < 8; i++)
 		p->tc_to_pg[i] = p->tc_to_queue[i] = (uint8_t)i;
 	/* speed is in Mb/s */

@@ -1,7 +1,7 @@
 /*
  * The queue tables of config_db.json (the SONiC reader, sonic.c): the
- * WRED_PROFILE that QUEUE binds to the lossless queues (ECN marking), and
- * PFC_WD, the PFC watchdog.
+ * WRED_PROFILE that QUEUE binds to each port's lossless queues (ECN
+ * marking) and the one most of them use, and PFC_WD, the PFC watchdog.
  */
 #include "sim/config/sonic.h"
 
@@ -59,13 +59,88 @@ static int read_wred(struct sonic_ctx *c, const char *name, const json_t *p, str
 			   sonic__shows(b, ecn));
 }
 
-/* WRED_PROFILE and QUEUE: the WRED profile most lossless queues use. */
+/* The WRED profile @r in sonic_cfg.wreds (added when first used): its index, or an error. */
+static int use_wred(struct sonic_ctx *c, const char *key, struct sonic_ref r, int *index)
+{
+	struct sonic_cfg *cfg = c->cfg;
+	struct sonic_wred_use *u;
+	struct sonic_wred wr;
+	char name[sizeof(u->name)];
+	int err;
+
+	err = sonic__copy_ref(c, "QUEUE", key, "wred_profile", name, sizeof(name), r);
+	if (err)
+		return err;
+	for (uint32_t i = 0; i < cfg->n_wreds; i++)
+		if (!strcmp(cfg->wreds[i].name, name)) {
+			*index = (int)i;
+			return 0;
+		}
+	if (cfg->n_wreds == SONIC_WREDS_MAX)
+		return sonic__fail(c, "QUEUE", key, "wred_profile",
+				   "more than %d WRED profiles on lossless queues", SONIC_WREDS_MAX);
+	err = read_wred(c, name, json_object_get(c->wreds, name), &wr);
+	if (err)
+		return err;
+	u = &cfg->wreds[cfg->n_wreds];
+	*u = (struct sonic_wred_use){.kmin = wr.kmin,
+				     .kmax = wr.kmax,
+				     .pmax = (double)wr.prob / 100.0,
+				     .ecn_marking = wr.ecn_marking};
+	memcpy(u->name, name, sizeof(name));
+	u->kmin_line = sonic__line_of(c, "WRED_PROFILE", name, "green_min_threshold");
+	u->kmax_line = sonic__line_of(c, "WRED_PROFILE", name, "green_max_threshold");
+	u->pmax_line = sonic__line_of(c, "WRED_PROFILE", name, "green_drop_probability");
+	u->ecn_line = sonic__line_of(c, "WRED_PROFILE", name, "ecn");
+	*index = (int)cfg->n_wreds++;
+	return 0;
+}
+
+/* One QUEUE row with a WRED profile, for the ports it names. */
+struct wred_row {
+	const char *key;
+	uint64_t queues;
+	struct sonic_ref profile;
+	const struct sonic_rows *rows;
+};
+
+/*
+ * The profile of a port's lowest lossless queue (those its pfc_enable, or
+ * the switch's, reach through its TC_TO_QUEUE_MAP; without any pfc_enable,
+ * any queue with a WRED profile).
+ */
+static int wred_apply(struct sonic_ctx *c, struct sonic_port *p, void *arg)
+{
+	const struct wred_row *r = arg;
+	const struct sonic_cfg *cfg = c->cfg;
+	uint8_t pfc = p->has_pfc_enable ? p->pfc_enable : cfg->pfc_enable;
+	uint64_t lossless = 0, mine;
+	unsigned q;
+	char b[SHOW_SIZE];
+
+	for (int prio = 0; prio < 8; prio++)
+		if (pfc & (1u << prio))
+			lossless |= 1ULL << (p->tc_to_queue[prio] & 63);
+	mine = cfg->has_pfc_enable ? r->queues & lossless : r->queues;
+	if (!mine)
+		return 0;
+	q = (unsigned)__builtin_ctzll(mine);
+	if (p->wred_queue && p->wred_queue <= q + 1)
+		return 0;
+	p->wred_queue = (uint8_t)(q + 1);
+	snprintf(p->wred_row, sizeof(p->wred_row), "%s", sonic__shows(b, r->key));
+	p->wred_line = sonic__rows_line(c, r->rows, r->key, "wred_profile");
+	return use_wred(c, r->key, r->profile, &p->wred);
+}
+
+/* WRED_PROFILE and QUEUE: each port's, and the WRED profile most lossless queues use. */
 int sonic__read_wreds(struct sonic_ctx *c)
 {
 	uint64_t lossless = sonic__lossless_of(c->cfg, c->cfg->tc_to_queue);
 	struct sonic_cfg *cfg = c->cfg;
 	struct sonic_vote *v = NULL;
 	const struct sonic_vote *w;
+	struct sonic_rows rows = {0};
 	struct sonic_wred wr;
 	size_t n = 0, i = 0;
 	const char *key;
@@ -83,9 +158,13 @@ int sonic__read_wreds(struct sonic_ctx *c)
 	err = sonic__get_table(c, "QUEUE", &t);
 	if (err)
 		return err;
+	if ((err = sonic__rows_index(c, "QUEUE", &rows)))
+		return err;
 	v = sonic__votes_for(t);
-	if (!v)
-		return sonic__nomem(c);
+	if (!v) {
+		err = sonic__nomem(c);
+		goto out_free;
+	}
 	json_object_foreach(t, key, row) {
 		struct sonic_ref r;
 		const char *s;
@@ -104,6 +183,11 @@ int sonic__read_wreds(struct sonic_ctx *c)
 			if (!err)
 				err = sonic__find_ref(c, "QUEUE", key, "wred_profile", c->wreds,
 						      "WRED_PROFILE", r, &prof);
+			if (!err) {
+				struct wred_row wrow = {key, mask, r, &rows};
+
+				err = sonic__each_port(c, key, 1, wred_apply, &wrow);
+			}
 			if (err)
 				goto out_free;
 			if (!cfg->has_pfc_enable || (mask & lossless))
@@ -130,6 +214,7 @@ int sonic__read_wreds(struct sonic_ctx *c)
 	sonic__set_at(c, &cfg->ecn_at, "WRED_PROFILE", cfg->wred, "ecn");
 out_free:
 	free(v);
+	sonic__rows_free(&rows);
 	return err;
 }
 

@@ -2,10 +2,13 @@
  * The effective parameters of a scenario: what the switches, their ports
  * and the NICs run with once every default, real config and override is
  * applied. `rocesim check --json` prints them, and results.json keeps them
- * as "effective" so that a result says what produced it.
+ * as "effective" so that a result says what produced it; "config" keeps
+ * the thresholds the pictures draw, per switch and port where they differ.
  */
+#include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "models/link.h"
 #include "sim/run/results.h"
@@ -27,13 +30,19 @@ json_t *res_prio_array(uint8_t mask)
 	return a;
 }
 
-/* The switch parameters the scenario resolved to. */
-static json_t *eff_switch(const struct scenario *s)
+/* The settings of topology node @u, a switch: its own (switch.sonic per switch) or the scenario's. */
+static const struct sw_params *sw_of(const struct scenario *s, uint32_t u)
 {
-	const struct sw_pfc *p = &s->sw.pfc;
-	const struct sw_ecn *e = &s->sw.ecn;
+	return s->sw_node && s->sw_node[u] ? s->sw_node[u] : &s->sw;
+}
+
+/* The switch parameters @sw (the scenario's, or a switch's own) resolved to. */
+static json_t *eff_switch(const struct sw_params *sw)
+{
+	const struct sw_pfc *p = &sw->pfc;
+	const struct sw_ecn *e = &sw->ecn;
 	static const char *const actions[] = {"drop", "forward", "alert"};
-	json_t *pfc, *map, *sw, *wd, *weights;
+	json_t *pfc, *map, *j, *wd, *weights;
 
 	/* null: computed per port (headroom), from the pause time or link speed */
 	pfc = json_pack("{s:b,s:o,s:o,s:I,s:o,s:o}", "enabled", p->enabled, "headroom",
@@ -47,7 +56,9 @@ static json_t *eff_switch(const struct scenario *s)
 	if ((p->dynamic ? json_object_set_new(pfc, "dynamic_th", json_integer(p->dynamic_th))
 			: json_object_set_new(pfc, "xoff", eff_u64(p->xoff))) ||
 	    (p->has_xon ? json_object_set_new(pfc, "xon", eff_u64(p->xon))
-			: json_object_set_new(pfc, "xon_offset", eff_u64(p->xon_offset)))) {
+			: json_object_set_new(pfc, "xon_offset", eff_u64(p->xon_offset))) ||
+	    (!p->has_xon && p->xon_floor &&
+	     json_object_set_new(pfc, "xon_floor", eff_u64(p->xon_floor)))) {
 		json_decref(pfc);
 		return NULL;
 	}
@@ -55,35 +66,41 @@ static json_t *eff_switch(const struct scenario *s)
 	for (int d = 0; map && d < 64; d++) {
 		char key[4];
 
-		if (!s->sw.dscp_to_tc[d])
+		if (!sw->dscp_to_tc[d])
 			continue;
 		snprintf(key, sizeof(key), "%d", d);
-		if (json_object_set_new(map, key, json_integer(s->sw.dscp_to_tc[d]))) {
+		if (json_object_set_new(map, key, json_integer(sw->dscp_to_tc[d]))) {
 			json_decref(map);
 			map = NULL;
 		}
 	}
-	wd = s->sw.wd.enabled
-		 ? json_pack("{s:f,s:f,s:s}", "detection_us", simtime_to_us(s->sw.wd.detection),
-			     "restoration_us", simtime_to_us(s->sw.wd.restoration), "action",
-			     actions[s->sw.wd.action])
+	wd = sw->wd.enabled
+		 ? json_pack("{s:f,s:f,s:s}", "detection_us", simtime_to_us(sw->wd.detection),
+			     "restoration_us", simtime_to_us(sw->wd.restoration), "action",
+			     actions[sw->wd.action])
 		 : json_null();
 	weights = json_array();
 	for (int i = 0; weights && i < 8; i++)
-		if (json_array_append_new(weights, json_integer(s->sw.weights[i]))) {
+		if (json_array_append_new(weights, json_integer(sw->weights[i]))) {
 			json_decref(weights);
 			weights = NULL;
 		}
-	sw = json_pack(
+	j = json_pack(
 	    "{s:{s:I,s:I,s:I,s:I},s:o,s:i,s:o,s:o,s:{s:b,s:I,s:I,s:f,s:s},s:s,s:o,s:o}", "buffer",
-	    "size", (json_int_t)s->sw.buffer, "per_port", (json_int_t)s->sw.per_port, "pg_min",
-	    (json_int_t)s->sw.pg_min, "headroom_pool", (json_int_t)s->sw.headroom_pool, "lossless",
-	    res_prio_array(s->sw.lossless), "cnp_priority", s->sw.cnp_priority, "dscp_to_tc", map,
+	    "size", (json_int_t)sw->buffer, "per_port", (json_int_t)sw->per_port, "pg_min",
+	    (json_int_t)sw->pg_min, "headroom_pool", (json_int_t)sw->headroom_pool, "lossless",
+	    res_prio_array(sw->lossless), "cnp_priority", sw->cnp_priority, "dscp_to_tc", map,
 	    "pfc", pfc, "ecn", "enabled", e->enabled, "kmin", (json_int_t)e->kmin, "kmax",
 	    (json_int_t)e->kmax, "pmax", e->pmax, "mark", e->at_enqueue ? "enqueue" : "dequeue",
-	    "scheduler", s->sw.sched == SW_SCHED_DWRR ? "dwrr" : "strict", "weights", weights,
+	    "scheduler", sw->sched == SW_SCHED_DWRR ? "dwrr" : "strict", "weights", weights,
 	    "watchdog", wd);
-	return sw;
+	/* said only when so: the CNP queue takes its DWRR turn instead of going first */
+	if (j && sw->sched == SW_SCHED_DWRR && sw->cnp_weighted &&
+	    json_object_set_new(j, "cnp_weighted", json_true())) {
+		json_decref(j);
+		return NULL;
+	}
+	return j;
 }
 
 /*
@@ -169,7 +186,8 @@ static json_t *eff_nic(const struct scenario *s)
 }
 
 /*
- * With thresholds per link speed (sw_params.by_speed): the ECN and PFC
+ * With thresholds per link speed (sw_params.by_speed), or a port whose own
+ * differ from its switch's (switch.sonic's ports): the ECN and PFC
  * thresholds port @local, whose link runs at @rate_bps, works with.
  */
 static void eff_port_speed(json_t *port, const struct sw_params *sw, uint32_t local,
@@ -180,16 +198,34 @@ static void eff_port_speed(json_t *port, const struct sw_params *sw, uint32_t lo
 	json_t *pfc;
 
 	sw_local_pfc(sw, local, rate_bps, &p);
-	sw_local_ecn(sw, rate_bps, &e);
+	sw_port_ecn(sw, local, rate_bps, &e);
 	pfc = p.dynamic ? json_pack("{s:i}", "dynamic_th", p.dynamic_th)
 			: json_pack("{s:o}", "xoff", eff_u64(p.xoff));
 	if (pfc)
 		json_object_set_new(pfc, p.has_xon ? "xon" : "xon_offset",
 				    eff_u64(p.has_xon ? p.xon : p.xon_offset));
+	if (pfc && !p.has_xon && p.xon_floor)
+		json_object_set_new(pfc, "xon_floor", eff_u64(p.xon_floor));
 	json_object_set_new(port, "pfc", pfc);
 	json_object_set_new(port, "ecn",
 			    json_pack("{s:I,s:I,s:f}", "kmin", (json_int_t)e.kmin, "kmax",
 				      (json_int_t)e.kmax, "pmax", e.pmax));
+	if (e.enabled != sw->ecn.enabled)
+		json_object_set_new(json_object_get(port, "ecn"), "enabled",
+				    json_boolean(e.enabled));
+}
+
+/* Whether a port's own thresholds (@own, may be NULL) differ from its switch's @sw. */
+static int own_thresholds(const struct sw_port_params *own, const struct sw_params *sw)
+{
+	const struct sw_pfc *a, *b = &sw->pfc;
+
+	if (!own)
+		return 0;
+	a = &own->pfc;
+	return own->has_ecn || a->dynamic != b->dynamic || a->dynamic_th != b->dynamic_th ||
+	       a->xoff != b->xoff || a->has_xon != b->has_xon || a->xon != b->xon ||
+	       a->xon_offset != b->xon_offset || a->xon_floor != b->xon_floor;
 }
 
 /*
@@ -205,8 +241,7 @@ static json_t *eff_ports(const struct scenario *s, const struct topo *t)
 		const struct topo_port *tp = &t->ports[i];
 		const struct topo_link *l = &t->links[tp->link];
 		uint32_t local = i - t->nodes[tp->node].first_port;
-		const struct sw_params *sw =
-		    s->sw_node && s->sw_node[tp->node] ? s->sw_node[tp->node] : &s->sw;
+		const struct sw_params *sw = sw_of(s, tp->node);
 		/* a port with settings of its own (switch.sonic's ports) */
 		const struct sw_port_params *own =
 		    sw->port_params && local < sw->n_port_params ? &sw->port_params[local] : NULL;
@@ -230,15 +265,153 @@ static json_t *eff_ports(const struct scenario *s, const struct topo *t)
 				 (double)l->rate_bps / 1e9, "cable_m",
 				 (double)l->delay / (double)(1000 * SIMTIME_PS_PER_MM),
 				 "lossless_pgs", pgs);
-		if (port && sw->n_by_speed)
+		if (port && (sw->n_by_speed || own_thresholds(own, sw)))
 			eff_port_speed(port, sw, local, l->rate_bps);
 		json_array_append_new(ports, port);
 	}
 	return ports;
 }
 
+/*
+ * Each switch's block (eff_switch) in @blocks (t->n_nodes long, NULL for
+ * hosts); *@common the switch whose block most switches have (ties: the
+ * first in topology order), -1 when none. 0 or -ENOMEM; free @blocks
+ * either way (eff_blocks_free).
+ */
+static int eff_blocks(const struct scenario *s, const struct topo *t, json_t **blocks,
+		      int64_t *common)
+{
+	uint32_t *kind = calloc(t->n_nodes ? t->n_nodes : 1, sizeof(*kind));
+	uint32_t *count = calloc(t->n_nodes ? t->n_nodes : 1, sizeof(*count));
+	uint32_t n = 0, best = 0;
+	int err = kind && count ? 0 : -ENOMEM;
+
+	*common = -1;
+	for (uint32_t u = 0; !err && u < t->n_nodes; u++) {
+		uint32_t k = 0;
+
+		if (t->nodes[u].kind != TOPO_SWITCH)
+			continue;
+		if (!(blocks[u] = eff_switch(sw_of(s, u)))) {
+			err = -ENOMEM;
+			break;
+		}
+		while (k < n && !json_equal(blocks[kind[k]], blocks[u]))
+			k++;
+		if (k == n)
+			kind[n++] = u;
+		if (++count[k] > best) {
+			best = count[k];
+			*common = kind[k];
+		}
+	}
+	free(kind);
+	free(count);
+	return err;
+}
+
+static void eff_blocks_free(const struct topo *t, json_t **blocks)
+{
+	for (uint32_t u = 0; blocks && u < t->n_nodes; u++)
+		json_decref(blocks[u]);
+	free(blocks);
+}
+
+/*
+ * With a config per switch (switch.sonic a folder or a mapping, topology
+ * kind sonic): "switch" is the settings most switches have, and
+ * "switches" each switch whose settings differ from them, by name. Else
+ * "switch" is the scenario's, as every switch has them.
+ */
 json_t *res_effective(const struct scenario *s, const struct topo *t)
 {
-	return json_pack("{s:o,s:o,s:o}", "switch", eff_switch(s), "ports", eff_ports(s, t), "nic",
-			 eff_nic(s));
+	json_t **blocks, *sw = NULL, *others, *j;
+	int64_t common = -1;
+
+	if (!s->n_switches || !s->sw_node)
+		return json_pack("{s:o,s:o,s:o}", "switch", eff_switch(&s->sw), "ports",
+				 eff_ports(s, t), "nic", eff_nic(s));
+	blocks = calloc(t->n_nodes ? t->n_nodes : 1, sizeof(*blocks));
+	others = json_object();
+	if (blocks && others && !eff_blocks(s, t, blocks, &common))
+		sw = common >= 0 ? json_incref(blocks[common]) : eff_switch(&s->sw);
+	for (uint32_t u = 0; sw && others && u < t->n_nodes; u++)
+		if (blocks[u] && !json_equal(blocks[u], sw) &&
+		    json_object_set(others, t->nodes[u].name, blocks[u])) {
+			json_decref(others);
+			others = NULL;
+		}
+	eff_blocks_free(t, blocks);
+	j = json_pack("{s:o,s:o,s:o}", "switch", sw, "ports", eff_ports(s, t), "nic", eff_nic(s));
+	if (j && (!others || (json_object_size(others) &&
+			      json_object_set(j, "switches", others)))) {
+		json_decref(j);
+		j = NULL;
+	}
+	json_decref(others);
+	return j;
+}
+
+/* The thresholds the pictures draw, of settings @sw (its port @own's, when not NULL). */
+static json_t *thresholds(const struct sw_params *sw, const struct sw_port_params *own)
+{
+	const struct sw_ecn *e = own && own->has_ecn ? &own->ecn : &sw->ecn;
+	const struct sw_pfc *p = own ? &own->pfc : &sw->pfc;
+
+	return json_pack("{s:o,s:o,s:o}", "ecn_kmin", e->enabled ? eff_u64(e->kmin) : json_null(),
+			 "ecn_kmax", e->enabled ? eff_u64(e->kmax) : json_null(), "pfc_xoff",
+			 sw->pfc.enabled && !p->dynamic ? eff_u64(p->xoff) : json_null());
+}
+
+json_t *res_thresholds(const struct scenario *s, const struct topo *t)
+{
+	json_t *top, *sws = json_object(), *ports = json_object(), *sw_t = NULL;
+	const struct sw_params *last = NULL;
+	int64_t common = -1;
+	json_t **blocks;
+	int err = !sws || !ports;
+
+	/* the switches' common settings (as effective.switch), else the scenario's */
+	blocks = s->n_switches && s->sw_node ? calloc(t->n_nodes ? t->n_nodes : 1, sizeof(*blocks))
+					     : NULL;
+	if (s->n_switches && s->sw_node && (!blocks || eff_blocks(s, t, blocks, &common)))
+		err = 1;
+	eff_blocks_free(t, blocks);
+	top = thresholds(common >= 0 ? sw_of(s, (uint32_t)common) : &s->sw, NULL);
+	for (uint32_t i = 0; top && !err && i < t->n_ports; i++) {
+		const struct topo_port *tp = &t->ports[i];
+		const struct sw_params *sw = sw_of(s, tp->node);
+		uint32_t local = i - t->nodes[tp->node].first_port;
+		const struct sw_port_params *own =
+		    sw->port_params && local < sw->n_port_params ? &sw->port_params[local] : NULL;
+		json_t *pt;
+
+		if (t->nodes[tp->node].kind != TOPO_SWITCH)
+			continue;
+		if (sw != last) { /* a switch's ports are in a row */
+			json_decref(sw_t);
+			sw_t = thresholds(sw, NULL);
+			err = !sw_t || (!json_equal(sw_t, top) &&
+					json_object_set(sws, t->nodes[tp->node].name, sw_t));
+			last = sw;
+		}
+		pt = own_thresholds(own, sw) ? thresholds(sw, own) : NULL;
+		if (own_thresholds(own, sw) && !pt)
+			err = 1;
+		else if (pt && !err && !json_equal(pt, sw_t))
+			err = json_object_set(ports, tp->name, pt) != 0;
+		json_decref(pt);
+	}
+	json_decref(sw_t);
+	if (top && !err && json_object_size(sws))
+		err = json_object_set(top, "switches", sws) != 0;
+	if (top && !err && json_object_size(ports))
+		err = json_object_set(top, "ports", ports) != 0;
+	json_decref(sws);
+	json_decref(ports);
+	if (err) {
+		json_decref(top);
+		return NULL;
+	}
+	return top;
 }

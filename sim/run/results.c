@@ -569,13 +569,7 @@ json_t *res_build(const struct sim *sim)
 							 : json_null()) ||
 	    json_object_set_new(summary, "deadlock", deadlock_json(sim)) ||
 	    /* the thresholds the pictures draw */
-	    json_object_set_new(
-		root, "config",
-		json_pack("{s:o,s:o,s:o}", "ecn_kmin",
-			  scn->sw.ecn.enabled ? uint_j(scn->sw.ecn.kmin) : json_null(), "ecn_kmax",
-			  scn->sw.ecn.enabled ? uint_j(scn->sw.ecn.kmax) : json_null(), "pfc_xoff",
-			  scn->sw.pfc.enabled && !scn->sw.pfc.dynamic ? uint_j(scn->sw.pfc.xoff)
-								      : json_null())))
+	    json_object_set_new(root, "config", res_thresholds(scn, sim->topo)))
 		goto fail;
 	if (n->n_wl_flows && json_object_set_new(summary, "fct_slowdown", fct_slowdown(sim)))
 		goto fail;

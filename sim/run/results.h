@@ -61,6 +61,13 @@ json_t *res_provenance(const struct scenario *s, const struct res_prov_in *in);
  * reference, or NULL (no memory).
  */
 json_t *res_effective(const struct scenario *s, const struct topo *t);
+/*
+ * The thresholds results.json's "config" gives the pictures: {ecn_kmin,
+ * ecn_kmax, pfc_xoff} (null when off, or dynamic) of the settings most
+ * switches have, with "switches" (by name) and "ports" (by port name) for
+ * those whose own differ. A new reference, or NULL (no memory).
+ */
+json_t *res_thresholds(const struct scenario *s, const struct topo *t);
 /* The priorities set in @mask as a JSON array of numbers (new, or NULL). */
 json_t *res_prio_array(uint8_t mask);
 
