@@ -24,6 +24,7 @@
 #include "sim/config/nccl_env.h"
 #include "sim/config/nccl_hca.h"
 #include "sim/config/pod.h"
+#include "sim/run/par_mpi.h"
 #include "proc.h"
 #include "support.h"
 
@@ -229,6 +230,172 @@ Test(nccl_env, hca_entries_that_match_no_nic)
 	cr_assert_eq(nccl_hca_unmatched("mlx5_0:2", 4, bad, sizeof(bad)), 1);
 }
 
+/* ---- used: QPs per connection in the collectives -------------------------------------- */
+
+Test(nccl_env, a_connection_of_four_qps_in_the_layout)
+{
+	uint32_t ranks[4] = {0, 1, 2, 3};
+	struct coll_spec spec = {
+	    .op = COLL_ALLREDUCE, .ranks = ranks, .n_ranks = 4, .channels = 2, .qps = 4};
+	const struct coll_place pl = coll_place_of(&spec);
+	struct coll_layout lay;
+
+	cr_assert_eq(coll_layout_build(&pl, &lay), 0);
+	cr_assert_eq(lay.n_edges, 8);
+	cr_assert_eq(lay.n_qps, 32);
+	cr_assert_eq(coll_qp_count(&spec), 32);
+	for (uint32_t e = 0; e < lay.n_edges; e++)
+		for (uint32_t q = 0; q < 4; q++)
+			cr_assert_eq(lay.qp_edge[lay.edge_qp[e] + q], e);
+	coll_layout_free(&lay);
+	spec.qps = 0;
+	cr_assert_eq(coll_qp_count(&spec), 8);
+}
+
+/* 2 leaves of 2 hosts and 4 spines: a ring's hops between the leaves can take 8 uplinks */
+#define QPS_FABRIC                                                                                 \
+	"seed: 3\n"                                                                                \
+	"topology: {kind: leaf_spine, leaves: 2, spines: 4, hosts_per_leaf: 2,\n"                  \
+	"           link: {rate: 100Gbps}, uplink: {rate: 100Gbps}}\n"                             \
+	"nic: {cc: none}\n"
+
+static json_t *run_qps(const char *workload_keys, struct sim *sim)
+{
+	char yaml[1024];
+
+	snprintf(yaml, sizeof(yaml),
+		 QPS_FABRIC "workload: {kind: allreduce, size: 8MiB, channels: 1%s}\n",
+		 workload_keys);
+	return ts_run(yaml, sim);
+}
+
+/* Leaf-to-spine ports that carried more than 1% of the collective's bytes. */
+static unsigned busy_uplinks(const json_t *j)
+{
+	const json_t *sw, *port;
+	double total = ts_metric(j, "collective.network_bytes");
+	size_t i, k;
+	unsigned busy = 0;
+
+	json_array_foreach(json_object_get(j, "switches"), i, sw) {
+		if (strncmp(json_string_value(json_object_get(sw, "name")), "leaf", 4))
+			continue;
+		json_array_foreach(json_object_get(sw, "ports"), k, port) {
+			const char *peer = json_string_value(json_object_get(port, "peer"));
+
+			busy += peer && !strncmp(peer, "spine", 5) &&
+				(double)json_integer_value(json_object_get(port, "tx_bytes")) >
+				    0.01 * total;
+		}
+	}
+	return busy;
+}
+
+/* The collective's QPs and what each received. */
+static void qp_bytes(const struct sim *sim, uint32_t *n, uint64_t *bytes)
+{
+	struct coll_stats st;
+
+	coll_stats(sim->net->colls[0], &st);
+	*n = st.n_qps;
+	for (uint32_t i = 0; i < st.n_qps; i++)
+		bytes[i] = st.qps[i].received;
+}
+
+Test(nccl_env, four_qps_per_connection_four_times_the_flows_same_bytes_more_uplinks)
+{
+	struct sim one, four;
+	json_t *j1 = run_qps("", &one), *j4 = run_qps(", qps_per_connection: 4", &four);
+	uint64_t b1[64], b4[64];
+	uint32_t n1, n4;
+
+	qp_bytes(&one, &n1, b1);
+	qp_bytes(&four, &n4, b4);
+	/* 4 ranks, each a host of its own: the ring's 4 hops are all between servers */
+	cr_assert_eq(n1, 4);
+	cr_assert_eq(n4, 16);
+	cr_assert_eq(ts_metric(j4, "collective.network_bytes"),
+		     ts_metric(j1, "collective.network_bytes"));
+	cr_assert_eq(ts_metric(j4, "collective.iterations_done"), 1);
+	/* round robin: a ring step of 8 MB / 4 is 4 pieces of 512 KiB, one a QP */
+	for (uint32_t q = 0; q < n4; q++)
+		cr_assert_eq(b4[q] * 4, b1[q / 4], "QP %u: %llu B of %llu", q,
+			     (unsigned long long)b4[q], (unsigned long long)b1[q / 4]);
+	/* reported: one QP per connection leaves results.json as it was */
+	cr_assert_null(json_object_get(
+	    json_object_get(json_object_get(j1, "summary"), "collective"), "qps_per_connection"));
+	cr_assert_eq(ts_metric(j4, "collective.qps_per_connection"), 4);
+	cr_assert_eq(ts_metric(j4, "collective.network_qps"), 16);
+	cr_assert(json_is_false(json_object_get(
+	    json_object_get(json_object_get(j4, "summary"), "collective"), "split_data_on_qps")));
+	/* the hops between the leaves: 1 uplink each with one QP, more with four */
+	cr_assert_eq(busy_uplinks(j1), 2, "%u", busy_uplinks(j1));
+	cr_assert_gt(busy_uplinks(j4), 2, "%u", busy_uplinks(j4));
+	json_decref(j1);
+	json_decref(j4);
+	sim_fini(&one);
+	sim_fini(&four);
+}
+
+Test(nccl_env, split_data_on_qps_cuts_each_message_over_the_qps)
+{
+	struct sim one, split;
+	json_t *j1 = run_qps("", &one),
+	       *js = run_qps(", qps_per_connection: 3, split_data_on_qps: true", &split);
+	uint64_t b1[64], bs[64];
+	uint32_t n1, ns;
+
+	qp_bytes(&one, &n1, b1);
+	qp_bytes(&split, &ns, bs);
+	cr_assert_eq(ns, 3 * n1);
+	cr_assert_eq(ts_metric(js, "collective.network_bytes"),
+		     ts_metric(j1, "collective.network_bytes"));
+	/* 512 KiB pieces over 3 QPs: 174848 B (ceil(524288 / 3) up to 128 B),
+	 * 174848 B and 174592 B */
+	for (uint32_t e = 0; e < n1; e++) {
+		uint64_t pieces = b1[e] / 524288;
+
+		cr_assert_eq(b1[e] % 524288, 0);
+		cr_assert_eq(bs[3 * e], pieces * 174848);
+		cr_assert_eq(bs[3 * e + 1], pieces * 174848);
+		cr_assert_eq(bs[3 * e + 2], pieces * 174592);
+	}
+	cr_assert(json_is_true(json_object_get(
+	    json_object_get(json_object_get(js, "summary"), "collective"), "split_data_on_qps")));
+	json_decref(j1);
+	json_decref(js);
+	sim_fini(&one);
+	sim_fini(&split);
+}
+
+Test(nccl_env, tree_and_alltoall_run_over_several_qps)
+{
+	static const char *const keys[] = {
+	    ", algorithm: tree, qps_per_connection: 2",
+	    ", algorithm: tree, qps_per_connection: 2, split_data_on_qps: true",
+	};
+
+	for (size_t i = 0; i < 2; i++) {
+		struct sim sim;
+		json_t *j = run_qps(keys[i], &sim);
+
+		cr_assert_eq(ts_metric(j, "collective.iterations_done"), 1, "%s", keys[i]);
+		json_decref(j);
+		sim_fini(&sim);
+	}
+	{
+		struct sim sim;
+		json_t *j = ts_run(QPS_FABRIC "workload: {kind: alltoall, size: 4MB, "
+					      "qps_per_connection: 4, split_data_on_qps: true}\n",
+				   &sim);
+
+		cr_assert_eq(ts_metric(j, "collective.iterations_done"), 1);
+		cr_assert_eq(ts_metric(j, "collective.network_qps"), 4 * 12);
+		json_decref(j);
+		sim_fini(&sim);
+	}
+}
+
 /* ---- said: check and import ------------------------------------------------------------ */
 
 static void nccl_cli_setup(void)
@@ -248,6 +415,40 @@ static const char *put(const char *name, const char *text)
 	fputs(text, f);
 	fclose(f);
 	return path;
+}
+
+Test(nccl_cli, check_says_what_a_jobs_mpirun_passes)
+{
+	char yaml[1024];
+	struct ts_proc p;
+
+	/* servers of 2 NICs: the manifest's =mlx5_0,mlx5_1 matches both */
+	snprintf(yaml, sizeof(yaml),
+		 "topology: {kind: leaf_spine, leaves: 2, spines: 2, hosts_per_leaf: 2,\n"
+		 "           nics_per_host: 2, gpus_per_host: 2}\n"
+		 "workload: {kind: allreduce, size: 1MB, pod: %s/tests/pod/mpijob-mpirun.yaml}\n",
+		 getenv("ROCESIM_SRC"));
+	ts_exec(&p, (const char *const[]){"check", put("mpirun.yaml", yaml), NULL});
+	cr_assert(strstr(p.out, "warning NCCL_ENV_UNKNOWN tests/pod/mpijob-mpirun.yaml:42 "
+				"NCCL_GID_INDEX") ||
+		      strstr(p.out, "mpijob-mpirun.yaml:42 NCCL_GID_INDEX"),
+		  "%s", p.out);
+	cr_assert(strstr(p.out, "did you mean NCCL_IB_GID_INDEX?"), "%s", p.out);
+	cr_assert(strstr(p.out, "NCCL_ENV_OVERRIDDEN"), "%s", p.out);
+	cr_assert_null(strstr(p.out, "NCCL_HCA_UNKNOWN"), "%s", p.out);
+	ts_proc_free(&p);
+	/* the run takes mpirun's 4 QPs a connection and DSCP 104 >> 2 */
+	ts_exec(&p, (const char *const[]){"run", ts_tmp("mpirun.yaml"), "-o", ts_tmp("out"), "-q",
+					  NULL});
+	cr_assert_eq(p.code, 0, "%s", p.err);
+	ts_proc_free(&p);
+	{
+		json_t *j = json_load_file(ts_tmp("out/results.json"), 0, NULL);
+
+		cr_assert_not_null(j);
+		cr_assert_eq(ts_metric(j, "collective.qps_per_connection"), 4);
+		json_decref(j);
+	}
 }
 
 Test(nccl_cli, check_names_hcas_the_servers_do_not_have)
@@ -285,6 +486,56 @@ Test(nccl_cli, check_names_hcas_the_servers_do_not_have)
 	ts_proc_free(&p);
 }
 
+Test(nccl_cli, qps_per_connection_is_a_workload_key_the_pod_gives_unless_set)
+{
+	struct ts_proc p;
+	const char *pod =
+	    put("qpod.yaml", "apiVersion: v1\n"
+			     "kind: Pod\n"
+			     "metadata: {name: w}\n"
+			     "spec:\n"
+			     "  containers:\n"
+			     "  - name: t\n"
+			     "    command: [mpirun, -x, NCCL_IB_QPS_PER_CONNECTION=2, a.out]\n");
+	char yaml[512];
+	json_t *j;
+
+	snprintf(yaml, sizeof(yaml),
+		 "topology: {kind: star, hosts: 4}\n"
+		 "workload: {kind: allreduce, size: 1MB, channels: 1, pod: %s}\n",
+		 pod);
+	put("q.yaml", yaml);
+	ts_exec(&p, (const char *const[]){"run", ts_tmp("q.yaml"), "-o", ts_tmp("q1"), "-q", NULL});
+	cr_assert_eq(p.code, 0, "%s", p.err);
+	ts_proc_free(&p);
+	j = json_load_file(ts_tmp("q1/results.json"), 0, NULL);
+	cr_assert_eq(ts_metric(j, "collective.qps_per_connection"), 2);
+	cr_assert_eq(ts_metric(j, "collective.network_qps"), 8);
+	json_decref(j);
+	/* the scenario's key wins */
+	ts_exec(&p, (const char *const[]){"run", ts_tmp("q.yaml"), "-o", ts_tmp("q2"), "-q",
+					  "--set", "workload.qps_per_connection=3", NULL});
+	cr_assert_eq(p.code, 0, "%s", p.err);
+	ts_proc_free(&p);
+	j = json_load_file(ts_tmp("q2/results.json"), 0, NULL);
+	cr_assert_eq(ts_metric(j, "collective.network_qps"), 12);
+	json_decref(j);
+	/* out of NCCL's range, or on a workload that is no collective */
+	ts_exec(&p, (const char *const[]){"check", ts_tmp("q.yaml"), "--set",
+					  "workload.qps_per_connection=129", NULL});
+	cr_assert_eq(p.code, 2);
+	cr_assert(strstr(p.err, "workload.qps_per_connection"), "%s", p.err);
+	ts_proc_free(&p);
+	put("f.yaml", "topology: {kind: star, hosts: 2}\n"
+		      "workload: {kind: flows, flows: [{src: h0, dst: h1, size: 1MB}],\n"
+		      "           split_data_on_qps: true}\n");
+	ts_exec(&p, (const char *const[]){"check", ts_tmp("f.yaml"), NULL});
+	cr_assert_eq(p.code, 2);
+	cr_assert(strstr(p.err, "workload.split_data_on_qps: does not apply to flows"), "%s",
+		  p.err);
+	ts_proc_free(&p);
+}
+
 Test(nccl_cli, import_pod_prints_mpiruns_values_as_the_workloads_keys)
 {
 	struct ts_proc p;
@@ -301,3 +552,20 @@ Test(nccl_cli, import_pod_prints_mpiruns_values_as_the_workloads_keys)
 	ts_proc_free(&p);
 }
 
+Test(nccl_cli, a_run_split_over_processes_refuses_several_qps)
+{
+	char args[600];
+	struct ts_proc p;
+
+	if (!par_mpi_built() || ts_sh("command -v mpirun", NULL, NULL))
+		cr_skip("no MPI");
+	put("par.yaml", "topology: {kind: leaf_spine, leaves: 2, spines: 2, hosts_per_leaf: 2}\n"
+			"workload: {kind: allreduce, size: 1MB, qps_per_connection: 2}\n");
+	snprintf(args, sizeof(args), "run '%s' -o '%s' -q", ts_tmp("par.yaml"), ts_tmp("par"));
+	ts_mpirun(&p, 2, args);
+	cr_assert_eq(p.code, 2, "%s", p.err);
+	cr_assert(strstr(p.err, "workload.qps_per_connection: 2 QPs per connection: a run split "
+				"over 2 processes models one"),
+		  "%s", p.err);
+	ts_proc_free(&p);
+}
