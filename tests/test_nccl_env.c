@@ -199,6 +199,29 @@ Test(nccl_env, a_list_without_pods_is_refused_at_items)
 	cr_assert(strstr(d.msg, "List holds no Pod"), "%s", d.msg);
 }
 
+/*
+ * The JobSet of kubernetes-sigs/jobset's examples/pytorch/resnet.yaml
+ * (jobset.x-k8s.io/v1alpha2) as it is, with two NCCL variables in its
+ * env: its bash -xc script runs torchrun, not mpirun, so the script's
+ * NCCL_DEBUG=INFO prefix is no variable of the ranks read here.
+ */
+Test(nccl_env, a_real_jobset_and_its_bash_script)
+{
+	struct pod_cfg p;
+	const struct pod_env *e;
+
+	read_ok("tests/pod/jobset-resnet.yaml", &p);
+	cr_assert_str_eq(p.kind, "JobSet");
+	cr_assert_eq(p.n_ctr, 1);
+	cr_assert_eq(p.n, 2);
+	e = entry(&p, "NCCL_IB_TC", 29, "106", POD_SRC_VALUE);
+	cr_assert_str_eq(e->replica, "workers");
+	cr_assert_str_eq(e->container, "pytorch");
+	entry(&p, "NCCL_IB_QPS_PER_CONNECTION", 31, "2", POD_SRC_VALUE);
+	cr_assert_eq(p.n_notes, 0);
+	pod_free(&p);
+}
+
 Test(nccl_env, names_nccl_reads_and_the_nearest_to_a_typo)
 {
 	cr_assert(nccl_env_known("NCCL_IB_TC"));
