@@ -559,6 +559,45 @@ Test(nccl_cli, qps_per_connection_is_a_workload_key_the_pod_gives_unless_set)
 	ts_proc_free(&p);
 }
 
+Test(nccl_cli, qps_a_job_sets_where_they_change_nothing_are_said)
+{
+	struct ts_proc p;
+	char yaml[512];
+	const char *pod =
+	    put("spod.yaml", "apiVersion: v1\n"
+			     "kind: Pod\n"
+			     "metadata: {name: w}\n"
+			     "spec:\n"
+			     "  containers:\n"
+			     "  - name: t\n"
+			     "    env:\n"
+			     "    - {name: NCCL_IB_SPLIT_DATA_ON_QPS, value: \"1\"}\n");
+
+	/* flows: one QP each */
+	snprintf(yaml, sizeof(yaml),
+		 "topology: {kind: star, hosts: 2}\n"
+		 "workload: {kind: flows, flows: [{src: h0, dst: h1, size: 1MB}], pod: %s}\n",
+		 pod);
+	ts_exec(&p, (const char *const[]){"check", put("fl.yaml", yaml), NULL});
+	cr_assert(strstr(p.out, "info NCCL_QPS_NOT_USED"), "%s", p.out);
+	cr_assert(strstr(p.out, "spod.yaml:8 NCCL_IB_SPLIT_DATA_ON_QPS: workload is no collective"),
+		  "%s", p.out);
+	ts_proc_free(&p);
+	/* a collective of one QP a connection: split changes nothing */
+	snprintf(yaml, sizeof(yaml),
+		 "topology: {kind: star, hosts: 2}\n"
+		 "workload: {kind: allreduce, size: 1MB, pod: %s}\n",
+		 pod);
+	ts_exec(&p, (const char *const[]){"check", put("c1.yaml", yaml), NULL});
+	cr_assert(strstr(p.out, "one QP per connection"), "%s", p.out);
+	ts_proc_free(&p);
+	/* ... unless the scenario gives several */
+	ts_exec(&p, (const char *const[]){"check", ts_tmp("c1.yaml"), "--set",
+					  "workload.qps_per_connection=2", NULL});
+	cr_assert_null(strstr(p.out, "NCCL_QPS_NOT_USED"), "%s", p.out);
+	ts_proc_free(&p);
+}
+
 Test(nccl_cli, import_pod_prints_mpiruns_values_as_the_workloads_keys)
 {
 	struct ts_proc p;

@@ -80,6 +80,8 @@ struct scn_pod {
 	int hca_line;
 	uint32_t qps; /* NCCL_IB_QPS_PER_CONNECTION when it gives the workload's, else 0 */
 	int split;    /* NCCL_IB_SPLIT_DATA_ON_QPS 1 when it gives the workload's; -1: not */
+	int coll;     /* the workload is a collective (what uses the two above) */
+	int qps_line, split_line; /* where the file gives them, used or not; 0: it does not */
 };
 
 /*

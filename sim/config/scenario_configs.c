@@ -326,6 +326,7 @@ static int pod_to_workload(struct merge *m, const struct pod_cfg *pc, const char
 				 "\"%s\" is not 1 to 128 (%s)", e->value, key);
 			return -EINVAL;
 		}
+		pod->qps_line = e->src_line;
 		if (gives(m, scn__wpath(path, sizeof(path), pod->workload, "qps_per_connection"),
 			  e->src_line, "NCCL_IB_QPS_PER_CONNECTION", e->value))
 			pod->qps = (uint32_t)v;
@@ -338,6 +339,7 @@ static int pod_to_workload(struct merge *m, const struct pod_cfg *pc, const char
 				 key);
 			return -EINVAL;
 		}
+		pod->split_line = e->src_line;
 		if (gives(m, scn__wpath(path, sizeof(path), pod->workload, "split_data_on_qps"),
 			  e->src_line, "NCCL_IB_SPLIT_DATA_ON_QPS", e->value))
 			pod->split = v == 1;
@@ -359,7 +361,8 @@ static int pod_to_workload(struct merge *m, const struct pod_cfg *pc, const char
  * The pod of workload @prefix. A manifest that turns RDMA off
  * (NCCL_IB_DISABLE) is refused, but for `check` (lenient), which reports it.
  */
-static int merge_pod(struct loader *l, struct scenario *s, const char *prefix, const char *value)
+static int merge_pod(struct loader *l, struct scenario *s, const char *prefix, const char *value,
+		     int kind)
 {
 	struct merge m = {.l = l};
 	const struct pod_env *e;
@@ -381,6 +384,7 @@ static int merge_pod(struct loader *l, struct scenario *s, const char *prefix, c
 	pod->file = file;
 	pod->dscp = -1;
 	pod->split = -1;
+	pod->coll = kind - 1 >= SCN_WL_COLL;
 	snprintf(pod->workload, sizeof(pod->workload), "%s", prefix);
 	if ((err = pod_read(file, &pc, &d)))
 		return err == -ENOMEM ? err : scn__config_fail(l, key, &d);
@@ -411,11 +415,12 @@ int scn__merge_configs(struct loader *l, struct scenario *s)
 	if (r->nic && r->nic->cc_params && (err = merge_cc_params(l, s, r->nic->cc_params)))
 		return err;
 	if (r->workload && r->workload->pod &&
-	    (err = merge_pod(l, s, "workload", r->workload->pod)))
+	    (err = merge_pod(l, s, "workload", r->workload->pod, r->workload->kind)))
 		return err;
 	for (unsigned i = 0; i < r->workloads_count; i++) {
 		snprintf(prefix, sizeof(prefix), "workload[%u]", i);
-		if (r->workloads[i].pod && (err = merge_pod(l, s, prefix, r->workloads[i].pod)))
+		if (r->workloads[i].pod &&
+		    (err = merge_pod(l, s, prefix, r->workloads[i].pod, r->workloads[i].kind)))
 			return err;
 	}
 	return 0;
