@@ -14,6 +14,7 @@
  * and metadata.resourceVersion "", as `kubectl get pods -o yaml` prints).
  */
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -155,6 +156,58 @@ Test(nccl_env, two_mpiruns_that_disagree_are_a_conflict)
 	cr_assert_eq(p.n_notes, 1);
 	note(&p, 7, POD_NOTE_CONFLICT, "NCCL_IB_TC=104", "rocesim takes 96, the last in the file");
 	pod_free(&p);
+}
+
+/* Odd commands: read as far as a shell would, or refused with a line; never a crash. */
+Test(nccl_env, odd_commands_fail_cleanly)
+{
+	static const char *const cmds[] = {
+	    "[sh, -c, 'mpirun -x \"NCCL_IB_TC=1']",	     /* unterminated quote */
+	    "[sh, -c, 'mpirun -x NCCL_IB_TC=1 \\']",	     /* a trailing backslash */
+	    "[mpirun, -x]",				     /* -x with nothing after */
+	    "[sh, -c]",					     /* -c without a script */
+	    "[bash, --login, -c, 'mpirun -x NCCL_IB_TC=8']", /* a long option first */
+	    "[sh, -c, '# mpirun -x NCCL_IB_TC=8']",	     /* a comment */
+	    "[sh, -c, 'mpirun -x NCCL_A=1;;;|| -x NCCL_B=2']",
+	    "[sh, -c, 'export; export NCCL_IB_TC; mpirun -x NCCL_IB_TC']",
+	    "[mpirun, -x, '=104', -x, NCCL_=1]",
+	    "[\"\"]",
+	};
+	char text[1024];
+
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		struct pod_cfg p;
+		struct diag d = {0};
+		int err;
+
+		snprintf(text, sizeof(text),
+			 "apiVersion: v1\nkind: Pod\nmetadata: {name: x}\nspec:\n"
+			 "  containers:\n  - name: c\n    command: %s\n",
+			 cmds[i]);
+		err = pod_read_text("odd.yaml", text, strlen(text), &p, &d);
+		cr_assert(err == 0 || (err == -EINVAL && d.line > 0), "%s: %d %s", cmds[i], err,
+			  d.msg);
+		for (size_t k = 0; !err && k < p.n; k++)
+			cr_assert_eq(strncmp(p.env[k].name, "NCCL_", 5), 0);
+		if (!err)
+			pod_free(&p);
+	}
+	{
+		/* a value longer than a variable holds is refused at its line */
+		struct pod_cfg p;
+		struct diag d = {0};
+		char big[400];
+
+		memset(big, 'x', sizeof(big) - 1);
+		big[sizeof(big) - 1] = '\0';
+		snprintf(text, sizeof(text),
+			 "apiVersion: v1\nkind: Pod\nmetadata: {name: x}\nspec:\n"
+			 "  containers:\n  - name: c\n    command: [mpirun, -x, NCCL_IB_HCA=%s]\n",
+			 big);
+		cr_assert_eq(pod_read_text("big.yaml", text, strlen(text), &p, &d), -EINVAL);
+		cr_assert_eq(d.line, 7);
+		cr_assert(strstr(d.msg, "value longer than"), "%s", d.msg);
+	}
 }
 
 Test(nccl_env, kubectl_get_pods_list_reads_every_pod)
