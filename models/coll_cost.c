@@ -11,9 +11,19 @@
 #include "models/collective.h"
 #include "topologies/topo.h"
 
+static uint64_t coll_edge_count(const struct coll_spec *spec);
+
+/* qps QPs for each edge that joins two servers (coll_layout.h). */
+uint64_t coll_qp_count(const struct coll_spec *spec)
+{
+	uint64_t edges = coll_edge_count(spec), q = spec->qps > 1 ? spec->qps : 1;
+
+	return edges == UINT64_MAX || edges > UINT64_MAX / q ? UINT64_MAX : edges * q;
+}
+
 /* The edges that join two servers (coll_layout.h): a ring's hops between
  * ranks on different servers, on every channel; all-to-all's pairs. */
-uint64_t coll_qp_count(const struct coll_spec *spec)
+static uint64_t coll_edge_count(const struct coll_spec *spec)
 {
 	const struct coll_place pl = coll_place_of(spec);
 	uint32_t n = spec->n_ranks;

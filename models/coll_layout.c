@@ -295,13 +295,14 @@ int coll_layout_build(const struct coll_place *pl, struct coll_layout *l)
 			 : pl->tree ? 2 * (uint64_t)n * pl->channels
 				    : (uint64_t)n * (n - 1);
 	size_t slots = (size_t)n * pl->channels;
+	uint32_t qps = pl->qps > 1 ? pl->qps : 1;
 
 	*l = (struct coll_layout){.n = n, .channels = per ? pl->channels : 1};
-	if (edges > UINT32_MAX)
+	if (edges > UINT32_MAX || edges * qps > UINT32_MAX)
 		return -ENOMEM; /* the loader refuses such a collective first */
 	l->n_edges = (uint32_t)edges;
 	l->edge_qp = malloc((edges ? edges : 1) * sizeof(*l->edge_qp));
-	l->qp_edge = malloc((edges ? edges : 1) * sizeof(*l->qp_edge));
+	l->qp_edge = malloc((edges ? edges * qps : 1) * sizeof(*l->qp_edge));
 	if (is_ring) {
 		l->ring = malloc(slots * sizeof(*l->ring));
 		l->pos = malloc(slots * sizeof(*l->pos));
@@ -332,8 +333,9 @@ int coll_layout_build(const struct coll_place *pl, struct coll_layout *l)
 			l->edge_qp[e] = COLL_NVLINK;
 			l->n_nvlink += from != to;
 		} else {
-			l->qp_edge[l->n_qps] = e;
-			l->edge_qp[e] = l->n_qps++;
+			l->edge_qp[e] = l->n_qps;
+			for (uint32_t q = 0; q < qps; q++)
+				l->qp_edge[l->n_qps++] = e;
 		}
 	}
 	return 0;

@@ -29,6 +29,10 @@
  *
  * Without a topology (topo NULL) every rank is a server of its own
  * with one NIC, whose host index is the rank's number in ranks.
+ *
+ * A connection between two servers runs over qps QPs
+ * (NCCL_IB_QPS_PER_CONNECTION): each a flow of its own, with an ECMP hash
+ * of its own as each RoCEv2 QP has a UDP source port of its own.
  */
 #ifndef ROCESIM_COLL_LAYOUT_H
 #define ROCESIM_COLL_LAYOUT_H
@@ -48,6 +52,7 @@ struct coll_place {
 	int tree;		 /* trees (ring is 0 then) */
 	const struct topo *topo; /* NULL: rank i is host ranks[i], a server of its own */
 	uint64_t nics;		 /* usable NICs by position in a server; 0: all */
+	uint32_t qps;		 /* QPs per connection between servers; 0 or 1: one */
 };
 
 struct coll_layout {
@@ -56,7 +61,8 @@ struct coll_layout {
 			      tree: 2 n x channels */
 	uint32_t *ring;	   /* ring: [ch x n + i] the rank at position i of channel ch */
 	uint32_t *pos;	   /* ring: [ch x n + r] the position of rank r on channel ch */
-	uint32_t *edge_qp; /* per edge: its QP (0 .. n_qps-1, in edge order), or COLL_NVLINK */
+	uint32_t *edge_qp; /* per edge: its first QP (0 .. n_qps-1, in edge order; its qps QPs
+			      follow one another), or COLL_NVLINK */
 	uint32_t *qp_edge; /* per QP: its edge */
 	uint32_t n_qps;
 	uint32_t n_nvlink; /* edges over NVLink */

@@ -1,7 +1,8 @@
 /*
  * Collectives: the rings and the all-to-all of collective.h, driven by the
  * arrival of whole messages at each rank, over the edges coll_layout.c
- * lays out (a RoCE QP, or NVLink inside a server).
+ * lays out (RoCE QPs, or NVLink inside a server).
+ * Several QPs per connection: coll_qps.h.
  */
 #include "models/collective.h"
 
@@ -11,6 +12,7 @@
 #include <string.h>
 
 #include "sim/engine/checked.h"
+#include "models/coll_qps.h"
 #include "models/mctx.h"
 #include "models/nic.h"
 #include "models/nvlink.h"
@@ -61,6 +63,7 @@ struct coll {
 	/* a fabric split over processes: each rank's part, and this one */
 	const uint32_t *rank_part;
 	uint32_t me;
+	struct coll_qps *mq; /* several QPs per connection (place.qps > 1) */
 };
 
 /* A rank on a channel's tree: chunks sent up, and sent down (or, at the
@@ -132,11 +135,44 @@ static void on_nvlink(void *owner, uint32_t dst, uint64_t cookie, simtime_t now)
 	message_in(c, (uint32_t)(cookie >> 32), (uint32_t)cookie, now);
 }
 
+/* Send @bytes on network edge @e, tagged @tag, over its several QPs. */
+static void post_qps(struct coll *c, uint32_t e, uint64_t bytes, uint32_t tag)
+{
+	uint64_t len[128]; /* qps: at most 128, as NCCL takes it (the loader checks) */
+	uint32_t first, parts, q = c->place.qps;
+	int err = coll_qps_send(c->mq, e, bytes, tag, &first, len, &parts);
+
+	if (err) {
+		mctx_fail(c->ctx, err);
+		return;
+	}
+	for (uint32_t k = 0; k < parts; k++) {
+		struct flow *f = &c->qps[c->lay.edge_qp[e] + (first + k) % q];
+
+		mctx_fail(c->ctx, nic_post(c->env.nics[f->src], f, len[k], tag));
+	}
+}
+
+/* A part arrived on QP @x; then the messages of its edge that are whole, in order. */
+static void part_in(struct coll *c, uint32_t x, simtime_t now)
+{
+	uint32_t e = c->lay.qp_edge[x], tag;
+
+	coll_qps_part(c->mq, e, x - c->lay.edge_qp[e], x);
+	/* each taken off first: what it sets off may send on this edge again */
+	while (coll_qps_whole(c->mq, e, &tag))
+		message_in(c, e, tag, now);
+}
+
 /* Send @bytes on edge @e, tagged @tag. */
 static void post(struct coll *c, uint32_t e, uint64_t bytes, uint32_t tag)
 {
 	uint32_t qp = c->lay.edge_qp[e], from, to;
 
+	if (qp != COLL_NVLINK && c->mq) {
+		post_qps(c, e, bytes, tag);
+		return;
+	}
 	if (qp != COLL_NVLINK) {
 		mctx_fail(c->ctx, nic_post(c->env.nics[c->qps[qp].src], &c->qps[qp], bytes, tag));
 		return;
@@ -589,7 +625,10 @@ static void on_seen(void *obj, uint64_t arg)
 
 void coll_msg_done(struct coll *c, struct flow *qp, uint32_t tag, simtime_t now)
 {
-	message_in(c, c->lay.qp_edge[qp - c->qps], tag, now);
+	if (c->mq)
+		part_in(c, (uint32_t)(qp - c->qps), now);
+	else
+		message_in(c, c->lay.qp_edge[qp - c->qps], tag, now);
 }
 
 int coll_new(struct mctx *ctx, const struct coll_spec *spec, struct flow *flows, uint32_t first,
@@ -619,6 +658,15 @@ int coll_new(struct mctx *ctx, const struct coll_spec *spec, struct flow *flows,
 		return -EINVAL; /* ranks share a server, and there is no NVLink */
 	}
 	c->chunk = spec->chunk;
+	if (c->place.qps > 128) {
+		coll_free(c);
+		return -EINVAL; /* NCCL takes 1 to 128: the loader refuses more first */
+	}
+	if (c->place.qps > 1 && c->n_qps &&
+	    !(c->mq = coll_qps_new(c->lay.n_edges, c->n_qps, c->place.qps, spec->split))) {
+		coll_free(c);
+		return -ENOMEM;
+	}
 	c->credit_delay = calloc(c->n_qps ? c->n_qps : 1, sizeof(*c->credit_delay));
 	c->credit_seq = calloc(c->lay.n_edges ? c->lay.n_edges : 1, sizeof(*c->credit_seq));
 	if (!c->credit_delay || !c->credit_seq) {
@@ -702,6 +750,7 @@ void coll_free(struct coll *c)
 	free(c->seen_at);
 	free(c->credit_delay);
 	free(c->credit_seq);
+	coll_qps_free(c->mq);
 	coll_layout_free(&c->lay);
 	free(c);
 }
@@ -733,6 +782,8 @@ void coll_stats(const struct coll *c, struct coll_stats *out)
 	out->nvlink_bytes = c->nvlink_bytes;
 	out->qps = c->qps;
 	out->n_qps = c->n_qps;
+	out->qps_per_conn = c->place.qps > 1 ? c->place.qps : 1;
+	out->split = c->spec->split && c->place.qps > 1;
 	out->network_bytes = 0;
 	for (uint32_t i = 0; i < c->n_qps; i++)
 		out->network_bytes += c->qps[i].received;

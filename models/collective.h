@@ -62,6 +62,10 @@ struct coll_spec {
 	uint32_t servers;     /* the ranks' servers (coll_layout_servers); 0: not counted yet */
 	uint32_t n_ranks;
 	uint32_t channels;    /* rings in parallel, each on its own QPs */
+	uint32_t qps;         /* QPs per connection between servers (NCCL_IB_QPS_PER_CONNECTION);
+				 0 or 1: one */
+	uint8_t split;        /* NCCL_IB_SPLIT_DATA_ON_QPS: each message cut over the QPs
+				 (else each message on the next QP, round robin) */
 	uint64_t chunk;       /* largest message a ring step sends at once */
 	uint32_t steps;       /* slots per connection (NCCL_STEPS); 0: no flow control */
 	simtime_t step_latency; /* a rank acts on a message this long after it lands */
@@ -79,7 +83,7 @@ static inline struct coll_place coll_place_of(const struct coll_spec *s)
 				   .channels = s->channels,
 				   .ring = s->op != COLL_ALLTOALL && s->algo == COLL_RING,
 				   .tree = s->op == COLL_ALLREDUCE && s->algo == COLL_TREE,
-				   .topo = s->topo, .nics = s->nics};
+				   .topo = s->topo, .nics = s->nics, .qps = s->qps};
 }
 
 /*
@@ -124,7 +128,7 @@ int coll_tree_pieces(const struct coll_spec *spec, uint32_t depth, uint64_t *seg
 uint32_t coll_tree_depth(uint32_t servers, uint32_t per_server);
 /* A tree's chunk for a tree @depth deep (NCCL's, from spec.chunk). */
 uint64_t coll_tree_chunk(const struct coll_spec *spec, uint32_t depth);
-/* QPs the collective needs, one per edge between servers (allocated by
+/* QPs the collective needs, qps per edge between servers (allocated by
  * the caller in its flows). The scenario loader keeps the sum of all flows
  * and QPs within 32 bits. */
 uint64_t coll_qp_count(const struct coll_spec *spec);
@@ -165,6 +169,8 @@ struct coll_stats {
 	uint64_t network_bytes, nvlink_bytes; /* payload delivered over each, so far */
 	const struct flow *qps; /* its QPs (network edges) */
 	uint32_t n_qps;
+	uint32_t qps_per_conn; /* spec's qps (1 at least) */
+	int split;
 };
 
 void coll_stats(const struct coll *c, struct coll_stats *out);

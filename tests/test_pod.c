@@ -565,14 +565,18 @@ Test(pod, mpijob_v2beta1_launcher_and_worker)
 	read_ok("tests/pod/mpijob.yaml", &p);
 	cr_assert_str_eq(p.kind, "MPIJob");
 	cr_assert_eq(p.n_ctr, 2);
-	cr_assert_eq(p.n, 5);
+	cr_assert_eq(p.n, 6);
 	assert_env(&p.env[0], "NCCL_DEBUG", "INFO", 25, "launcher");
 	assert_src(&p.env[0], POD_SRC_VALUE, "", 25, "Launcher");
-	assert_env(&p.env[1], "NCCL_IB_TC", "106", 42, "worker");
-	assert_src(&p.env[1], POD_SRC_VALUE, "", 42, "Worker");
-	assert_env(&p.env[2], "NCCL_IB_GID_INDEX", "3", 44, "worker");
-	assert_env(&p.env[3], "NCCL_IB_TIMEOUT", "20", 46, "worker");
-	assert_env(&p.env[4], "NCCL_IB_HCA", "mlx5_0,mlx5_1,mlx5_2,mlx5_3", 48, "worker");
+	/* mpirun -x NCCL_DEBUG exports the launcher's; -x NCCL_IB_TC and
+	 * NCCL_IB_GID_INDEX, unset there, export nothing */
+	assert_env(&p.env[1], "NCCL_DEBUG", "INFO", 29, "launcher");
+	assert_src(&p.env[1], POD_SRC_MPIRUN, "mpirun -x, the container's env", 25, "Launcher");
+	assert_env(&p.env[2], "NCCL_IB_TC", "106", 42, "worker");
+	assert_src(&p.env[2], POD_SRC_VALUE, "", 42, "Worker");
+	assert_env(&p.env[3], "NCCL_IB_GID_INDEX", "3", 44, "worker");
+	assert_env(&p.env[4], "NCCL_IB_TIMEOUT", "20", 46, "worker");
+	assert_env(&p.env[5], "NCCL_IB_HCA", "mlx5_0,mlx5_1,mlx5_2,mlx5_3", 48, "worker");
 	cr_assert_eq(p.n_notes, 0);
 	pod_free(&p);
 }

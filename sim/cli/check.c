@@ -370,6 +370,7 @@ static int chk_run(const struct chk_args *a)
 			c.line_rate_bps = t->links[i].rate_bps;
 	chk_switches(&c, s, t);
 	chk_nic(&c, s);
+	chk_nccl(&c, s, t);
 	if (c.oom) {
 		fprintf(stderr, "rocesim: out of memory\n");
 		goto out;

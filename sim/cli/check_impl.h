@@ -65,6 +65,9 @@ const char *chk_prios(uint8_t mask, char *buf, size_t size);
 void chk_thresholds(struct chk *c, const struct scenario *s);
 void chk_configs(struct chk *c, const struct scenario *s, const struct topo *t);
 
+/* check_nccl.c: the jobs' NCCL_IB_HCA against the servers' NICs */
+void chk_nccl(struct chk *c, const struct scenario *s, const struct topo *t);
+
 /* check_sonic.c: switch.sonic port by port */
 void chk_sonic(struct chk *c, const struct scenario *s, const struct topo *t);
 /*

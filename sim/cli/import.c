@@ -311,6 +311,8 @@ static void imp_pod(const struct pod_cfg *pc)
 	const struct pod_env *tc = pod_get(pc, "NCCL_IB_TC");
 	const struct pod_env *to = pod_get(pc, "NCCL_IB_TIMEOUT");
 	const struct pod_env *rc = pod_get(pc, "NCCL_IB_RETRY_CNT");
+	const struct pod_env *qps = pod_get(pc, "NCCL_IB_QPS_PER_CONNECTION");
+	const struct pod_env *split = pod_get(pc, "NCCL_IB_SPLIT_DATA_ON_QPS");
 
 	printf("# from %s (%s)\n", pc->file, pc->kind);
 	for (size_t i = 0; i < pc->n; i++) {
@@ -319,12 +321,18 @@ static void imp_pod(const struct pod_cfg *pc)
 		printf("# %s=%s    # line %d%s%s%s%s", e->name, e->value, e->line,
 		       e->container[0] ? ", container " : "", e->replica, e->replica[0] ? "/" : "",
 		       e->container);
-		if (e->value_from && e->from[0])
+		if (e->value_from && e->src == POD_SRC_MPIRUN)
+			printf(", %s of a shell expansion: known at run time\n", e->from);
+		else if (e->value_from && e->from[0])
 			printf(" (valueFrom %s: set at run time)\n", e->from);
 		else if (e->value_from)
 			printf(" (valueFrom: set at run time)\n");
 		else if (e->src == POD_SRC_CM_KEY || e->src == POD_SRC_ENV_FROM)
 			printf(", from %s at line %d\n", e->from, e->src_line);
+		else if (e->src == POD_SRC_MPIRUN && e->src_line != e->line)
+			printf(", %s at line %d (every rank's)\n", e->from, e->src_line);
+		else if (e->src == POD_SRC_MPIRUN)
+			printf(", %s (every rank's)\n", e->from);
 		else
 			printf("\n");
 	}
@@ -337,12 +345,23 @@ static void imp_pod(const struct pod_cfg *pc)
 		to = NULL;
 	if (rc && rc->value_from)
 		rc = NULL;
+	if (qps && qps->value_from)
+		qps = NULL;
+	if (split && split->value_from)
+		split = NULL;
+	if (tc || qps || split)
+		printf("workload:\n");
 	if (tc) {
 		unsigned long v = strtoul(tc->value, NULL, 10);
 
-		printf("workload:\n  dscp: %lu    # NCCL_IB_TC %s = DSCP %lu << 2 | ECN %lu\n",
-		       (v >> 2) & 63, tc->value, (v >> 2) & 63, v & 3);
+		printf("  dscp: %lu    # NCCL_IB_TC %s = DSCP %lu << 2 | ECN %lu\n", (v >> 2) & 63,
+		       tc->value, (v >> 2) & 63, v & 3);
 	}
+	if (qps)
+		printf("  qps_per_connection: %s    # NCCL_IB_QPS_PER_CONNECTION\n", qps->value);
+	if (split)
+		printf("  split_data_on_qps: %s    # NCCL_IB_SPLIT_DATA_ON_QPS %s\n",
+		       strtol(split->value, NULL, 10) == 1 ? "true" : "false", split->value);
 	if (to && rc)
 		printf("nic:\n  transport: {timeout: %s, retry_cnt: %s}    # NCCL_IB_TIMEOUT: "
 		       "4.096 us x 2^%s, NCCL_IB_RETRY_CNT\n",

@@ -72,3 +72,38 @@ int nccl_hca_mask(const char *value, uint32_t n_nics, uint64_t *mask, char *why,
 	*mask = m;
 	return 0;
 }
+
+unsigned nccl_hca_unmatched(const char *value, uint32_t n_nics, char *out, size_t len)
+{
+	const char *v = value;
+	unsigned bad = 0;
+	size_t at = 0;
+	int exact = 0;
+
+	if (len)
+		out[0] = '\0';
+	if (*v == '^')
+		v++;
+	if (*v == '=') {
+		exact = 1;
+		v++;
+	}
+	for (const char *e = v;;) {
+		const char *end = strchr(e, ',');
+		size_t n = end ? (size_t)(end - e) : strlen(e);
+		int hit = 0;
+
+		for (uint32_t i = 0; n && i < n_nics && i < 64 && !hit; i++)
+			hit = entry_matches(e, n, exact, i);
+		if (n && !hit) {
+			if (at < len)
+				at += (size_t)snprintf(out + at, len - at, "%s%.*s", bad ? "," : "",
+						       (int)n, e);
+			bad++;
+		}
+		if (!end)
+			break;
+		e = end + 1;
+	}
+	return bad;
+}

@@ -20,4 +20,11 @@
  */
 int nccl_hca_mask(const char *value, uint32_t n_nics, uint64_t *mask, char *why, size_t len);
 
+/*
+ * The entries of @value (without its ^ and =) that match none of a
+ * server's @n_nics NICs, comma-separated into @out ("" when each matches
+ * one); how many.
+ */
+unsigned nccl_hca_unmatched(const char *value, uint32_t n_nics, char *out, size_t len);
+
 #endif

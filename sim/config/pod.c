@@ -202,6 +202,9 @@ int pod_read(const char *file, struct pod_cfg *out, struct diag *d)
 const struct pod_env *pod_get(const struct pod_cfg *p, const char *name)
 {
 	for (size_t i = p->n; i-- > 0;)
+		if (p->env[i].src == POD_SRC_MPIRUN && !strcmp(p->env[i].name, name))
+			return &p->env[i];
+	for (size_t i = p->n; i-- > 0;)
 		if (!strcmp(p->env[i].name, name))
 			return &p->env[i];
 	return NULL;

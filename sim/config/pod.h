@@ -2,8 +2,10 @@
  * Kubernetes manifests: the NCCL_* environment of the containers of a Pod,
  * Deployment, StatefulSet, DaemonSet, ReplicaSet, Job or CronJob, of every
  * replica of a Kubeflow PyTorchJob (Master, Worker) or MPIJob (Launcher,
- * Worker), and of every replicatedJob of a JobSet (NCCL's "Environment
- * Variables" documentation), read with libcyaml (unknown keys allowed: a
+ * Worker), of every replicatedJob of a JobSet, and of every item of a List
+ * (`kubectl get pods -o yaml`) (NCCL's "Environment Variables"
+ * documentation), with what a container's command passes to mpirun -x
+ * (pod_mpirun.c), read with libcyaml (unknown keys allowed: a
  * manifest has many) and ydoc for lines. A file of several documents (---)
  * is read at its first workload document; envFrom configMapRef and
  * valueFrom configMapKeyRef are resolved against the ConfigMaps of the same
@@ -23,6 +25,7 @@ enum pod_src {
 	POD_SRC_CM_KEY,	  /* env[].valueFrom.configMapKeyRef, a ConfigMap of the file */
 	POD_SRC_ENV_FROM, /* envFrom[].configMapRef, a ConfigMap of the file */
 	POD_SRC_RUN_TIME, /* valueFrom not known here (Secret, field, ConfigMap not given) */
+	POD_SRC_MPIRUN,	  /* mpirun -x in a container's command or args: every rank's */
 };
 
 struct pod_env {
@@ -40,9 +43,11 @@ struct pod_env {
 
 /* What `check` warns about; each names the line in the file. */
 enum pod_note_kind {
-	POD_NOTE_CONFLICT,  /* containers give two values of a variable the model reads */
-	POD_NOTE_NOT_GIVEN, /* a ConfigMap (or its key) that the file does not hold */
-	POD_NOTE_SECRET,    /* a Secret: never read */
+	POD_NOTE_CONFLICT,   /* containers give two values of a variable the model reads */
+	POD_NOTE_NOT_GIVEN,  /* a ConfigMap (or its key) that the file does not hold */
+	POD_NOTE_SECRET,     /* a Secret: never read */
+	POD_NOTE_UNKNOWN,    /* an NCCL_* name NCCL does not read (a typo) */
+	POD_NOTE_OVERRIDDEN, /* a container's value that mpirun -x replaces */
 };
 
 struct pod_note {
@@ -51,12 +56,13 @@ struct pod_note {
 	char what[96]; /* the variable or the source, for the finding's "where" */
 	char msg[480];
 	unsigned more; /* the same note in as many more containers (msg says so) */
-	const char *code; /* for `check`: NCCL_ENV_CONFLICT, NCCL_ENV_NOT_GIVEN, NCCL_ENV_SECRET */
+	const char *code; /* for `check`: NCCL_ENV_CONFLICT, NCCL_ENV_NOT_GIVEN, NCCL_ENV_SECRET,
+			     NCCL_ENV_UNKNOWN, NCCL_ENV_OVERRIDDEN */
 };
 
 struct pod_cfg {
 	char file[256];
-	char kind[32];	     /* Pod, Deployment, ..., PyTorchJob, MPIJob, JobSet */
+	char kind[32];	     /* Pod, Deployment, ..., PyTorchJob, MPIJob, JobSet, List */
 	struct pod_env *env; /* NCCL_* variables only, in file order (of @line) */
 	size_t n;
 	int doc;		/* 1-based document of the file that was read */
@@ -73,8 +79,9 @@ int pod_read(const char *file, struct pod_cfg *out, struct diag *d);
 /* pod_read of @len bytes of @text (NUL not needed), named @name in @d. */
 int pod_read_text(const char *name, const char *text, size_t len, struct pod_cfg *out,
 		  struct diag *d);
-/* The last definition of @name, or NULL: within a container the one
- * Kubernetes gives it, across containers the last in the file. */
+/* The last definition of @name, or NULL: what mpirun -x exports (the last
+ * in the file), else within a container the one Kubernetes gives it, across
+ * containers the last in the file. */
 const struct pod_env *pod_get(const struct pod_cfg *p, const char *name);
 /*
  * NCCL_IB_DISABLE, when it turns RDMA off: set (not from a Secret or

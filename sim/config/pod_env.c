@@ -22,15 +22,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/config/nccl_env.h"
 #include "sim/config/pod_impl.h"
 
 /* The variables the model reads: two containers that disagree are a note. */
 static const char *const pod_model_vars[] = {
-    "NCCL_IB_TC",  "NCCL_IB_TIMEOUT", "NCCL_IB_RETRY_CNT", "NCCL_IB_GID_INDEX",
-    "NCCL_IB_HCA", "NCCL_IB_DISABLE",
+    "NCCL_IB_TC",  "NCCL_IB_TIMEOUT", "NCCL_IB_RETRY_CNT",	    "NCCL_IB_GID_INDEX",
+    "NCCL_IB_HCA", "NCCL_IB_DISABLE", "NCCL_IB_QPS_PER_CONNECTION", "NCCL_IB_SPLIT_DATA_ON_QPS",
 };
 
-static int pod_push(struct pod_ctx *c, const struct pod_env *e)
+int pod_push(struct pod_ctx *c, const struct pod_env *e)
 {
 	if (c->n == c->cap) {
 		size_t cap = c->cap ? c->cap * 2 : 16;
@@ -56,6 +57,8 @@ static int pod_note(struct pod_ctx *c, enum pod_note_kind kind, int line, const 
 	    [POD_NOTE_CONFLICT] = "NCCL_ENV_CONFLICT",
 	    [POD_NOTE_NOT_GIVEN] = "NCCL_ENV_NOT_GIVEN",
 	    [POD_NOTE_SECRET] = "NCCL_ENV_SECRET",
+	    [POD_NOTE_UNKNOWN] = "NCCL_ENV_UNKNOWN",
+	    [POD_NOTE_OVERRIDDEN] = "NCCL_ENV_OVERRIDDEN",
 	};
 	struct pod_note *n, note = {.kind = kind, .line = line, .code = codes[kind]};
 	va_list ap;
@@ -406,6 +409,8 @@ static int pod_ctrs(struct pod_ctx *c, const char *base, const char *replica,
 			if ((err = pod_env_from(c, base, i, ctr, k, &e, d)))
 				return err;
 		}
+		if ((err = pod_mpirun(c, base, i, replica, ctr, id, d)))
+			return err;
 	}
 	return 0;
 }
@@ -432,6 +437,64 @@ static int pod_cmp(const void *a, const void *b)
 }
 
 /*
+ * mpirun -x exports @used's value of @name to every rank: another mpirun
+ * that exports another value is a conflict; a container's own value that
+ * differs is replaced, and said so.
+ */
+static int pod_mpirun_wins(struct pod_ctx *c, const struct pod_cfg *p, const char *name,
+			   const struct pod_env *used)
+{
+	char who[2][140], what[96];
+	int err = 0;
+
+	for (size_t i = 0; !err && i < p->n; i++) {
+		const struct pod_env *x = &p->env[i];
+
+		if (x == used || strcmp(x->name, name) || x->value_from || used->value_from ||
+		    !strcmp(x->value, used->value))
+			continue;
+		snprintf(what, sizeof(what), "%s=%.40s", name, x->value);
+		if (x->src == POD_SRC_MPIRUN)
+			err = pod_note(c, POD_NOTE_CONFLICT, x->line, what,
+				       "two mpirun commands disagree: %s exports %s (%s:%d), %s "
+				       "exports %s (%s:%d); rocesim takes %s, the last in the file",
+				       pod_who(x, who[0], sizeof(who[0])), x->value, c->file,
+				       x->line, pod_who(used, who[1], sizeof(who[1])), used->value,
+				       c->file, used->line, used->value);
+		else
+			err =
+			    pod_note(c, POD_NOTE_OVERRIDDEN, x->src_line, what,
+				     "%s gives %s, but mpirun -x (%s, %s:%d) exports %s to every "
+				     "rank it starts, over the container's own: the ranks run with "
+				     "%s, and so does rocesim",
+				     pod_who(x, who[0], sizeof(who[0])), x->value,
+				     pod_who(used, who[1], sizeof(who[1])), c->file, used->line,
+				     used->value, used->value);
+	}
+	return err;
+}
+
+/* An NCCL_* name NCCL does not read: a note at each, naming the nearest it reads. */
+static int pod_unknown(struct pod_ctx *c, const struct pod_cfg *p)
+{
+	int err = 0;
+
+	for (size_t i = 0; !err && i < p->n; i++) {
+		const struct pod_env *e = &p->env[i];
+
+		if (nccl_env_known(e->name))
+			continue;
+		err = pod_note(c, POD_NOTE_UNKNOWN, e->line, e->name,
+			       "NCCL reads no variable %s (not among the variables of NCCL's "
+			       "Environment Variables page or its source): it changes nothing, "
+			       "and what it was meant to set keeps NCCL's default; did you mean "
+			       "%s?",
+			       e->name, nccl_env_nearest(e->name));
+	}
+	return err;
+}
+
+/*
  * Containers that give variable @name two values: one note, at the value
  * the model takes, naming the first container that gives another and how
  * many more do. A value known only at run time is no conflict.
@@ -443,6 +506,8 @@ static int pod_conflict(struct pod_ctx *c, const struct pod_cfg *p, const char *
 	size_t ndiff = 0;
 	int err = 0;
 
+	if (used && used->src == POD_SRC_MPIRUN)
+		return pod_mpirun_wins(c, p, name, used);
 	if (!used || c->n_ctr < 2)
 		return 0;
 	if (!(eff = calloc(c->n_ctr, sizeof(*eff))))
@@ -500,7 +565,7 @@ int pod_finish(struct pod_ctx *c, struct pod_cfg *out)
 	out->n = c->n;
 	for (size_t i = 0; !err && i < sizeof(pod_model_vars) / sizeof(pod_model_vars[0]); i++)
 		err = pod_conflict(c, out, pod_model_vars[i]);
-	if (err || (err = pod_notes_sort(c)))
+	if (err || (err = pod_unknown(c, out)) || (err = pod_notes_sort(c)))
 		return err;
 	for (size_t i = 0; i < c->n_notes; i++) {
 		struct pod_note *n = &c->notes[i];

@@ -89,6 +89,8 @@ struct pod_y_env_from {
 
 struct pod_y_ctr {
 	char *name;
+	char **command, **args;
+	unsigned command_count, args_count;
 	struct pod_y_env *env;
 	unsigned env_count;
 	struct pod_y_env_from *env_from;
@@ -140,9 +142,17 @@ struct pod_y_spec {
 	unsigned rjobs_count;
 };
 
+/* An item of a List (kubectl get ... -o yaml): a Pod or a workload of one template */
+struct pod_y_item {
+	char *kind;
+	struct pod_y_spec *spec;
+};
+
 struct pod_y_doc {
 	char *kind;
 	struct pod_y_spec *spec;
+	struct pod_y_item *items; /* a List's */
+	unsigned items_count;
 };
 
 /* A pod template of the workload: its containers and where they are. */
@@ -196,9 +206,8 @@ struct pod_ctx {
 };
 
 #define POD_KINDS                                                                                  \
-	"Pod, Deployment, StatefulSet, DaemonSet, ReplicaSet, Job, CronJob, PyTorchJob, MPIJob "   \
-	"or "                                                                                      \
-	"JobSet"
+	"Pod, Deployment, StatefulSet, DaemonSet, ReplicaSet, Job, CronJob, PyTorchJob, MPIJob, "  \
+	"JobSet or List"
 
 /* pod_kinds.c */
 int pod_kind(const char *kind);
@@ -220,10 +229,17 @@ const struct pod_cm_kv *pod_cm_get(const struct pod_cm *cm, const char *key);
 void pod_cms_free(struct pod_cms *c);
 
 /* pod_env.c */
+int pod_push(struct pod_ctx *c, const struct pod_env *e);
 int pod_collect(struct pod_ctx *c, const struct pod_group *g, struct diag *d);
 /* Sort, find the conflicts, and hand the variables and notes to @out. */
 int pod_finish(struct pod_ctx *c, struct pod_cfg *out);
 void pod_ctx_free(struct pod_ctx *c);
+
+/* pod_mpirun.c: what container @i of @base (@ctr, numbered @id) passes to
+ * mpirun -x, as entries of source POD_SRC_MPIRUN. 0, -ENOMEM, or -EINVAL
+ * with @d (a name or value too long). */
+int pod_mpirun(struct pod_ctx *c, const char *base, unsigned i, const char *replica,
+	       const struct pod_y_ctr *ctr, unsigned id, struct diag *d);
 
 /* pod_scan.c */
 int pod_scan(struct pod_scan *s, const char *text, size_t len);

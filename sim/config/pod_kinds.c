@@ -13,6 +13,9 @@
  *   and v1)                      .template.spec.containers
  *   JobSet (jobset.x-k8s.io/     spec.replicatedJobs[].template.spec
  *   v1alpha2)                    .template.spec.containers
+ *   List (v1, what `kubectl get  items[].spec.containers of each Pod item,
+ *   pods -o yaml` prints)        items[] of the other kinds of one template
+ *                                as above; items of other kinds are skipped
  *
  * A replica type other than those is refused, as the Kubeflow training
  * operator's validation refuses it (PyTorchReplicaType "is %v but must be
@@ -33,6 +36,7 @@ enum pod_level {
 	POD_LVL_PYTORCH,  /* spec.pytorchReplicaSpecs.<type>.template.spec.containers */
 	POD_LVL_MPI,	  /* spec.mpiReplicaSpecs.<type>.template.spec.containers */
 	POD_LVL_JOBSET,	  /* spec.replicatedJobs[i].template.spec.template.spec.containers */
+	POD_LVL_LIST,	  /* items[i]: a Pod, or a kind of one template */
 };
 
 static const struct {
@@ -49,6 +53,7 @@ static const struct {
     {"PyTorchJob", POD_LVL_PYTORCH},
     {"MPIJob", POD_LVL_MPI},
     {"JobSet", POD_LVL_JOBSET},
+    {"List", POD_LVL_LIST},
 };
 
 static const char *const pod_spec_path[] = {
@@ -126,8 +131,16 @@ static const cyaml_schema_value_t pod_env_from_value = {
     CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct pod_y_env_from, pod_env_from_fields),
 };
 
+static const cyaml_schema_value_t pod_arg_value = {
+    CYAML_VALUE_STRING(CYAML_FLAG_POINTER, char, 0, CYAML_UNLIMITED),
+};
+
 static const cyaml_schema_field_t pod_ctr_fields[] = {
     CYAML_FIELD_STRING_PTR("name", CYAML_FLAG_POINTER, struct pod_y_ctr, name, 0, CYAML_UNLIMITED),
+    CYAML_FIELD_SEQUENCE("command", POD_OPT, struct pod_y_ctr, command, &pod_arg_value, 0,
+			 CYAML_UNLIMITED),
+    CYAML_FIELD_SEQUENCE("args", POD_OPT, struct pod_y_ctr, args, &pod_arg_value, 0,
+			 CYAML_UNLIMITED),
     CYAML_FIELD_SEQUENCE("env", POD_OPT, struct pod_y_ctr, env, &pod_env_value, 0, CYAML_UNLIMITED),
     CYAML_FIELD_SEQUENCE("envFrom", POD_OPT, struct pod_y_ctr, env_from, &pod_env_from_value, 0,
 			 CYAML_UNLIMITED),
@@ -232,11 +245,29 @@ static const cyaml_schema_field_t pod_pytorch_doc_fields[] =
 static const cyaml_schema_field_t pod_mpi_doc_fields[] = POD_DOC_FIELDS(pod_mpi_spec_fields);
 static const cyaml_schema_field_t pod_jobset_doc_fields[] = POD_DOC_FIELDS(pod_jobset_spec_fields);
 
+static const cyaml_schema_field_t pod_item_fields[] = {
+    CYAML_FIELD_STRING_PTR("kind", POD_OPT_STR, struct pod_y_item, kind, 0, CYAML_UNLIMITED),
+    CYAML_FIELD_MAPPING_PTR("spec", POD_OPT, struct pod_y_item, spec, pod_spec_fields),
+    CYAML_FIELD_END,
+};
+
+static const cyaml_schema_value_t pod_item_value = {
+    CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct pod_y_item, pod_item_fields),
+};
+
+static const cyaml_schema_field_t pod_list_doc_fields[] = {
+    CYAML_FIELD_STRING_PTR("kind", CYAML_FLAG_POINTER, struct pod_y_doc, kind, 0, CYAML_UNLIMITED),
+    CYAML_FIELD_SEQUENCE("items", POD_OPT, struct pod_y_doc, items, &pod_item_value, 0,
+			 CYAML_UNLIMITED),
+    CYAML_FIELD_END,
+};
+
 static const cyaml_schema_value_t pod_doc_values[] = {
     {CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, struct pod_y_doc, pod_doc_fields)},
     {CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, struct pod_y_doc, pod_pytorch_doc_fields)},
     {CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, struct pod_y_doc, pod_mpi_doc_fields)},
     {CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, struct pod_y_doc, pod_jobset_doc_fields)},
+    {CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, struct pod_y_doc, pod_list_doc_fields)},
 };
 
 /* The schema of kind @kind (a pod_kind index; -1: the first) */
@@ -249,6 +280,8 @@ const cyaml_schema_value_t *pod_kind_schema(int kind)
 		return &pod_doc_values[2];
 	case POD_LVL_JOBSET:
 		return &pod_doc_values[3];
+	case POD_LVL_LIST:
+		return &pod_doc_values[4];
 	default:
 		return &pod_doc_values[0];
 	}
@@ -407,6 +440,61 @@ static int pod_rjobs(const char *file, const struct ydoc *y, const struct pod_y_
 	return err;
 }
 
+/* The pod spec of a workload of kind @level whose top spec is @spec, or NULL. */
+static const struct pod_y_podspec *pod_one_template(enum pod_level level,
+						    const struct pod_y_spec *spec)
+{
+	if (!spec)
+		return NULL;
+	if (level == POD_LVL_POD)
+		return &spec->pod;
+	if (level == POD_LVL_TEMPLATE && spec->template)
+		return spec->template->spec;
+	if (level == POD_LVL_CRONJOB && spec->job_template && spec->job_template->spec &&
+	    spec->job_template->spec->template)
+		return spec->job_template->spec->template->spec;
+	return NULL;
+}
+
+/*
+ * The items of a List: each Pod, or workload of one template, a group named
+ * by its metadata.name (a Pod's name says which it is); other kinds skipped.
+ */
+static int pod_items(const char *file, const struct ydoc *y, const struct pod_y_doc *doc,
+		     struct pod_groups *g, struct diag *d)
+{
+	char base[192], path[224], what[160];
+	int err = 0;
+
+	for (unsigned i = 0; !err && i < doc->items_count; i++) {
+		const struct pod_y_item *it = &doc->items[i];
+		int k = it->kind ? pod_kind(it->kind) : -1;
+		enum pod_level level = k >= 0 ? pod_kinds[k].level : POD_LVL_LIST;
+		const struct ydoc_entry *name;
+		const struct pod_y_podspec *ps;
+
+		if (level != POD_LVL_POD && level != POD_LVL_TEMPLATE && level != POD_LVL_CRONJOB)
+			continue;
+		snprintf(path, sizeof(path), "items[%u].metadata.name", i);
+		name = ydoc_find(y, path);
+		snprintf(what, sizeof(what), "%.63s", name && name->value ? name->value : path);
+		snprintf(base, sizeof(base), "items[%u].%s", i, pod_spec_path[level]);
+		ps = pod_one_template(level, it->spec);
+		if (!ps || !ps->containers_count) {
+			snprintf(path, sizeof(path), "%s %s", it->kind, what);
+			return pod_no_containers(file, y, base, path, d);
+		}
+		err = pod_group_add(g, what, base, ps);
+	}
+	if (!err && !g->n) {
+		diag_set(d, file, pod_line(y, "items"), "items",
+			 "List holds no Pod or workload of one pod template (Deployment, "
+			 "StatefulSet, DaemonSet, ReplicaSet, Job, CronJob)");
+		return -EINVAL;
+	}
+	return err;
+}
+
 int pod_kind_groups(const char *file, const struct ydoc *y, int kind, const struct pod_y_doc *doc,
 		    struct pod_group **out, size_t *n, struct diag *d)
 {
@@ -428,16 +516,11 @@ int pod_kind_groups(const char *file, const struct ydoc *y, int kind, const stru
 	case POD_LVL_JOBSET:
 		err = pod_rjobs(file, y, spec, &g, d);
 		break;
+	case POD_LVL_LIST:
+		err = pod_items(file, y, doc, &g, d);
+		break;
 	default:
-		if (spec) {
-			if (level == POD_LVL_POD)
-				ps = &spec->pod;
-			else if (level == POD_LVL_TEMPLATE && spec->template)
-				ps = spec->template->spec;
-			else if (level == POD_LVL_CRONJOB && spec->job_template &&
-				 spec->job_template->spec && spec->job_template->spec->template)
-				ps = spec->job_template->spec->template->spec;
-		}
+		ps = pod_one_template(level, spec);
 		if (!ps || !ps->containers_count)
 			err = pod_no_containers(file, y, pod_spec_path[level], doc->kind, d);
 		else

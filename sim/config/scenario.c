@@ -276,6 +276,8 @@ static const cyaml_schema_field_t workload_fields[] = {
 	STR("hca", struct raw_workload, hca),
 	STR("algorithm", struct raw_workload, algorithm),
 	STR("step_latency", struct raw_workload, step_latency),
+	STR("qps_per_connection", struct raw_workload, qps_per_connection),
+	STR("split_data_on_qps", struct raw_workload, split_data_on_qps),
 	CYAML_FIELD_MAPPING_PTR("late", OPT_PTR, struct raw_workload, late, late_fields),
 	CYAML_FIELD_END,
 };

@@ -79,6 +79,10 @@ struct scn_pod {
 	int dscp;	   /* NCCL_IB_TC >> 2 when it gives the workload's DSCP, else -1 */
 	char hca[256];	   /* NCCL_IB_HCA when the file gives it, else "" */
 	int hca_line;
+	uint32_t qps; /* NCCL_IB_QPS_PER_CONNECTION when it gives the workload's, else 0 */
+	int split;    /* NCCL_IB_SPLIT_DATA_ON_QPS 1 when it gives the workload's; -1: not */
+	int coll;     /* the workload is a collective (what uses the two above) */
+	int qps_line, split_line; /* where the file gives them, used or not; 0: it does not */
 };
 
 /*

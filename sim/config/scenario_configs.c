@@ -340,7 +340,9 @@ static int pod_transport(struct merge *m, const struct pod_cfg *pc, const char *
 
 /*
  * A workload's pod -> the workload and nic: NCCL_IB_TC is the IP traffic
- * class, the workload's DSCP in its upper 6 bits; NCCL_IB_TIMEOUT the
+ * class, the workload's DSCP in its upper 6 bits;
+ * NCCL_IB_QPS_PER_CONNECTION and NCCL_IB_SPLIT_DATA_ON_QPS its
+ * qps_per_connection and split_data_on_qps; NCCL_IB_TIMEOUT the
  * transport timeout, NCCL_IB_RETRY_CNT its retry count. A value from a Secret, or from a ConfigMap the file
  * does not hold, is only known at run time: not used. Each value is named
  * where it is written (src_line: a ConfigMap's line when it comes from
@@ -364,6 +366,31 @@ static int pod_to_workload(struct merge *m, const struct pod_cfg *pc, const char
 			  "NCCL_IB_TC", e->value))
 			pod->dscp = (int)(v >> 2);
 	}
+	if ((e = pod_get(pc, "NCCL_IB_QPS_PER_CONNECTION")) && !e->value_from) {
+		/* NCCL takes 1 to 128 */
+		if (pod_number(e, 128, &v) || !v) {
+			diag_set(m->l->d, pc->file, e->src_line, "NCCL_IB_QPS_PER_CONNECTION",
+				 "\"%s\" is not 1 to 128 (%s)", e->value, key);
+			return -EINVAL;
+		}
+		pod->qps_line = e->src_line;
+		if (gives(m, scn__wpath(path, sizeof(path), pod->workload, "qps_per_connection"),
+			  e->src_line, "NCCL_IB_QPS_PER_CONNECTION", e->value))
+			pod->qps = (uint32_t)v;
+	}
+	if ((e = pod_get(pc, "NCCL_IB_SPLIT_DATA_ON_QPS")) && !e->value_from) {
+		/* an integer to NCCL, split mode only when 1 */
+		if (pod_number(e, 1000000, &v)) {
+			diag_set(m->l->d, pc->file, e->src_line, "NCCL_IB_SPLIT_DATA_ON_QPS",
+				 "\"%s\" is not a number (0: round robin, 1: split) (%s)", e->value,
+				 key);
+			return -EINVAL;
+		}
+		pod->split_line = e->src_line;
+		if (gives(m, scn__wpath(path, sizeof(path), pod->workload, "split_data_on_qps"),
+			  e->src_line, "NCCL_IB_SPLIT_DATA_ON_QPS", e->value))
+			pod->split = v == 1;
+	}
 	if ((e = pod_get(pc, "NCCL_IB_HCA")) && !e->value_from) {
 		/* which NICs: checked against the servers when the ranks are known */
 		snprintf(pod->hca, sizeof(pod->hca), "%s", e->value);
@@ -381,7 +408,8 @@ static int pod_to_workload(struct merge *m, const struct pod_cfg *pc, const char
  * The pod of workload @prefix. A manifest that turns RDMA off
  * (NCCL_IB_DISABLE) is refused, but for `check` (lenient), which reports it.
  */
-static int merge_pod(struct loader *l, struct scenario *s, const char *prefix, const char *value)
+static int merge_pod(struct loader *l, struct scenario *s, const char *prefix, const char *value,
+		     int kind)
 {
 	struct merge m = {.l = l};
 	const struct pod_env *e;
@@ -402,6 +430,8 @@ static int merge_pod(struct loader *l, struct scenario *s, const char *prefix, c
 	memset(pod, 0, sizeof(*pod));
 	pod->file = file;
 	pod->dscp = -1;
+	pod->split = -1;
+	pod->coll = kind - 1 >= SCN_WL_COLL;
 	snprintf(pod->workload, sizeof(pod->workload), "%s", prefix);
 	if ((err = pod_read(file, &pc, &d)))
 		return err == -ENOMEM ? err : scn__config_fail(l, key, &d);
@@ -432,11 +462,12 @@ int scn__merge_configs(struct loader *l, struct scenario *s)
 	if (r->nic && r->nic->cc_params && (err = merge_cc_params(l, s, r->nic->cc_params)))
 		return err;
 	if (r->workload && r->workload->pod &&
-	    (err = merge_pod(l, s, "workload", r->workload->pod)))
+	    (err = merge_pod(l, s, "workload", r->workload->pod, r->workload->kind)))
 		return err;
 	for (unsigned i = 0; i < r->workloads_count; i++) {
 		snprintf(prefix, sizeof(prefix), "workload[%u]", i);
-		if (r->workloads[i].pod && (err = merge_pod(l, s, prefix, r->workloads[i].pod)))
+		if (r->workloads[i].pod &&
+		    (err = merge_pod(l, s, prefix, r->workloads[i].pod, r->workloads[i].kind)))
 			return err;
 	}
 	return 0;

@@ -134,6 +134,34 @@ static int check_packets(const struct loader *l, const char *path, uint64_t byte
 			 (unsigned long long)bytes, (unsigned long long)packets, mtu, UINT32_MAX);
 }
 
+/*
+ * QPs per connection and how messages use them: the workload's keys, else
+ * what its pod's NCCL_IB_QPS_PER_CONNECTION and NCCL_IB_SPLIT_DATA_ON_QPS
+ * say, else NCCL's defaults (1; round robin, NCCL 2.20 on).
+ */
+static void wl_qps(const struct loader *l, const struct scenario *s, const struct raw_workload *w,
+		   const char *prefix, struct coll_spec *c)
+{
+	uint64_t v = 1;
+	int split = 0;
+
+	for (uint32_t i = 0; i < s->cfg.n_pods; i++) {
+		if (strcmp(s->cfg.pods[i].workload, prefix))
+			continue;
+		if (s->cfg.pods[i].qps)
+			v = s->cfg.pods[i].qps;
+		if (s->cfg.pods[i].split >= 0)
+			split = s->cfg.pods[i].split;
+	}
+	/* checked already (scenario_workloads.c) */
+	if (w->qps_per_connection)
+		scn__get_uint(l, "", w->qps_per_connection, 1, 1, 128, &v);
+	if (w->split_data_on_qps)
+		scn__get_bool(l, "", w->split_data_on_qps, 0, &split);
+	c->qps = (uint32_t)v;
+	c->split = (uint8_t)(split == 1);
+}
+
 static int resolve_coll(const struct loader *l, const struct topo *t, const struct raw_workload *w,
 			const char *prefix, struct scenario *s)
 {
@@ -163,6 +191,7 @@ static int resolve_coll(const struct loader *l, const struct topo *t, const stru
 		units_time(w->step_latency, &c->step_latency);
 	scn__get_uint(l, p, w->iterations, 1, 1, 100000, &v);
 	c->iterations = (uint32_t)v;
+	wl_qps(l, s, w, prefix, c);
 	if (w->start)
 		units_time(w->start, &c->start);
 	wl_dscp(s, wl_own_dscp(s, w, prefix), &c->dscp, &c->priority);

@@ -40,6 +40,8 @@ static int check_unused_keys(const struct loader *l, const struct raw_workload *
 		{"cdf", r->cdf, WK_POISSON},	      {"load", r->load, WK_POISSON},
 		{"duration", r->duration, WK_POISSON}, {"file", r->file, WK_HPCC},
 		{"generator", r->generator, WK_POISSON},
+		{"qps_per_connection", r->qps_per_connection, WK_COLL},
+		{"split_data_on_qps", r->split_data_on_qps, WK_COLL},
 	};
 	int is = kind >= SCN_WL_COLL	    ? WK_COLL
 		 : kind == SCN_WL_POISSON ? WK_POISSON
@@ -175,7 +177,12 @@ static int check_coll(const struct loader *l, const struct raw_workload *r, cons
 					 scn__wl_kinds[r->kind - 1].str);
 	}
 	if ((err = scn__get_time(l, scn__wpath(p, sizeof(p), prefix, "step_latency"),
-				 r->step_latency, 0, 0, &t)))
+				 r->step_latency, 0, 0, &t)) ||
+	    /* NCCL takes 1 to 128 (its Environment Variables page) */
+	    (err = scn__get_uint(l, scn__wpath(p, sizeof(p), prefix, "qps_per_connection"),
+				 r->qps_per_connection, 1, 1, 128, &v)) ||
+	    (err = scn__get_bool(l, scn__wpath(p, sizeof(p), prefix, "split_data_on_qps"),
+				 r->split_data_on_qps, 0, &(int){0})))
 		return err;
 	if (r->hca && !r->hca[0])
 		return scn__fail(l, scn__wpath(p, sizeof(p), prefix, "hca"),

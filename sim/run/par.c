@@ -581,6 +581,16 @@ static int split_check(struct sim *sim, uint32_t size, struct partition *p, stru
 {
 	int err;
 
+	for (uint32_t i = 0; i < sim->scn->n_colls; i++) {
+		if (sim->scn->colls[i].qps <= 1)
+			continue;
+		diag_set(d, "", 0, "workload.qps_per_connection",
+			 "%u QPs per connection: a run split over %u processes models one (run it "
+			 "in one process)",
+			 sim->scn->colls[i].qps, size);
+		scn_locate(sim->scn, d);
+		return -EINVAL;
+	}
 	if (sim->scn->max_events) {
 		diag_set(d, "", 0, "max_events",
 			 "counts the events of one process: a run split over %u processes cannot "

@@ -362,6 +362,15 @@ static json_t *coll_json(const struct coll *c, const struct topo *t)
 		json_decref(o);
 		o = NULL;
 	}
+	/* several QPs per connection: said, and how many QPs that made (one
+	 * QP per connection, the default, leaves results as they were) */
+	if (o && st.qps_per_conn > 1 &&
+	    (json_object_set_new(o, "qps_per_connection", uint_j(st.qps_per_conn)) ||
+	     json_object_set_new(o, "split_data_on_qps", json_boolean(st.split)) ||
+	     json_object_set_new(o, "network_qps", uint_j(st.n_qps)))) {
+		json_decref(o);
+		o = NULL;
+	}
 	json_decref(nics);
 	return o;
 }
