@@ -37,6 +37,8 @@ static const struct {
     {"THRESHOLD_ORDER", "PFC XOFF is reached before ECN marks: keep kmin < kmax < xoff"},
     {"CC_PARAM_UNKNOWN", "A cc_params entry that is no mlx5 cc_params name"},
     {"CC_PARAM_RANGE", "A cc_params value out of the NIC's range"},
+    {"CC_PARAM_ORDER", "cc_params rp_min_rate above rp_max_rate"},
+    {"CC_PARAM_DEVICES", "A cc_params dump of several devices: the same values, or which differ"},
     {"CC_PARAM_SUSPECT", "A legal DCQCN value that does not do what it looks like"},
     {"CC_PARAM_SLOW_RECOVERY", "DCQCN hyper increase too slow to win the rate back"},
     {"DCQCN_READINGS", "Which reading of disputed cc_params (CNP spacing scope, byte counter "
