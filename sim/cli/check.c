@@ -264,7 +264,14 @@ static const char *fault_key(char *buf, size_t size, uint32_t entry)
 	return buf;
 }
 
-static int chk_run(const struct chk_args *a)
+/*
+ * Load @a's scenario leniently and run every check on it into @c (sorted),
+ * leaving the scenario, topology and routes in *@sp, *@tp, *@rp for the
+ * caller to free. 0, or CLI_EXIT_INPUT having said why on stderr unless
+ * @quiet.
+ */
+static int chk_analyse(const struct chk_args *a, struct chk *cp, struct scenario **sp,
+		       struct topo **tp, struct topo_routes **rp, int quiet)
 {
 	char key[32];
 	uint32_t said_up; /* the faults: entry last said to come back up */
@@ -273,11 +280,8 @@ static int chk_run(const struct chk_args *a)
 	struct topo_routes *r = NULL;
 	struct chk c = {0};
 	struct diag d = {0};
-	struct timespec t0, t1;
-	int err, rc = CLI_EXIT_INPUT, errors = 0;
-	double secs;
+	int err, rc = CLI_EXIT_INPUT;
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
 	err = scn_load_with(a->scenario,
 			    &(struct scn_load_opts){.overlays = a->withs,
 						    .n_overlays = a->n_withs,
@@ -285,16 +289,19 @@ static int chk_run(const struct chk_args *a)
 						    .n_sets = a->n_sets,
 						    .flags = SCN_LOAD_LENIENT},
 			    &s, &d);
-	if (err) {
+	if (err && !quiet) {
 		fprintf(stderr, "rocesim: ");
 		diag_print(&d, stderr);
-		return CLI_EXIT_INPUT;
 	}
+	if (err)
+		return CLI_EXIT_INPUT;
 	err = topo_build(&s->topo, &t, &d);
 	if (err)
 		scn_locate(s, &d);
 	else
 		err = scn_resolve(s, t, &d);
+	if (err && quiet)
+		goto out;
 	if (err) {
 		if (err == -ENOMEM)
 			fprintf(stderr, "rocesim: out of memory\n");
@@ -306,7 +313,8 @@ static int chk_run(const struct chk_args *a)
 	}
 	c.failed = malloc(((size_t)t->n_links + 1) * sizeof(*c.failed));
 	if (!c.failed) {
-		fprintf(stderr, "rocesim: out of memory\n");
+		if (!quiet)
+			fprintf(stderr, "rocesim: out of memory\n");
 		goto out;
 	}
 	for (size_t i = 0; i < a->n_fails; i++)
@@ -359,8 +367,10 @@ static int chk_run(const struct chk_args *a)
 	if (!err)
 		err = chk_reach(&c, s, t, r, a);
 	if (err) {
-		fprintf(stderr, "rocesim: %s\n",
-			err == -ENOMEM ? "out of memory" : "the topology is too large to route");
+		if (!quiet)
+			fprintf(stderr, "rocesim: %s\n",
+				err == -ENOMEM ? "out of memory"
+					       : "the topology is too large to route");
 		goto out;
 	}
 	for (uint32_t i = 0; i < t->n_links; i++)
@@ -370,10 +380,34 @@ static int chk_run(const struct chk_args *a)
 			c.line_rate_bps = t->links[i].rate_bps;
 	chk_switches(&c, s, t);
 	if (c.oom) {
-		fprintf(stderr, "rocesim: out of memory\n");
+		if (!quiet)
+			fprintf(stderr, "rocesim: out of memory\n");
 		goto out;
 	}
 	chk_sort(&c);
+	rc = 0;
+out:
+	*cp = c;
+	*sp = s;
+	*tp = t;
+	*rp = r;
+	return rc;
+}
+
+static int chk_run(const struct chk_args *a)
+{
+	struct scenario *s = NULL;
+	struct topo *t = NULL;
+	struct topo_routes *r = NULL;
+	struct chk c = {0};
+	struct timespec t0, t1;
+	int err, rc, errors = 0;
+	double secs;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if ((rc = chk_analyse(a, &c, &s, &t, &r, 0)))
+		goto out;
+	rc = CLI_EXIT_INPUT;
 	for (size_t i = 0; i < c.n; i++)
 		errors += c.f[i].severity == CHK_ERROR;
 	clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -406,6 +440,39 @@ out:
 	topo_free(t);
 	scn_free(s);
 	return rc;
+}
+
+int chk_errors(const char *scenario, const char *const *withs, size_t n_withs,
+	       const char *const *sets, size_t n_sets, char *first, size_t size)
+{
+	struct chk_args a = {.scenario = scenario,
+			     .withs = (const char **)withs,
+			     .n_withs = n_withs,
+			     .sets = (const char **)sets,
+			     .n_sets = n_sets,
+			     .max_cycles = CHK_MAX_CYCLES};
+	struct scenario *s = NULL;
+	struct topo *t = NULL;
+	struct topo_routes *r = NULL;
+	struct chk c = {0};
+	int n = 0;
+
+	first[0] = '\0';
+	if (chk_analyse(&a, &c, &s, &t, &r, 1))
+		n = -1;
+	for (size_t i = 0; !n && i < c.n; i++) {
+		if (c.f[i].severity != CHK_ERROR)
+			continue;
+		if (!first[0])
+			snprintf(first, size, "%s %s: %s", c.f[i].code, c.f[i].where,
+				 c.f[i].message);
+		n++;
+	}
+	chk_free(&c);
+	topo_routes_free(r);
+	topo_free(t);
+	scn_free(s);
+	return n;
 }
 
 int cmd_check(int argc, char **argv)
