@@ -630,5 +630,6 @@ void chk_configs(struct chk *c, const struct scenario *s, const struct topo *t)
 	chk_dcqcn_readings(c, s);
 	chk_lossless_path(c, s);
 	chk_headroom(c, s, t);
+	chk_buffer(c, s, t);
 	chk_sonic(c, s, t);
 }

@@ -65,6 +65,9 @@ const char *chk_prios(uint8_t mask, char *buf, size_t size);
 void chk_thresholds(struct chk *c, const struct scenario *s);
 void chk_configs(struct chk *c, const struct scenario *s, const struct topo *t);
 
+/* check_buffer.c: the buffer's size, headroom and shared pool against XOFF */
+void chk_buffer(struct chk *c, const struct scenario *s, const struct topo *t);
+
 /* check_sonic.c: switch.sonic port by port */
 void chk_sonic(struct chk *c, const struct scenario *s, const struct topo *t);
 /*

@@ -366,6 +366,8 @@ size_t cc_params_devices(const struct cc_params *cc, const char **dev, size_t ma
 	for (size_t i = 0; i < cc->n; i++) {
 		size_t j;
 
+		if (!cc->v[i].device[0])
+			continue; /* every device's */
 		for (j = 0; j < i && strcmp(cc->v[j].device, cc->v[i].device); j++)
 			;
 		if (j < i)
@@ -374,7 +376,9 @@ size_t cc_params_devices(const struct cc_params *cc, const char **dev, size_t ma
 			dev[n] = cc->v[i].device;
 		n++;
 	}
-	return n;
+	if (!n && cc->n && max)
+		dev[0] = "";
+	return n ? n : cc->n != 0;
 }
 
 size_t cc_params_keep(struct cc_params *cc, const char *device)
@@ -382,7 +386,7 @@ size_t cc_params_keep(struct cc_params *cc, const char *device)
 	size_t n = 0;
 
 	for (size_t i = 0; i < cc->n; i++)
-		if (!strcmp(cc->v[i].device, device))
+		if (!strcmp(cc->v[i].device, device) || !cc->v[i].device[0])
 			cc->v[n++] = cc->v[i];
 	cc->n = n;
 	return n;

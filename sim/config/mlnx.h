@@ -74,12 +74,13 @@ int cc_params_parse(const char *text, size_t len, const char *file, struct cc_pa
 		    struct diag *d);
 void cc_params_free(struct cc_params *cc);
 /*
- * The devices @cc holds, in the order they first appear ("" for entries
- * whose path names none): how many, the first @max of them into @dev
- * (borrowed from @cc).
+ * The devices @cc names, in the order they first appear: how many, the
+ * first @max of them into @dev (borrowed from @cc). Entries whose path
+ * names no device are every device's; a file of only such entries is one
+ * device, "".
  */
 size_t cc_params_devices(const struct cc_params *cc, const char **dev, size_t max);
-/* Keep only the entries of @device; how many are left. */
+/* Keep only the entries of @device (and those of every device); how many are left. */
 size_t cc_params_keep(struct cc_params *cc, const char *device);
 /* A name that devices @a and @b set differently: each one's entry (the
  * later where one device gives the name twice), NULL where it gives none. */
