@@ -148,10 +148,15 @@ void chk_buffer(struct chk *c, const struct scenario *s, const struct topo *t)
 			said[j] = 1;
 			alike[k++] = pl[j].node;
 		}
-		chk_names(t, alike, k, names, sizeof(names));
+		/* with a config per switch, chk_switches names the switches itself */
+		names[0] = '\0';
+		if (!c->node_in)
+			chk_names(t, alike, k, names, sizeof(names) - 2);
+		if (names[0])
+			strcat(names, ": ");
 		if (!s->sw.headroom_pool) {
 			chk_add(c, CHK_INFO, "HEADROOM_RESERVED",
-				chk_str("%s: switch.pfc.headroom %s; switch.buffer.size %llu B %s",
+				chk_str("%sswitch.pfc.headroom %s; switch.buffer.size %llu B %s",
 					names, chk_origin(s, "switch.pfc.headroom", o1, sizeof(o1)),
 					(unsigned long long)s->sw.buffer,
 					chk_origin(s, "switch.buffer.size", o2, sizeof(o2))),
@@ -165,7 +170,7 @@ void chk_buffer(struct chk *c, const struct scenario *s, const struct topo *t)
 		if (p->ports_over && p->excess_max > p->need_at_max) {
 			l = &t->links[t->ports[p->port_at_max].link];
 			chk_add(c, CHK_INFO, "HEADROOM_EXCESS",
-				chk_str("%s: switch.pfc.headroom %llu B %s; port %s, link %.0f Gb/s "
+				chk_str("%sswitch.pfc.headroom %llu B %s; port %s, link %.0f Gb/s "
 					"%.0f m",
 					names, (unsigned long long)p->have_at_max,
 					chk_origin(s, "switch.pfc.headroom", o1, sizeof(o1)),
@@ -184,7 +189,7 @@ void chk_buffer(struct chk *c, const struct scenario *s, const struct topo *t)
 			continue;
 		fit = (uint32_t)(p->shared / s->sw.pfc.xoff);
 		chk_add(c, CHK_WARNING, "XOFF_ABOVE_POOL",
-			chk_str("%s: switch.pfc.xoff %llu B %s x %u lossless priority groups",
+			chk_str("%sswitch.pfc.xoff %llu B %s x %u lossless priority groups",
 				names, (unsigned long long)s->sw.pfc.xoff,
 				chk_origin(s, "switch.pfc.xoff", o1, sizeof(o1)), p->pgs),
 			"%llu B is more than the %llu B shared pool: at most %u groups can reach "
