@@ -180,6 +180,15 @@ Test(cc_devices, device_picks_one)
 	cr_assert_eq(p.code, 0, "exit %d: %s", p.code, p.err);
 	cr_assert_eq(effective(ts_tmp("pick-out"), "rp_gd"), 7);
 	ts_proc_free(&p);
+	{
+		char path[600], *text;
+
+		snprintf(path, sizeof(path), "%s/results.json", ts_tmp("pick-out"));
+		text = ts_slurp(path);
+		cr_assert(text && strstr(text, "\"cc_params_device\": \"0000:3b:00.1\""),
+			  "effective.nic.dcqcn names the device taken");
+		free(text);
+	}
 	ts_exec(&p, (const char *[]){"run", ts_tmp("pick.yaml"), "-o", ts_tmp("pick0-out"),
 				     "--quiet", "--set", "nic.cc_params.device=0000:3b:00.0", NULL});
 	cr_assert_eq(p.code, 0, "exit %d: %s", p.code, p.err);
