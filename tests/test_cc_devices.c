@@ -14,9 +14,9 @@
  * ConnectX-6 Dx's defaults (tests/mlnx/cc-grep-r-cx6dx.txt), the second
  * function's rp_gd 7 in cc-grep-two-devices.txt.
  * tests/mlnx/hw-counters.txt is
- * `grep . /sys/class/infiniband/mlx5_0/ports/1/hw_counters/[a-z]*`: the counter names of drivers/infiniband/hw/mlx5/counters.c
- * (basic_q_cnts, out_of_seq_q_cnts, retrans_q_cnts, cong_cnts,
- * extended_err_cnts, roce_accl_cnts) and the core's lifespan file.
+ * `grep . /sys/class/infiniband/mlx5_0/ports/1/hw_counters/[a-z]*`: the counter names of
+ * drivers/infiniband/hw/mlx5/counters.c (basic_q_cnts, out_of_seq_q_cnts, retrans_q_cnts,
+ * cong_cnts, extended_err_cnts, roce_accl_cnts) and the core's lifespan file.
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -149,8 +149,9 @@ Test(cc_devices, run_refuses_devices_that_differ)
 	ts_exec(&p, (const char *[]){"run", scenario("two.yaml", cc_yaml(TWO, NULL), 1), "-o",
 				     ts_tmp("two-out"), NULL});
 	cr_assert_eq(p.code, 2, "exit %d: %s", p.code, p.err);
-	cr_assert(strstr(p.err, TWO ":33: rp_gd: devices 0000:3b:00.0 and 0000:3b:00.1 give "
-				"different DCQCN parameters: rp_gd 11 (line 11) against 7 (line 33)"),
+	cr_assert(strstr(p.err,
+			 TWO ":33: rp_gd: devices 0000:3b:00.0 and 0000:3b:00.1 give "
+			     "different DCQCN parameters: rp_gd 11 (line 11) against 7 (line 33)"),
 		  "%s", p.err);
 	cr_assert(strstr(p.err, "device: 0000:3b:00.1}"), "says how to pick one: %s", p.err);
 	cr_assert_eq(access(ts_tmp("two-out"), F_OK), -1, "nothing written");
@@ -189,8 +190,9 @@ Test(cc_devices, device_picks_one)
 			  "effective.nic.dcqcn names the device taken");
 		free(text);
 	}
-	ts_exec(&p, (const char *[]){"run", ts_tmp("pick.yaml"), "-o", ts_tmp("pick0-out"),
-				     "--quiet", "--set", "nic.cc_params.device=0000:3b:00.0", NULL});
+	ts_exec(&p,
+		(const char *[]){"run", ts_tmp("pick.yaml"), "-o", ts_tmp("pick0-out"), "--quiet",
+				 "--set", "nic.cc_params.device=0000:3b:00.0", NULL});
 	cr_assert_eq(p.code, 0, "exit %d: %s", p.code, p.err);
 	cr_assert_eq(effective(ts_tmp("pick0-out"), "rp_gd"), 11);
 	ts_proc_free(&p);
@@ -217,8 +219,7 @@ Test(cc_devices, devices_that_agree_are_used_and_said)
 	cr_assert(strstr(p.out, "2 devices, 0000:3b:00.0 and 0000:3b:00.1: the dump's devices "
 				"give the same DCQCN parameters: every NIC takes them"),
 		  "%s", p.out);
-	cr_assert_null(strstr(p.out, "CC_PARAM_DUPLICATE"), "each device's names once: %s",
-		       p.out);
+	cr_assert_null(strstr(p.out, "CC_PARAM_DUPLICATE"), "each device's names once: %s", p.out);
 	ts_proc_free(&p);
 }
 
@@ -259,7 +260,8 @@ Test(cc_devices, bad_device_or_key_refused)
 			char rest[200];
 
 			snprintf(rest, sizeof(rest), "%s", at + 1);
-			snprintf(at, sizeof(cc) - (size_t)(at - cc), "%s%s", cc_yaml(TWO, NULL), rest);
+			snprintf(at, sizeof(cc) - (size_t)(at - cc), "%s%s", cc_yaml(TWO, NULL),
+				 rest);
 		}
 		ts_exec(&p, (const char *[]){"run", scenario("bad.yaml", cc, 1), "-o",
 					     ts_tmp("bad-out"), NULL});
@@ -269,12 +271,11 @@ Test(cc_devices, bad_device_or_key_refused)
 		ts_proc_free(&p);
 	}
 	/* a file whose lines name no device */
-	ts_exec(&p, (const char *[]){"run",
-				     scenario("nodev.yaml",
-					      cc_yaml("experiments/configs/cc_params",
-						      "0000:3b:00.0"),
-					      1),
-				     "-o", ts_tmp("nodev-out"), NULL});
+	ts_exec(&p, (const char *[]){
+			"run",
+			scenario("nodev.yaml",
+				 cc_yaml("experiments/configs/cc_params", "0000:3b:00.0"), 1),
+			"-o", ts_tmp("nodev-out"), NULL});
 	cr_assert_eq(p.code, 2, "exit %d: %s", p.code, p.err);
 	cr_assert(strstr(p.err, "experiments/configs/cc_params names no device"), "%s", p.err);
 	ts_proc_free(&p);
@@ -331,7 +332,7 @@ Test(cc_devices, min_rate_above_max_rate)
 				     ts_tmp("mm-out"), NULL});
 	cr_assert_eq(p.code, 2, "exit %d: %s", p.code, p.err);
 	cr_assert(strstr(p.err, MINMAX ":10: rp_min_rate: 2000 Mb/s is above rp_max_rate 1000 "
-				   "Mb/s ("),
+				       "Mb/s ("),
 		  "%s", p.err);
 	cr_assert(strstr(p.err, MINMAX ":7)"), "rp_max_rate's line too: %s", p.err);
 	ts_proc_free(&p);
@@ -344,8 +345,8 @@ Test(cc_devices, min_rate_above_max_rate)
 	ts_proc_free(&p);
 	/* the scenario's own keys: named at --set */
 	ts_exec(&p, (const char *[]){"run", scenario("mm2.yaml", cc_yaml(SAME, NULL), 1), "-o",
-				     ts_tmp("mm2-out"), "--set", "nic.dcqcn.rp_min_rate=5000", "--set",
-				     "nic.dcqcn.rp_max_rate=4000", NULL});
+				     ts_tmp("mm2-out"), "--set", "nic.dcqcn.rp_min_rate=5000",
+				     "--set", "nic.dcqcn.rp_max_rate=4000", NULL});
 	cr_assert_eq(p.code, 2, "exit %d: %s", p.code, p.err);
 	cr_assert(strstr(p.err, "--set: nic.dcqcn.rp_min_rate: 5000 Mb/s is above rp_max_rate "
 				"4000 Mb/s (nic.dcqcn.rp_max_rate)"),

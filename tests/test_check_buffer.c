@@ -115,8 +115,7 @@ Test(check_buffer, the_run_pauses_on_the_pool)
 	/* full to within one 4096 B frame on the wire (4,178 B) */
 	cr_assert(peak <= shared && peak + 4178 > shared, "pool peak %llu of %llu",
 		  (unsigned long long)peak, (unsigned long long)shared);
-	json_array_foreach(json_object_get(sw, "ports"), i, port)
-	{
+	json_array_foreach(json_object_get(sw, "ports"), i, port) {
 		json_t *pfc = json_array_get(json_object_get(port, "pfc"), 0);
 		json_t *pg = json_array_get(json_object_get(port, "pgs"), 0);
 		uint64_t tx = (uint64_t)json_integer_value(json_object_get(pfc, "tx_pause"));
@@ -128,8 +127,8 @@ Test(check_buffer, the_run_pauses_on_the_pool)
 				     json_string_value(json_object_get(port, "name")));
 	}
 	cr_assert_gt(pauses, 0, "the incast pauses");
-	cr_assert_eq(json_integer_value(json_object_get(
-			 json_object_get(r, "summary"), "lossless_drops")),
-		     0);
+	cr_assert_eq(
+	    json_integer_value(json_object_get(json_object_get(r, "summary"), "lossless_drops")),
+	    0);
 	json_decref(r);
 }

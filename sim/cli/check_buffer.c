@@ -30,10 +30,9 @@ struct chk_plan {
 /* The need of a lossless PG on link @l (chk_headroom's formula). */
 static uint64_t chk_need(const struct scenario *s, const struct topo_link *l)
 {
-	return pfc_headroom_need(l->rate_bps, l->delay,
-				 s->sw.pfc.response ? s->sw.pfc.response
-						    : pfc_response_delay(l->rate_bps),
-				 s->nic.mtu);
+	return pfc_headroom_need(
+	    l->rate_bps, l->delay,
+	    s->sw.pfc.response ? s->sw.pfc.response : pfc_response_delay(l->rate_bps), s->nic.mtu);
 }
 
 /* Whether the switch's headroom is given (the scenario or a config), not computed per link. */
@@ -155,33 +154,34 @@ void chk_buffer(struct chk *c, const struct scenario *s, const struct topo *t)
 		if (names[0])
 			strcat(names, ": ");
 		if (!s->sw.headroom_pool) {
-			chk_add(c, CHK_INFO, "HEADROOM_RESERVED",
-				chk_str("%sswitch.pfc.headroom %s; switch.buffer.size %llu B %s",
-					names, chk_origin(s, "switch.pfc.headroom", o1, sizeof(o1)),
-					(unsigned long long)s->sw.buffer,
-					chk_origin(s, "switch.buffer.size", o2, sizeof(o2))),
-				"%u lossless priority groups reserve %llu B of headroom, %.0f%% of the "
-				"%llu B buffer; %llu B are left to share",
-				p->pgs, (unsigned long long)p->headroom,
-				100.0 * (double)p->headroom / (double)s->sw.buffer,
-				(unsigned long long)s->sw.buffer, (unsigned long long)p->shared);
+			chk_add(
+			    c, CHK_INFO, "HEADROOM_RESERVED",
+			    chk_str("%sswitch.pfc.headroom %s; switch.buffer.size %llu B %s", names,
+				    chk_origin(s, "switch.pfc.headroom", o1, sizeof(o1)),
+				    (unsigned long long)s->sw.buffer,
+				    chk_origin(s, "switch.buffer.size", o2, sizeof(o2))),
+			    "%u lossless priority groups reserve %llu B of headroom, %.0f%% of the "
+			    "%llu B buffer; %llu B are left to share",
+			    p->pgs, (unsigned long long)p->headroom,
+			    100.0 * (double)p->headroom / (double)s->sw.buffer,
+			    (unsigned long long)s->sw.buffer, (unsigned long long)p->shared);
 			chk_loc_key(c, s, "switch.pfc.headroom");
 		}
 		if (p->ports_over && p->excess_max > p->need_at_max) {
 			l = &t->links[t->ports[p->port_at_max].link];
-			chk_add(c, CHK_INFO, "HEADROOM_EXCESS",
-				chk_str("%sswitch.pfc.headroom %llu B %s; port %s, link %.0f Gb/s "
-					"%.0f m",
-					names, (unsigned long long)p->have_at_max,
-					chk_origin(s, "switch.pfc.headroom", o1, sizeof(o1)),
-					t->ports[p->port_at_max].name, (double)l->rate_bps / 1e9,
-					(double)l->delay / (double)(1000 * SIMTIME_PS_PER_MM)),
-				"its cable needs %llu B (the formula of HEADROOM_SHORT): %llu B more "
-				"than needed; over the %u ports with more than their cable needs, "
-				"%llu B of the buffer are held back that the shared pool could use",
-				(unsigned long long)p->need_at_max,
-				(unsigned long long)p->excess_max, p->ports_over,
-				(unsigned long long)p->excess_sum);
+			chk_add(
+			    c, CHK_INFO, "HEADROOM_EXCESS",
+			    chk_str("%sswitch.pfc.headroom %llu B %s; port %s, link %.0f Gb/s "
+				    "%.0f m",
+				    names, (unsigned long long)p->have_at_max,
+				    chk_origin(s, "switch.pfc.headroom", o1, sizeof(o1)),
+				    t->ports[p->port_at_max].name, (double)l->rate_bps / 1e9,
+				    (double)l->delay / (double)(1000 * SIMTIME_PS_PER_MM)),
+			    "its cable needs %llu B (the formula of HEADROOM_SHORT): %llu B more "
+			    "than needed; over the %u ports with more than their cable needs, "
+			    "%llu B of the buffer are held back that the shared pool could use",
+			    (unsigned long long)p->need_at_max, (unsigned long long)p->excess_max,
+			    p->ports_over, (unsigned long long)p->excess_sum);
 			chk_loc_key(c, s, "switch.pfc.headroom");
 		}
 		if (s->sw.pfc.dynamic || !s->sw.pfc.xoff ||
@@ -189,8 +189,8 @@ void chk_buffer(struct chk *c, const struct scenario *s, const struct topo *t)
 			continue;
 		fit = (uint32_t)(p->shared / s->sw.pfc.xoff);
 		chk_add(c, CHK_WARNING, "XOFF_ABOVE_POOL",
-			chk_str("%sswitch.pfc.xoff %llu B %s x %u lossless priority groups",
-				names, (unsigned long long)s->sw.pfc.xoff,
+			chk_str("%sswitch.pfc.xoff %llu B %s x %u lossless priority groups", names,
+				(unsigned long long)s->sw.pfc.xoff,
 				chk_origin(s, "switch.pfc.xoff", o1, sizeof(o1)), p->pgs),
 			"%llu B is more than the %llu B shared pool: at most %u groups can reach "
 			"XOFF together; when more ports are congested at once (an incast of %u or "

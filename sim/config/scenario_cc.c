@@ -9,11 +9,11 @@
  * (--set nic.cc_params=FILE, nic.cc_params.file=FILE and
  * nic.cc_params.device=PCI as well.) grep run over the cc_params folders
  * of every PCI function of a card (/sys/kernel/debug/mlx5/0000:3b:00.0,
- * 0000:3b:00.1, ...) prints lines that name their device. rocesim gives every NIC of the fabric one set of DCQCN
- * parameters (struct nic_params): a dump whose devices agree is taken as
- * it is, one whose devices differ is refused, naming both devices and the
- * names they set differently, unless device: picks one. `check` (lenient)
- * takes the first device and reports the difference (CC_PARAM_DEVICES).
+ * 0000:3b:00.1, ...) prints lines that name their device. rocesim gives every NIC of the fabric one
+ * set of DCQCN parameters (struct nic_params): a dump whose devices agree is taken as it is, one
+ * whose devices differ is refused, naming both devices and the names they set differently, unless
+ * device: picks one. `check` (lenient) takes the first device and reports the difference
+ * (CC_PARAM_DEVICES).
  */
 #include "sim/config/scenario.h"
 
@@ -88,12 +88,14 @@ static int cc_gather(const struct loader *l, struct cc_given *g)
 			return err;
 	}
 	if (e && !e->value && !g->file)
-		return scn__fail(l, CC_KEY, "needs file: (e.g. {file: cc_params.txt, device: "
+		return scn__fail(l, CC_KEY,
+				 "needs file: (e.g. {file: cc_params.txt, device: "
 				 "0000:3b:00.1})");
 	if (g->file && !g->file[0])
 		return scn__fail(l, g->file_key, "is empty: expected a file or a folder");
 	if (g->device && !g->device[0])
-		return scn__fail(l, CC_KEY ".device", "is empty: expected a PCI device (e.g. "
+		return scn__fail(l, CC_KEY ".device",
+				 "is empty: expected a PCI device (e.g. "
 				 "0000:3b:00.1)");
 	return 0;
 }
@@ -140,10 +142,11 @@ int scn__cc_params_read(struct loader *l, struct scenario *s)
 	n = cc_params_devices(cc, dev, 64);
 	cc_list(dev, n, 8, list, sizeof(list));
 	if (g.device && n == 1 && !dev[0][0])
-		return scn__fail(l, CC_KEY ".device",
-				 "%s names no device (its lines are not /sys/kernel/debug/mlx5/"
-				 "<PCI>/cc_params/<name>:<value>): give nic.cc_params the file alone",
-				 s->cfg.cc_params);
+		return scn__fail(
+		    l, CC_KEY ".device",
+		    "%s names no device (its lines are not /sys/kernel/debug/mlx5/"
+		    "<PCI>/cc_params/<name>:<value>): give nic.cc_params the file alone",
+		    s->cfg.cc_params);
 	if (g.device && !cc_params_keep(cc, g.device))
 		return scn__fail(l, CC_KEY ".device", "\"%s\" is no device of %s (it holds %s)",
 				 g.device, s->cfg.cc_params, list);
