@@ -47,12 +47,12 @@ static const char chk_usage[] =
     "  - CNPs (nic.dcqcn.np_cnp_dscp through the switch's map): CNP_LOSSLESS,\n"
     "    CNP_CLASS (a class not served ahead of the data) (errors),\n"
     "    CNP_PRIORITY, CNP_NOT_STRICT (warnings);\n"
-    "  - nic.cc_params entries that are no cc_params name or out of range\n"
-    "    (CC_PARAM_UNKNOWN, CC_PARAM_RANGE, errors), and legal values that do\n"
-    "    not do what they look like (CC_PARAM_SUSPECT, CC_PARAM_SLOW_RECOVERY);\n"
-    "  - headroom shorter than the longest cable needs (HEADROOM_SHORT, error),\n"
-    "    and headroom that leaves none of a switch's buffer to share\n"
-    "    (HEADROOM_BUFFER, error: run refuses it in the same words);\n"
+    "  - nic.cc_params: unknown, out of range, rp_min_rate over\n"
+    "    rp_max_rate, devices differing (CC_PARAM_UNKNOWN, _RANGE, _ORDER,\n"
+    "    _DEVICES: errors), misleading values (CC_PARAM_SUSPECT, _SLOW_RECOVERY);\n"
+    "  - headroom short of the longest cable (HEADROOM_SHORT) or leaving no\n"
+    "    buffer to share (HEADROOM_BUFFER): errors; where PFC comes from\n"
+    "    (BUFFER_DEFAULT, HEADROOM_RESERVED, HEADROOM_EXCESS, XOFF_ABOVE_POOL);\n"
     "  - switch.sonic port by port (its i-th port by number is port i of each\n"
     "    switch): a port whose pfc_enable or DSCP map breaks the lossless path\n"
     "    (DSCP_NOT_LOSSLESS, PRIORITY_MISMATCH) or whose profile lacks headroom\n"
@@ -264,7 +264,14 @@ static const char *fault_key(char *buf, size_t size, uint32_t entry)
 	return buf;
 }
 
-static int chk_run(const struct chk_args *a)
+/*
+ * Load @a's scenario leniently and run every check on it into @c (sorted),
+ * leaving the scenario, topology and routes in *@sp, *@tp, *@rp for the
+ * caller to free. 0, or CLI_EXIT_INPUT having said why on stderr unless
+ * @quiet.
+ */
+static int chk_analyse(const struct chk_args *a, struct chk *cp, struct scenario **sp,
+		       struct topo **tp, struct topo_routes **rp, int quiet)
 {
 	char key[32];
 	uint32_t said_up; /* the faults: entry last said to come back up */
@@ -273,11 +280,8 @@ static int chk_run(const struct chk_args *a)
 	struct topo_routes *r = NULL;
 	struct chk c = {0};
 	struct diag d = {0};
-	struct timespec t0, t1;
-	int err, rc = CLI_EXIT_INPUT, errors = 0;
-	double secs;
+	int err, rc = CLI_EXIT_INPUT;
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
 	err = scn_load_with(a->scenario,
 			    &(struct scn_load_opts){.overlays = a->withs,
 						    .n_overlays = a->n_withs,
@@ -285,16 +289,19 @@ static int chk_run(const struct chk_args *a)
 						    .n_sets = a->n_sets,
 						    .flags = SCN_LOAD_LENIENT},
 			    &s, &d);
-	if (err) {
+	if (err && !quiet) {
 		fprintf(stderr, "rocesim: ");
 		diag_print(&d, stderr);
-		return CLI_EXIT_INPUT;
 	}
+	if (err)
+		return CLI_EXIT_INPUT;
 	err = topo_build(&s->topo, &t, &d);
 	if (err)
 		scn_locate(s, &d);
 	else
 		err = scn_resolve(s, t, &d);
+	if (err && quiet)
+		goto out;
 	if (err) {
 		if (err == -ENOMEM)
 			fprintf(stderr, "rocesim: out of memory\n");
@@ -306,7 +313,8 @@ static int chk_run(const struct chk_args *a)
 	}
 	c.failed = malloc(((size_t)t->n_links + 1) * sizeof(*c.failed));
 	if (!c.failed) {
-		fprintf(stderr, "rocesim: out of memory\n");
+		if (!quiet)
+			fprintf(stderr, "rocesim: out of memory\n");
 		goto out;
 	}
 	for (size_t i = 0; i < a->n_fails; i++)
@@ -359,8 +367,10 @@ static int chk_run(const struct chk_args *a)
 	if (!err)
 		err = chk_reach(&c, s, t, r, a);
 	if (err) {
-		fprintf(stderr, "rocesim: %s\n",
-			err == -ENOMEM ? "out of memory" : "the topology is too large to route");
+		if (!quiet)
+			fprintf(stderr, "rocesim: %s\n",
+				err == -ENOMEM ? "out of memory"
+					       : "the topology is too large to route");
 		goto out;
 	}
 	for (uint32_t i = 0; i < t->n_links; i++)
@@ -372,10 +382,34 @@ static int chk_run(const struct chk_args *a)
 	chk_nic(&c, s);
 	chk_nccl(&c, s, t);
 	if (c.oom) {
-		fprintf(stderr, "rocesim: out of memory\n");
+		if (!quiet)
+			fprintf(stderr, "rocesim: out of memory\n");
 		goto out;
 	}
 	chk_sort(&c);
+	rc = 0;
+out:
+	*cp = c;
+	*sp = s;
+	*tp = t;
+	*rp = r;
+	return rc;
+}
+
+static int chk_run(const struct chk_args *a)
+{
+	struct scenario *s = NULL;
+	struct topo *t = NULL;
+	struct topo_routes *r = NULL;
+	struct chk c = {0};
+	struct timespec t0, t1;
+	int err, rc, errors = 0;
+	double secs;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if ((rc = chk_analyse(a, &c, &s, &t, &r, 0)))
+		goto out;
+	rc = CLI_EXIT_INPUT;
 	for (size_t i = 0; i < c.n; i++)
 		errors += c.f[i].severity == CHK_ERROR;
 	clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -408,6 +442,39 @@ out:
 	topo_free(t);
 	scn_free(s);
 	return rc;
+}
+
+int chk_errors(const char *scenario, const char *const *withs, size_t n_withs,
+	       const char *const *sets, size_t n_sets, char *first, size_t size)
+{
+	struct chk_args a = {.scenario = scenario,
+			     .withs = (const char **)withs,
+			     .n_withs = n_withs,
+			     .sets = (const char **)sets,
+			     .n_sets = n_sets,
+			     .max_cycles = CHK_MAX_CYCLES};
+	struct scenario *s = NULL;
+	struct topo *t = NULL;
+	struct topo_routes *r = NULL;
+	struct chk c = {0};
+	int n = 0;
+
+	first[0] = '\0';
+	if (chk_analyse(&a, &c, &s, &t, &r, 1))
+		n = -1;
+	for (size_t i = 0; !n && i < c.n; i++) {
+		if (c.f[i].severity != CHK_ERROR)
+			continue;
+		if (!first[0])
+			snprintf(first, size, "%s %s: %s", c.f[i].code, c.f[i].where,
+				 c.f[i].message);
+		n++;
+	}
+	chk_free(&c);
+	topo_routes_free(r);
+	topo_free(t);
+	scn_free(s);
+	return n;
 }
 
 int cmd_check(int argc, char **argv)

@@ -78,7 +78,21 @@ static void chk_cc_suspect(struct chk *c, const struct scenario *s)
 {
 	const struct dcqcn_params *p = &s->nic.dcqcn;
 
-	if (s->nic.cc != NIC_CC_DCQCN || p->variant != DCQCN_MLX5)
+	if (s->nic.cc != NIC_CC_DCQCN)
+		return;
+	if (p->rp_max_rate && p->rp_min_rate > p->rp_max_rate) {
+		char *lo = chk_dcqcn_where(s, "rp_min_rate", p->rp_min_rate);
+		char *hi = chk_dcqcn_where(s, "rp_max_rate", p->rp_max_rate);
+
+		chk_add(c, CHK_ERROR, "CC_PARAM_ORDER", chk_str("%s; %s", lo, hi),
+			"the lowest rate a cut leaves a QP (%u Mb/s) is above the highest it is "
+			"paced at (%u Mb/s): no rate meets both; run refuses it",
+			p->rp_min_rate, p->rp_max_rate);
+		chk_loc_key(c, s, "nic.dcqcn.rp_min_rate");
+		free(lo);
+		free(hi);
+	}
+	if (p->variant != DCQCN_MLX5)
 		return;
 	if (p->rp_dce_tcp_g < 512) {
 		chk_add(c, CHK_WARNING, "CC_PARAM_SUSPECT",
@@ -106,6 +120,57 @@ static void chk_cc_suspect(struct chk *c, const struct scenario *s)
 	}
 }
 
+/*
+ * A dump of several devices (PCI functions): which one the run takes. They
+ * agree: their values for every NIC (info); they differ: an error naming
+ * both and the names (run refuses it unless nic.cc_params.device picks
+ * one). Leaves @cc with the taken device's entries.
+ */
+static void chk_cc_devices(struct chk *c, const struct scenario *s, struct cc_params *cc)
+{
+	const char *dev[64], *a, *b;
+	uint32_t k = s->topo.nics_per_host ? s->topo.nics_per_host : 1;
+	size_t n = cc_params_devices(cc, dev, 64);
+	char diff[600], nics[200];
+
+	if (s->cfg.cc_device) {
+		cc_params_keep(cc, s->cfg.cc_device);
+		return;
+	}
+	if (n < 2)
+		return;
+	if (k > 1)
+		snprintf(nics, sizeof(nics),
+			 " (%u devices for %u NICs a server: device i would be NIC i, but rocesim "
+			 "gives all NICs one set of DCQCN parameters)",
+			 (unsigned)n, k);
+	else
+		snprintf(nics, sizeof(nics), " (one NIC a server)");
+	if (cc_params_first_differ(cc, &a, &b)) {
+		struct cc_diff df;
+
+		cc_params_diff_str(cc, a, b, diff, sizeof(diff));
+		cc_params_diff(cc, a, b, &df, 1);
+		if (!df.b)
+			df.b = df.a;
+		chk_add(c, CHK_ERROR, "CC_PARAM_DEVICES",
+			chk_str("%s: devices %s and %s", s->cfg.cc_params, a[0] ? a : "(no device)",
+				b[0] ? b : "(no device)"),
+			"the dump's devices give different DCQCN parameters: %s%s; run refuses it: "
+			"pick one with nic.cc_params: {file: F, device: %s} (check takes %s)",
+			diff, nics, b[0] ? b : a, a[0] ? a : "the first");
+		chk_loc(c, df.b->file, df.b->line, df.b->name);
+	} else {
+		chk_add(c, CHK_INFO, "CC_PARAM_DEVICES",
+			chk_str("%s: %zu devices, %s and %s%s", s->cfg.cc_params, n, dev[0], dev[1],
+				n > 2 ? " and more" : ""),
+			"the dump's devices give the same DCQCN parameters: every NIC takes them%s",
+			nics);
+		chk_loc(c, s->cfg.cc_params, 0, "nic.cc_params");
+	}
+	cc_params_keep(cc, dev[0]);
+}
+
 /* Every nic.cc_params entry that is not a cc_params name or out of range. */
 static void chk_cc_params(struct chk *c, const struct scenario *s)
 {
@@ -116,6 +181,7 @@ static void chk_cc_params(struct chk *c, const struct scenario *s)
 
 	if (!s->cfg.cc_params || cc_params_read(s->cfg.cc_params, &cc, &d))
 		return; /* the loader refused it already */
+	chk_cc_devices(c, s, &cc);
 	for (size_t i = 0; i < cc.n; i++) {
 		const struct cc_entry *e = &cc.v[i];
 		int err = scn_dcqcn_param(e->name, e->value, &scratch, msg, sizeof(msg));
@@ -564,5 +630,6 @@ void chk_configs(struct chk *c, const struct scenario *s, const struct topo *t)
 	chk_dcqcn_readings(c, s);
 	chk_lossless_path(c, s);
 	chk_headroom(c, s, t);
+	chk_buffer(c, s, t);
 	chk_sonic(c, s, t);
 }

@@ -67,6 +67,8 @@ void chk_configs(struct chk *c, const struct scenario *s, const struct topo *t);
 
 /* check_nccl.c: the jobs' NCCL_IB_HCA against the servers' NICs */
 void chk_nccl(struct chk *c, const struct scenario *s, const struct topo *t);
+/* check_buffer.c: the buffer's size, headroom and shared pool against XOFF */
+void chk_buffer(struct chk *c, const struct scenario *s, const struct topo *t);
 
 /* check_sonic.c: switch.sonic port by port */
 void chk_sonic(struct chk *c, const struct scenario *s, const struct topo *t);

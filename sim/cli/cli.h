@@ -15,6 +15,13 @@
 #define CLI_EXIT_IO 3 /* an I/O failure after a good run: the results could not be kept */
 
 int cmd_check(int argc, char **argv);
+/*
+ * The errors `rocesim check` finds on @scenario with these overlays and
+ * overrides: how many (-1 when it cannot check it), the first as "CODE
+ * where: message" into @first ("" when none). Prints nothing.
+ */
+int chk_errors(const char *scenario, const char *const *withs, size_t n_withs,
+	       const char *const *sets, size_t n_sets, char *first, size_t size);
 int cmd_plot(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_fluid(int argc, char **argv);

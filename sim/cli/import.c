@@ -265,14 +265,18 @@ static void imp_mlnx_qos(const struct mlnx_qos *q)
 		imp_mlnx_tcs(q);
 }
 
-static int imp_cc_params(const struct cc_params *cc)
+/*
+ * One device's entries as nic.dcqcn keys, each line after @pre ("" or "# "
+ * for a device the scenario does not take); how many are left out.
+ */
+static int imp_cc_block(const struct cc_params *cc, const char *pre)
 {
 	struct dcqcn_params p;
 	char msg[200];
 	int bad = 0;
 
 	dcqcn_params_default(&p, DCQCN_MLX5);
-	printf("nic:\n  cc: dcqcn\n  dcqcn:\n");
+	printf("%snic:\n%s  cc: dcqcn\n%s  dcqcn:\n", pre, pre, pre);
 	for (size_t i = 0; i < cc->n; i++) {
 		const struct cc_entry *e = &cc->v[i];
 		int err = scn_dcqcn_param(e->name, e->value, &p, msg, sizeof(msg));
@@ -284,16 +288,73 @@ static int imp_cc_params(const struct cc_params *cc)
 			if (!strcmp(cc->v[j].name, e->name))
 				later = &cc->v[j];
 		if (later) {
-			printf("    # %s: %s    # %s:%d: given again at line %d, which wins\n", e->name,
-			       e->value, e->file, e->line, later->line);
+			printf("%s    # %s: %s    # %s:%d: given again at line %d, which wins\n", pre,
+			       e->name, e->value, e->file, e->line, later->line);
 			continue;
 		}
 		if (err) {
-			printf("    # %s: %s    # %s:%d: %s\n", e->name, e->value, e->file, e->line, msg);
+			printf("%s    # %s: %s    # %s:%d: %s\n", pre, e->name, e->value, e->file,
+			       e->line, msg);
 			bad++;
 		} else {
-			printf("    %s: %s\n", e->name, e->value);
+			printf("%s    %s: %s\n", pre, e->name, e->value);
 		}
+	}
+	return bad;
+}
+
+/*
+ * cc_params as nic.dcqcn. A dump of several devices shows each: the first
+ * as YAML, the others as comments with what differs from the first and the
+ * nic.cc_params that takes them. A file without one cc_params name (an
+ * hw_counters dump, say) is refused: nothing of it is DCQCN.
+ */
+static int imp_cc_params(const struct cc_params *cc, const char *file)
+{
+	const char *dev[64];
+	size_t n = cc_params_devices(cc, dev, 64), known = 0;
+	struct dcqcn_params p;
+	char msg[200], diff[600];
+	int bad = 0;
+
+	dcqcn_params_default(&p, DCQCN_MLX5);
+	for (size_t i = 0; i < cc->n; i++)
+		known += scn_dcqcn_param(cc->v[i].name, cc->v[i].value, &p, msg, sizeof(msg)) !=
+			 -ENOENT;
+	if (!known) {
+		fprintf(stderr,
+			"rocesim: %s: no cc_params name found: none of its %zu name:value lines "
+			"(\"%s\" at line %d, ...) is an mlx5 cc_params name such as rp_gd or "
+			"np_min_time_between_cnps (grep . /sys/kernel/debug/mlx5/<PCI>/cc_params/* "
+			"prints them)\n",
+			file, cc->n, cc->v[0].name, cc->v[0].line);
+		return CLI_EXIT_INPUT;
+	}
+	if (n > 64)
+		n = 64;
+	if (n > 1)
+		printf("# %s: %zu devices; rocesim gives every NIC one set of DCQCN parameters,\n"
+		       "# nic.cc_params: {file: %s, device: PCI} takes one\n",
+		       file, n, file);
+	for (size_t k = 0; k < n; k++) {
+		struct cc_params one = {.v = malloc(cc->n * sizeof(*one.v)), .n = cc->n};
+
+		if (!one.v) {
+			fprintf(stderr, "rocesim: out of memory\n");
+			return CLI_EXIT_INPUT;
+		}
+		memcpy(one.v, cc->v, cc->n * sizeof(*one.v));
+		cc_params_keep(&one, dev[k]);
+		if (n > 1 && !k)
+			printf("# device %s (line %d on)\n", dev[k], one.v[0].line);
+		else if (n > 1 && !cc_params_diff_str(cc, dev[0], dev[k], diff, sizeof(diff)))
+			printf("# device %s (line %d on): the same as %s\n", dev[k], one.v[0].line,
+			       dev[0]);
+		else if (n > 1)
+			printf("# device %s (line %d on) differs from %s: %s\n", dev[k],
+			       one.v[0].line, dev[0], diff);
+		bad += imp_cc_block(&one, k ? "# " : "");
+		free(one.v);
 	}
 	if (bad)
 		fprintf(stderr, "rocesim: %d cc_params entr%s left out as comments\n", bad,
@@ -471,9 +532,13 @@ int cmd_import(int argc, char **argv)
 	} else if (!strcmp(kind, "cc-params")) {
 		struct cc_params cc = {0};
 
+		int rc = 0;
+
 		if (!(err = cc_params_read(file, &cc, &d)))
-			imp_cc_params(&cc);
+			rc = imp_cc_params(&cc, file);
 		cc_params_free(&cc);
+		if (rc)
+			return rc;
 	} else if (!strcmp(kind, "pod")) {
 		struct pod_cfg pc = {0};
 

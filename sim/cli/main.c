@@ -253,6 +253,22 @@ static int add_par_stats(json_t *res, const struct par_stats *st)
  * temporary (outdir.h), so that a folder in use or not writable is found
  * before simulating; then run, write the results and commit them.
  */
+/*
+ * What `rocesim check` finds wrong with the scenario the run took, when it
+ * finds an error: their count and the first, so that a run never hides
+ * them (results.json does not change).
+ */
+static void print_check_errors(const struct run_args *a)
+{
+	char first[1200];
+	int n = chk_errors(a->scenario, a->withs, a->n_withs, a->sets, a->n_sets, first,
+			   sizeof(first));
+
+	if (n > 0)
+		printf("  check      %d error%s (rocesim check %s), the first: %s\n", n,
+		       n == 1 ? "" : "s", a->scenario, first);
+}
+
 static int cmd_run(const struct run_args *a, const struct par_comm *comm)
 {
 	static const char busy[] = "rocesim: %s is in use by another run (pid %ld): wait for it "
@@ -406,6 +422,7 @@ static int cmd_run(const struct run_args *a, const struct par_comm *comm)
 		res_print_summary(res, stdout);
 		if (s->n_expects)
 			printf("  expect     %d of %u expectations met\n", met, s->n_expects);
+		print_check_errors(a);
 		printf("  results    %s/results.json\n", dir);
 	}
 	if (res_check_expects(res, s, stderr))

@@ -38,13 +38,17 @@ static int cc_fail(struct diag *d, const char *file, int line, const char *fmt, 
 	return -EINVAL;
 }
 
-/* Append name=value from @file:@line; the lengths are checked here. */
-static int cc_add(struct cc_params *cc, size_t *cap, const char *name, const char *value,
-		  const char *file, int line, struct diag *d)
+/* Append name=value of @device from @file:@line; the lengths are checked here. */
+static int cc_add(struct cc_params *cc, size_t *cap, const char *device, const char *name,
+		  const char *value, const char *file, int line, struct diag *d)
 {
 	struct cc_entry *e;
 	char w[100];
 
+	if (strlen(device) >= sizeof(e->device))
+		return cc_fail(d, file, line, "device \"%s\" is longer than %zu characters",
+			       mlnx__quote(w, sizeof(w), device, strlen(device)),
+			       sizeof(e->device) - 1);
 	if (strlen(name) >= sizeof(e->name))
 		return cc_fail(d, file, line, "name \"%s\" is longer than %zu characters",
 			       mlnx__quote(w, sizeof(w), name, strlen(name)), sizeof(e->name) - 1);
@@ -67,9 +71,29 @@ static int cc_add(struct cc_params *cc, size_t *cap, const char *name, const cha
 	memset(e, 0, sizeof(*e));
 	memcpy(e->name, name, strlen(name) + 1);
 	memcpy(e->value, value, strlen(value) + 1);
+	memcpy(e->device, device, strlen(device) + 1);
 	snprintf(e->file, sizeof(e->file), "%s", file);
 	e->line = line;
 	return 0;
+}
+
+/*
+ * The device of a parameter at @dir (its path without the name, cut in
+ * place): the folder that holds its cc_params folder, as the mlx5 driver
+ * makes them, /sys/kernel/debug/mlx5/<PCI address>/cc_params/<name> (Linux
+ * drivers/net/ethernet/mellanox/mlx5/core/debugfs.c names the folder by
+ * dev_name(), infiniband/hw/mlx5/cong.c adds cc_params under it); "" when
+ * the path names no device ("cc_params/rp_gd", "rp_gd").
+ */
+static const char *cc_device(char *dir)
+{
+	char *last = strrchr(dir, '/'), *prev;
+
+	if (!last || strcmp(last + 1, "cc_params"))
+		return "";
+	*last = '\0';
+	prev = strrchr(dir, '/');
+	return prev ? prev + 1 : dir;
 }
 
 /*
@@ -77,9 +101,10 @@ static int cc_add(struct cc_params *cc, size_t *cap, const char *name, const cha
  * "[path/]name:value" (grep output; the path may hold ':' as a PCI address
  * does, so the value is after the LAST ':' and must be one word),
  * "[path/]name=value" or "[path/]name value". The name is what follows the
- * last '/' of the part before the value. Either may come back empty.
+ * last '/' of the part before the value, @device what cc_device finds in
+ * the path. Any may come back empty.
  */
-static void cc_split(char *s, char **name, char **value)
+static void cc_split(char *s, char **name, char **value, const char **device)
 {
 	char *colon = strrchr(s, ':'), *sep = NULL, *v, *k, *slash;
 
@@ -101,6 +126,11 @@ static void cc_split(char *s, char **name, char **value)
 	k = mlnx__trim(s);
 	slash = strrchr(k, '/');
 	*name = slash ? mlnx__trim(slash + 1) : k;
+	*device = "";
+	if (slash) {
+		*slash = '\0';
+		*device = cc_device(k);
+	}
 }
 
 static int cc_parse_text(char *buf, size_t len, const char *file, struct cc_params *out,
@@ -115,6 +145,7 @@ static int cc_parse_text(char *buf, size_t len, const char *file, struct cc_para
 	while ((s = lines_next(&ls, &n))) {
 		int c = mlnx__find_binary(s, n);
 		char w[100], *name, *value;
+		const char *device;
 
 		if (c >= 0)
 			return cc_fail(d, file, ls.no,
@@ -131,7 +162,7 @@ static int cc_parse_text(char *buf, size_t len, const char *file, struct cc_para
 			}
 		}
 		mlnx__quote(w, sizeof(w), s, strlen(s));
-		cc_split(s, &name, &value);
+		cc_split(s, &name, &value, &device);
 		if (!*name)
 			return cc_fail(d, file, ls.no,
 				       "no name in \"%s\" (name:value, name=value or name value)",
@@ -140,7 +171,7 @@ static int cc_parse_text(char *buf, size_t len, const char *file, struct cc_para
 			return cc_fail(d, file, ls.no,
 				       "no value in \"%s\" (name:value, name=value or name value)",
 				       w);
-		if ((err = cc_add(out, &cap, name, value, file, ls.no, d)))
+		if ((err = cc_add(out, &cap, device, name, value, file, ls.no, d)))
 			return err;
 	}
 	if (!out->n)
@@ -273,7 +304,7 @@ static int cc_read_dir(const char *path, struct cc_params *out, struct diag *d)
 		if (stat(full, &st) || !S_ISREG(st.st_mode))
 			continue; /* sub-folders, dangling links: not parameters */
 		if ((err = cc_read_value(full, value, sizeof(value), d)) ||
-		    (err = cc_add(out, &ecap, names[i], value, full, 1, d)))
+		    (err = cc_add(out, &ecap, "", names[i], value, full, 1, d)))
 			goto out_free;
 	}
 	if (!out->n)
@@ -326,4 +357,124 @@ void cc_params_free(struct cc_params *cc)
 	free(cc->v);
 	cc->v = NULL;
 	cc->n = 0;
+}
+
+size_t cc_params_devices(const struct cc_params *cc, const char **dev, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < cc->n; i++) {
+		size_t j;
+
+		if (!cc->v[i].device[0])
+			continue; /* every device's */
+		for (j = 0; j < i && strcmp(cc->v[j].device, cc->v[i].device); j++)
+			;
+		if (j < i)
+			continue;
+		if (n < max)
+			dev[n] = cc->v[i].device;
+		n++;
+	}
+	if (!n && cc->n && max)
+		dev[0] = "";
+	return n ? n : cc->n != 0;
+}
+
+size_t cc_params_keep(struct cc_params *cc, const char *device)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < cc->n; i++)
+		if (!strcmp(cc->v[i].device, device) || !cc->v[i].device[0])
+			cc->v[n++] = cc->v[i];
+	cc->n = n;
+	return n;
+}
+
+/* The entry of @name of @device that counts (the last), or NULL. */
+static const struct cc_entry *cc_get(const struct cc_params *cc, const char *device,
+				     const char *name)
+{
+	const struct cc_entry *e = NULL;
+
+	for (size_t i = 0; i < cc->n; i++)
+		if (!strcmp(cc->v[i].device, device) && !strcmp(cc->v[i].name, name))
+			e = &cc->v[i];
+	return e;
+}
+
+/* Whether @e is the entry of its name in its device that counts. */
+static int cc_counts(const struct cc_params *cc, const struct cc_entry *e)
+{
+	return cc_get(cc, e->device, e->name) == e;
+}
+
+size_t cc_params_diff(const struct cc_params *cc, const char *a, const char *b,
+		      struct cc_diff *out, size_t max)
+{
+	size_t n = 0;
+
+	/* names of a in file order, then names only b gives */
+	for (int pass = 0; pass < 2; pass++) {
+		const char *dev = pass ? b : a, *other = pass ? a : b;
+
+		for (size_t i = 0; i < cc->n; i++) {
+			const struct cc_entry *e = &cc->v[i], *o;
+
+			if (strcmp(e->device, dev) || !cc_counts(cc, e))
+				continue;
+			o = cc_get(cc, other, e->name);
+			if (pass && o)
+				continue; /* seen in the first pass */
+			if (o && !strcmp(o->value, e->value))
+				continue;
+			if (n < max)
+				out[n] = pass ? (struct cc_diff){o, e} : (struct cc_diff){e, o};
+			n++;
+		}
+	}
+	return n;
+}
+
+size_t cc_params_diff_str(const struct cc_params *cc, const char *a, const char *b, char *buf,
+		       size_t size)
+{
+	struct cc_diff df[4];
+	size_t n = cc_params_diff(cc, a, b, df, 4), at = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && i < 4 && at < size; i++) {
+		const struct cc_entry *x = df[i].a ? df[i].a : df[i].b;
+		char va[96], vb[96];
+
+		if (df[i].a)
+			snprintf(va, sizeof(va), "%s (line %d)", df[i].a->value, df[i].a->line);
+		else
+			snprintf(va, sizeof(va), "not given");
+		if (df[i].b)
+			snprintf(vb, sizeof(vb), "%s (line %d)", df[i].b->value, df[i].b->line);
+		else
+			snprintf(vb, sizeof(vb), "not given");
+		at += (size_t)snprintf(buf + at, size - at, "%s%s %s against %s", i ? ", " : "",
+				       x->name, va, vb);
+	}
+	if (n > 4 && at < size)
+		snprintf(buf + at, size - at, " and %zu more", n - 4);
+	return n;
+}
+
+size_t cc_params_first_differ(const struct cc_params *cc, const char **a, const char **b)
+{
+	const char *dev[64];
+	size_t n = cc_params_devices(cc, dev, 64);
+
+	for (size_t i = 1; i < n && i < 64; i++) {
+		if (cc_params_diff(cc, dev[0], dev[i], NULL, 0)) {
+			*a = dev[0];
+			*b = dev[i];
+			return 1;
+		}
+	}
+	return 0;
 }

@@ -56,6 +56,8 @@ int mlnx_qos_parse(const char *text, size_t len, const char *file, struct mlnx_q
 struct cc_entry {
 	char name[64];   /* as written: rp_gd, np_min_time_between_cnps, ... */
 	char value[64];  /* as written, trimmed */
+	char device[64]; /* the PCI device whose cc_params folder holds it
+			    ("0000:3b:00.1"), "" when its path names none */
 	char file[256];  /* the file it came from */
 	int line;        /* line in that file (1 for a folder's one-value file) */
 };
@@ -77,5 +79,30 @@ int cc_params_read(const char *path, struct cc_params *out, struct diag *d);
 int cc_params_parse(const char *text, size_t len, const char *file, struct cc_params *out,
 		    struct diag *d);
 void cc_params_free(struct cc_params *cc);
+/*
+ * The devices @cc names, in the order they first appear: how many, the
+ * first @max of them into @dev (borrowed from @cc). Entries whose path
+ * names no device are every device's; a file of only such entries is one
+ * device, "".
+ */
+size_t cc_params_devices(const struct cc_params *cc, const char **dev, size_t max);
+/* Keep only the entries of @device (and those of every device); how many are left. */
+size_t cc_params_keep(struct cc_params *cc, const char *device);
+/* A name that devices @a and @b set differently: each one's entry (the
+ * later where one device gives the name twice), NULL where it gives none. */
+struct cc_diff {
+	const struct cc_entry *a, *b;
+};
+/* The names @a and @b give different values (or one does not give), @a's
+ * in file order then @b's own: how many, the first @max into @out. */
+size_t cc_params_diff(const struct cc_params *cc, const char *a, const char *b,
+		      struct cc_diff *out, size_t max);
+/* The names cc_params_diff finds, in words ("rp_gd 11 (line 3) against 7
+ * (line 25), ..." and "and N more" past four) into @buf; how many. */
+size_t cc_params_diff_str(const struct cc_params *cc, const char *a, const char *b, char *buf,
+			  size_t size);
+/* Devices that differ: the first device and the first other device that
+ * sets a name otherwise, into *@a and *@b (borrowed); 0 when all agree. */
+size_t cc_params_first_differ(const struct cc_params *cc, const char **a, const char **b);
 
 #endif

@@ -223,7 +223,7 @@ static const cyaml_schema_field_t nic_fields[] = {
 	STR("rx_buffer", struct raw_nic, rx_buffer),
 	STR("rx_rate", struct raw_nic, rx_rate),
 	STR("mlnx_qos", struct raw_nic, mlnx_qos),
-	STR("cc_params", struct raw_nic, cc_params),
+	CYAML_FIELD_IGNORE("cc_params", OPT), /* a file or {file, device}: read through ydoc */
 	ENUM("cc", struct raw_nic, cc, cc_kinds),
 	CYAML_FIELD_IGNORE("tc", OPT), /* free-form keys (class numbers): read through ydoc */
 	CYAML_FIELD_MAPPING_PTR("transport", OPT_PTR, struct raw_nic, transport, transport_fields),
@@ -682,6 +682,7 @@ void scn_free(struct scenario *s)
 	free(s->sw_node);
 	free(s->cfg.mlnx_qos);
 	free(s->cfg.cc_params);
+	free(s->cfg.cc_device);
 	for (uint32_t i = 0; i < s->cfg.n_pods; i++)
 		free(s->cfg.pods[i].file);
 	free(s->cfg.pods);
@@ -774,6 +775,7 @@ static int load_text(const char *name, const char *text, size_t len, const char 
 			continue;
 		/* a DSCP map entry, and switch.sonic, are no schema keys: they are read apart */
 		err = strncmp(sets[i], "switch.dscp_to_tc.", 18) && !scn__sonic_set(sets[i]) &&
+			      !scn__cc_set(sets[i]) &&
 			      !scn__set_is_by_speed(sets[i]) && !scn__set_is_links(sets[i]) &&
 			      !scn__set_is_nic_tc(sets[i])
 			  ? apply_set(&l, s->raw->top, sets[i])

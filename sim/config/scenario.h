@@ -170,6 +170,7 @@ struct scenario {
 	/* real configs named by the scenario (resolved paths, or NULL) */
 	struct {
 		char *sonic, *mlnx_qos, *cc_params;
+		char *cc_device; /* nic.cc_params.device: the dump's device taken, or NULL */
 		struct scn_pod *pods; /* one per workload that names a pod */
 		uint32_t n_pods;
 	} cfg;

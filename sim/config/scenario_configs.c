@@ -288,17 +288,14 @@ static int merge_mlnx_qos(struct loader *l, struct scenario *s, const char *valu
  * cc_params -> nic.dcqcn: every entry is the origin of its nic.dcqcn key
  * (the last one wins, as applied); the values are applied by the checks.
  */
-static int merge_cc_params(struct loader *l, struct scenario *s, const char *value)
+static int merge_cc_params(struct loader *l, struct scenario *s)
 {
 	struct merge m = {.l = l, .via = "nic.cc_params"};
-	struct diag d = {0};
 	char path[96];
 	int err;
 
-	if (!(s->cfg.cc_params = scn__config_path(l, "nic.cc_params", value)))
-		return -ENOMEM;
-	if ((err = cc_params_read(s->cfg.cc_params, &l->raw->cfg.cc, &d)))
-		return err == -ENOMEM ? err : scn__config_fail(l, "nic.cc_params", &d);
+	if ((err = scn__cc_params_read(l, s)))
+		return err;
 	for (size_t i = 0; i < l->raw->cfg.cc.n; i++) {
 		const struct cc_entry *e = &l->raw->cfg.cc.v[i];
 
@@ -459,7 +456,7 @@ int scn__merge_configs(struct loader *l, struct scenario *s)
 		return err;
 	if (r->nic && r->nic->mlnx_qos && (err = merge_mlnx_qos(l, s, r->nic->mlnx_qos)))
 		return err;
-	if (r->nic && r->nic->cc_params && (err = merge_cc_params(l, s, r->nic->cc_params)))
+	if ((err = merge_cc_params(l, s)))
 		return err;
 	if (r->workload && r->workload->pod &&
 	    (err = merge_pod(l, s, "workload", r->workload->pod, r->workload->kind)))

@@ -155,6 +155,30 @@ static int apply_cc_params(const struct loader *l, struct dcqcn_params *p)
 	return 0;
 }
 
+/*
+ * rp_min_rate above a given rp_max_rate: no rate meets both (the model
+ * would pace at the minimum, above the cap). Refused unless lenient (check
+ * says it, CC_PARAM_ORDER), named where rp_min_rate is given.
+ */
+static int dcqcn_order(const struct loader *l, const struct scenario *s)
+{
+	const struct dcqcn_params *p = &s->nic.dcqcn;
+	const struct scn_origin *o = scn__origin_of(l->raw, "nic.dcqcn.rp_max_rate");
+	char at[300] = "";
+
+	if (s->nic.cc != NIC_CC_DCQCN || !p->rp_max_rate || p->rp_min_rate <= p->rp_max_rate ||
+	    (l->raw->cfg.flags & SCN_LOAD_LENIENT))
+		return 0;
+	if (o && !scn__explicit(l, "nic.dcqcn.rp_max_rate"))
+		snprintf(at, sizeof(at), " (%s:%d)", o->file, o->line);
+	else if (scn__explicit(l, "nic.dcqcn.rp_max_rate"))
+		snprintf(at, sizeof(at), " (nic.dcqcn.rp_max_rate)");
+	return scn__fail(l, "nic.dcqcn.rp_min_rate",
+			 "%u Mb/s is above rp_max_rate %u Mb/s%s: the lowest rate a cut leaves "
+			 "a QP must not exceed the highest it is paced at",
+			 p->rp_min_rate, p->rp_max_rate, at);
+}
+
 /* nic.transport and nic.dcqcn */
 static int check_transport(const struct loader *l, const struct raw_nic *r, struct scenario *s)
 {
@@ -198,7 +222,7 @@ static int check_transport(const struct loader *l, const struct raw_nic *r, stru
 	if ((err = apply_cc_params(l, p)))
 		return err;
 	if (!dc)
-		return 0;
+		return dcqcn_order(l, s);
 	if (dc->np_cnp_mode)
 		p->np_cnp_window = dc->np_cnp_mode == 2;
 #define DCQCN_CHECK(name, min, max)                                                         \
@@ -210,7 +234,7 @@ static int check_transport(const struct loader *l, const struct raw_nic *r, stru
 #undef DCQCN_CHECK
 	if (s->nic.cc != NIC_CC_DCQCN)
 		return scn__fail(l, "nic.dcqcn", "only applies to nic.cc: dcqcn");
-	return 0;
+	return dcqcn_order(l, s);
 }
 
 int scn__check_nic(const struct loader *l, const struct raw_nic *r, struct scenario *s)

@@ -118,7 +118,7 @@ struct raw_transport {
 };
 
 struct raw_nic {
-	char *mtu, *priority, *dscp, *ecn, *rx_buffer, *rx_rate, *mlnx_qos, *cc_params;
+	char *mtu, *priority, *dscp, *ecn, *rx_buffer, *rx_rate, *mlnx_qos;
 	char **pfc;
 	unsigned pfc_count;
 	int cc;
@@ -295,6 +295,18 @@ int scn__explicit(const struct loader *l, const char *path);
  */
 int scn__load_switch(const struct loader *l, const char *key, const char *file,
 		     struct scenario **out);
+
+/* scenario_cc.c */
+
+/* Whether --set @kv ("key=value") names nic.cc_params or a key under it. */
+int scn__cc_set(const char *kv);
+/*
+ * nic.cc_params (a file or {file, device}) read into raw->cfg.cc, keeping
+ * one device's entries; s->cfg.cc_params and cc_device set. 0 when none is
+ * given; -EINVAL (a device of the dump that differs, refused unless
+ * lenient) or -ENOMEM.
+ */
+int scn__cc_params_read(struct loader *l, struct scenario *s);
 
 /* scenario_sonic.c */
 

@@ -169,6 +169,9 @@ static json_t *eff_nic(const struct scenario *s)
 	json_object_set_new(dc, "byte_reset_unit",
 			    json_string(d->byte_reset_unit == 64 ? "64B" : "1B"));
 	json_object_set_new(dc, "cnp_scope", json_string(d->cnp_per_port ? "port" : "qp"));
+	/* the device of a cc_params dump taken, when nic.cc_params.device names one */
+	if (s->cfg.cc_device)
+		json_object_set_new(dc, "cc_params_device", json_string(s->cfg.cc_device));
 	nic = json_pack("{s:I,s:i,s:i,s:o,s:b,s:s,s:{s:I,s:I,s:I,s:b,s:f},s:o}", "mtu",
 			 (json_int_t)s->nic.mtu, "dscp", s->nic.dscp, "priority", s->nic.priority,
 			 "pfc", pfc, "ecn", s->nic.ecn, "cc",
