@@ -34,20 +34,21 @@ static int entry_matches(const char *e, size_t len, int exact, uint32_t i)
 	return name_len <= dev_len && !memcmp(e, dev, name_len);
 }
 
+/* @value past its prefixes: '^' (exclude what follows), then '=' (exact names). */
+static const char *hca_list(const char *value, int *exclude, int *exact)
+{
+	*exclude = *value == '^';
+	value += *exclude;
+	*exact = *value == '=';
+	return value + *exact;
+}
+
 int nccl_hca_mask(const char *value, uint32_t n_nics, uint64_t *mask, char *why, size_t len)
 {
-	const char *v = value;
-	int exclude = 0, exact = 0;
+	int exclude, exact;
+	const char *v = hca_list(value, &exclude, &exact);
 	uint64_t m = 0;
 
-	if (*v == '^') {
-		exclude = 1;
-		v++;
-	}
-	if (*v == '=') {
-		exact = 1;
-		v++;
-	}
 	for (const char *e = v;;) {
 		const char *end = strchr(e, ',');
 		size_t n = end ? (size_t)(end - e) : strlen(e);
@@ -75,19 +76,13 @@ int nccl_hca_mask(const char *value, uint32_t n_nics, uint64_t *mask, char *why,
 
 unsigned nccl_hca_unmatched(const char *value, uint32_t n_nics, char *out, size_t len)
 {
-	const char *v = value;
+	int exclude, exact;
+	const char *v = hca_list(value, &exclude, &exact);
 	unsigned bad = 0;
 	size_t at = 0;
-	int exact = 0;
 
 	if (len)
 		out[0] = '\0';
-	if (*v == '^')
-		v++;
-	if (*v == '=') {
-		exact = 1;
-		v++;
-	}
 	for (const char *e = v;;) {
 		const char *end = strchr(e, ',');
 		size_t n = end ? (size_t)(end - e) : strlen(e);
