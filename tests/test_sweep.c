@@ -1381,6 +1381,67 @@ Test(sweep, slurm_arrays_past_max_array_size_go_in_chunks)
 	free(sbatch);
 }
 
+/* How many processes have @pattern (an extended regex) in their command
+ * line (pgrep -f); write a letter of it in brackets ("[p]oints") so that
+ * the shell running pgrep, whose command line holds the pattern as
+ * written, does not match it. */
+static int processes_with(const char *pattern)
+{
+	char cmd[600], *out = NULL;
+	int n;
+
+	snprintf(cmd, sizeof(cmd), "pgrep -f '%s' | wc -l", pattern);
+	ts_sh(cmd, &out, NULL);
+	n = out ? atoi(out) : -1;
+	free(out);
+	return n;
+}
+
+static void nap_100ms(void)
+{
+	struct timespec t = {0, 100000000};
+
+	nanosleep(&t, NULL);
+}
+
+/*
+ * A sweep killed outright (SIGKILL: no handler runs) takes its runs with
+ * it: none keeps going as an orphan holding its point's folder.
+ */
+Test(sweep, a_sweep_killed_by_sigkill_leaves_no_run_behind)
+{
+	static const char slow[] = "stop: 100s\n"
+				   "topology: {kind: star, hosts: 9, link: {rate: 100Gbps}}\n"
+				   "nic: {cc: none}\n"
+				   "workload: {kind: incast, senders: 8, size: 40GB}\n";
+	char scn[300], out[300], pattern[400];
+	struct ts_child c;
+	struct ts_proc p;
+	int n = 0;
+
+	snprintf(scn, sizeof(scn), "%s", write_tmp("slow.yaml", slow));
+	snprintf(out, sizeof(out), "%s", ts_tmp("killed"));
+	snprintf(pattern, sizeof(pattern), "%s/[p]oints", out);
+	ts_spawn(&c, NULL,
+		 (const char *const[]){"sweep", scn, "--seeds", "4", "-j", "2", "-o", out, NULL});
+	/* both runs started (each a 16 s run at least) */
+	for (int i = 0; i < 300 && (n = processes_with(pattern)) < 2; i++)
+		nap_100ms();
+	cr_assert_eq(n, 2, "the sweep's two runs did not start");
+	kill(c.pid, SIGKILL);
+	ts_wait(&c, &p);
+	ts_proc_free(&p);
+	for (int i = 0; i < 50 && (n = processes_with(pattern)) > 0; i++)
+		nap_100ms();
+	cr_expect_eq(n, 0, "%d runs outlived the sweep", n);
+	if (n) {
+		char cmd[500];
+
+		snprintf(cmd, sizeof(cmd), "pkill -9 -f '%s'", pattern);
+		ts_sh(cmd, NULL, NULL);
+	}
+}
+
 /* The shipped what-if of the seed cluster's spines: its variants load (checked
  * as a sweep checks them, nothing run) and come in the order written. */
 Test(sweep, shipped_spine_variants_load)

@@ -6,7 +6,8 @@
  * or runs out of memory takes only itself down. At most -j children at
  * once, each in a process group of its own: a Ctrl-C at the terminal
  * reaches the sweep alone, which starts nothing more and forwards the
- * signal once to every child (each then removes its temporaries).
+ * signal once to every child (each then removes its temporaries). A sweep
+ * killed outright (SIGKILL) takes its children with it (PR_SET_PDEATHSIG).
  *
  * What a run leaves in points/<id>/: what `rocesim run` writes, stderr.txt
  * (its standard error), and, only once it has ended (not when interrupted),
@@ -25,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -216,7 +218,7 @@ static pid_t launch(const struct sweep_spec *sp, const struct sweep_exec *x, con
 	struct sweep_point_args pa = {0};
 	int err_fd, null_fd;
 	size_t k = 0;
-	pid_t pid;
+	pid_t pid, parent;
 
 	if (!argv || !env || sweep_point_args(sp, r->point, r->variant, &pa)) {
 		free(argv);
@@ -262,12 +264,18 @@ static pid_t launch(const struct sweep_spec *sp, const struct sweep_exec *x, con
 	argv[k++] = seed;
 	argv[k++] = "--quiet";
 	argv[k] = NULL;
+	parent = getpid();
 	pid = fork();
 	if (pid == 0) {
 		static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
 		struct sigaction old;
 		sigset_t none;
 
+		/* a run dies with the sweep, even one killed by SIGKILL, whose
+		 * handler never signals its children (prctl(2); kept across
+		 * execve): no orphan keeps its point's folder locked */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+			_exit(127);
 		setpgid(0, 0);
 		/* not the sweep's handler (it signals the sweep's other children):
 		 * the default until exec, ignored signals stay ignored */
