@@ -133,6 +133,19 @@ Test(summary, the_first_line_names_the_overlays_and_overrides)
 	free(out);
 }
 
+/* A run stopped before any flow finished says so, not "FCT p50 0.000 us"
+ * (results.json's FCTs are null then). */
+Test(summary, no_flow_finished_is_said_not_printed_as_zero)
+{
+	char args[600], *out = NULL;
+
+	snprintf(args, sizeof(args), "%s -o o3 --set stop=1us", tiny());
+	cr_assert_eq(run_in_tmp(args, &out), 0);
+	cr_expect(strstr(out, "  flows      0 of 1 done; FCT none finished\n"), "%s", out);
+	cr_expect(!strstr(out, "FCT p50"), "%s", out);
+	free(out);
+}
+
 /*
  * Eight senders into one at line rate through a 1 MB switch without PFC:
  * tail drops, and the tails of some flows lost with nothing behind them to

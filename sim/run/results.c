@@ -842,10 +842,12 @@ void res_print_summary(const json_t *j, FILE *f)
 		json_string_value(json_object_get(run, "end")),
 		json_is_number(done) ? json_number_value(done)
 				     : json_real_value(json_object_get(run, "sim_time_us")));
-	if (num(j, "flows") > 0)
+	if (num(j, "flows") > 0 && num(j, "flows_done") > 0)
 		fprintf(f, "  flows      %.0f of %.0f done; FCT p50 %.3f us, p99 %.3f us, max %.3f us\n",
 			num(j, "flows_done"), num(j, "flows"), num(j, "fct_us.p50"),
 			num(j, "fct_us.p99"), num(j, "fct_us.max"));
+	else if (num(j, "flows") > 0) /* results.json's FCTs are null then */
+		fprintf(f, "  flows      0 of %.0f done; FCT none finished\n", num(j, "flows"));
 	print_slowdown(j, f);
 	if (json_object_get(json_object_get(j, "summary"), "offered_load"))
 		fprintf(f, "  load       %.2f%% of the hosts' links offered by the poisson workloads\n",
