@@ -201,9 +201,10 @@ static void lose(struct port *p, struct pkt *pkt)
 {
 	struct mctx *c = p->ctx;
 
-	p->lost_packets++;
-	p->lost_bytes += pkt->frame;
+	/* counted as summary.drops counts them: PAUSE frames are no flow's */
 	if (pkt->kind != PKT_PAUSE) {
+		p->lost_packets++;
+		p->lost_bytes += pkt->frame;
 		c->tot.dropped_packets++;
 		c->tot.dropped_bytes += pkt->payload;
 	}

@@ -120,7 +120,7 @@ struct port {
 	simtime_t response;  /* reaction time to a received PAUSE */
 	struct evq_timer pause_expiry;
 	struct port_pfc pfc[PKT_PRIORITIES];
-	uint64_t lost_packets, lost_bytes; /* lost on a failed link */
+	uint64_t lost_packets, lost_bytes; /* lost on a failed link (no PAUSE) */
 } __attribute__((aligned(64)));
 
 void port_init(struct port *p, struct mctx *ctx, uint32_t id, uint64_t rate_bps, simtime_t delay);

@@ -319,3 +319,37 @@ Test(faults, spine0_down_at_0_on_the_seed_cluster_is_three_spines)
 	sim_fini(&a);
 	sim_fini(&b);
 }
+
+/*
+ * Every drop is attributed: on the shipped link failure, summary.drops is
+ * the switches' drops plus the packets lost on the failed link's wire,
+ * per port in wire_losses (451 = 449 + 2 with seed 1).
+ */
+Test(faults, every_drop_is_a_switchs_or_a_failed_wires)
+{
+	FILE *f = fopen(ts_src("experiments/link-failure.yaml"), "r");
+	char yaml[8192];
+	size_t len;
+	struct sim sim;
+	json_t *j, *sw, *loss;
+	double drops = 0, lost = 0;
+	size_t i;
+
+	cr_assert(f);
+	len = fread(yaml, 1, sizeof(yaml) - 1, f);
+	fclose(f);
+	yaml[len] = '\0';
+	j = ts_run(yaml, &sim);
+	json_array_foreach (json_object_get(j, "switches"), i, sw)
+		drops += json_number_value(json_object_get(sw, "drops"));
+	json_array_foreach (json_object_get(j, "wire_losses"), i, loss) {
+		cr_expect(strstr(json_string_value(json_object_get(loss, "link")), "leaf0-spine1"),
+			  "a loss off the failed link");
+		lost += json_number_value(json_object_get(loss, "packets"));
+	}
+	cr_expect_gt(lost, 0, "nothing lost on the wire: the case no longer tests it");
+	cr_expect_eq(ts_metric(j, "drops"), drops + lost, "%.0f drops, %.0f + %.0f attributed",
+		     ts_metric(j, "drops"), drops, lost);
+	json_decref(j);
+	sim_fini(&sim);
+}

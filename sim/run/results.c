@@ -407,39 +407,6 @@ static json_t *deadlock_json(const struct sim *sim)
 			 "cycles", cycles, "detected_cycles", detected);
 }
 
-/*
- * Where retransmission timeouts cost time: the QP that waited longest for
- * its RC timeouts (each one a whole timeout of no progress, 4.096 us x
- * 2^nic.transport.timeout; NCCL_IB_TIMEOUT's default of 20 is 4.29 s), as
- * @summary's "rc_timeouts"; left out when no timeout fired, so that other
- * runs' results are unchanged. 0 or -ENOMEM.
- */
-static int add_rc_timeouts(json_t *summary, const struct sim *sim)
-{
-	const struct net *n = sim->net;
-	const struct topo *t = sim->topo;
-	const struct flow *worst = NULL;
-	uint64_t fired = 0, failed = 0;
-	json_t *o;
-
-	for (uint32_t h = 0; h < t->n_hosts; h++) {
-		fired += nic_counters(n->nics[h])->local_ack_timeout_err;
-		failed += nic_counters(n->nics[h])->qp_errors;
-	}
-	for (uint32_t i = 0; fired && i < n->n_flows; i++)
-		if (n->flows[i].rto_waited > (worst ? worst->rto_waited : 0))
-			worst = &n->flows[i];
-	if (!worst)
-		return 0;
-	o = json_pack("{s:o,s:o,s:o,s:s,s:s,s:o,s:o,s:b}", "timeouts", uint_j(fired), "qp_errors",
-		      uint_j(failed), "timeout_us", real3(simtime_to_us(sim->scn->nic.timeout)),
-		      "qp_src", t->nodes[t->hosts[worst->src]].name, "qp_dst",
-		      t->nodes[t->hosts[worst->dst]].name, "qp_timeouts", uint_j(worst->rto_fired),
-		      "qp_waited_us", real3(simtime_to_us(worst->rto_waited)), "qp_failed",
-		      worst->qp_error);
-	return json_object_set_new(summary, "rc_timeouts", o) ? -ENOMEM : 0;
-}
-
 json_t *res_build(const struct sim *sim)
 {
 	const struct net *n = sim->net;
@@ -582,7 +549,7 @@ json_t *res_build(const struct sim *sim)
 		goto fail;
 	if (n->n_wl_flows && json_object_set_new(summary, "fct_slowdown", fct_slowdown(sim)))
 		goto fail;
-	if (add_rc_timeouts(summary, sim))
+	if (res_add_rc_timeouts(summary, sim) || res_add_wire_losses(root, sim))
 		goto fail;
 	/* the flows' sizes summed: what compare checks besides their count */
 	if (n->n_wl_flows) {

@@ -24,6 +24,11 @@ simtime_t res_ideal_fct(const struct topo *t, const struct topo_routes *r, uint3
 			uint32_t dst, uint64_t bytes, uint32_t mtu);
 /* A new reference to the results of a finished run, or NULL (no memory). */
 json_t *res_build(const struct sim *sim);
+/* results_faults.c: summary.rc_timeouts (the QP that waited longest for RC
+ * timeouts) and wire_losses (packets lost on failed links, per port), each
+ * only when there is one; 0 or -ENOMEM. */
+int res_add_rc_timeouts(json_t *summary, const struct sim *sim);
+int res_add_wire_losses(json_t *root, const struct sim *sim);
 /*
  * Write @j to @f (a temporary file that the caller renames into place when
  * it is complete, outdir.h). 0 or -errno.
