@@ -1442,6 +1442,49 @@ Test(sweep, a_sweep_killed_by_sigkill_leaves_no_run_behind)
 	}
 }
 
+/*
+ * One sweep per folder: a second sweep into it (here --slurm, which writes
+ * sweep.json and runs nothing, as a sweep killed before its tables would
+ * leave it) removes the first's tables instead of leaving them beside its
+ * own sweep.json, and compare refuses a folder whose sweep.csv is of
+ * another sweep than its sweep.json.
+ */
+Test(sweep, a_folder_never_holds_the_tables_of_another_sweep)
+{
+	char out[300], other[300], cmd[1000];
+	struct ts_proc p;
+
+	snprintf(out, sizeof(out), "%s", ts_tmp("twice"));
+	snprintf(other, sizeof(other), "%s", ts_tmp("twice-3"));
+	ts_exec(&p, (const char *const[]){"sweep", write_tiny(), "--seeds", "2", "-o", out,
+					  "--quiet", NULL});
+	cr_assert_eq(p.code, 0, "(%d) %s", p.code, p.err);
+	ts_proc_free(&p);
+	/* another sweep's sweep.json beside this one's sweep.csv: refused */
+	ts_exec(&p, (const char *const[]){"sweep", write_tiny(), "--seeds", "3", "-o", other,
+					  "--slurm", "--quiet", NULL});
+	cr_assert_eq(p.code, 0, "(%d) %s", p.code, p.err);
+	ts_proc_free(&p);
+	snprintf(cmd, sizeof(cmd), "cp '%s/sweep.json' '%s/sweep.json' && cp -r '%s' '%s-mixed'",
+		 other, out, out, out);
+	cr_assert_eq(ts_sh(cmd, NULL, NULL), 0);
+	snprintf(cmd, sizeof(cmd), "%s-mixed", out);
+	ts_exec(&p, (const char *const[]){"compare", cmd, cmd, NULL});
+	cr_expect_eq(p.code, 2, "(%d) %s", p.code, p.err);
+	cr_expect(strstr(p.err, "2 runs where sweep.json has 3: the two files are of two sweeps"),
+		  "%s", p.err);
+	ts_proc_free(&p);
+	/* the second sweep into the folder drops the first's tables */
+	ts_exec(&p, (const char *const[]){"sweep", write_tiny(), "--seeds", "4", "-o", out,
+					  "--slurm", "--quiet", NULL});
+	cr_assert_eq(p.code, 0, "(%d) %s", p.code, p.err);
+	ts_proc_free(&p);
+	snprintf(cmd, sizeof(cmd), "%s/sweep.csv", out);
+	cr_expect(access(cmd, F_OK), "the earlier sweep's sweep.csv is still there");
+	snprintf(cmd, sizeof(cmd), "%s/summary.csv", out);
+	cr_expect(access(cmd, F_OK), "the earlier sweep's summary.csv is still there");
+}
+
 /* The shipped what-if of the seed cluster's spines: its variants load (checked
  * as a sweep checks them, nothing run) and come in the order written. */
 Test(sweep, shipped_spine_variants_load)

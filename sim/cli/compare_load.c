@@ -551,15 +551,21 @@ static int run_prov(struct cmp_side *s, const char *dir, const char *id, const c
 	return rc;
 }
 
-/* The runs of the sweep.csv at @file (of the sweep folder @dir) into @s. */
-static int load_sweep_csv(const char *file, const char *dir, struct cmp_side *s, char *err,
-			  size_t size)
+/*
+ * The runs of the sweep.csv at @file (of the sweep folder @dir) into @s;
+ * its rows must be the runs @ids (sweep.json's) holds, all of them, when
+ * @ids is not NULL: a sweep.csv left by another sweep into the same
+ * folder is refused.
+ */
+static int load_sweep_csv(const char *file, const char *dir, const json_t *ids,
+			  struct cmp_side *s, char *err, size_t size)
 {
 	struct csv c;
 	char *text, key[2048], where[4300];
 	size_t len;
 	int rc, seed_col, status_col, variant_col, id_col;
 	json_t *seen = NULL;
+	size_t rows = 0;
 
 	rc = textfile_read(file, &text, &len);
 	if (rc == -ENOMEM)
@@ -595,6 +601,15 @@ static int load_sweep_csv(const char *file, const char *dir, struct cmp_side *s,
 		if (c.n_fields[i] != c.n_fields[0]) {
 			rc = fail(err, size, "%s:%zu: %zu fields where the header has %zu", file,
 				  i + 1, c.n_fields[i], c.n_fields[0]);
+			break;
+		}
+		rows++;
+		if (ids && id_col == 0 && !json_object_get(ids, f[0])) {
+			rc = fail(err, size,
+				  "%s:%zu: run %s is not one of sweep.json's: the two files are of "
+				  "two sweeps (`rocesim sweep --collect %s` writes the tables of "
+				  "sweep.json's)",
+				  file, i + 1, f[0], dir);
 			break;
 		}
 		key[0] = '\0';
@@ -637,17 +652,55 @@ static int load_sweep_csv(const char *file, const char *dir, struct cmp_side *s,
 			rc = run_prov(s, dir, f[0], key, &seen);
 	}
 	json_decref(seen);
+	if (!rc && ids && rows != json_object_size(ids))
+		rc = fail(err, size,
+			  "%s: %zu runs where sweep.json has %zu: the two files are of two sweeps "
+			  "(`rocesim sweep --collect %s` writes the tables of sweep.json's)",
+			  file, rows, json_object_size(ids), dir);
 out:
 	csv_free(&c);
 	free(text);
 	return rc;
 }
 
+/* The ids of sweep.json @j's runs (points[].runs: an id, or with variants
+ * an object of ids), as an object's keys; NULL when malformed. */
+static json_t *run_ids(const json_t *j)
+{
+	json_t *ids = json_object(), *pt, *r, *v;
+	size_t i, k;
+	const char *name;
+
+	if (!ids || !json_is_array(json_object_get(j, "points")))
+		goto bad;
+	json_array_foreach (json_object_get(j, "points"), i, pt) {
+		if (!json_is_array(json_object_get(pt, "runs")))
+			goto bad;
+		json_array_foreach (json_object_get(pt, "runs"), k, r) {
+			if (json_is_string(r)) {
+				if (json_object_set_new(ids, json_string_value(r), json_true()))
+					goto bad;
+				continue;
+			}
+			if (!json_is_object(r))
+				goto bad;
+			json_object_foreach (r, name, v)
+				if (!json_is_string(v) ||
+				    json_object_set_new(ids, json_string_value(v), json_true()))
+					goto bad;
+		}
+	}
+	return ids;
+bad:
+	json_decref(ids);
+	return NULL;
+}
+
 static int load_sweep(const char *dir, struct cmp_side *s, char *err, size_t size)
 {
 	char path[4200];
 	json_error_t je;
-	json_t *j, *sv;
+	json_t *j, *sv, *ids;
 	const char *name, *sha, *version;
 	int rc = 0;
 
@@ -669,6 +722,12 @@ static int load_sweep(const char *dir, struct cmp_side *s, char *err, size_t siz
 		json_decref(j);
 		return rc;
 	}
+	/* a sweep.json without points (one written by hand) is not checked */
+	ids = NULL;
+	if (json_object_get(j, "points") && !(ids = run_ids(j))) {
+		json_decref(j);
+		return fail(err, size, "%s: points[].runs: not the run ids of a sweep", path);
+	}
 	s->scenario = strdup(name);
 	/* what it says of its inputs: the scenario's digest, its version if any */
 	sha = json_string_value(json_object_get(json_object_get(j, "scenario"), "sha256"));
@@ -682,11 +741,15 @@ static int load_sweep(const char *dir, struct cmp_side *s, char *err, size_t siz
 	     (version && set_add(s->prov, "versions", version))))
 		rc = -ENOMEM;
 	json_decref(j);
-	if (!s->scenario || rc)
+	if (!s->scenario || rc) {
+		json_decref(ids);
 		return -ENOMEM;
+	}
 	s->sweep = 1;
 	snprintf(path, sizeof(path), "%s/sweep.csv", dir);
-	return load_sweep_csv(path, dir, s, err, size);
+	rc = load_sweep_csv(path, dir, ids, s, err, size);
+	json_decref(ids);
+	return rc;
 }
 
 int cmp_side_load(const char *path, struct cmp_side *s, char *err, size_t size)

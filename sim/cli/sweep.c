@@ -270,6 +270,29 @@ static int busy_error(const char *dir, const struct outdir *od, int err)
 }
 
 /*
+ * A sweep.json other than @text in @dir: its tables (sweep.csv,
+ * summary.csv) are of that sweep, and would sit beside the new sweep.json
+ * if this one were killed before writing its own; removed (the runs stay,
+ * and the tables are written again at the end, or by --collect).
+ */
+static void drop_stale_tables(const char *dir, const char *text)
+{
+	char path[OUTDIR_PATH + 32], *old = NULL;
+	size_t len;
+
+	snprintf(path, sizeof(path), "%s/sweep.json", dir);
+	if (textfile_read(path, &old, &len) || (len == strlen(text) && !memcmp(old, text, len))) {
+		free(old);
+		return;
+	}
+	free(old);
+	snprintf(path, sizeof(path), "%s/sweep.csv", dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/summary.csv", dir);
+	unlink(path);
+}
+
+/*
  * Lock @dir into @od (outdir_close it), refuse a folder that holds another
  * sweep, and write sweep.json there. 0, or the error printed and the exit
  * code.
@@ -296,6 +319,7 @@ static int prepare_folder(const struct sweep_spec *sp, const char *dir, struct o
 		goto out;
 	}
 	remove_temporaries(dir);
+	drop_stale_tables(dir, text);
 	rc = CLI_EXIT_IO;
 	if ((err = sweep_write_file(dir, "sweep.json", text, strlen(text), 1))) {
 		fprintf(stderr, "rocesim: cannot write %s/sweep.json: %s\n", dir, strerror(-err));
