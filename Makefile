@@ -19,7 +19,7 @@ ASAN_BUILD ?= build-asan
 FUZZ_TIME ?= 60
 FUZZ_OUT ?= build-fuzz
 
-.PHONY: run test deps build build-asan test-release test-asan bench bench-callgrind bench-scale bench-par fuzz clean
+.PHONY: run test deps build build-asan test-release test-asan bench bench-callgrind bench-scale bench-par stress-mpi fuzz clean
 
 run: build
 	./$(BUILD)/rocesim run $(SCENARIO)
@@ -82,6 +82,12 @@ bench-scale: build
 NP ?= 2
 bench-par: build
 	experiments/bench/par.sh $(BUILD)/rocesim experiments/bench/scale/fattree-1024-permutation.yaml $(NP)
+
+# not part of `make test`: the MPI tests STRESS_COPIES times at once, with
+# other MPI programs starting beside them (tests/mpi_stress.sh)
+STRESS_COPIES ?= 20
+stress-mpi: build
+	tests/mpi_stress.sh $(BUILD) $(STRESS_COPIES)
 
 # not part of `make test`: each harness fuzzed FUZZ_TIME s on a copy of its
 # seeds in FUZZ_OUT; prints runs, CPU seconds, findings and reader coverage
