@@ -133,6 +133,55 @@ Test(hpcc, topology_text_errors)
 	}
 }
 
+/*
+ * One set of rules for import, check and run: a host with two links and a
+ * host with none are refused by all three at the same line (import and
+ * check once passed both; run refused them, and a file imported by hand
+ * ran as a server of two NICs).
+ */
+Test(hpcc, import_check_and_run_refuse_the_same_hosts)
+{
+	static const struct {
+		const char *text, *want;
+	} cases[] = {
+	    {"3 1 3\n2\n0 2 100Gbps 1us 0\n1 2 100Gbps 1us 0\n0 1 100Gbps 1us 0\n",
+	     "t.txt:5: host 0 has a second link (its first on line 3)"},
+	    {"4 1 3\n3\n0 3 100Gbps 1us 0\n1 3 100Gbps 1us 0\n0 1 100Gbps 1us 0\n",
+	     "t.txt:5: host 0 has a second link (its first on line 3)"},
+	    {"4 1 2\n3\n0 3 100Gbps 1us 0\n1 3 100Gbps 1us 0\n", "t.txt:1: host 2 has no link"},
+	};
+	const char *topo = ts_tmp("t.txt"), *scn = ts_tmp("t.yaml");
+	FILE *f = fopen(scn, "w");
+
+	cr_assert(f);
+	fputs("topology: {kind: hpcc, file: t.txt}\n"
+	      "workload: {kind: flows, flows: [{src: h0, dst: h1, size: 1MB}]}\n",
+	      f);
+	fclose(f);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *const verbs[][6] = {
+		    {"import", "hpcc-topology", topo, NULL},
+		    {"check", scn, NULL},
+		    {"run", scn, "-o", ts_tmp("t-out"), "--quiet", NULL},
+		};
+
+		f = fopen(topo, "w");
+		cr_assert(f);
+		fputs(cases[i].text, f);
+		fclose(f);
+		for (size_t v = 0; v < 3; v++) {
+			struct ts_proc p;
+
+			ts_exec(&p, verbs[v]);
+			cr_expect_eq(p.code, 2, "case %zu, %s: (%d) %s", i, verbs[v][0], p.code,
+				     p.err);
+			cr_expect(strstr(p.err, cases[i].want), "case %zu, %s: %s", i, verbs[v][0],
+				  p.err);
+			ts_proc_free(&p);
+		}
+	}
+}
+
 /* ---- flow files ------------------------------------------------------------------ */
 
 Test(hpcc, flow_file_starts_exact_and_relative_to_the_earliest)
@@ -324,7 +373,8 @@ Test(hpcc, import_prints_the_yaml_of_both_files)
  * third.cc reads the count and that many flows, and so do we */
 Test(hpcc, what_follows_the_announced_flows_and_links_is_not_read)
 {
-	static const char topo[] = "3 1 1\n2\n0 2 100Gbps 1us 0\n1 2 100Gbps 1us 0\nnotes\n";
+	/* read, the second link line would give host 0 a second link */
+	static const char topo[] = "2 1 1\n1\n0 1 100Gbps 1us 0\n0 1 100Gbps 1us 0\nnotes\n";
 	struct hpcc_flows f;
 	struct diag d = {0};
 	char buf[1024];
@@ -349,20 +399,22 @@ Test(hpcc, what_follows_the_announced_flows_and_links_is_not_read)
 Test(hpcc, a_switch_line_of_any_length_is_read)
 {
 	char text[4096];
-	size_t n = (size_t)snprintf(text, sizeof(text), "301 300 0\n");
+	size_t n = (size_t)snprintf(text, sizeof(text), "301 300 1\n"), end;
 	struct topo_hpcc h;
 	struct diag d = {0};
 
 	for (uint32_t id = 1; id <= 300; id++)
 		n += (size_t)snprintf(text + n, sizeof(text) - n, " %u", id);
-	snprintf(text + n, sizeof(text) - n, "\n");
+	end = n;
+	/* host 0's one link */
+	snprintf(text + n, sizeof(text) - n, "\n0 1 100Gbps 1us 0\n");
 	cr_assert_gt(strlen(text), 1000);
 	cr_assert_eq(topo_hpcc_parse("t.txt", text, strlen(text), &h, &d), 0, "%s", d.msg);
 	cr_expect_eq(h.n_switches, 300);
 	cr_expect(!h.is_switch[0] && h.is_switch[1] && h.is_switch[300]);
 	topo_hpcc_free(&h);
 	/* the 300th id twice: named with its place on the line */
-	memcpy(text + strlen(text) - 4, "299", 3);
+	memcpy(text + end - 3, "299", 3);
 	cr_assert_eq(topo_hpcc_parse("t.txt", text, strlen(text), &h, &d), -EINVAL);
 	cr_expect_eq(d.line, 2);
 	cr_expect(strstr(d.msg, "switch id 299 is listed twice (ids 299 and 300 of the line)"),

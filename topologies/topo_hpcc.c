@@ -283,6 +283,47 @@ static int hp_head(const char *file, struct hp_lines *ls, struct topo_hpcc *h, u
 	return 0;
 }
 
+/*
+ * Every host has exactly one link (its NIC's one port), as run, check and
+ * import all take it: the first line of a second link to a host, or line
+ * 1 for a host without one. 0 or -EINVAL (said), -ENOMEM.
+ */
+static int hp_hosts(const char *file, const struct topo_hpcc *h, struct diag *d)
+{
+	int *first = calloc(h->n_nodes ? h->n_nodes : 1, sizeof(*first));
+	int err = 0;
+
+	if (!first)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < h->n_links && !err; i++) {
+		const struct topo_hpcc_link *l = &h->links[i];
+		const uint32_t ends[2] = {l->a, l->b};
+
+		for (int e = 0; e < 2 && !err; e++) {
+			uint32_t n = ends[e];
+
+			if (h->is_switch[n])
+				continue;
+			if (first[n]) {
+				diag_set(d, file, l->line, "",
+					 "host %" PRIu32 " has a second link (its first on line %d): "
+					 "a host is one NIC port with one link (a server of several "
+					 "NICs is written as a topology file, kind: file)",
+					 n, first[n]);
+				err = -EINVAL;
+			}
+			first[n] = l->line;
+		}
+	}
+	for (uint32_t n = 0; n < h->n_nodes && !err; n++)
+		if (!h->is_switch[n] && !first[n]) {
+			diag_set(d, file, 1, "", "host %" PRIu32 " has no link", n);
+			err = -EINVAL;
+		}
+	free(first);
+	return err;
+}
+
 int topo_hpcc_parse(const char *file, const char *text, size_t len, struct topo_hpcc *h,
 		    struct diag *d)
 {
@@ -317,6 +358,8 @@ int topo_hpcc_parse(const char *file, const char *text, size_t len, struct topo_
 			 h->n_links);
 		goto fail;
 	}
+	if ((err = hp_hosts(file, h, d)))
+		goto fail;
 	return 0;
 fail:
 	topo_hpcc_free(h);
@@ -364,13 +407,7 @@ static int hp_build(const char *file, const struct topo_hpcc *h, struct topo *t,
 			return -EINVAL;
 		}
 	}
-	for (uint32_t i = 0; i < h->n_nodes; i++) {
-		if (!h->is_switch[i] && t->nodes[i].n_ports == 0) {
-			diag_set(d, file, 1, "", "host %" PRIu32 " has no link", i);
-			return -EINVAL;
-		}
-	}
-	return 0;
+	return 0; /* every host has one link: hp_hosts */
 }
 
 int topo_hpcc_load(const struct topo_spec *spec, struct topo **out, struct diag *d)
