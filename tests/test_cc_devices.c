@@ -279,6 +279,12 @@ Test(cc_devices, bad_device_or_key_refused)
 	cr_assert_eq(p.code, 2, "exit %d: %s", p.code, p.err);
 	cr_assert(strstr(p.err, "experiments/configs/cc_params names no device"), "%s", p.err);
 	ts_proc_free(&p);
+	/* a device --set on a scenario without a dump: refused, not dropped */
+	ts_exec(&p, (const char *[]){"check", "experiments/incast-8to1.yaml", "--set",
+				     "nic.cc_params.device=0000:3b:00.0", NULL});
+	cr_assert_eq(p.code, 2, "exit %d: %s", p.code, p.err);
+	cr_assert(strstr(p.err, "nic.cc_params.device: names a device of no file"), "%s", p.err);
+	ts_proc_free(&p);
 }
 
 Test(cc_devices, import_shows_each_device)
