@@ -466,3 +466,74 @@ Test(sweep_inputs, ci_script_works_when_copied)
 	free(out);
 	free(err);
 }
+
+/*
+ * --slurm: each array task reads sweep.task.json (the spec without the
+ * point list, the refused points alone), never sweep.json, whose size
+ * grows with the runs; the memory each task asks for with --mem.
+ */
+Test(sweep_inputs, slurm_tasks_read_their_own_spec_and_ask_for_memory)
+{
+	const char *scn = write_tmp("tiny.yaml", tiny_yaml), *out = tmp_path("sl");
+	char script[700], line[1400], *sbatch, *task, *err = NULL;
+	struct ts_proc p;
+	json_t *j, *pts;
+
+	ts_exec(&p, (const char *const[]){"sweep", scn, "--vary", "switch.ecn.kmax=50KB,200KB,1MB",
+					  "-o", out, "--slurm", "--mem", "512MiB", NULL});
+	cr_assert_eq(p.code, 0, "(%d) %s", p.code, p.err);
+	cr_expect(strstr(p.out, "  memory     512 MiB per task (--mem)\n"), "%s", p.out);
+	ts_proc_free(&p);
+	sbatch = ts_slurp(ts_tmp("sl/sweep.sbatch"));
+	cr_assert(sbatch);
+	cr_expect(strstr(sbatch, "\n#SBATCH --mem=512M\n"), "%s", sbatch);
+	free(sbatch);
+	task = ts_slurp(ts_tmp("sl/sweep.task.json"));
+	cr_assert(task, "no sweep.task.json");
+	j = json_loads(task, 0, NULL);
+	cr_assert(j, "%s", task);
+	cr_expect_eq(json_integer_value(json_object_get(j, "n_points")), 3);
+	pts = json_object_get(j, "points");
+	cr_assert_eq(json_array_size(pts), 1, "only the refused point: %s", task);
+	cr_expect_eq(json_integer_value(json_object_get(json_array_get(pts, 0), "index")), 0);
+	cr_expect(!strstr(task, "\"overrides\""), "a point list: %s", task);
+	json_decref(j);
+	free(task);
+	/* the tasks run with sweep.json out of the way: they do not read it */
+	cr_assert_eq(rename(ts_tmp("sl/sweep.json"), ts_tmp("sl/sweep.json.away")), 0);
+	snprintf(script, sizeof(script), "%s/sweep.sbatch", out);
+	for (int k = 0; k < 3; k++) {
+		snprintf(line, sizeof(line), "cd / && SLURM_ARRAY_TASK_ID=%d sh \"%s\"", k, script);
+		cr_expect_eq(ts_sh(line, NULL, &err), 0, "task %d: %s", k, err);
+		free(err);
+		err = NULL;
+	}
+	cr_assert_eq(rename(ts_tmp("sl/sweep.json.away"), ts_tmp("sl/sweep.json")), 0);
+	cr_expect(access(ts_tmp("sl/points/p001-s1"), F_OK), "the refused point ran");
+	cr_expect(!access(ts_tmp("sl/points/p002-s1/results.json"), F_OK), "p002 did not run");
+	ts_exec(&p, (const char *const[]){"sweep", "--collect", out, "--quiet", NULL});
+	cr_expect_eq(p.code, 0, "(%d) %s", p.code, p.err);
+	ts_proc_free(&p);
+	/* a task spec whose point count its axes do not give is refused */
+	write_tmp("sl/sweep.task.json",
+		  "{\"schema_version\": 1, \"scenario\": {\"path\": \"x.yaml\", \"sha256\": "
+		  "\"0000000000000000000000000000000000000000000000000000000000000000\", "
+		  "\"name\": \"x\"}, \"axes\": [], \"zip\": false, \"seeds\": [1], "
+		  "\"n_points\": 7, \"points\": []}\n");
+	ts_exec(&p, (const char *const[]){"sweep", "--task", "0", out, NULL});
+	cr_expect_eq(p.code, 2, "(%d) %s", p.code, p.err);
+	cr_expect(strstr(p.err, "sweep.task.json: n_points: 7 points, while its axes give 1"),
+		  "%s", p.err);
+	ts_proc_free(&p);
+	/* --mem belongs to --slurm, and is a size */
+	ts_exec(&p, (const char *const[]){"sweep", scn, "--vary", "switch.ecn.kmax=200KB,1MB",
+					  "-o", tmp_path("nosl"), "--mem", "2GB", NULL});
+	cr_expect_eq(p.code, 2, "(%d) %s", p.code, p.err);
+	cr_expect(strstr(p.err, "--mem goes with --slurm"), "%s", p.err);
+	ts_proc_free(&p);
+	ts_exec(&p, (const char *const[]){"sweep", scn, "--vary", "switch.ecn.kmax=200KB,1MB",
+					  "-o", tmp_path("nosl"), "--slurm", "--mem", "12", NULL});
+	cr_expect_eq(p.code, 2, "(%d) %s", p.code, p.err);
+	cr_expect(strstr(p.err, "--mem needs a size of at least 1MiB"), "%s", p.err);
+	ts_proc_free(&p);
+}

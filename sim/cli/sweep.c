@@ -221,25 +221,29 @@ static void remove_temporaries(const char *dir)
 
 /* The runs of @sp, point after point, each point's variants in order and
  * each variant's seeds in order; NULL when out of memory. */
+/* Run @i of @sp (points outermost, then variants, then seeds) into @r. */
+static void make_run(const struct sweep_spec *sp, size_t i, struct sweep_run *r)
+{
+	size_t nv = sweep_spec_variants(sp), s = i % sp->n_seeds, v = i / sp->n_seeds % nv,
+	       p = i / sp->n_seeds / nv;
+
+	memset(r, 0, sizeof(*r));
+	r->point = p;
+	r->variant = v;
+	r->seed = sp->seeds[s];
+	sweep_spec_id(sp, p, v, sp->seeds[s], r->id);
+	if (sp->refused && sp->refused[p * nv + v]) {
+		r->status = SWEEP_REFUSED;
+		snprintf(r->error, sizeof(r->error), "%s", sp->refused[p * nv + v]);
+	}
+}
+
 static struct sweep_run *make_runs(const struct sweep_spec *sp)
 {
 	struct sweep_run *runs = calloc(sweep_spec_runs(sp), sizeof(*runs));
 
-	for (size_t p = 0, i = 0; runs && p < sp->n_points; p++) {
-		for (size_t v = 0; v < sweep_spec_variants(sp); v++) {
-			for (size_t s = 0; s < sp->n_seeds; s++, i++) {
-				runs[i].point = p;
-				runs[i].variant = v;
-				runs[i].seed = sp->seeds[s];
-				sweep_spec_id(sp, p, v, sp->seeds[s], runs[i].id);
-				if (sp->refused && sp->refused[p * sweep_spec_variants(sp) + v]) {
-					runs[i].status = SWEEP_REFUSED;
-					snprintf(runs[i].error, sizeof(runs[i].error), "%s",
-						 sp->refused[p * sweep_spec_variants(sp) + v]);
-				}
-			}
-		}
-	}
+	for (size_t i = 0; runs && i < sweep_spec_runs(sp); i++)
+		make_run(sp, i, &runs[i]);
 	return runs;
 }
 
@@ -290,6 +294,8 @@ static void drop_stale_tables(const char *dir, const char *text)
 	unlink(path);
 	snprintf(path, sizeof(path), "%s/summary.csv", dir);
 	unlink(path);
+	snprintf(path, sizeof(path), "%s/sweep.task.json", dir);
+	unlink(path);
 }
 
 /*
@@ -339,6 +345,28 @@ static void sweep_dir(const struct sweep_spec *sp, const struct sweep_args *a, c
 		snprintf(dir, OUTDIR_PATH, "out/%s-sweep", sp->name);
 }
 
+/* @dir/sweep.task.json, what each array task reads; 0 or the exit code. */
+static int write_task_spec(const struct sweep_spec *sp, const char *dir)
+{
+	json_t *spec = sweep_spec_task_json(sp);
+	char *text = spec ? json_dumps(spec, JSON_INDENT(2)) : NULL;
+	int err;
+
+	json_decref(spec);
+	if (!text) {
+		fputs("rocesim: out of memory\n", stderr);
+		return CLI_EXIT_INPUT;
+	}
+	err = sweep_write_file(dir, "sweep.task.json", text, strlen(text), 1);
+	free(text);
+	if (err) {
+		fprintf(stderr, "rocesim: cannot write %s/sweep.task.json: %s\n", dir,
+			strerror(-err));
+		return CLI_EXIT_IO;
+	}
+	return 0;
+}
+
 /* --slurm: the spec and the job array written, nothing run. */
 static int slurm_sweep(const struct sweep_spec *sp, const struct sweep_args *a)
 {
@@ -350,12 +378,14 @@ static int slurm_sweep(const struct sweep_spec *sp, const struct sweep_args *a)
 	if ((rc = find_self(self)) || (rc = sweep_slurm_paths_ok(dir, self)) ||
 	    (rc = prepare_folder(sp, dir, &od)))
 		goto out;
+	if ((rc = write_task_spec(sp, dir)))
+		goto out;
 	if (sweep_spec_runs(sp) > SLURM_MAX_ARRAY)
 		fprintf(stderr,
 			"rocesim: sweep --slurm: %zu runs are past Slurm's default MaxArraySize "
 			"(%d): submit them in chunks, as %s/sweep.sbatch says\n",
 			sweep_spec_runs(sp), SLURM_MAX_ARRAY, dir);
-	if ((err = sweep_slurm_write(sp, dir, self, a->quiet ? NULL : stdout))) {
+	if ((err = sweep_slurm_write(sp, dir, self, a->mem, a->quiet ? NULL : stdout))) {
 		fprintf(stderr, "rocesim: cannot write %s/sweep.sbatch: %s\n", dir, strerror(-err));
 		rc = CLI_EXIT_IO;
 	}
@@ -529,17 +559,23 @@ out:
 	return rc;
 }
 
-/* The spec in @dir/sweep.json into @sp; 0, or the error printed and exit 2. */
-static int load_spec(const char *dir, struct sweep_spec *sp)
+/* The spec in @dir/@name (sweep.json, sweep.task.json) into @sp; 0, or
+ * the error printed and exit 2. */
+static int load_spec_file(const char *dir, const char *name, struct sweep_spec *sp)
 {
 	struct diag d = {0};
-	int err = sweep_spec_load(dir, sp, &d);
+	int err = sweep_spec_load_file(dir, name, sp, &d);
 
 	if (err == -ENOMEM)
 		fputs("rocesim: out of memory\n", stderr);
 	else if (err)
 		input_error(&d);
 	return err ? CLI_EXIT_INPUT : 0;
+}
+
+static int load_spec(const char *dir, struct sweep_spec *sp)
+{
+	return load_spec_file(dir, "sweep.json", sp);
 }
 
 /* Has an overlay of @sp changed since @dir/sweep.json was written? 0, or
@@ -578,13 +614,16 @@ static int changed_overlay(const struct sweep_spec *sp, const char *dir)
 int sweep__task(const struct sweep_args *a)
 {
 	struct sweep_spec sp;
-	struct sweep_run *runs = NULL;
+	struct sweep_run run;
 	struct sweep_exec x = {.jobs = 1, .stop = &sweep_stop_flag};
-	char self[OUTDIR_PATH], sha[65], *text = NULL;
+	char self[OUTDIR_PATH], sha[65], *text = NULL, task_spec[OUTDIR_PATH + 32];
 	size_t n, len;
 	int err, rc;
 
-	if ((rc = load_spec(a->scenario, &sp)))
+	/* sweep.task.json (what --slurm writes for its tasks), or sweep.json */
+	snprintf(task_spec, sizeof(task_spec), "%s/sweep.task.json", a->scenario);
+	if ((rc = load_spec_file(a->scenario, access(task_spec, F_OK) ? "sweep.json" :
+								 "sweep.task.json", &sp)))
 		return rc;
 	n = sweep_spec_runs(&sp);
 	rc = CLI_EXIT_INPUT;
@@ -608,25 +647,20 @@ int sweep__task(const struct sweep_args *a)
 	}
 	if ((rc = changed_overlay(&sp, a->scenario)) || (rc = find_self(self)))
 		goto out;
-	rc = CLI_EXIT_INPUT;
-	if (!(runs = make_runs(&sp))) {
-		fputs("rocesim: out of memory\n", stderr);
-		goto out;
-	}
+	make_run(&sp, a->task, &run);
 	sweep_catch_signals();
 	x.self = self;
 	x.dir = a->scenario;
 	x.progress = !a->quiet;
-	if ((err = sweep_run_all(&sp, &runs[a->task], 1, &x))) {
-		fprintf(stderr, "rocesim: run %s: %s\n", runs[a->task].id, strerror(-err));
+	if ((err = sweep_run_all(&sp, &run, 1, &x))) {
+		fprintf(stderr, "rocesim: run %s: %s\n", run.id, strerror(-err));
 		rc = CLI_EXIT_IO;
 	} else if (sweep_stop_flag) {
 		rc = 128 + sweep_stop_sig;
 	} else {
-		rc = runs[a->task].status == SWEEP_FAILED ? CLI_EXIT_FOUND : 0;
+		rc = run.status == SWEEP_FAILED ? CLI_EXIT_FOUND : 0;
 	}
 out:
-	free(runs);
 	free(text);
 	sweep_spec_free(&sp);
 	return rc;

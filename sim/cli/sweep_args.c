@@ -10,6 +10,7 @@
 
 #include "sim/cli/cli.h"
 #include "sim/cli/sweep_impl.h"
+#include "sim/engine/units.h"
 
 static const char usage[] =
     "usage: rocesim sweep SCENARIO.yaml [--vary KEY=V1,V2,...]... [--vary KEY=LO..HI:N | "
@@ -17,7 +18,8 @@ static const char usage[] =
     "                     [--zip] [--variant NAME=OVERLAY.yaml]...\n"
     "                     [--set KEY=VALUE]... [--with OVERLAY.yaml]...\n"
     "                     [--seeds N | --seed-list S1,S2,...] [-j N] [-o DIR]\n"
-    "                     [--progress] [--quiet] [--slurm] [--model packet|fluid]\n"
+    "                     [--progress] [--quiet] [--slurm [--mem SIZE]]\n"
+    "                     [--model packet|fluid]\n"
     "       rocesim sweep --task K DIR\n"
     "       rocesim sweep --collect DIR [--quiet]\n"
     "\n"
@@ -55,6 +57,7 @@ static const char usage[] =
     "                        pre-screen before packet runs; the default is packet\n"
     "  --slurm               check the sweep, write DIR/sweep.json and DIR/sweep.sbatch\n"
     "                        (a Slurm job array, one task per run) and run nothing\n"
+    "  --mem SIZE            with --slurm: each task's memory (#SBATCH --mem, e.g. 2GB)\n"
     "  --task K DIR          run K (from 0, in the order of sweep.csv) of the sweep in DIR\n"
     "  --collect DIR         the tables from the runs DIR holds; says which are missing\n"
     "\n"
@@ -66,10 +69,8 @@ static const char usage[] =
     "refused with its reason and the others run (exit 2 when all are refused).\n"
     "\n"
     "Run again into the same DIR, a sweep reuses a finished run only when what\n"
-    "it read is unchanged: the rocesim version, the overrides, the seed, and the\n"
-    "SHA-256 of the scenario, the overlays and every file they name (topology,\n"
-    "SONiC, mlnx_qos, cc_params, Pod manifests, CDFs), as in results.json's\n"
-    "provenance; it says how many runs it reused and why others ran again.\n"
+    "it read is unchanged (the version, overrides, seed, and the SHA-256 of\n"
+    "every file read, as in results.json's provenance), and says why not.\n"
     "\n"
     "exit codes: 0 every run ended with exit 0 or 1 (an expect: gate failed:\n"
     "            status expect-failed; refused points too); 1 a run failed\n"
@@ -164,6 +165,11 @@ int sweep__verb(int argc, char **argv, long local_ranks)
 			a.quiet = 1;
 		} else if (!strcmp(o, "--slurm")) {
 			a.slurm = 1;
+		} else if (!strcmp(o, "--mem")) {
+			if (!v || units_size(v, &a.mem) || a.mem < (1ULL << 20))
+				rc = cli_usage_error(pre, usage,
+						     "%s needs a size of at least 1MiB (e.g. 2GB)", o);
+			i++;
 		} else if (!strcmp(o, "--collect")) {
 			a.collect = 1;
 		} else if (!strcmp(o, "--task")) {
@@ -183,7 +189,7 @@ int sweep__verb(int argc, char **argv, long local_ranks)
 			rc = cli_usage_error(pre, usage, "%s",
 					     "--task and --collect exclude each other");
 		else if (a.n_vary || a.n_variants || a.zip || a.seeds || a.seed_list || a.outdir ||
-			 a.slurm || a.progress || a.n_sets || a.n_withs)
+			 a.slurm || a.progress || a.n_sets || a.n_withs || a.mem)
 			rc = cli_usage_error(pre, usage,
 					     "%s takes only the sweep folder (and --quiet)", o);
 		else if (!a.scenario)
@@ -191,6 +197,8 @@ int sweep__verb(int argc, char **argv, long local_ranks)
 		else
 			rc = a.has_task ? sweep__task(&a) : sweep__collect(&a);
 	}
+	if (rc < 0 && a.mem && !a.slurm)
+		rc = cli_usage_error(pre, usage, "%s", "--mem goes with --slurm");
 	if (rc < 0 && !a.scenario)
 		rc = cli_usage_error(pre, usage, "%s", "sweep needs a scenario file");
 	if (rc < 0 && a.seeds && a.seed_list)

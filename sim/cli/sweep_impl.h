@@ -200,11 +200,22 @@ int sweep_spec_from_scenario(struct sweep_spec *sp, const char *text, size_t len
 /* sweep.json's content: the whole spec and every point. New reference. */
 json_t *sweep_spec_json(const struct sweep_spec *sp);
 /*
+ * sweep.task.json's content: what an array task of --slurm reads, the
+ * spec of sweep.json without its point list (the points follow from the
+ * axes), the refused points alone with their "index", and "n_points": a
+ * few KB where sweep.json of a million runs is hundreds of MB. New
+ * reference.
+ */
+json_t *sweep_spec_task_json(const struct sweep_spec *sp);
+/*
  * The spec a sweep wrote in @dir/sweep.json into @sp (sweep_spec_free it):
  * 0, -EINVAL with @d set (no spec there, or one rocesim did not write), or
  * -ENOMEM.
  */
 int sweep_spec_load(const char *dir, struct sweep_spec *sp, struct diag *d);
+/* The same from @dir/@name: sweep.json, or sweep.task.json. */
+int sweep_spec_load_file(const char *dir, const char *name, struct sweep_spec *sp,
+			 struct diag *d);
 void sweep_spec_free(struct sweep_spec *sp);
 
 /* ---- sweep_inputs.c ---- */
@@ -344,10 +355,12 @@ void sweep_mpi_gather(const struct sweep_mpi *m, struct sweep_run *runs, size_t 
 /*
  * Write @dir/sweep.sbatch, a Slurm job array of one task per run, each
  * `@self sweep --task $SLURM_ARRAY_TASK_ID DIR` (absolute paths), its logs
- * in @dir/slurm/; then say how to submit and collect on @out (NULL: not).
- * 0 or a negative errno.
+ * in @dir/slurm/, @mem bytes of memory each (#SBATCH --mem; 0: none
+ * asked); then say how to submit and collect on @out (NULL: not). 0 or a
+ * negative errno.
  */
-int sweep_slurm_write(const struct sweep_spec *sp, const char *dir, const char *self, FILE *out);
+int sweep_slurm_write(const struct sweep_spec *sp, const char *dir, const char *self, uint64_t mem,
+		      FILE *out);
 /* Refuse (said, the exit code) the paths --slurm would write into a job
  * script that cannot be carried safely there; 0 when all can. */
 int sweep_slurm_paths_ok(const char *dir, const char *self);
@@ -361,6 +374,7 @@ struct sweep_args {
 	char **sets, **withs; /* --set KEY=VALUE, --with OVERLAY: every run */
 	size_t n_sets, n_withs;
 	unsigned long long seeds, jobs, task;
+	uint64_t mem; /* --mem: bytes per Slurm task, 0: not given */
 	int zip, progress, quiet, slurm, collect, has_task, jobs_given;
 	int fluid; /* --model fluid */
 };

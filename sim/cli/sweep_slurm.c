@@ -153,7 +153,8 @@ static const char *chunks_cmd(size_t n, const char *adir, char *buf, size_t size
 	return buf;
 }
 
-int sweep_slurm_write(const struct sweep_spec *sp, const char *dir, const char *self, FILE *out)
+int sweep_slurm_write(const struct sweep_spec *sp, const char *dir, const char *self, uint64_t mem,
+		      FILE *out)
 {
 	char adir[PATH_MAX], cwd[PATH_MAX], logs[SWEEP_PATH], name[64], *text = NULL;
 	size_t n = sweep_spec_runs(sp), len = 0;
@@ -193,6 +194,15 @@ int sweep_slurm_write(const struct sweep_spec *sp, const char *dir, const char *
 	fprintf(f, "#SBATCH --array=0-%zu\n", (n < SLURM_MAX_ARRAY ? n : SLURM_MAX_ARRAY) - 1);
 	fprintf(f, "#SBATCH --ntasks=1\n");
 	fprintf(f, "#SBATCH --cpus-per-task=1\n");
+	/* Slurm's M is MiB (sbatch(1), --mem); rounded up */
+	if (mem)
+		fprintf(f, "#SBATCH --mem=%lluM\n",
+			(unsigned long long)((mem + (1ULL << 20) - 1) >> 20));
+	else
+		fputs("# No --mem: Slurm's default memory per CPU applies (DefMemPerCPU).\n"
+		      "# A task reads sweep.task.json (the spec without its point list) and\n"
+		      "# then needs what one run needs: run.peak_rss_kb in its results.json.\n",
+		      f);
 	sbatch_path(f, "--chdir", cwd, "", 0);
 	sbatch_path(f, "--output", logs, "/%A_%a.out", 1);
 	sbatch_path(f, "--error", logs, "/%A_%a.err", 1);
@@ -224,6 +234,13 @@ int sweep_slurm_write(const struct sweep_spec *sp, const char *dir, const char *
 			"  submit     in chunks of %d tasks (Slurm's default MaxArraySize):\n"
 			"             %s\n",
 			SLURM_MAX_ARRAY, chunks);
+	if (mem)
+		fprintf(out, "  memory     %llu MiB per task (--mem)\n",
+			(unsigned long long)((mem + (1ULL << 20) - 1) >> 20));
+	else
+		fputs("  memory     the cluster's default per CPU (no --mem given); one run's\n"
+		      "             need is run.peak_rss_kb in its results.json\n",
+		      out);
 	fprintf(out, "  collect    %s sweep --collect %s\n", self, adir);
 	return 0;
 }

@@ -527,13 +527,11 @@ static int refused_json(const struct sweep_spec *sp, size_t p, json_t *pt)
 	return bad | put(pt, "refused", o);
 }
 
-json_t *sweep_spec_json(const struct sweep_spec *sp)
+/* sweep.json's members before "points", into @j; nonzero on failure. */
+static int head_json(const struct sweep_spec *sp, json_t *j)
 {
-	json_t *j = json_object(), *scn = json_object(), *axes = json_array(),
-	       *seeds = json_array(), *points = json_array();
-	char *sets[sp->n_axes ? sp->n_axes : 1];
-	size_t idx[sp->n_axes ? sp->n_axes : 1];
-	int bad = !j || !scn || !axes || !seeds || !points;
+	json_t *scn = json_object(), *axes = json_array(), *seeds = json_array();
+	int bad = !j || !scn || !axes || !seeds;
 
 	bad |= put(j, "schema_version", json_integer(1));
 	bad |= put(scn, "path", json_string(sp->scenario));
@@ -586,6 +584,16 @@ json_t *sweep_spec_json(const struct sweep_spec *sp)
 		}
 		bad |= put(j, "variants", vs);
 	}
+	return bad;
+}
+
+json_t *sweep_spec_json(const struct sweep_spec *sp)
+{
+	json_t *j = json_object(), *points = json_array();
+	char *sets[sp->n_axes ? sp->n_axes : 1];
+	size_t idx[sp->n_axes ? sp->n_axes : 1];
+	int bad = !points || head_json(sp, j);
+
 	for (size_t p = 0; !bad && p < sp->n_points; p++) {
 		json_t *pt = json_object(), *vals = json_object(), *ov = json_array(),
 		       *runs = json_array();
@@ -625,6 +633,31 @@ json_t *sweep_spec_json(const struct sweep_spec *sp)
 	return j;
 }
 
+json_t *sweep_spec_task_json(const struct sweep_spec *sp)
+{
+	json_t *j = json_object(), *points = json_array();
+	int bad = !points || head_json(sp, j);
+
+	bad |= put(j, "n_points", json_integer((json_int_t)sp->n_points));
+	for (size_t p = 0; !bad && sp->refused && p < sp->n_points; p++) {
+		json_t *pt = json_object();
+
+		bad |= !pt || refused_json(sp, p, pt);
+		if (!bad && !json_object_size(pt)) {
+			json_decref(pt);
+			continue;
+		}
+		bad |= put(pt, "index", json_integer((json_int_t)p));
+		bad |= append(points, pt);
+	}
+	bad |= put(j, "points", points);
+	if (bad) {
+		json_decref(j);
+		return NULL;
+	}
+	return j;
+}
+
 /* A string member @k of @o, or NULL. */
 static const char *str_of(const json_t *o, const char *k)
 {
@@ -635,12 +668,17 @@ static const char *str_of(const json_t *o, const char *k)
 static int load_refused(struct sweep_spec *sp, const json_t *points, const char *path,
 			struct diag *d)
 {
-	size_t nv = sweep_spec_variants(sp), p;
+	size_t nv = sweep_spec_variants(sp), p, i;
 	json_t *pt;
 
-	json_array_foreach(points, p, pt) {
-		const json_t *r = json_object_get(pt, "refused");
+	json_array_foreach(points, i, pt) {
+		const json_t *r = json_object_get(pt, "refused"), *at = json_object_get(pt, "index");
 
+		/* sweep.task.json lists the refused points alone, each with its index */
+		p = at ? (json_is_integer(at) && json_integer_value(at) >= 0
+			      ? (size_t)json_integer_value(at)
+			      : SIZE_MAX)
+		       : i;
 		if (!r)
 			continue;
 		if (p >= sp->n_points ||
@@ -665,6 +703,12 @@ static int load_refused(struct sweep_spec *sp, const json_t *points, const char 
 
 int sweep_spec_load(const char *dir, struct sweep_spec *sp, struct diag *d)
 {
+	return sweep_spec_load_file(dir, "sweep.json", sp, d);
+}
+
+int sweep_spec_load_file(const char *dir, const char *name, struct sweep_spec *sp,
+			 struct diag *d)
+{
 	char path[SWEEP_PATH];
 	json_error_t je;
 	json_t *j, *axes, *ax, *seeds, *s, *vars;
@@ -673,7 +717,7 @@ int sweep_spec_load(const char *dir, struct sweep_spec *sp, struct diag *d)
 	int err = -EINVAL;
 
 	memset(sp, 0, sizeof(*sp));
-	if (snprintf(path, sizeof(path), "%s/sweep.json", dir) >= (int)sizeof(path)) {
+	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >= (int)sizeof(path)) {
 		diag_set(d, dir, 0, "", "the path is too long");
 		return -EINVAL;
 	}
@@ -797,6 +841,12 @@ int sweep_spec_load(const char *dir, struct sweep_spec *sp, struct diag *d)
 
 		diag_set(d, path, 0, "", "%s", diag_str(d, line, sizeof(line)));
 		goto out;
+	}
+	if (!err && json_object_get(j, "n_points") &&
+	    json_integer_value(json_object_get(j, "n_points")) != (json_int_t)sp->n_points) {
+		diag_set(d, path, 0, "n_points", "%zu points, while its axes give %zu",
+			 (size_t)json_integer_value(json_object_get(j, "n_points")), sp->n_points);
+		err = -EINVAL;
 	}
 	if (!err)
 		err = load_refused(sp, json_object_get(j, "points"), path, d);
