@@ -21,7 +21,9 @@ FUZZ_OUT ?= build-fuzz
 
 .PHONY: run test deps build build-asan test-release test-asan bench bench-callgrind bench-scale bench-par stress-mpi fuzz clean
 
-run: build
+# the program alone: the test programs are built by `make test`
+run: deps $(BUILD)/build.ninja
+	ninja -C $(BUILD) rocesim
 	./$(BUILD)/rocesim run $(SCENARIO)
 
 test: test-release test-asan
