@@ -981,7 +981,8 @@ Test(sweep, mpirun_without_mpi_built_in_refuses)
 	ts_exec_env(&p, "OMPI_COMM_WORLD_SIZE", "2",
 		    (const char *const[]){"sweep", write_tiny(), "-o", ts_tmp("nompi"), NULL});
 	cr_expect_eq(p.code, 2, "(%d) %s", p.code, p.err);
-	cr_expect_str_eq(p.err, "rocesim: started under mpirun but built without MPI; rebuild "
+	cr_expect_str_eq(p.err, "rocesim: started under mpirun but built without MPI (no "
+				"rocesim-mpi beside it); rebuild "
 				"with libopenmpi-dev installed\n");
 	ts_proc_free(&p);
 	cr_expect(access(ts_tmp("nompi"), F_OK), "the sweep ran");

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 int cli_usage_error(const char *prefix, const char *usage, const char *fmt, const char *arg)
 {
@@ -42,6 +43,24 @@ const char *cli_prio_list(uint8_t mask, const char *sep, const char *none, char 
 	if (!len)
 		snprintf(buf, size, "%s", none);
 	return buf;
+}
+
+int cli_self_path(char *buf, size_t size)
+{
+	static const char mpi_suffix[] = "-mpi";
+	size_t n = strlen(mpi_suffix);
+	ssize_t len = readlink("/proc/self/exe", buf, size - 1);
+
+	if (len <= 0 || (size_t)len >= size - 1)
+		return -1;
+	buf[len] = '\0';
+	/* rocesim-mpi (under mpirun): its runs need no MPI, rocesim beside it */
+	if ((size_t)len > n && !strcmp(buf + len - n, mpi_suffix)) {
+		buf[len - n] = '\0';
+		if (access(buf, X_OK))
+			buf[len - n] = mpi_suffix[0];
+	}
+	return 0;
 }
 
 int cli_parse_count(const char *s, unsigned long long max, unsigned long long *v)

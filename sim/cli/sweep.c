@@ -250,14 +250,11 @@ static struct sweep_run *make_runs(const struct sweep_spec *sp)
 /* The rocesim executable's path into @self (OUTDIR_PATH); 0 or the exit code. */
 static int find_self(char *self)
 {
-	ssize_t len = readlink("/proc/self/exe", self, OUTDIR_PATH - 1);
-
-	if (len <= 0 || (size_t)len >= OUTDIR_PATH - 1) {
+	if (cli_self_path(self, OUTDIR_PATH)) {
 		fprintf(stderr, "rocesim: cannot find the rocesim executable: %s\n",
 			strerror(errno));
 		return CLI_EXIT_INPUT;
 	}
-	self[len] = '\0';
 	return 0;
 }
 

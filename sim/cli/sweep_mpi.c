@@ -175,8 +175,8 @@ int sweep_mpi_start(struct sweep_mpi *m)
 {
 	if (!sweep_mpi_built()) {
 		if (!sweep_mpi_env_rank())
-			fputs("rocesim: started under mpirun but built without MPI; rebuild with "
-			      "libopenmpi-dev installed\n",
+			fputs("rocesim: started under mpirun but built without MPI (no "
+			      "rocesim-mpi beside it); rebuild with libopenmpi-dev installed\n",
 			      stderr);
 		return -1;
 	}

@@ -586,7 +586,6 @@ int tune__main(const struct tune_args *a)
 	struct scenario *s = NULL;
 	char dir[OUTDIR_PATH], self[OUTDIR_PATH], *text = NULL;
 	struct diag d = {0};
-	ssize_t len;
 	size_t tlen;
 	int err, rc = CLI_EXIT_INPUT;
 
@@ -613,12 +612,10 @@ int tune__main(const struct tune_args *a)
 		snprintf(dir, sizeof(dir), "%s", a->outdir);
 	else
 		snprintf(dir, sizeof(dir), "out/%s-tune", s->name);
-	len = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (len <= 0 || (size_t)len >= sizeof(self) - 1) {
+	if (cli_self_path(self, sizeof(self))) {
 		fprintf(stderr, "rocesim: cannot find the rocesim executable\n");
 		goto out;
 	}
-	self[len] = '\0';
 	if (!mpi.rank)
 		rc = prepare_folder(&c, dir, &od);
 	if (mpi.size > 1) /* the others go on only if rank 0 could take the folder */
