@@ -537,3 +537,33 @@ Test(sweep_inputs, slurm_tasks_read_their_own_spec_and_ask_for_memory)
 	cr_expect(strstr(p.err, "--mem needs a size of at least 1MiB"), "%s", p.err);
 	ts_proc_free(&p);
 }
+
+/*
+ * A sweep's runs write without fsync (ROCESIM_NO_SYNC=1 in their
+ * environment) and the sweep syncs its folder once at its end; a machine
+ * that stops before then may leave a results.json of zeros in place. Such
+ * a run is not reused: it runs again.
+ */
+Test(sweep_inputs, a_results_json_of_zeros_runs_again)
+{
+	const char *scn = write_tmp("tiny.yaml", tiny_yaml), *out = tmp_path("zeros");
+	const char *args[] = {"sweep", scn, "--vary", "switch.ecn.kmax=200KB,1MB", "-o", out, NULL};
+	struct ts_proc p;
+	struct stat st;
+	char cmd[1400], *text;
+
+	ts_exec(&p, args);
+	cr_assert_eq(p.code, 0, "(%d) %s", p.code, p.err);
+	ts_proc_free(&p);
+	cr_assert_eq(stat(ts_tmp("zeros/points/p001-s1/results.json"), &st), 0);
+	snprintf(cmd, sizeof(cmd), "head -c %lld /dev/zero > '%s'", (long long)st.st_size,
+		 ts_tmp("zeros/points/p001-s1/results.json"));
+	cr_assert_eq(ts_sh(cmd, NULL, NULL), 0);
+	ts_exec(&p, args);
+	cr_assert_eq(p.code, 0, "(%d) %s", p.code, p.err);
+	cr_expect(strstr(p.out, "runs       2 (2 points x 1 seed): 1 ran, 1 reused"), "%s", p.out);
+	ts_proc_free(&p);
+	text = ts_slurp(ts_tmp("zeros/points/p001-s1/results.json"));
+	cr_expect(text && text[0] == '{', "not written again");
+	free(text);
+}

@@ -346,6 +346,8 @@ static int cmd_run(const struct run_args *a, const struct par_comm *comm)
 			fprintf(stderr, "rocesim: cannot write in %s: %s\n", od.where,
 				strerror(-err));
 	}
+	/* a sweep's or tune's run: the sweep syncs its folder once, at its end */
+	od.nosync = getenv("ROCESIM_NO_SYNC") && !strcmp(getenv("ROCESIM_NO_SYNC"), "1");
 	for (int i = 0; lead && !err && i < OUTDIR_FILES; i++) {
 		if (writes(s, (enum outdir_file)i) &&
 		    !(files[i] = outdir_create(&od, (enum outdir_file)i))) {

@@ -20,6 +20,7 @@
  * 1: a killed sweep resumes where it was, and a run whose inputs changed
  * since (an edited cc_params file, another rocesim) runs again.
  */
+#define _GNU_SOURCE /* syncfs */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -130,6 +131,29 @@ static int path_of(char *buf, const char *dir, const char *name)
 }
 
 /*
+ * Does @path (a results.json) end as a JSON object does? A run writes it
+ * whole and renames it into place, but without fsync (ROCESIM_NO_SYNC) a
+ * machine that stops before the sweep's sync may leave it empty or filled
+ * with zeros: such a run is run again. Reads only the file's tail.
+ */
+static int complete_json(const char *path)
+{
+	char tail[64];
+	ssize_t n;
+	off_t size;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return 0;
+	size = lseek(fd, 0, SEEK_END);
+	n = size > 0 ? pread(fd, tail, sizeof(tail), size > 64 ? size - 64 : 0) : 0;
+	close(fd);
+	while (n > 0 && (tail[n - 1] == '\n' || tail[n - 1] == ' '))
+		n--;
+	return n > 0 && tail[n - 1] == '}';
+}
+
+/*
  * Did an earlier sweep finish @r with these inputs (the point's overrides
  * @sets, and the provenance a run would record now)? Its exit code, or -1;
  * when it finished with other inputs, why into @r->stale.
@@ -142,7 +166,7 @@ static int finished(const char *pdir, const struct sweep_spec *sp, struct sweep_
 	int code = -1;
 
 	r->stale[0] = '\0';
-	if (path_of(path, pdir, "results.json") || access(path, F_OK) ||
+	if (path_of(path, pdir, "results.json") || !complete_json(path) ||
 	    path_of(path, pdir, "point.json"))
 		return -1;
 	old = json_load_file(path, 0, NULL);
@@ -189,22 +213,28 @@ static void first_line(const char *path, char *buf, size_t size)
 /*
  * The environment of a run's child: the sweep's, less what mpirun sets in
  * its ranks (OMPI_*, PMIX_*), so that a run started by a sweep under
- * mpirun is a run of one process, not a rank of a parallel run. A
- * NULL-terminated array of the sweep's own strings, or NULL.
+ * mpirun is a run of one process, not a rank of a parallel run; and
+ * ROCESIM_NO_SYNC=1: the run does not fsync its outputs, the sweep syncs
+ * its folder once when its runs are done (sweep_run_all). A
+ * NULL-terminated array of the sweep's own strings (and a static one), or
+ * NULL.
  */
 static char **child_env(void)
 {
+	static char nosync[] = "ROCESIM_NO_SYNC=1";
 	extern char **environ;
 	size_t n = 0, k = 0;
 	char **env;
 
 	while (environ[n])
 		n++;
-	if (!(env = calloc(n + 1, sizeof(*env))))
+	if (!(env = calloc(n + 2, sizeof(*env))))
 		return NULL;
 	for (size_t i = 0; i < n; i++)
-		if (strncmp(environ[i], "OMPI_", 5) && strncmp(environ[i], "PMIX_", 5))
+		if (strncmp(environ[i], "OMPI_", 5) && strncmp(environ[i], "PMIX_", 5) &&
+		    strncmp(environ[i], "ROCESIM_NO_SYNC=", 16))
 			env[k++] = environ[i];
+	env[k] = nosync;
 	return env;
 }
 
@@ -392,6 +422,18 @@ int sweep_run_recorded(const struct sweep_spec *sp, const char *dir, struct swee
 	return 0;
 }
 
+/* Flush the file system holding @dir to disk (syncfs(2)): the outputs of
+ * every run of the sweep at once. */
+static void sync_folder(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		syncfs(fd);
+		close(fd);
+	}
+}
+
 int sweep_run_all(const struct sweep_spec *sp, struct sweep_run *runs, size_t n,
 		  const struct sweep_exec *x)
 {
@@ -402,7 +444,7 @@ int sweep_run_all(const struct sweep_spec *sp, struct sweep_run *runs, size_t n,
 		double t0;
 	} * job;
 	char pdir[SWEEP_PATH];
-	size_t next = 0, active = 0, done = 0;
+	size_t next = 0, active = 0, done = 0, started = 0;
 	sigset_t mask;
 	int err = 0;
 
@@ -472,6 +514,7 @@ int sweep_run_all(const struct sweep_spec *sp, struct sweep_run *runs, size_t n,
 			while (slots[s])
 				s++;
 			slots[s] = pid;
+			started++;
 			forwarded_signals(0, &mask);
 			job[s].run = (size_t)(r - runs);
 			job[s].sets = sets;
@@ -532,6 +575,9 @@ out:
 			slots[s] = 0;
 		}
 	}
+	/* the runs wrote without fsync (ROCESIM_NO_SYNC): one sync for them all */
+	if (started)
+		sync_folder(x->dir);
 	free(job);
 	forwarded_signals(1, &mask);
 	free((void *)slots);

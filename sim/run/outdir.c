@@ -161,8 +161,8 @@ FILE *outdir_create(struct outdir *o, enum outdir_file which)
 	return o->out[which].f;
 }
 
-/* Flush, check, fsync and close one output; 0 or -errno. */
-static int finish(FILE *f)
+/* Flush, check, fsync (unless @nosync) and close one output; 0 or -errno. */
+static int finish(FILE *f, int nosync)
 {
 	int err = 0;
 
@@ -170,7 +170,7 @@ static int finish(FILE *f)
 		err = -errno;
 	else if (ferror(f))
 		err = -EIO;
-	else if (fsync(fileno(f)) && errno != EINVAL && errno != ENOTSUP)
+	else if (!nosync && fsync(fileno(f)) && errno != EINVAL && errno != ENOTSUP)
 		err = -errno; /* EINVAL, ENOTSUP: a file system that cannot sync */
 	if (fclose(f) && !err)
 		err = -errno;
@@ -187,7 +187,7 @@ int outdir_commit(struct outdir *o, int *partial)
 		if (!o->out[i].f)
 			continue;
 		written[i] = 1;
-		e = finish(o->out[i].f);
+		e = finish(o->out[i].f, o->nosync);
 		o->out[i].f = NULL;
 		if (e && !err) {
 			err = e;
@@ -227,7 +227,7 @@ int outdir_commit(struct outdir *o, int *partial)
 		}
 	}
 	/* make the renames durable; some file systems cannot sync a folder */
-	fd = open(o->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	fd = o->nosync ? -1 : open(o->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd >= 0) {
 		fsync(fd);
 		close(fd);

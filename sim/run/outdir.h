@@ -45,6 +45,9 @@ struct outdir {
 	pid_t holder;		      /* -EBUSY: the process holding the lock, or 0 */
 	int lock_fd;
 	mode_t mode; /* of the outputs: 0666 less the umask */
+	/* set after outdir_open: the outputs and the folder are not fsync'ed
+	 * (a sweep's run: the sweep syncs its folder once, at its end) */
+	int nosync;
 	struct {
 		char tmp[OUTDIR_PATH + 64];
 		FILE *f;
