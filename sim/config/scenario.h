@@ -254,6 +254,13 @@ const char *scn_fault_node(const struct scenario *s, uint32_t entry);
 /* Give a diag from topo_build (key path, no file) the scenario's file and line. */
 void scn_locate(const struct scenario *s, struct diag *d);
 /*
+ * Every key path the scenario loader accepts, to @fn: "topology.link.rate",
+ * "workload.flows[].src" (a list's entries), and a key whose content is
+ * free-form or read apart ("topology.links", "nic.tc", "expect") as itself;
+ * both forms of `workload` (a mapping or a list) give the same paths.
+ */
+void scn_keys(void (*fn)(const char *path, void *arg), void *arg);
+/*
  * Where the value of key @path came from, when a real config gave it or
  * gave the whole it is part of ("switch.dscp_to_tc.46" is found under
  * "switch.dscp_to_tc" when a SONiC map does not name DSCP 46); NULL when
