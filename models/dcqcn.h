@@ -8,7 +8,7 @@
  *  - DCQCN_MLX5 follows a ConnectX NIC with the mlx5 cc_params names,
  *    units and defaults of ConnectX-6 Dx firmware (mstflint, NVIDIA's DCQCN
  *    parameters document; readings chosen where the sources
- *    disagree are marked [choice] in dcqcn.c and in the README);
+ *    disagree are marked [choice] in dcqcn.c and in docs/models.md);
  *  - DCQCN_PAPER follows the SIGCOMM 2015 algorithm (Zhu et al.).
  *
  * Rates are bit/s, times picoseconds, alpha in 1/2^20 units (the cc_params

@@ -674,18 +674,53 @@ static char *trim(const char *s, size_t n, char *buf, size_t size)
 	return buf;
 }
 
+/* README.md and the docs that hold tables of keys, one after the other
+ * (free it); NULL if one cannot be read. */
+static char *docs_text(void)
+{
+	static const char *const names[] = {"README.md", "docs/scenario.md", "docs/models.md",
+					    "docs/real-configs.md", "docs/servers.md",
+					    "docs/parallel.md", "docs/results.md"};
+	char *all = NULL;
+	size_t len = 0;
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		char *t = ts_slurp(names[i]), *grown;
+		size_t n;
+
+		if (!t) {
+			free(all);
+			return NULL;
+		}
+		n = strlen(t);
+		grown = realloc(all, len + n + 2);
+		if (!grown) {
+			free(t);
+			free(all);
+			return NULL;
+		}
+		all = grown;
+		memcpy(all + len, t, n);
+		len += n;
+		all[len++] = '\n';
+		all[len] = '\0';
+		free(t);
+	}
+	return all;
+}
+
 /*
- * The rows "| `key`, `key2` | default, default2 | ..." of the README: a key
+ * The rows "| `key`, `key2` | default, default2 | ..." of the docs: a key
  * of the DCQCN table is under nic.dcqcn, a short key ("kmax") under the
  * first key's section, and each key takes the default at its position (or
  * the only one); "0 (port)" is 0.
  */
 static size_t readme_defaults(struct doc_default *out, size_t max)
 {
-	char *text = ts_slurp("README.md"), *line, *save = NULL;
+	char *text = docs_text(), *line, *save = NULL;
 	size_t n = 0;
 
-	cr_assert(text, "no README.md");
+	cr_assert(text, "no README.md or docs/");
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char keys[256], vals[256], first[96] = "", *k, *v, *ks = NULL, *vs = NULL;
 		const char *c1, *c2, *c3;

@@ -188,7 +188,7 @@ Test(configs, check_on_the_seed_cluster_takes_under_a_second)
 	clock_gettime(CLOCK_MONOTONIC, &b);
 	s = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) * 1e-9;
 	cr_assert_neq(p.code, 2, "%s", p.err);
-	/* loose under sanitizers; the release figure is in the README */
+	/* loose under sanitizers; the release figure is in docs/run.md */
 	cr_assert_lt(s, 10.0, "%.2f s", s);
 	ts_proc_free(&p);
 }

@@ -538,7 +538,7 @@ Test(hpcc, check_accepts_the_websearch_experiment)
 }
 
 /*
- * The load seed 1 offers on the experiment (as the README says): 3,539
+ * The load seed 1 offers on the experiment (as docs/validation.md says): 3,539
  * flows of 6,232,705,223 bytes over 320 x 100 Gb/s x 5 ms = 20 GB, 31.16%,
  * 3.9% above the 30% asked. Not a flaw of the generator: 119 flows of
  * 10 MB and over where 3,539 x 3% = 106 are expected.

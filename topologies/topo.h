@@ -1,7 +1,7 @@
 /*
  * Topology: the fabric as a graph of hosts and switches joined by
  * full-duplex links, the generators that build the usual shapes, and the
- * names users and tests refer to (the README's "Names"):
+ * names users and tests refer to (docs/scenario.md, "Names"):
  *   servers h0, h1, ... in order; star: sw0; leaf_spine: leaf<i>, spine<j>
  *   (servers numbered leaf by leaf); fat_tree: edge<pod>_<i>, agg<pod>_<i>,
  *   core<i>; ring: sw0.. in ring order; rail: leaf<group x K + rail>,

@@ -1,6 +1,6 @@
 /*
  * Generators for the usual shapes (star, leaf-spine, rail-optimized, k-ary
- * fat-tree, ring) with the names the README gives ("Names"), and
+ * fat-tree, ring) with the names docs/scenario.md gives ("Names"), and
  * topo_build(), which picks the generator or loader of a kind.
  *
  * Generated topologies put the hosts first (server by server, nic0 first:

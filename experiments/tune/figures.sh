@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The figures that the recipes of experiments/tune/ (their comments) and the
-# README's "Tuning" section give, measured again: each recipe's command is
+# docs/tune.md gives, measured again: each recipe's command is
 # run as written there and every figure quoted is compared with what it
 # gives now. Prints one line per figure; exits 1 when one no longer holds
-# (then correct the comment and the README with the new figure), 2 when a
+# (then correct the comment and docs/tune.md with the new figure), 2 when a
 # run fails. About 5 minutes on 2 cores.
 # usage: experiments/tune/figures.sh [ROCESIM]
 set -euo pipefail
@@ -23,7 +23,7 @@ tune() { # NAME ARGS...: rocesim tune ARGS -o $out/NAME, its stdout in $out/NAME
 	}
 }
 
-# The headroom recipe (its comment and the README's example output).
+# The headroom recipe (its comment and docs/tune.md's example output).
 tune hr experiments/tune/headroom-per-cable.yaml \
 	--vary switch.pfc.headroom=1B..1MB --minimize switch.pfc.headroom \
 	--subject-to 'lossless_drops == 0' -j 1
@@ -38,12 +38,12 @@ tune dcqcn experiments/tune/dcqcn-allreduce.yaml \
 	--vary nic.dcqcn.rp_ai_rate=1..400 --vary nic.dcqcn.rp_hai_rate=10..2000 \
 	--vary nic.dcqcn.rp_gd=4..15 --minimize collective.completion_time_us \
 	--subject-to 'pfc_pause_frames == 0' --budget 60 -j 2
-# The seed cluster's ECN thresholds (the README: keys without effect).
+# The seed cluster's ECN thresholds (docs/tune.md: keys without effect).
 tune flat experiments/seed-cluster.yaml --set workload.size=16MB \
 	--vary switch.ecn.kmin=10KB..1MB --vary switch.ecn.kmax=100KB..4MB \
 	--minimize collective.completion_time_us --subject-to 'pfc_pause_frames == 0' \
 	--budget 10 -j 2
-# The headroom per cable (the README's table).
+# The headroom per cable (docs/tune.md's table).
 "$here/headroom-per-cable.sh" "$bin" >"$out/cables.txt"
 
 python3 - "$out" <<'PY'
@@ -136,7 +136,7 @@ same("seed cluster: keep the current values", j["recommendation"]["keep"], True)
 same("seed cluster: runs", j["runs"], 9)
 same("seed cluster: time (us)", f"{j['current']['metrics']['collective.completion_time_us']:.3f}", "1290.588")
 
-# headroom-per-cable.sh: the README's table
+# headroom-per-cable.sh: docs/tune.md's table
 want = {"2m": (16632, 38084), "100m": (24948, 50334), "300m": (37422, 75334),
         "1km": (79002, 162834), "2km": (141372, 287834), "5km": (328482, 662834),
         "10km": (640332, 1287834)}

@@ -601,7 +601,7 @@ static void chk_headroom(struct chk *c, const struct scenario *s, const struct t
 /* Every check of the configs; see the usage text. */
 /*
  * Which readings of the cc_params the run takes where the sources disagree
- * (README, "DCQCN readings"): said, since they change what DCQCN does
+ * (docs/models.md, "DCQCN readings"): said, since they change what DCQCN does
  * more than most values (on the 8:1 incast, the peak queue 2.7 MB with
  * CNPs spaced per QP in 64-byte units, 20.5 MB per port in bytes).
  */

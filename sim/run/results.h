@@ -1,5 +1,5 @@
 /*
- * Results: results.json (schema_version 1, described in the README) built with jansson,
+ * Results: results.json (schema_version 1, described in docs/results.md) built with jansson,
  * written atomically; the short summary printed on stdout; and the
  * `expect:` gates checked against the summary.
  */

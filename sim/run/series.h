@@ -2,7 +2,7 @@
  * The time-series sampler of a run: every output.sample it writes the
  * switch queues and PGs that changed (or, with output.timeseries: samples,
  * all non-empty ones) to timeseries.csv and the DCQCN rates of the active
- * QPs to qp_rates.csv (README, "Outputs").
+ * QPs to qp_rates.csv (docs/results.md).
  */
 #ifndef ROCESIM_SERIES_H
 #define ROCESIM_SERIES_H
