@@ -605,6 +605,11 @@ int tune__main(const struct tune_args *a)
 	}
 	if ((rc = check_ends(&c, 1, NULL)) || (rc = check_ends(&c, 0, &s)))
 		goto out;
+	if (c.pb.fluid && fluid_screen_refusal(s)) {
+		fprintf(stderr, "rocesim: %s: %s\n", c.sp.scenario, fluid_screen_refusal(s));
+		rc = CLI_EXIT_INPUT;
+		goto out;
+	}
 	if (build_spec(&c, s)) {
 		rc = no_memory();
 		goto out;
