@@ -81,6 +81,8 @@ struct neck {
 	struct fluid_point fixed;
 	int has_fixed;
 	struct fluid_run run;
+	enum fluid_verdict verdict;
+	unsigned why; /* an unsure verdict's reasons: FLUID_THIN_* */
 };
 
 /* The model's constants from @s for a bottleneck of @n flows at @rate. */
@@ -301,6 +303,26 @@ static int filling(const struct neck *k)
 	return k->fp.n * k->run.mean.rate >= 0.99 * k->fp.c;
 }
 
+/* Why a bottleneck's verdict is unsure, for people. */
+static void unsure_why(const struct neck *k, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s%s%s",
+		 k->why & FLUID_THIN_SLOPE ? "the fixed point is on RED's slope, below Kmax" : "",
+		 k->why == (FLUID_THIN_SLOPE | FLUID_THIN_DELAY) ? "; " : "",
+		 k->why & FLUID_THIN_DELAY ? "it oscillates at 4x the feedback delay" : "");
+}
+
+static json_t *why_json(const struct neck *k)
+{
+	json_t *a = json_array();
+
+	if (k->why & FLUID_THIN_SLOPE)
+		json_array_append_new(a, json_string("red_slope"));
+	if (k->why & FLUID_THIN_DELAY)
+		json_array_append_new(a, json_string("delay_margin"));
+	return a;
+}
+
 static json_t *neck_json(const struct neck *k)
 {
 	json_t *j = json_object(), *fx = json_object(), *in = json_object(), *ids;
@@ -329,6 +351,8 @@ static json_t *neck_json(const struct neck *k)
 	json_object_set_new(in, "rate_bps", json_real(k->run.mean.rate / k->fp.c * k->rate_bps));
 	json_object_set_new(in, "alpha", json_real(k->run.mean.alpha));
 	json_object_set_new(j, "settled", in);
+	json_object_set_new(j, "verdict", json_string(fluid_verdict_name(k->verdict)));
+	json_object_set_new(j, "unsure_because", why_json(k));
 	json_object_set_new(j, "oscillates", json_boolean(k->run.oscillates));
 	json_object_set_new(j, "settled_at_end", json_boolean(k->run.oscillates || filling(k)));
 	json_object_set_new(j, "model_time_us", json_real(k->run.t[k->run.n - 1] * 1e6));
@@ -374,6 +398,9 @@ static int write_results(const char *dir, const struct scenario *s, const struct
 			    w->has_fixed ? json_real(w->fixed.p) : json_null());
 	json_object_set_new(f, "rate_bps", json_real(w->run.mean.rate / w->fp.c * w->rate_bps));
 	json_object_set_new(f, "oscillates", json_boolean(w->run.oscillates));
+	json_object_set_new(f, "verdict", json_string(fluid_verdict_name(w->verdict)));
+	json_object_set_new(f, "converges", json_boolean(w->verdict == FLUID_CONVERGES));
+	json_object_set_new(f, "unsure", json_boolean(w->verdict == FLUID_UNSURE));
 	json_object_set_new(f, "amplitude_bytes", json_real(w->run.amplitude * w->frame));
 	json_object_set_new(f, "period_us", json_real(w->run.period * 1e6));
 	j = json_pack("{s:i,s:s,s:s,s:{s:o}}", "schema_version", 1, "scenario", s->name, "model",
@@ -436,10 +463,17 @@ static void print_neck(const struct neck *k, const struct scenario *s)
 	       k->run.q_max * k->frame / 1e3,
 	       k->run.converged_early ? "tenth, converged early" : "40% of the run",
 	       k->run.mean.rate / k->fp.c * k->rate_bps / 1e9,
-	       k->run.oscillates ? "oscillates"
-	       : filling(k)	 ? "converges"
-				 : "still settling at the end of the run");
-	if (!k->run.oscillates && !filling(k))
+	       k->verdict == FLUID_SETTLING ? "still settling at the end of the run"
+					    : fluid_verdict_name(k->verdict));
+	if (k->verdict == FLUID_UNSURE) {
+		char why[160];
+
+		unsure_why(k, why, sizeof(why));
+		printf(" (it converges, but %s: the packet model may drain the queue or swing; "
+		       "confirm with rocesim run)",
+		       why);
+	}
+	if (k->verdict == FLUID_SETTLING)
 		printf(" (the flows fill %.0f%% of the port; try --duration)",
 		       100 * k->fp.n * k->run.mean.rate / k->fp.c);
 	if (k->run.oscillates)
@@ -502,6 +536,15 @@ static int fluid_main(const struct fluid_args *a)
 		err =
 		    fluid_integrate(&necks[i].fp, simtime_to_s(a->duration), simtime_to_s(a->step),
 				    fmax(simtime_to_s(a->step), 1e-6), &necks[i].run);
+		if (!err) {
+			int v = fluid_judge(
+			    &necks[i].fp, necks[i].has_fixed ? &necks[i].fixed : NULL,
+			    &necks[i].run, simtime_to_s(a->duration), simtime_to_s(a->step),
+			    fmax(simtime_to_s(a->step), 1e-6), &necks[i].why);
+
+			err = v < 0 ? v : 0;
+			necks[i].verdict = v < 0 ? FLUID_SETTLING : (enum fluid_verdict)v;
+		}
 		if (err) {
 			fprintf(stderr, "rocesim: %s: %s\n", necks[i].port,
 				err == -ENOMEM ? "out of memory"
