@@ -574,3 +574,72 @@ Test(fluid, a_fluid_sweep_does_not_pass_an_unsure_point)
 		  "%s", p.out);
 	ts_proc_free(&p);
 }
+
+/*
+ * Collectives: their edges between servers as flows (each QP one, from
+ * its NIC). All-to-All over two leaves of four hosts and one spine, 100G
+ * everywhere: each host sends 7 flows (3 on its leaf, 4 across), so each
+ * brings 100/7 Gb/s; the 16 that leave a leaf share its uplink (228 Gb/s
+ * > 100: a bottleneck); a host's port takes 3 x 100/7 + 4 x 100/16 = 68
+ * Gb/s: none. A 4-channel ring over the same hosts sends 4 QPs across each
+ * uplink, 25 Gb/s each from one NIC: 100 Gb/s fits a 100G uplink, not a
+ * 50G one.
+ */
+Test(fluid, collectives_are_screened_on_the_ports_their_edges_share)
+{
+	static const char *const want[] = {"leaf0:spine0", "leaf1:spine0"};
+	const char *a2a = ts_tmp("a2a.yaml"), *ring = ts_tmp("ring.yaml");
+	const char *head =
+	    "name: coll\n"
+	    "topology: {kind: leaf_spine, leaves: 2, spines: 1, hosts_per_leaf: 4,\n"
+	    "  link: {rate: 100Gbps, cable: 2m}, uplink: {rate: %sGbps, cable: 10m}}\n"
+	    "switch: {ecn: {kmin: 5KB, kmax: 200KB, pmax: 1%%}}\n"
+	    "nic: {mtu: 1024, cc: dcqcn, dcqcn: {variant: paper}}\n";
+	struct ts_proc p;
+	json_t *j, *b;
+	FILE *f = fopen(a2a, "w");
+
+	cr_assert(f);
+	fprintf(f, head, "100");
+	fputs("workload: {kind: alltoall, size: 64MB}\n", f);
+	fclose(f);
+	ts_exec(&p, (const char *[]){"fluid", a2a, "--json", NULL});
+	cr_assert_eq(p.code, 0, "%s", p.err);
+	j = json_loads(p.out, 0, NULL);
+	cr_assert(j, "%s", p.out);
+	b = json_object_get(j, "bottlenecks");
+	cr_assert_eq(json_array_size(b), 2, "%s", p.out);
+	for (size_t i = 0; i < 2; i++) {
+		const json_t *e = json_array_get(b, i);
+
+		cr_expect_str_eq(json_string_value(json_object_get(e, "port")), want[i]);
+		cr_expect_eq(json_integer_value(json_object_get(e, "flows")), 16);
+	}
+	json_decref(j);
+	ts_proc_free(&p);
+
+	f = fopen(ring, "w");
+	cr_assert(f);
+	fprintf(f, head, "100");
+	fputs("workload: {kind: allreduce, size: 64MB, channels: 4}\n", f);
+	fclose(f);
+	ts_exec(&p, (const char *[]){"fluid", ring, NULL});
+	cr_expect_eq(p.code, 2, "%s", p.err);
+	cr_expect(strstr(p.err, "no bottleneck") != NULL, "%s", p.err);
+	ts_proc_free(&p);
+	ts_exec(&p, (const char *[]){"fluid", ring, "--set", "topology.uplink.rate=50Gbps",
+				     "--json", NULL});
+	cr_assert_eq(p.code, 0, "%s", p.err);
+	j = json_loads(p.out, 0, NULL);
+	cr_assert(j, "%s", p.out);
+	b = json_object_get(j, "bottlenecks");
+	cr_assert_eq(json_array_size(b), 2, "%s", p.out);
+	for (size_t i = 0; i < 2; i++) {
+		const json_t *e = json_array_get(b, i);
+
+		cr_expect_str_eq(json_string_value(json_object_get(e, "port")), want[i]);
+		cr_expect_eq(json_integer_value(json_object_get(e, "flows")), 4);
+	}
+	json_decref(j);
+	ts_proc_free(&p);
+}

@@ -7,7 +7,8 @@
  * A bottleneck is a switch egress port that N >= 2 flows cross, along the
  * fabric's routes, and whose flows can bring more than its rate (an
  * incast's receiver, an oversubscribed uplink; find_necks says how); a
- * port that carries one flow has no queue to model. The model's packet is
+ * port that carries one flow has no queue to model. A collective's flows
+ * are its QPs between servers (model_flows). The model's packet is
  * a data frame of the NIC's MTU (MTU + 62 B of headers, 20 B of preamble
  * and gap on the wire, as the packet model counts them); the ECN
  * thresholds and pmax are the switch's; the DCQCN constants come from
@@ -25,6 +26,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "models/coll_layout.h"
 #include "models/fluid.h"
 #include "models/packet.h"
 #include "sim/cli/cli.h"
@@ -39,10 +41,12 @@ static const char usage[] =
     "Solves the DCQCN fluid model (Zhu et al., CoNEXT 2016) for each bottleneck\n"
     "of the scenario's flows: a switch port that N >= 2 flows cross (along the\n"
     "routes, the first next hop where ECMP offers several) and whose flows can\n"
-    "bring more than its rate: a receiver's port, an oversubscribed uplink.\n"
+    "bring more than its rate: a receiver's port, an oversubscribed uplink; a\n"
+    "collective's flows are its QPs between servers, all at once.\n"
     "Prints the fixed point (queue, marking probability, rate per flow, alpha)\n"
     "and the integrated trajectory's settled queue, amplitude and period:\n"
-    "whether DCQCN converges or oscillates there.\n"
+    "whether DCQCN converges or oscillates there, or the model is unsure (it\n"
+    "converges where the packet model may drain the queue or swing).\n"
     "\n"
     "options:\n"
     "  --json          print {\"bottlenecks\": [...]} instead of the table\n"
@@ -60,7 +64,7 @@ static const char usage[] =
     "  --step T        the integration step, and the shortest feedback delay\n"
     "                  (default 1us)\n"
     "\n"
-    "exit codes: 0 ok; 2 bad input (no flow workload, ECN off, DCQCN off).\n";
+    "exit codes: 0 ok; 2 bad input (no shared port, ECN off, DCQCN off).\n";
 
 struct fluid_args {
 	const char *scenario, *outdir;
@@ -197,7 +201,7 @@ struct port_load {
 };
 
 /*
- * The bottlenecks of @s on @t into *@out (@n): each switch egress port that
+ * The bottlenecks of @s's flows @wl on @t into *@out (@n): each switch egress port that
  * two flows or more cross (along the routes, the first next hop at each
  * ECMP choice) and whose flows can bring more than its link's rate, in
  * port order. A flow brings its sender's line rate, or the share of the
@@ -207,10 +211,12 @@ struct port_load {
  * is the longest loop of its flows: from the port to the receiver, back
  * along the whole path to the sender.
  */
-static int find_necks(const struct scenario *s, const struct topo *t, simtime_t step,
-		      struct neck **out, size_t *n)
+static int find_necks(const struct scenario *s, const struct topo *t, const struct wl_params *wl,
+		      simtime_t step, struct neck **out, size_t *n)
 {
 	struct port_load *pl = calloc(t->n_ports, sizeof(*pl));
+	uint32_t *sends =
+	    calloc(t->n_hosts ? t->n_hosts : 1, sizeof(*sends)); /* flows a host sends */
 	uint32_t *path = calloc(t->n_nodes + 1, sizeof(*path)), len;
 	simtime_t *down = calloc(t->n_nodes + 1, sizeof(*down)), all;
 	struct topo_routes *r = NULL;
@@ -218,10 +224,10 @@ static int find_necks(const struct scenario *s, const struct topo *t, simtime_t 
 	int err = -ENOMEM;
 
 	*n = 0;
-	if (!pl || !path || !down || topo_routes_build(t, &r))
+	if (!pl || !sends || !path || !down || topo_routes_build(t, &r))
 		goto out;
-	for (uint32_t f = 0; f < s->wl.n_flows; f++) {
-		const struct wl_flow *fl = &s->wl.flows[f];
+	for (uint32_t f = 0; f < wl->n_flows; f++) {
+		const struct wl_flow *fl = &wl->flows[f];
 
 		if (flow_path(t, r, fl, path, down, &len, &all))
 			continue;
@@ -233,15 +239,19 @@ static int find_necks(const struct scenario *s, const struct topo *t, simtime_t 
 				p->loop = down[i] + all;
 		}
 	}
-	/* what each flow can bring to a port: its line rate, or less when a
-	 * port before it on its path shares a smaller rate among its flows */
-	for (uint32_t f = 0; f < s->wl.n_flows; f++) {
-		const struct topo_link *sl = access_link(t, s->wl.flows[f].src);
+	/* what each flow can bring to a port: its NIC's line rate shared with
+	 * the NIC's other flows (a collective's channels and QPs), or less when
+	 * a port before it on its path shares a smaller rate among its flows */
+	for (uint32_t f = 0; f < wl->n_flows; f++)
+		if (wl->flows[f].src < t->n_hosts)
+			sends[wl->flows[f].src]++;
+	for (uint32_t f = 0; f < wl->n_flows; f++) {
+		const struct topo_link *sl = access_link(t, wl->flows[f].src);
 		double rate;
 
-		if (flow_path(t, r, &s->wl.flows[f], path, down, &len, &all))
+		if (flow_path(t, r, &wl->flows[f], path, down, &len, &all))
 			continue;
-		rate = (double)sl->rate_bps;
+		rate = (double)sl->rate_bps / sends[wl->flows[f].src];
 		for (uint32_t i = 0; i < len; i++) {
 			double cap = (double)t->links[t->ports[path[i]].link].rate_bps;
 
@@ -270,8 +280,8 @@ static int find_necks(const struct scenario *s, const struct topo *t, simtime_t 
 		params(s, pl[i].flows, t->links[t->ports[i].link].rate_bps, pl[i].loop, step, e);
 	}
 	/* the flows of each bottleneck, for plot to find their QPs */
-	for (uint32_t f = 0; f < s->wl.n_flows; f++) {
-		if (flow_path(t, r, &s->wl.flows[f], path, down, &len, &all))
+	for (uint32_t f = 0; f < wl->n_flows; f++) {
+		if (flow_path(t, r, &wl->flows[f], path, down, &len, &all))
 			continue;
 		for (uint32_t i = 0; i < len; i++)
 			if (pl[path[i]].neck >= 0) {
@@ -292,9 +302,67 @@ out:
 		*n = 0;
 	topo_routes_free(r);
 	free(pl);
+	free(sends);
 	free(path);
 	free(down);
 	return err;
+}
+
+/* Append flow @f to @wl (*@cap its room). 0, or -ENOMEM. */
+static int add_flow(struct wl_params *wl, uint32_t *cap, const struct wl_flow *f)
+{
+	if (wl->n_flows == *cap) {
+		uint32_t more = *cap ? 2 * *cap : 64;
+		struct wl_flow *p = more > *cap ? realloc(wl->flows, more * sizeof(*p)) : NULL;
+
+		if (!p)
+			return -ENOMEM;
+		wl->flows = p;
+		*cap = more;
+	}
+	wl->flows[wl->n_flows++] = *f;
+	return 0;
+}
+
+/*
+ * The flows the model takes from @s into @wl (free wl->flows): the flow
+ * workloads' flows, then each collective's traffic through the fabric as
+ * flows: every edge between two servers (a ring's hops on every channel,
+ * an All-to-All's pairs, a tree's edges up and down), each of its QPs a
+ * flow from its NIC to the peer's, all at once, as a ring's steps
+ * pipeline over all its hops and an All-to-All's pairs run together; an
+ * edge over NVLink crosses no switch. 0, or -ENOMEM.
+ */
+static int model_flows(const struct scenario *s, struct wl_params *wl)
+{
+	uint32_t cap = 0;
+
+	memset(wl, 0, sizeof(*wl));
+	for (uint32_t f = 0; f < s->wl.n_flows; f++)
+		if (add_flow(wl, &cap, &s->wl.flows[f]))
+			return -ENOMEM;
+	for (uint32_t c = 0; c < s->n_colls; c++) {
+		const struct coll_spec *cs = &s->colls[c];
+		struct coll_place pl = coll_place_of(cs);
+		struct coll_layout l;
+		int err = 0;
+
+		if (coll_layout_build(&pl, &l))
+			return -ENOMEM;
+		for (uint32_t e = 0; e < l.n_edges && !err; e++) {
+			struct wl_flow f = {.bytes = cs->bytes, .start = cs->start};
+
+			if (l.edge_qp[e] == COLL_NVLINK)
+				continue;
+			coll_layout_nics(&pl, &l, e, &f.src, &f.dst);
+			for (uint32_t q = 0; q < (pl.qps > 1 ? pl.qps : 1) && !err; q++)
+				err = add_flow(wl, &cap, &f);
+		}
+		coll_layout_free(&l);
+		if (err)
+			return -ENOMEM;
+	}
+	return 0;
 }
 
 /* Do the flows fill the port over the settled part (within 1%)? */
@@ -488,6 +556,7 @@ static int fluid_main(const struct fluid_args *a)
 	struct topo *t = NULL;
 	struct neck *necks = NULL;
 	struct diag d = {0};
+	struct wl_params wl = {0};
 	size_t n = 0;
 	int err, rc = CLI_EXIT_INPUT;
 	json_t *all = NULL;
@@ -517,7 +586,7 @@ static int fluid_main(const struct fluid_args *a)
 			a->scenario);
 		goto out;
 	}
-	if ((err = find_necks(s, t, a->step, &necks, &n))) {
+	if ((err = model_flows(s, &wl)) || (err = find_necks(s, t, &wl, a->step, &necks, &n))) {
 		fputs("rocesim: out of memory\n", stderr);
 		goto out;
 	}
@@ -525,8 +594,8 @@ static int fluid_main(const struct fluid_args *a)
 		fprintf(
 		    stderr,
 		    "rocesim: %s: no bottleneck: no switch port is shared by more flows than it "
-		    "carries (the fluid model takes incasts and shared ports of flow workloads, "
-		    "not collectives)\n",
+		    "carries (the fluid model takes the shared ports of flow workloads and of "
+		    "collectives between servers)\n",
 		    a->scenario);
 		goto out;
 	}
@@ -591,6 +660,7 @@ out:
 		free(necks[i].flow_ids);
 	}
 	free(necks);
+	free(wl.flows);
 	json_decref(all);
 	topo_free(t);
 	scn_free(s);
