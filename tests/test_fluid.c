@@ -123,7 +123,7 @@ Test(fluid, ten_flows_oscillate_at_85_us_of_feedback_delay_two_do_not)
  * The run settles flat at the fixed point and fills the port, which used
  * to read "converges"; but p* is about 0.46% (the small-p approximation
  * above gives 0.44%), under 0.9 x pmax = 0.9%: the fixed point is on RED's
- * slope; and at 4 x 50 us the model oscillates. So: unsure, for both.
+ * slope; and at 10 x 50 us the model oscillates. So: unsure, for both.
  */
 Test(fluid, eight_flows_at_50_us_are_unsure_not_converging)
 {
@@ -538,7 +538,7 @@ static const char *grid_point(const char *name, unsigned n, unsigned gbps, unsig
  * sweep --model fluid over the grid's 100G x 32 flows at 4 and 50 us: at
  * 4 us the packet model settles (168 KB, swinging 21%) and the fluid model
  * converges; at 50 us the packet model drains the queue 18% of the time,
- * where the fluid model's run is flat too but oscillates at 200 us. The
+ * where the fluid model's run is flat too but oscillates at 500 us. The
  * second is unsure: fluid.converges 0, the table says it is no pass.
  */
 Test(fluid, a_fluid_sweep_does_not_pass_an_unsure_point)
@@ -568,7 +568,7 @@ Test(fluid, a_fluid_sweep_does_not_pass_an_unsure_point)
 	/* rocesim fluid says why */
 	ts_exec(&p, (const char *[]){"fluid", scn, "--set", "topology.link.cable=3326m", NULL});
 	cr_expect_eq(p.code, 0, "%s", p.err);
-	cr_expect(strstr(p.out, "unsure (it converges, but it oscillates at 4x the feedback "
+	cr_expect(strstr(p.out, "unsure (it converges, but it oscillates at 10x the feedback "
 				"delay: the packet model may drain the queue or swing; confirm "
 				"with rocesim run)") != NULL,
 		  "%s", p.out);

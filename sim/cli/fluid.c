@@ -377,7 +377,7 @@ static void unsure_why(const struct neck *k, char *buf, size_t size)
 	snprintf(buf, size, "%s%s%s",
 		 k->why & FLUID_THIN_SLOPE ? "the fixed point is on RED's slope, below Kmax" : "",
 		 k->why == (FLUID_THIN_SLOPE | FLUID_THIN_DELAY) ? "; " : "",
-		 k->why & FLUID_THIN_DELAY ? "it oscillates at 4x the feedback delay" : "");
+		 k->why & FLUID_THIN_DELAY ? "it oscillates at 10x the feedback delay" : "");
 }
 
 static json_t *why_json(const struct neck *k)
