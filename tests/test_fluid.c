@@ -643,3 +643,45 @@ Test(fluid, collectives_are_screened_on_the_ports_their_edges_share)
 	json_decref(j);
 	ts_proc_free(&p);
 }
+
+/* Two incasts on one switch at 100G and 4 us: 32 flows into h40 (the
+ * grid's one converging point: 182 KB at Kmax) and 8 into h41 (35.6 KB on
+ * RED's slope: unsure). summary.fluid names the larger queue, h40's, but
+ * its verdict is the worst of the two: unsure, not a pass. */
+Test(fluid, the_summary_verdict_is_the_worst_of_the_bottlenecks)
+{
+	const char *scn = ts_tmp("two.yaml");
+	char dir[300], path[400];
+	FILE *f = fopen(scn, "w");
+	struct ts_proc p;
+	json_t *j, *fl;
+
+	cr_assert(f);
+	fputs("name: two\n"
+	      "topology: {kind: star, hosts: 42, link: {rate: 100Gbps, cable: 266m}}\n"
+	      "switch:\n  buffer: {size: 256MB}\n  pfc: {xoff: 64MB, headroom: 1MB}\n"
+	      "  ecn: {kmin: 5KB, kmax: 200KB, pmax: 1%}\n"
+	      "nic: {mtu: 1024, cc: dcqcn, dcqcn: {variant: paper}}\n"
+	      "workload:\n  kind: flows\n  flows:\n",
+	      f);
+	for (int i = 0; i < 40; i++)
+		fprintf(f, "    - {src: h%d, dst: h%d, size: 100GB}\n", i, i < 32 ? 40 : 41);
+	fclose(f);
+	snprintf(dir, sizeof(dir), "%s", ts_tmp("two-out"));
+	ts_exec(&p, (const char *[]){"fluid", scn, "-o", dir, NULL});
+	cr_assert_eq(p.code, 0, "%s", p.err);
+	cr_expect(strstr(p.out, "bottleneck sw0:h40: 32 flows") != NULL, "%s", p.out);
+	cr_expect(strstr(p.out, "Gb/s per flow: converges\n") != NULL, "%s", p.out);
+	cr_expect(strstr(p.out, "bottleneck sw0:h41: 8 flows") != NULL, "%s", p.out);
+	cr_expect(strstr(p.out, "Gb/s per flow: unsure (") != NULL, "%s", p.out);
+	ts_proc_free(&p);
+	snprintf(path, sizeof(path), "%s/results.json", dir);
+	j = json_load_file(path, 0, NULL);
+	cr_assert(j, "%s", path);
+	fl = json_object_get(json_object_get(j, "summary"), "fluid");
+	cr_expect_str_eq(json_string_value(json_object_get(fl, "port")), "sw0:h40");
+	cr_expect_str_eq(json_string_value(json_object_get(fl, "verdict")), "unsure");
+	cr_expect(json_is_false(json_object_get(fl, "converges")));
+	cr_expect(json_is_true(json_object_get(fl, "unsure")));
+	json_decref(j);
+}

@@ -204,7 +204,8 @@ struct port_load {
  * The bottlenecks of @s's flows @wl on @t into *@out (@n): each switch egress port that
  * two flows or more cross (along the routes, the first next hop at each
  * ECMP choice) and whose flows can bring more than its link's rate, in
- * port order. A flow brings its sender's line rate, or the share of the
+ * port order. A flow brings its NIC's line rate shared among the NIC's
+ * flows, or the share of the
  * narrowest port before this one on its path (that port's rate over its
  * flows): a spine's port behind an oversubscribed uplink is no bottleneck
  * when the uplink already holds its flows to its rate. The feedback delay
@@ -374,10 +375,14 @@ static int filling(const struct neck *k)
 /* Why a bottleneck's verdict is unsure, for people. */
 static void unsure_why(const struct neck *k, char *buf, size_t size)
 {
+	char delay[64];
+
+	snprintf(delay, sizeof(delay), "it oscillates at %.0fx the feedback delay",
+		 FLUID_DELAY_MARGIN);
 	snprintf(buf, size, "%s%s%s",
 		 k->why & FLUID_THIN_SLOPE ? "the fixed point is on RED's slope, below Kmax" : "",
 		 k->why == (FLUID_THIN_SLOPE | FLUID_THIN_DELAY) ? "; " : "",
-		 k->why & FLUID_THIN_DELAY ? "it oscillates at 10x the feedback delay" : "");
+		 k->why & FLUID_THIN_DELAY ? delay : "");
 }
 
 static json_t *why_json(const struct neck *k)
@@ -441,14 +446,32 @@ static int packet_run_in(const char *path)
 }
 
 /*
+ * The verdict over all bottlenecks @k (@n), the worst: oscillates at one,
+ * else unsure at one, else settling at one, else converges.
+ */
+static enum fluid_verdict worst_verdict(const struct neck *k, size_t n)
+{
+	static const enum fluid_verdict order[] = {FLUID_OSCILLATES, FLUID_UNSURE, FLUID_SETTLING};
+
+	for (size_t o = 0; o < sizeof(order) / sizeof(order[0]); o++)
+		for (size_t i = 0; i < n; i++)
+			if (k[i].verdict == order[o])
+				return order[o];
+	return FLUID_CONVERGES;
+}
+
+/*
  * DIR/results.json for a sweep or a tune of the fluid model: its summary is
  * summary.fluid of the bottleneck with the largest settled queue, the
- * names the metrics of `tune --model fluid` take.
+ * names the metrics of `tune --model fluid` take; but the verdict, and
+ * oscillates, converges and unsure, are the worst of all the bottlenecks:
+ * a point passes only when every one does.
  */
 static int write_results(const char *dir, const struct scenario *s, const struct neck *k,
 			 size_t n)
 {
 	const struct neck *w = &k[0];
+	enum fluid_verdict v = worst_verdict(k, n);
 	char path[4200], tmp[4300];
 	json_t *j, *f;
 	int err = 0;
@@ -465,10 +488,10 @@ static int write_results(const char *dir, const struct scenario *s, const struct
 	json_object_set_new(f, "marking_probability",
 			    w->has_fixed ? json_real(w->fixed.p) : json_null());
 	json_object_set_new(f, "rate_bps", json_real(w->run.mean.rate / w->fp.c * w->rate_bps));
-	json_object_set_new(f, "oscillates", json_boolean(w->run.oscillates));
-	json_object_set_new(f, "verdict", json_string(fluid_verdict_name(w->verdict)));
-	json_object_set_new(f, "converges", json_boolean(w->verdict == FLUID_CONVERGES));
-	json_object_set_new(f, "unsure", json_boolean(w->verdict == FLUID_UNSURE));
+	json_object_set_new(f, "oscillates", json_boolean(v == FLUID_OSCILLATES));
+	json_object_set_new(f, "verdict", json_string(fluid_verdict_name(v)));
+	json_object_set_new(f, "converges", json_boolean(v == FLUID_CONVERGES));
+	json_object_set_new(f, "unsure", json_boolean(v == FLUID_UNSURE));
 	json_object_set_new(f, "amplitude_bytes", json_real(w->run.amplitude * w->frame));
 	json_object_set_new(f, "period_us", json_real(w->run.period * 1e6));
 	j = json_pack("{s:i,s:s,s:s,s:{s:o}}", "schema_version", 1, "scenario", s->name, "model",
