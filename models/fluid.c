@@ -325,3 +325,47 @@ out:
 		fluid_run_free(out);
 	return rc;
 }
+
+/* Do the flows fill the port over the settled part of @r (within 1%)? */
+static int fills(const struct fluid_params *fp, const struct fluid_run *r)
+{
+	return fp->n * r->mean.rate >= 0.99 * fp->c;
+}
+
+int fluid_judge(const struct fluid_params *fp, const struct fluid_point *fixed,
+		const struct fluid_run *run, double duration, double step, double sample,
+		unsigned *why)
+{
+	struct fluid_params longer = *fp;
+	struct fluid_run again;
+	int err;
+
+	*why = 0;
+	if (run->oscillates)
+		return FLUID_OSCILLATES;
+	if (!fills(fp, run))
+		return FLUID_SETTLING;
+	if (!fixed || fixed->p < FLUID_SLOPE_SHARE * fp->pmax)
+		*why |= FLUID_THIN_SLOPE;
+	longer.delay = fp->delay * FLUID_DELAY_MARGIN;
+	if ((err = fluid_integrate(&longer, duration, step, sample, &again)))
+		return err;
+	if (again.oscillates || !fills(&longer, &again))
+		*why |= FLUID_THIN_DELAY;
+	fluid_run_free(&again);
+	return *why ? FLUID_UNSURE : FLUID_CONVERGES;
+}
+
+const char *fluid_verdict_name(enum fluid_verdict v)
+{
+	switch (v) {
+	case FLUID_CONVERGES:
+		return "converges";
+	case FLUID_OSCILLATES:
+		return "oscillates";
+	case FLUID_SETTLING:
+		return "settling";
+	default:
+		return "unsure";
+	}
+}

@@ -98,4 +98,42 @@ int fluid_integrate(const struct fluid_params *fp, double duration, double step,
 #define FLUID_MAX_STEPS 10000000.0
 void fluid_run_free(struct fluid_run *r);
 
+/*
+ * What the model says of a bottleneck, widened where the grid of
+ * experiments/fluid-grid/grid.sh found the packet model disagreeing:
+ * oscillates (the integrated queue swings), settling (the flows do not
+ * fill the port by the end of the run), converges, or unsure: the run
+ * converges but the packet model may drain the queue or swing by more
+ * than half its mean, because
+ *  - FLUID_THIN_SLOPE: the fixed point sits on RED's slope (p* below
+ *    FLUID_SLOPE_SHARE of pmax), or has none: the marking then rises
+ *    slowly with the queue, and the packet model's cuts, one flow at a
+ *    time, swing the queue by more than half its mean at every such point
+ *    of the grid, where the fluid model averages them into a flat line;
+ *    near Kmax, where marking jumps to 1, the queue is held;
+ *  - FLUID_THIN_DELAY: integrated again at FLUID_DELAY_MARGIN times the
+ *    feedback delay it oscillates or does not fill the port: the packet
+ *    model loses its stability at shorter delays than the fluid model
+ *    (on the grid, 100G x 32 flows swing from 10 us with a CNP per
+ *    window, 25 us with the NIC's spacing, where the fluid model holds to
+ *    50 us).
+ */
+enum fluid_verdict { FLUID_CONVERGES, FLUID_OSCILLATES, FLUID_SETTLING, FLUID_UNSURE };
+#define FLUID_THIN_SLOPE 1u
+#define FLUID_THIN_DELAY 2u
+#define FLUID_SLOPE_SHARE 0.9
+#define FLUID_DELAY_MARGIN 10.0
+
+/*
+ * The verdict on @run, integrated from @fp for @duration at @step (@sample)
+ * and its fixed point @fixed (NULL: none); the reasons of an unsure one in
+ * *@why (0 otherwise). The delay margin integrates the model once more.
+ * The verdict (>= 0), or -ENOMEM / -EINVAL / -E2BIG as fluid_integrate.
+ */
+int fluid_judge(const struct fluid_params *fp, const struct fluid_point *fixed,
+		const struct fluid_run *run, double duration, double step, double sample,
+		unsigned *why);
+/* "converges", "oscillates", "settling" or "unsure". */
+const char *fluid_verdict_name(enum fluid_verdict v);
+
 #endif

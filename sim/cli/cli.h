@@ -25,6 +25,10 @@ int chk_errors(const char *scenario, const char *const *withs, size_t n_withs,
 int cmd_plot(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_fluid(int argc, char **argv);
+struct scenario;
+/* Why `sweep --model fluid` and `tune --model fluid` refuse @s (the fluid
+ * model cannot stand in for the packet model there), or NULL. */
+const char *fluid_screen_refusal(const struct scenario *s);
 int cmd_tune(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_compare(int argc, char **argv);

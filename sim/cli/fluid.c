@@ -7,7 +7,8 @@
  * A bottleneck is a switch egress port that N >= 2 flows cross, along the
  * fabric's routes, and whose flows can bring more than its rate (an
  * incast's receiver, an oversubscribed uplink; find_necks says how); a
- * port that carries one flow has no queue to model. The model's packet is
+ * port that carries one flow has no queue to model. A collective's flows
+ * are its QPs between servers (model_flows). The model's packet is
  * a data frame of the NIC's MTU (MTU + 62 B of headers, 20 B of preamble
  * and gap on the wire, as the packet model counts them); the ECN
  * thresholds and pmax are the switch's; the DCQCN constants come from
@@ -25,6 +26,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "models/coll_layout.h"
 #include "models/fluid.h"
 #include "models/packet.h"
 #include "sim/cli/cli.h"
@@ -39,10 +41,12 @@ static const char usage[] =
     "Solves the DCQCN fluid model (Zhu et al., CoNEXT 2016) for each bottleneck\n"
     "of the scenario's flows: a switch port that N >= 2 flows cross (along the\n"
     "routes, the first next hop where ECMP offers several) and whose flows can\n"
-    "bring more than its rate: a receiver's port, an oversubscribed uplink.\n"
+    "bring more than its rate: a receiver's port, an oversubscribed uplink; a\n"
+    "collective's flows are its QPs between servers, all at once.\n"
     "Prints the fixed point (queue, marking probability, rate per flow, alpha)\n"
     "and the integrated trajectory's settled queue, amplitude and period:\n"
-    "whether DCQCN converges or oscillates there.\n"
+    "whether DCQCN converges or oscillates there, or the model is unsure (it\n"
+    "converges where the packet model may drain the queue or swing).\n"
     "\n"
     "options:\n"
     "  --json          print {\"bottlenecks\": [...]} instead of the table\n"
@@ -60,7 +64,7 @@ static const char usage[] =
     "  --step T        the integration step, and the shortest feedback delay\n"
     "                  (default 1us)\n"
     "\n"
-    "exit codes: 0 ok; 2 bad input (no flow workload, ECN off, DCQCN off).\n";
+    "exit codes: 0 ok; 2 bad input (no shared port, ECN off, DCQCN off).\n";
 
 struct fluid_args {
 	const char *scenario, *outdir;
@@ -81,6 +85,8 @@ struct neck {
 	struct fluid_point fixed;
 	int has_fixed;
 	struct fluid_run run;
+	enum fluid_verdict verdict;
+	unsigned why; /* an unsure verdict's reasons: FLUID_THIN_* */
 };
 
 /* The model's constants from @s for a bottleneck of @n flows at @rate. */
@@ -127,6 +133,19 @@ static void params(const struct scenario *s, uint32_t n, uint64_t rate, simtime_
 	if (!(fp->tau_alpha > 0))
 		fp->tau_alpha = 1e-6;
 	fp->delay = fmax(simtime_to_s(loop) + wire * 8 / (double)rate, simtime_to_s(step));
+}
+
+const char *fluid_screen_refusal(const struct scenario *s)
+{
+	/* 30 ms of experiments/incast-8to1.yaml with long flows (README, "The
+	 * fluid model"): no mapping of the parameters brought the two within
+	 * 15% of each other */
+	if (s->nic.cc == NIC_CC_DCQCN && s->nic.dcqcn.variant == DCQCN_MLX5)
+		return "the fluid model's mlx5 variant does not agree with the packet model (an "
+		       "8:1 incast at 100G: a 60 KB queue against 4.4 MB with PFC pauses), so its "
+		       "verdicts would mislead: run --model packet, or set nic.dcqcn.variant: "
+		       "paper";
+	return NULL;
 }
 
 /* The link of host @h to its switch, or NULL. */
@@ -182,20 +201,23 @@ struct port_load {
 };
 
 /*
- * The bottlenecks of @s on @t into *@out (@n): each switch egress port that
+ * The bottlenecks of @s's flows @wl on @t into *@out (@n): each switch egress port that
  * two flows or more cross (along the routes, the first next hop at each
  * ECMP choice) and whose flows can bring more than its link's rate, in
- * port order. A flow brings its sender's line rate, or the share of the
+ * port order. A flow brings its NIC's line rate shared among the NIC's
+ * flows, or the share of the
  * narrowest port before this one on its path (that port's rate over its
  * flows): a spine's port behind an oversubscribed uplink is no bottleneck
  * when the uplink already holds its flows to its rate. The feedback delay
  * is the longest loop of its flows: from the port to the receiver, back
  * along the whole path to the sender.
  */
-static int find_necks(const struct scenario *s, const struct topo *t, simtime_t step,
-		      struct neck **out, size_t *n)
+static int find_necks(const struct scenario *s, const struct topo *t, const struct wl_params *wl,
+		      simtime_t step, struct neck **out, size_t *n)
 {
 	struct port_load *pl = calloc(t->n_ports, sizeof(*pl));
+	uint32_t *sends =
+	    calloc(t->n_hosts ? t->n_hosts : 1, sizeof(*sends)); /* flows a host sends */
 	uint32_t *path = calloc(t->n_nodes + 1, sizeof(*path)), len;
 	simtime_t *down = calloc(t->n_nodes + 1, sizeof(*down)), all;
 	struct topo_routes *r = NULL;
@@ -203,10 +225,10 @@ static int find_necks(const struct scenario *s, const struct topo *t, simtime_t 
 	int err = -ENOMEM;
 
 	*n = 0;
-	if (!pl || !path || !down || topo_routes_build(t, &r))
+	if (!pl || !sends || !path || !down || topo_routes_build(t, &r))
 		goto out;
-	for (uint32_t f = 0; f < s->wl.n_flows; f++) {
-		const struct wl_flow *fl = &s->wl.flows[f];
+	for (uint32_t f = 0; f < wl->n_flows; f++) {
+		const struct wl_flow *fl = &wl->flows[f];
 
 		if (flow_path(t, r, fl, path, down, &len, &all))
 			continue;
@@ -218,15 +240,19 @@ static int find_necks(const struct scenario *s, const struct topo *t, simtime_t 
 				p->loop = down[i] + all;
 		}
 	}
-	/* what each flow can bring to a port: its line rate, or less when a
-	 * port before it on its path shares a smaller rate among its flows */
-	for (uint32_t f = 0; f < s->wl.n_flows; f++) {
-		const struct topo_link *sl = access_link(t, s->wl.flows[f].src);
+	/* what each flow can bring to a port: its NIC's line rate shared with
+	 * the NIC's other flows (a collective's channels and QPs), or less when
+	 * a port before it on its path shares a smaller rate among its flows */
+	for (uint32_t f = 0; f < wl->n_flows; f++)
+		if (wl->flows[f].src < t->n_hosts)
+			sends[wl->flows[f].src]++;
+	for (uint32_t f = 0; f < wl->n_flows; f++) {
+		const struct topo_link *sl = access_link(t, wl->flows[f].src);
 		double rate;
 
-		if (flow_path(t, r, &s->wl.flows[f], path, down, &len, &all))
+		if (flow_path(t, r, &wl->flows[f], path, down, &len, &all))
 			continue;
-		rate = (double)sl->rate_bps;
+		rate = (double)sl->rate_bps / sends[wl->flows[f].src];
 		for (uint32_t i = 0; i < len; i++) {
 			double cap = (double)t->links[t->ports[path[i]].link].rate_bps;
 
@@ -255,8 +281,8 @@ static int find_necks(const struct scenario *s, const struct topo *t, simtime_t 
 		params(s, pl[i].flows, t->links[t->ports[i].link].rate_bps, pl[i].loop, step, e);
 	}
 	/* the flows of each bottleneck, for plot to find their QPs */
-	for (uint32_t f = 0; f < s->wl.n_flows; f++) {
-		if (flow_path(t, r, &s->wl.flows[f], path, down, &len, &all))
+	for (uint32_t f = 0; f < wl->n_flows; f++) {
+		if (flow_path(t, r, &wl->flows[f], path, down, &len, &all))
 			continue;
 		for (uint32_t i = 0; i < len; i++)
 			if (pl[path[i]].neck >= 0) {
@@ -277,15 +303,97 @@ out:
 		*n = 0;
 	topo_routes_free(r);
 	free(pl);
+	free(sends);
 	free(path);
 	free(down);
 	return err;
+}
+
+/* Append flow @f to @wl (*@cap its room). 0, or -ENOMEM. */
+static int add_flow(struct wl_params *wl, uint32_t *cap, const struct wl_flow *f)
+{
+	if (wl->n_flows == *cap) {
+		uint32_t more = *cap ? 2 * *cap : 64;
+		struct wl_flow *p = more > *cap ? realloc(wl->flows, more * sizeof(*p)) : NULL;
+
+		if (!p)
+			return -ENOMEM;
+		wl->flows = p;
+		*cap = more;
+	}
+	wl->flows[wl->n_flows++] = *f;
+	return 0;
+}
+
+/*
+ * The flows the model takes from @s into @wl (free wl->flows): the flow
+ * workloads' flows, then each collective's traffic through the fabric as
+ * flows: every edge between two servers (a ring's hops on every channel,
+ * an All-to-All's pairs, a tree's edges up and down), each of its QPs a
+ * flow from its NIC to the peer's, all at once, as a ring's steps
+ * pipeline over all its hops and an All-to-All's pairs run together; an
+ * edge over NVLink crosses no switch. 0, or -ENOMEM.
+ */
+static int model_flows(const struct scenario *s, struct wl_params *wl)
+{
+	uint32_t cap = 0;
+
+	memset(wl, 0, sizeof(*wl));
+	for (uint32_t f = 0; f < s->wl.n_flows; f++)
+		if (add_flow(wl, &cap, &s->wl.flows[f]))
+			return -ENOMEM;
+	for (uint32_t c = 0; c < s->n_colls; c++) {
+		const struct coll_spec *cs = &s->colls[c];
+		struct coll_place pl = coll_place_of(cs);
+		struct coll_layout l;
+		int err = 0;
+
+		if (coll_layout_build(&pl, &l))
+			return -ENOMEM;
+		for (uint32_t e = 0; e < l.n_edges && !err; e++) {
+			struct wl_flow f = {.bytes = cs->bytes, .start = cs->start};
+
+			if (l.edge_qp[e] == COLL_NVLINK)
+				continue;
+			coll_layout_nics(&pl, &l, e, &f.src, &f.dst);
+			for (uint32_t q = 0; q < (pl.qps > 1 ? pl.qps : 1) && !err; q++)
+				err = add_flow(wl, &cap, &f);
+		}
+		coll_layout_free(&l);
+		if (err)
+			return -ENOMEM;
+	}
+	return 0;
 }
 
 /* Do the flows fill the port over the settled part (within 1%)? */
 static int filling(const struct neck *k)
 {
 	return k->fp.n * k->run.mean.rate >= 0.99 * k->fp.c;
+}
+
+/* Why a bottleneck's verdict is unsure, for people. */
+static void unsure_why(const struct neck *k, char *buf, size_t size)
+{
+	char delay[64];
+
+	snprintf(delay, sizeof(delay), "it oscillates at %.0fx the feedback delay",
+		 FLUID_DELAY_MARGIN);
+	snprintf(buf, size, "%s%s%s",
+		 k->why & FLUID_THIN_SLOPE ? "the fixed point is on RED's slope, below Kmax" : "",
+		 k->why == (FLUID_THIN_SLOPE | FLUID_THIN_DELAY) ? "; " : "",
+		 k->why & FLUID_THIN_DELAY ? delay : "");
+}
+
+static json_t *why_json(const struct neck *k)
+{
+	json_t *a = json_array();
+
+	if (k->why & FLUID_THIN_SLOPE)
+		json_array_append_new(a, json_string("red_slope"));
+	if (k->why & FLUID_THIN_DELAY)
+		json_array_append_new(a, json_string("delay_margin"));
+	return a;
 }
 
 static json_t *neck_json(const struct neck *k)
@@ -316,6 +424,8 @@ static json_t *neck_json(const struct neck *k)
 	json_object_set_new(in, "rate_bps", json_real(k->run.mean.rate / k->fp.c * k->rate_bps));
 	json_object_set_new(in, "alpha", json_real(k->run.mean.alpha));
 	json_object_set_new(j, "settled", in);
+	json_object_set_new(j, "verdict", json_string(fluid_verdict_name(k->verdict)));
+	json_object_set_new(j, "unsure_because", why_json(k));
 	json_object_set_new(j, "oscillates", json_boolean(k->run.oscillates));
 	json_object_set_new(j, "settled_at_end", json_boolean(k->run.oscillates || filling(k)));
 	json_object_set_new(j, "model_time_us", json_real(k->run.t[k->run.n - 1] * 1e6));
@@ -336,14 +446,32 @@ static int packet_run_in(const char *path)
 }
 
 /*
+ * The verdict over all bottlenecks @k (@n), the worst: oscillates at one,
+ * else unsure at one, else settling at one, else converges.
+ */
+static enum fluid_verdict worst_verdict(const struct neck *k, size_t n)
+{
+	static const enum fluid_verdict order[] = {FLUID_OSCILLATES, FLUID_UNSURE, FLUID_SETTLING};
+
+	for (size_t o = 0; o < sizeof(order) / sizeof(order[0]); o++)
+		for (size_t i = 0; i < n; i++)
+			if (k[i].verdict == order[o])
+				return order[o];
+	return FLUID_CONVERGES;
+}
+
+/*
  * DIR/results.json for a sweep or a tune of the fluid model: its summary is
  * summary.fluid of the bottleneck with the largest settled queue, the
- * names the metrics of `tune --model fluid` take.
+ * names the metrics of `tune --model fluid` take; but the verdict, and
+ * oscillates, converges and unsure, are the worst of all the bottlenecks:
+ * a point passes only when every one does.
  */
 static int write_results(const char *dir, const struct scenario *s, const struct neck *k,
 			 size_t n)
 {
 	const struct neck *w = &k[0];
+	enum fluid_verdict v = worst_verdict(k, n);
 	char path[4200], tmp[4300];
 	json_t *j, *f;
 	int err = 0;
@@ -360,7 +488,10 @@ static int write_results(const char *dir, const struct scenario *s, const struct
 	json_object_set_new(f, "marking_probability",
 			    w->has_fixed ? json_real(w->fixed.p) : json_null());
 	json_object_set_new(f, "rate_bps", json_real(w->run.mean.rate / w->fp.c * w->rate_bps));
-	json_object_set_new(f, "oscillates", json_boolean(w->run.oscillates));
+	json_object_set_new(f, "oscillates", json_boolean(v == FLUID_OSCILLATES));
+	json_object_set_new(f, "verdict", json_string(fluid_verdict_name(v)));
+	json_object_set_new(f, "converges", json_boolean(v == FLUID_CONVERGES));
+	json_object_set_new(f, "unsure", json_boolean(v == FLUID_UNSURE));
 	json_object_set_new(f, "amplitude_bytes", json_real(w->run.amplitude * w->frame));
 	json_object_set_new(f, "period_us", json_real(w->run.period * 1e6));
 	j = json_pack("{s:i,s:s,s:s,s:{s:o}}", "schema_version", 1, "scenario", s->name, "model",
@@ -423,10 +554,17 @@ static void print_neck(const struct neck *k, const struct scenario *s)
 	       k->run.q_max * k->frame / 1e3,
 	       k->run.converged_early ? "tenth, converged early" : "40% of the run",
 	       k->run.mean.rate / k->fp.c * k->rate_bps / 1e9,
-	       k->run.oscillates ? "oscillates"
-	       : filling(k)	 ? "converges"
-				 : "still settling at the end of the run");
-	if (!k->run.oscillates && !filling(k))
+	       k->verdict == FLUID_SETTLING ? "still settling at the end of the run"
+					    : fluid_verdict_name(k->verdict));
+	if (k->verdict == FLUID_UNSURE) {
+		char why[160];
+
+		unsure_why(k, why, sizeof(why));
+		printf(" (it converges, but %s: the packet model may drain the queue or swing; "
+		       "confirm with rocesim run)",
+		       why);
+	}
+	if (k->verdict == FLUID_SETTLING)
 		printf(" (the flows fill %.0f%% of the port; try --duration)",
 		       100 * k->fp.n * k->run.mean.rate / k->fp.c);
 	if (k->run.oscillates)
@@ -441,6 +579,7 @@ static int fluid_main(const struct fluid_args *a)
 	struct topo *t = NULL;
 	struct neck *necks = NULL;
 	struct diag d = {0};
+	struct wl_params wl = {0};
 	size_t n = 0;
 	int err, rc = CLI_EXIT_INPUT;
 	json_t *all = NULL;
@@ -470,7 +609,7 @@ static int fluid_main(const struct fluid_args *a)
 			a->scenario);
 		goto out;
 	}
-	if ((err = find_necks(s, t, a->step, &necks, &n))) {
+	if ((err = model_flows(s, &wl)) || (err = find_necks(s, t, &wl, a->step, &necks, &n))) {
 		fputs("rocesim: out of memory\n", stderr);
 		goto out;
 	}
@@ -478,8 +617,8 @@ static int fluid_main(const struct fluid_args *a)
 		fprintf(
 		    stderr,
 		    "rocesim: %s: no bottleneck: no switch port is shared by more flows than it "
-		    "carries (the fluid model takes incasts and shared ports of flow workloads, "
-		    "not collectives)\n",
+		    "carries (the fluid model takes the shared ports of flow workloads and of "
+		    "collectives between servers)\n",
 		    a->scenario);
 		goto out;
 	}
@@ -489,6 +628,15 @@ static int fluid_main(const struct fluid_args *a)
 		err =
 		    fluid_integrate(&necks[i].fp, simtime_to_s(a->duration), simtime_to_s(a->step),
 				    fmax(simtime_to_s(a->step), 1e-6), &necks[i].run);
+		if (!err) {
+			int v = fluid_judge(
+			    &necks[i].fp, necks[i].has_fixed ? &necks[i].fixed : NULL,
+			    &necks[i].run, simtime_to_s(a->duration), simtime_to_s(a->step),
+			    fmax(simtime_to_s(a->step), 1e-6), &necks[i].why);
+
+			err = v < 0 ? v : 0;
+			necks[i].verdict = v < 0 ? FLUID_SETTLING : (enum fluid_verdict)v;
+		}
 		if (err) {
 			fprintf(stderr, "rocesim: %s: %s\n", necks[i].port,
 				err == -ENOMEM ? "out of memory"
@@ -535,6 +683,7 @@ out:
 		free(necks[i].flow_ids);
 	}
 	free(necks);
+	free(wl.flows);
 	json_decref(all);
 	topo_free(t);
 	scn_free(s);

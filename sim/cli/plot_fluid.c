@@ -32,6 +32,7 @@ struct fneck {
 	double amp, period;
 	double qtop, rtop; /* settled queue (bytes) and rate (Gb/s) maxima */
 	int osc;
+	const char *verdict; /* "verdict" (converges, unsure, settling), or NULL */
 	struct series fl; /* t_us: queue bytes, Rc Gb/s */
 	struct series pq; /* t_us: packet queue bytes over the priorities */
 	double pq_prio[FLUID_PRIOS]; /* each priority's queue at its last row */
@@ -82,6 +83,7 @@ static int read_necks(const char *path, const json_t *j, struct fneck *k, size_t
 		e->fixq = plot__json_num(fx, "queue_bytes", -1);
 		e->fixr = plot__json_num(fx, "rate_bps", -1);
 		e->osc = json_is_true(json_object_get(b, "oscillates"));
+		e->verdict = json_string_value(json_object_get(b, "verdict"));
 		e->amp = plot__json_num(b, "amplitude_bytes", 0);
 		e->period = plot__json_num(b, "period_us", 0);
 		e->qtop = fmax(e->fixq,
@@ -384,8 +386,11 @@ int plot_fluid(const struct plot *p, int only)
 		if (e->osc)
 			snprintf(txt, sizeof(txt), "oscillates (amplitude %.0f KB, period %.2f ms)",
 				 e->amp / 1e3, e->period / 1e3);
+		else if (e->verdict && !strcmp(e->verdict, "unsure"))
+			snprintf(txt, sizeof(txt),
+				 "unsure (converges; the packet model may swing)");
 		else
-			snprintf(txt, sizeof(txt), "converges");
+			snprintf(txt, sizeof(txt), "%s", e->verdict ? e->verdict : "converges");
 		snprintf(var, sizeof(var), "state%d", id);
 		buf_str(&v, var, txt);
 		axis_tops(&k[i], &qtop, &rtop, &qpeak);

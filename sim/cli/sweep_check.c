@@ -65,12 +65,27 @@ int sweep__check_points(struct sweep_spec *sp, struct scenario **base)
 	for (size_t g = 0; g < n; g++) {
 		struct diag d = {0};
 		char line[1200], name[600];
-		int err = load(sp, g / nv, g % nv, *base ? NULL : base, &d);
+		struct scenario *one = NULL;
+		int err = load(sp, g / nv, g % nv, &one, &d);
+		const char *why = err || !sp->fluid ? NULL : fluid_screen_refusal(one);
 
 		if (err == -ENOMEM)
 			goto out_oom;
-		if (!err)
+		if (why) { /* not a point to leave out: the model cannot answer it */
+			point_name(sp, g / nv, g % nv, name, sizeof(name));
+			fprintf(stderr, "rocesim: %s: %s\n", name, why);
+			scn_free(one);
+			scn_free(*base);
+			*base = NULL;
+			return CLI_EXIT_INPUT;
+		}
+		if (!err) {
+			if (!*base)
+				*base = one;
+			else
+				scn_free(one);
 			continue;
+		}
 		if (!sp->n_axes && !sp->n_variants) { /* the scenario alone */
 			fputs("rocesim: ", stderr);
 			diag_print(&d, stderr);

@@ -48,6 +48,10 @@ static const char *const main_metrics[] = {"pfc_pause_frames",
 					   "fct_us.p99",
 					   "collective.completion_time_us",
 					   "collective.busbw_GBps",
+					   "fluid.queue_bytes",
+					   "fluid.converges",
+					   "fluid.oscillates",
+					   "fluid.unsure",
 					   NULL};
 
 int sweep_write_file(const char *dir, const char *name, const char *text, size_t len, int sync)
@@ -470,6 +474,28 @@ static void human(const char *metric, double mean, double ci, int have_ci, char 
 		snprintf(buf, size, "%.*f%s%s", dec, m == 0 ? 0.0 : m, *unit ? " " : "", unit);
 }
 
+/* Under the table of a fluid sweep: the points whose verdict is unsure
+ * (fluid.unsure), which are no pass; the packet model must answer them. */
+static void fluid_unsure_note(FILE *out, const struct sweep_spec *sp, const struct sweep_run *runs,
+			      size_t n, const struct tables *t)
+{
+	size_t unsure = 0, first = 0;
+
+	for (size_t i = 0; sp->fluid && i < n; i++) {
+		const json_t *v = t->flat[i] ? json_object_get(t->flat[i], "fluid.unsure") : NULL;
+
+		if (json_integer_value(v) && !unsure++)
+			first = i;
+	}
+	if (unsure)
+		fprintf(
+		    out,
+		    "%zu of %zu runs unsure (fluid.unsure 1, from %s): the fluid model converges "
+		    "there but the packet model may drain the queue or swing; not a pass: run "
+		    "them with --model packet\n",
+		    unsure, n, runs[first].id);
+}
+
 /* The table on stdout: per point (and variant), the axis values and the
  * main metrics' means. */
 static void print_table(FILE *out, const struct sweep_spec *sp, const struct sweep_run *runs,
@@ -534,6 +560,7 @@ static void print_table(FILE *out, const struct sweep_spec *sp, const struct swe
 	}
 	if (multi)
 		fputs("(mean ± half-width of the 95% confidence interval over the seeds)\n", out);
+	fluid_unsure_note(out, sp, runs, n, t);
 }
 
 /* Close the memory stream @f (its text: *@buf, *@len) and write it as @dir/@name. */

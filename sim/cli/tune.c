@@ -303,6 +303,41 @@ static int read_metrics(struct tune_ctx *c, const struct sweep_run *r, const str
 	return rc;
 }
 
+/*
+ * Does run @r, a fluid point, give no verdict: unsure (the model converges
+ * but the packet model may drain the queue or swing there) or settling
+ * (the flows short of the port at the end of its run)? Its numbers are the
+ * fluid model's, but such a point is no answer: the reason into @why.
+ */
+static int fluid_no_verdict(const struct tune_ctx *c, const struct sweep_run *r, char *why,
+			    size_t size)
+{
+	char path[SWEEP_PATH + 64];
+	const char *v;
+	json_t *j;
+	int none = 0;
+
+	if (!c->pb.fluid)
+		return 0;
+	snprintf(path, sizeof(path), "%s/points/%s/results.json", c->dir, r->id);
+	j = json_load_file(path, 0, NULL);
+	v = json_string_value(
+	    json_object_get(json_object_get(json_object_get(j, "summary"), "fluid"), "verdict"));
+	if (v && !strcmp(v, "unsure")) {
+		snprintf(why, size,
+			 "the fluid model's verdict is unsure (the packet model may drain the "
+			 "queue or swing there): confirm with --model packet");
+		none = 1;
+	} else if (v && !strcmp(v, "settling")) {
+		snprintf(why, size,
+			 "the fluid model is still settling at the end of its run: no verdict; "
+			 "confirm with --model packet");
+		none = 1;
+	}
+	json_decref(j);
+	return none;
+}
+
 /* The runs of @runs (@n), shared among the ranks; every rank then knows
  * how each ended. 0 or a negative errno. */
 static int run_batch(struct tune_ctx *c, struct sweep_run *runs, size_t n)
@@ -467,6 +502,12 @@ static int evaluate(void *arg, struct tune_point *pts, size_t n)
 
 			row->status = runs[r].exit_code == 1 ? "expect-failed" : "ok";
 			err = read_metrics(c, &runs[r], pt, row->vals, &share);
+			if (!err && fluid_no_verdict(c, &runs[r], row->error, sizeof(row->error))) {
+				/* its metrics stay in tune.csv; the point is no answer */
+				row->status = "unsure";
+				pt->state = TUNE_FAILED;
+				c->n_unsure++;
+			}
 			if (err == 1) {
 				err = 0;
 				row->status = "unfinished";
@@ -485,9 +526,11 @@ static int evaluate(void *arg, struct tune_point *pts, size_t n)
 		if (!err && c->x.progress && !mpi.rank && seed == n_seeds - 1)
 			fprintf(stderr, "tune: point %zu: %s\n", pt->id,
 				pt->state == TUNE_UNFINISHED ? "flows not finished by stop"
-				: pt->state != TUNE_RAN	     ? "failed"
-				: pt->viol > 0		     ? "constraints not met"
-							     : "constraints met");
+				: !strcmp(row->status, "unsure")
+				    ? "the fluid model is unsure: confirm with --model packet"
+				: pt->state != TUNE_RAN ? "failed"
+				: pt->viol > 0		? "constraints not met"
+							: "constraints met");
 	}
 	free(runs);
 	if (!err && c->probe && !c->probed)
@@ -604,6 +647,11 @@ int tune__main(const struct tune_args *a)
 	}
 	if ((rc = check_ends(&c, 1, NULL)) || (rc = check_ends(&c, 0, &s)))
 		goto out;
+	if (c.pb.fluid && fluid_screen_refusal(s)) {
+		fprintf(stderr, "rocesim: %s: %s\n", c.sp.scenario, fluid_screen_refusal(s));
+		rc = CLI_EXIT_INPUT;
+		goto out;
+	}
 	if (build_spec(&c, s)) {
 		rc = no_memory();
 		goto out;
@@ -679,6 +727,12 @@ int tune__main(const struct tune_args *a)
 				"rocesim: tune: no point of %zu met every constraint%s (tune.json: "
 				"the closest)\n",
 				c.search.n, c.search.exhausted ? " within the budget" : "");
+		if (c.n_unsure && !mpi.rank)
+			fprintf(stderr,
+				"rocesim: tune: %zu runs where the fluid model gives no verdict "
+				"(tune.csv: status unsure) count as failed, not as met: confirm "
+				"them with --model packet\n",
+				c.n_unsure);
 	}
 out:
 	outdir_close(&od);

@@ -191,7 +191,7 @@ struct tune_row {
 	size_t point; /* index into the search's points */
 	uint64_t seed;
 	char id[SWEEP_ID_SIZE];
-	const char *status; /* "ok", "expect-failed", "failed", "refused" */
+	const char *status; /* "ok", "expect-failed", "failed", "refused", "unsure" */
 	double vals[TUNE_SLOTS];
 	char error[200];
 };
@@ -204,6 +204,7 @@ struct tune_ctx {
 	struct tune_search search;
 	struct tune_row *rows;
 	size_t n_rows, cap_rows;
+	size_t n_unsure;		/* fluid runs with no verdict (unsure, settling): failed */
 	char missing[SWEEP_PATH + 512]; /* a metric a run did not give: the error */
 	const char *dir;
 	/* --set: after the varied keys, axes of one value repeated per point */

@@ -16,9 +16,17 @@
 #include "sim/config/scenario.h"
 
 const char *const tune_fluid_metrics[] = {
-	"fluid.queue_bytes",	      "fluid.queue_max_bytes", "fluid.fixed_point_queue_bytes",
-	"fluid.marking_probability", "fluid.rate_bps",	      "fluid.oscillates",
-	"fluid.amplitude_bytes",     "fluid.period_us",	      NULL,
+    "fluid.queue_bytes",
+    "fluid.queue_max_bytes",
+    "fluid.fixed_point_queue_bytes",
+    "fluid.marking_probability",
+    "fluid.rate_bps",
+    "fluid.oscillates",
+    "fluid.amplitude_bytes",
+    "fluid.period_us",
+    "fluid.converges",
+    "fluid.unsure",
+    NULL,
 };
 
 /* The metrics a tune of @pb may name. */
