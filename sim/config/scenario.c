@@ -365,29 +365,9 @@ static const cyaml_schema_value_t top_value_list = {
 	CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, struct raw_top, top_fields_list),
 };
 
-/* The keys of @f under @prefix, depth first. */
-static void keys_of(const cyaml_schema_field_t *f, const char *prefix,
-		    void (*fn)(const char *path, void *arg), void *arg)
+const cyaml_schema_field_t *scn__top_fields(void)
 {
-	char path[256];
-
-	for (; f && f->key; f++) {
-		snprintf(path, sizeof(path), "%s%s%s", prefix, *prefix ? "." : "", f->key);
-		if (f->value.type == CYAML_MAPPING) {
-			keys_of(f->value.mapping.fields, path, fn, arg);
-		} else if (f->value.type == CYAML_SEQUENCE &&
-			   f->value.sequence.entry->type == CYAML_MAPPING) {
-			snprintf(path + strlen(path), sizeof(path) - strlen(path), "[]");
-			keys_of(f->value.sequence.entry->mapping.fields, path, fn, arg);
-		} else {
-			fn(path, arg);
-		}
-	}
-}
-
-void scn_keys(void (*fn)(const char *path, void *arg), void *arg)
-{
-	keys_of(top_fields, "", fn, arg);
+	return top_fields;
 }
 
 /* ---- errors and key paths ------------------------------------------------- */

@@ -213,6 +213,8 @@ struct scn_raw {
 /* The enum tables of the schema, indexed by value: the name of a kind. */
 extern const cyaml_strval_t scn__topo_kinds[];
 extern const cyaml_strval_t scn__wl_kinds[];
+/* The top level's fields (workload as a mapping), for scn_keys. */
+const cyaml_schema_field_t *scn__top_fields(void);
 
 /* ---- loading ----------------------------------------------------------------- */
 
