@@ -188,6 +188,22 @@ json_t *txt_json(const char *s)
 	return j;
 }
 
+int txt_json_set_new(json_t *obj, const char *key, json_t *value)
+{
+	char *u;
+	int err;
+
+	if (txt_utf8_valid(key))
+		return json_object_set_new(obj, key, value);
+	if (!(u = txt_utf8(key))) {
+		json_decref(value);
+		return -1;
+	}
+	err = json_object_set_new(obj, u, value);
+	free(u);
+	return err;
+}
+
 const char *txt_term(char *buf, size_t size, const char *s)
 {
 	struct sink k = {.buf = buf, .size = size};

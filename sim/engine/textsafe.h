@@ -47,6 +47,12 @@ char *txt_utf8(const char *s);
 json_t *txt_json(const char *s);
 
 /*
+ * json_object_set_new() with @key as txt_utf8 makes it: 0, or -1 when out
+ * of memory (@value is released then, as json_object_set_new does).
+ */
+int txt_json_set_new(json_t *obj, const char *key, json_t *value);
+
+/*
  * The terminal form of @s into @buf of @size bytes (NUL-terminated, cut
  * short on a character or escape boundary when it does not fit); returns
  * @buf.
