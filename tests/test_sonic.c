@@ -272,11 +272,11 @@ Test(sonic, values_keep_where_they_were_read)
 	cr_assert_str_eq(c.kmax_at.where, "WRED_PROFILE|AZURE_LOSSLESS|green_max_threshold");
 	cr_assert_eq(c.kmax_at.line, 430);
 
-	/* a key spelt with escapes: the line of the table around it */
+	/* a key spelt with escapes ("\u0041ZURE" is AZURE): found all the same */
 	text_ok(esc, &c);
 	cr_assert_str_eq(c.dscp_map_at.where, "DSCP_TO_TC_MAP|AZURE");
-	cr_assert_eq(c.dscp_map_at.line, 2);
-	cr_assert_eq(c.dscp_line[26], 0);
+	cr_assert_eq(c.dscp_map_at.line, 3);
+	cr_assert_eq(c.dscp_line[26], 3);
 }
 
 Test(sonic, broken_files)
