@@ -90,6 +90,17 @@ Test(textsafe, json_strings_that_jansson_takes)
 
 	j = txt_json(NULL);
 	cr_assert(json_is_null(j));
+
+	/* a path read back from JSON is the path it was written from */
+	j = txt_json("d\xff/s.yaml");
+	cr_assert(txt_json_is(j, "d\xff/s.yaml"));
+	cr_assert_not(txt_json_is(j, "d\xfe/s.yaml"));
+	json_decref(j);
+	j = json_string("caf\xc3\xa9");
+	cr_assert(txt_json_is(j, "caf\xc3\xa9"));
+	cr_assert_not(txt_json_is(j, "cafe"));
+	cr_assert_not(txt_json_is(NULL, "cafe"));
+	json_decref(j);
 }
 
 Test(textsafe, terminal_shows_controls_and_bad_bytes)
@@ -337,6 +348,43 @@ Test(bytes, run_in_a_folder_whose_name_is_not_utf8)
 	cr_assert(path && strstr(path, "d\\xff/s.yaml:10"), "%s", path ? path : "(none)");
 	json_decref(j);
 	assert_xml_document(xml);
+}
+
+/* sweep.json and tune.json written, and the folder taken back on resume
+ * (the path read back from them is the path given) */
+Test(bytes, sweep_and_tune_in_a_folder_whose_name_is_not_utf8)
+{
+	char dir[400], out[400], spec[450];
+	const char *scn;
+	struct ts_proc p;
+	json_t *j;
+
+	snprintf(dir, sizeof(dir), "%s", ts_tmp("s\xff"));
+	scn = small_in(dir);
+	snprintf(out, sizeof(out), "%s/sweep", dir);
+	snprintf(spec, sizeof(spec), "%s/sweep.json", out);
+	for (int k = 0; k < 2; k++) { /* the second time, the same sweep resumed */
+		ts_exec(&p, (const char *const[]){"sweep", scn, "--vary",
+						  "switch.ecn.kmin=5KB,10KB", "-o", out, NULL});
+		cr_assert_eq(p.code, 0, "exit %d: %s", p.code, p.err);
+		cr_assert(!k || strstr(p.out, "0 ran, 2 reused"), "%s", p.out);
+		ts_proc_free(&p);
+	}
+	j = load_json(spec);
+	cr_assert(strstr(json_string_value(json_object_get(json_object_get(j, "scenario"), "path")),
+			 "s\\xff/s.yaml"));
+	json_decref(j);
+
+	snprintf(out, sizeof(out), "%s/tune", dir);
+	snprintf(spec, sizeof(spec), "%s/tune.json", out);
+	for (int k = 0; k < 2; k++) {
+		ts_exec(&p,
+			(const char *const[]){"tune", scn, "--vary", "switch.ecn.kmin=5KB..50KB",
+					      "--minimize", "fct_us.p99", "-o", out, NULL});
+		cr_assert_eq(p.code, 0, "exit %d: %s", p.code, p.err);
+		ts_proc_free(&p);
+	}
+	json_decref(load_json(spec));
 }
 
 /* The scenario of small_in in a folder named c<0xfe><0xff>. */

@@ -188,6 +188,23 @@ json_t *txt_json(const char *s)
 	return j;
 }
 
+int txt_json_is(const json_t *j, const char *s)
+{
+	const char *v = json_string_value(j);
+	char *u;
+	int same;
+
+	if (!v)
+		return 0;
+	if (txt_utf8_valid(s))
+		return !strcmp(v, s);
+	if (!(u = txt_utf8(s)))
+		return 0;
+	same = !strcmp(v, u);
+	free(u);
+	return same;
+}
+
 int txt_json_set_new(json_t *obj, const char *key, json_t *value)
 {
 	char *u;

@@ -47,6 +47,12 @@ char *txt_utf8(const char *s);
 json_t *txt_json(const char *s);
 
 /*
+ * Whether @j is the JSON string txt_json(@s) makes: a path read back from
+ * a JSON file compared with the path given. 0 when @j is not a string.
+ */
+int txt_json_is(const json_t *j, const char *s);
+
+/*
  * json_object_set_new() with @key as txt_utf8 makes it: 0, or -1 when out
  * of memory (@value is released then, as json_object_set_new does).
  */
