@@ -387,6 +387,38 @@ Test(bytes, sweep_and_tune_in_a_folder_whose_name_is_not_utf8)
 	json_decref(load_json(spec));
 }
 
+/* UTF-8 in a path passes unchanged into JSON, the terminal and XML. */
+Test(bytes, utf8_path_unchanged)
+{
+	char dir[400], out[400], xml[400];
+	const char *scn, *path;
+	struct ts_proc p;
+	json_t *j;
+	char *t;
+
+	snprintf(dir, sizeof(dir), "%s", ts_tmp("caf\xc3\xa9-\xe6\x97\xa5"));
+	scn = small_in(dir);
+	snprintf(out, sizeof(out), "%s/out", dir);
+	snprintf(xml, sizeof(xml), "%s/check.xml", dir);
+	ts_exec(&p, (const char *const[]){"run", scn, "-o", out, NULL});
+	cr_assert_eq(p.code, 0, "exit %d: %s", p.code, p.err);
+	cr_assert(strstr(p.out, "caf\xc3\xa9-\xe6\x97\xa5/out/results.json"), "%s", p.out);
+	ts_proc_free(&p);
+	snprintf(out + strlen(out), sizeof(out) - strlen(out), "/results.json");
+	j = load_json(out);
+	path = json_string_value(
+	    json_object_get(json_object_get(json_object_get(j, "provenance"), "scenario"), "path"));
+	cr_assert(path && strstr(path, "caf\xc3\xa9-\xe6\x97\xa5/s.yaml"), "%s", path);
+	json_decref(j);
+	ts_exec(&p, (const char *const[]){"check", scn, "--junit", xml, NULL});
+	cr_assert_eq(p.code, 0, "exit %d: %s", p.code, p.err);
+	ts_proc_free(&p);
+	assert_xml_document(xml);
+	t = ts_slurp(xml);
+	cr_assert(strstr(t, "caf\xc3\xa9-\xe6\x97\xa5/s.yaml"), "%s", t);
+	free(t);
+}
+
 /* The scenario of small_in in a folder named c<0xfe><0xff>. */
 static const char *small_not_utf8(char *dir, size_t size)
 {
