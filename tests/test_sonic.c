@@ -272,11 +272,18 @@ Test(sonic, values_keep_where_they_were_read)
 	cr_assert_str_eq(c.kmax_at.where, "WRED_PROFILE|AZURE_LOSSLESS|green_max_threshold");
 	cr_assert_eq(c.kmax_at.line, 430);
 
-	/* a key spelt with escapes: the line of the table around it */
+	/* a key spelt with escapes ("\u0041ZURE" is AZURE): found all the same */
 	text_ok(esc, &c);
 	cr_assert_str_eq(c.dscp_map_at.where, "DSCP_TO_TC_MAP|AZURE");
-	cr_assert_eq(c.dscp_map_at.line, 2);
-	cr_assert_eq(c.dscp_line[26], 0);
+	cr_assert_eq(c.dscp_map_at.line, 3);
+	cr_assert_eq(c.dscp_line[26], 3);
+	/* a surrogate pair (U+1F600) and an escaped quote, decoded as jansson does */
+	text_ok("{\"PORT\": {\"Ethernet0\": {}},\n\"DSCP_TO_TC_MAP\": {\n\n"
+		"\"\\ud83d\\ude00\\\"q\": {\"26\": \"3\"}}}",
+		&c);
+	cr_assert_str_eq(c.dscp_map_at.where, "DSCP_TO_TC_MAP|\xf0\x9f\x98\x80\"q");
+	cr_assert_eq(c.dscp_map_at.line, 4);
+	cr_assert_eq(c.dscp_line[26], 4);
 }
 
 Test(sonic, broken_files)

@@ -23,6 +23,7 @@
 #include "sim/cli/check_impl.h"
 #include "sim/cli/cli.h"
 #include "sim/config/scenario.h"
+#include "sim/engine/textsafe.h"
 #include "topologies/cbd.h"
 
 #define CHK_MAX_CYCLES 10
@@ -249,11 +250,16 @@ static void chk_print_people(const struct chk *c, const struct scenario *s, doub
 	for (size_t i = 0; i < c->n; i++) {
 		const struct chk_finding *f = &c->f[i];
 
-		printf("%s %s %s: %s\n", chk_severity_name[f->severity], f->code, f->where,
-		       f->message);
+		printf("%s %s ", chk_severity_name[f->severity], f->code);
+		txt_fputs_term(f->where, stdout);
+		fputs(": ", stdout);
+		txt_fputs_term(f->message, stdout);
+		putchar('\n');
 		count[f->severity]++;
 	}
-	printf("check %s: %zu error%s, %zu warning%s, %zu info (%.3f s)\n", s->name, count[0],
+	fputs("check ", stdout);
+	txt_fputs_term(s->name, stdout);
+	printf(": %zu error%s, %zu warning%s, %zu info (%.3f s)\n", count[0],
 	       count[0] == 1 ? "" : "s", count[1], count[1] == 1 ? "" : "s", count[2], secs);
 }
 
@@ -429,8 +435,9 @@ static int chk_run(const struct chk_args *a)
 			continue;
 		err = k ? chk_write_junit(&c, s, file, secs) : chk_write_sarif(&c, s, file);
 		if (err) {
-			fprintf(stderr, "rocesim: check: cannot write %s: %s\n", file,
-				strerror(-err));
+			fputs("rocesim: check: cannot write ", stderr);
+			txt_fputs_term(file, stderr);
+			fprintf(stderr, ": %s\n", strerror(-err));
 			rc = CLI_EXIT_IO;
 			goto out;
 		}
@@ -457,6 +464,7 @@ int chk_errors(const char *scenario, const char *const *withs, size_t n_withs,
 	struct topo *t = NULL;
 	struct topo_routes *r = NULL;
 	struct chk c = {0};
+	char line[2048];
 	int n = 0;
 
 	first[0] = '\0';
@@ -465,9 +473,11 @@ int chk_errors(const char *scenario, const char *const *withs, size_t n_withs,
 	for (size_t i = 0; !n && i < c.n; i++) {
 		if (c.f[i].severity != CHK_ERROR)
 			continue;
-		if (!first[0])
-			snprintf(first, size, "%s %s: %s", c.f[i].code, c.f[i].where,
+		if (!first[0]) {
+			snprintf(line, sizeof(line), "%s %s: %s", c.f[i].code, c.f[i].where,
 				 c.f[i].message);
+			txt_term(first, size, line);
+		}
 		n++;
 	}
 	chk_free(&c);

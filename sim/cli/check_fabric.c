@@ -11,6 +11,7 @@
 
 #include "sim/cli/check_impl.h"
 #include "sim/config/scenario.h"
+#include "sim/engine/textsafe.h"
 #include "topologies/cbd.h"
 
 #define CHK_MAX_PAIRS 8 /* unreachable pairs listed by name */
@@ -332,13 +333,15 @@ int chk_reach(struct chk *c, const struct scenario *s, const struct topo *t,
 int chk_fail_link(struct chk *c, struct topo *t, const char *name)
 {
 	int32_t l = topo_find_link(t, name), node = l < 0 ? topo_find_node(t, name) : -1;
+	char n[1024], a[4 * sizeof(t->links[0].name)], b[4 * sizeof(t->nodes[0].name)];
 
 	if (l < 0 && node < 0) {
 		fprintf(stderr,
 			"rocesim: --fail: no link or node named \"%s\" (links are named by their "
 			"ends, e.g. %s; nodes e.g. %s)\n",
-			name, t->n_links ? t->links[t->n_links - 1].name : "a-b",
-			t->n_nodes ? t->nodes[t->n_nodes - 1].name : "sw0");
+			txt_term(n, sizeof(n), name),
+			txt_term(a, sizeof(a), t->n_links ? t->links[t->n_links - 1].name : "a-b"),
+			txt_term(b, sizeof(b), t->n_nodes ? t->nodes[t->n_nodes - 1].name : "sw0"));
 		return -EINVAL;
 	}
 	/* a node: every link it has */

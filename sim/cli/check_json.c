@@ -10,6 +10,7 @@
 
 #include "sim/cli/check_impl.h"
 #include "sim/config/scenario.h"
+#include "sim/engine/textsafe.h"
 #include "sim/run/results.h"
 #include "topologies/cbd.h"
 
@@ -19,7 +20,7 @@ static json_t *chk_json_deadlock(const struct chk *c, const struct scenario *s,
 	json_t *failed = json_array(), *cycles = json_array();
 
 	for (uint32_t i = 0; failed && i < c->n_failed; i++)
-		if (json_array_append_new(failed, json_string(t->links[c->failed[i]].name))) {
+		if (json_array_append_new(failed, txt_json(t->links[c->failed[i]].name))) {
 			json_decref(failed);
 			failed = NULL;
 		}
@@ -28,8 +29,7 @@ static json_t *chk_json_deadlock(const struct chk *c, const struct scenario *s,
 		json_t *ports = json_array();
 
 		for (uint32_t k = 0; ports && k < cy->n; k++)
-			if (json_array_append_new(ports,
-						  json_string(t->ports[cy->ports[k]].name))) {
+			if (json_array_append_new(ports, txt_json(t->ports[cy->ports[k]].name))) {
 				json_decref(ports);
 				ports = NULL;
 			}
@@ -59,12 +59,11 @@ int chk_print_json(const struct chk *c, const struct scenario *s, const struct t
 
 		if (json_array_append_new(
 			findings,
-			json_pack("{s:s,s:s,s:s,s:o,s:o,s:o,s:s}", "severity",
+			json_pack("{s:s,s:s,s:o,s:o,s:o,s:o,s:o}", "severity",
 				  chk_severity_name[f->severity], "code", f->code, "where",
-				  f->where, "file", f->file ? json_string(f->file) : json_null(),
-				  "line", f->line ? json_integer(f->line) : json_null(), "key",
-				  f->key ? json_string(f->key) : json_null(), "message",
-				  f->message))) {
+				  txt_json(f->where), "file", txt_json(f->file), "line",
+				  f->line ? json_integer(f->line) : json_null(), "key",
+				  txt_json(f->key), "message", txt_json(f->message)))) {
 			json_decref(findings);
 			findings = NULL;
 		}

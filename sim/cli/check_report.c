@@ -8,8 +8,12 @@
  * per finding: ruleId (the code),
  * ruleIndex, level (error, warning, or note for info), message.text, and,
  * when the finding has a file, a physicalLocation with the file's URI
- * (the path as rocesim read it, relative to where it runs) and, when it has
+ * (the path as rocesim read it, relative to where it runs, percent-encoded
+ * as RFC 3986 and SARIF's artifactLocation.uri require) and, when it has
  * a line, region.startLine: a pull request shows it on that line.
+ *
+ * Text from the inputs (paths, names) goes in through textsafe.h: invalid
+ * UTF-8 bytes as \xNN, so the file is always valid JSON.
  *
  * JUnit: a testcase per finding (an error is a failure), or one passing
  * testcase when there is none.
@@ -22,6 +26,7 @@
 
 #include "sim/cli/check_impl.h"
 #include "sim/cli/ci_report.h"
+#include "sim/engine/textsafe.h"
 
 #define SARIF_SCHEMA                                                                               \
 	"https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/"                      \
@@ -77,42 +82,19 @@ static const char *rule_text(const char *code)
 	return code;
 }
 
-/* @path as a URI reference: relative paths stay relative (to where rocesim
- * ran), absolute ones become file: URIs; bytes outside RFC 3986's
- * unreserved set and '/' are percent-encoded. A new string, or NULL. */
-static char *file_uri(const char *path)
-{
-	static const char ok[] =
-	    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/";
-	char *u = malloc(strlen(path) * 3 + 8), *o;
-
-	if (!u)
-		return NULL;
-	o = u;
-	if (path[0] == '/')
-		o += sprintf(o, "file://");
-	for (const unsigned char *p = (const unsigned char *)path; *p; p++)
-		if (strchr(ok, *p))
-			*o++ = (char)*p;
-		else
-			o += sprintf(o, "%%%02X", *p);
-	*o = '\0';
-	return u;
-}
-
 static json_t *sarif_result(const struct chk_finding *f, size_t rule)
 {
 	static const char *const level[] = {"error", "warning", "note"};
 	json_t *r, *loc;
 	char *uri;
 
-	r = json_pack("{s:s,s:I,s:s,s:{s:s},s:{s:s,s:o}}", "ruleId", f->code, "ruleIndex",
-		      (json_int_t)rule, "level", level[f->severity], "message", "text", f->message,
-		      "properties", "where", f->where, "key",
-		      f->key ? json_string(f->key) : json_null());
+	r = json_pack("{s:s,s:I,s:s,s:{s:o},s:{s:o,s:o}}", "ruleId", f->code, "ruleIndex",
+		      (json_int_t)rule, "level", level[f->severity], "message", "text",
+		      txt_json(f->message), "properties", "where", txt_json(f->where), "key",
+		      txt_json(f->key));
 	if (!r || !f->file)
 		return r;
-	if (!(uri = file_uri(f->file))) {
+	if (!(uri = txt_uri(f->file))) {
 		json_decref(r);
 		return NULL;
 	}
@@ -168,10 +150,10 @@ int chk_write_sarif(const struct chk *c, const struct scenario *s, const char *p
 				break;
 			}
 		}
-		root = json_pack("{s:s,s:s,s:[{s:{s:{s:s,s:s,s:o}},s:{s:s},s:o,s:s}]}", "$schema",
+		root = json_pack("{s:s,s:s,s:[{s:{s:{s:s,s:s,s:o}},s:{s:o},s:o,s:s}]}", "$schema",
 				 SARIF_SCHEMA, "version", "2.1.0", "runs", "tool", "driver", "name",
 				 "rocesim", "version", ROCESIM_VERSION, "rules", rules_j,
-				 "automationDetails", "id", category, "results", results,
+				 "automationDetails", "id", txt_json(category), "results", results,
 				 "columnKind", "unicodeCodePoints");
 		results = NULL;
 	} else {

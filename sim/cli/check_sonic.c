@@ -36,6 +36,10 @@ struct chk_sonic {
 struct chk_group {
 	char *cause, *message;
 	char *ports; /* "Ethernet16 (sw0:h4), Ethernet20 (sw0:h5)" */
+	/* where the cause is written, for SARIF and --json: file NULL when not known */
+	const char *file;
+	int line;
+	char *key;
 };
 
 struct chk_groups {
@@ -44,13 +48,17 @@ struct chk_groups {
 	int oom;
 };
 
-/* Add port @label to the group of @cause (taking @cause and @message). */
-static void group_add(struct chk_groups *g, const char *label, char *cause, char *message)
+/*
+ * Add port @label to the group of @cause (taking @cause, @message and
+ * @key), written at @file:@line under @key (@file NULL: not known).
+ */
+static void group_add_at(struct chk_groups *g, const char *label, char *cause, char *message,
+			 const char *file, int line, char *key)
 {
 	struct chk_group *v;
 	char *ports;
 
-	if (!cause || !message)
+	if (!cause || !message || (file && !key))
 		goto oom;
 	for (size_t i = 0; i < g->n; i++) {
 		if (strcmp(g->v[i].cause, cause))
@@ -62,6 +70,7 @@ static void group_add(struct chk_groups *g, const char *label, char *cause, char
 		g->v[i].ports = ports;
 		free(cause);
 		free(message);
+		free(key);
 		return;
 	}
 	v = realloc(g->v, (g->n + 1) * sizeof(*v));
@@ -72,12 +81,18 @@ static void group_add(struct chk_groups *g, const char *label, char *cause, char
 		free(ports);
 		goto oom;
 	}
-	g->v[g->n++] = (struct chk_group){cause, message, ports};
+	g->v[g->n++] = (struct chk_group){cause, message, ports, file, line, key};
 	return;
 oom:
 	free(cause);
 	free(message);
+	free(key);
 	g->oom = 1;
+}
+
+static void group_add(struct chk_groups *g, const char *label, char *cause, char *message)
+{
+	group_add_at(g, label, cause, message, NULL, 0, NULL);
 }
 
 /* One finding per group; the groups are freed. */
@@ -86,6 +101,9 @@ static void group_emit(struct chk *c, struct chk_groups *g, enum chk_severity se
 	for (size_t i = 0; i < g->n; i++) {
 		chk_add(c, sev, code, chk_str("%s; %s", g->v[i].ports, g->v[i].cause), "%s",
 			g->v[i].message);
+		if (g->v[i].file)
+			chk_loc(c, g->v[i].file, g->v[i].line, g->v[i].key);
+		free(g->v[i].key);
 		free(g->v[i].cause);
 		free(g->v[i].message);
 		free(g->v[i].ports);
@@ -274,20 +292,23 @@ static void chk_port_headroom(struct chk *c, const struct scenario *s, const str
 		struct need need = {0};
 		uint8_t lossless;
 		uint64_t have;
+		char *key = NULL;
+		int line = 0;
 
 		port_settings(u, i, &lossless, &pfc, &map);
 		if (!lossless)
 			continue;
 		port_label(t, u, i, label, sizeof(label));
 		if (p->lossless_pgs && p->profile < 0 && !p->pg_null && cfg->n_profiles) {
-			group_add(
+			group_add_at(
 			    &unset, label,
 			    chk_str("%s PORT_QOS_MAP|%s|pfc_enable \"%s\"",
 				    at(cfg, p->pfc_line, a, sizeof(a)), p->name,
 				    cli_prio_list(p->pfc_enable, ",", "", m, sizeof(m))),
 			    chk_str("PFC is on, but BUFFER_PG binds no profile to the PGs it "
 				    "reaches: SONiC gives them no headroom; rocesim gives them "
-				    "the switch's"));
+				    "the switch's"),
+			    cfg->file, p->pfc_line, chk_str("PORT_QOS_MAP|%s|pfc_enable", p->name));
 			continue;
 		}
 		if (pfc->headroom == 0 && !pfc->no_headroom)
@@ -314,16 +335,19 @@ static void chk_port_headroom(struct chk *c, const struct scenario *s, const str
 		else
 			snprintf(by, sizeof(by), "link %.0f Gb/s %.0f m", (double)need.rate / 1e9,
 				 (double)need.delay / (double)(1000 * SIMTIME_PS_PER_MM));
-		group_add(
+		if (p->profile >= 0) {
+			const struct sonic_profile_use *pu = &cfg->profiles[p->profile];
+
+			/* where: the profile's xoff, else the BUFFER_PG row that binds it */
+			line = pu->has_xoff ? pu->xoff_line : p->pg_line;
+			key = pu->has_xoff ? chk_str("BUFFER_PROFILE|%s|xoff", pu->name)
+					   : chk_str("BUFFER_PG|%s|profile", p->pg_row);
+		}
+		group_add_at(
 		    &short_, label,
 		    p->profile >= 0
 			? chk_str("%s BUFFER_PROFILE|%s|xoff %s%llu B; %s",
-				  at(cfg,
-				     cfg->profiles[p->profile].has_xoff
-					 ? cfg->profiles[p->profile].xoff_line
-					 : p->pg_line,
-				     a, sizeof(a)),
-				  cfg->profiles[p->profile].name,
+				  at(cfg, line, a, sizeof(a)), cfg->profiles[p->profile].name,
 				  cfg->profiles[p->profile].has_xoff ? "" : "(none) ",
 				  (unsigned long long)have, by)
 			: chk_str("switch.pfc.headroom %llu B; %s", (unsigned long long)have, by),
@@ -335,7 +359,8 @@ static void chk_port_headroom(struct chk *c, const struct scenario *s, const str
 			 : chk_str("its lossless PG (BUFFER_PG|%s) has a profile without xoff: no "
 				   "headroom at all, so every packet in flight after XOFF is "
 				   "dropped; it needs %llu B",
-				   p->pg_row, (unsigned long long)need.bytes));
+				   p->pg_row, (unsigned long long)need.bytes),
+		    key ? cfg->file : NULL, line, key);
 	}
 	group_emit(c, &short_, CHK_ERROR, "HEADROOM_SHORT");
 	group_emit(c, &unset, CHK_WARNING, "SONIC_PG_UNSET");

@@ -4,7 +4,10 @@
  * tests, failures, errors and time; one testsuite with the same counts
  * (and skipped); a testcase per check with classname, name and time, a
  * failure element (message attribute, details as its text) when it failed,
- * a system-out element saying what a passed check measured.
+ * a system-out element saying what a passed check measured. Names and
+ * messages go in through textsafe's XML form: a control character or an
+ * invalid UTF-8 byte in a path or a name (which XML 1.0 cannot hold, even
+ * as a reference) shows as \xNN, so the report stays well-formed.
  */
 #include "sim/cli/ci_report.h"
 
@@ -15,6 +18,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "sim/engine/textsafe.h"
 
 static char *dup_or_null(const char *s, int *oom)
 {
@@ -58,30 +63,6 @@ void junit_free(struct junit *j)
 	memset(j, 0, sizeof(*j));
 }
 
-/* @s with XML's special characters escaped; control characters XML 1.0
- * cannot hold become '?'. */
-static void xml_text(FILE *f, const char *s)
-{
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '&')
-			fputs("&amp;", f);
-		else if (c == '<')
-			fputs("&lt;", f);
-		else if (c == '>')
-			fputs("&gt;", f);
-		else if (c == '"')
-			fputs("&quot;", f);
-		else if (c == '\'')
-			fputs("&apos;", f);
-		else if (c < 0x20 && c != '\t' && c != '\n' && c != '\r')
-			fputc('?', f);
-		else
-			fputc(c, f);
-	}
-}
-
 int junit_write(const struct junit *j, const char *path, const char *suite, double time_s)
 {
 	size_t failures = 0, len = 0;
@@ -102,26 +83,26 @@ int junit_write(const struct junit *j, const char *path, const char *suite, doub
 		"time=\"%.3f\">\n",
 		j->n, failures, time_s);
 	fputs("  <testsuite name=\"", f);
-	xml_text(f, suite);
+	txt_fputs_xml(suite, f);
 	fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"0\" time=\"%.3f\">\n",
 		j->n, failures, time_s);
 	for (size_t i = 0; i < j->n; i++) {
 		const struct junit_case *c = &j->cases[i];
 
 		fputs("    <testcase classname=\"", f);
-		xml_text(f, c->classname);
+		txt_fputs_xml(c->classname, f);
 		fputs("\" name=\"", f);
-		xml_text(f, c->name);
+		txt_fputs_xml(c->name, f);
 		fputs("\" time=\"0\">\n", f);
 		if (c->failure) {
 			fputs("      <failure message=\"", f);
-			xml_text(f, c->failure);
+			txt_fputs_xml(c->failure, f);
 			fputs("\" type=\"failure\">", f);
-			xml_text(f, c->text ? c->text : c->failure);
+			txt_fputs_xml(c->text ? c->text : c->failure, f);
 			fputs("</failure>\n", f);
 		} else if (c->text) {
 			fputs("      <system-out>", f);
-			xml_text(f, c->text);
+			txt_fputs_xml(c->text, f);
 			fputs("</system-out>\n", f);
 		}
 		fputs("    </testcase>\n", f);

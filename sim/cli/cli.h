@@ -18,7 +18,9 @@ int cmd_check(int argc, char **argv);
 /*
  * The errors `rocesim check` finds on @scenario with these overlays and
  * overrides: how many (-1 when it cannot check it), the first as "CODE
- * where: message" into @first ("" when none). Prints nothing.
+ * where: message" into @first ("" when none), in its terminal form
+ * (sim/engine/textsafe.h: valid UTF-8, no control character). Prints
+ * nothing.
  */
 int chk_errors(const char *scenario, const char *const *withs, size_t n_withs,
 	       const char *const *sets, size_t n_sets, char *first, size_t size);

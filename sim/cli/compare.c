@@ -7,7 +7,9 @@
  * (for a pull request comment) and --junit (a testcase per metric and
  * point). Exit 0 no regression, 1 a regression, 2 bad input or usage
  * (sides of different scenarios, points or workloads, unless --force;
- * nothing compared), 3 a report that cannot be written.
+ * nothing compared), 3 a report that cannot be written. Paths and names
+ * (of points, metrics, scenarios) go out through textsafe.h: escaped for
+ * the terminal and Markdown, valid UTF-8 in JSON, well-formed in JUnit.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -19,6 +21,7 @@
 #include "sim/cli/ci_report.h"
 #include "sim/cli/cli.h"
 #include "sim/cli/compare_impl.h"
+#include "sim/engine/textsafe.h"
 
 static const char cmp_usage[] =
     "usage: rocesim compare BASE NEW [--tolerance METRIC=PCT%|METRIC=ABS]... [--metrics M,...]\n"
@@ -94,10 +97,14 @@ static size_t count_runs(const struct cmp_side *s, const char *point)
 void cmp_print_table(const struct cmp_result *r, const struct cmp_side *b, const struct cmp_side *n,
 		     FILE *f)
 {
-	char vb[64], vn[64], ch[64], verdict[400], how[200], seeds[600];
+	char vb[64], vn[64], ch[64], verdict[400], how[200], seeds[600], t1[1024], t2[1024];
 	const char *point = NULL, *prov;
 
-	fprintf(f, "compare %s (%s) -> %s (%s)\n", b->path, b->scenario, n->path, n->scenario);
+	fputs("compare ", f);
+	txt_fputs_term(b->path, f);
+	fprintf(f, " (%s) -> ", txt_term(t1, sizeof(t1), b->scenario));
+	txt_fputs_term(n->path, f);
+	fprintf(f, " (%s)\n", txt_term(t1, sizeof(t1), n->scenario));
 	if ((prov = cmp_prov_text(r->prov, verdict, sizeof(verdict))))
 		fprintf(f, "%s\n", prov);
 	for (size_t i = 0; i < r->n; i++) {
@@ -107,7 +114,8 @@ void cmp_print_table(const struct cmp_result *r, const struct cmp_side *b, const
 			point = row->point;
 			cmp_pairing_text(r, point, how, sizeof(how));
 			if (*point)
-				fprintf(f, "point %s: %zu run%s in BASE, %zu in NEW%s%s\n", point,
+				fprintf(f, "point %s: %zu run%s in BASE, %zu in NEW%s%s\n",
+					txt_term(t1, sizeof(t1), point),
 					count_runs(b, point), count_runs(b, point) == 1 ? "" : "s",
 					count_runs(n, point), *how ? "; " : "", how);
 			else
@@ -117,7 +125,7 @@ void cmp_print_table(const struct cmp_result *r, const struct cmp_side *b, const
 			fprintf(f, "  %-30s %14s %14s %9s  %s\n", "metric", "base", "new", "change",
 				"verdict");
 		}
-		fprintf(f, "  %-30s %14s %14s %9s  %s\n", row->metric,
+		fprintf(f, "  %-30s %14s %14s %9s  %s\n", txt_term(t1, sizeof(t1), row->metric),
 			row->n_base ? cmp_num(row->base, vb, sizeof(vb)) : "-",
 			row->n_new ? cmp_num(row->new, vn, sizeof(vn)) : "-",
 			cmp_change(row, ch, sizeof(ch)),
@@ -128,7 +136,7 @@ void cmp_print_table(const struct cmp_result *r, const struct cmp_side *b, const
 				cmp_seed_changes(row, seeds, sizeof(seeds)));
 	}
 	for (size_t i = 0; i < r->n_skipped; i++)
-		fprintf(f, "skipped (%s)\n", r->skipped[i]);
+		fprintf(f, "skipped (%s)\n", txt_term(t2, sizeof(t2), r->skipped[i]));
 	fprintf(f, "compare: %zu regression%s, %zu improvement%s in %zu comparison%s\n",
 		r->regressions, r->regressions == 1 ? "" : "s", r->improvements,
 		r->improvements == 1 ? "" : "s", r->n, r->n == 1 ? "" : "s");
@@ -136,20 +144,21 @@ void cmp_print_table(const struct cmp_result *r, const struct cmp_side *b, const
 
 void cmp_print_regressions(const struct cmp_result *r, FILE *f, const char *prefix)
 {
-	char vb[64], vn[64], ch[64];
+	char vb[64], vn[64], ch[64], t1[1024], t2[1024];
 
 	for (size_t i = 0; i < r->n; i++) {
 		const struct cmp_row *row = &r->rows[i];
 
 		if (!cmp_is_regression(row))
 			continue;
+		txt_term(t2, sizeof(t2), row->point);
 		if (row->verdict == CMP_FAILED) {
-			fprintf(f, "%sregression: %s%s%s\n", prefix, row->note,
-				*row->point ? " at " : "", row->point);
+			fprintf(f, "%sregression: %s%s%s\n", prefix,
+				txt_term(t1, sizeof(t1), row->note), *row->point ? " at " : "", t2);
 			continue;
 		}
-		fprintf(f, "%sregression: %s%s%s %s -> %s (%s%s)\n", prefix, row->metric,
-			*row->point ? " at " : "", row->point,
+		fprintf(f, "%sregression: %s%s%s %s -> %s (%s%s)\n", prefix,
+			txt_term(t1, sizeof(t1), row->metric), *row->point ? " at " : "", t2,
 			row->n_base ? cmp_num(row->base, vb, sizeof(vb)) : "-",
 			row->n_new ? cmp_num(row->new, vn, sizeof(vn)) : "not measured",
 			cmp_change(row, ch, sizeof(ch)),
@@ -181,11 +190,14 @@ int cmp_junit_add(struct junit *j, const struct cmp_result *r, const char *scena
 	return j->oom ? -ENOMEM : 0;
 }
 
-/* A Markdown table cell: '|' escaped. */
+/* A Markdown table cell: in its terminal form (one line, no control
+ * character), '|' escaped. */
 static void md_cell(FILE *f, const char *s)
 {
+	char t[1024];
+
 	fputs("| ", f);
-	for (; *s; s++) {
+	for (s = txt_term(t, sizeof(t), s); *s; s++) {
 		if (*s == '|')
 			fputc('\\', f);
 		fputc(*s, f);
@@ -196,7 +208,7 @@ static void md_cell(FILE *f, const char *s)
 static int write_markdown(const char *path, const struct cmp_result *r, const struct cmp_side *b,
 			  const struct cmp_side *n)
 {
-	char *text = NULL, vb[64], vn[64], ch[64], verdict[400], line[400];
+	char *text = NULL, vb[64], vn[64], ch[64], verdict[400], line[400], t1[1024], t2[1024];
 	size_t len = 0;
 	int points = 0, err;
 	FILE *f = open_memstream(&text, &len);
@@ -205,10 +217,12 @@ static int write_markdown(const char *path, const struct cmp_result *r, const st
 		return -ENOMEM;
 	for (size_t i = 0; i < r->n; i++)
 		points |= *r->rows[i].point != '\0';
-	fprintf(f, "### rocesim compare: %s: %zu regression%s\n\n", n->scenario, r->regressions,
+	fprintf(f, "### rocesim compare: %s: %zu regression%s\n\n",
+		txt_term(t1, sizeof(t1), n->scenario), r->regressions,
 		r->regressions == 1 ? "" : "s");
-	fprintf(f, "BASE `%s`, NEW `%s`; %zu comparisons, %zu improvement%s.\n\n", b->path, n->path,
-		r->n, r->improvements, r->improvements == 1 ? "" : "s");
+	fprintf(f, "BASE `%s`, NEW `%s`; %zu comparisons, %zu improvement%s.\n\n",
+		txt_term(t1, sizeof(t1), b->path), txt_term(t2, sizeof(t2), n->path), r->n,
+		r->improvements, r->improvements == 1 ? "" : "s");
 	if (cmp_prov_text(r->prov, line, sizeof(line)))
 		fprintf(f, "%c%s.\n\n", toupper((unsigned char)line[0]), line + 1);
 	if (!points && r->n && *cmp_pairing_text(r, "", line, sizeof(line)))
@@ -233,7 +247,7 @@ static int write_markdown(const char *path, const struct cmp_result *r, const st
 		fputs(bad ? "** |\n" : " |\n", f);
 	}
 	for (size_t i = 0; i < r->n_skipped; i++)
-		fprintf(f, "\nSkipped (%s).\n", r->skipped[i]);
+		fprintf(f, "\nSkipped (%s).\n", txt_term(t1, sizeof(t1), r->skipped[i]));
 	if (fclose(f) || !text) {
 		free(text);
 		return -ENOMEM;
@@ -245,8 +259,8 @@ static int write_markdown(const char *path, const struct cmp_result *r, const st
 
 static json_t *side_json(const struct cmp_side *s)
 {
-	return json_pack("{s:s,s:s,s:b,s:I}", "path", s->path, "scenario", s->scenario, "sweep",
-			 s->sweep, "runs", (json_int_t)s->n);
+	return json_pack("{s:o,s:o,s:b,s:I}", "path", txt_json(s->path), "scenario",
+			 txt_json(s->scenario), "sweep", s->sweep, "runs", (json_int_t)s->n);
 }
 
 /* A number for JSON: null when not finite (jansson writes no NaN or inf). */
@@ -290,9 +304,9 @@ static json_t *row_json(const struct cmp_row *row)
 	int judged = row->verdict == CMP_WORSE || row->verdict == CMP_BETTER;
 
 	return json_pack(
-	    "{s:s,s:s,s:s,s:o,s:o,s:I,s:I,s:o,s:{s:f,s:b},s:s,s:o,s:s,s:o,s:b,s:o,s:o,s:o,s:o}",
-	    "point", row->point, "metric", row->metric, "direction", dirs[row->dir], "base",
-	    row->n_base ? num(row->base) : json_null(), "new",
+	    "{s:o,s:o,s:s,s:o,s:o,s:I,s:I,s:o,s:{s:f,s:b},s:s,s:o,s:s,s:o,s:b,s:o,s:o,s:o,s:o}",
+	    "point", txt_json(row->point), "metric", txt_json(row->metric), "direction",
+	    dirs[row->dir], "base", row->n_base ? num(row->base) : json_null(), "new",
 	    row->n_new ? num(row->new) : json_null(), "n_base", (json_int_t)row->n_base, "n_new",
 	    (json_int_t)row->n_new, "change_pct",
 	    row->n_base && row->n_new ? pct(row->new - row->base, row->base) : json_null(),
@@ -306,7 +320,7 @@ static json_t *row_json(const struct cmp_row *row)
 	    row->test == CMP_TEST_PAIRED ? paired_json(row) : json_null(), "detectable_change",
 	    row->detectable >= 0 ? num(row->detectable) : json_null(), "detectable_change_pct",
 	    row->detectable >= 0 ? pct(row->detectable, row->base) : json_null(), "note",
-	    row->note ? json_string(row->note) : json_null());
+	    txt_json(row->note));
 }
 
 static int print_json(const struct cmp_result *r, const struct cmp_side *b,
@@ -318,7 +332,7 @@ static int print_json(const struct cmp_result *r, const struct cmp_side *b,
 	for (size_t i = 0; !err && i < r->n; i++)
 		err = json_array_append_new(rows, row_json(&r->rows[i]));
 	for (size_t i = 0; !err && i < r->n_skipped; i++)
-		err = json_array_append_new(skipped, json_string(r->skipped[i]));
+		err = json_array_append_new(skipped, txt_json(r->skipped[i]));
 	if (err) {
 		json_decref(rows);
 		json_decref(skipped);
@@ -380,7 +394,9 @@ static int cmp_run(const struct cmp_args *a)
 	if ((e = cmp_side_load(a->base, &b, err, sizeof(err))) ||
 	    (e = cmp_side_load(a->new, &n, err, sizeof(err))) ||
 	    (e = cmp_compare(&b, &n, &o, &r, err, sizeof(err)))) {
-		fprintf(stderr, P "%s\n", e == -ENOMEM ? "out of memory" : err);
+		fputs(P, stderr);
+		txt_fputs_term(e == -ENOMEM ? "out of memory" : err, stderr);
+		fputc('\n', stderr);
 		goto out;
 	}
 	if (a->json ? print_json(&r, &b, &n) : (cmp_print_table(&r, &b, &n, stdout), 0)) {
@@ -390,7 +406,8 @@ static int cmp_run(const struct cmp_args *a)
 	}
 	rc = CLI_EXIT_IO;
 	if (a->markdown && (e = write_markdown(a->markdown, &r, &b, &n))) {
-		fprintf(stderr, P "cannot write %s: %s\n", a->markdown, strerror(-e));
+		fprintf(stderr, P "cannot write %s: %s\n", txt_term(err, sizeof(err), a->markdown),
+			strerror(-e));
 		goto out;
 	}
 	if (a->junit) {
@@ -403,7 +420,8 @@ static int cmp_run(const struct cmp_args *a)
 			e = junit_write(&j, a->junit, suite, 0);
 		junit_free(&j);
 		if (e) {
-			fprintf(stderr, P "cannot write %s: %s\n", a->junit, strerror(-e));
+			fprintf(stderr, P "cannot write %s: %s\n",
+				txt_term(err, sizeof(err), a->junit), strerror(-e));
 			goto out;
 		}
 	}

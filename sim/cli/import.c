@@ -1,7 +1,10 @@
 /*
  * rocesim import: print what a real config says as the scenario YAML
  * fragment that carries it, so users see and edit what was understood.
- * Lines that carry no scenario key are comments.
+ * Lines that carry no scenario key are comments. Text taken from the file
+ * (names, paths, values quoted in comments) is printed in its terminal form
+ * (textsafe.h): a newline in a name cannot start a YAML line of its own,
+ * an escape code cannot reach the terminal raw.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -14,6 +17,7 @@
 #include "sim/config/pod.h"
 #include "sim/config/scenario.h"
 #include "sim/config/sonic.h"
+#include "sim/engine/textsafe.h"
 #include "topologies/topo.h"
 
 static const char imp_usage[] =
@@ -33,6 +37,15 @@ static const char imp_usage[] =
 	"keys it sets itself win over the files.\n"
 	"\n"
 	"exit codes: 0 ok; 2 bad input or usage\n";
+
+/* Room for a name or a path from the file in its terminal form. */
+#define SHOWN 1024
+
+/* @s in its terminal form, in @buf of SHOWN bytes. */
+static const char *sh(char *buf, const char *s)
+{
+	return txt_term(buf, SHOWN, s);
+}
 
 /* What port @i of @c has that most ports do not, into @line; 0 if nothing. */
 static size_t imp_sonic_port(const struct sonic_cfg *c, uint32_t i, char *line, size_t size)
@@ -89,12 +102,12 @@ static size_t imp_sonic_port(const struct sonic_cfg *c, uint32_t i, char *line, 
 
 static void imp_sonic(const struct sonic_cfg *c)
 {
-	char m[32];
+	char m[32], b[SHOWN], b2[SHOWN];
 	int header = 0;
 
-	printf("# from %s\n", c->file);
+	printf("# from %s\n", sh(b, c->file));
 	if (c->hostname[0])
-		printf("# hostname %s\n", c->hostname);
+		printf("# hostname %s\n", sh(b, c->hostname));
 	if (c->n_ports)
 		printf("# %u ports, most at %.0f Gb/s, MTU %u%s\n", c->n_ports,
 		       (double)c->port_speed_bps / 1e9, c->port_mtu,
@@ -115,7 +128,8 @@ static void imp_sonic(const struct sonic_cfg *c)
 		printf("}    # ingress lossless pool%s\n", c->pool_xoff ? " + shared headroom" : "");
 	}
 	if (c->has_pfc_enable)
-		printf("  lossless: [%s]    # %s\n", cli_prio_list(c->pfc_enable, ", ", "", m, sizeof(m)), c->pfc_where);
+		printf("  lossless: [%s]    # %s\n",
+		       cli_prio_list(c->pfc_enable, ", ", "", m, sizeof(m)), sh(b, c->pfc_where));
 	if (c->has_dscp_map) {
 		int first = 1;
 
@@ -126,14 +140,14 @@ static void imp_sonic(const struct sonic_cfg *c)
 			printf("%s%d: %u", first ? "" : ", ", d, c->dscp_to_tc[d]);
 			first = 0;
 		}
-		printf("}    # DSCP_TO_TC_MAP %s\n", c->dscp_map);
+		printf("}    # DSCP_TO_TC_MAP %s\n", sh(b, c->dscp_map));
 	}
 	if (c->has_profile) {
 		const char *sep = "";
 
 		if (!c->has_xoff && !c->has_xon_offset && !c->has_dynamic_th && !c->has_static_th)
 			printf("  # BUFFER_PROFILE %s gives no xoff, xon_offset or threshold\n",
-			       c->profile);
+			       sh(b, c->profile));
 		else {
 			printf("  pfc: {");
 			if (c->has_xoff) {
@@ -148,7 +162,7 @@ static void imp_sonic(const struct sonic_cfg *c)
 				printf("%sdynamic_th: %d", sep, c->dynamic_th);
 			else if (c->has_static_th)
 				printf("%sxoff: %llu", sep, (unsigned long long)c->static_th);
-			printf("}    # BUFFER_PROFILE %s%s\n", c->profile,
+			printf("}    # BUFFER_PROFILE %s%s\n", sh(b, c->profile),
 			       c->has_xoff ? "" : " (no xoff: no headroom)");
 		}
 		if (c->has_xon)
@@ -160,16 +174,16 @@ static void imp_sonic(const struct sonic_cfg *c)
 		printf("  scheduler: dwrr\n  weights: [%u, %u, %u, %u, %u, %u, %u, %u]    # %s\n",
 		       c->sched_weights[0], c->sched_weights[1], c->sched_weights[2],
 		       c->sched_weights[3], c->sched_weights[4], c->sched_weights[5],
-		       c->sched_weights[6], c->sched_weights[7], c->sched_at.where);
+		       c->sched_weights[6], c->sched_weights[7], sh(b, c->sched_at.where));
 	else if (c->has_sched)
-		printf("  scheduler: strict    # %s\n", c->sched_at.where);
+		printf("  scheduler: strict    # %s\n", sh(b, c->sched_at.where));
 	if (c->has_wred)
 		printf("  ecn: {enabled: %s, kmin: %llu, kmax: %llu, pmax: %g%%}    # WRED_PROFILE %s\n",
 		       c->ecn_marking ? "true" : "false", (unsigned long long)c->kmin,
-		       (unsigned long long)c->kmax, c->pmax * 100, c->wred);
+		       (unsigned long long)c->kmax, c->pmax * 100, sh(b, c->wred));
 	if (c->has_watchdog)
 		printf("  watchdog: {detection: %ums, restoration: %ums, action: %s}    # PFC_WD\n",
-		       c->wd_detection_ms, c->wd_restoration_ms, c->wd_action);
+		       c->wd_detection_ms, c->wd_restoration_ms, sh(b, c->wd_action));
 	for (int tc = 0; tc < 8; tc++)
 		if (c->tc_to_pg[tc] != tc || c->tc_to_queue[tc] != tc)
 			printf("# TC %d -> PG %u, queue %u: rocesim maps TC = PG = queue\n", tc,
@@ -182,7 +196,7 @@ static void imp_sonic(const struct sonic_cfg *c)
 		if (!header++)
 			printf("# ports that differ (port i of each switch is the i-th by number; "
 			       "switch.sonic gives each its own, no scenario key does):\n");
-		printf("# %s (port %u):%s\n", c->ports[i].name, i, line + 1);
+		printf("# %s (port %u):%s\n", sh(b, c->ports[i].name), i, sh(b2, line + 1));
 	}
 }
 
@@ -230,7 +244,9 @@ static void imp_mlnx_tcs(const struct mlnx_qos *q)
 
 static void imp_mlnx_qos(const struct mlnx_qos *q)
 {
-	printf("# from %s\n", q->file);
+	char b[SHOWN];
+
+	printf("# from %s\n", sh(b, q->file));
 	if (q->has_trust && q->trust_none)
 		printf("# trust none: the NIC cannot trust DSCP, priorities come from PCP\n");
 	else if (q->has_trust)
@@ -272,7 +288,7 @@ static void imp_mlnx_qos(const struct mlnx_qos *q)
 static int imp_cc_block(const struct cc_params *cc, const char *pre)
 {
 	struct dcqcn_params p;
-	char msg[200];
+	char msg[200], b[SHOWN], b2[SHOWN], b3[SHOWN], b4[SHOWN];
 	int bad = 0;
 
 	dcqcn_params_default(&p, DCQCN_MLX5);
@@ -289,12 +305,13 @@ static int imp_cc_block(const struct cc_params *cc, const char *pre)
 				later = &cc->v[j];
 		if (later) {
 			printf("%s    # %s: %s    # %s:%d: given again at line %d, which wins\n", pre,
-			       e->name, e->value, e->file, e->line, later->line);
+			       sh(b, e->name), sh(b2, e->value), sh(b3, e->file), e->line,
+			       later->line);
 			continue;
 		}
 		if (err) {
-			printf("%s    # %s: %s    # %s:%d: %s\n", pre, e->name, e->value, e->file,
-			       e->line, msg);
+			printf("%s    # %s: %s    # %s:%d: %s\n", pre, sh(b, e->name),
+			       sh(b2, e->value), sh(b3, e->file), e->line, sh(b4, msg));
 			bad++;
 		} else {
 			printf("%s    %s: %s\n", pre, e->name, e->value);
@@ -314,7 +331,7 @@ static int imp_cc_params(const struct cc_params *cc, const char *file)
 	const char *dev[64];
 	size_t n = cc_params_devices(cc, dev, 64), known = 0;
 	struct dcqcn_params p;
-	char msg[200], diff[600];
+	char msg[200], diff[600], b[SHOWN], b2[SHOWN], b3[SHOWN];
 	int bad = 0;
 
 	dcqcn_params_default(&p, DCQCN_MLX5);
@@ -327,7 +344,7 @@ static int imp_cc_params(const struct cc_params *cc, const char *file)
 			"(\"%s\" at line %d, ...) is an mlx5 cc_params name such as rp_gd or "
 			"np_min_time_between_cnps (grep . /sys/kernel/debug/mlx5/<PCI>/cc_params/* "
 			"prints them)\n",
-			file, cc->n, cc->v[0].name, cc->v[0].line);
+			sh(b, file), cc->n, sh(b2, cc->v[0].name), cc->v[0].line);
 		return CLI_EXIT_INPUT;
 	}
 	if (n > 64)
@@ -335,7 +352,7 @@ static int imp_cc_params(const struct cc_params *cc, const char *file)
 	if (n > 1)
 		printf("# %s: %zu devices; rocesim gives every NIC one set of DCQCN parameters,\n"
 		       "# nic.cc_params: {file: %s, device: PCI} takes one\n",
-		       file, n, file);
+		       sh(b, file), n, sh(b, file));
 	for (size_t k = 0; k < n; k++) {
 		struct cc_params one = {.v = malloc(cc->n * sizeof(*one.v)), .n = cc->n};
 
@@ -346,13 +363,13 @@ static int imp_cc_params(const struct cc_params *cc, const char *file)
 		memcpy(one.v, cc->v, cc->n * sizeof(*one.v));
 		cc_params_keep(&one, dev[k]);
 		if (n > 1 && !k)
-			printf("# device %s (line %d on)\n", dev[k], one.v[0].line);
+			printf("# device %s (line %d on)\n", sh(b, dev[k]), one.v[0].line);
 		else if (n > 1 && !cc_params_diff_str(cc, dev[0], dev[k], diff, sizeof(diff)))
-			printf("# device %s (line %d on): the same as %s\n", dev[k], one.v[0].line,
-			       dev[0]);
+			printf("# device %s (line %d on): the same as %s\n", sh(b, dev[k]),
+			       one.v[0].line, sh(b2, dev[0]));
 		else if (n > 1)
-			printf("# device %s (line %d on) differs from %s: %s\n", dev[k],
-			       one.v[0].line, dev[0], diff);
+			printf("# device %s (line %d on) differs from %s: %s\n", sh(b, dev[k]),
+			       one.v[0].line, sh(b2, dev[0]), sh(b3, diff));
 		bad += imp_cc_block(&one, k ? "# " : "");
 		free(one.v);
 	}
@@ -374,32 +391,34 @@ static void imp_pod(const struct pod_cfg *pc)
 	const struct pod_env *rc = pod_get(pc, "NCCL_IB_RETRY_CNT");
 	const struct pod_env *qps = pod_get(pc, "NCCL_IB_QPS_PER_CONNECTION");
 	const struct pod_env *split = pod_get(pc, "NCCL_IB_SPLIT_DATA_ON_QPS");
+	char b[SHOWN], b2[SHOWN], b3[SHOWN], b4[SHOWN];
 
-	printf("# from %s (%s)\n", pc->file, pc->kind);
+	printf("# from %s (%s)\n", sh(b, pc->file), pc->kind);
 	for (size_t i = 0; i < pc->n; i++) {
 		const struct pod_env *e = &pc->env[i];
 
-		printf("# %s=%s    # line %d%s%s%s%s", e->name, e->value, e->line,
-		       e->container[0] ? ", container " : "", e->replica, e->replica[0] ? "/" : "",
-		       e->container);
+		printf("# %s=%s    # line %d%s%s%s%s", sh(b, e->name), sh(b2, e->value), e->line,
+		       e->container[0] ? ", container " : "", sh(b3, e->replica),
+		       e->replica[0] ? "/" : "", sh(b4, e->container));
+		sh(b, e->from);
 		if (e->value_from && e->src == POD_SRC_MPIRUN)
-			printf(", %s of a shell expansion: known at run time\n", e->from);
+			printf(", %s of a shell expansion: known at run time\n", b);
 		else if (e->value_from && e->from[0])
-			printf(" (valueFrom %s: set at run time)\n", e->from);
+			printf(" (valueFrom %s: set at run time)\n", b);
 		else if (e->value_from)
 			printf(" (valueFrom: set at run time)\n");
 		else if (e->src == POD_SRC_CM_KEY || e->src == POD_SRC_ENV_FROM)
-			printf(", from %s at line %d\n", e->from, e->src_line);
+			printf(", from %s at line %d\n", b, e->src_line);
 		else if (e->src == POD_SRC_MPIRUN && e->src_line != e->line)
-			printf(", %s at line %d (every rank's)\n", e->from, e->src_line);
+			printf(", %s at line %d (every rank's)\n", b, e->src_line);
 		else if (e->src == POD_SRC_MPIRUN)
-			printf(", %s (every rank's)\n", e->from);
+			printf(", %s (every rank's)\n", b);
 		else
 			printf("\n");
 	}
 	for (size_t i = 0; i < pc->n_notes; i++)
-		printf("# warning %s %s:%d %s: %s\n", pc->notes[i].code, pc->file,
-		       pc->notes[i].line, pc->notes[i].what, pc->notes[i].msg);
+		printf("# warning %s %s:%d %s: %s\n", pc->notes[i].code, sh(b, pc->file),
+		       pc->notes[i].line, sh(b2, pc->notes[i].what), sh(b3, pc->notes[i].msg));
 	if (tc && tc->value_from)
 		tc = NULL;
 	if (to && to->value_from)
@@ -416,22 +435,24 @@ static void imp_pod(const struct pod_cfg *pc)
 		unsigned long v = strtoul(tc->value, NULL, 10);
 
 		printf("  dscp: %lu    # NCCL_IB_TC %s = DSCP %lu << 2 | ECN %lu\n", (v >> 2) & 63,
-		       tc->value, (v >> 2) & 63, v & 3);
+		       sh(b, tc->value), (v >> 2) & 63, v & 3);
 	}
 	if (qps)
-		printf("  qps_per_connection: %s    # NCCL_IB_QPS_PER_CONNECTION\n", qps->value);
+		printf("  qps_per_connection: %s    # NCCL_IB_QPS_PER_CONNECTION\n",
+		       sh(b, qps->value));
 	if (split)
 		printf("  split_data_on_qps: %s    # NCCL_IB_SPLIT_DATA_ON_QPS %s\n",
-		       strtol(split->value, NULL, 10) == 1 ? "true" : "false", split->value);
+		       strtol(split->value, NULL, 10) == 1 ? "true" : "false", sh(b, split->value));
 	if (to && rc)
 		printf("nic:\n  transport: {timeout: %s, retry_cnt: %s}    # NCCL_IB_TIMEOUT: "
 		       "4.096 us x 2^%s, NCCL_IB_RETRY_CNT\n",
-		       to->value, rc->value, to->value);
+		       sh(b, to->value), sh(b2, rc->value), b);
 	else if (to)
 		printf("nic:\n  transport: {timeout: %s}    # NCCL_IB_TIMEOUT: 4.096 us x 2^%s\n",
-		       to->value, to->value);
+		       sh(b, to->value), b);
 	else if (rc)
-		printf("nic:\n  transport: {retry_cnt: %s}    # NCCL_IB_RETRY_CNT\n", rc->value);
+		printf("nic:\n  transport: {retry_cnt: %s}    # NCCL_IB_RETRY_CNT\n",
+		       sh(b, rc->value));
 }
 
 /* A time in the largest unit that keeps it exact. */
@@ -467,11 +488,11 @@ static const char *imp_rate(uint64_t bps, char *buf, size_t size)
 
 static void imp_hpcc_topology(const char *file, const struct topo_hpcc *h)
 {
-	char a[TOPO_NAME_MAX], b[TOPO_NAME_MAX], r[32], t[32];
+	char a[TOPO_NAME_MAX], b[TOPO_NAME_MAX], r[32], t[32], f[SHOWN];
 
 	printf("# %s: %u nodes (%u switches), %u links; a topology file for\n"
 	       "# topology: {kind: file, file: ...}, as {kind: hpcc, file: %s} reads it\n",
-	       file, h->n_nodes, h->n_switches, h->n_links, file);
+	       sh(f, file), h->n_nodes, h->n_switches, h->n_links, f);
 	printf("nodes:\n");
 	for (uint32_t i = 0; i < h->n_nodes; i++) {
 		topo_hpcc_name(h, i, a);
@@ -489,11 +510,11 @@ static void imp_hpcc_topology(const char *file, const struct topo_hpcc *h)
 
 static void imp_hpcc_flows(const char *file, const struct hpcc_flows *f)
 {
-	char t[32];
+	char t[32], b[SHOWN];
 
 	printf("# %s: %u flows, node ids as hosts h<id> of an hpcc topology; starts after\n"
 	       "# the earliest; pg is the priority (a flow's dscp must map to it)\n",
-	       file, f->n);
+	       sh(b, file), f->n);
 	printf("workload:\n  kind: flows\n  flows:\n");
 	for (uint32_t i = 0; i < f->n; i++) {
 		const struct hpcc_flow *x = &f->flows[i];

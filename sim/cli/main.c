@@ -15,6 +15,7 @@
 
 #include "sim/cli/cli.h"
 #include "sim/cli/run_ci.h"
+#include "sim/engine/textsafe.h"
 #include "sim/run/outdir.h"
 #include "sim/run/par.h"
 #include "sim/run/par_mpi.h"
@@ -171,6 +172,7 @@ static int show_partition(const struct sim *sim, uint32_t n)
 	const struct topo *t = sim->topo;
 	struct partition p;
 	struct diag d = {0};
+	char cut[4 * sizeof(t->links[0].name)];
 	int err = part_build(t, n, &p, &d);
 
 	if (err == -ENOMEM) {
@@ -183,8 +185,9 @@ static int show_partition(const struct sim *sim, uint32_t n)
 		diag_print(&d, stderr);
 		return EXIT_INPUT;
 	}
-	printf("partition of %s into %u part%s (%s", sim->scn->name, n, n == 1 ? "" : "s",
-	       part_method_str(p.method));
+	fputs("partition of ", stdout);
+	txt_fputs_term(sim->scn->name, stdout);
+	printf(" into %u part%s (%s", n, n == 1 ? "" : "s", part_method_str(p.method));
 	if (p.method == PART_GROUPS)
 		printf(": %u groups", p.n_groups);
 	printf(")\n  %-6s %9s %7s %7s %10s\n", "part", "switches", "hosts", "ports", "cut links");
@@ -197,7 +200,8 @@ static int show_partition(const struct sim *sim, uint32_t n)
 	if (p.n_cut)
 		printf("  cut        %u of %u links; lookahead %.3f ns (%s, the cut link with the "
 		       "least propagation delay)\n",
-		       p.n_cut, t->n_links, simtime_to_us(p.lookahead) * 1e3, t->links[p.cut_min].name);
+		       p.n_cut, t->n_links, simtime_to_us(p.lookahead) * 1e3,
+		       txt_term(cut, sizeof(cut), t->links[p.cut_min].name));
 	else
 		printf("  cut        no link; the part runs alone\n");
 	part_free(&p);
@@ -265,9 +269,13 @@ static void print_check_errors(const struct run_args *a)
 	int n = chk_errors(a->scenario, a->withs, a->n_withs, a->sets, a->n_sets, first,
 			   sizeof(first));
 
-	if (n > 0)
-		printf("  check      %d error%s (rocesim check %s), the first: %s\n", n,
-		       n == 1 ? "" : "s", a->scenario, first);
+	if (n > 0) {
+		printf("  check      %d error%s (rocesim check ", n, n == 1 ? "" : "s");
+		txt_fputs_term(a->scenario, stdout);
+		fputs("), the first: ", stdout);
+		txt_fputs_term(first, stdout);
+		putchar('\n');
+	}
 }
 
 static int cmd_run(const struct run_args *a, const struct par_comm *comm)
@@ -276,7 +284,7 @@ static int cmd_run(const struct run_args *a, const struct par_comm *comm)
 				   "to end or give another -o\n";
 	FILE *files[OUTDIR_FILES] = {0};
 	struct outdir od = {.lock_fd = -1};
-	char dir[OUTDIR_PATH];
+	char dir[OUTDIR_PATH], shown[4 * OUTDIR_PATH];
 	struct scenario *s;
 	struct diag d = {0};
 	struct sim sim;
@@ -290,7 +298,8 @@ static int cmd_run(const struct run_args *a, const struct par_comm *comm)
 						    .sets = a->sets, .n_sets = a->n_sets},
 			    &s, &d);
 	if (err == -ENOMEM) {
-		fprintf(stderr, "rocesim: out of memory loading %s\n", a->scenario);
+		fprintf(stderr, "rocesim: out of memory loading %s\n",
+			txt_term(shown, sizeof(shown), a->scenario));
 		return EXIT_INPUT;
 	}
 	if (err) {
@@ -335,24 +344,24 @@ static int cmd_run(const struct run_args *a, const struct par_comm *comm)
 		snprintf(dir, sizeof(dir), "%s", a->outdir);
 	} else if (outdir_default(dir, s->name, a->withs, a->n_withs, a->sets, a->n_sets)) {
 		fprintf(stderr, "rocesim: the default output folder for %s is too long: give -o\n",
-			s->name);
+			txt_term(shown, sizeof(shown), s->name));
 		goto out;
 	}
 	catch_signals();
 	if (lead && (err = outdir_open(&od, dir))) {
 		if (err == -EBUSY)
-			fprintf(stderr, busy, dir, (long)od.holder);
+			fprintf(stderr, busy, txt_term(shown, sizeof(shown), dir), (long)od.holder);
 		else
-			fprintf(stderr, "rocesim: cannot write in %s: %s\n", od.where,
-				strerror(-err));
+			fprintf(stderr, "rocesim: cannot write in %s: %s\n",
+				txt_term(shown, sizeof(shown), od.where), strerror(-err));
 	}
 	/* a sweep's or tune's run: the sweep syncs its folder once, at its end */
 	od.nosync = getenv("ROCESIM_NO_SYNC") && !strcmp(getenv("ROCESIM_NO_SYNC"), "1");
 	for (int i = 0; lead && !err && i < OUTDIR_FILES; i++) {
 		if (writes(s, (enum outdir_file)i) &&
 		    !(files[i] = outdir_create(&od, (enum outdir_file)i))) {
-			fprintf(stderr, "rocesim: cannot write in %s: %s\n", od.where,
-				strerror(errno));
+			fprintf(stderr, "rocesim: cannot write in %s: %s\n",
+				txt_term(shown, sizeof(shown), od.where), strerror(errno));
 			err = -EIO;
 		}
 	}
@@ -376,7 +385,7 @@ static int cmd_run(const struct run_args *a, const struct par_comm *comm)
 		goto out;
 	}
 	if (sim.end == SIM_END_INTERRUPTED) {
-		rc = report_interrupt(&sim, dir);
+		rc = report_interrupt(&sim, txt_term(shown, sizeof(shown), dir));
 		goto out;
 	}
 	if (err) {
@@ -408,15 +417,16 @@ static int cmd_run(const struct run_args *a, const struct par_comm *comm)
 		fprintf(stderr,
 			"rocesim: cannot write %s/results.json: %s; the previous outputs are left "
 			"as they were\n",
-			dir, strerror(-err));
+			txt_term(shown, sizeof(shown), dir), strerror(-err));
 		goto out;
 	}
 	if (interrupted) {
-		rc = report_interrupt(&sim, dir);
+		rc = report_interrupt(&sim, txt_term(shown, sizeof(shown), dir));
 		goto out;
 	}
 	if ((err = outdir_commit(&od, &partial))) {
-		fprintf(stderr, "rocesim: cannot write %s: %s; %s\n", od.where, strerror(-err),
+		fprintf(stderr, "rocesim: cannot write %s: %s; %s\n",
+			txt_term(shown, sizeof(shown), od.where), strerror(-err),
 			partial ? "the folder now mixes the outputs of two runs"
 				: "the previous outputs are left as they were");
 		goto out;
@@ -426,7 +436,7 @@ static int cmd_run(const struct run_args *a, const struct par_comm *comm)
 		if (s->n_expects)
 			printf("  expect     %d of %u expectations met\n", met, s->n_expects);
 		print_check_errors(a);
-		printf("  results    %s/results.json\n", dir);
+		printf("  results    %s/results.json\n", txt_term(shown, sizeof(shown), dir));
 	}
 	if (res_check_expects(res, s, stderr))
 		fprintf(stderr, "rocesim: %u expectation%s failed\n", s->n_expects - (unsigned)met,

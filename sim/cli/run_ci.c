@@ -18,6 +18,7 @@
 #include "sim/cli/ci_report.h"
 #include "sim/cli/cli.h"
 #include "sim/config/scenario.h"
+#include "sim/engine/textsafe.h"
 
 #define P "rocesim: "
 
@@ -78,7 +79,9 @@ int run_ci_prepare(struct run_ci *c)
 		e = cmp_check_names(&c->base, NULL, &o, err, sizeof(err));
 	}
 	if (e) {
-		fprintf(stderr, P "--baseline: %s\n", e == -ENOMEM ? "out of memory" : err);
+		fputs(P "--baseline: ", stderr);
+		txt_fputs_term(e == -ENOMEM ? "out of memory" : err, stderr);
+		fputc('\n', stderr);
 		return CLI_EXIT_INPUT;
 	}
 	return 0;
@@ -126,7 +129,11 @@ static int compare(const struct run_ci *c, const json_t *res, const char *dir, i
 		fputs(P "out of memory comparing with the baseline\n", stderr);
 		rc = CLI_EXIT_INPUT;
 	} else if (e) {
-		fprintf(stderr, P "--baseline %s: %s\n", c->baseline, err);
+		fputs(P "--baseline ", stderr);
+		txt_fputs_term(c->baseline, stderr);
+		fputs(": ", stderr);
+		txt_fputs_term(err, stderr);
+		fputc('\n', stderr);
 		rc = CLI_EXIT_INPUT;
 	} else {
 		if (!quiet)
@@ -134,7 +141,8 @@ static int compare(const struct run_ci *c, const json_t *res, const char *dir, i
 		cmp_print_regressions(r, stderr, P "baseline: ");
 		if (r->regressions)
 			fprintf(stderr, P "%zu regression%s against the baseline %s\n",
-				r->regressions, r->regressions == 1 ? "" : "s", c->baseline);
+				r->regressions, r->regressions == 1 ? "" : "s",
+				txt_term(err, sizeof(err), c->baseline));
 		rc = r->regressions ? CLI_EXIT_FOUND : 0;
 	}
 	free(base.runs);
@@ -193,7 +201,8 @@ int run_ci_finish(const struct run_ci *c, const json_t *res, const struct scenar
 			cmp_junit_add(&j, &r, s->name);
 		snprintf(text, sizeof(text), "rocesim run %s", s->name);
 		if ((e = junit_write(&j, c->junit, text, wall_s))) {
-			fprintf(stderr, P "cannot write %s: %s\n", c->junit, strerror(-e));
+			fprintf(stderr, P "cannot write %s: %s\n",
+				txt_term(text, sizeof(text), c->junit), strerror(-e));
 			rc = CLI_EXIT_IO;
 		}
 		junit_free(&j);

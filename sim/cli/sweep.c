@@ -26,6 +26,7 @@
 #include "sim/cli/sweep_impl.h"
 #include "sim/config/scenario.h"
 #include "sim/engine/textfile.h"
+#include "sim/engine/textsafe.h"
 #include "sim/run/outdir.h"
 
 
@@ -172,9 +173,7 @@ static int other_sweep(const struct sweep_spec *sp, const char *dir, char *why, 
 		json_decref(j);
 		return 1;
 	}
-	if (!json_is_string(json_object_get(json_object_get(j, "scenario"), "path")) ||
-	    strcmp(json_string_value(json_object_get(json_object_get(j, "scenario"), "path")),
-		   sp->scenario)) {
+	if (!txt_json_is(json_object_get(json_object_get(j, "scenario"), "path"), sp->scenario)) {
 		snprintf(why, size, "the sweep of another scenario");
 		other = 1;
 	}

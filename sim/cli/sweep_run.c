@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "sim/cli/sweep_impl.h"
+#include "sim/engine/textsafe.h"
 
 /* The children running (0: a free slot), read by the signal handler. */
 static volatile pid_t *slots;
@@ -97,7 +98,7 @@ static json_t *point_json(const struct sweep_spec *sp, const struct sweep_run *r
 	int bad = !j || !ov;
 
 	for (size_t a = 0; a < sp->n_axes; a++)
-		bad |= json_array_append_new(ov, json_string(sets[a]));
+		bad |= json_array_append_new(ov, txt_json(sets[a]));
 	bad |= json_object_set_new(j, "id", json_string(r->id));
 	bad |= json_object_set_new(j, "scenario_sha256", json_string(sp->sha256));
 	if (sp->n_variants) {
@@ -106,7 +107,7 @@ static json_t *point_json(const struct sweep_spec *sp, const struct sweep_run *r
 		bad |= json_object_set_new(j, "variant", json_string(v->name));
 		if (v->path) {
 			/* an edited overlay is another input: its runs run again */
-			bad |= json_object_set_new(j, "overlay", json_string(v->path));
+			bad |= json_object_set_new(j, "overlay", txt_json(v->path));
 			bad |= json_object_set_new(j, "overlay_sha256", json_string(v->sha256));
 		}
 	}
@@ -376,7 +377,7 @@ static void reap(const struct sweep_spec *sp, const struct sweep_exec *x, struct
 			 line);
 	/* for --collect; never taken as finished (exit neither 0 nor 1) */
 	json_t *j = point_json(sp, r, sets, r->exit_code, inputs);
-	char *text = j && !json_object_set_new(j, "error", json_string(r->error))
+	char *text = j && !json_object_set_new(j, "error", txt_json(r->error))
 			 ? json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS)
 			 : NULL;
 

@@ -12,6 +12,7 @@
 
 #include "sim/cli/sweep_impl.h"
 #include "sim/engine/textfile.h"
+#include "sim/engine/textsafe.h"
 #include "sim/engine/ydoc.h"
 
 int sweep_spec_points(struct sweep_spec *sp, struct diag *d)
@@ -534,7 +535,7 @@ static int head_json(const struct sweep_spec *sp, json_t *j)
 	int bad = !j || !scn || !axes || !seeds;
 
 	bad |= put(j, "schema_version", json_integer(1));
-	bad |= put(scn, "path", json_string(sp->scenario));
+	bad |= put(scn, "path", txt_json(sp->scenario));
 	bad |= put(scn, "sha256", json_string(sp->sha256));
 	bad |= put(scn, "name", json_string(sp->name));
 	bad |= put(j, "scenario", scn);
@@ -542,7 +543,7 @@ static int head_json(const struct sweep_spec *sp, json_t *j)
 		json_t *ax = json_object(), *vals = json_array();
 
 		for (size_t i = 0; vals && i < sp->axes[a].n; i++)
-			bad |= append(vals, json_string(sp->axes[a].values[i]));
+			bad |= append(vals, txt_json(sp->axes[a].values[i]));
 		bad |= put(ax, "key", json_string(sp->axes[a].key));
 		bad |= put(ax, "values", vals);
 		bad |= append(axes, ax);
@@ -559,15 +560,16 @@ static int head_json(const struct sweep_spec *sp, json_t *j)
 		json_t *ws = json_array();
 
 		for (size_t w = 0; ws && w < sp->n_withs; w++)
-			bad |= append(ws, json_pack("{s:s,s:s}", "path", sp->withs[w].path,
-						    "sha256", sp->withs[w].sha256));
+			bad |= append(ws, json_pack("{s:o,s:s}", "path",
+						    txt_json(sp->withs[w].path), "sha256",
+						    sp->withs[w].sha256));
 		bad |= put(j, "with", ws);
 	}
 	if (sp->n_sets) {
 		json_t *ss = json_array();
 
 		for (size_t k = 0; ss && k < sp->n_sets; k++)
-			bad |= append(ss, json_string(sp->sets[k]));
+			bad |= append(ss, txt_json(sp->sets[k]));
 		bad |= put(j, "set", ss);
 	}
 	if (sp->n_variants) {
@@ -578,7 +580,7 @@ static int head_json(const struct sweep_spec *sp, json_t *j)
 			json_t *o = json_object();
 
 			bad |= put(o, "name", json_string(va->name));
-			bad |= put(o, "path", va->path ? json_string(va->path) : json_null());
+			bad |= put(o, "path", txt_json(va->path));
 			bad |= put(o, "sha256", va->path ? json_string(va->sha256) : json_null());
 			bad |= append(vs, o);
 		}
@@ -609,7 +611,7 @@ json_t *sweep_spec_json(const struct sweep_spec *sp)
 		bad |= put(pt, "id", json_string(id));
 		for (size_t a = 0; a < sp->n_axes; a++) {
 			bad |= put(vals, sp->axes[a].key, json_string(sp->axes[a].values[idx[a]]));
-			bad |= append(ov, json_string(sets[a]));
+			bad |= append(ov, txt_json(sets[a]));
 		}
 		sweep_sets_free(sets, sp->n_axes);
 		bad |= put(pt, "values", vals);

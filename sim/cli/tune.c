@@ -27,6 +27,7 @@
 #include "sim/config/scenario.h"
 #include "sim/engine/sha256.h"
 #include "sim/engine/textfile.h"
+#include "sim/engine/textsafe.h"
 #include "sim/run/outdir.h"
 #include "sim/run/results.h"
 
@@ -599,7 +600,8 @@ static int prepare_folder(struct tune_ctx *c, const char *dir, struct outdir *od
 
 		j = json_load_file(path, 0, NULL);
 		was = json_string_value(json_object_get(json_object_get(j, "scenario"), "path"));
-		if (!was || strcmp(was, c->sp.scenario)) {
+		if (!txt_json_is(json_object_get(json_object_get(j, "scenario"), "path"),
+				 c->sp.scenario)) {
 			fprintf(stderr,
 				"rocesim: %s holds the tune of %s: give another -o or remove the "
 				"folder\n",

@@ -15,6 +15,7 @@
 
 #include "sim/cli/tune_impl.h"
 #include "sim/config/scenario.h"
+#include "sim/engine/textsafe.h"
 
 static const char *const op_text[] = {"==", "<=", ">=", "<", ">"};
 
@@ -184,7 +185,7 @@ static json_t *problem_json(const struct tune_ctx *c)
 	json_t *j = json_object(), *sc = json_object(), *params = json_array(),
 	       *objs = json_array(), *cons = json_array(), *seeds = json_array();
 
-	json_object_set_new(sc, "path", json_string(c->sp.scenario));
+	json_object_set_new(sc, "path", txt_json(c->sp.scenario));
 	json_object_set_new(sc, "sha256", json_string(c->sp.sha256));
 	json_object_set_new(j, "scenario", sc);
 	for (size_t i = 0; i < pb->n_params; i++) {

@@ -29,6 +29,9 @@ struct sonic_ctx {
 struct sonic_rowpos {
 	const char *key; /* as written (escapes not decoded), not NUL-terminated */
 	size_t len;
+	const char *name; /* the key decoded (== key when written without escapes) */
+	size_t name_len;
+	char *own; /* the decoded copy name points to, or NULL */
 	const char *value; /* where its object starts */
 	int line;
 };

@@ -4,6 +4,8 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "sim/engine/textsafe.h"
+
 static void copy(char *dst, size_t size, const char *src)
 {
 	if (!src)
@@ -27,24 +29,14 @@ void diag_set(struct diag *d, const char *file, int line, const char *path,
 }
 
 /*
- * Append @s to @buf at *@n, each control byte as \xNN: a value quoted as
- * written (a newline inside a YAML string, a raw byte in a file name)
- * cannot break the one-line form.
+ * Append @s to @buf at *@n in its terminal form (textsafe.h): a value
+ * quoted as written (a newline inside a YAML string, a raw byte in a file
+ * name, an escape code in a name) cannot break the one-line form.
  */
 static void put(char *buf, size_t size, size_t *n, const char *s)
 {
-	for (; *s && *n + 1 < size; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c < 0x20 || c == 0x7f) {
-			if (*n + 5 > size - 1)
-				break;
-			*n += (size_t)snprintf(buf + *n, size - *n, "\\x%02x", c);
-		} else {
-			buf[(*n)++] = (char)c;
-		}
-	}
-	buf[*n] = '\0';
+	txt_term(buf + *n, size - *n, s);
+	*n += strlen(buf + *n);
 }
 
 const char *diag_str(const struct diag *d, char *buf, size_t size)

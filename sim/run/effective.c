@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "models/link.h"
+#include "sim/engine/textsafe.h"
 #include "sim/run/results.h"
 
 static json_t *eff_u64(uint64_t v)
@@ -171,7 +172,7 @@ static json_t *eff_nic(const struct scenario *s)
 	json_object_set_new(dc, "cnp_scope", json_string(d->cnp_per_port ? "port" : "qp"));
 	/* the device of a cc_params dump taken, when nic.cc_params.device names one */
 	if (s->cfg.cc_device)
-		json_object_set_new(dc, "cc_params_device", json_string(s->cfg.cc_device));
+		json_object_set_new(dc, "cc_params_device", txt_json(s->cfg.cc_device));
 	nic = json_pack("{s:I,s:i,s:i,s:o,s:b,s:s,s:{s:I,s:I,s:I,s:b,s:f},s:o}", "mtu",
 			 (json_int_t)s->nic.mtu, "dscp", s->nic.dscp, "priority", s->nic.priority,
 			 "pfc", pfc, "ecn", s->nic.ecn, "cc",
@@ -264,7 +265,7 @@ static json_t *eff_ports(const struct scenario *s, const struct topo *t)
 						      json_pack("{s:i,s:o,s:o}", "priority", prio,
 								"headroom", eff_u64(given),
 								"headroom_needed", eff_u64(need)));
-		port = json_pack("{s:s,s:f,s:f,s:o}", "port", tp->name, "rate_gbps",
+		port = json_pack("{s:o,s:f,s:f,s:o}", "port", txt_json(tp->name), "rate_gbps",
 				 (double)l->rate_bps / 1e9, "cable_m",
 				 (double)l->delay / (double)(1000 * SIMTIME_PS_PER_MM),
 				 "lossless_pgs", pgs);
@@ -340,7 +341,7 @@ json_t *res_effective(const struct scenario *s, const struct topo *t)
 		sw = common >= 0 ? json_incref(blocks[common]) : eff_switch(&s->sw);
 	for (uint32_t u = 0; sw && others && u < t->n_nodes; u++)
 		if (blocks[u] && !json_equal(blocks[u], sw) &&
-		    json_object_set(others, t->nodes[u].name, blocks[u])) {
+		    txt_json_set_new(others, t->nodes[u].name, json_incref(blocks[u]))) {
 			json_decref(others);
 			others = NULL;
 		}
@@ -394,15 +395,16 @@ json_t *res_thresholds(const struct scenario *s, const struct topo *t)
 		if (sw != last) { /* a switch's ports are in a row */
 			json_decref(sw_t);
 			sw_t = thresholds(sw, NULL);
-			err = !sw_t || (!json_equal(sw_t, top) &&
-					json_object_set(sws, t->nodes[tp->node].name, sw_t));
+			err = !sw_t ||
+			      (!json_equal(sw_t, top) &&
+			       txt_json_set_new(sws, t->nodes[tp->node].name, json_incref(sw_t)));
 			last = sw;
 		}
 		pt = own_thresholds(own, sw) ? thresholds(sw, own) : NULL;
 		if (own_thresholds(own, sw) && !pt)
 			err = 1;
 		else if (pt && !err && !json_equal(pt, sw_t))
-			err = json_object_set(ports, tp->name, pt) != 0;
+			err = txt_json_set_new(ports, tp->name, json_incref(pt)) != 0;
 		json_decref(pt);
 	}
 	json_decref(sw_t);

@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "models/collective.h"
+#include "sim/engine/textsafe.h"
 
 void sim_progress(const struct sim *sim, struct sim_progress *p)
 {
@@ -82,7 +83,7 @@ void sim_print_progress(const struct sim *sim, const struct sim_progress *pp, si
 {
 	struct sim_progress p = *pp;
 	double frac, rate = elapsed > 0 ? (double)events / elapsed : 0;
-	char size[32], eta[32], what[160] = "";
+	char size[32], eta[32], what[160] = "", name[256];
 	int k = 0;
 
 	if (p.flows)
@@ -94,7 +95,7 @@ void sim_print_progress(const struct sim *sim, const struct sim_progress *pp, si
 	if (p.coll_iters && k < (int)sizeof(what))
 		snprintf(what + k, sizeof(what) - (size_t)k, ", iteration %u/%u", p.coll_iter,
 			 p.coll_iters);
-	fprintf(f, "rocesim: %s %st=%.1fus: ", sim->scn->name,
+	fprintf(f, "rocesim: %s %st=%.1fus: ", txt_term(name, sizeof(name), sim->scn->name),
 		final ? (sim->end == SIM_END_DONE ? "done at " : "stopped at ") : "",
 		simtime_to_us(now));
 	if (p.bytes_total) {

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "sim/engine/sha256.h"
+#include "sim/engine/textsafe.h"
 #include "sim/run/results.h"
 
 /* {"path", "sha256", "via"} of one file (sha256 null when it cannot be
@@ -23,8 +24,8 @@ static json_t *prov_file(const char *path, const char *via)
 	char hex[SHA256_HEX];
 
 	if (sha256_file(path, hex))
-		return json_pack("{s:s,s:n,s:s}", "path", path, "sha256", "via", via);
-	return json_pack("{s:s,s:s,s:s}", "path", path, "sha256", hex, "via", via);
+		return json_pack("{s:o,s:n,s:s}", "path", txt_json(path), "sha256", "via", via);
+	return json_pack("{s:o,s:s,s:s}", "path", txt_json(path), "sha256", hex, "via", via);
 }
 
 static int prov_add(json_t *inputs, const char *path, const char *via)
@@ -94,7 +95,7 @@ json_t *res_provenance(const struct scenario *s, const struct res_prov_in *in)
 	int err = !inputs || !sets || !overlays;
 
 	for (size_t i = 0; !err && i < in->n_overlays; i++)
-		err = json_array_append_new(overlays, json_string(in->overlays[i])) ||
+		err = json_array_append_new(overlays, txt_json(in->overlays[i])) ||
 		      prov_add(inputs, in->overlays[i], "--with");
 	if (!err && s->topo_file)
 		err = prov_add(inputs, s->topo_file, "topology.file");
@@ -119,7 +120,7 @@ json_t *res_provenance(const struct scenario *s, const struct res_prov_in *in)
 		err = prov_add(inputs, s->hpcc[i].file, via);
 	}
 	for (size_t i = 0; !err && i < in->n_sets; i++)
-		err = json_array_append_new(sets, json_string(in->sets[i]));
+		err = json_array_append_new(sets, txt_json(in->sets[i]));
 	if (err) {
 		json_decref(inputs);
 		json_decref(sets);

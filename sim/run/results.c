@@ -14,6 +14,7 @@
 #include <sys/resource.h>
 
 #include "models/collective.h"
+#include "sim/engine/textsafe.h"
 #include "sim/engine/units.h"
 #include "models/deadlock.h"
 #include "models/nic.h"
@@ -282,9 +283,9 @@ static json_t *port_json(const struct sim *sim, const struct sw *s, uint32_t i, 
 	}
 	if (peak > *max_q)
 		*max_q = peak;
-	o = json_pack("{s:s,s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "name",
-		      sim->topo->ports[i].name, "peer",
-		      sim->topo->nodes[sim->topo->ports[i].peer].name, "tx_packets",
+	o = json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "name",
+		      txt_json(sim->topo->ports[i].name), "peer",
+		      txt_json(sim->topo->nodes[sim->topo->ports[i].peer].name), "tx_packets",
 		      uint_j(p->tx_packets), "tx_bytes", uint_j(p->tx_bytes), "rx_packets",
 		      uint_j(p->rx_packets), "rx_bytes", uint_j(p->rx_bytes), "drops", uint_j(drops),
 		      "max_queue_bytes", uint_j(peak), "utilization",
@@ -331,7 +332,8 @@ static json_t *coll_json(const struct coll *c, const struct topo *t)
 		for (uint32_t i = 0; tx && i < st.n_qps; i++)
 			tx[st.qps[i].src] += st.qps[i].received;
 		for (uint32_t h = 0; tx && nics && h < t->n_hosts; h++)
-			if (tx[h] && json_object_set_new(nics, t->nodes[t->hosts[h]].name, uint_j(tx[h])))
+			if (tx[h] &&
+			    txt_json_set_new(nics, t->nodes[t->hosts[h]].name, uint_j(tx[h])))
 				break;
 		if (!tx) {
 			json_decref(nics);
@@ -388,14 +390,14 @@ static json_t *deadlock_json(const struct sim *sim)
 		json_t *ports = json_array();
 
 		for (uint32_t k = 0; k < c->n; k++)
-			ports = push(ports, json_string(sim->topo->ports[c->ports[k]].name));
+			ports = push(ports, txt_json(sim->topo->ports[c->ports[k]].name));
 		cycles = push(cycles, json_pack("{s:i,s:o}", "priority", c->prio, "ports", ports));
 	}
 	if (rep && rep->detected) {
 		json_t *ports = json_array();
 
 		for (uint32_t k = 0; k < rep->n; k++)
-			ports = push(ports, json_string(sim->topo->ports[rep->ports[k]].name));
+			ports = push(ports, txt_json(sim->topo->ports[rep->ports[k]].name));
 		detected =
 		    push(detected, json_pack("{s:i,s:o}", "priority", rep->prio, "ports", ports));
 	}
@@ -453,9 +455,9 @@ json_t *res_build(const struct sim *sim)
 				     port_json(sim, n->switches[u], tn->first_port + k, k, &max_q));
 		switches = push(
 		    switches,
-		    json_pack("{s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "name", tn->name,
-			      "shared_bytes", uint_j(c->shared_size), "shared_peak_bytes",
-			      uint_j(c->shared_peak), "headroom_peak_bytes",
+		    json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "name",
+			      txt_json(tn->name), "shared_bytes", uint_j(c->shared_size),
+			      "shared_peak_bytes", uint_j(c->shared_peak), "headroom_peak_bytes",
 			      uint_j(c->headroom_peak), "drops", uint_j(c->drops), "lossless_drops",
 			      uint_j(c->lossless_drops), "unroutable_packets", uint_j(c->unroutable),
 			      "watchdog_triggers", uint_j(c->watchdog_triggers), "watchdog_drops",
@@ -465,11 +467,12 @@ json_t *res_build(const struct sim *sim)
 		const struct nic_counters *c = nic_counters(n->nics[h]);
 		const struct port *p = &n->ports[t->nodes[t->hosts[h]].first_port];
 		json_t *o = json_pack(
-			"{s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "name",
-			t->nodes[t->hosts[h]].name, "tx_packets_phy", uint_j(c->tx_packets_phy),
-			"tx_bytes_phy", uint_j(c->tx_bytes_phy), "rx_packets_phy",
-			uint_j(c->rx_packets_phy), "rx_bytes_phy", uint_j(c->rx_bytes_phy),
-			"rx_discards_phy", uint_j(c->rx_discards_phy), "np_ecn_marked_roce_packets",
+			"{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "name",
+			txt_json(t->nodes[t->hosts[h]].name), "tx_packets_phy",
+			uint_j(c->tx_packets_phy), "tx_bytes_phy", uint_j(c->tx_bytes_phy),
+			"rx_packets_phy", uint_j(c->rx_packets_phy), "rx_bytes_phy",
+			uint_j(c->rx_bytes_phy), "rx_discards_phy", uint_j(c->rx_discards_phy),
+			"np_ecn_marked_roce_packets",
 			uint_j(c->np_ecn_marked_roce_packets), "np_cnp_sent", uint_j(c->np_cnp_sent),
 			"rp_cnp_handled", uint_j(c->rp_cnp_handled), "rp_cnp_ignored",
 			uint_j(c->rp_cnp_ignored), "out_of_sequence", uint_j(c->out_of_sequence),
@@ -487,9 +490,9 @@ json_t *res_build(const struct sim *sim)
 
 		fj = push(
 		    flows,
-		    json_pack("{s:i,s:s,s:s,s:o,s:o,s:o,s:o,s:o,s:o}", "id", (int)i, "src",
-			      t->nodes[t->hosts[f->src]].name, "dst",
-			      t->nodes[t->hosts[f->dst]].name, "bytes", uint_j(f->bytes),
+		    json_pack("{s:i,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "id", (int)i, "src",
+			      txt_json(t->nodes[t->hosts[f->src]].name), "dst",
+			      txt_json(t->nodes[t->hosts[f->dst]].name), "bytes", uint_j(f->bytes),
 			      "received", uint_j(f->received), "start_us",
 			      real3(simtime_to_us(f->start)), "fct_us",
 			      f->finish ? real3(simtime_to_us(f->finish - f->start)) : json_null(),
@@ -509,10 +512,10 @@ json_t *res_build(const struct sim *sim)
 	for (uint32_t i = 0; i < n->n_colls; i++)
 		colls = push(colls, coll_json(n->colls[i], n->topo));
 	root = json_pack(
-		"{s:i,s:s,s:o,s:{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:s,s:o,s:o,s:o},"
+		"{s:i,s:o,s:o,s:{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:s,s:o,s:o,s:o},"
 		"s:{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,"
 		"s:{s:o,s:o,s:o,s:o}},s:o,s:o,s:o}",
-		"schema_version", RES_SCHEMA_VERSION, "scenario", sim->scn->name, "seed",
+		"schema_version", RES_SCHEMA_VERSION, "scenario", txt_json(sim->scn->name), "seed",
 		uint_j(sim->scn->seed), "run", "events", uint_j(sim->events), "wall_s",
 		json_real(sim->wall_s), "events_per_s",
 		json_real(sim->wall_s > 0 ? (double)sim->events / sim->wall_s : 0.0), "packet_hops",
@@ -629,12 +632,14 @@ int res_check_expects(const json_t *j, const struct scenario *s, FILE *f)
 
 	for (uint32_t i = 0; i < s->n_expects; i++) {
 		const struct scn_expect *e = &s->expects[i];
+		char w[4 * sizeof(e->where)];
 		double v;
 		int ok = expect_eval(j, e, &v);
 
+		txt_term(w, sizeof(w), e->where);
 		if (ok < 0) {
-			fprintf(f, "%s: expect %s %s %g: FAILED, not measured in this run\n",
-				e->where, e->metric, expect_op[e->op], e->value);
+			fprintf(f, "%s: expect %s %s %g: FAILED, not measured in this run\n", w,
+				e->metric, expect_op[e->op], e->value);
 			failed++;
 			continue;
 		}
@@ -642,11 +647,10 @@ int res_check_expects(const json_t *j, const struct scenario *s, FILE *f)
 			continue;
 		failed++;
 		if (e->value != 0)
-			fprintf(f, "%s: expect %s %s %g: FAILED, got %g (%+.1f%%)\n", e->where,
-				e->metric, expect_op[e->op], e->value, v,
-				100.0 * (v - e->value) / e->value);
+			fprintf(f, "%s: expect %s %s %g: FAILED, got %g (%+.1f%%)\n", w, e->metric,
+				expect_op[e->op], e->value, v, 100.0 * (v - e->value) / e->value);
 		else
-			fprintf(f, "%s: expect %s %s %g: FAILED, got %g\n", e->where, e->metric,
+			fprintf(f, "%s: expect %s %s %g: FAILED, got %g\n", w, e->metric,
 				expect_op[e->op], e->value, v);
 	}
 	return failed;
@@ -663,10 +667,10 @@ int res_add_expects(json_t *j, const struct scenario *s)
 		int ok = expect_eval(j, e, &v);
 
 		met += ok > 0;
-		a = push(a, json_pack("{s:s,s:s,s:o,s:o,s:b,s:s}", "metric", e->metric, "op",
-				      expect_op[e->op], "limit", num_j(e->value), "value",
+		a = push(a, json_pack("{s:o,s:s,s:o,s:o,s:b,s:o}", "metric", txt_json(e->metric),
+				      "op", expect_op[e->op], "limit", num_j(e->value), "value",
 				      ok < 0 ? json_null() : num_j(v), "pass", ok > 0, "where",
-				      e->where));
+				      txt_json(e->where)));
 	}
 	if (!a || json_object_set_new(j, "expect", a))
 		return -ENOMEM;
@@ -786,11 +790,13 @@ static void print_changes(const json_t *prov, FILE *f)
 	json_t *v;
 
 	json_array_foreach(json_object_get(prov, "overlays"), i, v) {
-		fprintf(f, "%s%s", sep, json_string_value(v));
+		fputs(sep, f);
+		txt_fputs_term(json_string_value(v), f);
 		sep = ", ";
 	}
 	json_array_foreach(json_object_get(prov, "overrides"), i, v) {
-		fprintf(f, "%s--set %s", sep, json_string_value(v));
+		fprintf(f, "%s--set ", sep);
+		txt_fputs_term(json_string_value(v), f);
 		sep = ", ";
 	}
 }
@@ -802,8 +808,9 @@ void res_print_summary(const json_t *j, FILE *f)
 	const json_t *done = json_object_get(json_object_get(j, "summary"), "done_us");
 
 	/* a completed workload: when it completed (the run goes on a little) */
-	fprintf(f, "scenario %s (seed %lld", json_string_value(json_object_get(j, "scenario")),
-		(long long)json_integer_value(json_object_get(j, "seed")));
+	fputs("scenario ", f);
+	txt_fputs_term(json_string_value(json_object_get(j, "scenario")), f);
+	fprintf(f, " (seed %lld", (long long)json_integer_value(json_object_get(j, "seed")));
 	print_changes(json_object_get(j, "provenance"), f);
 	fprintf(f, "): %s at %.3f us simulated\n",
 		json_string_value(json_object_get(run, "end")),

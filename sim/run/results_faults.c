@@ -11,6 +11,7 @@
 
 #include "models/link.h"
 #include "models/nic.h"
+#include "sim/engine/textsafe.h"
 #include "sim/run/sim.h"
 
 static json_t *real3(double v)
@@ -47,12 +48,12 @@ int res_add_rc_timeouts(json_t *summary, const struct sim *sim)
 			worst = &n->flows[i];
 	if (!worst)
 		return 0;
-	o = json_pack("{s:o,s:o,s:o,s:s,s:s,s:o,s:o,s:b}", "timeouts", uint_j(fired), "qp_errors",
+	o = json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:b}", "timeouts", uint_j(fired), "qp_errors",
 		      uint_j(failed), "timeout_us", real3(simtime_to_us(sim->scn->nic.timeout)),
-		      "qp_src", t->nodes[t->hosts[worst->src]].name, "qp_dst",
-		      t->nodes[t->hosts[worst->dst]].name, "qp_timeouts", uint_j(worst->rto_fired),
-		      "qp_waited_us", real3(simtime_to_us(worst->rto_waited)), "qp_failed",
-		      worst->qp_error);
+		      "qp_src", txt_json(t->nodes[t->hosts[worst->src]].name), "qp_dst",
+		      txt_json(t->nodes[t->hosts[worst->dst]].name), "qp_timeouts",
+		      uint_j(worst->rto_fired), "qp_waited_us",
+		      real3(simtime_to_us(worst->rto_waited)), "qp_failed", worst->qp_error);
 	return json_object_set_new(summary, "rc_timeouts", o) ? -ENOMEM : 0;
 }
 
@@ -75,9 +76,9 @@ int res_add_wire_losses(json_t *root, const struct sim *sim)
 			continue;
 		if (!a && !(a = json_array()))
 			return -ENOMEM;
-		o = json_pack("{s:s,s:s,s:o,s:o}", "port", t->ports[i].name, "link",
-			      t->links[t->ports[i].link].name, "packets", uint_j(p->lost_packets),
-			      "bytes", uint_j(p->lost_bytes));
+		o = json_pack("{s:o,s:o,s:o,s:o}", "port", txt_json(t->ports[i].name), "link",
+			      txt_json(t->links[t->ports[i].link].name), "packets",
+			      uint_j(p->lost_packets), "bytes", uint_j(p->lost_bytes));
 		if (!o || json_array_append_new(a, o)) {
 			json_decref(a);
 			return -ENOMEM;
