@@ -371,7 +371,7 @@ static int slurm_sweep(const struct sweep_spec *sp, const struct sweep_args *a)
 	int err, rc;
 
 	sweep_dir(sp, a, dir);
-	if ((rc = find_self(self)) || (rc = sweep_slurm_paths_ok(dir, self)) ||
+	if ((rc = find_self(self)) || (rc = sweep_slurm_paths_ok(sp, dir, self)) ||
 	    (rc = prepare_folder(sp, dir, &od)))
 		goto out;
 	if ((rc = write_task_spec(sp, dir)))

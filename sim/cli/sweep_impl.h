@@ -363,7 +363,7 @@ int sweep_slurm_write(const struct sweep_spec *sp, const char *dir, const char *
 		      FILE *out);
 /* Refuse (said, the exit code) the paths --slurm would write into a job
  * script that cannot be carried safely there; 0 when all can. */
-int sweep_slurm_paths_ok(const char *dir, const char *self);
+int sweep_slurm_paths_ok(const struct sweep_spec *sp, const char *dir, const char *self);
 
 /* ---- the verb (sweep_args.c reads the command line, sweep.c runs it) --- */
 

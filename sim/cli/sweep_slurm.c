@@ -28,6 +28,7 @@
 
 #include "sim/cli/cli.h"
 #include "sim/cli/sweep_impl.h"
+#include "sim/engine/textsafe.h"
 
 /* @s single-quoted for the shell onto @f. */
 static void sh_quote(FILE *f, const char *s)
@@ -93,7 +94,7 @@ static int slurm_path_ok(const char *what, const char *path, int logs)
 	return 0;
 }
 
-int sweep_slurm_paths_ok(const char *dir, const char *self)
+int sweep_slurm_paths_ok(const struct sweep_spec *sp, const char *dir, const char *self)
 {
 	char cwd[PATH_MAX];
 	int rc;
@@ -107,6 +108,22 @@ int sweep_slurm_paths_ok(const char *dir, const char *self)
 	    (rc = slurm_path_ok("the current folder's path", cwd, 1)) ||
 	    (rc = slurm_path_ok("the rocesim executable's path", self, 0)))
 		return rc;
+	/* a task finds the files by the paths sweep.task.json holds, which
+	 * JSON holds exactly only as UTF-8 (other bytes are written \xNN) */
+	for (size_t v = 0; v <= sp->n_variants + sp->n_withs; v++) {
+		const char *path = !v ? sp->scenario
+				   : v <= sp->n_variants ? sp->variants[v - 1].path
+							: sp->withs[v - 1 - sp->n_variants].path;
+		char shown[SWEEP_PATH];
+
+		if (path && !txt_utf8_valid(path)) {
+			fprintf(stderr,
+				"rocesim: sweep --slurm: %s is not UTF-8: sweep.json cannot carry "
+				"it to the tasks exactly; use a path of UTF-8 text\n",
+				txt_term(shown, sizeof(shown), path));
+			return CLI_EXIT_INPUT;
+		}
+	}
 	return 0;
 }
 
