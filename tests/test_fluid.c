@@ -300,7 +300,7 @@ Test(fluid, the_packet_model_with_window_cnps_is_within_15_percent_of_the_fluid_
 	    /* +13.5% over seeds 1-3 (+13.6% over seeds 1-8:
 	     * experiments/fluid/validate.sh); the packet model's alpha steps
 	     * per CNP and its counters reset per cut, which the fluid model
-	     * smooths (README, Validation) */
+	     * smooths (docs/validation.md) */
 	    {8, 100, 0.17},
 	};
 

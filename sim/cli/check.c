@@ -2,7 +2,7 @@
  * rocesim check: static analysis of a scenario, without simulating. Loads
  * the scenario and its topology as run does, takes down the links given
  * with --fail and those of link_down faults at time 0, and reports
- * findings (severity, code, where, message; the README's "rocesim check"):
+ * findings (severity, code, where, message; docs/run.md's "rocesim check"):
  * the cyclic buffer dependencies of the lossless priorities in the routes
  * of the workload or of all host pairs (topologies/cbd.h), and the first
  * threshold-order rules. People get one line per finding and a summary;

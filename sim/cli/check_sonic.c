@@ -437,7 +437,7 @@ static void chk_port_model(struct chk *c, const struct chk_sonic *u)
 			"the dynamic buffer model: SONiC's buffermgrd computes the headroom of "
 			"%u port%s lossless PGs from each port's speed, cable and MTU at run "
 			"time, and the config does not hold it; rocesim computes it per port "
-			"with its own formula (the model section of the README), which may "
+			"with its own formula (docs/models.md, headroom), which may "
 			"differ from the switch's by its gearbox and cell terms",
 			nulls, nulls == 1 ? "'s" : "s'");
 	if (unset)

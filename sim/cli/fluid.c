@@ -13,7 +13,7 @@
  * and gap on the wire, as the packet model counts them); the ECN
  * thresholds and pmax are the switch's; the DCQCN constants come from
  * nic.dcqcn (the paper variant's as the paper states them; mlx5's mapped
- * as README says). The feedback delay is the loop a mark takes: from the
+ * as docs/fluid.md says). The feedback delay is the loop a mark takes: from the
  * bottleneck to the receiver, then the whole path back to the sender (the
  * longest of the port's flows), plus a data frame's serialization at the
  * bottleneck.
@@ -137,7 +137,7 @@ static void params(const struct scenario *s, uint32_t n, uint64_t rate, simtime_
 
 const char *fluid_screen_refusal(const struct scenario *s)
 {
-	/* 30 ms of experiments/incast-8to1.yaml with long flows (README, "The
+	/* 30 ms of experiments/incast-8to1.yaml with long flows (docs/fluid.md, "The
 	 * fluid model"): no mapping of the parameters brought the two within
 	 * 15% of each other */
 	if (s->nic.cc == NIC_CC_DCQCN && s->nic.dcqcn.variant == DCQCN_MLX5)
