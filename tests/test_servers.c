@@ -400,6 +400,26 @@ Test(servers, file_gpus_key_and_refusals)
 	cr_assert_str_eq(d.msg,
 			 "node name \"sw/1\" may not contain '/' (NIC and GPU names use it)");
 
+	/* a name the CSV outputs would have to quote, or a terminal escape */
+	cr_assert_lt(load_text("nodes:\n"
+			       "  - {name: a, kind: host}\n"
+			       "  - {name: \"sw,1\", kind: switch}\n"
+			       "links:\n"
+			       "  - {a: a, b: \"sw,1\"}\n",
+			       &t, &d),
+		     0);
+	cr_assert_eq(d.line, 3);
+	cr_assert_str_eq(d.msg, "node name \"sw,1\" may not contain control characters, ',' or "
+				"'\"' (the CSV outputs name nodes in their rows)");
+	cr_assert_lt(load_text("nodes:\n"
+			       "  - {name: a, kind: host}\n"
+			       "  - {name: \"sw\\e[31m\", kind: switch}\n"
+			       "links:\n"
+			       "  - {a: a, b: \"sw\\e[31m\"}\n",
+			       &t, &d),
+		     0);
+	cr_assert(strstr(d.msg, "node name \"sw\\x1b[31m\" may not contain"), "%s", d.msg);
+
 	cr_assert_lt(load_text("nodes:\n"
 			       "  - {name: a, kind: host}\n"
 			       "  - {name: sw, kind: switch, gpus: 2}\n"

@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "sim/engine/textfile.h"
+#include "sim/engine/textsafe.h"
 #include "sim/engine/units.h"
 #include "sim/engine/ydoc.h"
 
@@ -152,9 +153,20 @@ static int tf_check_name(const char *name, const char *file, const struct ydoc *
 			 const char *path, struct diag *d)
 {
 	const char *c;
+	char shown[4 * TOPO_NAME_MAX + 1];
 
 	if (!name[0])
 		return tf_err(d, file, y, path, "empty node name");
+	/* the outputs name nodes raw in CSV rows and JSON: text, no quoting needed */
+	for (c = name; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f || *c == ',' || *c == '"')
+			return tf_err(d, file, y, path,
+				      "node name \"%s\" may not contain control characters, ',' or "
+				      "'\"' (the CSV outputs name nodes in their rows)",
+				      txt_term(shown, sizeof(shown), name));
+	if (!txt_utf8_valid(name))
+		return tf_err(d, file, y, path, "node name \"%s\" is not UTF-8",
+			      txt_term(shown, sizeof(shown), name));
 	if (strlen(name) >= TOPO_NAME_MAX)
 		return tf_err(d, file, y, path, "node name \"%s\" is longer than %d characters",
 			      name, TOPO_NAME_MAX - 1);
