@@ -2,6 +2,7 @@
  * cli: helpers shared by the verbs of the command line.
  */
 #include "sim/cli/cli.h"
+#include "sim/engine/textsafe.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -61,6 +62,14 @@ int cli_self_path(char *buf, size_t size)
 			buf[len - n] = mpi_suffix[0];
 	}
 	return 0;
+}
+
+const char *cli_term(const char *s)
+{
+	static char bufs[4][4 * 4096 + 1];
+	static unsigned next;
+
+	return txt_term(bufs[next++ % 4], sizeof(bufs[0]), s);
 }
 
 int cli_parse_count(const char *s, unsigned long long max, unsigned long long *v)

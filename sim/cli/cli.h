@@ -58,6 +58,12 @@ int cli_parse_count(const char *s, unsigned long long max, unsigned long long *v
  * starts need no MPI). 0, or -1 when it cannot be read or does not fit.
  */
 int cli_self_path(char *buf, size_t size);
+/*
+ * @s as the terminal may show it (txt_term: control characters and bytes
+ * that are not UTF-8 as \xNN), in one of four rotating static buffers:
+ * for the paths a message prints, up to four in one call.
+ */
+const char *cli_term(const char *s);
 
 /*
  * The priorities set in @mask, ascending and joined by @sep ("3,4"), or

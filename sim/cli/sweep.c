@@ -263,7 +263,7 @@ static int busy_error(const char *dir, const struct outdir *od, int err)
 		fprintf(stderr,
 			"rocesim: %s is in use by another run or sweep (pid %ld): wait for it to "
 			"end or give another -o\n",
-			dir, (long)od->holder);
+			cli_term(dir), (long)od->holder);
 	else
 		fprintf(stderr, "rocesim: cannot write in %s: %s\n", od->where, strerror(-err));
 	return CLI_EXIT_INPUT;
@@ -317,14 +317,14 @@ static int prepare_folder(const struct sweep_spec *sp, const char *dir, struct o
 	if (other_sweep(sp, dir, why, sizeof(why))) {
 		fprintf(stderr,
 			"rocesim: %s holds %s (sweep.json): give another -o or remove the folder\n",
-			dir, why);
+			cli_term(dir), why);
 		goto out;
 	}
 	remove_temporaries(dir);
 	drop_stale_tables(dir, text);
 	rc = CLI_EXIT_IO;
 	if ((err = sweep_write_file(dir, "sweep.json", text, strlen(text), 1))) {
-		fprintf(stderr, "rocesim: cannot write %s/sweep.json: %s\n", dir, strerror(-err));
+		fprintf(stderr, "rocesim: cannot write %s/sweep.json: %s\n", cli_term(dir), strerror(-err));
 		goto out;
 	}
 	rc = 0;
@@ -356,7 +356,7 @@ static int write_task_spec(const struct sweep_spec *sp, const char *dir)
 	err = sweep_write_file(dir, "sweep.task.json", text, strlen(text), 1);
 	free(text);
 	if (err) {
-		fprintf(stderr, "rocesim: cannot write %s/sweep.task.json: %s\n", dir,
+		fprintf(stderr, "rocesim: cannot write %s/sweep.task.json: %s\n", cli_term(dir),
 			strerror(-err));
 		return CLI_EXIT_IO;
 	}
@@ -380,9 +380,9 @@ static int slurm_sweep(const struct sweep_spec *sp, const struct sweep_args *a)
 		fprintf(stderr,
 			"rocesim: sweep --slurm: %zu runs are past Slurm's default MaxArraySize "
 			"(%d): submit them in chunks, as %s/sweep.sbatch says\n",
-			sweep_spec_runs(sp), SLURM_MAX_ARRAY, dir);
+			sweep_spec_runs(sp), SLURM_MAX_ARRAY, cli_term(dir));
 	if ((err = sweep_slurm_write(sp, dir, self, a->mem, a->quiet ? NULL : stdout))) {
-		fprintf(stderr, "rocesim: cannot write %s/sweep.sbatch: %s\n", dir, strerror(-err));
+		fprintf(stderr, "rocesim: cannot write %s/sweep.sbatch: %s\n", cli_term(dir), strerror(-err));
 		rc = CLI_EXIT_IO;
 	}
 out:
@@ -430,7 +430,7 @@ static int send_go(const struct sweep_args *a, const char *dir)
 	if (mpi.size < 2)
 		return 0;
 	if (!(abs = realpath(dir, NULL)) || strlen(abs) >= sizeof(g.dir)) {
-		fprintf(stderr, "rocesim: %s: %s\n", dir, abs ? "path too long" : strerror(errno));
+		fprintf(stderr, "rocesim: %s: %s\n", cli_term(dir), abs ? "path too long" : strerror(errno));
 		free(abs);
 		send_stop(CLI_EXIT_IO);
 		return CLI_EXIT_IO;
@@ -522,13 +522,13 @@ static int run_sweep(struct sweep_spec *sp, const struct sweep_args *a)
 		finished += runs[i].status != SWEEP_NOT_RUN && runs[i].status != SWEEP_FAILED;
 	}
 	if ((err = sweep_tables(sp, runs, n, dir, a->quiet ? NULL : stdout))) {
-		fprintf(stderr, "rocesim: cannot write the tables in %s: %s\n", dir,
+		fprintf(stderr, "rocesim: cannot write the tables in %s: %s\n", cli_term(dir),
 			strerror(-err));
 		goto out;
 	}
 	if (!a->quiet) {
 		print_counts(sp, runs, n, stdout);
-		printf("  tables     %s/sweep.csv, %s/summary.csv\n", dir, dir);
+		printf("  tables     %s/sweep.csv, %s/summary.csv\n", cli_term(dir), cli_term(dir));
 	}
 	if (err)
 		goto out;
@@ -540,14 +540,14 @@ static int run_sweep(struct sweep_spec *sp, const struct sweep_args *a)
 		    sweep_stop_sig == SIGINT	  ? "SIGINT"
 		    : sweep_stop_sig == SIGTERM ? "SIGTERM"
 					  : "SIGHUP",
-		    finished, n, dir);
+		    finished, n, cli_term(dir));
 		rc = 128 + sweep_stop_sig;
 		goto out;
 	}
 	if (failed)
 		fprintf(stderr,
 			"rocesim: %zu of %zu runs failed (status and error in %s/sweep.csv)\n",
-			failed, n, dir);
+			failed, n, cli_term(dir));
 	rc = failed ? CLI_EXIT_FOUND : 0;
 out:
 	outdir_close(&od);
@@ -599,7 +599,7 @@ static int changed_overlay(const struct sweep_spec *sp, const char *dir)
 				"rocesim: %s (%s%s) has changed since %s/sweep.json was "
 				"written: write the sweep again (--slurm)\n",
 				va->path, va->name ? "variant " : "--with",
-				va->name ? va->name : "", dir);
+				va->name ? va->name : "", cli_term(dir));
 			return CLI_EXIT_INPUT;
 		}
 	}
@@ -699,7 +699,7 @@ int sweep__collect(const struct sweep_args *a)
 	finished = n - failed - missing - refused;
 	rc = CLI_EXIT_IO;
 	if ((err = sweep_tables(&sp, runs, n, dir, a->quiet ? NULL : stdout))) {
-		fprintf(stderr, "rocesim: cannot write the tables in %s: %s\n", dir,
+		fprintf(stderr, "rocesim: cannot write the tables in %s: %s\n", cli_term(dir),
 			strerror(-err));
 		goto out;
 	}
@@ -708,7 +708,7 @@ int sweep__collect(const struct sweep_args *a)
 		       failed, missing);
 		if (refused)
 			printf(", %zu refused", refused);
-		printf(")\n  tables     %s/sweep.csv, %s/summary.csv\n", dir, dir);
+		printf(")\n  tables     %s/sweep.csv, %s/summary.csv\n", cli_term(dir), cli_term(dir));
 	}
 	if (missing) {
 		size_t shown = 0;
@@ -723,7 +723,7 @@ int sweep__collect(const struct sweep_args *a)
 	if (failed)
 		fprintf(stderr,
 			"rocesim: %zu of %zu runs failed (status and error in %s/sweep.csv)\n",
-			failed, n, dir);
+			failed, n, cli_term(dir));
 	rc = missing || failed ? CLI_EXIT_FOUND : 0;
 out:
 	outdir_close(&od);

@@ -583,7 +583,7 @@ static int prepare_folder(struct tune_ctx *c, const char *dir, struct outdir *od
 			fprintf(stderr,
 				"rocesim: %s is in use by another run, sweep or tune (pid %ld): "
 				"wait for it to end or give another -o\n",
-				dir, (long)od->holder);
+				cli_term(dir), (long)od->holder);
 		else
 			fprintf(stderr, "rocesim: cannot write in %s: %s\n", od->where,
 				strerror(-err));
@@ -591,7 +591,7 @@ static int prepare_folder(struct tune_ctx *c, const char *dir, struct outdir *od
 	}
 	snprintf(path, sizeof(path), "%s/sweep.json", dir);
 	if (!access(path, F_OK)) {
-		fprintf(stderr, "rocesim: %s holds a sweep: give another -o\n", dir);
+		fprintf(stderr, "rocesim: %s holds a sweep: give another -o\n", cli_term(dir));
 		return CLI_EXIT_INPUT;
 	}
 	snprintf(path, sizeof(path), "%s/tune.json", dir);
@@ -605,7 +605,7 @@ static int prepare_folder(struct tune_ctx *c, const char *dir, struct outdir *od
 			fprintf(stderr,
 				"rocesim: %s holds the tune of %s: give another -o or remove the "
 				"folder\n",
-				dir, was ? was : "another scenario");
+				cli_term(dir), was ? was : "another scenario");
 			json_decref(j);
 			return CLI_EXIT_INPUT;
 		}
@@ -697,7 +697,7 @@ int tune__main(const struct tune_args *a)
 	if (!mpi.rank && !err)
 		tune_check(&c, self);
 	if (!mpi.rank && (err = tune_write(&c, s))) {
-		fprintf(stderr, "rocesim: cannot write %s/tune.json or tune.csv: %s\n", dir,
+		fprintf(stderr, "rocesim: cannot write %s/tune.json or tune.csv: %s\n", cli_term(dir),
 			strerror(-err));
 		goto out;
 	}
@@ -712,7 +712,7 @@ int tune__main(const struct tune_args *a)
 			    sweep_stop_sig == SIGINT	  ? "SIGINT"
 			    : sweep_stop_sig == SIGTERM ? "SIGTERM"
 						  : "SIGHUP",
-			    c.search.runs, dir);
+			    c.search.runs, cli_term(dir));
 		rc = 128 + sweep_stop_sig;
 		goto out;
 	}

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/cli/cli.h"
 #include "sim/cli/tune_impl.h"
 #include "sim/config/scenario.h"
 #include "sim/engine/textsafe.h"
@@ -528,5 +529,5 @@ void tune_print(const struct tune_ctx *c, const struct scenario *s, FILE *out)
 		print_fragment(c, &se->pts[v.rec], mask, out);
 		print_origins(c, &se->pts[v.rec], mask, out);
 	}
-	fprintf(out, "  files      %s/tune.json, %s/tune.csv\n", c->dir, c->dir);
+	fprintf(out, "  files      %s/tune.json, %s/tune.csv\n", cli_term(c->dir), cli_term(c->dir));
 }
