@@ -89,7 +89,7 @@ void ts_proc_teardown(void)
 
 const char *ts_tmp(const char *name)
 {
-	static char buf[8][256];
+	static char buf[8][sizeof(tmpdir) + 8192 + 2];
 	static int next;
 	char *p = buf[next++ % 8];
 

@@ -59,7 +59,7 @@ static int load(const struct sweep_spec *sp, size_t p, size_t v, struct scenario
 int sweep__check_points(struct sweep_spec *sp, struct scenario **base)
 {
 	size_t nv = sweep_spec_variants(sp), n = sp->n_points * nv, refused = 0;
-	char first[1400] = "";
+	char first[1808] = ""; /* a point's name, ": ", its line */
 
 	*base = NULL;
 	for (size_t g = 0; g < n; g++) {
