@@ -135,19 +135,6 @@ static void params(const struct scenario *s, uint32_t n, uint64_t rate, simtime_
 	fp->delay = fmax(simtime_to_s(loop) + wire * 8 / (double)rate, simtime_to_s(step));
 }
 
-const char *fluid_screen_refusal(const struct scenario *s)
-{
-	/* 30 ms of experiments/incast-8to1.yaml with long flows (docs/fluid.md, "The
-	 * fluid model"): no mapping of the parameters brought the two within
-	 * 15% of each other */
-	if (s->nic.cc == NIC_CC_DCQCN && s->nic.dcqcn.variant == DCQCN_MLX5)
-		return "the fluid model's mlx5 variant does not agree with the packet model (an "
-		       "8:1 incast at 100G: a 60 KB queue against 4.4 MB with PFC pauses), so its "
-		       "verdicts would mislead: run --model packet, or set nic.dcqcn.variant: "
-		       "paper";
-	return NULL;
-}
-
 /* The link of host @h to its switch, or NULL. */
 static const struct topo_link *access_link(const struct topo *t, uint32_t h)
 {
