@@ -23,7 +23,7 @@
 #define MAX_ROWS 400
 
 struct doc_key {
-	char path[160];
+	char path[336];
 	const char *row; /* the whole row's text, in the document's buffer */
 	size_t row_len;
 };
@@ -106,7 +106,7 @@ static void plain(const char *path, char *buf, size_t size)
 static void check_key(const char *path, void *arg)
 {
 	struct ref *r = arg;
-	char flat[256], up[256], last[128];
+	char flat[256], up[256], last[256];
 
 	r->n_checked++;
 	plain(path, flat, sizeof(flat));

@@ -1452,7 +1452,7 @@ Test(sweep, a_sweep_killed_by_sigkill_leaves_no_run_behind)
  */
 Test(sweep, a_folder_never_holds_the_tables_of_another_sweep)
 {
-	char out[300], other[300], cmd[1000];
+	char out[300], other[300], cmd[1400];
 	struct ts_proc p;
 
 	snprintf(out, sizeof(out), "%s", ts_tmp("twice"));

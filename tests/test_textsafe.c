@@ -321,7 +321,7 @@ static const char *small_in(const char *dir)
 
 Test(bytes, run_in_a_folder_whose_name_is_not_utf8)
 {
-	char dir[400], out[400], xml[400];
+	char dir[400], out[420], xml[420];
 	const char *scn, *path;
 	struct ts_proc p;
 	json_t *j;
@@ -354,7 +354,7 @@ Test(bytes, run_in_a_folder_whose_name_is_not_utf8)
  * (the path read back from them is the path given) */
 Test(bytes, sweep_and_tune_in_a_folder_whose_name_is_not_utf8)
 {
-	char dir[400], out[400], spec[450];
+	char dir[400], out[420], spec[450];
 	const char *scn;
 	struct ts_proc p;
 	json_t *j;
@@ -390,7 +390,7 @@ Test(bytes, sweep_and_tune_in_a_folder_whose_name_is_not_utf8)
 /* UTF-8 in a path passes unchanged into JSON, the terminal and XML. */
 Test(bytes, utf8_path_unchanged)
 {
-	char dir[400], out[400], xml[400];
+	char dir[400], out[420], xml[420];
 	const char *scn, *path;
 	struct ts_proc p;
 	json_t *j;
@@ -450,7 +450,7 @@ Test(bytes, check_json_of_a_path_that_is_not_utf8)
 
 Test(bytes, check_sarif_of_a_path_that_is_not_utf8)
 {
-	char dir[400], sarif[400];
+	char dir[400], sarif[420];
 	const char *scn = small_not_utf8(dir, sizeof(dir));
 	struct ts_proc p;
 	json_t *j, *res, *r;
@@ -482,7 +482,7 @@ Test(bytes, check_sarif_of_a_path_that_is_not_utf8)
 
 Test(bytes, check_junit_of_a_path_that_is_not_utf8)
 {
-	char dir[400], xml[400], *t;
+	char dir[400], xml[420], *t;
 	const char *scn = small_not_utf8(dir, sizeof(dir));
 	struct ts_proc p;
 
