@@ -44,7 +44,7 @@ OUT=${FUZZ_OUT:-build-fuzz}
 CLANG=${CLANG:-clang}
 LLVM_PROFDATA=${LLVM_PROFDATA:-llvm-profdata-14}
 LLVM_COV=${LLVM_COV:-llvm-cov-14}
-ALL="sonic mlnx cc_params pod topofile scenario"
+ALL="sonic mlnx cc_params pod topofile scenario hpcc"
 # every library below the command line: each harness links them all, so a
 # file moved between readers needs no change here
 LIBSRC=$(printf '%s ' sim/engine/*.c topologies/*.c models/*.c sim/config/*.c)
@@ -57,7 +57,8 @@ MLNX_READERS="sim/config/mlnx.c sim/config/cc_params.c"
 POD_READERS=$(printf '%s ' sim/config/pod*.c)
 TOPO_READERS="topologies/topofile.c topologies/topo_sonic.c"
 SCENARIO_READERS=$(printf '%s ' sim/config/scenario*.c sim/config/cdf.c sim/config/nccl_hca.c)
-ALL_READERS="$SONIC_READERS $MLNX_READERS $POD_READERS $TOPO_READERS sim/engine/ydoc.c $SCENARIO_READERS"
+HPCC_READERS="topologies/topo_hpcc.c sim/config/hpcc_flows.c"
+ALL_READERS="$SONIC_READERS $MLNX_READERS $POD_READERS $TOPO_READERS sim/engine/ydoc.c $SCENARIO_READERS $HPCC_READERS"
 
 KEEP=${FUZZ_KEEP:-0}
 KEEP_NOTE=""
@@ -100,6 +101,9 @@ harness() {
 	scenario)
 		SEEDS="tests/fuzz/scenario/seeds experiments/*.yaml tests/bad tests/good tests/check"
 		READERS=$SCENARIO_READERS ;;
+	hpcc)
+		SEEDS="tests/fuzz/hpcc/seeds tests/hpcc tests/fuzz/configs/hpcc experiments/traffic/hpcc-fat.txt"
+		READERS=$HPCC_READERS ;;
 	*)
 		echo "run.sh: no harness '$1' (harnesses: $ALL)" >&2
 		exit 2 ;;
