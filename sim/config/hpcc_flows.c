@@ -108,7 +108,11 @@ int hpcc_flows_parse(const char *path, const char *text, size_t len, const char 
 
 	memset(f, 0, sizeof(*f));
 	while (p < stop) {
-		size_t l = strcspn(p, "\n");
+		size_t l = 0;
+
+		/* within @len: @text need not end in a NUL */
+		while (p + l < stop && p[l] != '\n' && p[l] != '\0')
+			l++;
 
 		line++;
 		if (l >= sizeof(buf)) {
