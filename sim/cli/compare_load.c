@@ -613,10 +613,10 @@ static int load_sweep_csv(const char *file, const char *dir, const json_t *ids,
 			break;
 		}
 		key[0] = '\0';
-		for (int a = seed_col + 1; a < status_col; a++)
-			klen += (size_t)snprintf(key + klen,
-						 klen < sizeof(key) ? sizeof(key) - klen : 0,
-						 "%s%s=%s", klen ? ", " : "", c.rows[0][a], f[a]);
+		/* cut short when full: key + klen stays within key */
+		for (int a = seed_col + 1; a < status_col && klen < sizeof(key); a++)
+			klen += (size_t)snprintf(key + klen, sizeof(key) - klen, "%s%s=%s",
+						 klen ? ", " : "", c.rows[0][a], f[a]);
 		if (variant_col >= 0 && klen < sizeof(key))
 			snprintf(key + klen, sizeof(key) - klen, "%svariant=%s", klen ? ", " : "",
 				 f[variant_col]);
