@@ -44,9 +44,10 @@ OUT=${FUZZ_OUT:-build-fuzz}
 CLANG=${CLANG:-clang}
 LLVM_PROFDATA=${LLVM_PROFDATA:-llvm-profdata-14}
 LLVM_COV=${LLVM_COV:-llvm-cov-14}
-ALL="sonic mlnx cc_params pod topofile scenario hpcc"
+ALL="sonic mlnx cc_params pod topofile scenario hpcc compare"
 # every library below the command line: each harness links them all, so a
-# file moved between readers needs no change here
+# file moved between readers needs no change here; a harness of a reader of
+# the command line (sim/cli) adds the few files of it that it needs
 LIBSRC=$(printf '%s ' sim/engine/*.c topologies/*.c models/*.c sim/config/*.c)
 LIBS="-lcyaml -lyaml -lgsl -lgslcblas -ljansson -lm"
 # allocation failures (tests/fuzz/oom.h): every allocation of the sources
@@ -58,7 +59,8 @@ POD_READERS=$(printf '%s ' sim/config/pod*.c)
 TOPO_READERS="topologies/topofile.c topologies/topo_sonic.c"
 SCENARIO_READERS=$(printf '%s ' sim/config/scenario*.c sim/config/cdf.c sim/config/nccl_hca.c)
 HPCC_READERS="topologies/topo_hpcc.c sim/config/hpcc_flows.c"
-ALL_READERS="$SONIC_READERS $MLNX_READERS $POD_READERS $TOPO_READERS sim/engine/ydoc.c $SCENARIO_READERS $HPCC_READERS"
+COMPARE_READERS="sim/cli/compare_load.c"
+ALL_READERS="$SONIC_READERS $MLNX_READERS $POD_READERS $TOPO_READERS sim/engine/ydoc.c $SCENARIO_READERS $HPCC_READERS $COMPARE_READERS"
 
 KEEP=${FUZZ_KEEP:-0}
 KEEP_NOTE=""
@@ -104,6 +106,13 @@ harness() {
 	hpcc)
 		SEEDS="tests/fuzz/hpcc/seeds tests/hpcc tests/fuzz/configs/hpcc experiments/traffic/hpcc-fat.txt"
 		READERS=$HPCC_READERS ;;
+	compare)
+		SEEDS="tests/fuzz/compare/seeds"
+		READERS=$COMPARE_READERS
+		# the reader and what it calls of the command line's files (never
+		# main.c): the sides' comparison, sweep.csv's flattening
+		SOURCES="$SOURCES sim/cli/compare_load.c sim/cli/compare_stats.c sim/cli/compare_text.c
+			sim/cli/sweep_tables.c sim/cli/sweep_spec.c sim/cli/sweep_axes.c" ;;
 	*)
 		echo "run.sh: no harness '$1' (harnesses: $ALL)" >&2
 		exit 2 ;;
