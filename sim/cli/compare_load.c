@@ -526,6 +526,44 @@ static int column(const struct csv *c, const char *name)
 }
 
 /*
+ * The offset of the first byte of @s (@len bytes) that is not UTF-8 as
+ * jansson takes it (no overlong form, surrogate or code point past
+ * U+10FFFF), or @len: the cells become JSON strings and keys.
+ */
+static size_t utf8_bad(const char *s, size_t len)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0;
+
+	while (i < len) {
+		unsigned c = u[i], n, lo = 0x80, hi = 0xbf;
+
+		if (c < 0x80) {
+			i++;
+			continue;
+		}
+		if (c < 0xc2 || c > 0xf4)
+			return i;
+		n = c < 0xe0 ? 1 : c < 0xf0 ? 2 : 3;
+		if (c == 0xe0)
+			lo = 0xa0;
+		else if (c == 0xed)
+			hi = 0x9f;
+		else if (c == 0xf0)
+			lo = 0x90;
+		else if (c == 0xf4)
+			hi = 0x8f;
+		if (len - i <= n)
+			return i;
+		for (unsigned k = 1; k <= n; k++)
+			if (u[i + k] < (k == 1 ? lo : 0x80) || u[i + k] > (k == 1 ? hi : 0xbf))
+				return i;
+		i += n + 1;
+	}
+	return len;
+}
+
+/*
  * The provenance of run @id (point @key) of the sweep in @dir, from its
  * results.json when the folder still has it: once per point (the seeds of
  * a point read the same files), @seen holding the points read.
@@ -562,7 +600,7 @@ static int load_sweep_csv(const char *file, const char *dir, const json_t *ids,
 {
 	struct csv c;
 	char *text, key[2048], where[4300];
-	size_t len;
+	size_t len, bad;
 	int rc, seed_col, status_col, variant_col, id_col;
 	json_t *seen = NULL;
 	size_t rows = 0;
@@ -575,6 +613,15 @@ static int load_sweep_csv(const char *file, const char *dir, const json_t *ids,
 			    "%s: cannot read: %s (a sweep writes it when its runs end; `rocesim "
 			    "sweep --collect DIR` writes it again)",
 			    file, textfile_strerror(rc));
+	if ((bad = utf8_bad(text, len)) < len) {
+		size_t line = 1;
+
+		for (size_t i = 0; i < bad; i++)
+			line += text[i] == '\n';
+		free(text);
+		return fail(err, size, "%s:%zu: not UTF-8 text (rocesim writes sweep.csv in UTF-8)",
+			    file, line);
+	}
 	rc = csv_parse(text, &c);
 	if (rc) {
 		free(text);
@@ -620,6 +667,8 @@ static int load_sweep_csv(const char *file, const char *dir, const json_t *ids,
 		if (variant_col >= 0 && klen < sizeof(key))
 			snprintf(key + klen, sizeof(key) - klen, "%svariant=%s", klen ? ", " : "",
 				 f[variant_col]);
+		/* a key cut short ends on a whole character: it is a JSON key */
+		key[utf8_bad(key, strlen(key))] = '\0';
 		seed = strtoull(f[seed_col], NULL, 10);
 		if (!strcmp(f[status_col], "not-run"))
 			continue; /* not run yet: no sample */
