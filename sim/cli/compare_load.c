@@ -526,6 +526,26 @@ static int column(const struct csv *c, const char *name)
 }
 
 /*
+ * @s as an error shows it, in one line: control characters as \xHH, cut
+ * to @size - 1 bytes (a quoted CSV field may hold a newline).
+ */
+static const char *shown(const char *s, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	for (; *s && n + 5 < size; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c >= 0x20 && c != 0x7f)
+			buf[n++] = (char)c;
+		else
+			n += (size_t)snprintf(buf + n, size - n, "\\x%02x", c);
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
+/*
  * The offset of the first byte of @s (@len bytes) that is not UTF-8 as
  * jansson takes it (no overlong form, surrogate or code point past
  * U+10FFFF), or @len: the cells become JSON strings and keys.
@@ -599,7 +619,7 @@ static int load_sweep_csv(const char *file, const char *dir, const json_t *ids,
 			  struct cmp_side *s, char *err, size_t size)
 {
 	struct csv c;
-	char *text, key[2048], where[4300];
+	char *text, key[2048], where[4300], shown_a[256], shown_b[256];
 	size_t len, bad;
 	int rc, seed_col, status_col, variant_col, id_col;
 	json_t *seen = NULL;
@@ -656,7 +676,7 @@ static int load_sweep_csv(const char *file, const char *dir, const json_t *ids,
 				  "%s:%zu: run %s is not one of sweep.json's: the two files are of "
 				  "two sweeps (`rocesim sweep --collect %s` writes the tables of "
 				  "sweep.json's)",
-				  file, i + 1, f[0], dir);
+				  file, i + 1, shown(f[0], shown_a, sizeof(shown_a)), dir);
 			break;
 		}
 		key[0] = '\0';
@@ -689,7 +709,8 @@ static int load_sweep_csv(const char *file, const char *dir, const json_t *ids,
 			rc = cell_json(f[m], c.rows[0][m], &v);
 			if (rc == -EINVAL)
 				rc = fail(err, size, "%s: %s: \"%s\" is not a number", where,
-					  c.rows[0][m], f[m]);
+					  shown(c.rows[0][m], shown_a, sizeof(shown_a)),
+					  shown(f[m], shown_b, sizeof(shown_b)));
 			else if (v && json_object_set_new(flat, c.rows[0][m], v))
 				rc = -ENOMEM;
 		}
