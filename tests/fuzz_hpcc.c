@@ -253,8 +253,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int by_file, lines = 1;
 
 	size = fuzz_oom_strip(data, size, &o);
+	/* the readers end a line at a NUL byte too */
 	for (size_t i = 0; i < size; i++)
-		lines += data[i] == '\n';
+		lines += data[i] == '\n' || data[i] == '\0';
 	/* the file topo_hpcc_load builds, however the text was read */
 	put(data, size);
 	by_file = size % 2;
