@@ -297,15 +297,19 @@ int cmp_side_from_results(const json_t *res, const char *label, struct cmp_side 
  * does), yet some writers put them there: the word, with the key of the
  * value at the error @je in @file into @key; NULL when it is not one.
  */
-static const char *bad_number_key(const char *file, const json_error_t *je, char *key, size_t size)
+static const char *bad_number_key(const char *file, const json_error_t *je, char *key, size_t size,
+				  int *oom)
 {
 	static const char *const words[] = {"NaN", "-NaN", "Infinity", "-Infinity", NULL};
 	const char *word = NULL;
 	char *text;
 	size_t len, at, end, tok;
+	int rc;
 
 	key[0] = '\0';
-	if (textfile_read(file, &text, &len))
+	rc = textfile_read(file, &text, &len);
+	*oom = rc == -ENOMEM; /* the file's refusal would blame the file */
+	if (rc)
 		return NULL;
 	at = je->position > 0 && (size_t)je->position <= len ? (size_t)je->position : 0;
 	while (at && !strchr(":,[{\"", text[at - 1]))
@@ -343,8 +347,11 @@ static int read_results(const char *file, json_t **out, char *err, size_t size)
 	*out = NULL;
 	if (!j) {
 		char key[128];
-		const char *word = bad_number_key(file, &je, key, sizeof(key));
+		int oom;
+		const char *word = bad_number_key(file, &je, key, sizeof(key), &oom);
 
+		if (oom)
+			return -ENOMEM;
 		if (word)
 			return fail(err, size, "%s:%d: %s: %s where a number is expected", file,
 				    je.line, key, word);
