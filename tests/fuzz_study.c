@@ -158,16 +158,22 @@ static void check_spec(const struct sweep_spec *sp)
 	for (size_t w = 0; w < sp->n_withs; w++)
 		check(sp->withs[w].path && strlen(sp->withs[w].sha256) == 64, "a --with overlay");
 	for (size_t k = 0; k < sp->n_sets; k++)
-		check(strchr(sp->sets[k], '='), "a --set is KEY=VALUE");
+		check(strchr(sp->sets[k], '=') != NULL, "a --set is KEY=VALUE");
 }
 
 /* The overrides of the first points: KEY=VALUE of each axis. */
-static void check_sets(const struct sweep_spec *sp)
+static void check_sets(const struct sweep_spec *sp, struct fuzz_oom *o)
 {
 	char *sets[sp->n_axes ? sp->n_axes : 1];
+	int err, failed;
 
 	for (size_t p = 0; p < sp->n_points && p < 64; p++) {
-		check(!sweep_spec_sets(sp, p, sets), "the overrides of a point");
+		fuzz_oom_arm(o);
+		err = sweep_spec_sets(sp, p, sets);
+		failed = fuzz_oom_disarm(o);
+		check(failed ? err == -ENOMEM : !err, "the overrides of a point");
+		if (err)
+			continue;
 		for (size_t a = 0; a < sp->n_axes; a++)
 			check(!strncmp(sets[a], sp->axes[a].key, strlen(sp->axes[a].key)) &&
 				  sets[a][strlen(sp->axes[a].key)] == '=',
@@ -180,17 +186,21 @@ static void check_sets(const struct sweep_spec *sp)
  * Write @sp as sweep.json and load it again: the same sweep.json. Small
  * sweeps only (MAX_WRITTEN runs).
  */
-static void round_trip(const struct sweep_spec *sp)
+static void round_trip(const struct sweep_spec *sp, struct fuzz_oom *o)
 {
 	struct sweep_spec again;
 	struct diag d = {0};
 	json_t *j, *k;
 	char *text;
-	int err;
+	int err, failed;
 
-	if (sp->n_points * sweep_spec_variants(sp) * sp->n_seeds > MAX_WRITTEN)
+	if (sweep_spec_runs(sp) > MAX_WRITTEN)
 		return;
+	fuzz_oom_arm(o);
 	j = sweep_spec_json(sp);
+	failed = fuzz_oom_disarm(o);
+	if (failed && !j)
+		return; /* out of memory: said by the writer's NULL */
 	check(j != NULL, "a spec can be written");
 	text = json_dumps(j, JSON_INDENT(2));
 	check(text != NULL, "a spec can be written");
@@ -234,16 +244,28 @@ static void sweep_file(const uint8_t *data, size_t size, struct fuzz_oom *o)
 	}
 	check_spec(&sp);
 	check(sp.n_seeds >= 1 && strlen(sp.sha256) == 64 && sp.name, "a sweep.json's spec");
-	check_sets(&sp);
-	round_trip(&sp);
+	check_sets(&sp, o);
+	round_trip(&sp, o);
 	sweep_spec_free(&sp);
 }
 
+/* One of the calls complete() makes: @err, -ENOMEM after an allocation failed. */
+#define ARMED(o, call, ok, what)                                                                   \
+	do {                                                                                       \
+		int failed_;                                                                       \
+                                                                                                   \
+		memset(&d, 0, sizeof(d));                                                          \
+		fuzz_oom_arm(o);                                                                   \
+		err = (call);                                                                      \
+		failed_ = fuzz_oom_disarm(o);                                                      \
+		check(failed_ ? err == -ENOMEM : (ok), what);                                      \
+	} while (0)
+
 /* What `sweep` adds to a spec from the scenario: refusals, then what holds. */
-static void complete(struct sweep_spec *sp)
+static void complete(struct sweep_spec *sp, struct fuzz_oom *o)
 {
 	struct diag d = {0};
-	char set[200];
+	char set[300]; /* a key of the section has at most 159 bytes */
 	int err;
 
 	sp->name = strdup("fuzz");
@@ -260,31 +282,24 @@ static void complete(struct sweep_spec *sp)
 			sp->seeds[sp->n_seeds++] = 1 + s;
 	}
 	if (sp->n_axes) {
-		snprintf(set, sizeof(set), "%.150s=1", sp->axes[0].key);
-		err = sweep_spec_add_set(sp, set, &d);
-		check(err == -EINVAL && d.msg[0], "an axis given again with --set is refused");
+		snprintf(set, sizeof(set), "%s=1", sp->axes[0].key);
+		ARMED(o, sweep_spec_add_set(sp, set, &d), err == -EINVAL && d.msg[0],
+		      "an axis given again with --set is refused");
 	}
-	memset(&d, 0, sizeof(d));
-	err = sweep_spec_add_set(sp, "switch.ecn.kmin=1KB", &d);
-	check(!err || (err == -EINVAL && d.msg[0]), "a --set, or an axis's key");
-	check(!sweep_spec_add_with(sp, overlay, &d), "a --with");
-	memset(&d, 0, sizeof(d));
-	check(sweep_spec_add_with(sp, missing, &d) == -EINVAL && d.msg[0],
+	ARMED(o, sweep_spec_add_set(sp, "switch.ecn.kmin=1KB", &d),
+	      !err || (err == -EINVAL && d.msg[0]), "a --set, or an axis's key");
+	ARMED(o, sweep_spec_add_with(sp, overlay, &d), !err, "a --with");
+	ARMED(o, sweep_spec_add_with(sp, missing, &d), err == -EINVAL && d.msg[0],
 	      "a --with that cannot be read is refused");
-	memset(&d, 0, sizeof(d));
-	check(sweep_spec_add_variant(sp, "a b", overlay, "--variant", 0, &d) == -EINVAL &&
-		  d.msg[0],
-	      "a variant name with a space is refused");
-	memset(&d, 0, sizeof(d));
-	check(sweep_spec_add_variant(sp, "fz", missing, "--variant", 0, &d) == -EINVAL &&
-		  d.msg[0],
-	      "a variant that cannot be read is refused");
-	memset(&d, 0, sizeof(d));
-	err = sweep_spec_add_variant(sp, "fz", overlay, "--variant", 0, &d);
-	check(!err || (err == -EINVAL && d.msg[0]), "a --variant, or given twice");
-	memset(&d, 0, sizeof(d));
-	err = sweep_spec_add_variant(sp, "base", overlay, "--variant", 0, &d);
-	check(!err || (err == -EINVAL && d.msg[0]), "base=FILE, or given twice");
+	ARMED(o, sweep_spec_add_variant(sp, "a b", overlay, "--variant", 0, &d),
+	      err == -EINVAL && d.msg[0], "a variant name with a space is refused");
+	ARMED(o, sweep_spec_add_variant(sp, "fz", missing, "--variant", 0, &d),
+	      err == -EINVAL && d.msg[0], "a variant that cannot be read is refused");
+	for (int i = 0; i < 2; i++)
+		ARMED(o, sweep_spec_add_variant(sp, "fz", overlay, "--variant", 0, &d),
+		      !err || (err == -EINVAL && d.msg[0]), "a --variant, or given twice");
+	ARMED(o, sweep_spec_add_variant(sp, "base", overlay, "--variant", 0, &d),
+	      !err || (err == -EINVAL && d.msg[0]), "base=FILE, or given twice");
 }
 
 /* The input as a scenario with a sweep: section; @have: the command line's flags. */
@@ -309,13 +324,13 @@ static void scenario_section(const uint8_t *data, size_t size, int have, struct 
 		check_spec(&sp);
 		check(!have || (!sp.n_axes && !sp.n_variants && !sp.n_seeds && !sp.seed_count),
 		      "the command line's flags leave the section unread");
-		complete(&sp);
+		complete(&sp, o);
 		err = sweep_spec_points(&sp, &d);
 		check(!err || err == -EINVAL, "the points of the spec completed");
 		if (!err) {
 			check_spec(&sp);
-			check_sets(&sp);
-			round_trip(&sp);
+			check_sets(&sp, o);
+			round_trip(&sp, o);
 		}
 	}
 	sp.scenario = NULL;
@@ -350,7 +365,7 @@ static void check_said(int ok)
 	said = NULL;
 }
 
-static void check_points(const struct tn_plot *t, const struct tn_point *pts, size_t n)
+static void check_points(const struct tn_point *pts, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		check(pts[i].id != NULL, "a point has an id");
@@ -381,9 +396,9 @@ static void tune_files(int have_csv, struct fuzz_oom *o)
 	check(t.best < (long)t.n_pt && t.cur < (long)t.n_pt && t.rec < (long)t.n_pt,
 	      "the best, current and recommended points are points");
 	check(t.refused + t.failed <= t.n_pt && t.seeds >= 1 && t.method, "the counts");
-	check_points(&t, t.pt, t.n_pt);
-	check_points(&t, t.route, t.n_route);
-	check_points(&t, t.front, t.n_front);
+	check_points(t.pt, t.n_pt);
+	check_points(t.route, t.n_route);
+	check_points(t.front, t.n_front);
 	for (size_t k = 0; k < t.n_par; k++)
 		check(t.par[k].key && t.par[k].unit, "a key has its name and unit");
 	for (size_t c = 0; c < t.n_cons; c++) {
