@@ -40,9 +40,12 @@ struct hp_lines {
 static int hp_next(struct hp_lines *ls)
 {
 	while (ls->p < ls->stop) {
-		size_t n = strcspn(ls->p, "\n");
+		size_t n = 0;
 		char *q, *save = NULL;
 
+		/* within the text's length: it need not end in a NUL */
+		while (ls->p + n < ls->stop && ls->p[n] != '\n' && ls->p[n] != '\0')
+			n++;
 		ls->line++;
 		if (n >= sizeof(ls->buf))
 			return -1;

@@ -297,15 +297,19 @@ int cmp_side_from_results(const json_t *res, const char *label, struct cmp_side 
  * does), yet some writers put them there: the word, with the key of the
  * value at the error @je in @file into @key; NULL when it is not one.
  */
-static const char *bad_number_key(const char *file, const json_error_t *je, char *key, size_t size)
+static const char *bad_number_key(const char *file, const json_error_t *je, char *key, size_t size,
+				  int *oom)
 {
 	static const char *const words[] = {"NaN", "-NaN", "Infinity", "-Infinity", NULL};
 	const char *word = NULL;
 	char *text;
 	size_t len, at, end, tok;
+	int rc;
 
 	key[0] = '\0';
-	if (textfile_read(file, &text, &len))
+	rc = textfile_read(file, &text, &len);
+	*oom = rc == -ENOMEM; /* the file's refusal would blame the file */
+	if (rc)
 		return NULL;
 	at = je->position > 0 && (size_t)je->position <= len ? (size_t)je->position : 0;
 	while (at && !strchr(":,[{\"", text[at - 1]))
@@ -343,8 +347,11 @@ static int read_results(const char *file, json_t **out, char *err, size_t size)
 	*out = NULL;
 	if (!j) {
 		char key[128];
-		const char *word = bad_number_key(file, &je, key, sizeof(key));
+		int oom;
+		const char *word = bad_number_key(file, &je, key, sizeof(key), &oom);
 
+		if (oom)
+			return -ENOMEM;
 		if (word)
 			return fail(err, size, "%s:%d: %s: %s where a number is expected", file,
 				    je.line, key, word);
@@ -526,6 +533,64 @@ static int column(const struct csv *c, const char *name)
 }
 
 /*
+ * @s as an error shows it, in one line: control characters as \xHH, cut
+ * to @size - 1 bytes (a quoted CSV field may hold a newline).
+ */
+static const char *shown(const char *s, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	for (; *s && n + 5 < size; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c >= 0x20 && c != 0x7f)
+			buf[n++] = (char)c;
+		else
+			n += (size_t)snprintf(buf + n, size - n, "\\x%02x", c);
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
+/*
+ * The offset of the first byte of @s (@len bytes) that is not UTF-8 as
+ * jansson takes it (no overlong form, surrogate or code point past
+ * U+10FFFF), or @len: the cells become JSON strings and keys.
+ */
+static size_t utf8_bad(const char *s, size_t len)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0;
+
+	while (i < len) {
+		unsigned c = u[i], n, lo = 0x80, hi = 0xbf;
+
+		if (c < 0x80) {
+			i++;
+			continue;
+		}
+		if (c < 0xc2 || c > 0xf4)
+			return i;
+		n = c < 0xe0 ? 1 : c < 0xf0 ? 2 : 3;
+		if (c == 0xe0)
+			lo = 0xa0;
+		else if (c == 0xed)
+			hi = 0x9f;
+		else if (c == 0xf0)
+			lo = 0x90;
+		else if (c == 0xf4)
+			hi = 0x8f;
+		if (len - i <= n)
+			return i;
+		for (unsigned k = 1; k <= n; k++)
+			if (u[i + k] < (k == 1 ? lo : 0x80) || u[i + k] > (k == 1 ? hi : 0xbf))
+				return i;
+		i += n + 1;
+	}
+	return len;
+}
+
+/*
  * The provenance of run @id (point @key) of the sweep in @dir, from its
  * results.json when the folder still has it: once per point (the seeds of
  * a point read the same files), @seen holding the points read.
@@ -561,8 +626,8 @@ static int load_sweep_csv(const char *file, const char *dir, const json_t *ids,
 			  struct cmp_side *s, char *err, size_t size)
 {
 	struct csv c;
-	char *text, key[2048], where[4300];
-	size_t len;
+	char *text, key[2048], where[4300], shown_a[256], shown_b[256];
+	size_t len, bad;
 	int rc, seed_col, status_col, variant_col, id_col;
 	json_t *seen = NULL;
 	size_t rows = 0;
@@ -575,6 +640,15 @@ static int load_sweep_csv(const char *file, const char *dir, const json_t *ids,
 			    "%s: cannot read: %s (a sweep writes it when its runs end; `rocesim "
 			    "sweep --collect DIR` writes it again)",
 			    file, textfile_strerror(rc));
+	if ((bad = utf8_bad(text, len)) < len) {
+		size_t line = 1;
+
+		for (size_t i = 0; i < bad; i++)
+			line += text[i] == '\n';
+		free(text);
+		return fail(err, size, "%s:%zu: not UTF-8 text (rocesim writes sweep.csv in UTF-8)",
+			    file, line);
+	}
 	rc = csv_parse(text, &c);
 	if (rc) {
 		free(text);
@@ -609,17 +683,19 @@ static int load_sweep_csv(const char *file, const char *dir, const json_t *ids,
 				  "%s:%zu: run %s is not one of sweep.json's: the two files are of "
 				  "two sweeps (`rocesim sweep --collect %s` writes the tables of "
 				  "sweep.json's)",
-				  file, i + 1, f[0], dir);
+				  file, i + 1, shown(f[0], shown_a, sizeof(shown_a)), dir);
 			break;
 		}
 		key[0] = '\0';
-		for (int a = seed_col + 1; a < status_col; a++)
-			klen += (size_t)snprintf(key + klen,
-						 klen < sizeof(key) ? sizeof(key) - klen : 0,
-						 "%s%s=%s", klen ? ", " : "", c.rows[0][a], f[a]);
+		/* cut short when full: key + klen stays within key */
+		for (int a = seed_col + 1; a < status_col && klen < sizeof(key); a++)
+			klen += (size_t)snprintf(key + klen, sizeof(key) - klen, "%s%s=%s",
+						 klen ? ", " : "", c.rows[0][a], f[a]);
 		if (variant_col >= 0 && klen < sizeof(key))
 			snprintf(key + klen, sizeof(key) - klen, "%svariant=%s", klen ? ", " : "",
 				 f[variant_col]);
+		/* a key cut short ends on a whole character: it is a JSON key */
+		key[utf8_bad(key, strlen(key))] = '\0';
 		seed = strtoull(f[seed_col], NULL, 10);
 		if (!strcmp(f[status_col], "not-run"))
 			continue; /* not run yet: no sample */
@@ -640,7 +716,8 @@ static int load_sweep_csv(const char *file, const char *dir, const json_t *ids,
 			rc = cell_json(f[m], c.rows[0][m], &v);
 			if (rc == -EINVAL)
 				rc = fail(err, size, "%s: %s: \"%s\" is not a number", where,
-					  c.rows[0][m], f[m]);
+					  shown(c.rows[0][m], shown_a, sizeof(shown_a)),
+					  shown(f[m], shown_b, sizeof(shown_b)));
 			else if (v && json_object_set_new(flat, c.rows[0][m], v))
 				rc = -ENOMEM;
 		}

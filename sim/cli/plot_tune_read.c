@@ -338,8 +338,9 @@ int plot_tune__worst(struct tn_plot *t, const struct tn_cons *c, double *y)
 		goto out;
 	}
 	for (size_t r = 0; r < tab.n; r++) {
+		/* a row too short is said once (plot__table_field says it) */
 		const char *ps = plot__table_field(&tab, &tab.row[r], pcol),
-			   *ms = plot__table_field(&tab, &tab.row[r], mcol);
+			   *ms = ps ? plot__table_field(&tab, &tab.row[r], mcol) : NULL;
 		char *end;
 		double v;
 		size_t i;

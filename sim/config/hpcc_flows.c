@@ -101,14 +101,18 @@ int hpcc_flows_parse(const char *path, const char *text, size_t len, const char 
 		     struct hpcc_flows *f, struct diag *d)
 {
 	const char *p = text, *stop = text + len;
-	uint64_t count = 0;
+	uint64_t count = 0, room = 1;
 	int line = 0, have_count = 0, n;
 	simtime_t first = 0;
 	char buf[512], *w[HF_WORDS];
 
 	memset(f, 0, sizeof(*f));
 	while (p < stop) {
-		size_t l = strcspn(p, "\n");
+		size_t l = 0;
+
+		/* within @len: @text need not end in a NUL */
+		while (p + l < stop && p[l] != '\n' && p[l] != '\0')
+			l++;
 
 		line++;
 		if (l >= sizeof(buf)) {
@@ -129,7 +133,11 @@ int hpcc_flows_parse(const char *path, const char *text, size_t len, const char 
 				goto fail;
 			}
 			have_count = 1;
-			f->flows = calloc(count ? count : 1, sizeof(*f->flows));
+			/* a flow a line: a count above the lines left is refused
+			 * below, without an array of its size first */
+			for (const char *q = p; q < stop && room < count; q++)
+				room += *q == '\n' || *q == '\0';
+			f->flows = calloc(room < count ? room : count ? count : 1, sizeof(*f->flows));
 			if (!f->flows)
 				return -ENOMEM;
 			continue;
