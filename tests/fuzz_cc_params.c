@@ -51,7 +51,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#define FUZZ_NAME "fuzz_cc_params"
+
 #include "sim/config/mlnx.h"
+#include "tests/fuzz/harness.h"
 #include "tests/fuzz/oom.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -64,74 +67,18 @@ static char root[4096];	   /* the scratch folder */
 static char shallow[4200]; /* root/in: the folder of an input */
 static char deep[8192];	   /* root/ddd.../ddd.../in */
 
-static void check(int ok, const char *what)
-{
-	if (!ok) {
-		fprintf(stderr, "fuzz_cc_params: broken promise: %s\n", what);
-		abort();
-	}
-}
-
-/* Remove @name in the folder @parent and all it holds; links are not followed. */
-static void rm_at(int parent, const char *name)
-{
-	int fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
-	struct dirent *de;
-	DIR *dir;
-
-	if (fd < 0) {
-		unlinkat(parent, name, 0);
-		return;
-	}
-	dir = fdopendir(fd);
-	if (!dir) {
-		close(fd);
-		return;
-	}
-	while ((de = readdir(dir)))
-		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
-			rm_at(dirfd(dir), de->d_name);
-	closedir(dir);
-	unlinkat(parent, name, AT_REMOVEDIR);
-}
-
-/*
- * Remove @path and all it holds, relative to open folders all the way: the
- * paths under the deep folder are longer than PATH_MAX.
- */
-static void rm_tree(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	char parent[8192];
-	int fd;
-
-	if (!slash)
-		return;
-	snprintf(parent, sizeof(parent), "%.*s", (int)(slash - path), path);
-	fd = open(parent[0] ? parent : "/", O_RDONLY | O_DIRECTORY);
-	if (fd < 0)
-		return;
-	rm_at(fd, slash + 1);
-	close(fd);
-}
-
 static void cleanup(void)
 {
-	rm_tree(root);
+	fuzz_rm_tree(root);
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	const char *tmp = getenv("TMPDIR");
 	size_t n;
 
 	(void)argc;
 	(void)argv;
-	snprintf(root, sizeof(root), "%s/fuzz-cc-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
-	if (!mkdtemp(root)) {
-		perror("fuzz_cc_params: mkdtemp");
-		exit(1);
-	}
+	fuzz_scratch(root, sizeof(root), "cc");
 	atexit(cleanup);
 	snprintf(shallow, sizeof(shallow), "%s/in", root);
 	/* the deep folders are made once: only "in" is made per input */
@@ -162,7 +109,7 @@ static void write_file(int dirfd, const char *name, const char *data, size_t siz
 
 		if (n < 0 && errno == EINTR)
 			continue;
-		check(n > 0, "the scratch file can be written");
+		fuzz_check(n > 0, "the scratch file can be written");
 		data += n;
 		size -= (size_t)n;
 	}
@@ -176,7 +123,7 @@ static void big_file(int dirfd, const char *name)
 
 	if (fd < 0)
 		return;
-	check(!ftruncate(fd, (64 << 20) + 1), "the scratch file can be made sparse");
+	fuzz_check(!ftruncate(fd, (64 << 20) + 1), "the scratch file can be made sparse");
 	close(fd);
 }
 
@@ -229,29 +176,31 @@ static void check_entries(const struct cc_params *cc, const char *dir, int folde
 		const struct cc_entry *e = &cc->v[i];
 		size_t nl, vl;
 
-		check(memchr(e->name, '\0', sizeof(e->name)) &&
-			  memchr(e->value, '\0', sizeof(e->value)) &&
-			  memchr(e->file, '\0', sizeof(e->file)),
-		      "fields are NUL-terminated");
+		fuzz_check(memchr(e->name, '\0', sizeof(e->name)) &&
+			       memchr(e->value, '\0', sizeof(e->value)) &&
+			       memchr(e->file, '\0', sizeof(e->file)),
+			   "fields are NUL-terminated");
 		nl = strlen(e->name);
 		vl = strlen(e->value);
-		check(nl && vl, "name and value are not empty");
-		check(!strchr(" \t\v\f\r", e->value[0]) && !strchr(" \t\v\f\r", e->value[vl - 1]),
-		      "the value is trimmed");
-		check(!strchr(e->name, '/'), "no folder in a name");
+		fuzz_check(nl && vl, "name and value are not empty");
+		fuzz_check(!strchr(" \t\v\f\r", e->value[0]) &&
+			       !strchr(" \t\v\f\r", e->value[vl - 1]),
+			   "the value is trimmed");
+		fuzz_check(!strchr(e->name, '/'), "no folder in a name");
 		if (!folder) {
-			check(!strchr(" \t\v\f\r", e->name[0]) &&
-				  !strchr(" \t\v\f\r", e->name[nl - 1]),
-			      "the name is trimmed");
-			check(e->line >= 1, "a line");
+			fuzz_check(!strchr(" \t\v\f\r", e->name[0]) &&
+				       !strchr(" \t\v\f\r", e->name[nl - 1]),
+				   "the name is trimmed");
+			fuzz_check(e->line >= 1, "a line");
 			continue;
 		}
 		/* a folder's names are its file names, as they are (" rp_gd" too) */
-		check(e->line == 1, "a folder's value is on line 1");
-		check(e->name[0] != '.', "hidden files are not parameters");
+		fuzz_check(e->line == 1, "a folder's value is on line 1");
+		fuzz_check(e->name[0] != '.', "hidden files are not parameters");
 		/* e->file is cut at 255 bytes: compare what it holds */
-		check(!strncmp(e->file, dir, dl < 255 ? dl : 255), "the file is in the folder");
-		check(!i || strcmp(cc->v[i - 1].name, e->name) < 0, "name order");
+		fuzz_check(!strncmp(e->file, dir, dl < 255 ? dl : 255),
+			   "the file is in the folder");
+		fuzz_check(!i || strcmp(cc->v[i - 1].name, e->name) < 0, "name order");
 	}
 }
 
@@ -261,14 +210,14 @@ static void check_result(int err, const struct cc_params *cc, const struct diag 
 	char line[1024];
 
 	if (err) {
-		check(err < 0, "a negative error");
-		check(d->msg[0] || err == -ENOMEM,
-		      "a refusal carries a message (-ENOMEM need not)");
-		check(!cc->v && !cc->n, "a refusal leaves nothing to free");
+		fuzz_check(err < 0, "a negative error");
+		fuzz_check(d->msg[0] || err == -ENOMEM,
+			   "a refusal carries a message (-ENOMEM need not)");
+		fuzz_check(!cc->v && !cc->n, "a refusal leaves nothing to free");
 		diag_str(d, line, sizeof(line));
 		return;
 	}
-	check(cc->n > 0 && cc->v, "a success has entries");
+	fuzz_check(cc->n > 0 && cc->v, "a success has entries");
 	check_entries(cc, dir, folder);
 }
 
@@ -296,23 +245,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	size = fuzz_oom_strip(data, size, &o);
 	end = text + size;
-	rm_tree(shallow);
-	rm_tree(deep);
+	fuzz_rm_tree(shallow);
+	fuzz_rm_tree(deep);
 	if (!memchr(data, '\0', size)) {
 		/* the grep form, one text file */
-		check(!mkdir(shallow, 0700), "the scratch folder can be made");
+		fuzz_check(!mkdir(shallow, 0700), "the scratch folder can be made");
 		fd = open(shallow, O_RDONLY | O_DIRECTORY);
-		check(fd >= 0, "the scratch folder can be opened");
+		fuzz_check(fd >= 0, "the scratch folder can be opened");
 		write_file(fd, "cc_params.txt", text, size);
 		close(fd);
 		snprintf(path, sizeof(path), "%s/cc_params.txt", shallow);
 		if (size >= 4 && !memcmp(text, "#64M", 4))
-			check(!truncate(path, (64 << 20) + 1),
-			      "the scratch file can be made sparse");
+			fuzz_check(!truncate(path, (64 << 20) + 1),
+				   "the scratch file can be made sparse");
 		err = read_armed(path, &cc, &d, &o);
 		check_result(err, &cc, &d, path, 0);
 		cc_params_free(&cc);
-		rm_tree(shallow);
+		fuzz_rm_tree(shallow);
 		return 0;
 	}
 	if (size >= 6 && !memcmp(text, "+deep", 6)) {
@@ -320,13 +269,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		text += 6;
 	} else if (size >= 9 && !memcmp(text, "+missing", 9)) {
 		err = read_armed(shallow, &cc, &d, &o);
-		check(err == -ENOENT || (o.nth && err == -ENOMEM), "a missing folder is -ENOENT");
+		fuzz_check(err == -ENOENT || (o.nth && err == -ENOMEM),
+			   "a missing folder is -ENOENT");
 		check_result(err, &cc, &d, shallow, 1);
 		return 0;
 	}
-	check(!mkdir(dir, 0700), "the scratch folder can be made");
+	fuzz_check(!mkdir(dir, 0700), "the scratch folder can be made");
 	fd = open(dir, O_RDONLY | O_DIRECTORY);
-	check(fd >= 0, "the scratch folder can be opened");
+	fuzz_check(fd >= 0, "the scratch folder can be opened");
 	while (text < end && records < MAX_RECORDS) {
 		const char *name = text, *nul = memchr(text, '\0', (size_t)(end - text));
 		const char *value, *vend;
@@ -356,6 +306,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	err = read_armed(dir, &cc, &d, &o);
 	check_result(err, &cc, &d, dir, 1);
 	cc_params_free(&cc);
-	rm_tree(dir);
+	fuzz_rm_tree(dir);
 	return 0;
 }

@@ -50,7 +50,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#define FUZZ_NAME "fuzz_compare"
+
 #include "sim/cli/compare_impl.h"
+#include "tests/fuzz/harness.h"
 #include "tests/fuzz/oom.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -63,99 +66,20 @@ static char in[4200];	    /* root/in: the folder of an input */
 static char results[4300];  /* root/in/results.json */
 static char missing[4300];  /* root/in/missing.json */
 
-static void check(int ok, const char *what)
-{
-	if (!ok) {
-		fprintf(stderr, "fuzz_compare: broken promise: %s\n", what);
-		abort();
-	}
-}
-
-/* Remove @name in the folder @parent and all it holds; links are not followed. */
-static void rm_at(int parent, const char *name)
-{
-	int fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
-	struct dirent *de;
-	DIR *dir;
-
-	if (fd < 0) {
-		unlinkat(parent, name, 0);
-		return;
-	}
-	dir = fdopendir(fd);
-	if (!dir) {
-		close(fd);
-		return;
-	}
-	while ((de = readdir(dir)))
-		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
-			rm_at(dirfd(dir), de->d_name);
-	closedir(dir);
-	unlinkat(parent, name, AT_REMOVEDIR);
-}
-
-static void rm_tree(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	char parent[4200];
-	int fd;
-
-	snprintf(parent, sizeof(parent), "%.*s", (int)(slash - path), path);
-	fd = open(parent[0] ? parent : "/", O_RDONLY | O_DIRECTORY);
-	if (fd < 0)
-		return;
-	rm_at(fd, slash + 1);
-	close(fd);
-}
-
 static void cleanup(void)
 {
-	rm_tree(root);
+	fuzz_rm_tree(root);
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	const char *tmp = getenv("TMPDIR");
-
 	(void)argc;
 	(void)argv;
-	snprintf(root, sizeof(root), "%s/fuzz-compare-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
-	if (!mkdtemp(root)) {
-		perror("fuzz_compare: mkdtemp");
-		exit(1);
-	}
+	fuzz_scratch(root, sizeof(root), "compare");
 	atexit(cleanup);
 	snprintf(in, sizeof(in), "%s/in", root);
 	snprintf(results, sizeof(results), "%s/results.json", in);
 	snprintf(missing, sizeof(missing), "%s/missing.json", in);
-	return 0;
-}
-
-/* Write @size bytes of @data to the new file @path. */
-static void write_file(const char *path, const char *data, size_t size)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0600);
-
-	check(fd >= 0, "the scratch file can be written");
-	while (size) {
-		ssize_t n = write(fd, data, size);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		check(n > 0, "the scratch file can be written");
-		data += n;
-		size -= (size_t)n;
-	}
-	close(fd);
-}
-
-static int has(const uint8_t *data, size_t size, const char *word)
-{
-	size_t n = strlen(word);
-
-	for (size_t i = 0; i + n <= size; i++)
-		if (!memcmp(data + i, word, n))
-			return 1;
 	return 0;
 }
 
@@ -167,7 +91,7 @@ static void sweep_file(const char *name, const char *part, size_t n)
 	if (n == 5 && !memcmp(part, "@none", 5))
 		return;
 	snprintf(path, sizeof(path), "%s/%s", in, name);
-	write_file(path, part, n);
+	fuzz_put(path, part, n);
 }
 
 /* The sweep folder of "A\0B[\0ID\0R...]" (@size bytes of @data). */
@@ -202,7 +126,7 @@ static void make_sweep(const char *data, size_t size)
 		if (mkdir(path, 0700) && errno != EEXIST)
 			continue;
 		snprintf(path, sizeof(path), "%s/points/%s/results.json", in, id);
-		write_file(path, part[i + 1], len[i + 1]);
+		fuzz_put(path, part[i + 1], len[i + 1]);
 	}
 }
 
@@ -210,28 +134,30 @@ static void check_side(const struct cmp_side *s, int sweep)
 {
 	enum cmp_dir dir;
 
-	check(s->n + s->n_failed > 0, "a run, or a run that failed");
-	check(!s->n || s->runs, "the runs are there");
-	check(s->path && s->scenario, "what was given and the scenario's name");
-	check(s->sweep == sweep, "a sweep folder is a sweep");
-	check(sweep || (s->n == 1 && !s->n_failed), "a results.json is one run");
+	fuzz_check(s->n + s->n_failed > 0, "a run, or a run that failed");
+	fuzz_check(!s->n || s->runs, "the runs are there");
+	fuzz_check(s->path && s->scenario, "what was given and the scenario's name");
+	fuzz_check(s->sweep == sweep, "a sweep folder is a sweep");
+	fuzz_check(sweep || (s->n == 1 && !s->n_failed), "a results.json is one run");
 	for (size_t i = 0; i < s->n; i++) {
 		const struct cmp_run *r = &s->runs[i];
 		const char *k;
 		json_t *v;
 
-		check(r->point && r->where && r->where[0], "a run has its point and place");
-		check(json_is_object(r->flat), "a run's metrics");
-		check(sweep || !r->point[0], "a lone run has no point");
+		fuzz_check(r->point && r->where && r->where[0], "a run has its point and place");
+		fuzz_check(json_is_object(r->flat), "a run's metrics");
+		fuzz_check(sweep || !r->point[0], "a lone run has no point");
 		json_object_foreach(r->flat, k, v) {
-			check(json_is_number(v) || json_is_string(v), "metrics are numbers or strings");
-			check(!json_is_string(v) || !sweep || cmp_metric_dir(k, &dir),
-			      "a metric of the table is a number");
+			fuzz_check(json_is_number(v) || json_is_string(v),
+				   "metrics are numbers or strings");
+			fuzz_check(!json_is_string(v) || !sweep || cmp_metric_dir(k, &dir),
+				   "a metric of the table is a number");
 		}
 	}
 	for (size_t i = 0; i < s->n_failed; i++)
 		/* the error, else the status: empty when both are (not what sweep writes) */
-		check(s->failed[i].point && s->failed[i].error, "a failed run has its point and error");
+		fuzz_check(s->failed[i].point && s->failed[i].error,
+			   "a failed run has its point and error");
 }
 
 /* The side against itself: the comparison compare would make. */
@@ -243,17 +169,17 @@ static void check_self(const struct cmp_side *s)
 	json_t *diff = cmp_prov_diff(s, s);
 	int rc;
 
-	check(diff != NULL, "the provenance of a side against itself");
-	check(json_is_true(json_object_get(diff, "known")) == (s->prov != NULL),
-	      "the provenance is known when the side says it");
-	check(json_is_false(json_object_get(diff, "versions_differ")) &&
-		  !json_array_size(json_object_get(diff, "inputs_differ")),
-	      "a side's provenance is its own");
+	fuzz_check(diff != NULL, "the provenance of a side against itself");
+	fuzz_check(json_is_true(json_object_get(diff, "known")) == (s->prov != NULL),
+		   "the provenance is known when the side says it");
+	fuzz_check(json_is_false(json_object_get(diff, "versions_differ")) &&
+		       !json_array_size(json_object_get(diff, "inputs_differ")),
+		   "a side's provenance is its own");
 	json_decref(diff);
 	memset(&r, 0, sizeof(r));
 	rc = cmp_compare(s, s, &o, &r, err, sizeof(err));
-	check(!rc || rc == -EINVAL, "compare succeeds or refuses");
-	check(!rc || err[0], "a refusal of compare says why");
+	fuzz_check(!rc || rc == -EINVAL, "compare succeeds or refuses");
+	fuzz_check(!rc || err[0], "a refusal of compare says why");
 	cmp_result_free(&r);
 }
 
@@ -266,15 +192,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int rc, failed, sweep;
 
 	size = fuzz_oom_strip(data, size, &o);
-	rm_tree(in);
-	check(!mkdir(in, 0700), "the scratch folder can be made");
+	fuzz_rm_tree(in);
+	fuzz_check(!mkdir(in, 0700), "the scratch folder can be made");
 	sweep = memchr(data, '\0', size) != NULL;
 	if (sweep) {
 		make_sweep((const char *)data, size);
-	} else if (has(data, size, "#nofile")) {
+	} else if (fuzz_has(data, size, "#nofile")) {
 		path = missing;
-	} else if (!has(data, size, "#emptydir")) {
-		write_file(results, (const char *)data, size);
+	} else if (!fuzz_has(data, size, "#emptydir")) {
+		fuzz_put(results, (const char *)data, size);
 		if (size % 2)
 			path = results;
 	}
@@ -287,11 +213,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	}
 	fuzz_oom_done(&o);
-	check(rc != -ENOMEM || failed, "out of memory only when an allocation failed");
+	fuzz_check(rc != -ENOMEM || failed, "out of memory only when an allocation failed");
 	if (rc) {
-		check(rc == -EINVAL || rc == -ENOMEM, "-EINVAL or -ENOMEM");
-		check(err[0] || rc == -ENOMEM, "a refusal carries a message (-ENOMEM need not)");
-		check(!strchr(err, '\n'), "the error is one line");
+		fuzz_check(rc == -EINVAL || rc == -ENOMEM, "-EINVAL or -ENOMEM");
+		fuzz_check(err[0] || rc == -ENOMEM,
+			   "a refusal carries a message (-ENOMEM need not)");
+		fuzz_check(!strchr(err, '\n'), "the error is one line");
 	} else {
 		check_side(&s, sweep);
 		check_self(&s);

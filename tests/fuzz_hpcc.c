@@ -40,7 +40,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#define FUZZ_NAME "fuzz_hpcc"
+
 #include "sim/config/hpcc_flows.h"
+#include "tests/fuzz/harness.h"
 #include "tests/fuzz/oom.h"
 #include "topologies/topo.h"
 
@@ -48,14 +51,6 @@ int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static char dir[4096], file[4200], missing[4200];
-
-static void check(int ok, const char *what)
-{
-	if (!ok) {
-		fprintf(stderr, "fuzz_hpcc: broken promise: %s\n", what);
-		abort();
-	}
-}
 
 static void cleanup(void)
 {
@@ -65,46 +60,12 @@ static void cleanup(void)
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	const char *tmp = getenv("TMPDIR");
-
 	(void)argc;
 	(void)argv;
-	snprintf(dir, sizeof(dir), "%s/fuzz-hpcc-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
-	if (!mkdtemp(dir)) {
-		perror("fuzz_hpcc: mkdtemp");
-		exit(1);
-	}
+	fuzz_scratch(dir, sizeof(dir), "hpcc");
 	snprintf(file, sizeof(file), "%s/topology.txt", dir);
 	snprintf(missing, sizeof(missing), "%s/missing.txt", dir);
 	atexit(cleanup);
-	return 0;
-}
-
-/* Write @size bytes of @data to the scratch file, replacing what was there. */
-static void put(const uint8_t *data, size_t size)
-{
-	int fd = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-
-	check(fd >= 0, "the scratch file can be written");
-	while (size) {
-		ssize_t n = write(fd, data, size);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		check(n > 0, "the scratch file can be written");
-		data += n;
-		size -= (size_t)n;
-	}
-	close(fd);
-}
-
-static int has(const uint8_t *data, size_t size, const char *word)
-{
-	size_t n = strlen(word);
-
-	for (size_t i = 0; i + n <= size; i++)
-		if (!memcmp(data + i, word, n))
-			return 1;
 	return 0;
 }
 
@@ -113,37 +74,38 @@ static void check_refusal(int err, const struct diag *d, const char *path, int l
 {
 	char line[1024];
 
-	check(err < 0, "a negative error");
-	check(d->msg[0] || err == -ENOMEM, "a refusal carries a message (-ENOMEM need not)");
-	check(!d->file[0] || !strcmp(d->file, path), "the error names the file or none");
-	check(d->line >= 0 && d->line <= lines + 1, "the error line is in the text");
+	fuzz_check(err < 0, "a negative error");
+	fuzz_check(d->msg[0] || err == -ENOMEM, "a refusal carries a message (-ENOMEM need not)");
+	fuzz_check(!d->file[0] || !strcmp(d->file, path), "the error names the file or none");
+	fuzz_check(d->line >= 0 && d->line <= lines + 1, "the error line is in the text");
 	diag_str(d, line, sizeof(line));
-	check(!strchr(line, '\n'), "the error is one line");
+	fuzz_check(!strchr(line, '\n'), "the error is one line");
 }
 
 static void check_hpcc(const struct topo_hpcc *h)
 {
 	uint32_t switches = 0, *links;
 
-	check(h->n_nodes >= 1 && h->n_switches < h->n_nodes, "a host");
-	check(h->is_switch && h->links, "the arrays are there");
+	fuzz_check(h->n_nodes >= 1 && h->n_switches < h->n_nodes, "a host");
+	fuzz_check(h->is_switch && h->links, "the arrays are there");
 	links = calloc(h->n_nodes, sizeof(*links));
-	check(links != NULL, "memory for the check");
+	fuzz_check(links != NULL, "memory for the check");
 	for (uint32_t i = 0; i < h->n_nodes; i++)
 		switches += h->is_switch[i] != 0;
-	check(switches == h->n_switches, "the switches announced");
+	fuzz_check(switches == h->n_switches, "the switches announced");
 	for (uint32_t i = 0; i < h->n_links; i++) {
 		const struct topo_hpcc_link *l = &h->links[i];
 
-		check(l->a < h->n_nodes && l->b < h->n_nodes && l->a != l->b,
-		      "links between two nodes");
-		check(l->rate_bps > 0, "links have a rate");
-		check(l->line > 1 && (!i || l->line > h->links[i - 1].line), "links in line order");
+		fuzz_check(l->a < h->n_nodes && l->b < h->n_nodes && l->a != l->b,
+			   "links between two nodes");
+		fuzz_check(l->rate_bps > 0, "links have a rate");
+		fuzz_check(l->line > 1 && (!i || l->line > h->links[i - 1].line),
+			   "links in line order");
 		links[l->a]++;
 		links[l->b]++;
 	}
 	for (uint32_t i = 0; i < h->n_nodes; i++)
-		check(h->is_switch[i] || links[i] == 1, "every host has one link");
+		fuzz_check(h->is_switch[i] || links[i] == 1, "every host has one link");
 	free(links);
 }
 
@@ -152,37 +114,39 @@ static void check_built(const struct topo_hpcc *h, const struct topo *t)
 {
 	char name[TOPO_NAME_MAX];
 
-	check(t->n_nodes == h->n_nodes && t->n_links == h->n_links &&
-		  t->n_switches == h->n_switches && t->n_hosts == h->n_nodes - h->n_switches,
-	      "the nodes and links of the file");
+	fuzz_check(t->n_nodes == h->n_nodes && t->n_links == h->n_links &&
+		       t->n_switches == h->n_switches && t->n_hosts == h->n_nodes - h->n_switches,
+		   "the nodes and links of the file");
 	for (uint32_t i = 0; i < t->n_nodes; i++) {
 		topo_hpcc_name(h, i, name);
-		check(!strcmp(t->nodes[i].name, name), "nodes named h<id> and s<id>, in id order");
-		check((t->nodes[i].kind == TOPO_SWITCH) == (h->is_switch[i] != 0),
-		      "switches where the file says");
+		fuzz_check(!strcmp(t->nodes[i].name, name),
+			   "nodes named h<id> and s<id>, in id order");
+		fuzz_check((t->nodes[i].kind == TOPO_SWITCH) == (h->is_switch[i] != 0),
+			   "switches where the file says");
 	}
 	for (uint32_t i = 0; i < t->n_links; i++)
-		check(t->links[i].a == h->links[i].a && t->links[i].b == h->links[i].b &&
-			  t->links[i].rate_bps == h->links[i].rate_bps,
-		      "the links of the file, in its order");
+		fuzz_check(t->links[i].a == h->links[i].a && t->links[i].b == h->links[i].b &&
+			       t->links[i].rate_bps == h->links[i].rate_bps,
+			   "the links of the file, in its order");
 }
 
 static void check_flows(const struct hpcc_flows *f)
 {
 	simtime_t first = 0;
 
-	check(f->n >= 1 && f->flows, "a flow");
+	fuzz_check(f->n >= 1 && f->flows, "a flow");
 	for (uint32_t i = 0; i < f->n; i++) {
 		const struct hpcc_flow *w = &f->flows[i];
 
-		check(w->src != w->dst, "flows between two nodes");
-		check(w->pg <= 7, "a priority group 0..7");
-		check(w->bytes > 0, "bytes above 0");
-		check(w->line > 1 && (!i || w->line > f->flows[i - 1].line), "flows in line order");
+		fuzz_check(w->src != w->dst, "flows between two nodes");
+		fuzz_check(w->pg <= 7, "a priority group 0..7");
+		fuzz_check(w->bytes > 0, "bytes above 0");
+		fuzz_check(w->line > 1 && (!i || w->line > f->flows[i - 1].line),
+			   "flows in line order");
 		if (!i || w->start < first)
 			first = w->start;
 	}
-	check(first == 0, "starts from the earliest flow's");
+	fuzz_check(first == 0, "starts from the earliest flow's");
 }
 
 /* The input as a topology file; @by_file: read from the scratch file. */
@@ -202,11 +166,12 @@ static void topology(const uint8_t *data, size_t size, int by_file, const char *
 	fuzz_oom_check(failed, err, &d, by_file ? "topo_hpcc_read" : "topo_hpcc_parse");
 	if (err) {
 		check_refusal(err, &d, path, lines);
-		check(!h.is_switch && !h.links && !h.n_links, "a refusal leaves nothing to free");
+		fuzz_check(!h.is_switch && !h.links && !h.n_links,
+			   "a refusal leaves nothing to free");
 		return;
 	}
 	check_hpcc(&h);
-	if (has(data, size, "#nopath"))
+	if (fuzz_has(data, size, "#nopath"))
 		spec.file = "";
 	memset(&d, 0, sizeof(d));
 	fuzz_oom_arm(o);
@@ -215,7 +180,7 @@ static void topology(const uint8_t *data, size_t size, int by_file, const char *
 	fuzz_oom_check(failed, err, &d, "topo_hpcc_load");
 	if (err) {
 		/* a file read twice the same: only the build may refuse it (ports) */
-		check(!t, "a refusal hands nothing back");
+		fuzz_check(!t, "a refusal hands nothing back");
 		check_refusal(err, &d, spec.file, lines);
 	} else {
 		check_built(&h, t);
@@ -239,7 +204,7 @@ static void flows(const uint8_t *data, size_t size, int by_file, const char *pat
 	fuzz_oom_check(failed, err, &d, by_file ? "hpcc_flows_read" : "hpcc_flows_parse");
 	if (err) {
 		check_refusal(err, &d, path, lines);
-		check(!f.flows && !f.n, "a refusal leaves nothing to free");
+		fuzz_check(!f.flows && !f.n, "a refusal leaves nothing to free");
 		return;
 	}
 	check_flows(&f);
@@ -257,9 +222,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (size_t i = 0; i < size; i++)
 		lines += data[i] == '\n' || data[i] == '\0';
 	/* the file topo_hpcc_load builds, however the text was read */
-	put(data, size);
+	fuzz_put(file, data, size);
 	by_file = size % 2;
-	if (by_file && has(data, size, "#nofile"))
+	if (by_file && fuzz_has(data, size, "#nofile"))
 		path = missing;
 	topology(data, size, by_file, path, lines, &o);
 	flows(data, size, by_file, path, lines, &o);

@@ -23,18 +23,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define FUZZ_NAME "fuzz_pod"
+
 #include "sim/config/pod.h"
+#include "tests/fuzz/harness.h"
 #include "tests/fuzz/oom.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static void check(int ok, const char *what)
-{
-	if (!ok) {
-		fprintf(stderr, "fuzz_pod: broken promise: %s\n", what);
-		abort();
-	}
-}
 
 static int terminated(const char *s, size_t size)
 {
@@ -67,33 +62,36 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_oom_check(failed, err, &d, "pod_read_text");
 	fuzz_oom_done(&o);
 	if (err) {
-		check(err < 0, "negative error");
-		check(d.msg[0] || err == -ENOMEM, "a refusal carries a message (-ENOMEM need not)");
-		check(!p.env && !p.n, "a refusal leaves nothing to free");
-		check(d.line >= 0 && d.line <= lines + 1, "the error line is in the text");
+		fuzz_check(err < 0, "negative error");
+		fuzz_check(d.msg[0] || err == -ENOMEM,
+			   "a refusal carries a message (-ENOMEM need not)");
+		fuzz_check(!p.env && !p.n, "a refusal leaves nothing to free");
+		fuzz_check(d.line >= 0 && d.line <= lines + 1, "the error line is in the text");
 		diag_str(&d, line, sizeof(line));
 	} else {
-		check(p.env != NULL, "a success has an env array");
-		check(terminated(p.kind, sizeof(p.kind)) && p.kind[0], "kind");
-		check(p.doc >= 1, "document index");
+		fuzz_check(p.env != NULL, "a success has an env array");
+		fuzz_check(terminated(p.kind, sizeof(p.kind)) && p.kind[0], "kind");
+		fuzz_check(p.doc >= 1, "document index");
 		for (size_t i = 0; i < p.n; i++) {
 			const struct pod_env *e = &p.env[i];
 
-			check(terminated(e->name, sizeof(e->name)) &&
-				      terminated(e->value, sizeof(e->value)) &&
-				      terminated(e->container, sizeof(e->container)),
-			      "fields are NUL-terminated");
-			check(!strncmp(e->name, "NCCL_", 5), "NCCL_* only");
-			check(e->line >= 1 && e->line <= lines, "line inside the text");
-			check(!i || p.env[i - 1].line <= e->line, "file order");
-			check(!e->value_from || !e->value[0], "valueFrom has value \"\"");
-			check(pod_get(&p, e->name) >= e, "pod_get returns the last definition");
+			fuzz_check(terminated(e->name, sizeof(e->name)) &&
+				       terminated(e->value, sizeof(e->value)) &&
+				       terminated(e->container, sizeof(e->container)),
+				   "fields are NUL-terminated");
+			fuzz_check(!strncmp(e->name, "NCCL_", 5), "NCCL_* only");
+			fuzz_check(e->line >= 1 && e->line <= lines, "line inside the text");
+			fuzz_check(!i || p.env[i - 1].line <= e->line, "file order");
+			fuzz_check(!e->value_from || !e->value[0], "valueFrom has value \"\"");
+			fuzz_check(pod_get(&p, e->name) >= e,
+				   "pod_get returns the last definition");
 		}
-		check(!pod_get(&p, "NOT_NCCL"), "pod_get of an absent name");
+		fuzz_check(!pod_get(&p, "NOT_NCCL"), "pod_get of an absent name");
 		ib = pod_ib_disabled(&p);
-		check(!ib || (!strcmp(ib->name, "NCCL_IB_DISABLE") && ib == pod_get(&p, ib->name) &&
-			      !ib->value_from && strcmp(ib->value, "0")),
-		      "pod_ib_disabled: the last NCCL_IB_DISABLE, not 0");
+		fuzz_check(!ib || (!strcmp(ib->name, "NCCL_IB_DISABLE") &&
+				   ib == pod_get(&p, ib->name) && !ib->value_from &&
+				   strcmp(ib->value, "0")),
+			   "pod_ib_disabled: the last NCCL_IB_DISABLE, not 0");
 	}
 	pod_free(&p);
 	free(text);

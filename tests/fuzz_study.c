@@ -50,8 +50,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#define FUZZ_NAME "fuzz_study"
+
 #include "sim/cli/plot_impl.h"
 #include "sim/cli/sweep_impl.h"
+#include "tests/fuzz/harness.h"
 #include "tests/fuzz/oom.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -61,14 +64,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static char dir[4096], sweep_json[4200], scenario[4200], tune_json[4200], tune_csv[4200],
     overlay[4200], missing[4200];
-
-static void check(int ok, const char *what)
-{
-	if (!ok) {
-		fprintf(stderr, "fuzz_study: broken promise: %s\n", what);
-		abort();
-	}
-}
 
 static void cleanup(void)
 {
@@ -82,15 +77,9 @@ static void cleanup(void)
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	const char *tmp = getenv("TMPDIR");
-
 	(void)argc;
 	(void)argv;
-	snprintf(dir, sizeof(dir), "%s/fuzz-study-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
-	if (!mkdtemp(dir)) {
-		perror("fuzz_study: mkdtemp");
-		exit(1);
-	}
+	fuzz_scratch(dir, sizeof(dir), "study");
 	snprintf(sweep_json, sizeof(sweep_json), "%s/sweep.json", dir);
 	snprintf(scenario, sizeof(scenario), "%s/scenario.yaml", dir);
 	snprintf(tune_json, sizeof(tune_json), "%s/tune.json", dir);
@@ -101,34 +90,15 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
-/* Write @size bytes of @data to @path, replacing what was there. */
-static void put(const char *path, const void *data, size_t size)
-{
-	const char *p = data;
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-
-	check(fd >= 0, "the scratch file can be written");
-	while (size) {
-		ssize_t n = write(fd, p, size);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		check(n > 0, "the scratch file can be written");
-		p += n;
-		size -= (size_t)n;
-	}
-	close(fd);
-}
-
 static void check_diag(int err, const struct diag *d)
 {
 	char line[1200];
 
 	/* ydoc.c says -EEXIST for a duplicate key */
-	check(err < 0, "a negative error");
-	check(d->msg[0] || err == -ENOMEM, "a refusal carries a message (-ENOMEM need not)");
+	fuzz_check(err < 0, "a negative error");
+	fuzz_check(d->msg[0] || err == -ENOMEM, "a refusal carries a message (-ENOMEM need not)");
 	diag_str(d, line, sizeof(line));
-	check(!strchr(line, '\n'), "the error is one line");
+	fuzz_check(!strchr(line, '\n'), "the error is one line");
 }
 
 /* A spec read: what sweep_spec.h promises of it. */
@@ -136,29 +106,30 @@ static void check_spec(const struct sweep_spec *sp)
 {
 	size_t n = sp->zip && sp->n_axes ? sp->axes[0].n : 1;
 
-	check(sp->scenario != NULL, "a scenario");
+	fuzz_check(sp->scenario != NULL, "a scenario");
 	for (size_t a = 0; a < sp->n_axes; a++) {
-		check(sp->axes[a].key && sp->axes[a].n >= 1, "an axis has a key and values");
+		fuzz_check(sp->axes[a].key && sp->axes[a].n >= 1, "an axis has a key and values");
 		for (size_t i = 0; i < sp->axes[a].n; i++)
-			check(sp->axes[a].values[i] != NULL, "an axis's values");
+			fuzz_check(sp->axes[a].values[i] != NULL, "an axis's values");
 		if (!sp->zip)
 			n *= sp->axes[a].n;
 	}
-	check(sp->n_points == n && n >= 1, "the points of the axes");
-	check(sp->n_points * sweep_spec_variants(sp) * (sp->n_seeds ? sp->n_seeds : 1) <=
-		  SWEEP_MAX_RUNS,
-	      "at most SWEEP_MAX_RUNS runs");
+	fuzz_check(sp->n_points == n && n >= 1, "the points of the axes");
+	fuzz_check(sp->n_points * sweep_spec_variants(sp) * (sp->n_seeds ? sp->n_seeds : 1) <=
+		       SWEEP_MAX_RUNS,
+		   "at most SWEEP_MAX_RUNS runs");
 	for (size_t v = 0; v < sp->n_variants; v++) {
-		check(sp->variants[v].name && sp->variants[v].name[0], "a variant has a name");
-		check(!v || sp->variants[v].path, "only the base may have no overlay");
+		fuzz_check(sp->variants[v].name && sp->variants[v].name[0], "a variant has a name");
+		fuzz_check(!v || sp->variants[v].path, "only the base may have no overlay");
 		for (size_t w = 0; w < v; w++)
-			check(strcmp(sp->variants[v].name, sp->variants[w].name),
-			      "variant names differ");
+			fuzz_check(strcmp(sp->variants[v].name, sp->variants[w].name),
+				   "variant names differ");
 	}
 	for (size_t w = 0; w < sp->n_withs; w++)
-		check(sp->withs[w].path && strlen(sp->withs[w].sha256) == 64, "a --with overlay");
+		fuzz_check(sp->withs[w].path && strlen(sp->withs[w].sha256) == 64,
+			   "a --with overlay");
 	for (size_t k = 0; k < sp->n_sets; k++)
-		check(strchr(sp->sets[k], '=') != NULL, "a --set is KEY=VALUE");
+		fuzz_check(strchr(sp->sets[k], '=') != NULL, "a --set is KEY=VALUE");
 }
 
 /* The overrides of the first points: KEY=VALUE of each axis. */
@@ -171,13 +142,13 @@ static void check_sets(const struct sweep_spec *sp, struct fuzz_oom *o)
 		fuzz_oom_arm(o);
 		err = sweep_spec_sets(sp, p, sets);
 		failed = fuzz_oom_disarm(o);
-		check(failed ? err == -ENOMEM : !err, "the overrides of a point");
+		fuzz_check(failed ? err == -ENOMEM : !err, "the overrides of a point");
 		if (err)
 			continue;
 		for (size_t a = 0; a < sp->n_axes; a++)
-			check(!strncmp(sets[a], sp->axes[a].key, strlen(sp->axes[a].key)) &&
-				  sets[a][strlen(sp->axes[a].key)] == '=',
-			      "an override is KEY=VALUE");
+			fuzz_check(!strncmp(sets[a], sp->axes[a].key, strlen(sp->axes[a].key)) &&
+				       sets[a][strlen(sp->axes[a].key)] == '=',
+				   "an override is KEY=VALUE");
 		sweep_sets_free(sets, sp->n_axes);
 	}
 }
@@ -201,20 +172,20 @@ static void round_trip(const struct sweep_spec *sp, struct fuzz_oom *o)
 	failed = fuzz_oom_disarm(o);
 	if (failed && !j)
 		return; /* out of memory: said by the writer's NULL */
-	check(j != NULL, "a spec can be written");
+	fuzz_check(j != NULL, "a spec can be written");
 	text = json_dumps(j, JSON_INDENT(2));
-	check(text != NULL, "a spec can be written");
-	put(sweep_json, text, strlen(text));
+	fuzz_check(text != NULL, "a spec can be written");
+	fuzz_put(sweep_json, text, strlen(text));
 	free(text);
 	err = sweep_spec_load(dir, &again, &d);
 	if (err) {
 		char line[1200];
 
 		fprintf(stderr, "fuzz_study: %s\n", diag_str(&d, line, sizeof(line)));
-		check(0, "the sweep.json written loads");
+		fuzz_check(0, "the sweep.json written loads");
 	}
 	k = sweep_spec_json(&again);
-	check(k && json_equal(j, k), "the sweep.json loaded is the one written");
+	fuzz_check(k && json_equal(j, k), "the sweep.json loaded is the one written");
 	json_decref(j);
 	json_decref(k);
 	sweep_spec_free(&again);
@@ -228,22 +199,22 @@ static void sweep_file(const uint8_t *data, size_t size, struct fuzz_oom *o)
 	int err, failed;
 
 	if (size)
-		put(sweep_json, data, size);
+		fuzz_put(sweep_json, data, size);
 	else
 		unlink(sweep_json);
 	fuzz_oom_arm(o);
 	err = sweep_spec_load(dir, &sp, &d);
 	failed = fuzz_oom_disarm(o);
 	fuzz_oom_check(failed, err, &d, "sweep_spec_load");
-	check(err != -ENOMEM || failed, "out of memory only when an allocation failed");
+	fuzz_check(err != -ENOMEM || failed, "out of memory only when an allocation failed");
 	if (err) {
 		check_diag(err, &d);
-		check(!sp.axes && !sp.variants && !sp.seeds && !sp.refused,
-		      "a refusal leaves nothing to free");
+		fuzz_check(!sp.axes && !sp.variants && !sp.seeds && !sp.refused,
+			   "a refusal leaves nothing to free");
 		return;
 	}
 	check_spec(&sp);
-	check(sp.n_seeds >= 1 && strlen(sp.sha256) == 64 && sp.name, "a sweep.json's spec");
+	fuzz_check(sp.n_seeds >= 1 && strlen(sp.sha256) == 64 && sp.name, "a sweep.json's spec");
 	check_sets(&sp, o);
 	round_trip(&sp, o);
 	sweep_spec_free(&sp);
@@ -258,7 +229,7 @@ static void sweep_file(const uint8_t *data, size_t size, struct fuzz_oom *o)
 		fuzz_oom_arm(o);                                                                   \
 		err = (call);                                                                      \
 		failed_ = fuzz_oom_disarm(o);                                                      \
-		check(failed_ ? err == -ENOMEM : (ok), what);                                      \
+		fuzz_check(failed_ ? err == -ENOMEM : (ok), what);                                 \
 	} while (0)
 
 /* What `sweep` adds to a spec from the scenario: refusals, then what holds. */
@@ -269,7 +240,7 @@ static void complete(struct sweep_spec *sp, struct fuzz_oom *o)
 	int err;
 
 	sp->name = strdup("fuzz");
-	check(sp->name != NULL, "memory for the name");
+	fuzz_check(sp->name != NULL, "memory for the name");
 	memset(sp->sha256, 'a', 64);
 	sp->sha256[64] = '\0';
 	if (!sp->n_seeds) {
@@ -277,7 +248,7 @@ static void complete(struct sweep_spec *sp, struct fuzz_oom *o)
 
 		n = n < 16 ? n : 16;
 		sp->seeds = calloc(n, sizeof(*sp->seeds));
-		check(sp->seeds != NULL, "memory for the seeds");
+		fuzz_check(sp->seeds != NULL, "memory for the seeds");
 		for (size_t s = 0; s < n; s++)
 			sp->seeds[sp->n_seeds++] = 1 + s;
 	}
@@ -317,16 +288,16 @@ static void scenario_section(const uint8_t *data, size_t size, int have, struct 
 		err = sweep_spec_points(&sp, &d);
 	failed = fuzz_oom_disarm(o);
 	fuzz_oom_check(failed, err, &d, "sweep_spec_from_scenario");
-	check(err != -ENOMEM || failed, "out of memory only when an allocation failed");
+	fuzz_check(err != -ENOMEM || failed, "out of memory only when an allocation failed");
 	if (err) {
 		check_diag(err, &d);
 	} else {
 		check_spec(&sp);
-		check(!have || (!sp.n_axes && !sp.n_variants && !sp.n_seeds && !sp.seed_count),
-		      "the command line's flags leave the section unread");
+		fuzz_check(!have || (!sp.n_axes && !sp.n_variants && !sp.n_seeds && !sp.seed_count),
+			   "the command line's flags leave the section unread");
 		complete(&sp, o);
 		err = sweep_spec_points(&sp, &d);
-		check(!err || err == -EINVAL, "the points of the spec completed");
+		fuzz_check(!err || err == -EINVAL, "the points of the spec completed");
 		if (!err) {
 			check_spec(&sp);
 			check_sets(&sp, o);
@@ -347,7 +318,7 @@ static void catch_stderr(void)
 {
 	real_stderr = stderr;
 	stderr = open_memstream(&said, &said_len);
-	check(stderr != NULL, "stderr can be caught");
+	fuzz_check(stderr != NULL, "stderr can be caught");
 }
 
 /* What plot_tune_read.c said since catch_stderr: nothing (@ok), or one line "rocesim: ...". */
@@ -356,11 +327,11 @@ static void check_said(int ok)
 	fclose(stderr);
 	stderr = real_stderr;
 	if (ok)
-		check(said_len == 0, "a success says nothing");
+		fuzz_check(said_len == 0, "a success says nothing");
 	else
-		check(!strncmp(said, "rocesim: ", 9) && said_len > 9 &&
-			  strchr(said, '\n') == said + said_len - 1,
-		      "a refusal says why, in one line");
+		fuzz_check(!strncmp(said, "rocesim: ", 9) && said_len > 9 &&
+			       strchr(said, '\n') == said + said_len - 1,
+			   "a refusal says why, in one line");
 	free(said);
 	said = NULL;
 }
@@ -368,8 +339,8 @@ static void check_said(int ok)
 static void check_points(const struct tn_point *pts, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		check(pts[i].id != NULL, "a point has an id");
-		check(pts[i].state <= TN_UNFINISHED, "a point's state");
+		fuzz_check(pts[i].id != NULL, "a point has an id");
+		fuzz_check(pts[i].state <= TN_UNFINISHED, "a point's state");
 	}
 }
 
@@ -386,21 +357,21 @@ static void tune_files(int have_csv, struct fuzz_oom *o)
 	err = plot_tune__load(&t);
 	failed = fuzz_oom_disarm(o);
 	check_said(!err);
-	check(!failed || err, "a refusal after an allocation failed");
+	fuzz_check(!failed || err, "a refusal after an allocation failed");
 	if (err) {
 		plot_tune__free(&t);
 		return;
 	}
-	check(t.n_par >= 1 && t.n_par <= TN_MAX_KEYS, "one to eight keys");
-	check(t.n_obj >= 1 && t.n_obj <= 2, "one or two objectives");
-	check(t.best < (long)t.n_pt && t.cur < (long)t.n_pt && t.rec < (long)t.n_pt,
-	      "the best, current and recommended points are points");
-	check(t.refused + t.failed <= t.n_pt && t.seeds >= 1 && t.method, "the counts");
+	fuzz_check(t.n_par >= 1 && t.n_par <= TN_MAX_KEYS, "one to eight keys");
+	fuzz_check(t.n_obj >= 1 && t.n_obj <= 2, "one or two objectives");
+	fuzz_check(t.best < (long)t.n_pt && t.cur < (long)t.n_pt && t.rec < (long)t.n_pt,
+		   "the best, current and recommended points are points");
+	fuzz_check(t.refused + t.failed <= t.n_pt && t.seeds >= 1 && t.method, "the counts");
 	check_points(t.pt, t.n_pt);
 	check_points(t.route, t.n_route);
 	check_points(t.front, t.n_front);
 	for (size_t k = 0; k < t.n_par; k++)
-		check(t.par[k].key && t.par[k].unit, "a key has its name and unit");
+		fuzz_check(t.par[k].key && t.par[k].unit, "a key has its name and unit");
 	for (size_t c = 0; c < t.n_cons; c++) {
 		double y[t.n_pt + 1];
 
@@ -411,7 +382,7 @@ static void tune_files(int have_csv, struct fuzz_oom *o)
 		err = plot_tune__worst(&t, &t.cons[c], y);
 		failed = fuzz_oom_disarm(o);
 		check_said(!err);
-		check(!failed || err, "a refusal after an allocation failed");
+		fuzz_check(!failed || err, "a refusal after an allocation failed");
 	}
 	plot_tune__free(&t);
 }
@@ -425,19 +396,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size = fuzz_oom_strip(data, size, &o);
 	nul = memchr(data, '\0', size);
 	a = nul ? (size_t)(nul - data) : size;
-	put(overlay, "switch: {ecn: {kmin: 20KB}}\n", 28);
+	fuzz_put(overlay, "switch: {ecn: {kmin: 20KB}}\n", 28);
 	/* an empty A: no sweep.json and no tune.json at all */
 	sweep_file(data, a, &o);
-	put(scenario, data, a);
+	fuzz_put(scenario, data, a);
 	scenario_section(data, a, 0, &o);
 	if (a % 4 == 0)
 		scenario_section(data, a, 1, &o);
 	if (a)
-		put(tune_json, data, a);
+		fuzz_put(tune_json, data, a);
 	else
 		unlink(tune_json);
 	if (nul)
-		put(tune_csv, nul + 1, size - a - 1);
+		fuzz_put(tune_csv, nul + 1, size - a - 1);
 	tune_files(nul != NULL, &o);
 	fuzz_oom_done(&o);
 	return 0;

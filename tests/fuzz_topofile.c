@@ -37,6 +37,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#define FUZZ_NAME "fuzz_topofile"
+
+#include "tests/fuzz/harness.h"
 #include "tests/fuzz/oom.h"
 #include "topologies/topo.h"
 
@@ -44,14 +47,6 @@ int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static char dir[4096], file[4200], missing[4200];
-
-static void check(int ok, const char *what)
-{
-	if (!ok) {
-		fprintf(stderr, "fuzz_topofile: broken promise: %s\n", what);
-		abort();
-	}
-}
 
 static void cleanup(void)
 {
@@ -61,37 +56,13 @@ static void cleanup(void)
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	const char *tmp = getenv("TMPDIR");
-
 	(void)argc;
 	(void)argv;
-	snprintf(dir, sizeof(dir), "%s/fuzz-topofile-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
-	if (!mkdtemp(dir)) {
-		perror("fuzz_topofile: mkdtemp");
-		exit(1);
-	}
+	fuzz_scratch(dir, sizeof(dir), "topofile");
 	snprintf(file, sizeof(file), "%s/topo.yaml", dir);
 	snprintf(missing, sizeof(missing), "%s/missing.yaml", dir);
 	atexit(cleanup);
 	return 0;
-}
-
-/* Write @size bytes of @data to the scratch file, replacing what was there. */
-static void put(const uint8_t *data, size_t size)
-{
-	int fd = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-
-	check(fd >= 0, "the scratch file can be written");
-	while (size) {
-		ssize_t n = write(fd, data, size);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		check(n > 0, "the scratch file can be written");
-		data += n;
-		size -= (size_t)n;
-	}
-	close(fd);
 }
 
 /* The scratch file: a host and a switch, and 65536 links between them. */
@@ -105,65 +76,56 @@ static void put_ports_65536(void)
 	const size_t n = sizeof(head) - 1 + 65536 * (sizeof(link) - 1);
 	char *text = malloc(n), *p = text;
 
-	check(text != NULL, "memory for the file");
+	fuzz_check(text != NULL, "memory for the file");
 	memcpy(p, head, sizeof(head) - 1);
 	p += sizeof(head) - 1;
 	for (int i = 0; i < 65536; i++, p += sizeof(link) - 1)
 		memcpy(p, link, sizeof(link) - 1);
-	put((const uint8_t *)text, n);
+	fuzz_put(file, text, n);
 	free(text);
-}
-
-static int has(const uint8_t *data, size_t size, const char *word)
-{
-	size_t n = strlen(word);
-
-	for (size_t i = 0; i + n <= size; i++)
-		if (!memcmp(data + i, word, n))
-			return 1;
-	return 0;
 }
 
 static void check_topo(const struct topo *t)
 {
 	uint32_t hosts = 0;
 
-	check(t->n_hosts >= 1, "a host");
-	check(t->n_hosts + t->n_switches == t->n_nodes, "every node a host or a switch");
-	check(t->n_ports == 2 * t->n_links, "two ports per link");
+	fuzz_check(t->n_hosts >= 1, "a host");
+	fuzz_check(t->n_hosts + t->n_switches == t->n_nodes, "every node a host or a switch");
+	fuzz_check(t->n_ports == 2 * t->n_links, "two ports per link");
 	for (uint32_t i = 0; i < t->n_nodes; i++) {
 		const struct topo_node *n = &t->nodes[i];
 
-		check(memchr(n->name, '\0', sizeof(n->name)) && n->name[0], "node names");
-		check(topo_find_node(t, n->name) == (int32_t)i, "nodes are found by name");
-		check(n->first_port + n->n_ports <= t->n_ports, "ports in range");
+		fuzz_check(memchr(n->name, '\0', sizeof(n->name)) && n->name[0], "node names");
+		fuzz_check(topo_find_node(t, n->name) == (int32_t)i, "nodes are found by name");
+		fuzz_check(n->first_port + n->n_ports <= t->n_ports, "ports in range");
 		if (n->kind == TOPO_HOST) {
-			check(n->n_ports >= 1, "every host has a link");
-			check(n->host_index == hosts && t->hosts[hosts] == i,
-			      "hosts in file order");
-			check(topo_find_host(t, n->name) == (int32_t)hosts, "hosts found by name");
+			fuzz_check(n->n_ports >= 1, "every host has a link");
+			fuzz_check(n->host_index == hosts && t->hosts[hosts] == i,
+				   "hosts in file order");
+			fuzz_check(topo_find_host(t, n->name) == (int32_t)hosts,
+				   "hosts found by name");
 			hosts++;
 		}
 		for (uint32_t p = 0; p < n->n_ports; p++) {
 			const struct topo_port *pt = &t->ports[n->first_port + p];
 
-			check(pt->node == i, "a port belongs to its node");
-			check(pt->link < t->n_links, "a port's link exists");
-			check(t->ports[pt->peer_port].peer_port == n->first_port + p,
-			      "far ends point back");
-			check(t->ports[pt->peer_port].node == pt->peer,
-			      "the peer owns the far end");
+			fuzz_check(pt->node == i, "a port belongs to its node");
+			fuzz_check(pt->link < t->n_links, "a port's link exists");
+			fuzz_check(t->ports[pt->peer_port].peer_port == n->first_port + p,
+				   "far ends point back");
+			fuzz_check(t->ports[pt->peer_port].node == pt->peer,
+				   "the peer owns the far end");
 		}
 	}
-	check(hosts == t->n_hosts, "host count");
+	fuzz_check(hosts == t->n_hosts, "host count");
 	for (uint32_t i = 0; i < t->n_links; i++) {
 		const struct topo_link *l = &t->links[i];
 
-		check(l->a != l->b, "no link to itself");
-		check(l->rate_bps > 0, "links have a rate");
-		check(t->ports[l->port_a].link == i && t->ports[l->port_b].link == i,
-		      "a link's ports name it");
-		check(topo_find_link(t, l->name) == (int32_t)i, "links are found by name");
+		fuzz_check(l->a != l->b, "no link to itself");
+		fuzz_check(l->rate_bps > 0, "links have a rate");
+		fuzz_check(t->ports[l->port_a].link == i && t->ports[l->port_b].link == i,
+			   "a link's ports name it");
+		fuzz_check(topo_find_link(t, l->name) == (int32_t)i, "links are found by name");
 	}
 }
 
@@ -188,17 +150,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			 (i + 1 < size && !memcmp(data + i, "\xc2\x85", 2)) ||
 			 (i + 2 < size && (!memcmp(data + i, "\xe2\x80\xa8", 3) ||
 					   !memcmp(data + i, "\xe2\x80\xa9", 3)));
-	if (getenv("FUZZ_SLOW") && has(data, size, "#ports65536")) {
+	if (getenv("FUZZ_SLOW") && fuzz_has(data, size, "#ports65536")) {
 		put_ports_65536();
 		lines = 65536 + 5;
 	} else {
-		put(data, size);
+		fuzz_put(file, data, size);
 	}
-	if (has(data, size, "#rate0"))
+	if (fuzz_has(data, size, "#rate0"))
 		spec.link.rate_bps = spec.uplink.rate_bps = 0;
-	if (has(data, size, "#nofile"))
+	if (fuzz_has(data, size, "#nofile"))
 		spec.file = missing;
-	if (has(data, size, "#nopath"))
+	if (fuzz_has(data, size, "#nopath"))
 		spec.file = "";
 	fuzz_oom_arm(&o);
 	err = topo_file_load(&spec, &t, &d);
@@ -206,13 +168,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_oom_check(failed, err, &d, "topo_file_load");
 	fuzz_oom_done(&o);
 	if (err) {
-		check(err < 0, "a negative error");
-		check(t == NULL, "a refusal hands nothing back");
-		check(d.msg[0] || err == -ENOMEM, "a refusal carries a message (-ENOMEM need not)");
-		check(!d.file[0] || !strcmp(d.file, spec.file), "the error names the file or none");
-		check(d.line >= 0 && d.line <= lines + 1, "the error line is in the text");
+		fuzz_check(err < 0, "a negative error");
+		fuzz_check(t == NULL, "a refusal hands nothing back");
+		fuzz_check(d.msg[0] || err == -ENOMEM,
+			   "a refusal carries a message (-ENOMEM need not)");
+		fuzz_check(!d.file[0] || !strcmp(d.file, spec.file),
+			   "the error names the file or none");
+		fuzz_check(d.line >= 0 && d.line <= lines + 1, "the error line is in the text");
 		diag_str(&d, line, sizeof(line));
-		check(!strchr(line, '\n'), "the error is one line");
+		fuzz_check(!strchr(line, '\n'), "the error is one line");
 	} else {
 		check_topo(t);
 	}
