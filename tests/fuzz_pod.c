@@ -3,9 +3,11 @@
  * manifest text, read with pod_read_text from an exact-size copy (no NUL
  * after it, so ASan sees any read past the end). A success must satisfy
  * what pod.h promises: NCCL_* names only, NUL-terminated fields, lines in
- * file order and inside the text, pod_get returning the last definition.
- * A refusal must carry a message. Crashes, leaks, UB and broken promises
- * (abort) are the findings; refusals are expected.
+ * file order and inside the text, a value set at run time given as "" (or
+ * as mpirun -x's unexpanded text), pod_get returning the last mpirun -x
+ * export, else the last definition. A refusal must carry a message.
+ * Crashes, leaks, UB and broken promises (abort) are the findings;
+ * refusals are expected.
  *
  * A last line "#failalloc N" (or "N+") makes the reader's N-th allocation
  * (and every later one) fail (tests/fuzz/oom.h): it must then refuse with
@@ -73,7 +75,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fuzz_check(terminated(p.kind, sizeof(p.kind)) && p.kind[0], "kind");
 		fuzz_check(p.doc >= 1, "document index");
 		for (size_t i = 0; i < p.n; i++) {
-			const struct pod_env *e = &p.env[i];
+			const struct pod_env *e = &p.env[i], *g;
 
 			fuzz_check(terminated(e->name, sizeof(e->name)) &&
 				       terminated(e->value, sizeof(e->value)) &&
@@ -82,9 +84,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			fuzz_check(!strncmp(e->name, "NCCL_", 5), "NCCL_* only");
 			fuzz_check(e->line >= 1 && e->line <= lines, "line inside the text");
 			fuzz_check(!i || p.env[i - 1].line <= e->line, "file order");
-			fuzz_check(!e->value_from || !e->value[0], "valueFrom has value \"\"");
-			fuzz_check(pod_get(&p, e->name) >= e,
-				   "pod_get returns the last definition");
+			fuzz_check(!e->value_from || !e->value[0] || e->src == POD_SRC_MPIRUN,
+				   "valueFrom has value \"\" (mpirun -x: the unexpanded text)");
+			g = pod_get(&p, e->name);
+			fuzz_check(g >= e || (g->src == POD_SRC_MPIRUN && e->src != POD_SRC_MPIRUN),
+				   "pod_get returns the last mpirun -x, else the last definition");
 		}
 		fuzz_check(!pod_get(&p, "NOT_NCCL"), "pod_get of an absent name");
 		ib = pod_ib_disabled(&p);

@@ -33,7 +33,9 @@ struct pod_env {
 	char value[256];
 	int line; /* in the workload: the env entry, or the envFrom source */
 	char container[64];
-	int value_from;	  /* POD_SRC_RUN_TIME: value "" is unknown here */
+	/* set at run time, unknown here: value "", or for POD_SRC_MPIRUN the
+	 * unexpanded text ("$TIMEOUT"), said as it is and never used */
+	int value_from;
 	char replica[64]; /* replica type (Master, Launcher, ...) or replicatedJob; "" */
 	unsigned ctr;	  /* the container, numbered from 0 across the workload */
 	enum pod_src src;
