@@ -589,6 +589,17 @@ static int head_json(const struct sweep_spec *sp, json_t *j)
 	return bad;
 }
 
+/* @j with its "points" @points, or NULL (and @j freed) when @bad or that fails. */
+static json_t *with_points(json_t *j, json_t *points, int bad)
+{
+	bad |= put(j, "points", points);
+	if (bad) {
+		json_decref(j);
+		return NULL;
+	}
+	return j;
+}
+
 json_t *sweep_spec_json(const struct sweep_spec *sp)
 {
 	json_t *j = json_object(), *points = json_array();
@@ -627,12 +638,7 @@ json_t *sweep_spec_json(const struct sweep_spec *sp)
 		bad |= refused_json(sp, p, pt);
 		bad |= append(points, pt);
 	}
-	bad |= put(j, "points", points);
-	if (bad) {
-		json_decref(j);
-		return NULL;
-	}
-	return j;
+	return with_points(j, points, bad);
 }
 
 json_t *sweep_spec_task_json(const struct sweep_spec *sp)
@@ -652,12 +658,7 @@ json_t *sweep_spec_task_json(const struct sweep_spec *sp)
 		bad |= put(pt, "index", json_integer((json_int_t)p));
 		bad |= append(points, pt);
 	}
-	bad |= put(j, "points", points);
-	if (bad) {
-		json_decref(j);
-		return NULL;
-	}
-	return j;
+	return with_points(j, points, bad);
 }
 
 /* A string member @k of @o, or NULL. */
