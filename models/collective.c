@@ -28,12 +28,12 @@ struct coll {
 	uint32_t n_qps;
 	uint64_t net_bytes, nvlink_bytes; /* payload delivered over each */
 	uint32_t n, channels;
-	uint32_t steps;      /* ring: 2(n-1) or n-1; all-to-all: 1 */
-	uint32_t pieces;     /* ring: per step and channel */
-	uint64_t seg;        /* ring: bytes per step, rank and channel; tree: per channel */
-	uint64_t chunk;      /* largest piece: spec's, or a tree's (coll_tree_chunk) */
-	uint64_t remaining;  /* messages still to arrive this iteration */
-	uint32_t iter;       /* current iteration */
+	uint32_t steps;	    /* ring: 2(n-1) or n-1; all-to-all: 1 */
+	uint32_t pieces;    /* ring: per step and channel */
+	uint64_t seg;	    /* ring: bytes per step, rank and channel; tree: per channel */
+	uint64_t chunk;	    /* largest piece: spec's, or a tree's (coll_tree_chunk) */
+	uint64_t remaining; /* messages still to arrive this iteration */
+	uint32_t iter;	    /* current iteration */
 	simtime_t iter_start;
 	simtime_t *times;
 	uint32_t done;
@@ -43,9 +43,9 @@ struct coll {
 	struct evq_timer late_timer;
 	/* flow control (spec->steps > 0): per ring edge (coll_layout.h) */
 	struct coll_conn *conns;
-	uint32_t loop;       /* pieces per loop: steps / 2, NCCL's CHUNKSTEPS */
-	uint8_t *started;    /* per rank: its program runs (the late rank waits) */
-	uint32_t *work;      /* connections whose sender may move on, a stack */
+	uint32_t loop;	  /* pieces per loop: steps / 2, NCCL's CHUNKSTEPS */
+	uint8_t *started; /* per rank: its program runs (the late rank waits) */
+	uint32_t *work;	  /* connections whose sender may move on, a stack */
 	uint32_t n_work;
 	struct coll_slot *slots; /* tree: per channel and rank, [ch x n + r] */
 	/* step_latency: messages that arrived, seen by their rank that much
@@ -59,7 +59,7 @@ struct coll {
 	simtime_t *credit_delay; /* per QP */
 	int waiting;		 /* split: its ranks are done with the iteration, since */
 	simtime_t waiting_at;
-	uint16_t *credit_seq;	 /* per edge: credits sent (their keys) */
+	uint16_t *credit_seq; /* per edge: credits sent (their keys) */
 	/* a fabric split over processes: each rank's part, and this one */
 	const uint32_t *rank_part;
 	uint32_t me;
@@ -80,11 +80,11 @@ struct coll_slot {
  * piece p = L x loop + s.
  */
 struct coll_conn {
-	uint32_t L, k, s;     /* the sender's next op */
-	uint32_t unconsumed;  /* sent, not yet consumed by the receiver */
-	uint64_t delivered;   /* messages arrived at the receiver, this iteration */
-	uint8_t queued;       /* on the work stack */
-	uint8_t finished;     /* program done, this iteration */
+	uint32_t L, k, s;    /* the sender's next op */
+	uint32_t unconsumed; /* sent, not yet consumed by the receiver */
+	uint64_t delivered;  /* messages arrived at the receiver, this iteration */
+	uint8_t queued;	     /* on the work stack */
+	uint8_t finished;    /* program done, this iteration */
 };
 
 static int is_ring(const struct coll *c)
@@ -356,7 +356,8 @@ static int kids_room(const struct coll *c, uint32_t x)
 	const uint32_t *kid = &c->lay.kids[(size_t)x * COLL_KIDS], base = x - x % c->n;
 
 	for (uint32_t k = 0; k < COLL_KIDS && kid[k] != COLL_ROOT; k++)
-		if (c->spec->steps && c->conns[2 * (base + kid[k]) + 1].unconsumed >= c->spec->steps)
+		if (c->spec->steps &&
+		    c->conns[2 * (base + kid[k]) + 1].unconsumed >= c->spec->steps)
 			return 0;
 	return 1;
 }
@@ -403,7 +404,8 @@ static void tree_run(struct coll *c, uint32_t x)
 		    kids_room(c, x)) {
 			for (uint32_t k = 0; k < COLL_KIDS && kid[k] != COLL_ROOT; k++) {
 				c->conns[2 * (base + kid[k]) + 1].unconsumed++;
-				post(c, 2 * (base + kid[k]) + 1, piece_bytes(c, sl->down), sl->down);
+				post(c, 2 * (base + kid[k]) + 1, piece_bytes(c, sl->down),
+				     sl->down);
 			}
 			if (par == COLL_ROOT) {
 				consume_kids(c, x);
@@ -488,7 +490,8 @@ static void start_iteration(struct coll *c, simtime_t now)
 
 	c->iter_start = now;
 	for (uint32_t r = 0; r < c->n; r++) {
-		c->rank_left[r] = is_ring(c) ? (uint64_t)c->channels * c->steps * c->pieces : c->n - 1;
+		c->rank_left[r] =
+		    is_ring(c) ? (uint64_t)c->channels * c->steps * c->pieces : c->n - 1;
 		c->rank_done[r] = 0; /* this iteration's, not the last one's */
 	}
 	if (is_tree(c)) {
@@ -499,7 +502,8 @@ static void start_iteration(struct coll *c, simtime_t now)
 		for (uint32_t x = 0; x < c->n * c->channels; x++) {
 			const uint32_t *kid = &c->lay.kids[(size_t)x * COLL_KIDS];
 
-			c->rank_left[x % c->n] += (c->lay.parent[x] != COLL_ROOT) * (uint64_t)c->pieces;
+			c->rank_left[x % c->n] +=
+			    (c->lay.parent[x] != COLL_ROOT) * (uint64_t)c->pieces;
 			for (uint32_t k = 0; k < COLL_KIDS && kid[k] != COLL_ROOT; k++)
 				c->rank_left[x % c->n] += c->pieces;
 		}
@@ -762,7 +766,7 @@ void coll_progress(const struct coll *c, uint64_t *done, uint64_t *total)
 	/* what first_sends and the ring's forwards post, every iteration */
 	per_iter = is_tree(c)	? 2 * (uint64_t)c->channels * (c->n - 1) * c->seg
 		   : is_ring(c) ? (uint64_t)c->lay.n_edges * c->steps * c->seg
-			      : (uint64_t)c->lay.n_edges * (per_peer ? per_peer : 1);
+				: (uint64_t)c->lay.n_edges * (per_peer ? per_peer : 1);
 	*total = per_iter * c->spec->iterations;
 	*done = c->nvlink_bytes;
 	for (uint32_t i = 0; i < c->n_qps; i++)

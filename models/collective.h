@@ -54,24 +54,24 @@ enum coll_algo { COLL_RING, COLL_TREE };
 /* A collective of the workload, as nccl-tests runs it. */
 struct coll_spec {
 	enum coll_op op;
-	enum coll_algo algo;  /* AllReduce: ring or tree */
-	uint64_t bytes;       /* per rank, as nccl-tests counts "size" */
-	uint32_t *ranks;      /* GPU of each rank (topology numbering), in ring order */
+	enum coll_algo algo;	 /* AllReduce: ring or tree */
+	uint64_t bytes;		 /* per rank, as nccl-tests counts "size" */
+	uint32_t *ranks;	 /* GPU of each rank (topology numbering), in ring order */
 	const struct topo *topo; /* its servers, GPUs and NICs; NULL: rank i is host ranks[i] */
-	uint64_t nics;        /* usable NICs, by position in a server (NCCL_IB_HCA); 0: all */
-	uint32_t servers;     /* the ranks' servers (coll_layout_servers); 0: not counted yet */
+	uint64_t nics;		 /* usable NICs, by position in a server (NCCL_IB_HCA); 0: all */
+	uint32_t servers;	 /* the ranks' servers (coll_layout_servers); 0: not counted yet */
 	uint32_t n_ranks;
-	uint32_t channels;    /* rings in parallel, each on its own QPs */
-	uint32_t qps;         /* QPs per connection between servers (NCCL_IB_QPS_PER_CONNECTION);
-				 0 or 1: one */
-	uint8_t split;        /* NCCL_IB_SPLIT_DATA_ON_QPS: each message cut over the QPs
-				 (else each message on the next QP, round robin) */
-	uint64_t chunk;       /* largest message a ring step sends at once */
-	uint32_t steps;       /* slots per connection (NCCL_STEPS); 0: no flow control */
+	uint32_t channels;	/* rings in parallel, each on its own QPs */
+	uint32_t qps;		/* QPs per connection between servers (NCCL_IB_QPS_PER_CONNECTION);
+				   0 or 1: one */
+	uint8_t split;		/* NCCL_IB_SPLIT_DATA_ON_QPS: each message cut over the QPs
+				   (else each message on the next QP, round robin) */
+	uint64_t chunk;		/* largest message a ring step sends at once */
+	uint32_t steps;		/* slots per connection (NCCL_STEPS); 0: no flow control */
 	simtime_t step_latency; /* a rank acts on a message this long after it lands */
-	uint32_t iterations;  /* back to back */
+	uint32_t iterations;	/* back to back */
 	simtime_t start;
-	uint32_t late_rank;   /* rank whose first sends start late, or UINT32_MAX */
+	uint32_t late_rank; /* rank whose first sends start late, or UINT32_MAX */
 	simtime_t late_by;
 	uint8_t dscp, priority;
 };
@@ -79,11 +79,14 @@ struct coll_spec {
 /* Who takes part in @s, for coll_layout.h. */
 static inline struct coll_place coll_place_of(const struct coll_spec *s)
 {
-	return (struct coll_place){.ranks = s->ranks, .n_ranks = s->n_ranks,
+	return (struct coll_place){.ranks = s->ranks,
+				   .n_ranks = s->n_ranks,
 				   .channels = s->channels,
 				   .ring = s->op != COLL_ALLTOALL && s->algo == COLL_RING,
 				   .tree = s->op == COLL_ALLREDUCE && s->algo == COLL_TREE,
-				   .topo = s->topo, .nics = s->nics, .qps = s->qps};
+				   .topo = s->topo,
+				   .nics = s->nics,
+				   .qps = s->qps};
 }
 
 /*
@@ -100,10 +103,10 @@ static inline struct coll_place coll_place_of(const struct coll_spec *s)
  * and the transfer of S / n (its pieces pipeline through the steps).
  */
 struct coll_costs {
-	double net_lat_s, nvl_lat_s; /* one step's hop: between servers, inside one */
-	double near_lat_s;           /* between servers on one switch */
+	double net_lat_s, nvl_lat_s;  /* one step's hop: between servers, inside one */
+	double near_lat_s;	      /* between servers on one switch */
 	uint32_t ring_near, ring_nvl; /* of a ring's n hops, those on one switch, in a server */
-	double busbw_Bps;            /* a rank's share of the bottleneck */
+	double busbw_Bps;	      /* a rank's share of the bottleneck */
 	uint32_t servers, per_server;
 };
 
@@ -122,8 +125,7 @@ int coll_ring_pieces(const struct coll_spec *spec, uint64_t *seg, uint32_t *piec
 /* A tree's share per channel (*@seg bytes, S / channels: the two trees of
  * the double binary tree take half the channels each) and its pieces of
  * at most `chunk`; -ERANGE beyond 32 bits of pieces. */
-int coll_tree_pieces(const struct coll_spec *spec, uint32_t depth, uint64_t *seg,
-		     uint32_t *pieces);
+int coll_tree_pieces(const struct coll_spec *spec, uint32_t depth, uint64_t *seg, uint32_t *pieces);
 /* NCCL's depth of a tree over @servers servers of @per_server ranks. */
 uint32_t coll_tree_depth(uint32_t servers, uint32_t per_server);
 /* A tree's chunk for a tree @depth deep (NCCL's, from spec.chunk). */
@@ -135,9 +137,9 @@ uint64_t coll_qp_count(const struct coll_spec *spec);
 
 /* What a collective runs on; borrowed. */
 struct coll_env {
-	uint32_t id;             /* the collective's index (its timers' keys) */
-	struct nic *const *nics; /* the fabric's, by host index */
-	struct nvlink *nvlink;   /* the servers' GPUs (NULL: no rank shares a server) */
+	uint32_t id;		    /* the collective's index (its timers' keys) */
+	struct nic *const *nics;    /* the fabric's, by host index */
+	struct nvlink *nvlink;	    /* the servers' GPUs (NULL: no rank shares a server) */
 	void (*finished)(void *up); /* told when the last iteration completes */
 	void *up;
 	/* from the last rank's end of an iteration to the next's start: the
@@ -163,11 +165,11 @@ struct coll_stats {
 	enum coll_algo algo;
 	uint64_t bytes;
 	uint32_t ranks;
-	uint32_t iterations, done; /* asked for, completed */
-	const simtime_t *times;    /* completion time of each completed iteration */
+	uint32_t iterations, done;  /* asked for, completed */
+	const simtime_t *times;	    /* completion time of each completed iteration */
 	const simtime_t *rank_done; /* per rank: when it had all its data, last iteration */
 	uint64_t network_bytes, nvlink_bytes; /* payload delivered over each, so far */
-	const struct flow *qps; /* its QPs (network edges) */
+	const struct flow *qps;		      /* its QPs (network edges) */
 	uint32_t n_qps;
 	uint32_t qps_per_conn; /* spec's qps (1 at least) */
 	int split;
@@ -200,8 +202,8 @@ void coll_split(struct coll *c, const uint32_t *rank_part, uint32_t me);
 int coll_waiting(const struct coll *c, simtime_t *since);
 void coll_resume(struct coll *c, simtime_t at);
 simtime_t coll_barrier(const struct coll *c);
-__attribute__((warn_unused_result)) int coll_credit_in(struct coll *c, simtime_t at,
-							uint64_t arg, uint64_t key);
+__attribute__((warn_unused_result)) int coll_credit_in(struct coll *c, simtime_t at, uint64_t arg,
+						       uint64_t key);
 size_t coll_stats_size(const struct coll *c);
 void coll_stats_save(const struct coll *c, void *buf);
 void coll_stats_absorb(struct coll *c, const void *buf);

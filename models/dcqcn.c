@@ -46,16 +46,14 @@ void dcqcn_params_default(struct dcqcn_params *p, enum dcqcn_variant v)
 	if (v == DCQCN_PAPER) {
 		/*
 		 * SIGCOMM'15 constants (Zhu et al., and the authors' MATLAB
-		 * model). [choice] The paper variant reads g, the cut shift and the initial alpha from the
-		 * mlx5 fields (so users can override them), with defaults that
-		 * give the paper's values exactly. Used: T, B, F, R_AI,
-		 * R_HAI, max/min rate, tau' (rp_dce_tcp_rtt), g (rp_dce_tcp_g:
-		 * 1020/1024 gives g = 4/1024 = 1/256), the initial alpha
-		 * (1024 = 1.0) and the cut shift (rp_gd 11: Rc * alpha / 2).
-		 * Ignored by the paper variant, set to their paper-equivalent
-		 * values for the record: rp_min_dec_fac (alpha <= 1 never cuts
-		 * more than half), rp_clamp_tgt_rate(_ati) (Rt <- Rc on every
-		 * cut), rp_rate_reduce_monitor_period (every CNP cuts, the NP
+		 * model). [choice] The paper variant reads g, the cut shift and the initial alpha
+		 * from the mlx5 fields (so users can override them), with defaults that give the
+		 * paper's values exactly. Used: T, B, F, R_AI, R_HAI, max/min rate, tau'
+		 * (rp_dce_tcp_rtt), g (rp_dce_tcp_g: 1020/1024 gives g = 4/1024 = 1/256), the
+		 * initial alpha (1024 = 1.0) and the cut shift (rp_gd 11: Rc * alpha / 2). Ignored
+		 * by the paper variant, set to their paper-equivalent values for the record:
+		 * rp_min_dec_fac (alpha <= 1 never cuts more than half), rp_clamp_tgt_rate(_ati)
+		 * (Rt <- Rc on every cut), rp_rate_reduce_monitor_period (every CNP cuts, the NP
 		 * spaces them), rp_rate_to_set_on_first_cnp.
 		 */
 		p->rp_time_reset = 55;

@@ -26,29 +26,29 @@ enum dcqcn_variant { DCQCN_MLX5, DCQCN_PAPER };
 /* The mlx5 cc_params, in their own units (us, Mb/s, raw counts). */
 struct dcqcn_params {
 	enum dcqcn_variant variant;
-	uint32_t rp_time_reset;                /* us between timer increases (300) */
-	uint32_t rp_byte_reset;                /* byte counter, in byte_reset_unit (32767) */
-	uint32_t rp_threshold;                 /* stages before AI/HAI (1) */
-	uint32_t rp_ai_rate;                   /* Mb/s (5) */
-	uint32_t rp_hai_rate;                  /* Mb/s (50) */
-	uint32_t rp_max_rate;                  /* Mb/s, 0 = port speed (0) */
-	uint32_t rp_min_rate;                  /* Mb/s (1) */
-	uint32_t rp_min_dec_fac;               /* %: a cut keeps at least this much (50) */
-	uint32_t rp_rate_to_set_on_first_cnp;  /* Mb/s, 0 = port speed (0) */
-	uint32_t rp_dce_tcp_g;                 /* alpha weight, /1024 (1019) */
-	uint32_t rp_dce_tcp_rtt;               /* us per alpha update (1) */
+	uint32_t rp_time_reset;			/* us between timer increases (300) */
+	uint32_t rp_byte_reset;			/* byte counter, in byte_reset_unit (32767) */
+	uint32_t rp_threshold;			/* stages before AI/HAI (1) */
+	uint32_t rp_ai_rate;			/* Mb/s (5) */
+	uint32_t rp_hai_rate;			/* Mb/s (50) */
+	uint32_t rp_max_rate;			/* Mb/s, 0 = port speed (0) */
+	uint32_t rp_min_rate;			/* Mb/s (1) */
+	uint32_t rp_min_dec_fac;		/* %: a cut keeps at least this much (50) */
+	uint32_t rp_rate_to_set_on_first_cnp;	/* Mb/s, 0 = port speed (0) */
+	uint32_t rp_dce_tcp_g;			/* alpha weight, /1024 (1019) */
+	uint32_t rp_dce_tcp_rtt;		/* us per alpha update (1) */
 	uint32_t rp_rate_reduce_monitor_period; /* us between cuts (4) */
-	uint32_t rp_initial_alpha_value;       /* /1024 (1023) */
-	uint32_t rp_gd;                        /* log2 of the decrease divisor (11) */
-	uint32_t rp_clamp_tgt_rate;            /* (0) */
-	uint32_t rp_clamp_tgt_rate_ati;        /* (1) */
-	uint32_t np_min_time_between_cnps;     /* us, per QP (4) */
-	uint32_t np_cnp_dscp;                  /* (48) */
-	uint32_t np_cnp_prio;                  /* (6) */
-	uint32_t np_cnp_prio_mode;             /* 0: CNPs on np_cnp_prio; 1: on the
-	                                          priority of the marked packet (0) */
-	uint32_t rtt_resp_dscp_valid;          /* read, not modelled: RTT responses (0) */
-	uint32_t rtt_resp_dscp;                /* (0) */
+	uint32_t rp_initial_alpha_value;	/* /1024 (1023) */
+	uint32_t rp_gd;				/* log2 of the decrease divisor (11) */
+	uint32_t rp_clamp_tgt_rate;		/* (0) */
+	uint32_t rp_clamp_tgt_rate_ati;		/* (1) */
+	uint32_t np_min_time_between_cnps;	/* us, per QP (4) */
+	uint32_t np_cnp_dscp;			/* (48) */
+	uint32_t np_cnp_prio;			/* (6) */
+	uint32_t np_cnp_prio_mode;		/* 0: CNPs on np_cnp_prio; 1: on the
+						   priority of the marked packet (0) */
+	uint32_t rtt_resp_dscp_valid;		/* read, not modelled: RTT responses (0) */
+	uint32_t rtt_resp_dscp;			/* (0) */
 	/* not a cc_params entry: 0 (gap) a CNP on a mark at least
 	 * np_min_time_between_cnps after the QP's last; 1 (window) the first
 	 * mark of each aligned window of that length sends one, as the fluid
@@ -76,18 +76,18 @@ uint32_t dcqcn_paper_byte_reset(uint32_t unit);
 struct dcqcn_rp {
 	/* what every packet sent reads and writes, first (one cache line) */
 	const struct dcqcn_params *p;
-	uint64_t rc;              /* current rate, bit/s */
-	uint64_t byte_count;      /* bytes towards the next byte stage */
-	simtime_t next_increase;  /* when the increase timer fires, or NEVER */
-	int active;               /* a CNP has been seen (timers run) */
+	uint64_t rc;		 /* current rate, bit/s */
+	uint64_t byte_count;	 /* bytes towards the next byte stage */
+	simtime_t next_increase; /* when the increase timer fires, or NEVER */
+	int active;		 /* a CNP has been seen (timers run) */
 	uint32_t time_stage, byte_stage;
-	uint32_t alpha;           /* 1.0 = 1 << 20 */
-	uint64_t rt;              /* target rate, bit/s */
+	uint32_t alpha;				/* 1.0 = 1 << 20 */
+	uint64_t rt;				/* target rate, bit/s */
 	uint64_t line_rate, max_rate, min_rate; /* bit/s */
-	simtime_t alpha_epoch;    /* start of the current alpha period */
+	simtime_t alpha_epoch;			/* start of the current alpha period */
 	simtime_t last_cut;
-	int cnp_in_period;        /* a CNP arrived in the current alpha period */
-	int cut_pending;          /* a CNP waits for the next allowed cut */
+	int cnp_in_period; /* a CNP arrived in the current alpha period */
+	int cut_pending;   /* a CNP waits for the next allowed cut */
 	uint64_t cnp_handled, cuts, increases;
 };
 

@@ -23,7 +23,7 @@ struct deadlock {
 	/* scratch, per port and priority: index of the stuck node, or -1 */
 	int32_t *node;
 	uint32_t *nodes; /* node -> port * 8 + prio */
-	uint8_t *state;  /* DFS: 0 new, 1 on the path, 2 done */
+	uint8_t *state;	 /* DFS: 0 new, 1 on the path, 2 done */
 	uint32_t *path;
 	const uint32_t **rec;	   /* node -> its record in the snapshot */
 	struct deadlock_snap snap; /* what a tick saw (deadlock_collect) */
@@ -175,7 +175,8 @@ static int dfs(struct deadlock *d, uint32_t v, uint32_t depth)
 			for (uint32_t i = 0; i < d->rep.n; i++)
 				/* name the ingress buffer it waits for: the far port */
 				d->rep.ports[i] =
-					t->ports[d->nodes[d->path[start + i]] / PKT_PRIORITIES].peer_port;
+				    t->ports[d->nodes[d->path[start + i]] / PKT_PRIORITIES]
+					.peer_port;
 			rotate_to_lowest(d->rep.ports, d->rep.n);
 			return 1;
 		}

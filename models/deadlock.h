@@ -30,8 +30,8 @@ struct deadlock_report {
 	simtime_t detected_at; /* when the detector saw it */
 	simtime_t formed_at;   /* when the last queue of the cycle stopped */
 	uint8_t prio;
-	uint32_t n;            /* ports in the cycle */
-	uint32_t *ports;       /* global port indices of the ingress buffers, in order */
+	uint32_t n;	 /* ports in the cycle */
+	uint32_t *ports; /* global port indices of the ingress buffers, in order */
 };
 
 struct deadlock;

@@ -23,8 +23,7 @@ simtime_t pfc_response_delay(uint64_t rate_bps)
 	static const struct {
 		uint64_t gbps;
 		uint32_t quanta;
-	} table[] = {{400, 905}, {200, 453}, {100, 394}, {50, 147},
-		     {40, 118}, {25, 80},   {10, 67}};
+	} table[] = {{400, 905}, {200, 453}, {100, 394}, {50, 147}, {40, 118}, {25, 80}, {10, 67}};
 
 	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
 		if (rate_bps >= table[i].gbps * 1000000000ULL)
@@ -356,7 +355,7 @@ static void unpause(struct port *p, uint8_t prio, simtime_t now)
 {
 	struct port_pfc *c = &p->pfc[prio];
 
-	p->paused &= (uint8_t)~(1u << prio);
+	p->paused &= (uint8_t) ~(1u << prio);
 	c->paused_time += now - c->paused_since;
 	mctx_pfc_event(p->ctx, p->id, prio, PFC_EV_UNPAUSED);
 }
@@ -517,7 +516,7 @@ void port_pfc_ignore(struct port *p, uint8_t prio, int ignore)
 		arm_expiry(p);
 		port_kick(p);
 	} else {
-		p->pfc_ignore &= (uint8_t)~(1u << prio);
+		p->pfc_ignore &= (uint8_t) ~(1u << prio);
 	}
 }
 

@@ -42,7 +42,7 @@ struct port_ops {
  * apart: port_qcount). */
 struct port_queue {
 	struct pktq q;
-	uint64_t bytes;     /* frame bytes queued now */
+	uint64_t bytes;	    /* frame bytes queued now */
 	uint64_t max_bytes; /* peak */
 	uint64_t tx_packets, tx_bytes;
 	simtime_t last_dequeue; /* when a packet last left this queue */
@@ -56,9 +56,9 @@ struct port_qcount {
 
 /* PFC counters per priority, as pfcstat and ethtool -S name them. */
 struct port_pfc {
-	uint64_t tx_pause;    /* PAUSE frames sent (XOFF and refresh) */
-	uint64_t tx_resume;   /* RESUME (quanta 0) frames sent */
-	uint64_t rx_pause;    /* PAUSE frames received */
+	uint64_t tx_pause;  /* PAUSE frames sent (XOFF and refresh) */
+	uint64_t tx_resume; /* RESUME (quanta 0) frames sent */
+	uint64_t rx_pause;  /* PAUSE frames received */
 	uint64_t rx_resume;
 	simtime_t paused_time; /* time this transmitter spent paused */
 	simtime_t paused_until, paused_since;
@@ -81,15 +81,15 @@ struct port {
 	struct port *peer;
 	/* counters, as the far end would also see them */
 	uint64_t rx_packets, rx_bytes;
-	uint32_t id;    /* index in topo.ports */
+	uint32_t id;	/* index in topo.ports */
 	uint32_t local; /* index among the owner's ports */
 	uint8_t up;
-	uint8_t paused;      /* PFC: priorities stopped by the peer now */
-	uint8_t nonempty;    /* bit p set while queue[p] holds packets */
-	uint8_t remote;      /* its peer is in another part of a split fabric */
-	uint8_t lazy;        /* finishes a packet without an event (port_set_lazy) */
-	uint8_t tx_open;     /* lazy: a packet's end not yet counted (PORT_TX_*) */
-	uint16_t tx_frame;   /* lazy: that packet's frame bytes */
+	uint8_t paused;	   /* PFC: priorities stopped by the peer now */
+	uint8_t nonempty;  /* bit p set while queue[p] holds packets */
+	uint8_t remote;	   /* its peer is in another part of a split fabric */
+	uint8_t lazy;	   /* finishes a packet without an event (port_set_lazy) */
+	uint8_t tx_open;   /* lazy: a packet's end not yet counted (PORT_TX_*) */
+	uint16_t tx_frame; /* lazy: that packet's frame bytes */
 
 	/* transmitter */
 	struct pkt *tx_pkt; /* being serialized, unless lazy (then on the wire) */
@@ -115,9 +115,9 @@ struct port {
 	struct port_qcount qcount[PKT_PRIORITIES];
 
 	/* PFC on this transmitter */
-	uint8_t pfc_obey;    /* priorities whose PAUSE this transmitter obeys */
-	uint8_t pfc_ignore;  /* obeyed but ignored now (PFC watchdog "forward") */
-	simtime_t response;  /* reaction time to a received PAUSE */
+	uint8_t pfc_obey;   /* priorities whose PAUSE this transmitter obeys */
+	uint8_t pfc_ignore; /* obeyed but ignored now (PFC watchdog "forward") */
+	simtime_t response; /* reaction time to a received PAUSE */
 	struct evq_timer pause_expiry;
 	struct port_pfc pfc[PKT_PRIORITIES];
 	uint64_t lost_packets, lost_bytes; /* lost on a failed link (no PAUSE) */

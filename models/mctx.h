@@ -20,8 +20,8 @@
 struct mctx_totals {
 	uint64_t sent_bytes, received_bytes, dropped_bytes;
 	uint64_t sent_packets, received_packets, dropped_packets;
-	uint64_t packet_hops;    /* packets serialized onto any link */
-	uint64_t data_hops;      /* ... of them data packets */
+	uint64_t packet_hops;	 /* packets serialized onto any link */
+	uint64_t data_hops;	 /* ... of them data packets */
 	uint64_t unroutable;	 /* drops for want of a route (not lossless drops) */
 	uint64_t lossless_drops; /* drops of packets of a lossless priority */
 	uint64_t ecn_marked;
@@ -31,14 +31,14 @@ struct mctx_totals {
 
 /* What happened to PFC, for the event log (output.pfc_events). */
 enum pfc_event {
-	PFC_EV_XOFF,       /* a PG crossed XOFF: PAUSE sent upstream */
-	PFC_EV_REFRESH,    /* PAUSE re-sent while the PG stays congested */
-	PFC_EV_XON,        /* the PG drained to XON: RESUME sent */
-	PFC_EV_RX_PAUSE,   /* a transmitter received PAUSE */
+	PFC_EV_XOFF,	 /* a PG crossed XOFF: PAUSE sent upstream */
+	PFC_EV_REFRESH,	 /* PAUSE re-sent while the PG stays congested */
+	PFC_EV_XON,	 /* the PG drained to XON: RESUME sent */
+	PFC_EV_RX_PAUSE, /* a transmitter received PAUSE */
 	PFC_EV_RX_RESUME,
-	PFC_EV_PAUSED,     /* ... and stopped, after its response delay */
+	PFC_EV_PAUSED,	   /* ... and stopped, after its response delay */
 	PFC_EV_UNPAUSED,   /* resumed (RESUME or expiry) */
-	PFC_EV_STORM,      /* a storming port sent PAUSE */
+	PFC_EV_STORM,	   /* a storming port sent PAUSE */
 	PFC_EV_WD_TRIGGER, /* PFC watchdog detected a stuck queue */
 	PFC_EV_WD_RESTORE,
 };
@@ -49,12 +49,12 @@ enum pfc_event {
  * that a fabric split over several processes runs the same order.
  */
 enum mctx_key_class {
-	MCTX_KEY_RUN,   /* the run's own timers (sampler, deadlock detector) */
-	MCTX_KEY_COLL,  /* a collective, by index */
-	MCTX_KEY_FAULT, /* a fault, by index */
-	MCTX_KEY_PORT,  /* a port and what owns it there, by topology port index */
-	MCTX_KEY_FLOW,  /* a flow or queue pair, by index */
-	MCTX_KEY_GPU,   /* a GPU's NVLink receiver, by GPU index */
+	MCTX_KEY_RUN,	 /* the run's own timers (sampler, deadlock detector) */
+	MCTX_KEY_COLL,	 /* a collective, by index */
+	MCTX_KEY_FAULT,	 /* a fault, by index */
+	MCTX_KEY_PORT,	 /* a port and what owns it there, by topology port index */
+	MCTX_KEY_FLOW,	 /* a flow or queue pair, by index */
+	MCTX_KEY_GPU,	 /* a GPU's NVLink receiver, by GPU index */
 	MCTX_KEY_CREDIT, /* a collective's credit: its index << 32 | edge */
 };
 
@@ -70,9 +70,9 @@ enum mctx_port_timer {
 	MCTX_PT_NIC_RTO,
 	MCTX_PT_NIC_RX_DRAIN,
 	MCTX_PT_NIC_RX_REFRESH,
-	MCTX_PT_NIC_TC_SHAPE, /* the rate limits of its traffic classes */
+	MCTX_PT_NIC_TC_SHAPE,	 /* the rate limits of its traffic classes */
 	MCTX_PT_PG_REFRESH = 16, /* + priority */
-	MCTX_PT_WD_DETECT = 32,  /* + priority */
+	MCTX_PT_WD_DETECT = 32,	 /* + priority */
 	MCTX_PT_WD_RESTORE = 48, /* + priority */
 };
 
@@ -138,7 +138,7 @@ struct mctx {
 	 * collective finished (mctx_finished: all may have) */
 	int halt;
 	const struct mctx_part *part; /* NULL unless the fabric is split */
-	pfc_log_fn pfc_log; /* optional: told of every PFC event */
+	pfc_log_fn pfc_log;	      /* optional: told of every PFC event */
 	void *pfc_log_ctx;
 };
 

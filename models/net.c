@@ -215,8 +215,8 @@ int net_build(const struct net_params *params, struct topo *t, struct evq *q, st
 
 		if (tn->kind == TOPO_SWITCH) {
 			err = sw_new(&n->ctx, p->sw_node && p->sw_node[u] ? p->sw_node[u] : &p->sw,
-				     p->nic.mtu, t, n->routes, u,
-				     &n->ports[tn->first_port], &n->switches[u], d);
+				     p->nic.mtu, t, n->routes, u, &n->ports[tn->first_port],
+				     &n->switches[u], d);
 			if (err)
 				goto fail;
 			sw_set_ops(n->switches[u], &net_sw_ops, n);
@@ -254,8 +254,11 @@ int net_build(const struct net_params *params, struct topo *t, struct evq *q, st
 		if (t->links[l].delay > barrier)
 			barrier = t->links[l].delay;
 	for (uint32_t i = 0, first = n->n_wl_flows; i < p->n_colls; i++) {
-		const struct coll_env env = {.id = i, .nics = n->nics, .nvlink = n->nvlink,
-					     .finished = on_coll_finished, .up = n,
+		const struct coll_env env = {.id = i,
+					     .nics = n->nics,
+					     .nvlink = n->nvlink,
+					     .finished = on_coll_finished,
+					     .up = n,
 					     .barrier = barrier};
 
 		if ((err = coll_new(&n->ctx, &p->colls[i], n->flows, first, &env, &n->colls[i])))
@@ -281,7 +284,8 @@ int net_build(const struct net_params *params, struct topo *t, struct evq *q, st
 
 		err = -ENOMEM;
 		if (f->kind == NET_FAULT_PFC_STORM) {
-			*st = (struct storm){.net = n, .port = &n->ports[f->port],
+			*st = (struct storm){.net = n,
+					     .port = &n->ports[f->port],
 					     .prios = f->priorities,
 					     .end = f->duration ? f->at + f->duration : 0};
 			evq_timer_init(&st->t, on_storm, st, evq_key(MCTX_KEY_FAULT, i, 0));
@@ -342,8 +346,7 @@ void net_free(struct net *n)
 	free(n);
 }
 
-int net_split(struct net *n, const uint32_t *node_part, uint32_t me,
-	      const struct mctx_part *hooks)
+int net_split(struct net *n, const uint32_t *node_part, uint32_t me, const struct mctx_part *hooks)
 {
 	const struct topo *t = n->topo;
 
@@ -366,14 +369,15 @@ int net_split(struct net *n, const uint32_t *node_part, uint32_t me,
 		coll_split(n->colls[i], part, me);
 	}
 	for (uint32_t i = 0; i < t->n_ports; i++) {
-		n->ports[i].remote = node_part[t->ports[i].node] == me &&
-				     node_part[t->ports[i].peer] != me;
+		n->ports[i].remote =
+		    node_part[t->ports[i].node] == me && node_part[t->ports[i].peer] != me;
 		/* a part hands what leaves it over at a packet's end */
 		port_set_lazy(&n->ports[i], 0);
 	}
 	for (uint32_t i = 0; i < n->n_flows; i++) {
 		struct flow *f = &n->flows[i];
-		int req = node_part[t->hosts[f->src]] == me, resp = node_part[t->hosts[f->dst]] == me;
+		int req = node_part[t->hosts[f->src]] == me,
+		    resp = node_part[t->hosts[f->dst]] == me;
 
 		f->side = req && resp ? NIC_SIDE_BOTH
 			  : req	      ? NIC_SIDE_REQUESTER

@@ -43,9 +43,9 @@ enum net_fault_kind {
  */
 struct net_fault {
 	enum net_fault_kind kind;
-	uint32_t link;      /* link_down, link_up, link_rate: index in topo.links */
+	uint32_t link;	    /* link_down, link_up, link_rate: index in topo.links */
 	uint64_t rate_bps;  /* link_rate: the new speed */
-	uint32_t port;      /* pfc_storm: index in topo.ports of the sender */
+	uint32_t port;	    /* pfc_storm: index in topo.ports of the sender */
 	uint8_t priorities; /* pfc_storm: bit mask of the paused priorities */
 	simtime_t at;
 	simtime_t duration; /* pfc_storm: 0 = without end */
@@ -56,7 +56,7 @@ struct net_fault {
  * (flows, collectives, faults) are borrowed: they must outlive the net.
  */
 struct net_params {
-	uint64_t seed;          /* the scenario's: ECMP hashes, each switch's ECN stream */
+	uint64_t seed; /* the scenario's: ECMP hashes, each switch's ECN stream */
 	struct sw_params sw;
 	/* per topology node, that switch's own settings (NULL, or a NULL entry: sw); borrowed */
 	const struct sw_params *const *sw_node;
@@ -66,7 +66,7 @@ struct net_params {
 	uint32_t n_colls;
 	const struct net_fault *faults;
 	uint32_t n_faults;
-	simtime_t convergence;  /* routes follow a link failure after this */
+	simtime_t convergence; /* routes follow a link failure after this */
 	struct deadlock_params deadlock;
 	struct nvlink_params nvlink; /* the servers' GPUs (topology.nvlink) */
 };
@@ -77,26 +77,26 @@ struct net {
 	struct topo *topo;
 	struct topo_routes *routes;
 
-	struct port *ports; /* one per topo port */
+	struct port *ports;   /* one per topo port */
 	struct sw **switches; /* per node, NULL for hosts */
 	struct nic **nics;    /* per host index */
 
-	struct flow *flows;          /* workload flows first, then collective QPs */
+	struct flow *flows; /* workload flows first, then collective QPs */
 	uint32_t n_flows, flows_done;
-	simtime_t last_done;         /* when a flow or collective last completed */
-	uint32_t n_wl_flows;         /* the workload flows among them */
+	simtime_t last_done; /* when a flow or collective last completed */
+	uint32_t n_wl_flows; /* the workload flows among them */
 	struct coll **colls;
 	uint32_t n_colls, colls_done; /* split fabric: done, this part's ranks */
 	uint32_t **rank_parts;	      /* split fabric: per collective, its ranks' parts */
-	struct nvlink *nvlink; /* NULL unless a server has several GPUs */
-	struct deadlock *deadlock; /* the detector, or NULL */
+	struct nvlink *nvlink;	      /* NULL unless a server has several GPUs */
+	struct deadlock *deadlock;    /* the detector, or NULL */
 	struct storm *storms;
 };
 
 /* Build the fabric of @p on @t (routes built here); flows start on time.
  * -EINVAL (with @d) when a switch's reserved headroom exceeds its buffer. */
-int net_build(const struct net_params *p, struct topo *t, struct evq *q,
-	      struct net **out, struct diag *d);
+int net_build(const struct net_params *p, struct topo *t, struct evq *q, struct net **out,
+	      struct diag *d);
 void net_free(struct net *n);
 /*
  * Run only part @me of the fabric, @node_part giving each topology node's
@@ -105,8 +105,7 @@ void net_free(struct net *n);
  * storms) is not started here, and each collective starts only its ranks
  * that run here (a rank with its server's first NIC). 0 or -ENOMEM.
  */
-int net_split(struct net *n, const uint32_t *node_part, uint32_t me,
-	      const struct mctx_part *hooks);
+int net_split(struct net *n, const uint32_t *node_part, uint32_t me, const struct mctx_part *hooks);
 /* Payload bytes in queues, being serialized, or on wires right now. */
 uint64_t net_inflight_bytes(const struct net *n);
 /*

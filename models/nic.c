@@ -190,8 +190,8 @@ static void send_ctrl(struct nic *n, const struct flow *f, enum pkt_kind kind, u
 		pkt->dscp = (uint8_t)n->prm->dcqcn.np_cnp_dscp;
 		/* np_cnp_prio_mode 1: the priority of the data it answers (Linux
 		 * mlx5 cong.c, cnp_prio_mode) */
-		pkt->prio = n->prm->dcqcn.np_cnp_prio_mode ? f->prio
-							   : (uint8_t)n->prm->dcqcn.np_cnp_prio;
+		pkt->prio =
+		    n->prm->dcqcn.np_cnp_prio_mode ? f->prio : (uint8_t)n->prm->dcqcn.np_cnp_prio;
 	} else {
 		pkt->frame = PKT_ACK_FRAME_BYTES;
 		pkt->dscp = f->dscp;

@@ -62,34 +62,34 @@ enum nic_tsa { NIC_TSA_STRICT, NIC_TSA_ETS, NIC_TSA_VENDOR };
 
 /* One traffic class of the NIC's egress (nic_tc.c). */
 struct nic_tc_params {
-	uint8_t tsa;        /* enum nic_tsa */
-	uint8_t bw;         /* ETS: percent of the port that strict classes leave */
+	uint8_t tsa;	    /* enum nic_tsa */
+	uint8_t bw;	    /* ETS: percent of the port that strict classes leave */
 	uint64_t ratelimit; /* bit/s on the wire (preamble and IFG counted), 0 = none */
 };
 
 /* What every NIC of the fabric is configured with. */
 struct nic_params {
-	uint32_t mtu;      /* payload bytes per packet */
-	uint8_t priority;  /* 802.1p priority of RDMA data */
-	uint8_t dscp;      /* DSCP of RDMA data */
-	uint8_t pfc;       /* priorities whose PAUSE the NIC obeys */
+	uint32_t mtu;	       /* payload bytes per packet */
+	uint8_t priority;      /* 802.1p priority of RDMA data */
+	uint8_t dscp;	       /* DSCP of RDMA data */
+	uint8_t pfc;	       /* priorities whose PAUSE the NIC obeys */
 	uint8_t dscp2prio[64]; /* the NIC's map (mlx5 default: DSCP >> 3) */
-	int ecn;           /* data packets are ECN-capable (ECT) */
+	int ecn;	       /* data packets are ECN-capable (ECT) */
 	enum nic_cc cc;
 	uint64_t rx_buffer;   /* receive buffer of a slow host, 0 = none */
 	uint64_t rx_rate;     /* ... and the rate the host empties it */
 	uint32_t ack_every;   /* ACK every this many packets (and the last) */
 	uint32_t timeout_exp; /* retransmission timeout 4.096 us x 2^this */
 	simtime_t timeout;
-	uint32_t retry_cnt;   /* timeouts retried without progress before the QP fails */
-	int adaptive_retrans; /* ConnectX adaptive retransmission (see nic.c) */
+	uint32_t retry_cnt;	  /* timeouts retried without progress before the QP fails */
+	int adaptive_retrans;	  /* ConnectX adaptive retransmission (see nic.c) */
 	simtime_t adaptive_first; /* its first timeout after progress */
-	simtime_t rto_first;  /* the first timeout after progress: either of the two */
+	simtime_t rto_first;	  /* the first timeout after progress: either of the two */
 	struct dcqcn_params dcqcn;
 	/* egress per traffic class (nic.tc, mlnx_qos's tc lines); with tc_on 0
 	 * (the default) every QP is of one class and the port serves them alike */
 	int tc_on;
-	uint8_t prio_tc[8];          /* the class of each priority */
+	uint8_t prio_tc[8]; /* the class of each priority */
 	struct nic_tc_params tc[8];
 };
 
@@ -121,55 +121,56 @@ struct flow {
 	uint32_t src, dst;
 	uint32_t hash;
 	uint8_t dscp, prio;
-	uint8_t side;                /* enum nic_side */
+	uint8_t side; /* enum nic_side */
 	uint8_t in_ring;
-	uint32_t wait_slot;          /* position + 1 in the NIC's pacing heap, 0 = not there */
+	uint32_t wait_slot; /* position + 1 in the NIC's pacing heap, 0 = not there */
 	struct qp_msg *msgs;
-	uint32_t tx_msg;             /* requester: message holding snd_nxt (a cursor) */
-	uint32_t tx_first, tx_end;   /* requester: PSNs of msgs[tx_msg] as last read */
-	uint32_t n_psn;              /* requester: packets posted so far */
+	uint32_t tx_msg;		    /* requester: message holding snd_nxt (a cursor) */
+	uint32_t tx_first, tx_end;	    /* requester: PSNs of msgs[tx_msg] as last read */
+	uint32_t n_psn;			    /* requester: packets posted so far */
 	uint32_t snd_nxt, snd_una, snd_max; /* next, oldest unacked, highest sent + 1 */
-	uint32_t last_wire;          /* pacing: the wire bytes of the last data packet */
+	uint32_t last_wire;		    /* pacing: the wire bytes of the last data packet */
 
 	/* the rest of the requester's */
-	simtime_t last_tx __attribute__((aligned(64))); /* pacing: when the last data packet started */
-	uint64_t sent;               /* payload bytes sent, first transmissions */
-	simtime_t rto_at;            /* retransmission deadline, 0 = none (nic.c) */
-	simtime_t inc_armed;         /* inc_timer's time while pending, else NEVER:
-					what a packet sent checks, not the timer */
-	simtime_t wait_key;          /* when it may send, as last computed */
-	struct flow *next_active;    /* the NIC's round-robin ring */
-	struct nic *nic;   /* the requester's NIC (nic_open_qp) */
-	struct coll *coll; /* the collective this QP belongs to, or NULL (opaque here) */
-	struct dcqcn_rp rp;          /* its first line what a packet sent touches */
+	simtime_t last_tx
+	    __attribute__((aligned(64))); /* pacing: when the last data packet started */
+	uint64_t sent;			  /* payload bytes sent, first transmissions */
+	simtime_t rto_at;		  /* retransmission deadline, 0 = none (nic.c) */
+	simtime_t inc_armed;		  /* inc_timer's time while pending, else NEVER:
+					     what a packet sent checks, not the timer */
+	simtime_t wait_key;		  /* when it may send, as last computed */
+	struct flow *next_active;	  /* the NIC's round-robin ring */
+	struct nic *nic;		  /* the requester's NIC (nic_open_qp) */
+	struct coll *coll;  /* the collective this QP belongs to, or NULL (opaque here) */
+	struct dcqcn_rp rp; /* its first line what a packet sent touches */
 
 	/* responder */
 	uint32_t epsn __attribute__((aligned(64))); /* next PSN expected */
-	uint32_t unacked;            /* accepted since the last ACK */
-	uint64_t received;           /* payload bytes accepted in order */
-	uint32_t rx_msg;             /* next message to complete */
-	uint8_t nak_sent;            /* one NAK per gap */
+	uint32_t unacked;			    /* accepted since the last ACK */
+	uint64_t received;			    /* payload bytes accepted in order */
+	uint32_t rx_msg;			    /* next message to complete */
+	uint8_t nak_sent;			    /* one NAK per gap */
 	uint8_t cnp_sent_once;
-	uint16_t rto_fired;          /* requester: retransmission timeouts (saturates);
-					in the padding before last_cnp */
-	simtime_t last_cnp;          /* NP: when the last CNP left for this QP */
-	simtime_t finish; /* workload flow: last byte received in order, 0 until then */
+	uint16_t rto_fired; /* requester: retransmission timeouts (saturates);
+			       in the padding before last_cnp */
+	simtime_t last_cnp; /* NP: when the last CNP left for this QP */
+	simtime_t finish;   /* workload flow: last byte received in order, 0 until then */
 	uint32_t n_msgs, cap_msgs;
-	uint64_t bytes;   /* posted so far */
+	uint64_t bytes; /* posted so far */
 	simtime_t start;
 
-	simtime_t acked;  /* workload flow: the requester saw the last ACK, 0 until then */
+	simtime_t acked;     /* workload flow: the requester saw the last ACK, 0 until then */
 	uint64_t unroutable; /* its packets (data, ACK, CNP) dropped for want of a route */
 	/* timers last: a packet's path does not read them */
 	struct evq_timer start_timer;
 	struct evq_timer cut_timer, inc_timer; /* DCQCN */
 	/* retransmission timeouts in a row (nic.c: on_rto), in the padding */
-	simtime_t rto_cur;   /* the timeout the pending deadline was set with */
-	simtime_t rto_since; /* the last progress before the first of them */
+	simtime_t rto_cur;    /* the timeout the pending deadline was set with */
+	simtime_t rto_since;  /* the last progress before the first of them */
 	simtime_t rto_waited; /* all its timeouts' time, for results */
-	uint32_t rto_una;    /* snd_una when the last fired: progress since? */
-	uint8_t rto_run;     /* how many in a row without progress */
-	uint8_t qp_error;    /* retries exhausted: the QP is in the error state */
+	uint32_t rto_una;     /* snd_una when the last fired: progress since? */
+	uint8_t rto_run;      /* how many in a row without progress */
+	uint8_t qp_error;     /* retries exhausted: the QP is in the error state */
 } __attribute__((aligned(64)));
 
 /*
@@ -182,12 +183,12 @@ struct nic_counters {
 	uint64_t np_ecn_marked_roce_packets; /* CE-marked data received */
 	uint64_t np_cnp_sent;
 	uint64_t rp_cnp_handled;
-	uint64_t rp_cnp_ignored;       /* CNPs for a QP without DCQCN */
-	uint64_t out_of_sequence;      /* data beyond the expected PSN, dropped */
-	uint64_t duplicate_request;    /* data below the expected PSN */
-	uint64_t packet_seq_err;       /* NAKs (sequence error) received */
+	uint64_t rp_cnp_ignored;	/* CNPs for a QP without DCQCN */
+	uint64_t out_of_sequence;	/* data beyond the expected PSN, dropped */
+	uint64_t duplicate_request;	/* data below the expected PSN */
+	uint64_t packet_seq_err;	/* NAKs (sequence error) received */
 	uint64_t local_ack_timeout_err; /* retransmission timeouts */
-	uint64_t qp_errors;             /* QPs failed: retry count exceeded */
+	uint64_t qp_errors;		/* QPs failed: retry count exceeded */
 	uint64_t retransmitted_packets, retransmitted_bytes;
 	uint64_t flows_started, flows_done;
 };

@@ -30,17 +30,17 @@ struct nic_tcs {
 	struct nic_ring ring[8];
 	uint8_t prio_tc[8];
 	uint8_t n_groups;
-	uint8_t group_n[8];     /* classes in each group */
+	uint8_t group_n[8];	/* classes in each group */
 	uint8_t group_tc[8][8]; /* ... which, highest group first */
 	uint8_t group_of[8];
-	uint64_t cost[8];     /* virtual time a byte costs the class: 1/its share */
-	uint64_t credit[8];   /* the most it may lag the group's virtual time */
-	uint64_t vt[8];       /* the class's virtual time: bytes sent x cost */
-	uint64_t vnow[8];     /* per group: the virtual time of the class served last */
-	uint64_t rate[8];     /* rate limit, bit/s; 0 = none */
-	simtime_t tat[8];     /* a limited class's bucket is full again then (GCRA) */
-	simtime_t burst[8];   /* ... and may send while tat - now is within this */
-	simtime_t free_at[8]; /* tat - burst: a limited class may send from then on */
+	uint64_t cost[8];	/* virtual time a byte costs the class: 1/its share */
+	uint64_t credit[8];	/* the most it may lag the group's virtual time */
+	uint64_t vt[8];		/* the class's virtual time: bytes sent x cost */
+	uint64_t vnow[8];	/* per group: the virtual time of the class served last */
+	uint64_t rate[8];	/* rate limit, bit/s; 0 = none */
+	simtime_t tat[8];	/* a limited class's bucket is full again then (GCRA) */
+	simtime_t burst[8];	/* ... and may send while tat - now is within this */
+	simtime_t free_at[8];	/* tat - burst: a limited class may send from then on */
 	struct evq_timer shape; /* the earliest free_at of a limited class */
 };
 
@@ -50,13 +50,13 @@ struct nic {
 	struct flow *flows; /* the fabric's QPs, by id (pkt->flow) */
 	struct port *port;
 	const struct nic_params *prm;
-	struct nic_ring ring;    /* QPs with packets to send (one class) */
-	struct nic_tcs *tcs;     /* or a ring per class (nic_params.tc_on), else NULL */
-	struct pktq ctrl;        /* ACK, NAK, CNP: ahead of data */
-	uint64_t rate_bps;       /* the port's */
+	struct nic_ring ring; /* QPs with packets to send (one class) */
+	struct nic_tcs *tcs;  /* or a ring per class (nic_params.tc_on), else NULL */
+	struct pktq ctrl;     /* ACK, NAK, CNP: ahead of data */
+	uint64_t rate_bps;    /* the port's */
 	uint32_t mtu;
 	uint32_t n_wait, cap_wait;
-	struct flow **wait;      /* min-heap of QPs held back by pacing, by wait_key */
+	struct flow **wait; /* min-heap of QPs held back by pacing, by wait_key */
 	uint8_t ecn;
 	uint8_t dcqcn;
 	struct nic_counters c;
@@ -68,7 +68,7 @@ struct nic {
 	 * every packet waits for it) */
 	struct evq_timer pace __attribute__((aligned(64)));
 	struct evq_timer rto; /* retransmission deadlines of all its QPs */
-	struct flow **qps;       /* the QPs it is the requester of */
+	struct flow **qps;    /* the QPs it is the requester of */
 	uint32_t n_qps, cap_qps;
 	/* receive buffer (nic.rx_buffer drained at nic.rx_rate), or none */
 	struct pktq rxq;

@@ -85,4 +85,3 @@ void nic__on_rto(void *obj, uint64_t arg)
 	if (next != SIMTIME_NEVER)
 		mctx_arm(n->ctx, &n->rto, next);
 }
-

@@ -34,23 +34,23 @@ enum pkt_acct { PKT_ACCT_NONE, PKT_ACCT_MIN, PKT_ACCT_SHARED, PKT_ACCT_HEADROOM 
 
 struct pkt {
 	struct pkt *next; /* queue or free-list link */
-	simtime_t t;      /* on a link: when the last bit of the packet behind it
+	simtime_t t;	  /* on a link: when the last bit of the packet behind it
 			   * reaches the far end (its own arrival until one follows) */
 	uint32_t flow;
-	uint32_t psn;      /* data: its PSN; ACK/NAK: the next PSN expected;
+	uint32_t psn;	   /* data: its PSN; ACK/NAK: the next PSN expected;
 			    * PAUSE: quanta */
 	uint32_t src, dst; /* host indices */
-	uint32_t hash;     /* ECMP hash of the flow */
+	uint32_t hash;	   /* ECMP hash of the flow */
 	uint16_t payload;
 	uint16_t frame;
-	uint16_t in_port;  /* local ingress port at the switch holding it */
-	uint8_t prio;      /* 802.1p priority; at a switch, the traffic class */
+	uint16_t in_port; /* local ingress port at the switch holding it */
+	uint8_t prio;	  /* 802.1p priority; at a switch, the traffic class */
 	uint8_t kind;
 	uint8_t dscp;
 	uint8_t ecn;
-	uint8_t acct;      /* enum pkt_acct */
-	uint8_t last;      /* data: the last of its message (RoCE's opcode *_LAST
-			    * or *_ONLY), what the responder completes it by */
+	uint8_t acct;		/* enum pkt_acct */
+	uint8_t last;		/* data: the last of its message (RoCE's opcode *_LAST
+				 * or *_ONLY), what the responder completes it by */
 } __attribute__((aligned(64))); /* one cache line: at 48 bytes, half straddled two */
 
 /* A FIFO of packets linked through `next`. */

@@ -28,13 +28,13 @@ struct sw;
  * no other line of its ingress port's state.
  */
 struct sw_pg {
-	uint64_t bytes;    /* min + shared + headroom now */
+	uint64_t bytes;	   /* min + shared + headroom now */
 	uint64_t headroom; /* headroom bytes now */
 	uint64_t min_used, shared_used;
 	uint64_t peak_bytes, peak_headroom;
 	uint64_t lossless_drops;
 	uint32_t version; /* counts changes of its bytes (sw_port_version) */
-	uint8_t xoff;     /* PAUSE asserted upstream now */
+	uint8_t xoff;	  /* PAUSE asserted upstream now */
 } __attribute__((aligned(64)));
 _Static_assert(sizeof(struct sw_pg) == 64, "a PG is one line");
 
@@ -77,7 +77,7 @@ struct sw {
 	 * fib.entry NULL: asked of routes (a fabric too large for a table
 	 * per switch, or a switch with more lists of ports than a table names) */
 	struct topo_fib fib;
-	uint32_t fib_hosts; /* hosts a table covers; 0: none */
+	uint32_t fib_hosts;	  /* hosts a table covers; 0: none */
 	const struct sw_ops *ops; /* may be NULL */
 	void *up;
 	uint32_t node;
@@ -90,7 +90,7 @@ struct sw {
 	const uint16_t *cfg_ix;
 	struct sw_counters c;
 	uint8_t enqueue_ecn; /* some port marks at enqueue: forwarding need not look otherwise */
-	gsl_rng *rng;        /* its own stream (RED marking), seeded from its node */
+	gsl_rng *rng;	     /* its own stream (RED marking), seeded from its node */
 };
 
 /* The settings of port @port of @s. */
@@ -392,7 +392,8 @@ static void sw_rx(struct port *in, struct pkt *pkt)
 		drop(s, &out->qcount[pkt->prio], pkt);
 		return;
 	}
-	if (s->enqueue_ecn && cfg_of(s, out->local)->ecn.enabled && cfg_of(s, out->local)->ecn.at_enqueue)
+	if (s->enqueue_ecn && cfg_of(s, out->local)->ecn.enabled &&
+	    cfg_of(s, out->local)->ecn.at_enqueue)
 		ecn_mark(s, &cfg_of(s, out->local)->ecn, &out->qcount[pkt->prio], pkt, pq->bytes);
 	out->queued_bytes += pkt->frame;
 	out->qversion++;
@@ -450,7 +451,7 @@ static struct pkt *sw_next(struct port *p)
 	pq = &p->queue[prio];
 	pkt = pktq_pop(&pq->q);
 	if (!pq->q.head) {
-		p->nonempty &= (uint8_t)~(1u << prio);
+		p->nonempty &= (uint8_t) ~(1u << prio);
 		/* DWRR's deficit of an empty queue (strict never reads it) */
 		if (pc->sched == SW_SCHED_DWRR)
 			s->ps[p->local].deficit[prio] = 0;
@@ -484,7 +485,7 @@ static void flush_queue(struct sw *s, struct port *p, uint8_t prio, int watchdog
 		}
 		drop(s, &p->qcount[prio], pkt);
 	}
-	p->nonempty &= (uint8_t)~(1u << prio);
+	p->nonempty &= (uint8_t) ~(1u << prio);
 }
 
 /*
@@ -514,7 +515,7 @@ static void on_wd_restore(void *obj, uint64_t arg)
 		return;
 	}
 	wd->storm = 0;
-	s->ps[wd->port].storm &= (uint8_t)~(1u << wd->prio);
+	s->ps[wd->port].storm &= (uint8_t) ~(1u << wd->prio);
 	if (s->prm->wd.action == SW_WD_FORWARD)
 		port_pfc_ignore(&s->ports[wd->port], wd->prio, 0);
 	mctx_pfc_event(s->ctx, s->ports[wd->port].id, wd->prio, PFC_EV_WD_RESTORE);
@@ -563,10 +564,10 @@ static void sw_pause_rx(struct port *p, uint8_t prio, uint32_t quanta)
 }
 
 static const struct port_ops sw_ops = {
-	.next = sw_next,
-	.rx = sw_rx,
-	.sent = sw_sent,
-	.pause_rx = sw_pause_rx,
+    .next = sw_next,
+    .rx = sw_rx,
+    .sent = sw_sent,
+    .pause_rx = sw_pause_rx,
 };
 
 /* ---- life cycle ---------------------------------------------------------------------- */
@@ -750,7 +751,8 @@ void sw_stats_save(const struct sw *s, void *buf)
 	/* byte copies: @buf need not be aligned */
 	memcpy(buf, &s->c, sizeof(s->c));
 	for (uint32_t i = 0; i < s->n_ports; i++)
-		for (uint8_t prio = 0; prio < PKT_PRIORITIES; prio++, at += sizeof(struct sw_pg_stats)) {
+		for (uint8_t prio = 0; prio < PKT_PRIORITIES;
+		     prio++, at += sizeof(struct sw_pg_stats)) {
 			struct sw_pg_stats st = sw_pg(s, i, prio);
 
 			memcpy(at, &st, sizeof(st));
@@ -779,7 +781,8 @@ void sw_stats_absorb(struct sw *s, const void *buf)
 	s->c.watchdog_triggers += c.watchdog_triggers;
 	s->c.watchdog_drops += c.watchdog_drops;
 	for (uint32_t i = 0; i < s->n_ports; i++)
-		for (int prio = 0; prio < PKT_PRIORITIES; prio++, at += sizeof(struct sw_pg_stats)) {
+		for (int prio = 0; prio < PKT_PRIORITIES;
+		     prio++, at += sizeof(struct sw_pg_stats)) {
 			struct sw_pg *d = &s->ps[i].pg[prio];
 			struct sw_pg_stats g;
 

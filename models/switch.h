@@ -46,19 +46,19 @@ enum sw_wd_action { SW_WD_DROP, SW_WD_FORWARD, SW_WD_ALERT };
 struct sw_pfc {
 	/* the XOFF limit's, first: a switch port's copy has them on the line
 	 * forwarding reads of every packet */
-	uint64_t xoff;        /* static: shared bytes a PG may hold before XOFF */
-	int dynamic;          /* limit = 2^dynamic_th x free shared buffer */
+	uint64_t xoff; /* static: shared bytes a PG may hold before XOFF */
+	int dynamic;   /* limit = 2^dynamic_th x free shared buffer */
 	int dynamic_th;
 	int enabled;
-	uint64_t xon;         /* absolute XON threshold, if has_xon */
+	uint64_t xon; /* absolute XON threshold, if has_xon */
 	int has_xon;
-	uint64_t xon_offset;  /* else XON at the XOFF limit minus this, */
-	uint64_t xon_floor;   /* and no lower than this (SAI's XON_TH beside XON_OFFSET_TH) */
-	uint64_t headroom;    /* per lossless PG, 0: computed per link (sw_port_headroom) */
-	int no_headroom;      /* none at all: a lossless PG whose buffer profile gives none */
-	uint32_t quanta;      /* in each PAUSE frame */
-	simtime_t refresh;    /* re-send PAUSE this often while XOFF (0: half the quanta) */
-	simtime_t response;   /* reaction to a received PAUSE (0: by link speed) */
+	uint64_t xon_offset; /* else XON at the XOFF limit minus this, */
+	uint64_t xon_floor;  /* and no lower than this (SAI's XON_TH beside XON_OFFSET_TH) */
+	uint64_t headroom;   /* per lossless PG, 0: computed per link (sw_port_headroom) */
+	int no_headroom;     /* none at all: a lossless PG whose buffer profile gives none */
+	uint32_t quanta;     /* in each PAUSE frame */
+	simtime_t refresh;   /* re-send PAUSE this often while XOFF (0: half the quanta) */
+	simtime_t response;  /* reaction to a received PAUSE (0: by link speed) */
 };
 
 /* RED/ECN marking on the egress queues (sw_red_mark). */
@@ -124,17 +124,17 @@ struct sw_speed {
 
 /* What every switch of the fabric is configured with (sizes in bytes). */
 struct sw_params {
-	uint64_t buffer;        /* total packet buffer, bytes */
-	uint64_t per_port;      /* static cap per ingress port, 0 = none */
-	uint64_t pg_min;        /* reserved minimum per lossless PG */
+	uint64_t buffer;	/* total packet buffer, bytes */
+	uint64_t per_port;	/* static cap per ingress port, 0 = none */
+	uint64_t pg_min;	/* reserved minimum per lossless PG */
 	uint64_t headroom_pool; /* shared headroom pool, 0 = headroom reserved per PG */
-	uint8_t lossless;       /* bit mask of lossless priorities */
+	uint8_t lossless;	/* bit mask of lossless priorities */
 	uint8_t cnp_priority;
 	uint8_t dscp_to_tc[64];
 	struct sw_pfc pfc;
 	struct sw_ecn ecn;
 	enum sw_sched sched;
-	uint32_t weights[8];    /* dwrr */
+	uint32_t weights[8]; /* dwrr */
 	/* dwrr: the cnp_priority's queue takes its DWRR turn with the others
 	 * (SONiC: a WRR or DWRR scheduler on it); 0: it is served first */
 	uint8_t cnp_weighted;
@@ -152,7 +152,7 @@ struct sw_params {
 };
 
 struct sw_counters {
-	uint64_t shared_size;              /* shared pool after reservations */
+	uint64_t shared_size;		   /* shared pool after reservations */
 	uint64_t shared_used, shared_peak; /* frame bytes */
 	uint64_t headroom_used, headroom_peak;
 	uint64_t drops, drop_bytes, lossless_drops;
@@ -162,12 +162,12 @@ struct sw_counters {
 
 /* One ingress priority group: occupancy now and its peaks. */
 struct sw_pg_stats {
-	uint64_t bytes;          /* min + shared + headroom now */
-	uint64_t headroom;       /* headroom bytes now */
+	uint64_t bytes;	   /* min + shared + headroom now */
+	uint64_t headroom; /* headroom bytes now */
 	uint64_t peak_bytes;
 	uint64_t peak_headroom;
 	uint64_t lossless_drops;
-	int xoff;                /* PAUSE asserted upstream now */
+	int xoff; /* PAUSE asserted upstream now */
 };
 
 /*
@@ -206,14 +206,14 @@ void sw_port_ecn(const struct sw_params *p, uint32_t local_port, uint64_t rate_b
 struct sw_port_cfg {
 	/* what ingress reads of every packet, and its XOFF limit: a line */
 	const uint8_t *dscp_to_tc; /* classes what arrives on it */
-	uint64_t headroom;         /* of each lossless PG (sw_local_headroom) */
-	uint8_t lossless;          /* its lossless priorities with PFC on */
-	struct sw_pfc pfc;         /* its lossless PGs' thresholds (sw_local_pfc) */
+	uint64_t headroom;	   /* of each lossless PG (sw_local_headroom) */
+	uint8_t lossless;	   /* its lossless priorities with PFC on */
+	struct sw_pfc pfc;	   /* its lossless PGs' thresholds (sw_local_pfc) */
 	/* what egress reads of every packet: a line */
 	enum sw_sched sched __attribute__((aligned(64)));
-	struct sw_ecn ecn;         /* RED on its egress queues (sw_local_ecn) */
-	uint32_t quantum[8];       /* DWRR: bytes a round, per queue */
-	uint8_t strict;            /* queues served ahead of DWRR: all (strict), the CNP's, none */
+	struct sw_ecn ecn;   /* RED on its egress queues (sw_local_ecn) */
+	uint32_t quantum[8]; /* DWRR: bytes a round, per queue */
+	uint8_t strict;	     /* queues served ahead of DWRR: all (strict), the CNP's, none */
 };
 void sw_local_port(const struct sw_params *p, uint32_t local_port, uint32_t mtu,
 		   const struct topo_link *l, struct sw_port_cfg *out);

@@ -19,7 +19,8 @@
 /* DWRR: the smallest weight gets one maximum-size frame per round. */
 #define SW_DWRR_UNIT 4200
 
-_Static_assert(offsetof(struct sw_port_cfg, pfc.enabled) < 64, "the XOFF settings on ingress's line");
+_Static_assert(offsetof(struct sw_port_cfg, pfc.enabled) < 64,
+	       "the XOFF settings on ingress's line");
 
 /* The settings of port @i of a switch under @p: its own, or NULL for the switch's. */
 static const struct sw_port_params *sw_port_own(const struct sw_params *p, uint32_t i)
@@ -213,9 +214,8 @@ static int pfc_same(const struct sw_pfc *a, const struct sw_pfc *b)
 	return a->xoff == b->xoff && a->dynamic == b->dynamic && a->dynamic_th == b->dynamic_th &&
 	       a->enabled == b->enabled && a->xon == b->xon && a->has_xon == b->has_xon &&
 	       a->xon_offset == b->xon_offset && a->xon_floor == b->xon_floor &&
-	       a->headroom == b->headroom &&
-	       a->no_headroom == b->no_headroom && a->quanta == b->quanta &&
-	       a->refresh == b->refresh && a->response == b->response;
+	       a->headroom == b->headroom && a->no_headroom == b->no_headroom &&
+	       a->quanta == b->quanta && a->refresh == b->refresh && a->response == b->response;
 }
 
 static int ecn_same(const struct sw_ecn *a, const struct sw_ecn *b)
@@ -228,6 +228,6 @@ int sw_port_cfg_same(const struct sw_port_cfg *a, const struct sw_port_cfg *b)
 {
 	return !memcmp(a->dscp_to_tc, b->dscp_to_tc, 64) && a->headroom == b->headroom &&
 	       a->lossless == b->lossless && pfc_same(&a->pfc, &b->pfc) && a->sched == b->sched &&
-	       ecn_same(&a->ecn, &b->ecn) &&
-	       !memcmp(a->quantum, b->quantum, sizeof(a->quantum)) && a->strict == b->strict;
+	       ecn_same(&a->ecn, &b->ecn) && !memcmp(a->quantum, b->quantum, sizeof(a->quantum)) &&
+	       a->strict == b->strict;
 }

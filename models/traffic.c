@@ -29,8 +29,8 @@ double wl_cdf_size_at(const struct wl_cdf *c, double u)
 		return c->size[c->n - 1];
 	if (c->prob[i] <= c->prob[i - 1])
 		return c->size[i];
-	return c->size[i - 1] + (c->size[i] - c->size[i - 1]) * (u - c->prob[i - 1]) /
-					 (c->prob[i] - c->prob[i - 1]);
+	return c->size[i - 1] +
+	       (c->size[i] - c->size[i - 1]) * (u - c->prob[i - 1]) / (c->prob[i] - c->prob[i - 1]);
 }
 
 void wl_cdf_free(struct wl_cdf *c)

@@ -32,12 +32,12 @@ void wl_cdf_free(struct wl_cdf *c);
 /* A Poisson workload: what wl_poisson expands. */
 struct wl_poisson_spec {
 	const struct wl_cdf *cdf;
-	double load;		/* share of each host's link, 0 < load <= 1 */
+	double load;		   /* share of each host's link, 0 < load <= 1 */
 	simtime_t start, duration; /* flows start in [start, start + duration) */
-	const uint32_t *hosts;	/* host indices taking part (2 or more) */
+	const uint32_t *hosts;	   /* host indices taking part (2 or more) */
 	uint32_t n_hosts;
 	const uint64_t *rate_bps; /* per entry of @hosts: its link's rate */
-	uint64_t seed;		/* the stream the arrivals, sizes and peers come from */
+	uint64_t seed;		  /* the stream the arrivals, sizes and peers come from */
 	/*
 	 * As HPCC's traffic_gen.py (alibaba-edu/High-Precision-Congestion-
 	 * Control, traffic_gen/traffic_gen.py) draws: a host's arrival is

@@ -61,10 +61,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define MAX_RUNS 16
 
-static char root[4096];	    /* the scratch folder */
-static char in[4200];	    /* root/in: the folder of an input */
-static char results[4300];  /* root/in/results.json */
-static char missing[4300];  /* root/in/missing.json */
+static char root[4096];	   /* the scratch folder */
+static char in[4200];	   /* root/in: the folder of an input */
+static char results[4300]; /* root/in/results.json */
+static char missing[4300]; /* root/in/missing.json */
 
 static void cleanup(void)
 {

@@ -342,7 +342,7 @@ static int after_resolve(const struct scenario *s, const struct topo *t)
 		for (uint32_t r = 0; r < s->colls[i].n_ranks; r++)
 			if (s->colls[i].ranks[r] >= t->n_gpus)
 				abort(); /* ranks are GPUs that exist */
-	(void)scn_lossless(s); /* what the run's deadlock analysis asks */
+	(void)scn_lossless(s);		 /* what the run's deadlock analysis asks */
 	err = scn_pairs(s, &pairs, &n);
 	for (size_t i = 0; !err && i < n; i++)
 		if (pairs[i].src >= t->n_hosts || pairs[i].dst >= t->n_hosts)
@@ -429,9 +429,9 @@ static void one(const char *text, size_t len, const char *const *sets, size_t n_
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const char *const fixed[] = {
-		"topology.link.rate=40Gbps",
-		"seed=7",
-		"expect.fct_us.p99.max=100",
+	    "topology.link.rate=40Gbps",
+	    "seed=7",
+	    "expect.fct_us.p99.max=100",
 	};
 	const char *text = (const char *)data;
 	const char *mark, *sets[1];

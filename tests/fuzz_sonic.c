@@ -18,7 +18,8 @@
  * fuzz` builds it with every library source below the command line and
  * runs it on its seeds (tests/fuzz/run.sh; `tests/fuzz/run.sh sonic` runs
  * this one alone). A crash, leak or timeout is kept in
- * build-fuzz/sonic/findings/; replay it with `build-fuzz/sonic/fuzz_sonic FILE` or `build/rocesim import sonic FILE`.
+ * build-fuzz/sonic/findings/; replay it with `build-fuzz/sonic/fuzz_sonic FILE` or `build/rocesim
+ * import sonic FILE`.
  */
 #include <stddef.h>
 #include <stdint.h>

@@ -88,9 +88,9 @@ struct topo *rig_pair(uint64_t rate_bps, simtime_t delay)
 struct topo *rig_star(uint32_t hosts, uint64_t rate_bps, simtime_t delay)
 {
 	const struct topo_spec spec = {
-		.kind = TOPO_STAR,
-		.hosts = hosts,
-		.link = {.rate_bps = rate_bps, .delay = delay},
+	    .kind = TOPO_STAR,
+	    .hosts = hosts,
+	    .link = {.rate_bps = rate_bps, .delay = delay},
 	};
 	struct topo *t;
 	struct diag d = {0};

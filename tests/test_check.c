@@ -467,9 +467,10 @@ Test(check, unreachable_pairs_are_an_error)
 Test(check, many_links_down_are_named_whole_then_counted)
 {
 	struct ts_proc p;
-	const char *args[80] = {"check", "tests/check/leafspine.yaml", "--set",
-				"topology.leaves=64", "--set", "topology.spines=1", "--all-pairs",
-				"--fail", "spine0"};
+	const char *args[80] = {
+	    "check", "tests/check/leafspine.yaml", "--set",	  "topology.leaves=64",
+	    "--set", "topology.spines=1",	   "--all-pairs", "--fail",
+	    "spine0"};
 	const char *line, *end;
 
 	ts_exec(&p, args);
@@ -482,8 +483,8 @@ Test(check, many_links_down_are_named_whole_then_counted)
 	while (end > line && end[-1] != ' ')
 		end--;
 	cr_assert(!strncmp(end - 5, " and ", 5), "%.*s", (int)(end - line + 8), line);
-	cr_assert(!strncmp(end - 12, "-spine0", 7) || !strncmp(end - 13, "-spine0", 7),
-		  "%.*s", (int)(end - line + 8), line);
+	cr_assert(!strncmp(end - 12, "-spine0", 7) || !strncmp(end - 13, "-spine0", 7), "%.*s",
+		  (int)(end - line + 8), line);
 	cr_assert(strstr(p.out, "tier 1-2 64 of 64 links, 6.4 of 6.4 Tb/s (100.0%)"), "%s", p.out);
 	ts_proc_free(&p);
 }
@@ -557,7 +558,8 @@ Test(check, a_flap_from_0_is_said_to_come_back_once)
 	const char *at;
 
 	check_faults("flap0.yaml",
-		     "  - {kind: link_flap, link: spine0-leaf0, at: 0, period: 1ms, count: 3}\n", &p);
+		     "  - {kind: link_flap, link: spine0-leaf0, at: 0, period: 1ms, count: 3}\n",
+		     &p);
 	cr_assert_eq(p.code, 0, "%s%s", p.out, p.err);
 	at = strstr(p.out,
 		    "info LINK_UP_LATER faults[0]: leaf0-spine0: comes back up at 500.000 us");
@@ -572,8 +574,8 @@ Test(check, fail_takes_a_node_and_node_down_at_0_is_failed_too)
 	FILE *f = fopen(ov, "w");
 	struct ts_proc p;
 
-	ts_exec(&p, (const char *[]){"check", "tests/check/leafspine.yaml", "--fail", "spine0",
-				     NULL});
+	ts_exec(&p,
+		(const char *[]){"check", "tests/check/leafspine.yaml", "--fail", "spine0", NULL});
 	cr_assert_eq(p.code, 0, "%s%s", p.out, p.err);
 	ts_proc_free(&p);
 
@@ -591,14 +593,14 @@ Test(check, fail_takes_a_node_and_node_down_at_0_is_failed_too)
 	cr_assert(f);
 	fputs("faults: [{kind: node_down, node: spine0, at: 0us}]\n", f);
 	fclose(f);
-	ts_exec(&p, (const char *[]){"check", "tests/check/leafspine.yaml", "--with", ov,
-				     "--fail", "spine1", NULL});
+	ts_exec(&p, (const char *[]){"check", "tests/check/leafspine.yaml", "--with", ov, "--fail",
+				     "spine1", NULL});
 	cr_assert_eq(p.code, 1, "%s%s", p.out, p.err);
 	cr_assert(strstr(p.out, "12 of 12 source-destination pairs have no route"), "%s", p.out);
 	ts_proc_free(&p);
 
-	ts_exec(&p, (const char *[]){"check", "tests/check/leafspine.yaml", "--fail", "spine9",
-				     NULL});
+	ts_exec(&p,
+		(const char *[]){"check", "tests/check/leafspine.yaml", "--fail", "spine9", NULL});
 	cr_assert_eq(p.code, 2);
 	cr_assert(strstr(p.err, "rocesim: --fail: no link or node named \"spine9\""), "%s", p.err);
 	cr_assert_eq(count(p.err, "\n"), 1, "one line: %s", p.err);
@@ -678,9 +680,9 @@ static char *trim(const char *s, size_t n, char *buf, size_t size)
  * (free it); NULL if one cannot be read. */
 static char *docs_text(void)
 {
-	static const char *const names[] = {"README.md", "docs/scenario.md", "docs/models.md",
-					    "docs/real-configs.md", "docs/servers.md",
-					    "docs/parallel.md", "docs/results.md"};
+	static const char *const names[] = {
+	    "README.md",       "docs/scenario.md", "docs/models.md", "docs/real-configs.md",
+	    "docs/servers.md", "docs/parallel.md", "docs/results.md"};
 	char *all = NULL;
 	size_t len = 0;
 

@@ -848,10 +848,9 @@ Test(ci, check_junit_has_a_testcase_per_finding_and_a_failure_per_error)
 	json_decref(chk);
 
 	/* no finding: one passing testcase */
-	ts_exec(&p,
-		(const char *const[]){"check", "experiments/ci/seed-cluster-small.yaml", "--junit",
-				      xml, "--set", "switch.pfc.enabled=false", "--set", "nic.cc=none",
-				      NULL});
+	ts_exec(&p, (const char *const[]){"check", "experiments/ci/seed-cluster-small.yaml",
+					  "--junit", xml, "--set", "switch.pfc.enabled=false",
+					  "--set", "nic.cc=none", NULL});
 	cr_expect_eq(p.code, 0, "%s", p.err);
 	ts_proc_free(&p);
 	out = python(junit_py, xml);

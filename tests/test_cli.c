@@ -96,7 +96,8 @@ static int is_temp(const char *name)
 		/* the XXXXXX of mkstemp: six letters or digits */
 		if (name[0] == '.' && !strncmp(name + 1, outputs[i], n) && name[n + 1] == '.' &&
 		    strlen(x) == 6 &&
-		    strspn(x, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") == 6)
+		    strspn(x, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") ==
+			6)
 			return 1;
 	}
 	return 0;
@@ -134,13 +135,14 @@ static void check_refusal(const char *file, const char *want, const struct ts_pr
 	if (want[0] == ':')
 		snprintf(prefix, sizeof(prefix), "rocesim: %s:", file);
 	else
-		snprintf(prefix, sizeof(prefix), "rocesim: %.*s", (int)strcspn(want, ":") + 1, want);
-	cr_expect(starts(p->err, prefix), "%s: stderr does not start with \"%s\": %s", file,
-		  prefix, p->err);
+		snprintf(prefix, sizeof(prefix), "rocesim: %.*s", (int)strcspn(want, ":") + 1,
+			 want);
+	cr_expect(starts(p->err, prefix), "%s: stderr does not start with \"%s\": %s", file, prefix,
+		  p->err);
 	rest = p->err + strlen(prefix);
 	if (starts(p->err, prefix))
 		cr_expect(rest[0] >= '1' && rest[0] <= '9' && strchr(rest, ':') &&
-			  rest + strspn(rest, "0123456789") == strchr(rest, ':'),
+			      rest + strspn(rest, "0123456789") == strchr(rest, ':'),
 			  "%s: no \":LINE:\" after the file name: %s", file, p->err);
 }
 
@@ -174,7 +176,8 @@ Test(cli, every_bad_scenario_is_refused_on_one_line_naming_file_and_line)
 		snprintf(outdir, sizeof(outdir), "%s", ts_tmp(names[i]));
 		text = ts_slurp(file);
 		cr_assert(text, "cannot read %s", file);
-		cr_assert(!strncmp(text, "# error: ", 9), "%s does not open with \"# error: \"", file);
+		cr_assert(!strncmp(text, "# error: ", 9), "%s does not open with \"# error: \"",
+			  file);
 		want = text + 9;
 		want[strcspn(want, "\n")] = '\0';
 		ts_exec(&p, (const char *[]){"run", file, "-o", outdir, NULL});
@@ -269,8 +272,8 @@ Test(cli, set_expect_of_an_unknown_metric_names_set)
 	ts_exec(&p, (const char *[]){"run", "tests/good/two-flows.yaml", "-o", ts_tmp("out"),
 				     "--set", "expect.dropz=0", NULL});
 	cr_expect_eq(p.code, 2);
-	cr_expect(starts(p.err, "rocesim: --set: expect.dropz: unknown metric"),
-		  "stderr: %s", p.err);
+	cr_expect(starts(p.err, "rocesim: --set: expect.dropz: unknown metric"), "stderr: %s",
+		  p.err);
 	cr_expect(!exists(ts_tmp("out")));
 	ts_proc_free(&p);
 }
@@ -327,7 +330,7 @@ Test(cli, seed_that_is_not_a_number_is_refused)
 
 Test(cli, help_exits_0_and_names_every_option)
 {
-	static const char *const words[] = {"run",	 "-o",	       "--out",	 "--set",
+	static const char *const words[] = {"run",	 "-o",	       "--out",	  "--set",
 					    "--seed",	 "--progress", "--quiet", "--help",
 					    "--version", "exit codes", NULL};
 	/* what a run does to its folder, and the exit codes beyond 2 */

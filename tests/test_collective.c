@@ -31,16 +31,17 @@ static double coll_metric(const char *yaml, const char *m, double *completion_us
 
 	if (completion_us)
 		*completion_us = ts_metric(j, "collective.completion_time_us");
-	cr_assert_eq(ts_metric(j, "collective.iterations_done"), ts_metric(j, "collective.iterations"));
+	cr_assert_eq(ts_metric(j, "collective.iterations_done"),
+		     ts_metric(j, "collective.iterations"));
 	json_decref(j);
 	sim_fini(&sim);
 	return v;
 }
 
 static const char single_switch[] =
-	"topology: {kind: star, hosts: 8, link: {rate: 100Gbps, cable: 2m}}\n"
-	"nic: {cc: dcqcn}\n"
-	"workload: {kind: %s, size: 64MB, channels: 4}\n";
+    "topology: {kind: star, hosts: 8, link: {rate: 100Gbps, cable: 2m}}\n"
+    "nic: {cc: dcqcn}\n"
+    "workload: {kind: %s, size: 64MB, channels: 4}\n";
 
 Test(collective, ring_allreduce_reaches_the_wire_limit)
 {
@@ -86,14 +87,13 @@ Test(collective, alltoall_over_4_to_1_uplinks_takes_about_twice_as_long)
 	/* line-rate senders on both fabrics: the capacity is what is compared
 	 * (with DCQCN the shared uplinks also lose some of it to rate cuts) */
 	static const char two_leaves[] =
-		"topology: {kind: leaf_spine, leaves: 2, spines: 1, hosts_per_leaf: 4,\n"
-		"           link: {rate: 100Gbps}, uplink: {rate: 100Gbps}}\n"
-		"nic: {cc: none}\n"
-		"workload: {kind: alltoall, size: 64MB}\n";
-	static const char one_switch[] =
-		"topology: {kind: star, hosts: 8}\n"
-		"nic: {cc: none}\n"
-		"workload: {kind: alltoall, size: 64MB}\n";
+	    "topology: {kind: leaf_spine, leaves: 2, spines: 1, hosts_per_leaf: 4,\n"
+	    "           link: {rate: 100Gbps}, uplink: {rate: 100Gbps}}\n"
+	    "nic: {cc: none}\n"
+	    "workload: {kind: alltoall, size: 64MB}\n";
+	static const char one_switch[] = "topology: {kind: star, hosts: 8}\n"
+					 "nic: {cc: none}\n"
+					 "workload: {kind: alltoall, size: 64MB}\n";
 	double flat, oversub;
 
 	coll_metric(one_switch, "collective.busbw_GBps", &flat);
@@ -105,10 +105,9 @@ Test(collective, alltoall_over_4_to_1_uplinks_takes_about_twice_as_long)
 
 Test(collective, a_late_rank_delays_the_whole_ring_by_about_that_much)
 {
-	static const char yaml[] =
-		"topology: {kind: star, hosts: 8}\n"
-		"nic: {cc: none}\n"
-		"workload: {kind: allreduce, size: 16MB, channels: 2%s}\n";
+	static const char yaml[] = "topology: {kind: star, hosts: 8}\n"
+				   "nic: {cc: none}\n"
+				   "workload: {kind: allreduce, size: 16MB, channels: 2%s}\n";
 	char text[512];
 	double on_time, late;
 
@@ -129,10 +128,10 @@ Test(collective, a_late_rank_delays_the_whole_ring_by_about_that_much)
 static uint64_t bytes_into_late_rank(const char *steps, double *completion_us)
 {
 	static const char yaml[] =
-		"topology: {kind: star, hosts: 4}\n"
-		"nic: {cc: none}\n"
-		"workload: {kind: allreduce, size: 4MB, channels: 1, chunk: 64KiB, steps: %s,\n"
-		"           late: {host: h2, by: 1ms}}\n";
+	    "topology: {kind: star, hosts: 4}\n"
+	    "nic: {cc: none}\n"
+	    "workload: {kind: allreduce, size: 4MB, channels: 1, chunk: 64KiB, steps: %s,\n"
+	    "           late: {host: h2, by: 1ms}}\n";
 	char text[512];
 	struct sim sim;
 	uint64_t got;
@@ -175,11 +174,10 @@ Test(collective, a_sender_runs_at_most_steps_pieces_ahead_of_a_late_receiver)
 
 Test(collective, runs_beside_other_traffic)
 {
-	static const char yaml[] =
-		"topology: {kind: star, hosts: 8}\n"
-		"workload:\n"
-		"  - {kind: allreduce, size: 16MB, ranks: [h0, h1, h2, h3]}\n"
-		"  - {kind: flows, flows: [{src: h4, dst: h0, size: 4MB}]}\n";
+	static const char yaml[] = "topology: {kind: star, hosts: 8}\n"
+				   "workload:\n"
+				   "  - {kind: allreduce, size: 16MB, ranks: [h0, h1, h2, h3]}\n"
+				   "  - {kind: flows, flows: [{src: h4, dst: h0, size: 4MB}]}\n";
 	struct sim sim;
 	json_t *j = ts_run(yaml, &sim);
 
@@ -193,14 +191,12 @@ Test(collective, runs_beside_other_traffic)
 
 Test(collective, iterations_run_back_to_back)
 {
-	static const char yaml[] =
-		"topology: {kind: star, hosts: 4}\n"
-		"workload: {kind: allreduce, size: 8MB, iterations: 3}\n";
+	static const char yaml[] = "topology: {kind: star, hosts: 4}\n"
+				   "workload: {kind: allreduce, size: 8MB, iterations: 3}\n";
 	struct sim sim;
 	json_t *j = ts_run(yaml, &sim);
-	const json_t *it = json_object_get(json_object_get(json_object_get(j, "summary"),
-							   "collective"),
-					   "iteration_times_us");
+	const json_t *it = json_object_get(
+	    json_object_get(json_object_get(j, "summary"), "collective"), "iteration_times_us");
 	double sum = 0;
 
 	cr_assert_eq(json_array_size(it), 3);
@@ -308,19 +304,23 @@ Test(collective, built_from_spec_a_ring_allreduce_of_two_ranks_takes_two_steps)
 	const simtime_t step = 50 * ser + prop;
 	uint32_t ranks[] = {0, 1};
 	const struct coll_spec spec = {
-		.op = COLL_ALLREDUCE,
-		.bytes = 100000,
-		.ranks = ranks,
-		.n_ranks = 2,
-		.channels = 1,
-		.chunk = 1 << 20,
-		.iterations = 1,
-		.late_rank = UINT32_MAX,
-		.dscp = 26,
-		.priority = 3,
+	    .op = COLL_ALLREDUCE,
+	    .bytes = 100000,
+	    .ranks = ranks,
+	    .n_ranks = 2,
+	    .channels = 1,
+	    .chunk = 1 << 20,
+	    .iterations = 1,
+	    .late_rank = UINT32_MAX,
+	    .dscp = 26,
+	    .priority = 3,
 	};
-	struct nic_params p = {.mtu = 1000, .pfc = 1u << 3, .cc = NIC_CC_NONE, .ack_every = 1000,
-			       .timeout = SIMTIME_S, .retry_cnt = 7};
+	struct nic_params p = {.mtu = 1000,
+			       .pfc = 1u << 3,
+			       .cc = NIC_CC_NONE,
+			       .ack_every = 1000,
+			       .timeout = SIMTIME_S,
+			       .retry_cnt = 7};
 	struct flow qps[2] = {{0}};
 	struct nic *nics[2];
 	struct coll_stats st;
@@ -333,8 +333,8 @@ Test(collective, built_from_spec_a_ring_allreduce_of_two_ranks_takes_two_steps)
 	cr_assert_eq(coll_ring_steps(&spec), 2);
 	rig_init(&r, rig_pair(100000000000ULL, prop));
 	for (uint32_t h = 0; h < 2; h++)
-		cr_assert_not_null(nics[h] = nic_new(&r.ctx, &p, h, &r.ports[h], qps, &coll_ops,
-						     &finished));
+		cr_assert_not_null(
+		    nics[h] = nic_new(&r.ctx, &p, h, &r.ports[h], qps, &coll_ops, &finished));
 	const struct coll_env env = {.nics = nics, .finished = coll_finished, .up = &finished};
 
 	cr_assert_eq(coll_new(&r.ctx, &spec, qps, 0, &env, &c), 0);
@@ -406,9 +406,9 @@ Test(workload, a_permutation_is_a_derangement_drawn_from_the_seed)
 
 /* Two servers of 4 GPUs and 2 NICs (100G) on one switch, NVLink 450 GB/s. */
 static const char two_servers[] =
-	"topology: {kind: star, hosts: 2, nics_per_host: 2, gpus_per_host: 4, nvlink: 450GB/s}\n"
-	"nic: {cc: none}\n"
-	"workload: {kind: %s, size: 64MB, channels: %s%s}\n";
+    "topology: {kind: star, hosts: 2, nics_per_host: 2, gpus_per_host: 4, nvlink: 450GB/s}\n"
+    "nic: {cc: none}\n"
+    "workload: {kind: %s, size: 64MB, channels: %s%s}\n";
 
 static json_t *run_two_servers(const char *op, const char *channels, const char *more)
 {
@@ -429,15 +429,18 @@ static json_t *run_two_servers(const char *op, const char *channels, const char 
  */
 Test(collective, a_channels_ring_crosses_servers_on_its_nic_and_stays_on_nvlink_inside)
 {
-	struct topo_spec ts = {.kind = TOPO_STAR, .hosts = 2, .nics_per_host = 2, .gpus_per_host = 4,
+	struct topo_spec ts = {.kind = TOPO_STAR,
+			       .hosts = 2,
+			       .nics_per_host = 2,
+			       .gpus_per_host = 4,
 			       .link = {100000000000ULL, SIMTIME_US}};
 	static const uint32_t ch1[] = {2, 3, 0, 1, 6, 7, 4, 5};
 	uint32_t ranks[8] = {0, 1, 2, 3, 4, 5, 6, 7};
 	struct coll_layout lay;
 	struct topo *t = ts_topo_build(&ts);
 
-	const struct coll_place pl = {.ranks = ranks, .n_ranks = 8, .channels = 2, .ring = 1,
-				      .topo = t};
+	const struct coll_place pl = {
+	    .ranks = ranks, .n_ranks = 8, .channels = 2, .ring = 1, .topo = t};
 
 	cr_assert_eq(coll_layout_build(&pl, &lay), 0);
 	for (uint32_t i = 0; i < 8; i++) {
@@ -459,9 +462,10 @@ Test(collective, a_channels_ring_crosses_servers_on_its_nic_and_stays_on_nvlink_
 		cr_assert_eq(src % 2, e % 2, "edge %u leaves on NIC %u", e, src);
 		cr_assert_eq(dst % 2, e % 2, "edge %u lands on NIC %u", e, dst);
 	}
-	cr_assert_eq(coll_qp_count(&(struct coll_spec){.op = COLL_ALLREDUCE, .ranks = ranks,
-						       .n_ranks = 8, .channels = 2, .topo = t}),
-		     4);
+	cr_assert_eq(
+	    coll_qp_count(&(struct coll_spec){
+		.op = COLL_ALLREDUCE, .ranks = ranks, .n_ranks = 8, .channels = 2, .topo = t}),
+	    4);
 	coll_layout_free(&lay);
 	topo_free(t);
 }
@@ -504,7 +508,7 @@ Test(collective, nccl_ib_hca_keeps_the_collective_off_the_other_nics)
 {
 	json_t *j = run_two_servers("allreduce", "4", ", hca: \"=mlx5_1\"");
 	const json_t *nics = json_object_get(
-		json_object_get(json_object_get(j, "summary"), "collective"), "nic_bytes");
+	    json_object_get(json_object_get(j, "summary"), "collective"), "nic_bytes");
 
 	cr_assert_not_null(json_object_get(nics, "h0/nic1"));
 	cr_assert_not_null(json_object_get(nics, "h1/nic1"));
@@ -518,10 +522,10 @@ Test(collective, nccl_ib_hca_keeps_the_collective_off_the_other_nics)
 /* 64 one-GPU servers on a leaf-spine at 400G, a rank acting on a message
  * @lat after it lands (NCCL's per-step overhead). */
 static const char sixty_four[] =
-	"topology: {kind: leaf_spine, leaves: 8, spines: 4, hosts_per_leaf: 8,\n"
-	"           link: {rate: 400Gbps, cable: 3m}, uplink: {rate: 400Gbps, cable: 30m}}\n"
-	"nic: {cc: none}\n"
-	"workload: {kind: allreduce, size: %s, channels: 4, algorithm: %s, step_latency: %s}\n";
+    "topology: {kind: leaf_spine, leaves: 8, spines: 4, hosts_per_leaf: 8,\n"
+    "           link: {rate: 400Gbps, cable: 3m}, uplink: {rate: 400Gbps, cable: 30m}}\n"
+    "nic: {cc: none}\n"
+    "workload: {kind: allreduce, size: %s, channels: 4, algorithm: %s, step_latency: %s}\n";
 
 static double time_of(const char *size, const char *algo, const char *lat, char *picked)
 {
@@ -536,8 +540,8 @@ static double time_of(const char *size, const char *algo, const char *lat, char 
 	if (picked)
 		snprintf(picked, 8, "%s",
 			 json_string_value(json_object_get(
-				 json_object_get(json_object_get(j, "summary"), "collective"),
-				 "algorithm")));
+			     json_object_get(json_object_get(j, "summary"), "collective"),
+			     "algorithm")));
 	json_decref(j);
 	sim_fini(&sim);
 	return us;
@@ -550,7 +554,8 @@ static double time_of(const char *size, const char *algo, const char *lat, char 
  */
 Test(collective, small_allreduces_take_the_ring_2n_minus_2_and_the_tree_2_log2_n_steps)
 {
-	double ring = time_of("64KB", "ring", "4us", NULL), tree = time_of("64KB", "tree", "4us", NULL);
+	double ring = time_of("64KB", "ring", "4us", NULL),
+	       tree = time_of("64KB", "tree", "4us", NULL);
 
 	cr_assert(ring >= 126 * 4 && ring <= 126 * 4 + 20, "ring %.1f us", ring);
 	cr_assert(tree >= 12 * 4 && tree <= 12 * 4 + 20, "tree %.1f us", tree);
@@ -571,8 +576,8 @@ Test(collective, auto_picks_the_faster_algorithm_on_each_size)
 
 		time_of(sizes[i], "auto", "1us", picked);
 		cr_assert_str_eq(picked, ring < tree ? "ring" : "tree",
-				 "%s: ring %.1f us, tree %.1f us, auto took %s", sizes[i], ring, tree,
-				 picked);
+				 "%s: ring %.1f us, tree %.1f us, auto took %s", sizes[i], ring,
+				 tree, picked);
 		trees += ring >= tree;
 		rings += ring < tree;
 	}
@@ -597,14 +602,16 @@ Test(collective, a_tree_moves_2_n_minus_1_times_the_size)
  * its mirror 3 <- 1 <- {2, 0}; inside a server a chain from the head. */
 Test(collective, the_double_binary_tree_is_nccls)
 {
-	struct topo_spec ts = {.kind = TOPO_STAR, .hosts = 4, .gpus_per_host = 2,
+	struct topo_spec ts = {.kind = TOPO_STAR,
+			       .hosts = 4,
+			       .gpus_per_host = 2,
 			       .link = {100000000000ULL, SIMTIME_US}};
 	uint32_t ranks[8] = {0, 1, 2, 3, 4, 5, 6, 7};
 	struct coll_layout lay;
 	struct topo *t = ts_topo_build(&ts);
 
-	const struct coll_place pl = {.ranks = ranks, .n_ranks = 8, .channels = 2, .tree = 1,
-				      .topo = t};
+	const struct coll_place pl = {
+	    .ranks = ranks, .n_ranks = 8, .channels = 2, .tree = 1, .topo = t};
 	/* server i's head is rank 2i, its second GPU 2i + 1 */
 	static const uint32_t up0[8] = {COLL_ROOT, 0, 4, 2, 0, 4, 4, 6};
 	static const uint32_t up1[8] = {2, 0, 6, 2, 2, 4, COLL_ROOT, 6};
@@ -612,7 +619,8 @@ Test(collective, the_double_binary_tree_is_nccls)
 	cr_assert_eq(coll_layout_build(&pl, &lay), 0);
 	for (uint32_t r = 0; r < 8; r++) {
 		cr_assert_eq(lay.parent[r], up0[r], "tree 0, rank %u: %u", r, lay.parent[r]);
-		cr_assert_eq(lay.parent[8 + r], up1[r], "tree 1, rank %u: %u", r, lay.parent[8 + r]);
+		cr_assert_eq(lay.parent[8 + r], up1[r], "tree 1, rank %u: %u", r,
+			     lay.parent[8 + r]);
 	}
 	/* 2 (servers - 1) edges between servers a channel, one GPU's chain */
 	cr_assert_eq(lay.n_qps, 2 * 2 * 3);

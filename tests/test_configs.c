@@ -26,8 +26,8 @@ static void setup(void)
 TestSuite(configs, .init = setup, .fini = ts_proc_teardown, .timeout = 120);
 
 /* A scenario in the temporary folder naming the configs of experiments/. */
-static const char *scenario(const char *name, const char *sonic, const char *qos,
-			    const char *cc, const char *pod)
+static const char *scenario(const char *name, const char *sonic, const char *qos, const char *cc,
+			    const char *pod)
 {
 	const char *path = ts_tmp(name);
 	char cwd[1024];
@@ -80,9 +80,10 @@ Test(configs, the_fixed_map_passes)
 
 Test(configs, every_seed_cc_params_mistake_is_named)
 {
-	static const char *const names[] = {"rp_gd 50", "rp_initial_alpha_value 1024",
-					    "rp_dce_tcp_g 4", "rp_hai_rate 15", "np_cnp_enable",
-					    "rp_enable", "rp_rf_reset_ratio"};
+	static const char *const names[] = {"rp_gd 50",		"rp_initial_alpha_value 1024",
+					    "rp_dce_tcp_g 4",	"rp_hai_rate 15",
+					    "np_cnp_enable",	"rp_enable",
+					    "rp_rf_reset_ratio"};
 	struct ts_proc p;
 	const char *s = scenario("cc.yaml", "config_db-seed.json", "mlnx_qos.txt",
 				 "cc_params-seed.txt", "pod.yaml");
@@ -140,11 +141,11 @@ Test(configs, import_prints_scenario_fragments)
 	static const struct {
 		const char *kind, *file, *want;
 	} cases[] = {
-		{"sonic", "experiments/configs/config_db.json", "dscp_to_tc:"},
-		{"mlnx-qos", "experiments/configs/mlnx_qos.txt", "pfc: [0, 0, 0, 1"},
-		{"cc-params", "experiments/configs/cc_params.txt", "rp_gd: 11"},
-		{"cc-params", "experiments/configs/cc_params", "rp_gd: 11"},
-		{"pod", "experiments/configs/pod-seed.yaml", "dscp: 26"},
+	    {"sonic", "experiments/configs/config_db.json", "dscp_to_tc:"},
+	    {"mlnx-qos", "experiments/configs/mlnx_qos.txt", "pfc: [0, 0, 0, 1"},
+	    {"cc-params", "experiments/configs/cc_params.txt", "rp_gd: 11"},
+	    {"cc-params", "experiments/configs/cc_params", "rp_gd: 11"},
+	    {"pod", "experiments/configs/pod-seed.yaml", "dscp: 26"},
 	};
 	struct ts_proc p;
 
@@ -195,18 +196,17 @@ Test(configs, check_on_the_seed_cluster_takes_under_a_second)
 
 Test(configs, the_job_env_is_checked)
 {
-	static const char pod[] =
-		"apiVersion: v1\n"
-		"kind: Pod\n"
-		"metadata: {name: trainer}\n"
-		"spec:\n"
-		"  containers:\n"
-		"    - name: t\n"
-		"      image: x\n"
-		"      env:\n"
-		"        - {name: NCCL_IB_TC, value: \"104\"}\n"
-		"        - {name: NCCL_IB_GID_INDEX, value: \"0\"}\n"
-		"        - {name: NCCL_IB_DISABLE, value: \"1\"}\n";
+	static const char pod[] = "apiVersion: v1\n"
+				  "kind: Pod\n"
+				  "metadata: {name: trainer}\n"
+				  "spec:\n"
+				  "  containers:\n"
+				  "    - name: t\n"
+				  "      image: x\n"
+				  "      env:\n"
+				  "        - {name: NCCL_IB_TC, value: \"104\"}\n"
+				  "        - {name: NCCL_IB_GID_INDEX, value: \"0\"}\n"
+				  "        - {name: NCCL_IB_DISABLE, value: \"1\"}\n";
 	struct ts_proc p;
 	const char *pod_file = ts_tmp("pod.yaml"), *scn = ts_tmp("env.yaml");
 	FILE *f = fopen(pod_file, "w");
@@ -216,8 +216,10 @@ Test(configs, the_job_env_is_checked)
 	fclose(f);
 	f = fopen(scn, "w");
 	cr_assert(f);
-	fprintf(f, "topology: {kind: star, hosts: 4}\n"
-		   "workload: {kind: allreduce, size: 4MB, pod: %s}\n", pod_file);
+	fprintf(f,
+		"topology: {kind: star, hosts: 4}\n"
+		"workload: {kind: allreduce, size: 4MB, pod: %s}\n",
+		pod_file);
 	fclose(f);
 	ts_exec(&p, (const char *[]){"check", scn, NULL});
 	cr_assert_eq(p.code, 1, "%s%s", p.out, p.err);
@@ -670,8 +672,7 @@ Test(configs, a_verbatim_cc_params_dump_is_read_whole)
 	cr_assert(has(p.out, "CC_PARAM_NOT_MODELLED"), "%s", p.out);
 	cr_assert(has(p.out, "cc-grep-r-cx6dx.txt:21: rtt_resp_dscp_valid 0"), "%s", p.out);
 	cr_assert(has(p.out, "cc-grep-r-cx6dx.txt:22: rtt_resp_dscp 0"), "%s", p.out);
-	cr_assert(has(p.out, "nic.dcqcn.np_cnp_prio_mode 1 (priority 3, the data's)"), "%s",
-		  p.out);
+	cr_assert(has(p.out, "nic.dcqcn.np_cnp_prio_mode 1 (priority 3, the data's)"), "%s", p.out);
 	ts_proc_free(&p);
 	ts_exec(&p, (const char *[]){"check", s, "--json", NULL});
 	cr_assert(has(p.out, "\"np_cnp_prio_mode\": 1"), "%s", p.out);
@@ -679,7 +680,8 @@ Test(configs, a_verbatim_cc_params_dump_is_read_whole)
 	ts_exec(&p, (const char *[]){"run", s, "-o", ts_tmp("cc-dump"), "--quiet", NULL});
 	cr_assert_eq(p.code, 0, "%s", p.err);
 	ts_proc_free(&p);
-	ts_exec(&p, (const char *[]){"import", "cc-params", "tests/mlnx/cc-grep-r-cx6dx.txt", NULL});
+	ts_exec(&p,
+		(const char *[]){"import", "cc-params", "tests/mlnx/cc-grep-r-cx6dx.txt", NULL});
 	cr_assert_eq(p.code, 0, "%s", p.err);
 	cr_assert(has(p.out, "    np_cnp_prio_mode: 1\n"), "%s", p.out);
 	cr_assert(has(p.out, "    rtt_resp_dscp: 0\n"), "%s", p.out);
@@ -699,7 +701,8 @@ Test(configs, a_cc_params_entry_given_twice_is_warned_and_imported_once)
 	cr_assert(has(p.out, "cc-grep-r-twice.txt:16: rp_gd 11;"), "%s", p.out);
 	cr_assert(has(p.out, "cc-grep-r-twice.txt:23: rp_gd 9"), "%s", p.out);
 	ts_proc_free(&p);
-	ts_exec(&p, (const char *[]){"import", "cc-params", "tests/mlnx/cc-grep-r-twice.txt", NULL});
+	ts_exec(&p,
+		(const char *[]){"import", "cc-params", "tests/mlnx/cc-grep-r-twice.txt", NULL});
 	cr_assert_eq(p.code, 0, "%s", p.err);
 	first = strstr(p.out, "\n    rp_gd:");
 	cr_assert(first, "%s", p.out);
@@ -773,7 +776,8 @@ Test(configs, dcqcn_keys_take_units_converted_to_the_cc_params_unit)
 
 		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 			s = NULL;
-			cr_assert_eq(scn_load(path, &bad[i][0], 1, &s, &d), -EINVAL, "%s", bad[i][0]);
+			cr_assert_eq(scn_load(path, &bad[i][0], 1, &s, &d), -EINVAL, "%s",
+				     bad[i][0]);
 			cr_assert(strstr(d.msg, bad[i][1]), "%s: %s", bad[i][0], d.msg);
 			cr_assert(strstr(bad[i][0], d.path), "%s names %s", bad[i][0], d.path);
 		}

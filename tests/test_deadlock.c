@@ -17,25 +17,24 @@
 
 /* Five switches in a ring, one host each; each host sends to the host two
  * switches ahead, so every route crosses two ring links the same way. */
-static const char ring[] =
-	"stop: 50ms\n"
-	"topology: {kind: ring, switches: 5, hosts_per_switch: 1}\n"
-	"switch: {buffer: {size: 4MB}, pfc: {xoff: 200KB, xon_offset: 50KB}%s}\n"
-	"nic: {cc: none, transport: {timeout: 10}}\n"
-	"workload:\n"
-	"  kind: flows\n"
-	"  flows:\n"
-	"    - {src: h0, dst: h2, size: 20MB}\n"
-	"    - {src: h1, dst: h3, size: 20MB}\n"
-	"    - {src: h2, dst: h4, size: 20MB}\n"
-	"    - {src: h3, dst: h0, size: 20MB}\n"
-	"    - {src: h4, dst: h1, size: 20MB}\n"
-	"deadlock: {window: 1ms%s}\n";
+static const char ring[] = "stop: 50ms\n"
+			   "topology: {kind: ring, switches: 5, hosts_per_switch: 1}\n"
+			   "switch: {buffer: {size: 4MB}, pfc: {xoff: 200KB, xon_offset: 50KB}%s}\n"
+			   "nic: {cc: none, transport: {timeout: 10}}\n"
+			   "workload:\n"
+			   "  kind: flows\n"
+			   "  flows:\n"
+			   "    - {src: h0, dst: h2, size: 20MB}\n"
+			   "    - {src: h1, dst: h3, size: 20MB}\n"
+			   "    - {src: h2, dst: h4, size: 20MB}\n"
+			   "    - {src: h3, dst: h0, size: 20MB}\n"
+			   "    - {src: h4, dst: h1, size: 20MB}\n"
+			   "deadlock: {window: 1ms%s}\n";
 
 static const json_t *cycle_ports(const json_t *j, const char *which)
 {
-	const json_t *c = json_object_get(json_object_get(json_object_get(j, "summary"), "deadlock"),
-					  which);
+	const json_t *c =
+	    json_object_get(json_object_get(json_object_get(j, "summary"), "deadlock"), which);
 
 	cr_assert_eq(json_array_size(c), 1, "%s: %zu cycles", which, json_array_size(c));
 	return json_object_get(json_array_get(c, 0), "ports");
@@ -81,11 +80,11 @@ Test(deadlock, a_ring_deadlocks_on_the_cycle_the_static_analysis_names)
 Test(deadlock, a_leaf_spine_under_all_to_all_does_not_deadlock)
 {
 	static const char yaml[] =
-		"topology: {kind: leaf_spine, leaves: 4, spines: 2, hosts_per_leaf: 2}\n"
-		"switch: {buffer: {size: 4MB}, pfc: {xoff: 200KB}}\n"
-		"nic: {cc: none}\n"
-		"workload: {kind: alltoall, size: 8MB}\n"
-		"deadlock: {window: 500us}\n";
+	    "topology: {kind: leaf_spine, leaves: 4, spines: 2, hosts_per_leaf: 2}\n"
+	    "switch: {buffer: {size: 4MB}, pfc: {xoff: 200KB}}\n"
+	    "nic: {cc: none}\n"
+	    "workload: {kind: alltoall, size: 8MB}\n"
+	    "deadlock: {window: 500us}\n";
 	struct sim sim;
 	json_t *j = ts_run(yaml, &sim);
 
@@ -185,8 +184,8 @@ Test(deadlock, built_from_params_finds_the_cycle_of_stuck_queues)
 			struct pkt *k = pkt_alloc(&r.ctx.pool);
 
 			cr_assert_not_null(k);
-			*k = (struct pkt){.kind = PKT_DATA, .frame = 1062, .prio = 3,
-					  .in_port = stuck[i].in};
+			*k = (struct pkt){
+			    .kind = PKT_DATA, .frame = 1062, .prio = 3, .in_port = stuck[i].in};
 			pktq_push(&x->queue[3].q, k);
 			x->paused = 1u << 3;
 			x->queue[3].last_dequeue = stuck[i].last;

@@ -15,11 +15,11 @@
 #include "support.h"
 
 static const char one_flow[] =
-	"topology: {kind: star, hosts: 2, link: {rate: 100Gbps, cable: 2m}}\n"
-	"nic: {mtu: 4096}\n"
-	"workload:\n"
-	"  kind: flows\n"
-	"  flows: [{src: h0, dst: h1, size: 1MB}]\n";
+    "topology: {kind: star, hosts: 2, link: {rate: 100Gbps, cable: 2m}}\n"
+    "nic: {mtu: 4096}\n"
+    "workload:\n"
+    "  kind: flows\n"
+    "  flows: [{src: h0, dst: h1, size: 1MB}]\n";
 
 Test(e2e, one_flow_matches_wire_arithmetic)
 {
@@ -37,7 +37,8 @@ Test(e2e, one_flow_matches_wire_arithmetic)
 	cr_assert_eq(h0->tx_packets, 245);
 	cr_assert_eq(h0->tx_bytes + 245 * 20, 1020090);
 	cr_assert_float_eq(wire_us, 81.6072, 1e-9);
-	cr_assert(fabs(fct - wire_us) / wire_us < 0.01, "fct %.4f us vs wire %.4f us", fct, wire_us);
+	cr_assert(fabs(fct - wire_us) / wire_us < 0.01, "fct %.4f us vs wire %.4f us", fct,
+		  wire_us);
 	cr_assert_float_eq(fct, expect_us, 0.0015, "fct %.4f us, hand-computed %.4f us", fct,
 			   expect_us);
 	cr_assert_eq(sim.end, SIM_END_DONE);
@@ -45,12 +46,11 @@ Test(e2e, one_flow_matches_wire_arithmetic)
 	sim_fini(&sim);
 }
 
-static const char incast[] =
-	"seed: 5\n"
-	"topology: {kind: star, hosts: 9, link: {rate: 100Gbps, cable: 2m}}\n"
-	"switch: {buffer: {size: 32MB}}\n"
-	"nic: {cc: none}\n"
-	"workload: {kind: incast, senders: 8, size: 4MB}\n";
+static const char incast[] = "seed: 5\n"
+			     "topology: {kind: star, hosts: 9, link: {rate: 100Gbps, cable: 2m}}\n"
+			     "switch: {buffer: {size: 32MB}}\n"
+			     "nic: {cc: none}\n"
+			     "workload: {kind: incast, senders: 8, size: 4MB}\n";
 
 Test(e2e, incast_finishes_at_the_bottleneck_wire_time)
 {
@@ -62,7 +62,8 @@ Test(e2e, incast_finishes_at_the_bottleneck_wire_time)
 
 	cr_assert_eq(ts_metric(j, "drops"), 0);
 	cr_assert(fct >= wire_us && fct < wire_us * 1.002, "fct %.3f vs %.3f", fct, wire_us);
-	cr_assert_gt(ts_metric(j, "max_queue_bytes"), 20e6, "the receiver's egress queue builds up");
+	cr_assert_gt(ts_metric(j, "max_queue_bytes"), 20e6,
+		     "the receiver's egress queue builds up");
 	json_decref(j);
 	sim_fini(&sim);
 }
@@ -94,11 +95,10 @@ Test(e2e, a_switch_without_a_forwarding_table_forwards_the_same)
 
 Test(e2e, small_buffer_tail_drops_lossy_traffic_and_conserves_bytes)
 {
-	static const char yaml[] =
-		"topology: {kind: star, hosts: 9}\n"
-		"switch: {buffer: {size: 1MB}, pfc: {enabled: false}}\n"
-		"nic: {cc: none, transport: {timeout: 10}}\n"
-		"workload: {kind: incast, senders: 8, size: 1MB}\n";
+	static const char yaml[] = "topology: {kind: star, hosts: 9}\n"
+				   "switch: {buffer: {size: 1MB}, pfc: {enabled: false}}\n"
+				   "nic: {cc: none, transport: {timeout: 10}}\n"
+				   "workload: {kind: incast, senders: 8, size: 1MB}\n";
 	struct sim sim;
 	json_t *j = ts_run(yaml, &sim);
 
@@ -115,10 +115,9 @@ Test(e2e, small_buffer_tail_drops_lossy_traffic_and_conserves_bytes)
 
 Test(e2e, stop_bound_leaves_bytes_in_flight)
 {
-	static const char yaml[] =
-		"stop: 30us\n"
-		"topology: {kind: star, hosts: 9}\n"
-		"workload: {kind: incast, senders: 8, size: 1MB}\n";
+	static const char yaml[] = "stop: 30us\n"
+				   "topology: {kind: star, hosts: 9}\n"
+				   "workload: {kind: incast, senders: 8, size: 1MB}\n";
 	struct sim sim;
 	json_t *j = ts_run(yaml, &sim);
 
@@ -131,10 +130,9 @@ Test(e2e, stop_bound_leaves_bytes_in_flight)
 
 Test(e2e, event_cap_ends_the_run)
 {
-	static const char yaml[] =
-		"max_events: 1000\n"
-		"topology: {kind: star, hosts: 9}\n"
-		"workload: {kind: incast, senders: 8, size: 1MB}\n";
+	static const char yaml[] = "max_events: 1000\n"
+				   "topology: {kind: star, hosts: 9}\n"
+				   "workload: {kind: incast, senders: 8, size: 1MB}\n";
 	struct sim sim;
 	json_t *j = ts_run(yaml, &sim);
 
@@ -145,10 +143,10 @@ Test(e2e, event_cap_ends_the_run)
 }
 
 static const char permutation[] =
-	"seed: 11\n"
-	"topology: {kind: leaf_spine, leaves: 4, spines: 4, hosts_per_leaf: 4,\n"
-	"           link: {rate: 100Gbps}, uplink: {rate: 100Gbps, cable: 10m}}\n"
-	"workload: {kind: permutation, size: 512KB}\n";
+    "seed: 11\n"
+    "topology: {kind: leaf_spine, leaves: 4, spines: 4, hosts_per_leaf: 4,\n"
+    "           link: {rate: 100Gbps}, uplink: {rate: 100Gbps, cable: 10m}}\n"
+    "workload: {kind: permutation, size: 512KB}\n";
 
 /* results.json without its "run" part, as text */
 static char *stable_text(json_t *j)
@@ -219,20 +217,20 @@ Test(e2e, ecmp_spreads_a_permutation_over_every_spine)
 Test(e2e, link_failure_drops_then_reroutes)
 {
 	static const char yaml[] =
-		"topology: {kind: leaf_spine, leaves: 2, spines: 2, hosts_per_leaf: 4,\n"
-		"           convergence: 20us, uplink: {rate: 400Gbps}}\n"
-		"workload:\n"
-		"  kind: flows\n"
-		"  flows:\n"
-		"    - {src: h0, dst: h4, size: 2MB}\n"
-		"    - {src: h1, dst: h5, size: 2MB}\n"
-		"    - {src: h2, dst: h6, size: 2MB}\n"
-		"    - {src: h3, dst: h7, size: 2MB}\n"
-		"    - {src: h0, dst: h5, size: 1MB, start: 100us}\n"
-		"    - {src: h1, dst: h6, size: 1MB, start: 100us}\n"
-		"    - {src: h2, dst: h7, size: 1MB, start: 100us}\n"
-		"    - {src: h3, dst: h4, size: 1MB, start: 100us}\n"
-		"faults: [{kind: link_down, link: leaf0-spine1, at: 50us}]\n";
+	    "topology: {kind: leaf_spine, leaves: 2, spines: 2, hosts_per_leaf: 4,\n"
+	    "           convergence: 20us, uplink: {rate: 400Gbps}}\n"
+	    "workload:\n"
+	    "  kind: flows\n"
+	    "  flows:\n"
+	    "    - {src: h0, dst: h4, size: 2MB}\n"
+	    "    - {src: h1, dst: h5, size: 2MB}\n"
+	    "    - {src: h2, dst: h6, size: 2MB}\n"
+	    "    - {src: h3, dst: h7, size: 2MB}\n"
+	    "    - {src: h0, dst: h5, size: 1MB, start: 100us}\n"
+	    "    - {src: h1, dst: h6, size: 1MB, start: 100us}\n"
+	    "    - {src: h2, dst: h7, size: 1MB, start: 100us}\n"
+	    "    - {src: h3, dst: h4, size: 1MB, start: 100us}\n"
+	    "faults: [{kind: link_down, link: leaf0-spine1, at: 50us}]\n";
 	struct sim sim;
 	json_t *j = ts_run(yaml, &sim);
 	int32_t link = topo_find_link(sim.topo, "leaf0-spine1");
@@ -439,20 +437,26 @@ Test(net, built_from_params_a_flow_crosses_a_switch_in_its_wire_time)
 {
 	struct wl_flow flow = {.src = 0, .dst = 1, .bytes = 50000, .dscp = 26, .priority = 3};
 	struct net_params p = {
-		.seed = 1,
-		.sw = {.buffer = 1000000,
-		       .lossless = 1u << 3,
-		       .cnp_priority = 6,
-		       .pfc = {.enabled = 1, .xoff = 100000, .headroom = 100000, .quanta = 0xffff},
-		       .sched = SW_SCHED_STRICT},
-		.nic = {.mtu = 1000, .priority = 3, .dscp = 26, .pfc = 1u << 3, .cc = NIC_CC_NONE,
-			.ack_every = 1000, .timeout = SIMTIME_S, .retry_cnt = 7},
-		.wl = {.flows = &flow, .n_flows = 1},
+	    .seed = 1,
+	    .sw = {.buffer = 1000000,
+		   .lossless = 1u << 3,
+		   .cnp_priority = 6,
+		   .pfc = {.enabled = 1, .xoff = 100000, .headroom = 100000, .quanta = 0xffff},
+		   .sched = SW_SCHED_STRICT},
+	    .nic = {.mtu = 1000,
+		    .priority = 3,
+		    .dscp = 26,
+		    .pfc = 1u << 3,
+		    .cc = NIC_CC_NONE,
+		    .ack_every = 1000,
+		    .timeout = SIMTIME_S,
+		    .retry_cnt = 7},
+	    .wl = {.flows = &flow, .n_flows = 1},
 	};
 	const struct topo_spec spec = {
-		.kind = TOPO_STAR,
-		.hosts = 2,
-		.link = {.rate_bps = 100000000000ULL, .delay = 10000},
+	    .kind = TOPO_STAR,
+	    .hosts = 2,
+	    .link = {.rate_bps = 100000000000ULL, .delay = 10000},
 	};
 	struct evq *q = evq_new();
 	struct diag d = {0};
@@ -545,10 +549,10 @@ Test(e2e, progress_counts_the_workload_bytes_to_deliver_and_delivered)
 Test(e2e, the_run_ends_after_the_last_acks_land_on_a_fat_tree)
 {
 	static const char fat[] =
-		"seed: 3\n"
-		"topology: {kind: fat_tree, k: 4, link: {rate: 100Gbps, cable: 2m},\n"
-		"           uplink: {rate: 100Gbps, cable: 200m}}\n"
-		"workload: {kind: permutation, size: 256KB}\n";
+	    "seed: 3\n"
+	    "topology: {kind: fat_tree, k: 4, link: {rate: 100Gbps, cable: 2m},\n"
+	    "           uplink: {rate: 100Gbps, cable: 200m}}\n"
+	    "workload: {kind: permutation, size: 256KB}\n";
 	struct sim sim;
 	json_t *j = ts_run(fat, &sim);
 	const json_t *flows = json_object_get(j, "flows"), *f;
@@ -557,7 +561,7 @@ Test(e2e, the_run_ends_after_the_last_acks_land_on_a_fat_tree)
 
 	cr_assert_eq(sim.end, SIM_END_DONE);
 	cr_assert_gt(json_array_size(flows), 0);
-	json_array_foreach (flows, i, f) {
+	json_array_foreach(flows, i, f) {
 		const json_t *acked = json_object_get(f, "acked_us");
 
 		cr_assert(json_is_number(acked), "flow %zu has no acked_us", i);

@@ -340,9 +340,9 @@ Test(faults, every_drop_is_a_switchs_or_a_failed_wires)
 	fclose(f);
 	yaml[len] = '\0';
 	j = ts_run(yaml, &sim);
-	json_array_foreach (json_object_get(j, "switches"), i, sw)
+	json_array_foreach(json_object_get(j, "switches"), i, sw)
 		drops += json_number_value(json_object_get(sw, "drops"));
-	json_array_foreach (json_object_get(j, "wire_losses"), i, loss) {
+	json_array_foreach(json_object_get(j, "wire_losses"), i, loss) {
 		cr_expect(strstr(json_string_value(json_object_get(loss, "link")), "leaf0-spine1"),
 			  "a loss off the failed link");
 		lost += json_number_value(json_object_get(loss, "packets"));

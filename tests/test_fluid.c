@@ -371,8 +371,8 @@ Test(fluid, the_verb_refuses_what_it_cannot_model)
 	ts_exec(&p, (const char *[]){"fluid", "experiments/incast-8to1.yaml", "--duration", "1ms",
 				     "--step", "1ps", NULL});
 	cr_expect_eq(p.code, 2);
-	cr_expect(strstr(p.err, "--duration is more than 10,000,000 steps of --step") != NULL,
-		  "%s", p.err);
+	cr_expect(strstr(p.err, "--duration is more than 10,000,000 steps of --step") != NULL, "%s",
+		  p.err);
 	ts_proc_free(&p);
 	ts_exec(&p, (const char *[]){"fluid", "experiments/seed-ladder-incast.yaml", "-o",
 				     ts_tmp("fl-out"), NULL});
@@ -487,8 +487,8 @@ Test(fluid, sweeps_and_tunes_refuse_the_mlx5_variant)
 				     "--vary", "nic.dcqcn.rp_ai_rate=5,10", "-o", dir, "--quiet",
 				     NULL});
 	cr_expect_eq(p.code, 2, "%s", p.err);
-	cr_expect(strstr(p.err, "mlx5 variant does not agree with the packet model") != NULL,
-		  "%s", p.err);
+	cr_expect(strstr(p.err, "mlx5 variant does not agree with the packet model") != NULL, "%s",
+		  p.err);
 	cr_expect(strstr(p.err, "run --model packet, or set nic.dcqcn.variant: paper") != NULL,
 		  "%s", p.err);
 	cr_expect(access(dir, F_OK) != 0, "%s was made", dir);
@@ -502,11 +502,11 @@ Test(fluid, sweeps_and_tunes_refuse_the_mlx5_variant)
 	ts_proc_free(&p);
 	ts_exec(&p, (const char *[]){"tune", "experiments/incast-8to1.yaml", "--model", "fluid",
 				     "--vary", "nic.dcqcn.rp_ai_rate=1..40", "--maximize",
-				     "nic.dcqcn.rp_ai_rate", "--subject-to", "fluid.oscillates == 0",
-				     "-o", ts_tmp("ftune-mlx5"), NULL});
+				     "nic.dcqcn.rp_ai_rate", "--subject-to",
+				     "fluid.oscillates == 0", "-o", ts_tmp("ftune-mlx5"), NULL});
 	cr_expect_eq(p.code, 2, "%s", p.err);
-	cr_expect(strstr(p.err, "mlx5 variant does not agree with the packet model") != NULL,
-		  "%s", p.err);
+	cr_expect(strstr(p.err, "mlx5 variant does not agree with the packet model") != NULL, "%s",
+		  p.err);
 	ts_proc_free(&p);
 	ts_exec(&p, (const char *[]){"fluid", "experiments/incast-8to1.yaml", "--quiet", NULL});
 	cr_expect_eq(p.code, 0, "%s", p.err);

@@ -379,8 +379,8 @@ Test(hpcc, what_follows_the_announced_flows_and_links_is_not_read)
 	struct diag d = {0};
 	char buf[1024];
 
-	cr_assert_eq(hpcc_flows_read(ts_src("tests/hpcc/flow-with-notes.txt"), "", &f, &d), 0,
-		     "%s", diag_str(&d, buf, sizeof(buf)));
+	cr_assert_eq(hpcc_flows_read(ts_src("tests/hpcc/flow-with-notes.txt"), "", &f, &d), 0, "%s",
+		     diag_str(&d, buf, sizeof(buf)));
 	cr_expect_eq(f.n, 3);
 	cr_expect_eq(f.flows[2].start, 1000000, "2.000001 s - 2 s = 1 us");
 	hpcc_flows_free(&f);

@@ -507,12 +507,12 @@ Test(cc_params, experiment_configs)
 	struct diag d = {0};
 	int found = 0;
 
-	cr_assert_eq(cc_params_read(ts_src("experiments/configs/cc_params"), &folder, &d), 0,
-		     "%s", d.msg);
+	cr_assert_eq(cc_params_read(ts_src("experiments/configs/cc_params"), &folder, &d), 0, "%s",
+		     d.msg);
 	cr_assert_eq(cc_params_read(ts_src("experiments/configs/cc_params.txt"), &text, &d), 0,
 		     "%s", d.msg);
-	cr_assert_eq(cc_params_read(ts_src("experiments/configs/cc_params-seed.txt"), &seed, &d),
-		     0, "%s", d.msg);
+	cr_assert_eq(cc_params_read(ts_src("experiments/configs/cc_params-seed.txt"), &seed, &d), 0,
+		     "%s", d.msg);
 	cr_assert_eq(folder.n, 19);
 	cr_assert_eq(text.n, folder.n);
 	for (size_t i = 0; i < folder.n; i++) {

@@ -31,8 +31,8 @@ static double run_metric(const char *yaml, const char *m)
 Test(nic, one_flow_is_acked_after_its_last_byte)
 {
 	static const char yaml[] =
-		"topology: {kind: star, hosts: 2}\n"
-		"workload: {kind: flows, flows: [{src: h0, dst: h1, size: 1MB}]}\n";
+	    "topology: {kind: star, hosts: 2}\n"
+	    "workload: {kind: flows, flows: [{src: h0, dst: h1, size: 1MB}]}\n";
 	struct sim sim;
 	json_t *j = ts_run(yaml, &sim);
 	const struct flow *f = &sim.net->flows[0];
@@ -56,19 +56,16 @@ Test(nic, one_flow_is_acked_after_its_last_byte)
 Test(nic, the_responder_acks_every_ack_every_packets_and_the_last)
 {
 	static const char yaml[] =
-		"topology: {kind: star, hosts: 2}\n"
-		"workload: {kind: flows, flows: [{src: h0, dst: h1, size: 1MB}]}\n";
+	    "topology: {kind: star, hosts: 2}\n"
+	    "workload: {kind: flows, flows: [{src: h0, dst: h1, size: 1MB}]}\n";
 	static const struct {
 		const char *set;
 		uint64_t acks;
 	} cases[] = {
-		{"nic.transport.ack_every=1", 245},
-		{"nic.transport.ack_every=5", 49},
-		{"nic.transport.ack_every=7", 35},
-		{"nic.transport.ack_every=8", 31},
-		{"nic.transport.ack_every=100", 3},
-		{"nic.transport.ack_every=245", 1},
-		{"nic.transport.ack_every=1000", 1},
+	    {"nic.transport.ack_every=1", 245},	 {"nic.transport.ack_every=5", 49},
+	    {"nic.transport.ack_every=7", 35},	 {"nic.transport.ack_every=8", 31},
+	    {"nic.transport.ack_every=100", 3},	 {"nic.transport.ack_every=245", 1},
+	    {"nic.transport.ack_every=1000", 1},
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -102,18 +99,18 @@ Test(nic, the_responder_acks_every_ack_every_packets_and_the_last)
 Test(nic, two_flows_share_a_port_fairly_without_pause)
 {
 	static const char body[] =
-		"stop: 100ms\n"
-		"topology: {kind: star, hosts: 3, link: {rate: 100Gbps, cable: 2m}}\n"
-		"switch:\n"
-		"  buffer: {size: 32MB}\n"
-		"  pfc: {xoff: 1MB}\n"
-		"  ecn: {kmin: 5KB, kmax: 200KB, pmax: 1%}\n"
-		"nic: {cc: dcqcn, dcqcn: {cnp_scope: qp}}\n"
-		"workload:\n"
-		"  kind: flows\n"
-		"  flows:\n"
-		"    - {src: h0, dst: h2, size: 20MB}\n"
-		"    - {src: h1, dst: h2, size: 20MB}\n";
+	    "stop: 100ms\n"
+	    "topology: {kind: star, hosts: 3, link: {rate: 100Gbps, cable: 2m}}\n"
+	    "switch:\n"
+	    "  buffer: {size: 32MB}\n"
+	    "  pfc: {xoff: 1MB}\n"
+	    "  ecn: {kmin: 5KB, kmax: 200KB, pmax: 1%}\n"
+	    "nic: {cc: dcqcn, dcqcn: {cnp_scope: qp}}\n"
+	    "workload:\n"
+	    "  kind: flows\n"
+	    "  flows:\n"
+	    "    - {src: h0, dst: h2, size: 20MB}\n"
+	    "    - {src: h1, dst: h2, size: 20MB}\n";
 	/* 2 x (20 MB + 4883 packets x 82 B) through one 100G port */
 	const double wire_us = 2.0 * (20000000 + 4883 * 82) * 8 / 100e9 * 1e6;
 	int fair = 0;
@@ -136,8 +133,8 @@ Test(nic, two_flows_share_a_port_fairly_without_pause)
 		if (fabs(a - b) / fmax(a, b) <= 0.15) {
 			fair++;
 			cr_assert_leq(fmax(a, b), wire_us * 1.25,
-				      "seed %d: done at %.1f us, wire time %.1f us", seed, fmax(a, b),
-				      wire_us);
+				      "seed %d: done at %.1f us, wire time %.1f us", seed,
+				      fmax(a, b), wire_us);
 		}
 		json_decref(j);
 		sim_fini(&sim);
@@ -146,14 +143,14 @@ Test(nic, two_flows_share_a_port_fairly_without_pause)
 }
 
 static const char incast16[] =
-	"stop: 100ms\n"
-	"topology: {kind: star, hosts: 17, link: {rate: 100Gbps, cable: 2m}}\n"
-	"switch:\n"
-	"  buffer: {size: 32MB}\n"
-	"  pfc: {xoff: 400KB}\n"
-	"  ecn: {kmin: 150KB, kmax: 1.2MB, pmax: 20%%}\n"
-	"nic: {cc: %s}\n"
-	"workload: {kind: incast, senders: 16, size: 4MB}\n";
+    "stop: 100ms\n"
+    "topology: {kind: star, hosts: 17, link: {rate: 100Gbps, cable: 2m}}\n"
+    "switch:\n"
+    "  buffer: {size: 32MB}\n"
+    "  pfc: {xoff: 400KB}\n"
+    "  ecn: {kmin: 150KB, kmax: 1.2MB, pmax: 20%%}\n"
+    "nic: {cc: %s}\n"
+    "workload: {kind: incast, senders: 16, size: 4MB}\n";
 
 /*
  * With CNPs spaced per QP and the byte counter in 64-byte units, DCQCN at
@@ -198,7 +195,8 @@ static double dcqcn_metric(const char *params, const char *size, const char *m)
 			 "seed: %d\n"
 			 "stop: 100ms\n"
 			 "topology: {kind: star, hosts: 5, link: {rate: 100Gbps, cable: 2m}}\n"
-			 "switch: {buffer: {size: 32MB}, pfc: {xoff: 2MB}, ecn: {kmin: 20KB, kmax: 400KB, pmax: 5%%}}\n"
+			 "switch: {buffer: {size: 32MB}, pfc: {xoff: 2MB}, ecn: {kmin: 20KB, kmax: "
+			 "400KB, pmax: 5%%}}\n"
 			 "nic: {cc: dcqcn, dcqcn: {%s}}\n"
 			 "workload: {kind: incast, senders: 4, size: %s}\n",
 			 seed, params, size);
@@ -235,11 +233,11 @@ Test(nic, a_faster_increase_marks_more)
 }
 
 static const char lossy_fabric[] =
-	"stop: 1s\n"
-	"topology: {kind: star, hosts: 9, link: {rate: 100Gbps, cable: 2km}}\n"
-	"switch: {buffer: {size: 32MB}, pfc: {xoff: 200KB, headroom: %s}}\n"
-	"nic: {cc: none, transport: {timeout: 8}}\n"
-	"workload: {kind: incast, senders: 8, size: 2MB}\n";
+    "stop: 1s\n"
+    "topology: {kind: star, hosts: 9, link: {rate: 100Gbps, cable: 2km}}\n"
+    "switch: {buffer: {size: 32MB}, pfc: {xoff: 200KB, headroom: %s}}\n"
+    "nic: {cc: none, transport: {timeout: 8}}\n"
+    "workload: {kind: incast, senders: 8, size: 2MB}\n";
 
 Test(nic, go_back_n_recovers_lossless_drops_at_a_cost)
 {
@@ -276,12 +274,12 @@ Test(nic, a_lost_tail_waits_for_the_retransmission_timeout)
 	 * over the other spine once routes converge.
 	 */
 	static const char base[] =
-		"stop: 1s\n"
-		"topology: {kind: leaf_spine, leaves: 2, spines: 2, hosts_per_leaf: 1,\n"
-		"           convergence: 10us}\n"
-		"nic: {cc: none, transport: {timeout: 10}}\n"
-		"workload: {kind: flows, flows: [{src: h0, dst: h1, size: 1MB}]}\n"
-		"%s";
+	    "stop: 1s\n"
+	    "topology: {kind: leaf_spine, leaves: 2, spines: 2, hosts_per_leaf: 1,\n"
+	    "           convergence: 10us}\n"
+	    "nic: {cc: none, transport: {timeout: 10}}\n"
+	    "workload: {kind: flows, flows: [{src: h0, dst: h1, size: 1MB}]}\n"
+	    "%s";
 	const double rto_us = 4.096 * 1024;
 	char text[1024], fault[128];
 	struct sim sim;
@@ -292,13 +290,15 @@ Test(nic, a_lost_tail_waits_for_the_retransmission_timeout)
 	snprintf(text, sizeof(text), base, "");
 	j = ts_run(text, &sim);
 	spine = sim.net->ports[sim.topo->links[topo_find_link(sim.topo, "leaf0-spine0")].port_a]
-				.tx_bytes > 0 ? 0 : 1;
+			    .tx_bytes > 0
+		    ? 0
+		    : 1;
 	cr_assert_lt(ts_metric(j, "fct_us.max"), 100, "no fault: done at wire speed");
 	json_decref(j);
 	sim_fini(&sim);
 
-	snprintf(fault, sizeof(fault), "faults: [{kind: link_down, link: leaf0-spine%d, at: 81us}]\n",
-		 spine);
+	snprintf(fault, sizeof(fault),
+		 "faults: [{kind: link_down, link: leaf0-spine%d, at: 81us}]\n", spine);
 	snprintf(text, sizeof(text), base, fault);
 	j = ts_run(text, &sim);
 	f = &sim.net->flows[0];
@@ -317,10 +317,10 @@ Test(nic, a_lost_tail_waits_for_the_retransmission_timeout)
 Test(nic, the_switch_invariants_hold_with_dcqcn_on)
 {
 	static const char yaml[] =
-		"topology: {kind: star, hosts: 9, link: {rate: 100Gbps, cable: 100m}}\n"
-		"switch: {buffer: {size: 32MB}, pfc: {xoff: 200KB}}\n"
-		"nic: {cc: dcqcn}\n"
-		"workload: {kind: incast, senders: 8, size: 4MB}\n";
+	    "topology: {kind: star, hosts: 9, link: {rate: 100Gbps, cable: 100m}}\n"
+	    "switch: {buffer: {size: 32MB}, pfc: {xoff: 200KB}}\n"
+	    "nic: {cc: dcqcn}\n"
+	    "workload: {kind: incast, senders: 8, size: 4MB}\n";
 	struct sim sim;
 	json_t *j = ts_run(yaml, &sim);
 
@@ -343,16 +343,17 @@ Test(nic, the_paper_variant_reacts_too)
 	/* the paper cuts at every CNP, spaced 50 us apart, from alpha = 1 */
 	cr_assert_gt(dcqcn_metric("variant: paper", "8MB", "cnp_handled"), 0);
 	cr_assert_lt(dcqcn_metric("variant: paper", "8MB", "cnp_sent"),
-		     dcqcn_metric("variant: mlx5", "8MB", "cnp_sent"), "50 us CNP spacing sends fewer");
+		     dcqcn_metric("variant: mlx5", "8MB", "cnp_sent"),
+		     "50 us CNP spacing sends fewer");
 }
 
 Test(nic, a_slow_receiver_pauses_the_fabric_instead_of_dropping)
 {
 	static const char yaml[] =
-		"topology: {kind: star, hosts: 3, link: {rate: 100Gbps, cable: 2m}}\n"
-		"switch: {pfc: {xoff: 300KB}}\n"
-		"nic: {rx_buffer: 512KB, rx_rate: 50Gbps%s}\n"
-		"workload: {kind: incast, senders: 1, size: 8MB}\n";
+	    "topology: {kind: star, hosts: 3, link: {rate: 100Gbps, cable: 2m}}\n"
+	    "switch: {pfc: {xoff: 300KB}}\n"
+	    "nic: {rx_buffer: 512KB, rx_rate: 50Gbps%s}\n"
+	    "workload: {kind: incast, senders: 1, size: 8MB}\n";
 	/* the host drains 8 MB of frames at 50 Gb/s */
 	const double drain_us = (8000000 + 1954 * 62) * 8 / 50e9 * 1e6;
 	char text[512];
@@ -373,7 +374,8 @@ Test(nic, a_slow_receiver_pauses_the_fabric_instead_of_dropping)
 	sim_fini(&sim);
 
 	/* the same NIC with PFC off discards what its buffer cannot hold */
-	snprintf(text, sizeof(text), yaml, ", pfc: [0,0,0,0,0,0,0,0], cc: none, transport: {timeout: 10}");
+	snprintf(text, sizeof(text), yaml,
+		 ", pfc: [0,0,0,0,0,0,0,0], cc: none, transport: {timeout: 10}");
 	j = ts_run(text, &sim);
 	cr_assert_gt(nic_counters(sim.net->nics[2])->rx_discards_phy, 0);
 	cr_assert_gt(ts_metric(j, "retransmitted_packets"), 0);
@@ -405,14 +407,14 @@ static const struct nic_ops seen_ops = {.msg_done = seen_msg};
 static struct nic_params line_rate_nic(uint32_t ack_every)
 {
 	struct nic_params p = {
-		.mtu = 1000,
-		.priority = 3,
-		.dscp = 26,
-		.pfc = 1u << 3,
-		.cc = NIC_CC_NONE,
-		.ack_every = ack_every,
-		.timeout = SIMTIME_S,
-		.retry_cnt = 7,
+	    .mtu = 1000,
+	    .priority = 3,
+	    .dscp = 26,
+	    .pfc = 1u << 3,
+	    .cc = NIC_CC_NONE,
+	    .ack_every = ack_every,
+	    .timeout = SIMTIME_S,
+	    .retry_cnt = 7,
 	};
 
 	dcqcn_params_default(&p.dcqcn, DCQCN_MLX5);

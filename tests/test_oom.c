@@ -172,10 +172,10 @@ Test(oom, every_allocation_of_a_topology_file_load_can_fail)
 static const struct {
 	const char *yaml, *set;
 } loads[] = {
-	/* a --set into a section the scenario does not have: the loader makes it */
-	{"topology: {kind: star, hosts: 2}\n"
-	 "workload: {kind: incast, senders: 1, size: 64KB}\n",
-	 "topology.link.rate=40Gbps"},
+    /* a --set into a section the scenario does not have: the loader makes it */
+    {"topology: {kind: star, hosts: 2}\n"
+     "workload: {kind: incast, senders: 1, size: 64KB}\n",
+     "topology.link.rate=40Gbps"},
 };
 
 /*
@@ -210,8 +210,8 @@ Test(oom, every_allocation_of_a_scenario_load_can_fail)
 			scn_free(s);
 			if (!failed)
 				break;
-			cr_assert_eq(err, -ENOMEM, "load %zu, allocation %ld of %ld failed: %d, %s", k,
-				     n, total, err, d.msg);
+			cr_assert_eq(err, -ENOMEM, "load %zu, allocation %ld of %ld failed: %d, %s",
+				     k, n, total, err, d.msg);
 		}
 		cr_assert_eq(err, 0);
 		cr_assert_eq(n, total + 1);
@@ -221,29 +221,29 @@ Test(oom, every_allocation_of_a_scenario_load_can_fail)
 /* Small runs that between them reach every allocation site of the
  * engine and the models. */
 static const char *const scenarios[] = {
-	/* DCQCN incast under PFC, with every output the run writes */
-	"topology: {kind: star, hosts: 4}\n"
-	"switch: {pfc: {xoff: 50KB}, ecn: {kmin: 5KB, kmax: 50KB}}\n"
-	"nic: {cc: dcqcn}\n"
-	"workload: {kind: incast, senders: 3, size: 256KB}\n"
-	"output: {sample: 5us, pfc_events: true}\n",
-	/* a collective with a late rank beside a flow; a link that fails and
-	 * routes that follow; a storm, the watchdog and deadlock detection */
-	"stop: 3ms\n"
-	"topology: {kind: leaf_spine, leaves: 2, spines: 2, hosts_per_leaf: 3,\n"
-	"           convergence: 10us}\n"
-	"switch: {watchdog: {detection: 100us, restoration: 50us, action: drop}}\n"
-	"deadlock: {window: 200us}\n"
-	"workload:\n"
-	"  - {kind: allreduce, size: 256KB, ranks: [h0, h1, h3, h4], late: {host: h1, by: 20us}}\n"
-	"  - {kind: flows, flows: [{src: h2, dst: h5, size: 256KB}]}\n"
-	"faults:\n"
-	"  - {kind: link_down, link: leaf0-spine1, at: 10us}\n"
-	"  - {kind: pfc_storm, host: h5, at: 30us, duration: 400us}\n",
-	/* a receiver slower than the link, pausing through its NIC */
-	"topology: {kind: star, hosts: 3}\n"
-	"nic: {rx_buffer: 256KB, rx_rate: 50Gbps, cc: none}\n"
-	"workload: {kind: incast, senders: 2, size: 512KB}\n",
+    /* DCQCN incast under PFC, with every output the run writes */
+    "topology: {kind: star, hosts: 4}\n"
+    "switch: {pfc: {xoff: 50KB}, ecn: {kmin: 5KB, kmax: 50KB}}\n"
+    "nic: {cc: dcqcn}\n"
+    "workload: {kind: incast, senders: 3, size: 256KB}\n"
+    "output: {sample: 5us, pfc_events: true}\n",
+    /* a collective with a late rank beside a flow; a link that fails and
+     * routes that follow; a storm, the watchdog and deadlock detection */
+    "stop: 3ms\n"
+    "topology: {kind: leaf_spine, leaves: 2, spines: 2, hosts_per_leaf: 3,\n"
+    "           convergence: 10us}\n"
+    "switch: {watchdog: {detection: 100us, restoration: 50us, action: drop}}\n"
+    "deadlock: {window: 200us}\n"
+    "workload:\n"
+    "  - {kind: allreduce, size: 256KB, ranks: [h0, h1, h3, h4], late: {host: h1, by: 20us}}\n"
+    "  - {kind: flows, flows: [{src: h2, dst: h5, size: 256KB}]}\n"
+    "faults:\n"
+    "  - {kind: link_down, link: leaf0-spine1, at: 10us}\n"
+    "  - {kind: pfc_storm, host: h5, at: 30us, duration: 400us}\n",
+    /* a receiver slower than the link, pausing through its NIC */
+    "topology: {kind: star, hosts: 3}\n"
+    "nic: {rx_buffer: 256KB, rx_rate: 50Gbps, cc: none}\n"
+    "workload: {kind: incast, senders: 2, size: 512KB}\n",
 };
 
 /* Load, build, run and report @yaml as `rocesim run` does: 0 or the
@@ -348,7 +348,8 @@ Test(oom, every_allocation_of_a_training_manifest_can_fail)
 			int err;
 
 			failalloc_set(0, 0);
-			cr_assert_eq(pod_read(ts_src(files[k]), &p, &d), 0, "%s: %s", files[k], d.msg);
+			cr_assert_eq(pod_read(ts_src(files[k]), &p, &d), 0, "%s: %s", files[k],
+				     d.msg);
 			total = failalloc_seen();
 			pod_free(&p);
 			for (n = 1;; n++) {
@@ -356,8 +357,9 @@ Test(oom, every_allocation_of_a_training_manifest_can_fail)
 				err = pod_read(ts_src(files[k]), &p, &d);
 				if (!failalloc_failed())
 					break;
-				cr_assert_eq(err, -ENOMEM, "%s: allocation %ld of %ld failed: %d (%s)",
-					     files[k], n, total, err, d.msg);
+				cr_assert_eq(err, -ENOMEM,
+					     "%s: allocation %ld of %ld failed: %d (%s)", files[k],
+					     n, total, err, d.msg);
 				cr_assert_null(p.env);
 				cr_assert_null(p.notes);
 			}
@@ -381,9 +383,9 @@ static int cli_fails_from(long n)
 	int code;
 
 	snprintf(nth, sizeof(nth), "%ld+", n);
-	ts_exec_env(&p, "ROCESIM_FAIL_ALLOC", nth,
-		    (const char *[]){"run", "tests/good/two-flows.yaml", "-o", ts_tmp("out"), "-q",
-				     NULL});
+	ts_exec_env(
+	    &p, "ROCESIM_FAIL_ALLOC", nth,
+	    (const char *[]){"run", "tests/good/two-flows.yaml", "-o", ts_tmp("out"), "-q", NULL});
 	code = p.code;
 	if (code) {
 		cr_assert_eq(code, 2, "allocation %ld on: exit %d, stderr: %s", n, code, p.err);
@@ -409,8 +411,7 @@ static void setup(void)
  * bisection, and the last 16 (the run's own and the results') fail in
  * turn. Each ends with exit 2 and one line that says out of memory.
  */
-Test(oom, the_command_line_says_out_of_memory_and_exits_2, .init = setup,
-     .fini = ts_proc_teardown)
+Test(oom, the_command_line_says_out_of_memory_and_exits_2, .init = setup, .fini = ts_proc_teardown)
 {
 	long lo = 1, hi = 1; /* fails from lo on; runs from hi on */
 

@@ -139,7 +139,6 @@ static const char *scenario_run(const char *name, const char *yaml)
 	return out;
 }
 
-
 /* No temporary .plot-* folder is left in @dir. */
 static void assert_no_leftovers(const char *dir)
 {
@@ -721,9 +720,9 @@ Test(plot, a_sweep_gets_one_picture_per_metric_that_varies)
  * none now loses its picture. */
 Test(plot, a_sweep_draws_the_slowdown_of_each_bucket)
 {
-	const char *out = sweep_run("slowdown",
-				    (const char *const[]){"--vary", "topology.hosts=3,5", "--vary",
-							  "workload.senders=2,4", "--zip", NULL});
+	const char *out =
+	    sweep_run("slowdown", (const char *const[]){"--vary", "topology.hosts=3,5", "--vary",
+							"workload.senders=2,4", "--zip", NULL});
 	char path[600], stale[600];
 	struct ts_proc p;
 

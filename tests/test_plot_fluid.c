@@ -38,7 +38,6 @@ static void write_file(const char *path, const char *text)
 	cr_assert_eq(fclose(f), 0);
 }
 
-
 static int exists(const char *path)
 {
 	return !access(path, F_OK);

@@ -283,9 +283,9 @@ Test(pod, error_not_a_workload)
 	read_bad("tests/pod/configmap.yaml", 2, "ConfigMap is not a workload");
 	cr_assert_eq(text_bad("apiVersion: v1\nkind: ConfigMap\n", &d), -EINVAL);
 	diag_str(&d, msg, sizeof(msg));
-	cr_assert(!strncmp(msg, "inline.yaml:2: kind: ConfigMap is not a workload: expected a Pod",
-			   57),
-		  "%s", msg);
+	cr_assert(
+	    !strncmp(msg, "inline.yaml:2: kind: ConfigMap is not a workload: expected a Pod", 57),
+	    "%s", msg);
 }
 
 Test(pod, error_no_containers)
@@ -298,9 +298,9 @@ Test(pod, error_no_containers)
 	cr_assert_eq(d.line, 2);
 	cr_assert_eq(text_bad("kind: Pod\n", &d), -EINVAL);
 	cr_assert(strstr(d.msg, "Pod has no containers"), "%s", d.msg);
-	cr_assert_eq(text_bad("kind: CronJob\nspec:\n  jobTemplate:\n    spec: {template: {}}\n",
-			      &d),
-		     -EINVAL);
+	cr_assert_eq(
+	    text_bad("kind: CronJob\nspec:\n  jobTemplate:\n    spec: {template: {}}\n", &d),
+	    -EINVAL);
 	cr_assert_str_eq(d.path, "spec.jobTemplate.spec.template.spec.containers");
 	cr_assert_eq(d.line, 4);
 	/* a Pod's containers under a template are not a Pod's */
@@ -344,14 +344,16 @@ Test(pod, error_too_long)
 
 	memset(big, 'x', sizeof(big) - 1);
 	big[sizeof(big) - 1] = '\0';
-	snprintf(text, sizeof(text),
-		 "kind: Pod\nspec: {containers: [{name: a, env: [{name: NCCL_IB_HCA, value: %s}]}]}\n",
-		 big);
+	snprintf(
+	    text, sizeof(text),
+	    "kind: Pod\nspec: {containers: [{name: a, env: [{name: NCCL_IB_HCA, value: %s}]}]}\n",
+	    big);
 	cr_assert_eq(text_bad(text, &d), -EINVAL);
 	cr_assert(strstr(d.msg, "value longer than 255"), "%s", d.msg);
-	snprintf(text, sizeof(text),
-		 "kind: Pod\nspec: {containers: [{name: a, env: [{name: NCCL_%.80s, value: 1}]}]}\n",
-		 big);
+	snprintf(
+	    text, sizeof(text),
+	    "kind: Pod\nspec: {containers: [{name: a, env: [{name: NCCL_%.80s, value: 1}]}]}\n",
+	    big);
 	cr_assert_eq(text_bad(text, &d), -EINVAL);
 	cr_assert(strstr(d.msg, "name longer than 63"), "%s", d.msg);
 	/* a long value of a variable that is not NCCL_* is no concern of ours */
@@ -409,28 +411,28 @@ Test(pod, error_unreadable_files)
 Test(pod, odd_inputs_fail_cleanly)
 {
 	static const char *const texts[] = {
-		"",
-		"---\n",
-		"...\n",
-		"---\n---\n",
-		"# only a comment\n",
-		"{",
-		"kind: Pod\nspec: 3\n",
-		"kind: Pod\nspec:\n  containers: 3\n",
-		"kind: Pod\nspec:\n  containers: [3]\n",
-		"kind: Pod\nspec:\n  containers: [{image: x}]\n",
-		"kind: Pod\nspec:\n  containers: [{name: [a]}]\n",
-		"kind: Pod\nspec:\n  containers: [{name: a, env: [3]}]\n",
-		"kind: Pod\nspec:\n  containers: [{name: a, env: [{name: NCCL_A, value: *x}]}]\n",
-		"kind: *a\n",
-		"kind: [Pod]\n",
-		"kind: {a: b}\n",
-		"kind: \"Pod\\0\"\nspec: {}\n",
-		"kind: Pod\n---\nkind: Job\n",
-		"kind: ConfigMap\n---\n- a\n---\nkind: Pod\n",
-		"kind: ConfigMap\n---\nkind: Pod\nspec: [\n",
-		"? [a]\n: b\n",
-		"kind: Pod\nspec: {containers: [{name: a, env: [{name: NCCL_A, value: \xff}]}]}\n",
+	    "",
+	    "---\n",
+	    "...\n",
+	    "---\n---\n",
+	    "# only a comment\n",
+	    "{",
+	    "kind: Pod\nspec: 3\n",
+	    "kind: Pod\nspec:\n  containers: 3\n",
+	    "kind: Pod\nspec:\n  containers: [3]\n",
+	    "kind: Pod\nspec:\n  containers: [{image: x}]\n",
+	    "kind: Pod\nspec:\n  containers: [{name: [a]}]\n",
+	    "kind: Pod\nspec:\n  containers: [{name: a, env: [3]}]\n",
+	    "kind: Pod\nspec:\n  containers: [{name: a, env: [{name: NCCL_A, value: *x}]}]\n",
+	    "kind: *a\n",
+	    "kind: [Pod]\n",
+	    "kind: {a: b}\n",
+	    "kind: \"Pod\\0\"\nspec: {}\n",
+	    "kind: Pod\n---\nkind: Job\n",
+	    "kind: ConfigMap\n---\n- a\n---\nkind: Pod\n",
+	    "kind: ConfigMap\n---\nkind: Pod\nspec: [\n",
+	    "? [a]\n: b\n",
+	    "kind: Pod\nspec: {containers: [{name: a, env: [{name: NCCL_A, value: \xff}]}]}\n",
 	};
 
 	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {

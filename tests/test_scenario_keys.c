@@ -137,8 +137,8 @@ static void check_key(const char *path, void *arg)
 		}
 	}
 	r->n_missing++;
-	snprintf(r->missing + strlen(r->missing), sizeof(r->missing) - strlen(r->missing),
-		 "  %s\n", path);
+	snprintf(r->missing + strlen(r->missing), sizeof(r->missing) - strlen(r->missing), "  %s\n",
+		 path);
 }
 
 Test(scenario_keys, every_key_the_loader_accepts_is_in_the_reference)

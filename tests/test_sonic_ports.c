@@ -43,7 +43,6 @@ static int count(const char *out, const char *text)
 	return n;
 }
 
-
 /*
  * A scenario in the temporary folder: @topology, switch.sonic @db (under
  * the source root) and @sw (more switch keys, "" or ", key: value"), then @extra.

@@ -53,7 +53,6 @@ static int has(const char *out, const char *text)
 	return strstr(out, text) != NULL;
 }
 
-
 /* Load @path and build its fabric; asserts success. */
 static void build(const char *path, const char *const *sets, size_t n_sets, struct sim *sim)
 {
@@ -162,14 +161,15 @@ Test(sonic_switches, check_reports_per_switch)
 	ts_exec(&p, (const char *[]){"check", scenario("check.yaml", sonic), NULL});
 	cr_assert_eq(p.code, 1, "%s%s", p.out, p.err);
 	l = ts_line_with(p.out, "error DSCP_NOT_LOSSLESS leaf1: Ethernet4 (leaf1:h5); ",
-		      "leaf1.json:");
+			 "leaf1.json:");
 	cr_assert(l, "%s", p.out);
 	cr_assert(ts_line_with(p.out,
-			    "error HEADROOM_SHORT spine0: Ethernet0 (spine0:leaf0), "
-			    "Ethernet8 (spine0:leaf1); ",
-			    "spine0.json:"),
+			       "error HEADROOM_SHORT spine0: Ethernet0 (spine0:leaf0), "
+			       "Ethernet8 (spine0:leaf1); ",
+			       "spine0.json:"),
 		  "%s", p.out);
-	cr_assert(ts_line_with(p.out, "error HEADROOM_SHORT spine1: ", "spine1.json:"), "%s", p.out);
+	cr_assert(ts_line_with(p.out, "error HEADROOM_SHORT spine1: ", "spine1.json:"), "%s",
+		  p.out);
 	cr_assert_not(ts_line_with(p.out, "error", " leaf0: "), "leaf0 is right: %s", p.out);
 	/* what every switch has is said once, without a prefix */
 	cr_assert(has(p.out, "warning PFC_EXTRA_PRIORITY switch.lossless 3,4: "), "%s", p.out);

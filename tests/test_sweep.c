@@ -671,8 +671,9 @@ Test(sweep, shipped_headroom_sweep_shows_what_it_says)
 	struct ts_proc p;
 	char *sum;
 
-	ts_exec(&p, (const char *const[]){"sweep", "experiments/sweeps/xoff-headroom-long-cables.yaml",
-					  "-j", "2", "-o", out, "--quiet", NULL});
+	ts_exec(&p,
+		(const char *const[]){"sweep", "experiments/sweeps/xoff-headroom-long-cables.yaml",
+				      "-j", "2", "-o", out, "--quiet", NULL});
 	cr_assert_eq(p.code, 0, "sweep failed (%d): %s", p.code, p.err);
 	ts_proc_free(&p);
 	sum = ts_slurp(ts_tmp("shipped/summary.csv"));
@@ -1581,8 +1582,8 @@ Test(sweep, seeds_above_int64_refused)
 	refused((const char *const[]){"sweep", scn, "--seed-list", "1,9223372036854775808", "-o",
 				      out, NULL},
 		out, "seed 9223372036854775808 is above");
-	refused((const char *const[]){"sweep", scn, "--seed-list", "18446744073709551615", "--slurm",
-				      "-o", out, NULL},
+	refused((const char *const[]){"sweep", scn, "--seed-list", "18446744073709551615",
+				      "--slurm", "-o", out, NULL},
 		out, "seed 18446744073709551615 is above");
 	refused((const char *const[]){"sweep", big, "--seeds", "3", "-o", out, NULL}, out,
 		"seed 9223372036854775808 is above");

@@ -522,27 +522,27 @@ Test(sweep_inputs, slurm_tasks_read_their_own_spec_and_ask_for_memory)
 		  "\"n_points\": 7, \"points\": []}\n");
 	ts_exec(&p, (const char *const[]){"sweep", "--task", "0", out, NULL});
 	cr_expect_eq(p.code, 2, "(%d) %s", p.code, p.err);
-	cr_expect(strstr(p.err, "sweep.task.json: n_points: 7 points, while its axes give 1"),
-		  "%s", p.err);
+	cr_expect(strstr(p.err, "sweep.task.json: n_points: 7 points, while its axes give 1"), "%s",
+		  p.err);
 	ts_proc_free(&p);
 	/* a scenario path that is not UTF-8 cannot reach the tasks exactly */
 	cr_assert_eq(mkdir(tmp_path("u\xff"), 0777), 0);
 	write_tmp("u\xff/tiny.yaml", tiny_yaml);
 	ts_exec(&p, (const char *const[]){"sweep", tmp_path("u\xff/tiny.yaml"), "--vary",
-					  "switch.ecn.kmax=200KB,1MB", "-o", tmp_path("slu"), "--slurm",
-					  NULL});
+					  "switch.ecn.kmax=200KB,1MB", "-o", tmp_path("slu"),
+					  "--slurm", NULL});
 	cr_expect_eq(p.code, 2, "(%d) %s", p.code, p.err);
 	cr_expect(strstr(p.err, "\\xff/tiny.yaml is not UTF-8"), "%s", p.err);
 	cr_expect(access(ts_tmp("slu"), F_OK), "the folder was made");
 	ts_proc_free(&p);
 	/* --mem belongs to --slurm, and is a size */
-	ts_exec(&p, (const char *const[]){"sweep", scn, "--vary", "switch.ecn.kmax=200KB,1MB",
-					  "-o", tmp_path("nosl"), "--mem", "2GB", NULL});
+	ts_exec(&p, (const char *const[]){"sweep", scn, "--vary", "switch.ecn.kmax=200KB,1MB", "-o",
+					  tmp_path("nosl"), "--mem", "2GB", NULL});
 	cr_expect_eq(p.code, 2, "(%d) %s", p.code, p.err);
 	cr_expect(strstr(p.err, "--mem goes with --slurm"), "%s", p.err);
 	ts_proc_free(&p);
-	ts_exec(&p, (const char *const[]){"sweep", scn, "--vary", "switch.ecn.kmax=200KB,1MB",
-					  "-o", tmp_path("nosl"), "--slurm", "--mem", "12", NULL});
+	ts_exec(&p, (const char *const[]){"sweep", scn, "--vary", "switch.ecn.kmax=200KB,1MB", "-o",
+					  tmp_path("nosl"), "--slurm", "--mem", "12", NULL});
 	cr_expect_eq(p.code, 2, "(%d) %s", p.code, p.err);
 	cr_expect(strstr(p.err, "--mem needs a size of at least 1MiB"), "%s", p.err);
 	ts_proc_free(&p);

@@ -28,8 +28,8 @@
 /* What the PFC log saw, for the first events of interest. */
 struct pfc_trace {
 	struct sim *sim;
-	uint32_t xoff_port;    /* ingress port whose XOFF we watch */
-	uint32_t upstream;     /* its peer port (the transmitter) */
+	uint32_t xoff_port; /* ingress port whose XOFF we watch */
+	uint32_t upstream;  /* its peer port (the transmitter) */
 	simtime_t t_xoff, t_rx, t_paused, t_unpaused;
 	uint64_t pg_bytes_at_xoff;
 	uint64_t up_tx_at_paused, up_tx_at_unpaused;
@@ -85,13 +85,12 @@ static uint32_t port_id(const struct sim *sim, const char *name)
 }
 
 /* Two senders into one receiver at 100G over 2 m cables, static XOFF 100 KB. */
-static const char incast2[] =
-	"topology: {kind: star, hosts: 3, link: {rate: 100Gbps, cable: 2m}}\n"
-	"switch:\n"
-	"  buffer: {size: 32MB}\n"
-	"  pfc: {xoff: 100KB, xon_offset: 20KB, headroom: 1MB}\n"
-	"  ecn: {enabled: false}\n"
-	"workload: {kind: incast, senders: 2, size: 2MB}\n";
+static const char incast2[] = "topology: {kind: star, hosts: 3, link: {rate: 100Gbps, cable: 2m}}\n"
+			      "switch:\n"
+			      "  buffer: {size: 32MB}\n"
+			      "  pfc: {xoff: 100KB, xon_offset: 20KB, headroom: 1MB}\n"
+			      "  ecn: {enabled: false}\n"
+			      "workload: {kind: incast, senders: 2, size: 2MB}\n";
 
 Test(switch, xoff_fires_on_the_byte_that_crosses_the_threshold)
 {
@@ -149,8 +148,8 @@ struct hdrm_case {
 ParameterizedTestParameters(switch, headroom_used_stays_within_the_round_trip_bound)
 {
 	static struct hdrm_case cases[] = {
-		{100, 2}, {100, 100}, {100, 300}, {100, 1000},
-		{400, 2}, {400, 100}, {400, 300}, {400, 1000},
+	    {100, 2}, {100, 100}, {100, 300}, {100, 1000},
+	    {400, 2}, {400, 100}, {400, 300}, {400, 1000},
 	};
 
 	return cr_make_param_array(struct hdrm_case, cases, sizeof(cases) / sizeof(cases[0]));
@@ -163,7 +162,8 @@ ParameterizedTest(struct hdrm_case *c, switch, headroom_used_stays_within_the_ro
 	json_t *j;
 	struct sw_pg_stats pg;
 	double bytes_per_ps = (double)c->gbps * 1e9 / 8 / 1e12;
-	double prop = c->metres * 5000.0, resp = (c->gbps == 100 ? 394 : 905) * 512.0 / (c->gbps * 1e9) * 1e12;
+	double prop = c->metres * 5000.0,
+	       resp = (c->gbps == 100 ? 394 : 905) * 512.0 / (c->gbps * 1e9) * 1e12;
 	double bound;
 
 	/*
@@ -184,12 +184,12 @@ ParameterizedTest(struct hdrm_case *c, switch, headroom_used_stays_within_the_ro
 	/* 2 x propagation x rate + 2 x MTU wire bytes + PAUSE + response x rate */
 	bound = 2 * prop * bytes_per_ps + 2 * MTU_WIRE + PAUSE_WIRE + resp * bytes_per_ps;
 	cr_assert_leq((double)pg.peak_headroom, bound, "%lluG %um: peak headroom %llu > bound %.0f",
-		      (unsigned long long)c->gbps, c->metres,
-		      (unsigned long long)pg.peak_headroom, bound);
+		      (unsigned long long)c->gbps, c->metres, (unsigned long long)pg.peak_headroom,
+		      bound);
 	cr_assert_geq((double)pg.peak_headroom, 0.8 * bound,
 		      "%lluG %um: peak headroom %llu < 80%% of bound %.0f",
-		      (unsigned long long)c->gbps, c->metres,
-		      (unsigned long long)pg.peak_headroom, bound);
+		      (unsigned long long)c->gbps, c->metres, (unsigned long long)pg.peak_headroom,
+		      bound);
 	cr_assert_eq(ts_metric(j, "lossless_drops"), 0);
 	json_decref(j);
 	sim_fini(&sim);
@@ -198,11 +198,11 @@ ParameterizedTest(struct hdrm_case *c, switch, headroom_used_stays_within_the_ro
 Test(switch, incast_with_ample_headroom_is_lossless_and_on_time)
 {
 	static const char yaml[] =
-		"topology: {kind: star, hosts: 9, link: {rate: 100Gbps, cable: 2m}}\n"
-		"switch:\n"
-		"  buffer: {size: 32MB}\n"
-		"  pfc: {xoff: 200KB, xon_offset: 50KB}\n"
-		"workload: {kind: incast, senders: 8, size: 4MB}\n";
+	    "topology: {kind: star, hosts: 9, link: {rate: 100Gbps, cable: 2m}}\n"
+	    "switch:\n"
+	    "  buffer: {size: 32MB}\n"
+	    "  pfc: {xoff: 200KB, xon_offset: 50KB}\n"
+	    "workload: {kind: incast, senders: 8, size: 4MB}\n";
 	/* 8 x (4 MB + 977 packets x 82 B) through the receiver's 100G port */
 	const double wire_us = 8.0 * (4000000 + 977 * 82) * 8 / 100e9 * 1e6;
 	struct sim sim;
@@ -223,11 +223,11 @@ Test(switch, incast_with_ample_headroom_is_lossless_and_on_time)
 Test(switch, long_cables_with_short_headroom_lose_lossless_packets)
 {
 	static const char yaml[] =
-		"topology: {kind: star, hosts: 9, link: {rate: 100Gbps, cable: 2km}}\n"
-		"switch:\n"
-		"  buffer: {size: 32MB}\n"
-		"  pfc: {xoff: 200KB, headroom: 50KB}\n"
-		"workload: {kind: incast, senders: 8, size: 4MB}\n";
+	    "topology: {kind: star, hosts: 9, link: {rate: 100Gbps, cable: 2km}}\n"
+	    "switch:\n"
+	    "  buffer: {size: 32MB}\n"
+	    "  pfc: {xoff: 200KB, headroom: 50KB}\n"
+	    "workload: {kind: incast, senders: 8, size: 4MB}\n";
 	struct sim sim;
 	json_t *j;
 
@@ -244,9 +244,9 @@ Test(switch, long_cables_with_short_headroom_lose_lossless_packets)
 Test(switch, computed_headroom_covers_the_round_trip)
 {
 	static const char yaml[] =
-		"topology: {kind: star, hosts: 9, link: {rate: 100Gbps, cable: 300m}}\n"
-		"switch: {buffer: {size: 32MB}, pfc: {xoff: 200KB}}\n"
-		"workload: {kind: incast, senders: 8, size: 2MB}\n";
+	    "topology: {kind: star, hosts: 9, link: {rate: 100Gbps, cable: 300m}}\n"
+	    "switch: {buffer: {size: 32MB}, pfc: {xoff: 200KB}}\n"
+	    "workload: {kind: incast, senders: 8, size: 2MB}\n";
 	struct sim sim;
 	json_t *j;
 
@@ -312,10 +312,9 @@ Test(switch, headroom_need_holds_on_long_and_fast_links)
 
 Test(switch, lossy_priority_tail_drops_without_pause)
 {
-	static const char yaml[] =
-		"topology: {kind: star, hosts: 9}\n"
-		"switch: {buffer: {size: 2MB}, dscp_to_tc: {26: 1}}\n"
-		"workload: {kind: incast, senders: 8, size: 1MB}\n";
+	static const char yaml[] = "topology: {kind: star, hosts: 9}\n"
+				   "switch: {buffer: {size: 2MB}, dscp_to_tc: {26: 1}}\n"
+				   "workload: {kind: incast, senders: 8, size: 1MB}\n";
 	struct sim sim;
 	json_t *j;
 
@@ -341,10 +340,10 @@ static double ecn_run(const char *kmin, const char *kmax, const char *ect, doubl
 		      double *at_nics)
 {
 	static const char base[] =
-		"topology: {kind: star, hosts: 9}\n"
-		"switch: {buffer: {size: 64MB}, ecn: {kmin: %s, kmax: %s, pmax: 1%%}}\n"
-		"nic: {ecn: %s}\n"
-		"workload: {kind: incast, senders: 8, size: 1MB}\n";
+	    "topology: {kind: star, hosts: 9}\n"
+	    "switch: {buffer: {size: 64MB}, ecn: {kmin: %s, kmax: %s, pmax: 1%%}}\n"
+	    "nic: {ecn: %s}\n"
+	    "workload: {kind: incast, senders: 8, size: 1MB}\n";
 	char yaml[512];
 	struct sim sim;
 	json_t *j;
@@ -528,7 +527,8 @@ static void two_classes(const char *sched, double *tc1_share)
 			double after = (double)(a->finish - b->finish) * 100e9 / 8 / 1e12;
 			double wire = (double)a->bytes * (4096 + 82) / 4096;
 
-			*tc1_share = (wire - after) / (wire - after + (double)b->bytes * (4096 + 82) / 4096);
+			*tc1_share =
+			    (wire - after) / (wire - after + (double)b->bytes * (4096 + 82) / 4096);
 		} else {
 			double after = (double)(b->finish - a->finish) * 100e9 / 8 / 1e12;
 			double wire = (double)b->bytes * (4096 + 82) / 4096;
@@ -561,21 +561,21 @@ Test(switch, dwrr_shares_the_port_by_weight)
 
 /* h0..h3 on leaf0 send to h4 on leaf1, which storms from 100 us. */
 static const char storm[] =
-	"stop: 20ms\n"
-	"topology: {kind: leaf_spine, leaves: 2, spines: 2, hosts_per_leaf: 4,\n"
-	"           link: {rate: 100Gbps, cable: 2m}, uplink: {rate: 100Gbps, cable: 10m}}\n"
-	"switch:\n"
-	"  buffer: {size: 16MB}\n"
-	"  pfc: {xoff: 300KB, xon_offset: 50KB}\n"
-	"%s"
-	"workload:\n"
-	"  kind: flows\n"
-	"  flows:\n"
-	"    - {src: h0, dst: h4, size: 20MB}\n"
-	"    - {src: h1, dst: h4, size: 20MB}\n"
-	"    - {src: h2, dst: h4, size: 20MB}\n"
-	"    - {src: h3, dst: h4, size: 20MB}\n"
-	"faults: [{kind: pfc_storm, host: h4, at: 100us}]\n";
+    "stop: 20ms\n"
+    "topology: {kind: leaf_spine, leaves: 2, spines: 2, hosts_per_leaf: 4,\n"
+    "           link: {rate: 100Gbps, cable: 2m}, uplink: {rate: 100Gbps, cable: 10m}}\n"
+    "switch:\n"
+    "  buffer: {size: 16MB}\n"
+    "  pfc: {xoff: 300KB, xon_offset: 50KB}\n"
+    "%s"
+    "workload:\n"
+    "  kind: flows\n"
+    "  flows:\n"
+    "    - {src: h0, dst: h4, size: 20MB}\n"
+    "    - {src: h1, dst: h4, size: 20MB}\n"
+    "    - {src: h2, dst: h4, size: 20MB}\n"
+    "    - {src: h3, dst: h4, size: 20MB}\n"
+    "faults: [{kind: pfc_storm, host: h4, at: 100us}]\n";
 
 static uint64_t rx_pause_at(const struct sim *sim, const char *port)
 {
@@ -625,7 +625,7 @@ Test(switch, the_watchdog_breaks_a_storm)
 
 /* What the watchdog did, per port and priority, checked as it happens. */
 struct wd_trace {
-	simtime_t t1;       /* switch.watchdog.restoration */
+	simtime_t t1;	    /* switch.watchdog.restoration */
 	simtime_t *last_rx; /* the last PFC frame received, per port x priority */
 	simtime_t *since;   /* when the storm was declared */
 	uint32_t triggers, restores, wrong;
@@ -758,12 +758,12 @@ Test(switch, the_storm_experiment_runs_with_a_restoration_of_10us, .init = cli_s
 Test(switch, dynamic_threshold_is_alpha_times_free_shared_buffer)
 {
 	static const char yaml[] =
-		"topology: {kind: star, hosts: 3, link: {rate: 100Gbps, cable: 2m}}\n"
-		"switch:\n"
-		"  buffer: {size: 4MB}\n"
-		"  pfc: {dynamic_th: 0, headroom: 200KB}\n"
-		"  ecn: {enabled: false}\n"
-		"workload: {kind: incast, senders: 2, size: 4MB}\n";
+	    "topology: {kind: star, hosts: 3, link: {rate: 100Gbps, cable: 2m}}\n"
+	    "switch:\n"
+	    "  buffer: {size: 4MB}\n"
+	    "  pfc: {dynamic_th: 0, headroom: 200KB}\n"
+	    "  ecn: {enabled: false}\n"
+	    "workload: {kind: incast, senders: 2, size: 4MB}\n";
 	struct sim sim;
 	struct pfc_trace tr = {.sim = &sim};
 	const struct sw_counters *c;
@@ -782,8 +782,8 @@ Test(switch, dynamic_threshold_is_alpha_times_free_shared_buffer)
 	/* two PGs fill in step; alpha = 1: XOFF when x = S - 2x, x = S / 3 */
 	third = (double)c->shared_size / 3;
 	cr_assert_float_eq((double)tr.pg_bytes_at_xoff, third, 2 * (4096 + 62),
-			   "PG held %llu B at XOFF, S/3 = %.0f", (unsigned long long)tr.pg_bytes_at_xoff,
-			   third);
+			   "PG held %llu B at XOFF, S/3 = %.0f",
+			   (unsigned long long)tr.pg_bytes_at_xoff, third);
 	cr_assert_eq(ts_metric(j, "lossless_drops"), 0);
 	json_decref(j);
 	sim_fini(&sim);
@@ -816,10 +816,9 @@ Test(switch, dynamic_threshold_of_a_huge_buffer_does_not_wrap)
 
 Test(switch, headroom_that_does_not_fit_the_buffer_is_refused)
 {
-	static const char yaml[] =
-		"topology: {kind: star, hosts: 9}\n"
-		"switch: {buffer: {size: 8MB}, pfc: {headroom: 1MB}}\n"
-		"workload: {kind: incast, senders: 8, size: 1MB}\n";
+	static const char yaml[] = "topology: {kind: star, hosts: 9}\n"
+				   "switch: {buffer: {size: 8MB}, pfc: {headroom: 1MB}}\n"
+				   "workload: {kind: incast, senders: 8, size: 1MB}\n";
 	struct scenario *s;
 	struct diag d = {0};
 	struct sim sim;
@@ -913,12 +912,15 @@ Test(switch, built_from_params_xoff_on_the_crossing_packet_and_xon_after_the_dra
 	const simtime_t ser = 86560, prop = 10000, pause = 6720 + prop, resp = 2017280;
 	const simtime_t start = 5000000, resume = 20000000;
 	struct sw_params p = {
-		.buffer = 1000000,
-		.lossless = 1u << 3,
-		.cnp_priority = 6,
-		.pfc = {.enabled = 1, .xoff = 10000, .xon_offset = 2000, .headroom = 100000,
-			.quanta = 0xffff},
-		.sched = SW_SCHED_STRICT,
+	    .buffer = 1000000,
+	    .lossless = 1u << 3,
+	    .cnp_priority = 6,
+	    .pfc = {.enabled = 1,
+		    .xoff = 10000,
+		    .xon_offset = 2000,
+		    .headroom = 100000,
+		    .quanta = 0xffff},
+	    .sched = SW_SCHED_STRICT,
 	};
 	struct pfc_seen seen = {0};
 	struct rig r;
@@ -955,7 +957,8 @@ Test(switch, built_from_params_xoff_on_the_crossing_packet_and_xon_after_the_dra
 	cr_assert_eq(sw_pg(s, 0, 3).headroom, 25 * 1062);
 	cr_assert_eq(h2.rx_packets, 0);
 
-	cr_assert_not_null(evq_post(r.q, resume, send_resume, h2.port, 3, evq_key(MCTX_KEY_RUN, 0, 200)));
+	cr_assert_not_null(
+	    evq_post(r.q, resume, send_resume, h2.port, 3, evq_key(MCTX_KEY_RUN, 0, 200)));
 	rig_run(&r, SIMTIME_NEVER);
 	unpaused = resume + pause + resp;
 	cr_assert_eq(seen.first[sw_h2][PFC_EV_UNPAUSED], unpaused);

@@ -47,7 +47,7 @@ static void check_invariants(const struct topo *t)
 			cr_assert_eq(far->link, pt->link);
 			cr_assert(l->port_a == p || l->port_b == p);
 			cr_assert(strncmp(pt->name, n->name, strlen(n->name)) == 0 &&
-					  pt->name[strlen(n->name)] == ':',
+				      pt->name[strlen(n->name)] == ':',
 				  "port %s of %s", pt->name, n->name);
 		}
 		if (n->kind == TOPO_HOST) {
@@ -421,7 +421,7 @@ Test(topology, ecmp_spreads_over_spines)
 {
 	struct topo_spec s = spec_of(TOPO_LEAF_SPINE);
 	struct topo_routes *r;
-	uint32_t count, i, hits[4] = { 0 };
+	uint32_t count, i, hits[4] = {0};
 	uint32_t leaf0;
 	const uint16_t *hops;
 	struct topo *t;
@@ -473,8 +473,10 @@ Test(topology, fat_tree_routes_reach_destination)
 
 				cr_assert_gt(count, 0, "stuck at %s", t->nodes[u].name);
 				next = t->ports[t->nodes[u].first_port +
-						nh[topo_ecmp_pick(hash, u, count)]].peer;
-				cr_assert_eq(topo_distance(r, next, dst), topo_distance(r, u, dst) - 1);
+						nh[topo_ecmp_pick(hash, u, count)]]
+					   .peer;
+				cr_assert_eq(topo_distance(r, next, dst),
+					     topo_distance(r, u, dst) - 1);
 				u = next;
 				cr_assert_leq(++hops, 6);
 			}
@@ -619,10 +621,10 @@ Test(topology, fib_beyond_a_byte_of_port_sets)
  */
 Test(topology, hosts_never_forward)
 {
-	static const struct topo_linkspec ls = { 100000000000ULL, 10000 };
+	static const struct topo_linkspec ls = {100000000000ULL, 10000};
 	struct topo_routes *r;
 	struct topo *t = topo_new();
-	struct diag d = { .line = 0 };
+	struct diag d = {.line = 0};
 	uint32_t count;
 
 	cr_assert(t);
@@ -706,7 +708,8 @@ Test(topology, shipped_files_connect_every_host)
 		check_routes_against_bfs(t, r);
 		for (a = 0; a < t->n_hosts; a++)
 			for (b = 0; b < t->n_hosts; b++)
-				cr_assert_neq(topo_distance(r, t->hosts[a], b), UINT32_MAX, "%s", rel);
+				cr_assert_neq(topo_distance(r, t->hosts[a], b), UINT32_MAX, "%s",
+					      rel);
 		topo_routes_free(r);
 		topo_free(t);
 		files++;
@@ -840,7 +843,8 @@ Test(topology, missing_file_names_the_scenario_key)
 	cr_assert_null(t);
 	cr_assert_str_eq(d.file, "");
 	cr_assert_str_eq(d.path, "topology.file");
-	cr_assert_str_eq(d.msg, "cannot read \"/nonexistent/topo.yaml\": No such file or directory");
+	cr_assert_str_eq(d.msg,
+			 "cannot read \"/nonexistent/topo.yaml\": No such file or directory");
 }
 
 Test(topology, file_errors_inline)
@@ -865,11 +869,12 @@ Test(topology, file_errors_inline)
 			  "links:\n"
 			  "  - {a: sw1, b: sw0}\n",
 			  1, "nodes", "no host");
-	expect_text_error("nodes:\n"
-			  "  - {name: h0, kind: host}\n"
-			  "  - {name: sw0123456789012345678901234567890123456789012345, kind: switch}\n"
-			  "links: []\n",
-			  3, "nodes[1].name", "longer than 47");
+	expect_text_error(
+	    "nodes:\n"
+	    "  - {name: h0, kind: host}\n"
+	    "  - {name: sw0123456789012345678901234567890123456789012345, kind: switch}\n"
+	    "links: []\n",
+	    3, "nodes[1].name", "longer than 47");
 	expect_text_error("nodes:\n"
 			  "  - {name: h0, kind: host}\n"
 			  "  - {name: sw0, kind: swich}\n"

@@ -99,9 +99,9 @@ Test(traffic, malformed_cdfs_are_refused_at_their_line)
 /* ---- the Poisson generator ------------------------------------------------------- */
 
 static const char star[] =
-	"seed: 7\n"
-	"topology: {kind: star, hosts: 8, link: {rate: 100Gbps, cable: 2m}}\n"
-	"workload: {kind: poisson, cdf: %s, load: 30%%, duration: 2ms, start: 10us}\n";
+    "seed: 7\n"
+    "topology: {kind: star, hosts: 8, link: {rate: 100Gbps, cable: 2m}}\n"
+    "workload: {kind: poisson, cdf: %s, load: 30%%, duration: 2ms, start: 10us}\n";
 
 /* Load @fmt (one %s: the WebSearch CDF's path) and resolve it on its topology. */
 static struct scenario *generate(const char *fmt, const char *const *sets, size_t n_sets,
@@ -112,8 +112,8 @@ static struct scenario *generate(const char *fmt, const char *const *sets, size_
 	struct diag d = {0};
 
 	snprintf(yaml, sizeof(yaml), fmt, ts_src("experiments/traffic/websearch.cdf"));
-	cr_assert_eq(scn_load_text("test.yaml", yaml, strlen(yaml), sets, n_sets, &s, &d), 0,
-		     "%s", diag_str(&d, buf, sizeof(buf)));
+	cr_assert_eq(scn_load_text("test.yaml", yaml, strlen(yaml), sets, n_sets, &s, &d), 0, "%s",
+		     diag_str(&d, buf, sizeof(buf)));
 	cr_assert_eq(topo_build(&s->topo, t, &d), 0, "%s", diag_str(&d, buf, sizeof(buf)));
 	cr_assert_eq(scn_resolve(s, *t, &d), 0, "%s", diag_str(&d, buf, sizeof(buf)));
 	return s;
@@ -169,15 +169,16 @@ Test(traffic, poisson_is_deterministic_per_seed)
 Test(traffic, poisson_hosts_list_keeps_traffic_among_them)
 {
 	static const char two[] =
-		"topology: {kind: star, hosts: 8}\n"
-		"workload: {kind: poisson, cdf: %s, load: 50%%, duration: 1ms, hosts: [h2, h5]}\n";
+	    "topology: {kind: star, hosts: 8}\n"
+	    "workload: {kind: poisson, cdf: %s, load: 50%%, duration: 1ms, hosts: [h2, h5]}\n";
 	struct topo *t;
 	struct scenario *s = generate(two, NULL, 0, &t);
 
 	cr_assert_gt(s->wl.n_flows, 0);
 	for (uint32_t i = 0; i < s->wl.n_flows; i++)
-		cr_assert(s->wl.flows[i].src == 2 ? s->wl.flows[i].dst == 5
-						  : s->wl.flows[i].src == 5 && s->wl.flows[i].dst == 2);
+		cr_assert(s->wl.flows[i].src == 2
+			      ? s->wl.flows[i].dst == 5
+			      : s->wl.flows[i].src == 5 && s->wl.flows[i].dst == 2);
 	cr_assert_float_eq(s->wl.offered_capacity, 2 * 100e9 / 8 * 1e-3, 1e-3);
 	scn_free(s);
 	topo_free(t);
@@ -196,9 +197,9 @@ Test(traffic, poisson_hosts_list_keeps_traffic_among_them)
 Test(traffic, websearch_at_30_percent_offers_30_percent_on_320_hosts)
 {
 	static const char fabric[] =
-		"topology: {kind: leaf_spine, leaves: 20, spines: 4, hosts_per_leaf: 16,\n"
-		"           link: {rate: 100Gbps, delay: 1us}, uplink: {rate: 400Gbps, delay: 1us}}\n"
-		"workload: {kind: poisson, cdf: %s, load: 30%%, duration: 5ms}\n";
+	    "topology: {kind: leaf_spine, leaves: 20, spines: 4, hosts_per_leaf: 16,\n"
+	    "           link: {rate: 100Gbps, delay: 1us}, uplink: {rate: 400Gbps, delay: 1us}}\n"
+	    "workload: {kind: poisson, cdf: %s, load: 30%%, duration: 5ms}\n";
 	double sum = 0;
 
 	for (int seed = 1; seed <= 20; seed++) {
@@ -236,9 +237,9 @@ Test(traffic, websearch_at_30_percent_offers_30_percent_on_320_hosts)
 Test(traffic, traffic_gen_drops_each_hosts_last_flow)
 {
 	static const char fabric[] =
-		"topology: {kind: leaf_spine, leaves: 20, spines: 4, hosts_per_leaf: 16,\n"
-		"           link: {rate: 100Gbps, delay: 1us}, uplink: {rate: 400Gbps, delay: 1us}}\n"
-		"workload: {kind: poisson, cdf: %s, load: 30%%, duration: 5ms}\n";
+	    "topology: {kind: leaf_spine, leaves: 20, spines: 4, hosts_per_leaf: 16,\n"
+	    "           link: {rate: 100Gbps, delay: 1us}, uplink: {rate: 400Gbps, delay: 1us}}\n"
+	    "workload: {kind: poisson, cdf: %s, load: 30%%, duration: 5ms}\n";
 	const char *hpcc[] = {"workload.generator=traffic_gen"};
 	struct topo *t1, *t2;
 	struct scenario *a = generate(fabric, NULL, 0, &t1), *b = generate(fabric, hpcc, 1, &t2);
@@ -289,10 +290,10 @@ Test(traffic, an_unknown_generator_is_refused)
 			 "workload: {kind: poisson, cdf: %s, load: 30%%, duration: 1ms,\n"
 			 "           generator: ns3}\n",
 			 3, "workload.generator: \"ns3\" is not poisson or traffic_gen");
-	refused_scenario("topology: {kind: star, hosts: 4}\n"
-			 "workload: {kind: incast, senders: 2, size: 1MB, generator: poisson} # %s\n",
-			 2,
-			 "workload.generator: does not apply to incast");
+	refused_scenario(
+	    "topology: {kind: star, hosts: 4}\n"
+	    "workload: {kind: incast, senders: 2, size: 1MB, generator: poisson} # %s\n",
+	    2, "workload.generator: does not apply to incast");
 }
 
 Test(traffic, same_seed_gives_byte_identical_results)
@@ -342,16 +343,15 @@ Test(traffic, ideal_fct_on_a_star_by_hand)
 	cr_assert_eq(res_ideal_fct(sim.topo, sim.net->routes, 0, 1, 1000000, 4096),
 		     81607200 + 20000 + 334240);
 	/* one packet of 100 B: 182 B twice, 14.56 ns each */
-	cr_assert_eq(res_ideal_fct(sim.topo, sim.net->routes, 0, 1, 100, 4096),
-		     2 * 14560 + 20000);
+	cr_assert_eq(res_ideal_fct(sim.topo, sim.net->routes, 0, 1, 100, 4096), 2 * 14560 + 20000);
 	sim_fini(&sim);
 }
 
 static const char fat_tree[] =
-	"topology: {kind: fat_tree, k: 4, link: {rate: 100Gbps, cable: 2m},\n"
-	"           uplink: {rate: 400Gbps, delay: 1us}}\n"
-	"nic: {mtu: 4096}\n"
-	"workload: {kind: flows, flows: [{src: h0, dst: h15, size: 100KB}]}\n";
+    "topology: {kind: fat_tree, k: 4, link: {rate: 100Gbps, cable: 2m},\n"
+    "           uplink: {rate: 400Gbps, delay: 1us}}\n"
+    "nic: {mtu: 4096}\n"
+    "workload: {kind: flows, flows: [{src: h0, dst: h15, size: 100KB}]}\n";
 
 Test(traffic, ideal_fct_on_a_fat_tree_by_hand)
 {
@@ -387,12 +387,11 @@ Test(traffic, a_lone_flow_has_slowdown_one)
 	json_t *j = ts_run(fat_tree, &sim);
 
 	/* 100 KB is in the third bucket: 100KB-1MB */
-	cr_assert_str_eq(json_string_value(json_object_get(
-			     json_array_get(json_object_get(json_object_get(j, "summary"),
-							    "fct_slowdown"),
-					    2),
-			     "bucket")),
-			 "100KB-1MB");
+	cr_assert_str_eq(
+	    json_string_value(json_object_get(
+		json_array_get(json_object_get(json_object_get(j, "summary"), "fct_slowdown"), 2),
+		"bucket")),
+	    "100KB-1MB");
 	cr_assert_eq(bucket(j, 2, "n"), 1);
 	cr_assert_float_eq(bucket(j, 2, "p50"), 1.0, 0.005, "slowdown %.3f", bucket(j, 2, "p50"));
 	cr_assert_eq(bucket(j, 0, "n"), 0);
@@ -402,8 +401,8 @@ Test(traffic, a_lone_flow_has_slowdown_one)
 		   "workload: {kind: flows, flows: [{src: h0, dst: h1, size: 1MB}]}\n"
 		   "output: {fct_buckets: [2MB]}\n",
 		   &sim);
-	cr_assert_eq(json_array_size(json_object_get(json_object_get(j, "summary"), "fct_slowdown")),
-		     2);
+	cr_assert_eq(
+	    json_array_size(json_object_get(json_object_get(j, "summary"), "fct_slowdown")), 2);
 	cr_assert_eq(bucket(j, 0, "n"), 1);
 	cr_assert_float_eq(bucket(j, 0, "p99"), 1.0, 0.005);
 	json_decref(j);

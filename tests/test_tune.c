@@ -759,12 +759,18 @@ static size_t finished_runs(const char *dir)
 Test(tune, a_tune_killed_by_sigkill_resumes_to_the_same_tables)
 {
 	char scn[300], ref[300], dir[300], csv[320], *a, *b;
-	const char *args[] = {"tune",	      scn,
-			      "--vary",	      "switch.pfc.headroom=100KB..200KB",
-			      "--minimize",   "switch.pfc.headroom",
-			      "--subject-to", "lossless_drops == 0",
-			      "-j",	      "2",
-			      "-o",	      ref,
+	const char *args[] = {"tune",
+			      scn,
+			      "--vary",
+			      "switch.pfc.headroom=100KB..200KB",
+			      "--minimize",
+			      "switch.pfc.headroom",
+			      "--subject-to",
+			      "lossless_drops == 0",
+			      "-j",
+			      "2",
+			      "-o",
+			      ref,
 			      NULL};
 	struct timespec nap = {0, 20000000};
 	struct ts_child c;

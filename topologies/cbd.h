@@ -24,15 +24,15 @@ struct cbd_pair {
 
 struct cbd_cycle {
 	uint8_t prio;
-	uint32_t n;      /* number of buffers */
+	uint32_t n;	 /* number of buffers */
 	uint32_t *ports; /* global port indices (topo.ports), in dependency order */
 };
 
 struct cbd_result {
-	uint32_t n_cycles;        /* cycles listed, shortest first */
+	uint32_t n_cycles; /* cycles listed, shortest first */
 	struct cbd_cycle *cycles;
-	uint32_t n_sccs;          /* strongly connected components with a cycle */
-	int truncated;            /* more cycles exist than were listed */
+	uint32_t n_sccs;	   /* strongly connected components with a cycle */
+	int truncated;		   /* more cycles exist than were listed */
 	uint32_t n_nodes, n_edges; /* size of the graphs analysed (all priorities) */
 };
 

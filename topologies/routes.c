@@ -38,11 +38,11 @@ struct routes_last {
  * line): the tables it comes from are arrays of their own, a line each.
  */
 struct routes_host {
-	uint32_t node;                 /* host_node[host] */
-	uint32_t group;                /* group[host] */
+	uint32_t node;		       /* host_node[host] */
+	uint32_t group;		       /* group[host] */
 	uint32_t last_first, last_end; /* its attached switches in last[] */
-	uint32_t is_rep;               /* it is its group's representative */
-	uint32_t rep_node;             /* host_node[rep] */
+	uint32_t is_rep;	       /* it is its group's representative */
+	uint32_t rep_node;	       /* host_node[rep] */
 	uint32_t rep_off, rep_count;   /* own_off[rep], own_count[rep] */
 };
 
@@ -53,9 +53,9 @@ struct topo_routes {
 	 * own_off, own_count), then only in lk */
 	uint32_t *host_node;  /* [host] node index */
 	uint32_t *group;      /* [host] */
-	uint32_t *rep;        /* [group] host whose search fills the tables */
-	uint32_t *dist;       /* [group * n_nodes + node] */
-	uint32_t *off;        /* [group * n_nodes + node], one more at the end */
+	uint32_t *rep;	      /* [group] host whose search fills the tables */
+	uint32_t *dist;	      /* [group * n_nodes + node] */
+	uint32_t *off;	      /* [group * n_nodes + node], one more at the end */
 	uint32_t *last_first; /* [host], one more at the end: into last[] */
 	struct routes_last *last;
 	uint32_t *own_off, *own_count; /* [host] the host's own ports that are up */
@@ -67,9 +67,9 @@ struct topo_routes {
 struct routes_graph {
 	uint32_t n_nodes;
 	uint32_t *first, *n_ports; /* [node] */
-	uint8_t *is_switch;        /* [node] */
-	uint32_t *peer;            /* [global port] */
-	uint8_t *up;               /* [global port] */
+	uint8_t *is_switch;	   /* [node] */
+	uint32_t *peer;		   /* [global port] */
+	uint8_t *up;		   /* [global port] */
 };
 
 /* A host's signature: the switches its up links reach, sorted, distinct. */
@@ -224,8 +224,8 @@ out_free:
  * One search from the node @root; then the next hops of every node: its up
  * ports whose peer is one hop nearer and may forward (a switch, or the root).
  */
-static int routes_search(struct topo_routes *r, const struct routes_graph *g,
-			 uint32_t group, uint32_t root, uint32_t *queue)
+static int routes_search(struct topo_routes *r, const struct routes_graph *g, uint32_t group,
+			 uint32_t root, uint32_t *queue)
 {
 	uint32_t *dist = r->dist + (size_t)group * g->n_nodes;
 	uint32_t *off = r->off + (size_t)group * g->n_nodes;
@@ -302,14 +302,15 @@ static int routes_host_lists(struct topo_routes *r, const struct routes_graph *g
 			if (seen)
 				continue;
 			if (n_last == cap) {
-				struct routes_last *nl = realloc(r->last, 2 * (size_t)cap * sizeof(*nl));
+				struct routes_last *nl =
+				    realloc(r->last, 2 * (size_t)cap * sizeof(*nl));
 
 				if (!nl)
 					return -ENOMEM;
 				r->last = nl;
 				cap *= 2;
 			}
-			r->last[n_last] = (struct routes_last){ s, r->n_hops, 0 };
+			r->last[n_last] = (struct routes_last){s, r->n_hops, 0};
 			send = g->first[s] + g->n_ports[s];
 			for (q = g->first[s]; q < send; q++) {
 				if (!g->up[q] || g->peer[q] != u)
@@ -336,14 +337,14 @@ static int routes_pack_hosts(struct topo_routes *r)
 		uint32_t rep = r->rep[r->group[h]];
 
 		r->lk[h] = (struct routes_host){
-			.node = r->host_node[h],
-			.group = r->group[h],
-			.last_first = r->last_first[h],
-			.last_end = r->last_first[h + 1],
-			.is_rep = rep == h,
-			.rep_node = r->host_node[rep],
-			.rep_off = r->own_off[rep],
-			.rep_count = r->own_count[rep],
+		    .node = r->host_node[h],
+		    .group = r->group[h],
+		    .last_first = r->last_first[h],
+		    .last_end = r->last_first[h + 1],
+		    .is_rep = rep == h,
+		    .rep_node = r->host_node[rep],
+		    .rep_off = r->own_off[rep],
+		    .rep_count = r->own_count[rep],
 		};
 	}
 	return 0;
@@ -450,8 +451,8 @@ out_free:
  * itself, at its attached switches and at the group's representative.
  * @dist may be NULL.
  */
-static void routes_lookup(const struct topo_routes *r, uint32_t node, uint32_t dst,
-			  uint32_t *off, uint32_t *count, uint32_t *dist)
+static void routes_lookup(const struct topo_routes *r, uint32_t node, uint32_t dst, uint32_t *off,
+			  uint32_t *count, uint32_t *dist)
 {
 	const struct routes_host *h = &r->lk[dst];
 	uint32_t i;
@@ -489,8 +490,8 @@ static void routes_lookup(const struct topo_routes *r, uint32_t node, uint32_t d
 		*dist = r->dist[e];
 }
 
-const uint16_t *topo_next_hops(const struct topo_routes *r, uint32_t node,
-			       uint32_t dst_host, uint32_t *count)
+const uint16_t *topo_next_hops(const struct topo_routes *r, uint32_t node, uint32_t dst_host,
+			       uint32_t *count)
 {
 	uint32_t off;
 

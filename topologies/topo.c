@@ -58,7 +58,7 @@ static int topo_grow(void **arr, uint32_t n, size_t elem)
 }
 
 static int32_t topo_add_node_of(struct topo *t, const char *name, enum topo_node_kind kind,
-				 uint32_t server, uint32_t nic)
+				uint32_t server, uint32_t nic)
 {
 	struct topo_node *n;
 	size_t len = name ? strlen(name) : 0;
@@ -150,8 +150,7 @@ int32_t topo_add_server(struct topo *t, const char *name, uint32_t n_nics, uint3
 }
 
 /* Until topo_finish(), nodes[].n_ports counts the links added so far. */
-int32_t topo_add_link(struct topo *t, uint32_t a, uint32_t b,
-		      const struct topo_linkspec *spec)
+int32_t topo_add_link(struct topo *t, uint32_t a, uint32_t b, const struct topo_linkspec *spec)
 {
 	struct topo_link *l;
 
@@ -234,8 +233,8 @@ static uint32_t topo_first_duplicate(struct topo_nameref *refs, uint32_t n, uint
  */
 static int topo_check_names(struct topo *t, struct diag *d)
 {
-	uint32_t n = t->n_nodes + t->n_servers > t->n_links ? t->n_nodes + t->n_servers
-							    : t->n_links;
+	uint32_t n =
+	    t->n_nodes + t->n_servers > t->n_links ? t->n_nodes + t->n_servers : t->n_links;
 	struct topo_nameref *refs = malloc(((size_t)n + 1) * sizeof(*refs));
 	uint32_t i, m, dup, first = 0;
 	char path[32];
@@ -244,15 +243,15 @@ static int topo_check_names(struct topo *t, struct diag *d)
 	if (!refs)
 		return -ENOMEM;
 	for (i = 0; i < t->n_nodes; i++)
-		refs[i] = (struct topo_nameref){ t->nodes[i].name, i };
+		refs[i] = (struct topo_nameref){t->nodes[i].name, i};
 	/* a server's ref is n_nodes + its index; reported at its nic0 */
 	for (i = 0, m = t->n_nodes; i < t->n_servers; i++)
 		if (t->servers[i].n_nics > 1)
-			refs[m++] = (struct topo_nameref){ t->servers[i].name, t->n_nodes + i };
+			refs[m++] = (struct topo_nameref){t->servers[i].name, t->n_nodes + i};
 	dup = topo_first_duplicate(refs, m, &first);
 	if (dup != UINT32_MAX) {
-		const char *name = dup < t->n_nodes ? t->nodes[dup].name
-						    : t->servers[dup - t->n_nodes].name;
+		const char *name =
+		    dup < t->n_nodes ? t->nodes[dup].name : t->servers[dup - t->n_nodes].name;
 
 		if (dup >= t->n_nodes)
 			dup = t->hosts[t->server_nics[t->servers[dup - t->n_nodes].first_nic]];
@@ -265,7 +264,7 @@ static int topo_check_names(struct topo *t, struct diag *d)
 		goto out_free_refs;
 	}
 	for (i = 0; i < t->n_links; i++)
-		refs[i] = (struct topo_nameref){ t->links[i].name, i };
+		refs[i] = (struct topo_nameref){t->links[i].name, i};
 	dup = topo_first_duplicate(refs, t->n_links, &first);
 	if (dup != UINT32_MAX) {
 		snprintf(path, sizeof(path), "links[%" PRIu32 "]", dup);
@@ -328,12 +327,12 @@ int topo_finish(struct topo *t, struct diag *d)
 
 		l->port_a = pa;
 		l->port_b = pb;
-		t->ports[pa] = (struct topo_port){ .node = l->a, .peer = l->b, .link = i,
-						   .peer_port = pb };
-		t->ports[pb] = (struct topo_port){ .node = l->b, .peer = l->a, .link = i,
-						   .peer_port = pa };
-		pairs[i] = (struct topo_pair){ l->a < l->b ? l->a : l->b,
-					       l->a < l->b ? l->b : l->a, i };
+		t->ports[pa] =
+		    (struct topo_port){.node = l->a, .peer = l->b, .link = i, .peer_port = pb};
+		t->ports[pb] =
+		    (struct topo_port){.node = l->b, .peer = l->a, .link = i, .peer_port = pa};
+		pairs[i] =
+		    (struct topo_pair){l->a < l->b ? l->a : l->b, l->a < l->b ? l->b : l->a, i};
 	}
 
 	qsort(pairs, t->n_links, sizeof(*pairs), topo_pair_cmp);
@@ -395,8 +394,7 @@ static uint32_t topo_nic_node(const struct topo *t, uint32_t sv, uint32_t nic)
 }
 
 /* "h<N>" as server N of a generated topology, @rest what follows the digits. */
-static int32_t topo_find_generated_server(const struct topo *t, const char *name,
-					  const char **rest)
+static int32_t topo_find_generated_server(const struct topo *t, const char *name, const char **rest)
 {
 	const char *p = name + 1;
 	size_t len;
@@ -415,8 +413,8 @@ static int32_t topo_find_generated_server(const struct topo *t, const char *name
  * "<server><part><i>" ("h0/nic1", "h0/gpu3"): the server's index into *@sv
  * and i into *@i; -1 when @name is not of that form or names no server.
  */
-static int topo_split_member(const struct topo *t, const char *name, const char *part,
-			     int32_t *sv, int64_t *i)
+static int topo_split_member(const struct topo *t, const char *name, const char *part, int32_t *sv,
+			     int64_t *i)
 {
 	const char *slash = name ? strrchr(name, '/') : NULL, *p;
 	size_t len = strlen(part);
@@ -439,8 +437,7 @@ static int32_t topo_find_nic(const struct topo *t, const char *name)
 	int32_t sv;
 	int64_t m;
 
-	if (topo_split_member(t, name, "/nic", &sv, &m) ||
-	    (uint64_t)m >= t->servers[sv].n_nics)
+	if (topo_split_member(t, name, "/nic", &sv, &m) || (uint64_t)m >= t->servers[sv].n_nics)
 		return -1;
 	return (int32_t)topo_nic_node(t, (uint32_t)sv, (uint32_t)m);
 }
@@ -497,8 +494,7 @@ int32_t topo_find_gpu(const struct topo *t, const char *name)
 	int32_t sv;
 	int64_t g;
 
-	if (topo_split_member(t, name, "/gpu", &sv, &g) ||
-	    (uint64_t)g >= t->servers[sv].n_gpus)
+	if (topo_split_member(t, name, "/gpu", &sv, &g) || (uint64_t)g >= t->servers[sv].n_gpus)
 		return -1;
 	return (int32_t)(t->servers[sv].first_gpu + (uint32_t)g);
 }
@@ -538,8 +534,8 @@ int32_t topo_find_link(const struct topo *t, const char *name)
 	return -1;
 }
 
-int topo_read_spec_file(const struct topo_spec *spec, const char *kind, char **text,
-			size_t *len, struct diag *d)
+int topo_read_spec_file(const struct topo_spec *spec, const char *kind, char **text, size_t *len,
+			struct diag *d)
 {
 	const char *file = spec->file;
 	int err;

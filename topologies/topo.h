@@ -42,9 +42,9 @@ enum topo_node_kind { TOPO_HOST, TOPO_SWITCH };
 
 /* One end of a link as seen from a node. */
 struct topo_port {
-	uint32_t node;  /* owner */
-	uint32_t peer;  /* node at the other end */
-	uint32_t link;  /* index in topo.links */
+	uint32_t node;	    /* owner */
+	uint32_t peer;	    /* node at the other end */
+	uint32_t link;	    /* index in topo.links */
 	uint32_t peer_port; /* global index (in topo.ports) of the far end */
 	char name[2 * TOPO_NAME_MAX + 8];
 };
@@ -56,24 +56,24 @@ struct topo_node {
 	uint32_t n_ports;
 	uint32_t host_index; /* position among hosts (hosts only) */
 	uint32_t server;     /* hosts: its server, else UINT32_MAX */
-	uint32_t nic;        /* hosts: its position among the server's NICs, else UINT32_MAX */
+	uint32_t nic;	     /* hosts: its position among the server's NICs, else UINT32_MAX */
 };
 
 /* A server: its NIC ports (topology hosts, "endpoints") and its GPUs. */
 struct topo_server {
 	char name[TOPO_NAME_MAX]; /* "h0" */
-	uint32_t first_nic;  /* index in topo.server_nics of its nic0 */
+	uint32_t first_nic;	  /* index in topo.server_nics of its nic0 */
 	uint32_t n_nics;
-	uint32_t first_gpu;  /* global index of its gpu0 (GPUs numbered server by server) */
+	uint32_t first_gpu; /* global index of its gpu0 (GPUs numbered server by server) */
 	uint32_t n_gpus;
 };
 
 struct topo_link {
-	uint32_t a, b;       /* node indices */
+	uint32_t a, b;		 /* node indices */
 	uint32_t port_a, port_b; /* global port indices */
 	uint64_t rate_bps;
-	simtime_t delay;     /* propagation, one way */
-	int up;              /* 0 once failed */
+	simtime_t delay; /* propagation, one way */
+	int up;		 /* 0 once failed */
 	char name[2 * TOPO_NAME_MAX + 8];
 };
 
@@ -89,18 +89,18 @@ struct topo_linkspec {
  * reads from their config_db.json files (topo_sonic.c builds it).
  */
 struct topo_sonic_port {
-	const char *name;	     /* "Ethernet16" */
-	uint64_t rate_bps;	     /* PORT speed; 0: not given */
-	simtime_t delay;	     /* from CABLE_LENGTH, when has_delay */
+	const char *name;  /* "Ethernet16" */
+	uint64_t rate_bps; /* PORT speed; 0: not given */
+	simtime_t delay;   /* from CABLE_LENGTH, when has_delay */
 	int has_delay;
 	const char *nbr, *nbr_port; /* DEVICE_NEIGHBOR name and port */
-	int line;		     /* of its DEVICE_NEIGHBOR row */
-	uint32_t index;		     /* among its switch's ports, in its config's order */
+	int line;		    /* of its DEVICE_NEIGHBOR row */
+	uint32_t index;		    /* among its switch's ports, in its config's order */
 };
 
 struct topo_sonic_switch {
-	const char *name; /* its hostname */
-	const char *file; /* its config_db.json, for messages */
+	const char *name;		     /* its hostname */
+	const char *file;		     /* its config_db.json, for messages */
 	const struct topo_sonic_port *ports; /* those with a neighbour, in order */
 	uint32_t n_ports;
 };
@@ -122,17 +122,18 @@ struct topo_link_set {
 
 struct topo_spec {
 	enum topo_kind kind;
-	uint32_t hosts;           /* star */
+	uint32_t hosts;					   /* star */
 	uint32_t leaves, spines, hosts_per_leaf, parallel; /* leaf_spine */
-	uint32_t k;               /* fat_tree (even, >= 2) */
-	uint32_t switches, hosts_per_switch; /* ring */
+	uint32_t k;					   /* fat_tree (even, >= 2) */
+	uint32_t switches, hosts_per_switch;		   /* ring */
 	uint32_t nics_per_host, gpus_per_host; /* 0: defaults (1 NIC; as many GPUs as NICs) */
 	uint32_t servers, servers_per_leaf;    /* kind rail (with spines, parallel) */
-	uint64_t nvlink_bps; simtime_t nvlink_latency; /* carried for the models, not used by topo */
-	const char *file;         /* file: path to the topology YAML; hpcc: to the HPCC file */
+	uint64_t nvlink_bps;
+	simtime_t nvlink_latency; /* carried for the models, not used by topo */
+	const char *file;	  /* file: path to the topology YAML; hpcc: to the HPCC file */
 	const struct topo_sonic *sonic; /* sonic: the switches' configs */
-	struct topo_linkspec link;   /* host links */
-	struct topo_linkspec uplink; /* switch-switch links */
+	struct topo_linkspec link;	/* host links */
+	struct topo_linkspec uplink;	/* switch-switch links */
 	/* links of their own rate or cable, over what the kind built; borrowed */
 	const struct topo_link_set *link_sets;
 	uint32_t n_link_sets;
@@ -173,8 +174,8 @@ void topo_free(struct topo *t);
  * -ENOMEM. topo_finish() refuses duplicate node or link names, with the
  * path "nodes[i].name" or "links[i]" of the later one.
  */
-#define TOPO_MAX_PORTS 65535u        /* next hops are uint16_t local ports */
-#define TOPO_MAX_ELEMS (1u << 22)    /* nodes, and links, per topology */
+#define TOPO_MAX_PORTS 65535u	  /* next hops are uint16_t local ports */
+#define TOPO_MAX_ELEMS (1u << 22) /* nodes, and links, per topology */
 
 struct topo *topo_new(void);
 /* A host added here is a server of its own: one NIC, one GPU. */
@@ -187,8 +188,7 @@ int32_t topo_add_node(struct topo *t, const char *name, enum topo_node_kind kind
 #define TOPO_MAX_NICS 64u
 #define TOPO_MAX_GPUS 64u
 int32_t topo_add_server(struct topo *t, const char *name, uint32_t n_nics, uint32_t n_gpus);
-int32_t topo_add_link(struct topo *t, uint32_t a, uint32_t b,
-		      const struct topo_linkspec *spec);
+int32_t topo_add_link(struct topo *t, uint32_t a, uint32_t b, const struct topo_linkspec *spec);
 int topo_finish(struct topo *t, struct diag *d);
 
 /* kind file: load @spec->file (topofile.c); topo_build calls it. Errors
@@ -200,8 +200,8 @@ int topo_file_load(const struct topo_spec *spec, struct topo **out, struct diag 
  * needs one) into *@text (@len bytes, free it): 0, or the error with @d
  * naming topology.file (the scenario's line is its caller's to add).
  */
-int topo_read_spec_file(const struct topo_spec *spec, const char *kind, char **text,
-			size_t *len, struct diag *d);
+int topo_read_spec_file(const struct topo_spec *spec, const char *kind, char **text, size_t *len,
+			struct diag *d);
 
 /*
  * kind sonic: build the fabric @spec->sonic describes. Nodes: the hosts
@@ -255,9 +255,9 @@ int topo_hpcc_load(const struct topo_spec *spec, struct topo **out, struct diag 
  * its server when the server has several NICs: "h0" is then "h0/nic0".
  */
 int32_t topo_find_node(const struct topo *t, const char *name);
-int32_t topo_find_host(const struct topo *t, const char *name); /* host index */
+int32_t topo_find_host(const struct topo *t, const char *name);	  /* host index */
 int32_t topo_find_server(const struct topo *t, const char *name); /* server index */
-int32_t topo_find_gpu(const struct topo *t, const char *name);    /* "h0/gpu3": GPU index */
+int32_t topo_find_gpu(const struct topo *t, const char *name);	  /* "h0/gpu3": GPU index */
 /* A link by its name, from either end ("spine1-leaf0" is leaf0-spine1); -1 if none. */
 int32_t topo_find_link(const struct topo *t, const char *name);
 
@@ -271,8 +271,8 @@ struct topo_routes;
 int topo_routes_build(const struct topo *t, struct topo_routes **out);
 void topo_routes_free(struct topo_routes *r);
 /* Ports (local indices, 0..n_ports-1 of @node) towards host @dst_host. */
-const uint16_t *topo_next_hops(const struct topo_routes *r, uint32_t node,
-			       uint32_t dst_host, uint32_t *count);
+const uint16_t *topo_next_hops(const struct topo_routes *r, uint32_t node, uint32_t dst_host,
+			       uint32_t *count);
 /* Hop count from @node to host @dst_host, or UINT32_MAX if unreachable. */
 uint32_t topo_distance(const struct topo_routes *r, uint32_t node, uint32_t dst_host);
 /* The most hops any reachable (node, host) pair is apart: at least the

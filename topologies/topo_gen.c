@@ -24,8 +24,8 @@ static int topo_need(struct diag *d, uint32_t v, const char *path, const char *w
 	return -EINVAL;
 }
 
-static int topo_check_ports(struct diag *d, uint64_t ports, const char *node,
-			    const char *path, const char *how)
+static int topo_check_ports(struct diag *d, uint64_t ports, const char *node, const char *path,
+			    const char *how)
 {
 	if (ports <= TOPO_MAX_PORTS)
 		return 0;
@@ -39,8 +39,8 @@ static int topo_check_size(struct diag *d, uint64_t nodes, uint64_t links, const
 	if (nodes <= TOPO_MAX_ELEMS && links <= TOPO_MAX_ELEMS)
 		return 0;
 	diag_set(d, "", 0, path,
-		 "too large: %" PRIu64 " nodes and %" PRIu64 " links (at most %u of each)",
-		 nodes, links, TOPO_MAX_ELEMS);
+		 "too large: %" PRIu64 " nodes and %" PRIu64 " links (at most %u of each)", nodes,
+		 links, TOPO_MAX_ELEMS);
 	return -EINVAL;
 }
 
@@ -59,8 +59,8 @@ static int topo_check_rate(struct diag *d, const struct topo_linkspec *ls, const
 }
 
 /* Add @n nodes named <prefix><i>; the index of the first in @first. */
-static int topo_add_series(struct topo *t, const char *prefix, uint32_t n,
-			   enum topo_node_kind kind, uint32_t *first)
+static int topo_add_series(struct topo *t, const char *prefix, uint32_t n, enum topo_node_kind kind,
+			   uint32_t *first)
 {
 	char name[TOPO_NAME_MAX];
 	uint32_t i;
@@ -128,8 +128,9 @@ static int topo_gen_star(const struct topo_spec *s, struct topo *t, struct diag 
 
 	err = topo_need(d, s->hosts, "topology.hosts", "hosts on the switch");
 	if (!err)
-		err = topo_check_ports(d, ports, "sw0", topo_host_key(s, s->hosts, "topology.hosts"),
-				       topo_nics(s) > 1 ? "hosts x nics_per_host" : "one per host");
+		err =
+		    topo_check_ports(d, ports, "sw0", topo_host_key(s, s->hosts, "topology.hosts"),
+				     topo_nics(s) > 1 ? "hosts x nics_per_host" : "one per host");
 	if (err)
 		return err;
 	err = topo_add_servers(t, s, s->hosts);
@@ -178,8 +179,8 @@ static int topo_gen_leaf_spine(const struct topo_spec *s, struct topo *t, struct
 		err = topo_check_ports(
 		    d, leaf_ports, "leaf0",
 		    host_ports > TOPO_MAX_PORTS
-			    ? topo_host_key(s, s->hosts_per_leaf, "topology.hosts_per_leaf")
-			    : "topology.spines",
+			? topo_host_key(s, s->hosts_per_leaf, "topology.hosts_per_leaf")
+			: "topology.spines",
 		    topo_nics(s) > 1 ? "hosts_per_leaf x nics_per_host + spines x parallel"
 				     : "hosts_per_leaf + spines x parallel");
 	if (!err)
@@ -235,9 +236,10 @@ static int topo_gen_rail(const struct topo_spec *s, struct topo *t, struct diag 
 	}
 	groups = s->servers / per;
 	n_leaves = groups * k;
-	err = topo_check_ports(d, leaf_ports, "leaf0",
-			       per > TOPO_MAX_PORTS ? "topology.servers_per_leaf" : "topology.spines",
-			       "servers_per_leaf + spines x parallel");
+	err =
+	    topo_check_ports(d, leaf_ports, "leaf0",
+			     per > TOPO_MAX_PORTS ? "topology.servers_per_leaf" : "topology.spines",
+			     "servers_per_leaf + spines x parallel");
 	if (!err)
 		err = topo_check_ports(d, n_leaves * par, "spine0", "topology.servers",
 				       "servers / servers_per_leaf x nics_per_host x parallel");
@@ -256,8 +258,8 @@ static int topo_gen_rail(const struct topo_spec *s, struct topo *t, struct diag 
 		err = topo_add_series(t, "spine", s->spines, TOPO_SWITCH, &spines);
 	/* host h is NIC h % k of server h / k */
 	for (h = 0; !err && h < n_hosts; h++) {
-		r = topo_add_link(t, (uint32_t)h,
-				  leaves + (uint32_t)(h / k / per * k + h % k), &s->link);
+		r = topo_add_link(t, (uint32_t)h, leaves + (uint32_t)(h / k / per * k + h % k),
+				  &s->link);
 		if (r < 0)
 			return r;
 	}
@@ -281,7 +283,8 @@ static int topo_gen_fat_tree(const struct topo_spec *s, struct topo *t, struct d
 	int err = 0;
 
 	if (k < 2 || k % 2) {
-		diag_set(d, "", 0, "topology.k", "must be even and at least 2 (got %" PRIu32 ")", k);
+		diag_set(d, "", 0, "topology.k", "must be even and at least 2 (got %" PRIu32 ")",
+			 k);
 		return -EINVAL;
 	}
 	err = topo_check_ports(d, k, "every switch", "topology.k", "k");

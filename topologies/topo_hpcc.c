@@ -308,11 +308,12 @@ static int hp_hosts(const char *file, const struct topo_hpcc *h, struct diag *d)
 			if (h->is_switch[n])
 				continue;
 			if (first[n]) {
-				diag_set(d, file, l->line, "",
-					 "host %" PRIu32 " has a second link (its first on line %d): "
-					 "a host is one NIC port with one link (a server of several "
-					 "NICs is written as a topology file, kind: file)",
-					 n, first[n]);
+				diag_set(
+				    d, file, l->line, "",
+				    "host %" PRIu32 " has a second link (its first on line %d): "
+				    "a host is one NIC port with one link (a server of several "
+				    "NICs is written as a topology file, kind: file)",
+				    n, first[n]);
 				err = -EINVAL;
 			}
 			first[n] = l->line;

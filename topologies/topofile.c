@@ -57,50 +57,42 @@ struct tf_doc {
 };
 
 static const cyaml_strval_t tf_kinds[] = {
-	{ "host", TOPO_HOST },
-	{ "switch", TOPO_SWITCH },
+    {"host", TOPO_HOST},
+    {"switch", TOPO_SWITCH},
 };
 
 static const cyaml_schema_field_t tf_node_fields[] = {
-	CYAML_FIELD_STRING_PTR("name", CYAML_FLAG_DEFAULT, struct tf_node, name, 0,
-			       CYAML_UNLIMITED),
-	CYAML_FIELD_ENUM("kind", CYAML_FLAG_STRICT, struct tf_node, kind, tf_kinds,
-			 CYAML_ARRAY_LEN(tf_kinds)),
-	CYAML_FIELD_STRING_PTR("gpus", CYAML_FLAG_OPTIONAL, struct tf_node, gpus, 0,
-			       CYAML_UNLIMITED),
-	CYAML_FIELD_END
-};
+    CYAML_FIELD_STRING_PTR("name", CYAML_FLAG_DEFAULT, struct tf_node, name, 0, CYAML_UNLIMITED),
+    CYAML_FIELD_ENUM("kind", CYAML_FLAG_STRICT, struct tf_node, kind, tf_kinds,
+		     CYAML_ARRAY_LEN(tf_kinds)),
+    CYAML_FIELD_STRING_PTR("gpus", CYAML_FLAG_OPTIONAL, struct tf_node, gpus, 0, CYAML_UNLIMITED),
+    CYAML_FIELD_END};
 
 static const cyaml_schema_value_t tf_node_schema = {
-	CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct tf_node, tf_node_fields),
+    CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct tf_node, tf_node_fields),
 };
 
 static const cyaml_schema_field_t tf_link_fields[] = {
-	CYAML_FIELD_STRING_PTR("a", CYAML_FLAG_DEFAULT, struct tf_link, a, 0, CYAML_UNLIMITED),
-	CYAML_FIELD_STRING_PTR("b", CYAML_FLAG_DEFAULT, struct tf_link, b, 0, CYAML_UNLIMITED),
-	CYAML_FIELD_STRING_PTR("rate", CYAML_FLAG_OPTIONAL, struct tf_link, rate, 0,
-			       CYAML_UNLIMITED),
-	CYAML_FIELD_STRING_PTR("cable", CYAML_FLAG_OPTIONAL, struct tf_link, cable, 0,
-			       CYAML_UNLIMITED),
-	CYAML_FIELD_STRING_PTR("delay", CYAML_FLAG_OPTIONAL, struct tf_link, delay, 0,
-			       CYAML_UNLIMITED),
-	CYAML_FIELD_END
-};
+    CYAML_FIELD_STRING_PTR("a", CYAML_FLAG_DEFAULT, struct tf_link, a, 0, CYAML_UNLIMITED),
+    CYAML_FIELD_STRING_PTR("b", CYAML_FLAG_DEFAULT, struct tf_link, b, 0, CYAML_UNLIMITED),
+    CYAML_FIELD_STRING_PTR("rate", CYAML_FLAG_OPTIONAL, struct tf_link, rate, 0, CYAML_UNLIMITED),
+    CYAML_FIELD_STRING_PTR("cable", CYAML_FLAG_OPTIONAL, struct tf_link, cable, 0, CYAML_UNLIMITED),
+    CYAML_FIELD_STRING_PTR("delay", CYAML_FLAG_OPTIONAL, struct tf_link, delay, 0, CYAML_UNLIMITED),
+    CYAML_FIELD_END};
 
 static const cyaml_schema_value_t tf_link_schema = {
-	CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct tf_link, tf_link_fields),
+    CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct tf_link, tf_link_fields),
 };
 
 static const cyaml_schema_field_t tf_doc_fields[] = {
-	CYAML_FIELD_SEQUENCE("nodes", CYAML_FLAG_POINTER, struct tf_doc, nodes, &tf_node_schema,
-			     0, CYAML_UNLIMITED),
-	CYAML_FIELD_SEQUENCE("links", CYAML_FLAG_POINTER, struct tf_doc, links, &tf_link_schema,
-			     0, CYAML_UNLIMITED),
-	CYAML_FIELD_END
-};
+    CYAML_FIELD_SEQUENCE("nodes", CYAML_FLAG_POINTER, struct tf_doc, nodes, &tf_node_schema, 0,
+			 CYAML_UNLIMITED),
+    CYAML_FIELD_SEQUENCE("links", CYAML_FLAG_POINTER, struct tf_doc, links, &tf_link_schema, 0,
+			 CYAML_UNLIMITED),
+    CYAML_FIELD_END};
 
 static const cyaml_schema_value_t tf_doc_schema = {
-	CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, struct tf_doc, tf_doc_fields),
+    CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, struct tf_doc, tf_doc_fields),
 };
 
 static int tf_err(struct diag *d, const char *file, const struct ydoc *y, const char *path,
@@ -142,15 +134,15 @@ static int tf_ref_name_cmp(const void *x, const void *y)
 
 static int32_t tf_lookup(const struct tf_ref *refs, uint32_t n, const char *name)
 {
-	struct tf_ref key = { name, 0 };
+	struct tf_ref key = {name, 0};
 	const struct tf_ref *r = bsearch(&key, refs, n, sizeof(*refs), tf_ref_name_cmp);
 
 	return r ? (int32_t)r->index : -1;
 }
 
 /* What a node name may not hold: link and port names are built from it. */
-static int tf_check_name(const char *name, const char *file, const struct ydoc *y,
-			 const char *path, struct diag *d)
+static int tf_check_name(const char *name, const char *file, const struct ydoc *y, const char *path,
+			 struct diag *d)
 {
 	const char *c;
 	char shown[4 * TOPO_NAME_MAX + 1];
@@ -172,13 +164,15 @@ static int tf_check_name(const char *name, const char *file, const struct ydoc *
 			      name, TOPO_NAME_MAX - 1);
 	for (c = name; *c; c++) {
 		if (*c == ':' || *c == '#')
-			return tf_err(d, file, y, path,
-				      "node name \"%s\" may not contain '%c' (port and link names use it)",
-				      name, *c);
+			return tf_err(
+			    d, file, y, path,
+			    "node name \"%s\" may not contain '%c' (port and link names use it)",
+			    name, *c);
 		if (*c == '/')
-			return tf_err(d, file, y, path,
-				      "node name \"%s\" may not contain '/' (NIC and GPU names use it)",
-				      name);
+			return tf_err(
+			    d, file, y, path,
+			    "node name \"%s\" may not contain '/' (NIC and GPU names use it)",
+			    name);
 		if (*c == ' ' || *c == '\t' || *c == '\n' || *c == '\r')
 			return tf_err(d, file, y, path, "node name \"%s\" may not contain spaces",
 				      name);
@@ -186,15 +180,13 @@ static int tf_check_name(const char *name, const char *file, const struct ydoc *
 	return 0;
 }
 
-static int tf_units_err(struct diag *d, const char *file, const struct ydoc *y,
-			const char *path, const char *value, int err, const char *what,
-			const char *example)
+static int tf_units_err(struct diag *d, const char *file, const struct ydoc *y, const char *path,
+			const char *value, int err, const char *what, const char *example)
 {
 	if (err == UNITS_ESYNTAX || err == UNITS_ENOUNIT)
 		return tf_err(d, file, y, path, "\"%s\" is not a %s (e.g. %s)", value, what,
 			      example);
-	return tf_err(d, file, y, path, "\"%s\" is not a %s: %s", value, what,
-		      units_strerror(err));
+	return tf_err(d, file, y, path, "\"%s\" is not a %s: %s", value, what, units_strerror(err));
 }
 
 /* Rate and delay of link @i: its own, or the default of its kind. */
@@ -255,7 +247,7 @@ static int tf_check_nodes(const struct tf_doc *doc, struct tf_ref *refs, const c
 		err = tf_check_name(doc->nodes[i].name, file, y, path, d);
 		if (err)
 			return err;
-		refs[i] = (struct tf_ref){ doc->nodes[i].name, i };
+		refs[i] = (struct tf_ref){doc->nodes[i].name, i};
 	}
 	qsort(refs, doc->nodes_count, sizeof(*refs), tf_ref_cmp);
 	/* report the first repeat in file order; its run starts at the original */
@@ -326,15 +318,17 @@ static int tf_add_nodes(const struct tf_doc *doc, const struct tf_ref *refs, uin
 		snprintf(path, sizeof(path), "nodes[%" PRIu32 "].name", i);
 		if (n->kind == TOPO_HOST && nics > TOPO_MAX_NICS)
 			return tf_err(d, file, y, path,
-				      "host \"%s\" has %" PRIu32 " links: a server has at most %u NIC "
+				      "host \"%s\" has %" PRIu32
+				      " links: a server has at most %u NIC "
 				      "ports",
 				      n->name, nics, TOPO_MAX_NICS);
 		if (n->kind == TOPO_HOST && nics > 1 &&
 		    strlen(n->name) + sizeof("/nic63") > TOPO_NAME_MAX)
-			return tf_err(d, file, y, path,
-				      "node name \"%s\" is too long for its NIC names (\"%s/nic0\"): "
-				      "a host with several links has at most %zu characters",
-				      n->name, n->name, TOPO_NAME_MAX - sizeof("/nic63"));
+			return tf_err(
+			    d, file, y, path,
+			    "node name \"%s\" is too long for its NIC names (\"%s/nic0\"): "
+			    "a host with several links has at most %zu characters",
+			    n->name, n->name, TOPO_NAME_MAX - sizeof("/nic63"));
 		/* tf_check_nodes took every name topo_add_node could refuse */
 		r = n->kind == TOPO_HOST ? topo_add_server(t, n->name, nics, gpus)
 					 : topo_add_node(t, n->name, n->kind);
@@ -361,8 +355,8 @@ static uint32_t tf_end(const struct topo *t, const uint32_t *first, uint32_t *us
 	return first[i] + used[i]++;
 }
 
-static int tf_build(const struct topo_spec *spec, const struct tf_doc *doc,
-		    const struct ydoc *y, struct topo **out, struct diag *d)
+static int tf_build(const struct topo_spec *spec, const struct tf_doc *doc, const struct ydoc *y,
+		    struct topo **out, struct diag *d)
 {
 	const char *file = spec->file;
 	char path[TF_PATH_MAX];
@@ -434,7 +428,8 @@ static int tf_build(const struct topo_spec *spec, const struct tf_doc *doc,
 	for (i = 0; i < doc->nodes_count; i++) {
 		if (doc->nodes[i].kind == TOPO_HOST && t->nodes[first[i]].n_ports == 0) {
 			snprintf(path, sizeof(path), "nodes[%" PRIu32 "]", i);
-			err = tf_err(d, file, y, path, "host \"%s\" has no link", doc->nodes[i].name);
+			err =
+			    tf_err(d, file, y, path, "host \"%s\" has no link", doc->nodes[i].name);
 			goto out_free;
 		}
 	}
@@ -457,13 +452,13 @@ out_free:
 
 int topo_file_load(const struct topo_spec *spec, struct topo **out, struct diag *d)
 {
-	struct ydoc_cylog log = { .n = 0 };
+	struct ydoc_cylog log = {.n = 0};
 	cyaml_config_t cfg = {
-		.log_fn = ydoc_cyaml_log,
-		.log_ctx = &log,
-		.mem_fn = cyaml_mem,
-		.log_level = CYAML_LOG_ERROR,
-		.flags = CYAML_CFG_DEFAULT,
+	    .log_fn = ydoc_cyaml_log,
+	    .log_ctx = &log,
+	    .mem_fn = cyaml_mem,
+	    .log_level = CYAML_LOG_ERROR,
+	    .flags = CYAML_CFG_DEFAULT,
 	};
 	const char *file = spec->file;
 	cyaml_data_t *data = NULL;

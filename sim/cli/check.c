@@ -114,8 +114,8 @@ static char *chk_vfmt(const char *fmt, va_list ap)
 	return s;
 }
 
-void chk_add(struct chk *c, enum chk_severity sev, const char *code, char *where,
-	     const char *fmt, ...)
+void chk_add(struct chk *c, enum chk_severity sev, const char *code, char *where, const char *fmt,
+	     ...)
 {
 	struct chk_finding *f;
 	va_list ap;
@@ -337,10 +337,11 @@ static int chk_analyse(const struct chk_args *a, struct chk *cp, struct scenario
 			/* a link down at 0 that comes back: said once per node_up, link_up
 			 * or flap (whose own down at 0 comes just before its first up) */
 			said_up = s->fault_of[i];
-			chk_add(&c, CHK_INFO, "LINK_UP_LATER",
-				chk_str("faults[%u]: %s", s->fault_of[i], node ? node : l->name),
-				"comes back up at %.3f us; this analysis has it down, as before then",
-				simtime_to_us(f->at));
+			chk_add(
+			    &c, CHK_INFO, "LINK_UP_LATER",
+			    chk_str("faults[%u]: %s", s->fault_of[i], node ? node : l->name),
+			    "comes back up at %.3f us; this analysis has it down, as before then",
+			    simtime_to_us(f->at));
 			chk_loc_key(&c, s, fault_key(key, sizeof(key), s->fault_of[i]));
 		}
 		if (f->kind != NET_FAULT_LINK_DOWN)
@@ -532,7 +533,8 @@ int cmd_check(int argc, char **argv)
 				a.withs[a.n_withs++] = argv[++i];
 		} else if (!strcmp(o, "--set")) {
 			if (!has_next || !strchr(argv[i + 1], '='))
-				rc = cli_usage_error("rocesim: check: ", chk_usage, "%s needs KEY=VALUE", o);
+				rc = cli_usage_error("rocesim: check: ", chk_usage,
+						     "%s needs KEY=VALUE", o);
 			else
 				a.sets[a.n_sets++] = argv[++i];
 		} else if (!strcmp(o, "--max-cycles")) {
@@ -541,7 +543,8 @@ int cmd_check(int argc, char **argv)
 
 			if (!has_next || !*argv[i + 1] || *end || argv[i + 1][0] == '-' || v < 1 ||
 			    v > 1000000)
-				rc = cli_usage_error("rocesim: check: ", chk_usage, "%s needs a number of cycles (1 to 1000000)",
+				rc = cli_usage_error("rocesim: check: ", chk_usage,
+						     "%s needs a number of cycles (1 to 1000000)",
 						     o);
 			else
 				a.max_cycles = (uint32_t)v;
@@ -551,7 +554,8 @@ int cmd_check(int argc, char **argv)
 		}
 	}
 	if (rc < 0 && !a.scenario)
-		rc = cli_usage_error("rocesim: check: ", chk_usage, "%s", "check needs a scenario file");
+		rc = cli_usage_error("rocesim: check: ", chk_usage, "%s",
+				     "check needs a scenario file");
 	if (rc < 0)
 		rc = chk_run(&a);
 	free(a.sets);

@@ -95,13 +95,14 @@ static void chk_cc_suspect(struct chk *c, const struct scenario *s)
 	if (p->variant != DCQCN_MLX5)
 		return;
 	if (p->rp_dce_tcp_g < 512) {
-		chk_add(c, CHK_WARNING, "CC_PARAM_SUSPECT",
-			chk_dcqcn_where(s, "rp_dce_tcp_g", p->rp_dce_tcp_g),
-			"rp_dce_tcp_g is the 10-bit weight G of alpha's update, alpha = G/1024 "
-			"alpha + (1024 - G)/1024 per CNP period (default 1019, g = 5/1024): %u makes "
-			"g = %u/1024, so alpha jumps to 1 on every CNP and each cut halves the rate; "
-			"a small number here reads like log2(1/g), a reading no source supports",
-			p->rp_dce_tcp_g, 1024 - p->rp_dce_tcp_g);
+		chk_add(
+		    c, CHK_WARNING, "CC_PARAM_SUSPECT",
+		    chk_dcqcn_where(s, "rp_dce_tcp_g", p->rp_dce_tcp_g),
+		    "rp_dce_tcp_g is the 10-bit weight G of alpha's update, alpha = G/1024 "
+		    "alpha + (1024 - G)/1024 per CNP period (default 1019, g = 5/1024): %u makes "
+		    "g = %u/1024, so alpha jumps to 1 on every CNP and each cut halves the rate; "
+		    "a small number here reads like log2(1/g), a reading no source supports",
+		    p->rp_dce_tcp_g, 1024 - p->rp_dce_tcp_g);
 		chk_loc_key(c, s, "nic.dcqcn.rp_dce_tcp_g");
 	}
 	if (p->rp_hai_rate < 50 && p->rp_time_reset) {
@@ -110,12 +111,13 @@ static void chk_cc_suspect(struct chk *c, const struct scenario *s)
 		double half = (double)c->line_rate_bps / 2 / 1e6;
 		double ms = half / (p->rp_hai_rate ? p->rp_hai_rate : 1) * p->rp_time_reset / 1000;
 
-		chk_add(c, CHK_WARNING, "CC_PARAM_SLOW_RECOVERY",
-			chk_dcqcn_where(s, "rp_hai_rate", p->rp_hai_rate),
-			"hyper increase adds %u Mb/s per %u us: winning back %.0f Gb/s after a cut "
-			"takes about %.0f ms at that pace (the mlx5 default is 50 Mb/s); rates stay "
-			"low long after the congestion is gone",
-			p->rp_hai_rate, p->rp_time_reset, half / 1000, ms);
+		chk_add(
+		    c, CHK_WARNING, "CC_PARAM_SLOW_RECOVERY",
+		    chk_dcqcn_where(s, "rp_hai_rate", p->rp_hai_rate),
+		    "hyper increase adds %u Mb/s per %u us: winning back %.0f Gb/s after a cut "
+		    "takes about %.0f ms at that pace (the mlx5 default is 50 Mb/s); rates stay "
+		    "low long after the congestion is gone",
+		    p->rp_hai_rate, p->rp_time_reset, half / 1000, ms);
 		chk_loc_key(c, s, "nic.dcqcn.rp_hai_rate");
 	}
 }
@@ -187,11 +189,12 @@ static void chk_cc_params(struct chk *c, const struct scenario *s)
 		int err = scn_dcqcn_param(e->name, e->value, &scratch, msg, sizeof(msg));
 
 		if (err == -ENOENT)
-			chk_add(c, CHK_ERROR, "CC_PARAM_UNKNOWN",
-				chk_str("%s:%d: %s", e->file, e->line, e->name),
-				"%s is not an mlx5 cc_params name: writing it does nothing (DCQCN is "
-				"enabled per priority in sysfs ecn/roce_rp and ecn/roce_np, not here)",
-				e->name);
+			chk_add(
+			    c, CHK_ERROR, "CC_PARAM_UNKNOWN",
+			    chk_str("%s:%d: %s", e->file, e->line, e->name),
+			    "%s is not an mlx5 cc_params name: writing it does nothing (DCQCN is "
+			    "enabled per priority in sysfs ecn/roce_rp and ecn/roce_np, not here)",
+			    e->name);
 		else if (err)
 			chk_add(c, CHK_ERROR, "CC_PARAM_RANGE",
 				chk_str("%s:%d: %s %s", e->file, e->line, e->name, e->value),
@@ -281,13 +284,14 @@ static void chk_pods(struct chk *c, const struct scenario *s)
 		}
 		e = pod_get(&pc, "NCCL_IB_GID_INDEX");
 		if (e && !e->value_from && strtoul(e->value, NULL, 10) < 2 && e->value[0] != '-') {
-			chk_add(c, CHK_WARNING, "NCCL_GID_INDEX",
-				chk_str("%s:%d NCCL_IB_GID_INDEX=%s", pc.file, e->src_line, e->value),
-				"GID index %s is usually a link-local (fe80::) GID: its packets are "
-				"not routed beyond the first switch and may be RoCE v1 (no IP, no "
-				"DSCP); the IPv4-mapped RoCE v2 GID is often 3 (show_gids tells, "
-				"per host), or leave it to NCCL (-1)",
-				e->value);
+			chk_add(
+			    c, CHK_WARNING, "NCCL_GID_INDEX",
+			    chk_str("%s:%d NCCL_IB_GID_INDEX=%s", pc.file, e->src_line, e->value),
+			    "GID index %s is usually a link-local (fe80::) GID: its packets are "
+			    "not routed beyond the first switch and may be RoCE v1 (no IP, no "
+			    "DSCP); the IPv4-mapped RoCE v2 GID is often 3 (show_gids tells, "
+			    "per host), or leave it to NCCL (-1)",
+			    e->value);
 			chk_loc(c, pc.file, e->line, e->name);
 		}
 		pod_free(&pc);
@@ -352,9 +356,8 @@ static void chk_cnp(struct chk *c, const struct scenario *s, uint8_t data_tcs,
 		    "they report and DCQCN slows the senders late; map DSCP %u to TC %u (or set "
 		    "np_cnp_dscp to the DSCP the switch serves strictly)",
 		    tc, top,
-		    s->sw.sched == SW_SCHED_DWRR
-			? " (with dwrr only switch.cnp_priority is strict)"
-			: "",
+		    s->sw.sched == SW_SCHED_DWRR ? " (with dwrr only switch.cnp_priority is strict)"
+						 : "",
 		    dscp, s->sw.cnp_priority);
 		chk_loc_key(c, s, "nic.dcqcn.np_cnp_dscp");
 	}

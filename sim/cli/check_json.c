@@ -39,13 +39,12 @@ static json_t *chk_json_deadlock(const struct chk *c, const struct scenario *s,
 			cycles = NULL;
 		}
 	}
-	return json_pack("{s:I,s:s,s:o,s:o,s:I,s:I,s:I,s:b,s:o}", "static_cycles",
-			 (json_int_t)c->cbd.n_cycles, "mode",
-			 a->all_pairs ? "all_pairs" : "workload", "failed_links", failed,
-			 "lossless", res_prio_array(scn_lossless(s)),
-			 "buffers", (json_int_t)c->cbd.n_nodes, "dependencies",
-			 (json_int_t)c->cbd.n_edges, "cyclic_components", (json_int_t)c->cbd.n_sccs,
-			 "truncated", c->cbd.truncated, "cycles", cycles);
+	return json_pack(
+	    "{s:I,s:s,s:o,s:o,s:I,s:I,s:I,s:b,s:o}", "static_cycles", (json_int_t)c->cbd.n_cycles,
+	    "mode", a->all_pairs ? "all_pairs" : "workload", "failed_links", failed, "lossless",
+	    res_prio_array(scn_lossless(s)), "buffers", (json_int_t)c->cbd.n_nodes, "dependencies",
+	    (json_int_t)c->cbd.n_edges, "cyclic_components", (json_int_t)c->cbd.n_sccs, "truncated",
+	    c->cbd.truncated, "cycles", cycles);
 }
 
 int chk_print_json(const struct chk *c, const struct scenario *s, const struct topo *t,

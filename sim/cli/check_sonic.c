@@ -522,8 +522,9 @@ static void chk_port_down(struct chk *c, const struct topo *t, const struct chk_
 
 			if (gp < 0 || n++ >= 2 || off >= sizeof(links))
 				continue;
-			off += (size_t)snprintf(links + off, sizeof(links) - off, "%s%s",
-						n > 1 ? ", " : "", t->links[t->ports[gp].link].name);
+			off +=
+			    (size_t)snprintf(links + off, sizeof(links) - off, "%s%s",
+					     n > 1 ? ", " : "", t->links[t->ports[gp].link].name);
 		}
 		if (n > 2 && off < sizeof(links))
 			snprintf(links + off, sizeof(links) - off, " and %u more", n - 2);

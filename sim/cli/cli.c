@@ -27,13 +27,13 @@ int cli_scenario_arg(const char *o, const char *prefix, const char *usage, const
 	if (o[0] == '-')
 		return cli_usage_error(prefix, usage, "unknown option \"%s\"", o);
 	if (*scenario)
-		return cli_usage_error(prefix, usage, "one scenario at a time (also got \"%s\")", o);
+		return cli_usage_error(prefix, usage, "one scenario at a time (also got \"%s\")",
+				       o);
 	*scenario = o;
 	return -1;
 }
 
-const char *cli_prio_list(uint8_t mask, const char *sep, const char *none, char *buf,
-			  size_t size)
+const char *cli_prio_list(uint8_t mask, const char *sep, const char *none, char *buf, size_t size)
 {
 	size_t len = 0;
 

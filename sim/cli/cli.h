@@ -69,7 +69,6 @@ const char *cli_term(const char *s);
  * The priorities set in @mask, ascending and joined by @sep ("3,4"), or
  * @none when it is empty; written into @buf and returned.
  */
-const char *cli_prio_list(uint8_t mask, const char *sep, const char *none, char *buf,
-			  size_t size);
+const char *cli_prio_list(uint8_t mask, const char *sep, const char *none, char *buf, size_t size);
 
 #endif

@@ -115,9 +115,9 @@ void cmp_print_table(const struct cmp_result *r, const struct cmp_side *b, const
 			cmp_pairing_text(r, point, how, sizeof(how));
 			if (*point)
 				fprintf(f, "point %s: %zu run%s in BASE, %zu in NEW%s%s\n",
-					txt_term(t1, sizeof(t1), point),
-					count_runs(b, point), count_runs(b, point) == 1 ? "" : "s",
-					count_runs(n, point), *how ? "; " : "", how);
+					txt_term(t1, sizeof(t1), point), count_runs(b, point),
+					count_runs(b, point) == 1 ? "" : "s", count_runs(n, point),
+					*how ? "; " : "", how);
 			else
 				fprintf(f, "%zu run%s in BASE, %zu in NEW%s%s\n",
 					count_runs(b, point), count_runs(b, point) == 1 ? "" : "s",

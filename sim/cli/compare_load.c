@@ -622,8 +622,8 @@ static int run_prov(struct cmp_side *s, const char *dir, const char *id, const c
  * @ids is not NULL: a sweep.csv left by another sweep into the same
  * folder is refused.
  */
-static int load_sweep_csv(const char *file, const char *dir, const json_t *ids,
-			  struct cmp_side *s, char *err, size_t size)
+static int load_sweep_csv(const char *file, const char *dir, const json_t *ids, struct cmp_side *s,
+			  char *err, size_t size)
 {
 	struct csv c;
 	char *text, key[2048], where[4300], shown_a[256], shown_b[256];
@@ -750,10 +750,10 @@ static json_t *run_ids(const json_t *j)
 
 	if (!ids || !json_is_array(json_object_get(j, "points")))
 		goto bad;
-	json_array_foreach (json_object_get(j, "points"), i, pt) {
+	json_array_foreach(json_object_get(j, "points"), i, pt) {
 		if (!json_is_array(json_object_get(pt, "runs")))
 			goto bad;
-		json_array_foreach (json_object_get(pt, "runs"), k, r) {
+		json_array_foreach(json_object_get(pt, "runs"), k, r) {
 			if (json_is_string(r)) {
 				if (json_object_set_new(ids, json_string_value(r), json_true()))
 					goto bad;
@@ -761,7 +761,7 @@ static json_t *run_ids(const json_t *j)
 			}
 			if (!json_is_object(r))
 				goto bad;
-			json_object_foreach (r, name, v)
+			json_object_foreach(r, name, v)
 				if (!json_is_string(v) ||
 				    json_object_set_new(ids, json_string_value(v), json_true()))
 					goto bad;

@@ -454,8 +454,7 @@ static enum fluid_verdict worst_verdict(const struct neck *k, size_t n)
  * oscillates, converges and unsure, are the worst of all the bottlenecks:
  * a point passes only when every one does.
  */
-static int write_results(const char *dir, const struct scenario *s, const struct neck *k,
-			 size_t n)
+static int write_results(const char *dir, const struct scenario *s, const struct neck *k, size_t n)
 {
 	const struct neck *w = &k[0];
 	enum fluid_verdict v = worst_verdict(k, n);
@@ -739,9 +738,10 @@ int cmd_fluid(int argc, char **argv)
 	if (rc < 0 && a.duration < 20 * a.step)
 		rc = cli_usage_error(pre, usage, "%s", "--duration must be at least 20 steps");
 	if (rc < 0 && (double)a.duration / (double)a.step > FLUID_MAX_STEPS)
-		rc = cli_usage_error(pre, usage, "%s",
-				     "--duration is more than 10,000,000 steps of --step (16 bytes of "
-				     "history each): give a longer --step or a shorter --duration");
+		rc = cli_usage_error(
+		    pre, usage, "%s",
+		    "--duration is more than 10,000,000 steps of --step (16 bytes of "
+		    "history each): give a longer --step or a shorter --duration");
 	if (rc < 0)
 		rc = fluid_main(&a);
 	free(a.sets);

@@ -21,22 +21,22 @@
 #include "topologies/topo.h"
 
 static const char imp_usage[] =
-	"usage: rocesim import sonic|mlnx-qos|cc-params|pod|hpcc-topology|hpcc-flows FILE\n"
-	"\n"
-	"Prints the scenario YAML fragment equivalent to a real config:\n"
-	"  sonic      a SONiC config_db.json            -> switch: ...\n"
-	"  mlnx-qos   the output of `mlnx_qos -i IF`     -> nic: pfc, priority\n"
-	"  cc-params  mlx5 cc_params (a folder, or `grep -r . cc_params` output)\n"
-	"                                                -> nic: dcqcn: ...\n"
-	"  pod        a Kubernetes Pod, Deployment, StatefulSet, DaemonSet or Job\n"
-	"             manifest (its NCCL_* environment)  -> workload: dscp, nic: timeout\n"
-	"  hpcc-topology  an HPCC ns-3 topology file    -> a topology file (kind: file)\n"
-	"  hpcc-flows     an HPCC ns-3 flow file        -> workload: {kind: flows, ...}\n"
-	"A scenario can also name the files directly (switch.sonic, nic.mlnx_qos,\n"
-	"nic.cc_params, workload.pod, topology and workload {kind: hpcc, file: F});\n"
-	"keys it sets itself win over the files.\n"
-	"\n"
-	"exit codes: 0 ok; 2 bad input or usage\n";
+    "usage: rocesim import sonic|mlnx-qos|cc-params|pod|hpcc-topology|hpcc-flows FILE\n"
+    "\n"
+    "Prints the scenario YAML fragment equivalent to a real config:\n"
+    "  sonic      a SONiC config_db.json            -> switch: ...\n"
+    "  mlnx-qos   the output of `mlnx_qos -i IF`     -> nic: pfc, priority\n"
+    "  cc-params  mlx5 cc_params (a folder, or `grep -r . cc_params` output)\n"
+    "                                                -> nic: dcqcn: ...\n"
+    "  pod        a Kubernetes Pod, Deployment, StatefulSet, DaemonSet or Job\n"
+    "             manifest (its NCCL_* environment)  -> workload: dscp, nic: timeout\n"
+    "  hpcc-topology  an HPCC ns-3 topology file    -> a topology file (kind: file)\n"
+    "  hpcc-flows     an HPCC ns-3 flow file        -> workload: {kind: flows, ...}\n"
+    "A scenario can also name the files directly (switch.sonic, nic.mlnx_qos,\n"
+    "nic.cc_params, workload.pod, topology and workload {kind: hpcc, file: F});\n"
+    "keys it sets itself win over the files.\n"
+    "\n"
+    "exit codes: 0 ok; 2 bad input or usage\n";
 
 /* Room for a name or a path from the file in its terminal form. */
 #define SHOWN 1024
@@ -81,7 +81,8 @@ static size_t imp_sonic_port(const struct sonic_cfg *c, uint32_t i, char *line, 
 	if (p->wred >= 0 && strcmp(c->wreds[p->wred].name, c->wred))
 		ADD(", ecn kmin %llu, kmax %llu (WRED_PROFILE %s on QUEUE|%s)",
 		    (unsigned long long)c->wreds[p->wred].kmin,
-		    (unsigned long long)c->wreds[p->wred].kmax, c->wreds[p->wred].name, p->wred_row);
+		    (unsigned long long)c->wreds[p->wred].kmax, c->wreds[p->wred].name,
+		    p->wred_row);
 	if (c->has_sched && (p->sched_line || p->dwrr)) {
 		uint32_t w[8];
 		int differ = p->dwrr != c->sched_dwrr;
@@ -113,10 +114,12 @@ static void imp_sonic(const struct sonic_cfg *c)
 		       (double)c->port_speed_bps / 1e9, c->port_mtu,
 		       c->cable_mm ? "" : "; no CABLE_LENGTH");
 	if (c->cable_mm)
-		printf("# longest cable %.1f m (topology.link.cable)\n", (double)c->cable_mm / 1000);
+		printf("# longest cable %.1f m (topology.link.cable)\n",
+		       (double)c->cable_mm / 1000);
 	if (c->buffer_model_dynamic || c->pg_null)
-		printf("# buffer_model dynamic (BUFFER_PG profile NULL): SONiC computes the headroom "
-		       "at run time; rocesim computes it per port (switch.pfc.headroom unset)\n");
+		printf(
+		    "# buffer_model dynamic (BUFFER_PG profile NULL): SONiC computes the headroom "
+		    "at run time; rocesim computes it per port (switch.pfc.headroom unset)\n");
 	if (c->has_pool && !c->has_pool_size)
 		printf("# the lossless pool has no size (SONiC computes it): switch.buffer.size "
 		       "keeps its default\n");
@@ -125,7 +128,8 @@ static void imp_sonic(const struct sonic_cfg *c)
 		printf("  buffer: {size: %llu", (unsigned long long)c->buffer_size);
 		if (c->pool_xoff)
 			printf(", headroom_pool: %llu", (unsigned long long)c->pool_xoff);
-		printf("}    # ingress lossless pool%s\n", c->pool_xoff ? " + shared headroom" : "");
+		printf("}    # ingress lossless pool%s\n",
+		       c->pool_xoff ? " + shared headroom" : "");
 	}
 	if (c->has_pfc_enable)
 		printf("  lossless: [%s]    # %s\n",
@@ -155,7 +159,8 @@ static void imp_sonic(const struct sonic_cfg *c)
 				sep = ", ";
 			}
 			if (c->has_xon_offset) {
-				printf("%sxon_offset: %llu", sep, (unsigned long long)c->xon_offset);
+				printf("%sxon_offset: %llu", sep,
+				       (unsigned long long)c->xon_offset);
 				sep = ", ";
 			}
 			if (c->has_dynamic_th)
@@ -166,9 +171,10 @@ static void imp_sonic(const struct sonic_cfg *c)
 			       c->has_xoff ? "" : " (no xoff: no headroom)");
 		}
 		if (c->has_xon)
-			printf("  # xon %llu: XON no lower than this beside xon_offset (no scenario "
-			       "key: switch.sonic gives it)\n",
-			       (unsigned long long)c->xon);
+			printf(
+			    "  # xon %llu: XON no lower than this beside xon_offset (no scenario "
+			    "key: switch.sonic gives it)\n",
+			    (unsigned long long)c->xon);
 	}
 	if (c->has_sched && c->sched_dwrr)
 		printf("  scheduler: dwrr\n  weights: [%u, %u, %u, %u, %u, %u, %u, %u]    # %s\n",
@@ -178,7 +184,8 @@ static void imp_sonic(const struct sonic_cfg *c)
 	else if (c->has_sched)
 		printf("  scheduler: strict    # %s\n", sh(b, c->sched_at.where));
 	if (c->has_wred)
-		printf("  ecn: {enabled: %s, kmin: %llu, kmax: %llu, pmax: %g%%}    # WRED_PROFILE %s\n",
+		printf("  ecn: {enabled: %s, kmin: %llu, kmax: %llu, pmax: %g%%}    # WRED_PROFILE "
+		       "%s\n",
 		       c->ecn_marking ? "true" : "false", (unsigned long long)c->kmin,
 		       (unsigned long long)c->kmax, c->pmax * 100, sh(b, c->wred));
 	if (c->has_watchdog)
@@ -275,8 +282,8 @@ static void imp_mlnx_qos(const struct mlnx_qos *q)
 		       q->dscp2prio[26], q->dscp_line[26]);
 	for (int d = 0; d < 64; d++)
 		if (((q->dscp_given >> d) & 1) && q->dscp2prio[d] != d >> 3)
-			printf("# DSCP %d -> priority %u (the mlx5 default is %d)\n", d, q->dscp2prio[d],
-			       d >> 3);
+			printf("# DSCP %d -> priority %u (the mlx5 default is %d)\n", d,
+			       q->dscp2prio[d], d >> 3);
 	if (q->has_tc)
 		imp_mlnx_tcs(q);
 }
@@ -304,8 +311,8 @@ static int imp_cc_block(const struct cc_params *cc, const char *pre)
 			if (!strcmp(cc->v[j].name, e->name))
 				later = &cc->v[j];
 		if (later) {
-			printf("%s    # %s: %s    # %s:%d: given again at line %d, which wins\n", pre,
-			       sh(b, e->name), sh(b2, e->value), sh(b3, e->file), e->line,
+			printf("%s    # %s: %s    # %s:%d: given again at line %d, which wins\n",
+			       pre, sh(b, e->name), sh(b2, e->value), sh(b3, e->file), e->line,
 			       later->line);
 			continue;
 		}
@@ -336,8 +343,8 @@ static int imp_cc_params(const struct cc_params *cc, const char *file)
 
 	dcqcn_params_default(&p, DCQCN_MLX5);
 	for (size_t i = 0; i < cc->n; i++)
-		known += scn_dcqcn_param(cc->v[i].name, cc->v[i].value, &p, msg, sizeof(msg)) !=
-			 -ENOENT;
+		known +=
+		    scn_dcqcn_param(cc->v[i].name, cc->v[i].value, &p, msg, sizeof(msg)) != -ENOENT;
 	if (!known) {
 		fprintf(stderr,
 			"rocesim: %s: no cc_params name found: none of its %zu name:value lines "
@@ -536,7 +543,8 @@ int cmd_import(int argc, char **argv)
 		return 0;
 	}
 	if (argc != 2) {
-		return cli_usage_error("rocesim: ", imp_usage, "%s", "import needs a kind and a file");
+		return cli_usage_error("rocesim: ", imp_usage, "%s",
+				       "import needs a kind and a file");
 	}
 	kind = argv[0];
 	file = argv[1];

@@ -29,75 +29,74 @@
 #define EXIT_IO CLI_EXIT_IO
 
 static const char usage[] =
-	"usage: rocesim run SCENARIO.yaml [-o OUTDIR] [--with OVERLAY.yaml]...\n"
-	"                    [--set KEY=VALUE]... [--seed N] [--progress] [--quiet]\n"
-	"                    [--baseline DIR [--tolerance M=X]...] [--junit FILE]\n"
-	"       rocesim run SCENARIO.yaml --partition N [--with ...] [--set ...]\n"
-	"       mpirun -np N rocesim run SCENARIO.yaml [...]   (one fabric on N processes)\n"
-	"       rocesim sweep SCENARIO.yaml [--vary KEY=V1,V2,...|KEY=LO..HI:N|KEY=LO..HI:xF]...\n"
-	"                    [--zip] [--variant NAME=OVERLAY.yaml]... [--set KEY=VALUE]...\n"
-	"                    [--with OVERLAY.yaml]...\n"
-	"                    [--seeds N | --seed-list S1,...] [-j N] [-o DIR]\n"
-	"                    [--progress] [--quiet] [--slurm [--mem SIZE]] [--model packet|fluid]\n"
-	"       rocesim sweep --task K DIR\n"
-	"       rocesim sweep --collect DIR\n"
-	"       rocesim tune SCENARIO.yaml --vary KEY=LO..HI... (--minimize M | --maximize M)...\n"
-	"                    [--subject-to 'M OP V']... [--set KEY=VALUE]... [--seeds N]\n"
-	"                    [--budget N] [-j N] [-o DIR] [--model packet|fluid]\n"
-	"       rocesim fluid SCENARIO.yaml [--json] [-o DIR] [--set KEY=VALUE]...\n"
-	"       rocesim check SCENARIO.yaml [--json] [--fail LINK|NODE]... [--with FILE]...\n"
-	"                     [--all-pairs] [--junit FILE] [--sarif FILE]\n"
-	"       rocesim plot OUTDIR|SWEEPDIR|TUNEDIR [--svg] [--top N]\n"
-	"       rocesim import sonic|mlnx-qos|cc-params|pod|hpcc-topology|hpcc-flows FILE\n"
-	"       rocesim compare BASE NEW [--tolerance METRIC=PCT%|METRIC=ABS]...\n"
-	"                       [--metrics M,...] [--junit FILE] [--markdown FILE]\n"
-	"                       [--json] [--force]\n"
-	"       rocesim --help | --version          (rocesim VERB --help for each verb)\n";
+    "usage: rocesim run SCENARIO.yaml [-o OUTDIR] [--with OVERLAY.yaml]...\n"
+    "                    [--set KEY=VALUE]... [--seed N] [--progress] [--quiet]\n"
+    "                    [--baseline DIR [--tolerance M=X]...] [--junit FILE]\n"
+    "       rocesim run SCENARIO.yaml --partition N [--with ...] [--set ...]\n"
+    "       mpirun -np N rocesim run SCENARIO.yaml [...]   (one fabric on N processes)\n"
+    "       rocesim sweep SCENARIO.yaml [--vary KEY=V1,V2,...|KEY=LO..HI:N|KEY=LO..HI:xF]...\n"
+    "                    [--zip] [--variant NAME=OVERLAY.yaml]... [--set KEY=VALUE]...\n"
+    "                    [--with OVERLAY.yaml]...\n"
+    "                    [--seeds N | --seed-list S1,...] [-j N] [-o DIR]\n"
+    "                    [--progress] [--quiet] [--slurm [--mem SIZE]] [--model packet|fluid]\n"
+    "       rocesim sweep --task K DIR\n"
+    "       rocesim sweep --collect DIR\n"
+    "       rocesim tune SCENARIO.yaml --vary KEY=LO..HI... (--minimize M | --maximize M)...\n"
+    "                    [--subject-to 'M OP V']... [--set KEY=VALUE]... [--seeds N]\n"
+    "                    [--budget N] [-j N] [-o DIR] [--model packet|fluid]\n"
+    "       rocesim fluid SCENARIO.yaml [--json] [-o DIR] [--set KEY=VALUE]...\n"
+    "       rocesim check SCENARIO.yaml [--json] [--fail LINK|NODE]... [--with FILE]...\n"
+    "                     [--all-pairs] [--junit FILE] [--sarif FILE]\n"
+    "       rocesim plot OUTDIR|SWEEPDIR|TUNEDIR [--svg] [--top N]\n"
+    "       rocesim import sonic|mlnx-qos|cc-params|pod|hpcc-topology|hpcc-flows FILE\n"
+    "       rocesim compare BASE NEW [--tolerance METRIC=PCT%|METRIC=ABS]...\n"
+    "                       [--metrics M,...] [--junit FILE] [--markdown FILE]\n"
+    "                       [--json] [--force]\n"
+    "       rocesim --help | --version          (rocesim VERB --help for each verb)\n";
 
 /* The rest of `rocesim --help` (and of `rocesim run --help`). */
 static const char run_help[] =
-	"\n"
-	"Simulates the RoCEv2 fabric described by SCENARIO.yaml and writes\n"
-	"OUTDIR/results.json (default OUTDIR: out/<scenario name>), unless\n"
-	"output.sample is 0 OUTDIR/timeseries.csv (egress queue, ingress PG and\n"
-	"headroom bytes per switch port and priority as they change), with\n"
-	"DCQCN OUTDIR/qp_rates.csv (Rc, Rt and alpha of each reacting QP), with\n"
-	"output.pfc_events: true OUTDIR/pfc_events.csv (every PFC event).\n"
-	"\n"
-	"options:\n"
-	"  -o, --out DIR      where to write the results (default out/<scenario name>;\n"
-	"                     with --with or --set, out/<scenario name>+<the changes>,\n"
-	"                     so that a what-if never replaces the scenario's results)\n"
-	"  --with FILE        merge the partial scenario FILE onto SCENARIO (repeatable,\n"
-	"                     in order, before --set): its mappings merge key by key, a\n"
-	"                     list or value replaces the scenario's, KEY+: [...] appends\n"
-	"                     to the list KEY (faults+: [...]); files it names are\n"
-	"                     relative to its own folder\n"
-	"  --set KEY=VALUE    override a scenario key, e.g. --set topology.link.rate=400Gbps\n"
-	"                     or --set expect.drops=0 (repeatable)\n"
-	"  --seed N           same as --set seed=N\n"
-	"  --progress         report on stderr every second the workload's progress (its\n"
-	"                     payload delivered, flows and collectives done), events/s\n"
-	"                     and the time left, and a last line when the run ends\n"
-	"  --quiet            print nothing on stdout\n"
-	"  --partition N      show how the fabric splits into N parts for a parallel run\n"
-	"                     (switches, hosts and ports per part, the links cut, the\n"
-	"                     lookahead they allow) and stop: nothing is run or written\n"
-	RUN_CI_USAGE
-	"\n"
-	"A run owns these four files in OUTDIR and the pictures `rocesim plot` draws\n"
-	"from them, and removes those it did not write this time. It locks OUTDIR\n"
-	"(OUTDIR/.rocesim.lock): a second run into it is refused. Outputs are\n"
-	"temporaries renamed only when all are complete: a failed write or an\n"
-	"interruption (SIGINT, SIGTERM, SIGHUP) leaves the previous outputs whole.\n"
-	"\n"
-	"exit codes: 0 ok; 1 the run worked but an expect: gate failed, or it\n"
-	"              regressed against --baseline;\n"
-	"            2 bad input or usage (the message names file, line and key),\n"
-	"              or OUTDIR in use by another run or not writable;\n"
-	"            3 an I/O failure after a good run (disk full): the previous\n"
-	"              outputs are left as they were;\n"
-	"            128 + the signal (130 SIGINT, 143 SIGTERM) when interrupted\n";
+    "\n"
+    "Simulates the RoCEv2 fabric described by SCENARIO.yaml and writes\n"
+    "OUTDIR/results.json (default OUTDIR: out/<scenario name>), unless\n"
+    "output.sample is 0 OUTDIR/timeseries.csv (egress queue, ingress PG and\n"
+    "headroom bytes per switch port and priority as they change), with\n"
+    "DCQCN OUTDIR/qp_rates.csv (Rc, Rt and alpha of each reacting QP), with\n"
+    "output.pfc_events: true OUTDIR/pfc_events.csv (every PFC event).\n"
+    "\n"
+    "options:\n"
+    "  -o, --out DIR      where to write the results (default out/<scenario name>;\n"
+    "                     with --with or --set, out/<scenario name>+<the changes>,\n"
+    "                     so that a what-if never replaces the scenario's results)\n"
+    "  --with FILE        merge the partial scenario FILE onto SCENARIO (repeatable,\n"
+    "                     in order, before --set): its mappings merge key by key, a\n"
+    "                     list or value replaces the scenario's, KEY+: [...] appends\n"
+    "                     to the list KEY (faults+: [...]); files it names are\n"
+    "                     relative to its own folder\n"
+    "  --set KEY=VALUE    override a scenario key, e.g. --set topology.link.rate=400Gbps\n"
+    "                     or --set expect.drops=0 (repeatable)\n"
+    "  --seed N           same as --set seed=N\n"
+    "  --progress         report on stderr every second the workload's progress (its\n"
+    "                     payload delivered, flows and collectives done), events/s\n"
+    "                     and the time left, and a last line when the run ends\n"
+    "  --quiet            print nothing on stdout\n"
+    "  --partition N      show how the fabric splits into N parts for a parallel run\n"
+    "                     (switches, hosts and ports per part, the links cut, the\n"
+    "                     lookahead they allow) and stop: nothing is run or written\n" RUN_CI_USAGE
+    "\n"
+    "A run owns these four files in OUTDIR and the pictures `rocesim plot` draws\n"
+    "from them, and removes those it did not write this time. It locks OUTDIR\n"
+    "(OUTDIR/.rocesim.lock): a second run into it is refused. Outputs are\n"
+    "temporaries renamed only when all are complete: a failed write or an\n"
+    "interruption (SIGINT, SIGTERM, SIGHUP) leaves the previous outputs whole.\n"
+    "\n"
+    "exit codes: 0 ok; 1 the run worked but an expect: gate failed, or it\n"
+    "              regressed against --baseline;\n"
+    "            2 bad input or usage (the message names file, line and key),\n"
+    "              or OUTDIR in use by another run or not writable;\n"
+    "            3 an I/O failure after a good run (disk full): the previous\n"
+    "              outputs are left as they were;\n"
+    "            128 + the signal (130 SIGINT, 143 SIGTERM) when interrupted\n";
 
 struct run_args {
 	const char *scenario;
@@ -108,7 +107,7 @@ struct run_args {
 	size_t n_withs;
 	int progress, quiet;
 	uint32_t partition; /* --partition N: show the split, run nothing */
-	struct run_ci ci; /* --baseline, --tolerance, --junit */
+	struct run_ci ci;   /* --baseline, --tolerance, --junit */
 };
 
 /* The signal that asked the run to stop (SIGINT, SIGTERM, SIGHUP), or 0. */
@@ -248,8 +247,7 @@ static int add_par_stats(json_t *res, const struct par_stats *st)
 			     st->lookahead == SIMTIME_NEVER ? 0.0
 							    : simtime_to_us(st->lookahead) * 1e3,
 			     "windows", (json_int_t)st->windows, "cross_messages",
-			     (json_int_t)st->messages,
-			     "wait_s", st->wait_s));
+			     (json_int_t)st->messages, "wait_s", st->wait_s));
 }
 
 /*
@@ -266,8 +264,8 @@ static int add_par_stats(json_t *res, const struct par_stats *st)
 static void print_check_errors(const struct run_args *a)
 {
 	char first[1200];
-	int n = chk_errors(a->scenario, a->withs, a->n_withs, a->sets, a->n_sets, first,
-			   sizeof(first));
+	int n =
+	    chk_errors(a->scenario, a->withs, a->n_withs, a->sets, a->n_sets, first, sizeof(first));
 
 	if (n > 0) {
 		printf("  check      %d error%s (rocesim check ", n, n == 1 ? "" : "s");
@@ -294,8 +292,10 @@ static int cmd_run(const struct run_args *a, const struct par_comm *comm)
 	struct par_stats pst = {0};
 
 	err = scn_load_with(a->scenario,
-			    &(struct scn_load_opts){.overlays = a->withs, .n_overlays = a->n_withs,
-						    .sets = a->sets, .n_sets = a->n_sets},
+			    &(struct scn_load_opts){.overlays = a->withs,
+						    .n_overlays = a->n_withs,
+						    .sets = a->sets,
+						    .n_sets = a->n_sets},
 			    &s, &d);
 	if (err == -ENOMEM) {
 		fprintf(stderr, "rocesim: out of memory loading %s\n",
@@ -369,8 +369,8 @@ static int cmd_run(const struct run_args *a, const struct par_comm *comm)
 		goto out;
 	sim.interrupt = &interrupted;
 	if (split) {
-		err = par_run(&sim, comm, &pst, &d, files[OUTDIR_TIMESERIES], files[OUTDIR_QP_RATES],
-			      files[OUTDIR_PFC_EVENTS], a->progress);
+		err = par_run(&sim, comm, &pst, &d, files[OUTDIR_TIMESERIES],
+			      files[OUTDIR_QP_RATES], files[OUTDIR_PFC_EVENTS], a->progress);
 		if (err == -EINVAL) {
 			fprintf(stderr, "rocesim: ");
 			diag_print(&d, stderr);
@@ -400,10 +400,10 @@ static int cmd_run(const struct run_args *a, const struct par_comm *comm)
 	}
 	res = res_build(&sim);
 	/* what produced the result, and its gates (new top-level blocks) */
-	if (res && ((split && add_par_stats(res, &pst)) ||
-		    json_object_set(res, "provenance", prov) ||
-		    json_object_set_new(res, "effective", res_effective(sim.scn, sim.topo)) ||
-		    (met = res_add_expects(res, sim.scn)) < 0)) {
+	if (res &&
+	    ((split && add_par_stats(res, &pst)) || json_object_set(res, "provenance", prov) ||
+	     json_object_set_new(res, "effective", res_effective(sim.scn, sim.topo)) ||
+	     (met = res_add_expects(res, sim.scn)) < 0)) {
 		json_decref(res);
 		res = NULL;
 	}
@@ -572,7 +572,8 @@ int main(int argc, char **argv)
 				a.sets[a.n_sets++] = argv[++i];
 		} else if (!strcmp(o, "--with")) {
 			if (!has_next)
-				rc = cli_usage_error("rocesim: ", usage, "%s needs an overlay file", o);
+				rc = cli_usage_error("rocesim: ", usage, "%s needs an overlay file",
+						     o);
 			else
 				a.withs[a.n_withs++] = argv[++i];
 		} else if (!strcmp(o, "--seed")) {
@@ -598,7 +599,8 @@ int main(int argc, char **argv)
 
 			if (!n || *end || n > 65536 || argv[i + 1][0] == '-')
 				rc = cli_usage_error("rocesim: ", usage,
-						     "%s needs a number of parts from 1 to 65536", o);
+						     "%s needs a number of parts from 1 to 65536",
+						     o);
 			else
 				a.partition = (uint32_t)n;
 			i++;

@@ -37,76 +37,77 @@
 
 #define EXIT_INPUT CLI_EXIT_INPUT
 #define TOP_DEFAULT 4
-#define TOP_MAX 8      /* one colour each in queues.png */
+#define TOP_MAX 8 /* one colour each in queues.png */
 static const char usage[] =
-	"usage: rocesim plot OUTDIR|SWEEPDIR|TUNEDIR [--svg] [--top N]\n"
-	"\n"
-	"Draws the pictures of a run from the files `rocesim run -o OUTDIR` wrote,\n"
-	"with gnuplot, into OUTDIR (PNG; with --svg also SVG):\n"
-	"  queues.png  egress queue and ingress PG occupancy over time on the N\n"
-	"              hottest switch ports (from timeseries.csv), with the ECN\n"
-	"              kmin/kmax and the PFC XOFF thresholds when results.json\n"
-	"              gives them (\"config\": {ecn_kmin, ecn_kmax, pfc_xoff})\n"
-	"  pfc.png     PFC timeline: when each port was paused, storms and the\n"
-	"              watchdog (only when OUTDIR has pfc_events.csv)\n"
-	"  rates.png   DCQCN current rate Rc, target rate Rt and alpha of the\n"
-	"              first 8 QPs (only when OUTDIR has qp_rates.csv)\n"
-	"  flows.png   completion time of every flow, fastest first (only when the\n"
-	"              run had flows)\n"
-	"  slowdown.png  FCT slowdown (p50, p95, p99) per flow size bucket, on a\n"
-	"              log size axis (only when flows finished)\n"
-	"  ranks.png   collective progress per rank: when each rank had received all\n"
-	"              its data in the last iteration, one bar per rank, with the time\n"
-	"              the iteration took; one panel per collective, the first 4 when\n"
-	"              the run had more (only when the run had a collective)\n"
-	"  fluid.png   the DCQCN fluid model (`rocesim fluid -o OUTDIR`: fluid.json):\n"
-	"              per bottleneck, the queue against time with the fixed point\n"
-	"              dashed, and the rate of a flow (Rc); beside them the packet\n"
-	"              model's queue of that port and the mean Rc of its QPs when a\n"
-	"              run wrote into OUTDIR too (only when OUTDIR has fluid.json; on\n"
-	"              the folder of `rocesim fluid` alone, only this picture)\n"
-	"and prints the path of each file written.\n"
-	"\n"
-	"On the -o folder of `rocesim sweep` (it has sweep.json and summary.csv) it\n"
-	"draws instead, for each main metric (pfc_pause_frames, pfc_paused_time_us,\n"
-	"lossless_drops, ecn_marked_packets, max_queue_bytes, fct_us.p99,\n"
-	"collective.completion_time_us, collective.busbw_GBps) that the runs have\n"
-	"and that is not the same at every point:\n"
-	"  sweep-<metric>.png  the mean over the seeds against the first axis (log\n"
-	"              scale when its values span more than a factor 10), one line\n"
-	"              per value of the other axes and per variant, the 95%\n"
-	"              confidence interval as error bars when there are several seeds\n"
-	"\n"
-	"On the -o folder of `rocesim tune` (it has tune.json) it draws instead the\n"
-	"points the search evaluated, those that meet every constraint and those\n"
-	"that break one in two styles, the best point circled; points the scenario\n"
-	"refused are not drawn:\n"
-	"  tune.png    one varied key: the objective against the key or, when the\n"
-	"              objective is the key itself, the first constraint's metric\n"
-	"              (the worst seed's value) with the constraint's limit; the last\n"
-	"              points again, near the best one, when they crowd together.\n"
-	"              Two keys or more: the first two as x and y, a dot per point,\n"
-	"              the search path through the best points so far. A key's axis\n"
-	"              is on a log scale when tune searched it on one\n"
-	"  tune-front.png  with two objectives: objective 1 against objective 2 for\n"
-	"              every point that meets the constraints, the Pareto front as a\n"
-	"              line\n"
-	"\n"
-	"options:\n"
-	"  --svg       also write queues.svg, pfc.svg, rates.svg, flows.svg, ranks.svg,\n"
-	"              fluid.svg, slowdown.svg\n"
-	"              (sweep-<metric>.svg on a sweep, tune.svg and tune-front.svg on\n"
-	"              a tune)\n"
-	"  --top N     number of hottest ports in queues.png (default 4, at most 8)\n"
-	"\n"
-	"The gnuplot scripts (queues.gp, pfc.gp, rates.gp, flows.gp, slowdown.gp,\n"
-	"ranks.gp, fluid.gp, sweep.gp, tune.gp) are looked for in this order: $ROCESIM_PLOTS; ./plots;\n"
-	"<folder of the rocesim executable>/../plots (a build folder inside the\n"
-	"source tree); <that folder>/../share/rocesim/plots.\n"
-	"\n"
-	"exit codes: 0 ok; 2 bad usage, OUTDIR without results.json (a sweep's\n"
-	"            folder without summary.csv, a tune's without tune.json),\n"
-	"            unreadable input, gnuplot missing or failing\n";
+    "usage: rocesim plot OUTDIR|SWEEPDIR|TUNEDIR [--svg] [--top N]\n"
+    "\n"
+    "Draws the pictures of a run from the files `rocesim run -o OUTDIR` wrote,\n"
+    "with gnuplot, into OUTDIR (PNG; with --svg also SVG):\n"
+    "  queues.png  egress queue and ingress PG occupancy over time on the N\n"
+    "              hottest switch ports (from timeseries.csv), with the ECN\n"
+    "              kmin/kmax and the PFC XOFF thresholds when results.json\n"
+    "              gives them (\"config\": {ecn_kmin, ecn_kmax, pfc_xoff})\n"
+    "  pfc.png     PFC timeline: when each port was paused, storms and the\n"
+    "              watchdog (only when OUTDIR has pfc_events.csv)\n"
+    "  rates.png   DCQCN current rate Rc, target rate Rt and alpha of the\n"
+    "              first 8 QPs (only when OUTDIR has qp_rates.csv)\n"
+    "  flows.png   completion time of every flow, fastest first (only when the\n"
+    "              run had flows)\n"
+    "  slowdown.png  FCT slowdown (p50, p95, p99) per flow size bucket, on a\n"
+    "              log size axis (only when flows finished)\n"
+    "  ranks.png   collective progress per rank: when each rank had received all\n"
+    "              its data in the last iteration, one bar per rank, with the time\n"
+    "              the iteration took; one panel per collective, the first 4 when\n"
+    "              the run had more (only when the run had a collective)\n"
+    "  fluid.png   the DCQCN fluid model (`rocesim fluid -o OUTDIR`: fluid.json):\n"
+    "              per bottleneck, the queue against time with the fixed point\n"
+    "              dashed, and the rate of a flow (Rc); beside them the packet\n"
+    "              model's queue of that port and the mean Rc of its QPs when a\n"
+    "              run wrote into OUTDIR too (only when OUTDIR has fluid.json; on\n"
+    "              the folder of `rocesim fluid` alone, only this picture)\n"
+    "and prints the path of each file written.\n"
+    "\n"
+    "On the -o folder of `rocesim sweep` (it has sweep.json and summary.csv) it\n"
+    "draws instead, for each main metric (pfc_pause_frames, pfc_paused_time_us,\n"
+    "lossless_drops, ecn_marked_packets, max_queue_bytes, fct_us.p99,\n"
+    "collective.completion_time_us, collective.busbw_GBps) that the runs have\n"
+    "and that is not the same at every point:\n"
+    "  sweep-<metric>.png  the mean over the seeds against the first axis (log\n"
+    "              scale when its values span more than a factor 10), one line\n"
+    "              per value of the other axes and per variant, the 95%\n"
+    "              confidence interval as error bars when there are several seeds\n"
+    "\n"
+    "On the -o folder of `rocesim tune` (it has tune.json) it draws instead the\n"
+    "points the search evaluated, those that meet every constraint and those\n"
+    "that break one in two styles, the best point circled; points the scenario\n"
+    "refused are not drawn:\n"
+    "  tune.png    one varied key: the objective against the key or, when the\n"
+    "              objective is the key itself, the first constraint's metric\n"
+    "              (the worst seed's value) with the constraint's limit; the last\n"
+    "              points again, near the best one, when they crowd together.\n"
+    "              Two keys or more: the first two as x and y, a dot per point,\n"
+    "              the search path through the best points so far. A key's axis\n"
+    "              is on a log scale when tune searched it on one\n"
+    "  tune-front.png  with two objectives: objective 1 against objective 2 for\n"
+    "              every point that meets the constraints, the Pareto front as a\n"
+    "              line\n"
+    "\n"
+    "options:\n"
+    "  --svg       also write queues.svg, pfc.svg, rates.svg, flows.svg, ranks.svg,\n"
+    "              fluid.svg, slowdown.svg\n"
+    "              (sweep-<metric>.svg on a sweep, tune.svg and tune-front.svg on\n"
+    "              a tune)\n"
+    "  --top N     number of hottest ports in queues.png (default 4, at most 8)\n"
+    "\n"
+    "The gnuplot scripts (queues.gp, pfc.gp, rates.gp, flows.gp, slowdown.gp,\n"
+    "ranks.gp, fluid.gp, sweep.gp, tune.gp) are looked for in this order: $ROCESIM_PLOTS; "
+    "./plots;\n"
+    "<folder of the rocesim executable>/../plots (a build folder inside the\n"
+    "source tree); <that folder>/../share/rocesim/plots.\n"
+    "\n"
+    "exit codes: 0 ok; 2 bad usage, OUTDIR without results.json (a sweep's\n"
+    "            folder without summary.csv, a tune's without tune.json),\n"
+    "            unreadable input, gnuplot missing or failing\n";
 
 /* ---- the verb ----------------------------------------------------------- */
 
@@ -220,7 +221,7 @@ static int load_results(struct plot *p)
 		p->name = "run";
 	p->end_us = plot__json_num(json_object_get(p->res, "summary"), "sim_time_us", 0);
 	return json_is_string(json_object_get(p->res, "model")) &&
-			       !strcmp(json_string_value(json_object_get(p->res, "model")), "fluid")
+		       !strcmp(json_string_value(json_object_get(p->res, "model")), "fluid")
 		   ? 3
 		   : 0;
 }
@@ -245,23 +246,28 @@ int cmd_plot(int argc, char **argv)
 			long n;
 
 			if (i + 1 >= argc)
-				return cli_usage_error("rocesim: plot: ", usage, "%s needs a number", o);
+				return cli_usage_error("rocesim: plot: ", usage,
+						       "%s needs a number", o);
 			errno = 0;
 			n = strtol(argv[++i], &end, 10);
 			if (end == argv[i] || *end || errno || n < 1 || n > TOP_MAX)
-				return cli_usage_error("rocesim: plot: ", usage, "--top: \"%s\" is not a number from 1 to 8",
-						   argv[i]);
+				return cli_usage_error("rocesim: plot: ", usage,
+						       "--top: \"%s\" is not a number from 1 to 8",
+						       argv[i]);
 			p.top = (int)n;
 		} else if (o[0] == '-' && o[1]) {
-			return cli_usage_error("rocesim: plot: ", usage, "unknown option \"%s\"", o);
+			return cli_usage_error("rocesim: plot: ", usage, "unknown option \"%s\"",
+					       o);
 		} else if (p.outdir) {
-			return cli_usage_error("rocesim: plot: ", usage, "one OUTDIR at a time (also got \"%s\")", o);
+			return cli_usage_error("rocesim: plot: ", usage,
+					       "one OUTDIR at a time (also got \"%s\")", o);
 		} else {
 			p.outdir = o;
 		}
 	}
 	if (!p.outdir)
-		return cli_usage_error("rocesim: plot: ", usage, "%s", "OUTDIR is needed (the -o folder of a run)");
+		return cli_usage_error("rocesim: plot: ", usage, "%s",
+				       "OUTDIR is needed (the -o folder of a run)");
 	kind = load_results(&p);
 	if (kind < 0 || find_scripts(&p)) {
 		json_decref(p.res);

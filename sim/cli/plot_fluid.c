@@ -32,11 +32,11 @@ struct fneck {
 	double amp, period;
 	double qtop, rtop; /* settled queue (bytes) and rate (Gb/s) maxima */
 	int osc;
-	const char *verdict; /* "verdict" (converges, unsure, settling), or NULL */
-	struct series fl; /* t_us: queue bytes, Rc Gb/s */
-	struct series pq; /* t_us: packet queue bytes over the priorities */
+	const char *verdict;	     /* "verdict" (converges, unsure, settling), or NULL */
+	struct series fl;	     /* t_us: queue bytes, Rc Gb/s */
+	struct series pq;	     /* t_us: packet queue bytes over the priorities */
 	double pq_prio[FLUID_PRIOS]; /* each priority's queue at its last row */
-	struct series pr; /* t_us: sum of the QPs' Rc, their count */
+	struct series pr;	     /* t_us: sum of the QPs' Rc, their count */
 };
 
 /* One line for what is wrong in fluid.json at bottlenecks[@i].@key. */

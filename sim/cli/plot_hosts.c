@@ -194,8 +194,7 @@ int plot_flows(const struct plot *p)
 		fprintf(stderr, "rocesim: out of memory\n");
 		return -1;
 	}
-	json_array_foreach(flows, i, fl)
-	{
+	json_array_foreach(flows, i, fl) {
 		const json_t *fct = json_object_get(fl, "fct_us");
 		double start = plot__json_num(fl, "start_us", 0);
 
@@ -275,8 +274,7 @@ static void ranks_panel(FILE *f, struct buf *v, const json_t *c, size_t k)
 	char var[32], title[256], label[128];
 	int mark;
 
-	json_array_foreach(done, i, t)
-	{
+	json_array_foreach(done, i, t) {
 		if (!json_is_number(t))
 			continue;
 		ndone++;
@@ -290,8 +288,7 @@ static void ranks_panel(FILE *f, struct buf *v, const json_t *c, size_t k)
 		nslow += json_number_value(t) == slow;
 	}
 	mark = nslow < ndone && slow - fast >= slow / 100;
-	json_array_foreach(done, i, t)
-	{
+	json_array_foreach(done, i, t) {
 		int ok = json_is_number(t);
 		double us = ok ? json_number_value(t) : 0;
 

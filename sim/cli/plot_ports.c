@@ -13,7 +13,7 @@
 
 #include "sim/cli/plot_impl.h"
 
-#define PFC_ROWS 48    /* ports drawn in pfc.png */
+#define PFC_ROWS 48 /* ports drawn in pfc.png */
 
 /* ---- queues.png --------------------------------------------------------- */
 
@@ -52,8 +52,8 @@ static int hottest(const json_t *res, int top, struct hot **eg, int *neg, struct
 	const json_t *sw, *port;
 	struct hot *a, *b;
 
-	json_array_foreach(json_object_get(res, "switches"), i, sw) n +=
-	    json_array_size(json_object_get(sw, "ports"));
+	json_array_foreach(json_object_get(res, "switches"), i, sw)
+		n += json_array_size(json_object_get(sw, "ports"));
 	a = calloc(n ? n : 1, sizeof(*a));
 	b = calloc(n ? n : 1, sizeof(*b));
 	if (!a || !b) {
@@ -62,10 +62,8 @@ static int hottest(const json_t *res, int top, struct hot **eg, int *neg, struct
 		fprintf(stderr, "rocesim: out of memory\n");
 		return -1;
 	}
-	json_array_foreach(json_object_get(res, "switches"), i, sw)
-	{
-		json_array_foreach(json_object_get(sw, "ports"), j, port)
-		{
+	json_array_foreach(json_object_get(res, "switches"), i, sw) {
+		json_array_foreach(json_object_get(sw, "ports"), j, port) {
 			const char *name = json_string_value(json_object_get(port, "name"));
 			const json_t *pg;
 			size_t g;
@@ -74,8 +72,7 @@ static int hottest(const json_t *res, int top, struct hot **eg, int *neg, struct
 				continue;
 			a[k] = (struct hot){name, plot__json_num(port, "max_queue_bytes", 0), k};
 			b[k] = (struct hot){name, 0, k};
-			json_array_foreach(json_object_get(port, "pgs"), g, pg)
-			{
+			json_array_foreach(json_object_get(port, "pgs"), g, pg) {
 				double v = plot__json_num(pg, "peak_bytes", 0);
 
 				if (v > b[k].bytes)
@@ -198,7 +195,8 @@ static double port_threshold(const json_t *res, const char *port, const char *ke
 
 	o = json_object_get(json_object_get(cfg, "ports"), port);
 	if (!o && colon)
-		o = json_object_getn(json_object_get(cfg, "switches"), port, (size_t)(colon - port));
+		o = json_object_getn(json_object_get(cfg, "switches"), port,
+				     (size_t)(colon - port));
 	if (!o || !(v = json_object_get(o, key)))
 		return plot__threshold(res, key);
 	return json_is_number(v) && json_number_value(v) >= 0 ? json_number_value(v) : -1;
@@ -283,7 +281,8 @@ static double thr_vars(struct buf *b, const json_t *res, const struct thr *t,
 
 int plot_queues(const struct plot *p)
 {
-	static const char *const ekeys[] = {"ecn_kmin", "ecn_kmax"}, *const enames[] = {"kmin", "kmax"};
+	static const char *const ekeys[] = {"ecn_kmin", "ecn_kmax"}, *const enames[] = {"kmin",
+											"kmax"};
 	static const char *const xkeys[] = {"pfc_xoff"}, *const xnames[] = {"xoff"};
 	struct thr te, tx;
 	char csv[PLOT_PATH], qpath[PLOT_PATH], pgpath[PLOT_PATH], hrpath[PLOT_PATH];

@@ -40,8 +40,7 @@ static double sd_median(const json_t *flows, double lo, double hi, double *v)
 	const json_t *fl;
 	size_t i, k = 0;
 
-	json_array_foreach(flows, i, fl)
-	{
+	json_array_foreach(flows, i, fl) {
 		double b = plot__json_num(fl, "bytes", -1);
 
 		if (json_is_number(json_object_get(fl, "fct_us")) && b >= lo && (hi <= 0 || b < hi))
@@ -93,8 +92,7 @@ static long sd_buckets(const json_t *res, const json_t *a, struct sd_bucket **ou
 		free(b);
 		return -1;
 	}
-	json_array_foreach(a, i, o)
-	{
+	json_array_foreach(a, i, o) {
 		struct sd_bucket *q = &b[n];
 
 		q->n = (long)plot__json_num(o, "n", 0);

@@ -237,9 +237,9 @@ static long sw_seeds(const json_t *spec)
 {
 	const json_t *seeds = json_object_get(spec, "seeds");
 
-	return json_is_array(seeds)	 ? (long)json_array_size(seeds)
+	return json_is_array(seeds)	? (long)json_array_size(seeds)
 	       : json_is_integer(seeds) ? (long)json_integer_value(seeds)
-					 : 1;
+					: 1;
 }
 
 /*
@@ -687,8 +687,10 @@ static void sw_drop_slowdown(const struct plot *p)
 		size_t len = strlen(e->d_name);
 		char pic[NAME_MAX_LEN];
 
-		if (!strncmp(e->d_name, "sweep-fct_slowdown.", 19) && len > 4 && len < sizeof(pic) &&
-		    (!strcmp(e->d_name + len - 4, ".png") || !strcmp(e->d_name + len - 4, ".svg"))) {
+		if (!strncmp(e->d_name, "sweep-fct_slowdown.", 19) && len > 4 &&
+		    len < sizeof(pic) &&
+		    (!strcmp(e->d_name + len - 4, ".png") ||
+		     !strcmp(e->d_name + len - 4, ".svg"))) {
 			snprintf(pic, sizeof(pic), "%.*s", (int)(len - 4), e->d_name);
 			plot__drop_old(p, pic, e->d_name + len - 3);
 		}

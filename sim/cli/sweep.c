@@ -29,9 +29,6 @@
 #include "sim/engine/textsafe.h"
 #include "sim/run/outdir.h"
 
-
-
-
 /* This process's place under mpirun (rank 0 of 1 otherwise). */
 static struct sweep_mpi mpi = {0, 1};
 
@@ -65,7 +62,6 @@ static int input_error(const struct diag *d)
 	diag_print(d, stderr);
 	return CLI_EXIT_INPUT;
 }
-
 
 /* The seeds: --seed-list, --seeds N or the scenario's (from @base). */
 static int by_seed(const void *a, const void *b)
@@ -324,7 +320,8 @@ static int prepare_folder(const struct sweep_spec *sp, const char *dir, struct o
 	drop_stale_tables(dir, text);
 	rc = CLI_EXIT_IO;
 	if ((err = sweep_write_file(dir, "sweep.json", text, strlen(text), 1))) {
-		fprintf(stderr, "rocesim: cannot write %s/sweep.json: %s\n", cli_term(dir), strerror(-err));
+		fprintf(stderr, "rocesim: cannot write %s/sweep.json: %s\n", cli_term(dir),
+			strerror(-err));
 		goto out;
 	}
 	rc = 0;
@@ -382,7 +379,8 @@ static int slurm_sweep(const struct sweep_spec *sp, const struct sweep_args *a)
 			"(%d): submit them in chunks, as %s/sweep.sbatch says\n",
 			sweep_spec_runs(sp), SLURM_MAX_ARRAY, cli_term(dir));
 	if ((err = sweep_slurm_write(sp, dir, self, a->mem, a->quiet ? NULL : stdout))) {
-		fprintf(stderr, "rocesim: cannot write %s/sweep.sbatch: %s\n", cli_term(dir), strerror(-err));
+		fprintf(stderr, "rocesim: cannot write %s/sweep.sbatch: %s\n", cli_term(dir),
+			strerror(-err));
 		rc = CLI_EXIT_IO;
 	}
 out:
@@ -424,13 +422,14 @@ static int run_share(const struct sweep_spec *sp, struct sweep_run *runs, size_t
 static int send_go(const struct sweep_args *a, const char *dir)
 {
 	struct sweep_go g = {
-		.go = 1, .jobs = a->jobs_given ? (unsigned)a->jobs : 0, .progress = a->progress};
+	    .go = 1, .jobs = a->jobs_given ? (unsigned)a->jobs : 0, .progress = a->progress};
 	char *abs;
 
 	if (mpi.size < 2)
 		return 0;
 	if (!(abs = realpath(dir, NULL)) || strlen(abs) >= sizeof(g.dir)) {
-		fprintf(stderr, "rocesim: %s: %s\n", cli_term(dir), abs ? "path too long" : strerror(errno));
+		fprintf(stderr, "rocesim: %s: %s\n", cli_term(dir),
+			abs ? "path too long" : strerror(errno));
 		free(abs);
 		send_stop(CLI_EXIT_IO);
 		return CLI_EXIT_IO;
@@ -537,9 +536,9 @@ static int run_sweep(struct sweep_spec *sp, const struct sweep_args *a)
 		    stderr,
 		    "rocesim: sweep interrupted by %s: %zu of %zu runs finished and kept in %s; "
 		    "run the same sweep again to resume\n",
-		    sweep_stop_sig == SIGINT	  ? "SIGINT"
+		    sweep_stop_sig == SIGINT	? "SIGINT"
 		    : sweep_stop_sig == SIGTERM ? "SIGTERM"
-					  : "SIGHUP",
+						: "SIGHUP",
 		    finished, n, cli_term(dir));
 		rc = 128 + sweep_stop_sig;
 		goto out;
@@ -618,8 +617,8 @@ int sweep__task(const struct sweep_args *a)
 
 	/* sweep.task.json (what --slurm writes for its tasks), or sweep.json */
 	snprintf(task_spec, sizeof(task_spec), "%s/sweep.task.json", a->scenario);
-	if ((rc = load_spec_file(a->scenario, access(task_spec, F_OK) ? "sweep.json" :
-								 "sweep.task.json", &sp)))
+	if ((rc = load_spec_file(a->scenario,
+				 access(task_spec, F_OK) ? "sweep.json" : "sweep.task.json", &sp)))
 		return rc;
 	n = sweep_spec_runs(&sp);
 	rc = CLI_EXIT_INPUT;
@@ -708,7 +707,8 @@ int sweep__collect(const struct sweep_args *a)
 		       failed, missing);
 		if (refused)
 			printf(", %zu refused", refused);
-		printf(")\n  tables     %s/sweep.csv, %s/summary.csv\n", cli_term(dir), cli_term(dir));
+		printf(")\n  tables     %s/sweep.csv, %s/summary.csv\n", cli_term(dir),
+		       cli_term(dir));
 	}
 	if (missing) {
 		size_t shown = 0;
@@ -876,4 +876,3 @@ int cmd_sweep(int argc, char **argv)
 	sweep_mpi_finalize();
 	return rc;
 }
-

@@ -167,8 +167,8 @@ int sweep__verb(int argc, char **argv, long local_ranks)
 			a.slurm = 1;
 		} else if (!strcmp(o, "--mem")) {
 			if (!v || units_size(v, &a.mem) || a.mem < (1ULL << 20))
-				rc = cli_usage_error(pre, usage,
-						     "%s needs a size of at least 1MiB (e.g. 2GB)", o);
+				rc = cli_usage_error(
+				    pre, usage, "%s needs a size of at least 1MiB (e.g. 2GB)", o);
 			i++;
 		} else if (!strcmp(o, "--collect")) {
 			a.collect = 1;

@@ -214,8 +214,7 @@ json_t *sweep_spec_task_json(const struct sweep_spec *sp);
  */
 int sweep_spec_load(const char *dir, struct sweep_spec *sp, struct diag *d);
 /* The same from @dir/@name: sweep.json, or sweep.task.json. */
-int sweep_spec_load_file(const char *dir, const char *name, struct sweep_spec *sp,
-			 struct diag *d);
+int sweep_spec_load_file(const char *dir, const char *name, struct sweep_spec *sp, struct diag *d);
 void sweep_spec_free(struct sweep_spec *sp);
 
 /* ---- sweep_inputs.c ---- */

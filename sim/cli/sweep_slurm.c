@@ -78,10 +78,11 @@ static int slurm_path_ok(const char *what, const char *path, int logs)
 	const char *c = control_char(path);
 
 	if (c) {
-		fprintf(stderr,
-			"rocesim: sweep --slurm: %s holds a control character (byte 0x%02x at "
-			"offset %zu): a job script cannot carry it safely; use a path without one\n",
-			what, (unsigned char)*c, (size_t)(c - path));
+		fprintf(
+		    stderr,
+		    "rocesim: sweep --slurm: %s holds a control character (byte 0x%02x at "
+		    "offset %zu): a job script cannot carry it safely; use a path without one\n",
+		    what, (unsigned char)*c, (size_t)(c - path));
 		return CLI_EXIT_INPUT;
 	}
 	if (logs && strchr(path, '\\')) {
@@ -111,9 +112,9 @@ int sweep_slurm_paths_ok(const struct sweep_spec *sp, const char *dir, const cha
 	/* a task finds the files by the paths sweep.task.json holds, which
 	 * JSON holds exactly only as UTF-8 (other bytes are written \xNN) */
 	for (size_t v = 0; v <= sp->n_variants + sp->n_withs; v++) {
-		const char *path = !v ? sp->scenario
+		const char *path = !v			 ? sp->scenario
 				   : v <= sp->n_variants ? sp->variants[v - 1].path
-							: sp->withs[v - 1 - sp->n_variants].path;
+							 : sp->withs[v - 1 - sp->n_variants].path;
 		char shown[SWEEP_PATH];
 
 		if (path && !txt_utf8_valid(path)) {
@@ -199,8 +200,10 @@ int sweep_slurm_write(const struct sweep_spec *sp, const char *dir, const char *
 		sp->n_points, sp->n_points == 1 ? "" : "s", per, sp->n_seeds,
 		sp->n_seeds == 1 ? "" : "s");
 	if (n <= SLURM_MAX_ARRAY)
-		fprintf(f, "# Submit with `sbatch %s/sweep.sbatch` (options given to sbatch win "
-			   "over\n# these), ", adir);
+		fprintf(f,
+			"# Submit with `sbatch %s/sweep.sbatch` (options given to sbatch win "
+			"over\n# these), ",
+			adir);
 	else
 		fprintf(f,
 			"# Slurm's default MaxArraySize is %d: submit the runs in chunks,\n"

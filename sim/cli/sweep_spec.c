@@ -560,9 +560,9 @@ static int head_json(const struct sweep_spec *sp, json_t *j)
 		json_t *ws = json_array();
 
 		for (size_t w = 0; ws && w < sp->n_withs; w++)
-			bad |= append(ws, json_pack("{s:o,s:s}", "path",
-						    txt_json(sp->withs[w].path), "sha256",
-						    sp->withs[w].sha256));
+			bad |=
+			    append(ws, json_pack("{s:o,s:s}", "path", txt_json(sp->withs[w].path),
+						 "sha256", sp->withs[w].sha256));
 		bad |= put(j, "with", ws);
 	}
 	if (sp->n_sets) {
@@ -675,7 +675,8 @@ static int load_refused(struct sweep_spec *sp, const json_t *points, const char 
 	json_t *pt;
 
 	json_array_foreach(points, i, pt) {
-		const json_t *r = json_object_get(pt, "refused"), *at = json_object_get(pt, "index");
+		const json_t *r = json_object_get(pt, "refused"),
+			     *at = json_object_get(pt, "index");
 
 		/* sweep.task.json lists the refused points alone, each with its index */
 		p = at ? (json_is_integer(at) && json_integer_value(at) >= 0
@@ -709,8 +710,7 @@ int sweep_spec_load(const char *dir, struct sweep_spec *sp, struct diag *d)
 	return sweep_spec_load_file(dir, "sweep.json", sp, d);
 }
 
-int sweep_spec_load_file(const char *dir, const char *name, struct sweep_spec *sp,
-			 struct diag *d)
+int sweep_spec_load_file(const char *dir, const char *name, struct sweep_spec *sp, struct diag *d)
 {
 	char path[SWEEP_PATH];
 	json_error_t je;

@@ -31,7 +31,6 @@
 #include "sim/run/outdir.h"
 #include "sim/run/results.h"
 
-
 /* Rank 0 speaks for the job; the others say nothing. */
 static struct sweep_mpi mpi = {0, 1};
 
@@ -697,8 +696,8 @@ int tune__main(const struct tune_args *a)
 	if (!mpi.rank && !err)
 		tune_check(&c, self);
 	if (!mpi.rank && (err = tune_write(&c, s))) {
-		fprintf(stderr, "rocesim: cannot write %s/tune.json or tune.csv: %s\n", cli_term(dir),
-			strerror(-err));
+		fprintf(stderr, "rocesim: cannot write %s/tune.json or tune.csv: %s\n",
+			cli_term(dir), strerror(-err));
 		goto out;
 	}
 	if (rc == CLI_EXIT_INPUT)
@@ -709,9 +708,9 @@ int tune__main(const struct tune_args *a)
 			    stderr,
 			    "rocesim: tune interrupted by %s: %zu runs kept in %s; run the same "
 			    "tune again to resume\n",
-			    sweep_stop_sig == SIGINT	  ? "SIGINT"
+			    sweep_stop_sig == SIGINT	? "SIGINT"
 			    : sweep_stop_sig == SIGTERM ? "SIGTERM"
-						  : "SIGHUP",
+							: "SIGHUP",
 			    c.search.runs, cli_term(dir));
 		rc = 128 + sweep_stop_sig;
 		goto out;

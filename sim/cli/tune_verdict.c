@@ -105,8 +105,7 @@ static const struct tune_row *row_of(const struct tune_ctx *c, size_t p, uint64_
 
 /* The paired difference of point @a and @b's metric @k on seed @i into
  * *@d: 0, or -1 when one of the two was not measured there. */
-static int paired_diff(const struct tune_ctx *c, size_t a, size_t b, size_t k, size_t i,
-		       double *d)
+static int paired_diff(const struct tune_ctx *c, size_t a, size_t b, size_t k, size_t i, double *d)
 {
 	const struct tune_row *ra = row_of(c, a, c->sp.seeds[i]);
 	const struct tune_row *rb = row_of(c, b, c->sp.seeds[i]);

@@ -410,8 +410,8 @@ static int cc_counts(const struct cc_params *cc, const struct cc_entry *e)
 	return cc_get(cc, e->device, e->name) == e;
 }
 
-size_t cc_params_diff(const struct cc_params *cc, const char *a, const char *b,
-		      struct cc_diff *out, size_t max)
+size_t cc_params_diff(const struct cc_params *cc, const char *a, const char *b, struct cc_diff *out,
+		      size_t max)
 {
 	size_t n = 0;
 
@@ -438,7 +438,7 @@ size_t cc_params_diff(const struct cc_params *cc, const char *a, const char *b,
 }
 
 size_t cc_params_diff_str(const struct cc_params *cc, const char *a, const char *b, char *buf,
-		       size_t size)
+			  size_t size)
 {
 	struct cc_diff df[4];
 	size_t n = cc_params_diff(cc, a, b, df, 4), at = 0;

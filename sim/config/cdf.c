@@ -20,8 +20,8 @@ static int number(const char *s, double *v, const char **end)
 	return 0;
 }
 
-int cdf_parse(const char *path, const char *text, size_t len, const char *key,
-	      struct wl_cdf *c, struct diag *d)
+int cdf_parse(const char *path, const char *text, size_t len, const char *key, struct wl_cdf *c,
+	      struct diag *d)
 {
 	const char *p = text, *stop = text + len;
 	uint32_t cap = 0;
@@ -36,7 +36,8 @@ int cdf_parse(const char *path, const char *text, size_t len, const char *key,
 
 		line++;
 		if (n >= sizeof(buf)) {
-			diag_set(d, path, line, key, "line too long for \"size_bytes cumulative_percent\"");
+			diag_set(d, path, line, key,
+				 "line too long for \"size_bytes cumulative_percent\"");
 			goto fail;
 		}
 		memcpy(buf, p, n);
@@ -50,7 +51,8 @@ int cdf_parse(const char *path, const char *text, size_t len, const char *key,
 		if (number(q, &size, &e) || (q = e + strspn(e, " \t"), number(q, &pct, &e)) ||
 		    e[strspn(e, " \t")]) {
 			diag_set(d, path, line, key,
-				 "expected two numbers, \"size_bytes cumulative_percent\" (e.g. 10000 15)");
+				 "expected two numbers, \"size_bytes cumulative_percent\" (e.g. "
+				 "10000 15)");
 			goto fail;
 		}
 		if (size < 0 || pct < 0 || pct > 100) {
@@ -95,7 +97,8 @@ int cdf_parse(const char *path, const char *text, size_t len, const char *key,
 	}
 	if (!c->n) {
 		diag_set(d, path, 1, key,
-			 "no points: expected \"size_bytes cumulative_percent\" lines from 0 %% to 100 %%");
+			 "no points: expected \"size_bytes cumulative_percent\" lines from 0 %% to "
+			 "100 %%");
 		goto fail;
 	}
 	if (c->prob[c->n - 1] != 1) {
@@ -104,7 +107,8 @@ int cdf_parse(const char *path, const char *text, size_t len, const char *key,
 		goto fail;
 	}
 	if (!(wl_cdf_mean(c) > 0)) {
-		diag_set(d, path, last_line, key, "every size is 0: the mean flow size must be above 0");
+		diag_set(d, path, last_line, key,
+			 "every size is 0: the mean flow size must be above 0");
 		goto fail;
 	}
 	return 0;

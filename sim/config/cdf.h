@@ -17,7 +17,7 @@
  */
 int cdf_read(const char *path, const char *key, struct wl_cdf *c, struct diag *d);
 /* Same, from @text of @len bytes, named @path in errors. */
-int cdf_parse(const char *path, const char *text, size_t len, const char *key,
-	      struct wl_cdf *c, struct diag *d);
+int cdf_parse(const char *path, const char *text, size_t len, const char *key, struct wl_cdf *c,
+	      struct diag *d);
 
 #endif

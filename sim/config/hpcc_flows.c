@@ -137,7 +137,10 @@ int hpcc_flows_parse(const char *path, const char *text, size_t len, const char 
 			 * below, without an array of its size first */
 			for (const char *q = p; q < stop && room < count; q++)
 				room += *q == '\n' || *q == '\0';
-			f->flows = calloc(room < count ? room : count ? count : 1, sizeof(*f->flows));
+			f->flows = calloc(room < count ? room
+					  : count      ? count
+						       : 1,
+					  sizeof(*f->flows));
 			if (!f->flows)
 				return -ENOMEM;
 			continue;

@@ -14,33 +14,33 @@
 
 struct mlnx_qos {
 	char file[256];
-	int has_trust, trust_dscp;   /* "Priority trust state: dscp" (else pcp) */
-	int trust_none;              /* "none": the NIC cannot trust DSCP (read as pcp) */
+	int has_trust, trust_dscp; /* "Priority trust state: dscp" (else pcp) */
+	int trust_none;		   /* "none": the NIC cannot trust DSCP (read as pcp) */
 	int trust_line;
 	uint8_t dscp2prio[64];
-	uint64_t dscp_given;         /* bit d: the mapping lists DSCP d */
-	int dscp_line[64];           /* line that maps DSCP d */
+	uint64_t dscp_given; /* bit d: the mapping lists DSCP d */
+	int dscp_line[64];   /* line that maps DSCP d */
 	int has_pfc;
-	uint8_t pfc_enabled;         /* "enabled" row of the PFC table */
+	uint8_t pfc_enabled; /* "enabled" row of the PFC table */
 	int pfc_line;
 	int has_buffer;
-	uint32_t rx_buffer[8];       /* "Receive buffer size (bytes)" */
-	uint64_t rx_total;           /* its total_size= (or max_buffer_size=), 0 if none */
-	int rx_line;                 /* the line of the receive buffer sizes, 0 if none */
-	int has_default_prio;        /* "default priority:" then "prio:N" (non-IP traffic) */
+	uint32_t rx_buffer[8]; /* "Receive buffer size (bytes)" */
+	uint64_t rx_total;     /* its total_size= (or max_buffer_size=), 0 if none */
+	int rx_line;	       /* the line of the receive buffer sizes, 0 if none */
+	int has_default_prio;  /* "default priority:" then "prio:N" (non-IP traffic) */
 	uint8_t default_prio;
 	int default_prio_line;
-	uint8_t prio_buffer[8];      /* "buffer" row of the PFC table */
-	int prio_buffer_line;        /* its line, 0 if none */
+	uint8_t prio_buffer[8]; /* "buffer" row of the PFC table */
+	int prio_buffer_line;	/* its line, 0 if none */
 	int has_tc;
-	uint8_t prio_tc[8];          /* which tc each priority is in */
-	char tsa[8][8];              /* per tc: "ets", "strict", "vendor", "unknown" (another
-	                                algorithm, or none printed); "" = no such tc */
-	uint8_t bw[8];               /* per tc, % (ets) */
-	uint64_t ratelimit[8];       /* per tc, bit/s ("ratelimit: 150.0 Gbps"); 0 = unlimited */
+	uint8_t prio_tc[8];    /* which tc each priority is in */
+	char tsa[8][8];	       /* per tc: "ets", "strict", "vendor", "unknown" (another
+				  algorithm, or none printed); "" = no such tc */
+	uint8_t bw[8];	       /* per tc, % (ets) */
+	uint64_t ratelimit[8]; /* per tc, bit/s ("ratelimit: 150.0 Gbps"); 0 = unlimited */
 	int tc_line[8];
-	int prio_tc_line[8];         /* the "priority:" line that put priority p in its tc, or 0 */
-	int has_cable, cable_len;    /* "Cable len: 7" (metres) */
+	int prio_tc_line[8];	  /* the "priority:" line that put priority p in its tc, or 0 */
+	int has_cable, cable_len; /* "Cable len: 7" (metres) */
 	int cable_line;
 };
 
@@ -54,12 +54,12 @@ int mlnx_qos_parse(const char *text, size_t len, const char *file, struct mlnx_q
 		   struct diag *d);
 
 struct cc_entry {
-	char name[64];   /* as written: rp_gd, np_min_time_between_cnps, ... */
-	char value[64];  /* as written, trimmed */
+	char name[64];	 /* as written: rp_gd, np_min_time_between_cnps, ... */
+	char value[64];	 /* as written, trimmed */
 	char device[64]; /* the PCI device whose cc_params folder holds it
 			    ("0000:3b:00.1"), "" when its path names none */
-	char file[256];  /* the file it came from */
-	int line;        /* line in that file (1 for a folder's one-value file) */
+	char file[256];	 /* the file it came from */
+	int line;	 /* line in that file (1 for a folder's one-value file) */
 };
 
 struct cc_params {
@@ -95,8 +95,8 @@ struct cc_diff {
 };
 /* The names @a and @b give different values (or one does not give), @a's
  * in file order then @b's own: how many, the first @max into @out. */
-size_t cc_params_diff(const struct cc_params *cc, const char *a, const char *b,
-		      struct cc_diff *out, size_t max);
+size_t cc_params_diff(const struct cc_params *cc, const char *a, const char *b, struct cc_diff *out,
+		      size_t max);
 /* The names cc_params_diff finds, in words ("rp_gd 11 (line 3) against 7
  * (line 25), ..." and "and N more" past four) into @buf; how many. */
 size_t cc_params_diff_str(const struct cc_params *cc, const char *a, const char *b, char *buf,

@@ -57,8 +57,8 @@ static int pod_check_kind(const char *name, const struct ydoc *y, const struct p
 			 "); the first is a %.64s",
 			 s->ndocs, k->value);
 	else
-		diag_set(d, name, k->line, "kind",
-			 "%.64s is not a workload: expected a " POD_KINDS, k->value);
+		diag_set(d, name, k->line, "kind", "%.64s is not a workload: expected a " POD_KINDS,
+			 k->value);
 	return -EINVAL;
 }
 
@@ -76,11 +76,11 @@ static int pod_load(struct pod_ctx *ctx, const char *text, size_t len, struct po
 	const char *name = ctx->file;
 	struct ydoc_cylog log = {0};
 	cyaml_config_t cfg = {
-		.log_level = CYAML_LOG_ERROR,
-		.log_fn = ydoc_cyaml_log,
-		.log_ctx = &log,
-		.mem_fn = cyaml_mem,
-		.flags = CYAML_CFG_IGNORE_UNKNOWN_KEYS,
+	    .log_level = CYAML_LOG_ERROR,
+	    .log_fn = ydoc_cyaml_log,
+	    .log_ctx = &log,
+	    .mem_fn = cyaml_mem,
+	    .flags = CYAML_CFG_IGNORE_UNKNOWN_KEYS,
 	};
 	struct pod_group *groups = NULL;
 	struct pod_y_doc *doc = NULL;

@@ -57,7 +57,7 @@ struct pod_note {
 	int line;
 	char what[96]; /* the variable or the source, for the finding's "where" */
 	char msg[480];
-	unsigned more; /* the same note in as many more containers (msg says so) */
+	unsigned more;	  /* the same note in as many more containers (msg says so) */
 	const char *code; /* for `check`: NCCL_ENV_CONFLICT, NCCL_ENV_NOT_GIVEN, NCCL_ENV_SECRET,
 			     NCCL_ENV_UNKNOWN, NCCL_ENV_OVERRIDDEN */
 };

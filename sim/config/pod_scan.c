@@ -30,7 +30,7 @@ static uint64_t pod_sat_add(uint64_t a, uint64_t b)
 }
 
 static void pod_bad(struct pod_doc *doc, int line, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 static void pod_bad(struct pod_doc *doc, int line, const char *fmt, ...)
 {
 	va_list ap;

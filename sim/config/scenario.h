@@ -60,9 +60,9 @@ struct scn_traffic {
 	char workload[32]; /* "workload" or "workload[i]" */
 	char *file;	   /* resolved path */
 	struct wl_cdf cdf;
-	double load;	   /* share of each host's link */
+	double load; /* share of each host's link */
 	simtime_t duration;
-	int drop_last;	   /* generator traffic_gen: see wl_poisson_spec */
+	int drop_last; /* generator traffic_gen: see wl_poisson_spec */
 };
 
 /* An hpcc workload's flow file (workload.file), read when loaded. */
@@ -102,10 +102,11 @@ struct scn_origin {
 
 /* A switch with a config_db.json of its own (switch.sonic a folder or a mapping). */
 struct scn_switch {
-	char *name;  /* the switch: a node of the topology */
-	char *file;  /* its config_db.json, resolved */
-	char *key;   /* the scenario key naming it: "switch.sonic.leaf0", or "switch.sonic" (a folder) */
-	int line;    /* of its hostname in @file (a folder), else 0 */
+	char *name; /* the switch: a node of the topology */
+	char *file; /* its config_db.json, resolved */
+	char *key; /* the scenario key naming it: "switch.sonic.leaf0", or "switch.sonic" (a folder)
+		    */
+	int line;  /* of its hostname in @file (a folder), else 0 */
 	struct scenario *cfg; /* the scenario as that file configures it */
 	int owns;	      /* frees @cfg (switches with the same file share it) */
 	/* after scn_resolve: cfg->sw with its ports in topology order (kind sonic) */
@@ -117,15 +118,15 @@ struct scenario {
 	char *name;
 	char *file;
 	uint64_t seed;
-	simtime_t stop;      /* bound on simulated time */
+	simtime_t stop;	     /* bound on simulated time */
 	uint64_t max_events; /* 0 = no cap */
 
 	struct topo_spec topo;
-	char *topo_file; /* topology.file, resolved against the scenario's folder */
+	char *topo_file;       /* topology.file, resolved against the scenario's folder */
 	simtime_t convergence; /* routes follow a link failure after this */
 
 	/* the models' own parameters (models/switch.h, nic.h, workload.h) */
-	struct sw_params sw;   /* switch.* */
+	struct sw_params sw;		 /* switch.* */
 	struct sw_port_params *sw_ports; /* owns sw.port_params (switch.sonic's ports) */
 	struct sw_speed *speeds;	 /* owns sw.by_speed (switch.ecn/pfc.by_speed) */
 	struct topo_link_set *link_sets; /* owns topo.link_sets (topology.links), names too */
@@ -134,11 +135,11 @@ struct scenario {
 	struct topo_sonic sonic_desc;
 	struct topo_sonic_switch *sonic_sw;
 	struct topo_sonic_port *sonic_desc_ports;
-	struct scn_switch *switches;	 /* with a config of their own; the others take sw */
+	struct scn_switch *switches; /* with a config of their own; the others take sw */
 	uint32_t n_switches;
 	/* after scn_resolve: per topology node, its settings (NULL: sw); n_nodes of them */
 	const struct sw_params **sw_node;
-	int sw_main_used; /* after scn_resolve: some switch takes sw */
+	int sw_main_used;      /* after scn_resolve: some switch takes sw */
 	struct nic_params nic; /* nic.* */
 	struct wl_params wl;   /* every flow of every flow workload */
 
@@ -159,9 +160,9 @@ struct scenario {
 	struct deadlock_params deadlock;
 
 	struct {
-		simtime_t sample; /* time-series period, 0 = off */
+		simtime_t sample;	/* time-series period, 0 = off */
 		enum scn_series series; /* which timeseries.csv rows a sample writes */
-		int pfc_events;   /* write pfc_events.csv */
+		int pfc_events;		/* write pfc_events.csv */
 		/* summary.fct_slowdown: the bounds between size buckets, increasing */
 		uint64_t fct_buckets[SCN_FCT_BUCKETS_MAX];
 		uint32_t n_fct_buckets;
@@ -170,7 +171,7 @@ struct scenario {
 	/* real configs named by the scenario (resolved paths, or NULL) */
 	struct {
 		char *sonic, *mlnx_qos, *cc_params;
-		char *cc_device; /* nic.cc_params.device: the dump's device taken, or NULL */
+		char *cc_device;      /* nic.cc_params.device: the dump's device taken, or NULL */
 		struct scn_pod *pods; /* one per workload that names a pod */
 		uint32_t n_pods;
 	} cfg;
@@ -206,8 +207,8 @@ int scn_load_with(const char *file, const struct scn_load_opts *o, struct scenar
  * Load @file and apply @n_sets overrides "key.path=value". Returns 0, or
  * -EINVAL (bad input, @d says where) or -ENOMEM.
  */
-int scn_load(const char *file, const char *const *sets, size_t n_sets,
-	     struct scenario **out, struct diag *d);
+int scn_load(const char *file, const char *const *sets, size_t n_sets, struct scenario **out,
+	     struct diag *d);
 /* scn_load with SCN_LOAD_* @flags. */
 int scn_load_ex(const char *file, const char *const *sets, size_t n_sets, int flags,
 		struct scenario **out, struct diag *d);
@@ -219,9 +220,8 @@ int scn_load_ex(const char *file, const char *const *sets, size_t n_sets, int fl
 int scn_dcqcn_param(const char *name, const char *value, struct dcqcn_params *p, char *msg,
 		    size_t size);
 /* Same, from text in memory (@name is used as the file name in errors). */
-int scn_load_text(const char *name, const char *text, size_t len,
-		  const char *const *sets, size_t n_sets, struct scenario **out,
-		  struct diag *d);
+int scn_load_text(const char *name, const char *text, size_t len, const char *const *sets,
+		  size_t n_sets, struct scenario **out, struct diag *d);
 /*
  * The lossless classes (with PFC on) of the switch settings in use: the
  * scenario's, each switch's own (switch.sonic per switch, after

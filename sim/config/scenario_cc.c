@@ -134,9 +134,10 @@ int scn__cc_params_read(struct loader *l, struct scenario *s)
 	if ((err = cc_gather(l, &g)))
 		return err;
 	if (!g.file) /* a device of no dump: read, and used by nothing */
-		return g.device ? scn__fail(l, CC_KEY ".device",
-					    "names a device of no file: give nic.cc_params.file too")
-				: 0;
+		return g.device
+			   ? scn__fail(l, CC_KEY ".device",
+				       "names a device of no file: give nic.cc_params.file too")
+			   : 0;
 	if (!(s->cfg.cc_params = scn__config_path(l, g.file_key, g.file)))
 		return -ENOMEM;
 	if (g.device && !(s->cfg.cc_device = strdup(g.device)))

@@ -37,8 +37,7 @@ int scn__unused(const struct loader *l, const char *path, const char *v, const c
  * server its own), and the NVLink joining a server's GPUs: 450 GB/s per GPU
  * and direction (NVLink 4 on an H100, 900 GB/s both ways) after 1 us.
  */
-static int check_servers(const struct loader *l, const struct raw_topology *r,
-			 struct topo_spec *t)
+static int check_servers(const struct loader *l, const struct raw_topology *r, struct topo_spec *t)
 {
 	const char *kind = scn__topo_kinds[t->kind].str;
 	int err;
@@ -48,17 +47,18 @@ static int check_servers(const struct loader *l, const struct raw_topology *r,
 		    (err = scn__unused(l, "topology.gpus_per_host", r->gpus_per_host, kind)))
 			return err;
 	}
-	if ((err = scn__get_u32(l, "topology.nics_per_host", r->nics_per_host, 1, 1,
-				TOPO_MAX_NICS, &t->nics_per_host)) ||
-	    (err = scn__get_u32(l, "topology.gpus_per_host", r->gpus_per_host, t->nics_per_host,
-				1, TOPO_MAX_GPUS, &t->gpus_per_host)))
+	if ((err = scn__get_u32(l, "topology.nics_per_host", r->nics_per_host, 1, 1, TOPO_MAX_NICS,
+				&t->nics_per_host)) ||
+	    (err = scn__get_u32(l, "topology.gpus_per_host", r->gpus_per_host, t->nics_per_host, 1,
+				TOPO_MAX_GPUS, &t->gpus_per_host)))
 		return err;
 	t->nvlink_bps = 3600000000000ULL;
 	if (r->nvlink) {
 		err = units_rate(r->nvlink, &t->nvlink_bps);
 		if (err)
 			return scn__fail(l, "topology.nvlink",
-					 "\"%s\" is not a rate (e.g. 3600Gbps, 450GB/s)", r->nvlink);
+					 "\"%s\" is not a rate (e.g. 3600Gbps, 450GB/s)",
+					 r->nvlink);
 		if (!t->nvlink_bps)
 			return scn__fail(l, "topology.nvlink", "must be more than 0");
 	}
@@ -66,8 +66,7 @@ static int check_servers(const struct loader *l, const struct raw_topology *r,
 			     &t->nvlink_latency);
 }
 
-static int check_topology(const struct loader *l, const struct raw_topology *r,
-			  struct scenario *s)
+static int check_topology(const struct loader *l, const struct raw_topology *r, struct scenario *s)
 {
 	static const struct topo_linkspec def_link = {100000000000ULL, 2000 * SIMTIME_PS_PER_MM};
 	struct topo_spec *t = &s->topo;
@@ -77,8 +76,9 @@ static int check_topology(const struct loader *l, const struct raw_topology *r,
 	if (!r)
 		return scn__fail(l, "topology", "missing (e.g. topology: {kind: star, hosts: 9})");
 	if (!r->kind)
-		return scn__fail(l, "topology.kind",
-				 "missing (star, leaf_spine, fat_tree, ring, rail, file, sonic or hpcc)");
+		return scn__fail(
+		    l, "topology.kind",
+		    "missing (star, leaf_spine, fat_tree, ring, rail, file, sonic or hpcc)");
 	t->kind = (enum topo_kind)(r->kind - 1);
 	kind = scn__topo_kinds[t->kind].str;
 	switch (t->kind) {
@@ -98,12 +98,12 @@ static int check_topology(const struct loader *l, const struct raw_topology *r,
 		    err ? err
 			: scn__get_u32(l, "topology.parallel", r->parallel, 1, 1, 64, &t->parallel);
 		if (!err && (!r->leaves || !r->spines || !r->hosts_per_leaf))
-			err = scn__fail(
-			    l,
-			    !r->leaves	 ? "topology.leaves"
-			    : !r->spines ? "topology.spines"
-					 : "topology.hosts_per_leaf",
-			    "missing for a leaf_spine (it needs leaves, spines and hosts_per_leaf)");
+			err = scn__fail(l,
+					!r->leaves   ? "topology.leaves"
+					: !r->spines ? "topology.spines"
+						     : "topology.hosts_per_leaf",
+					"missing for a leaf_spine (it needs leaves, spines and "
+					"hosts_per_leaf)");
 		break;
 	case TOPO_FAT_TREE:
 		err = scn__get_u32(l, "topology.k", r->k, 0, 2, 64, &t->k);
@@ -209,21 +209,39 @@ static int check_topology(const struct loader *l, const struct raw_topology *r,
 /* ---- expect: gates ----------------------------------------------------------- */
 
 const char *const scn_expect_metrics[] = {
-	"pfc_pause_frames", "pfc_pause_rate_per_s", "pfc_paused_time_us",
-	"ecn_marked_packets", "cnp_sent", "cnp_handled", "drops", "lossless_drops",
-	"retransmitted_packets", "max_queue_bytes", "max_headroom_bytes", "watchdog_drops",
-	"unroutable_flows", "unroutable_packets",
-	"flows_done", "fct_us.p50", "fct_us.p99",
-	"fct_us.max", "collective.completion_time_us", "collective.algbw_GBps",
-	"collective.busbw_GBps", "paused_ports", "watchdog_triggers", "deadlock",
-	"deadlock.static_cycles", NULL,
+    "pfc_pause_frames",
+    "pfc_pause_rate_per_s",
+    "pfc_paused_time_us",
+    "ecn_marked_packets",
+    "cnp_sent",
+    "cnp_handled",
+    "drops",
+    "lossless_drops",
+    "retransmitted_packets",
+    "max_queue_bytes",
+    "max_headroom_bytes",
+    "watchdog_drops",
+    "unroutable_flows",
+    "unroutable_packets",
+    "flows_done",
+    "fct_us.p50",
+    "fct_us.p99",
+    "fct_us.max",
+    "collective.completion_time_us",
+    "collective.algbw_GBps",
+    "collective.busbw_GBps",
+    "paused_ports",
+    "watchdog_triggers",
+    "deadlock",
+    "deadlock.static_cycles",
+    NULL,
 };
 
 /* scn__fail() for an expect: gate from the file or (@where "--set ...") the command line. */
-static int expect_fail(const struct loader *l, const char *where, const char *path,
-		       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-static int expect_fail(const struct loader *l, const char *where, const char *path,
-		       const char *fmt, ...)
+static int expect_fail(const struct loader *l, const char *where, const char *path, const char *fmt,
+		       ...) __attribute__((format(printf, 4, 5)));
+static int expect_fail(const struct loader *l, const char *where, const char *path, const char *fmt,
+		       ...)
 {
 	char msg[512];
 	va_list ap;
@@ -266,12 +284,13 @@ static int add_expect(struct loader *l, struct scenario *s, const char *path, co
 		size_t n = 0;
 
 		for (const char *const *m = scn_expect_metrics; *m && n < sizeof(keys); m++)
-			n += (size_t)snprintf(keys + n, sizeof(keys) - n, "%s%s", n ? ", " : "", *m);
+			n +=
+			    (size_t)snprintf(keys + n, sizeof(keys) - n, "%s%s", n ? ", " : "", *m);
 		return expect_fail(l, where, path, "unknown metric (expected one of: %s)", keys);
 	}
 	if (!value)
-		return expect_fail(l, where, path, "expected a number%s", op == SCN_EXPECT_EQ ?
-				   " or {min: N, max: N}" : "");
+		return expect_fail(l, where, path, "expected a number%s",
+				   op == SCN_EXPECT_EQ ? " or {min: N, max: N}" : "");
 	if (!strcmp(value, "false") || !strcmp(value, "no")) {
 		v = 0;
 	} else if (!strcmp(value, "true") || !strcmp(value, "yes")) {
@@ -309,8 +328,8 @@ static int check_expects(struct loader *l, struct scenario *s, const char *const
 	for (size_t i = 0; i < ydoc_count(l->raw->doc); i++) {
 		const struct ydoc_entry *e = ydoc_at(l->raw->doc, i);
 
-		if (!strcmp(e->path, "expect") && e->value && e->value[0] && strcmp(e->value, "~") &&
-		    strcmp(e->value, "null"))
+		if (!strcmp(e->path, "expect") && e->value && e->value[0] &&
+		    strcmp(e->value, "~") && strcmp(e->value, "null"))
 			return scn__fail(
 			    l, "expect",
 			    "expected a mapping of metrics (e.g. drops: 0), not a single value");
@@ -399,8 +418,7 @@ static unsigned fault_given(const struct raw_fault *f)
 }
 
 /* A link_flap's period, count and time down each time (duration, default half the period). */
-static int check_flap(const struct loader *l, unsigned i, const struct raw_fault *f,
-		      simtime_t at)
+static int check_flap(const struct loader *l, unsigned i, const struct raw_fault *f, simtime_t at)
 {
 	char p[160];
 	simtime_t period, down, last;
@@ -568,8 +586,7 @@ static int check_name(const struct loader *l, const char *name, int derived)
  * increasing; by default those FCT slowdowns are usually reported in
  * (10 KB, 100 KB, 1 MB, 10 MB).
  */
-static int check_fct_buckets(const struct loader *l, const struct raw_output *r,
-			     struct scenario *s)
+static int check_fct_buckets(const struct loader *l, const struct raw_output *r, struct scenario *s)
 {
 	static const uint64_t def[] = {10000, 100000, 1000000, 10000000};
 	char p[64];
@@ -581,16 +598,17 @@ static int check_fct_buckets(const struct loader *l, const struct raw_output *r,
 		return 0;
 	}
 	if (r->fct_buckets_count > SCN_FCT_BUCKETS_MAX)
-		return scn__fail(l, "output.fct_buckets", "%u sizes, at most %d", r->fct_buckets_count,
-				 SCN_FCT_BUCKETS_MAX);
+		return scn__fail(l, "output.fct_buckets", "%u sizes, at most %d",
+				 r->fct_buckets_count, SCN_FCT_BUCKETS_MAX);
 	for (unsigned i = 0; i < r->fct_buckets_count; i++) {
 		snprintf(p, sizeof(p), "output.fct_buckets[%u]", i);
 		if ((err = scn__get_size(l, p, r->fct_buckets[i], 0, 1, &s->out.fct_buckets[i])))
 			return err;
 		if (i && s->out.fct_buckets[i] <= s->out.fct_buckets[i - 1])
-			return scn__fail(l, p, "%s is not above the size before it (%s): the sizes "
-					 "between buckets increase", r->fct_buckets[i],
-					 r->fct_buckets[i - 1]);
+			return scn__fail(l, p,
+					 "%s is not above the size before it (%s): the sizes "
+					 "between buckets increase",
+					 r->fct_buckets[i], r->fct_buckets[i - 1]);
 	}
 	s->out.n_fct_buckets = r->fct_buckets_count;
 	return 0;

@@ -23,8 +23,8 @@
  * one GPU) or one GPU ("h0/gpu3"). Their first into *@first, how many into
  * *@count.
  */
-int scn__gpus_of(const struct loader *l, const struct topo *t, const char *path,
-		   const char *name, uint32_t *first, uint32_t *count)
+int scn__gpus_of(const struct loader *l, const struct topo *t, const char *path, const char *name,
+		 uint32_t *first, uint32_t *count)
 {
 	int32_t g = topo_find_gpu(t, name), sv = topo_find_server(t, name);
 
@@ -39,8 +39,9 @@ int scn__gpus_of(const struct loader *l, const struct topo *t, const char *path,
 		return 0;
 	}
 	if (topo_find_host(t, name) >= 0)
-		return scn__fail(l, path, "\"%s\" is a NIC; ranks are GPUs (%s/gpu0) or servers (%s)",
-				 name, t->servers[t->nodes[topo_find_node(t, name)].server].name,
+		return scn__fail(l, path,
+				 "\"%s\" is a NIC; ranks are GPUs (%s/gpu0) or servers (%s)", name,
+				 t->servers[t->nodes[topo_find_node(t, name)].server].name,
 				 t->servers[t->nodes[topo_find_node(t, name)].server].name);
 	if (topo_find_node(t, name) >= 0)
 		return scn__fail(l, path, "\"%s\" is a switch, not a server or a GPU", name);
@@ -53,7 +54,7 @@ int scn__gpus_of(const struct loader *l, const struct topo *t, const char *path,
  * (nccl_hca.h), checked against every server of its ranks.
  */
 int scn__coll_nics(const struct loader *l, const struct topo *t, const struct raw_workload *w,
-		     const char *prefix, const struct scenario *s, struct coll_spec *c)
+		   const char *prefix, const struct scenario *s, struct coll_spec *c)
 {
 	const struct scn_pod *pod = NULL;
 	const char *value = w->hca;
@@ -79,8 +80,9 @@ int scn__coll_nics(const struct loader *l, const struct topo *t, const struct ra
 		const struct topo_server *sv = &t->servers[t->gpu_server[c->ranks[r]]];
 
 		if (sv->n_nics < 64 && !(c->nics & ((1ULL << sv->n_nics) - 1))) {
-			snprintf(why, sizeof(why), "NCCL_IB_HCA \"%.160s\" leaves none of %s's %u NICs",
-				 value, sv->name, sv->n_nics);
+			snprintf(why, sizeof(why),
+				 "NCCL_IB_HCA \"%.160s\" leaves none of %s's %u NICs", value,
+				 sv->name, sv->n_nics);
 			err = -EINVAL;
 		}
 	}
@@ -95,11 +97,11 @@ int scn__coll_nics(const struct loader *l, const struct topo *t, const struct ra
 
 /* Of the n hops of @c's ring (channel 0), those between two servers on one
  * switch into *@near, inside a server into *@nvl. */
-static int ring_hops(const struct topo *t, const struct coll_spec *c, uint32_t *near,
-		     uint32_t *nvl)
+static int ring_hops(const struct topo *t, const struct coll_spec *c, uint32_t *near, uint32_t *nvl)
 {
 	struct coll_spec ring = *c;
-	const struct coll_place pl = (ring.algo = COLL_RING, ring.channels = 1, coll_place_of(&ring));
+	const struct coll_place pl =
+	    (ring.algo = COLL_RING, ring.channels = 1, coll_place_of(&ring));
 	struct coll_layout lay;
 
 	*near = *nvl = 0;

@@ -125,8 +125,7 @@ static void sonic_to_switch(struct merge *m, const struct sonic_cfg *c, struct s
 	struct loader *l = m->l;
 	char path[32], where[SONIC_WHERE + 8];
 
-	if (c->has_pool && c->has_pool_size &&
-	    gives(m, "switch.buffer.size", AT(c->pool_size_at)))
+	if (c->has_pool && c->has_pool_size && gives(m, "switch.buffer.size", AT(c->pool_size_at)))
 		s->sw.buffer = c->buffer_size;
 	if (c->has_pool && c->pool_xoff &&
 	    gives(m, "switch.buffer.headroom_pool", AT(c->pool_xoff_at)))
@@ -340,10 +339,10 @@ static int pod_transport(struct merge *m, const struct pod_cfg *pc, const char *
  * class, the workload's DSCP in its upper 6 bits;
  * NCCL_IB_QPS_PER_CONNECTION and NCCL_IB_SPLIT_DATA_ON_QPS its
  * qps_per_connection and split_data_on_qps; NCCL_IB_TIMEOUT the
- * transport timeout, NCCL_IB_RETRY_CNT its retry count. A value from a Secret, or from a ConfigMap the file
- * does not hold, is only known at run time: not used. Each value is named
- * where it is written (src_line: a ConfigMap's line when it comes from
- * one). @key is the scenario key that names the pod.
+ * transport timeout, NCCL_IB_RETRY_CNT its retry count. A value from a Secret, or from a ConfigMap
+ * the file does not hold, is only known at run time: not used. Each value is named where it is
+ * written (src_line: a ConfigMap's line when it comes from one). @key is the scenario key that
+ * names the pod.
  */
 static int pod_to_workload(struct merge *m, const struct pod_cfg *pc, const char *key,
 			   struct scn_pod *pod, struct scenario *s)

@@ -31,20 +31,20 @@ int scn_dcqcn_param(const char *name, const char *value, struct dcqcn_params *p,
 	unsigned long long v;
 	char *end;
 
-#define DCQCN_SET(field, min, max)                                                         \
-	if (!strcmp(name, #field)) {                                                       \
-		errno = 0;                                                                 \
-		v = strtoull(value, &end, 10);                                             \
-		if (!isdigit((unsigned char)value[0]) || *end || errno) {                  \
-			snprintf(msg, size, "\"%s\" is not a whole number", value);        \
-			return -EINVAL;                                                    \
-		}                                                                          \
-		if (v > (max) || !in_min(v, min)) {                                       \
-			snprintf(msg, size, "%llu is out of range (%d to %d)", v, min, max); \
-			return -EINVAL;                                                    \
-		}                                                                          \
-		p->field = (uint32_t)v;                                                    \
-		return 0;                                                                  \
+#define DCQCN_SET(field, min, max)                                                                 \
+	if (!strcmp(name, #field)) {                                                               \
+		errno = 0;                                                                         \
+		v = strtoull(value, &end, 10);                                                     \
+		if (!isdigit((unsigned char)value[0]) || *end || errno) {                          \
+			snprintf(msg, size, "\"%s\" is not a whole number", value);                \
+			return -EINVAL;                                                            \
+		}                                                                                  \
+		if (v > (max) || !in_min(v, min)) {                                                \
+			snprintf(msg, size, "%llu is out of range (%d to %d)", v, min, max);       \
+			return -EINVAL;                                                            \
+		}                                                                                  \
+		p->field = (uint32_t)v;                                                            \
+		return 0;                                                                          \
 	}
 	DCQCN_KEYS(DCQCN_SET)
 #undef DCQCN_SET
@@ -84,9 +84,8 @@ static enum cc_unit cc_unit_of(const char *name)
  * @byte_unit 64) into @buf. 0 with *@out set, or the refusal: a unit of
  * another kind, a key without a unit, a value that does not convert exactly.
  */
-static int dcqcn_value(const struct loader *l, const char *path, const char *name,
-		       const char *s, uint32_t byte_unit, char *buf, size_t size,
-		       const char **out)
+static int dcqcn_value(const struct loader *l, const char *path, const char *name, const char *s,
+		       uint32_t byte_unit, char *buf, size_t size, const char **out)
 {
 	const char *p = s;
 	uint64_t v;
@@ -101,11 +100,15 @@ static int dcqcn_value(const struct loader *l, const char *path, const char *nam
 		simtime_t ps;
 
 		if (units_time(s, &ps))
-			return scn__fail(l, path, "\"%s\" is not a time (e.g. 300us, or 300: "
-					 "microseconds)", s);
+			return scn__fail(l, path,
+					 "\"%s\" is not a time (e.g. 300us, or 300: "
+					 "microseconds)",
+					 s);
 		if (ps % SIMTIME_US)
-			return scn__fail(l, path, "%s is not a whole number of microseconds, the "
-					 "unit cc_params takes", s);
+			return scn__fail(l, path,
+					 "%s is not a whole number of microseconds, the "
+					 "unit cc_params takes",
+					 s);
 		v = ps / SIMTIME_US;
 		break;
 	}
@@ -114,17 +117,23 @@ static int dcqcn_value(const struct loader *l, const char *path, const char *nam
 			return scn__fail(l, path, "\"%s\" is not a rate (e.g. 5Mbps, or 5: Mb/s)",
 					 s);
 		if (v % 1000000)
-			return scn__fail(l, path, "%s is not a whole number of Mb/s, the unit "
-					 "cc_params takes", s);
+			return scn__fail(l, path,
+					 "%s is not a whole number of Mb/s, the unit "
+					 "cc_params takes",
+					 s);
 		v /= 1000000;
 		break;
 	case CC_BYTES:
 		if (units_size(s, &v))
-			return scn__fail(l, path, "\"%s\" is not a size (e.g. 2MB, or 32767: "
-					 "units of nic.dcqcn.byte_reset_unit)", s);
+			return scn__fail(l, path,
+					 "\"%s\" is not a size (e.g. 2MB, or 32767: "
+					 "units of nic.dcqcn.byte_reset_unit)",
+					 s);
 		if (v % byte_unit)
-			return scn__fail(l, path, "%s is not a whole number of %u-byte units "
-					 "(nic.dcqcn.byte_reset_unit)", s, byte_unit);
+			return scn__fail(l, path,
+					 "%s is not a whole number of %u-byte units "
+					 "(nic.dcqcn.byte_reset_unit)",
+					 s, byte_unit);
 		v /= byte_unit;
 		break;
 	default:
@@ -208,8 +217,8 @@ static int check_transport(const struct loader *l, const struct raw_nic *r, stru
 				 "must be at least 4us (the firmware's smallest base timeout)");
 	/* the first timeout after progress: the adaptive one, capped by the QP's */
 	s->nic.rto_first = s->nic.adaptive_retrans && s->nic.adaptive_first < s->nic.timeout
-				   ? s->nic.adaptive_first
-				   : s->nic.timeout;
+			       ? s->nic.adaptive_first
+			       : s->nic.timeout;
 	dcqcn_params_default(p, dc && dc->variant ? (enum dcqcn_variant)(dc->variant - 1)
 						  : DCQCN_MLX5);
 	/* the two readings first: rp_byte_reset's unit decides what its values mean */
@@ -225,10 +234,10 @@ static int check_transport(const struct loader *l, const struct raw_nic *r, stru
 		return dcqcn_order(l, s);
 	if (dc->np_cnp_mode)
 		p->np_cnp_window = dc->np_cnp_mode == 2;
-#define DCQCN_CHECK(name, min, max)                                                         \
-	if ((err = dcqcn_value(l, "nic.dcqcn." #name, #name, dc->name, p->byte_reset_unit, num, \
-			       sizeof(num), &v)) ||                                         \
-	    (err = scn__get_u32(l, "nic.dcqcn." #name, v, p->name, min, max, &p->name)))     \
+#define DCQCN_CHECK(name, min, max)                                                                \
+	if ((err = dcqcn_value(l, "nic.dcqcn." #name, #name, dc->name, p->byte_reset_unit, num,    \
+			       sizeof(num), &v)) ||                                                \
+	    (err = scn__get_u32(l, "nic.dcqcn." #name, v, p->name, min, max, &p->name)))           \
 		return err;
 	DCQCN_KEYS(DCQCN_CHECK)
 #undef DCQCN_CHECK
@@ -248,8 +257,8 @@ int scn__check_nic(const struct loader *l, const struct raw_nic *r, struct scena
 	err = scn__get_u32(l, "nic.mtu", r->mtu, 4096, 0, UINT32_MAX, &s->nic.mtu);
 	if (err)
 		return err;
-	if (s->nic.mtu != 256 && s->nic.mtu != 512 && s->nic.mtu != 1024 &&
-	    s->nic.mtu != 2048 && s->nic.mtu != 4096)
+	if (s->nic.mtu != 256 && s->nic.mtu != 512 && s->nic.mtu != 1024 && s->nic.mtu != 2048 &&
+	    s->nic.mtu != 4096)
 		return scn__fail(l, "nic.mtu",
 				 "%u is not a RoCE path MTU (256, 512, 1024, 2048, 4096)",
 				 s->nic.mtu);
@@ -392,7 +401,8 @@ static int check_pfc(const struct loader *l, const struct raw_pfc *r, struct sce
 				 "give either xon or xon_offset, not both");
 	p->dynamic = !r->xoff && !scn__from_config(l->raw, "switch.pfc.xoff");
 	/* 1: SONiC's lossless PG profile */
-	if ((err = scn__get_int(l, "switch.pfc.dynamic_th", r->dynamic_th, 1, -7, 7, &p->dynamic_th)))
+	if ((err =
+		 scn__get_int(l, "switch.pfc.dynamic_th", r->dynamic_th, 1, -7, 7, &p->dynamic_th)))
 		return err;
 	if ((err = scn__get_size(l, "switch.pfc.xoff", r->xoff, 0, 1, &p->xoff)) ||
 	    (err = scn__get_size(l, "switch.pfc.xon", r->xon, 0, 0, &p->xon)) ||
@@ -449,11 +459,10 @@ static int check_ecn(const struct loader *l, const struct raw_ecn *r, struct sce
 	}
 	/* kmin == kmax is step marking (DCTCP's K): all above K, none at or below */
 	if (e->kmin > e->kmax)
-		return scn__fail(l,
-				 given(l, r->kmax, "switch.ecn.kmax") ? "switch.ecn.kmax"
-								      : "switch.ecn.kmin",
-				 "kmin (%llu B) must not be above kmax (%llu B)",
-				 (unsigned long long)e->kmin, (unsigned long long)e->kmax);
+		return scn__fail(
+		    l, given(l, r->kmax, "switch.ecn.kmax") ? "switch.ecn.kmax" : "switch.ecn.kmin",
+		    "kmin (%llu B) must not be above kmax (%llu B)", (unsigned long long)e->kmin,
+		    (unsigned long long)e->kmax);
 	e->at_enqueue = r->mark == 2;
 	return 0;
 }

@@ -37,10 +37,9 @@ struct raw_link {
 
 struct raw_topology {
 	int kind;
-	char *hosts, *leaves, *spines, *hosts_per_leaf, *parallel, *k, *switches,
-		*hosts_per_switch, *file, *dir, *convergence;
-	char *nics_per_host, *gpus_per_host, *servers, *servers_per_leaf, *nvlink,
-		*nvlink_latency;
+	char *hosts, *leaves, *spines, *hosts_per_leaf, *parallel, *k, *switches, *hosts_per_switch,
+	    *file, *dir, *convergence;
+	char *nics_per_host, *gpus_per_host, *servers, *servers_per_leaf, *nvlink, *nvlink_latency;
 	struct raw_link *link, *uplink;
 };
 
@@ -50,7 +49,7 @@ struct raw_buffer {
 
 struct raw_pfc {
 	char *enabled, *xoff, *dynamic_th, *xon, *xon_offset, *headroom, *quanta, *refresh,
-		*response;
+	    *response;
 };
 
 struct raw_ecn {
@@ -80,36 +79,36 @@ struct raw_switch {
  * nic.dcqcn takes the mlx5 cc_params names (Linux mlx5 cong.c): one list gives
  * the raw struct, the schema and the checks. X(name, min, max).
  */
-#define DCQCN_KEYS(X) \
-	X(rp_time_reset, 1, 10000000) \
-	X(rp_byte_reset, 1, 1000000000) \
-	X(rp_threshold, 1, 31) \
-	X(rp_ai_rate, 0, 1000000) \
-	X(rp_hai_rate, 0, 1000000) \
-	X(rp_max_rate, 0, 1000000) \
-	X(rp_min_rate, 0, 1000000) \
-	X(rp_min_dec_fac, 1, 100) \
-	X(rp_rate_to_set_on_first_cnp, 0, 1000000) \
-	X(rp_dce_tcp_g, 0, 1023) \
-	X(rp_dce_tcp_rtt, 1, 10000000) \
-	X(rp_rate_reduce_monitor_period, 1, 10000000) \
-	X(rp_initial_alpha_value, 0, 1023) \
-	X(rp_gd, 0, 15) \
-	X(rp_clamp_tgt_rate, 0, 1) \
-	X(rp_clamp_tgt_rate_ati, 0, 1) \
-	X(np_min_time_between_cnps, 0, 10000000) \
-	X(np_cnp_dscp, 0, 63) \
-	X(np_cnp_prio, 0, 7) \
-	X(np_cnp_prio_mode, 0, 1) \
-	X(rtt_resp_dscp_valid, 0, 1) \
+#define DCQCN_KEYS(X)                                                                              \
+	X(rp_time_reset, 1, 10000000)                                                              \
+	X(rp_byte_reset, 1, 1000000000)                                                            \
+	X(rp_threshold, 1, 31)                                                                     \
+	X(rp_ai_rate, 0, 1000000)                                                                  \
+	X(rp_hai_rate, 0, 1000000)                                                                 \
+	X(rp_max_rate, 0, 1000000)                                                                 \
+	X(rp_min_rate, 0, 1000000)                                                                 \
+	X(rp_min_dec_fac, 1, 100)                                                                  \
+	X(rp_rate_to_set_on_first_cnp, 0, 1000000)                                                 \
+	X(rp_dce_tcp_g, 0, 1023)                                                                   \
+	X(rp_dce_tcp_rtt, 1, 10000000)                                                             \
+	X(rp_rate_reduce_monitor_period, 1, 10000000)                                              \
+	X(rp_initial_alpha_value, 0, 1023)                                                         \
+	X(rp_gd, 0, 15)                                                                            \
+	X(rp_clamp_tgt_rate, 0, 1)                                                                 \
+	X(rp_clamp_tgt_rate_ati, 0, 1)                                                             \
+	X(np_min_time_between_cnps, 0, 10000000)                                                   \
+	X(np_cnp_dscp, 0, 63)                                                                      \
+	X(np_cnp_prio, 0, 7)                                                                       \
+	X(np_cnp_prio_mode, 0, 1)                                                                  \
+	X(rtt_resp_dscp_valid, 0, 1)                                                               \
 	X(rtt_resp_dscp, 0, 63)
 
 #define DCQCN_RAW_FIELD(name, min, max) char *name;
 struct raw_dcqcn {
 	int variant;
-	int np_cnp_mode; /* 0 unset, 1 gap, 2 window */
+	int np_cnp_mode;     /* 0 unset, 1 gap, 2 window */
 	int byte_reset_unit; /* 0 unset, 1 "1B", 2 "64B" */
-	int cnp_scope;       /* 0 unset, 1 qp, 2 port */
+	int cnp_scope;	     /* 0 unset, 1 qp, 2 port */
 	DCQCN_KEYS(DCQCN_RAW_FIELD)
 };
 
@@ -140,7 +139,7 @@ struct raw_workload {
 	char *steps, *hca, *algorithm, *step_latency;
 	char *qps_per_connection, *split_data_on_qps;
 	char *cdf, *load, *duration, *generator; /* poisson */
-	char *file;		     /* hpcc */
+	char *file;				 /* hpcc */
 	struct raw_flow *flows;
 	unsigned flows_count;
 	struct raw_late *late;
@@ -169,8 +168,8 @@ struct raw_top {
 	struct raw_topology *topology;
 	struct raw_switch *sw;
 	struct raw_nic *nic;
-	struct raw_workload *workload;    /* workload: a mapping */
-	struct raw_workload *workloads;   /* workload: a list */
+	struct raw_workload *workload;	/* workload: a mapping */
+	struct raw_workload *workloads; /* workload: a list */
 	unsigned workloads_count;
 	struct raw_fault *faults;
 	unsigned faults_count;
@@ -180,10 +179,10 @@ struct raw_top {
 
 /* What the checks need of the real configs beyond their values and origins. */
 struct raw_configs {
-	int dscp_map;        /* switch.dscp_to_tc holds a SONiC map that names a DSCP */
+	int dscp_map;		 /* switch.dscp_to_tc holds a SONiC map that names a DSCP */
 	struct sonic_cfg *sonic; /* switch.sonic as read, for its ports (scn__sonic_ports) */
-	struct cc_params cc; /* nic.cc_params entries, applied by the checks */
-	int flags;           /* SCN_LOAD_* */
+	struct cc_params cc;	 /* nic.cc_params entries, applied by the checks */
+	int flags;		 /* SCN_LOAD_* */
 };
 
 /* Everything kept from loading until scn_resolve has used it. */
@@ -255,7 +254,7 @@ int scn__from_config(const struct scn_raw *raw, const char *path);
  * gave is reported at that file's line and key, naming @path.
  */
 int scn__fail(const struct loader *l, const char *path, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 /* @prefix ("workload" or "workload[i]") "." @key, in @buf; returns @buf. */
 const char *scn__wpath(char *buf, size_t size, const char *prefix, const char *key);
 
@@ -371,15 +370,15 @@ int scn__get_time(const struct loader *l, const char *path, const char *s, simti
 int scn__get_link(const struct loader *l, const char *path, const struct raw_link *r,
 		  const struct topo_linkspec *def, struct topo_linkspec *out);
 int scn__get_bool(const struct loader *l, const char *path, const char *s, int def, int *out);
-int scn__get_int(const struct loader *l, const char *path, const char *s, int def, int min,
-		 int max, int *out);
+int scn__get_int(const struct loader *l, const char *path, const char *s, int def, int min, int max,
+		 int *out);
 /* A list of priorities ("[3, 4]") as a bit mask. */
 int scn__get_prio_list(const struct loader *l, const char *path, char **v, unsigned n,
 		       uint8_t *mask);
 
 /* scenario_resolve.c: host @name (at key @path) of @t, by its index in *@out. */
-int scn__host_of(const struct loader *l, const struct topo *t, const char *path,
-		 const char *name, uint32_t *out);
+int scn__host_of(const struct loader *l, const struct topo *t, const char *path, const char *name,
+		 uint32_t *out);
 
 /* scenario_faults.c: the faults: entries on topology @t, into s->faults and
  * s->fault_of (checked by scn__check_all already). 0, -EINVAL or -ENOMEM. */
@@ -408,8 +407,8 @@ int scn__check_workloads(const struct loader *l, const struct raw_top *r, struct
 /* scenario_colls.c: the GPUs a rank name means (first, count), the NICs a
  * collective may use (c->nics), and algorithm: auto's choice (c->algo; 0 or
  * -ENOMEM). */
-int scn__gpus_of(const struct loader *l, const struct topo *t, const char *path,
-		 const char *name, uint32_t *first, uint32_t *count);
+int scn__gpus_of(const struct loader *l, const struct topo *t, const char *path, const char *name,
+		 uint32_t *first, uint32_t *count);
 int scn__coll_nics(const struct loader *l, const struct topo *t, const struct raw_workload *w,
 		   const char *prefix, const struct scenario *s, struct coll_spec *c);
 int scn__auto_algo(const struct scenario *s, const struct topo *t, struct coll_spec *c);

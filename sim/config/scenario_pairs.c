@@ -114,7 +114,7 @@ int scn_pairs(const struct scenario *s, struct cbd_pair **out, size_t *n)
 			count += coll_qp_count(c);
 		else
 			count += c->op == COLL_ALLTOALL ? (size_t)c->n_ranks * (c->n_ranks - 1)
-							 : c->n_ranks;
+							: c->n_ranks;
 	}
 	if (!err && !(p = malloc((count ? count : 1) * sizeof(*p))))
 		err = -ENOMEM;
@@ -133,7 +133,8 @@ int scn_pairs(const struct scenario *s, struct cbd_pair **out, size_t *n)
 		}
 		for (uint32_t a = 0; !skip[i] && a < c->n_ranks; a++) {
 			if (c->op != COLL_ALLTOALL) {
-				p[k++] = (struct cbd_pair){c->ranks[a], c->ranks[(a + 1) % c->n_ranks], tc};
+				p[k++] = (struct cbd_pair){c->ranks[a],
+							   c->ranks[(a + 1) % c->n_ranks], tc};
 				continue;
 			}
 			for (uint32_t b = 0; b < c->n_ranks; b++)

@@ -23,8 +23,8 @@
 
 /* ---- resolving names against the topology ---------------------------------------- */
 
-int scn__host_of(const struct loader *l, const struct topo *t, const char *path,
-		 const char *name, uint32_t *out)
+int scn__host_of(const struct loader *l, const struct topo *t, const char *path, const char *name,
+		 uint32_t *out)
 {
 	int32_t h = topo_find_host(t, name);
 
@@ -200,9 +200,9 @@ static int resolve_coll(const struct loader *l, const struct topo *t, const stru
 	e = ydoc_find(l->raw->doc, p);
 	c->topo = t;
 	if (e && e->value && strcmp(e->value, "all"))
-		return scn__fail(l, p,
-				 "\"%s\" is not all or a list of servers or GPUs (e.g. [h0, h1/gpu2])",
-				 e->value);
+		return scn__fail(
+		    l, p, "\"%s\" is not all or a list of servers or GPUs (e.g. [h0, h1/gpu2])",
+		    e->value);
 	if (!e || e->value) {
 		c->n_ranks = t->n_gpus;
 		c->ranks = malloc((c->n_ranks ? c->n_ranks : 1) * sizeof(*c->ranks));
@@ -236,8 +236,8 @@ static int resolve_coll(const struct loader *l, const struct topo *t, const stru
 			for (uint32_t g = first; g < first + count && !err; g++) {
 				for (uint32_t k = 0; !err && k < c->n_ranks; k++)
 					if (c->ranks[k] == g)
-						err = scn__fail(l, p, "%s is already rank %u", e->value,
-								k);
+						err = scn__fail(l, p, "%s is already rank %u",
+								e->value, k);
 				c->ranks[c->n_ranks++] = g;
 			}
 		}
@@ -337,7 +337,8 @@ static int poisson_hosts(const struct loader *l, const struct topo *t, const cha
 		err = scn__host_of(l, t, p, e->value, &h[i]);
 		for (uint32_t k = 0; !err && k < i; k++)
 			if (h[k] == h[i])
-				err = scn__fail(l, p, "%s is listed twice (hosts[%u])", e->value, k);
+				err =
+				    scn__fail(l, p, "%s is listed twice (hosts[%u])", e->value, k);
 	}
 	if (!err && *n < 2)
 		err = scn__fail(l, scn__wpath(p, sizeof(p), prefix, "hosts"),
@@ -504,8 +505,8 @@ static int resolve_hpcc(const struct loader *l, const struct topo *t, const stru
 				d = k;
 		if (d < 0) {
 			diag_set(l->d, h->file, h->flows.flows[i].line, key,
-				 "pg %u: no DSCP maps to priority %u on the NIC (nic.dscp2prio)", pg,
-				 pg);
+				 "pg %u: no DSCP maps to priority %u on the NIC (nic.dscp2prio)",
+				 pg, pg);
 			return -EINVAL;
 		}
 		f->dscp = (uint8_t)d;
@@ -582,14 +583,15 @@ static int resolve_workload(const struct loader *l, const struct topo *t,
 		units_size(w->senders, &senders);
 		if (w->receiver)
 			err = scn__host_of(l, t, scn__wpath(p, sizeof(p), prefix, "receiver"),
-				      w->receiver, &recv);
+					   w->receiver, &recv);
 		if (!err && senders > t->n_hosts - 1)
 			err = scn__fail(l, scn__wpath(p, sizeof(p), prefix, "senders"),
 					"%llu senders need %llu hosts, the topology has %u",
 					(unsigned long long)senders,
 					(unsigned long long)senders + 1, t->n_hosts);
 		if (!err)
-			err = wl_incast(t->n_hosts, (uint32_t)senders, recv, size, start, &flows, &n);
+			err =
+			    wl_incast(t->n_hosts, (uint32_t)senders, recv, size, start, &flows, &n);
 		break;
 	}
 	default:

@@ -241,8 +241,8 @@ static int pfc_differs(const struct sw_pfc *a, const struct sw_pfc *b)
 {
 	return a->dynamic != b->dynamic || a->dynamic_th != b->dynamic_th || a->xoff != b->xoff ||
 	       a->has_xon != b->has_xon || a->xon != b->xon || a->xon_offset != b->xon_offset ||
-	       a->xon_floor != b->xon_floor ||
-	       a->headroom != b->headroom || a->no_headroom != b->no_headroom;
+	       a->xon_floor != b->xon_floor || a->headroom != b->headroom ||
+	       a->no_headroom != b->no_headroom;
 }
 
 static int port_differs(const struct sw_port_params *pp, const struct sw_params *sw)

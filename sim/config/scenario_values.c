@@ -151,8 +151,8 @@ int scn__get_bool(const struct loader *l, const char *path, const char *s, int d
 	return scn__fail(l, path, "\"%s\" is not true or false", s);
 }
 
-int scn__get_int(const struct loader *l, const char *path, const char *s, int def, int min,
-		 int max, int *out)
+int scn__get_int(const struct loader *l, const char *path, const char *s, int def, int min, int max,
+		 int *out)
 {
 	char *end;
 	long v = *out; /* a real config's, unless the scenario gives one */

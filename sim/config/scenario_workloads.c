@@ -17,8 +17,8 @@
 /* ---- workloads --------------------------------------------------------------- */
 
 /* The kinds a key applies to (check_unused_keys). */
-#define WK_COLL 1	/* collectives */
-#define WK_PATTERN 2	/* flows, incast, permutation */
+#define WK_COLL 1    /* collectives */
+#define WK_PATTERN 2 /* flows, incast, permutation */
 #define WK_POISSON 4
 #define WK_HPCC 8
 
@@ -31,22 +31,30 @@ static int check_unused_keys(const struct loader *l, const struct raw_workload *
 		const void *v;
 		int kinds; /* WK_* that take it */
 	} keys[] = {
-		{"channels", r->channels, WK_COLL},   {"chunk", r->chunk, WK_COLL},
-		{"iterations", r->iterations, WK_COLL}, {"late", r->late, WK_COLL},
-		{"steps", r->steps, WK_COLL},	      {"hca", r->hca, WK_COLL},
-		{"algorithm", r->algorithm, WK_COLL}, {"step_latency", r->step_latency, WK_COLL},
-		{"senders", r->senders, WK_PATTERN},  {"receiver", r->receiver, WK_PATTERN},
-		{"flows", r->flows, WK_PATTERN},      {"size", r->size, WK_COLL | WK_PATTERN},
-		{"cdf", r->cdf, WK_POISSON},	      {"load", r->load, WK_POISSON},
-		{"duration", r->duration, WK_POISSON}, {"file", r->file, WK_HPCC},
-		{"generator", r->generator, WK_POISSON},
-		{"qps_per_connection", r->qps_per_connection, WK_COLL},
-		{"split_data_on_qps", r->split_data_on_qps, WK_COLL},
+	    {"channels", r->channels, WK_COLL},
+	    {"chunk", r->chunk, WK_COLL},
+	    {"iterations", r->iterations, WK_COLL},
+	    {"late", r->late, WK_COLL},
+	    {"steps", r->steps, WK_COLL},
+	    {"hca", r->hca, WK_COLL},
+	    {"algorithm", r->algorithm, WK_COLL},
+	    {"step_latency", r->step_latency, WK_COLL},
+	    {"senders", r->senders, WK_PATTERN},
+	    {"receiver", r->receiver, WK_PATTERN},
+	    {"flows", r->flows, WK_PATTERN},
+	    {"size", r->size, WK_COLL | WK_PATTERN},
+	    {"cdf", r->cdf, WK_POISSON},
+	    {"load", r->load, WK_POISSON},
+	    {"duration", r->duration, WK_POISSON},
+	    {"file", r->file, WK_HPCC},
+	    {"generator", r->generator, WK_POISSON},
+	    {"qps_per_connection", r->qps_per_connection, WK_COLL},
+	    {"split_data_on_qps", r->split_data_on_qps, WK_COLL},
 	};
-	int is = kind >= SCN_WL_COLL	    ? WK_COLL
+	int is = kind >= SCN_WL_COLL	  ? WK_COLL
 		 : kind == SCN_WL_POISSON ? WK_POISSON
-		 : kind == SCN_WL_HPCC	    ? WK_HPCC
-					    : WK_PATTERN;
+		 : kind == SCN_WL_HPCC	  ? WK_HPCC
+					  : WK_PATTERN;
 	char p[200];
 
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
@@ -72,8 +80,9 @@ static int check_poisson(const struct loader *l, const struct raw_workload *r, c
 	int err;
 
 	if (!r->cdf)
-		return scn__fail(l, scn__wpath(p, sizeof(p), prefix, "cdf"),
-				 "missing: a flow-size CDF file (e.g. experiments/traffic/websearch.cdf)");
+		return scn__fail(
+		    l, scn__wpath(p, sizeof(p), prefix, "cdf"),
+		    "missing: a flow-size CDF file (e.g. experiments/traffic/websearch.cdf)");
 	if (!r->load)
 		return scn__fail(l, scn__wpath(p, sizeof(p), prefix, "load"),
 				 "missing: the share of each host's link to offer (e.g. 30%%)");
@@ -84,8 +93,8 @@ static int check_poisson(const struct loader *l, const struct raw_workload *r, c
 	if (!r->duration)
 		return scn__fail(l, scn__wpath(p, sizeof(p), prefix, "duration"),
 				 "missing: how long flows keep arriving (e.g. 5ms)");
-	if ((err = scn__get_time(l, scn__wpath(p, sizeof(p), prefix, "duration"), r->duration, 0,
-				 1, &duration)))
+	if ((err = scn__get_time(l, scn__wpath(p, sizeof(p), prefix, "duration"), r->duration, 0, 1,
+				 &duration)))
 		return err;
 	if (r->generator && strcmp(r->generator, "poisson") && strcmp(r->generator, "traffic_gen"))
 		return scn__fail(l, scn__wpath(p, sizeof(p), prefix, "generator"),
@@ -173,7 +182,8 @@ static int check_coll(const struct loader *l, const struct raw_workload *r, cons
 		    strcmp(r->algorithm, "auto"))
 			return scn__fail(l, p, "\"%s\" is not ring, tree or auto", r->algorithm);
 		if (!strcmp(r->algorithm, "tree") && r->kind - 1 != SCN_WL_COLL + COLL_ALLREDUCE)
-			return scn__fail(l, p, "tree: only AllReduce has a tree in NCCL; %s is a ring",
+			return scn__fail(l, p,
+					 "tree: only AllReduce has a tree in NCCL; %s is a ring",
 					 scn__wl_kinds[r->kind - 1].str);
 	}
 	if ((err = scn__get_time(l, scn__wpath(p, sizeof(p), prefix, "step_latency"),
@@ -198,8 +208,8 @@ static int check_coll(const struct loader *l, const struct raw_workload *r, cons
 	return 0;
 }
 
-static int check_workload(const struct loader *l, const struct raw_workload *r,
-			  const char *prefix, struct scenario *s)
+static int check_workload(const struct loader *l, const struct raw_workload *r, const char *prefix,
+			  struct scenario *s)
 {
 	char p[200];
 	uint64_t v;

@@ -50,9 +50,9 @@ struct sonic_map_use {
 /* A WRED_PROFILE bound to some port's lossless queue (QUEUE wred_profile). */
 struct sonic_wred_use {
 	char name[64];
-	uint64_t kmin, kmax; /* green_min/max_threshold, bytes */
-	double pmax;	     /* green_drop_probability / 100 */
-	int ecn_marking;     /* ecn marks green packets */
+	uint64_t kmin, kmax;			       /* green_min/max_threshold, bytes */
+	double pmax;				       /* green_drop_probability / 100 */
+	int ecn_marking;			       /* ecn marks green packets */
 	int kmin_line, kmax_line, pmax_line, ecn_line; /* 0: not known */
 };
 
@@ -94,10 +94,10 @@ struct sonic_port {
 	int sched_line;	    /* of its first QUEUE row with a scheduler */
 	int queue_line[8];  /* of each queue's QUEUE scheduler field, 0: none or not known */
 	/* QUEUE -> WRED_PROFILE: the profile of its lowest lossless queue */
-	int wred;		       /* index in sonic_cfg.wreds, -1: none */
-	uint8_t wred_queue;	       /* that queue + 1, 0: none */
+	int wred;			/* index in sonic_cfg.wreds, -1: none */
+	uint8_t wred_queue;		/* that queue + 1, 0: none */
 	char wred_row[SONIC_NAME + 16]; /* the QUEUE key, e.g. "Ethernet16|3" */
-	int wred_line;		       /* of its wred_profile field */
+	int wred_line;			/* of its wred_profile field */
 	/* DEVICE_NEIGHBOR: what the port is cabled to ("" when the table does not say) */
 	char nbr[SONIC_NAME], nbr_port[SONIC_NAME];
 	int nbr_line;
@@ -135,8 +135,8 @@ struct sonic_cfg {
 	/* the profile BUFFER_PG binds to the lossless PGs */
 	int has_profile;
 	char profile[96];
-	char pg_where[SONIC_WHERE];    /* e.g. "BUFFER_PG|Ethernet0|3-4" */
-	int pg_null;                   /* profile "NULL": SONiC computes the headroom */
+	char pg_where[SONIC_WHERE];	      /* e.g. "BUFFER_PG|Ethernet0|3-4" */
+	int pg_null;			      /* profile "NULL": SONiC computes the headroom */
 	uint64_t xon, xon_offset, xoff, size; /* bytes; xoff is the headroom */
 	int has_xon, has_xon_offset, has_xoff;
 	int has_dynamic_th;
@@ -147,23 +147,23 @@ struct sonic_cfg {
 	/* PORT_QOS_MAP pfc_enable (priorities) of most ports that give it */
 	uint8_t pfc_enable;
 	int has_pfc_enable;
-	char pfc_where[SONIC_WHERE];   /* e.g. "PORT_QOS_MAP|Ethernet0|pfc_enable" */
+	char pfc_where[SONIC_WHERE]; /* e.g. "PORT_QOS_MAP|Ethernet0|pfc_enable" */
 	int pfc_line;
 	/* DSCP_TO_TC_MAP used by PORT_QOS_MAP (or the only one) */
 	int has_dscp_map;
-	char dscp_map[64];             /* its name, e.g. "AZURE" */
+	char dscp_map[64]; /* its name, e.g. "AZURE" */
 	uint8_t dscp_to_tc[64];
-	uint64_t dscp_given;           /* bit d: the map names DSCP d */
-	struct sonic_at dscp_map_at;   /* "DSCP_TO_TC_MAP|AZURE" */
-	int dscp_line[64];	       /* line of DSCP d in that map (0: not named, or unknown) */
+	uint64_t dscp_given;	     /* bit d: the map names DSCP d */
+	struct sonic_at dscp_map_at; /* "DSCP_TO_TC_MAP|AZURE" */
+	int dscp_line[64];	     /* line of DSCP d in that map (0: not named, or unknown) */
 	/* TC_TO_PRIORITY_GROUP_MAP, TC_TO_QUEUE_MAP (identity when absent) */
 	uint8_t tc_to_pg[8], tc_to_queue[8];
 	/* WRED_PROFILE bound to a lossless queue through QUEUE|port|q wred_profile */
 	int has_wred;
 	char wred[64];
-	uint64_t kmin, kmax;           /* green_min/max_threshold, bytes */
-	double pmax;                   /* green_drop_probability / 100 */
-	int ecn_marking;               /* ecn is ecn_all or ecn_green... */
+	uint64_t kmin, kmax; /* green_min/max_threshold, bytes */
+	double pmax;	     /* green_drop_probability / 100 */
+	int ecn_marking;     /* ecn is ecn_all or ecn_green... */
 	struct sonic_at kmin_at, kmax_at, pmax_at, ecn_at;
 	/* the schedulers of most ports that name one (QUEUE -> SCHEDULER) */
 	int has_sched;
@@ -174,7 +174,7 @@ struct sonic_cfg {
 	/* PFC_WD on a port */
 	int has_watchdog;
 	uint32_t wd_detection_ms, wd_restoration_ms;
-	char wd_action[16];            /* drop, forward, alert */
+	char wd_action[16]; /* drop, forward, alert */
 	struct sonic_at wd_detection_at, wd_restoration_at, wd_action_at;
 };
 

@@ -70,8 +70,8 @@ static int read_profile(struct sonic_ctx *c, const char *name, const json_t *p,
 				   "missing: a profile names its BUFFER_POOL");
 	err = sonic__get_ref(c, tbl, name, "pool", s, "BUFFER_POOL", &pr->pool);
 	if (!err)
-		err = sonic__find_ref(c, tbl, name, "pool", c->pools, "BUFFER_POOL", pr->pool,
-				      &pool);
+		err =
+		    sonic__find_ref(c, tbl, name, "pool", c->pools, "BUFFER_POOL", pr->pool, &pool);
 	if (!err)
 		err = sonic__get_u64(c, p, tbl, name, "xon", UINT64_MAX, &pr->xon, &pr->has_xon);
 	if (!err)

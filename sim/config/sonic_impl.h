@@ -31,7 +31,7 @@ struct sonic_rowpos {
 	size_t len;
 	const char *name; /* the key decoded (== key when written without escapes) */
 	size_t name_len;
-	char *own; /* the decoded copy name points to, or NULL */
+	char *own;	   /* the decoded copy name points to, or NULL */
 	const char *value; /* where its object starts */
 	int line;
 };

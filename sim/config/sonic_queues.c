@@ -42,8 +42,8 @@ static int read_wred(struct sonic_ctx *c, const char *name, const json_t *p, str
 		err = sonic__get_u64(c, p, tbl, name, "green_max_threshold", UINT64_MAX, &wr->kmax,
 				     &has);
 	if (!err)
-		err = sonic__get_u64(c, p, tbl, name, "green_drop_probability", 100, &wr->prob,
-				     &has);
+		err =
+		    sonic__get_u64(c, p, tbl, name, "green_drop_probability", 100, &wr->prob, &has);
 	if (!err)
 		err = sonic__get_str(c, p, tbl, name, "ecn", &ecn);
 	if (err || !ecn)
@@ -78,7 +78,8 @@ static int use_wred(struct sonic_ctx *c, const char *key, struct sonic_ref r, in
 		}
 	if (cfg->n_wreds == SONIC_WREDS_MAX)
 		return sonic__fail(c, "QUEUE", key, "wred_profile",
-				   "more than %d WRED profiles on lossless queues", SONIC_WREDS_MAX);
+				   "more than %d WRED profiles on lossless queues",
+				   SONIC_WREDS_MAX);
 	err = read_wred(c, name, json_object_get(c->wreds, name), &wr);
 	if (err)
 		return err;
@@ -178,8 +179,8 @@ int sonic__read_wreds(struct sonic_ctx *c)
 		if (err)
 			goto out_free;
 		if (s) {
-			err = sonic__get_ref(c, "QUEUE", key, "wred_profile", s, "WRED_PROFILE",
-					     &r);
+			err =
+			    sonic__get_ref(c, "QUEUE", key, "wred_profile", s, "WRED_PROFILE", &r);
 			if (!err)
 				err = sonic__find_ref(c, "QUEUE", key, "wred_profile", c->wreds,
 						      "WRED_PROFILE", r, &prof);

@@ -13,8 +13,7 @@ static void copy(char *dst, size_t size, const char *src)
 	snprintf(dst, size, "%s", src);
 }
 
-void diag_set(struct diag *d, const char *file, int line, const char *path,
-	      const char *fmt, ...)
+void diag_set(struct diag *d, const char *file, int line, const char *path, const char *fmt, ...)
 {
 	va_list ap;
 

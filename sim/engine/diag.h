@@ -10,14 +10,14 @@
 
 struct diag {
 	char file[256]; /* "" when the input is not a file */
-	int line;       /* 1-based; 0 when unknown */
+	int line;	/* 1-based; 0 when unknown */
 	char path[160]; /* key path such as "workload.flows[2].src"; may be "" */
 	char msg[512];
 };
 
 /* Fill @d; a later call overwrites an earlier one. */
-void diag_set(struct diag *d, const char *file, int line, const char *path,
-	      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+void diag_set(struct diag *d, const char *file, int line, const char *path, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
 
 /* Write the one-line form of @d to @f, with a final newline. */
 void diag_print(const struct diag *d, FILE *f);

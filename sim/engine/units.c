@@ -18,46 +18,41 @@ struct unit {
 };
 
 static const struct unit size_units[] = {
-	{"B", 1},
-	{"KB", 1000},
-	{"kB", 1000},
-	{"MB", 1000000},
-	{"GB", 1000000000},
-	{"TB", 1000000000000},
-	{"KiB", 1024},
-	{"MiB", 1024 * 1024},
-	{"GiB", 1024 * 1024 * 1024},
-	{NULL, 0},
+    {"B", 1},	     {"KB", 1000},	   {"kB", 1000},
+    {"MB", 1000000}, {"GB", 1000000000},   {"TB", 1000000000000},
+    {"KiB", 1024},   {"MiB", 1024 * 1024}, {"GiB", 1024 * 1024 * 1024},
+    {NULL, 0},
 };
 
 static const struct unit rate_units[] = {
-	{"bps", 1},          {"b/s", 1},
-	{"Kbps", 1000},      {"kbps", 1000},      {"Kb/s", 1000}, {"kb/s", 1000},
-	{"Mbps", 1000000},   {"Mb/s", 1000000},
-	{"Gbps", 1000000000}, {"Gb/s", 1000000000},
-	{"Tbps", 1000000000000}, {"Tb/s", 1000000000000},
-	/* bytes per second, as GPU interconnects are quoted (NVLink 450GB/s) */
-	{"B/s", 8},          {"KB/s", 8000},      {"MB/s", 8000000},
-	{"GB/s", 8000000000}, {"TB/s", 8000000000000},
-	{NULL, 0},
+    {"bps", 1},
+    {"b/s", 1},
+    {"Kbps", 1000},
+    {"kbps", 1000},
+    {"Kb/s", 1000},
+    {"kb/s", 1000},
+    {"Mbps", 1000000},
+    {"Mb/s", 1000000},
+    {"Gbps", 1000000000},
+    {"Gb/s", 1000000000},
+    {"Tbps", 1000000000000},
+    {"Tb/s", 1000000000000},
+    /* bytes per second, as GPU interconnects are quoted (NVLink 450GB/s) */
+    {"B/s", 8},
+    {"KB/s", 8000},
+    {"MB/s", 8000000},
+    {"GB/s", 8000000000},
+    {"TB/s", 8000000000000},
+    {NULL, 0},
 };
 
 static const struct unit time_units[] = {
-	{"ps", 1},
-	{"ns", SIMTIME_NS},
-	{"us", SIMTIME_US},
-	{"\xc2\xb5s", SIMTIME_US}, /* µs */
-	{"ms", SIMTIME_MS},
-	{"s", SIMTIME_S},
-	{NULL, 0},
+    {"ps", 1},		{"ns", SIMTIME_NS}, {"us", SIMTIME_US}, {"\xc2\xb5s", SIMTIME_US}, /* µs */
+    {"ms", SIMTIME_MS}, {"s", SIMTIME_S},   {NULL, 0},
 };
 
 static const struct unit length_units[] = {
-	{"mm", 1},
-	{"cm", 10},
-	{"m", 1000},
-	{"km", 1000000},
-	{NULL, 0},
+    {"mm", 1}, {"cm", 10}, {"m", 1000}, {"km", 1000000}, {NULL, 0},
 };
 
 /*

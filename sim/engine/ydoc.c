@@ -37,10 +37,10 @@ struct ydoc {
 struct frame {
 	int is_seq;
 	char *path;
-	char *key;    /* mapping: pending key, NULL when a key is expected */
+	char *key; /* mapping: pending key, NULL when a key is expected */
 	int key_line;
-	size_t index;    /* sequence: next item */
-	char *anchor;    /* &name on this mapping or sequence, or NULL */
+	size_t index;	 /* sequence: next item */
+	char *anchor;	 /* &name on this mapping or sequence, or NULL */
 	uint64_t weight; /* the nodes it expands to, its aliases replayed */
 };
 
@@ -229,8 +229,7 @@ void ydoc_free(struct ydoc *y)
 	free(y);
 }
 
-int ydoc_parse(const char *file, const char *text, size_t len, struct ydoc **out,
-	       struct diag *d)
+int ydoc_parse(const char *file, const char *text, size_t len, struct ydoc **out, struct diag *d)
 {
 	struct frame st[YDOC_DEPTH];
 	struct anchors an = {0};
@@ -264,17 +263,20 @@ int ydoc_parse(const char *file, const char *text, size_t len, struct ydoc **out
 			diag_set(d, file, (int)parser.problem_mark.line + 1, "",
 				 "malformed YAML: %s%s%s%s",
 				 parser.problem ? parser.problem : "syntax error",
-				 parser.context ? " " : "", parser.context ? parser.context : "", opened);
+				 parser.context ? " " : "", parser.context ? parser.context : "",
+				 opened);
 			err = -EINVAL;
 			break;
 		}
 		line = (int)ev.start_mark.line + 1;
 		if (top && !top->is_seq && !top->key && ev.type != YAML_SCALAR_EVENT &&
 		    ev.type != YAML_MAPPING_END_EVENT) {
-			/* "? [a, b]: x" or "*alias: x": libyaml allows it, we have no path for it */
+			/* "? [a, b]: x" or "*alias: x": libyaml allows it, we have no path for it
+			 */
 			diag_set(d, file, line, top->path, "a key must be a plain word, not %s",
-				 ev.type == YAML_ALIAS_EVENT ? "an alias" :
-				 ev.type == YAML_SEQUENCE_START_EVENT ? "a list" : "a mapping");
+				 ev.type == YAML_ALIAS_EVENT		? "an alias"
+				 : ev.type == YAML_SEQUENCE_START_EVENT ? "a list"
+									: "a mapping");
 			err = -EINVAL;
 			yaml_event_delete(&ev);
 			break;
@@ -299,7 +301,8 @@ int ydoc_parse(const char *file, const char *text, size_t len, struct ydoc **out
 
 			if (!top && ev.type != YAML_MAPPING_START_EVENT) {
 				diag_set(d, file, line, "", "expected a mapping of keys, not %s",
-					 ev.type == YAML_SEQUENCE_START_EVENT ? "a list" : "a single value");
+					 ev.type == YAML_SEQUENCE_START_EVENT ? "a list"
+									      : "a single value");
 				err = -EINVAL;
 				break;
 			}
@@ -359,7 +362,8 @@ int ydoc_parse(const char *file, const char *text, size_t len, struct ydoc **out
 				char *copy = NULL;
 
 				if (depth == YDOC_DEPTH) {
-					diag_set(d, file, line, "", "nesting deeper than %d levels", YDOC_DEPTH);
+					diag_set(d, file, line, "", "nesting deeper than %d levels",
+						 YDOC_DEPTH);
 					free(path);
 					err = -EINVAL;
 					break;
@@ -396,7 +400,8 @@ int ydoc_parse(const char *file, const char *text, size_t len, struct ydoc **out
 			if (st[depth].anchor)
 				err = anchor_set(&an, st[depth].anchor, st[depth].weight);
 			if (depth)
-				st[depth - 1].weight = sat_add(st[depth - 1].weight, st[depth].weight);
+				st[depth - 1].weight =
+				    sat_add(st[depth - 1].weight, st[depth].weight);
 			free(st[depth].anchor);
 			free(st[depth].path);
 			free(st[depth].key);
@@ -406,7 +411,9 @@ int ydoc_parse(const char *file, const char *text, size_t len, struct ydoc **out
 		case YAML_DOCUMENT_START_EVENT:
 			/* libcyaml reads the first document only: refuse what it would ignore */
 			if (seen_doc++) {
-				diag_set(d, file, line, "", "a second YAML document (---): one file holds one document");
+				diag_set(
+				    d, file, line, "",
+				    "a second YAML document (---): one file holds one document");
 				err = -EINVAL;
 			}
 			break;

@@ -19,8 +19,8 @@
 
 struct ydoc_entry {
 	char *path;
-	char *value; /* NULL for a mapping or sequence */
-	int line;    /* 1-based line of the key (or of the item) */
+	char *value;	  /* NULL for a mapping or sequence */
+	int line;	  /* 1-based line of the key (or of the item) */
 	const char *file; /* the file that holds it (ydoc_set_origin), else ydoc_file() */
 };
 
@@ -28,8 +28,7 @@ struct ydoc;
 
 /* Index @len bytes of YAML @text read from @file. Returns 0, or a negative
  * error with @d naming the line where the YAML is malformed. */
-int ydoc_parse(const char *file, const char *text, size_t len, struct ydoc **out,
-	       struct diag *d);
+int ydoc_parse(const char *file, const char *text, size_t len, struct ydoc **out, struct diag *d);
 void ydoc_free(struct ydoc *y);
 
 /* Line of @path, or 0 when the file does not hold it. */

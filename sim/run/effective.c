@@ -31,7 +31,8 @@ json_t *res_prio_array(uint8_t mask)
 	return a;
 }
 
-/* The settings of topology node @u, a switch: its own (switch.sonic per switch) or the scenario's. */
+/* The settings of topology node @u, a switch: its own (switch.sonic per switch) or the scenario's.
+ */
 static const struct sw_params *sw_of(const struct scenario *s, uint32_t u)
 {
 	return s->sw_node && s->sw_node[u] ? s->sw_node[u] : &s->sw;
@@ -173,15 +174,14 @@ static json_t *eff_nic(const struct scenario *s)
 	/* the device of a cc_params dump taken, when nic.cc_params.device names one */
 	if (s->cfg.cc_device)
 		json_object_set_new(dc, "cc_params_device", txt_json(s->cfg.cc_device));
-	nic = json_pack("{s:I,s:i,s:i,s:o,s:b,s:s,s:{s:I,s:I,s:I,s:b,s:f},s:o}", "mtu",
-			 (json_int_t)s->nic.mtu, "dscp", s->nic.dscp, "priority", s->nic.priority,
-			 "pfc", pfc, "ecn", s->nic.ecn, "cc",
-			 s->nic.cc == NIC_CC_DCQCN ? "dcqcn" : "none", "transport", "timeout",
-			 (json_int_t)s->nic.timeout_exp, "ack_every", (json_int_t)s->nic.ack_every,
-			 "retry_cnt", (json_int_t)s->nic.retry_cnt, "adaptive_retrans",
-			 s->nic.adaptive_retrans, "adaptive_first_us",
-			 simtime_to_us(s->nic.adaptive_first), "dcqcn",
-			 s->nic.cc == NIC_CC_DCQCN ? dc : (json_decref(dc), json_null()));
+	nic = json_pack(
+	    "{s:I,s:i,s:i,s:o,s:b,s:s,s:{s:I,s:I,s:I,s:b,s:f},s:o}", "mtu", (json_int_t)s->nic.mtu,
+	    "dscp", s->nic.dscp, "priority", s->nic.priority, "pfc", pfc, "ecn", s->nic.ecn, "cc",
+	    s->nic.cc == NIC_CC_DCQCN ? "dcqcn" : "none", "transport", "timeout",
+	    (json_int_t)s->nic.timeout_exp, "ack_every", (json_int_t)s->nic.ack_every, "retry_cnt",
+	    (json_int_t)s->nic.retry_cnt, "adaptive_retrans", s->nic.adaptive_retrans,
+	    "adaptive_first_us", simtime_to_us(s->nic.adaptive_first), "dcqcn",
+	    s->nic.cc == NIC_CC_DCQCN ? dc : (json_decref(dc), json_null()));
 	if (nic && s->nic.tc_on && json_object_set_new(nic, "tc", eff_nic_tc(&s->nic))) {
 		json_decref(nic);
 		return NULL;
@@ -347,8 +347,8 @@ json_t *res_effective(const struct scenario *s, const struct topo *t)
 		}
 	eff_blocks_free(t, blocks);
 	j = json_pack("{s:o,s:o,s:o}", "switch", sw, "ports", eff_ports(s, t), "nic", eff_nic(s));
-	if (j && (!others || (json_object_size(others) &&
-			      json_object_set(j, "switches", others)))) {
+	if (j &&
+	    (!others || (json_object_size(others) && json_object_set(j, "switches", others)))) {
 		json_decref(j);
 		j = NULL;
 	}

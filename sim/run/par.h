@@ -75,9 +75,9 @@ int par_check(struct sim *sim, uint32_t size, struct diag *d);
  * comm->rank of comm->size; on process 0, @sim then holds the whole run's
  * counters and end, as sim_run leaves them, and @series, @qp_rates and
  * @pfc_events (process 0's; NULL elsewhere) what sim_run writes there;
- * with @progress, process 0 prints --progress's lines for the whole run. 0; -EINVAL with @d when the
- * fabric cannot be split so or uses what a split run cannot do yet; -EIO
- * when the transport failed; the first event error otherwise.
+ * with @progress, process 0 prints --progress's lines for the whole run. 0; -EINVAL with @d when
+ * the fabric cannot be split so or uses what a split run cannot do yet; -EIO when the transport
+ * failed; the first event error otherwise.
  */
 int par_run(struct sim *sim, const struct par_comm *comm, struct par_stats *st, struct diag *d,
 	    FILE *series, FILE *qp_rates, FILE *pfc_events, int progress);

@@ -92,9 +92,9 @@ static json_t *fct_stats(const struct net *n)
 		return json_pack("{s:n,s:n,s:n}", "p50", "p99", "max");
 	}
 	gsl_sort(v, 1, k);
-	o = json_pack("{s:o,s:o,s:o}", "p50", real3(gsl_stats_quantile_from_sorted_data(v, 1, k, 0.5)),
-		      "p99", real3(gsl_stats_quantile_from_sorted_data(v, 1, k, 0.99)), "max",
-		      real3(v[k - 1]));
+	o = json_pack(
+	    "{s:o,s:o,s:o}", "p50", real3(gsl_stats_quantile_from_sorted_data(v, 1, k, 0.5)), "p99",
+	    real3(gsl_stats_quantile_from_sorted_data(v, 1, k, 0.99)), "max", real3(v[k - 1]));
 	free(v);
 	return o;
 }
@@ -128,7 +128,8 @@ simtime_t res_ideal_fct(const struct topo *t, const struct topo_routes *r, uint3
 		return SIMTIME_NEVER;
 	/* on the bottleneck, the whole flow's serialization instead of a frame's */
 	return ideal + sf - simtime_tx(first, bottleneck) +
-	       simtime_tx(bytes + packets * (PKT_HEADER_BYTES + PKT_PREAMBLE_IFG_BYTES), bottleneck);
+	       simtime_tx(bytes + packets * (PKT_HEADER_BYTES + PKT_PREAMBLE_IFG_BYTES),
+			  bottleneck);
 }
 
 /*
@@ -287,8 +288,8 @@ static json_t *port_json(const struct sim *sim, const struct sw *s, uint32_t i, 
 		      txt_json(sim->topo->ports[i].name), "peer",
 		      txt_json(sim->topo->nodes[sim->topo->ports[i].peer].name), "tx_packets",
 		      uint_j(p->tx_packets), "tx_bytes", uint_j(p->tx_bytes), "rx_packets",
-		      uint_j(p->rx_packets), "rx_bytes", uint_j(p->rx_bytes), "drops", uint_j(drops),
-		      "max_queue_bytes", uint_j(peak), "utilization",
+		      uint_j(p->rx_packets), "rx_bytes", uint_j(p->rx_bytes), "drops",
+		      uint_j(drops), "max_queue_bytes", uint_j(peak), "utilization",
 		      real3(sim->end_time ? (double)p->busy_time / (double)sim->end_time : 0.0),
 		      "pfc", pfc_json(p, sim->end_time), "pgs", pgs, "queues", queues);
 	return o;
@@ -381,8 +382,8 @@ static json_t *coll_json(const struct coll *c, const struct topo *t)
  * deadlock detected during it, each as a chain of ingress buffers. */
 static json_t *deadlock_json(const struct sim *sim)
 {
-	const struct deadlock_report *rep = sim->net->deadlock ? deadlock_report(sim->net->deadlock)
-							       : NULL;
+	const struct deadlock_report *rep =
+	    sim->net->deadlock ? deadlock_report(sim->net->deadlock) : NULL;
 	json_t *cycles = json_array(), *detected = json_array();
 
 	for (uint32_t i = 0; i < sim->cbd.n_cycles; i++) {
@@ -403,7 +404,8 @@ static json_t *deadlock_json(const struct sim *sim)
 	}
 	return json_pack("{s:o,s:b,s:o,s:o,s:o,s:o}", "static_cycles", uint_j(sim->cbd.n_cycles),
 			 "detected", rep && rep->detected, "detected_at_us",
-			 rep && rep->detected ? real3(simtime_to_us(rep->detected_at)) : json_null(),
+			 rep && rep->detected ? real3(simtime_to_us(rep->detected_at))
+					      : json_null(),
 			 "formed_at_us",
 			 rep && rep->detected ? real3(simtime_to_us(rep->formed_at)) : json_null(),
 			 "cycles", cycles, "detected_cycles", detected);
@@ -415,7 +417,8 @@ json_t *res_build(const struct sim *sim)
 	const struct mctx_totals *tot = &n->ctx.tot;
 	const struct topo *t = sim->topo;
 	const struct scenario *scn = sim->scn;
-	json_t *root, *switches = json_array(), *hosts = json_array(), *flows = json_array(), *colls;
+	json_t *root, *switches = json_array(), *hosts = json_array(), *flows = json_array(),
+		      *colls;
 	json_t *summary;
 	uint64_t max_q = 0, pause_frames = 0, paused_ports = 0, hdrm_peak = 0, unroutable_flows = 0;
 	simtime_t paused_time = 0;
@@ -453,34 +456,34 @@ json_t *res_build(const struct sim *sim)
 		for (uint32_t k = 0; k < tn->n_ports; k++)
 			ports = push(ports,
 				     port_json(sim, n->switches[u], tn->first_port + k, k, &max_q));
-		switches = push(
-		    switches,
-		    json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "name",
-			      txt_json(tn->name), "shared_bytes", uint_j(c->shared_size),
-			      "shared_peak_bytes", uint_j(c->shared_peak), "headroom_peak_bytes",
-			      uint_j(c->headroom_peak), "drops", uint_j(c->drops), "lossless_drops",
-			      uint_j(c->lossless_drops), "unroutable_packets", uint_j(c->unroutable),
-			      "watchdog_triggers", uint_j(c->watchdog_triggers), "watchdog_drops",
-			      uint_j(c->watchdog_drops), "ports", ports));
+		switches =
+		    push(switches,
+			 json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "name",
+				   txt_json(tn->name), "shared_bytes", uint_j(c->shared_size),
+				   "shared_peak_bytes", uint_j(c->shared_peak),
+				   "headroom_peak_bytes", uint_j(c->headroom_peak), "drops",
+				   uint_j(c->drops), "lossless_drops", uint_j(c->lossless_drops),
+				   "unroutable_packets", uint_j(c->unroutable), "watchdog_triggers",
+				   uint_j(c->watchdog_triggers), "watchdog_drops",
+				   uint_j(c->watchdog_drops), "ports", ports));
 	}
 	for (uint32_t h = 0; h < t->n_hosts; h++) {
 		const struct nic_counters *c = nic_counters(n->nics[h]);
 		const struct port *p = &n->ports[t->nodes[t->hosts[h]].first_port];
 		json_t *o = json_pack(
-			"{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "name",
-			txt_json(t->nodes[t->hosts[h]].name), "tx_packets_phy",
-			uint_j(c->tx_packets_phy), "tx_bytes_phy", uint_j(c->tx_bytes_phy),
-			"rx_packets_phy", uint_j(c->rx_packets_phy), "rx_bytes_phy",
-			uint_j(c->rx_bytes_phy), "rx_discards_phy", uint_j(c->rx_discards_phy),
-			"np_ecn_marked_roce_packets",
-			uint_j(c->np_ecn_marked_roce_packets), "np_cnp_sent", uint_j(c->np_cnp_sent),
-			"rp_cnp_handled", uint_j(c->rp_cnp_handled), "rp_cnp_ignored",
-			uint_j(c->rp_cnp_ignored), "out_of_sequence", uint_j(c->out_of_sequence),
-			"duplicate_request", uint_j(c->duplicate_request), "packet_seq_err",
-			uint_j(c->packet_seq_err), "local_ack_timeout_err",
-			uint_j(c->local_ack_timeout_err), "retransmitted_packets",
-			uint_j(c->retransmitted_packets), "retransmitted_bytes",
-			uint_j(c->retransmitted_bytes));
+		    "{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "name",
+		    txt_json(t->nodes[t->hosts[h]].name), "tx_packets_phy",
+		    uint_j(c->tx_packets_phy), "tx_bytes_phy", uint_j(c->tx_bytes_phy),
+		    "rx_packets_phy", uint_j(c->rx_packets_phy), "rx_bytes_phy",
+		    uint_j(c->rx_bytes_phy), "rx_discards_phy", uint_j(c->rx_discards_phy),
+		    "np_ecn_marked_roce_packets", uint_j(c->np_ecn_marked_roce_packets),
+		    "np_cnp_sent", uint_j(c->np_cnp_sent), "rp_cnp_handled",
+		    uint_j(c->rp_cnp_handled), "rp_cnp_ignored", uint_j(c->rp_cnp_ignored),
+		    "out_of_sequence", uint_j(c->out_of_sequence), "duplicate_request",
+		    uint_j(c->duplicate_request), "packet_seq_err", uint_j(c->packet_seq_err),
+		    "local_ack_timeout_err", uint_j(c->local_ack_timeout_err),
+		    "retransmitted_packets", uint_j(c->retransmitted_packets),
+		    "retransmitted_bytes", uint_j(c->retransmitted_bytes));
 
 		hosts = push(hosts, nic_pfc_counters(o, p, sim->end_time));
 	}
@@ -512,34 +515,33 @@ json_t *res_build(const struct sim *sim)
 	for (uint32_t i = 0; i < n->n_colls; i++)
 		colls = push(colls, coll_json(n->colls[i], n->topo));
 	root = json_pack(
-		"{s:i,s:o,s:o,s:{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:s,s:o,s:o,s:o},"
-		"s:{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,"
-		"s:{s:o,s:o,s:o,s:o}},s:o,s:o,s:o}",
-		"schema_version", RES_SCHEMA_VERSION, "scenario", txt_json(sim->scn->name), "seed",
-		uint_j(sim->scn->seed), "run", "events", uint_j(sim->events), "wall_s",
-		json_real(sim->wall_s), "events_per_s",
-		json_real(sim->wall_s > 0 ? (double)sim->events / sim->wall_s : 0.0), "packet_hops",
-		uint_j(tot->packet_hops), "packet_hops_per_s",
-		json_real(sim->wall_s > 0 ? (double)tot->packet_hops / sim->wall_s : 0.0),
-		"data_packet_hops", uint_j(tot->data_hops), "sim_time_us", real3(simtime_to_us(sim->end_time)), "end", sim_end_str(sim->end),
-		"peak_packets", uint_j(n->ctx.pool.peak), "peak_rss_kb", uint_j(peak_rss_kb()),
-		"queue_peak", uint_j(evq_peak(sim->q)), "summary", "sim_time_us",
-		real3(simtime_to_us(sim->end_time)), "flows", uint_j(n->n_wl_flows), "flows_done",
-		uint_j(n->flows_done), "pfc_pause_frames", uint_j(pause_frames),
-		"pfc_pause_rate_per_s", real3(sim_s > 0 ? (double)pause_frames / sim_s : 0.0),
-		"pfc_paused_time_us", real3(simtime_to_us(paused_time)), "paused_ports",
-		uint_j(paused_ports), "ecn_marked_packets", uint_j(tot->ecn_marked), "drops",
-		uint_j(tot->dropped_packets), "lossless_drops", uint_j(tot->lossless_drops),
-		"unroutable_packets", uint_j(tot->unroutable), "unroutable_flows",
-		uint_j(unroutable_flows), "watchdog_triggers",
-		uint_j(tot->watchdog_triggers), "watchdog_drops", uint_j(tot->watchdog_drops),
-		"cnp_sent", uint_j(tot->cnp_sent), "cnp_handled", uint_j(tot->cnp_handled),
-		"retransmitted_packets", uint_j(tot->retransmitted_packets),
-		"max_queue_bytes", uint_j(max_q), "max_headroom_bytes", uint_j(hdrm_peak), "fct_us",
-		fct_stats(n), "bytes", "sent",
-		uint_j(tot->sent_bytes), "received", uint_j(tot->received_bytes), "dropped",
-		uint_j(tot->dropped_bytes), "in_flight", uint_j(sim->inflight), "switches",
-		switches, "hosts", hosts, "flows", flows);
+	    "{s:i,s:o,s:o,s:{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:s,s:o,s:o,s:o},"
+	    "s:{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,"
+	    "s:{s:o,s:o,s:o,s:o}},s:o,s:o,s:o}",
+	    "schema_version", RES_SCHEMA_VERSION, "scenario", txt_json(sim->scn->name), "seed",
+	    uint_j(sim->scn->seed), "run", "events", uint_j(sim->events), "wall_s",
+	    json_real(sim->wall_s), "events_per_s",
+	    json_real(sim->wall_s > 0 ? (double)sim->events / sim->wall_s : 0.0), "packet_hops",
+	    uint_j(tot->packet_hops), "packet_hops_per_s",
+	    json_real(sim->wall_s > 0 ? (double)tot->packet_hops / sim->wall_s : 0.0),
+	    "data_packet_hops", uint_j(tot->data_hops), "sim_time_us",
+	    real3(simtime_to_us(sim->end_time)), "end", sim_end_str(sim->end), "peak_packets",
+	    uint_j(n->ctx.pool.peak), "peak_rss_kb", uint_j(peak_rss_kb()), "queue_peak",
+	    uint_j(evq_peak(sim->q)), "summary", "sim_time_us", real3(simtime_to_us(sim->end_time)),
+	    "flows", uint_j(n->n_wl_flows), "flows_done", uint_j(n->flows_done), "pfc_pause_frames",
+	    uint_j(pause_frames), "pfc_pause_rate_per_s",
+	    real3(sim_s > 0 ? (double)pause_frames / sim_s : 0.0), "pfc_paused_time_us",
+	    real3(simtime_to_us(paused_time)), "paused_ports", uint_j(paused_ports),
+	    "ecn_marked_packets", uint_j(tot->ecn_marked), "drops", uint_j(tot->dropped_packets),
+	    "lossless_drops", uint_j(tot->lossless_drops), "unroutable_packets",
+	    uint_j(tot->unroutable), "unroutable_flows", uint_j(unroutable_flows),
+	    "watchdog_triggers", uint_j(tot->watchdog_triggers), "watchdog_drops",
+	    uint_j(tot->watchdog_drops), "cnp_sent", uint_j(tot->cnp_sent), "cnp_handled",
+	    uint_j(tot->cnp_handled), "retransmitted_packets", uint_j(tot->retransmitted_packets),
+	    "max_queue_bytes", uint_j(max_q), "max_headroom_bytes", uint_j(hdrm_peak), "fct_us",
+	    fct_stats(n), "bytes", "sent", uint_j(tot->sent_bytes), "received",
+	    uint_j(tot->received_bytes), "dropped", uint_j(tot->dropped_bytes), "in_flight",
+	    uint_j(sim->inflight), "switches", switches, "hosts", hosts, "flows", flows);
 	if (!root || !colls)
 		goto fail;
 	summary = json_object_get(root, "summary");
@@ -697,26 +699,31 @@ static void print_collectives(const json_t *j, FILE *f)
 		const char *op = json_string_value(json_object_get(c, "op"));
 		double bytes = (double)json_integer_value(json_object_get(c, "bytes"));
 		double ranks = (double)json_integer_value(json_object_get(c, "ranks"));
-		double factor = !strcmp(op, "allreduce") ? 2 * (ranks - 1) / ranks : (ranks - 1) / ranks;
+		double factor =
+		    !strcmp(op, "allreduce") ? 2 * (ranks - 1) / ranks : (ranks - 1) / ranks;
 		const json_t *it = json_object_get(c, "iteration_times_us");
 		const char *algo = json_string_value(json_object_get(c, "algorithm"));
 		size_t k;
 		json_t *t;
 
 		fprintf(f, "  %-10s %.0f ranks, %zu of %lld iterations done%s\n", op, ranks,
-			json_array_size(it), (long long)json_integer_value(json_object_get(c, "iterations")),
+			json_array_size(it),
+			(long long)json_integer_value(json_object_get(c, "iterations")),
 			algo && !strcmp(algo, "tree") ? " (tree)" : "");
-		fprintf(f, "  #%14s %12s %6s %6s %11s %11s %11s\n", "size", "count", "type", "redop",
-			"time(us)", "algbw(GB/s)", "busbw(GB/s)");
+		fprintf(f, "  #%14s %12s %6s %6s %11s %11s %11s\n", "size", "count", "type",
+			"redop", "time(us)", "algbw(GB/s)", "busbw(GB/s)");
 		json_array_foreach(it, k, t) {
 			double us = json_real_value(t), algbw = bytes / (us * 1e-6) / 1e9;
 
-			fprintf(f, "  %15.0f %12.0f %6s %6s %11.1f %11.2f %11.2f\n", bytes, bytes / 4,
-				"float", !strcmp(op, "alltoall") || !strcmp(op, "allgather") ? "none" : "sum",
+			fprintf(f, "  %15.0f %12.0f %6s %6s %11.1f %11.2f %11.2f\n", bytes,
+				bytes / 4, "float",
+				!strcmp(op, "alltoall") || !strcmp(op, "allgather") ? "none"
+										    : "sum",
 				us, algbw, algbw * factor);
 		}
 		if (json_integer_value(json_object_get(c, "nvlink_bytes")))
-			fprintf(f, "  %-10s %lld bytes over NVLink, %lld over the network\n", "gpus",
+			fprintf(f, "  %-10s %lld bytes over NVLink, %lld over the network\n",
+				"gpus",
 				(long long)json_integer_value(json_object_get(c, "nvlink_bytes")),
 				(long long)json_integer_value(json_object_get(c, "network_bytes")));
 	}
@@ -731,12 +738,13 @@ static void print_slowdown(const json_t *j, FILE *f)
 	json_array_foreach(a, i, b) {
 		if (json_integer_value(json_object_get(b, "n")) <= 0)
 			continue;
-		fprintf(f, "  slowdown   %-12s %6lld flows: FCT / ideal p50 %.2f, p95 %.2f, p99 %.2f\n",
-			json_string_value(json_object_get(b, "bucket")),
-			(long long)json_integer_value(json_object_get(b, "n")),
-			json_number_value(json_object_get(b, "p50")),
-			json_number_value(json_object_get(b, "p95")),
-			json_number_value(json_object_get(b, "p99")));
+		fprintf(
+		    f, "  slowdown   %-12s %6lld flows: FCT / ideal p50 %.2f, p95 %.2f, p99 %.2f\n",
+		    json_string_value(json_object_get(b, "bucket")),
+		    (long long)json_integer_value(json_object_get(b, "n")),
+		    json_number_value(json_object_get(b, "p50")),
+		    json_number_value(json_object_get(b, "p95")),
+		    json_number_value(json_object_get(b, "p99")));
 	}
 }
 
@@ -749,8 +757,8 @@ static void print_rc_timeouts(const json_t *j, FILE *f)
 	const json_t *sum = json_object_get(j, "summary");
 	const json_t *done = json_object_get(sum, "done_us");
 	const json_t *rc = json_object_get(sum, "rc_timeouts");
-	const json_t *tr = json_object_get(
-	    json_object_get(json_object_get(j, "effective"), "nic"), "transport");
+	const json_t *tr =
+	    json_object_get(json_object_get(json_object_get(j, "effective"), "nic"), "transport");
 	char waited[32], whole[32], first[32], last[32], how[96];
 	double n = num(j, "rc_timeouts.qp_timeouts"), failed = num(j, "rc_timeouts.qp_errors");
 
@@ -758,28 +766,31 @@ static void print_rc_timeouts(const json_t *j, FILE *f)
 		return;
 	units_show_time(num(j, "rc_timeouts.timeout_us"), last, sizeof(last));
 	if (json_is_true(json_object_get(tr, "adaptive_retrans")))
-		snprintf(how, sizeof(how), "adaptive, %s doubling up to %s",
-			 units_show_time(json_number_value(json_object_get(tr, "adaptive_first_us")),
-					 first, sizeof(first)),
-			 last);
+		snprintf(
+		    how, sizeof(how), "adaptive, %s doubling up to %s",
+		    units_show_time(json_number_value(json_object_get(tr, "adaptive_first_us")),
+				    first, sizeof(first)),
+		    last);
 	else
 		snprintf(how, sizeof(how), "%s each", last);
-	fprintf(f, "  timeouts   %s of %s waiting for %.0f RC timeout%s on QP %s->%s (%s); "
-		   "%.0f in all\n",
-		units_show_time(num(j, "rc_timeouts.qp_waited_us"), waited, sizeof(waited)),
-		units_show_time(json_is_number(done) ? json_number_value(done)
-						     : num(j, "sim_time_us"),
-				whole, sizeof(whole)),
-		n, n == 1 ? "" : "s", json_string_value(json_object_get(rc, "qp_src")),
-		json_string_value(json_object_get(rc, "qp_dst")), how,
-		num(j, "rc_timeouts.timeouts"));
+	fprintf(
+	    f,
+	    "  timeouts   %s of %s waiting for %.0f RC timeout%s on QP %s->%s (%s); "
+	    "%.0f in all\n",
+	    units_show_time(num(j, "rc_timeouts.qp_waited_us"), waited, sizeof(waited)),
+	    units_show_time(json_is_number(done) ? json_number_value(done) : num(j, "sim_time_us"),
+			    whole, sizeof(whole)),
+	    n, n == 1 ? "" : "s", json_string_value(json_object_get(rc, "qp_src")),
+	    json_string_value(json_object_get(rc, "qp_dst")), how, num(j, "rc_timeouts.timeouts"));
 	if (failed > 0)
-		fprintf(f, "  qp errors  %.0f QP%s failed, retry count exceeded "
-			   "(IBV_WC_RETRY_EXC_ERR): %s and whatever waits on %s never complete%s\n",
-			failed, failed == 1 ? "" : "s", failed == 1 ? "its message" : "their messages",
-			failed == 1 ? "it" : "them",
-			json_is_true(json_object_get(rc, "qp_failed")) ? " (the QP above among them)"
-								      : "");
+		fprintf(f,
+			"  qp errors  %.0f QP%s failed, retry count exceeded "
+			"(IBV_WC_RETRY_EXC_ERR): %s and whatever waits on %s never complete%s\n",
+			failed, failed == 1 ? "" : "s",
+			failed == 1 ? "its message" : "their messages", failed == 1 ? "it" : "them",
+			json_is_true(json_object_get(rc, "qp_failed"))
+			    ? " (the QP above among them)"
+			    : "");
 }
 
 /* The overlays and overrides a run applied to its scenario, as given. */
@@ -812,48 +823,58 @@ void res_print_summary(const json_t *j, FILE *f)
 	txt_fputs_term(json_string_value(json_object_get(j, "scenario")), f);
 	fprintf(f, " (seed %lld", (long long)json_integer_value(json_object_get(j, "seed")));
 	print_changes(json_object_get(j, "provenance"), f);
-	fprintf(f, "): %s at %.3f us simulated\n",
-		json_string_value(json_object_get(run, "end")),
+	fprintf(f, "): %s at %.3f us simulated\n", json_string_value(json_object_get(run, "end")),
 		json_is_number(done) ? json_number_value(done)
 				     : json_real_value(json_object_get(run, "sim_time_us")));
 	if (num(j, "flows") > 0 && num(j, "flows_done") > 0)
-		fprintf(f, "  flows      %.0f of %.0f done; FCT p50 %.3f us, p99 %.3f us, max %.3f us\n",
-			num(j, "flows_done"), num(j, "flows"), num(j, "fct_us.p50"),
-			num(j, "fct_us.p99"), num(j, "fct_us.max"));
+		fprintf(
+		    f,
+		    "  flows      %.0f of %.0f done; FCT p50 %.3f us, p99 %.3f us, max %.3f us\n",
+		    num(j, "flows_done"), num(j, "flows"), num(j, "fct_us.p50"),
+		    num(j, "fct_us.p99"), num(j, "fct_us.max"));
 	else if (num(j, "flows") > 0) /* results.json's FCTs are null then */
 		fprintf(f, "  flows      0 of %.0f done; FCT none finished\n", num(j, "flows"));
 	print_slowdown(j, f);
 	if (json_object_get(json_object_get(j, "summary"), "offered_load"))
-		fprintf(f, "  load       %.2f%% of the hosts' links offered by the poisson workloads\n",
-			100 * num(j, "offered_load"));
+		fprintf(
+		    f, "  load       %.2f%% of the hosts' links offered by the poisson workloads\n",
+		    100 * num(j, "offered_load"));
 	print_collectives(j, f);
-	fprintf(f, "  pfc        %.0f PAUSE frames (%.1f/s), %.3f us paused in all, %.0f ports paused, "
-		   "peak headroom %.0f bytes\n",
-		num(j, "pfc_pause_frames"), num(j, "pfc_pause_rate_per_s"),
-		num(j, "pfc_paused_time_us"), num(j, "paused_ports"), num(j, "max_headroom_bytes"));
-	fprintf(f, "  fabric     %.0f drops (%.0f lossless), %.0f ECN marks, peak egress queue %.0f bytes\n",
+	fprintf(
+	    f,
+	    "  pfc        %.0f PAUSE frames (%.1f/s), %.3f us paused in all, %.0f ports paused, "
+	    "peak headroom %.0f bytes\n",
+	    num(j, "pfc_pause_frames"), num(j, "pfc_pause_rate_per_s"),
+	    num(j, "pfc_paused_time_us"), num(j, "paused_ports"), num(j, "max_headroom_bytes"));
+	fprintf(f,
+		"  fabric     %.0f drops (%.0f lossless), %.0f ECN marks, peak egress queue %.0f "
+		"bytes\n",
 		num(j, "drops"), num(j, "lossless_drops"), num(j, "ecn_marked_packets"),
 		num(j, "max_queue_bytes"));
 	fprintf(f, "  transport  %.0f CNPs sent, %.0f handled, %.0f packets retransmitted\n",
 		num(j, "cnp_sent"), num(j, "cnp_handled"), num(j, "retransmitted_packets"));
 	print_rc_timeouts(j, f);
 	if (num(j, "unroutable_flows") > 0)
-		fprintf(f, "  unroutable %.0f flows (or collective QPs) lost %.0f packets for want of a "
-			   "route: the fabric is partitioned between their hosts and they cannot "
-			   "finish (rocesim check names the pairs)\n",
-			num(j, "unroutable_flows"), num(j, "unroutable_packets"));
+		fprintf(
+		    f,
+		    "  unroutable %.0f flows (or collective QPs) lost %.0f packets for want of a "
+		    "route: the fabric is partitioned between their hosts and they cannot "
+		    "finish (rocesim check names the pairs)\n",
+		    num(j, "unroutable_flows"), num(j, "unroutable_packets"));
 	if (num(j, "deadlock.static_cycles") > 0 || num(j, "deadlock.detected") > 0)
-		fprintf(f, "  deadlock   %.0f static cycles; %s\n", num(j, "deadlock.static_cycles"),
+		fprintf(f, "  deadlock   %.0f static cycles; %s\n",
+			num(j, "deadlock.static_cycles"),
 			num(j, "deadlock.detected") > 0 ? "a deadlock formed during the run"
 							: "none formed during the run");
 	if (num(j, "watchdog_triggers") > 0)
-		fprintf(f, "  watchdog   %.0f triggers, %.0f packets dropped\n", num(j, "watchdog_triggers"),
-			num(j, "watchdog_drops"));
+		fprintf(f, "  watchdog   %.0f triggers, %.0f packets dropped\n",
+			num(j, "watchdog_triggers"), num(j, "watchdog_drops"));
 	fprintf(f, "  bytes      sent %.0f = received %.0f + dropped %.0f + in flight %.0f\n",
 		num(j, "bytes.sent"), num(j, "bytes.received"), num(j, "bytes.dropped"),
 		num(j, "bytes.in_flight"));
-	fprintf(f, "  speed      %lld events in %.3f s wall = %.2fM events/s, %.2fM packet-hops/s, "
-		   "peak RSS %.1f MB\n",
+	fprintf(f,
+		"  speed      %lld events in %.3f s wall = %.2fM events/s, %.2fM packet-hops/s, "
+		"peak RSS %.1f MB\n",
 		(long long)json_integer_value(json_object_get(run, "events")),
 		json_real_value(json_object_get(run, "wall_s")),
 		json_real_value(json_object_get(run, "events_per_s")) / 1e6,

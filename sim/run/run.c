@@ -55,8 +55,9 @@ static int check_hosts(const struct sim *sim, struct diag *d)
 		const struct topo_node *n = &t->nodes[t->hosts[h]];
 
 		if (n->n_ports != 1) {
-			diag_set(d, "", 0, "topology", "NIC %s has %u links; a NIC port has exactly one",
-				 n->name, n->n_ports);
+			diag_set(d, "", 0, "topology",
+				 "NIC %s has %u links; a NIC port has exactly one", n->name,
+				 n->n_ports);
 			scn_locate(sim->scn, d);
 			return -EINVAL;
 		}
@@ -91,18 +92,18 @@ static int static_deadlock(struct sim *sim)
 static void net_params_of(const struct scenario *s, struct net_params *p)
 {
 	*p = (struct net_params){
-		.seed = s->seed,
-		.sw = s->sw,
-		.sw_node = s->sw_node,
-		.nic = s->nic,
-		.wl = s->wl,
-		.colls = s->colls,
-		.n_colls = s->n_colls,
-		.faults = s->faults,
-		.n_faults = s->n_faults,
-		.convergence = s->convergence,
-		.deadlock = s->deadlock,
-		.nvlink = {.rate_bps = s->topo.nvlink_bps, .latency = s->topo.nvlink_latency},
+	    .seed = s->seed,
+	    .sw = s->sw,
+	    .sw_node = s->sw_node,
+	    .nic = s->nic,
+	    .wl = s->wl,
+	    .colls = s->colls,
+	    .n_colls = s->n_colls,
+	    .faults = s->faults,
+	    .n_faults = s->n_faults,
+	    .convergence = s->convergence,
+	    .deadlock = s->deadlock,
+	    .nvlink = {.rate_bps = s->topo.nvlink_bps, .latency = s->topo.nvlink_latency},
 	};
 }
 
@@ -113,8 +114,8 @@ static void net_params_of(const struct scenario *s, struct net_params *p)
  */
 static simtime_t hop_bound(const struct topo *t, uint32_t mtu)
 {
-	uint64_t frame = (uint64_t)mtu + PKT_HEADER_BYTES + PKT_CNP_FRAME_BYTES +
-			 2 * PKT_PREAMBLE_IFG_BYTES;
+	uint64_t frame =
+	    (uint64_t)mtu + PKT_HEADER_BYTES + PKT_CNP_FRAME_BYTES + 2 * PKT_PREAMBLE_IFG_BYTES;
 	simtime_t delay = 0, tx = 0;
 
 	for (uint32_t l = 0; l < t->n_links; l++) {
@@ -160,8 +161,7 @@ int sim_init(struct sim *sim, struct scenario *s, struct diag *d)
  * run's order (time in ps, the event's key, its lines so far): process 0
  * merges the parts' lines by it (par.c).
  */
-static void log_pfc_tagged(void *ctx, simtime_t t, uint32_t port, uint8_t prio,
-			   enum pfc_event ev)
+static void log_pfc_tagged(void *ctx, simtime_t t, uint32_t port, uint8_t prio, enum pfc_event ev)
 {
 	struct sim *sim = ctx;
 	uint64_t key = evq_key_now(sim->q);
@@ -255,7 +255,8 @@ int sim_run(struct sim *sim, FILE *series, FILE *qp_rates, FILE *pfc_events, int
 		 * due; otherwise the next one is run if it is due by the stop */
 		if ((evq_fired(q) >= max_events || *interrupt) &&
 		    (next = evq_peek(q)) != SIMTIME_NEVER && next <= sim->until) {
-			sim->end = evq_fired(q) >= max_events ? SIM_END_EVENTS : SIM_END_INTERRUPTED;
+			sim->end =
+			    evq_fired(q) >= max_events ? SIM_END_EVENTS : SIM_END_INTERRUPTED;
 			break;
 		}
 		/* events up to the limit and to the next progress line (and a

@@ -23,7 +23,7 @@ struct series {
 	uint8_t *nonzero;	  /* per port: priorities non-empty at the last sample */
 	uint32_t *version;	  /* per port: sw_port_version at the last sample (changes) */
 	struct series_last *last; /* per port x priority (changes only) */
-	int tagged; /* a split run's part: rows tagged (series_restrict) */
+	int tagged;		  /* a split run's part: rows tagged (series_restrict) */
 };
 
 struct sim;

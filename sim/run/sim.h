@@ -33,12 +33,12 @@ struct sim {
 	struct evq *q;
 	struct net *net;
 
-	FILE *series;          /* time-series CSV, or NULL */
-	FILE *pfc_events;      /* PFC event log CSV, or NULL */
-	FILE *qp_rates;        /* per-QP DCQCN rates CSV, or NULL (with series) */
-	simtime_t log_at;      /* a split run's PFC log: the event it is at, */
-	uint64_t log_key;      /* ... its key, */
-	uint32_t log_lines;    /* ... and the lines it logged */
+	FILE *series;	    /* time-series CSV, or NULL */
+	FILE *pfc_events;   /* PFC event log CSV, or NULL */
+	FILE *qp_rates;	    /* per-QP DCQCN rates CSV, or NULL (with series) */
+	simtime_t log_at;   /* a split run's PFC log: the event it is at, */
+	uint64_t log_key;   /* ... its key, */
+	uint32_t log_lines; /* ... and the lines it logged */
 	struct evq_timer sampler;
 	struct series sampling; /* the sampler's state (series.h) */
 
