@@ -13,6 +13,9 @@
 # build works without them (meson -Dmpi=auto leaves MPI out).
 PACKAGES = meson ninja-build pkg-config gcc libc6-dev libgsl-dev libcyaml-dev \
 	libyaml-dev libjansson-dev libcriterion-dev gnuplot-nox libopenmpi-dev openmpi-bin
+# clang-format: the suite's check of the layout (tests/format.sh), installed
+# by `make test` only
+TEST_PACKAGES = clang-format
 SCENARIO ?= experiments/seed-cluster.yaml
 BUILD ?= build
 ASAN_BUILD ?= build-asan
@@ -27,10 +30,11 @@ run: deps $(BUILD)/build.ninja
 	./$(BUILD)/rocesim run $(SCENARIO)
 
 test: test-release test-asan
+test test-release test-asan: EXTRA_PACKAGES = $(TEST_PACKAGES)
 
 deps:
 	@missing=""; \
-	for p in $(PACKAGES); do \
+	for p in $(PACKAGES) $(EXTRA_PACKAGES); do \
 		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' \
 			|| missing="$$missing $$p"; \
 	done; \
