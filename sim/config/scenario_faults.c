@@ -126,7 +126,7 @@ static void add_link_fault(struct scenario *s, unsigned i, enum net_fault_kind k
 static void add_flap(struct scenario *s, unsigned i, const struct raw_fault *rf, uint32_t link,
 		     simtime_t at)
 {
-	simtime_t period, down;
+	simtime_t period = 0, down;
 	uint64_t count;
 
 	units_time(rf->period, &period);
