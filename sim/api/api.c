@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <jansson.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,11 +100,27 @@ void rs_scenario_free(rs_scenario *s)
 	free(s);
 }
 
+/*
+ * jansson's hash seed, made once before any object: two threads making
+ * their first objects at once would race on it (jansson's documentation of
+ * json_object_seed asks threaded programs to seed first).
+ */
+static pthread_once_t seeded = PTHREAD_ONCE_INIT;
+
+static void seed_jansson(void)
+{
+	json_object_seed(0);
+}
+
 int rs_scenario_load(const char *path, rs_scenario **out, rs_error *err)
 {
 	const struct diag oom = {0};
-	rs_scenario *s = calloc(1, sizeof(*s));
+	rs_scenario *s;
 	int rc;
+
+	/* every other call works on a scenario: seeded by then */
+	pthread_once(&seeded, seed_jansson);
+	s = calloc(1, sizeof(*s));
 
 	if (!s || !(s->path = strdup(path))) {
 		free(s);
