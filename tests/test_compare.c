@@ -432,6 +432,8 @@ Test(compare, files_that_are_not_what_they_claim_are_refused_naming_file_and_key
 	const char *obj = fake_results("obj.json", "{\"drops\": {\"n\": 1}}", "");
 	const char *notobj = fake_results("notobj.json", "{\"drops\": 0, \"fct_us\": 7}", "");
 	const char *jnan = fake_results("jnan.json", "{\"drops\": NaN}", "");
+	/* no key before the word: a quote opened lines above (found by fuzzing) */
+	const char *jnl = fake_results("jnl.json", "{\"drops\": 1,\n \" :-Infinity}", "");
 	const char *nan = fake_sweep("nan", "id,point,seed,status,error,drops\n"
 					    "p001-s1,p001,1,ok,,nan\n");
 	const char *word = fake_sweep("word", "id,point,seed,status,error,drops\n"
@@ -450,6 +452,7 @@ Test(compare, files_that_are_not_what_they_claim_are_refused_naming_file_and_key
 		   {&notobj, "notobj.json: summary.fct_us: a number where an object is expected"},
 		   {&nan, "nan/sweep.csv:2: drops: \"nan\" is not a number"},
 		   {&jnan, "jnan.json:1: drops: NaN where a number is expected"},
+		   {&jnl, "jnl.json:2: not a results.json: "},
 		   {&word, "word/sweep.csv:2: drops: \"many\" is not a number"},
 		   {&v2, "v2.json: schema_version: 2, this rocesim reads schema_version 1"},
 		   {&old_sweep, "v7/sweep.json: schema_version: not one it knows"},
@@ -464,6 +467,8 @@ Test(compare, files_that_are_not_what_they_claim_are_refused_naming_file_and_key
 		ts_exec(&p, (const char *const[]){"compare", ok, *c->side, NULL});
 		cr_expect_eq(p.code, 2, "%s: exit %d %s", *c->side, p.code, p.out);
 		cr_expect(strstr(p.err, c->say), "want %s: %s", c->say, p.err);
+		cr_expect(strchr(p.err, '\n') == p.err + strlen(p.err) - 1, "not one line: %s",
+			  p.err);
 		ts_proc_free(&p);
 	}
 	/* as a baseline of run too */

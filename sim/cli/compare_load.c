@@ -292,6 +292,15 @@ int cmp_side_from_results(const json_t *res, const char *label, struct cmp_side 
 		       label);
 }
 
+/* Whether the @n bytes of @s hold no control character: a key on one line. */
+static int printable(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+			return 0;
+	return 1;
+}
+
 /*
  * JSON has no NaN or Infinity (jansson refuses them, as the standard
  * does), yet some writers put them there: the word, with the key of the
@@ -327,7 +336,7 @@ static const char *bad_number_key(const char *file, const json_error_t *je, char
 			end = --at;
 			while (at && text[at - 1] != '"')
 				at--;
-			if (at && end - at < size)
+			if (at && end - at < size && printable(text + at, end - at))
 				snprintf(key, size, "%.*s", (int)(end - at), text + at);
 		}
 	}
