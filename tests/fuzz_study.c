@@ -11,8 +11,10 @@
  * tune.json at all), and read by each reader in turn:
  *
  *   sweep.json     a spec loaded must give the same sweep.json again when
- *                  written and loaded (sweep_spec_json), with its points in
- *                  range and the overrides of each
+ *                  written and loaded (sweep_spec_json), and again when
+ *                  written as sweep.task.json (sweep_spec_task_json) and
+ *                  loaded, with its points in range and the overrides of
+ *                  each
  *   scenario.yaml  its sweep: section, with the command line's flags unset
  *                  and, for a length a multiple of 4, all set; a section
  *                  read is completed as `sweep` does (seeds, --set, --with,
@@ -62,12 +64,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define MAX_WRITTEN 1000 /* runs of a spec written back */
 
-static char dir[4096], sweep_json[4200], scenario[4200], tune_json[4200], tune_csv[4200],
+static char dir[4096], sweep_json[4200], task_json[4200], scenario[4200], tune_json[4200], tune_csv[4200],
     overlay[4200], missing[4200];
 
 static void cleanup(void)
 {
 	unlink(sweep_json);
+	unlink(task_json);
 	unlink(scenario);
 	unlink(tune_json);
 	unlink(tune_csv);
@@ -81,6 +84,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argv;
 	fuzz_scratch(dir, sizeof(dir), "study");
 	snprintf(sweep_json, sizeof(sweep_json), "%s/sweep.json", dir);
+	snprintf(task_json, sizeof(task_json), "%s/sweep.task.json", dir);
 	snprintf(scenario, sizeof(scenario), "%s/scenario.yaml", dir);
 	snprintf(tune_json, sizeof(tune_json), "%s/tune.json", dir);
 	snprintf(tune_csv, sizeof(tune_csv), "%s/tune.csv", dir);
@@ -154,6 +158,39 @@ static void check_sets(const struct sweep_spec *sp, struct fuzz_oom *o)
 }
 
 /*
+ * Write @sp as sweep.task.json (what --slurm writes for its array tasks:
+ * the spec without its point list, the refused points alone with their
+ * index) and load it again: the spec of @full, its sweep.json.
+ */
+static void task_trip(const struct sweep_spec *sp, const json_t *full)
+{
+	struct sweep_spec again;
+	struct diag d = {0};
+	json_t *j = sweep_spec_task_json(sp), *k;
+	char *text;
+	int err;
+
+	fuzz_check(j != NULL, "a task spec can be written");
+	text = json_dumps(j, JSON_INDENT(2));
+	fuzz_check(text != NULL, "a task spec can be written");
+	fuzz_put(task_json, text, strlen(text));
+	free(text);
+	json_decref(j);
+	err = sweep_spec_load_file(dir, "sweep.task.json", &again, &d);
+	if (err) {
+		char line[1200];
+
+		fprintf(stderr, "fuzz_study: %s\n", diag_str(&d, line, sizeof(line)));
+		fuzz_check(0, "the sweep.task.json written loads");
+	}
+	k = sweep_spec_json(&again);
+	fuzz_check(k && json_equal(full, k), "the sweep.task.json loaded is the spec written");
+	json_decref(k);
+	sweep_spec_free(&again);
+	unlink(task_json);
+}
+
+/*
  * Write @sp as sweep.json and load it again: the same sweep.json. Small
  * sweeps only (MAX_WRITTEN runs).
  */
@@ -186,9 +223,10 @@ static void round_trip(const struct sweep_spec *sp, struct fuzz_oom *o)
 	}
 	k = sweep_spec_json(&again);
 	fuzz_check(k && json_equal(j, k), "the sweep.json loaded is the one written");
-	json_decref(j);
 	json_decref(k);
 	sweep_spec_free(&again);
+	task_trip(sp, j);
+	json_decref(j);
 }
 
 /* The input as sweep.json. */
