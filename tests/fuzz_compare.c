@@ -1,6 +1,6 @@
 /*
  * libFuzzer harness for the readers of `rocesim compare` (and `run
- * --baseline`): a side read with cmp_side_load (sim/cli/compare_load.c)
+ * --baseline`): a side read with cmp_side_load (sim/study/compare_load.c)
  * from a results.json, a run folder holding one, or a sweep folder (its
  * sweep.json, its sweep.csv, and the results.json of its runs under
  * points/ID/ when the folder still has them). The input is written into a
@@ -35,7 +35,7 @@
  *
  * Not part of the meson build (it needs clang's -fsanitize=fuzzer): `make
  * fuzz` builds it with every library source below the command line and the
- * few files of sim/cli it needs (tests/fuzz/run.sh; `tests/fuzz/run.sh
+ * few files of sim/study it needs (tests/fuzz/run.sh; `tests/fuzz/run.sh
  * compare` runs this one alone). A crash, leak or timeout is kept in
  * build-fuzz/compare/findings/; replay it with `build-fuzz/compare/fuzz_compare FILE`.
  */
@@ -52,7 +52,7 @@
 
 #define FUZZ_NAME "fuzz_compare"
 
-#include "sim/cli/compare_impl.h"
+#include "sim/study/compare_impl.h"
 #include "tests/fuzz/harness.h"
 #include "tests/fuzz/oom.h"
 

@@ -1,10 +1,10 @@
 /*
  * libFuzzer harness for the readers of a sweep's and a tune's folder:
- * sweep.json (sweep_spec_load of sim/cli/sweep_spec.c, which `sweep`
+ * sweep.json (sweep_spec_load of sim/study/sweep_spec.c, which `sweep`
  * resumes, `sweep --task` and `--collect` read), the scenario's `sweep:`
  * section (sweep_spec_from_scenario, the same file's other reader), and
  * tune.json and tune.csv (plot_tune__load and plot_tune__worst of
- * sim/cli/plot_tune_read.c, which `plot` reads a tune's folder with). The
+ * sim/plot/plot_tune_read.c, which `plot` reads a tune's folder with). The
  * input "A" or "A\0B" is written into a scratch folder as sweep.json,
  * scenario.yaml and tune.json (A) and tune.csv (B; none without a NUL
  * byte), beside an overlay ov.yaml (an empty A: no sweep.json and no
@@ -39,7 +39,7 @@
  *
  * Not part of the meson build (it needs clang's -fsanitize=fuzzer): `make
  * fuzz` builds it with every library source below the command line and the
- * few files of sim/cli it needs (tests/fuzz/run.sh; `tests/fuzz/run.sh
+ * few files of sim/study and sim/plot it needs (tests/fuzz/run.sh; `tests/fuzz/run.sh
  * study` runs this one alone). A crash, leak or timeout is kept in
  * build-fuzz/study/findings/; replay it with `build-fuzz/study/fuzz_study FILE`.
  */
@@ -54,8 +54,8 @@
 
 #define FUZZ_NAME "fuzz_study"
 
-#include "sim/cli/plot_impl.h"
-#include "sim/cli/sweep_impl.h"
+#include "sim/plot/plot_impl.h"
+#include "sim/study/sweep_impl.h"
 #include "tests/fuzz/harness.h"
 #include "tests/fuzz/oom.h"
 
@@ -64,8 +64,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define MAX_WRITTEN 1000 /* runs of a spec written back */
 
-static char dir[4096], sweep_json[4200], task_json[4200], scenario[4200], tune_json[4200], tune_csv[4200],
-    overlay[4200], missing[4200];
+static char dir[4096], sweep_json[4200], task_json[4200], scenario[4200], tune_json[4200],
+    tune_csv[4200], overlay[4200], missing[4200];
 
 static void cleanup(void)
 {

@@ -27,7 +27,7 @@
 #include <unistd.h>
 
 #include "proc.h"
-#include "sim/cli/sweep_impl.h"
+#include "sim/study/sweep_impl.h"
 #include "sim/config/scenario.h"
 
 static const char tiny_yaml[] = "name: tiny\n"

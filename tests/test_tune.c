@@ -20,7 +20,7 @@
 #include <time.h>
 
 #include "proc.h"
-#include "sim/cli/tune_impl.h"
+#include "sim/study/tune_impl.h"
 
 static void setup(void)
 {

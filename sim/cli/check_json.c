@@ -8,7 +8,7 @@
 #include <jansson.h>
 #include <stdio.h>
 
-#include "sim/cli/check_impl.h"
+#include "sim/cli/check_out.h"
 #include "sim/config/scenario.h"
 #include "sim/engine/textsafe.h"
 #include "sim/run/results.h"

@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/cli/check_impl.h"
+#include "sim/cli/check_out.h"
 #include "sim/cli/ci_report.h"
 #include "sim/engine/textsafe.h"
 

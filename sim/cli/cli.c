@@ -15,7 +15,7 @@ int cli_usage_error(const char *prefix, const char *usage, const char *fmt, cons
 	fputs(prefix, stderr);
 	fprintf(stderr, fmt, arg);
 	fprintf(stderr, "\n\n%s", usage);
-	return CLI_EXIT_INPUT;
+	return ROCESIM_EXIT_INPUT;
 }
 
 int cli_scenario_arg(const char *o, const char *prefix, const char *usage, const char **scenario)
@@ -31,19 +31,6 @@ int cli_scenario_arg(const char *o, const char *prefix, const char *usage, const
 				       o);
 	*scenario = o;
 	return -1;
-}
-
-const char *cli_prio_list(uint8_t mask, const char *sep, const char *none, char *buf, size_t size)
-{
-	size_t len = 0;
-
-	buf[0] = '\0';
-	for (int p = 0; p < 8 && len < size; p++)
-		if (mask & (1u << p))
-			len += (size_t)snprintf(buf + len, size - len, "%s%d", len ? sep : "", p);
-	if (!len)
-		snprintf(buf, size, "%s", none);
-	return buf;
 }
 
 int cli_self_path(char *buf, size_t size)

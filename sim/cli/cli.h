@@ -8,44 +8,28 @@
 #define ROCESIM_CLI_H
 
 #include <stddef.h>
-#include <stdint.h>
 
-#define CLI_EXIT_FOUND 1
-#define CLI_EXIT_INPUT 2
-#define CLI_EXIT_IO 3 /* an I/O failure after a good run: the results could not be kept */
+#include "sim/engine/exit_codes.h"
 
 int cmd_check(int argc, char **argv);
-/*
- * The errors `rocesim check` finds on @scenario with these overlays and
- * overrides: how many (-1 when it cannot check it), the first as "CODE
- * where: message" into @first ("" when none), in its terminal form
- * (sim/engine/textsafe.h: valid UTF-8, no control character). Prints
- * nothing.
- */
-int chk_errors(const char *scenario, const char *const *withs, size_t n_withs,
-	       const char *const *sets, size_t n_sets, char *first, size_t size);
 int cmd_plot(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_fluid(int argc, char **argv);
-struct scenario;
-/* Why `sweep --model fluid` and `tune --model fluid` refuse @s (the fluid
- * model cannot stand in for the packet model there), or NULL. */
-const char *fluid_screen_refusal(const struct scenario *s);
 int cmd_tune(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 
 /*
  * Print "@prefix" + @fmt (one %s: @arg) then @usage on stderr and return
- * CLI_EXIT_INPUT.
+ * ROCESIM_EXIT_INPUT.
  */
 int cli_usage_error(const char *prefix, const char *usage, const char *fmt, const char *arg);
 
 /*
  * The last case of an option loop of a verb that takes one scenario file:
  * --help or -h (the usage on stdout; returns 0), an unknown option (returns
- * CLI_EXIT_INPUT after saying so), else the scenario file into *@scenario
- * (CLI_EXIT_INPUT if there already is one); -1 to go on.
+ * ROCESIM_EXIT_INPUT after saying so), else the scenario file into *@scenario
+ * (ROCESIM_EXIT_INPUT if there already is one); -1 to go on.
  */
 int cli_scenario_arg(const char *o, const char *prefix, const char *usage, const char **scenario);
 
@@ -64,11 +48,5 @@ int cli_self_path(char *buf, size_t size);
  * for the paths a message prints, up to four in one call.
  */
 const char *cli_term(const char *s);
-
-/*
- * The priorities set in @mask, ascending and joined by @sep ("3,4"), or
- * @none when it is empty; written into @buf and returned.
- */
-const char *cli_prio_list(uint8_t mask, const char *sep, const char *none, char *buf, size_t size);
 
 #endif

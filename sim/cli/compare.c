@@ -20,7 +20,7 @@
 
 #include "sim/cli/ci_report.h"
 #include "sim/cli/cli.h"
-#include "sim/cli/compare_impl.h"
+#include "sim/study/compare_impl.h"
 #include "sim/engine/textsafe.h"
 
 static const char cmp_usage[] =
@@ -361,7 +361,7 @@ static int parse_metrics(const char *arg, char **copy, const char ***list, size_
 	*list = calloc(strlen(arg) + 1, sizeof(**list));
 	if (!*copy || !*list) {
 		fputs(P "out of memory\n", stderr);
-		return CLI_EXIT_INPUT;
+		return ROCESIM_EXIT_INPUT;
 	}
 	for (m = strtok_r(*copy, ",", &save); m; m = strtok_r(NULL, ",", &save))
 		(*list)[(*n)++] = m;
@@ -389,7 +389,7 @@ static int cmp_run(const struct cmp_args *a)
 			     .n_metrics = a->n_metrics,
 			     .force = a->force};
 	char err[CMP_ERR];
-	int e, rc = CLI_EXIT_INPUT;
+	int e, rc = ROCESIM_EXIT_INPUT;
 
 	if ((e = cmp_side_load(a->base, &b, err, sizeof(err))) ||
 	    (e = cmp_side_load(a->new, &n, err, sizeof(err))) ||
@@ -401,10 +401,10 @@ static int cmp_run(const struct cmp_args *a)
 	}
 	if (a->json ? print_json(&r, &b, &n) : (cmp_print_table(&r, &b, &n, stdout), 0)) {
 		fputs(P "cannot write the JSON output\n", stderr);
-		rc = CLI_EXIT_IO;
+		rc = ROCESIM_EXIT_IO;
 		goto out;
 	}
-	rc = CLI_EXIT_IO;
+	rc = ROCESIM_EXIT_IO;
 	if (a->markdown && (e = write_markdown(a->markdown, &r, &b, &n))) {
 		fprintf(stderr, P "cannot write %s: %s\n", txt_term(err, sizeof(err), a->markdown),
 			strerror(-e));
@@ -426,7 +426,7 @@ static int cmp_run(const struct cmp_args *a)
 		}
 	}
 	cmp_print_regressions(&r, stderr, P);
-	rc = r.regressions ? CLI_EXIT_FOUND : 0;
+	rc = r.regressions ? ROCESIM_EXIT_FOUND : 0;
 out:
 	cmp_result_free(&r);
 	cmp_side_free(&b);
@@ -443,7 +443,7 @@ int cmd_compare(int argc, char **argv)
 	a.tols = calloc((size_t)argc + 1, sizeof(*a.tols));
 	if (!a.tols) {
 		fputs(P "out of memory\n", stderr);
-		return CLI_EXIT_INPUT;
+		return ROCESIM_EXIT_INPUT;
 	}
 	for (int i = 0; i < argc && rc < 0; i++) {
 		const char *o = argv[i];

@@ -567,7 +567,7 @@ static int fluid_main(const struct fluid_args *a)
 	struct diag d = {0};
 	struct wl_params wl = {0};
 	size_t n = 0;
-	int err, rc = CLI_EXIT_INPUT;
+	int err, rc = ROCESIM_EXIT_INPUT;
 	json_t *all = NULL;
 
 	err = scn_load_with(a->scenario,
@@ -646,18 +646,18 @@ static int fluid_main(const struct fluid_args *a)
 
 		if (mkdir(a->outdir, 0777) && errno != EEXIST) {
 			fprintf(stderr, "rocesim: cannot write in %s\n", a->outdir);
-			rc = CLI_EXIT_IO;
+			rc = ROCESIM_EXIT_IO;
 		} else {
 			char path[4200];
 
 			snprintf(path, sizeof(path), "%s/fluid.json", a->outdir);
 			if (json_dump_file(j, path, JSON_INDENT(2)))
-				rc = CLI_EXIT_IO;
+				rc = ROCESIM_EXIT_IO;
 			if (!rc && write_results(a->outdir, s, necks, n))
-				rc = CLI_EXIT_IO;
+				rc = ROCESIM_EXIT_IO;
 			for (size_t i = 0; i < n && !rc; i++)
 				if (write_csv(a->outdir, &necks[i]))
-					rc = CLI_EXIT_IO;
+					rc = ROCESIM_EXIT_IO;
 			if (rc)
 				fprintf(stderr, "rocesim: cannot write in %s\n", a->outdir);
 		}
@@ -695,7 +695,7 @@ int cmd_fluid(int argc, char **argv)
 		free(a.sets);
 		free(a.overlays);
 		fputs("rocesim: out of memory\n", stderr);
-		return CLI_EXIT_INPUT;
+		return ROCESIM_EXIT_INPUT;
 	}
 	for (int i = 0; i < argc && rc < 0; i++) {
 		const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;

@@ -18,6 +18,7 @@
 #include "sim/config/scenario.h"
 #include "sim/config/sonic.h"
 #include "sim/engine/textsafe.h"
+#include "sim/lint/lint.h"
 #include "topologies/topo.h"
 
 static const char imp_usage[] =
@@ -59,7 +60,7 @@ static size_t imp_sonic_port(const struct sonic_cfg *c, uint32_t i, char *line, 
 		ADD(", %.0f Gb/s", (double)p->speed_bps / 1e9);
 	if (p->has_pfc_enable && (!c->has_pfc_enable || p->pfc_enable != c->pfc_enable))
 		ADD(", lossless [%s] (PORT_QOS_MAP|%s|pfc_enable)",
-		    cli_prio_list(p->pfc_enable, ", ", "", m, sizeof(m)), p->name);
+		    chk_prio_list(p->pfc_enable, ", ", "", m, sizeof(m)), p->name);
 	if (p->dscp_map >= 0 && strcmp(c->maps[p->dscp_map].name, c->dscp_map))
 		ADD(", DSCP_TO_TC_MAP %s (26 -> TC %u)", c->maps[p->dscp_map].name,
 		    c->maps[p->dscp_map].to_tc[26]);
@@ -133,7 +134,7 @@ static void imp_sonic(const struct sonic_cfg *c)
 	}
 	if (c->has_pfc_enable)
 		printf("  lossless: [%s]    # %s\n",
-		       cli_prio_list(c->pfc_enable, ", ", "", m, sizeof(m)), sh(b, c->pfc_where));
+		       chk_prio_list(c->pfc_enable, ", ", "", m, sizeof(m)), sh(b, c->pfc_where));
 	if (c->has_dscp_map) {
 		int first = 1;
 
@@ -352,7 +353,7 @@ static int imp_cc_params(const struct cc_params *cc, const char *file)
 			"np_min_time_between_cnps (grep . /sys/kernel/debug/mlx5/<PCI>/cc_params/* "
 			"prints them)\n",
 			sh(b, file), cc->n, sh(b2, cc->v[0].name), cc->v[0].line);
-		return CLI_EXIT_INPUT;
+		return ROCESIM_EXIT_INPUT;
 	}
 	if (n > 64)
 		n = 64;
@@ -365,7 +366,7 @@ static int imp_cc_params(const struct cc_params *cc, const char *file)
 
 		if (!one.v) {
 			fprintf(stderr, "rocesim: out of memory\n");
-			return CLI_EXIT_INPUT;
+			return ROCESIM_EXIT_INPUT;
 		}
 		memcpy(one.v, cc->v, cc->n * sizeof(*one.v));
 		cc_params_keep(&one, dev[k]);
@@ -594,12 +595,12 @@ int cmd_import(int argc, char **argv)
 	}
 	if (err == -ENOMEM) {
 		fprintf(stderr, "rocesim: out of memory\n");
-		return CLI_EXIT_INPUT;
+		return ROCESIM_EXIT_INPUT;
 	}
 	if (err) {
 		fprintf(stderr, "rocesim: ");
 		diag_print(&d, stderr);
-		return CLI_EXIT_INPUT;
+		return ROCESIM_EXIT_INPUT;
 	}
 	return 0;
 }

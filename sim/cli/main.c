@@ -16,6 +16,7 @@
 #include "sim/cli/cli.h"
 #include "sim/cli/run_ci.h"
 #include "sim/engine/textsafe.h"
+#include "sim/lint/lint.h"
 #include "sim/run/outdir.h"
 #include "sim/run/par.h"
 #include "sim/run/par_mpi.h"
@@ -25,8 +26,8 @@
 #include "sim/run/sim.h"
 
 #define EXIT_GATE 1
-#define EXIT_INPUT CLI_EXIT_INPUT
-#define EXIT_IO CLI_EXIT_IO
+#define EXIT_INPUT ROCESIM_EXIT_INPUT
+#define EXIT_IO ROCESIM_EXIT_IO
 
 static const char usage[] =
     "usage: rocesim run SCENARIO.yaml [-o OUTDIR] [--with OVERLAY.yaml]...\n"

@@ -33,9 +33,9 @@
 #include <unistd.h>
 
 #include "sim/cli/cli.h"
-#include "sim/cli/plot_impl.h"
+#include "sim/plot/plot_impl.h"
 
-#define EXIT_INPUT CLI_EXIT_INPUT
+#define EXIT_INPUT ROCESIM_EXIT_INPUT
 #define TOP_DEFAULT 4
 #define TOP_MAX 8 /* one colour each in queues.png */
 static const char usage[] =

@@ -49,7 +49,7 @@ int run_ci_arg(struct run_ci *c, int argc, char **argv, int *i, const char *usag
 
 			if (!t) {
 				fputs(P "out of memory\n", stderr);
-				return CLI_EXIT_INPUT;
+				return ROCESIM_EXIT_INPUT;
 			}
 			c->tols = t;
 			c->cap_tols = cap;
@@ -68,7 +68,7 @@ int run_ci_prepare(struct run_ci *c)
 
 	if (c->n_tols && !c->baseline) {
 		fputs(P "--tolerance needs --baseline DIR: the baseline it applies to\n", stderr);
-		return CLI_EXIT_INPUT;
+		return ROCESIM_EXIT_INPUT;
 	}
 	if (!c->baseline)
 		return 0;
@@ -82,7 +82,7 @@ int run_ci_prepare(struct run_ci *c)
 		fputs(P "--baseline: ", stderr);
 		txt_fputs_term(e == -ENOMEM ? "out of memory" : err, stderr);
 		fputc('\n', stderr);
-		return CLI_EXIT_INPUT;
+		return ROCESIM_EXIT_INPUT;
 	}
 	return 0;
 }
@@ -127,14 +127,14 @@ static int compare(const struct run_ci *c, const json_t *res, const char *dir, i
 		e = cmp_compare(&base, &now, &o, r, err, sizeof(err));
 	if (e == -ENOMEM) {
 		fputs(P "out of memory comparing with the baseline\n", stderr);
-		rc = CLI_EXIT_INPUT;
+		rc = ROCESIM_EXIT_INPUT;
 	} else if (e) {
 		fputs(P "--baseline ", stderr);
 		txt_fputs_term(c->baseline, stderr);
 		fputs(": ", stderr);
 		txt_fputs_term(err, stderr);
 		fputc('\n', stderr);
-		rc = CLI_EXIT_INPUT;
+		rc = ROCESIM_EXIT_INPUT;
 	} else {
 		if (!quiet)
 			cmp_print_table(r, &base, &now, stdout);
@@ -143,7 +143,7 @@ static int compare(const struct run_ci *c, const json_t *res, const char *dir, i
 			fprintf(stderr, P "%zu regression%s against the baseline %s\n",
 				r->regressions, r->regressions == 1 ? "" : "s",
 				txt_term(err, sizeof(err), c->baseline));
-		rc = r->regressions ? CLI_EXIT_FOUND : 0;
+		rc = r->regressions ? ROCESIM_EXIT_FOUND : 0;
 	}
 	free(base.runs);
 	cmp_side_free(&now);
@@ -188,7 +188,7 @@ int run_ci_finish(const struct run_ci *c, const json_t *res, const struct scenar
 
 	if (c->baseline)
 		rc = compare(c, res, dir, quiet, &r);
-	if (c->junit && rc != CLI_EXIT_INPUT) {
+	if (c->junit && rc != ROCESIM_EXIT_INPUT) {
 		snprintf(cls, sizeof(cls), "rocesim.run.%s", s->name);
 		snprintf(
 		    text, sizeof(text), "%s at %s us simulated, results in %s/results.json",
@@ -203,7 +203,7 @@ int run_ci_finish(const struct run_ci *c, const json_t *res, const struct scenar
 		if ((e = junit_write(&j, c->junit, text, wall_s))) {
 			fprintf(stderr, P "cannot write %s: %s\n",
 				txt_term(text, sizeof(text), c->junit), strerror(-e));
-			rc = CLI_EXIT_IO;
+			rc = ROCESIM_EXIT_IO;
 		}
 		junit_free(&j);
 	}

@@ -10,7 +10,7 @@
 #include <jansson.h>
 #include <stddef.h>
 
-#include "sim/cli/compare_impl.h"
+#include "sim/study/compare_impl.h"
 
 struct scenario;
 
@@ -35,11 +35,11 @@ struct run_ci {
 
 /*
  * Take the option at argv[*@i] if it is one of these (*@i then past its
- * value): 0; -1 when it is none of them; CLI_EXIT_INPUT after saying why.
+ * value): 0; -1 when it is none of them; ROCESIM_EXIT_INPUT after saying why.
  */
 int run_ci_arg(struct run_ci *c, int argc, char **argv, int *i, const char *usage);
 /* Before the run: the options together, and the baseline read. 0, or
- * CLI_EXIT_INPUT after saying why. */
+ * ROCESIM_EXIT_INPUT after saying why. */
 int run_ci_prepare(struct run_ci *c);
 /*
  * After the run whose results @res are in @dir: compare them with the

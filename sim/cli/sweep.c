@@ -23,7 +23,7 @@
 #include <unistd.h>
 
 #include "sim/cli/cli.h"
-#include "sim/cli/sweep_impl.h"
+#include "sim/study/sweep_impl.h"
 #include "sim/config/scenario.h"
 #include "sim/engine/textfile.h"
 #include "sim/engine/textsafe.h"
@@ -60,7 +60,7 @@ static int input_error(const struct diag *d)
 {
 	fputs("rocesim: ", stderr);
 	diag_print(d, stderr);
-	return CLI_EXIT_INPUT;
+	return ROCESIM_EXIT_INPUT;
 }
 
 /* The seeds: --seed-list, --seeds N or the scenario's (from @base). */
@@ -248,7 +248,7 @@ static int find_self(char *self)
 	if (cli_self_path(self, OUTDIR_PATH)) {
 		fprintf(stderr, "rocesim: cannot find the rocesim executable: %s\n",
 			strerror(errno));
-		return CLI_EXIT_INPUT;
+		return ROCESIM_EXIT_INPUT;
 	}
 	return 0;
 }
@@ -262,7 +262,7 @@ static int busy_error(const char *dir, const struct outdir *od, int err)
 			cli_term(dir), (long)od->holder);
 	else
 		fprintf(stderr, "rocesim: cannot write in %s: %s\n", od->where, strerror(-err));
-	return CLI_EXIT_INPUT;
+	return ROCESIM_EXIT_INPUT;
 }
 
 /*
@@ -299,12 +299,12 @@ static int prepare_folder(const struct sweep_spec *sp, const char *dir, struct o
 {
 	json_t *spec = sweep_spec_json(sp);
 	char why[128] = "", *text = spec ? json_dumps(spec, JSON_INDENT(2)) : NULL;
-	int err, rc = CLI_EXIT_INPUT;
+	int err, rc = ROCESIM_EXIT_INPUT;
 
 	json_decref(spec);
 	if (!text) {
 		fputs("rocesim: out of memory\n", stderr);
-		return CLI_EXIT_INPUT;
+		return ROCESIM_EXIT_INPUT;
 	}
 	if ((err = outdir_open(od, dir))) {
 		rc = busy_error(dir, od, err);
@@ -318,7 +318,7 @@ static int prepare_folder(const struct sweep_spec *sp, const char *dir, struct o
 	}
 	remove_temporaries(dir);
 	drop_stale_tables(dir, text);
-	rc = CLI_EXIT_IO;
+	rc = ROCESIM_EXIT_IO;
 	if ((err = sweep_write_file(dir, "sweep.json", text, strlen(text), 1))) {
 		fprintf(stderr, "rocesim: cannot write %s/sweep.json: %s\n", cli_term(dir),
 			strerror(-err));
@@ -348,14 +348,14 @@ static int write_task_spec(const struct sweep_spec *sp, const char *dir)
 	json_decref(spec);
 	if (!text) {
 		fputs("rocesim: out of memory\n", stderr);
-		return CLI_EXIT_INPUT;
+		return ROCESIM_EXIT_INPUT;
 	}
 	err = sweep_write_file(dir, "sweep.task.json", text, strlen(text), 1);
 	free(text);
 	if (err) {
 		fprintf(stderr, "rocesim: cannot write %s/sweep.task.json: %s\n", cli_term(dir),
 			strerror(-err));
-		return CLI_EXIT_IO;
+		return ROCESIM_EXIT_IO;
 	}
 	return 0;
 }
@@ -381,7 +381,7 @@ static int slurm_sweep(const struct sweep_spec *sp, const struct sweep_args *a)
 	if ((err = sweep_slurm_write(sp, dir, self, a->mem, a->quiet ? NULL : stdout))) {
 		fprintf(stderr, "rocesim: cannot write %s/sweep.sbatch: %s\n", cli_term(dir),
 			strerror(-err));
-		rc = CLI_EXIT_IO;
+		rc = ROCESIM_EXIT_IO;
 	}
 out:
 	outdir_close(&od);
@@ -402,7 +402,7 @@ static int run_share(const struct sweep_spec *sp, struct sweep_run *runs, size_t
 	if (mpi.size < 2)
 		return sweep_run_all(sp, runs, n, x);
 	if (!(mine = calloc(n / (size_t)mpi.size + 1, sizeof(*mine))))
-		sweep_mpi_abort(CLI_EXIT_IO);
+		sweep_mpi_abort(ROCESIM_EXIT_IO);
 	for (size_t i = (size_t)mpi.rank; i < n; i += (size_t)mpi.size)
 		mine[m++] = runs[i];
 	err = sweep_run_all(sp, mine, m, x);
@@ -431,8 +431,8 @@ static int send_go(const struct sweep_args *a, const char *dir)
 		fprintf(stderr, "rocesim: %s: %s\n", cli_term(dir),
 			abs ? "path too long" : strerror(errno));
 		free(abs);
-		send_stop(CLI_EXIT_IO);
-		return CLI_EXIT_IO;
+		send_stop(ROCESIM_EXIT_IO);
+		return ROCESIM_EXIT_IO;
 	}
 	snprintf(g.dir, sizeof(g.dir), "%s", abs);
 	free(abs);
@@ -502,12 +502,12 @@ static int run_sweep(struct sweep_spec *sp, const struct sweep_args *a)
 		return rc;
 	if (!(runs = make_runs(sp))) {
 		fputs("rocesim: out of memory\n", stderr);
-		return CLI_EXIT_INPUT;
+		return ROCESIM_EXIT_INPUT;
 	}
 	sweep_catch_signals();
 	if ((rc = prepare_folder(sp, dir, &od)) || (rc = send_go(a, dir)))
 		goto out;
-	rc = CLI_EXIT_IO;
+	rc = ROCESIM_EXIT_IO;
 	x.self = self;
 	x.dir = dir;
 	x.jobs = (unsigned)a->jobs;
@@ -547,7 +547,7 @@ static int run_sweep(struct sweep_spec *sp, const struct sweep_args *a)
 		fprintf(stderr,
 			"rocesim: %zu of %zu runs failed (status and error in %s/sweep.csv)\n",
 			failed, n, cli_term(dir));
-	rc = failed ? CLI_EXIT_FOUND : 0;
+	rc = failed ? ROCESIM_EXIT_FOUND : 0;
 out:
 	outdir_close(&od);
 	free(runs);
@@ -565,7 +565,7 @@ static int load_spec_file(const char *dir, const char *name, struct sweep_spec *
 		fputs("rocesim: out of memory\n", stderr);
 	else if (err)
 		input_error(&d);
-	return err ? CLI_EXIT_INPUT : 0;
+	return err ? ROCESIM_EXIT_INPUT : 0;
 }
 
 static int load_spec(const char *dir, struct sweep_spec *sp)
@@ -589,7 +589,7 @@ static int changed_overlay(const struct sweep_spec *sp, const char *dir)
 		if ((err = textfile_read(va->path, &text, &len))) {
 			fprintf(stderr, "rocesim: %s: cannot read: %s\n", va->path,
 				err == -ENOMEM ? "out of memory" : textfile_strerror(err));
-			return CLI_EXIT_INPUT;
+			return ROCESIM_EXIT_INPUT;
 		}
 		sha256_hex(text, len, sha);
 		free(text);
@@ -599,7 +599,7 @@ static int changed_overlay(const struct sweep_spec *sp, const char *dir)
 				"written: write the sweep again (--slurm)\n",
 				va->path, va->name ? "variant " : "--with",
 				va->name ? va->name : "", cli_term(dir));
-			return CLI_EXIT_INPUT;
+			return ROCESIM_EXIT_INPUT;
 		}
 	}
 	return 0;
@@ -621,7 +621,7 @@ int sweep__task(const struct sweep_args *a)
 				 access(task_spec, F_OK) ? "sweep.json" : "sweep.task.json", &sp)))
 		return rc;
 	n = sweep_spec_runs(&sp);
-	rc = CLI_EXIT_INPUT;
+	rc = ROCESIM_EXIT_INPUT;
 	if (a->task >= n) {
 		fprintf(stderr, "rocesim: --task %llu: %s holds %zu runs (tasks 0 to %zu)\n",
 			a->task, a->scenario, n, n - 1);
@@ -649,11 +649,11 @@ int sweep__task(const struct sweep_args *a)
 	x.progress = !a->quiet;
 	if ((err = sweep_run_all(&sp, &run, 1, &x))) {
 		fprintf(stderr, "rocesim: run %s: %s\n", run.id, strerror(-err));
-		rc = CLI_EXIT_IO;
+		rc = ROCESIM_EXIT_IO;
 	} else if (sweep_stop_flag) {
 		rc = 128 + sweep_stop_sig;
 	} else {
-		rc = run.status == SWEEP_FAILED ? CLI_EXIT_FOUND : 0;
+		rc = run.status == SWEEP_FAILED ? ROCESIM_EXIT_FOUND : 0;
 	}
 out:
 	free(text);
@@ -674,7 +674,7 @@ int sweep__collect(const struct sweep_args *a)
 	if ((rc = load_spec(dir, &sp)))
 		return rc;
 	n = sweep_spec_runs(&sp);
-	rc = CLI_EXIT_INPUT;
+	rc = ROCESIM_EXIT_INPUT;
 	if (!(runs = make_runs(&sp))) {
 		fputs("rocesim: out of memory\n", stderr);
 		goto out;
@@ -696,7 +696,7 @@ int sweep__collect(const struct sweep_args *a)
 	for (size_t i = 0; i < n; i++)
 		refused += runs[i].status == SWEEP_REFUSED;
 	finished = n - failed - missing - refused;
-	rc = CLI_EXIT_IO;
+	rc = ROCESIM_EXIT_IO;
 	if ((err = sweep_tables(&sp, runs, n, dir, a->quiet ? NULL : stdout))) {
 		fprintf(stderr, "rocesim: cannot write the tables in %s: %s\n", cli_term(dir),
 			strerror(-err));
@@ -724,7 +724,7 @@ int sweep__collect(const struct sweep_args *a)
 		fprintf(stderr,
 			"rocesim: %zu of %zu runs failed (status and error in %s/sweep.csv)\n",
 			failed, n, cli_term(dir));
-	rc = missing || failed ? CLI_EXIT_FOUND : 0;
+	rc = missing || failed ? ROCESIM_EXIT_FOUND : 0;
 out:
 	outdir_close(&od);
 	free(runs);
@@ -740,7 +740,7 @@ int sweep__main(const struct sweep_args *a)
 	struct diag d = {0};
 	char *text = NULL;
 	size_t len;
-	int err, rc = CLI_EXIT_INPUT;
+	int err, rc = ROCESIM_EXIT_INPUT;
 
 	err = textfile_read(a->scenario, &text, &len);
 	if (err) {
@@ -749,7 +749,7 @@ int sweep__main(const struct sweep_args *a)
 		else
 			fprintf(stderr, "rocesim: %s: cannot read: %s\n", a->scenario,
 				textfile_strerror(err));
-		return CLI_EXIT_INPUT;
+		return ROCESIM_EXIT_INPUT;
 	}
 	sha256_hex(text, len, sp.sha256);
 	for (size_t i = 0; i < a->n_vary; i++) {
@@ -810,7 +810,7 @@ fail:
 		fputs("rocesim: out of memory\n", stderr);
 	else
 		input_error(&d);
-	rc = CLI_EXIT_INPUT;
+	rc = ROCESIM_EXIT_INPUT;
 out:
 	scn_free(base);
 	free(text);
@@ -833,10 +833,10 @@ static int follow(void)
 		return g.rc;
 	/* rank 0 read the same folder: a failure here is this machine's */
 	if (find_self(self) || load_spec(g.dir, &sp))
-		sweep_mpi_abort(CLI_EXIT_INPUT);
+		sweep_mpi_abort(ROCESIM_EXIT_INPUT);
 	if (!(runs = make_runs(&sp))) {
 		fputs("rocesim: out of memory\n", stderr);
-		sweep_mpi_abort(CLI_EXIT_INPUT);
+		sweep_mpi_abort(ROCESIM_EXIT_INPUT);
 	}
 	sweep_catch_signals();
 	x.self = self;
@@ -862,7 +862,7 @@ int cmd_sweep(int argc, char **argv)
 	if (!sweep_mpi_launched())
 		return sweep__verb(argc, argv, mpi.size > 1 ? sweep_mpi_local_ranks() : 1);
 	if (sweep_mpi_start(&mpi))
-		return CLI_EXIT_INPUT;
+		return ROCESIM_EXIT_INPUT;
 	if (mpi.rank) {
 		rc = follow();
 	} else {

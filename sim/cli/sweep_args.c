@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "sim/cli/cli.h"
-#include "sim/cli/sweep_impl.h"
+#include "sim/study/sweep_impl.h"
 #include "sim/engine/units.h"
 
 static const char usage[] =
@@ -109,7 +109,7 @@ int sweep__verb(int argc, char **argv, long local_ranks)
 		free(a.sets);
 		free(a.withs);
 		fputs("rocesim: out of memory\n", stderr);
-		return CLI_EXIT_INPUT;
+		return ROCESIM_EXIT_INPUT;
 	}
 	for (int i = 0; i < argc && rc < 0; i++) {
 		const char *o = argv[i];

@@ -23,7 +23,7 @@
 #include <unistd.h>
 
 #include "sim/cli/cli.h"
-#include "sim/cli/tune_impl.h"
+#include "sim/study/tune_impl.h"
 #include "sim/config/scenario.h"
 #include "sim/engine/sha256.h"
 #include "sim/engine/textfile.h"
@@ -40,13 +40,13 @@ static int input_error(const struct diag *d)
 		fputs("rocesim: ", stderr);
 		diag_print(d, stderr);
 	}
-	return CLI_EXIT_INPUT;
+	return ROCESIM_EXIT_INPUT;
 }
 
 static int no_memory(void)
 {
 	fputs("rocesim: out of memory\n", stderr);
-	return CLI_EXIT_INPUT;
+	return ROCESIM_EXIT_INPUT;
 }
 
 /* "KEY=VALUE", allocated; NULL when out of memory. */
@@ -117,7 +117,7 @@ static int check_ends(struct tune_ctx *c, int hi, struct scenario **keep)
 		if (!mpi.rank)
 			fprintf(stderr, "rocesim: tune: every key at its %s end: %s\n",
 				hi ? "high" : "low", diag_str(&d, line, sizeof(line)));
-		return CLI_EXIT_INPUT;
+		return ROCESIM_EXIT_INPUT;
 	}
 	return 0;
 }
@@ -349,7 +349,7 @@ static int run_batch(struct tune_ctx *c, struct sweep_run *runs, size_t n)
 	if (mpi.size < 2)
 		return sweep_run_all(&c->sp, runs, n, &c->x);
 	if (!(mine = calloc(n / (size_t)mpi.size + 1, sizeof(*mine))))
-		sweep_mpi_abort(CLI_EXIT_IO);
+		sweep_mpi_abort(ROCESIM_EXIT_IO);
 	for (size_t i = (size_t)mpi.rank; i < n; i += (size_t)mpi.size)
 		mine[m++] = runs[i];
 	err = sweep_run_all(&c->sp, mine, m, &c->x);
@@ -586,12 +586,12 @@ static int prepare_folder(struct tune_ctx *c, const char *dir, struct outdir *od
 		else
 			fprintf(stderr, "rocesim: cannot write in %s: %s\n", od->where,
 				strerror(-err));
-		return CLI_EXIT_INPUT;
+		return ROCESIM_EXIT_INPUT;
 	}
 	snprintf(path, sizeof(path), "%s/sweep.json", dir);
 	if (!access(path, F_OK)) {
 		fprintf(stderr, "rocesim: %s holds a sweep: give another -o\n", cli_term(dir));
-		return CLI_EXIT_INPUT;
+		return ROCESIM_EXIT_INPUT;
 	}
 	snprintf(path, sizeof(path), "%s/tune.json", dir);
 	if (!access(path, F_OK)) {
@@ -606,7 +606,7 @@ static int prepare_folder(struct tune_ctx *c, const char *dir, struct outdir *od
 				"folder\n",
 				cli_term(dir), was ? was : "another scenario");
 			json_decref(j);
-			return CLI_EXIT_INPUT;
+			return ROCESIM_EXIT_INPUT;
 		}
 		json_decref(j);
 	}
@@ -631,7 +631,7 @@ int tune__main(const struct tune_args *a)
 	char dir[OUTDIR_PATH], self[OUTDIR_PATH], *text = NULL;
 	struct diag d = {0};
 	size_t tlen;
-	int err, rc = CLI_EXIT_INPUT;
+	int err, rc = ROCESIM_EXIT_INPUT;
 
 	c.rank = mpi.rank;
 	c.ranks = mpi.size;
@@ -650,7 +650,7 @@ int tune__main(const struct tune_args *a)
 		goto out;
 	if (c.pb.fluid && fluid_screen_refusal(s)) {
 		fprintf(stderr, "rocesim: %s: %s\n", c.sp.scenario, fluid_screen_refusal(s));
-		rc = CLI_EXIT_INPUT;
+		rc = ROCESIM_EXIT_INPUT;
 		goto out;
 	}
 	if (build_spec(&c, s)) {
@@ -684,11 +684,11 @@ int tune__main(const struct tune_args *a)
 		goto out;
 	}
 	err = tune_run(&c.search);
-	rc = CLI_EXIT_IO;
+	rc = ROCESIM_EXIT_IO;
 	if (err == -ENODATA) {
 		if (!mpi.rank)
 			fprintf(stderr, "rocesim: tune: %s\n", c.missing);
-		rc = CLI_EXIT_INPUT;
+		rc = ROCESIM_EXIT_INPUT;
 	} else if (err && err != -EINTR) {
 		if (!mpi.rank)
 			fprintf(stderr, "rocesim: the tune stopped: %s\n", strerror(-err));
@@ -700,7 +700,7 @@ int tune__main(const struct tune_args *a)
 			cli_term(dir), strerror(-err));
 		goto out;
 	}
-	if (rc == CLI_EXIT_INPUT)
+	if (rc == ROCESIM_EXIT_INPUT)
 		goto out;
 	if (sweep_stop_flag) {
 		if (!mpi.rank)
@@ -722,7 +722,7 @@ int tune__main(const struct tune_args *a)
 
 		rc = b >= 0 && c.search.pts[b].state == TUNE_RAN && c.search.pts[b].viol == 0
 			 ? 0
-			 : CLI_EXIT_FOUND;
+			 : ROCESIM_EXIT_FOUND;
 		if (rc && !mpi.rank)
 			fprintf(stderr,
 				"rocesim: tune: no point of %zu met every constraint%s (tune.json: "
@@ -750,7 +750,7 @@ int cmd_tune(int argc, char **argv)
 	if (!sweep_mpi_launched())
 		return tune__verb(argc, argv, 1);
 	if (sweep_mpi_start(&mpi))
-		return CLI_EXIT_INPUT;
+		return ROCESIM_EXIT_INPUT;
 	/* every rank follows the same search: rank 0 says what any would */
 	if (mpi.rank && (fd = open("/dev/null", O_WRONLY)) >= 0) {
 		dup2(fd, STDOUT_FILENO);

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "sim/cli/cli.h"
-#include "sim/cli/tune_impl.h"
+#include "sim/study/tune_impl.h"
 
 static const char usage[] =
     "usage: rocesim tune SCENARIO.yaml --vary KEY=LO..HI [--vary KEY=LO..HI]...\n"
@@ -95,7 +95,7 @@ int tune__verb(int argc, char **argv, long local_ranks)
 		free(a.subject_to);
 		free(a.sets);
 		fputs("rocesim: out of memory\n", stderr);
-		return CLI_EXIT_INPUT;
+		return ROCESIM_EXIT_INPUT;
 	}
 	for (int i = 0; i < argc && rc < 0; i++) {
 		const char *o = argv[i];

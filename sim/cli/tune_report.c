@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "sim/cli/cli.h"
-#include "sim/cli/tune_impl.h"
+#include "sim/study/tune_impl.h"
 #include "sim/config/scenario.h"
 #include "sim/engine/textsafe.h"
 

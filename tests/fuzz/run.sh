@@ -45,9 +45,9 @@ CLANG=${CLANG:-clang}
 LLVM_PROFDATA=${LLVM_PROFDATA:-llvm-profdata-14}
 LLVM_COV=${LLVM_COV:-llvm-cov-14}
 ALL="sonic mlnx cc_params pod topofile scenario hpcc compare study"
-# every library below the command line: each harness links them all, so a
-# file moved between readers needs no change here; a harness of a reader of
-# the command line (sim/cli) adds the few files of it that it needs
+# every library below the studies: each harness links them all, so a file
+# moved between readers needs no change here; a harness of a reader of the
+# studies (sim/study) or the plots (sim/plot) adds the few files it needs
 LIBSRC=$(printf '%s ' sim/engine/*.c topologies/*.c models/*.c sim/config/*.c)
 LIBS="-lcyaml -lyaml -lgsl -lgslcblas -ljansson -lm"
 # allocation failures (tests/fuzz/oom.h): every allocation of the sources
@@ -59,8 +59,8 @@ POD_READERS=$(printf '%s ' sim/config/pod*.c)
 TOPO_READERS="topologies/topofile.c topologies/topo_sonic.c"
 SCENARIO_READERS=$(printf '%s ' sim/config/scenario*.c sim/config/cdf.c sim/config/nccl_hca.c)
 HPCC_READERS="topologies/topo_hpcc.c sim/config/hpcc_flows.c"
-COMPARE_READERS="sim/cli/compare_load.c"
-STUDY_READERS="sim/cli/sweep_spec.c sim/cli/plot_tune_read.c"
+COMPARE_READERS="sim/study/compare_load.c"
+STUDY_READERS="sim/study/sweep_spec.c sim/plot/plot_tune_read.c"
 ALL_READERS="$SONIC_READERS $MLNX_READERS $POD_READERS $TOPO_READERS sim/engine/ydoc.c $SCENARIO_READERS $HPCC_READERS $COMPARE_READERS $STUDY_READERS"
 
 KEEP=${FUZZ_KEEP:-0}
@@ -110,15 +110,15 @@ harness() {
 	compare)
 		SEEDS="tests/fuzz/compare/seeds"
 		READERS=$COMPARE_READERS
-		# the reader and what it calls of the command line's files (never
-		# main.c): the sides' comparison, sweep.csv's flattening
-		SOURCES="$SOURCES sim/cli/compare_load.c sim/cli/compare_stats.c sim/cli/compare_text.c
-			sim/cli/sweep_tables.c sim/cli/sweep_spec.c sim/cli/sweep_axes.c" ;;
+		# the reader and what it calls of the study's files: the sides'
+		# comparison, sweep.csv's flattening
+		SOURCES="$SOURCES sim/study/compare_load.c sim/study/compare_stats.c sim/study/compare_text.c
+			sim/study/sweep_tables.c sim/study/sweep_spec.c sim/study/sweep_axes.c" ;;
 	study)
 		SEEDS="tests/fuzz/study/seeds"
 		READERS=$STUDY_READERS
-		SOURCES="$SOURCES sim/cli/sweep_spec.c sim/cli/sweep_axes.c sim/cli/plot_tune_read.c
-			sim/cli/plot_data.c" ;;
+		SOURCES="$SOURCES sim/study/sweep_spec.c sim/study/sweep_axes.c sim/plot/plot_tune_read.c
+			sim/plot/plot_data.c" ;;
 	*)
 		echo "run.sh: no harness '$1' (harnesses: $ALL)" >&2
 		exit 2 ;;
