@@ -33,32 +33,6 @@ int cli_scenario_arg(const char *o, const char *prefix, const char *usage, const
 	return -1;
 }
 
-int cli_self_path(char *buf, size_t size)
-{
-	static const char mpi_suffix[] = "-mpi";
-	size_t n = strlen(mpi_suffix);
-	ssize_t len = readlink("/proc/self/exe", buf, size - 1);
-
-	if (len <= 0 || (size_t)len >= size - 1)
-		return -1;
-	buf[len] = '\0';
-	/* rocesim-mpi (under mpirun): its runs need no MPI, rocesim beside it */
-	if ((size_t)len > n && !strcmp(buf + len - n, mpi_suffix)) {
-		buf[len - n] = '\0';
-		if (access(buf, X_OK))
-			buf[len - n] = mpi_suffix[0];
-	}
-	return 0;
-}
-
-const char *cli_term(const char *s)
-{
-	static char bufs[4][4 * 4096 + 1];
-	static unsigned next;
-
-	return txt_term(bufs[next++ % 4], sizeof(bufs[0]), s);
-}
-
 int cli_parse_count(const char *s, unsigned long long max, unsigned long long *v)
 {
 	char *end;

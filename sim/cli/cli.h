@@ -36,17 +36,4 @@ int cli_scenario_arg(const char *o, const char *prefix, const char *usage, const
 /* A count of 1 to @max at @s, whole and unsigned, into *@v: 0, or 1 when
  * @s is not one. */
 int cli_parse_count(const char *s, unsigned long long max, unsigned long long *v);
-/*
- * The path of the rocesim executable running (/proc/self/exe) into @buf:
- * for rocesim-mpi, the rocesim beside it when there is one (the runs it
- * starts need no MPI). 0, or -1 when it cannot be read or does not fit.
- */
-int cli_self_path(char *buf, size_t size);
-/*
- * @s as the terminal may show it (txt_term: control characters and bytes
- * that are not UTF-8 as \xNN), in one of four rotating static buffers:
- * for the paths a message prints, up to four in one call.
- */
-const char *cli_term(const char *s);
-
 #endif

@@ -80,19 +80,9 @@ static const char usage[] =
     "            when interrupted (finished runs kept). --collect: 1 also\n"
     "            when runs are missing.\n";
 
-unsigned sweep__default_jobs(long local_ranks)
-{
-	long cores = sysconf(_SC_NPROCESSORS_ONLN);
-
-	if (cores < 1)
-		cores = 1;
-	/* under mpirun, the cores shared among this machine's ranks */
-	if (local_ranks > 1)
-		cores = cores / local_ranks ? cores / local_ranks : 1;
-	return (unsigned)cores;
-}
-
-int sweep__verb(int argc, char **argv, long local_ranks)
+/* The options of `rocesim sweep` (@local_ranks: this machine's ranks under
+ * mpirun, which share its cores); runs what they ask; the exit code. */
+static int sweep_verb(int argc, char **argv, long local_ranks)
 {
 	static const char pre[] = "rocesim sweep: ";
 	struct sweep_args a = {0};
@@ -211,4 +201,9 @@ int sweep__verb(int argc, char **argv, long local_ranks)
 	free(a.sets);
 	free(a.withs);
 	return rc;
+}
+
+int cmd_sweep(int argc, char **argv)
+{
+	return sweep__launch(argc, argv, sweep_verb);
 }

@@ -78,7 +78,8 @@ static const char usage[] =
     "            2 bad input or usage, nothing run; 3 the tune's own\n"
     "            files could not be written; 128 + the signal when interrupted.\n";
 
-int tune__verb(int argc, char **argv, long local_ranks)
+/* The options of `rocesim tune`; runs what they ask; the exit code. */
+static int tune_verb(int argc, char **argv, long local_ranks)
 {
 	static const char pre[] = "rocesim tune: ";
 	struct tune_args a = {0};
@@ -182,4 +183,9 @@ int tune__verb(int argc, char **argv, long local_ranks)
 	free(a.subject_to);
 	free(a.sets);
 	return rc;
+}
+
+int cmd_tune(int argc, char **argv)
+{
+	return tune__launch(argc, argv, tune_verb);
 }

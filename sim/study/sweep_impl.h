@@ -380,6 +380,20 @@ struct sweep_args {
 	int fluid; /* --model fluid */
 };
 
+/* sweep_self.c */
+/*
+ * The path of the rocesim executable running (/proc/self/exe) into @buf:
+ * for rocesim-mpi, the rocesim beside it when there is one (the runs it
+ * starts need no MPI). 0, or -1 when it cannot be read or does not fit.
+ */
+int sweep_self_path(char *buf, size_t size);
+/*
+ * @s as the terminal may show it (txt_term: control characters and bytes
+ * that are not UTF-8 as \xNN), in one of four rotating static buffers:
+ * for the paths a message prints, up to four in one call.
+ */
+const char *sweep_term(const char *s);
+
 /*
  * sweep_check.c: load every point and variant of @sp as run would; the
  * refused ones into sp->refused with their reason (said on stderr), the
@@ -390,11 +404,14 @@ int sweep__check_points(struct sweep_spec *sp, struct scenario **base);
 /* Why `sweep --model fluid` and `tune --model fluid` refuse @s (the fluid
  * model cannot stand in for the packet model there), or NULL. */
 const char *fluid_screen_refusal(const struct scenario *s);
-/* The options of `rocesim sweep` (@local_ranks: this machine's ranks under
- * mpirun, which share its cores); runs what they ask; the exit code. */
-int sweep__verb(int argc, char **argv, long local_ranks);
 /* -j by default: this machine's online cores, shared among its @local_ranks. */
 unsigned sweep__default_jobs(long local_ranks);
+/*
+ * `rocesim sweep` with its arguments: @verb (sim/cli's options) alone, or under
+ * mpirun MPI started, @verb on rank 0 and the others running their share
+ * of what it starts. The exit code.
+ */
+int sweep__launch(int argc, char **argv, int (*verb)(int argc, char **argv, long local_ranks));
 /* A sweep from the scenario and @a; --task K DIR; --collect DIR. */
 int sweep__main(const struct sweep_args *a);
 int sweep__task(const struct sweep_args *a);

@@ -278,8 +278,12 @@ struct tune_args {
 	int fluid; /* --model fluid */
 };
 
-/* The options of `rocesim tune`; runs what they ask; the exit code. */
-int tune__verb(int argc, char **argv, long local_ranks);
+/*
+ * `rocesim tune` with its arguments: @verb (sim/cli's options) alone, or under
+ * mpirun on every rank, each following the same search (rank 0 speaks
+ * for all). The exit code.
+ */
+int tune__launch(int argc, char **argv, int (*verb)(int argc, char **argv, long local_ranks));
 /* The problem from @a, checked against the scenario; then the search. */
 int tune__main(const struct tune_args *a);
 

@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/cli/cli.h"
 #include "sim/study/tune_impl.h"
 #include "sim/config/scenario.h"
 #include "sim/engine/textsafe.h"
@@ -529,6 +528,6 @@ void tune_print(const struct tune_ctx *c, const struct scenario *s, FILE *out)
 		print_fragment(c, &se->pts[v.rec], mask, out);
 		print_origins(c, &se->pts[v.rec], mask, out);
 	}
-	fprintf(out, "  files      %s/tune.json, %s/tune.csv\n", cli_term(c->dir),
-		cli_term(c->dir));
+	fprintf(out, "  files      %s/tune.json, %s/tune.csv\n", sweep_term(c->dir),
+		sweep_term(c->dir));
 }

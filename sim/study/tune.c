@@ -1,10 +1,11 @@
 /*
- * rocesim tune: the verb. Reads the ranges, objectives and constraints,
- * checks them against the scenario (the ends of every range loaded as
- * `rocesim run` would load them), locks the tune folder, then lets the
- * search (tune_search.c) ask for points; each point runs as a sweep's
- * point does, once per seed, through sweep_run_all, and its metrics are
- * read back from each run's results.json. The reports are tune_report.c's.
+ * rocesim tune, behind its options (sim/cli/tune_args.c): reads the ranges,
+ * objectives and constraints, checks them against the scenario (the ends
+ * of every range loaded as `rocesim run` would load them), locks the tune
+ * folder, then lets the search (tune_search.c) ask for points; each point
+ * runs as a sweep's point does, once per seed, through sweep_run_all, and
+ * its metrics are read back from each run's results.json. The reports are
+ * tune_report.c's.
  *
  * Under mpirun every rank reads the command line and follows the same
  * search: the search depends only on the results, which every rank reads
@@ -22,7 +23,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sim/cli/cli.h"
 #include "sim/study/tune_impl.h"
 #include "sim/config/scenario.h"
 #include "sim/engine/sha256.h"
@@ -582,7 +582,7 @@ static int prepare_folder(struct tune_ctx *c, const char *dir, struct outdir *od
 			fprintf(stderr,
 				"rocesim: %s is in use by another run, sweep or tune (pid %ld): "
 				"wait for it to end or give another -o\n",
-				cli_term(dir), (long)od->holder);
+				sweep_term(dir), (long)od->holder);
 		else
 			fprintf(stderr, "rocesim: cannot write in %s: %s\n", od->where,
 				strerror(-err));
@@ -590,7 +590,7 @@ static int prepare_folder(struct tune_ctx *c, const char *dir, struct outdir *od
 	}
 	snprintf(path, sizeof(path), "%s/sweep.json", dir);
 	if (!access(path, F_OK)) {
-		fprintf(stderr, "rocesim: %s holds a sweep: give another -o\n", cli_term(dir));
+		fprintf(stderr, "rocesim: %s holds a sweep: give another -o\n", sweep_term(dir));
 		return ROCESIM_EXIT_INPUT;
 	}
 	snprintf(path, sizeof(path), "%s/tune.json", dir);
@@ -604,7 +604,7 @@ static int prepare_folder(struct tune_ctx *c, const char *dir, struct outdir *od
 			fprintf(stderr,
 				"rocesim: %s holds the tune of %s: give another -o or remove the "
 				"folder\n",
-				cli_term(dir), was ? was : "another scenario");
+				sweep_term(dir), was ? was : "another scenario");
 			json_decref(j);
 			return ROCESIM_EXIT_INPUT;
 		}
@@ -661,7 +661,7 @@ int tune__main(const struct tune_args *a)
 		snprintf(dir, sizeof(dir), "%s", a->outdir);
 	else
 		snprintf(dir, sizeof(dir), "out/%s-tune", s->name);
-	if (cli_self_path(self, sizeof(self))) {
+	if (sweep_self_path(self, sizeof(self))) {
 		fprintf(stderr, "rocesim: cannot find the rocesim executable\n");
 		goto out;
 	}
@@ -697,7 +697,7 @@ int tune__main(const struct tune_args *a)
 		tune_check(&c, self);
 	if (!mpi.rank && (err = tune_write(&c, s))) {
 		fprintf(stderr, "rocesim: cannot write %s/tune.json or tune.csv: %s\n",
-			cli_term(dir), strerror(-err));
+			sweep_term(dir), strerror(-err));
 		goto out;
 	}
 	if (rc == ROCESIM_EXIT_INPUT)
@@ -711,7 +711,7 @@ int tune__main(const struct tune_args *a)
 			    sweep_stop_sig == SIGINT	? "SIGINT"
 			    : sweep_stop_sig == SIGTERM ? "SIGTERM"
 							: "SIGHUP",
-			    c.search.runs, cli_term(dir));
+			    c.search.runs, sweep_term(dir));
 		rc = 128 + sweep_stop_sig;
 		goto out;
 	}
@@ -743,12 +743,12 @@ out:
 	return rc;
 }
 
-int cmd_tune(int argc, char **argv)
+int tune__launch(int argc, char **argv, int (*verb)(int argc, char **argv, long local_ranks))
 {
 	int rc, fd;
 
 	if (!sweep_mpi_launched())
-		return tune__verb(argc, argv, 1);
+		return verb(argc, argv, 1);
 	if (sweep_mpi_start(&mpi))
 		return ROCESIM_EXIT_INPUT;
 	/* every rank follows the same search: rank 0 says what any would */
@@ -757,7 +757,7 @@ int cmd_tune(int argc, char **argv)
 		dup2(fd, STDERR_FILENO);
 		close(fd);
 	}
-	rc = tune__verb(argc, argv, mpi.size > 1 ? sweep_mpi_local_ranks() : 1);
+	rc = verb(argc, argv, mpi.size > 1 ? sweep_mpi_local_ranks() : 1);
 	fflush(NULL);
 	/* every rank ran the same search: rank 0's code is the job's */
 	sweep_mpi_bcast(&mpi, &rc, sizeof(rc));

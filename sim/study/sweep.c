@@ -22,7 +22,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sim/cli/cli.h"
 #include "sim/study/sweep_impl.h"
 #include "sim/config/scenario.h"
 #include "sim/engine/textfile.h"
@@ -245,7 +244,7 @@ static struct sweep_run *make_runs(const struct sweep_spec *sp)
 /* The rocesim executable's path into @self (OUTDIR_PATH); 0 or the exit code. */
 static int find_self(char *self)
 {
-	if (cli_self_path(self, OUTDIR_PATH)) {
+	if (sweep_self_path(self, OUTDIR_PATH)) {
 		fprintf(stderr, "rocesim: cannot find the rocesim executable: %s\n",
 			strerror(errno));
 		return ROCESIM_EXIT_INPUT;
@@ -259,7 +258,7 @@ static int busy_error(const char *dir, const struct outdir *od, int err)
 		fprintf(stderr,
 			"rocesim: %s is in use by another run or sweep (pid %ld): wait for it to "
 			"end or give another -o\n",
-			cli_term(dir), (long)od->holder);
+			sweep_term(dir), (long)od->holder);
 	else
 		fprintf(stderr, "rocesim: cannot write in %s: %s\n", od->where, strerror(-err));
 	return ROCESIM_EXIT_INPUT;
@@ -313,14 +312,14 @@ static int prepare_folder(const struct sweep_spec *sp, const char *dir, struct o
 	if (other_sweep(sp, dir, why, sizeof(why))) {
 		fprintf(stderr,
 			"rocesim: %s holds %s (sweep.json): give another -o or remove the folder\n",
-			cli_term(dir), why);
+			sweep_term(dir), why);
 		goto out;
 	}
 	remove_temporaries(dir);
 	drop_stale_tables(dir, text);
 	rc = ROCESIM_EXIT_IO;
 	if ((err = sweep_write_file(dir, "sweep.json", text, strlen(text), 1))) {
-		fprintf(stderr, "rocesim: cannot write %s/sweep.json: %s\n", cli_term(dir),
+		fprintf(stderr, "rocesim: cannot write %s/sweep.json: %s\n", sweep_term(dir),
 			strerror(-err));
 		goto out;
 	}
@@ -353,7 +352,7 @@ static int write_task_spec(const struct sweep_spec *sp, const char *dir)
 	err = sweep_write_file(dir, "sweep.task.json", text, strlen(text), 1);
 	free(text);
 	if (err) {
-		fprintf(stderr, "rocesim: cannot write %s/sweep.task.json: %s\n", cli_term(dir),
+		fprintf(stderr, "rocesim: cannot write %s/sweep.task.json: %s\n", sweep_term(dir),
 			strerror(-err));
 		return ROCESIM_EXIT_IO;
 	}
@@ -377,9 +376,9 @@ static int slurm_sweep(const struct sweep_spec *sp, const struct sweep_args *a)
 		fprintf(stderr,
 			"rocesim: sweep --slurm: %zu runs are past Slurm's default MaxArraySize "
 			"(%d): submit them in chunks, as %s/sweep.sbatch says\n",
-			sweep_spec_runs(sp), SLURM_MAX_ARRAY, cli_term(dir));
+			sweep_spec_runs(sp), SLURM_MAX_ARRAY, sweep_term(dir));
 	if ((err = sweep_slurm_write(sp, dir, self, a->mem, a->quiet ? NULL : stdout))) {
-		fprintf(stderr, "rocesim: cannot write %s/sweep.sbatch: %s\n", cli_term(dir),
+		fprintf(stderr, "rocesim: cannot write %s/sweep.sbatch: %s\n", sweep_term(dir),
 			strerror(-err));
 		rc = ROCESIM_EXIT_IO;
 	}
@@ -428,7 +427,7 @@ static int send_go(const struct sweep_args *a, const char *dir)
 	if (mpi.size < 2)
 		return 0;
 	if (!(abs = realpath(dir, NULL)) || strlen(abs) >= sizeof(g.dir)) {
-		fprintf(stderr, "rocesim: %s: %s\n", cli_term(dir),
+		fprintf(stderr, "rocesim: %s: %s\n", sweep_term(dir),
 			abs ? "path too long" : strerror(errno));
 		free(abs);
 		send_stop(ROCESIM_EXIT_IO);
@@ -521,13 +520,14 @@ static int run_sweep(struct sweep_spec *sp, const struct sweep_args *a)
 		finished += runs[i].status != SWEEP_NOT_RUN && runs[i].status != SWEEP_FAILED;
 	}
 	if ((err = sweep_tables(sp, runs, n, dir, a->quiet ? NULL : stdout))) {
-		fprintf(stderr, "rocesim: cannot write the tables in %s: %s\n", cli_term(dir),
+		fprintf(stderr, "rocesim: cannot write the tables in %s: %s\n", sweep_term(dir),
 			strerror(-err));
 		goto out;
 	}
 	if (!a->quiet) {
 		print_counts(sp, runs, n, stdout);
-		printf("  tables     %s/sweep.csv, %s/summary.csv\n", cli_term(dir), cli_term(dir));
+		printf("  tables     %s/sweep.csv, %s/summary.csv\n", sweep_term(dir),
+		       sweep_term(dir));
 	}
 	if (err)
 		goto out;
@@ -539,14 +539,14 @@ static int run_sweep(struct sweep_spec *sp, const struct sweep_args *a)
 		    sweep_stop_sig == SIGINT	? "SIGINT"
 		    : sweep_stop_sig == SIGTERM ? "SIGTERM"
 						: "SIGHUP",
-		    finished, n, cli_term(dir));
+		    finished, n, sweep_term(dir));
 		rc = 128 + sweep_stop_sig;
 		goto out;
 	}
 	if (failed)
 		fprintf(stderr,
 			"rocesim: %zu of %zu runs failed (status and error in %s/sweep.csv)\n",
-			failed, n, cli_term(dir));
+			failed, n, sweep_term(dir));
 	rc = failed ? ROCESIM_EXIT_FOUND : 0;
 out:
 	outdir_close(&od);
@@ -598,7 +598,7 @@ static int changed_overlay(const struct sweep_spec *sp, const char *dir)
 				"rocesim: %s (%s%s) has changed since %s/sweep.json was "
 				"written: write the sweep again (--slurm)\n",
 				va->path, va->name ? "variant " : "--with",
-				va->name ? va->name : "", cli_term(dir));
+				va->name ? va->name : "", sweep_term(dir));
 			return ROCESIM_EXIT_INPUT;
 		}
 	}
@@ -698,7 +698,7 @@ int sweep__collect(const struct sweep_args *a)
 	finished = n - failed - missing - refused;
 	rc = ROCESIM_EXIT_IO;
 	if ((err = sweep_tables(&sp, runs, n, dir, a->quiet ? NULL : stdout))) {
-		fprintf(stderr, "rocesim: cannot write the tables in %s: %s\n", cli_term(dir),
+		fprintf(stderr, "rocesim: cannot write the tables in %s: %s\n", sweep_term(dir),
 			strerror(-err));
 		goto out;
 	}
@@ -707,8 +707,8 @@ int sweep__collect(const struct sweep_args *a)
 		       failed, missing);
 		if (refused)
 			printf(", %zu refused", refused);
-		printf(")\n  tables     %s/sweep.csv, %s/summary.csv\n", cli_term(dir),
-		       cli_term(dir));
+		printf(")\n  tables     %s/sweep.csv, %s/summary.csv\n", sweep_term(dir),
+		       sweep_term(dir));
 	}
 	if (missing) {
 		size_t shown = 0;
@@ -723,7 +723,7 @@ int sweep__collect(const struct sweep_args *a)
 	if (failed)
 		fprintf(stderr,
 			"rocesim: %zu of %zu runs failed (status and error in %s/sweep.csv)\n",
-			failed, n, cli_term(dir));
+			failed, n, sweep_term(dir));
 	rc = missing || failed ? ROCESIM_EXIT_FOUND : 0;
 out:
 	outdir_close(&od);
@@ -854,19 +854,18 @@ static int follow(void)
 	return rc;
 }
 
-/* Under mpirun: start MPI; 0, or the exit code when it cannot be used. */
-int cmd_sweep(int argc, char **argv)
+int sweep__launch(int argc, char **argv, int (*verb)(int argc, char **argv, long local_ranks))
 {
 	int rc;
 
 	if (!sweep_mpi_launched())
-		return sweep__verb(argc, argv, mpi.size > 1 ? sweep_mpi_local_ranks() : 1);
+		return verb(argc, argv, mpi.size > 1 ? sweep_mpi_local_ranks() : 1);
 	if (sweep_mpi_start(&mpi))
 		return ROCESIM_EXIT_INPUT;
 	if (mpi.rank) {
 		rc = follow();
 	} else {
-		rc = sweep__verb(argc, argv, mpi.size > 1 ? sweep_mpi_local_ranks() : 1);
+		rc = verb(argc, argv, mpi.size > 1 ? sweep_mpi_local_ranks() : 1);
 		fflush(NULL); /* before any rank's end lets mpirun stop this one */
 		if (go_sent)
 			sweep_mpi_bcast(&mpi, &rc, sizeof(rc));
