@@ -252,12 +252,6 @@ static int add_par_stats(json_t *res, const struct par_stats *st)
 }
 
 /*
- * Load and check the scenario and build the fabric before anything is
- * written; then lock the output folder and create every output there as a
- * temporary (outdir.h), so that a folder in use or not writable is found
- * before simulating; then run, write the results and commit them.
- */
-/*
  * What `rocesim check` finds wrong with the scenario the run took, when it
  * finds an error: their count and the first, so that a run never hides
  * them (results.json does not change).
@@ -277,20 +271,14 @@ static void print_check_errors(const struct run_args *a)
 	}
 }
 
-static int cmd_run(const struct run_args *a, const struct par_comm *comm)
+/* Load @a's scenario and build its fabric into @sim; 0, or the exit code
+ * having said why (@sim then needs no sim_fini). */
+static int build_run(const struct run_args *a, struct sim *sim)
 {
-	static const char busy[] = "rocesim: %s is in use by another run (pid %ld): wait for it "
-				   "to end or give another -o\n";
-	FILE *files[OUTDIR_FILES] = {0};
-	struct outdir od = {.lock_fd = -1};
-	char dir[OUTDIR_PATH], shown[4 * OUTDIR_PATH];
+	char shown[4 * OUTDIR_PATH];
 	struct scenario *s;
 	struct diag d = {0};
-	struct sim sim;
-	json_t *res = NULL, *prov = NULL;
-	int err, met = 0, partial, rc = EXIT_INPUT;
-	int split = comm->size > 1, lead = !comm->rank; /* lead: the process that writes */
-	struct par_stats pst = {0};
+	int err;
 
 	err = scn_load_with(a->scenario,
 			    &(struct scn_load_opts){.overlays = a->withs,
@@ -308,7 +296,7 @@ static int cmd_run(const struct run_args *a, const struct par_comm *comm)
 		diag_print(&d, stderr);
 		return EXIT_INPUT;
 	}
-	err = sim_init(&sim, s, &d);
+	err = sim_init(sim, s, &d);
 	if (err) {
 		if (err == -ENOMEM)
 			fprintf(stderr, "rocesim: out of memory building the fabric\n");
@@ -316,9 +304,180 @@ static int cmd_run(const struct run_args *a, const struct par_comm *comm)
 			fprintf(stderr, "rocesim: ");
 			diag_print(&d, stderr);
 		}
-		sim_fini(&sim);
+		sim_fini(sim);
 		return EXIT_INPUT;
 	}
+	return 0;
+}
+
+/*
+ * The run's output folder into @dir (-o, or the default from the
+ * scenario's name and changes), locked and with every output @s writes
+ * created there as a temporary by the lead process (@lead) into @od and
+ * @files. 0 with *@err the failure to agree on across the processes
+ * (said), or the exit code when there is no folder name.
+ */
+static int open_outputs(const struct run_args *a, const struct scenario *s, int lead, char *dir,
+			struct outdir *od, FILE **files, int *err)
+{
+	static const char busy[] = "rocesim: %s is in use by another run (pid %ld): wait for it "
+				   "to end or give another -o\n";
+	char shown[4 * OUTDIR_PATH];
+
+	*err = 0;
+	if (a->outdir) {
+		snprintf(dir, OUTDIR_PATH, "%s", a->outdir);
+	} else if (outdir_default(dir, s->name, a->withs, a->n_withs, a->sets, a->n_sets)) {
+		fprintf(stderr, "rocesim: the default output folder for %s is too long: give -o\n",
+			txt_term(shown, sizeof(shown), s->name));
+		return EXIT_INPUT;
+	}
+	catch_signals();
+	if (lead && (*err = outdir_open(od, dir))) {
+		if (*err == -EBUSY)
+			fprintf(stderr, busy, txt_term(shown, sizeof(shown), dir),
+				(long)od->holder);
+		else
+			fprintf(stderr, "rocesim: cannot write in %s: %s\n",
+				txt_term(shown, sizeof(shown), od->where), strerror(-*err));
+	}
+	/* a sweep's or tune's run: the sweep syncs its folder once, at its end */
+	od->nosync = getenv("ROCESIM_NO_SYNC") && !strcmp(getenv("ROCESIM_NO_SYNC"), "1");
+	for (int i = 0; lead && !*err && i < OUTDIR_FILES; i++) {
+		if (writes(s, (enum outdir_file)i) &&
+		    !(files[i] = outdir_create(od, (enum outdir_file)i))) {
+			fprintf(stderr, "rocesim: cannot write in %s: %s\n",
+				txt_term(shown, sizeof(shown), od->where), strerror(errno));
+			*err = -EIO;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Simulate @sim, split over @comm's processes when there are several (their
+ * account into @pst), the time series into @files. -1 to go on to the
+ * results, or the exit code having said why (the lead process speaks;
+ * another returns its own code here).
+ */
+static int simulate(struct sim *sim, const struct par_comm *comm, struct par_stats *pst,
+		    FILE **files, int progress, const char *dir)
+{
+	char shown[4 * OUTDIR_PATH];
+	struct diag d = {0};
+	int err;
+
+	sim->interrupt = &interrupted;
+	if (comm->size > 1) {
+		err = par_run(sim, comm, pst, &d, files[OUTDIR_TIMESERIES], files[OUTDIR_QP_RATES],
+			      files[OUTDIR_PFC_EVENTS], progress);
+		if (err == -EINVAL) {
+			fprintf(stderr, "rocesim: ");
+			diag_print(&d, stderr);
+			return EXIT_INPUT;
+		}
+	} else {
+		err = sim_run(sim, files[OUTDIR_TIMESERIES], files[OUTDIR_QP_RATES],
+			      files[OUTDIR_PFC_EVENTS], progress);
+	}
+	if (comm->rank) /* the lead process says how it went */
+		return err ? EXIT_IO : 0;
+	if (sim->end == SIM_END_INTERRUPTED)
+		return report_interrupt(sim, txt_term(shown, sizeof(shown), dir));
+	if (err) {
+		if (err == -ENOMEM)
+			fprintf(stderr,
+				"rocesim: out of memory at %.3f us simulated; no results written\n",
+				simtime_to_us(sim->end_time));
+		else
+			fprintf(stderr, "rocesim: the run failed at %.3f us simulated: %s\n",
+				simtime_to_us(sim->end_time), strerror(-err));
+		return EXIT_INPUT;
+	}
+	return -1;
+}
+
+/*
+ * results.json of @sim's run, with @prov and, for a split run, @pst: built,
+ * written to @out, committed with the folder @od and summed up; the exit
+ * code (the expectations' gate, the CI report's).
+ */
+static int keep_results(const struct run_args *a, struct sim *sim, json_t *prov,
+			const struct par_stats *pst, FILE *out, const char *dir, struct outdir *od)
+{
+	const struct scenario *s = sim->scn;
+	char shown[4 * OUTDIR_PATH];
+	json_t *res = res_build(sim);
+	int err, met = 0, partial, rc;
+
+	/* what produced the result, and its gates (new top-level blocks) */
+	if (res && ((pst && add_par_stats(res, pst)) || json_object_set(res, "provenance", prov) ||
+		    json_object_set_new(res, "effective", res_effective(sim->scn, sim->topo)) ||
+		    (met = res_add_expects(res, sim->scn)) < 0)) {
+		json_decref(res);
+		res = NULL;
+	}
+	if (!res) {
+		fprintf(stderr, "rocesim: out of memory building the results\n");
+		return EXIT_INPUT;
+	}
+	/* from here on the run was good: a failure to keep its results is exit 3 */
+	rc = EXIT_IO;
+	if ((err = res_write_json(res, out))) {
+		fprintf(stderr,
+			"rocesim: cannot write %s/results.json: %s; the previous outputs are left "
+			"as they were\n",
+			txt_term(shown, sizeof(shown), dir), strerror(-err));
+		goto out;
+	}
+	if (interrupted) {
+		rc = report_interrupt(sim, txt_term(shown, sizeof(shown), dir));
+		goto out;
+	}
+	if ((err = outdir_commit(od, &partial))) {
+		fprintf(stderr, "rocesim: cannot write %s: %s; %s\n",
+			txt_term(shown, sizeof(shown), od->where), strerror(-err),
+			partial ? "the folder now mixes the outputs of two runs"
+				: "the previous outputs are left as they were");
+		goto out;
+	}
+	if (!a->quiet) {
+		res_print_summary(res, stdout);
+		if (s->n_expects)
+			printf("  expect     %d of %u expectations met\n", met, s->n_expects);
+		print_check_errors(a);
+		printf("  results    %s/results.json\n", txt_term(shown, sizeof(shown), dir));
+	}
+	if (res_check_expects(res, s, stderr))
+		fprintf(stderr, "rocesim: %u expectation%s failed\n", s->n_expects - (unsigned)met,
+			s->n_expects - (unsigned)met > 1 ? "s" : "");
+	rc = met < (int)s->n_expects ? EXIT_GATE : 0;
+	err = run_ci_finish(&a->ci, res, s, dir, a->quiet, sim->wall_s);
+	rc = err > rc ? err : rc;
+out:
+	json_decref(res);
+	return rc;
+}
+
+/*
+ * Load and check the scenario and build the fabric before anything is
+ * written; then lock the output folder and create every output there as a
+ * temporary (outdir.h), so that a folder in use or not writable is found
+ * before simulating; then run, write the results and commit them.
+ */
+static int cmd_run(const struct run_args *a, const struct par_comm *comm)
+{
+	FILE *files[OUTDIR_FILES] = {0};
+	struct outdir od = {.lock_fd = -1};
+	char dir[OUTDIR_PATH];
+	struct diag d = {0};
+	struct sim sim;
+	json_t *prov = NULL;
+	int err, rc, split = comm->size > 1, lead = !comm->rank; /* lead: the process that writes */
+	struct par_stats pst = {0};
+
+	if ((rc = build_run(a, &sim)))
+		return rc;
 	if (a->partition) {
 		rc = lead ? show_partition(&sim, a->partition) : 0;
 		sim_fini(&sim);
@@ -341,113 +500,13 @@ static int cmd_run(const struct run_args *a, const struct par_comm *comm)
 		return EXIT_INPUT;
 	}
 	/* the input is good: only now touch the output folder */
-	if (a->outdir) {
-		snprintf(dir, sizeof(dir), "%s", a->outdir);
-	} else if (outdir_default(dir, s->name, a->withs, a->n_withs, a->sets, a->n_sets)) {
-		fprintf(stderr, "rocesim: the default output folder for %s is too long: give -o\n",
-			txt_term(shown, sizeof(shown), s->name));
-		goto out;
-	}
-	catch_signals();
-	if (lead && (err = outdir_open(&od, dir))) {
-		if (err == -EBUSY)
-			fprintf(stderr, busy, txt_term(shown, sizeof(shown), dir), (long)od.holder);
-		else
-			fprintf(stderr, "rocesim: cannot write in %s: %s\n",
-				txt_term(shown, sizeof(shown), od.where), strerror(-err));
-	}
-	/* a sweep's or tune's run: the sweep syncs its folder once, at its end */
-	od.nosync = getenv("ROCESIM_NO_SYNC") && !strcmp(getenv("ROCESIM_NO_SYNC"), "1");
-	for (int i = 0; lead && !err && i < OUTDIR_FILES; i++) {
-		if (writes(s, (enum outdir_file)i) &&
-		    !(files[i] = outdir_create(&od, (enum outdir_file)i))) {
-			fprintf(stderr, "rocesim: cannot write in %s: %s\n",
-				txt_term(shown, sizeof(shown), od.where), strerror(errno));
-			err = -EIO;
-		}
-	}
-	if (agree(comm, err))
-		goto out;
-	sim.interrupt = &interrupted;
-	if (split) {
-		err = par_run(&sim, comm, &pst, &d, files[OUTDIR_TIMESERIES],
-			      files[OUTDIR_QP_RATES], files[OUTDIR_PFC_EVENTS], a->progress);
-		if (err == -EINVAL) {
-			fprintf(stderr, "rocesim: ");
-			diag_print(&d, stderr);
-			goto out;
-		}
-	} else {
-		err = sim_run(&sim, files[OUTDIR_TIMESERIES], files[OUTDIR_QP_RATES],
-			      files[OUTDIR_PFC_EVENTS], a->progress);
-	}
-	if (!lead) { /* the lead process says how it went */
-		rc = err ? EXIT_IO : 0;
-		goto out;
-	}
-	if (sim.end == SIM_END_INTERRUPTED) {
-		rc = report_interrupt(&sim, txt_term(shown, sizeof(shown), dir));
-		goto out;
-	}
-	if (err) {
-		if (err == -ENOMEM)
-			fprintf(stderr,
-				"rocesim: out of memory at %.3f us simulated; no results written\n",
-				simtime_to_us(sim.end_time));
-		else
-			fprintf(stderr, "rocesim: the run failed at %.3f us simulated: %s\n",
-				simtime_to_us(sim.end_time), strerror(-err));
-		goto out;
-	}
-	res = res_build(&sim);
-	/* what produced the result, and its gates (new top-level blocks) */
-	if (res &&
-	    ((split && add_par_stats(res, &pst)) || json_object_set(res, "provenance", prov) ||
-	     json_object_set_new(res, "effective", res_effective(sim.scn, sim.topo)) ||
-	     (met = res_add_expects(res, sim.scn)) < 0)) {
-		json_decref(res);
-		res = NULL;
-	}
-	if (!res) {
-		fprintf(stderr, "rocesim: out of memory building the results\n");
-		goto out;
-	}
-	/* from here on the run was good: a failure to keep its results is exit 3 */
-	rc = EXIT_IO;
-	if ((err = res_write_json(res, files[OUTDIR_RESULTS]))) {
-		fprintf(stderr,
-			"rocesim: cannot write %s/results.json: %s; the previous outputs are left "
-			"as they were\n",
-			txt_term(shown, sizeof(shown), dir), strerror(-err));
-		goto out;
-	}
-	if (interrupted) {
-		rc = report_interrupt(&sim, txt_term(shown, sizeof(shown), dir));
-		goto out;
-	}
-	if ((err = outdir_commit(&od, &partial))) {
-		fprintf(stderr, "rocesim: cannot write %s: %s; %s\n",
-			txt_term(shown, sizeof(shown), od.where), strerror(-err),
-			partial ? "the folder now mixes the outputs of two runs"
-				: "the previous outputs are left as they were");
-		goto out;
-	}
-	if (!a->quiet) {
-		res_print_summary(res, stdout);
-		if (s->n_expects)
-			printf("  expect     %d of %u expectations met\n", met, s->n_expects);
-		print_check_errors(a);
-		printf("  results    %s/results.json\n", txt_term(shown, sizeof(shown), dir));
-	}
-	if (res_check_expects(res, s, stderr))
-		fprintf(stderr, "rocesim: %u expectation%s failed\n", s->n_expects - (unsigned)met,
-			s->n_expects - (unsigned)met > 1 ? "s" : "");
-	rc = met < (int)s->n_expects ? EXIT_GATE : 0;
-	err = run_ci_finish(&a->ci, res, s, dir, a->quiet, sim.wall_s);
-	rc = err > rc ? err : rc;
-out:
+	rc = open_outputs(a, sim.scn, lead, dir, &od, files, &err);
+	if (!rc && agree(comm, err))
+		rc = EXIT_INPUT;
+	if (!rc && (rc = simulate(&sim, comm, &pst, files, a->progress, dir)) < 0)
+		rc = keep_results(a, &sim, prov, split ? &pst : NULL, files[OUTDIR_RESULTS], dir,
+				  &od);
 	json_decref(prov);
-	json_decref(res);
 	outdir_close(&od);
 	sim_fini(&sim);
 	return rc;
@@ -508,12 +567,84 @@ static void start_mpi_program(char **argv)
 	execv(path, argv);
 }
 
+/*
+ * The options of `rocesim run` (argv[2] on) into @a; each --seed S becomes
+ * a "seed=S" of @seeds (*@n_seeds of them, to free) among the --set. -1 to
+ * go on, or the exit code (0 after --help).
+ */
+static int run_options(int argc, char **argv, struct run_args *a, char **seeds, size_t *n_seeds)
+{
+	int rc = -1, ci;
+
+	for (int i = 2; i < argc && rc < 0; i++) {
+		const char *o = argv[i];
+		int has_next = i + 1 < argc;
+
+		if (!strcmp(o, "-o") || !strcmp(o, "--out")) {
+			if (!has_next || !argv[i + 1][0])
+				rc = cli_usage_error("rocesim: ", usage, "%s needs a folder", o);
+			else
+				a->outdir = argv[++i];
+		} else if (!strcmp(o, "--set")) {
+			if (!has_next || !strchr(argv[i + 1], '='))
+				rc = cli_usage_error("rocesim: ", usage, "%s needs KEY=VALUE", o);
+			else
+				a->sets[a->n_sets++] = argv[++i];
+		} else if (!strcmp(o, "--with")) {
+			if (!has_next)
+				rc = cli_usage_error("rocesim: ", usage, "%s needs an overlay file",
+						     o);
+			else
+				a->withs[a->n_withs++] = argv[++i];
+		} else if (!strcmp(o, "--seed")) {
+			if (!has_next) {
+				rc = cli_usage_error("rocesim: ", usage, "%s needs a number", o);
+			} else {
+				size_t len = strlen(argv[++i]) + 6;
+
+				seeds[*n_seeds] = malloc(len);
+				if (!seeds[*n_seeds]) {
+					fputs("rocesim: out of memory\n", stderr);
+					rc = EXIT_INPUT;
+				} else {
+					snprintf(seeds[*n_seeds], len, "seed=%s", argv[i]);
+					a->sets[a->n_sets++] = seeds[(*n_seeds)++];
+				}
+			}
+		} else if (!strcmp(o, "--progress")) {
+			a->progress = 1;
+		} else if (!strcmp(o, "--partition")) {
+			char *end;
+			unsigned long n = has_next ? strtoul(argv[i + 1], &end, 10) : 0;
+
+			if (!n || *end || n > 65536 || argv[i + 1][0] == '-')
+				rc = cli_usage_error("rocesim: ", usage,
+						     "%s needs a number of parts from 1 to 65536",
+						     o);
+			else
+				a->partition = (uint32_t)n;
+			i++;
+		} else if (!strcmp(o, "--quiet") || !strcmp(o, "-q")) {
+			a->quiet = 1;
+		} else if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
+			fputs(usage, stdout);
+			fputs(run_help, stdout);
+			rc = 0;
+		} else if ((ci = run_ci_arg(&a->ci, argc, argv, &i, usage)) >= 0) {
+			rc = ci ? ci : -1;
+		} else {
+			rc = cli_scenario_arg(o, "rocesim: ", usage, &a->scenario);
+		}
+	}
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct run_args a = {0};
 	char **seeds;
 	size_t n_seeds = 0;
-	int rc, ci;
+	int rc;
 
 	/* GSL's default handler aborts, on an allocation that fails too: the
 	 * callers check what GSL returns */
@@ -556,67 +687,7 @@ int main(int argc, char **argv)
 		free(seeds);
 		return EXIT_INPUT;
 	}
-	rc = -1;
-	for (int i = 2; i < argc && rc < 0; i++) {
-		const char *o = argv[i];
-		int has_next = i + 1 < argc;
-
-		if (!strcmp(o, "-o") || !strcmp(o, "--out")) {
-			if (!has_next || !argv[i + 1][0])
-				rc = cli_usage_error("rocesim: ", usage, "%s needs a folder", o);
-			else
-				a.outdir = argv[++i];
-		} else if (!strcmp(o, "--set")) {
-			if (!has_next || !strchr(argv[i + 1], '='))
-				rc = cli_usage_error("rocesim: ", usage, "%s needs KEY=VALUE", o);
-			else
-				a.sets[a.n_sets++] = argv[++i];
-		} else if (!strcmp(o, "--with")) {
-			if (!has_next)
-				rc = cli_usage_error("rocesim: ", usage, "%s needs an overlay file",
-						     o);
-			else
-				a.withs[a.n_withs++] = argv[++i];
-		} else if (!strcmp(o, "--seed")) {
-			if (!has_next) {
-				rc = cli_usage_error("rocesim: ", usage, "%s needs a number", o);
-			} else {
-				size_t len = strlen(argv[++i]) + 6;
-
-				seeds[n_seeds] = malloc(len);
-				if (!seeds[n_seeds]) {
-					fputs("rocesim: out of memory\n", stderr);
-					rc = EXIT_INPUT;
-				} else {
-					snprintf(seeds[n_seeds], len, "seed=%s", argv[i]);
-					a.sets[a.n_sets++] = seeds[n_seeds++];
-				}
-			}
-		} else if (!strcmp(o, "--progress")) {
-			a.progress = 1;
-		} else if (!strcmp(o, "--partition")) {
-			char *end;
-			unsigned long n = has_next ? strtoul(argv[i + 1], &end, 10) : 0;
-
-			if (!n || *end || n > 65536 || argv[i + 1][0] == '-')
-				rc = cli_usage_error("rocesim: ", usage,
-						     "%s needs a number of parts from 1 to 65536",
-						     o);
-			else
-				a.partition = (uint32_t)n;
-			i++;
-		} else if (!strcmp(o, "--quiet") || !strcmp(o, "-q")) {
-			a.quiet = 1;
-		} else if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
-			fputs(usage, stdout);
-			fputs(run_help, stdout);
-			rc = 0;
-		} else if ((ci = run_ci_arg(&a.ci, argc, argv, &i, usage)) >= 0) {
-			rc = ci ? ci : -1;
-		} else {
-			rc = cli_scenario_arg(o, "rocesim: ", usage, &a.scenario);
-		}
-	}
+	rc = run_options(argc, argv, &a, seeds, &n_seeds);
 	if (rc < 0 && !a.scenario)
 		rc = cli_usage_error("rocesim: ", usage, "%s", "run needs a scenario file");
 	if (rc < 0 && !(rc = run_ci_prepare(&a.ci)))
