@@ -187,6 +187,35 @@ static void print_neck(const struct fluid_neck *k, const struct scenario *s)
 	printf("\n");
 }
 
+/* fluid.json, results.json and a CSV per bottleneck in @dir: 0, or
+ * ROCESIM_EXIT_IO having said so. */
+static int write_outputs(const char *dir, const struct scenario *s, json_t *all,
+			 const struct fluid_neck *necks, size_t n)
+{
+	int rc = 0;
+	json_t *j = json_pack("{s:O}", "bottlenecks", all);
+
+	if (mkdir(dir, 0777) && errno != EEXIST) {
+		fprintf(stderr, "rocesim: cannot write in %s\n", dir);
+		rc = ROCESIM_EXIT_IO;
+	} else {
+		char path[4200];
+
+		snprintf(path, sizeof(path), "%s/fluid.json", dir);
+		if (json_dump_file(j, path, JSON_INDENT(2)))
+			rc = ROCESIM_EXIT_IO;
+		if (!rc && write_results(dir, s, necks, n))
+			rc = ROCESIM_EXIT_IO;
+		for (size_t i = 0; i < n && !rc; i++)
+			if (write_csv(dir, &necks[i]))
+				rc = ROCESIM_EXIT_IO;
+		if (rc)
+			fprintf(stderr, "rocesim: cannot write in %s\n", dir);
+	}
+	json_decref(j);
+	return rc;
+}
+
 static int fluid_main(const struct fluid_args *a)
 {
 	struct scenario *s = NULL;
@@ -256,29 +285,7 @@ static int fluid_main(const struct fluid_args *a)
 		putchar('\n');
 		json_decref(j);
 	}
-	rc = 0;
-	if (a->outdir) {
-		json_t *j = json_pack("{s:O}", "bottlenecks", all);
-
-		if (mkdir(a->outdir, 0777) && errno != EEXIST) {
-			fprintf(stderr, "rocesim: cannot write in %s\n", a->outdir);
-			rc = ROCESIM_EXIT_IO;
-		} else {
-			char path[4200];
-
-			snprintf(path, sizeof(path), "%s/fluid.json", a->outdir);
-			if (json_dump_file(j, path, JSON_INDENT(2)))
-				rc = ROCESIM_EXIT_IO;
-			if (!rc && write_results(a->outdir, s, necks, n))
-				rc = ROCESIM_EXIT_IO;
-			for (size_t i = 0; i < n && !rc; i++)
-				if (write_csv(a->outdir, &necks[i]))
-					rc = ROCESIM_EXIT_IO;
-			if (rc)
-				fprintf(stderr, "rocesim: cannot write in %s\n", a->outdir);
-		}
-		json_decref(j);
-	}
+	rc = a->outdir ? write_outputs(a->outdir, s, all, necks, n) : 0;
 out:
 	fluid_neck_free(necks, n);
 	free(wl.flows);

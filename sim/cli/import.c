@@ -102,10 +102,11 @@ static size_t imp_sonic_port(const struct sonic_cfg *c, uint32_t i, char *line, 
 	return off;
 }
 
-static void imp_sonic(const struct sonic_cfg *c)
+/* What a config_db.json gives that becomes comments: where it comes from,
+ * the ports, the cable, and what SONiC computes that rocesim computes too. */
+static void imp_sonic_notes(const struct sonic_cfg *c)
 {
-	char m[32], b[SHOWN], b2[SHOWN];
-	int header = 0;
+	char b[SHOWN];
 
 	printf("# from %s\n", sh(b, c->file));
 	if (c->hostname[0])
@@ -124,6 +125,67 @@ static void imp_sonic(const struct sonic_cfg *c)
 	if (c->has_pool && !c->has_pool_size)
 		printf("# the lossless pool has no size (SONiC computes it): switch.buffer.size "
 		       "keeps its default\n");
+}
+
+/* switch.pfc from the lossless PGs' BUFFER_PROFILE. */
+static void imp_sonic_profile(const struct sonic_cfg *c)
+{
+	char b[SHOWN];
+	const char *sep = "";
+
+	if (!c->has_xoff && !c->has_xon_offset && !c->has_dynamic_th && !c->has_static_th)
+		printf("  # BUFFER_PROFILE %s gives no xoff, xon_offset or threshold\n",
+		       sh(b, c->profile));
+	else {
+		printf("  pfc: {");
+		if (c->has_xoff) {
+			printf("headroom: %llu", (unsigned long long)c->xoff);
+			sep = ", ";
+		}
+		if (c->has_xon_offset) {
+			printf("%sxon_offset: %llu", sep, (unsigned long long)c->xon_offset);
+			sep = ", ";
+		}
+		if (c->has_dynamic_th)
+			printf("%sdynamic_th: %d", sep, c->dynamic_th);
+		else if (c->has_static_th)
+			printf("%sxoff: %llu", sep, (unsigned long long)c->static_th);
+		printf("}    # BUFFER_PROFILE %s%s\n", sh(b, c->profile),
+		       c->has_xoff ? "" : " (no xoff: no headroom)");
+	}
+	if (c->has_xon)
+		printf("  # xon %llu: XON no lower than this beside xon_offset (no scenario "
+		       "key: switch.sonic gives it)\n",
+		       (unsigned long long)c->xon);
+}
+
+/* The TC maps rocesim does not model, and the ports that differ. */
+static void imp_sonic_ports(const struct sonic_cfg *c)
+{
+	char b[SHOWN], b2[SHOWN];
+	int header = 0;
+
+	for (int tc = 0; tc < 8; tc++)
+		if (c->tc_to_pg[tc] != tc || c->tc_to_queue[tc] != tc)
+			printf("# TC %d -> PG %u, queue %u: rocesim maps TC = PG = queue\n", tc,
+			       c->tc_to_pg[tc], c->tc_to_queue[tc]);
+	for (uint32_t i = 0; i < c->n_ports; i++) {
+		char line[600];
+
+		if (!imp_sonic_port(c, i, line, sizeof(line)))
+			continue;
+		if (!header++)
+			printf("# ports that differ (port i of each switch is the i-th by number; "
+			       "switch.sonic gives each its own, no scenario key does):\n");
+		printf("# %s (port %u):%s\n", sh(b, c->ports[i].name), i, sh(b2, line + 1));
+	}
+}
+
+static void imp_sonic(const struct sonic_cfg *c)
+{
+	char m[32], b[SHOWN];
+
+	imp_sonic_notes(c);
 	printf("switch:\n");
 	if (c->has_pool && c->has_pool_size) {
 		printf("  buffer: {size: %llu", (unsigned long long)c->buffer_size);
@@ -147,36 +209,8 @@ static void imp_sonic(const struct sonic_cfg *c)
 		}
 		printf("}    # DSCP_TO_TC_MAP %s\n", sh(b, c->dscp_map));
 	}
-	if (c->has_profile) {
-		const char *sep = "";
-
-		if (!c->has_xoff && !c->has_xon_offset && !c->has_dynamic_th && !c->has_static_th)
-			printf("  # BUFFER_PROFILE %s gives no xoff, xon_offset or threshold\n",
-			       sh(b, c->profile));
-		else {
-			printf("  pfc: {");
-			if (c->has_xoff) {
-				printf("headroom: %llu", (unsigned long long)c->xoff);
-				sep = ", ";
-			}
-			if (c->has_xon_offset) {
-				printf("%sxon_offset: %llu", sep,
-				       (unsigned long long)c->xon_offset);
-				sep = ", ";
-			}
-			if (c->has_dynamic_th)
-				printf("%sdynamic_th: %d", sep, c->dynamic_th);
-			else if (c->has_static_th)
-				printf("%sxoff: %llu", sep, (unsigned long long)c->static_th);
-			printf("}    # BUFFER_PROFILE %s%s\n", sh(b, c->profile),
-			       c->has_xoff ? "" : " (no xoff: no headroom)");
-		}
-		if (c->has_xon)
-			printf(
-			    "  # xon %llu: XON no lower than this beside xon_offset (no scenario "
-			    "key: switch.sonic gives it)\n",
-			    (unsigned long long)c->xon);
-	}
+	if (c->has_profile)
+		imp_sonic_profile(c);
 	if (c->has_sched && c->sched_dwrr)
 		printf("  scheduler: dwrr\n  weights: [%u, %u, %u, %u, %u, %u, %u, %u]    # %s\n",
 		       c->sched_weights[0], c->sched_weights[1], c->sched_weights[2],
@@ -192,20 +226,7 @@ static void imp_sonic(const struct sonic_cfg *c)
 	if (c->has_watchdog)
 		printf("  watchdog: {detection: %ums, restoration: %ums, action: %s}    # PFC_WD\n",
 		       c->wd_detection_ms, c->wd_restoration_ms, sh(b, c->wd_action));
-	for (int tc = 0; tc < 8; tc++)
-		if (c->tc_to_pg[tc] != tc || c->tc_to_queue[tc] != tc)
-			printf("# TC %d -> PG %u, queue %u: rocesim maps TC = PG = queue\n", tc,
-			       c->tc_to_pg[tc], c->tc_to_queue[tc]);
-	for (uint32_t i = 0; i < c->n_ports; i++) {
-		char line[600];
-
-		if (!imp_sonic_port(c, i, line, sizeof(line)))
-			continue;
-		if (!header++)
-			printf("# ports that differ (port i of each switch is the i-th by number; "
-			       "switch.sonic gives each its own, no scenario key does):\n");
-		printf("# %s (port %u):%s\n", sh(b, c->ports[i].name), i, sh(b2, line + 1));
-	}
+	imp_sonic_ports(c);
 }
 
 /* The classes of mlnx_qos's tc lines, as nic.tc (and the priorities of each). */

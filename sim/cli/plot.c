@@ -226,13 +226,10 @@ static int load_results(struct plot *p)
 		   : 0;
 }
 
-int cmd_plot(int argc, char **argv)
+/* The options of `rocesim plot` into @p: -1 to go on, or the exit code
+ * having said why (0 after --help). */
+static int plot_options(int argc, char **argv, struct plot *p)
 {
-	struct plot p = {0};
-	char tmpl[PLOT_PATH];
-	int err, kind;
-
-	p.top = TOP_DEFAULT;
 	for (int i = 0; i < argc; i++) {
 		const char *o = argv[i];
 
@@ -240,7 +237,7 @@ int cmd_plot(int argc, char **argv)
 			fputs(usage, stdout);
 			return 0;
 		} else if (!strcmp(o, "--svg")) {
-			p.svg = 1;
+			p->svg = 1;
 		} else if (!strcmp(o, "--top")) {
 			char *end;
 			long n;
@@ -254,17 +251,66 @@ int cmd_plot(int argc, char **argv)
 				return cli_usage_error("rocesim: plot: ", usage,
 						       "--top: \"%s\" is not a number from 1 to 8",
 						       argv[i]);
-			p.top = (int)n;
+			p->top = (int)n;
 		} else if (o[0] == '-' && o[1]) {
 			return cli_usage_error("rocesim: plot: ", usage, "unknown option \"%s\"",
 					       o);
-		} else if (p.outdir) {
+		} else if (p->outdir) {
 			return cli_usage_error("rocesim: plot: ", usage,
 					       "one OUTDIR at a time (also got \"%s\")", o);
 		} else {
-			p.outdir = o;
+			p->outdir = o;
 		}
 	}
+	return -1;
+}
+
+/* Draw what @kind of outputs @p holds (load_results) into its folder,
+ * through its temporary folder; the exit code. */
+static int plot_draw(struct plot *p, int kind)
+{
+	int err;
+
+	if (kind == 1 || kind == 2) {
+		err = kind == 1 ? plot_sweep(p) : plot_tune(p);
+		tmp_remove(p);
+		return err ? EXIT_INPUT : 0;
+	}
+	if (kind == 3) {
+		if (!p->name)
+			p->name = "fluid";
+		err = plot_fluid(p, 1);
+		tmp_remove(p);
+		json_decref(p->res);
+		return err ? EXIT_INPUT : 0;
+	}
+	err = plot_queues(p);
+	if (!err)
+		err = plot_pfc(p);
+	if (!err)
+		err = plot_rates(p);
+	if (!err)
+		err = plot_flows(p);
+	if (!err)
+		err = plot_slowdown(p);
+	if (!err)
+		err = plot_ranks(p);
+	if (!err)
+		err = plot_fluid(p, 0);
+	tmp_remove(p);
+	json_decref(p->res);
+	return err ? EXIT_INPUT : 0;
+}
+
+int cmd_plot(int argc, char **argv)
+{
+	struct plot p = {0};
+	char tmpl[PLOT_PATH];
+	int rc, kind;
+
+	p.top = TOP_DEFAULT;
+	if ((rc = plot_options(argc, argv, &p)) >= 0)
+		return rc;
 	if (!p.outdir)
 		return cli_usage_error("rocesim: plot: ", usage, "%s",
 				       "OUTDIR is needed (the -o folder of a run)");
@@ -285,33 +331,5 @@ int cmd_plot(int argc, char **argv)
 	}
 	snprintf(p.tmp, sizeof(p.tmp), "%s", tmpl);
 	fflush(stdout);
-	if (kind == 1 || kind == 2) {
-		err = kind == 1 ? plot_sweep(&p) : plot_tune(&p);
-		tmp_remove(&p);
-		return err ? EXIT_INPUT : 0;
-	}
-	if (kind == 3) {
-		if (!p.name)
-			p.name = "fluid";
-		err = plot_fluid(&p, 1);
-		tmp_remove(&p);
-		json_decref(p.res);
-		return err ? EXIT_INPUT : 0;
-	}
-	err = plot_queues(&p);
-	if (!err)
-		err = plot_pfc(&p);
-	if (!err)
-		err = plot_rates(&p);
-	if (!err)
-		err = plot_flows(&p);
-	if (!err)
-		err = plot_slowdown(&p);
-	if (!err)
-		err = plot_ranks(&p);
-	if (!err)
-		err = plot_fluid(&p, 0);
-	tmp_remove(&p);
-	json_decref(p.res);
-	return err ? EXIT_INPUT : 0;
+	return plot_draw(&p, kind);
 }

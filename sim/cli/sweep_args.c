@@ -80,13 +80,94 @@ static const char usage[] =
     "            when interrupted (finished runs kept). --collect: 1 also\n"
     "            when runs are missing.\n";
 
+/* The options of `rocesim sweep` into @a: -1 to go on, or the exit code
+ * having said why (0 after --help). */
+static int sweep_options(int argc, char **argv, struct sweep_args *a)
+{
+	static const char pre[] = "rocesim sweep: ";
+	int rc = -1;
+
+	for (int i = 0; i < argc && rc < 0; i++) {
+		const char *o = argv[i];
+		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (!strcmp(o, "--vary")) {
+			if (!v || !strchr(v, '='))
+				rc = cli_usage_error(pre, usage, "%s needs KEY=VALUES", o);
+			else
+				a->vary[a->n_vary++] = argv[++i];
+		} else if (!strcmp(o, "--variant")) {
+			if (!v || !strchr(v, '=') || !strchr(v, '=')[1])
+				rc = cli_usage_error(pre, usage, "%s needs NAME=OVERLAY.yaml", o);
+			else
+				a->variants[a->n_variants++] = argv[++i];
+		} else if (!strcmp(o, "--set")) {
+			if (!v || !strchr(v, '=') || v[0] == '=')
+				rc = cli_usage_error(pre, usage, "%s needs KEY=VALUE", o);
+			else
+				a->sets[a->n_sets++] = argv[++i];
+		} else if (!strcmp(o, "--with")) {
+			if (!v || !*v)
+				rc = cli_usage_error(pre, usage, "%s needs an overlay file", o);
+			else
+				a->withs[a->n_withs++] = argv[++i];
+		} else if (!strcmp(o, "--model")) {
+			if (!v || (strcmp(v, "packet") && strcmp(v, "fluid")))
+				rc = cli_usage_error(pre, usage, "%s needs packet or fluid", o);
+			a->fluid = v && !strcmp(v, "fluid");
+			i++;
+		} else if (!strcmp(o, "--zip")) {
+			a->zip = 1;
+		} else if (!strcmp(o, "--seeds")) {
+			if (!v || cli_parse_count(v, SWEEP_MAX_RUNS, &a->seeds))
+				rc = cli_usage_error(pre, usage, "%s needs a count (1 or more)", o);
+			i++;
+		} else if (!strcmp(o, "--seed-list")) {
+			if (!v)
+				rc = cli_usage_error(pre, usage, "%s needs S1,S2,...", o);
+			a->seed_list = argv[++i];
+		} else if (!strcmp(o, "-j") || !strcmp(o, "--jobs")) {
+			if (!v || cli_parse_count(v, 4096, &a->jobs))
+				rc = cli_usage_error(pre, usage, "%s needs a count (1 to 4096)", o);
+			a->jobs_given = 1;
+			i++;
+		} else if (!strcmp(o, "-o") || !strcmp(o, "--out")) {
+			if (!v)
+				rc = cli_usage_error(pre, usage, "%s needs a folder", o);
+			a->outdir = argv[++i];
+		} else if (!strcmp(o, "--progress")) {
+			a->progress = 1;
+		} else if (!strcmp(o, "--quiet") || !strcmp(o, "-q")) {
+			a->quiet = 1;
+		} else if (!strcmp(o, "--slurm")) {
+			a->slurm = 1;
+		} else if (!strcmp(o, "--mem")) {
+			if (!v || units_size(v, &a->mem) || a->mem < (1ULL << 20))
+				rc = cli_usage_error(
+				    pre, usage, "%s needs a size of at least 1MiB (e.g. 2GB)", o);
+			i++;
+		} else if (!strcmp(o, "--collect")) {
+			a->collect = 1;
+		} else if (!strcmp(o, "--task")) {
+			if (!v || (strcmp(v, "0") && cli_parse_count(v, SWEEP_MAX_RUNS, &a->task)))
+				rc = cli_usage_error(pre, usage, "%s needs a run number (from 0)",
+						     o);
+			a->has_task = 1;
+			i++;
+		} else {
+			rc = cli_scenario_arg(o, pre, usage, &a->scenario);
+		}
+	}
+	return rc;
+}
+
 /* The options of `rocesim sweep` (@local_ranks: this machine's ranks under
  * mpirun, which share its cores); runs what they ask; the exit code. */
 static int sweep_verb(int argc, char **argv, long local_ranks)
 {
 	static const char pre[] = "rocesim sweep: ";
 	struct sweep_args a = {0};
-	int rc = -1;
+	int rc;
 
 	a.jobs = sweep__default_jobs(local_ranks);
 	a.vary = calloc((size_t)argc + 1, sizeof(*a.vary));
@@ -101,77 +182,7 @@ static int sweep_verb(int argc, char **argv, long local_ranks)
 		fputs("rocesim: out of memory\n", stderr);
 		return ROCESIM_EXIT_INPUT;
 	}
-	for (int i = 0; i < argc && rc < 0; i++) {
-		const char *o = argv[i];
-		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-
-		if (!strcmp(o, "--vary")) {
-			if (!v || !strchr(v, '='))
-				rc = cli_usage_error(pre, usage, "%s needs KEY=VALUES", o);
-			else
-				a.vary[a.n_vary++] = argv[++i];
-		} else if (!strcmp(o, "--variant")) {
-			if (!v || !strchr(v, '=') || !strchr(v, '=')[1])
-				rc = cli_usage_error(pre, usage, "%s needs NAME=OVERLAY.yaml", o);
-			else
-				a.variants[a.n_variants++] = argv[++i];
-		} else if (!strcmp(o, "--set")) {
-			if (!v || !strchr(v, '=') || v[0] == '=')
-				rc = cli_usage_error(pre, usage, "%s needs KEY=VALUE", o);
-			else
-				a.sets[a.n_sets++] = argv[++i];
-		} else if (!strcmp(o, "--with")) {
-			if (!v || !*v)
-				rc = cli_usage_error(pre, usage, "%s needs an overlay file", o);
-			else
-				a.withs[a.n_withs++] = argv[++i];
-		} else if (!strcmp(o, "--model")) {
-			if (!v || (strcmp(v, "packet") && strcmp(v, "fluid")))
-				rc = cli_usage_error(pre, usage, "%s needs packet or fluid", o);
-			a.fluid = v && !strcmp(v, "fluid");
-			i++;
-		} else if (!strcmp(o, "--zip")) {
-			a.zip = 1;
-		} else if (!strcmp(o, "--seeds")) {
-			if (!v || cli_parse_count(v, SWEEP_MAX_RUNS, &a.seeds))
-				rc = cli_usage_error(pre, usage, "%s needs a count (1 or more)", o);
-			i++;
-		} else if (!strcmp(o, "--seed-list")) {
-			if (!v)
-				rc = cli_usage_error(pre, usage, "%s needs S1,S2,...", o);
-			a.seed_list = argv[++i];
-		} else if (!strcmp(o, "-j") || !strcmp(o, "--jobs")) {
-			if (!v || cli_parse_count(v, 4096, &a.jobs))
-				rc = cli_usage_error(pre, usage, "%s needs a count (1 to 4096)", o);
-			a.jobs_given = 1;
-			i++;
-		} else if (!strcmp(o, "-o") || !strcmp(o, "--out")) {
-			if (!v)
-				rc = cli_usage_error(pre, usage, "%s needs a folder", o);
-			a.outdir = argv[++i];
-		} else if (!strcmp(o, "--progress")) {
-			a.progress = 1;
-		} else if (!strcmp(o, "--quiet") || !strcmp(o, "-q")) {
-			a.quiet = 1;
-		} else if (!strcmp(o, "--slurm")) {
-			a.slurm = 1;
-		} else if (!strcmp(o, "--mem")) {
-			if (!v || units_size(v, &a.mem) || a.mem < (1ULL << 20))
-				rc = cli_usage_error(
-				    pre, usage, "%s needs a size of at least 1MiB (e.g. 2GB)", o);
-			i++;
-		} else if (!strcmp(o, "--collect")) {
-			a.collect = 1;
-		} else if (!strcmp(o, "--task")) {
-			if (!v || (strcmp(v, "0") && cli_parse_count(v, SWEEP_MAX_RUNS, &a.task)))
-				rc = cli_usage_error(pre, usage, "%s needs a run number (from 0)",
-						     o);
-			a.has_task = 1;
-			i++;
-		} else {
-			rc = cli_scenario_arg(o, pre, usage, &a.scenario);
-		}
-	}
+	rc = sweep_options(argc, argv, &a);
 	if (rc < 0 && (a.has_task || a.collect)) {
 		const char *o = a.has_task ? "--task" : "--collect";
 

@@ -78,12 +78,85 @@ static const char usage[] =
     "            2 bad input or usage, nothing run; 3 the tune's own\n"
     "            files could not be written; 128 + the signal when interrupted.\n";
 
+/* The options of `rocesim tune` into @a: -1 to go on, or the exit code
+ * having said why (0 after --help). */
+static int tune_options(int argc, char **argv, struct tune_args *a)
+{
+	static const char pre[] = "rocesim tune: ";
+	int rc = -1;
+
+	for (int i = 0; i < argc && rc < 0; i++) {
+		const char *o = argv[i];
+		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (!strcmp(o, "--vary")) {
+			if (!v || !strchr(v, '='))
+				rc = cli_usage_error(pre, usage, "%s needs KEY=LO..HI", o);
+			else
+				a->vary[a->n_vary++] = argv[++i];
+		} else if (!strcmp(o, "--minimize") || !strcmp(o, "--maximize")) {
+			if (!v || !*v)
+				rc = cli_usage_error(pre, usage, "%s needs a metric", o);
+			else if (a->n_obj == 2)
+				rc = cli_usage_error(
+				    pre, usage, "%s",
+				    "at most two objectives (--minimize, --maximize)");
+			else {
+				a->obj[a->n_obj] = argv[++i];
+				a->maximize[a->n_obj++] = o[2] == 'm' && o[3] == 'a';
+			}
+		} else if (!strcmp(o, "--subject-to")) {
+			if (!v || !*v)
+				rc = cli_usage_error(pre, usage, "%s needs 'METRIC OP VALUE'", o);
+			else
+				a->subject_to[a->n_subject_to++] = argv[++i];
+		} else if (!strcmp(o, "--model")) {
+			if (!v || (strcmp(v, "packet") && strcmp(v, "fluid")))
+				rc = cli_usage_error(pre, usage, "%s needs packet or fluid", o);
+			a->fluid = v && !strcmp(v, "fluid");
+			i++;
+		} else if (!strcmp(o, "--set")) {
+			if (!v || !strchr(v, '=') || *v == '=')
+				rc = cli_usage_error(pre, usage, "%s needs KEY=VALUE", o);
+			else
+				a->sets[a->n_sets++] = argv[++i];
+		} else if (!strcmp(o, "--seeds")) {
+			if (!v || cli_parse_count(v, 10000, &a->seeds))
+				rc =
+				    cli_usage_error(pre, usage, "%s needs a count (1 to 10000)", o);
+			a->seeds_given = 1;
+			i++;
+		} else if (!strcmp(o, "--budget")) {
+			if (!v || cli_parse_count(v, TUNE_MAX_BUDGET, &a->budget))
+				rc = cli_usage_error(pre, usage,
+						     "%s needs a count of runs (1 to 100000)", o);
+			i++;
+		} else if (!strcmp(o, "-j") || !strcmp(o, "--jobs")) {
+			if (!v || cli_parse_count(v, 4096, &a->jobs))
+				rc = cli_usage_error(pre, usage, "%s needs a count (1 to 4096)", o);
+			a->jobs_given = 1;
+			i++;
+		} else if (!strcmp(o, "-o") || !strcmp(o, "--out")) {
+			if (!v)
+				rc = cli_usage_error(pre, usage, "%s needs a folder", o);
+			a->outdir = argv[++i];
+		} else if (!strcmp(o, "--progress")) {
+			a->progress = 1;
+		} else if (!strcmp(o, "--quiet") || !strcmp(o, "-q")) {
+			a->quiet = 1;
+		} else {
+			rc = cli_scenario_arg(o, pre, usage, &a->scenario);
+		}
+	}
+	return rc;
+}
+
 /* The options of `rocesim tune`; runs what they ask; the exit code. */
 static int tune_verb(int argc, char **argv, long local_ranks)
 {
 	static const char pre[] = "rocesim tune: ";
 	struct tune_args a = {0};
-	int rc = -1;
+	int rc;
 
 	a.jobs = sweep__default_jobs(local_ranks);
 	a.budget = 100;
@@ -98,69 +171,7 @@ static int tune_verb(int argc, char **argv, long local_ranks)
 		fputs("rocesim: out of memory\n", stderr);
 		return ROCESIM_EXIT_INPUT;
 	}
-	for (int i = 0; i < argc && rc < 0; i++) {
-		const char *o = argv[i];
-		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-
-		if (!strcmp(o, "--vary")) {
-			if (!v || !strchr(v, '='))
-				rc = cli_usage_error(pre, usage, "%s needs KEY=LO..HI", o);
-			else
-				a.vary[a.n_vary++] = argv[++i];
-		} else if (!strcmp(o, "--minimize") || !strcmp(o, "--maximize")) {
-			if (!v || !*v)
-				rc = cli_usage_error(pre, usage, "%s needs a metric", o);
-			else if (a.n_obj == 2)
-				rc = cli_usage_error(
-				    pre, usage, "%s",
-				    "at most two objectives (--minimize, --maximize)");
-			else {
-				a.obj[a.n_obj] = argv[++i];
-				a.maximize[a.n_obj++] = o[2] == 'm' && o[3] == 'a';
-			}
-		} else if (!strcmp(o, "--subject-to")) {
-			if (!v || !*v)
-				rc = cli_usage_error(pre, usage, "%s needs 'METRIC OP VALUE'", o);
-			else
-				a.subject_to[a.n_subject_to++] = argv[++i];
-		} else if (!strcmp(o, "--model")) {
-			if (!v || (strcmp(v, "packet") && strcmp(v, "fluid")))
-				rc = cli_usage_error(pre, usage, "%s needs packet or fluid", o);
-			a.fluid = v && !strcmp(v, "fluid");
-			i++;
-		} else if (!strcmp(o, "--set")) {
-			if (!v || !strchr(v, '=') || *v == '=')
-				rc = cli_usage_error(pre, usage, "%s needs KEY=VALUE", o);
-			else
-				a.sets[a.n_sets++] = argv[++i];
-		} else if (!strcmp(o, "--seeds")) {
-			if (!v || cli_parse_count(v, 10000, &a.seeds))
-				rc =
-				    cli_usage_error(pre, usage, "%s needs a count (1 to 10000)", o);
-			a.seeds_given = 1;
-			i++;
-		} else if (!strcmp(o, "--budget")) {
-			if (!v || cli_parse_count(v, TUNE_MAX_BUDGET, &a.budget))
-				rc = cli_usage_error(pre, usage,
-						     "%s needs a count of runs (1 to 100000)", o);
-			i++;
-		} else if (!strcmp(o, "-j") || !strcmp(o, "--jobs")) {
-			if (!v || cli_parse_count(v, 4096, &a.jobs))
-				rc = cli_usage_error(pre, usage, "%s needs a count (1 to 4096)", o);
-			a.jobs_given = 1;
-			i++;
-		} else if (!strcmp(o, "-o") || !strcmp(o, "--out")) {
-			if (!v)
-				rc = cli_usage_error(pre, usage, "%s needs a folder", o);
-			a.outdir = argv[++i];
-		} else if (!strcmp(o, "--progress")) {
-			a.progress = 1;
-		} else if (!strcmp(o, "--quiet") || !strcmp(o, "-q")) {
-			a.quiet = 1;
-		} else {
-			rc = cli_scenario_arg(o, pre, usage, &a.scenario);
-		}
-	}
+	rc = tune_options(argc, argv, &a);
 	if (rc < 0 && !a.scenario)
 		rc = cli_usage_error(pre, usage, "%s", "tune needs a scenario file");
 	if (rc < 0 && !a.n_vary)
