@@ -1,7 +1,8 @@
 #!/bin/sh
 # The layers, bottom up: a file may include headers of its own folder and of
 # the folders below it, never above. Also: no include cycle among the model
-# files, and no file of product code over 900 lines (split it by concern).
+# files, no file of product code over 900 lines (split it by concern), and
+# no function of the command line over 80 lines.
 # Usage: tests/check_layers.sh [SOURCE_ROOT]
 set -u
 cd "${1:-.}" || exit 2
@@ -45,4 +46,15 @@ for layer in $order; do
 	wc -l "$layer"/*.[ch]
 done | awk '$2 != "total" && $1 > 900 { printf "%s: %d lines, over 900: split it by concern\n", $2, $1; bad = 1 }
 END { exit bad }' || bad=1
+# the command line parses options and prints: no function of it over 80
+# lines (a function starts at a line that opens with its type, ends at a
+# line that is a lone closing brace)
+for f in sim/cli/*.c; do
+	awk -v f="$f" '/^[a-z].*\(/ && !/;$/ { name = $0; start = NR }
+/^}/ && start { if (NR - start > 80) printf "%s:%d: %d lines, over 80: split it\n", f, start, NR - start; start = 0 }' "$f"
+done >"$tmp/long"
+if [ -s "$tmp/long" ]; then
+	cat "$tmp/long"
+	bad=1
+fi
 exit $bad
