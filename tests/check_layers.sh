@@ -6,7 +6,7 @@
 # Usage: tests/check_layers.sh [SOURCE_ROOT]
 set -u
 cd "${1:-.}" || exit 2
-order="sim/engine topologies models sim/config sim/run sim/lint sim/study sim/plot sim/api sim/cli"
+order="sim/engine topologies models sim/readers sim/config sim/run sim/lint sim/study sim/plot sim/api sim/cli"
 bad=0
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT

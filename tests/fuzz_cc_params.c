@@ -53,7 +53,7 @@
 
 #define FUZZ_NAME "fuzz_cc_params"
 
-#include "sim/config/mlnx.h"
+#include "sim/readers/mlnx.h"
 #include "tests/fuzz/harness.h"
 #include "tests/fuzz/oom.h"
 

@@ -2,7 +2,7 @@
  * libFuzzer harness for the readers of HPCC's ns-3 files: the topology
  * file (topologies/topo_hpcc.c, simulation/mix/topology.txt of
  * alibaba-edu/High-Precision-Congestion-Control, `topology: {kind:
- * hpcc}`) and the flow file (sim/config/hpcc_flows.c, simulation/mix/
+ * hpcc}`) and the flow file (sim/readers/hpcc_flows.c, simulation/mix/
  * flow.txt, `workload: {kind: hpcc}`). Every input is read both ways: as a
  * topology (from the text with topo_hpcc_parse for an even length, from a
  * scratch file with topo_hpcc_read for an odd one; when it parses, the
@@ -42,7 +42,7 @@
 
 #define FUZZ_NAME "fuzz_hpcc"
 
-#include "sim/config/hpcc_flows.h"
+#include "sim/readers/hpcc_flows.h"
 #include "tests/fuzz/harness.h"
 #include "tests/fuzz/oom.h"
 #include "topologies/topo.h"

@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/config/mlnx.h"
+#include "sim/readers/mlnx.h"
 #include "tests/fuzz/oom.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -27,7 +27,7 @@
 
 #define FUZZ_NAME "fuzz_pod"
 
-#include "sim/config/pod.h"
+#include "sim/readers/pod.h"
 #include "tests/fuzz/harness.h"
 #include "tests/fuzz/oom.h"
 

@@ -25,7 +25,7 @@
 #include <unistd.h>
 
 #include "proc.h"
-#include "sim/config/mlnx.h"
+#include "sim/readers/mlnx.h"
 
 #define TWO "tests/mlnx/cc-grep-two-devices.txt"
 #define SAME "tests/mlnx/cc-grep-two-devices-same.txt"

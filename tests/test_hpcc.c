@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/config/hpcc_flows.h"
+#include "sim/readers/hpcc_flows.h"
 #include "sim/config/scenario.h"
 #include "topologies/topo.h"
 #include "proc.h"

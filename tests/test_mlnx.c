@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sim/config/mlnx.h"
+#include "sim/readers/mlnx.h"
 #include "support.h"
 
 static struct mlnx_qos qos_ok(const char *rel)

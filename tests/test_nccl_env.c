@@ -1,6 +1,6 @@
 /*
  * Tests of NCCL's environment as jobs pass it and as the fabric feels it:
- * mpirun -x in a Launcher's command (sim/config/pod_mpirun.c), what
+ * mpirun -x in a Launcher's command (sim/readers/pod_mpirun.c), what
  * `kubectl get pods -o yaml` prints (a List), NCCL_* names NCCL does not
  * read (nccl_env.c), NCCL_IB_HCA entries that match no NIC (nccl_hca.c,
  * check), and several QPs per connection (NCCL_IB_QPS_PER_CONNECTION,
@@ -22,9 +22,9 @@
 #include "models/coll_layout.h"
 #include "models/collective.h"
 #include "models/net.h"
-#include "sim/config/nccl_env.h"
-#include "sim/config/nccl_hca.h"
-#include "sim/config/pod.h"
+#include "sim/readers/nccl_env.h"
+#include "sim/readers/nccl_hca.h"
+#include "sim/readers/pod.h"
 #include "sim/run/par_mpi.h"
 #include "proc.h"
 #include "support.h"

@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "proc.h"
-#include "sim/config/mlnx.h"
+#include "sim/readers/mlnx.h"
 #include "sim/config/scenario.h"
 #include "sim/run/results.h"
 #include "sim/run/sim.h"

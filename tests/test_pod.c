@@ -12,8 +12,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "sim/config/nccl_hca.h"
-#include "sim/config/pod.h"
+#include "sim/readers/nccl_hca.h"
+#include "sim/readers/pod.h"
 #include "support.h"
 
 /* Read tests/pod/@name; asserts success. */

@@ -1,5 +1,5 @@
 /*
- * Tests of the SONiC config_db.json reader (sim/config/sonic.c): the
+ * Tests of the SONiC config_db.json reader (sim/readers/sonic.c): the
  * example built from SONiC's qos_config.j2 and Configuration.md
  * (tests/sonic/azure.json) and the two example configs of
  * experiments/configs to exact values; how lossless PGs and queues are
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/config/sonic.h"
+#include "sim/readers/sonic.h"
 #include "support.h"
 
 static void read_ok(const char *rel, struct sonic_cfg *c)

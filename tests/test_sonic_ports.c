@@ -19,7 +19,7 @@
 
 #include "proc.h"
 #include "sim/config/scenario.h"
-#include "sim/config/sonic.h"
+#include "sim/readers/sonic.h"
 
 static void setup(void)
 {

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "models/traffic.h"
-#include "sim/config/cdf.h"
+#include "sim/readers/cdf.h"
 #include "sim/config/scenario.h"
 #include "sim/run/results.h"
 #include "sim/run/sim.h"

@@ -12,11 +12,11 @@
 #include <string.h>
 
 #include "sim/cli/cli.h"
-#include "sim/config/hpcc_flows.h"
-#include "sim/config/mlnx.h"
-#include "sim/config/pod.h"
+#include "sim/readers/hpcc_flows.h"
+#include "sim/readers/mlnx.h"
+#include "sim/readers/pod.h"
 #include "sim/config/scenario.h"
-#include "sim/config/sonic.h"
+#include "sim/readers/sonic.h"
 #include "sim/engine/textsafe.h"
 #include "sim/lint/lint.h"
 #include "topologies/topo.h"

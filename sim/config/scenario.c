@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/config/mlnx.h"
+#include "sim/readers/mlnx.h"
 #include "sim/config/scenario_impl.h"
 #include "sim/engine/textfile.h"
 #include "sim/engine/ydoc.h"

@@ -23,7 +23,7 @@
 #include "models/traffic.h"
 #include "models/workload.h"
 #include "topologies/topo.h"
-#include "sim/config/hpcc_flows.h"
+#include "sim/readers/hpcc_flows.h"
 #include "sim/engine/diag.h"
 #include "sim/engine/simtime.h"
 

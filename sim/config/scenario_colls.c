@@ -13,7 +13,7 @@
 
 #include "models/coll_layout.h"
 #include "models/collective.h"
-#include "sim/config/nccl_hca.h"
+#include "sim/readers/nccl_hca.h"
 #include "sim/config/scenario_impl.h"
 #include "topologies/topo.h"
 

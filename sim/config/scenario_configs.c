@@ -29,10 +29,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/config/mlnx.h"
-#include "sim/config/pod.h"
+#include "sim/readers/mlnx.h"
+#include "sim/readers/pod.h"
 #include "sim/config/scenario_impl.h"
-#include "sim/config/sonic.h"
+#include "sim/readers/sonic.h"
 #include "sim/engine/ydoc.h"
 
 /* One config being merged: the loader, the config's key and file, the first error. */

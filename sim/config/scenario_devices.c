@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/config/mlnx.h"
+#include "sim/readers/mlnx.h"
 #include "sim/config/scenario_impl.h"
 #include "sim/engine/units.h"
 #include "sim/engine/ydoc.h"

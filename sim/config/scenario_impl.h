@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sim/config/mlnx.h"
+#include "sim/readers/mlnx.h"
 #include "sim/config/scenario.h"
 
 struct sonic_cfg;

@@ -16,7 +16,7 @@
 #include "models/workload.h"
 #include "topologies/cbd.h"
 #include "sim/engine/checked.h"
-#include "sim/config/nccl_hca.h"
+#include "sim/readers/nccl_hca.h"
 #include "sim/config/scenario_impl.h"
 #include "sim/engine/units.h"
 #include "sim/engine/ydoc.h"

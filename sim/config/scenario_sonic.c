@@ -40,7 +40,7 @@
 #include <string.h>
 
 #include "sim/config/scenario_impl.h"
-#include "sim/config/sonic.h"
+#include "sim/readers/sonic.h"
 #include "sim/engine/checked.h"
 
 /* A port's value refused: at the config's @line and @key, naming the scenario key. */

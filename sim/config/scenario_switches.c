@@ -27,7 +27,7 @@
 #include <sys/stat.h>
 
 #include "sim/config/scenario_impl.h"
-#include "sim/config/sonic.h"
+#include "sim/readers/sonic.h"
 #include "sim/engine/ydoc.h"
 
 #define SONIC_KEY "switch.sonic"

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/config/cdf.h"
+#include "sim/readers/cdf.h"
 #include "sim/config/scenario_impl.h"
 #include "sim/engine/units.h"
 #include "sim/engine/ydoc.h"

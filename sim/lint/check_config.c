@@ -12,8 +12,8 @@
 #include "models/link.h"
 #include "models/switch.h"
 #include "sim/lint/lint.h"
-#include "sim/config/mlnx.h"
-#include "sim/config/pod.h"
+#include "sim/readers/mlnx.h"
+#include "sim/readers/pod.h"
 #include "sim/config/scenario.h"
 #include "topologies/cbd.h"
 

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "sim/lint/lint.h"
-#include "sim/config/nccl_hca.h"
+#include "sim/readers/nccl_hca.h"
 #include "topologies/topo.h"
 
 /* NCCL_IB_QPS_PER_CONNECTION and NCCL_IB_SPLIT_DATA_ON_QPS where they change nothing. */

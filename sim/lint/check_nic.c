@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "sim/lint/lint.h"
-#include "sim/config/mlnx.h"
+#include "sim/readers/mlnx.h"
 
 /* The classes some priority is in (the others carry nothing). */
 static uint8_t used_tcs(const struct nic_params *n)

@@ -21,7 +21,7 @@
 #include "models/switch.h"
 #include "sim/lint/lint.h"
 #include "sim/config/scenario.h"
-#include "sim/config/sonic.h"
+#include "sim/readers/sonic.h"
 
 /* The switches one config_db.json configures, and their settings. */
 struct chk_sonic {

@@ -40,7 +40,7 @@ static int cmp_names(const void *a, const void *b)
 
 /*
  * A cc_params folder: the files the reader takes as parameters (regular
- * files not starting with '.', in name order, as sim/config/cc_params.c
+ * files not starting with '.', in name order, as sim/readers/cc_params.c
  * reads them), each an input of its own.
  */
 static int prov_add_dir(json_t *inputs, const char *dir, const char *via)

@@ -48,17 +48,17 @@ ALL="sonic mlnx cc_params pod topofile scenario hpcc compare study"
 # every library below the studies: each harness links them all, so a file
 # moved between readers needs no change here; a harness of a reader of the
 # studies (sim/study) or the plots (sim/plot) adds the few files it needs
-LIBSRC=$(printf '%s ' sim/engine/*.c topologies/*.c models/*.c sim/config/*.c)
+LIBSRC=$(printf '%s ' sim/engine/*.c topologies/*.c models/*.c sim/readers/*.c sim/config/*.c)
 LIBS="-lcyaml -lyaml -lgsl -lgslcblas -ljansson -lm"
 # allocation failures (tests/fuzz/oom.h): every allocation of the sources
 # above (and of the harness) goes through tests/failalloc.c
 FAILALLOC_WRAP="-Wl,--wrap=malloc,--wrap=calloc,--wrap=aligned_alloc,--wrap=realloc,--wrap=strdup,--wrap=strndup"
-SONIC_READERS=$(printf '%s ' sim/config/sonic*.c)
-MLNX_READERS="sim/config/mlnx.c sim/config/cc_params.c"
-POD_READERS=$(printf '%s ' sim/config/pod*.c)
+SONIC_READERS=$(printf '%s ' sim/readers/sonic*.c)
+MLNX_READERS="sim/readers/mlnx.c sim/readers/cc_params.c"
+POD_READERS=$(printf '%s ' sim/readers/pod*.c)
 TOPO_READERS="topologies/topofile.c topologies/topo_sonic.c"
-SCENARIO_READERS=$(printf '%s ' sim/config/scenario*.c sim/config/cdf.c sim/config/nccl_hca.c)
-HPCC_READERS="topologies/topo_hpcc.c sim/config/hpcc_flows.c"
+SCENARIO_READERS=$(printf '%s ' sim/config/scenario*.c sim/readers/cdf.c sim/readers/nccl_hca.c)
+HPCC_READERS="topologies/topo_hpcc.c sim/readers/hpcc_flows.c"
 COMPARE_READERS="sim/study/compare_load.c"
 STUDY_READERS="sim/study/sweep_spec.c sim/plot/plot_tune_read.c"
 ALL_READERS="$SONIC_READERS $MLNX_READERS $POD_READERS $TOPO_READERS sim/engine/ydoc.c $SCENARIO_READERS $HPCC_READERS $COMPARE_READERS $STUDY_READERS"

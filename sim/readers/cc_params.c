@@ -4,7 +4,7 @@
  * lines ("cc_params/rp_gd:11"): names and values kept as given, each with
  * its file and line, for the scenario loader and `rocesim check` to check.
  */
-#include "sim/config/mlnx.h"
+#include "sim/readers/mlnx.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sim/config/mlnx_impl.h"
+#include "sim/readers/mlnx_impl.h"
 #include "sim/engine/textfile.h"
 
 /* what cc_params reads of a parameter file: its first line */

@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/config/pod_impl.h"
+#include "sim/readers/pod_impl.h"
 
 struct pod_tok {
 	char *s;

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sim/config/pod.h"
+#include "sim/readers/pod.h"
 #include "sim/engine/diag.h"
 #include "sim/engine/ydoc.h"
 

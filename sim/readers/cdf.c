@@ -1,5 +1,5 @@
 /* Flow-size CDF files (see cdf.h). */
-#include "sim/config/cdf.h"
+#include "sim/readers/cdf.h"
 
 #include <errno.h>
 #include <math.h>

@@ -3,13 +3,13 @@
  * WRED_PROFILE that QUEUE binds to each port's lossless queues (ECN
  * marking) and the one most of them use, and PFC_WD, the PFC watchdog.
  */
-#include "sim/config/sonic.h"
+#include "sim/readers/sonic.h"
 
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/config/sonic_impl.h"
+#include "sim/readers/sonic_impl.h"
 #include "sim/engine/units.h"
 
 /* ECN modes of WRED_PROFILE.ecn; RoCE traffic is green. */

@@ -1,7 +1,7 @@
 /*
  * NCCL_IB_HCA (nccl_hca.h).
  */
-#include "sim/config/nccl_hca.h"
+#include "sim/readers/nccl_hca.h"
 
 #include <errno.h>
 #include <inttypes.h>

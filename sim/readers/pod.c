@@ -18,7 +18,7 @@
  * knows the layouts, pod_env.c collects the variables (pod_cm.c reads the
  * ConfigMaps they refer to).
  */
-#include "sim/config/pod.h"
+#include "sim/readers/pod.h"
 
 #include <cyaml/cyaml.h>
 #include <errno.h>
@@ -28,7 +28,7 @@
 #include <string.h>
 #include <yaml.h>
 
-#include "sim/config/pod_impl.h"
+#include "sim/readers/pod_impl.h"
 #include "sim/engine/textfile.h"
 #include "sim/engine/ydoc.h"
 

@@ -1,5 +1,5 @@
 /* Flow files of HPCC's ns-3 simulation (see hpcc_flows.h). */
-#include "sim/config/hpcc_flows.h"
+#include "sim/readers/hpcc_flows.h"
 
 #include <errno.h>
 #include <inttypes.h>

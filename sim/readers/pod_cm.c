@@ -14,7 +14,7 @@
 #include <string.h>
 #include <yaml.h>
 
-#include "sim/config/pod_impl.h"
+#include "sim/readers/pod_impl.h"
 
 /* One libyaml event of a ConfigMap document, kept for the walk below. */
 struct pod_cm_ev {

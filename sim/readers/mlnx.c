@@ -13,7 +13,7 @@
  * This file reads mlnx_qos and holds the text helpers both use;
  * cc_params.c reads cc_params.
  */
-#include "sim/config/mlnx.h"
+#include "sim/readers/mlnx.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/config/mlnx_impl.h"
+#include "sim/readers/mlnx_impl.h"
 #include "sim/engine/textfile.h"
 
 /* a message quotes at most this much of the offending line */

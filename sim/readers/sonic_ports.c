@@ -5,13 +5,13 @@
  * (DSCP_TO_TC_MAP, TC_TO_PRIORITY_GROUP_MAP, TC_TO_QUEUE_MAP) and
  * pfc_enable, for each port and for the switch (what most ports have).
  */
-#include "sim/config/sonic.h"
+#include "sim/readers/sonic.h"
 
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/config/sonic_impl.h"
+#include "sim/readers/sonic_impl.h"
 #include "sim/engine/units.h"
 
 int sonic_port_cmp(const char *a, const char *b)

@@ -4,13 +4,13 @@
  * port's lossless priority groups, and the switch's (most ports') with its
  * pool.
  */
-#include "sim/config/sonic.h"
+#include "sim/readers/sonic.h"
 
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/config/sonic_impl.h"
+#include "sim/readers/sonic_impl.h"
 #include "sim/engine/checked.h"
 
 /* BUFFER_POOL|@name: size, shared headroom (xoff), mode. */

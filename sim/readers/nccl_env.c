@@ -8,7 +8,7 @@
  * (NCCL_PARAM and ncclGetEnv in src/, e.g. NCCL_IB_USE_INLINE), as of NCCL
  * 2.30. Sorted, for bsearch.
  */
-#include "sim/config/nccl_env.h"
+#include "sim/readers/nccl_env.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -4,7 +4,7 @@
  * numbers, strings, references from one table to another, and the votes
  * that pick the most common value among ports.
  */
-#include "sim/config/sonic.h"
+#include "sim/readers/sonic.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/config/sonic_impl.h"
+#include "sim/readers/sonic_impl.h"
 
 /*
  * @s (@len bytes) made fit for a one-line message in @buf (SHOW_SIZE):

@@ -8,7 +8,7 @@
 
 #include <jansson.h>
 
-#include "sim/config/sonic.h"
+#include "sim/readers/sonic.h"
 
 /* A name quoted in a message: at most SHOW_MAX bytes of it. */
 #define SHOW_MAX 48

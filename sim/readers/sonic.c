@@ -27,13 +27,13 @@
  * value, sonic_lines.c finds its line in the text, and sonic_ports.c,
  * sonic_buffers.c and sonic_queues.c read the tables of their name.
  */
-#include "sim/config/sonic.h"
+#include "sim/readers/sonic.h"
 
 #include <errno.h>
 #include <jansson.h>
 #include <stdlib.h>
 
-#include "sim/config/sonic_impl.h"
+#include "sim/readers/sonic_impl.h"
 #include "sim/engine/textfile.h"
 
 /* Read the tables of @root (@text, NULL if not at hand) into @out (all zero

@@ -22,8 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/config/nccl_env.h"
-#include "sim/config/pod_impl.h"
+#include "sim/readers/nccl_env.h"
+#include "sim/readers/pod_impl.h"
 
 /* The variables the model reads: two containers that disagree are a note. */
 static const char *const pod_model_vars[] = {

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <yaml.h>
 
-#include "sim/config/pod_impl.h"
+#include "sim/readers/pod_impl.h"
 
 /*
  * Events replayed for aliases, per document. libcyaml records them one

@@ -5,13 +5,13 @@
  * binds to each port's queues (SCHEDULER: STRICT, WRR or DWRR with a
  * weight, as Configuration.md describes them).
  */
-#include "sim/config/sonic.h"
+#include "sim/readers/sonic.h"
 
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/config/sonic_impl.h"
+#include "sim/readers/sonic_impl.h"
 
 /* DEVICE_METADATA|localhost: hostname and buffer_model (traditional or dynamic). */
 int sonic__read_metadata(struct sonic_ctx *c)

@@ -3,13 +3,13 @@
  * positions, so a small scan of the text finds the line of a table, a key
  * and a field.
  */
-#include "sim/config/sonic.h"
+#include "sim/readers/sonic.h"
 
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/config/sonic_impl.h"
+#include "sim/readers/sonic_impl.h"
 
 /* ---- lines: jansson keeps no positions, so a small scan of the text finds them ---- */
 

@@ -27,7 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/config/pod_impl.h"
+#include "sim/readers/pod_impl.h"
 
 enum pod_level {
 	POD_LVL_POD,	  /* spec.containers */
