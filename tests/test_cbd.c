@@ -16,7 +16,7 @@
 #include <time.h>
 
 #include "topologies/cbd.h"
-#include "support.h"
+#include "rig.h"
 
 /* 100G everywhere, 10 m between switches */
 static struct topo_spec spec_of(enum topo_kind kind)

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "models/net.h"
-#include "support.h"
+#include "rig.h"
 
 #define SENDERS 4
 #define HOSTS (SENDERS + 1)

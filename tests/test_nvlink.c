@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "models/nvlink.h"
-#include "support.h"
+#include "rig.h"
 
 /* 450 GB/s = 3600 Gb/s: 1 MB in 2,222,222.2 ns, rounded up to the ps */
 #define RATE 3600000000000ULL

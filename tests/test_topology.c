@@ -16,7 +16,7 @@
 
 #include "topologies/fib.h"
 #include "topologies/topo.h"
-#include "support.h"
+#include "rig.h"
 
 /* 100G hosts, 400G and 30 m between switches */
 static struct topo_spec spec_of(enum topo_kind kind)
