@@ -13,7 +13,8 @@
 
 #include "models/link.h"
 #include "models/switch.h"
-#include "sim/lint/lint.h"
+#include "sim/lint/findings.h"
+#include "sim/lint/rules.h"
 #include "sim/config/scenario.h"
 
 /* One switch's buffer as the model plans it (sw_buffer_plan). */

@@ -11,7 +11,8 @@
 
 #include "models/link.h"
 #include "models/switch.h"
-#include "sim/lint/lint.h"
+#include "sim/lint/findings.h"
+#include "sim/lint/rules.h"
 #include "sim/readers/mlnx.h"
 #include "sim/readers/pod.h"
 #include "sim/config/scenario.h"

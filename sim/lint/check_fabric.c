@@ -9,7 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/lint/lint.h"
+#include "sim/lint/findings.h"
+#include "sim/lint/rules.h"
 #include "sim/config/scenario.h"
 #include "sim/engine/textsafe.h"
 #include "topologies/cbd.h"

@@ -10,7 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sim/lint/lint.h"
+#include "sim/lint/findings.h"
+#include "sim/lint/rules.h"
 #include "sim/readers/nccl_hca.h"
 #include "topologies/topo.h"
 

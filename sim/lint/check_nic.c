@@ -14,7 +14,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sim/lint/lint.h"
+#include "sim/lint/findings.h"
+#include "sim/lint/rules.h"
 #include "sim/readers/mlnx.h"
 
 /* The classes some priority is in (the others carry nothing). */
