@@ -663,3 +663,66 @@ Test(compare, a_dcqcn_change_that_slows_most_seeds_fails_paired_and_identical_sw
 	cr_expect(strstr(p.out, "unpaired, detects"), "%s", p.out);
 	ts_proc_free(&p);
 }
+
+/*
+ * Welch's test and the paired interval at @scale: the sweeps of seeds 1-3
+ * (paired) or 1-2 against 11-12 (unpaired) with values 1, 2, 3 against
+ * 1.1, 2.3, 3.0 (paired) or 1, 2 against 1, 3 (unpaired), times @scale.
+ * Returns the --json row's verdict into @verdict and its p-value.
+ */
+static double verdict_at(double scale, int paired, char *verdict, size_t size)
+{
+	static const double base[] = {1, 2, 3}, paired_new[] = {1.1, 2.3, 3.0}, apart[] = {1, 3};
+	char b[600], n[600];
+	size_t lb, ln;
+	struct ts_proc p;
+	json_t *j, *row;
+	double pv;
+
+	lb = (size_t)snprintf(b, sizeof(b), "%s", HDR);
+	ln = (size_t)snprintf(n, sizeof(n), "%s", HDR);
+	for (int i = 0; i < (paired ? 3 : 2); i++) {
+		lb += (size_t)snprintf(b + lb, sizeof(b) - lb, "p001-s%d,p001,%d,ok,,%.17g,0\n",
+				       i + 1, i + 1, base[i] * scale);
+		ln += (size_t)snprintf(n + ln, sizeof(n) - ln, "p001-s%d,p001,%d,ok,,%.17g,0\n",
+				       paired ? i + 1 : i + 11, paired ? i + 1 : i + 11,
+				       (paired ? paired_new[i] : apart[i]) * scale);
+	}
+	ts_exec(&p, (const char *const[]){"compare", fake_sweep("scale-b", b),
+					  fake_sweep("scale-n", n), "--json", NULL});
+	cr_assert(p.code == 0 || p.code == 1, "%s%s", p.out, p.err);
+	j = parse(p.out);
+	row = row_of(j, "collective.completion_time_us");
+	snprintf(verdict, size, "%s", json_string_value(json_object_get(row, "verdict")));
+	pv = json_number_value(json_object_get(row, "p_value"));
+	cr_assert(json_is_number(json_object_get(row, "p_value")), "p_value at %g: %s", scale,
+		  p.out);
+	json_decref(j);
+	ts_proc_free(&p);
+	return pv;
+}
+
+/*
+ * The tests are the same at any scale: far from 1 the variances' squares
+ * left double's range, and Welch's test said "detects nan" and a
+ * regression at 1e-160, the paired one "certain" at 1e160 (found by
+ * fuzzing: the degrees of freedom came out infinite).
+ */
+Test(compare, verdicts_do_not_depend_on_the_scale_of_the_values)
+{
+	static const double scales[] = {1e-300, 1e-160, 1e-120, 1e120, 1e160, 1e300};
+	char at1[64], at[64];
+
+	for (int paired = 0; paired < 2; paired++) {
+		double p1 = verdict_at(1, paired, at1, sizeof(at1));
+
+		for (size_t i = 0; i < sizeof(scales) / sizeof(scales[0]); i++) {
+			double p = verdict_at(scales[i], paired, at, sizeof(at));
+
+			cr_expect_str_eq(at, at1, "%s at %g", paired ? "paired" : "welch",
+					 scales[i]);
+			cr_expect_float_eq(p, p1, 1e-9, "%s p at %g: %g against %g",
+					   paired ? "paired" : "welch", scales[i], p, p1);
+		}
+	}
+}

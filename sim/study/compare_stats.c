@@ -250,15 +250,48 @@ static struct cmp_tol tol_of(const struct cmp_metric *m, const struct cmp_opts *
 	return t;
 }
 
+static double welch_p(const double *a, size_t na, const double *b, size_t nb, double *detect);
+
+/*
+ * welch_p on @a and @b divided by @k, the largest magnitude among them,
+ * the detectable difference scaled back: the test is the same at any
+ * scale, but far from 1 the variances or their squares leave double's
+ * range (near 1e-160 they underflow to 0, and the degrees of freedom come
+ * out infinite or NaN with the quantile; near 1e-300 or 1e160 there is no
+ * spread left, and any difference looks certain).
+ */
+static double welch_scaled(const double *a, size_t na, const double *b, size_t nb, double k,
+			   double *detect)
+{
+	double sa[na], sb[nb], p;
+
+	for (size_t i = 0; i < na; i++)
+		sa[i] = a[i] / k;
+	for (size_t i = 0; i < nb; i++)
+		sb[i] = b[i] / k;
+	p = welch_p(sa, na, sb, nb, detect);
+	*detect *= k;
+	return p;
+}
+
 /* Welch's t-test between @a and @b (at least two each): the two-sided p,
  * and into *@detect the smallest difference of means significant at 95%. */
 static double welch_p(const double *a, size_t na, const double *b, size_t nb, double *detect)
 {
-	double ma = gsl_stats_mean(a, 1, na), mb = gsl_stats_mean(b, 1, nb);
-	double va = gsl_stats_variance_m(a, 1, na, ma) / (double)na;
-	double vb = gsl_stats_variance_m(b, 1, nb, mb) / (double)nb;
-	double se2 = va + vb, t, df;
+	double ma, mb, va, vb, se2, t, df, k = 0;
 
+	for (size_t i = 0; i < na; i++)
+		k = fmax(k, fabs(a[i]));
+	for (size_t i = 0; i < nb; i++)
+		k = fmax(k, fabs(b[i]));
+	/* values far from 1 are tested at 1 (once: scaled, k is 1) */
+	if (k > 0 && isfinite(k) && (k < 1e-100 || k > 1e100))
+		return welch_scaled(a, na, b, nb, k, detect);
+	ma = gsl_stats_mean(a, 1, na);
+	mb = gsl_stats_mean(b, 1, nb);
+	va = gsl_stats_variance_m(a, 1, na, ma) / (double)na;
+	vb = gsl_stats_variance_m(b, 1, nb, mb) / (double)nb;
+	se2 = va + vb;
 	*detect = 0;
 	if (!(se2 > 0) || !isfinite(se2))
 		return ma == mb ? 1.0 : 0.0; /* no spread: any difference is real */
@@ -362,6 +395,25 @@ static double tol_units(const struct cmp_row *row)
 				  : row->tol_given.value;
 }
 
+/*
+ * The standard deviation of the @n paired changes @d (mean @m), taken at
+ * 1 when they are far from it: near 1e-300 or 1e300 their squares leave
+ * double's range, and the interval would shrink to nothing (a change
+ * "certain" on any three seeds).
+ */
+static double paired_sd(const double *d, size_t n, double m)
+{
+	double k = 0, dk[n];
+
+	for (size_t i = 0; i < n; i++)
+		k = fmax(k, fabs(d[i]));
+	if (!(k > 0 && isfinite(k) && (k < 1e-100 || k > 1e100)))
+		return gsl_stats_sd_m(d, 1, n, m);
+	for (size_t i = 0; i < n; i++)
+		dk[i] = d[i] / k;
+	return gsl_stats_sd_m(dk, 1, n, m / k) * k;
+}
+
 /* The verdict of a paired @row (n_pairs >= 1): its means are those of the
  * pairs, so that the change shown is the mean paired change. */
 static void verdict_paired(struct cmp_row *row)
@@ -382,7 +434,7 @@ static void verdict_paired(struct cmp_row *row)
 	row->change = gsl_stats_mean(d, 1, n);
 	row->lo = row->hi = row->change;
 	if (n >= 2) {
-		double sd = gsl_stats_sd_m(d, 1, n, row->change);
+		double sd = paired_sd(d, n, row->change);
 
 		h = gsl_cdf_tdist_Pinv(1 - CMP_ALPHA / 2, (double)(n - 1)) * sd / sqrt((double)n);
 		if (!isfinite(h))
