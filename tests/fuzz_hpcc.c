@@ -1,6 +1,6 @@
 /*
  * libFuzzer harness for the readers of HPCC's ns-3 files: the topology
- * file (topologies/topo_hpcc.c, simulation/mix/topology.txt of
+ * file (sim/readers/topo_hpcc.c, simulation/mix/topology.txt of
  * alibaba-edu/High-Precision-Congestion-Control, `topology: {kind:
  * hpcc}`) and the flow file (sim/readers/hpcc_flows.c, simulation/mix/
  * flow.txt, `workload: {kind: hpcc}`). Every input is read both ways: as a
@@ -46,6 +46,7 @@
 #include "tests/fuzz/harness.h"
 #include "tests/fuzz/oom.h"
 #include "topologies/topo.h"
+#include "sim/readers/topo_read.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

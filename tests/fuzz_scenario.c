@@ -52,10 +52,11 @@
 #include <unistd.h>
 
 #include "sim/config/scenario.h"
-#include "sim/engine/ydoc.h"
+#include "sim/readers/ydoc.h"
 #include "tests/fuzz/oom.h"
 #include "topologies/cbd.h"
 #include "topologies/topo.h"
+#include "sim/readers/topo_read.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

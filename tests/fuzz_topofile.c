@@ -1,5 +1,5 @@
 /*
- * libFuzzer harness for the topology-file reader (topologies/topofile.c):
+ * libFuzzer harness for the topology-file reader (sim/readers/topofile.c):
  * the input is the text of a topology file, written to a file of its own
  * in a scratch folder (the reader takes a path) and loaded with
  * topo_file_load, as `topology: {kind: file}` does. A success must be a
@@ -42,6 +42,7 @@
 #include "tests/fuzz/harness.h"
 #include "tests/fuzz/oom.h"
 #include "topologies/topo.h"
+#include "sim/readers/topo_read.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -44,7 +44,7 @@ struct topo *rig_star(uint32_t hosts, uint64_t rate_bps, simtime_t delay)
 	struct topo *t;
 	struct diag d = {0};
 
-	cr_assert_eq(topo_build(&spec, &t, &d), 0);
+	cr_assert_eq(topo_generate(&spec, &t, &d), 0);
 	return t;
 }
 
@@ -63,9 +63,9 @@ struct topo *ts_topo_build(const struct topo_spec *s)
 	struct topo *t = NULL;
 	struct diag d = {0};
 	char buf[1024];
-	int err = topo_build(s, &t, &d);
+	int err = topo_generate(s, &t, &d);
 
-	cr_assert_eq(err, 0, "topo_build: %d %s", err, diag_str(&d, buf, sizeof(buf)));
+	cr_assert_eq(err, 0, "topo_generate: %d %s", err, diag_str(&d, buf, sizeof(buf)));
 	cr_assert_not_null(t);
 	return t;
 }

@@ -37,8 +37,11 @@ struct rig {
 struct topo_spec ts_topo_spec(enum topo_kind kind, uint64_t link_bps, uint64_t uplink_bps,
 			      uint64_t uplink_mm);
 
-/* topo_build(@s), asserting that it succeeds. */
+/* topo_generate(@s), asserting that it succeeds. */
 struct topo *ts_topo_build(const struct topo_spec *s);
+/* topo_build(@s) of the readers, for a kind read from a file too
+ * (rig_read.c, which links sim/readers); asserts that it succeeds. */
+struct topo *ts_topo_read(const struct topo_spec *s);
 
 /* Two hosts h0 and h1 on one link, back to back. */
 struct topo *rig_pair(uint64_t rate_bps, simtime_t delay);

@@ -19,6 +19,7 @@
 #include "models/workload.h"
 #include "sim/config/scenario.h"
 #include "support.h"
+#include "sim/readers/topo_read.h"
 
 /* 100 Gb/s of frames carrying 4096 of every 4178 bytes on the wire */
 #define GOODPUT_GBPS (100e9 / 8 * 4096 / (4096 + 82) / 1e9)

@@ -14,6 +14,7 @@
 #include "topologies/cbd.h"
 #include "topologies/topo.h"
 #include "support.h"
+#include "sim/readers/topo_read.h"
 
 /* Five switches in a ring, one host each; each host sends to the host two
  * switches ahead, so every route crosses two ring links the same way. */

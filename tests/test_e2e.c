@@ -13,6 +13,7 @@
 #include "sim/config/scenario.h"
 #include "sim/run/sim.h"
 #include "support.h"
+#include "sim/readers/topo_read.h"
 
 static const char one_flow[] =
     "topology: {kind: star, hosts: 2, link: {rate: 100Gbps, cable: 2m}}\n"

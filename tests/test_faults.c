@@ -13,6 +13,7 @@
 #include "sim/run/results.h"
 #include "sim/run/sim.h"
 #include "support.h"
+#include "sim/readers/topo_read.h"
 
 /* A leaf-spine of @spines spines (2 leaves of 4 hosts, 400G uplinks) with @flows and @faults. */
 static json_t *run(int spines, const char *flows, const char *faults, struct sim *sim)

@@ -17,6 +17,7 @@
 #include "topologies/topo.h"
 #include "proc.h"
 #include "support.h"
+#include "sim/readers/topo_read.h"
 
 #define GBPS 1000000000ULL
 

@@ -79,7 +79,7 @@ static void run_incast(int lazy, simtime_t until, simtime_t down, struct shot *s
 	 * the senders here, which is what the lazy ends are measured on */
 	p.nic.dcqcn.cnp_per_port = 0;
 	p.nic.dcqcn.byte_reset_unit = 64;
-	cr_assert_eq(topo_build(&spec, &t, &d), 0);
+	cr_assert_eq(topo_generate(&spec, &t, &d), 0);
 	cr_assert_eq(net_build(&p, t, q, &n, &d), 0, "%s", d.msg);
 	cr_assert_eq(t->n_ports, 2 * HOSTS);
 	if (!lazy)

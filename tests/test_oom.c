@@ -25,6 +25,7 @@
 #include "sim/run/sim.h"
 #include "support.h"
 #include "topologies/topo.h"
+#include "sim/readers/topo_read.h"
 
 static void count(void *obj, uint64_t arg)
 {

@@ -16,6 +16,7 @@
 
 #include "proc.h"
 #include "sim/config/scenario.h"
+#include "sim/readers/topo_read.h"
 
 static void setup(void)
 {

@@ -11,6 +11,7 @@
 #include "sim/run/partition.h"
 #include "tests/proc.h"
 #include "tests/support.h"
+#include "sim/readers/topo_read.h"
 
 static void setup(void)
 {

@@ -16,6 +16,7 @@
 #include "topologies/topo.h"
 #include "proc.h"
 #include "support.h"
+#include "sim/readers/topo_read.h"
 
 static void setup(void)
 {
@@ -72,7 +73,7 @@ static void check_servers(const struct topo *t)
 
 static struct topo *build(const struct topo_spec *s)
 {
-	struct topo *t = ts_topo_build(s);
+	struct topo *t = ts_topo_read(s);
 
 	check_servers(t);
 	return t;

@@ -21,6 +21,7 @@
 #include "proc.h"
 #include "sim/config/scenario.h"
 #include "sim/run/sim.h"
+#include "sim/readers/topo_read.h"
 
 static void setup(void)
 {

@@ -33,6 +33,7 @@
 #include "sim/config/scenario.h"
 #include "sim/run/sim.h"
 #include "topologies/topo.h"
+#include "sim/readers/topo_read.h"
 
 static void setup(void)
 {

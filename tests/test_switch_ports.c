@@ -82,7 +82,7 @@ static void fab_run(struct fab *f, const struct sw_params *sw, uint32_t hosts, u
 	f->q = evq_new();
 	cr_assert(f->q);
 	dcqcn_params_default(&p.nic.dcqcn, DCQCN_MLX5);
-	cr_assert_eq(topo_build(&spec, &f->t, &d), 0);
+	cr_assert_eq(topo_generate(&spec, &f->t, &d), 0);
 	cr_assert_eq(net_build(&p, f->t, f->q, &f->n, &d), 0, "%s", d.msg);
 	while (!net_done(f->n) && evq_step(f->q))
 		cr_assert_eq(f->n->ctx.error, 0);
@@ -174,7 +174,7 @@ Test(switch_ports, headroom_and_the_buffer_plan_are_per_port)
 	    .kind = TOPO_STAR, .hosts = 3, .link = {.rate_bps = 100000000000ULL, .delay = 10000}};
 
 	sw_base(&sw);
-	cr_assert_eq(topo_build(&spec, &t, &d), 0);
+	cr_assert_eq(topo_generate(&spec, &t, &d), 0);
 	pp[0] = own_copy(&sw);
 	pp[0].lossless = 0;
 	pp[1] = own_copy(&sw);

@@ -17,6 +17,7 @@
 #include "topologies/fib.h"
 #include "topologies/topo.h"
 #include "rig.h"
+#include "sim/readers/topo_read.h"
 
 /* 100G hosts, 400G and 30 m between switches */
 static struct topo_spec spec_of(enum topo_kind kind)
@@ -76,7 +77,7 @@ static void check_invariants(const struct topo *t)
 
 static struct topo *build(const struct topo_spec *s)
 {
-	struct topo *t = ts_topo_build(s);
+	struct topo *t = ts_topo_read(s);
 
 	check_invariants(t);
 	return t;

@@ -18,6 +18,7 @@
 #include "sim/run/sim.h"
 #include "proc.h"
 #include "support.h"
+#include "sim/readers/topo_read.h"
 
 /* ---- CDF files ----------------------------------------------------------------- */
 

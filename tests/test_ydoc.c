@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/engine/ydoc.h"
+#include "sim/readers/ydoc.h"
 
 enum t_kind { T_HOST, T_SWITCH };
 

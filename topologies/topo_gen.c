@@ -390,12 +390,13 @@ static int build_kind(const struct topo_spec *spec, struct topo **out, struct di
 	int err;
 
 	*out = NULL;
-	if (spec->kind == TOPO_FILE)
-		return topo_file_load(spec, out, d);
+	if (spec->kind == TOPO_FILE || spec->kind == TOPO_HPCC) {
+		diag_set(d, "", 0, "topology.kind",
+			 "a topology read from a file is built by topo_build (sim/readers)");
+		return -EINVAL;
+	}
 	if (spec->kind == TOPO_SONIC)
 		return topo_sonic_load(spec, out, d);
-	if (spec->kind == TOPO_HPCC)
-		return topo_hpcc_load(spec, out, d);
 	err = topo_check_rate(d, &spec->link, "topology.link.rate");
 	if (!err && spec->nics_per_host > TOPO_MAX_NICS)
 		err = topo_range(d, "topology.nics_per_host", spec->nics_per_host, TOPO_MAX_NICS);
@@ -462,13 +463,22 @@ static int set_links(const struct topo_spec *spec, struct topo *t, struct diag *
 	return 0;
 }
 
-int topo_build(const struct topo_spec *spec, struct topo **out, struct diag *d)
+int topo_set_links(const struct topo_spec *spec, struct topo **t, struct diag *d)
+{
+	int err = set_links(spec, *t, d);
+
+	if (err) {
+		topo_free(*t);
+		*t = NULL;
+	}
+	return err;
+}
+
+int topo_generate(const struct topo_spec *spec, struct topo **out, struct diag *d)
 {
 	int err = build_kind(spec, out, d);
 
-	if (!err && (err = set_links(spec, *out, d))) {
-		topo_free(*out);
-		*out = NULL;
-	}
+	if (!err)
+		err = topo_set_links(spec, out, d);
 	return err;
 }

@@ -22,6 +22,7 @@
 #include "sim/engine/units.h"
 #include "sim/study/fluid_necks.h"
 #include "topologies/topo.h"
+#include "sim/readers/topo_read.h"
 
 static const char usage[] =
     "usage: rocesim fluid SCENARIO.yaml [--json] [-o DIR] [--with OVERLAY.yaml]...\n"

@@ -20,6 +20,7 @@
 #include "sim/engine/textsafe.h"
 #include "sim/lint/lint.h"
 #include "topologies/topo.h"
+#include "sim/readers/topo_read.h"
 
 static const char imp_usage[] =
     "usage: rocesim import sonic|mlnx-qos|cc-params|pod|hpcc-topology|hpcc-flows FILE\n"

@@ -23,7 +23,7 @@
 #include "sim/readers/mlnx.h"
 #include "sim/config/scenario_impl.h"
 #include "sim/engine/textfile.h"
-#include "sim/engine/ydoc.h"
+#include "sim/readers/ydoc.h"
 
 /* ---- the schema -------------------------------------------------------------- */
 

@@ -24,7 +24,7 @@
 
 #include "sim/readers/mlnx.h"
 #include "sim/config/scenario_impl.h"
-#include "sim/engine/ydoc.h"
+#include "sim/readers/ydoc.h"
 
 #define CC_KEY "nic.cc_params"
 

@@ -20,7 +20,7 @@
 
 #include "sim/config/scenario_impl.h"
 #include "sim/engine/units.h"
-#include "sim/engine/ydoc.h"
+#include "sim/readers/ydoc.h"
 
 /* ---- topology ---------------------------------------------------------------- */
 

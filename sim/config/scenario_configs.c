@@ -33,7 +33,7 @@
 #include "sim/readers/pod.h"
 #include "sim/config/scenario_impl.h"
 #include "sim/readers/sonic.h"
-#include "sim/engine/ydoc.h"
+#include "sim/readers/ydoc.h"
 
 /* One config being merged: the loader, the config's key and file, the first error. */
 struct merge {

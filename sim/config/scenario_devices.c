@@ -15,7 +15,7 @@
 #include "sim/readers/mlnx.h"
 #include "sim/config/scenario_impl.h"
 #include "sim/engine/units.h"
-#include "sim/engine/ydoc.h"
+#include "sim/readers/ydoc.h"
 
 /* ---- nic: transport and DCQCN ------------------------------------------------ */
 

@@ -21,7 +21,7 @@
 
 #include "sim/config/scenario_impl.h"
 #include "sim/engine/units.h"
-#include "sim/engine/ydoc.h"
+#include "sim/readers/ydoc.h"
 
 #define TC_PFX "nic.tc"
 

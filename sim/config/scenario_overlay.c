@@ -19,7 +19,7 @@
 
 #include "sim/config/scenario_impl.h"
 #include "sim/engine/textfile.h"
-#include "sim/engine/ydoc.h"
+#include "sim/readers/ydoc.h"
 
 /* A YAML node of the merged tree, with where it was written. */
 struct onode {

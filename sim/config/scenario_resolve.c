@@ -19,7 +19,7 @@
 #include "sim/readers/nccl_hca.h"
 #include "sim/config/scenario_impl.h"
 #include "sim/engine/units.h"
-#include "sim/engine/ydoc.h"
+#include "sim/readers/ydoc.h"
 
 /* ---- resolving names against the topology ---------------------------------------- */
 

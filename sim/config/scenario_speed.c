@@ -27,7 +27,7 @@
 
 #include "sim/config/scenario_impl.h"
 #include "sim/engine/units.h"
-#include "sim/engine/ydoc.h"
+#include "sim/readers/ydoc.h"
 
 #define ECN_PFX "switch.ecn.by_speed"
 #define PFC_PFX "switch.pfc.by_speed"

@@ -28,7 +28,7 @@
 
 #include "sim/config/scenario_impl.h"
 #include "sim/readers/sonic.h"
-#include "sim/engine/ydoc.h"
+#include "sim/readers/ydoc.h"
 
 #define SONIC_KEY "switch.sonic"
 

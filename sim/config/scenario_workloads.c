@@ -12,7 +12,7 @@
 #include "sim/readers/cdf.h"
 #include "sim/config/scenario_impl.h"
 #include "sim/engine/units.h"
-#include "sim/engine/ydoc.h"
+#include "sim/readers/ydoc.h"
 
 /* ---- workloads --------------------------------------------------------------- */
 

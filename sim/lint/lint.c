@@ -22,6 +22,7 @@
 #include "sim/lint/lint.h"
 #include "sim/lint/rules.h"
 #include "topologies/cbd.h"
+#include "sim/readers/topo_read.h"
 
 /* "faults[i]", the key of a faults: entry. */
 static const char *fault_key(char *buf, size_t size, uint32_t entry)

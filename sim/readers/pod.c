@@ -30,7 +30,7 @@
 
 #include "sim/readers/pod_impl.h"
 #include "sim/engine/textfile.h"
-#include "sim/engine/ydoc.h"
+#include "sim/readers/ydoc.h"
 
 /* The kind of the document ydoc indexed: 0 or -EINVAL with @d. */
 static int pod_check_kind(const char *name, const struct ydoc *y, const struct pod_scan *s,

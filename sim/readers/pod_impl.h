@@ -14,7 +14,7 @@
 
 #include "sim/readers/pod.h"
 #include "sim/engine/diag.h"
-#include "sim/engine/ydoc.h"
+#include "sim/readers/ydoc.h"
 
 #define POD_DEPTH 64	    /* as ydoc: deeper is refused */
 #define POD_MAX_ANCHORS 256 /* per document; libcyaml searches them linearly */

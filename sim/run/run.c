@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "sim/run/series.h"
+#include "sim/readers/topo_read.h"
 
 /* events between two looks at an interrupt and at the progress line */
 #define RUN_BATCH ((uint64_t)1 << 18)

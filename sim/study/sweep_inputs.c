@@ -23,6 +23,7 @@
 #include "sim/config/scenario.h"
 #include "sim/run/results.h"
 #include "topologies/topo.h"
+#include "sim/readers/topo_read.h"
 
 int sweep_point_args(const struct sweep_spec *sp, size_t p, size_t v, struct sweep_point_args *pa)
 {

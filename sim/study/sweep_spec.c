@@ -13,7 +13,7 @@
 #include "sim/study/sweep_impl.h"
 #include "sim/engine/textfile.h"
 #include "sim/engine/textsafe.h"
-#include "sim/engine/ydoc.h"
+#include "sim/readers/ydoc.h"
 
 int sweep_spec_points(struct sweep_spec *sp, struct diag *d)
 {

@@ -30,6 +30,7 @@
 #include "sim/engine/textsafe.h"
 #include "sim/run/outdir.h"
 #include "sim/run/results.h"
+#include "sim/readers/topo_read.h"
 
 /* Rank 0 speaks for the job; the others say nothing. */
 static struct sweep_mpi mpi = {0, 1};

@@ -56,12 +56,12 @@ FAILALLOC_WRAP="-Wl,--wrap=malloc,--wrap=calloc,--wrap=aligned_alloc,--wrap=real
 SONIC_READERS=$(printf '%s ' sim/readers/sonic*.c)
 MLNX_READERS="sim/readers/mlnx.c sim/readers/cc_params.c"
 POD_READERS=$(printf '%s ' sim/readers/pod*.c)
-TOPO_READERS="topologies/topofile.c topologies/topo_sonic.c"
+TOPO_READERS="sim/readers/topofile.c topologies/topo_sonic.c"
 SCENARIO_READERS=$(printf '%s ' sim/config/scenario*.c sim/readers/cdf.c sim/readers/nccl_hca.c)
-HPCC_READERS="topologies/topo_hpcc.c sim/readers/hpcc_flows.c"
+HPCC_READERS="sim/readers/topo_hpcc.c sim/readers/hpcc_flows.c"
 COMPARE_READERS="sim/study/compare_load.c"
 STUDY_READERS="sim/study/sweep_spec.c sim/plot/plot_tune_read.c"
-ALL_READERS="$SONIC_READERS $MLNX_READERS $POD_READERS $TOPO_READERS sim/engine/ydoc.c $SCENARIO_READERS $HPCC_READERS $COMPARE_READERS $STUDY_READERS"
+ALL_READERS="$SONIC_READERS $MLNX_READERS $POD_READERS $TOPO_READERS sim/readers/ydoc.c $SCENARIO_READERS $HPCC_READERS $COMPARE_READERS $STUDY_READERS"
 
 KEEP=${FUZZ_KEEP:-0}
 KEEP_NOTE=""

@@ -5,7 +5,7 @@
  * Also the one translator of libcyaml's error log into a diag, which needs
  * the index for its lines.
  */
-#include "sim/engine/ydoc.h"
+#include "sim/readers/ydoc.h"
 
 #include <errno.h>
 #include <stdint.h>

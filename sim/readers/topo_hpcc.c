@@ -13,7 +13,7 @@
  * not read (as third.cc does not), and every mistake names the file and
  * its line. Blank lines are skipped.
  */
-#include "topologies/topo.h"
+#include "sim/readers/topo_read.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -21,7 +21,7 @@
  * order of its links, host nodes "<name>/nic0".. (so node names may not
  * hold '/'); "gpus: N" gives its GPUs (default: one per link).
  */
-#include "topologies/topo.h"
+#include "sim/readers/topo_read.h"
 
 #include <cyaml/cyaml.h>
 #include <errno.h>
@@ -34,7 +34,7 @@
 #include "sim/engine/textfile.h"
 #include "sim/engine/textsafe.h"
 #include "sim/engine/units.h"
-#include "sim/engine/ydoc.h"
+#include "sim/readers/ydoc.h"
 
 #define TF_PATH_MAX 64
 
