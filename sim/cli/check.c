@@ -115,8 +115,16 @@ static void chk_print_people(const struct chk *c, const struct scenario *s, doub
 	       count[0] == 1 ? "" : "s", count[1], count[1] == 1 ? "" : "s", count[2], secs);
 }
 
-static int chk_run(const struct chk_args *a)
+/* What `rocesim check` is asked: the check, and what to print and write. */
+struct chk_verb {
+	struct chk_args chk;
+	int json;
+	const char *junit, *sarif; /* report files to write, or NULL */
+};
+
+static int chk_run(const struct chk_verb *v)
 {
+	const struct chk_args *a = &v->chk;
 	struct scenario *s = NULL;
 	struct topo *t = NULL;
 	struct topo_routes *r = NULL;
@@ -133,7 +141,7 @@ static int chk_run(const struct chk_args *a)
 		errors += c.f[i].severity == CHK_ERROR;
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
-	if (a->json) {
+	if (v->json) {
 		if (chk_print_json(&c, s, t, a)) {
 			fprintf(stderr, "rocesim: cannot write the JSON output\n");
 			goto out;
@@ -142,7 +150,7 @@ static int chk_run(const struct chk_args *a)
 		chk_print_people(&c, s, secs);
 	}
 	for (int k = 0; k < 2; k++) {
-		const char *file = k ? a->junit : a->sarif;
+		const char *file = k ? v->junit : v->sarif;
 
 		if (!file)
 			continue;
@@ -166,16 +174,17 @@ out:
 
 int cmd_check(int argc, char **argv)
 {
-	struct chk_args a = {.max_cycles = CHK_MAX_CYCLES};
+	struct chk_verb v = {.chk.max_cycles = CHK_MAX_CYCLES};
+	struct chk_args *a = &v.chk;
 	int rc = -1;
 
-	a.sets = calloc((size_t)argc + 1, sizeof(char *));
-	a.fails = calloc((size_t)argc + 1, sizeof(char *));
-	a.withs = calloc((size_t)argc + 1, sizeof(char *));
-	if (!a.sets || !a.fails || !a.withs) {
-		free(a.sets);
-		free(a.fails);
-		free(a.withs);
+	a->sets = calloc((size_t)argc + 1, sizeof(char *));
+	a->fails = calloc((size_t)argc + 1, sizeof(char *));
+	a->withs = calloc((size_t)argc + 1, sizeof(char *));
+	if (!a->sets || !a->fails || !a->withs) {
+		free(a->sets);
+		free(a->fails);
+		free(a->withs);
 		return ROCESIM_EXIT_INPUT;
 	}
 	for (int i = 0; i < argc && rc < 0; i++) {
@@ -183,36 +192,36 @@ int cmd_check(int argc, char **argv)
 		int has_next = i + 1 < argc;
 
 		if (!strcmp(o, "--json")) {
-			a.json = 1;
+			v.json = 1;
 		} else if (!strcmp(o, "--junit") || !strcmp(o, "--sarif")) {
 			if (!has_next || !argv[i + 1][0])
 				rc = cli_usage_error("rocesim: check: ", chk_usage,
 						     "%s needs a file", o);
 			else if (!strcmp(o, "--junit"))
-				a.junit = argv[++i];
+				v.junit = argv[++i];
 			else
-				a.sarif = argv[++i];
+				v.sarif = argv[++i];
 		} else if (!strcmp(o, "--all-pairs")) {
-			a.all_pairs = 1;
+			a->all_pairs = 1;
 		} else if (!strcmp(o, "--fail")) {
 			if (!has_next)
 				rc = cli_usage_error(
 				    "rocesim: check: ", chk_usage,
 				    "%s needs a link or node name, e.g. leaf0-spine1", o);
 			else
-				a.fails[a.n_fails++] = argv[++i];
+				a->fails[a->n_fails++] = argv[++i];
 		} else if (!strcmp(o, "--with")) {
 			if (!has_next)
 				rc = cli_usage_error("rocesim: check: ", chk_usage,
 						     "%s needs an overlay file", o);
 			else
-				a.withs[a.n_withs++] = argv[++i];
+				a->withs[a->n_withs++] = argv[++i];
 		} else if (!strcmp(o, "--set")) {
 			if (!has_next || !strchr(argv[i + 1], '='))
 				rc = cli_usage_error("rocesim: check: ", chk_usage,
 						     "%s needs KEY=VALUE", o);
 			else
-				a.sets[a.n_sets++] = argv[++i];
+				a->sets[a->n_sets++] = argv[++i];
 		} else if (!strcmp(o, "--max-cycles")) {
 			char *end = NULL;
 			unsigned long v = has_next ? strtoul(argv[i + 1], &end, 10) : 0;
@@ -223,19 +232,19 @@ int cmd_check(int argc, char **argv)
 						     "%s needs a number of cycles (1 to 1000000)",
 						     o);
 			else
-				a.max_cycles = (uint32_t)v;
+				a->max_cycles = (uint32_t)v;
 			i++;
 		} else {
-			rc = cli_scenario_arg(o, "rocesim: check: ", chk_usage, &a.scenario);
+			rc = cli_scenario_arg(o, "rocesim: check: ", chk_usage, &a->scenario);
 		}
 	}
-	if (rc < 0 && !a.scenario)
+	if (rc < 0 && !a->scenario)
 		rc = cli_usage_error("rocesim: check: ", chk_usage, "%s",
 				     "check needs a scenario file");
 	if (rc < 0)
-		rc = chk_run(&a);
-	free(a.sets);
-	free(a.fails);
-	free(a.withs);
+		rc = chk_run(&v);
+	free(a->sets);
+	free(a->fails);
+	free(a->withs);
 	return rc;
 }

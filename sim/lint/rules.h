@@ -13,14 +13,13 @@
 #define CHK_MAX_CYCLES 10 /* cycles listed per priority unless asked for more */
 
 /* What a check is asked: the scenario and its changes, the links down, the
- * pairs and cycles analysed; json, junit and sarif are the verb's outputs. */
+ * pairs and cycles analysed. */
 struct chk_args {
 	const char *scenario;
 	const char **sets, **fails, **withs;
 	size_t n_sets, n_fails, n_withs;
-	int json, all_pairs;
+	int all_pairs;
 	uint32_t max_cycles;
-	const char *junit, *sarif; /* report files to write, or NULL */
 };
 
 /* check_config.c */
