@@ -58,16 +58,21 @@ struct topo_spec ts_topo_spec(enum topo_kind kind, uint64_t link_bps, uint64_t u
 	return s;
 }
 
-struct topo *ts_topo_build(const struct topo_spec *s)
+struct topo *ts_topo_with(ts_topo_fn build, const char *name, const struct topo_spec *s)
 {
 	struct topo *t = NULL;
 	struct diag d = {0};
 	char buf[1024];
-	int err = topo_generate(s, &t, &d);
+	int err = build(s, &t, &d);
 
-	cr_assert_eq(err, 0, "topo_generate: %d %s", err, diag_str(&d, buf, sizeof(buf)));
+	cr_assert_eq(err, 0, "%s: %d %s", name, err, diag_str(&d, buf, sizeof(buf)));
 	cr_assert_not_null(t);
 	return t;
+}
+
+struct topo *ts_topo_build(const struct topo_spec *s)
+{
+	return ts_topo_with(topo_generate, "topo_generate", s);
 }
 
 void rig_init(struct rig *r, struct topo *t)

@@ -37,6 +37,9 @@ struct rig {
 struct topo_spec ts_topo_spec(enum topo_kind kind, uint64_t link_bps, uint64_t uplink_bps,
 			      uint64_t uplink_mm);
 
+/* @build (named @name in the failure) on @s, asserting that it succeeds. */
+typedef int (*ts_topo_fn)(const struct topo_spec *s, struct topo **out, struct diag *d);
+struct topo *ts_topo_with(ts_topo_fn build, const char *name, const struct topo_spec *s);
 /* topo_generate(@s), asserting that it succeeds. */
 struct topo *ts_topo_build(const struct topo_spec *s);
 /* topo_build(@s) of the readers, for a kind read from a file too

@@ -250,6 +250,31 @@ static struct cmp_tol tol_of(const struct cmp_metric *m, const struct cmp_opts *
 	return t;
 }
 
+/* The largest of @k and the magnitudes of @x[0..@n). */
+static double max_abs(const double *x, size_t n, double k)
+{
+	for (size_t i = 0; i < n; i++)
+		k = fmax(k, fabs(x[i]));
+	return k;
+}
+
+/*
+ * Is @k, the largest magnitude of some values, so far from 1 that their
+ * variances or the squares of those leave double's range? The tests then
+ * take the values divided by @k (scaled): they are the same at any scale.
+ */
+static int far_from_one(double k)
+{
+	return k > 0 && isfinite(k) && (k < 1e-100 || k > 1e100);
+}
+
+/* @x[0..@n) divided by @k into @out. */
+static void scaled(double *out, const double *x, size_t n, double k)
+{
+	for (size_t i = 0; i < n; i++)
+		out[i] = x[i] / k;
+}
+
 static double welch_p(const double *a, size_t na, const double *b, size_t nb, double *detect);
 
 /*
@@ -265,10 +290,8 @@ static double welch_scaled(const double *a, size_t na, const double *b, size_t n
 {
 	double sa[na], sb[nb], p;
 
-	for (size_t i = 0; i < na; i++)
-		sa[i] = a[i] / k;
-	for (size_t i = 0; i < nb; i++)
-		sb[i] = b[i] / k;
+	scaled(sa, a, na, k);
+	scaled(sb, b, nb, k);
 	p = welch_p(sa, na, sb, nb, detect);
 	*detect *= k;
 	return p;
@@ -278,14 +301,10 @@ static double welch_scaled(const double *a, size_t na, const double *b, size_t n
  * and into *@detect the smallest difference of means significant at 95%. */
 static double welch_p(const double *a, size_t na, const double *b, size_t nb, double *detect)
 {
-	double ma, mb, va, vb, se2, t, df, k = 0;
+	double ma, mb, va, vb, se2, t, df, k = max_abs(b, nb, max_abs(a, na, 0));
 
-	for (size_t i = 0; i < na; i++)
-		k = fmax(k, fabs(a[i]));
-	for (size_t i = 0; i < nb; i++)
-		k = fmax(k, fabs(b[i]));
 	/* values far from 1 are tested at 1 (once: scaled, k is 1) */
-	if (k > 0 && isfinite(k) && (k < 1e-100 || k > 1e100))
+	if (far_from_one(k))
 		return welch_scaled(a, na, b, nb, k, detect);
 	ma = gsl_stats_mean(a, 1, na);
 	mb = gsl_stats_mean(b, 1, nb);
@@ -403,14 +422,11 @@ static double tol_units(const struct cmp_row *row)
  */
 static double paired_sd(const double *d, size_t n, double m)
 {
-	double k = 0, dk[n];
+	double k = max_abs(d, n, 0), dk[n];
 
-	for (size_t i = 0; i < n; i++)
-		k = fmax(k, fabs(d[i]));
-	if (!(k > 0 && isfinite(k) && (k < 1e-100 || k > 1e100)))
+	if (!far_from_one(k))
 		return gsl_stats_sd_m(d, 1, n, m);
-	for (size_t i = 0; i < n; i++)
-		dk[i] = d[i] / k;
+	scaled(dk, d, n, k);
 	return gsl_stats_sd_m(dk, 1, n, m / k) * k;
 }
 
