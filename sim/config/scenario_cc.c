@@ -26,8 +26,6 @@
 #include "sim/config/scenario_impl.h"
 #include "sim/readers/ydoc.h"
 
-#define CC_KEY "nic.cc_params"
-
 /* The file and device the scenario and --set give, with the key that names the file. */
 struct cc_given {
 	const char *file, *device, *file_key;
@@ -98,13 +96,6 @@ static int cc_gather(const struct loader *l, struct cc_given *g)
 				 "is empty: expected a PCI device (e.g. "
 				 "0000:3b:00.1)");
 	return 0;
-}
-
-int scn__cc_set(const char *kv)
-{
-	size_t n = strlen(CC_KEY);
-
-	return !strncmp(kv, CC_KEY, n) && (kv[n] == '=' || kv[n] == '.');
 }
 
 /* "0000:3b:00.0, 0000:3b:00.1" into @buf; "" is "(no device)". */

@@ -24,14 +24,6 @@
 
 /* ---- topology ---------------------------------------------------------------- */
 
-/* A key that the chosen kind does not use is a mistake worth naming. */
-int scn__unused(const struct loader *l, const char *path, const char *v, const char *kind)
-{
-	if (v)
-		return scn__fail(l, path, "does not apply to %s", kind);
-	return 0;
-}
-
 /*
  * NICs and GPUs per server (generated kinds; a topology file gives each
  * server its own), and the NVLink joining a server's GPUs: 450 GB/s per GPU

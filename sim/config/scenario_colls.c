@@ -1,7 +1,8 @@
 /*
- * A collective's ranks, NICs and algorithm, resolved against the built
- * topology (scenario_resolve.c expands the workload): which GPUs a name in
- * `ranks` or `late` means, the NICs NCCL_IB_HCA leaves (workload.hca or the
+ * Names on the built topology (scenario_resolve.c expands the workload,
+ * scenario_faults.c places the faults): which host a name means, and a
+ * collective's ranks, NICs and algorithm: which GPUs a name in `ranks` or
+ * `late` means, the NICs NCCL_IB_HCA leaves (workload.hca or the
  * workload's pod), and what `algorithm: auto` picks from the fabric's own
  * figures.
  */
@@ -16,6 +17,22 @@
 #include "sim/readers/nccl_hca.h"
 #include "sim/config/scenario_impl.h"
 #include "topologies/topo.h"
+
+/* Host @name (at key @path) of @t, by its index in *@out. */
+int scn__host_of(const struct loader *l, const struct topo *t, const char *path, const char *name,
+		 uint32_t *out)
+{
+	int32_t h = topo_find_host(t, name);
+
+	if (h < 0) {
+		if (topo_find_node(t, name) >= 0)
+			return scn__fail(l, path, "\"%s\" is a switch, not a host", name);
+		return scn__fail(l, path, "no host named \"%s\" (hosts are h0..h%u)", name,
+				 t->n_servers - 1);
+	}
+	*out = (uint32_t)h;
+	return 0;
+}
 
 /*
  * The GPUs named @name at @path for a collective's ranks: a server's (all

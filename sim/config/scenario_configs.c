@@ -43,11 +43,6 @@ struct merge {
 	int err;	  /* 0, or -ENOMEM: later calls do nothing */
 };
 
-int scn__explicit(const struct loader *l, const char *path)
-{
-	return ydoc_find(l->raw->doc, path) || scn__set_by_user(l->raw, path);
-}
-
 /*
  * Record that the config of @m gave @path, at @line of its file where it is
  * called @key (and written @value, when worth keeping). 1, or 0 on an error.
@@ -79,30 +74,6 @@ static int gives(struct merge *m, const char *path, int line, const char *key, c
 
 /* A SONiC value's line and "TABLE|key|field", for note() and gives(). */
 #define AT(a) (a).line, (a).where, NULL
-
-/* A config file named by @key, relative to the folder of the scenario (or overlay) naming it. */
-char *scn__config_path(const struct loader *l, const char *key, const char *value)
-{
-	const char *file = scn__key_file(l, key), *slash = strrchr(file, '/');
-	size_t len;
-	char *p;
-
-	if (value[0] == '/' || !slash || scn__set_by_user(l->raw, key))
-		return strdup(value);
-	len = (size_t)(slash - file) + strlen(value) + 2;
-	p = malloc(len);
-	if (p)
-		snprintf(p, len, "%.*s/%s", (int)(slash - file), file, value);
-	return p;
-}
-
-int scn__config_fail(const struct loader *l, const char *key, struct diag *d)
-{
-	char buf[800];
-
-	diag_str(d, buf, sizeof(buf));
-	return scn__fail(l, key, "%s", buf);
-}
 
 /* SONiC's PFC_WD action (drop, forward or alert: sonic_read refuses others). */
 static enum sw_wd_action wd_action(const char *action)
@@ -267,7 +238,7 @@ static void mlnx_qos_to_nic(struct merge *m, const struct mlnx_qos *q, struct sc
 	}
 }
 
-static int merge_mlnx_qos(struct loader *l, struct scenario *s, const char *value)
+int scn__merge_mlnx_qos(struct loader *l, struct scenario *s, const char *value)
 {
 	struct merge m = {.l = l, .via = "nic.mlnx_qos"};
 	struct mlnx_qos q;
@@ -287,7 +258,7 @@ static int merge_mlnx_qos(struct loader *l, struct scenario *s, const char *valu
  * cc_params -> nic.dcqcn: every entry is the origin of its nic.dcqcn key
  * (the last one wins, as applied); the values are applied by the checks.
  */
-static int merge_cc_params(struct loader *l, struct scenario *s)
+int scn__merge_cc_params(struct loader *l, struct scenario *s)
 {
 	struct merge m = {.l = l, .via = "nic.cc_params"};
 	char path[96];
@@ -404,8 +375,8 @@ static int pod_to_workload(struct merge *m, const struct pod_cfg *pc, const char
  * The pod of workload @prefix. A manifest that turns RDMA off
  * (NCCL_IB_DISABLE) is refused, but for `check` (lenient), which reports it.
  */
-static int merge_pod(struct loader *l, struct scenario *s, const char *prefix, const char *value,
-		     int kind)
+int scn__merge_pod(struct loader *l, struct scenario *s, const char *prefix, const char *value,
+		   int kind)
 {
 	struct merge m = {.l = l};
 	const struct pod_env *e;
@@ -443,28 +414,4 @@ static int merge_pod(struct loader *l, struct scenario *s, const char *prefix, c
 		err = pod_to_workload(&m, &pc, key, pod, s);
 	pod_free(&pc);
 	return err;
-}
-
-int scn__merge_configs(struct loader *l, struct scenario *s)
-{
-	struct raw_top *r = l->raw->top;
-	char prefix[32];
-	int err;
-
-	if ((err = scn__merge_sonic(l, s)))
-		return err;
-	if (r->nic && r->nic->mlnx_qos && (err = merge_mlnx_qos(l, s, r->nic->mlnx_qos)))
-		return err;
-	if ((err = merge_cc_params(l, s)))
-		return err;
-	if (r->workload && r->workload->pod &&
-	    (err = merge_pod(l, s, "workload", r->workload->pod, r->workload->kind)))
-		return err;
-	for (unsigned i = 0; i < r->workloads_count; i++) {
-		snprintf(prefix, sizeof(prefix), "workload[%u]", i);
-		if (r->workloads[i].pod &&
-		    (err = merge_pod(l, s, prefix, r->workloads[i].pod, r->workloads[i].kind)))
-			return err;
-	}
-	return 0;
 }

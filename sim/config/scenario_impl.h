@@ -1,16 +1,33 @@
 /*
  * Scenario internals, shared by sim/config/scenario*.c and included by nothing
  * else: what libcyaml loads (the raw_* structs), the loader state, and the
- * helpers one file calls in another (scn__ names).
+ * helpers one file calls in another (scn__ names). A load is a pipeline
+ * of four stages, each a file with one entry point (scenario_load.c runs
+ * them). The files, bottom up: each uses only files listed before it.
  *
- *   scenario.c            schema, loading, --set, entry points
- *   scenario_configs.c    real node configs merged into the loaded scenario
- *   scenario_check.c      checks of every section in turn, into struct scenario
+ *   scenario.c            errors, key paths and origins, shared by every stage
+ *   scenario_schema.c     the libcyaml schema; what a load kept, freed
  *   scenario_values.c     checks of one value: number, size, time, link
+ *   scenario_overlay.c    overlays (--with) merged onto the scenario's YAML
+ *   scenario_parse.c      stage 1, parse: text, overlays, --set -> raw structs
+ *   scenario_cc.c         nic.cc_params       \
+ *   scenario_links.c      topology.links       |  sections read beside
+ *   scenario_nictc.c      nic.tc               |  the schema, by the
+ *   scenario_speed.c      *.by_speed           |  merge or the checks
+ *   scenario_sonic.c      switch.sonic's ports /
+ *   scenario_configs.c    what each real config gives, with its origin
+ *   scenario_switches.c   switch.sonic: one file, or one per switch
+ *   scenario_merge.c      stage 2, merge: the real configs into struct scenario
  *   scenario_devices.c    checks of the switch: and nic: sections
  *   scenario_workloads.c  checks of the workloads
- *   scenario_resolve.c    names resolved against the topology, workloads expanded
- *   scenario_overlay.c    overlays (--with) merged onto the scenario's YAML
+ *   scenario_check.c      stage 3, check: every section into struct scenario
+ *   scenario_colls.c      names on the topology: hosts, a collective's ranks
+ *   scenario_faults.c     the faults on the topology
+ *   scenario_resolve.c    stage 4, resolve: names resolved, workloads expanded
+ *   scenario_load.c       the entry points (scn_load*, scn_free)
+ *
+ * scenario_keys.c (the schema's key paths) and scenario_pairs.c (what a
+ * checked scenario sends on) are views for other layers.
  */
 #ifndef ROCESIM_SCENARIO_IMPL_H
 #define ROCESIM_SCENARIO_IMPL_H
@@ -29,7 +46,7 @@ struct ydoc;
 
 /*
  * Every scalar is a string, checked in scenario_check.c. An enum field holds
- * 1 + the value (the tables in scenario.c): 0 means the key was not given.
+ * 1 + the value (the tables in scenario_schema.c): 0 means the key was not given.
  */
 struct raw_link {
 	char *rate, *cable, *delay;
@@ -214,6 +231,12 @@ extern const cyaml_strval_t scn__topo_kinds[];
 extern const cyaml_strval_t scn__wl_kinds[];
 /* The top level's fields (workload as a mapping), for scn_keys. */
 const cyaml_schema_field_t *scn__top_fields(void);
+/* The whole scenario's schema: with `workload` a list (@list) or a mapping. */
+const cyaml_schema_value_t *scn__schema(int list);
+/* libcyaml's settings for a scenario (its log set by each load). */
+extern const cyaml_config_t scn__cyaml_base;
+/* What a load kept (scn_raw) freed; NULL is nothing. */
+void scn__raw_free(struct scn_raw *raw);
 
 /* ---- loading ----------------------------------------------------------------- */
 
@@ -222,7 +245,7 @@ struct loader {
 	const char *file;
 	struct scn_raw *raw;
 	struct diag *d;
-	/* what the load was given, for the loads of one switch's config (scn__load_switch) */
+	/* what the load was given, for the loads of one switch's config (load_switch) */
 	const char *text;
 	size_t len;
 	const char *const *overlays, *const *sets;
@@ -230,6 +253,14 @@ struct loader {
 	int flags;
 	/* such a load: switch.sonic is @force_file alone, named by key @force_key */
 	const char *force_key, *force_file;
+	/*
+	 * Load the scenario again as @l was loaded, with switch.sonic the one
+	 * file @file (resolved), named by key @key ("switch.sonic.leaf0"): the
+	 * settings of the switches that file configures. 0, -EINVAL (@l->d
+	 * says why) or -ENOMEM. Set by the entry points (scenario_load.c).
+	 */
+	int (*load_switch)(const struct loader *l, const char *key, const char *file,
+			   struct scenario **out);
 };
 
 /* scenario.c */
@@ -257,6 +288,42 @@ int scn__fail(const struct loader *l, const char *path, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* @prefix ("workload" or "workload[i]") "." @key, in @buf; returns @buf. */
 const char *scn__wpath(char *buf, size_t size, const char *prefix, const char *key);
+/* Whether the scenario itself (file or --set) gives @path: then it wins over a config. */
+int scn__explicit(const struct loader *l, const char *path);
+/* A config file named by @key, relative to the folder of the scenario (or overlay) naming it. */
+char *scn__config_path(const struct loader *l, const char *key, const char *value);
+/* A reader's error @d, said from the scenario key @key that named the file; -EINVAL. */
+int scn__config_fail(const struct loader *l, const char *key, struct diag *d);
+
+/* scenario_parse.c */
+
+/*
+ * Stage 1: @l's text, its overlays merged, loaded into @l->raw (top,
+ * schema, doc), each of @l's --set applied. 0, -EINVAL (@l->d says where)
+ * or -ENOMEM.
+ */
+int scn__parse(struct loader *l);
+
+/*
+ * The sections read beside the schema (their own files check them): a
+ * --set of theirs is not applied to the raw structs but passed on.
+ */
+#define SONIC_KEY "switch.sonic"
+#define CC_KEY "nic.cc_params"
+#define ECN_PFX "switch.ecn.by_speed"
+#define PFC_PFX "switch.pfc.by_speed"
+#define LINKS_PFX "topology.links"
+#define TC_PFX "nic.tc"
+/* Whether --set @kv ("key=value") names switch.sonic or a key under it. */
+int scn__sonic_set(const char *kv);
+/* Whether --set @kv ("key=value") names nic.cc_params or a key under it. */
+int scn__cc_set(const char *kv);
+/* Whether --set @kv names a key under switch.ecn.by_speed or switch.pfc.by_speed. */
+int scn__set_is_by_speed(const char *kv);
+/* Whether --set @kv names a key under topology.links. */
+int scn__set_is_links(const char *kv);
+/* Whether --set @kv names a key under nic.tc. */
+int scn__set_is_nic_tc(const char *kv);
 
 /* scenario_overlay.c */
 
@@ -270,37 +337,29 @@ int scn__overlay(const char *file, const char *text, size_t len, const char *con
 		 size_t n_overlays, struct ydoc **doc, char **merged, size_t *merged_len,
 		 struct diag *d);
 
-/* scenario_configs.c */
+/* scenario_merge.c */
 
 /*
- * Merge the real configs the scenario names into @s, typed, each value
- * with its origin, unless the scenario gives its key; before scn__check_all.
+ * Stage 2: merge the real configs the scenario names into @s, typed, each
+ * value with its origin, unless the scenario gives its key; before
+ * scn__check_all.
  */
 int scn__merge_configs(struct loader *l, struct scenario *s);
-/* A config file named by @key, relative to the folder of the scenario (or overlay) naming it. */
-char *scn__config_path(const struct loader *l, const char *key, const char *value);
-/* A reader's error @d, said from the scenario key @key that named the file; -EINVAL. */
-int scn__config_fail(const struct loader *l, const char *key, struct diag *d);
+
+/* scenario_configs.c: what each config gives (0, -EINVAL or -ENOMEM) */
+
+/* nic.mlnx_qos, file @value: the NIC's trust, PFC, classes and buffers. */
+int scn__merge_mlnx_qos(struct loader *l, struct scenario *s, const char *value);
+/* nic.cc_params: each entry the origin of its nic.dcqcn key. */
+int scn__merge_cc_params(struct loader *l, struct scenario *s);
+/* The pod (Kubernetes manifest @value) of workload @prefix, of kind @kind. */
+int scn__merge_pod(struct loader *l, struct scenario *s, const char *prefix, const char *value,
+		   int kind);
 /* Read config_db.json @path (resolved), named by @key, into @s: its switch settings. */
 int scn__merge_sonic_file(struct loader *l, struct scenario *s, const char *key, const char *path);
-/* Whether --set @kv ("key=value") names switch.sonic or a key under it. */
-int scn__sonic_set(const char *kv);
-
-/* Whether the scenario itself (file or --set) gives @path: then it wins over a config. */
-int scn__explicit(const struct loader *l, const char *path);
-
-/*
- * Load the scenario again as @l was loaded, with switch.sonic the one file
- * @file (resolved), named by key @key ("switch.sonic.leaf0"): the settings
- * of the switches that file configures. 0, -EINVAL (@l->d says why) or -ENOMEM.
- */
-int scn__load_switch(const struct loader *l, const char *key, const char *file,
-		     struct scenario **out);
 
 /* scenario_cc.c */
 
-/* Whether --set @kv ("key=value") names nic.cc_params or a key under it. */
-int scn__cc_set(const char *kv);
 /*
  * nic.cc_params (a file or {file, device}) read into raw->cfg.cc, keeping
  * one device's entries; s->cfg.cc_params and cc_device set. 0 when none is
@@ -322,7 +381,7 @@ int scn__sonic_ports(const struct loader *l, struct scenario *s);
 /*
  * switch.sonic: one file for every switch (scn__merge_sonic_file), or one
  * per switch, a folder's or a mapping's (s->switches, each loaded with
- * scn__load_switch). 0, -EINVAL or -ENOMEM.
+ * the loader's load_switch). 0, -EINVAL or -ENOMEM.
  */
 int scn__merge_sonic(struct loader *l, struct scenario *s);
 /* The switches of s->switches on topology @t: s->sw_node. 0, -EINVAL or -ENOMEM. */
@@ -336,8 +395,6 @@ int scn__resolve_switches(struct scenario *s, const struct topo *t, struct diag 
  */
 int scn__check_by_speed(const struct loader *l, struct scenario *s, const char *const *sets,
 			size_t n_sets);
-/* Whether --set @kv names a key under switch.ecn.by_speed or switch.pfc.by_speed. */
-int scn__set_is_by_speed(const char *kv);
 
 /* scenario_links.c */
 
@@ -345,16 +402,12 @@ int scn__set_is_by_speed(const char *kv);
  * -ENOMEM. */
 int scn__check_links(const struct loader *l, struct scenario *s, const char *const *sets,
 		     size_t n_sets);
-/* Whether --set @kv names a key under topology.links. */
-int scn__set_is_links(const char *kv);
 void scn__free_links(struct scenario *s);
 
 /* scenario_check.c */
 
-/* Check every section into @s; @sets gives expect.* and switch.dscp_to_tc.* keys. */
+/* Stage 3: check every section into @s; @sets gives expect.* and switch.dscp_to_tc.* keys. */
 int scn__check_all(struct loader *l, struct scenario *s, const char *const *sets, size_t n_sets);
-/* A key that the chosen kind does not use is a mistake worth naming. */
-int scn__unused(const struct loader *l, const char *path, const char *v, const char *kind);
 
 /* scenario_values.c */
 
@@ -375,10 +428,8 @@ int scn__get_int(const struct loader *l, const char *path, const char *s, int de
 /* A list of priorities ("[3, 4]") as a bit mask. */
 int scn__get_prio_list(const struct loader *l, const char *path, char **v, unsigned n,
 		       uint8_t *mask);
-
-/* scenario_resolve.c: host @name (at key @path) of @t, by its index in *@out. */
-int scn__host_of(const struct loader *l, const struct topo *t, const char *path, const char *name,
-		 uint32_t *out);
+/* A key that the chosen kind does not use is a mistake worth naming. */
+int scn__unused(const struct loader *l, const char *path, const char *v, const char *kind);
 
 /* scenario_faults.c: the faults: entries on topology @t, into s->faults and
  * s->fault_of (checked by scn__check_all already). 0, -EINVAL or -ENOMEM. */
@@ -396,15 +447,16 @@ int scn__check_switch(const struct loader *l, const struct raw_switch *r, struct
 /* nic.tc (the file's, then @sets'), over what nic.mlnx_qos gave. 0 or -EINVAL. */
 int scn__check_nic_tc(const struct loader *l, struct scenario *s, const char *const *sets,
 		      size_t n_sets);
-/* Whether --set @kv names a key under nic.tc. */
-int scn__set_is_nic_tc(const char *kv);
 
 /* scenario_workloads.c */
 
 /* The workload, one mapping or a list of them; a poisson workload's CDF is read into @s. */
 int scn__check_workloads(const struct loader *l, const struct raw_top *r, struct scenario *s);
 
-/* scenario_colls.c: the GPUs a rank name means (first, count), the NICs a
+/* scenario_colls.c: host @name (at key @path) of @t, by its index in *@out; */
+int scn__host_of(const struct loader *l, const struct topo *t, const char *path, const char *name,
+		 uint32_t *out);
+/* the GPUs a rank name means (first, count), the NICs a
  * collective may use (c->nics), and algorithm: auto's choice (c->algo; 0 or
  * -ENOMEM). */
 int scn__gpus_of(const struct loader *l, const struct topo *t, const char *path, const char *name,

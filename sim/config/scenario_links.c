@@ -22,8 +22,6 @@
 #include "sim/engine/units.h"
 #include "sim/readers/ydoc.h"
 
-#define LINKS_PFX "topology.links"
-
 /* What an entry was given: cable or delay, for "not both". */
 struct links_read {
 	struct topo_link_set *v;
@@ -128,11 +126,6 @@ static int read_one(const struct loader *l, struct links_read *r, const char *pa
 		e->key = key;
 	}
 	return value ? link_key(l, path, dot + 1, value, e, given) : 0;
-}
-
-int scn__set_is_links(const char *kv)
-{
-	return !strncmp(kv, LINKS_PFX ".", strlen(LINKS_PFX) + 1);
 }
 
 void scn__free_links(struct scenario *s)

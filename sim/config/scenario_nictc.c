@@ -23,8 +23,6 @@
 #include "sim/engine/units.h"
 #include "sim/readers/ydoc.h"
 
-#define TC_PFX "nic.tc"
-
 /* One key @key = @value of class @tc's entry, at @path. */
 static int tc_key(const struct loader *l, struct scenario *s, const char *path, unsigned tc,
 		  const char *key, const char *value)
@@ -107,11 +105,6 @@ static int read_one(const struct loader *l, struct scenario *s, const char *path
 	if (!value)
 		return scn__fail(l, path, "expected a value, not a mapping");
 	return tc_key(l, s, path, (unsigned)tc, dot + 1, value);
-}
-
-int scn__set_is_nic_tc(const char *kv)
-{
-	return !strncmp(kv, TC_PFX ".", strlen(TC_PFX) + 1);
 }
 
 int scn__check_nic_tc(const struct loader *l, struct scenario *s, const char *const *sets,

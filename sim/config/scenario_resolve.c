@@ -23,21 +23,6 @@
 
 /* ---- resolving names against the topology ---------------------------------------- */
 
-int scn__host_of(const struct loader *l, const struct topo *t, const char *path, const char *name,
-		 uint32_t *out)
-{
-	int32_t h = topo_find_host(t, name);
-
-	if (h < 0) {
-		if (topo_find_node(t, name) >= 0)
-			return scn__fail(l, path, "\"%s\" is a switch, not a host", name);
-		return scn__fail(l, path, "no host named \"%s\" (hosts are h0..h%u)", name,
-				 t->n_servers - 1);
-	}
-	*out = (uint32_t)h;
-	return 0;
-}
-
 /*
  * Flows and collective QPs are numbered in 32 bits (net->flows): the
  * workload at @prefix, adding @more to those so far, must keep the total

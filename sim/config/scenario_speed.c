@@ -29,9 +29,6 @@
 #include "sim/engine/units.h"
 #include "sim/readers/ydoc.h"
 
-#define ECN_PFX "switch.ecn.by_speed"
-#define PFC_PFX "switch.pfc.by_speed"
-
 struct speed_read {
 	struct sw_speed *v;
 	uint32_t n;
@@ -240,12 +237,6 @@ static int check_entries(const struct loader *l, struct speed_read *r, const str
 			return scn__fail(l, p, "is larger than switch.buffer.per_port");
 	}
 	return 0;
-}
-
-int scn__set_is_by_speed(const char *kv)
-{
-	return !strncmp(kv, ECN_PFX ".", strlen(ECN_PFX) + 1) ||
-	       !strncmp(kv, PFC_PFX ".", strlen(PFC_PFX) + 1);
 }
 
 int scn__check_by_speed(const struct loader *l, struct scenario *s, const char *const *sets,

@@ -12,7 +12,7 @@
  * merged into the scenario's own switch settings (scenario_configs.c).
  * With a file per switch, the scenario's settings stay those of the
  * switches no file names, and each file's are found by loading the
- * scenario again with that file alone (scn__load_switch): every check and
+ * scenario again with that file alone (the loader's load_switch): every check and
  * refusal then applies to each switch's settings as to the scenario's.
  * Switches that share a file share one load. scn_resolve maps the names to
  * the topology's switches (scn__resolve_switches).
@@ -29,15 +29,6 @@
 #include "sim/config/scenario_impl.h"
 #include "sim/readers/sonic.h"
 #include "sim/readers/ydoc.h"
-
-#define SONIC_KEY "switch.sonic"
-
-int scn__sonic_set(const char *kv)
-{
-	size_t n = strlen(SONIC_KEY);
-
-	return !strncmp(kv, SONIC_KEY, n) && (kv[n] == '=' || kv[n] == '.');
-}
 
 /* One file switch.sonic gives: for every switch ("switch.sonic"), or for one ("switch.sonic.NAME").
  */
@@ -146,7 +137,7 @@ static int add_switch(struct loader *l, struct scenario *s, const char *name, co
 			cfg = v[i].cfg;
 			owns = 0;
 		}
-	if (!cfg && (err = scn__load_switch(l, key, path, &cfg)))
+	if (!cfg && (err = l->load_switch(l, key, path, &cfg)))
 		return err;
 	sw = &v[s->n_switches++];
 	*sw = (struct scn_switch){.cfg = cfg, .owns = owns};

@@ -192,3 +192,11 @@ int scn__get_prio_list(const struct loader *l, const char *path, char **v, unsig
 	}
 	return 0;
 }
+
+/* A key that the chosen kind does not use is a mistake worth naming. */
+int scn__unused(const struct loader *l, const char *path, const char *v, const char *kind)
+{
+	if (v)
+		return scn__fail(l, path, "does not apply to %s", kind);
+	return 0;
+}
