@@ -33,12 +33,8 @@
 #include <stdio.h>
 
 #include "sim/engine/diag.h"
+#include "sim/run/par_buf.h"
 #include "sim/run/sim.h"
-
-struct par_buf {
-	char *data;
-	size_t len, cap;
-};
 
 enum par_red { PAR_MAX, PAR_SUM };
 

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "sim/run/par.h"
+#include "sim/run/par_buf.h"
 
 /* All of @f (NULL: nothing) into @out (malloc'ed). 0, -EIO or -ENOMEM. */
 int par_series_read(FILE *f, struct par_buf *out);

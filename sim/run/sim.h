@@ -15,7 +15,21 @@
 #include "sim/engine/diag.h"
 #include "sim/engine/evq.h"
 #include "sim/config/scenario.h"
-#include "sim/run/series.h"
+
+/* The time-series sampler's (series.h): a (port, priority)'s last row. */
+struct series_last {
+	uint64_t queue, pg, headroom;
+};
+
+/* What the sampler keeps between samples. */
+struct series {
+	uint32_t *ports; /* the switch ports, in port order */
+	uint32_t n_ports;
+	uint8_t *nonzero;	  /* per port: priorities non-empty at the last sample */
+	uint32_t *version;	  /* per port: sw_port_version at the last sample (changes) */
+	struct series_last *last; /* per port x priority (changes only) */
+	int tagged;		  /* a split run's part: rows tagged (series_restrict) */
+};
 
 enum sim_end {
 	SIM_END_DONE,
