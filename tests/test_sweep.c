@@ -1383,20 +1383,41 @@ Test(sweep, slurm_arrays_past_max_array_size_go_in_chunks)
 	free(sbatch);
 }
 
-/* How many processes have @pattern (an extended regex) in their command
- * line (pgrep -f); write a letter of it in brackets ("[p]oints") so that
- * the shell running pgrep, whose command line holds the pattern as
- * written, does not match it. */
-static int processes_with(const char *pattern)
+/* The children of process @pid (pgrep -P), up to @max, into @kids; how many. */
+static int children_of(pid_t pid, pid_t *kids, int max)
 {
-	char cmd[600], *out = NULL;
-	int n;
+	char cmd[64], *out = NULL, *p, *end;
+	int n = 0;
 
-	snprintf(cmd, sizeof(cmd), "pgrep -f '%s' | wc -l", pattern);
+	snprintf(cmd, sizeof(cmd), "pgrep -P %d", (int)pid);
 	ts_sh(cmd, &out, NULL);
-	n = out ? atoi(out) : -1;
+	for (p = out; p && n < max; p = end) {
+		long v = strtol(p, &end, 10);
+
+		if (end == p)
+			break;
+		kids[n++] = (pid_t)v;
+	}
 	free(out);
 	return n;
+}
+
+/* Whether process @pid still runs (not gone, not a zombie). */
+static int running(pid_t pid)
+{
+	char path[64], buf[512], *close_paren;
+	FILE *f;
+	size_t len;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (!(f = fopen(path, "r")))
+		return 0;
+	len = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[len] = '\0';
+	close_paren = strrchr(buf, ')');
+	return close_paren && close_paren[1] == ' ' && close_paren[2] != 'Z' &&
+	       close_paren[2] != 'X';
 }
 
 static void nap_100ms(void)
@@ -1416,32 +1437,34 @@ Test(sweep, a_sweep_killed_by_sigkill_leaves_no_run_behind)
 				   "topology: {kind: star, hosts: 9, link: {rate: 100Gbps}}\n"
 				   "nic: {cc: none}\n"
 				   "workload: {kind: incast, senders: 8, size: 40GB}\n";
-	char scn[300], out[300], pattern[400];
+	char scn[300], out[300];
+	pid_t kids[8];
 	struct ts_child c;
 	struct ts_proc p;
-	int n = 0;
+	int n = 0, alive = 0;
 
 	snprintf(scn, sizeof(scn), "%s", write_tmp("slow.yaml", slow));
 	snprintf(out, sizeof(out), "%s", ts_tmp("killed"));
-	snprintf(pattern, sizeof(pattern), "%s/[p]oints", out);
 	ts_spawn(&c, NULL,
 		 (const char *const[]){"sweep", scn, "--seeds", "4", "-j", "2", "-o", out, NULL});
-	/* both runs started (each a 16 s run at least) */
-	for (int i = 0; i < 300 && (n = processes_with(pattern)) < 2; i++)
+	/* both runs started (each a 16 s run at least): the sweep's children */
+	for (int i = 0; i < 300 && (n = children_of(c.pid, kids, 8)) < 2; i++)
 		nap_100ms();
 	cr_assert_eq(n, 2, "the sweep's two runs did not start");
 	kill(c.pid, SIGKILL);
 	ts_wait(&c, &p);
 	ts_proc_free(&p);
-	for (int i = 0; i < 50 && (n = processes_with(pattern)) > 0; i++)
+	for (int i = 0; i < 50; i++) {
+		alive = 0;
+		for (int k = 0; k < n; k++)
+			alive += running(kids[k]);
+		if (!alive)
+			break;
 		nap_100ms();
-	cr_expect_eq(n, 0, "%d runs outlived the sweep", n);
-	if (n) {
-		char cmd[500];
-
-		snprintf(cmd, sizeof(cmd), "pkill -9 -f '%s'", pattern);
-		ts_sh(cmd, NULL, NULL);
 	}
+	cr_expect_eq(alive, 0, "%d runs outlived the sweep", alive);
+	for (int k = 0; alive && k < n; k++)
+		kill(kids[k], SIGKILL);
 }
 
 /*

@@ -4,9 +4,10 @@
 #   1. overhead: a 50-point sweep of a tiny scenario (2 hosts, one 64 KB
 #      flow: a run of a few ms) at -j 1, against the same 50 `rocesim run`
 #      commands one after the other from the shell; the difference per point
-#      is the sweep's own cost (checking the point, fork + exec, point.json,
-#      stderr.txt, its share of the tables). The shell loop pays a fork too,
-#      so the figure slightly understates it.
+#      is the sweep's own cost (checking the point, the fork, point.json,
+#      stderr.txt, its share of the tables) less what a run started anew
+#      pays and a sweep's does not (loading the program: the sweep's runs
+#      are forks that do not exec), so it may be below zero.
 #   2. speed-up: a 50-point sweep of a small incast (8 hosts, DCQCN, runs
 #      of tens of ms) at -j 1 and -j 2: points per second and their ratio.
 # Each figure is the median of REPEATS tries (the machine may be shared).

@@ -11,6 +11,9 @@
 
 #include "sim/engine/exit_codes.h"
 
+/* rocesim's command line, argv[1] the verb, as main() takes it (main also
+ * leaves room for rocesim-mpi); the exit code. A sweep's children run it. */
+int cli_main(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);

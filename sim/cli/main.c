@@ -639,17 +639,13 @@ static int run_options(int argc, char **argv, struct run_args *a, char **seeds, 
 	return rc;
 }
 
-int main(int argc, char **argv)
+int cli_main(int argc, char **argv)
 {
 	struct run_args a = {0};
 	char **seeds;
 	size_t n_seeds = 0;
 	int rc;
 
-	/* GSL's default handler aborts, on an allocation that fails too: the
-	 * callers check what GSL returns */
-	gsl_set_error_handler_off();
-	start_mpi_program(argv);
 	if (argc < 2)
 		return cli_usage_error("rocesim: ", usage, "%s", "a verb is needed");
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
@@ -699,4 +695,13 @@ int main(int argc, char **argv)
 	free(a.sets);
 	free(a.withs);
 	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	/* GSL's default handler aborts, on an allocation that fails too: the
+	 * callers check what GSL returns */
+	gsl_set_error_handler_off();
+	start_mpi_program(argv);
+	return cli_main(argc, argv);
 }

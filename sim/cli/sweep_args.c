@@ -170,6 +170,7 @@ static int sweep_verb(int argc, char **argv, long local_ranks)
 	int rc;
 
 	a.jobs = sweep__default_jobs(local_ranks);
+	a.run_main = cli_main;
 	a.vary = calloc((size_t)argc + 1, sizeof(*a.vary));
 	a.variants = calloc((size_t)argc + 1, sizeof(*a.variants));
 	a.sets = calloc((size_t)argc + 1, sizeof(*a.sets));

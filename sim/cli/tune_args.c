@@ -159,6 +159,7 @@ static int tune_verb(int argc, char **argv, long local_ranks)
 	int rc;
 
 	a.jobs = sweep__default_jobs(local_ranks);
+	a.run_main = cli_main;
 	a.budget = 100;
 	a.seeds = 1;
 	a.vary = calloc((size_t)argc + 1, sizeof(*a.vary));

@@ -508,6 +508,7 @@ static int run_sweep(struct sweep_spec *sp, const struct sweep_args *a)
 		goto out;
 	rc = ROCESIM_EXIT_IO;
 	x.self = self;
+	x.run_main = sweep_mpi_launched() ? NULL : a->run_main;
 	x.dir = dir;
 	x.jobs = (unsigned)a->jobs;
 	x.progress = a->progress;
@@ -645,6 +646,7 @@ int sweep__task(const struct sweep_args *a)
 	make_run(&sp, a->task, &run);
 	sweep_catch_signals();
 	x.self = self;
+	x.run_main = sweep_mpi_launched() ? NULL : a->run_main;
 	x.dir = a->scenario;
 	x.progress = !a->quiet;
 	if ((err = sweep_run_all(&sp, &run, 1, &x))) {

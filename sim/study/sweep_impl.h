@@ -262,17 +262,27 @@ void sweep_inputs_why(const json_t *old, const json_t *now, char *buf, size_t si
 
 /* ---- sweep_run.c ---- */
 
+/*
+ * What runs a point in its child: `rocesim`'s own entry (argv as `rocesim
+ * run ...` takes it; the exit code), called in the forked child with no
+ * exec, so that a run starts without loading the program again; NULL:
+ * exec @self (a sweep under mpirun, whose children must not carry its MPI).
+ */
+typedef int (*sweep_main_fn)(int argc, char **argv);
+
 struct sweep_exec {
-	const char *self;   /* the rocesim executable */
-	const char *dir;    /* the sweep folder */
-	unsigned jobs;	    /* children at once */
-	int progress;	    /* a line on stderr per finished run */
-	volatile int *stop; /* set by a signal: start nothing more */
+	const char *self;	/* the rocesim executable */
+	sweep_main_fn run_main; /* the child's entry, or NULL: exec @self */
+	const char *dir;	/* the sweep folder */
+	unsigned jobs;		/* children at once */
+	int progress;		/* a line on stderr per finished run */
+	volatile int *stop;	/* set by a signal: start nothing more */
 };
 
 /*
  * Run every run of @runs (@n of them) not already finished (resume), at
- * most @x->jobs at once, each `rocesim run` in a child process of its own.
+ * most @x->jobs at once, each `rocesim run` in a child process of its own
+ * (forked, then @x->run_main, or exec of @x->self).
  * Fills each run's status. Returns 0, or a negative errno when the sweep
  * itself could not go on (a folder that cannot be made, fork failing).
  */
@@ -377,7 +387,8 @@ struct sweep_args {
 	unsigned long long seeds, jobs, task;
 	uint64_t mem; /* --mem: bytes per Slurm task, 0: not given */
 	int zip, progress, quiet, slurm, collect, has_task, jobs_given;
-	int fluid; /* --model fluid */
+	int fluid;		/* --model fluid */
+	sweep_main_fn run_main; /* what runs a point in its child (struct sweep_exec) */
 };
 
 /* sweep_self.c */

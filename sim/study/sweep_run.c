@@ -1,9 +1,11 @@
 /*
  * sweep runs: each run of a sweep is `rocesim run SCENARIO -o
  * DIR/points/<id> [--with OVERLAY] --set KEY=VALUE... --seed S --quiet`
- * (--with: the run's variant's overlay) in a child process
- * of its own (fork + exec of rocesim itself), so that a run that crashes
- * or runs out of memory takes only itself down. At most -j children at
+ * (--with: the run's variant's overlay) in a child process of its own, so
+ * that a run that crashes or runs out of memory takes only itself down.
+ * The child runs rocesim's entry already in memory (struct sweep_exec's
+ * run_main, no exec: a small run does not pay for loading the program
+ * again), or, under mpirun, execs rocesim. At most -j children at
  * once, each in a process group of its own: a Ctrl-C at the terminal
  * reaches the sweep alone, which starts nothing more and forwards the
  * signal once to every child (each then removes its temporaries). A sweep
@@ -296,6 +298,8 @@ static pid_t launch(const struct sweep_spec *sp, const struct sweep_exec *x, con
 	argv[k++] = "--quiet";
 	argv[k] = NULL;
 	parent = getpid();
+	/* a child that runs without exec writes through copies of our buffers */
+	fflush(NULL);
 	pid = fork();
 	if (pid == 0) {
 		static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
@@ -317,6 +321,17 @@ static pid_t launch(const struct sweep_spec *sp, const struct sweep_exec *x, con
 		sigprocmask(SIG_SETMASK, &none, NULL);
 		dup2(null_fd, STDOUT_FILENO);
 		dup2(err_fd, STDERR_FILENO);
+		if (x->run_main) {
+			extern char **environ;
+
+			/* what exec would do: the run's environment, and none of
+			 * the sweep's files open (its folder's lock among them) */
+			environ = env;
+			close_range(3, ~0U, 0);
+			/* top and ps -o comm tell the runs from the sweep */
+			prctl(PR_SET_NAME, sp->fluid ? "rocesim fluid" : "rocesim run");
+			_exit(x->run_main((int)k, (char **)argv));
+		}
 		execve(x->self, (char *const *)argv, env);
 		dprintf(STDERR_FILENO, "rocesim sweep: cannot run %s: %s\n", x->self,
 			strerror(errno));

@@ -675,6 +675,7 @@ int tune__main(const struct tune_args *a)
 	sweep_catch_signals();
 	c.dir = dir;
 	c.x = (struct sweep_exec){.self = self,
+				  .run_main = sweep_mpi_launched() ? NULL : a->run_main,
 				  .dir = dir,
 				  .jobs = (unsigned)a->jobs,
 				  .progress = a->progress && !mpi.rank,

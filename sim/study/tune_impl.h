@@ -275,7 +275,8 @@ struct tune_args {
 	size_t n_obj;
 	unsigned long long seeds, budget, jobs;
 	int progress, quiet, jobs_given, seeds_given;
-	int fluid; /* --model fluid */
+	int fluid;		/* --model fluid */
+	sweep_main_fn run_main; /* what runs a point in its child (struct sweep_exec) */
 };
 
 /*
