@@ -3,7 +3,8 @@
  * results.json, a run folder, or a sweep folder read from its sweep.json
  * and sweep.csv), the metrics with their direction and default tolerance
  * and the verdicts (compare_stats.c: runs of the same seed paired, else
- * Welch's t-test), their words (compare_text.c), and the outputs
+ * Welch's t-test), their words and what differs in what produced the
+ * sides (compare_text.c), and the outputs
  * (compare.c: the verb, the table, --markdown, --json, --junit). `run
  * --baseline DIR` uses the same parts.
  */
@@ -142,13 +143,6 @@ int cmp_side_load(const char *path, struct cmp_side *s, char *err, size_t size);
 int cmp_side_from_results(const json_t *res, const char *label, struct cmp_side *s, char *err,
 			  size_t size);
 void cmp_side_free(struct cmp_side *s);
-/*
- * What differs between the provenance of @b and @n: a new object
- * {"known": bool (both sides say), "versions_differ": bool, "base_versions":
- * [...], "new_versions": [...], "inputs_differ": ["nic.cc_params
- * cc_params.txt", ...]}, or NULL when out of memory.
- */
-json_t *cmp_prov_diff(const struct cmp_side *b, const struct cmp_side *n);
 
 /* ---- compare_stats.c ---- */
 
@@ -197,6 +191,13 @@ const char *cmp_change(const struct cmp_row *row, char *buf, size_t size);
 const char *cmp_seed_changes(const struct cmp_row *row, char *buf, size_t size);
 /* How the sides of @point were compared, for the table's point line. */
 const char *cmp_pairing_text(const struct cmp_result *r, const char *point, char *buf, size_t size);
+/*
+ * What differs between the provenance of @b and @n: a new object
+ * {"known": bool (both sides say), "versions_differ": bool, "base_versions":
+ * [...], "new_versions": [...], "inputs_differ": ["nic.cc_params
+ * cc_params.txt", ...]}, or NULL when out of memory.
+ */
+json_t *cmp_prov_diff(const struct cmp_side *b, const struct cmp_side *n);
 /* One line saying how the versions and inputs of the sides differ, or NULL
  * when they do not (and both sides say). */
 const char *cmp_prov_text(const json_t *diff, char *buf, size_t size);

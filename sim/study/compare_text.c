@@ -2,7 +2,8 @@
  * compare text: the words of a comparison, shared by the table, --markdown,
  * --json and the JUnit report of compare and of run --baseline: numbers,
  * changes, verdicts, how the seeds were paired, and what differs in what
- * produced the two sides.
+ * produced the two sides (found here from the provenance that
+ * compare_load.c keeps of each side, then said).
  */
 #include <math.h>
 #include <stdio.h>
@@ -246,6 +247,65 @@ const char *cmp_pairing_text(const struct cmp_result *r, const char *point, char
 	else
 		buf[0] = '\0';
 	return buf;
+}
+
+/* The sides' sets under @key of @a and @b are equal. */
+static int same_set(const json_t *a, const json_t *b)
+{
+	size_t i, j;
+	json_t *x, *y;
+
+	if (json_array_size(a) != json_array_size(b))
+		return 0;
+	json_array_foreach(a, i, x) {
+		int found = 0;
+
+		json_array_foreach(b, j, y)
+			found |= json_equal(x, y);
+		if (!found)
+			return 0;
+	}
+	return 1;
+}
+
+json_t *cmp_prov_diff(const struct cmp_side *b, const struct cmp_side *n)
+{
+	json_t *d = json_pack("{s:b,s:b,s:b,s:[],s:[],s:[]}", "known", b->prov && n->prov,
+			      "base_known", b->prov != NULL, "new_known", n->prov != NULL,
+			      "base_versions", "new_versions", "inputs_differ");
+	json_t *ib = json_object_get(b->prov, "inputs"), *in = json_object_get(n->prov, "inputs");
+	json_t *vb = json_object_get(b->prov, "versions"),
+	       *vn = json_object_get(n->prov, "versions");
+	json_t *diff = json_object_get(d, "inputs_differ"), *v;
+	const char *k;
+	int err = !d, all;
+
+	if (!d)
+		return NULL;
+	err |= vb && json_array_extend(json_object_get(d, "base_versions"), vb) < 0;
+	err |= vn && json_array_extend(json_object_get(d, "new_versions"), vn) < 0;
+	err |= json_object_set_new(d, "versions_differ",
+				   json_boolean(vb && vn && json_array_size(vb) &&
+						json_array_size(vn) && !same_set(vb, vn)));
+	/* a side without its runs' provenance (a stored sweep.csv) says only
+	 * its scenario's digest: the inputs both say are compared */
+	all = json_is_true(json_object_get(b->prov, "runs")) &&
+	      json_is_true(json_object_get(n->prov, "runs"));
+	err |= json_object_set_new(d, "inputs_known", json_boolean(ib && in && all));
+	json_object_foreach(ib, k, v) {
+		json_t *o = json_object_get(in, k);
+
+		if (in && (o || all) && !same_set(v, o))
+			err |= json_array_append_new(diff, json_string(k));
+	}
+	json_object_foreach(in, k, v)
+		if (ib && all && !json_object_get(ib, k))
+			err |= json_array_append_new(diff, json_string(k));
+	if (err) {
+		json_decref(d);
+		return NULL;
+	}
+	return d;
 }
 
 /* The strings of array @a, ", "-separated, into @buf. */
