@@ -1,7 +1,7 @@
 /*
- * A topology of any kind (topo_read.h): the kinds read from a file here,
- * the others generated (topologies/topo_gen.c); and the topology file a
- * scenario names, read for either reader.
+ * The topology file a scenario names (topology.file), read for either
+ * reader of a file kind (topofile.c, topo_hpcc.c); topo_build.c, above
+ * them, builds a topology of any kind.
  */
 #include <errno.h>
 
@@ -9,19 +9,6 @@
 #include "sim/engine/textfile.h"
 #include "sim/readers/topo_read.h"
 #include "topologies/topo.h"
-
-int topo_build(const struct topo_spec *spec, struct topo **out, struct diag *d)
-{
-	int err;
-
-	if (spec->kind != TOPO_FILE && spec->kind != TOPO_HPCC)
-		return topo_generate(spec, out, d);
-	*out = NULL;
-	err = spec->kind == TOPO_FILE ? topo_file_load(spec, out, d) : topo_hpcc_load(spec, out, d);
-	if (!err)
-		err = topo_set_links(spec, out, d);
-	return err;
-}
 
 int topo_read_spec_file(const struct topo_spec *spec, const char *kind, char **text, size_t *len,
 			struct diag *d)

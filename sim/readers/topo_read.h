@@ -1,7 +1,8 @@
 /*
  * Topologies read from a file (sim/readers): a topology YAML file (kind
  * file, topofile.c) and HPCC's ns-3 topology.txt (kind hpcc, topo_hpcc.c),
- * and topo_build, which builds a topology of any kind: these read, the
+ * both from the file a scenario names (topo_read.c), and topo_build
+ * (topo_build.c), which builds a topology of any kind: these read, the
  * others generated (topologies/topo.h: topo_generate).
  */
 #ifndef ROCESIM_TOPO_READ_H
@@ -24,9 +25,10 @@ int topo_build(const struct topo_spec *spec, struct topo **out, struct diag *d);
  * that cannot be read is reported at "topology.file" with file "". */
 int topo_file_load(const struct topo_spec *spec, struct topo **out, struct diag *d);
 /*
- * The text of @spec's topology.file for topology kind @kind (a file kind
- * needs one) into *@text (@len bytes, free it): 0, or the error with @d
- * naming topology.file (the scenario's line is its caller's to add).
+ * topo_read.c: the text of @spec's topology.file for topology kind @kind
+ * (a file kind needs one) into *@text (@len bytes, free it): 0, or the
+ * error with @d naming topology.file (the scenario's line is its caller's
+ * to add).
  */
 int topo_read_spec_file(const struct topo_spec *spec, const char *kind, char **text, size_t *len,
 			struct diag *d);
