@@ -1,6 +1,7 @@
 /*
  * One value of config_db.json, read and checked (the SONiC reader, sonic.c):
- * names made fit to quote, errors that name table, key, field and line,
+ * names made fit to quote, errors and places (sonic_at) that name table,
+ * key, field and line (sonic_lines.c finds the line),
  * numbers, strings, references from one table to another, and the votes
  * that pick the most common value among ports.
  */
@@ -83,10 +84,15 @@ int sonic__fail(struct sonic_ctx *c, const char *table, const char *key, const c
 	return -EINVAL;
 }
 
-int sonic__nomem(struct sonic_ctx *c)
+/* Record in @a where @table|@key|@field is (@field may be NULL). */
+void sonic__set_at(const struct sonic_ctx *c, struct sonic_at *a, const char *table,
+		   const char *key, const char *field)
 {
-	diag_set(c->d, c->file, 0, "", "out of memory");
-	return -ENOMEM;
+	char k[SHOW_SIZE], f[SHOW_SIZE];
+
+	snprintf(a->where, sizeof(a->where), "%s|%s%s%s", table, sonic__shows(k, key),
+		 field ? "|" : "", field ? sonic__shows(f, field) : "");
+	a->line = sonic__line_of(c, table, key, field);
 }
 
 /* Digits only, no sign or space; -1 if not a number, -2 if above @max. */

@@ -6,6 +6,7 @@
 #ifndef ROCESIM_SONIC_IMPL_H
 #define ROCESIM_SONIC_IMPL_H
 
+#include <errno.h>
 #include <jansson.h>
 
 #include "sim/readers/sonic.h"
@@ -68,6 +69,13 @@ struct sonic_wred {
 	int ecn_marking;
 };
 
+/* Record "out of memory" (no line) in @c's diag and return -ENOMEM. */
+static inline int sonic__nomem(struct sonic_ctx *c)
+{
+	diag_set(c->d, c->file, 0, "", "out of memory");
+	return -ENOMEM;
+}
+
 /* sonic_fields.c */
 const char *sonic__shows(char *buf, const char *s);
 const char *sonic__type_name(const json_t *v);
@@ -77,7 +85,9 @@ const char *sonic__type_name(const json_t *v);
  */
 int sonic__fail(struct sonic_ctx *c, const char *table, const char *key, const char *field,
 		const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-int sonic__nomem(struct sonic_ctx *c);
+/* Record in @a where @table|@key|@field is (@field may be NULL). */
+void sonic__set_at(const struct sonic_ctx *c, struct sonic_at *a, const char *table,
+		   const char *key, const char *field);
 int sonic__parse_u64(const char *s, size_t len, uint64_t max, uint64_t *v);
 int sonic__need_object(struct sonic_ctx *c, const char *table, const char *key, const json_t *v);
 int sonic__get_table(struct sonic_ctx *c, const char *name, json_t **t);
@@ -107,8 +117,6 @@ const char *sonic__json_find(const char *p, const char *end, const char *const *
 int sonic__line_at(const char *text, const char *at);
 int sonic__line_of(const struct sonic_ctx *c, const char *table, const char *key,
 		   const char *field);
-void sonic__set_at(const struct sonic_ctx *c, struct sonic_at *a, const char *table,
-		   const char *key, const char *field);
 /*
  * Index the rows of @table in one scan of the text (none without the text
  * or the table). 0 or -ENOMEM (sonic__nomem). Free with sonic__rows_free.

@@ -219,17 +219,6 @@ int sonic__line_of(const struct sonic_ctx *c, const char *table, const char *key
 	return k ? sonic__line_at(c->text, k) : 0;
 }
 
-/* Record in @a where @table|@key|@field is (@field may be NULL). */
-void sonic__set_at(const struct sonic_ctx *c, struct sonic_at *a, const char *table,
-		   const char *key, const char *field)
-{
-	char k[SHOW_SIZE], f[SHOW_SIZE];
-
-	snprintf(a->where, sizeof(a->where), "%s|%s%s%s", table, sonic__shows(k, key),
-		 field ? "|" : "", field ? sonic__shows(f, field) : "");
-	a->line = sonic__line_of(c, table, key, field);
-}
-
 static int rowpos_cmp(const void *x, const void *y)
 {
 	const struct sonic_rowpos *a = x, *b = y;
