@@ -16,7 +16,7 @@
  *
  * Pass 1 is pod_scan.c's; this file makes passes 2 and 3; pod_kinds.c
  * knows the layouts, pod_env.c collects the variables (pod_cm.c reads the
- * ConfigMaps they refer to).
+ * ConfigMaps they refer to); pod_cfg.c holds the look-ups on what is read.
  */
 #include "sim/readers/pod.h"
 
@@ -197,39 +197,4 @@ int pod_read(const char *file, struct pod_cfg *out, struct diag *d)
 	err = pod_read_text(file, text, len, out, d);
 	free(text);
 	return err;
-}
-
-const struct pod_env *pod_get(const struct pod_cfg *p, const char *name)
-{
-	for (size_t i = p->n; i-- > 0;)
-		if (p->env[i].src == POD_SRC_MPIRUN && !strcmp(p->env[i].name, name))
-			return &p->env[i];
-	for (size_t i = p->n; i-- > 0;)
-		if (!strcmp(p->env[i].name, name))
-			return &p->env[i];
-	return NULL;
-}
-
-const struct pod_env *pod_ib_disabled(const struct pod_cfg *p)
-{
-	const struct pod_env *e = pod_get(p, "NCCL_IB_DISABLE");
-	long long v;
-	char *end;
-
-	if (!e || e->value_from || !e->value[0])
-		return NULL;
-	errno = 0;
-	v = strtoll(e->value, &end, 0);
-	return *end || errno || v == 0 ? NULL : e;
-}
-
-void pod_free(struct pod_cfg *p)
-{
-	if (!p)
-		return;
-	free(p->env);
-	free(p->notes);
-	p->env = NULL;
-	p->notes = NULL;
-	p->n = p->n_notes = 0;
 }

@@ -31,23 +31,6 @@ static const char *const pod_model_vars[] = {
     "NCCL_IB_HCA", "NCCL_IB_DISABLE", "NCCL_IB_QPS_PER_CONNECTION", "NCCL_IB_SPLIT_DATA_ON_QPS",
 };
 
-int pod_push(struct pod_ctx *c, const struct pod_env *e)
-{
-	if (c->n == c->cap) {
-		size_t cap = c->cap ? c->cap * 2 : 16;
-		struct pod_item *v = realloc(c->v, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		c->v = v;
-		c->cap = cap;
-	}
-	c->v[c->n].env = *e;
-	c->v[c->n].seq = c->n;
-	c->n++;
-	return 0;
-}
-
 static int pod_note(struct pod_ctx *c, enum pod_note_kind kind, int line, const char *what,
 		    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 static int pod_note(struct pod_ctx *c, enum pod_note_kind kind, int line, const char *what,
@@ -582,14 +565,4 @@ int pod_finish(struct pod_ctx *c, struct pod_cfg *out)
 	out->n_env_from = c->n_env_from;
 	out->n_ctr = c->n_ctr;
 	return 0;
-}
-
-void pod_ctx_free(struct pod_ctx *c)
-{
-	pod_cms_free(&c->cms);
-	free(c->v);
-	free(c->notes);
-	c->v = NULL;
-	c->notes = NULL;
-	c->n = c->cap = c->n_notes = c->cap_notes = 0;
 }

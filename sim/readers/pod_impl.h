@@ -3,7 +3,9 @@
  * the text (which document, and is it safe to expand; where the ConfigMaps
  * are), pod_kinds.c knows each kind's layout (its libcyaml schema, where
  * its pod templates are), pod_cm.c reads the ConfigMaps, pod_env.c
- * collects the NCCL_* variables of the containers, pod.c runs it all.
+ * collects the NCCL_* variables of the containers (and pod_mpirun.c what
+ * their commands pass to mpirun -x) into pod_ctx.c's context, pod.c runs
+ * it all. What they fill in is pod_cfg.h's.
  */
 #ifndef ROCESIM_POD_IMPL_H
 #define ROCESIM_POD_IMPL_H
@@ -12,8 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sim/readers/pod.h"
 #include "sim/engine/diag.h"
+#include "sim/readers/pod_cfg.h"
 #include "sim/readers/ydoc.h"
 
 #define POD_DEPTH 64	    /* as ydoc: deeper is refused */
@@ -182,7 +184,7 @@ struct pod_cms {
 	int built;
 };
 
-/* ---- collecting the variables (pod_env.c) ---- */
+/* ---- collecting the variables (pod_ctx.c, pod_env.c, pod_mpirun.c) ---- */
 
 struct pod_item {
 	struct pod_env env;
@@ -228,12 +230,15 @@ const struct pod_cm *pod_cms_find(const struct pod_cms *c, const char *name, con
 const struct pod_cm_kv *pod_cm_get(const struct pod_cm *cm, const char *key);
 void pod_cms_free(struct pod_cms *c);
 
-/* pod_env.c */
+/* pod_ctx.c: add @e to the variables of @c (0 or -ENOMEM); free what @c
+ * holds. */
 int pod_push(struct pod_ctx *c, const struct pod_env *e);
+void pod_ctx_free(struct pod_ctx *c);
+
+/* pod_env.c */
 int pod_collect(struct pod_ctx *c, const struct pod_group *g, struct diag *d);
 /* Sort, find the conflicts, and hand the variables and notes to @out. */
 int pod_finish(struct pod_ctx *c, struct pod_cfg *out);
-void pod_ctx_free(struct pod_ctx *c);
 
 /* pod_mpirun.c: what container @i of @base (@ctr, numbered @id) passes to
  * mpirun -x, as entries of source POD_SRC_MPIRUN. 0, -ENOMEM, or -EINVAL
