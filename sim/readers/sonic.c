@@ -25,7 +25,8 @@
  *
  * This file reads the tables in turn; sonic_fields.c reads and checks one
  * value, sonic_lines.c finds its line in the text, and sonic_ports.c,
- * sonic_buffers.c and sonic_queues.c read the tables of their name.
+ * sonic_buffers.c and sonic_queues.c read the tables of their name into
+ * the plain data of sonic_cfg.h.
  */
 #include "sim/readers/sonic.h"
 

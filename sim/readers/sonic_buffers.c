@@ -4,7 +4,7 @@
  * port's lossless priority groups, and the switch's (most ports') with its
  * pool.
  */
-#include "sim/readers/sonic.h"
+#include "sim/readers/sonic_cfg.h"
 
 #include <jansson.h>
 #include <stdlib.h>

@@ -5,7 +5,7 @@
  * binds to each port's queues (SCHEDULER: STRICT, WRR or DWRR with a
  * weight, as Configuration.md describes them).
  */
-#include "sim/readers/sonic.h"
+#include "sim/readers/sonic_cfg.h"
 
 #include <jansson.h>
 #include <stdlib.h>

@@ -5,7 +5,7 @@
  * numbers, strings, references from one table to another, and the votes
  * that pick the most common value among ports.
  */
-#include "sim/readers/sonic.h"
+#include "sim/readers/sonic_cfg.h"
 
 #include <errno.h>
 #include <jansson.h>

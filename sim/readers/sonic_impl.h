@@ -9,7 +9,8 @@
 #include <errno.h>
 #include <jansson.h>
 
-#include "sim/readers/sonic.h"
+#include "sim/engine/diag.h"
+#include "sim/readers/sonic_cfg.h"
 
 /* A name quoted in a message: at most SHOW_MAX bytes of it. */
 #define SHOW_MAX 48

@@ -3,7 +3,7 @@
  * positions, so a small scan of the text finds the line of a table, a key
  * and a field.
  */
-#include "sim/readers/sonic.h"
+#include "sim/readers/sonic_cfg.h"
 
 #include <jansson.h>
 #include <stdlib.h>

@@ -5,7 +5,7 @@
  * (DSCP_TO_TC_MAP, TC_TO_PRIORITY_GROUP_MAP, TC_TO_QUEUE_MAP) and
  * pfc_enable, for each port and for the switch (what most ports have).
  */
-#include "sim/readers/sonic.h"
+#include "sim/readers/sonic_cfg.h"
 
 #include <jansson.h>
 #include <stdlib.h>

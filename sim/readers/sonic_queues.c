@@ -3,7 +3,7 @@
  * WRED_PROFILE that QUEUE binds to each port's lossless queues (ECN
  * marking) and the one most of them use, and PFC_WD, the PFC watchdog.
  */
-#include "sim/readers/sonic.h"
+#include "sim/readers/sonic_cfg.h"
 
 #include <jansson.h>
 #include <stdlib.h>
