@@ -129,13 +129,17 @@ static int chk_run(const struct chk_verb *v)
 	struct topo *t = NULL;
 	struct topo_routes *r = NULL;
 	struct chk c = {0};
+	struct diag why = {0};
 	struct timespec t0, t1;
 	int err, rc, errors = 0;
 	double secs;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	if ((rc = chk_analyse(a, &c, &s, &t, &r, 0)))
+	if ((rc = chk_analyse(a, &c, &s, &t, &r, &why))) {
+		fprintf(stderr, "rocesim: ");
+		diag_print(&why, stderr);
 		goto out;
+	}
 	rc = ROCESIM_EXIT_INPUT;
 	for (size_t i = 0; i < c.n; i++)
 		errors += c.f[i].severity == CHK_ERROR;

@@ -330,19 +330,18 @@ int chk_reach(struct chk *c, const struct scenario *s, const struct topo *t,
 	return 0;
 }
 
-/* Take a link down by name (--fail); 0 or -EINVAL with the message printed. */
-int chk_fail_link(struct chk *c, struct topo *t, const char *name)
+/* Take a link down by name (--fail); 0, or -EINVAL with @why saying why. */
+int chk_fail_link(struct chk *c, struct topo *t, const char *name, struct diag *why)
 {
 	int32_t l = topo_find_link(t, name), node = l < 0 ? topo_find_node(t, name) : -1;
-	char n[1024], a[4 * sizeof(t->links[0].name)], b[4 * sizeof(t->nodes[0].name)];
 
 	if (l < 0 && node < 0) {
-		fprintf(stderr,
-			"rocesim: --fail: no link or node named \"%s\" (links are named by their "
-			"ends, e.g. %s; nodes e.g. %s)\n",
-			txt_term(n, sizeof(n), name),
-			txt_term(a, sizeof(a), t->n_links ? t->links[t->n_links - 1].name : "a-b"),
-			txt_term(b, sizeof(b), t->n_nodes ? t->nodes[t->n_nodes - 1].name : "sw0"));
+		diag_set(
+		    why, "", 0, "",
+		    "--fail: no link or node named \"%s\" (links are named by their ends, e.g. "
+		    "%s; nodes e.g. %s)",
+		    name, t->n_links ? t->links[t->n_links - 1].name : "a-b",
+		    t->n_nodes ? t->nodes[t->n_nodes - 1].name : "sw0");
 		return -EINVAL;
 	}
 	/* a node: every link it has */

@@ -32,7 +32,7 @@ static const char *fault_key(char *buf, size_t size, uint32_t entry)
 }
 
 int chk_analyse(const struct chk_args *a, struct chk *cp, struct scenario **sp, struct topo **tp,
-		struct topo_routes **rp, int quiet)
+		struct topo_routes **rp, struct diag *why)
 {
 	char key[32];
 	uint32_t said_up; /* the faults: entry last said to come back up */
@@ -50,36 +50,28 @@ int chk_analyse(const struct chk_args *a, struct chk *cp, struct scenario **sp, 
 						    .n_sets = a->n_sets,
 						    .flags = SCN_LOAD_LENIENT},
 			    &s, &d);
-	if (err && !quiet) {
-		fprintf(stderr, "rocesim: ");
-		diag_print(&d, stderr);
-	}
-	if (err)
+	if (err) {
+		if (why)
+			*why = d;
 		return ROCESIM_EXIT_INPUT;
+	}
 	err = topo_build(&s->topo, &t, &d);
 	if (err)
 		scn_locate(s, &d);
 	else
 		err = scn_resolve(s, t, &d);
-	if (err && quiet)
-		goto out;
 	if (err) {
 		if (err == -ENOMEM)
-			fprintf(stderr, "rocesim: out of memory\n");
-		else {
-			fprintf(stderr, "rocesim: ");
-			diag_print(&d, stderr);
-		}
+			diag_set(&d, "", 0, "", "out of memory");
 		goto out;
 	}
 	c.failed = malloc(((size_t)t->n_links + 1) * sizeof(*c.failed));
 	if (!c.failed) {
-		if (!quiet)
-			fprintf(stderr, "rocesim: out of memory\n");
+		diag_set(&d, "", 0, "", "out of memory");
 		goto out;
 	}
 	for (size_t i = 0; i < a->n_fails; i++)
-		if (chk_fail_link(&c, t, a->fails[i]))
+		if (chk_fail_link(&c, t, a->fails[i], &d))
 			goto out;
 	said_up = UINT32_MAX;
 	for (uint32_t i = 0; i < s->n_faults; i++) {
@@ -129,10 +121,8 @@ int chk_analyse(const struct chk_args *a, struct chk *cp, struct scenario **sp, 
 	if (!err)
 		err = chk_reach(&c, s, t, r, a);
 	if (err) {
-		if (!quiet)
-			fprintf(stderr, "rocesim: %s\n",
-				err == -ENOMEM ? "out of memory"
-					       : "the topology is too large to route");
+		diag_set(&d, "", 0, "", "%s",
+			 err == -ENOMEM ? "out of memory" : "the topology is too large to route");
 		goto out;
 	}
 	for (uint32_t i = 0; i < t->n_links; i++)
@@ -144,13 +134,14 @@ int chk_analyse(const struct chk_args *a, struct chk *cp, struct scenario **sp, 
 	chk_nic(&c, s);
 	chk_nccl(&c, s, t);
 	if (c.oom) {
-		if (!quiet)
-			fprintf(stderr, "rocesim: out of memory\n");
+		diag_set(&d, "", 0, "", "out of memory");
 		goto out;
 	}
 	chk_sort(&c);
 	rc = 0;
 out:
+	if (rc && why)
+		*why = d;
 	*cp = c;
 	*sp = s;
 	*tp = t;
@@ -175,7 +166,7 @@ int chk_errors(const char *scenario, const char *const *withs, size_t n_withs,
 	int n = 0;
 
 	first[0] = '\0';
-	if (chk_analyse(&a, &c, &s, &t, &r, 1))
+	if (chk_analyse(&a, &c, &s, &t, &r, NULL))
 		n = -1;
 	for (size_t i = 0; !n && i < c.n; i++) {
 		if (c.f[i].severity != CHK_ERROR)

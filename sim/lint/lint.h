@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 
+#include "sim/engine/diag.h"
 #include "sim/engine/exit_codes.h"
 #include "sim/lint/findings.h"
 #include "sim/lint/rules.h"
@@ -18,10 +19,12 @@
  * errors, then warnings, then info, each in the order found), leaving the
  * scenario, topology and routes in *@sp, *@tp, *@rp for the caller to free
  * (and @c, with chk_free) whatever it returns. 0, or ROCESIM_EXIT_INPUT
- * having said why on stderr unless @quiet.
+ * when the scenario cannot be checked, *@why (when given) saying why: a
+ * refused input at its file, line and key, or "out of memory". Prints
+ * nothing.
  */
 int chk_analyse(const struct chk_args *a, struct chk *c, struct scenario **sp, struct topo **tp,
-		struct topo_routes **rp, int quiet);
+		struct topo_routes **rp, struct diag *why);
 /*
  * The errors `rocesim check` finds on @scenario with these overlays and
  * overrides: how many (-1 when it cannot check it), the first as "CODE

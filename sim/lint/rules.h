@@ -50,6 +50,6 @@ int chk_deadlock(struct chk *c, const struct scenario *s, const struct topo *t,
 int chk_reach(struct chk *c, const struct scenario *s, const struct topo *t,
 	      const struct topo_routes *r, const struct chk_args *a);
 /* --fail NAME: a link, or a node (all its links), down. */
-int chk_fail_link(struct chk *c, struct topo *t, const char *name);
+int chk_fail_link(struct chk *c, struct topo *t, const char *name, struct diag *why);
 
 #endif
