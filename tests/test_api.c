@@ -4,7 +4,8 @@
  * keys (but for the run block: wall time, host), keys set and overlays
  * merged as --set and --with do, a refused input names file, line and key
  * and leaves the scenario as it was, nothing is written, and the example
- * of experiments/api/ prints what the results say.
+ * of experiments/api/ prints what the results say. A check gives the
+ * findings `rocesim check --json` prints, in its order.
  */
 #include <criterion/criterion.h>
 #include <dirent.h>
@@ -321,4 +322,81 @@ Test(api, runs_on_two_threads_at_once_give_one_runs_results)
 	json_decref(alone);
 	rs_results_free(r);
 	rs_scenario_free(s);
+}
+
+/* JSON's string @k of @o, or NULL when it is absent or null. */
+static const char *str_of(json_t *o, const char *k)
+{
+	return json_string_value(json_object_get(o, k));
+}
+
+Test(api, a_check_gives_the_findings_check_prints)
+{
+	static const char scn[] = "experiments/configs-seed-mistakes.yaml";
+	const rs_finding *f;
+	rs_findings *c;
+	rs_scenario *s;
+	rs_error e;
+	struct ts_proc p;
+	json_t *j, *all;
+	size_t errors = 0;
+
+	/* run refuses it (its cc_params are out of range): check reads it */
+	cr_assert_eq(rs_scenario_load(scn, &s, &e), -EINVAL);
+	cr_assert_eq(rs_check_file(scn, NULL, 0, NULL, 0, &c, &e), 0, "%s", e.text);
+	ts_exec(&p, (const char *const[]){"check", scn, "--json", NULL});
+	cr_assert_eq(p.code, 1, "%s", p.err);
+	j = json_loads(p.out, 0, NULL);
+	cr_assert(j);
+	all = json_object_get(j, "findings");
+	cr_assert_eq(rs_findings_count(c), json_array_size(all));
+	cr_assert_gt(rs_findings_count(c), 5);
+	for (size_t i = 0; i < json_array_size(all); i++) {
+		json_t *o = json_array_get(all, i);
+
+		f = rs_findings_get(c, i);
+		cr_assert(f);
+		cr_expect_str_eq(f->severity, str_of(o, "severity"));
+		cr_expect_str_eq(f->code, str_of(o, "code"));
+		cr_expect_str_eq(f->where, str_of(o, "where"));
+		cr_expect_str_eq(f->message, str_of(o, "message"));
+		if (str_of(o, "file"))
+			cr_expect_str_eq(f->file, str_of(o, "file"));
+		else
+			cr_expect_null(f->file);
+		cr_expect_eq(f->line, (int)json_integer_value(json_object_get(o, "line")));
+		errors += !strcmp(f->severity, "error");
+	}
+	cr_expect_null(rs_findings_get(c, json_array_size(all)));
+	cr_expect_eq(rs_findings_errors(c), errors);
+	cr_expect_gt(errors, 0);
+	json_decref(j);
+	ts_proc_free(&p);
+	rs_findings_free(c);
+}
+
+Test(api, a_check_with_a_key_set_and_one_that_cannot_run)
+{
+	rs_findings *c, *c2;
+	rs_scenario *s;
+	rs_error e;
+	const char *set[] = {"switch.pfc.headroom=20KB"};
+
+	cr_assert_eq(rs_scenario_load(SMALL, &s, &e), 0, "%s", e.text);
+	cr_assert_eq(rs_check(s, &c, &e), 0, "%s", e.text);
+	cr_expect_eq(rs_findings_errors(c), 0, "the shipped scenario checks clean");
+	cr_assert_eq(rs_check_file(SMALL, NULL, 0, set, 1, &c2, &e), 0, "%s", e.text);
+	/* 20 KB of headroom is short of a round trip on its 400G links */
+	cr_expect_eq(rs_findings_errors(c2), 1);
+	cr_expect_str_eq(rs_findings_get(c2, 0)->code, "HEADROOM_SHORT");
+	rs_findings_free(c2);
+	rs_findings_free(c);
+	rs_scenario_free(s);
+	/* YAML that is no scenario: no findings, the place it fails */
+	cr_assert_eq(rs_check_file("tests/bad/alias-expansion.yaml", NULL, 0, NULL, 0, &c, &e),
+		     -EINVAL);
+	cr_expect_null(c);
+	cr_expect_str_eq(e.file, "tests/bad/alias-expansion.yaml");
+	cr_expect_eq(e.line, 12);
+	rs_findings_free(NULL);
 }

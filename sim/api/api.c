@@ -3,7 +3,8 @@
  * file, overlays and keys, loaded again whole at each change so that every
  * change is checked as `rocesim run` checks its command line; a run builds
  * the fabric from a fresh load (sim_init takes the scenario it runs) and
- * keeps its results as the document results.json holds.
+ * keeps its results as the document results.json holds. A check is
+ * sim/lint's, its findings lent out as they are.
  */
 #include <errno.h>
 #include <jansson.h>
@@ -15,6 +16,7 @@
 #include "sim/api/rocesim.h"
 #include "sim/config/scenario.h"
 #include "sim/engine/diag.h"
+#include "sim/lint/lint.h"
 #include "sim/run/results.h"
 #include "sim/run/sim.h"
 
@@ -306,4 +308,89 @@ void rs_results_free(rs_results *r)
 		return;
 	json_decref(r->doc);
 	free(r);
+}
+
+/* ---- checks ------------------------------------------------------------------ */
+
+struct rs_findings {
+	struct chk c;  /* the findings, owning their strings */
+	rs_finding *f; /* the same, as the interface shows them */
+	size_t errors; /* of them, errors */
+};
+
+int rs_check_file(const char *path, const char *const *overlays, size_t n_overlays,
+		  const char *const *sets, size_t n_sets, rs_findings **out, rs_error *err)
+{
+	const struct chk_args a = {.scenario = path,
+				   .withs = (const char **)overlays,
+				   .n_withs = n_overlays,
+				   .sets = (const char **)sets,
+				   .n_sets = n_sets,
+				   .max_cycles = CHK_MAX_CYCLES};
+	struct scenario *scn = NULL;
+	struct topo *t = NULL;
+	struct topo_routes *r = NULL;
+	struct diag d = {0};
+	rs_findings *k;
+	int rc;
+
+	*out = NULL;
+	if (!(k = calloc(1, sizeof(*k))))
+		return fail(err, &d, -ENOMEM);
+	seed_jansson();
+	rc = chk_analyse(&a, &k->c, &scn, &t, &r, &d);
+	topo_routes_free(r);
+	topo_free(t);
+	scn_free(scn);
+	if (!rc && !(k->f = calloc(k->c.n + 1, sizeof(*k->f))))
+		diag_set(&d, "", 0, "", "out of memory");
+	if (rc || !k->f) {
+		rc = strcmp(d.msg, "out of memory") ? -EINVAL : -ENOMEM;
+		rs_findings_free(k);
+		return fail(err, &d, rc);
+	}
+	for (size_t i = 0; i < k->c.n; i++) {
+		const struct chk_finding *f = &k->c.f[i];
+
+		k->f[i] = (rs_finding){.severity = chk_severity_name[f->severity],
+				       .code = f->code,
+				       .where = f->where,
+				       .message = f->message,
+				       .file = f->file,
+				       .line = f->line,
+				       .key = f->key};
+		k->errors += f->severity == CHK_ERROR;
+	}
+	*out = k;
+	return 0;
+}
+
+int rs_check(const rs_scenario *s, rs_findings **out, rs_error *err)
+{
+	return rs_check_file(s->path, (const char *const *)s->overlays, s->n_overlays,
+			     (const char *const *)s->sets, s->n_sets, out, err);
+}
+
+size_t rs_findings_count(const rs_findings *c)
+{
+	return c->c.n;
+}
+
+size_t rs_findings_errors(const rs_findings *c)
+{
+	return c->errors;
+}
+
+const rs_finding *rs_findings_get(const rs_findings *c, size_t i)
+{
+	return i < c->c.n ? &c->f[i] : NULL;
+}
+
+void rs_findings_free(rs_findings *c)
+{
+	if (!c)
+		return;
+	chk_free(&c->c);
+	free(c->f);
+	free(c);
 }

@@ -6,6 +6,8 @@
  * overlays onto it and sets keys as `--with` and `--set` do, runs it in
  * memory and reads the results: the document `rocesim run` writes as
  * results.json (docs/results.md), and any number of its summary by name.
+ * It can also check a scenario as `rocesim check` does and read the
+ * findings one by one (rs_check, rs_findings).
  *
  *	rs_scenario *s;
  *	rs_results *r;
@@ -145,6 +147,53 @@ int rs_results_number(const rs_results *r, const char *name, double *out);
 char *rs_results_json(const rs_results *r);
 
 void rs_results_free(rs_results *r);
+
+/* ---- checking a scenario, as `rocesim check` does ---------------------- */
+
+/* The findings of one check. */
+typedef struct rs_findings rs_findings;
+
+/* One finding, as `rocesim check --json` gives it. */
+typedef struct rs_finding {
+	const char *severity; /* "error", "warning" or "info" */
+	const char *code;     /* the rule: "HEADROOM_SHORT", "CC_PARAM_RANGE", ... */
+	const char *where;    /* what it concerns: a switch, a port, a priority, a key */
+	const char *message;  /* the finding in words */
+	const char *file;     /* where it comes from; NULL: --set, or no file */
+	int line;	      /* the line in @file (from 1), 0 when not known */
+	const char *key;      /* the key written there, NULL when none */
+} rs_finding;
+
+/*
+ * Check the scenario file @path, with the overlays @overlays (@n_overlays
+ * of them, merged in order as `--with`) and the keys @sets ("KEY=VALUE",
+ * as `--set`), as `rocesim check` does, into a new *@out: its buffers,
+ * thresholds, real configs, NCCL environment, routes and cyclic buffer
+ * dependencies, with the links its faults take down at time 0 down. The
+ * scenario is loaded leniently: a value `rocesim run` refuses is a
+ * finding (an error), not a failure, so a scenario rs_scenario_load
+ * refuses can be checked. Fails (-EINVAL, @err saying where) only when
+ * the scenario cannot be checked at all: YAML that does not parse, an
+ * unknown key, a topology that cannot be built; -ENOMEM.
+ */
+int rs_check_file(const char *path, const char *const *overlays, size_t n_overlays,
+		  const char *const *sets, size_t n_sets, rs_findings **out, rs_error *err);
+
+/* The same for @s: its file, overlays and keys. */
+int rs_check(const rs_scenario *s, rs_findings **out, rs_error *err);
+
+/* How many findings @c holds; how many of them are errors (they fail `rocesim check`). */
+size_t rs_findings_count(const rs_findings *c);
+size_t rs_findings_errors(const rs_findings *c);
+
+/*
+ * Finding @i of @c, from 0: errors first, then warnings, then info, each
+ * in the order found. NULL when @i is past the end. It and its strings
+ * live as long as @c.
+ */
+const rs_finding *rs_findings_get(const rs_findings *c, size_t i);
+
+void rs_findings_free(rs_findings *c);
 
 #ifdef __cplusplus
 }
