@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "proc.h"
+#include "sim/run/par_mpi.h"
 #include "sim/study/sweep_impl.h"
 #include "sim/config/scenario.h"
 
@@ -911,7 +912,7 @@ Test(sweep, task_and_collect_refuse_bad_input)
 
 static void need_mpi(void)
 {
-	if (!sweep_mpi_built())
+	if (!par_mpi_built())
 		cr_skip("rocesim was built without MPI (-Dmpi found none)");
 	if (ts_sh("command -v mpirun", NULL, NULL))
 		cr_skip("no mpirun");
@@ -976,7 +977,7 @@ Test(sweep, mpirun_without_mpi_built_in_refuses)
 {
 	struct ts_proc p;
 
-	if (sweep_mpi_built())
+	if (par_mpi_built())
 		cr_skip("rocesim was built with MPI");
 	/* what mpirun sets in each rank's environment */
 	ts_exec_env(&p, "OMPI_COMM_WORLD_SIZE", "2",

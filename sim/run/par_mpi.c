@@ -18,6 +18,23 @@ int par_mpi_launched(void)
 	return getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMIX_RANK");
 }
 
+int par_mpi_env_rank(void)
+{
+	const char *r = getenv("OMPI_COMM_WORLD_RANK");
+
+	if (!r)
+		r = getenv("PMIX_RANK");
+	return r ? atoi(r) : 0;
+}
+
+unsigned par_mpi_local_ranks(void)
+{
+	const char *s = getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
+	int n = s ? atoi(s) : 1;
+
+	return n > 0 ? (unsigned)n : 1;
+}
+
 #ifdef ROCESIM_HAVE_MPI
 
 int par_mpi_built(void)

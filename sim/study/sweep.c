@@ -22,6 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "sim/run/par_mpi.h"
 #include "sim/study/sweep_impl.h"
 #include "sim/config/scenario.h"
 #include "sim/engine/textfile.h"
@@ -401,7 +402,7 @@ static int run_share(const struct sweep_spec *sp, struct sweep_run *runs, size_t
 	if (mpi.size < 2)
 		return sweep_run_all(sp, runs, n, x);
 	if (!(mine = calloc(n / (size_t)mpi.size + 1, sizeof(*mine))))
-		sweep_mpi_abort(ROCESIM_EXIT_IO);
+		par_mpi_abort(ROCESIM_EXIT_IO);
 	for (size_t i = (size_t)mpi.rank; i < n; i += (size_t)mpi.size)
 		mine[m++] = runs[i];
 	err = sweep_run_all(sp, mine, m, x);
@@ -508,7 +509,7 @@ static int run_sweep(struct sweep_spec *sp, const struct sweep_args *a)
 		goto out;
 	rc = ROCESIM_EXIT_IO;
 	x.self = self;
-	x.run_main = sweep_mpi_launched() ? NULL : a->run_main;
+	x.run_main = par_mpi_launched() ? NULL : a->run_main;
 	x.dir = dir;
 	x.jobs = (unsigned)a->jobs;
 	x.progress = a->progress;
@@ -646,7 +647,7 @@ int sweep__task(const struct sweep_args *a)
 	make_run(&sp, a->task, &run);
 	sweep_catch_signals();
 	x.self = self;
-	x.run_main = sweep_mpi_launched() ? NULL : a->run_main;
+	x.run_main = par_mpi_launched() ? NULL : a->run_main;
 	x.dir = a->scenario;
 	x.progress = !a->quiet;
 	if ((err = sweep_run_all(&sp, &run, 1, &x))) {
@@ -835,15 +836,15 @@ static int follow(void)
 		return g.rc;
 	/* rank 0 read the same folder: a failure here is this machine's */
 	if (find_self(self) || load_spec(g.dir, &sp))
-		sweep_mpi_abort(ROCESIM_EXIT_INPUT);
+		par_mpi_abort(ROCESIM_EXIT_INPUT);
 	if (!(runs = make_runs(&sp))) {
 		fputs("rocesim: out of memory\n", stderr);
-		sweep_mpi_abort(ROCESIM_EXIT_INPUT);
+		par_mpi_abort(ROCESIM_EXIT_INPUT);
 	}
 	sweep_catch_signals();
 	x.self = self;
 	x.dir = g.dir;
-	x.jobs = g.jobs ? g.jobs : sweep__default_jobs(sweep_mpi_local_ranks());
+	x.jobs = g.jobs ? g.jobs : sweep__default_jobs(par_mpi_local_ranks());
 	x.progress = g.progress;
 	x.stop = &sweep_stop_flag;
 	rc = run_share(&sp, runs, sweep_spec_runs(&sp), &x);
@@ -860,20 +861,20 @@ int sweep__launch(int argc, char **argv, int (*verb)(int argc, char **argv, long
 {
 	int rc;
 
-	if (!sweep_mpi_launched())
-		return verb(argc, argv, mpi.size > 1 ? sweep_mpi_local_ranks() : 1);
+	if (!par_mpi_launched())
+		return verb(argc, argv, mpi.size > 1 ? par_mpi_local_ranks() : 1);
 	if (sweep_mpi_start(&mpi))
 		return ROCESIM_EXIT_INPUT;
 	if (mpi.rank) {
 		rc = follow();
 	} else {
-		rc = verb(argc, argv, mpi.size > 1 ? sweep_mpi_local_ranks() : 1);
+		rc = verb(argc, argv, mpi.size > 1 ? par_mpi_local_ranks() : 1);
 		fflush(NULL); /* before any rank's end lets mpirun stop this one */
 		if (go_sent)
 			sweep_mpi_bcast(&mpi, &rc, sizeof(rc));
 		else
 			send_stop(rc);
 	}
-	sweep_mpi_finalize();
+	par_mpi_finalize();
 	return rc;
 }

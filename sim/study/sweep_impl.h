@@ -329,28 +329,18 @@ int sweep_write_file(const char *dir, const char *name, const char *text, size_t
  * input, locks the folder, writes sweep.json and broadcasts go or the exit
  * code; each rank runs its share (its own -j children), then rank 0
  * gathers how each run ended and writes the tables. Without MPI built in
- * these are stubs of one rank.
+ * these are stubs of one rank. MPI is started, ended and aborted as a
+ * parallel run does it (sim/run/par_mpi.h); only the sweep's collectives
+ * are here.
  */
 struct sweep_mpi {
 	int rank, size;
 };
 
-/* Was this process started by mpirun (OMPI_COMM_WORLD_SIZE or PMIX_RANK)? */
-int sweep_mpi_launched(void);
-/* This process's rank by the launcher's environment (0 when unknown). */
-int sweep_mpi_env_rank(void);
-/* Ranks of this job on this machine (OMPI_COMM_WORLD_LOCAL_SIZE), else 1. */
-unsigned sweep_mpi_local_ranks(void);
-/* Was rocesim built with MPI? */
-int sweep_mpi_built(void);
-/* Start MPI and fill @m: 0, -ENOSYS without MPI built in, or -EIO. */
-int sweep_mpi_init(struct sweep_mpi *m);
-/* A verb started by mpirun: sweep_mpi_init, saying on stderr why it
- * cannot (built without MPI: rank 0 alone says so); 0 or -1. */
+/* A verb started by mpirun: MPI started (par_mpi.h) and @m filled, or why
+ * it cannot be said on stderr (built without MPI: rank 0 alone says so);
+ * 0 or -1. */
 int sweep_mpi_start(struct sweep_mpi *m);
-void sweep_mpi_finalize(void);
-/* End every rank of the job with @code. */
-void sweep_mpi_abort(int code);
 /* Rank 0's @len bytes at @buf to every rank. */
 void sweep_mpi_bcast(const struct sweep_mpi *m, void *buf, size_t len);
 /*

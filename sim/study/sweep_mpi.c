@@ -22,53 +22,7 @@
 #include "sim/study/sweep_impl.h"
 #include "sim/run/par_mpi.h"
 
-int sweep_mpi_launched(void)
-{
-	return par_mpi_launched();
-}
-
-int sweep_mpi_env_rank(void)
-{
-	const char *r = getenv("OMPI_COMM_WORLD_RANK");
-
-	if (!r)
-		r = getenv("PMIX_RANK");
-	return r ? atoi(r) : 0;
-}
-
-unsigned sweep_mpi_local_ranks(void)
-{
-	const char *s = getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
-	int n = s ? atoi(s) : 1;
-
-	return n > 0 ? (unsigned)n : 1;
-}
-
 #ifdef ROCESIM_HAVE_MPI
-
-int sweep_mpi_built(void)
-{
-	return 1;
-}
-
-int sweep_mpi_init(struct sweep_mpi *m)
-{
-	if (MPI_Init(NULL, NULL) != MPI_SUCCESS)
-		return -EIO;
-	MPI_Comm_rank(MPI_COMM_WORLD, &m->rank);
-	MPI_Comm_size(MPI_COMM_WORLD, &m->size);
-	return 0;
-}
-
-void sweep_mpi_finalize(void)
-{
-	MPI_Finalize();
-}
-
-void sweep_mpi_abort(int code)
-{
-	MPI_Abort(MPI_COMM_WORLD, code);
-}
 
 /* Wait for @req without spinning. */
 static void wait_for(MPI_Request *req)
@@ -137,27 +91,6 @@ void sweep_mpi_gather(const struct sweep_mpi *m, struct sweep_run *runs, size_t 
 
 #else
 
-int sweep_mpi_built(void)
-{
-	return 0;
-}
-
-int sweep_mpi_init(struct sweep_mpi *m)
-{
-	m->rank = 0;
-	m->size = 1;
-	return -ENOSYS;
-}
-
-void sweep_mpi_finalize(void)
-{
-}
-
-void sweep_mpi_abort(int code)
-{
-	exit(code);
-}
-
 void sweep_mpi_bcast(const struct sweep_mpi *m, void *buf, size_t len)
 {
 	(void)m, (void)buf, (void)len;
@@ -173,16 +106,20 @@ void sweep_mpi_gather(const struct sweep_mpi *m, struct sweep_run *runs, size_t 
 
 int sweep_mpi_start(struct sweep_mpi *m)
 {
-	if (!sweep_mpi_built()) {
-		if (!sweep_mpi_env_rank())
+	struct par_comm c;
+
+	if (!par_mpi_built()) {
+		if (!par_mpi_env_rank())
 			fputs("rocesim: started under mpirun but built without MPI (no "
 			      "rocesim-mpi beside it); rebuild with libopenmpi-dev installed\n",
 			      stderr);
 		return -1;
 	}
-	if (sweep_mpi_init(m)) {
+	if (par_mpi_init(&c)) {
 		fputs("rocesim: cannot start MPI\n", stderr);
 		return -1;
 	}
+	m->rank = (int)c.rank;
+	m->size = (int)c.size;
 	return 0;
 }

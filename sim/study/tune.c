@@ -23,6 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "sim/run/par_mpi.h"
 #include "sim/study/tune_impl.h"
 #include "sim/config/scenario.h"
 #include "sim/engine/sha256.h"
@@ -350,7 +351,7 @@ static int run_batch(struct tune_ctx *c, struct sweep_run *runs, size_t n)
 	if (mpi.size < 2)
 		return sweep_run_all(&c->sp, runs, n, &c->x);
 	if (!(mine = calloc(n / (size_t)mpi.size + 1, sizeof(*mine))))
-		sweep_mpi_abort(ROCESIM_EXIT_IO);
+		par_mpi_abort(ROCESIM_EXIT_IO);
 	for (size_t i = (size_t)mpi.rank; i < n; i += (size_t)mpi.size)
 		mine[m++] = runs[i];
 	err = sweep_run_all(&c->sp, mine, m, &c->x);
@@ -675,7 +676,7 @@ int tune__main(const struct tune_args *a)
 	sweep_catch_signals();
 	c.dir = dir;
 	c.x = (struct sweep_exec){.self = self,
-				  .run_main = sweep_mpi_launched() ? NULL : a->run_main,
+				  .run_main = par_mpi_launched() ? NULL : a->run_main,
 				  .dir = dir,
 				  .jobs = (unsigned)a->jobs,
 				  .progress = a->progress && !mpi.rank,
@@ -749,7 +750,7 @@ int tune__launch(int argc, char **argv, int (*verb)(int argc, char **argv, long 
 {
 	int rc, fd;
 
-	if (!sweep_mpi_launched())
+	if (!par_mpi_launched())
 		return verb(argc, argv, 1);
 	if (sweep_mpi_start(&mpi))
 		return ROCESIM_EXIT_INPUT;
@@ -759,10 +760,10 @@ int tune__launch(int argc, char **argv, int (*verb)(int argc, char **argv, long 
 		dup2(fd, STDERR_FILENO);
 		close(fd);
 	}
-	rc = verb(argc, argv, mpi.size > 1 ? sweep_mpi_local_ranks() : 1);
+	rc = verb(argc, argv, mpi.size > 1 ? par_mpi_local_ranks() : 1);
 	fflush(NULL);
 	/* every rank ran the same search: rank 0's code is the job's */
 	sweep_mpi_bcast(&mpi, &rc, sizeof(rc));
-	sweep_mpi_finalize();
+	par_mpi_finalize();
 	return rc;
 }
