@@ -10,6 +10,7 @@
  * as a reference) shows as \xNN, so the report stays well-formed.
  */
 #include "sim/cli/ci_report.h"
+#include "sim/engine/textfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -119,41 +120,5 @@ int junit_write(const struct junit *j, const char *path, const char *suite, doub
 
 int ci_write_file(const char *path, const char *text, size_t len)
 {
-	const char *slash = strrchr(path, '/');
-	size_t dlen = slash ? (size_t)(slash - path) + 1 : 0;
-	char *tmp = malloc(strlen(path) + 16);
-	mode_t mask = umask(0);
-	int fd, err = 0;
-
-	umask(mask);
-	if (!tmp)
-		return -ENOMEM;
-	sprintf(tmp, "%.*s.%s.XXXXXX", (int)dlen, path, path + dlen);
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		err = -errno;
-		free(tmp);
-		return err;
-	}
-	for (size_t off = 0; off < len;) {
-		ssize_t w = write(fd, text + off, len - off);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0) {
-			err = -errno;
-			break;
-		}
-		off += (size_t)w;
-	}
-	if (!err && fchmod(fd, 0666 & ~mask))
-		err = -errno;
-	if (close(fd) && !err)
-		err = -errno;
-	if (!err && rename(tmp, path))
-		err = -errno;
-	if (err)
-		unlink(tmp);
-	free(tmp);
-	return err;
+	return textfile_replace(path, text, len, 0);
 }

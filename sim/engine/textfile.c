@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -134,5 +135,48 @@ int textfile_load(const char *path, int keep_nul, char **text, size_t *len, stru
 
 	if (err)
 		diag_set(d, path, 0, "", "cannot read: %s", textfile_strerror(err));
+	return err;
+}
+
+int textfile_replace(const char *path, const char *text, size_t len, int sync)
+{
+	const char *slash = strrchr(path, '/');
+	size_t dlen = slash ? (size_t)(slash - path) + 1 : 0;
+	char *tmp = malloc(strlen(path) + 16);
+	mode_t mask = umask(0);
+	int fd, err = 0;
+
+	umask(mask);
+	if (!tmp)
+		return -ENOMEM;
+	sprintf(tmp, "%.*s.%s.XXXXXX", (int)dlen, path, path + dlen);
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		err = -errno;
+		free(tmp);
+		return err;
+	}
+	for (size_t off = 0; off < len;) {
+		ssize_t w = write(fd, text + off, len - off);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0) {
+			err = -errno;
+			break;
+		}
+		off += (size_t)w;
+	}
+	if (!err && fchmod(fd, 0666 & ~mask))
+		err = -errno;
+	if (!err && sync && fsync(fd))
+		err = -errno;
+	if (close(fd) && !err)
+		err = -errno;
+	if (!err && rename(tmp, path))
+		err = -errno;
+	if (err)
+		unlink(tmp);
+	free(tmp);
 	return err;
 }

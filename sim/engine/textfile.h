@@ -3,6 +3,7 @@
  * configs) is read: opened without blocking, refused unless it is a
  * regular file of sane size, and read whole into memory for the parsers.
  * A FIFO, a device or a folder is refused at once instead of hanging.
+ * And the one way a whole output file is replaced (textfile_replace).
  */
 #ifndef ROCESIM_TEXTFILE_H
 #define ROCESIM_TEXTFILE_H
@@ -36,5 +37,14 @@ const char *textfile_strerror(int err);
  * Returns as they do.
  */
 int textfile_load(const char *path, int keep_nul, char **text, size_t *len, struct diag *d);
+
+/*
+ * Write @text (@len bytes) as the whole of @path: into a new file beside
+ * it (".NAME.XXXXXX", with the mode a new file gets under the umask),
+ * fsync'ed when @sync, then renamed over @path, so that a reader finds the
+ * old file or the new one, never a part. 0 or a negative errno (the
+ * temporary file removed).
+ */
+int textfile_replace(const char *path, const char *text, size_t len, int sync);
 
 #endif

@@ -36,6 +36,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "sim/engine/textfile.h"
 #include "sim/study/sweep_impl.h"
 
 /* The metrics the table on stdout shows, when the runs have them. */
@@ -56,38 +57,11 @@ static const char *const main_metrics[] = {"pfc_pause_frames",
 
 int sweep_write_file(const char *dir, const char *name, const char *text, size_t len, int sync)
 {
-	char tmp[SWEEP_PATH], path[SWEEP_PATH];
-	int fd, err = 0;
-	mode_t mask = umask(0);
+	char path[SWEEP_PATH];
 
-	umask(mask);
-	snprintf(tmp, sizeof(tmp), "%s/.%s.XXXXXX", dir, name);
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	fd = mkstemp(tmp);
-	if (fd < 0)
-		return -errno;
-	for (size_t off = 0; off < len;) {
-		ssize_t w = write(fd, text + off, len - off);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0) {
-			err = -errno;
-			break;
-		}
-		off += (size_t)w;
-	}
-	if (!err && fchmod(fd, 0666 & ~mask))
-		err = -errno;
-	if (!err && sync && fsync(fd))
-		err = -errno;
-	if (close(fd) && !err)
-		err = -errno;
-	if (!err && rename(tmp, path))
-		err = -errno;
-	if (err)
-		unlink(tmp);
-	return err;
+	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >= (int)sizeof(path))
+		return -ENAMETOOLONG;
+	return textfile_replace(path, text, len, sync);
 }
 
 /*
