@@ -1,17 +1,17 @@
 /*
  * evq: the event queue and clock of one simulation.
  *
- * Objects embed a `struct evq_timer` and re-arm it (one timer per link,
- * port, pacer, sampler), as libuv embeds its heap node in the timer; one-off
- * events come from a pool with a free list (evq_post). The queue is
- * ordered by (time, key): a timer's key is fixed when it is made, from what
- * owns it (evq_key: a class, the owner's id, which of its timers), so that
- * equal-time events run in an order that depends neither on when they were
- * scheduled nor on which other events a process holds: a run is
- * reproducible bit for bit, and a fabric split over several processes runs
- * its events in the same order as one process does. Two timers pending at
- * the same time must not share a key. A timer knows its place, so cancel
- * and re-arm never scan (the structure: evq.c).
+ * Objects embed a `struct evq_timer` (evq_timer.h) and re-arm it (one
+ * timer per link, port, pacer, sampler), as libuv embeds its heap node in
+ * the timer; one-off events come from a pool with a free list (evq_post).
+ * The queue is ordered by (time, key): a timer's key is fixed when it is
+ * made, from what owns it (evq_key: a class, the owner's id, which of its
+ * timers), so that equal-time events run in an order that depends neither
+ * on when they were scheduled nor on which other events a process holds: a
+ * run is reproducible bit for bit, and a fabric split over several
+ * processes runs its events in the same order as one process does. Two
+ * timers pending at the same time must not share a key. A timer knows its
+ * place, so cancel and re-arm never scan (the structure: evq.c).
  */
 #ifndef ROCESIM_EVQ_H
 #define ROCESIM_EVQ_H
@@ -19,23 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sim/engine/evq_timer.h"
 #include "sim/engine/simtime.h"
-
-typedef void (*evq_fn)(void *obj, uint64_t arg);
-
-struct evq_timer {
-	simtime_t when;
-	uint64_t key; /* orders equal times (evq_key) */
-	evq_fn fn;
-	void *obj;
-	/* passed to fn; when it holds an address, the queue prefetches it as
-	 * the event before this one runs (see evq.c: take_first) */
-	uint64_t arg;
-	struct evq_timer *next, *prev; /* its bucket's list, while in the calendar */
-	uint32_t slot;		       /* far heap (or ring) position + 1; 0 when in neither */
-	uint16_t wheel;		       /* 1 while in the calendar, 2 in the ring of arms to file */
-	uint16_t pooled;	       /* 1 for evq_post events, returned to the pool */
-};
 
 struct evq;
 
@@ -53,20 +38,6 @@ static inline uint64_t evq_key(unsigned cls, uint64_t id, unsigned sub)
 {
 	return ((uint64_t)(cls & 15) << 60) | ((uint64_t)(sub & 0xffff) << 44) |
 	       (id & ((1ULL << 44) - 1));
-}
-
-/* Prepare an embedded timer with its @key; it is not pending until armed. */
-static inline void evq_timer_init(struct evq_timer *t, evq_fn fn, void *obj, uint64_t key)
-{
-	t->when = 0;
-	t->key = key;
-	t->fn = fn;
-	t->obj = obj;
-	t->arg = 0;
-	t->next = t->prev = NULL;
-	t->slot = 0;
-	t->wheel = 0;
-	t->pooled = 0;
 }
 
 /* Whether @t will still fire (a timer whose callback is running will not,

@@ -5,7 +5,7 @@
 #ifndef ROCESIM_EVQ_POOL_H
 #define ROCESIM_EVQ_POOL_H
 
-#include "sim/engine/evq.h"
+#include "sim/engine/evq_timer.h"
 #include "sim/engine/mem.h"
 
 struct evq_pool {

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "sim/engine/evq.h"
+#include "sim/engine/evq_timer.h"
 
 #define SORT_SMALL 16 /* this many entries or fewer are sorted by insertion */
 
