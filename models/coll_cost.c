@@ -2,13 +2,15 @@
  * Collectives' sizes and costs, from their spec alone: the QPs a layout
  * needs, a ring's steps and pieces, NCCL's tree depth and chunks, the
  * cost model that picks ring or tree, nccl-tests' bus bandwidth factor
- * (see collective.h). The collectives themselves run in collective.c.
+ * (see coll_cost.h). The collectives themselves run in collective.c.
  */
+#include "models/coll_cost.h"
+
 #include <errno.h>
 #include <math.h>
 
 #include "sim/engine/checked.h"
-#include "models/collective.h"
+#include "models/coll_layout.h"
 #include "topologies/topo.h"
 
 static uint64_t coll_edge_count(const struct coll_spec *spec);

@@ -43,7 +43,7 @@ struct topo;
 
 #define COLL_NVLINK UINT32_MAX /* edge_qp of an edge over NVLink */
 
-/* Who takes part and how: collective.h's coll_place_of(spec) fills it. */
+/* Who takes part and how: coll_spec.h's coll_place_of(spec) fills it. */
 struct coll_place {
 	const uint32_t *ranks; /* GPU of each rank, in order */
 	uint32_t n_ranks;

@@ -22,6 +22,10 @@
  * All-to-All: every rank sends S/n to every other rank at once, one QP per
  * ordered pair. Iterations run back to back: the next starts when every
  * rank has finished the last.
+ *
+ * What the workload asks for is a coll_spec (coll_spec.h); what follows
+ * from it alone, before it runs, is in coll_cost.h (both come with this
+ * header).
  */
 #ifndef ROCESIM_COLLECTIVE_H
 #define ROCESIM_COLLECTIVE_H
@@ -29,7 +33,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "models/coll_cost.h"
 #include "models/coll_layout.h"
+#include "models/coll_spec.h"
 #include "sim/engine/simtime.h"
 
 struct coll;
@@ -37,103 +43,6 @@ struct flow;
 struct mctx;
 struct nic;
 struct nvlink;
-struct topo;
-
-enum coll_op { COLL_ALLREDUCE, COLL_ALLGATHER, COLL_REDUCESCATTER, COLL_ALLTOALL };
-/* NCCL's algorithms for AllReduce (the others are rings). */
-enum coll_algo { COLL_RING, COLL_TREE };
-
-/*
- * NCCL's Simple protocol: a connection's buffer (NCCL_BUFFSIZE, 4 MiB) is
- * NCCL_STEPS = 8 slots of 512 KiB (NCCL src/include/collectives.h,
- * src/init.cc): a piece is a slot.
- */
-#define COLL_STEPS_DEFAULT 8
-#define COLL_CHUNK_DEFAULT (512 * 1024)
-
-/* A collective of the workload, as nccl-tests runs it. */
-struct coll_spec {
-	enum coll_op op;
-	enum coll_algo algo;	 /* AllReduce: ring or tree */
-	uint64_t bytes;		 /* per rank, as nccl-tests counts "size" */
-	uint32_t *ranks;	 /* GPU of each rank (topology numbering), in ring order */
-	const struct topo *topo; /* its servers, GPUs and NICs; NULL: rank i is host ranks[i] */
-	uint64_t nics;		 /* usable NICs, by position in a server (NCCL_IB_HCA); 0: all */
-	uint32_t servers;	 /* the ranks' servers (coll_layout_servers); 0: not counted yet */
-	uint32_t n_ranks;
-	uint32_t channels;	/* rings in parallel, each on its own QPs */
-	uint32_t qps;		/* QPs per connection between servers (NCCL_IB_QPS_PER_CONNECTION);
-				   0 or 1: one */
-	uint8_t split;		/* NCCL_IB_SPLIT_DATA_ON_QPS: each message cut over the QPs
-				   (else each message on the next QP, round robin) */
-	uint64_t chunk;		/* largest message a ring step sends at once */
-	uint32_t steps;		/* slots per connection (NCCL_STEPS); 0: no flow control */
-	simtime_t step_latency; /* a rank acts on a message this long after it lands */
-	uint32_t iterations;	/* back to back */
-	simtime_t start;
-	uint32_t late_rank; /* rank whose first sends start late, or UINT32_MAX */
-	simtime_t late_by;
-	uint8_t dscp, priority;
-};
-
-/* Who takes part in @s, for coll_layout.h. */
-static inline struct coll_place coll_place_of(const struct coll_spec *s)
-{
-	return (struct coll_place){.ranks = s->ranks,
-				   .n_ranks = s->n_ranks,
-				   .channels = s->channels,
-				   .ring = s->op != COLL_ALLTOALL && s->algo == COLL_RING,
-				   .tree = s->op == COLL_ALLREDUCE && s->algo == COLL_TREE,
-				   .topo = s->topo,
-				   .nics = s->nics,
-				   .qps = s->qps};
-}
-
-/*
- * workload.algorithm: auto. As NCCL chooses (src/graph/tuning.cc), the
- * algorithm with the shorter predicted time, from the fabric's own
- * figures: a step's latency is one hop's (step_latency plus the wire's,
- * over NVLink inside a server, over the network between servers); bus
- * bandwidth is the least of a server's NICs and NVLink. A tree takes
- * 2((GPUs a server - 1) + log2(servers)) steps to fill, each a hop's
- * latency and two of its pieces (NCCL's tree chunk; a parent's link takes
- * both children's), then streams at 0.9 / 2 of the bus bandwidth (NCCL's
- * factors); a ring's 2(n-1) steps
- * (2(servers - 1) between servers) each take the longer of their latency
- * and the transfer of S / n (its pieces pipeline through the steps).
- */
-struct coll_costs {
-	double net_lat_s, nvl_lat_s;  /* one step's hop: between servers, inside one */
-	double near_lat_s;	      /* between servers on one switch */
-	uint32_t ring_near, ring_nvl; /* of a ring's n hops, those on one switch, in a server */
-	double busbw_Bps;	      /* a rank's share of the bottleneck */
-	uint32_t servers, per_server;
-};
-
-double coll_predict_s(const struct coll_spec *spec, enum coll_algo algo,
-		      const struct coll_costs *k);
-enum coll_algo coll_auto(const struct coll_spec *spec, const struct coll_costs *k);
-
-/* Steps of a ring collective: 2(n-1) for AllReduce, n-1 otherwise. */
-uint32_t coll_ring_steps(const struct coll_spec *spec);
-/*
- * A ring collective's share per rank, channel and step (*@seg bytes) and
- * the pieces of at most `chunk` bytes it is cut into. 0, or -ERANGE when
- * (steps + 1) x pieces does not fit in 32 bits (pieces are tagged so).
- */
-int coll_ring_pieces(const struct coll_spec *spec, uint64_t *seg, uint32_t *pieces);
-/* A tree's share per channel (*@seg bytes, S / channels: the two trees of
- * the double binary tree take half the channels each) and its pieces of
- * at most `chunk`; -ERANGE beyond 32 bits of pieces. */
-int coll_tree_pieces(const struct coll_spec *spec, uint32_t depth, uint64_t *seg, uint32_t *pieces);
-/* NCCL's depth of a tree over @servers servers of @per_server ranks. */
-uint32_t coll_tree_depth(uint32_t servers, uint32_t per_server);
-/* A tree's chunk for a tree @depth deep (NCCL's, from spec.chunk). */
-uint64_t coll_tree_chunk(const struct coll_spec *spec, uint32_t depth);
-/* QPs the collective needs, qps per edge between servers (allocated by
- * the caller in its flows). The scenario loader keeps the sum of all flows
- * and QPs within 32 bits. */
-uint64_t coll_qp_count(const struct coll_spec *spec);
 
 /* What a collective runs on; borrowed. */
 struct coll_env {
@@ -179,7 +88,6 @@ void coll_stats(const struct coll *c, struct coll_stats *out);
 /* The payload the collective has delivered in order (over all its
  * iterations so far) into *@done, and delivers in all into *@total. */
 void coll_progress(const struct coll *c, uint64_t *done, uint64_t *total);
-const char *coll_op_name(enum coll_op op);
 
 /* The propagation delay of QP @qp's path back, its requester's credits'
  * (coll_split.c): 0 until set. */
@@ -207,7 +115,5 @@ __attribute__((warn_unused_result)) int coll_credit_in(struct coll *c, simtime_t
 size_t coll_stats_size(const struct coll *c);
 void coll_stats_save(const struct coll *c, void *buf);
 void coll_stats_absorb(struct coll *c, const void *buf);
-/* nccl-tests' bus bandwidth factor (nccl-tests doc/PERFORMANCE.md). */
-double coll_busbw_factor(enum coll_op op, uint32_t ranks);
 
 #endif
