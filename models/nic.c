@@ -455,9 +455,10 @@ ring_take(struct nic *n, struct nic_ring *r, uint8_t paused, simtime_t now)
 	return NULL;
 }
 
-struct pkt *nic__ring_take(struct nic *n, struct nic_ring *r, uint8_t paused, simtime_t now)
+/* ring_take for the classes (nic_tc.h), which know the rings, not the NIC. */
+static struct pkt *ring_take_tc(void *nic, struct nic_ring *r, uint8_t paused, simtime_t now)
 {
-	return ring_take(n, r, paused, now);
+	return ring_take(nic, r, paused, now);
 }
 
 /* The first control packet that may go, counted as sent, or NULL. */
@@ -487,7 +488,7 @@ static struct pkt *nic_next_tc(struct port *p)
 	struct nic *n = p->owner;
 	struct pkt *pkt = ctrl_next(n, p->paused);
 
-	return pkt ? pkt : nic__tc_next(n, p->paused, evq_now(n->ctx->q));
+	return pkt ? pkt : nic__tc_next(n->tcs, ring_take_tc, n, p->paused, evq_now(n->ctx->q));
 }
 
 static void requester_ack(struct nic *n, struct flow *f, uint32_t epsn, simtime_t now)
@@ -720,7 +721,7 @@ static int nic_waiting_tc(const struct port *p)
 {
 	const struct nic *n = p->owner;
 
-	return n->ctrl.head || nic__tc_waiting(n, evq_now(n->ctx->q));
+	return n->ctrl.head || nic__tc_waiting(n->tcs, evq_now(n->ctx->q));
 }
 
 static const struct port_ops nic_ops = {.next = nic_next, .rx = nic_rx, .waiting = nic_waiting};
@@ -766,10 +767,11 @@ struct nic *nic_new(struct mctx *ctx, const struct nic_params *prm, uint32_t hos
 								 : n->prm->rx_buffer / 2;
 		n->rx_xon_at = n->rx_xoff_at > 2 * frame ? n->rx_xoff_at - 2 * frame : 0;
 	}
-	if (nic__tc_init(n))
-		return NULL;
-	if (n->tcs)
+	if (prm->tc_on) {
+		if (nic__tc_init(&n->tcs, ctx, port, n->rate_bps, n->mtu, prm->prio_tc, prm->tc))
+			return NULL;
 		n->port->ops = &nic_tc_ops;
+	}
 	return n;
 }
 

@@ -36,6 +36,7 @@
 #include "sim/engine/evq.h"
 #include "sim/engine/simtime.h"
 #include "models/dcqcn.h"
+#include "models/nic_tc.h"
 
 /*
  * ConnectX adaptive retransmission (NVIDIA, "Adaptive Retransmission:
@@ -52,20 +53,6 @@ struct nic;
 struct port;
 
 enum nic_cc { NIC_CC_NONE, NIC_CC_DCQCN };
-
-/*
- * Transmission selection of a traffic class (IEEE 802.1Qaz, as mlnx_qos
- * --tsa sets it): strict priority, ETS (a share of what the strict classes
- * leave) or the firmware's own ("vendor").
- */
-enum nic_tsa { NIC_TSA_STRICT, NIC_TSA_ETS, NIC_TSA_VENDOR };
-
-/* One traffic class of the NIC's egress (nic_tc.c). */
-struct nic_tc_params {
-	uint8_t tsa;	    /* enum nic_tsa */
-	uint8_t bw;	    /* ETS: percent of the port that strict classes leave */
-	uint64_t ratelimit; /* bit/s on the wire (preamble and IFG counted), 0 = none */
-};
 
 /* What every NIC of the fabric is configured with. */
 struct nic_params {

@@ -11,38 +11,8 @@
 #include <stdint.h>
 
 #include "models/link.h"
+#include "models/nic_tc.h"
 #include "sim/engine/evq.h"
-
-/* A circular ring of QPs with packets to send: cur sends next, prev is before it. */
-struct nic_ring {
-	struct flow *cur, *prev;
-	uint32_t len;
-};
-
-/*
- * The classes of a NIC with nic_params.tc_on (nic_tc.c): a ring per class,
- * and the groups the port serves in turn, the first before the next (as
- * the mlx5 driver's TC groups, highest first); in a group, the class that
- * sent the fewest bytes per share goes next, and a class with a rate
- * limit waits for its token bucket.
- */
-struct nic_tcs {
-	struct nic_ring ring[8];
-	uint8_t prio_tc[8];
-	uint8_t n_groups;
-	uint8_t group_n[8];	/* classes in each group */
-	uint8_t group_tc[8][8]; /* ... which, highest group first */
-	uint8_t group_of[8];
-	uint64_t cost[8];	/* virtual time a byte costs the class: 1/its share */
-	uint64_t credit[8];	/* the most it may lag the group's virtual time */
-	uint64_t vt[8];		/* the class's virtual time: bytes sent x cost */
-	uint64_t vnow[8];	/* per group: the virtual time of the class served last */
-	uint64_t rate[8];	/* rate limit, bit/s; 0 = none */
-	simtime_t tat[8];	/* a limited class's bucket is full again then (GCRA) */
-	simtime_t burst[8];	/* ... and may send while tat - now is within this */
-	simtime_t free_at[8];	/* tat - burst: a limited class may send from then on */
-	struct evq_timer shape; /* the earliest free_at of a limited class */
-};
 
 struct nic {
 	/* what a packet sent or received reads, in its first cache lines */
@@ -92,15 +62,4 @@ static inline struct nic_ring *nic__ring_of(struct nic *n, const struct flow *f)
 {
 	return n->tcs ? &n->tcs->ring[n->tcs->prio_tc[f->prio & 7]] : &n->ring;
 }
-/* The next data packet of ring @r (nic.c), or NULL: none that may send now
- * (priorities @paused stopped by PFC). */
-struct pkt *nic__ring_take(struct nic *n, struct nic_ring *r, uint8_t paused, simtime_t now);
-
-/* nic_tc.c: the classes of @n when its params have tc_on (else nothing). 0 or -ENOMEM. */
-int nic__tc_init(struct nic *n);
-/* The next data packet, class by class, or NULL. */
-struct pkt *nic__tc_next(struct nic *n, uint8_t paused, simtime_t now);
-/* Whether a QP of a class that may send now waits for the port. */
-int nic__tc_waiting(const struct nic *n, simtime_t now);
-
 #endif

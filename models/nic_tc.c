@@ -16,12 +16,14 @@
  * its QPs together run at most at that rate, each still at its own DCQCN
  * rate. ACKs, NAKs and CNPs go ahead of all classes (nic.c).
  */
-#include "models/nic.h"
+#include "models/nic_tc.h"
 
 #include <errno.h>
 
+#include "models/link.h"
 #include "models/mctx.h"
-#include "models/nic_impl.h"
+#include "models/packet.h"
+#include "sim/engine/evq.h"
 
 /* The virtual time a byte costs a class of share 1 (of 100): shares divide it. */
 #define TC_COST_UNIT 1000000u
@@ -33,9 +35,8 @@
 #define TC_BURST_PACKETS 4
 
 /* Arm the shaper at the earliest time a limited class is held back to. */
-static void arm_shape(struct nic *n, simtime_t now)
+static void arm_shape(struct nic_tcs *t, simtime_t now)
 {
-	struct nic_tcs *t = n->tcs;
 	simtime_t first = SIMTIME_NEVER;
 
 	for (int tc = 0; tc < 8; tc++)
@@ -43,18 +44,18 @@ static void arm_shape(struct nic *n, simtime_t now)
 			first = t->free_at[tc];
 	if (first == SIMTIME_NEVER)
 		return;
-	if (!evq_pending(n->ctx->q, &t->shape) || t->shape.when > first)
-		mctx_arm(n->ctx, &t->shape, first);
+	if (!evq_pending(t->ctx->q, &t->shape) || t->shape.when > first)
+		mctx_arm(t->ctx, &t->shape, first);
 }
 
 /* A limited class may send again: the port may have something to do. */
 static void on_shape(void *obj, uint64_t arg)
 {
-	struct nic *n = obj;
+	struct nic_tcs *t = obj;
 
 	(void)arg;
-	arm_shape(n, evq_now(n->ctx->q)); /* the next one, for a port busy now */
-	port_kick(n->port);
+	arm_shape(t, evq_now(t->ctx->q)); /* the next one, for a port busy now */
+	port_kick(t->port);
 }
 
 /* Add class @tc to a new group of @t. */
@@ -66,64 +67,61 @@ static void group_add(struct nic_tcs *t, uint8_t tc, int new_group)
 	t->group_of[tc] = (uint8_t)(t->n_groups - 1);
 }
 
-int nic__tc_init(struct nic *n)
+int nic__tc_init(struct nic_tcs **out, struct mctx *ctx, struct port *port, uint64_t rate_bps,
+		 uint32_t mtu, const uint8_t *prio_tc, const struct nic_tc_params *params)
 {
-	const struct nic_params *prm = n->prm;
-	struct nic_tcs *t;
+	struct nic_tcs *t = mem_arena_lines(&ctx->mem, 1, sizeof(*t)); /* freed with ctx */
 	uint8_t used = 0;
 	int first;
 
-	if (!prm->tc_on)
-		return 0;
-	t = mem_arena_lines(&n->ctx->mem, 1, sizeof(*t)); /* freed with ctx */
 	if (!t)
 		return -ENOMEM;
+	t->ctx = ctx;
+	t->port = port;
 	for (int p = 0; p < 8; p++) {
-		t->prio_tc[p] = prm->prio_tc[p] & 7;
+		t->prio_tc[p] = prio_tc[p] & 7;
 		used |= (uint8_t)(1u << t->prio_tc[p]);
 	}
 	for (int tc = 0; tc < 8; tc++) {
-		const struct nic_tc_params *c = &prm->tc[tc];
+		const struct nic_tc_params *c = &params[tc];
 
-		t->rate[tc] = c->ratelimit < n->rate_bps ? c->ratelimit : 0;
+		t->rate[tc] = c->ratelimit < rate_bps ? c->ratelimit : 0;
 		if (t->rate[tc])
 			t->burst[tc] =
 			    simtime_tx((uint64_t)(TC_BURST_PACKETS - 1) *
-					   (n->mtu + PKT_HEADER_BYTES + PKT_PREAMBLE_IFG_BYTES),
+					   (mtu + PKT_HEADER_BYTES + PKT_PREAMBLE_IFG_BYTES),
 				       t->rate[tc]);
 		t->cost[tc] = c->tsa == NIC_TSA_ETS && c->bw ? TC_COST_UNIT / c->bw : TC_COST_UNIT;
 		t->credit[tc] = TC_CREDIT_PACKETS *
-				(uint64_t)(n->mtu + PKT_HEADER_BYTES + PKT_PREAMBLE_IFG_BYTES) *
+				(uint64_t)(mtu + PKT_HEADER_BYTES + PKT_PREAMBLE_IFG_BYTES) *
 				t->cost[tc];
 	}
 	/* the groups, highest first; only the classes some priority maps to */
 	first = 1;
 	for (int tc = 0; tc < 8; tc++)
-		if ((used >> tc) & 1 && prm->tc[tc].tsa == NIC_TSA_VENDOR) {
+		if ((used >> tc) & 1 && params[tc].tsa == NIC_TSA_VENDOR) {
 			group_add(t, (uint8_t)tc, first);
 			first = 0;
 		}
 	for (int tc = 7; tc >= 0; tc--)
-		if ((used >> tc) & 1 && prm->tc[tc].tsa == NIC_TSA_STRICT)
+		if ((used >> tc) & 1 && params[tc].tsa == NIC_TSA_STRICT)
 			group_add(t, (uint8_t)tc, 1);
 	for (int zero = 0; zero < 2; zero++) {
 		first = 1;
 		for (int tc = 0; tc < 8; tc++)
-			if ((used >> tc) & 1 && prm->tc[tc].tsa == NIC_TSA_ETS &&
-			    (prm->tc[tc].bw == 0) == zero) {
+			if ((used >> tc) & 1 && params[tc].tsa == NIC_TSA_ETS &&
+			    (params[tc].bw == 0) == zero) {
 				group_add(t, (uint8_t)tc, first);
 				first = 0;
 			}
 	}
-	evq_timer_init(&t->shape, on_shape, n, mctx_port_key(n->port->id, MCTX_PT_NIC_TC_SHAPE));
-	n->tcs = t;
+	evq_timer_init(&t->shape, on_shape, t, mctx_port_key(port->id, MCTX_PT_NIC_TC_SHAPE));
+	*out = t;
 	return 0;
 }
 
-int nic__tc_waiting(const struct nic *n, simtime_t now)
+int nic__tc_waiting(const struct nic_tcs *t, simtime_t now)
 {
-	const struct nic_tcs *t = n->tcs;
-
 	for (int tc = 0; tc < 8; tc++)
 		if (t->ring[tc].cur && t->free_at[tc] <= now)
 			return 1;
@@ -152,16 +150,15 @@ static int pick(struct nic_tcs *t, int g, uint8_t tried, simtime_t now)
 	return best;
 }
 
-struct pkt *nic__tc_next(struct nic *n, uint8_t paused, simtime_t now)
+struct pkt *nic__tc_next(struct nic_tcs *t, nic_ring_take_fn take, void *nic, uint8_t paused,
+			 simtime_t now)
 {
-	struct nic_tcs *t = n->tcs;
-
 	for (int g = 0; g < t->n_groups; g++) {
 		uint8_t tried = 0;
 		int tc;
 
 		while ((tc = pick(t, g, tried, now)) >= 0) {
-			struct pkt *pkt = nic__ring_take(n, &t->ring[tc], paused, now);
+			struct pkt *pkt = take(nic, &t->ring[tc], paused, now);
 			uint32_t wire;
 
 			if (!pkt) {
@@ -177,7 +174,7 @@ struct pkt *nic__tc_next(struct nic *n, uint8_t paused, simtime_t now)
 					     simtime_tx(wire, t->rate[tc]);
 				t->free_at[tc] =
 				    t->tat[tc] > t->burst[tc] ? t->tat[tc] - t->burst[tc] : 0;
-				arm_shape(n, now);
+				arm_shape(t, now);
 			}
 			return pkt;
 		}
