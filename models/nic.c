@@ -885,11 +885,6 @@ void nic_start_flow(struct nic *n, struct flow *f)
 	mctx_fail(n->ctx, err ? err : nic_post(n, f, bytes, 0));
 }
 
-void nic_absorb(struct nic *n, const struct nic_counters *s)
-{
-	nic_counters_add(&n->c, s);
-}
-
 const struct nic_counters *nic_counters(const struct nic *n)
 {
 	return &n->c;

@@ -5,6 +5,13 @@
  */
 #include "models/nic.h"
 
+#include "models/nic_impl.h"
+
+void nic_absorb(struct nic *n, const struct nic_counters *s)
+{
+	nic_counters_add(&n->c, s);
+}
+
 void nic_counters_add(struct nic_counters *c, const struct nic_counters *s)
 {
 	c->tx_packets_phy += s->tx_packets_phy;

@@ -1,6 +1,7 @@
 /*
- * NIC internals that nic.c and nic_rto.c share: the NIC's state and the
- * few functions of nic.c that the retransmission timeout (nic_rto.c) uses.
+ * NIC internals that nic.c, nic_rto.c and nic_absorb.c share: the NIC's
+ * state and the few functions of nic.c that the retransmission timeout
+ * (nic_rto.c) uses.
  * Nothing outside models/nic*.c includes this, and only after
  * models/nic.h (not included here: a .c and its header count as one in the
  * check of the models' includes, and nic.c includes this).
