@@ -2,9 +2,9 @@
  * Switch configuration: what each port of a switch is configured with
  * (its own settings or the switch's, its link speed's over them), the
  * headroom its lossless PGs need, and whether the switch's buffer holds
- * what its ports reserve (see switch.h).
+ * what its ports reserve (see switch_config.h).
  */
-#include "models/switch.h"
+#include "models/switch_config.h"
 
 #include <errno.h>
 #include <stddef.h>
