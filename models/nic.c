@@ -261,7 +261,7 @@ static void on_increase(void *obj, uint64_t arg)
 
 static void ring_add(struct nic *n, struct flow *f);
 
-static void on_pace(void *obj, uint64_t arg)
+void nic__on_pace(void *obj, uint64_t arg)
 {
 	struct nic *n = obj;
 	simtime_t now = evq_now(n->ctx->q);
@@ -408,7 +408,7 @@ static struct pkt *data_packet(struct nic *n, struct flow *f, simtime_t now)
 /*
  * The next QP of ring @r that may send, and its packet. QPs whose rate
  * holds them back leave the ring for the wait heap and come back when
- * their time comes (on_pace), so the ring holds only QPs that may send now
+ * their time comes (nic__on_pace), so the ring holds only QPs that may send now
  * or wait for PFC: a NIC with a thousand rate-limited QPs does O(log n)
  * per packet, not O(n).
  */
@@ -607,7 +607,7 @@ static simtime_t rx_refresh_period(const struct nic *n)
 	return pfc_quanta_time(0xffff, n->port->rate_bps) / 2;
 }
 
-static void on_rx_refresh(void *obj, uint64_t arg)
+void nic__on_rx_refresh(void *obj, uint64_t arg)
 {
 	struct nic *n = obj;
 
@@ -627,7 +627,7 @@ static void arm_drain(struct nic *n)
 }
 
 /* The host took the packet at the head of the receive buffer. */
-static void on_rx_drain(void *obj, uint64_t arg)
+void nic__on_rx_drain(void *obj, uint64_t arg)
 {
 	struct nic *n = obj;
 	struct pkt *pkt = pktq_pop(&n->rxq);
@@ -724,64 +724,12 @@ static int nic_waiting_tc(const struct port *p)
 	return n->ctrl.head || nic__tc_waiting(n->tcs, evq_now(n->ctx->q));
 }
 
-static const struct port_ops nic_ops = {.next = nic_next, .rx = nic_rx, .waiting = nic_waiting};
+const struct port_ops nic__port_ops = {.next = nic_next, .rx = nic_rx, .waiting = nic_waiting};
 /* with classes: a port does not look for them when it has none */
-static const struct port_ops nic_tc_ops = {
+const struct port_ops nic__port_tc_ops = {
     .next = nic_next_tc, .rx = nic_rx, .waiting = nic_waiting_tc};
 
-/* ---- life cycle ---------------------------------------------------------------------------- */
-
-struct nic *nic_new(struct mctx *ctx, const struct nic_params *prm, uint32_t host,
-		    struct port *port, struct flow *flows, const struct nic_ops *ops, void *up)
-{
-	struct nic *n = mem_arena_lines(&ctx->mem, 1, sizeof(*n)); /* freed with ctx */
-
-	if (!n)
-		return NULL;
-	n->ctx = ctx;
-	n->prm = prm;
-	n->flows = flows;
-	n->ops = ops;
-	n->up = up;
-	n->host = host;
-	n->port = port;
-	n->rate_bps = port->rate_bps;
-	n->port->ops = &nic_ops;
-	n->port->owner = n;
-	port_set_lazy(n->port, 1); /* a paced sender's and an ACK's end are no event */
-	n->mtu = prm->mtu;
-	n->ecn = prm->ecn ? PKT_ECT : PKT_NOT_ECT;
-	n->dcqcn = prm->cc == NIC_CC_DCQCN;
-	n->port->pfc_obey = prm->pfc;
-	evq_timer_init(&n->pace, on_pace, n, mctx_port_key(port->id, MCTX_PT_NIC_PACE));
-	evq_timer_init(&n->rto, nic__on_rto, n, mctx_port_key(port->id, MCTX_PT_NIC_RTO));
-	evq_timer_init(&n->rx_drain, on_rx_drain, n, mctx_port_key(port->id, MCTX_PT_NIC_RX_DRAIN));
-	evq_timer_init(&n->rx_refresh, on_rx_refresh, n,
-		       mctx_port_key(port->id, MCTX_PT_NIC_RX_REFRESH));
-	if (n->prm->rx_buffer) {
-		/* XOFF leaves the headroom the link needs; XON two frames lower */
-		uint64_t hdrm = pfc_headroom(n->port, n->mtu);
-		uint64_t frame = n->mtu + PKT_HEADER_BYTES;
-
-		n->rx_xoff_at = n->prm->rx_buffer > hdrm + frame ? n->prm->rx_buffer - hdrm
-								 : n->prm->rx_buffer / 2;
-		n->rx_xon_at = n->rx_xoff_at > 2 * frame ? n->rx_xoff_at - 2 * frame : 0;
-	}
-	if (prm->tc_on) {
-		if (nic__tc_init(&n->tcs, ctx, port, n->rate_bps, n->mtu, prm->prio_tc, prm->tc))
-			return NULL;
-		n->port->ops = &nic_tc_ops;
-	}
-	return n;
-}
-
-void nic_free(struct nic *n)
-{
-	if (!n)
-		return;
-	free(n->wait);
-	free(n->qps);
-}
+/* ---- QPs and their messages ------------------------------------------------------------- */
 
 int nic_open_qp(struct nic *n, struct flow *f)
 {

@@ -1,7 +1,8 @@
 /*
- * NIC internals that nic.c, nic_rto.c and nic_absorb.c share: the NIC's
- * state and the few functions of nic.c that the retransmission timeout
- * (nic_rto.c) uses.
+ * NIC internals that nic.c, nic_rto.c, nic_absorb.c and nic_life.c
+ * share: the NIC's state, the few functions of nic.c that the
+ * retransmission timeout (nic_rto.c) uses, and the handlers that nic_new
+ * (nic_life.c) wires.
  * Nothing outside models/nic*.c includes this, and only after
  * models/nic.h (not included here: a .c and its header count as one in the
  * check of the models' includes, and nic.c includes this).
@@ -57,6 +58,13 @@ void nic__go_back(struct nic *n, struct flow *f, uint32_t psn);
 void nic__ring_unlink(struct nic *n, struct flow *f);
 /* The NIC's retransmission timer fired (nic_rto.c). */
 void nic__on_rto(void *obj, uint64_t arg);
+/* The handlers of nic.c that nic_new (nic_life.c) wires: the pacing
+ * timer, the receive buffer's drain and PAUSE refresh, and the port's
+ * operations, without classes and with them. */
+void nic__on_pace(void *obj, uint64_t arg);
+void nic__on_rx_drain(void *obj, uint64_t arg);
+void nic__on_rx_refresh(void *obj, uint64_t arg);
+extern const struct port_ops nic__port_ops, nic__port_tc_ops;
 
 /* The ring @f waits in to send: its class's, or the NIC's one. */
 static inline struct nic_ring *nic__ring_of(struct nic *n, const struct flow *f)
