@@ -125,7 +125,7 @@ static inline __attribute__((always_inline)) void start_timed(struct port *p, st
 							      simtime_t t)
 {
 	p->tx_pkt = pkt;
-	p->tx_done.arg = (uint64_t)(uintptr_t)pkt; /* for the queue to prefetch (evq.h) */
+	p->tx_done.arg = (uint64_t)(uintptr_t)pkt; /* for the queue to prefetch (evq_timer.h) */
 	mctx_arm(p->ctx, &p->tx_done, evq_now(p->ctx->q) + t);
 }
 

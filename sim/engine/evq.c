@@ -769,9 +769,10 @@ static inline __attribute__((always_inline)) struct evq_timer *take_first(struct
 		migrate(q);
 	}
 	bucket_unlink(q, t, i, 1);
-	/* the next event's arg fetched while this one runs (evq.h): on a large
-	 * fabric, a miss to memory that takes about as long as an event; a
-	 * prefetch never faults, so an arg that is no address costs nothing */
+	/* the next event's arg fetched while this one runs (evq_timer.h): on
+	 * a large fabric, a miss to memory that takes about as long as an
+	 * event; a prefetch never faults, so an arg that is no address costs
+	 * nothing */
 	if (q->bucket[i])
 		__builtin_prefetch((const void *)(uintptr_t)q->bucket[i]->arg);
 	return t;
