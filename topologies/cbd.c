@@ -359,13 +359,3 @@ int cbd_analyze(const struct topo *t, const struct topo_routes *r, uint8_t lossl
 		cbd_result_free(out);
 	return err;
 }
-
-void cbd_result_free(struct cbd_result *res)
-{
-	if (!res)
-		return;
-	for (uint32_t i = 0; i < res->n_cycles; i++)
-		free(res->cycles[i].ports);
-	free(res->cycles);
-	memset(res, 0, sizeof(*res));
-}

@@ -678,3 +678,14 @@ int cbd_cycles(uint32_t n_nodes, const uint32_t (*edges)[2], size_t n_edges, uin
 		cbd_result_free(out);
 	return err;
 }
+
+/* The result holds the cycles found: freed here, where they are made. */
+void cbd_result_free(struct cbd_result *res)
+{
+	if (!res)
+		return;
+	for (uint32_t i = 0; i < res->n_cycles; i++)
+		free(res->cycles[i].ports);
+	free(res->cycles);
+	memset(res, 0, sizeof(*res));
+}
