@@ -12,13 +12,14 @@
 #include "sim/engine/exit_codes.h"
 
 /* rocesim's command line, argv[1] the verb, as main() takes it (main also
- * leaves room for rocesim-mpi); the exit code. A sweep's children run it. */
+ * leaves room for rocesim-mpi); the exit code. */
 int cli_main(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
-int cmd_sweep(int argc, char **argv);
+/* @run_main: what a run of the sweep (tune) runs in its child (cli_main) */
+int cmd_sweep(int argc, char **argv, int (*run_main)(int argc, char **argv));
 int cmd_fluid(int argc, char **argv);
-int cmd_tune(int argc, char **argv);
+int cmd_tune(int argc, char **argv, int (*run_main)(int argc, char **argv));
 int cmd_import(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 

@@ -660,9 +660,9 @@ int cli_main(int argc, char **argv)
 	if (!strcmp(argv[1], "check"))
 		return cmd_check(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "sweep"))
-		return cmd_sweep(argc - 2, argv + 2);
+		return cmd_sweep(argc - 2, argv + 2, cli_main);
 	if (!strcmp(argv[1], "tune"))
-		return cmd_tune(argc - 2, argv + 2);
+		return cmd_tune(argc - 2, argv + 2, cli_main);
 	if (!strcmp(argv[1], "fluid"))
 		return cmd_fluid(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "plot"))

@@ -163,14 +163,14 @@ static int sweep_options(int argc, char **argv, struct sweep_args *a)
 
 /* The options of `rocesim sweep` (@local_ranks: this machine's ranks under
  * mpirun, which share its cores); runs what they ask; the exit code. */
-static int sweep_verb(int argc, char **argv, long local_ranks)
+static int sweep_verb(int argc, char **argv, long local_ranks, sweep_main_fn run_main)
 {
 	static const char pre[] = "rocesim sweep: ";
 	struct sweep_args a = {0};
 	int rc;
 
 	a.jobs = sweep__default_jobs(local_ranks);
-	a.run_main = cli_main;
+	a.run_main = run_main;
 	a.vary = calloc((size_t)argc + 1, sizeof(*a.vary));
 	a.variants = calloc((size_t)argc + 1, sizeof(*a.variants));
 	a.sets = calloc((size_t)argc + 1, sizeof(*a.sets));
@@ -215,7 +215,7 @@ static int sweep_verb(int argc, char **argv, long local_ranks)
 	return rc;
 }
 
-int cmd_sweep(int argc, char **argv)
+int cmd_sweep(int argc, char **argv, int (*run_main)(int argc, char **argv))
 {
-	return sweep__launch(argc, argv, sweep_verb);
+	return sweep__launch(argc, argv, sweep_verb, run_main);
 }

@@ -152,14 +152,14 @@ static int tune_options(int argc, char **argv, struct tune_args *a)
 }
 
 /* The options of `rocesim tune`; runs what they ask; the exit code. */
-static int tune_verb(int argc, char **argv, long local_ranks)
+static int tune_verb(int argc, char **argv, long local_ranks, sweep_main_fn run_main)
 {
 	static const char pre[] = "rocesim tune: ";
 	struct tune_args a = {0};
 	int rc;
 
 	a.jobs = sweep__default_jobs(local_ranks);
-	a.run_main = cli_main;
+	a.run_main = run_main;
 	a.budget = 100;
 	a.seeds = 1;
 	a.vary = calloc((size_t)argc + 1, sizeof(*a.vary));
@@ -197,7 +197,7 @@ static int tune_verb(int argc, char **argv, long local_ranks)
 	return rc;
 }
 
-int cmd_tune(int argc, char **argv)
+int cmd_tune(int argc, char **argv, int (*run_main)(int argc, char **argv))
 {
-	return tune__launch(argc, argv, tune_verb);
+	return tune__launch(argc, argv, tune_verb, run_main);
 }

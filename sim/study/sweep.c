@@ -857,18 +857,20 @@ static int follow(void)
 	return rc;
 }
 
-int sweep__launch(int argc, char **argv, int (*verb)(int argc, char **argv, long local_ranks))
+int sweep__launch(int argc, char **argv,
+		  int (*verb)(int argc, char **argv, long local_ranks, sweep_main_fn run_main),
+		  sweep_main_fn run_main)
 {
 	int rc;
 
 	if (!par_mpi_launched())
-		return verb(argc, argv, mpi.size > 1 ? par_mpi_local_ranks() : 1);
+		return verb(argc, argv, mpi.size > 1 ? par_mpi_local_ranks() : 1, run_main);
 	if (sweep_mpi_start(&mpi))
 		return ROCESIM_EXIT_INPUT;
 	if (mpi.rank) {
 		rc = follow();
 	} else {
-		rc = verb(argc, argv, mpi.size > 1 ? par_mpi_local_ranks() : 1);
+		rc = verb(argc, argv, mpi.size > 1 ? par_mpi_local_ranks() : 1, run_main);
 		fflush(NULL); /* before any rank's end lets mpirun stop this one */
 		if (go_sent)
 			sweep_mpi_bcast(&mpi, &rc, sizeof(rc));

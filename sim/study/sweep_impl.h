@@ -412,7 +412,9 @@ unsigned sweep__default_jobs(long local_ranks);
  * mpirun MPI started, @verb on rank 0 and the others running their share
  * of what it starts. The exit code.
  */
-int sweep__launch(int argc, char **argv, int (*verb)(int argc, char **argv, long local_ranks));
+int sweep__launch(int argc, char **argv,
+		  int (*verb)(int argc, char **argv, long local_ranks, sweep_main_fn run_main),
+		  sweep_main_fn run_main);
 /* A sweep from the scenario and @a; --task K DIR; --collect DIR. */
 int sweep__main(const struct sweep_args *a);
 int sweep__task(const struct sweep_args *a);

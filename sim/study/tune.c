@@ -746,12 +746,14 @@ out:
 	return rc;
 }
 
-int tune__launch(int argc, char **argv, int (*verb)(int argc, char **argv, long local_ranks))
+int tune__launch(int argc, char **argv,
+		 int (*verb)(int argc, char **argv, long local_ranks, sweep_main_fn run_main),
+		 sweep_main_fn run_main)
 {
 	int rc, fd;
 
 	if (!par_mpi_launched())
-		return verb(argc, argv, 1);
+		return verb(argc, argv, 1, run_main);
 	if (sweep_mpi_start(&mpi))
 		return ROCESIM_EXIT_INPUT;
 	/* every rank follows the same search: rank 0 says what any would */
@@ -760,7 +762,7 @@ int tune__launch(int argc, char **argv, int (*verb)(int argc, char **argv, long 
 		dup2(fd, STDERR_FILENO);
 		close(fd);
 	}
-	rc = verb(argc, argv, mpi.size > 1 ? par_mpi_local_ranks() : 1);
+	rc = verb(argc, argv, mpi.size > 1 ? par_mpi_local_ranks() : 1, run_main);
 	fflush(NULL);
 	/* every rank ran the same search: rank 0's code is the job's */
 	sweep_mpi_bcast(&mpi, &rc, sizeof(rc));

@@ -284,7 +284,9 @@ struct tune_args {
  * mpirun on every rank, each following the same search (rank 0 speaks
  * for all). The exit code.
  */
-int tune__launch(int argc, char **argv, int (*verb)(int argc, char **argv, long local_ranks));
+int tune__launch(int argc, char **argv,
+		 int (*verb)(int argc, char **argv, long local_ranks, sweep_main_fn run_main),
+		 sweep_main_fn run_main);
 /* The problem from @a, checked against the scenario; then the search. */
 int tune__main(const struct tune_args *a);
 
