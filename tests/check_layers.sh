@@ -1,7 +1,7 @@
 #!/bin/sh
 # The layers, bottom up: a file may include headers of its own folder and of
-# the folders below it, never above. Also: no include cycle among the model
-# files, no file of product code over 900 lines (split it by concern), and
+# the folders below it, never above. Also: no include cycle among the files
+# of one folder, no file of product code over 900 lines (split it by concern), and
 # no function of the command line over 80 lines.
 # Usage: tests/check_layers.sh [SOURCE_ROOT]
 set -u
@@ -30,18 +30,22 @@ if [ -s "$tmp/layers" ]; then
 	cat "$tmp/layers"
 	bad=1
 fi
-# cycles among the model files (a .c counts as its header)
-for f in models/*.[ch]; do
-	me="models/$(basename "$f" .c)"
-	me="${me%.h}"
-	grep -o '^#include "models/[^"]*"' "$f" | sed 's/#include "\(.*\)\.h"/\1/' |
-		while read -r h; do [ "$h" != "$me" ] && echo "$me $h"; done
-done | tsort >/dev/null 2>"$tmp/tsort"
-if [ -s "$tmp/tsort" ]; then
-	echo "include cycle among the models:"
-	cat "$tmp/tsort"
-	bad=1
-fi
+# include cycles among the files of one folder (a .c counts as its header,
+# and X_impl.h, X's insides shared by its files, as X)
+for layer in $order; do
+	for f in "$layer"/*.[ch]; do
+		me="$layer/$(basename "$f" .c)"
+		me="${me%.h}"
+		me="${me%_impl}"
+		grep -o "^#include \"$layer/[^/\"]*\"" "$f" | sed 's/#include "\(.*\)\.h"/\1/; s/_impl$//' |
+			while read -r h; do [ "$h" != "$me" ] && echo "$me $h"; done
+	done | tsort >/dev/null 2>"$tmp/tsort"
+	if [ -s "$tmp/tsort" ]; then
+		echo "include cycle in $layer:"
+		sed -n 's/^tsort: \([^ ]*\)$/  \1/p' "$tmp/tsort" | sort -u
+		bad=1
+	fi
+done
 for layer in $order; do
 	wc -l "$layer"/*.[ch]
 done | awk '$2 != "total" && $1 > 900 { printf "%s: %d lines, over 900: split it by concern\n", $2, $1; bad = 1 }
