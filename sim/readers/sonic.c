@@ -34,7 +34,7 @@
 #include <jansson.h>
 #include <stdlib.h>
 
-#include "sim/readers/sonic_impl.h"
+#include "sim/readers/sonic_ctx.h"
 #include "sim/engine/textfile.h"
 
 /* Read the tables of @root (@text, NULL if not at hand) into @out (all zero

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/readers/sonic_impl.h"
+#include "sim/readers/sonic_ctx.h"
 #include "sim/engine/checked.h"
 
 /* BUFFER_POOL|@name: size, shared headroom (xoff), mode. */

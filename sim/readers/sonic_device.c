@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/readers/sonic_impl.h"
+#include "sim/readers/sonic_ctx.h"
 
 /* DEVICE_METADATA|localhost: hostname and buffer_model (traditional or dynamic). */
 int sonic__read_metadata(struct sonic_ctx *c)

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/readers/sonic_impl.h"
+#include "sim/readers/sonic_ctx.h"
 
 /*
  * @s (@len bytes) made fit for a one-line message in @buf (SHOW_SIZE):

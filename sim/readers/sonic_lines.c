@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/readers/sonic_impl.h"
+#include "sim/readers/sonic_ctx.h"
 
 /* ---- lines: jansson keeps no positions, so a small scan of the text finds them ---- */
 

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/readers/sonic_impl.h"
+#include "sim/readers/sonic_ctx.h"
 #include "sim/engine/units.h"
 
 int sonic_port_cmp(const char *a, const char *b)

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/readers/sonic_impl.h"
+#include "sim/readers/sonic_ctx.h"
 #include "sim/engine/units.h"
 
 /* ECN modes of WRED_PROFILE.ecn; RoCE traffic is green. */

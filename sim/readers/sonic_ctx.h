@@ -3,8 +3,8 @@
  * tables in turn): the reading context, names quoted in messages, lines,
  * checked values and references, and the votes for the most common value.
  */
-#ifndef ROCESIM_SONIC_IMPL_H
-#define ROCESIM_SONIC_IMPL_H
+#ifndef ROCESIM_SONIC_CTX_H
+#define ROCESIM_SONIC_CTX_H
 
 #include <errno.h>
 #include <jansson.h>
