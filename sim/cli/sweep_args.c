@@ -48,7 +48,7 @@ static const char usage[] =
     "                        variant's; repeatable\n"
     "  --seeds N             N seeds: the scenario's seed, seed+1, ... (default 1)\n"
     "  --seed-list S1,S2,... these seeds\n"
-    "  -j N                  runs at once (default: the number of online cores)\n"
+    "  -j N, -jN             runs at once (default: the number of online cores)\n"
     "  -o, --out DIR         the sweep folder\n"
     "  --progress            a line on stderr as each run ends\n"
     "  --quiet               print nothing on stdout\n"
@@ -85,13 +85,24 @@ static const char usage[] =
 static int sweep_options(int argc, char **argv, struct sweep_args *a)
 {
 	static const char pre[] = "rocesim sweep: ";
+	const struct cli_runs runs = {.sets = a->sets,
+				      .n_sets = &a->n_sets,
+				      .jobs = &a->jobs,
+				      .jobs_given = &a->jobs_given,
+				      .outdir = &a->outdir,
+				      .progress = &a->progress,
+				      .quiet = &a->quiet,
+				      .fluid = &a->fluid};
 	int rc = -1;
 
 	for (int i = 0; i < argc && rc < 0; i++) {
 		const char *o = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+		int shared = cli_runs_option(argc, argv, &i, &runs, pre, usage);
 
-		if (!strcmp(o, "--vary")) {
+		if (shared) {
+			rc = shared > 0 ? shared : rc;
+		} else if (!strcmp(o, "--vary")) {
 			if (!v || !strchr(v, '='))
 				rc = cli_usage_error(pre, usage, "%s needs KEY=VALUES", o);
 			else
@@ -101,21 +112,11 @@ static int sweep_options(int argc, char **argv, struct sweep_args *a)
 				rc = cli_usage_error(pre, usage, "%s needs NAME=OVERLAY.yaml", o);
 			else
 				a->variants[a->n_variants++] = argv[++i];
-		} else if (!strcmp(o, "--set")) {
-			if (!v || !strchr(v, '=') || v[0] == '=')
-				rc = cli_usage_error(pre, usage, "%s needs KEY=VALUE", o);
-			else
-				a->sets[a->n_sets++] = argv[++i];
 		} else if (!strcmp(o, "--with")) {
 			if (!v || !*v)
 				rc = cli_usage_error(pre, usage, "%s needs an overlay file", o);
 			else
 				a->withs[a->n_withs++] = argv[++i];
-		} else if (!strcmp(o, "--model")) {
-			if (!v || (strcmp(v, "packet") && strcmp(v, "fluid")))
-				rc = cli_usage_error(pre, usage, "%s needs packet or fluid", o);
-			a->fluid = v && !strcmp(v, "fluid");
-			i++;
 		} else if (!strcmp(o, "--zip")) {
 			a->zip = 1;
 		} else if (!strcmp(o, "--seeds")) {
@@ -126,19 +127,6 @@ static int sweep_options(int argc, char **argv, struct sweep_args *a)
 			if (!v)
 				rc = cli_usage_error(pre, usage, "%s needs S1,S2,...", o);
 			a->seed_list = argv[++i];
-		} else if (!strcmp(o, "-j") || !strcmp(o, "--jobs")) {
-			if (!v || cli_parse_count(v, 4096, &a->jobs))
-				rc = cli_usage_error(pre, usage, "%s needs a count (1 to 4096)", o);
-			a->jobs_given = 1;
-			i++;
-		} else if (!strcmp(o, "-o") || !strcmp(o, "--out")) {
-			if (!v)
-				rc = cli_usage_error(pre, usage, "%s needs a folder", o);
-			a->outdir = argv[++i];
-		} else if (!strcmp(o, "--progress")) {
-			a->progress = 1;
-		} else if (!strcmp(o, "--quiet") || !strcmp(o, "-q")) {
-			a->quiet = 1;
 		} else if (!strcmp(o, "--slurm")) {
 			a->slurm = 1;
 		} else if (!strcmp(o, "--mem")) {

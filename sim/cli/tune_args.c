@@ -64,7 +64,7 @@ static const char usage[] =
     "  --seeds N                N seeds from the scenario's, for every point\n"
     "                           (default: 3 if the results depend on the seed, else 1)\n"
     "  --budget N               at most N runs, points x seeds (default 100)\n"
-    "  -j N                     runs at once (default: the number of online cores)\n"
+    "  -j N, -jN                runs at once (default: the number of online cores)\n"
     "  -o, --out DIR            the tune folder\n"
     "  --progress               a line on stderr as each run ends\n"
     "  --quiet                  print nothing on stdout\n"
@@ -83,13 +83,24 @@ static const char usage[] =
 static int tune_options(int argc, char **argv, struct tune_args *a)
 {
 	static const char pre[] = "rocesim tune: ";
+	const struct cli_runs runs = {.sets = a->sets,
+				      .n_sets = &a->n_sets,
+				      .jobs = &a->jobs,
+				      .jobs_given = &a->jobs_given,
+				      .outdir = &a->outdir,
+				      .progress = &a->progress,
+				      .quiet = &a->quiet,
+				      .fluid = &a->fluid};
 	int rc = -1;
 
 	for (int i = 0; i < argc && rc < 0; i++) {
 		const char *o = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+		int shared = cli_runs_option(argc, argv, &i, &runs, pre, usage);
 
-		if (!strcmp(o, "--vary")) {
+		if (shared) {
+			rc = shared > 0 ? shared : rc;
+		} else if (!strcmp(o, "--vary")) {
 			if (!v || !strchr(v, '='))
 				rc = cli_usage_error(pre, usage, "%s needs KEY=LO..HI", o);
 			else
@@ -110,16 +121,6 @@ static int tune_options(int argc, char **argv, struct tune_args *a)
 				rc = cli_usage_error(pre, usage, "%s needs 'METRIC OP VALUE'", o);
 			else
 				a->subject_to[a->n_subject_to++] = argv[++i];
-		} else if (!strcmp(o, "--model")) {
-			if (!v || (strcmp(v, "packet") && strcmp(v, "fluid")))
-				rc = cli_usage_error(pre, usage, "%s needs packet or fluid", o);
-			a->fluid = v && !strcmp(v, "fluid");
-			i++;
-		} else if (!strcmp(o, "--set")) {
-			if (!v || !strchr(v, '=') || *v == '=')
-				rc = cli_usage_error(pre, usage, "%s needs KEY=VALUE", o);
-			else
-				a->sets[a->n_sets++] = argv[++i];
 		} else if (!strcmp(o, "--seeds")) {
 			if (!v || cli_parse_count(v, 10000, &a->seeds))
 				rc =
@@ -131,19 +132,6 @@ static int tune_options(int argc, char **argv, struct tune_args *a)
 				rc = cli_usage_error(pre, usage,
 						     "%s needs a count of runs (1 to 100000)", o);
 			i++;
-		} else if (!strcmp(o, "-j") || !strcmp(o, "--jobs")) {
-			if (!v || cli_parse_count(v, 4096, &a->jobs))
-				rc = cli_usage_error(pre, usage, "%s needs a count (1 to 4096)", o);
-			a->jobs_given = 1;
-			i++;
-		} else if (!strcmp(o, "-o") || !strcmp(o, "--out")) {
-			if (!v)
-				rc = cli_usage_error(pre, usage, "%s needs a folder", o);
-			a->outdir = argv[++i];
-		} else if (!strcmp(o, "--progress")) {
-			a->progress = 1;
-		} else if (!strcmp(o, "--quiet") || !strcmp(o, "-q")) {
-			a->quiet = 1;
 		} else {
 			rc = cli_scenario_arg(o, pre, usage, &a->scenario);
 		}
