@@ -11,6 +11,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <jansson.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -399,4 +400,62 @@ Test(api, a_check_with_a_key_set_and_one_that_cannot_run)
 	cr_expect_str_eq(e.file, "tests/bad/alias-expansion.yaml");
 	cr_expect_eq(e.line, 12);
 	rs_findings_free(NULL);
+}
+
+Test(api, a_comparison_gives_the_rows_compare_prints)
+{
+	char a[300], b[300];
+	rs_comparison *c;
+	rs_error e;
+	struct ts_proc p;
+	json_t *j, *rows;
+	size_t regressions = 0;
+
+	snprintf(a, sizeof(a), "%s", ts_tmp("base"));
+	snprintf(b, sizeof(b), "%s", ts_tmp("new"));
+	ts_exec(&p, (const char *const[]){"run", SMALL, "-o", a, "-q", NULL});
+	cr_assert_eq(p.code, 0, "%s", p.err);
+	ts_proc_free(&p);
+	/* a shallower ECN threshold: another queue, the same collective */
+	ts_exec(&p, (const char *const[]){"run", SMALL, "-o", b, "-q", "--set",
+					  "switch.ecn.kmax=400KB", NULL});
+	cr_assert_eq(p.code, 0, "%s", p.err);
+	ts_proc_free(&p);
+	cr_assert_eq(rs_compare(a, b, &c, &e), 0, "%s", e.text);
+	ts_exec(&p, (const char *const[]){"compare", a, b, "--json", NULL});
+	cr_assert(p.code == 0 || p.code == 1, "%s", p.err);
+	j = json_loads(p.out, 0, NULL);
+	cr_assert(j);
+	rows = json_object_get(j, "comparisons");
+	cr_assert_eq(rs_comparison_count(c), json_array_size(rows));
+	cr_assert_gt(rs_comparison_count(c), 3);
+	for (size_t i = 0; i < json_array_size(rows); i++) {
+		json_t *o = json_array_get(rows, i);
+		const rs_compared *r = rs_comparison_get(c, i);
+		json_t *base = json_object_get(o, "base");
+
+		cr_assert(r);
+		cr_expect_str_eq(r->point, str_of(o, "point"));
+		cr_expect_str_eq(r->metric, str_of(o, "metric"));
+		cr_expect_str_eq(r->verdict, str_of(o, "verdict"));
+		cr_expect_eq(r->n_base, (size_t)json_integer_value(json_object_get(o, "n_base")));
+		if (json_is_number(base))
+			cr_expect_float_eq(r->base_mean, json_number_value(base),
+					   1e-9 * (1 + fabs(r->base_mean)));
+		else
+			cr_expect(isnan(r->base_mean));
+		regressions += (size_t)r->regression;
+	}
+	cr_expect_eq(rs_comparison_regressions(c), regressions);
+	cr_expect_eq(regressions, (size_t)json_integer_value(json_object_get(j, "regressions")));
+	cr_expect_eq(p.code, regressions ? 1 : 0);
+	cr_expect_null(rs_comparison_get(c, rs_comparison_count(c)));
+	json_decref(j);
+	ts_proc_free(&p);
+	rs_comparison_free(c);
+	/* a side that is not there: no comparison, why in words */
+	cr_assert_eq(rs_compare(a, ts_tmp("none"), &c, &e), -EINVAL);
+	cr_expect_null(c);
+	cr_expect(e.text[0], "no reason given");
+	rs_comparison_free(NULL);
 }

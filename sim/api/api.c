@@ -4,10 +4,12 @@
  * change is checked as `rocesim run` checks its command line; a run builds
  * the fabric from a fresh load (sim_init takes the scenario it runs) and
  * keeps its results as the document results.json holds. A check is
- * sim/lint's, its findings lent out as they are.
+ * sim/lint's and a comparison sim/study's, their findings and rows lent
+ * out as they are.
  */
 #include <errno.h>
 #include <jansson.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +19,7 @@
 #include "sim/config/scenario.h"
 #include "sim/engine/diag.h"
 #include "sim/lint/lint.h"
+#include "sim/study/compare_impl.h"
 #include "sim/run/results.h"
 #include "sim/run/sim.h"
 
@@ -392,5 +395,81 @@ void rs_findings_free(rs_findings *c)
 		return;
 	chk_free(&c->c);
 	free(c->f);
+	free(c);
+}
+
+/* ---- comparisons --------------------------------------------------------------- */
+
+struct rs_comparison {
+	struct cmp_side b, n;
+	struct cmp_result r;
+	rs_compared *rows; /* r's rows, as the interface shows them */
+};
+
+int rs_compare(const char *base, const char *new_side, rs_comparison **out, rs_error *err)
+{
+	const struct cmp_opts o = {0};
+	char why[CMP_ERR] = "";
+	struct diag d = {0};
+	rs_comparison *c;
+	int rc;
+
+	*out = NULL;
+	if (!(c = calloc(1, sizeof(*c))))
+		return fail(err, &d, -ENOMEM);
+	seed_jansson();
+	rc = cmp_side_load(base, &c->b, why, sizeof(why));
+	if (!rc)
+		rc = cmp_side_load(new_side, &c->n, why, sizeof(why));
+	if (!rc)
+		rc = cmp_compare(&c->b, &c->n, &o, &c->r, why, sizeof(why));
+	if (!rc && !(c->rows = calloc(c->r.n + 1, sizeof(*c->rows))))
+		rc = -ENOMEM;
+	if (rc) {
+		if (rc != -ENOMEM)
+			diag_set(&d, "", 0, "", "%s", why);
+		rs_comparison_free(c);
+		return fail(err, &d, rc == -ENOMEM ? rc : -EINVAL);
+	}
+	for (size_t i = 0; i < c->r.n; i++) {
+		const struct cmp_row *row = &c->r.rows[i];
+
+		c->rows[i] = (rs_compared){.point = row->point,
+					   .metric = row->metric,
+					   .base_mean = row->n_base ? row->base : NAN,
+					   .new_mean = row->n_new ? row->new : NAN,
+					   .n_base = row->n_base,
+					   .n_new = row->n_new,
+					   .p = row->p,
+					   .verdict = cmp_verdict_name(row->verdict),
+					   .regression = cmp_is_regression(row)};
+	}
+	*out = c;
+	return 0;
+}
+
+size_t rs_comparison_count(const rs_comparison *c)
+{
+	return c->r.n;
+}
+
+size_t rs_comparison_regressions(const rs_comparison *c)
+{
+	return c->r.regressions;
+}
+
+const rs_compared *rs_comparison_get(const rs_comparison *c, size_t i)
+{
+	return i < c->r.n ? &c->rows[i] : NULL;
+}
+
+void rs_comparison_free(rs_comparison *c)
+{
+	if (!c)
+		return;
+	cmp_result_free(&c->r);
+	cmp_side_free(&c->b);
+	cmp_side_free(&c->n);
+	free(c->rows);
 	free(c);
 }

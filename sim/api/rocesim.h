@@ -7,7 +7,8 @@
  * memory and reads the results: the document `rocesim run` writes as
  * results.json (docs/results.md), and any number of its summary by name.
  * It can also check a scenario as `rocesim check` does and read the
- * findings one by one (rs_check, rs_findings).
+ * findings one by one (rs_check, rs_findings), and compare two runs or
+ * sweeps as `rocesim compare` does (rs_compare).
  *
  *	rs_scenario *s;
  *	rs_results *r;
@@ -194,6 +195,46 @@ size_t rs_findings_errors(const rs_findings *c);
 const rs_finding *rs_findings_get(const rs_findings *c, size_t i);
 
 void rs_findings_free(rs_findings *c);
+
+/* ---- comparing two runs or sweeps, as `rocesim compare` does ----------- */
+
+/* A comparison of two sides, metric by metric and point by point. */
+typedef struct rs_comparison rs_comparison;
+
+/* One metric at one point, as `rocesim compare --json` gives it. */
+typedef struct rs_compared {
+	const char *point;   /* the sweep's point ("p003"), "" for two runs */
+	const char *metric;  /* "collective.completion_time_us", "fct_us.p99", ... */
+	double base_mean;    /* BASE's mean (over the pairs when paired), NAN: not measured */
+	double new_mean;     /* NEW's, likewise */
+	size_t n_base;	     /* the runs (seeds) behind BASE's mean */
+	size_t n_new;	     /* ... and NEW's */
+	double p;	     /* the test's two-sided p, -1 when not tested */
+	const char *verdict; /* "regression", "within_tolerance", "improvement", ... */
+	int regression;	     /* 1 when it fails the gate */
+} rs_compared;
+
+/*
+ * Compare @base with @new_side, each a run's folder (or its results.json)
+ * or a sweep's folder, as `rocesim compare BASE NEW` does with its default
+ * tolerances, into a new *@out: runs of the same seed paired, others by
+ * Welch's test. Fails with -EINVAL (@err's text says why: a side that
+ * cannot be read, sides of other scenarios, points or workloads, nothing
+ * to compare) or -ENOMEM.
+ */
+int rs_compare(const char *base, const char *new_side, rs_comparison **out, rs_error *err);
+
+/* How many metrics at points @c compares; how many of them are regressions. */
+size_t rs_comparison_count(const rs_comparison *c);
+size_t rs_comparison_regressions(const rs_comparison *c);
+
+/*
+ * Comparison @i of @c, from 0, in the order `compare` prints them (point
+ * by point). NULL when @i is past the end. It lives as long as @c.
+ */
+const rs_compared *rs_comparison_get(const rs_comparison *c, size_t i);
+
+void rs_comparison_free(rs_comparison *c);
 
 #ifdef __cplusplus
 }
