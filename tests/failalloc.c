@@ -1,9 +1,11 @@
 /* Allocation failure injection (failalloc.h). */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include "failalloc.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 void *__real_malloc(size_t size);
 void *__real_calloc(size_t n, size_t size);
@@ -11,6 +13,8 @@ void *__real_aligned_alloc(size_t align, size_t size);
 void *__real_realloc(void *p, size_t size);
 char *__real_strdup(const char *s);
 char *__real_strndup(const char *s, size_t n);
+void *__real_mmap64(void *addr, size_t len, int prot, int flags, int fd, off_t off);
+void *__wrap_mmap64(void *addr, size_t len, int prot, int flags, int fd, off_t off);
 void *__wrap_malloc(size_t size);
 void *__wrap_calloc(size_t n, size_t size);
 void *__wrap_aligned_alloc(size_t align, size_t size);
@@ -93,4 +97,15 @@ char *__wrap_strdup(const char *s)
 char *__wrap_strndup(const char *s, size_t n)
 {
 	return fail_this() ? NULL : __real_strndup(s, n);
+}
+
+/* An anonymous mapping is an allocation (the arena's blocks, mem.c); the
+ * build's 64-bit file offsets make mmap mmap64. */
+void *__wrap_mmap64(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+	if ((flags & MAP_ANONYMOUS) && fail_this()) {
+		errno = ENOMEM;
+		return MAP_FAILED;
+	}
+	return __real_mmap64(addr, len, prot, flags, fd, off);
 }

@@ -1,7 +1,8 @@
 /*
  * Allocation failure injection for the out-of-memory tests. A binary
  * linked with failalloc.c and -Wl,--wrap=malloc,--wrap=calloc,--wrap=aligned_alloc,
- * --wrap=realloc,--wrap=strdup,--wrap=strndup sends every such call of
+ * --wrap=realloc,--wrap=strdup,--wrap=strndup,--wrap=mmap64 (anonymous
+ * mappings: the arena's blocks) sends every such call of
  * its statically linked objects (rocesim's core library, the CLI, the
  * test) through a counter that can make one of them, or all from one on,
  * fail. Shared libraries (libc, jansson, libcyaml, GSL) allocate on their

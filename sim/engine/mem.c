@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #define LINE ((size_t)64)
 
@@ -40,10 +41,43 @@ void *mem_zalloc_lines(size_t n, size_t size)
 	return p;
 }
 
-/* A block's first line: the link to the one before. */
+/* A block's first line: the link to the one before, and its size. */
 struct mem_block {
 	struct mem_block *next;
+	size_t bytes;
 };
+
+/*
+ * A block of @bytes (a multiple of LINE) mapped anew, on a huge page
+ * boundary from MEM_HUGE bytes on, or NULL. The kernel gives it zeroed,
+ * page by page as it is first touched (mmap(2)): a small fabric neither
+ * clears nor faults in the part of a block it never uses.
+ */
+static struct mem_block *block_map(size_t bytes)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), align, head, len;
+	struct mem_block *b;
+	char *m;
+
+	bytes = (bytes + page - 1) / page * page; /* what munmap cuts is whole pages */
+	align = bytes >= MEM_HUGE ? MEM_HUGE : 0;
+	len = bytes + align;
+	m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED)
+		return NULL;
+	head = align ? (align - (uintptr_t)m % align) % align : 0;
+	if (head)
+		munmap(m, head);
+	if (len - head > bytes)
+		munmap(m + head + bytes, len - head - bytes);
+	b = (struct mem_block *)(m + head);
+#ifdef MADV_HUGEPAGE
+	if (align)
+		(void)madvise(b, bytes, MADV_HUGEPAGE); /* advice: a refusal changes nothing */
+#endif
+	b->bytes = bytes;
+	return b;
+}
 
 void *mem_arena_lines(struct mem_arena *a, size_t n, size_t size)
 {
@@ -58,7 +92,7 @@ void *mem_arena_lines(struct mem_arena *a, size_t n, size_t size)
 		 * first one small, so that a small fabric stays small */
 		size_t chunk = a->blocks ? MEM_HUGE : MEM_HUGE / 8;
 		size_t block = bytes + LINE > chunk ? bytes + LINE : chunk;
-		struct mem_block *b = mem_zalloc_lines(1, block);
+		struct mem_block *b = block_map(block);
 
 		if (!b)
 			return NULL;
@@ -79,7 +113,7 @@ void mem_arena_free(struct mem_arena *a)
 		struct mem_block *b = a->blocks;
 
 		a->blocks = b->next;
-		free(b);
+		munmap(b, b->bytes);
 	}
 	a->next = NULL;
 	a->left = 0;

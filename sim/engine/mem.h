@@ -28,7 +28,9 @@ void *mem_zalloc_lines(size_t n, size_t size);
  * An arena of such memory for the many small hot structs of a fabric (a
  * switch's ports, a NIC): carved in order from zeroed blocks of 2 MiB on
  * huge pages (the first 256 KiB), so that thousands of them share a few
- * pages instead of a few thousand; all freed at once. Zero-initialize it.
+ * pages instead of a few thousand; all freed at once. The blocks are
+ * mapped anew (zeroed by the kernel as their pages are first touched,
+ * never cleared by hand). Zero-initialize the arena.
  */
 struct mem_block;
 struct mem_arena {
