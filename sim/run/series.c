@@ -220,6 +220,28 @@ static char *put_gbps(char *p, uint64_t bps)
 	return end ? end : p + sprintf(p, "%.6f", (double)bps / 1e9);
 }
 
+/*
+ * "%.6f" of alpha @q20 / 2^20 at @p; the end, or NULL on a tie, where
+ * printf must decide. Exact: 10^6 / 2^20 is 15625 / 16384, so the value in
+ * millionths is q20 x 15625 / 16384, rounded to nearest as printf rounds
+ * the exact double it is given.
+ */
+static char *put_alpha(char *p, uint32_t q20)
+{
+	uint64_t x = (uint64_t)q20 * 15625, q = x / 16384, r = x % 16384;
+	char frac[6];
+
+	if (2 * r == 16384)
+		return NULL;
+	q += 2 * r > 16384;
+	p = put_u64(p, q / 1000000);
+	*p++ = '.';
+	for (int i = 5; i >= 0; i--, q /= 10)
+		frac[i] = (char)('0' + q % 10);
+	memcpy(p, frac, sizeof(frac));
+	return p + sizeof(frac);
+}
+
 /* Every active QP's DCQCN state: "time_us,qp,src,dst,rc_gbps,rt_gbps,alpha". */
 static void sample_rates(struct sim *sim, struct rowbuf *b, const char *now, size_t now_len,
 			 simtime_t when)
@@ -231,7 +253,8 @@ static void sample_rates(struct sim *sim, struct rowbuf *b, const char *now, siz
 		struct flow *f = &n->flows[i];
 		const char *src, *dst;
 		size_t ls, ld;
-		char *p;
+		uint32_t alpha;
+		char *p, *end;
 
 		if (!f->rp.active || f->acked || !f->n_psn || f->snd_una >= f->n_psn ||
 		    f->side == NIC_SIDE_RESPONDER || f->side == NIC_SIDE_NONE)
@@ -261,7 +284,10 @@ static void sample_rates(struct sim *sim, struct rowbuf *b, const char *now, siz
 		*p++ = ',';
 		p = put_gbps(p, f->rp.rt);
 		*p++ = ',';
-		p += sprintf(p, "%.6f\n", dcqcn_rp_alpha_frac(&f->rp, when));
+		alpha = dcqcn_rp_alpha(&f->rp, when);
+		end = put_alpha(p, alpha);
+		p = end ? end : p + sprintf(p, "%.6f", (double)alpha / (1U << 20));
+		*p++ = '\n';
 		b->len = (size_t)(p - b->buf);
 	}
 }
