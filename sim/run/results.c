@@ -591,10 +591,19 @@ fail:
 
 int res_write_json(const json_t *j, FILE *f)
 {
+	/* the text whole, then one write: json_dumpf writes token by token */
+	char *text = json_dumps(j, JSON_INDENT(1) | JSON_REAL_PRECISION(12));
+	size_t len;
+	int err = 0;
+
+	if (!text)
+		return -ENOMEM;
+	len = strlen(text);
 	errno = 0;
-	if (json_dumpf(j, f, JSON_INDENT(1) | JSON_REAL_PRECISION(12)))
-		return errno ? -errno : -EIO;
-	return 0;
+	if (fwrite(text, 1, len, f) != len)
+		err = errno ? -errno : -EIO;
+	free(text);
+	return err;
 }
 
 int res_metric(const json_t *j, const char *metric, double *out)
