@@ -2,6 +2,7 @@
  * cli: helpers shared by the verbs of the command line.
  */
 #include "sim/cli/cli.h"
+#include "sim/study/sweep_impl.h"
 #include "sim/engine/textsafe.h"
 
 #include <errno.h>
@@ -42,7 +43,7 @@ int cli_parse_count(const char *s, unsigned long long max, unsigned long long *v
 	return !*s || *end || errno || s[0] == '-' || !*v || *v > max;
 }
 
-int cli_runs_option(int argc, char **argv, int *i, const struct cli_runs *r, const char *prefix,
+int cli_runs_option(int argc, char **argv, int *i, struct study_runs *r, const char *prefix,
 		    const char *usage)
 {
 	const char *o = argv[*i], *v = *i + 1 < argc ? argv[*i + 1] : NULL;
@@ -50,29 +51,29 @@ int cli_runs_option(int argc, char **argv, int *i, const struct cli_runs *r, con
 	if (!strcmp(o, "--set")) {
 		if (!v || !strchr(v, '=') || *v == '=')
 			return cli_usage_error(prefix, usage, "%s needs KEY=VALUE", o);
-		r->sets[(*r->n_sets)++] = argv[++*i];
+		r->sets[r->n_sets++] = argv[++*i];
 	} else if (!strcmp(o, "--model")) {
 		if (!v || (strcmp(v, "packet") && strcmp(v, "fluid")))
 			return cli_usage_error(prefix, usage, "%s needs packet or fluid", o);
-		*r->fluid = !strcmp(v, "fluid");
+		r->fluid = !strcmp(v, "fluid");
 		++*i;
 	} else if (!strcmp(o, "-j") || !strcmp(o, "--jobs") || (!strncmp(o, "-j", 2) && o[2])) {
 		/* -jN as make takes it, too */
 		const char *n = o[2] && o[1] == 'j' ? o + 2 : v;
 
-		if (!n || cli_parse_count(n, 4096, r->jobs))
+		if (!n || cli_parse_count(n, 4096, &r->jobs))
 			return cli_usage_error(prefix, usage, "%s needs a count (1 to 4096)",
 					       o[2] && o[1] == 'j' ? "-j" : o);
-		*r->jobs_given = 1;
+		r->jobs_given = 1;
 		*i += n == v;
 	} else if (!strcmp(o, "-o") || !strcmp(o, "--out")) {
 		if (!v)
 			return cli_usage_error(prefix, usage, "%s needs a folder", o);
-		*r->outdir = argv[++*i];
+		r->outdir = argv[++*i];
 	} else if (!strcmp(o, "--progress")) {
-		*r->progress = 1;
+		r->progress = 1;
 	} else if (!strcmp(o, "--quiet") || !strcmp(o, "-q")) {
-		*r->quiet = 1;
+		r->quiet = 1;
 	} else {
 		return 0;
 	}

@@ -41,24 +41,15 @@ int cli_scenario_arg(const char *o, const char *prefix, const char *usage, const
  * @s is not one. */
 int cli_parse_count(const char *s, unsigned long long max, unsigned long long *v);
 
-/* Where the options that verbs running many runs share go (sweep, tune). */
-struct cli_runs {
-	char **sets;		  /* --set KEY=VALUE, in order */
-	size_t *n_sets;		  /* ... how many */
-	unsigned long long *jobs; /* -j N, -jN, --jobs N */
-	int *jobs_given;
-	const char **outdir; /* -o, --out DIR */
-	int *progress;	     /* --progress */
-	int *quiet;	     /* --quiet, -q */
-	int *fluid;	     /* --model packet|fluid */
-};
+struct study_runs; /* sim/study/sweep_impl.h */
 
 /*
- * One of those options at argv[*@i] (its value argv[*@i + 1], *@i then
- * moved past it) into @r: -1 having taken it, 0 when argv[*@i] is none of
+ * One of the options sweep and tune share (--set, --model, -j N or -jN,
+ * -o, --progress, --quiet) at argv[*@i] (its value argv[*@i + 1], *@i
+ * then moved past it) into @r: -1 having taken it, 0 when argv[*@i] is none of
  * them, or the exit code when its value is wrong (said with @prefix and
  * @usage).
  */
-int cli_runs_option(int argc, char **argv, int *i, const struct cli_runs *r, const char *prefix,
+int cli_runs_option(int argc, char **argv, int *i, struct study_runs *r, const char *prefix,
 		    const char *usage);
 #endif

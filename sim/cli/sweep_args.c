@@ -85,20 +85,12 @@ static const char usage[] =
 static int sweep_options(int argc, char **argv, struct sweep_args *a)
 {
 	static const char pre[] = "rocesim sweep: ";
-	const struct cli_runs runs = {.sets = a->sets,
-				      .n_sets = &a->n_sets,
-				      .jobs = &a->jobs,
-				      .jobs_given = &a->jobs_given,
-				      .outdir = &a->outdir,
-				      .progress = &a->progress,
-				      .quiet = &a->quiet,
-				      .fluid = &a->fluid};
 	int rc = -1;
 
 	for (int i = 0; i < argc && rc < 0; i++) {
 		const char *o = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-		int shared = cli_runs_option(argc, argv, &i, &runs, pre, usage);
+		int shared = cli_runs_option(argc, argv, &i, &a->runs, pre, usage);
 
 		if (shared) {
 			rc = shared > 0 ? shared : rc;
@@ -157,16 +149,16 @@ static int sweep_verb(int argc, char **argv, long local_ranks, sweep_main_fn run
 	struct sweep_args a = {0};
 	int rc;
 
-	a.jobs = sweep__default_jobs(local_ranks);
-	a.run_main = run_main;
+	a.runs.jobs = sweep__default_jobs(local_ranks);
+	a.runs.run_main = run_main;
 	a.vary = calloc((size_t)argc + 1, sizeof(*a.vary));
 	a.variants = calloc((size_t)argc + 1, sizeof(*a.variants));
-	a.sets = calloc((size_t)argc + 1, sizeof(*a.sets));
+	a.runs.sets = calloc((size_t)argc + 1, sizeof(*a.runs.sets));
 	a.withs = calloc((size_t)argc + 1, sizeof(*a.withs));
-	if (!a.vary || !a.variants || !a.sets || !a.withs) {
+	if (!a.vary || !a.variants || !a.runs.sets || !a.withs) {
 		free(a.vary);
 		free(a.variants);
-		free(a.sets);
+		free(a.runs.sets);
 		free(a.withs);
 		fputs("rocesim: out of memory\n", stderr);
 		return ROCESIM_EXIT_INPUT;
@@ -178,8 +170,9 @@ static int sweep_verb(int argc, char **argv, long local_ranks, sweep_main_fn run
 		if (a.has_task && a.collect)
 			rc = cli_usage_error(pre, usage, "%s",
 					     "--task and --collect exclude each other");
-		else if (a.n_vary || a.n_variants || a.zip || a.seeds || a.seed_list || a.outdir ||
-			 a.slurm || a.progress || a.n_sets || a.n_withs || a.mem)
+		else if (a.n_vary || a.n_variants || a.zip || a.seeds || a.seed_list ||
+			 a.runs.outdir || a.slurm || a.runs.progress || a.runs.n_sets ||
+			 a.n_withs || a.mem)
 			rc = cli_usage_error(pre, usage,
 					     "%s takes only the sweep folder (and --quiet)", o);
 		else if (!a.scenario)
@@ -198,7 +191,7 @@ static int sweep_verb(int argc, char **argv, long local_ranks, sweep_main_fn run
 		rc = sweep__main(&a);
 	free(a.vary);
 	free(a.variants);
-	free(a.sets);
+	free(a.runs.sets);
 	free(a.withs);
 	return rc;
 }

@@ -83,20 +83,12 @@ static const char usage[] =
 static int tune_options(int argc, char **argv, struct tune_args *a)
 {
 	static const char pre[] = "rocesim tune: ";
-	const struct cli_runs runs = {.sets = a->sets,
-				      .n_sets = &a->n_sets,
-				      .jobs = &a->jobs,
-				      .jobs_given = &a->jobs_given,
-				      .outdir = &a->outdir,
-				      .progress = &a->progress,
-				      .quiet = &a->quiet,
-				      .fluid = &a->fluid};
 	int rc = -1;
 
 	for (int i = 0; i < argc && rc < 0; i++) {
 		const char *o = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-		int shared = cli_runs_option(argc, argv, &i, &runs, pre, usage);
+		int shared = cli_runs_option(argc, argv, &i, &a->runs, pre, usage);
 
 		if (shared) {
 			rc = shared > 0 ? shared : rc;
@@ -146,17 +138,17 @@ static int tune_verb(int argc, char **argv, long local_ranks, sweep_main_fn run_
 	struct tune_args a = {0};
 	int rc;
 
-	a.jobs = sweep__default_jobs(local_ranks);
-	a.run_main = run_main;
+	a.runs.jobs = sweep__default_jobs(local_ranks);
+	a.runs.run_main = run_main;
 	a.budget = 100;
 	a.seeds = 1;
 	a.vary = calloc((size_t)argc + 1, sizeof(*a.vary));
 	a.subject_to = calloc((size_t)argc + 1, sizeof(*a.subject_to));
-	a.sets = calloc((size_t)argc + 1, sizeof(*a.sets));
-	if (!a.vary || !a.subject_to || !a.sets) {
+	a.runs.sets = calloc((size_t)argc + 1, sizeof(*a.runs.sets));
+	if (!a.vary || !a.subject_to || !a.runs.sets) {
 		free(a.vary);
 		free(a.subject_to);
-		free(a.sets);
+		free(a.runs.sets);
 		fputs("rocesim: out of memory\n", stderr);
 		return ROCESIM_EXIT_INPUT;
 	}
@@ -173,15 +165,15 @@ static int tune_verb(int argc, char **argv, long local_ranks, sweep_main_fn run_
 				     "tune needs an objective (--minimize or --maximize METRIC)");
 	if (rc < 0 && a.n_subject_to > TUNE_MAX_CONSTRAINTS)
 		rc = cli_usage_error(pre, usage, "%s", "at most 32 constraints (--subject-to)");
-	if (rc < 0 && a.n_sets > TUNE_MAX_SETS)
+	if (rc < 0 && a.runs.n_sets > TUNE_MAX_SETS)
 		rc = cli_usage_error(pre, usage, "%s", "at most 64 --set");
-	if (rc < 0 && a.progress && a.quiet)
+	if (rc < 0 && a.runs.progress && a.runs.quiet)
 		rc = cli_usage_error(pre, usage, "%s", "--progress and --quiet exclude each other");
 	if (rc < 0)
 		rc = tune__main(&a);
 	free(a.vary);
 	free(a.subject_to);
-	free(a.sets);
+	free(a.runs.sets);
 	return rc;
 }
 

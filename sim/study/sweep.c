@@ -332,8 +332,8 @@ out:
 
 static void sweep_dir(const struct sweep_spec *sp, const struct sweep_args *a, char *dir)
 {
-	if (a->outdir)
-		snprintf(dir, OUTDIR_PATH, "%s", a->outdir);
+	if (a->runs.outdir)
+		snprintf(dir, OUTDIR_PATH, "%s", a->runs.outdir);
 	else
 		snprintf(dir, OUTDIR_PATH, "out/%s-sweep", sp->name);
 }
@@ -378,7 +378,7 @@ static int slurm_sweep(const struct sweep_spec *sp, const struct sweep_args *a)
 			"rocesim: sweep --slurm: %zu runs are past Slurm's default MaxArraySize "
 			"(%d): submit them in chunks, as %s/sweep.sbatch says\n",
 			sweep_spec_runs(sp), SLURM_MAX_ARRAY, sweep_term(dir));
-	if ((err = sweep_slurm_write(sp, dir, self, a->mem, a->quiet ? NULL : stdout))) {
+	if ((err = sweep_slurm_write(sp, dir, self, a->mem, a->runs.quiet ? NULL : stdout))) {
 		fprintf(stderr, "rocesim: cannot write %s/sweep.sbatch: %s\n", sweep_term(dir),
 			strerror(-err));
 		rc = ROCESIM_EXIT_IO;
@@ -421,8 +421,9 @@ static int run_share(const struct sweep_spec *sp, struct sweep_run *runs, size_t
 /* Rank 0, the sweep checked and sweep.json written: the others may go. */
 static int send_go(const struct sweep_args *a, const char *dir)
 {
-	struct sweep_go g = {
-	    .go = 1, .jobs = a->jobs_given ? (unsigned)a->jobs : 0, .progress = a->progress};
+	struct sweep_go g = {.go = 1,
+			     .jobs = a->runs.jobs_given ? (unsigned)a->runs.jobs : 0,
+			     .progress = a->runs.progress};
 	char *abs;
 
 	if (mpi.size < 2)
@@ -509,10 +510,10 @@ static int run_sweep(struct sweep_spec *sp, const struct sweep_args *a)
 		goto out;
 	rc = ROCESIM_EXIT_IO;
 	x.self = self;
-	x.run_main = par_mpi_launched() ? NULL : a->run_main;
+	x.run_main = par_mpi_launched() ? NULL : a->runs.run_main;
 	x.dir = dir;
-	x.jobs = (unsigned)a->jobs;
-	x.progress = a->progress;
+	x.jobs = (unsigned)a->runs.jobs;
+	x.progress = a->runs.progress;
 	x.stop = &sweep_stop_flag;
 	err = run_share(sp, runs, n, &x);
 	if (err)
@@ -521,12 +522,12 @@ static int run_sweep(struct sweep_spec *sp, const struct sweep_args *a)
 		failed += runs[i].status == SWEEP_FAILED;
 		finished += runs[i].status != SWEEP_NOT_RUN && runs[i].status != SWEEP_FAILED;
 	}
-	if ((err = sweep_tables(sp, runs, n, dir, a->quiet ? NULL : stdout))) {
+	if ((err = sweep_tables(sp, runs, n, dir, a->runs.quiet ? NULL : stdout))) {
 		fprintf(stderr, "rocesim: cannot write the tables in %s: %s\n", sweep_term(dir),
 			strerror(-err));
 		goto out;
 	}
-	if (!a->quiet) {
+	if (!a->runs.quiet) {
 		print_counts(sp, runs, n, stdout);
 		printf("  tables     %s/sweep.csv, %s/summary.csv\n", sweep_term(dir),
 		       sweep_term(dir));
@@ -647,9 +648,9 @@ int sweep__task(const struct sweep_args *a)
 	make_run(&sp, a->task, &run);
 	sweep_catch_signals();
 	x.self = self;
-	x.run_main = par_mpi_launched() ? NULL : a->run_main;
+	x.run_main = par_mpi_launched() ? NULL : a->runs.run_main;
 	x.dir = a->scenario;
-	x.progress = !a->quiet;
+	x.progress = !a->runs.quiet;
 	if ((err = sweep_run_all(&sp, &run, 1, &x))) {
 		fprintf(stderr, "rocesim: run %s: %s\n", run.id, strerror(-err));
 		rc = ROCESIM_EXIT_IO;
@@ -700,12 +701,12 @@ int sweep__collect(const struct sweep_args *a)
 		refused += runs[i].status == SWEEP_REFUSED;
 	finished = n - failed - missing - refused;
 	rc = ROCESIM_EXIT_IO;
-	if ((err = sweep_tables(&sp, runs, n, dir, a->quiet ? NULL : stdout))) {
+	if ((err = sweep_tables(&sp, runs, n, dir, a->runs.quiet ? NULL : stdout))) {
 		fprintf(stderr, "rocesim: cannot write the tables in %s: %s\n", sweep_term(dir),
 			strerror(-err));
 		goto out;
 	}
-	if (!a->quiet) {
+	if (!a->runs.quiet) {
 		printf("  runs       %zu (%zu finished, %zu failed, %zu missing", n, finished,
 		       failed, missing);
 		if (refused)
@@ -787,13 +788,13 @@ int sweep__main(const struct sweep_args *a)
 			goto fail;
 	}
 	sp.zip = a->zip;
-	sp.fluid = a->fluid;
+	sp.fluid = a->runs.fluid;
 	err = sweep_spec_from_scenario(&sp, text, len, a->n_vary > 0, a->zip,
 				       a->seeds || a->seed_list, a->n_variants > 0, &d);
 	for (size_t i = 0; !err && i < a->n_withs; i++)
 		err = sweep_spec_add_with(&sp, a->withs[i], &d);
-	for (size_t i = 0; !err && i < a->n_sets; i++)
-		err = sweep_spec_add_set(&sp, a->sets[i], &d);
+	for (size_t i = 0; !err && i < a->runs.n_sets; i++)
+		err = sweep_spec_add_set(&sp, a->runs.sets[i], &d);
 	if (err || (err = sweep_spec_points(&sp, &d)))
 		goto fail;
 	/* the name and the first seed from the first point that loads: the

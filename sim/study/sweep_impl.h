@@ -368,17 +368,32 @@ int sweep_slurm_paths_ok(const struct sweep_spec *sp, const char *dir, const cha
 
 /* ---- the verb (sweep_args.c reads the command line, sweep.c runs it) --- */
 
-struct sweep_args {
-	const char *scenario, *outdir, *seed_list; /* scenario: the folder with --task, --collect */
-	char **vary, **variants;
-	size_t n_vary, n_variants;
-	char **sets, **withs; /* --set KEY=VALUE, --with OVERLAY: every run */
-	size_t n_sets, n_withs;
-	unsigned long long seeds, jobs, task;
-	uint64_t mem; /* --mem: bytes per Slurm task, 0: not given */
-	int zip, progress, quiet, slurm, collect, has_task, jobs_given;
+/*
+ * What sweep and tune take alike from their command lines (sim/cli's
+ * cli_runs_option parses it for both): keys every run is given, runs at
+ * once, the folder, what is said, the model, and what runs a point.
+ */
+struct study_runs {
+	char **sets; /* --set KEY=VALUE: every run */
+	size_t n_sets;
+	unsigned long long jobs; /* -j */
+	int jobs_given;
+	const char *outdir;	/* -o */
+	int progress, quiet;	/* --progress, --quiet */
 	int fluid;		/* --model fluid */
 	sweep_main_fn run_main; /* what runs a point in its child (struct sweep_exec) */
+};
+
+struct sweep_args {
+	struct study_runs runs;
+	const char *scenario, *seed_list; /* scenario: the folder with --task, --collect */
+	char **vary, **variants;
+	size_t n_vary, n_variants;
+	char **withs; /* --with OVERLAY: every run */
+	size_t n_withs;
+	unsigned long long seeds, task;
+	uint64_t mem; /* --mem: bytes per Slurm task, 0: not given */
+	int zip, slurm, collect, has_task;
 };
 
 /* sweep_self.c */

@@ -659,8 +659,8 @@ int tune__main(const struct tune_args *a)
 		rc = no_memory();
 		goto out;
 	}
-	if (a->outdir)
-		snprintf(dir, sizeof(dir), "%s", a->outdir);
+	if (a->runs.outdir)
+		snprintf(dir, sizeof(dir), "%s", a->runs.outdir);
 	else
 		snprintf(dir, sizeof(dir), "out/%s-tune", s->name);
 	if (sweep_self_path(self, sizeof(self))) {
@@ -676,10 +676,10 @@ int tune__main(const struct tune_args *a)
 	sweep_catch_signals();
 	c.dir = dir;
 	c.x = (struct sweep_exec){.self = self,
-				  .run_main = par_mpi_launched() ? NULL : a->run_main,
+				  .run_main = par_mpi_launched() ? NULL : a->runs.run_main,
 				  .dir = dir,
-				  .jobs = (unsigned)a->jobs,
-				  .progress = a->progress && !mpi.rank,
+				  .jobs = (unsigned)a->runs.jobs,
+				  .progress = a->runs.progress && !mpi.rank,
 				  .stop = &sweep_stop_flag};
 	c.search = (struct tune_search){.pb = &c.pb, .eval = evaluate, .ctx = &c};
 	if (base_values(&c)) {
@@ -718,7 +718,7 @@ int tune__main(const struct tune_args *a)
 		rc = 128 + sweep_stop_sig;
 		goto out;
 	}
-	if (!a->quiet && !mpi.rank)
+	if (!a->runs.quiet && !mpi.rank)
 		tune_print(&c, s, stdout);
 	{
 		long b = tune_best(&c.search);

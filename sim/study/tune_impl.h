@@ -267,16 +267,15 @@ json_t *tune_verdict_json(const struct tune_ctx *c, const struct tune_verdict *v
 /* ---- the verb (tune_args.c reads the command line, tune.c runs it) ---- */
 
 struct tune_args {
-	const char *scenario, *outdir;
-	char **vary, **subject_to, **sets;
-	size_t n_vary, n_subject_to, n_sets;
+	struct study_runs runs;
+	const char *scenario;
+	char **vary, **subject_to;
+	size_t n_vary, n_subject_to;
 	const char *obj[2];
 	int maximize[2];
 	size_t n_obj;
-	unsigned long long seeds, budget, jobs;
-	int progress, quiet, jobs_given, seeds_given;
-	int fluid;		/* --model fluid */
-	sweep_main_fn run_main; /* what runs a point in its child (struct sweep_exec) */
+	unsigned long long seeds, budget;
+	int seeds_given;
 };
 
 /*

@@ -228,7 +228,7 @@ int tune_problem_build(struct tune_ctx *c, const struct tune_args *a, int ranks,
 	struct tune_problem *pb = &c->pb;
 	int err;
 
-	pb->fluid = a->fluid;
+	pb->fluid = a->runs.fluid;
 	for (size_t i = 0; i < a->n_vary; i++) {
 		if ((err = parse_range(a->vary[i], &pb->params[i], d)))
 			return err;
@@ -256,25 +256,25 @@ int tune_problem_build(struct tune_ctx *c, const struct tune_args *a, int ranks,
 			return err;
 		pb->n_cons++;
 	}
-	for (size_t f = 0; f < a->n_sets; f++) {
-		size_t len = (size_t)(strchr(a->sets[f], '=') - a->sets[f]);
+	for (size_t f = 0; f < a->runs.n_sets; f++) {
+		size_t len = (size_t)(strchr(a->runs.sets[f], '=') - a->runs.sets[f]);
 
 		for (size_t i = 0; i < pb->n_params; i++) {
 			if (strlen(pb->params[i].key) == len &&
-			    !strncmp(pb->params[i].key, a->sets[f], len)) {
+			    !strncmp(pb->params[i].key, a->runs.sets[f], len)) {
 				diag_set(d, "--set", 0, pb->params[i].key,
 					 "is varied: it cannot be set too");
 				return -EINVAL;
 			}
 		}
 	}
-	c->fixed = a->sets;
-	c->n_fixed = a->n_sets;
+	c->fixed = a->runs.sets;
+	c->n_fixed = a->runs.n_sets;
 	pb->n_seeds = (size_t)a->seeds;
 	pb->budget = (size_t)a->budget;
 	/* without --seeds: the first point on 3 seeds tells whether the
 	 * results depend on the seed (the fluid model has none) */
-	c->probe = !a->seeds_given && !a->fluid;
+	c->probe = !a->seeds_given && !a->runs.fluid;
 	if (c->probe)
 		pb->n_seeds = pb->budget < 3 ? pb->budget : 3;
 	if (pb->budget < pb->n_seeds) {
@@ -283,7 +283,7 @@ int tune_problem_build(struct tune_ctx *c, const struct tune_args *a, int ranks,
 		return -EINVAL;
 	}
 	/* the batch: points whose seeds fill the -j slots */
-	c->slots = (size_t)a->jobs * (size_t)ranks;
+	c->slots = (size_t)a->runs.jobs * (size_t)ranks;
 	pb->batch = c->slots / pb->n_seeds;
 	pb->batch = pb->batch ? pb->batch : 1;
 	return 0;
