@@ -5,6 +5,7 @@
  * Several QPs per connection: coll_qps.h.
  */
 #include "models/collective.h"
+#include "models/collective_impl.h"
 
 #include <errno.h>
 #include <math.h>
@@ -17,85 +18,6 @@
 #include "models/nic.h"
 #include "models/nvlink.h"
 #include "topologies/topo.h"
-
-struct coll {
-	struct mctx *ctx;
-	struct coll_env env;
-	const struct coll_spec *spec;
-	struct coll_place place; /* of spec */
-	struct coll_layout lay;
-	struct flow *qps; /* flows + first: the network edges' */
-	uint32_t n_qps;
-	uint64_t net_bytes, nvlink_bytes; /* payload delivered over each */
-	uint32_t n, channels;
-	uint32_t steps;	    /* ring: 2(n-1) or n-1; all-to-all: 1 */
-	uint32_t pieces;    /* ring: per step and channel */
-	uint64_t seg;	    /* ring: bytes per step, rank and channel; tree: per channel */
-	uint64_t chunk;	    /* largest piece: spec's, or a tree's (coll_tree_chunk) */
-	uint64_t remaining; /* messages still to arrive this iteration */
-	uint32_t iter;	    /* current iteration */
-	simtime_t iter_start;
-	simtime_t *times;
-	uint32_t done;
-	uint64_t *rank_left;  /* messages each rank still expects this iteration */
-	simtime_t *rank_done; /* when each rank had all it expects, last iteration */
-	struct evq_timer start_timer;
-	struct evq_timer late_timer;
-	/* flow control (spec->steps > 0): per ring edge (coll_layout.h) */
-	struct coll_conn *conns;
-	uint32_t loop;	  /* pieces per loop: steps / 2, NCCL's CHUNKSTEPS */
-	uint8_t *started; /* per rank: its program runs (the late rank waits) */
-	uint32_t *work;	  /* connections whose sender may move on, a stack */
-	uint32_t n_work;
-	struct coll_slot *slots; /* tree: per channel and rank, [ch x n + r] */
-	/* step_latency: messages that arrived, seen by their rank that much
-	 * later (a ring of (edge, tag), in arrival order), and its timer */
-	uint64_t *seen;
-	uint32_t seen_head, seen_count, seen_cap;
-	simtime_t *seen_at;
-	struct evq_timer seen_timer;
-	/* credits (a slot a receiver frees): over NVLink at once, over a QP
-	 * after its path's delay back, tagged with their iteration */
-	simtime_t *credit_delay; /* per QP */
-	int waiting;		 /* split: its ranks are done with the iteration, since */
-	simtime_t waiting_at;
-	uint16_t *credit_seq; /* per edge: credits sent (their keys) */
-	/* a fabric split over processes: each rank's part, and this one */
-	const uint32_t *rank_part;
-	uint32_t me;
-	struct coll_qps *mq; /* several QPs per connection (place.qps > 1) */
-};
-
-/* A rank on a channel's tree: chunks sent up, and sent down (or, at the
- * root, reduced and sent down). */
-struct coll_slot {
-	uint32_t up, down;
-	uint8_t queued;
-};
-
-/*
- * A ring connection under flow control. Its sender's program goes loop by
- * loop (L), through ops k = 0 .. steps (k < steps: send piece p's step k;
- * k = steps: the last step's receive), each over the loop's pieces (s):
- * piece p = L x loop + s.
- */
-struct coll_conn {
-	uint32_t L, k, s;    /* the sender's next op */
-	uint32_t unconsumed; /* sent, not yet consumed by the receiver */
-	uint64_t delivered;  /* messages arrived at the receiver, this iteration */
-	uint8_t queued;	     /* on the work stack */
-	uint8_t finished;    /* program done, this iteration */
-};
-
-static int is_ring(const struct coll *c)
-{
-	return c->lay.ring != NULL;
-}
-
-static int is_tree(const struct coll *c)
-{
-	return c->lay.parent != NULL;
-}
 
 /* Rank @r runs here (in this part of a split fabric, or the fabric is whole). */
 static int coll_local(const struct coll *c, uint32_t r)
@@ -121,6 +43,8 @@ static uint64_t msg_bytes(const struct coll *c, uint32_t tag)
 {
 	uint64_t per_peer = c->spec->bytes / c->n;
 
+	if (c->send)
+		return c->spec->bytes;
 	if (c->spec->op == COLL_ALLTOALL)
 		return per_peer ? per_peer : 1;
 	return piece_bytes(c, tag % c->pieces);
@@ -190,15 +114,13 @@ static void tree_wake(struct coll *c, uint32_t x);
 static void run_work(struct coll *c);
 static void tree_work(struct coll *c);
 
-static void on_credit(void *obj, uint64_t arg);
-
 /* Edge @e's sender has a slot back: its program may move on. */
 static void credit(struct coll *c, uint32_t e)
 {
 	uint32_t x = e / 2;
 
 	c->conns[e].unconsumed--;
-	if (!is_tree(c))
+	if (!coll__is_tree(c))
 		wake(c, e);
 	else /* a slot up is the child's (x), a slot down its parent's */
 		tree_wake(c, e % 2 ? x - x % c->n + c->lay.parent[x] : x);
@@ -229,18 +151,18 @@ static void give_back(struct coll *c, uint32_t e)
 	if (!coll_local(c, from))
 		c->ctx->part->credit(c->ctx->part->ctx, c->rank_part[from], c->env.id, at, arg,
 				     key);
-	else if (!evq_post(c->ctx->q, at, on_credit, c, arg, key))
+	else if (!evq_post(c->ctx->q, at, coll__on_credit, c, arg, key))
 		mctx_fail(c->ctx, -ENOMEM);
 }
 
-static void on_credit(void *obj, uint64_t arg)
+void coll__on_credit(void *obj, uint64_t arg)
 {
 	struct coll *c = obj;
 
 	if (arg >> 32 != c->iter)
 		return; /* for an iteration that is over: its slots were reset */
 	credit(c, (uint32_t)arg);
-	if (is_tree(c))
+	if (coll__is_tree(c))
 		tree_work(c);
 	else
 		run_work(c);
@@ -432,14 +354,19 @@ static void tree_work(struct coll *c)
  * share of the all-to-all. */
 static void first_sends(struct coll *c, uint32_t r)
 {
-	if (is_tree(c)) {
+	if (coll__is_tree(c)) {
 		c->started[r] = 1;
 		for (uint32_t ch = 0; ch < c->channels; ch++)
 			tree_wake(c, ch * c->n + r);
 		tree_work(c);
 		return;
 	}
-	if (!is_ring(c)) {
+	if (c->send) {
+		if (r == 0)
+			post(c, 0, c->spec->bytes, 0);
+		return;
+	}
+	if (!coll__is_ring(c)) {
 		uint64_t per_peer = c->spec->bytes / c->n;
 
 		for (uint32_t k = 0; k < c->n - 1; k++)
@@ -465,6 +392,13 @@ static void first_sends(struct coll *c, uint32_t r)
  */
 static void iteration_done(struct coll *c, simtime_t now)
 {
+	if (c->env.driven) { /* its owner begins the next operation */
+		c->times[0] = now - c->iter_start;
+		c->done = 1;
+		c->iter++; /* credits still on their way are the last operation's */
+		c->env.finished(c->env.up);
+		return;
+	}
 	c->times[c->done++] = now - c->iter_start;
 	if (++c->iter >= c->spec->iterations) {
 		if (c->env.finished)
@@ -484,17 +418,17 @@ static void on_late(void *obj, uint64_t arg)
 	first_sends(c, (uint32_t)arg);
 }
 
-static void start_iteration(struct coll *c, simtime_t now)
+/* The state of a new iteration at @now: what each rank expects of it. */
+static void reset_iteration(struct coll *c, simtime_t now)
 {
-	const struct coll_spec *s = c->spec;
-
 	c->iter_start = now;
 	for (uint32_t r = 0; r < c->n; r++) {
-		c->rank_left[r] =
-		    is_ring(c) ? (uint64_t)c->channels * c->steps * c->pieces : c->n - 1;
+		c->rank_left[r] = c->send	     ? r == 1
+				  : coll__is_ring(c) ? (uint64_t)c->channels * c->steps * c->pieces
+						     : c->n - 1;
 		c->rank_done[r] = 0; /* this iteration's, not the last one's */
 	}
-	if (is_tree(c)) {
+	if (coll__is_tree(c)) {
 		/* each rank but a channel's root gets every chunk down, and every
 		 * parent every chunk from each child */
 		for (uint32_t r = 0; r < c->n; r++)
@@ -509,7 +443,7 @@ static void start_iteration(struct coll *c, simtime_t now)
 		}
 		memset(c->slots, 0, (size_t)c->n * c->channels * sizeof(*c->slots));
 	}
-	if (flow_ctl(c) || is_tree(c)) {
+	if (flow_ctl(c) || coll__is_tree(c)) {
 		memset(c->conns, 0, (size_t)c->lay.n_edges * sizeof(*c->conns));
 		memset(c->started, 0, c->n);
 	}
@@ -517,6 +451,13 @@ static void start_iteration(struct coll *c, simtime_t now)
 	c->remaining = 0;
 	for (uint32_t r = 0; r < c->n; r++)
 		c->remaining += coll_local(c, r) ? c->rank_left[r] : 0;
+}
+
+static void start_iteration(struct coll *c, simtime_t now)
+{
+	const struct coll_spec *s = c->spec;
+
+	reset_iteration(c, now);
 	if (!c->remaining) { /* none of its ranks here */
 		iteration_done(c, now);
 		return;
@@ -548,9 +489,15 @@ static void edge_arrived(struct coll *c, uint32_t e, uint32_t tag, simtime_t now
 	uint32_t from, rx;
 
 	coll_layout_ends(&c->place, &c->lay, e, &from, &rx);
-	if (!--c->rank_left[rx])
+	if (!--c->rank_left[rx]) {
 		c->rank_done[rx] = now - c->iter_start;
-	if (is_tree(c)) {
+		if (c->env.rank_done) {
+			if (c->send) /* the sender's send is over when it has arrived */
+				c->env.rank_done(c->env.up, 0, now);
+			c->env.rank_done(c->env.up, rx, now);
+		}
+	}
+	if (coll__is_tree(c)) {
 		uint32_t x = e / 2;
 
 		c->conns[e].delivered++;
@@ -562,7 +509,7 @@ static void edge_arrived(struct coll *c, uint32_t e, uint32_t tag, simtime_t now
 		c->conns[e].delivered++;
 		wake(c, ((at + 1) % c->n) * c->channels + ch);
 		run_work(c);
-	} else if (is_ring(c)) {
+	} else if (coll__is_ring(c)) {
 		uint32_t ch = e % c->channels, at = e / c->channels;
 		uint32_t step = tag / c->pieces, p = tag % c->pieces;
 
@@ -677,7 +624,7 @@ int coll_new(struct mctx *ctx, const struct coll_spec *spec, struct flow *flows,
 		coll_free(c);
 		return -ENOMEM;
 	}
-	if (is_ring(c)) {
+	if (coll__is_ring(c)) {
 		c->steps = coll_ring_steps(spec);
 		if (coll_ring_pieces(spec, &c->seg, &c->pieces)) {
 			coll_free(c);
@@ -693,7 +640,7 @@ int coll_new(struct mctx *ctx, const struct coll_spec *spec, struct flow *flows,
 				return -ENOMEM;
 			}
 		}
-	} else if (is_tree(c)) {
+	} else if (coll__is_tree(c)) {
 		c->steps = 1;
 		c->chunk = coll_tree_chunk(spec, tree_depth(c));
 		if (coll_tree_pieces(spec, tree_depth(c), &c->seg, &c->pieces)) {
@@ -730,13 +677,42 @@ int coll_new(struct mctx *ctx, const struct coll_spec *spec, struct flow *flows,
 	evq_timer_init(&c->start_timer, on_start, c, evq_key(MCTX_KEY_COLL, env->id, 0));
 	evq_timer_init(&c->late_timer, on_late, c, evq_key(MCTX_KEY_COLL, env->id, 1));
 	evq_timer_init(&c->seen_timer, on_seen, c, evq_key(MCTX_KEY_COLL, env->id, 2));
-	err = evq_arm(ctx->q, &c->start_timer, spec->start);
+	err = env->driven ? 0 : evq_arm(ctx->q, &c->start_timer, spec->start);
 	if (err) {
 		coll_free(c);
 		return err;
 	}
 	*out = c;
 	return 0;
+}
+
+int coll_begin(struct coll *c, int send, simtime_t now)
+{
+	const struct coll_spec *spec = c->spec;
+
+	c->send = 0;
+	if (send) {
+		if (coll__is_ring(c) || coll__is_tree(c) || c->n != 2 || !spec->bytes)
+			return -EINVAL;
+		c->send = 1;
+		c->steps = c->pieces = 1;
+	} else if (coll__is_ring(c)) {
+		if (spec->op == COLL_ALLTOALL)
+			return -EINVAL;
+		c->steps = coll_ring_steps(spec);
+		if (coll_ring_pieces(spec, &c->seg, &c->pieces))
+			return -EINVAL;
+	} else if (coll__is_tree(c) || spec->op != COLL_ALLTOALL) {
+		return -EINVAL; /* a tree's pieces are set once, at coll_new */
+	}
+	reset_iteration(c, now);
+	return c->remaining ? 0 : -EINVAL;
+}
+
+void coll_join(struct coll *c, uint32_t r)
+{
+	if (coll_local(c, r))
+		first_sends(c, r);
 }
 
 void coll_free(struct coll *c)
@@ -757,117 +733,4 @@ void coll_free(struct coll *c)
 	coll_qps_free(c->mq);
 	coll_layout_free(&c->lay);
 	free(c);
-}
-
-void coll_progress(const struct coll *c, uint64_t *done, uint64_t *total)
-{
-	uint64_t per_peer = c->spec->bytes / c->n, per_iter;
-
-	/* what first_sends and the ring's forwards post, every iteration */
-	per_iter = is_tree(c)	? 2 * (uint64_t)c->channels * (c->n - 1) * c->seg
-		   : is_ring(c) ? (uint64_t)c->lay.n_edges * c->steps * c->seg
-				: (uint64_t)c->lay.n_edges * (per_peer ? per_peer : 1);
-	*total = per_iter * c->spec->iterations;
-	*done = c->nvlink_bytes;
-	for (uint32_t i = 0; i < c->n_qps; i++)
-		*done += c->qps[i].received;
-}
-
-void coll_stats(const struct coll *c, struct coll_stats *out)
-{
-	out->op = c->spec->op;
-	out->algo = is_tree(c) ? COLL_TREE : COLL_RING;
-	out->bytes = c->spec->bytes;
-	out->ranks = c->n;
-	out->iterations = c->spec->iterations;
-	out->done = c->done;
-	out->times = c->times;
-	out->rank_done = c->rank_done;
-	out->nvlink_bytes = c->nvlink_bytes;
-	out->qps = c->qps;
-	out->n_qps = c->n_qps;
-	out->qps_per_conn = c->place.qps > 1 ? c->place.qps : 1;
-	out->split = c->spec->split && c->place.qps > 1;
-	out->network_bytes = 0;
-	for (uint32_t i = 0; i < c->n_qps; i++)
-		out->network_bytes += c->qps[i].received;
-}
-
-/* ---- credits' delays, a split fabric, statistics from the parts ---------------- */
-
-void coll_credit_delay(struct coll *c, uint32_t qp, simtime_t delay)
-{
-	if (qp < c->n_qps)
-		c->credit_delay[qp] = delay;
-}
-
-void coll_split(struct coll *c, const uint32_t *rank_part, uint32_t me)
-{
-	c->rank_part = rank_part;
-	c->me = me;
-}
-
-int coll_waiting(const struct coll *c, simtime_t *since)
-{
-	*since = c->waiting_at;
-	return c->waiting;
-}
-
-simtime_t coll_barrier(const struct coll *c)
-{
-	return c->env.barrier;
-}
-
-void coll_resume(struct coll *c, simtime_t at)
-{
-	c->waiting = 0;
-	mctx_arm(c->ctx, &c->start_timer, at);
-}
-
-int coll_credit_in(struct coll *c, simtime_t at, uint64_t arg, uint64_t key)
-{
-	return evq_post(c->ctx->q, at, on_credit, c, arg, key) ? 0 : -ENOMEM;
-}
-
-/* The blob: iterations done, NVLink bytes, each iteration's time, each
- * rank's completion. */
-size_t coll_stats_size(const struct coll *c)
-{
-	return 2 * sizeof(uint64_t) + ((size_t)c->spec->iterations + c->n) * sizeof(simtime_t);
-}
-
-void coll_stats_save(const struct coll *c, void *buf)
-{
-	uint64_t head[2] = {c->done, c->nvlink_bytes};
-	char *at = buf;
-
-	memcpy(at, head, sizeof(head));
-	at += sizeof(head);
-	memcpy(at, c->times, c->spec->iterations * sizeof(*c->times));
-	at += c->spec->iterations * sizeof(*c->times);
-	memcpy(at, c->rank_done, c->n * sizeof(*c->rank_done));
-}
-
-void coll_stats_absorb(struct coll *c, const void *buf)
-{
-	uint64_t head[2];
-	const char *at = buf;
-	simtime_t t;
-
-	memcpy(head, at, sizeof(head));
-	at += sizeof(head);
-	/* done where every part is done; the iteration ends with its last rank */
-	if (head[0] < c->done)
-		c->done = (uint32_t)head[0];
-	c->nvlink_bytes += head[1];
-	for (uint32_t i = 0; i < c->spec->iterations; i++, at += sizeof(t)) {
-		memcpy(&t, at, sizeof(t));
-		if (t > c->times[i])
-			c->times[i] = t;
-	}
-	for (uint32_t r = 0; r < c->n; r++, at += sizeof(t)) {
-		memcpy(&t, at, sizeof(t));
-		if (t > c->rank_done[r])
-			c->rank_done[r] = t;
-	}
 }

@@ -54,6 +54,14 @@ struct coll_env {
 	/* from the last rank's end of an iteration to the next's start: the
 	 * time for every rank to learn of it (the fabric's longest cable) */
 	simtime_t barrier;
+	/*
+	 * Driven (a training job's communicator, train.h): nothing starts on
+	 * its own; coll_begin starts an operation, coll_join a rank's part in
+	 * it, rank_done tells when a rank has all it expects of it, finished
+	 * when the whole operation is over (then the next may begin).
+	 */
+	int driven;
+	void (*rank_done)(void *up, uint32_t rank, simtime_t now);
 };
 
 /*
@@ -65,6 +73,17 @@ struct coll_env {
 int coll_new(struct mctx *ctx, const struct coll_spec *spec, struct flow *flows, uint32_t first,
 	     const struct coll_env *env, struct coll **out);
 void coll_free(struct coll *c);
+/*
+ * A driven collective (coll_env.driven), idle: begin its next operation
+ * at @now, the spec's op and bytes as they are now (a ring runs
+ * AllReduce, AllGather or ReduceScatter; a 2-rank all-to-all with @send
+ * set carries spec bytes from rank 0 to rank 1 alone, a point-to-point
+ * send). No rank sends before it joins (coll_join). 0, or -EINVAL when
+ * the op does not fit the layout or its sizes.
+ */
+int coll_begin(struct coll *c, int send, simtime_t now);
+/* Rank @r takes part in the operation begun: its first sends go. */
+void coll_join(struct coll *c, uint32_t r);
 /* A message of the collective arrived whole at @qp's responder (the NIC's
  * nic_ops.msg_done). */
 void coll_msg_done(struct coll *c, struct flow *qp, uint32_t tag, simtime_t now);

@@ -56,6 +56,7 @@ enum mctx_key_class {
 	MCTX_KEY_FLOW,	 /* a flow or queue pair, by index */
 	MCTX_KEY_GPU,	 /* a GPU's NVLink receiver, by GPU index */
 	MCTX_KEY_CREDIT, /* a collective's credit: its index << 32 | edge */
+	MCTX_KEY_TRAIN,	 /* a training job's rank or communicator (train.c) */
 };
 
 /* The timers of a port (MCTX_KEY_PORT): the link's, the NIC's, the

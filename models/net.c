@@ -162,6 +162,68 @@ static uint32_t flow_hash(uint64_t seed, uint32_t id)
 	return (uint32_t)(x ^ (x >> 32));
 }
 
+/* The QPs of every training job. */
+static uint64_t jobs_qps(const struct net_params *p)
+{
+	uint64_t n = 0;
+
+	for (uint32_t j = 0; j < p->n_jobs; j++)
+		n += train_qp_count(&p->jobs[j]);
+	return n;
+}
+
+/* A training job ended its last iteration (train_env). */
+static void on_job_finished(void *up)
+{
+	struct net *n = up;
+
+	n->jobs_done++;
+	n->last_done = evq_now(n->ctx.q);
+	mctx_finished(&n->ctx);
+}
+
+/*
+ * The training jobs, their QPs after the collectives' from @first: each
+ * QP's ECMP hash and its credits' delay back, as the collectives' have.
+ */
+static int jobs_build(struct net *n, uint32_t first)
+{
+	uint32_t id = n->n_colls;
+	int err;
+
+	n->jobs = calloc(n->p.n_jobs ? n->p.n_jobs : 1, sizeof(*n->jobs));
+	if (!n->jobs)
+		return -ENOMEM;
+	for (uint32_t j = 0; j < n->p.n_jobs; j++) {
+		const struct train_plan *pl = &n->p.jobs[j];
+		const struct train_env env = {.first_id = id,
+					      .job = j,
+					      .nics = n->nics,
+					      .nvlink = n->nvlink,
+					      .finished = on_job_finished,
+					      .up = n};
+
+		if ((err = train_new(&n->ctx, pl, n->flows, first, &env, &n->jobs[j])))
+			return err;
+		n->n_jobs++;
+		for (uint32_t c = 0; c < pl->n_comms; c++) {
+			uint32_t qps = (uint32_t)coll_qp_count(&pl->comms[c].spec);
+
+			for (uint32_t k = 0; k < qps; k++) {
+				struct flow *f = &n->flows[first + k];
+
+				f->hash = flow_hash(n->p.seed, first + k);
+				coll_credit_delay(
+				    train_coll(n->jobs[j], c), k,
+				    topo_path_delay(n->topo, n->routes, f->dst, f->src, f->hash));
+			}
+			first += qps;
+		}
+		id += pl->n_comms;
+	}
+	return 0;
+}
+
 int net_build(const struct net_params *params, struct topo *t, struct evq *q, struct net **out,
 	      struct diag *d)
 {
@@ -191,6 +253,8 @@ int net_build(const struct net_params *params, struct topo *t, struct evq *q, st
 	n->n_flows = p->wl.n_flows;
 	for (uint32_t i = 0; i < p->n_colls; i++)
 		n->n_flows += coll_qp_count(&p->colls[i]);
+	for (uint32_t j = 0; j < p->n_jobs; j++)
+		n->n_flows += train_qp_count(&p->jobs[j]);
 	n->flows = mem_zalloc_lines(n->n_flows, sizeof(*n->flows)); /* nic.h: on lines */
 	n->colls = calloc(p->n_colls ? p->n_colls : 1, sizeof(*n->colls));
 	n->rank_parts = calloc(p->n_colls ? p->n_colls : 1, sizeof(*n->rank_parts));
@@ -274,6 +338,8 @@ int net_build(const struct net_params *params, struct topo *t, struct evq *q, st
 		}
 		first += coll_qp_count(&p->colls[i]);
 	}
+	if ((err = jobs_build(n, n->n_flows - (uint32_t)jobs_qps(p))))
+		goto fail;
 	err = -ENOMEM;
 	n->storms = calloc(p->n_faults ? p->n_faults : 1, sizeof(*n->storms));
 	if (!n->storms)
@@ -334,6 +400,9 @@ void net_free(struct net *n)
 	for (uint32_t i = 0; n->colls && i < n->n_colls; i++)
 		coll_free(n->colls[i]);
 	free(n->colls);
+	for (uint32_t j = 0; n->jobs && j < n->n_jobs; j++)
+		train_free(n->jobs[j]);
+	free(n->jobs);
 	for (uint32_t i = 0; n->rank_parts && i < n->p.n_colls; i++)
 		free(n->rank_parts[i]);
 	free(n->rank_parts);
@@ -417,5 +486,6 @@ simtime_t net_settle(struct net *n, simtime_t t, uint64_t key)
 
 int net_done(const struct net *n)
 {
-	return n->flows_done == n->n_wl_flows && n->colls_done == n->n_colls;
+	return n->flows_done == n->n_wl_flows && n->colls_done == n->n_colls &&
+	       n->jobs_done == n->n_jobs;
 }

@@ -24,6 +24,7 @@
 #include "models/nvlink.h"
 #include "models/packet.h"
 #include "models/switch.h"
+#include "models/train.h"
 #include "models/workload.h"
 
 struct sw;
@@ -64,6 +65,8 @@ struct net_params {
 	struct wl_params wl;
 	const struct coll_spec *colls;
 	uint32_t n_colls;
+	const struct train_plan *jobs; /* training jobs (train.h), after the collectives */
+	uint32_t n_jobs;
 	const struct net_fault *faults;
 	uint32_t n_faults;
 	simtime_t convergence; /* routes follow a link failure after this */
@@ -81,15 +84,17 @@ struct net {
 	struct sw **switches; /* per node, NULL for hosts */
 	struct nic **nics;    /* per host index */
 
-	struct flow *flows; /* workload flows first, then collective QPs */
+	struct flow *flows; /* workload flows first, then collective QPs, then the jobs' */
 	uint32_t n_flows, flows_done;
 	simtime_t last_done; /* when a flow or collective last completed */
 	uint32_t n_wl_flows; /* the workload flows among them */
 	struct coll **colls;
 	uint32_t n_colls, colls_done; /* split fabric: done, this part's ranks */
 	uint32_t **rank_parts;	      /* split fabric: per collective, its ranks' parts */
-	struct nvlink *nvlink;	      /* NULL unless a server has several GPUs */
-	struct deadlock *deadlock;    /* the detector, or NULL */
+	struct train **jobs;
+	uint32_t n_jobs, jobs_done;
+	struct nvlink *nvlink;	   /* NULL unless a server has several GPUs */
+	struct deadlock *deadlock; /* the detector, or NULL */
 	struct storm *storms;
 };
 
