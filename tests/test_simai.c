@@ -318,6 +318,27 @@ Test(simai, header_words_simai_does_not_read_are_listed)
 	simai_free(&w);
 }
 
+Test(simai, a_long_list_of_ignored_words_is_cut_with_dots)
+{
+	struct simai_workload w;
+	char text[4096];
+	size_t n;
+
+	/* 100 words "wNN:": 50 fit with their blanks (249 characters), then
+	 * " ..." (253 of the 255) */
+	n = (size_t)snprintf(text, sizeof(text), "MICRO");
+	for (int i = 0; i < 100; i++)
+		n += (size_t)snprintf(text + n, sizeof(text) - n, " w%02d:", i);
+	snprintf(text + n, sizeof(text) - n,
+		 "\n1\n"
+		 "l -1 5 NONE 0 6 NONE 0 7 NONE 0 8\n");
+	parse_ok(text, &w);
+	cr_expect_lt(strlen(w.ignored), sizeof(w.ignored));
+	cr_expect_eq(strncmp(w.ignored, "w00: w01: w02:", 14), 0, "%s", w.ignored);
+	cr_expect_str_eq(w.ignored + strlen(w.ignored) - 8, "w49: ...", "%s", w.ignored);
+	simai_free(&w);
+}
+
 Test(simai, checkpoints_pp_comm_dlrm_and_customized_layers)
 {
 	struct simai_workload w;

@@ -129,7 +129,7 @@ static int sa_reads(enum simai_kind k, int readers)
 /* Add @word to @w->ignored, "..." once it is full. */
 static void sa_ignore(struct simai_workload *w, const char *word)
 {
-	size_t have = strlen(w->ignored), room = sizeof(w->ignored) - 4;
+	size_t have = strlen(w->ignored), room = sizeof(w->ignored) - 5;
 
 	if (have >= 3 && !strcmp(w->ignored + have - 3, "..."))
 		return;
