@@ -129,7 +129,7 @@ Test(nccl_tests, every_option_short)
 
 	parse_ok("all_gather_perf_mpi -t 2 -g 4 -b 1K -e 1G -i 2M -f 4 -n 50 -m 2 -w 10 -N 3 -p 1 "
 		 "-c 0 -o max -d half -r 3 -z 1 -y 1 -T 60 -G 2 -C 1 -S 1 -J out.json -a 2 -R 1 "
-		 "-x 1 -D 1 -V 32 -M 1 -u 1 -I 1 -K 2",
+		 "-x 1 -D 1 -V 32 -M 1 -u 1 -I 1 -K 2 -R 2",
 		 &c);
 	cr_expect_eq(c.coll, NCCL_TESTS_ALL_GATHER);
 	cr_expect_str_eq(c.binary, "all_gather_perf_mpi", "with the Makefile's NAME_SUFFIX");
@@ -157,7 +157,7 @@ Test(nccl_tests, every_option_short)
 	cr_expect_eq(c.report_timestamps, 1);
 	cr_expect_str_eq(c.output_file, "out.json");
 	cr_expect_eq(c.average, 2);
-	cr_expect_eq(c.local_register, 1);
+	cr_expect_eq(c.local_register, 2, "the last -R");
 	cr_expect_eq(c.cta_policy, 1);
 	cr_expect_eq(c.device_implementation, 1);
 	cr_expect_eq(c.device_cta_count, 32);
@@ -167,7 +167,7 @@ Test(nccl_tests, every_option_short)
 	cr_expect_eq(c.per_iter_skip, 2);
 	cr_expect_str_eq(c.unmodelled, "-t 2 -g 4 -m 2 -N 3 -p 1 -c 0 -z 1 -y 1 -T 60 -G 2 -C 1 "
 				       "-S 1 -J out.json -a 2 -R 1 -x 1 -D 1 -V 32 -M 1 -u 1 -I 1 "
-				       "-K 2");
+				       "-K 2 -R 2");
 }
 
 Test(nccl_tests, long_options_prefixes_attached_values_and_a_launcher)
@@ -240,6 +240,7 @@ Test(nccl_tests, refusals_name_the_option)
 	refused("all_reduce_perf -b 1G -e 1M", KEY ": minbytes 1073741824 above maxbytes 1048576");
 	refused("all_reduce_perf -b 0 -e 1M -f 2", KEY ": -f from 0 bytes: the sizes never end");
 	refused("all_reduce_perf -i 0", KEY ": -i 0: the sizes never end");
+	refused("all_reduce_perf -D 1 -R 1", KEY ": -D (--device_implementation) 1 needs -R 2");
 	refused("all_reduce_perf -b 1 -e 1G -i 1", KEY ": more than 4096 sizes");
 	refused("mpirun -np 2 ./a.out -b 8", KEY ": no nccl-tests binary (all_reduce_perf, "
 						 "all_gather_perf, reduce_scatter_perf, "

@@ -473,6 +473,12 @@ int nccl_tests_parse_command(const char *cmd, const char *key, struct nccl_tests
 			 out->minbytes, out->maxbytes);
 		goto out;
 	}
+	if (out->device_implementation > 0 && out->local_register != 2) {
+		/* common.cu refuses it before running anything */
+		diag_set(d, "", 0, key, "-D (--device_implementation) %" PRId32 " needs -R 2",
+			 out->device_implementation);
+		goto out;
+	}
 	sizes = nt_count_sizes(out);
 	if (sizes < 0) {
 		diag_set(d, "", 0, key, "%s: the sizes never end",

@@ -37,7 +37,8 @@
  *   -y,--stream_null 0, -T,--timeout 0, -G,--cudagraph 0,
  *   -C,--report_cputime 0, -S,--report_timestamps 0, -J,--output_file,
  *   -a,--average 1, -R,--local_register 0, -x,--cta_policy,
- *   -D,--device_implementation 0, -V,--device_cta_count 16, -M,--memory 0,
+ *   -D,--device_implementation 0 (above 0 only with -R 2),
+ *   -V,--device_cta_count 16, -M,--memory 0,
  *   -u,--unalign 0, -I,--per_iter_timing 0, -K,--per_iter_skip 0:
  *     read and kept, changing nothing a simulation of the network shows;
  *     those given are listed in .unmodelled ("-c 0 -z 1") so that the
@@ -48,8 +49,8 @@
  * usage and runs nothing; -h likewise), a word that is no option, "-d all"
  * and "-o all" (every type or operation in turn), an unknown type or
  * operation (nccl-tests falls back to float and sum), minbytes above
- * maxbytes, a step that never ends (-f above 1 from 0 bytes; -i 0), and a
- * list of more than NCCL_TESTS_MAX_SIZES sizes.
+ * maxbytes, -D above 0 without -R 2, a step that never ends (-f above 1
+ * from 0 bytes; -i 0), and a list of more than NCCL_TESTS_MAX_SIZES sizes.
  *
  * The sizes (TimeTest): from minbytes while at most maxbytes, times
  * stepfactor when it is above 1, else plus stepbytes. Each gives an element
