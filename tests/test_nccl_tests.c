@@ -189,6 +189,8 @@ Test(nccl_tests, long_options_prefixes_attached_values_and_a_launcher)
 	cr_expect_eq(c.warmup_iters, 0);
 	cr_expect_eq(c.check, 0);
 	cr_expect_str_eq(c.unmodelled, "-c 0");
+	parse_ok("all_reduce_perf -J /a/path/of/more/than/forty/characters/out.json -z 1", &c);
+	cr_expect_str_eq(c.unmodelled, "-J -z 1", "a long path named by its option alone");
 	/* parsesize: K, M, G in either case, powers of 1024, a fraction, what
 	 * follows the suffix ignored; strtol base 0 for the integers */
 	parse_ok("alltoall_perf -b 1.5k -e 128MB -i 0x10 -n 0x14 -f 2", &c);

@@ -140,7 +140,8 @@ static int nt_int(const char *s, long min, long max, long *v)
 	return e == s || *e || errno || *v < min || *v > max ? -1 : 0;
 }
 
-/* Add "-X value" to @c->unmodelled. */
+/* Add "-X value" to @c->unmodelled ("-X" alone for a value of more than
+ * 40 characters, an output file's path). */
 static void nt_unmodelled(struct nccl_tests_cmd *c, char s, const char *value)
 {
 	size_t have = strlen(c->unmodelled), room = sizeof(c->unmodelled) - 5;
@@ -148,8 +149,9 @@ static void nt_unmodelled(struct nccl_tests_cmd *c, char s, const char *value)
 
 	if (have >= 3 && !strcmp(c->unmodelled + have - 3, "..."))
 		return;
-	snprintf(item, sizeof(item), "%s-%c %s", have ? " " : "", s, value);
-	if (have + strlen(item) > room || strlen(value) > 40)
+	snprintf(item, sizeof(item), "%s-%c%s%s", have ? " " : "", s, strlen(value) > 40 ? "" : " ",
+		 strlen(value) > 40 ? "" : value);
+	if (have + strlen(item) > room)
 		strcpy(c->unmodelled + have, have ? " ..." : "...");
 	else
 		strcpy(c->unmodelled + have, item);
