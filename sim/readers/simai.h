@@ -67,7 +67,10 @@
  * Times are in ticks of SimAI's clock (system/Common.hh: CLOCK_PERIOD 1,
  * Sys::generate_time multiplies by it) and its ns-3 frontend schedules a
  * tick as a nanosecond (NanoSeconds() in network_frontend/ns3/
- * AstraSimNetwork.cc): nanoseconds, simai_ps() converts to simtime_t.
+ * AstraSimNetwork.cc): nanoseconds, simai_ps() converts to simtime_t. AICB
+ * writes them so: its compute profiles time kernels in microseconds (CUDA
+ * events' milliseconds times 1000, utils/utils.py of aliyun/aicb), which it
+ * multiplies by 1000 when it reads them back for the workload file.
  * (SimAI passes a delay through an int: a delay of 2^31 ns or more it
  * truncates; it is taken exactly here.) update is a delay SimAI adds after
  * each of the layer's three collectives ends (Layer::call).
