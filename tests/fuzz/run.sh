@@ -44,7 +44,7 @@ OUT=${FUZZ_OUT:-build-fuzz}
 CLANG=${CLANG:-clang}
 LLVM_PROFDATA=${LLVM_PROFDATA:-llvm-profdata-14}
 LLVM_COV=${LLVM_COV:-llvm-cov-14}
-ALL="sonic mlnx cc_params pod topofile scenario hpcc compare study"
+ALL="sonic mlnx cc_params pod topofile scenario hpcc simai compare study"
 # every library below the studies: each harness links them all, so a file
 # moved between readers needs no change here; a harness of a reader of the
 # studies (sim/study) or the plots (sim/plot) adds the few files it needs
@@ -59,9 +59,10 @@ POD_READERS=$(printf '%s ' sim/readers/pod*.c)
 TOPO_READERS="sim/readers/topofile.c topologies/topo_sonic.c"
 SCENARIO_READERS=$(printf '%s ' sim/config/scenario*.c sim/readers/cdf.c sim/readers/nccl_hca.c)
 HPCC_READERS="sim/readers/topo_hpcc.c sim/readers/hpcc_flows.c"
+SIMAI_READERS="sim/readers/simai.c"
 COMPARE_READERS="sim/study/compare_load.c"
 STUDY_READERS="sim/study/sweep_spec.c sim/plot/plot_tune_read.c"
-ALL_READERS="$SONIC_READERS $MLNX_READERS $POD_READERS $TOPO_READERS sim/readers/ydoc.c $SCENARIO_READERS $HPCC_READERS $COMPARE_READERS $STUDY_READERS"
+ALL_READERS="$SONIC_READERS $MLNX_READERS $POD_READERS $TOPO_READERS sim/readers/ydoc.c $SCENARIO_READERS $HPCC_READERS $SIMAI_READERS $COMPARE_READERS $STUDY_READERS"
 
 KEEP=${FUZZ_KEEP:-0}
 KEEP_NOTE=""
@@ -107,6 +108,9 @@ harness() {
 	hpcc)
 		SEEDS="tests/fuzz/hpcc/seeds tests/hpcc tests/fuzz/configs/hpcc experiments/traffic/hpcc-fat.txt"
 		READERS=$HPCC_READERS ;;
+	simai)
+		SEEDS="tests/fuzz/simai/seeds tests/simai"
+		READERS=$SIMAI_READERS ;;
 	compare)
 		SEEDS="tests/fuzz/compare/seeds"
 		READERS=$COMPARE_READERS
