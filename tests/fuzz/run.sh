@@ -52,7 +52,7 @@ LIBSRC=$(printf '%s ' sim/engine/*.c topologies/*.c models/*.c sim/readers/*.c s
 LIBS="-lcyaml -lyaml -lgsl -lgslcblas -ljansson -lm"
 # allocation failures (tests/fuzz/oom.h): every allocation of the sources
 # above (and of the harness) goes through tests/failalloc.c
-FAILALLOC_WRAP="-Wl,--wrap=malloc,--wrap=calloc,--wrap=aligned_alloc,--wrap=realloc,--wrap=strdup,--wrap=strndup"
+FAILALLOC_WRAP="-Wl,--wrap=malloc,--wrap=calloc,--wrap=aligned_alloc,--wrap=realloc,--wrap=strdup,--wrap=strndup,--wrap=mmap64"
 SONIC_READERS=$(printf '%s ' sim/readers/sonic*.c)
 MLNX_READERS="sim/readers/mlnx.c sim/readers/cc_params.c"
 POD_READERS=$(printf '%s ' sim/readers/pod*.c)
