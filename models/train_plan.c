@@ -13,46 +13,43 @@
 #include "models/mctx.h"
 #include "topologies/topo.h"
 
-int train_place(enum train_placement how, const struct topo *t, uint32_t n, uint64_t seed,
-		uint32_t *gpus)
+int train_place(enum train_placement how, const struct topo *t, const uint8_t *taken, uint32_t n,
+		uint64_t seed, uint32_t *gpus)
 {
-	uint32_t k = 0;
+	uint32_t k = 0, free_n = 0, *all;
 	gsl_rng *rng;
 
-	if (n > t->n_gpus)
+	for (uint32_t g = 0; g < t->n_gpus; g++)
+		free_n += !taken || !taken[g];
+	if (n > free_n)
 		return -EINVAL;
-	switch (how) {
-	case TRAIN_PACKED:
-		for (uint32_t r = 0; r < n; r++)
-			gpus[r] = r;
-		return 0;
-	case TRAIN_SPREAD: /* GPU g of every server before GPU g + 1 of any */
-		for (uint32_t g = 0; k < n; g++)
-			for (uint32_t s = 0; s < t->n_servers && k < n; s++)
-				if (g < t->servers[s].n_gpus)
-					gpus[k++] = t->servers[s].first_gpu + g;
-		return 0;
-	case TRAIN_RANDOM:
-		if (!(rng = gsl_rng_alloc(gsl_rng_taus2)))
-			return -ENOMEM;
-		gsl_rng_set(rng, mctx_stream_seed(seed, 0x7a1));
-		{
-			uint32_t *all = malloc((size_t)t->n_gpus * sizeof(*all));
+	if (!(all = malloc(((size_t)free_n + 1) * sizeof(*all))))
+		return -ENOMEM;
+	if (how == TRAIN_SPREAD) { /* GPU g of every server before GPU g + 1 of any */
+		for (uint32_t g = 0; k < free_n; g++)
+			for (uint32_t s = 0; s < t->n_servers && k < free_n; s++) {
+				uint32_t x = t->servers[s].first_gpu + g;
 
-			if (!all) {
-				gsl_rng_free(rng);
-				return -ENOMEM;
+				if (g < t->servers[s].n_gpus && (!taken || !taken[x]))
+					all[k++] = x;
 			}
-			for (uint32_t g = 0; g < t->n_gpus; g++)
-				all[g] = g;
-			gsl_ran_shuffle(rng, all, t->n_gpus, sizeof(*all));
-			memcpy(gpus, all, (size_t)n * sizeof(*gpus));
-			free(all);
-		}
-		gsl_rng_free(rng);
-		return 0;
+	} else {
+		for (uint32_t g = 0; g < t->n_gpus; g++)
+			if (!taken || !taken[g])
+				all[k++] = g;
 	}
-	return -EINVAL;
+	if (how == TRAIN_RANDOM) {
+		if (!(rng = gsl_rng_alloc(gsl_rng_taus2))) {
+			free(all);
+			return -ENOMEM;
+		}
+		gsl_rng_set(rng, mctx_stream_seed(seed, 0x7a1));
+		gsl_ran_shuffle(rng, all, free_n, sizeof(*all));
+		gsl_rng_free(rng);
+	}
+	memcpy(gpus, all, (size_t)n * sizeof(*gpus));
+	free(all);
+	return 0;
 }
 
 /* ---- building ------------------------------------------------------------ */

@@ -75,11 +75,12 @@ struct train_job {
 enum train_placement { TRAIN_PACKED, TRAIN_SPREAD, TRAIN_RANDOM };
 
 /*
- * The GPUs of @n ranks on @t's servers into @gpus (n of them): 0, or
- * -EINVAL when the fabric has fewer GPUs.
+ * The GPUs of @n ranks on @t's servers into @gpus (n of them), among those
+ * not @taken (per GPU, nonzero: another job's; NULL: none): 0, -ENOMEM, or
+ * -EINVAL when fewer are free.
  */
-int train_place(enum train_placement how, const struct topo *t, uint32_t n, uint64_t seed,
-		uint32_t *gpus);
+int train_place(enum train_placement how, const struct topo *t, const uint8_t *taken, uint32_t n,
+		uint64_t seed, uint32_t *gpus);
 
 /* The plan of @j into @p (train_plan_free it): 0, -ENOMEM, or -EINVAL
  * when the layout does not fit (tp pp dp ranks, ep dividing dp, ga a

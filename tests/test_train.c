@@ -60,7 +60,7 @@ static void run_job(struct job *x, struct train_job *j, uint32_t hosts, uint32_t
 	for (int i = 0; i < 64; i++)
 		p.sw.dscp_to_tc[i] = (uint8_t)(i >> 3);
 	cr_assert_eq(topo_generate(&spec, &x->t, &d), 0, "%s", d.msg);
-	cr_assert_eq(train_place(TRAIN_PACKED, x->t, n, 1, x->gpus), 0);
+	cr_assert_eq(train_place(TRAIN_PACKED, x->t, NULL, n, 1, x->gpus), 0);
 	j->gpus = x->gpus;
 	j->coll.topo = x->t;
 	j->coll.dscp = 26;

@@ -22,6 +22,7 @@
 #include "models/switch.h"
 #include "models/traffic.h"
 #include "models/workload.h"
+#include "models/train_plan.h"
 #include "topologies/topo.h"
 #include "sim/readers/hpcc_flows.h"
 #include "sim/engine/diag.h"
@@ -63,6 +64,18 @@ struct scn_traffic {
 	double load; /* share of each host's link */
 	simtime_t duration;
 	int drop_last; /* generator traffic_gen: see wl_poisson_spec */
+};
+
+/* A training job (workload kind training or simai): its plan, and what
+ * results say of it. */
+struct scn_job {
+	char workload[32];    /* "workload" or "workload[i]" */
+	struct train_job job; /* layout, layers, placement (gpus) */
+	struct train_layer *layers;
+	uint32_t *gpus;
+	char *file; /* simai: the file read (resolved path); else NULL */
+	uint32_t micro_batch, seq_len;
+	char notes[512]; /* what was read and not used, "" if nothing */
 };
 
 /* An hpcc workload's flow file (workload.file), read when loaded. */
@@ -145,6 +158,10 @@ struct scenario {
 
 	struct coll_spec *colls;
 	uint32_t n_colls;
+	/* training jobs: their plans (one array, as the fabric takes them) and details */
+	struct train_plan *plans;
+	struct scn_job *jobs;
+	uint32_t n_jobs;
 
 	struct scn_traffic *traffic; /* one per poisson workload */
 	uint32_t n_traffic;

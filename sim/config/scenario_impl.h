@@ -22,6 +22,7 @@
  *   scenario_workloads.c  checks of the workloads
  *   scenario_check.c      stage 3, check: every section into struct scenario
  *   scenario_colls.c      names on the topology: hosts, a collective's ranks
+ *   scenario_training.c   a training job: its layers (or SimAI file), layout, plan
  *   scenario_faults.c     the faults on the topology
  *   scenario_resolve.c    stage 4, resolve: names resolved, workloads expanded
  *   scenario_load.c       the entry points (scn_load*, scn_free)
@@ -150,6 +151,20 @@ struct raw_late {
 	char *host, *by;
 };
 
+/* A training job's layout, a layer's collective, a layer (kind training). */
+struct raw_layout {
+	char *tp, *pp, *dp, *ep, *vpp, *ga;
+};
+
+struct raw_tcoll {
+	char *op, *group, *size;
+};
+
+struct raw_layer {
+	char *repeat, *forward, *input_grad, *weight_grad, *update;
+	struct raw_tcoll *forward_coll, *input_grad_coll, *weight_grad_coll;
+};
+
 struct raw_workload {
 	int kind;
 	char *size, *senders, *receiver, *start, *channels, *chunk, *iterations, *dscp, *pod;
@@ -160,6 +175,11 @@ struct raw_workload {
 	struct raw_flow *flows;
 	unsigned flows_count;
 	struct raw_late *late;
+	/* training, simai */
+	struct raw_layout *layout;
+	char *placement, *pp_size, *micro_batch, *seq_len;
+	struct raw_layer *layers;
+	unsigned layers_count;
 };
 
 struct raw_fault {
@@ -225,6 +245,13 @@ struct scn_raw {
 
 /* Workload kinds: flow patterns, then the collectives (1 + SCN_WL_COLL + op). */
 #define SCN_WL_COLL 5
+/* Training jobs, after the collectives. */
+#define SCN_WL_TRAINING (SCN_WL_COLL + 4)
+#define SCN_WL_SIMAI (SCN_WL_COLL + 5)
+/* Is workload kind @k (raw kind - 1) one collective? */
+#define SCN_WL_IS_COLL(k) ((k) >= SCN_WL_COLL && (k) < SCN_WL_TRAINING)
+/* A training job (training, simai)? */
+#define SCN_WL_IS_TRAIN(k) ((k) == SCN_WL_TRAINING || (k) == SCN_WL_SIMAI)
 
 /* The enum tables of the schema, indexed by value: the name of a kind. */
 extern const cyaml_strval_t scn__topo_kinds[];
@@ -452,6 +479,8 @@ int scn__check_nic_tc(const struct loader *l, struct scenario *s, const char *co
 
 /* The workload, one mapping or a list of them; a poisson workload's CDF is read into @s. */
 int scn__check_workloads(const struct loader *l, const struct raw_top *r, struct scenario *s);
+/* A training job's keys (kinds training and simai). */
+int scn__check_training(const struct loader *l, const struct raw_workload *r, const char *prefix);
 
 /* scenario_colls.c: host @name (at key @path) of @t, by its index in *@out; */
 int scn__host_of(const struct loader *l, const struct topo *t, const char *path, const char *name,
@@ -464,5 +493,11 @@ int scn__gpus_of(const struct loader *l, const struct topo *t, const char *path,
 int scn__coll_nics(const struct loader *l, const struct topo *t, const struct raw_workload *w,
 		   const char *prefix, const struct scenario *s, struct coll_spec *c);
 int scn__auto_algo(const struct scenario *s, const struct topo *t, struct coll_spec *c);
+
+/* scenario_training.c: a training job (kinds training and simai) on @t, its
+ * collectives' knobs from @knobs, into s->jobs and s->plans. */
+int scn__resolve_training(const struct loader *l, const struct topo *t,
+			  const struct raw_workload *w, const char *prefix,
+			  const struct coll_spec *knobs, struct scenario *s);
 
 #endif

@@ -69,6 +69,14 @@ void scn_free(struct scenario *s)
 	for (uint32_t i = 0; i < s->n_colls; i++)
 		free(s->colls[i].ranks);
 	free(s->colls);
+	for (uint32_t i = 0; i < s->n_jobs; i++) {
+		train_plan_free(&s->plans[i]);
+		free(s->jobs[i].layers);
+		free(s->jobs[i].gpus);
+		free(s->jobs[i].file);
+	}
+	free(s->plans);
+	free(s->jobs);
 	free(s->faults);
 	free(s->fault_of);
 	free(s->expects);

@@ -500,6 +500,31 @@ static int resolve_hpcc(const struct loader *l, const struct topo *t, const stru
 	return 0;
 }
 
+/* A training job: its collectives' knobs as a collective's, then the job. */
+static int resolve_training(const struct loader *l, const struct topo *t,
+			    const struct raw_workload *w, const char *prefix, struct scenario *s)
+{
+	struct coll_spec c = {
+	    .algo = COLL_RING, .chunk = COLL_CHUNK_DEFAULT, .late_rank = UINT32_MAX, .topo = t};
+	uint64_t v;
+
+	scn__get_uint(l, "", w->channels, 4, 1, 64, &v);
+	c.channels = (uint32_t)v;
+	if (w->chunk)
+		units_size(w->chunk, &c.chunk);
+	scn__get_uint(l, "", w->steps, COLL_STEPS_DEFAULT, 0, 1024, &v);
+	c.steps = (uint32_t)v;
+	if (w->step_latency)
+		units_time(w->step_latency, &c.step_latency);
+	scn__get_uint(l, "", w->iterations, 1, 1, 100000, &v);
+	c.iterations = (uint32_t)v;
+	wl_qps(l, s, w, prefix, &c);
+	if (w->start)
+		units_time(w->start, &c.start);
+	wl_dscp(s, wl_own_dscp(s, w, prefix), &c.dscp, &c.priority);
+	return scn__resolve_training(l, t, w, prefix, &c, s);
+}
+
 static int resolve_workload(const struct loader *l, const struct topo *t,
 			    const struct raw_workload *w, const char *prefix, unsigned index,
 			    struct scenario *s)
@@ -512,8 +537,10 @@ static int resolve_workload(const struct loader *l, const struct topo *t,
 	char p[200];
 	int err = 0;
 
-	if (w->kind - 1 >= SCN_WL_COLL)
+	if (SCN_WL_IS_COLL(w->kind - 1))
 		return resolve_coll(l, t, w, prefix, s);
+	if (SCN_WL_IS_TRAIN(w->kind - 1))
+		return resolve_training(l, t, w, prefix, s);
 	if (w->kind - 1 == SCN_WL_POISSON)
 		return resolve_poisson(l, t, w, prefix, index, s);
 	if (w->kind - 1 == SCN_WL_HPCC)
@@ -599,7 +626,7 @@ int scn_resolve(struct scenario *s, const struct topo *t, struct diag *d)
 	s->wl.offered_bytes = 0;
 	s->wl.offered_capacity = 0;
 	s->n_faults = 0;
-	if (t->n_hosts < 2)
+	if (t->n_hosts < 2 && t->n_gpus < 2)
 		return scn__fail(&l, "topology", "has %u host: traffic needs at least 2",
 				 t->n_hosts);
 	if ((err = scn__resolve_switches(s, t, d)))

@@ -35,6 +35,8 @@ const cyaml_strval_t scn__wl_kinds[] = {
     {"allgather", 1 + SCN_WL_COLL + COLL_ALLGATHER},
     {"reducescatter", 1 + SCN_WL_COLL + COLL_REDUCESCATTER},
     {"alltoall", 1 + SCN_WL_COLL + COLL_ALLTOALL},
+    {"training", 1 + SCN_WL_TRAINING},
+    {"simai", 1 + SCN_WL_SIMAI},
 };
 static const cyaml_strval_t fault_kinds[] = {
     {"link_down", 1 + NET_FAULT_LINK_DOWN}, {"pfc_storm", 1 + NET_FAULT_PFC_STORM},
@@ -225,6 +227,41 @@ static const cyaml_schema_field_t late_fields[] = {
     CYAML_FIELD_END,
 };
 
+static const cyaml_schema_field_t layout_fields[] = {
+    STR("tp", struct raw_layout, tp),
+    STR("pp", struct raw_layout, pp),
+    STR("dp", struct raw_layout, dp),
+    STR("ep", struct raw_layout, ep),
+    STR("vpp", struct raw_layout, vpp),
+    STR("ga", struct raw_layout, ga),
+    CYAML_FIELD_END,
+};
+
+static const cyaml_schema_field_t tcoll_fields[] = {
+    STR("op", struct raw_tcoll, op),
+    STR("group", struct raw_tcoll, group),
+    STR("size", struct raw_tcoll, size),
+    CYAML_FIELD_END,
+};
+
+static const cyaml_schema_field_t layer_fields[] = {
+    STR("repeat", struct raw_layer, repeat),
+    STR("forward", struct raw_layer, forward),
+    STR("input_grad", struct raw_layer, input_grad),
+    STR("weight_grad", struct raw_layer, weight_grad),
+    STR("update", struct raw_layer, update),
+    CYAML_FIELD_MAPPING_PTR("forward_coll", OPT_PTR, struct raw_layer, forward_coll, tcoll_fields),
+    CYAML_FIELD_MAPPING_PTR("input_grad_coll", OPT_PTR, struct raw_layer, input_grad_coll,
+			    tcoll_fields),
+    CYAML_FIELD_MAPPING_PTR("weight_grad_coll", OPT_PTR, struct raw_layer, weight_grad_coll,
+			    tcoll_fields),
+    CYAML_FIELD_END,
+};
+
+static const cyaml_schema_value_t layer_value = {
+    CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct raw_layer, layer_fields),
+};
+
 static const cyaml_schema_field_t workload_fields[] = {
     ENUM("kind", struct raw_workload, kind, scn__wl_kinds),
     STR("size", struct raw_workload, size),
@@ -254,6 +291,13 @@ static const cyaml_schema_field_t workload_fields[] = {
     STR("qps_per_connection", struct raw_workload, qps_per_connection),
     STR("split_data_on_qps", struct raw_workload, split_data_on_qps),
     CYAML_FIELD_MAPPING_PTR("late", OPT_PTR, struct raw_workload, late, late_fields),
+    CYAML_FIELD_MAPPING_PTR("layout", OPT_PTR, struct raw_workload, layout, layout_fields),
+    STR("placement", struct raw_workload, placement),
+    STR("pp_size", struct raw_workload, pp_size),
+    STR("micro_batch", struct raw_workload, micro_batch),
+    STR("seq_len", struct raw_workload, seq_len),
+    CYAML_FIELD_SEQUENCE("layers", OPT_PTR, struct raw_workload, layers, &layer_value, 0,
+			 CYAML_UNLIMITED),
     CYAML_FIELD_END,
 };
 

@@ -6,6 +6,7 @@
 #include "sim/config/scenario.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,6 +22,9 @@
 #define WK_PATTERN 2 /* flows, incast, permutation */
 #define WK_POISSON 4
 #define WK_HPCC 8
+#define WK_TRAIN 16 /* training, simai */
+#define WK_SIMAI 32
+#define WK_LAYERS 64 /* training: its layers given */
 
 /* Keys of a collective that a flow pattern does not take, and back. */
 static int check_unused_keys(const struct loader *l, const struct raw_workload *r,
@@ -31,14 +35,14 @@ static int check_unused_keys(const struct loader *l, const struct raw_workload *
 		const void *v;
 		int kinds; /* WK_* that take it */
 	} keys[] = {
-	    {"channels", r->channels, WK_COLL},
-	    {"chunk", r->chunk, WK_COLL},
-	    {"iterations", r->iterations, WK_COLL},
+	    {"channels", r->channels, WK_COLL | WK_TRAIN},
+	    {"chunk", r->chunk, WK_COLL | WK_TRAIN},
+	    {"iterations", r->iterations, WK_COLL | WK_TRAIN},
 	    {"late", r->late, WK_COLL},
-	    {"steps", r->steps, WK_COLL},
-	    {"hca", r->hca, WK_COLL},
+	    {"steps", r->steps, WK_COLL | WK_TRAIN},
+	    {"hca", r->hca, WK_COLL | WK_TRAIN},
 	    {"algorithm", r->algorithm, WK_COLL},
-	    {"step_latency", r->step_latency, WK_COLL},
+	    {"step_latency", r->step_latency, WK_COLL | WK_TRAIN},
 	    {"senders", r->senders, WK_PATTERN},
 	    {"receiver", r->receiver, WK_PATTERN},
 	    {"flows", r->flows, WK_PATTERN},
@@ -46,15 +50,23 @@ static int check_unused_keys(const struct loader *l, const struct raw_workload *
 	    {"cdf", r->cdf, WK_POISSON},
 	    {"load", r->load, WK_POISSON},
 	    {"duration", r->duration, WK_POISSON},
-	    {"file", r->file, WK_HPCC},
+	    {"file", r->file, WK_HPCC | WK_SIMAI},
 	    {"generator", r->generator, WK_POISSON},
-	    {"qps_per_connection", r->qps_per_connection, WK_COLL},
-	    {"split_data_on_qps", r->split_data_on_qps, WK_COLL},
+	    {"qps_per_connection", r->qps_per_connection, WK_COLL | WK_TRAIN},
+	    {"split_data_on_qps", r->split_data_on_qps, WK_COLL | WK_TRAIN},
+	    {"layout", r->layout, WK_TRAIN},
+	    {"placement", r->placement, WK_TRAIN},
+	    {"pp_size", r->pp_size, WK_TRAIN},
+	    {"micro_batch", r->micro_batch, WK_TRAIN},
+	    {"seq_len", r->seq_len, WK_TRAIN},
+	    {"layers", r->layers, WK_LAYERS},
 	};
-	int is = kind >= SCN_WL_COLL	  ? WK_COLL
-		 : kind == SCN_WL_POISSON ? WK_POISSON
-		 : kind == SCN_WL_HPCC	  ? WK_HPCC
-					  : WK_PATTERN;
+	int is = SCN_WL_IS_COLL(kind)	   ? WK_COLL
+		 : kind == SCN_WL_TRAINING ? WK_TRAIN | WK_LAYERS
+		 : kind == SCN_WL_SIMAI	   ? WK_TRAIN | WK_SIMAI
+		 : kind == SCN_WL_POISSON  ? WK_POISSON
+		 : kind == SCN_WL_HPCC	   ? WK_HPCC
+					   : WK_PATTERN;
 	char p[200];
 
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
@@ -65,6 +77,10 @@ static int check_unused_keys(const struct loader *l, const struct raw_workload *
 	if (is != WK_POISSON && ydoc_find(l->raw->doc, p))
 		return scn__fail(l, p, "does not apply to %s%s", scn__wl_kinds[kind].str,
 				 is == WK_COLL ? " (a collective takes ranks)" : "");
+	scn__wpath(p, sizeof(p), prefix, "ranks");
+	if ((is & WK_TRAIN) && ydoc_find(l->raw->doc, p))
+		return scn__fail(l, p, "does not apply to %s (its ranks are placed: placement)",
+				 scn__wl_kinds[kind].str);
 	return 0;
 }
 
@@ -208,6 +224,111 @@ static int check_coll(const struct loader *l, const struct raw_workload *r, cons
 	return 0;
 }
 
+/* ---- training jobs -------------------------------------------------------- */
+
+/* A layer's collective at @p: op, group and size, all three. */
+static int check_tcoll(const struct loader *l, const struct raw_tcoll *c, const char *p)
+{
+	static const char *const ops[] = {"allreduce", "allgather", "reducescatter", "alltoall"};
+	static const char *const groups[] = {"tp", "dp", "ep", "dp_ep"};
+	char k[240];
+	uint64_t v;
+	int op = -1, group = -1;
+
+	if (!c)
+		return 0;
+	for (int i = 0; c->op && i < 4; i++)
+		op = strcmp(c->op, ops[i]) ? op : i;
+	for (int i = 0; c->group && i < 4; i++)
+		group = strcmp(c->group, groups[i]) ? group : i;
+	if (op < 0)
+		return scn__fail(l, scn__wpath(k, sizeof(k), p, "op"),
+				 c->op ? "\"%s\" is not allreduce, allgather, reducescatter or "
+					 "alltoall"
+				       : "missing: allreduce, allgather, reducescatter or alltoall",
+				 c->op);
+	if (group < 0)
+		return scn__fail(l, scn__wpath(k, sizeof(k), p, "group"),
+				 c->group ? "\"%s\" is not tp, dp, ep or dp_ep"
+					  : "missing: tp, dp, ep or dp_ep (the group it runs in)",
+				 c->group);
+	if (op == 3 && group < 2)
+		return scn__fail(l, scn__wpath(k, sizeof(k), p, "group"),
+				 "an all-to-all runs in ep or dp_ep (the experts' groups), not %s",
+				 c->group);
+	if (!c->size)
+		return scn__fail(l, scn__wpath(k, sizeof(k), p, "size"),
+				 "missing: bytes per rank, as nccl-tests counts them (e.g. 16MiB)");
+	return scn__get_size(l, scn__wpath(k, sizeof(k), p, "size"), c->size, 0, 0, &v);
+}
+
+/* A training job's layout, placement, sizes and (kind training) layers. */
+int scn__check_training(const struct loader *l, const struct raw_workload *r, const char *prefix)
+{
+	static const struct {
+		const char *key;
+		size_t at;
+	} dims[] = {
+	    {"tp", offsetof(struct raw_layout, tp)},   {"pp", offsetof(struct raw_layout, pp)},
+	    {"dp", offsetof(struct raw_layout, dp)},   {"ep", offsetof(struct raw_layout, ep)},
+	    {"vpp", offsetof(struct raw_layout, vpp)}, {"ga", offsetof(struct raw_layout, ga)}};
+	char p[200], q[240];
+	uint64_t v;
+	simtime_t t;
+	int err = 0;
+
+	for (size_t i = 0; r->layout && i < sizeof(dims) / sizeof(dims[0]) && !err; i++) {
+		snprintf(q, sizeof(q), "%s.layout.%s", prefix, dims[i].key);
+		err = scn__get_uint(l, q, *(char *const *)((const char *)r->layout + dims[i].at), 1,
+				    1, 1u << 20, &v);
+	}
+	if (!err && r->placement && strcmp(r->placement, "packed") &&
+	    strcmp(r->placement, "spread") && strcmp(r->placement, "random"))
+		err = scn__fail(l, scn__wpath(p, sizeof(p), prefix, "placement"),
+				"\"%s\" is not packed, spread or random", r->placement);
+	if (err ||
+	    (err = scn__get_size(l, scn__wpath(p, sizeof(p), prefix, "pp_size"), r->pp_size, 0, 0,
+				 &v)) ||
+	    (err = scn__get_uint(l, scn__wpath(p, sizeof(p), prefix, "micro_batch"), r->micro_batch,
+				 1, 1, 1u << 24, &v)) ||
+	    (err = scn__get_uint(l, scn__wpath(p, sizeof(p), prefix, "seq_len"), r->seq_len, 0, 1,
+				 1u << 30, &v)))
+		return err;
+	if (r->kind - 1 == SCN_WL_SIMAI) {
+		if (!r->file)
+			return scn__fail(l, scn__wpath(p, sizeof(p), prefix, "file"),
+					 "missing: a SimAI/AICB workload file");
+		return 0;
+	}
+	if (!r->layers_count)
+		return scn__fail(l, scn__wpath(p, sizeof(p), prefix, "layers"),
+				 "missing: a list of {forward, input_grad, weight_grad, "
+				 "forward_coll, ...}");
+	for (unsigned i = 0; i < r->layers_count && !err; i++) {
+		const struct raw_layer *ly = &r->layers[i];
+
+		snprintf(p, sizeof(p), "%s.layers[%u]", prefix, i);
+		if ((err = scn__get_uint(l, scn__wpath(q, sizeof(q), p, "repeat"), ly->repeat, 1, 1,
+					 1u << 20, &v)) ||
+		    (err = scn__get_time(l, scn__wpath(q, sizeof(q), p, "forward"), ly->forward, 0,
+					 0, &t)) ||
+		    (err = scn__get_time(l, scn__wpath(q, sizeof(q), p, "input_grad"),
+					 ly->input_grad, 0, 0, &t)) ||
+		    (err = scn__get_time(l, scn__wpath(q, sizeof(q), p, "weight_grad"),
+					 ly->weight_grad, 0, 0, &t)) ||
+		    (err = scn__get_time(l, scn__wpath(q, sizeof(q), p, "update"), ly->update, 0, 0,
+					 &t)) ||
+		    (err = check_tcoll(l, ly->forward_coll,
+				       scn__wpath(q, sizeof(q), p, "forward_coll"))) ||
+		    (err = check_tcoll(l, ly->input_grad_coll,
+				       scn__wpath(q, sizeof(q), p, "input_grad_coll"))))
+			break;
+		err = check_tcoll(l, ly->weight_grad_coll,
+				  scn__wpath(q, sizeof(q), p, "weight_grad_coll"));
+	}
+	return err;
+}
+
 static int check_workload(const struct loader *l, const struct raw_workload *r, const char *prefix,
 			  struct scenario *s)
 {
@@ -219,7 +340,7 @@ static int check_workload(const struct loader *l, const struct raw_workload *r, 
 	if (!r->kind)
 		return scn__fail(l, scn__wpath(p, sizeof(p), prefix, "kind"),
 				 "missing (flows, incast, permutation, poisson, hpcc, allreduce, "
-				 "allgather, reducescatter or alltoall)");
+				 "allgather, reducescatter, alltoall, training or simai)");
 	kind = r->kind - 1;
 	if ((err =
 		 scn__get_time(l, scn__wpath(p, sizeof(p), prefix, "start"), r->start, 0, 0, &t)) ||
@@ -227,8 +348,10 @@ static int check_workload(const struct loader *l, const struct raw_workload *r, 
 				 &v)) ||
 	    (err = check_unused_keys(l, r, prefix, kind)))
 		return err;
-	if (kind >= SCN_WL_COLL)
+	if (SCN_WL_IS_COLL(kind))
 		return check_coll(l, r, prefix);
+	if (SCN_WL_IS_TRAIN(kind))
+		return scn__check_training(l, r, prefix);
 	if (kind == SCN_WL_POISSON)
 		return check_poisson(l, r, prefix, s);
 	if (kind == SCN_WL_HPCC)

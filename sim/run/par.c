@@ -581,6 +581,14 @@ static int split_check(struct sim *sim, uint32_t size, struct partition *p, stru
 {
 	int err;
 
+	if (sim->scn->n_jobs) {
+		diag_set(d, "", 0, sim->scn->jobs[0].workload,
+			 "a training job runs in one process: a run split over %u processes does "
+			 "not model it (run it without mpirun)",
+			 size);
+		scn_locate(sim->scn, d);
+		return -EINVAL;
+	}
 	for (uint32_t i = 0; i < sim->scn->n_colls; i++) {
 		if (sim->scn->colls[i].qps <= 1)
 			continue;

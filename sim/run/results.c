@@ -554,7 +554,8 @@ json_t *res_build(const struct sim *sim)
 		goto fail;
 	if (n->n_wl_flows && json_object_set_new(summary, "fct_slowdown", fct_slowdown(sim)))
 		goto fail;
-	if (res_add_rc_timeouts(summary, sim) || res_add_wire_losses(root, sim))
+	if (res_add_rc_timeouts(summary, sim) || res_add_wire_losses(root, sim) ||
+	    res_add_training(root, sim))
 		goto fail;
 	/* the flows' sizes summed: what compare checks besides their count */
 	if (n->n_wl_flows) {
@@ -849,6 +850,7 @@ void res_print_summary(const json_t *j, FILE *f)
 		    f, "  load       %.2f%% of the hosts' links offered by the poisson workloads\n",
 		    100 * num(j, "offered_load"));
 	print_collectives(j, f);
+	res_print_training(j, f);
 	fprintf(
 	    f,
 	    "  pfc        %.0f PAUSE frames (%.1f/s), %.3f us paused in all, %.0f ports paused, "

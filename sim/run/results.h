@@ -29,6 +29,11 @@ json_t *res_build(const struct sim *sim);
  * only when there is one; 0 or -ENOMEM. */
 int res_add_rc_timeouts(json_t *summary, const struct sim *sim);
 int res_add_wire_losses(json_t *root, const struct sim *sim);
+/* results_training.c: the training jobs' results (jobs[].training, and
+ * summary.training for the first), only when there is one; 0 or -ENOMEM;
+ * and their lines of the summary. */
+int res_add_training(json_t *root, const struct sim *sim);
+void res_print_training(const json_t *j, FILE *f);
 /*
  * Write @j to @f (a temporary file that the caller renames into place when
  * it is complete, outdir.h). 0 or -errno.

@@ -100,6 +100,8 @@ static void net_params_of(const struct scenario *s, struct net_params *p)
 	    .wl = s->wl,
 	    .colls = s->colls,
 	    .n_colls = s->n_colls,
+	    .jobs = s->plans,
+	    .n_jobs = s->n_jobs,
 	    .faults = s->faults,
 	    .n_faults = s->n_faults,
 	    .convergence = s->convergence,

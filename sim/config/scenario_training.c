@@ -1,0 +1,344 @@
+/*
+ * A training job of the scenario (workload kind training or simai) on the
+ * topology: its layout (a SimAI file's header, the scenario's layout
+ * filling in or overriding what the file leaves to SimAI's command line),
+ * its layers, its ranks placed on GPUs, and the plan the fabric runs
+ * (models/train_plan.h). What a SimAI file gives and this model does not
+ * run is said in the job's notes, which the results carry.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/config/scenario.h"
+#include "sim/config/scenario_impl.h"
+#include "sim/engine/units.h"
+#include "sim/readers/simai.h"
+
+/* A whole number the checks took already (scenario_workloads.c), or @def. */
+static uint64_t num(const char *v, uint64_t def)
+{
+	return v ? strtoull(v, NULL, 10) : def;
+}
+
+/* The layout's key @key of @w: the scenario's, or @def. */
+static uint32_t layout_key(const struct raw_workload *w, const char *key, uint32_t def)
+{
+	const char *v = NULL;
+
+	if (w->layout)
+		v = !strcmp(key, "tp")	  ? w->layout->tp
+		    : !strcmp(key, "pp")  ? w->layout->pp
+		    : !strcmp(key, "dp")  ? w->layout->dp
+		    : !strcmp(key, "ep")  ? w->layout->ep
+		    : !strcmp(key, "vpp") ? w->layout->vpp
+					  : w->layout->ga;
+	return (uint32_t)num(v, def);
+}
+
+static void note(struct scn_job *j, const char *fmt, const char *what)
+{
+	size_t n = strlen(j->notes);
+
+	if (n + 2 < sizeof(j->notes))
+		snprintf(j->notes + n, sizeof(j->notes) - n, "%s", n ? "; " : "");
+	n = strlen(j->notes);
+	snprintf(j->notes + n, sizeof(j->notes) - n, fmt, what);
+}
+
+static const uint8_t coll_ops[] = {COLL_ALLREDUCE, COLL_ALLGATHER, COLL_REDUCESCATTER,
+				   COLL_ALLTOALL};
+
+/* A layer's collective of the scenario (checked already). */
+static struct train_coll tcoll_of(const struct raw_tcoll *c)
+{
+	static const char *const ops[] = {"allreduce", "allgather", "reducescatter", "alltoall"};
+	static const char *const groups[] = {"tp", "dp", "ep", "dp_ep"};
+	struct train_coll t = {0};
+
+	if (!c)
+		return t;
+	for (int i = 0; i < 4; i++) {
+		if (!strcmp(c->op, ops[i]))
+			t.op = coll_ops[i];
+		if (!strcmp(c->group, groups[i]))
+			t.group = (uint8_t)(TRAIN_G_TP + i);
+	}
+	units_size(c->size, &t.bytes);
+	return t;
+}
+
+/* The layers of kind training, repeats unrolled. */
+static int layers_of_scenario(const struct raw_workload *w, struct scn_job *j)
+{
+	uint32_t n = 0;
+	uint64_t rep;
+
+	for (unsigned i = 0; i < w->layers_count; i++) {
+		rep = num(w->layers[i].repeat, 1);
+		if (n + rep > UINT32_MAX / 2)
+			return -EINVAL;
+		n += (uint32_t)rep;
+	}
+	if (!(j->layers = calloc(n, sizeof(*j->layers))))
+		return -ENOMEM;
+	n = 0;
+	for (unsigned i = 0; i < w->layers_count; i++) {
+		const struct raw_layer *r = &w->layers[i];
+		struct train_layer ly = {0};
+
+		if (r->forward)
+			units_time(r->forward, &ly.fwd);
+		if (r->input_grad)
+			units_time(r->input_grad, &ly.ig);
+		if (r->weight_grad)
+			units_time(r->weight_grad, &ly.wg);
+		if (r->update)
+			units_time(r->update, &ly.update);
+		ly.fwd_c = tcoll_of(r->forward_coll);
+		ly.ig_c = tcoll_of(r->input_grad_coll);
+		ly.wg_c = tcoll_of(r->weight_grad_coll);
+		rep = num(r->repeat, 1);
+		for (uint64_t k = 0; k < rep; k++)
+			j->layers[n++] = ly;
+	}
+	j->job.n_layers = n;
+	return 0;
+}
+
+/* A SimAI phase as a layer's collective; BROADCAST is said, not run. */
+static struct train_coll tcoll_of_simai(const struct simai_phase *ph, struct scn_job *j,
+					int *broadcasts)
+{
+	static const uint8_t groups[] = {[SIMAI_GROUP_NONE] = TRAIN_G_NONE,
+					 [SIMAI_GROUP_TP] = TRAIN_G_TP,
+					 [SIMAI_GROUP_DP] = TRAIN_G_DP,
+					 [SIMAI_GROUP_EP] = TRAIN_G_EP,
+					 [SIMAI_GROUP_DP_EP] = TRAIN_G_DP_EP};
+	struct train_coll t = {0};
+
+	(void)j;
+	if (ph->coll == SIMAI_BROADCAST) {
+		++*broadcasts;
+		return t;
+	}
+	if (ph->coll == SIMAI_COLL_NONE)
+		return t;
+	t.op = coll_ops[ph->coll - SIMAI_ALLREDUCE];
+	t.group = groups[ph->group];
+	t.bytes = ph->bytes;
+	return t;
+}
+
+/*
+ * A SimAI file's layers and layout into @j. SimAI's update time (a delay
+ * after each of a layer's collectives) is taken once an iteration, at the
+ * end; the pipeline's activations (pp_comm) are sent between stages over
+ * the fabric, where SimAI adds them analytically.
+ */
+static int layers_of_simai(const struct loader *l, const struct raw_workload *w, const char *prefix,
+			   struct scn_job *j, uint32_t *tp, uint32_t *pp, uint32_t *ep,
+			   uint32_t *vpp, uint32_t *ga, uint32_t *all)
+{
+	struct simai_workload sw;
+	struct diag d = {0};
+	char p[200];
+	int err, broadcasts = 0;
+
+	scn__wpath(p, sizeof(p), prefix, "file");
+	if (!(j->file = scn__config_path(l, p, w->file)))
+		return -ENOMEM;
+	if ((err = simai_read(j->file, p, &sw, &d))) {
+		if (err == -EINVAL)
+			*l->d = d;
+		return err;
+	}
+	if (sw.kind != SIMAI_HYBRID_TRANSFORMER &&
+	    sw.kind != SIMAI_HYBRID_TRANSFORMER_FWD_IN_BCKWD && sw.kind != SIMAI_DATA &&
+	    sw.kind != SIMAI_MICRO) {
+		simai_free(&sw);
+		return scn__fail(
+		    l, p,
+		    "%s: a %s workload is not a training iteration this model runs "
+		    "(HYBRID_TRANSFORMER, HYBRID_TRANSFORMER_FWD_IN_BCKWD, DATA, MICRO)",
+		    w->file, simai_kind_name(sw.kind));
+	}
+	*tp = sw.given & SIMAI_HAS_TP ? sw.tp : *tp;
+	*pp = sw.given & SIMAI_HAS_PP ? sw.pp : *pp;
+	*ep = sw.given & SIMAI_HAS_EP ? sw.ep : *ep;
+	*ga = sw.given & SIMAI_HAS_GA ? sw.ga : *ga;
+	*all = sw.given & SIMAI_HAS_ALL_GPUS ? sw.all_gpus : 0;
+	/* AICB writes the model's layer count as vpp: chunks of one layer */
+	*vpp = sw.given & SIMAI_HAS_VPP && sw.vpp * *pp <= sw.n_layers ? sw.vpp : *vpp;
+	j->job.pp_bytes = sw.pp_comm;
+	if (!(j->layers = calloc(sw.n_layers ? sw.n_layers : 1, sizeof(*j->layers)))) {
+		simai_free(&sw);
+		return -ENOMEM;
+	}
+	for (uint32_t i = 0; i < sw.n_layers; i++) {
+		const struct simai_layer *s = &sw.layers[i];
+		struct train_layer *ly = &j->layers[i];
+
+		ly->fwd = simai_ps(s->fwd.compute);
+		ly->ig = simai_ps(s->ig.compute);
+		ly->wg = simai_ps(s->wg.compute);
+		ly->update = simai_ps(s->update);
+		ly->fwd_c = tcoll_of_simai(&s->fwd, j, &broadcasts);
+		ly->ig_c = tcoll_of_simai(&s->ig, j, &broadcasts);
+		ly->wg_c = tcoll_of_simai(&s->wg, j, &broadcasts);
+	}
+	j->job.n_layers = sw.n_layers;
+	if (broadcasts) {
+		char what[64];
+
+		snprintf(what, sizeof(what), "%d", broadcasts);
+		note(j, "%s BROADCAST collectives read and not run (SimAI runs none either)", what);
+	}
+	if (sw.n_checkpoints || sw.n_checkpoint_initiates)
+		note(j, "%s", "checkpoints read, not modelled (no recomputation)");
+	if (sw.ignored[0])
+		note(j, "header words SimAI ignores, ignored: %s", sw.ignored);
+	simai_free(&sw);
+	return 0;
+}
+
+/* The fabric's GPUs for @n ranks, by the workload's placement. */
+static int place(const struct loader *l, const struct topo *t, const struct raw_workload *w,
+		 const char *prefix, uint64_t seed, const struct scn_job *jobs, struct scn_job *j,
+		 uint32_t n)
+{
+	enum train_placement how = TRAIN_PACKED;
+	uint8_t *taken = calloc(t->n_gpus ? t->n_gpus : 1, 1);
+	uint32_t free_n = t->n_gpus;
+	char p[200];
+	int err;
+
+	if (w->placement && !strcmp(w->placement, "spread"))
+		how = TRAIN_SPREAD;
+	else if (w->placement && !strcmp(w->placement, "random"))
+		how = TRAIN_RANDOM;
+	if (!taken)
+		return -ENOMEM;
+	/* the jobs before this one keep their GPUs */
+	for (const struct scn_job *o = jobs; o < j; o++)
+		for (uint32_t r = 0; r < o->job.tp * o->job.pp * o->job.dp; r++)
+			free_n -= !taken[o->gpus[r]]++;
+	if (n > free_n) {
+		free(taken);
+		return scn__fail(l, scn__wpath(p, sizeof(p), prefix, "layout"),
+				 "the job has %u ranks (tp x pp x dp) and the fabric %u GPUs%s", n,
+				 free_n, free_n < t->n_gpus ? " free of the jobs before it" : "");
+	}
+	if (!(j->gpus = malloc((size_t)n * sizeof(*j->gpus)))) {
+		free(taken);
+		return -ENOMEM;
+	}
+	err = train_place(how, t, taken, n, seed, j->gpus);
+	free(taken);
+	return err;
+}
+
+/* What the layout lets through, as train_plan_build wants it. */
+static int layout_fail(const struct loader *l, const char *prefix, const struct train_job *j)
+{
+	char p[200];
+
+	scn__wpath(p, sizeof(p), prefix, "layout");
+	if (j->ep && j->dp % j->ep)
+		return scn__fail(l, p, "ep %u does not divide dp %u", j->ep, j->dp);
+	if (j->n_layers < j->pp * j->vpp)
+		return scn__fail(l, p,
+				 "%u layers for pp %u x vpp %u model chunks: fewer layers than "
+				 "chunks",
+				 j->n_layers, j->pp, j->vpp);
+	if (j->vpp > 1 && j->ga % j->pp)
+		return scn__fail(l, p,
+				 "the interleaved schedule (vpp %u) needs ga (%u) a multiple "
+				 "of pp (%u), as Megatron-LM does",
+				 j->vpp, j->ga, j->pp);
+	return scn__fail(l, p, "tp %u x pp %u x dp %u ranks cannot run", j->tp, j->pp, j->dp);
+}
+
+int scn__resolve_training(const struct loader *l, const struct topo *t,
+			  const struct raw_workload *w, const char *prefix,
+			  const struct coll_spec *knobs, struct scenario *s)
+{
+	uint32_t tp = layout_key(w, "tp", 1), pp = layout_key(w, "pp", 1);
+	uint32_t ep = layout_key(w, "ep", 1), vpp = layout_key(w, "vpp", 1);
+	uint32_t ga = layout_key(w, "ga", 1), dp = layout_key(w, "dp", 0), all = 0, n, rank, op;
+	struct train_plan *plans = realloc(s->plans, (s->n_jobs + 1) * sizeof(*plans));
+	struct scn_job *jobs = plans ? realloc(s->jobs, (s->n_jobs + 1) * sizeof(*jobs)) : NULL;
+	struct scn_job *j;
+	struct coll_spec c = *knobs;
+	char p[200];
+	int err;
+
+	if (plans)
+		s->plans = plans;
+	if (!jobs)
+		return -ENOMEM;
+	s->jobs = jobs;
+	j = &s->jobs[s->n_jobs];
+	memset(j, 0, sizeof(*j));
+	memset(&s->plans[s->n_jobs], 0, sizeof(*plans));
+	s->n_jobs++; /* freed with the scenario from here on */
+	snprintf(j->workload, sizeof(j->workload), "%s", prefix);
+	err = w->kind - 1 == SCN_WL_SIMAI
+		  ? layers_of_simai(l, w, prefix, j, &tp, &pp, &ep, &vpp, &ga, &all)
+		  : layers_of_scenario(w, j);
+	if (err)
+		return err;
+	/* the scenario's layout wins over the file's where it says so */
+	tp = layout_key(w, "tp", tp);
+	pp = layout_key(w, "pp", pp);
+	ep = layout_key(w, "ep", ep);
+	vpp = layout_key(w, "vpp", vpp);
+	ga = layout_key(w, "ga", ga);
+	if (!dp)
+		dp = (all ? all : t->n_gpus) / (tp * pp);
+	if (!dp)
+		return scn__fail(l, scn__wpath(p, sizeof(p), prefix, "layout"),
+				 "tp %u x pp %u is more than the fabric's %u GPUs", tp, pp,
+				 t->n_gpus);
+	n = tp * pp * dp;
+	if ((err = place(l, t, w, prefix, s->seed, s->jobs, j, n)))
+		return err;
+	j->micro_batch = (uint32_t)num(w->micro_batch, 1);
+	j->seq_len = (uint32_t)num(w->seq_len, 0);
+	if (w->pp_size)
+		units_size(w->pp_size, &j->job.pp_bytes);
+	j->job.tp = tp;
+	j->job.pp = pp;
+	j->job.dp = dp;
+	j->job.ep = ep;
+	j->job.vpp = vpp;
+	j->job.ga = ga;
+	j->job.layers = j->layers;
+	j->job.gpus = j->gpus;
+	j->job.iterations = c.iterations;
+	j->job.start = c.start;
+	j->job.samples = (uint64_t)j->micro_batch * ga * dp;
+	j->job.tokens = j->job.samples * j->seq_len;
+	if (pp > 1 && !j->job.pp_bytes)
+		note(j, "%s", "no pp_size: the stages exchange nothing over the fabric");
+	/* the NICs NCCL may use, over the job's ranks */
+	c.ranks = j->gpus;
+	c.n_ranks = n;
+	if ((err = scn__coll_nics(l, t, w, prefix, s, &c)))
+		return err;
+	c.ranks = NULL;
+	c.n_ranks = 0;
+	j->job.coll = c;
+	err = train_plan_build(&j->job, &s->plans[s->n_jobs - 1]);
+	if (err == -EINVAL)
+		return layout_fail(l, prefix, &j->job);
+	if (err)
+		return err;
+	if (train_plan_check(&s->plans[s->n_jobs - 1], &rank, &op))
+		return scn__fail(l, prefix,
+				 "rank %u's op %u disagrees with its group's (a "
+				 "collective of another size or kind)",
+				 rank, op);
+	return 0;
+}

@@ -1,0 +1,179 @@
+/*
+ * Training jobs as scenarios give them (workload kinds training and
+ * simai): the hand-computed iteration of a tensor-parallel job on one
+ * NVLink server, through the scenario and results.json; a SimAI file read
+ * as it is (SimAI's own example, aliyun/SimAI example/microAllReduce.txt,
+ * in tests/simai/); two identical jobs on disjoint halves of a
+ * non-blocking fabric as fast as one alone; and the refusals, each naming
+ * its file, line and key.
+ */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "sim/config/scenario.h"
+#include "support.h"
+
+/* One server of 4 GPUs at 450 GB/s without latency: a one-channel ring
+ * AllReduce of 4 MiB is 6 steps of 1 MiB, 6 x 2,330,169 ps. */
+static const char tp_job[] =
+    "name: tp\n"
+    "topology: {kind: star, hosts: 1, gpus_per_host: 4, nvlink: 3600Gbps, "
+    "nvlink_latency: 0us}\n"
+    "workload:\n"
+    "  kind: training\n"
+    "  layout: {tp: 4, ga: 2}\n"
+    "  channels: 1\n"
+    "  chunk: 64MiB\n"
+    "  seq_len: 2048\n"
+    "  micro_batch: 2\n"
+    "  layers:\n"
+    "    - {repeat: 2, forward: 10us, input_grad: 10us, weight_grad: 5us, update: 3us,\n"
+    "       forward_coll: {op: allreduce, group: tp, size: 4MiB},\n"
+    "       input_grad_coll: {op: allreduce, group: tp, size: 4MiB}}\n";
+
+Test(training, tensor_parallel_iteration_is_compute_plus_allreduces)
+{
+	const double ar_us = 6 * 2330169e-6;
+	const double want = 2 * (2 * (10 + ar_us) + 2 * (10 + ar_us + 5)) + 2 * 3;
+	struct sim sim;
+	json_t *r = ts_run(tp_job, &sim);
+
+	cr_assert_float_eq(ts_metric(r, "training.iteration_time_us"), want, 1e-3);
+	cr_assert_float_eq(ts_metric(r, "training.exposed_comm_us.tp"), 8 * ar_us, 1e-3);
+	cr_assert_float_eq(ts_metric(r, "training.exposed_comm_us.dp"), 0, 1e-9);
+	cr_assert_float_eq(ts_metric(r, "training.compute_us.forward"), 40, 1e-9);
+	/* micro_batch 2 x ga 2 x dp 1 samples of 2048 tokens an iteration */
+	cr_assert_float_eq(ts_metric(r, "training.samples_per_s"), 4 / (want * 1e-6), 0.01);
+	cr_assert_float_eq(ts_metric(r, "training.tokens_per_s"), 4 * 2048 / (want * 1e-6), 1);
+	cr_assert_eq(ts_metric(r, "training.network_bytes"), 0);
+	cr_assert_eq(json_array_size(json_object_get(r, "jobs")), 1);
+	json_decref(r);
+	sim_fini(&sim);
+}
+
+/*
+ * SimAI's microAllReduce.txt: tp 8 over all 8 GPUs, two layers of 556 us
+ * forward compute, each then an AllReduce of 16 MiB and 64 MiB in the
+ * tensor group; on 8 hosts at 100G. A ring AllReduce of S over n ranks
+ * moves 2 (n - 1) / n x S from each rank: at line rate that alone is
+ * 1.75 x 80 MiB x 8 / 100 Gb/s = 11,744 us of exposed tensor-parallel time.
+ */
+Test(training, a_simai_file_is_read_as_it_is)
+{
+	char yaml[1024];
+	struct sim sim;
+	json_t *r;
+
+	snprintf(yaml, sizeof(yaml),
+		 "name: simai-micro\n"
+		 "topology: {kind: star, hosts: 8, link: {rate: 100Gbps, cable: 2m}}\n"
+		 "workload: {kind: simai, file: %s}\n",
+		 ts_src("tests/simai/microAllReduce.txt"));
+	r = ts_run(yaml, &sim);
+	cr_assert_str_eq(json_string_value(json_object_get(
+			     json_object_get(json_object_get(r, "summary"), "training"), "source")),
+			 "simai");
+	cr_assert_eq(ts_metric(r, "training.layout.tp"), 8);
+	cr_assert_eq(ts_metric(r, "training.layout.dp"), 1);
+	cr_assert_gt(ts_metric(r, "training.exposed_comm_us.tp"), 1.75 * 83886080 * 8 / 100e3);
+	/* within 10% of the line-rate bound: the ring runs near line rate */
+	cr_assert_lt(ts_metric(r, "training.exposed_comm_us.tp"),
+		     1.1 * 1.75 * 83886080 * 8 / 100e3);
+	cr_assert_float_eq(ts_metric(r, "training.compute_us.forward"), 2 * 556, 1e-9);
+	cr_assert_gt(ts_metric(r, "training.network_bytes"), 0);
+	json_decref(r);
+	sim_fini(&sim);
+}
+
+/*
+ * A data-parallel job of 4 ranks alone on a leaf-spine of 8 hosts (2
+ * leaves, 2 spines at twice the host rate: non-blocking), and two of them
+ * on the two leaves' halves: each runs as fast as alone.
+ */
+Test(training, two_jobs_on_disjoint_halves_run_as_fast_as_one)
+{
+	static const char fabric[] =
+	    "topology: {kind: leaf_spine, leaves: 2, spines: 2, hosts_per_leaf: 4,\n"
+	    "           link: {rate: 100Gbps, cable: 2m}, uplink: {rate: 200Gbps, cable: 10m}}\n";
+	static const char job[] =
+	    "  - kind: training\n"
+	    "    layout: {dp: 4}\n"
+	    "    layers:\n"
+	    "      - {forward: 50us, input_grad: 50us, weight_grad: 50us,\n"
+	    "         weight_grad_coll: {op: allreduce, group: dp, size: 8MB}}\n";
+	char yaml[2048];
+	struct sim sim;
+	json_t *one, *two;
+	double alone;
+
+	snprintf(yaml, sizeof(yaml), "name: one\n%sworkload:\n%s", fabric, job);
+	one = ts_run(yaml, &sim);
+	alone = ts_metric(one, "training.iteration_time_us");
+	json_decref(one);
+	sim_fini(&sim);
+	snprintf(yaml, sizeof(yaml), "name: two\n%sworkload:\n%s%s", fabric, job, job);
+	two = ts_run(yaml, &sim);
+	cr_assert_eq(json_array_size(json_object_get(two, "jobs")), 2);
+	for (size_t i = 0; i < 2; i++) {
+		json_t *t =
+		    json_object_get(json_array_get(json_object_get(two, "jobs"), i), "training");
+
+		cr_assert_float_eq(json_number_value(json_object_get(t, "iteration_time_us")),
+				   alone, alone * 0.01, "job %zu", i);
+	}
+	cr_assert_gt(alone, 150);
+	json_decref(two);
+	sim_fini(&sim);
+}
+
+/* A scenario's load error: its key path and message. */
+static void refused(const char *yaml, const char *path, const char *msg)
+{
+	struct scenario *s = NULL;
+	struct sim sim;
+	struct diag d = {0};
+	int err = scn_load_text("t.yaml", yaml, strlen(yaml), NULL, 0, &s, &d);
+
+	if (!err) {
+		err = sim_init(&sim, s, &d);
+		if (!err)
+			sim_fini(&sim);
+	}
+	cr_assert_eq(err, -EINVAL, "%s was taken", path);
+	cr_assert_str_eq(d.path, path);
+	cr_assert(strstr(d.msg, msg), "%s: \"%s\" lacks \"%s\"", path, d.msg, msg);
+	cr_assert_gt(d.line, 0, "%s: no line", path);
+}
+
+Test(training, bad_jobs_are_refused_at_their_key)
+{
+	static const char top[] =
+	    "topology: {kind: star, hosts: 2, gpus_per_host: 4}\nworkload:\n  kind: training\n";
+	char y[1024];
+
+	snprintf(y, sizeof(y), "%s  layout: {tp: 0}\n  layers: [{forward: 1us}]\n", top);
+	refused(y, "workload.layout.tp", "");
+	snprintf(y, sizeof(y), "%s  layout: {tp: 2, pp: 2, dp: 4}\n  layers: [{forward: 1us}]\n",
+		 top);
+	refused(y, "workload.layout", "16 ranks");
+	snprintf(y, sizeof(y), "%s  layout: {pp: 2}\n  layers: [{forward: 1us}]\n", top);
+	refused(y, "workload.layout", "fewer layers than chunks");
+	snprintf(y, sizeof(y),
+		 "%s  layers: [{forward_coll: {op: alltoall, group: tp, size: 1MB}}]\n", top);
+	refused(y, "workload.layers[0].forward_coll.group", "ep or dp_ep");
+	snprintf(y, sizeof(y), "%s  layers: [{forward_coll: {op: allreduce, group: tp}}]\n", top);
+	refused(y, "workload.layers[0].forward_coll.size", "missing");
+	snprintf(y, sizeof(y), "%s  layers: [{forward: 3 parsecs}]\n", top);
+	refused(y, "workload.layers[0].forward", "");
+	snprintf(y, sizeof(y), "%s  placement: anywhere\n  layers: [{forward: 1us}]\n", top);
+	refused(y, "workload.placement", "packed, spread or random");
+	snprintf(y, sizeof(y), "%s  size: 1MB\n  layers: [{forward: 1us}]\n", top);
+	refused(y, "workload.size", "does not apply to training");
+	snprintf(y, sizeof(y), "%s", top);
+	refused(y, "workload.layers", "missing");
+	refused("topology: {kind: star, hosts: 2}\nworkload: {kind: simai}\n", "workload.file",
+		"missing");
+	refused("topology: {kind: star, hosts: 2}\nworkload: {kind: allreduce, size: 1MB, "
+		"layout: {tp: 2}}\n",
+		"workload.layout", "does not apply to allreduce");
+}
