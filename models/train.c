@@ -41,7 +41,9 @@ struct tcomm {
 	uint64_t *joined; /* per member: the operation it joined + 1 */
 	uint64_t cur;	  /* the operation under way, or the next */
 	int busy, start_posted;
-	uint64_t done; /* operations completed */
+	uint64_t done;	 /* operations completed */
+	simtime_t *ends; /* plan.record: when each ended */
+	uint64_t cap_ends;
 };
 
 struct trank {
@@ -172,6 +174,20 @@ static void on_comm_finished(void *up)
 
 	c->busy = 0;
 	c->cur++;
+	if (t->p->record) {
+		if (c->done == c->cap_ends) {
+			uint64_t cap = c->cap_ends ? 2 * c->cap_ends : 64;
+			simtime_t *e = realloc(c->ends, cap * sizeof(*e));
+
+			if (!e) {
+				mctx_fail(t->ctx, -ENOMEM);
+				return;
+			}
+			c->ends = e;
+			c->cap_ends = cap;
+		}
+		c->ends[c->done] = evq_now(t->ctx->q);
+	}
 	c->done++;
 	t->coll_done[t->p->comms[c->index].dim]++;
 	if (c->start_posted)
@@ -522,6 +538,7 @@ void train_free(struct train *t)
 		struct tcomm *c = &t->comms[i];
 
 		coll_free(c->coll);
+		free(c->ends);
 		free(c->desc);
 		free(c->rank);
 		free(c->issued);
@@ -539,6 +556,12 @@ void train_free(struct train *t)
 struct coll *train_coll(const struct train *t, uint32_t i)
 {
 	return t->comms[i].coll;
+}
+
+const simtime_t *train_comm_ends(const struct train *t, uint32_t i, uint64_t *n)
+{
+	*n = t->comms[i].ends ? t->comms[i].done : 0;
+	return t->comms[i].ends;
 }
 
 int train_done(const struct train *t)

@@ -91,6 +91,7 @@ struct train_plan {
 	/* per iteration, for tokens/s and samples/s */
 	uint64_t tokens, samples;
 	uint32_t *rank_ids; /* the communicators' ranks point in here (train_plan_build's) */
+	uint8_t record;	    /* keep when each communicator's operations end (train_comm_ends) */
 };
 
 /* The QPs the plan's communicators open (0 when they run over NVLink alone). */
@@ -123,6 +124,9 @@ int train_new(struct mctx *ctx, const struct train_plan *p, struct flow *flows, 
 void train_free(struct train *t);
 /* Communicator @i's collective (its QPs' credits are set up by the fabric). */
 struct coll *train_coll(const struct train *t, uint32_t i);
+/* With plan.record: when each operation of communicator @i ended, in order
+ * (*@n of them so far); NULL when none. */
+const simtime_t *train_comm_ends(const struct train *t, uint32_t i, uint64_t *n);
 
 struct train_stats {
 	uint32_t iterations, done; /* asked for, completed by every rank */

@@ -435,3 +435,47 @@ void train_plan_free(struct train_plan *p)
 	free(p->rank_ids);
 	memset(p, 0, sizeof(*p));
 }
+
+int train_plan_sweep(const struct coll_spec *knobs, const uint32_t *gpus, uint32_t n_ranks,
+		     enum coll_op op, const uint64_t *sizes, uint32_t n_sizes, uint32_t warmup,
+		     uint32_t iters, struct train_plan *p)
+{
+	uint64_t per = (uint64_t)n_sizes * (warmup + iters), n_ops = per * n_ranks;
+
+	memset(p, 0, sizeof(*p));
+	if (n_ranks < 2 || !per || n_ops > UINT32_MAX / 2)
+		return -EINVAL;
+	p->comms = calloc(1, sizeof(*p->comms));
+	p->rank_ids = malloc((size_t)n_ranks * sizeof(*p->rank_ids));
+	p->first = calloc((size_t)n_ranks + 1, sizeof(*p->first));
+	p->ops = calloc(n_ops, sizeof(*p->ops));
+	if (!p->comms || !p->rank_ids || !p->first || !p->ops) {
+		train_plan_free(p);
+		return -ENOMEM;
+	}
+	memcpy(p->rank_ids, gpus, (size_t)n_ranks * sizeof(*gpus));
+	p->comms[0] = (struct train_comm){.spec = *knobs};
+	p->comms[0].spec.op = op == COLL_ALLTOALL ? COLL_ALLTOALL : COLL_ALLREDUCE;
+	p->comms[0].spec.algo = COLL_RING;
+	p->comms[0].spec.ranks = p->rank_ids;
+	p->comms[0].spec.n_ranks = n_ranks;
+	p->comms[0].spec.iterations = 1;
+	p->comms[0].spec.late_rank = UINT32_MAX;
+	p->n_comms = 1;
+	p->n_ranks = n_ranks;
+	p->gpu = p->rank_ids;
+	p->iterations = 1;
+	p->start = knobs->start;
+	p->record = 1;
+	for (uint32_t r = 0; r < n_ranks; r++) {
+		p->first[r] = (uint32_t)(r * per);
+		for (uint64_t k = 0; k < per; k++)
+			p->ops[r * per + k] = (struct train_op){.kind = TRAIN_COLL,
+								.op = (uint8_t)op,
+								.member = r,
+								.seq = (uint32_t)k,
+								.arg = sizes[k / (warmup + iters)]};
+	}
+	p->first[n_ranks] = (uint32_t)n_ops;
+	return 0;
+}

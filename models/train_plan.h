@@ -82,6 +82,18 @@ enum train_placement { TRAIN_PACKED, TRAIN_SPREAD, TRAIN_RANDOM };
 int train_place(enum train_placement how, const struct topo *t, const uint8_t *taken, uint32_t n,
 		uint64_t seed, uint32_t *gpus);
 
+/*
+ * A size sweep as nccl-tests runs one (nccl-tests src/common.cu): over
+ * @n_ranks ranks on @gpus (borrowed), for each of the @n_sizes sizes in
+ * turn, @warmup then @iters collectives @op back to back on one
+ * communicator (knobs from @knobs), every rank starting the next when it
+ * ended the last. The plan records when each collective ended
+ * (train_comm_ends). 0, -ENOMEM, or -EINVAL (fewer than 2 ranks).
+ */
+int train_plan_sweep(const struct coll_spec *knobs, const uint32_t *gpus, uint32_t n_ranks,
+		     enum coll_op op, const uint64_t *sizes, uint32_t n_sizes, uint32_t warmup,
+		     uint32_t iters, struct train_plan *p);
+
 /* The plan of @j into @p (train_plan_free it): 0, -ENOMEM, or -EINVAL
  * when the layout does not fit (tp pp dp ranks, ep dividing dp, ga a
  * multiple of pp with vpp > 1, layers fewer than pp vpp). */

@@ -4,7 +4,8 @@
  * NVLink server, through the scenario and results.json; a SimAI file read
  * as it is (SimAI's own example, aliyun/SimAI example/microAllReduce.txt,
  * in tests/simai/); two identical jobs on disjoint halves of a
- * non-blocking fabric as fast as one alone; and the refusals, each naming
+ * non-blocking fabric as fast as one alone; nccl-tests' size sweep from
+ * its command line, at the ring's bound; and the refusals, each naming
  * its file, line and key.
  */
 #include <criterion/criterion.h>
@@ -176,4 +177,52 @@ Test(training, bad_jobs_are_refused_at_their_key)
 	refused("topology: {kind: star, hosts: 2}\nworkload: {kind: allreduce, size: 1MB, "
 		"layout: {tp: 2}}\n",
 		"workload.layout", "does not apply to allreduce");
+}
+
+/*
+ * nccl_tests: all_reduce_perf's size sweep on 8 GPUs, one a host of a
+ * 100G star. For large sizes a ring AllReduce's busbw is the link's rate
+ * times the payload's share of the wire (4,096 B of a 4,178 B frame with
+ * its headers, preamble and gap): 12.5 GB/s x 4096 / 4178 = 12.25 GB/s.
+ */
+Test(training, nccl_tests_sweep_reaches_the_ring_bound)
+{
+	static const char yaml[] =
+	    "name: nccl\n"
+	    "topology: {kind: star, hosts: 8, link: {rate: 100Gbps, cable: 2m}}\n"
+	    "nic: {mtu: 4096}\n"
+	    "workload: {kind: nccl_tests, command: \"all_reduce_perf -b 1M -e 64M -f 4 -n 2 "
+	    "-w 1 -g 1\"}\n";
+	const double bound = 12.5 * 4096 / 4178;
+	struct sim sim;
+	json_t *r = ts_run(yaml, &sim), *t, *rows, *last;
+
+	t = json_object_get(json_object_get(r, "summary"), "nccl_tests");
+	cr_assert_not_null(t);
+	rows = json_object_get(t, "rows");
+	cr_assert_eq(json_array_size(rows), 4); /* 1, 4, 16 and 64 MiB */
+	last = json_array_get(rows, 3);
+	cr_assert_eq(json_integer_value(json_object_get(last, "size")), 64 << 20);
+	cr_assert_eq(json_integer_value(json_object_get(last, "count")), 16 << 20);
+	cr_assert_float_eq(json_number_value(json_object_get(last, "busbw_GBps")), bound,
+			   bound * 0.01, "busbw %.3f against the ring bound %.3f",
+			   json_number_value(json_object_get(last, "busbw_GBps")), bound);
+	/* busbw = algbw x 2 (n - 1) / n */
+	cr_assert_float_eq(json_number_value(json_object_get(last, "busbw_GBps")),
+			   json_number_value(json_object_get(last, "algbw_GBps")) * 14 / 8, 1e-9);
+	cr_assert_str_eq(json_string_value(json_object_get(t, "collective")), "all_reduce");
+	json_decref(r);
+	sim_fini(&sim);
+}
+
+Test(training, nccl_tests_commands_that_cannot_run_are_refused)
+{
+	refused("topology: {kind: star, hosts: 4}\n"
+		"workload: {kind: nccl_tests, command: \"broadcast_perf -b 8 -e 1M\"}\n",
+		"workload.command", "broadcast");
+	refused("topology: {kind: star, hosts: 4}\n"
+		"workload: {kind: nccl_tests, command: \"all_reduce_perf -q 3\"}\n",
+		"workload.command", "");
+	refused("topology: {kind: star, hosts: 4}\nworkload: {kind: nccl_tests}\n",
+		"workload.command", "missing");
 }

@@ -23,6 +23,7 @@
 #include "models/traffic.h"
 #include "models/workload.h"
 #include "models/train_plan.h"
+#include "sim/readers/nccl_tests.h"
 #include "topologies/topo.h"
 #include "sim/readers/hpcc_flows.h"
 #include "sim/engine/diag.h"
@@ -76,6 +77,11 @@ struct scn_job {
 	char *file; /* simai: the file read (resolved path); else NULL */
 	uint32_t micro_batch, seq_len;
 	char notes[512]; /* what was read and not used, "" if nothing */
+	/* nccl_tests: the command line, and its sizes (rows; times filled by the run) */
+	char *command;
+	struct nccl_tests_row *rows;
+	size_t n_rows;
+	uint32_t warmup, iters;
 };
 
 /* An hpcc workload's flow file (workload.file), read when loaded. */

@@ -398,7 +398,7 @@ int scn__merge_pod(struct loader *l, struct scenario *s, const char *prefix, con
 	pod->file = file;
 	pod->dscp = -1;
 	pod->split = -1;
-	pod->coll = SCN_WL_IS_COLL(kind - 1) || SCN_WL_IS_TRAIN(kind - 1);
+	pod->coll = SCN_WL_IS_COLL(kind - 1) || SCN_WL_IS_JOB(kind - 1);
 	snprintf(pod->workload, sizeof(pod->workload), "%s", prefix);
 	if ((err = pod_read(file, &pc, &d)))
 		return err == -ENOMEM ? err : scn__config_fail(l, key, &d);

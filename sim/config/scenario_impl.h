@@ -178,6 +178,7 @@ struct raw_workload {
 	/* training, simai */
 	struct raw_layout *layout;
 	char *placement, *pp_size, *micro_batch, *seq_len;
+	char *command; /* nccl_tests */
 	struct raw_layer *layers;
 	unsigned layers_count;
 };
@@ -248,10 +249,13 @@ struct scn_raw {
 /* Training jobs, after the collectives. */
 #define SCN_WL_TRAINING (SCN_WL_COLL + 4)
 #define SCN_WL_SIMAI (SCN_WL_COLL + 5)
+#define SCN_WL_NCCL_TESTS (SCN_WL_COLL + 6)
 /* Is workload kind @k (raw kind - 1) one collective? */
 #define SCN_WL_IS_COLL(k) ((k) >= SCN_WL_COLL && (k) < SCN_WL_TRAINING)
 /* A training job (training, simai)? */
 #define SCN_WL_IS_TRAIN(k) ((k) == SCN_WL_TRAINING || (k) == SCN_WL_SIMAI)
+/* Run by a training job's engine (a training job, or nccl-tests' sweep)? */
+#define SCN_WL_IS_JOB(k) (SCN_WL_IS_TRAIN(k) || (k) == SCN_WL_NCCL_TESTS)
 
 /* The enum tables of the schema, indexed by value: the name of a kind. */
 extern const cyaml_strval_t scn__topo_kinds[];

@@ -74,6 +74,8 @@ void scn_free(struct scenario *s)
 		free(s->jobs[i].layers);
 		free(s->jobs[i].gpus);
 		free(s->jobs[i].file);
+		free(s->jobs[i].command);
+		free(s->jobs[i].rows);
 	}
 	free(s->plans);
 	free(s->jobs);

@@ -539,7 +539,7 @@ static int resolve_workload(const struct loader *l, const struct topo *t,
 
 	if (SCN_WL_IS_COLL(w->kind - 1))
 		return resolve_coll(l, t, w, prefix, s);
-	if (SCN_WL_IS_TRAIN(w->kind - 1))
+	if (SCN_WL_IS_JOB(w->kind - 1))
 		return resolve_training(l, t, w, prefix, s);
 	if (w->kind - 1 == SCN_WL_POISSON)
 		return resolve_poisson(l, t, w, prefix, index, s);

@@ -37,6 +37,7 @@ const cyaml_strval_t scn__wl_kinds[] = {
     {"alltoall", 1 + SCN_WL_COLL + COLL_ALLTOALL},
     {"training", 1 + SCN_WL_TRAINING},
     {"simai", 1 + SCN_WL_SIMAI},
+    {"nccl_tests", 1 + SCN_WL_NCCL_TESTS},
 };
 static const cyaml_strval_t fault_kinds[] = {
     {"link_down", 1 + NET_FAULT_LINK_DOWN}, {"pfc_storm", 1 + NET_FAULT_PFC_STORM},
@@ -296,6 +297,7 @@ static const cyaml_schema_field_t workload_fields[] = {
     STR("pp_size", struct raw_workload, pp_size),
     STR("micro_batch", struct raw_workload, micro_batch),
     STR("seq_len", struct raw_workload, seq_len),
+    STR("command", struct raw_workload, command),
     CYAML_FIELD_SEQUENCE("layers", OPT_PTR, struct raw_workload, layers, &layer_value, 0,
 			 CYAML_UNLIMITED),
     CYAML_FIELD_END,

@@ -14,6 +14,7 @@
 #include "sim/config/scenario.h"
 #include "sim/config/scenario_impl.h"
 #include "sim/engine/units.h"
+#include "sim/readers/nccl_tests.h"
 #include "sim/readers/simai.h"
 
 /* A whole number the checks took already (scenario_workloads.c), or @def. */
@@ -260,6 +261,90 @@ static int layout_fail(const struct loader *l, const char *prefix, const struct 
 	return scn__fail(l, p, "tp %u x pp %u x dp %u ranks cannot run", j->tp, j->pp, j->dp);
 }
 
+/* A new job of @s (its plan zeroed), freed with the scenario; NULL: no memory. */
+static struct scn_job *job_add(struct scenario *s, const char *prefix)
+{
+	struct train_plan *plans = realloc(s->plans, (s->n_jobs + 1) * sizeof(*plans));
+	struct scn_job *jobs = plans ? realloc(s->jobs, (s->n_jobs + 1) * sizeof(*jobs)) : NULL;
+	struct scn_job *j;
+
+	if (plans)
+		s->plans = plans;
+	if (!jobs)
+		return NULL;
+	s->jobs = jobs;
+	j = &s->jobs[s->n_jobs];
+	memset(j, 0, sizeof(*j));
+	memset(&s->plans[s->n_jobs], 0, sizeof(*plans));
+	s->n_jobs++;
+	snprintf(j->workload, sizeof(j->workload), "%s", prefix);
+	return j;
+}
+
+/*
+ * nccl_tests: the command's size sweep over every GPU of the fabric, as
+ * one job whose ranks run the sizes in turn (train_plan_sweep). What the
+ * command gives and the model does not use is said in the notes.
+ */
+static int resolve_nccl_tests(const struct loader *l, const struct topo *t,
+			      const struct raw_workload *w, const char *prefix,
+			      const struct coll_spec *knobs, struct scenario *s)
+{
+	static const uint8_t ops[] = {[NCCL_TESTS_ALL_REDUCE] = COLL_ALLREDUCE,
+				      [NCCL_TESTS_ALL_GATHER] = COLL_ALLGATHER,
+				      [NCCL_TESTS_REDUCE_SCATTER] = COLL_REDUCESCATTER,
+				      [NCCL_TESTS_ALLTOALL] = COLL_ALLTOALL};
+	struct scn_job *j = job_add(s, prefix);
+	struct nccl_tests_cmd cmd;
+	struct coll_spec c = *knobs;
+	struct diag d = {0};
+	uint64_t *sizes;
+	char p[200];
+	int err;
+
+	if (!j)
+		return -ENOMEM;
+	scn__wpath(p, sizeof(p), prefix, "command");
+	if (!(j->command = strdup(w->command)))
+		return -ENOMEM;
+	if (nccl_tests_parse_command(w->command, p, &cmd, &d))
+		return scn__fail(l, p, "%s", d.msg); /* checked already */
+	if (t->n_gpus < 2)
+		return scn__fail(l, p, "the fabric has %u GPU: a collective needs 2 ranks or more",
+				 t->n_gpus);
+	if (!(j->gpus = malloc((size_t)t->n_gpus * sizeof(*j->gpus))))
+		return -ENOMEM;
+	for (uint32_t g = 0; g < t->n_gpus; g++)
+		j->gpus[g] = g;
+	if ((err = nccl_tests_sizes(&cmd, t->n_gpus, p, &j->rows, &j->n_rows, &d)))
+		return err == -EINVAL ? scn__fail(l, p, "%s", d.msg) : err;
+	c.ranks = j->gpus;
+	c.n_ranks = t->n_gpus;
+	if ((err = scn__coll_nics(l, t, w, prefix, s, &c)))
+		return err;
+	if (!(sizes = malloc((j->n_rows ? j->n_rows : 1) * sizeof(*sizes))))
+		return -ENOMEM;
+	for (size_t i = 0; i < j->n_rows; i++)
+		sizes[i] = j->rows[i].bytes ? j->rows[i].bytes : 1;
+	j->warmup = cmd.warmup_iters > 0 ? (uint32_t)cmd.warmup_iters : 0;
+	j->iters = cmd.iters > 0 ? (uint32_t)cmd.iters : 1;
+	j->job.tp = j->job.pp = j->job.ep = j->job.vpp = j->job.ga = 1;
+	j->job.dp = t->n_gpus;
+	c.ranks = NULL;
+	c.n_ranks = 0;
+	j->job.coll = c;
+	err = train_plan_sweep(&c, j->gpus, t->n_gpus, (enum coll_op)ops[cmd.coll], sizes,
+			       (uint32_t)j->n_rows, j->warmup, j->iters, &s->plans[s->n_jobs - 1]);
+	free(sizes);
+	if (err == -EINVAL)
+		return scn__fail(l, p,
+				 "%zu sizes x %u iterations on %u ranks: too many collectives",
+				 j->n_rows, j->warmup + j->iters, t->n_gpus);
+	if (cmd.unmodelled[0])
+		note(j, "options read, not modelled: %s", cmd.unmodelled);
+	return err;
+}
+
 int scn__resolve_training(const struct loader *l, const struct topo *t,
 			  const struct raw_workload *w, const char *prefix,
 			  const struct coll_spec *knobs, struct scenario *s)
@@ -267,23 +352,15 @@ int scn__resolve_training(const struct loader *l, const struct topo *t,
 	uint32_t tp = layout_key(w, "tp", 1), pp = layout_key(w, "pp", 1);
 	uint32_t ep = layout_key(w, "ep", 1), vpp = layout_key(w, "vpp", 1);
 	uint32_t ga = layout_key(w, "ga", 1), dp = layout_key(w, "dp", 0), all = 0, n, rank, op;
-	struct train_plan *plans = realloc(s->plans, (s->n_jobs + 1) * sizeof(*plans));
-	struct scn_job *jobs = plans ? realloc(s->jobs, (s->n_jobs + 1) * sizeof(*jobs)) : NULL;
 	struct scn_job *j;
 	struct coll_spec c = *knobs;
 	char p[200];
 	int err;
 
-	if (plans)
-		s->plans = plans;
-	if (!jobs)
+	if (w->kind - 1 == SCN_WL_NCCL_TESTS)
+		return resolve_nccl_tests(l, t, w, prefix, knobs, s);
+	if (!(j = job_add(s, prefix))) /* freed with the scenario from here on */
 		return -ENOMEM;
-	s->jobs = jobs;
-	j = &s->jobs[s->n_jobs];
-	memset(j, 0, sizeof(*j));
-	memset(&s->plans[s->n_jobs], 0, sizeof(*plans));
-	s->n_jobs++; /* freed with the scenario from here on */
-	snprintf(j->workload, sizeof(j->workload), "%s", prefix);
 	err = w->kind - 1 == SCN_WL_SIMAI
 		  ? layers_of_simai(l, w, prefix, j, &tp, &pp, &ep, &vpp, &ga, &all)
 		  : layers_of_scenario(w, j);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "sim/readers/cdf.h"
+#include "sim/readers/nccl_tests.h"
 #include "sim/config/scenario_impl.h"
 #include "sim/engine/units.h"
 #include "sim/readers/ydoc.h"
@@ -25,6 +26,7 @@
 #define WK_TRAIN 16 /* training, simai */
 #define WK_SIMAI 32
 #define WK_LAYERS 64 /* training: its layers given */
+#define WK_NCCL 128  /* nccl_tests */
 
 /* Keys of a collective that a flow pattern does not take, and back. */
 static int check_unused_keys(const struct loader *l, const struct raw_workload *r,
@@ -35,14 +37,14 @@ static int check_unused_keys(const struct loader *l, const struct raw_workload *
 		const void *v;
 		int kinds; /* WK_* that take it */
 	} keys[] = {
-	    {"channels", r->channels, WK_COLL | WK_TRAIN},
-	    {"chunk", r->chunk, WK_COLL | WK_TRAIN},
+	    {"channels", r->channels, WK_COLL | WK_TRAIN | WK_NCCL},
+	    {"chunk", r->chunk, WK_COLL | WK_TRAIN | WK_NCCL},
 	    {"iterations", r->iterations, WK_COLL | WK_TRAIN},
 	    {"late", r->late, WK_COLL},
-	    {"steps", r->steps, WK_COLL | WK_TRAIN},
-	    {"hca", r->hca, WK_COLL | WK_TRAIN},
+	    {"steps", r->steps, WK_COLL | WK_TRAIN | WK_NCCL},
+	    {"hca", r->hca, WK_COLL | WK_TRAIN | WK_NCCL},
 	    {"algorithm", r->algorithm, WK_COLL},
-	    {"step_latency", r->step_latency, WK_COLL | WK_TRAIN},
+	    {"step_latency", r->step_latency, WK_COLL | WK_TRAIN | WK_NCCL},
 	    {"senders", r->senders, WK_PATTERN},
 	    {"receiver", r->receiver, WK_PATTERN},
 	    {"flows", r->flows, WK_PATTERN},
@@ -52,21 +54,23 @@ static int check_unused_keys(const struct loader *l, const struct raw_workload *
 	    {"duration", r->duration, WK_POISSON},
 	    {"file", r->file, WK_HPCC | WK_SIMAI},
 	    {"generator", r->generator, WK_POISSON},
-	    {"qps_per_connection", r->qps_per_connection, WK_COLL | WK_TRAIN},
-	    {"split_data_on_qps", r->split_data_on_qps, WK_COLL | WK_TRAIN},
+	    {"qps_per_connection", r->qps_per_connection, WK_COLL | WK_TRAIN | WK_NCCL},
+	    {"split_data_on_qps", r->split_data_on_qps, WK_COLL | WK_TRAIN | WK_NCCL},
 	    {"layout", r->layout, WK_TRAIN},
 	    {"placement", r->placement, WK_TRAIN},
 	    {"pp_size", r->pp_size, WK_TRAIN},
 	    {"micro_batch", r->micro_batch, WK_TRAIN},
 	    {"seq_len", r->seq_len, WK_TRAIN},
 	    {"layers", r->layers, WK_LAYERS},
+	    {"command", r->command, WK_NCCL},
 	};
-	int is = SCN_WL_IS_COLL(kind)	   ? WK_COLL
-		 : kind == SCN_WL_TRAINING ? WK_TRAIN | WK_LAYERS
-		 : kind == SCN_WL_SIMAI	   ? WK_TRAIN | WK_SIMAI
-		 : kind == SCN_WL_POISSON  ? WK_POISSON
-		 : kind == SCN_WL_HPCC	   ? WK_HPCC
-					   : WK_PATTERN;
+	int is = SCN_WL_IS_COLL(kind)	     ? WK_COLL
+		 : kind == SCN_WL_TRAINING   ? WK_TRAIN | WK_LAYERS
+		 : kind == SCN_WL_SIMAI	     ? WK_TRAIN | WK_SIMAI
+		 : kind == SCN_WL_NCCL_TESTS ? WK_NCCL
+		 : kind == SCN_WL_POISSON    ? WK_POISSON
+		 : kind == SCN_WL_HPCC	     ? WK_HPCC
+					     : WK_PATTERN;
 	char p[200];
 
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
@@ -78,6 +82,10 @@ static int check_unused_keys(const struct loader *l, const struct raw_workload *
 		return scn__fail(l, p, "does not apply to %s%s", scn__wl_kinds[kind].str,
 				 is == WK_COLL ? " (a collective takes ranks)" : "");
 	scn__wpath(p, sizeof(p), prefix, "ranks");
+	if ((is & WK_NCCL) && ydoc_find(l->raw->doc, p))
+		return scn__fail(l, p,
+				 "does not apply to nccl_tests (every GPU of the fabric is a "
+				 "rank)");
 	if ((is & WK_TRAIN) && ydoc_find(l->raw->doc, p))
 		return scn__fail(l, p, "does not apply to %s (its ranks are placed: placement)",
 				 scn__wl_kinds[kind].str);
@@ -329,6 +337,30 @@ int scn__check_training(const struct loader *l, const struct raw_workload *r, co
 	return err;
 }
 
+/* nccl_tests: its command line, as nccl-tests takes it. */
+static int check_nccl_tests(const struct loader *l, const struct raw_workload *r,
+			    const char *prefix)
+{
+	struct nccl_tests_cmd c;
+	struct diag d = {0};
+	char p[200];
+
+	scn__wpath(p, sizeof(p), prefix, "command");
+	if (!r->command)
+		return scn__fail(l, p,
+				 "missing: an nccl-tests command line (e.g. \"all_reduce_perf "
+				 "-b 8 -e 8G -f 2\")");
+	if (nccl_tests_parse_command(r->command, p, &c, &d))
+		return scn__fail(l, p, "%s", d.msg);
+	if (c.coll != NCCL_TESTS_ALL_REDUCE && c.coll != NCCL_TESTS_ALL_GATHER &&
+	    c.coll != NCCL_TESTS_REDUCE_SCATTER && c.coll != NCCL_TESTS_ALLTOALL)
+		return scn__fail(l, p,
+				 "%s: runs all_reduce, all_gather, reduce_scatter and "
+				 "alltoall (not %s)",
+				 c.binary, nccl_tests_coll_name(c.coll));
+	return 0;
+}
+
 static int check_workload(const struct loader *l, const struct raw_workload *r, const char *prefix,
 			  struct scenario *s)
 {
@@ -338,9 +370,10 @@ static int check_workload(const struct loader *l, const struct raw_workload *r, 
 	int err = 0, kind;
 
 	if (!r->kind)
-		return scn__fail(l, scn__wpath(p, sizeof(p), prefix, "kind"),
-				 "missing (flows, incast, permutation, poisson, hpcc, allreduce, "
-				 "allgather, reducescatter, alltoall, training or simai)");
+		return scn__fail(
+		    l, scn__wpath(p, sizeof(p), prefix, "kind"),
+		    "missing (flows, incast, permutation, poisson, hpcc, allreduce, "
+		    "allgather, reducescatter, alltoall, training, simai or nccl_tests)");
 	kind = r->kind - 1;
 	if ((err =
 		 scn__get_time(l, scn__wpath(p, sizeof(p), prefix, "start"), r->start, 0, 0, &t)) ||
@@ -352,6 +385,8 @@ static int check_workload(const struct loader *l, const struct raw_workload *r, 
 		return check_coll(l, r, prefix);
 	if (SCN_WL_IS_TRAIN(kind))
 		return scn__check_training(l, r, prefix);
+	if (kind == SCN_WL_NCCL_TESTS)
+		return check_nccl_tests(l, r, prefix);
 	if (kind == SCN_WL_POISSON)
 		return check_poisson(l, r, prefix, s);
 	if (kind == SCN_WL_HPCC)

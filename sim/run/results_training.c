@@ -11,10 +11,12 @@
  * the iteration), over the run's iterations, per iteration.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "models/train.h"
 #include "sim/engine/textsafe.h"
+#include "sim/readers/nccl_tests.h"
 #include "sim/run/results.h"
 #include "sim/run/sim.h"
 
@@ -72,6 +74,54 @@ static json_t *job_json(const struct scn_job *sj, const struct train *tr)
 	return o;
 }
 
+/*
+ * nccl_tests: per size, the time of a collective as nccl-tests reports it:
+ * from the end of the warm-up (the last warm-up collective's end; the
+ * size before's end, or the start, without warm-up) to the last timed
+ * collective's end, over the timed ones.
+ */
+static json_t *sweep_json(const struct scn_job *sj, const struct train *tr, simtime_t start)
+{
+	struct nccl_tests_cmd cmd;
+	struct diag d = {0};
+	const simtime_t *ends;
+	uint64_t n, per = sj->warmup + sj->iters, done = 0;
+	uint32_t ranks = sj->job.dp;
+	json_t *rows = json_array(), *o;
+	double sum = 0;
+
+	if (!rows || nccl_tests_parse_command(sj->command, "", &cmd, &d)) {
+		json_decref(rows);
+		return NULL;
+	}
+	ends = train_comm_ends(tr, 0, &n);
+	for (size_t i = 0; i < sj->n_rows; i++) {
+		uint64_t last = (i + 1) * per - 1, first = i * per + sj->warmup;
+		simtime_t from;
+		double us, algbw, busbw;
+
+		if (last >= n)
+			break;
+		from = first ? ends[first - 1] : start;
+		us = simtime_to_us(ends[last] - from) / sj->iters;
+		nccl_tests_bw(&cmd, ranks, &sj->rows[i], us, &algbw, &busbw);
+		sum += busbw;
+		done++;
+		json_array_append_new(rows, json_pack("{s:I,s:I,s:f,s:f,s:f}", "size",
+						      (json_int_t)sj->rows[i].bytes, "count",
+						      (json_int_t)sj->rows[i].count, "time_us",
+						      round(us * 1000) / 1000, "algbw_GBps", algbw,
+						      "busbw_GBps", busbw));
+	}
+	o = json_pack("{s:o,s:s,s:i,s:i,s:i,s:o,s:o}", "command", txt_json(sj->command),
+		      "collective", nccl_tests_coll_name(cmd.coll), "ranks", (int)ranks, "warmup",
+		      (int)sj->warmup, "iters", (int)sj->iters, "rows", rows, "avg_busbw_GBps",
+		      done ? json_real(sum / (double)done) : json_null());
+	if (o && sj->notes[0])
+		json_object_set_new(o, "notes", txt_json(sj->notes));
+	return o;
+}
+
 int res_add_training(json_t *root, const struct sim *sim)
 {
 	const struct scenario *s = sim->scn;
@@ -82,22 +132,52 @@ int res_add_training(json_t *root, const struct sim *sim)
 	if (!(jobs = json_array()))
 		return -ENOMEM;
 	for (uint32_t i = 0; i < s->n_jobs && i < sim->net->n_jobs; i++) {
-		json_t *o = job_json(&s->jobs[i], sim->net->jobs[i]);
+		const char *kind = s->jobs[i].command ? "nccl_tests" : "training";
+		json_t *o = s->jobs[i].command
+				? sweep_json(&s->jobs[i], sim->net->jobs[i], s->plans[i].start)
+				: job_json(&s->jobs[i], sim->net->jobs[i]);
+		json_t *summary = json_object_get(root, "summary");
 
 		if (!o ||
-		    json_array_append_new(jobs, json_pack("{s:s,s:o}", "workload",
-							  s->jobs[i].workload, "training", o))) {
+		    json_array_append_new(
+			jobs, json_pack("{s:s,s:o}", "workload", s->jobs[i].workload, kind, o)) ||
+		    (!json_object_get(summary, kind) && json_object_set(summary, kind, o))) {
 			json_decref(jobs);
 			return -ENOMEM;
 		}
 	}
-	if (json_array_size(jobs) &&
-	    json_object_set(json_object_get(root, "summary"), "training",
-			    json_object_get(json_array_get(jobs, 0), "training"))) {
-		json_decref(jobs);
-		return -ENOMEM;
-	}
 	return json_object_set_new(root, "jobs", jobs) ? -ENOMEM : 0;
+}
+
+/* nccl_tests' table, as nccl-tests prints it, from results.json's rows. */
+static void print_sweep(const json_t *t, FILE *f)
+{
+	const json_t *rows = json_object_get(t, "rows"), *r;
+	struct nccl_tests_row *out;
+	struct nccl_tests_cmd cmd;
+	struct diag d = {0};
+	size_t i;
+
+	if (nccl_tests_parse_command(json_string_value(json_object_get(t, "command")), "", &cmd,
+				     &d))
+		return;
+	if (!(out = calloc(json_array_size(rows) + 1, sizeof(*out))))
+		return;
+	json_array_foreach(rows, i, r) {
+		out[i].bytes = (uint64_t)json_integer_value(json_object_get(r, "size"));
+		out[i].count = (uint64_t)json_integer_value(json_object_get(r, "count"));
+		out[i].time_us = json_number_value(json_object_get(r, "time_us"));
+	}
+	fprintf(f, "  nccl-tests %s on %lld ranks (in-place columns: the same collective)\n",
+		cmd.binary, (long long)json_integer_value(json_object_get(t, "ranks")));
+	nccl_tests_print(f, &cmd, (uint32_t)json_integer_value(json_object_get(t, "ranks")), out,
+			 json_array_size(rows));
+	free(out);
+	if (json_object_get(t, "notes")) {
+		fputs("  notes      ", f);
+		txt_fputs_term(json_string_value(json_object_get(t, "notes")), f);
+		fputc('\n', f);
+	}
 }
 
 void res_print_training(const json_t *j, FILE *f)
@@ -107,6 +187,11 @@ void res_print_training(const json_t *j, FILE *f)
 
 	json_array_foreach(jobs, i, x) {
 		const json_t *t = json_object_get(x, "training");
+
+		if (json_object_get(x, "nccl_tests")) {
+			print_sweep(json_object_get(x, "nccl_tests"), f);
+			continue;
+		}
 		const json_t *lay = json_object_get(t, "layout");
 		const json_t *e = json_object_get(t, "exposed_comm_us");
 		const json_t *c = json_object_get(t, "compute_us");
