@@ -80,7 +80,7 @@ bench-callgrind: build
 
 # the 1024-, 8192- and 65,536-host fat-tree runs, and the 128-GPU rail: minutes each
 bench-scale: build
-	for s in experiments/bench/scale/*.yaml; do \
+	for s in experiments/bench/scale/*.yaml experiments/training-gpt13b.yaml; do \
 		./$(BUILD)/rocesim run $$s -o out/$$(basename $$s .yaml) --progress || exit 1; \
 	done
 
