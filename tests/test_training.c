@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "sim/config/scenario.h"
+#include "proc.h"
 #include "support.h"
 
 /* One server of 4 GPUs at 450 GB/s without latency: a one-channel ring
@@ -167,7 +168,15 @@ Test(training, bad_jobs_are_refused_at_their_key)
 	snprintf(y, sizeof(y), "%s  layers: [{forward: 3 parsecs}]\n", top);
 	refused(y, "workload.layers[0].forward", "");
 	snprintf(y, sizeof(y), "%s  placement: anywhere\n  layers: [{forward: 1us}]\n", top);
-	refused(y, "workload.placement", "packed, spread or random");
+	refused(y, "workload.placement", "packed, spread, random or a list");
+	snprintf(
+	    y, sizeof(y),
+	    "%s  layout: {dp: 2}\n  placement: [h0/gpu0, h0/gpu0]\n  layers: [{forward: 1us}]\n",
+	    top);
+	refused(y, "workload.placement[1]", "already rank 0");
+	snprintf(y, sizeof(y),
+		 "%s  layout: {dp: 2}\n  placement: [h0]\n  layers: [{forward: 1us}]\n", top);
+	refused(y, "workload.placement", "more GPUs than");
 	snprintf(y, sizeof(y), "%s  size: 1MB\n  layers: [{forward: 1us}]\n", top);
 	refused(y, "workload.size", "does not apply to training");
 	snprintf(y, sizeof(y), "%s", top);
@@ -225,4 +234,55 @@ Test(training, nccl_tests_commands_that_cannot_run_are_refused)
 		"workload.command", "");
 	refused("topology: {kind: star, hosts: 4}\nworkload: {kind: nccl_tests}\n",
 		"workload.command", "missing");
+}
+
+/*
+ * Two data-parallel jobs interleaved over the two leaves of a 2:1
+ * oversubscribed leaf-spine (4 hosts at 100G a leaf, one 200G uplink):
+ * each ring crosses the uplink at every hop, so the two jobs share it and
+ * `rocesim run --alone` reports each slowed against its run alone.
+ */
+Test(training, interleaved_jobs_on_an_oversubscribed_fabric_interfere)
+{
+	static const char yaml[] =
+	    "name: two-jobs\n"
+	    "topology: {kind: leaf_spine, leaves: 2, spines: 1, hosts_per_leaf: 4,\n"
+	    "           link: {rate: 100Gbps, cable: 2m}, uplink: {rate: 200Gbps, cable: 10m}}\n"
+	    "workload:\n"
+	    "  - {kind: training, layout: {dp: 4}, placement: [h0, h4, h1, h5],\n"
+	    "     layers: [{forward: 50us, input_grad: 50us, weight_grad: 50us,\n"
+	    "               weight_grad_coll: {op: allreduce, group: dp, size: 8MB}}]}\n"
+	    "  - {kind: training, layout: {dp: 4}, placement: [h2, h6, h3, h7],\n"
+	    "     layers: [{forward: 50us, input_grad: 50us, weight_grad: 50us,\n"
+	    "               weight_grad_coll: {op: allreduce, group: dp, size: 8MB}}]}\n";
+	char dir[] = "/tmp/rocesim-training-XXXXXX", cmd[1024], path[512], *out = NULL;
+	json_error_t e;
+	json_t *r, *jobs;
+	FILE *f;
+
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/two.yaml", dir);
+	cr_assert_not_null(f = fopen(path, "w"));
+	fputs(yaml, f);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), "\"$ROCESIM_BIN\" run %s -o %s/out --alone", path, dir);
+	cr_assert_eq(ts_sh(cmd, &out, NULL), 0);
+	cr_assert(strstr(out, "beside the other jobs"), "%s", out);
+	free(out);
+	snprintf(path, sizeof(path), "%s/out/results.json", dir);
+	cr_assert_not_null(r = json_load_file(path, 0, &e), "%s", e.text);
+	jobs = json_object_get(r, "jobs");
+	cr_assert_eq(json_array_size(jobs), 2);
+	for (size_t i = 0; i < 2; i++) {
+		json_t *t = json_object_get(json_array_get(jobs, i), "training");
+		double it = json_number_value(json_object_get(t, "iteration_time_us"));
+		double alone = json_number_value(json_object_get(t, "alone_iteration_time_us"));
+
+		cr_assert_gt(alone, 150, "job %zu alone: %.3f us", i, alone);
+		cr_assert_gt(json_number_value(json_object_get(t, "interference")), 0.1,
+			     "job %zu: %.3f us beside, %.3f us alone", i, it, alone);
+	}
+	json_decref(r);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	cr_assert_eq(ts_sh(cmd, NULL, NULL), 0);
 }

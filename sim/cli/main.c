@@ -31,7 +31,7 @@
 
 static const char usage[] =
     "usage: rocesim run SCENARIO.yaml [-o OUTDIR] [--with OVERLAY.yaml]...\n"
-    "                    [--set KEY=VALUE]... [--seed N] [--progress] [--quiet]\n"
+    "                    [--set KEY=VALUE]... [--seed N] [--progress] [--quiet] [--alone]\n"
     "                    [--baseline DIR [--tolerance M=X]...] [--junit FILE]\n"
     "       rocesim run SCENARIO.yaml --partition N [--with ...] [--set ...]\n"
     "       mpirun -np N rocesim run SCENARIO.yaml [...]   (one fabric on N processes)\n"
@@ -81,6 +81,8 @@ static const char run_help[] =
     "                     payload delivered, flows and collectives done), events/s\n"
     "                     and the time left, and a last line when the run ends\n"
     "  --quiet            print nothing on stdout\n"
+    "  --alone            run each training job also alone on the fabric and report\n"
+    "                     how much the others slow it (interference in results.json)\n"
     "  --partition N      show how the fabric splits into N parts for a parallel run\n"
     "                     (switches, hosts and ports per part, the links cut, the\n"
     "                     lookahead they allow) and stop: nothing is run or written\n" RUN_CI_USAGE
@@ -108,6 +110,7 @@ struct run_args {
 	size_t n_withs;
 	int progress, quiet;
 	uint32_t partition; /* --partition N: show the split, run nothing */
+	int alone;	    /* --alone: each training job also run alone */
 	struct run_ci ci;   /* --baseline, --tolerance, --junit */
 };
 
@@ -397,6 +400,37 @@ static int simulate(struct sim *sim, const struct par_comm *comm, struct par_sta
 	return -1;
 }
 
+/* --alone: each training job of @sim's scenario run alone, into @res. 0, or
+ * the exit code having said why. */
+static int add_alone(const struct run_args *a, const struct sim *sim, json_t *res)
+{
+	for (uint32_t k = 0; k < sim->scn->n_jobs; k++) {
+		struct scenario *s;
+		struct diag d = {0};
+		double us;
+		int err;
+
+		if (sim->scn->jobs[k].command)
+			continue; /* an nccl-tests sweep: no iteration */
+		err = scn_load_with(a->scenario,
+				    &(struct scn_load_opts){.overlays = a->withs,
+							    .n_overlays = a->n_withs,
+							    .sets = a->sets,
+							    .n_sets = a->n_sets},
+				    &s, &d);
+		if (!err)
+			err = sim_alone(s, k, &us, &d);
+		if (!err)
+			err = res_add_alone(res, k, us);
+		if (err) {
+			fprintf(stderr, "rocesim: --alone: %s\n",
+				err == -ENOMEM ? "out of memory" : d.msg);
+			return EXIT_INPUT;
+		}
+	}
+	return 0;
+}
+
 /*
  * results.json of @sim's run, with @prov and, for a split run, @pst: built,
  * written to @out, committed with the folder @od and summed up; the exit
@@ -420,6 +454,10 @@ static int keep_results(const struct run_args *a, struct sim *sim, json_t *prov,
 	if (!res) {
 		fprintf(stderr, "rocesim: out of memory building the results\n");
 		return EXIT_INPUT;
+	}
+	if (a->alone && (rc = add_alone(a, sim, res))) {
+		json_decref(res);
+		return rc;
 	}
 	/* from here on the run was good: a failure to keep its results is exit 3 */
 	rc = EXIT_IO;
@@ -626,6 +664,8 @@ static int run_options(int argc, char **argv, struct run_args *a, char **seeds, 
 			i++;
 		} else if (!strcmp(o, "--quiet") || !strcmp(o, "-q")) {
 			a->quiet = 1;
+		} else if (!strcmp(o, "--alone")) {
+			a->alone = 1;
 		} else if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
 			fputs(usage, stdout);
 			fputs(run_help, stdout);

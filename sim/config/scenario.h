@@ -168,6 +168,7 @@ struct scenario {
 	struct train_plan *plans;
 	struct scn_job *jobs;
 	uint32_t n_jobs;
+	uint32_t solo; /* run job solo - 1 alone (sim_alone), nothing else; 0: all */
 
 	struct scn_traffic *traffic; /* one per poisson workload */
 	uint32_t n_traffic;

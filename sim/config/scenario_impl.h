@@ -177,7 +177,7 @@ struct raw_workload {
 	struct raw_late *late;
 	/* training, simai */
 	struct raw_layout *layout;
-	char *placement, *pp_size, *micro_batch, *seq_len;
+	char *pp_size, *micro_batch, *seq_len;
 	char *command; /* nccl_tests */
 	struct raw_layer *layers;
 	unsigned layers_count;

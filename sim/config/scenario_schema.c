@@ -293,7 +293,8 @@ static const cyaml_schema_field_t workload_fields[] = {
     STR("split_data_on_qps", struct raw_workload, split_data_on_qps),
     CYAML_FIELD_MAPPING_PTR("late", OPT_PTR, struct raw_workload, late, late_fields),
     CYAML_FIELD_MAPPING_PTR("layout", OPT_PTR, struct raw_workload, layout, layout_fields),
-    STR("placement", struct raw_workload, placement),
+    /* placement: a policy, or a list of servers and GPUs: read through ydoc */
+    CYAML_FIELD_IGNORE("placement", OPT),
     STR("pp_size", struct raw_workload, pp_size),
     STR("micro_batch", struct raw_workload, micro_batch),
     STR("seq_len", struct raw_workload, seq_len),

@@ -16,6 +16,7 @@
 #include "sim/engine/units.h"
 #include "sim/readers/nccl_tests.h"
 #include "sim/readers/simai.h"
+#include "sim/readers/ydoc.h"
 
 /* A whole number the checks took already (scenario_workloads.c), or @def. */
 static uint64_t num(const char *v, uint64_t def)
@@ -204,27 +205,75 @@ static int layers_of_simai(const struct loader *l, const struct raw_workload *w,
 	return 0;
 }
 
-/* The fabric's GPUs for @n ranks, by the workload's placement. */
-static int place(const struct loader *l, const struct topo *t, const struct raw_workload *w,
-		 const char *prefix, uint64_t seed, const struct scn_job *jobs, struct scn_job *j,
-		 uint32_t n)
+/* placement as a list: the servers (all their GPUs) and GPUs named, in
+ * rank order, into j->gpus; exactly @n of them, each once and free. */
+static int place_list(const struct loader *l, const struct topo *t, const char *path,
+		      const uint8_t *taken, struct scn_job *j, uint32_t n)
+{
+	uint32_t k = 0, first, count;
+	char p[240];
+	int err;
+
+	if (!(j->gpus = malloc((size_t)n * sizeof(*j->gpus))))
+		return -ENOMEM;
+	for (uint32_t i = 0;; i++) {
+		const struct ydoc_entry *e;
+
+		snprintf(p, sizeof(p), "%s[%u]", path, i);
+		if (!(e = ydoc_find(l->raw->doc, p)))
+			break;
+		if (!e->value)
+			return scn__fail(l, p, "expected a server or a GPU (h0, h0/gpu1)");
+		if ((err = scn__gpus_of(l, t, p, e->value, &first, &count)))
+			return err;
+		for (uint32_t g = first; g < first + count; g++) {
+			if (taken[g])
+				return scn__fail(l, p, "%s is another job's", e->value);
+			for (uint32_t q = 0; q < k; q++)
+				if (j->gpus[q] == g)
+					return scn__fail(l, p, "%s is already rank %u", e->value,
+							 q);
+			if (k == n)
+				return scn__fail(l, path,
+						 "more GPUs than the job's %u ranks (tp x "
+						 "pp x dp)",
+						 n);
+			j->gpus[k++] = g;
+		}
+	}
+	if (k < n)
+		return scn__fail(l, path, "%u GPUs for the job's %u ranks (tp x pp x dp)", k, n);
+	return 0;
+}
+
+/* The fabric's GPUs for @n ranks, by the workload's placement, among those
+ * the jobs before (@jobs up to @j) left free. */
+static int place(const struct loader *l, const struct topo *t, const char *prefix, uint64_t seed,
+		 const struct scn_job *jobs, struct scn_job *j, uint32_t n)
 {
 	enum train_placement how = TRAIN_PACKED;
 	uint8_t *taken = calloc(t->n_gpus ? t->n_gpus : 1, 1);
+	const struct ydoc_entry *e;
 	uint32_t free_n = t->n_gpus;
 	char p[200];
 	int err;
 
-	if (w->placement && !strcmp(w->placement, "spread"))
-		how = TRAIN_SPREAD;
-	else if (w->placement && !strcmp(w->placement, "random"))
-		how = TRAIN_RANDOM;
 	if (!taken)
 		return -ENOMEM;
-	/* the jobs before this one keep their GPUs */
 	for (const struct scn_job *o = jobs; o < j; o++)
 		for (uint32_t r = 0; r < o->job.tp * o->job.pp * o->job.dp; r++)
 			free_n -= !taken[o->gpus[r]]++;
+	scn__wpath(p, sizeof(p), prefix, "placement");
+	e = ydoc_find(l->raw->doc, p);
+	if (e && !e->value) {
+		err = place_list(l, t, p, taken, j, n);
+		free(taken);
+		return err;
+	}
+	if (e && !strcmp(e->value, "spread"))
+		how = TRAIN_SPREAD;
+	else if (e && !strcmp(e->value, "random"))
+		how = TRAIN_RANDOM;
 	if (n > free_n) {
 		free(taken);
 		return scn__fail(l, scn__wpath(p, sizeof(p), prefix, "layout"),
@@ -379,7 +428,7 @@ int scn__resolve_training(const struct loader *l, const struct topo *t,
 				 "tp %u x pp %u is more than the fabric's %u GPUs", tp, pp,
 				 t->n_gpus);
 	n = tp * pp * dp;
-	if ((err = place(l, t, w, prefix, s->seed, s->jobs, j, n)))
+	if ((err = place(l, t, prefix, s->seed, s->jobs, j, n)))
 		return err;
 	j->micro_batch = (uint32_t)num(w->micro_batch, 1);
 	j->seq_len = (uint32_t)num(w->seq_len, 0);

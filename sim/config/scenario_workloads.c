@@ -57,7 +57,6 @@ static int check_unused_keys(const struct loader *l, const struct raw_workload *
 	    {"qps_per_connection", r->qps_per_connection, WK_COLL | WK_TRAIN | WK_NCCL},
 	    {"split_data_on_qps", r->split_data_on_qps, WK_COLL | WK_TRAIN | WK_NCCL},
 	    {"layout", r->layout, WK_TRAIN},
-	    {"placement", r->placement, WK_TRAIN},
 	    {"pp_size", r->pp_size, WK_TRAIN},
 	    {"micro_batch", r->micro_batch, WK_TRAIN},
 	    {"seq_len", r->seq_len, WK_TRAIN},
@@ -81,6 +80,9 @@ static int check_unused_keys(const struct loader *l, const struct raw_workload *
 	if (is != WK_POISSON && ydoc_find(l->raw->doc, p))
 		return scn__fail(l, p, "does not apply to %s%s", scn__wl_kinds[kind].str,
 				 is == WK_COLL ? " (a collective takes ranks)" : "");
+	scn__wpath(p, sizeof(p), prefix, "placement");
+	if (!(is & WK_TRAIN) && ydoc_find(l->raw->doc, p))
+		return scn__fail(l, p, "does not apply to %s", scn__wl_kinds[kind].str);
 	scn__wpath(p, sizeof(p), prefix, "ranks");
 	if ((is & WK_NCCL) && ydoc_find(l->raw->doc, p))
 		return scn__fail(l, p,
@@ -280,6 +282,7 @@ int scn__check_training(const struct loader *l, const struct raw_workload *r, co
 	    {"tp", offsetof(struct raw_layout, tp)},   {"pp", offsetof(struct raw_layout, pp)},
 	    {"dp", offsetof(struct raw_layout, dp)},   {"ep", offsetof(struct raw_layout, ep)},
 	    {"vpp", offsetof(struct raw_layout, vpp)}, {"ga", offsetof(struct raw_layout, ga)}};
+	const struct ydoc_entry *pl;
 	char p[200], q[240];
 	uint64_t v;
 	simtime_t t;
@@ -290,10 +293,14 @@ int scn__check_training(const struct loader *l, const struct raw_workload *r, co
 		err = scn__get_uint(l, q, *(char *const *)((const char *)r->layout + dims[i].at), 1,
 				    1, 1u << 20, &v);
 	}
-	if (!err && r->placement && strcmp(r->placement, "packed") &&
-	    strcmp(r->placement, "spread") && strcmp(r->placement, "random"))
-		err = scn__fail(l, scn__wpath(p, sizeof(p), prefix, "placement"),
-				"\"%s\" is not packed, spread or random", r->placement);
+	scn__wpath(p, sizeof(p), prefix, "placement");
+	pl = ydoc_find(l->raw->doc, p);
+	if (!err && pl && pl->value && strcmp(pl->value, "packed") && strcmp(pl->value, "spread") &&
+	    strcmp(pl->value, "random"))
+		err = scn__fail(l, p,
+				"\"%s\" is not packed, spread, random or a list of servers and "
+				"GPUs ([h0, h1/gpu2])",
+				pl->value);
 	if (err ||
 	    (err = scn__get_size(l, scn__wpath(p, sizeof(p), prefix, "pp_size"), r->pp_size, 0, 0,
 				 &v)) ||

@@ -33,6 +33,9 @@ int res_add_wire_losses(json_t *root, const struct sim *sim);
  * summary.training for the first), only when there is one; 0 or -ENOMEM;
  * and their lines of the summary. */
 int res_add_training(json_t *root, const struct sim *sim);
+/* Job @k's iteration time alone (@alone_us, 0: it did not complete) and its
+ * interference (its time beside the others over alone, minus 1). */
+int res_add_alone(json_t *root, uint32_t k, double alone_us);
 void res_print_training(const json_t *j, FILE *f);
 /*
  * Write @j to @f (a temporary file that the caller renames into place when

@@ -10,6 +10,7 @@
  * pipeline receive or its sends; dp: the gradients' stream at the end of
  * the iteration), over the run's iterations, per iteration.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -149,6 +150,26 @@ int res_add_training(json_t *root, const struct sim *sim)
 	return json_object_set_new(root, "jobs", jobs) ? -ENOMEM : 0;
 }
 
+int res_add_alone(json_t *root, uint32_t k, double alone_us)
+{
+	json_t *t = json_object_get(json_array_get(json_object_get(root, "jobs"), k), "training");
+	const json_t *it = json_object_get(t, "iteration_time_us");
+
+	if (!t)
+		return 0;
+	if (json_object_set_new(t, "alone_iteration_time_us",
+				alone_us > 0 ? json_real(round(alone_us * 1000) / 1000)
+					     : json_null()))
+		return -ENOMEM;
+	return json_object_set_new(
+		   t, "interference",
+		   alone_us > 0 && json_is_number(it)
+		       ? json_real(round((json_number_value(it) / alone_us - 1) * 1e4) / 1e4)
+		       : json_null())
+		   ? -ENOMEM
+		   : 0;
+}
+
 /* nccl_tests' table, as nccl-tests prints it, from results.json's rows. */
 static void print_sweep(const json_t *t, FILE *f)
 {
@@ -243,6 +264,12 @@ void res_print_training(const json_t *j, FILE *f)
 				      json_number_value(json_object_get(c, "update"))) /
 				     it
 			       : 0.0);
+		if (json_is_number(json_object_get(t, "interference")))
+			fprintf(f,
+				"  alone      %.3f us an iteration alone on the fabric: %+.2f%% "
+				"beside the other jobs\n",
+				json_number_value(json_object_get(t, "alone_iteration_time_us")),
+				100 * json_number_value(json_object_get(t, "interference")));
 		if (json_object_get(t, "notes")) {
 			fputs("  notes      ", f);
 			txt_fputs_term(json_string_value(json_object_get(t, "notes")), f);

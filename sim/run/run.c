@@ -108,6 +108,13 @@ static void net_params_of(const struct scenario *s, struct net_params *p)
 	    .deadlock = s->deadlock,
 	    .nvlink = {.rate_bps = s->topo.nvlink_bps, .latency = s->topo.nvlink_latency},
 	};
+	if (s->solo && s->solo <= s->n_jobs) { /* one job alone: no other workload */
+		p->jobs = &s->plans[s->solo - 1];
+		p->n_jobs = 1;
+		p->wl = (struct wl_params){0};
+		p->colls = NULL;
+		p->n_colls = 0;
+	}
 }
 
 /*
@@ -307,4 +314,25 @@ void sim_fini(struct sim *sim)
 	topo_free(sim->topo);
 	scn_free(sim->scn);
 	memset(sim, 0, sizeof(*sim));
+}
+
+int sim_alone(struct scenario *s, uint32_t k, double *iteration_us, struct diag *d)
+{
+	struct train_stats st;
+	struct sim sim;
+	int err;
+
+	*iteration_us = 0;
+	s->solo = k + 1;   /* its jobs are resolved by sim_init */
+	s->out.sample = 0; /* nothing written: no samples taken */
+	if ((err = sim_init(&sim, s, d)))
+		return err;
+	err = sim_run(&sim, NULL, NULL, NULL, 0);
+	if (!err && sim.net->n_jobs) {
+		train_stats(sim.net->jobs[0], &st);
+		if (st.done)
+			*iteration_us = simtime_to_us(st.ends[st.done - 1] - st.start) / st.done;
+	}
+	sim_fini(&sim);
+	return err;
 }

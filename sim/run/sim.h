@@ -93,6 +93,13 @@ int sim_init(struct sim *sim, struct scenario *s, struct diag *d);
  * once with SIM_END_ERROR. */
 int sim_run(struct sim *sim, FILE *series, FILE *qp_rates, FILE *pfc_events, int progress);
 void sim_fini(struct sim *sim);
+/*
+ * Training job @k of @s run alone on the fabric (no other workload, no
+ * outputs): its mean iteration time into *@iteration_us (0 when it did
+ * not complete). Takes ownership of @s (a scenario loaded as the run's).
+ * 0, or an error as sim_init's and sim_run's.
+ */
+int sim_alone(struct scenario *s, uint32_t k, double *iteration_us, struct diag *d);
 /* A split run's PFC event log: each line after a tag of SIM_PFC_TAG
  * characters and a tab (the time in ps, the event's key, its lines so far). */
 #define SIM_PFC_TAG 50
