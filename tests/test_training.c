@@ -286,3 +286,41 @@ Test(training, interleaved_jobs_on_an_oversubscribed_fabric_interfere)
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	cr_assert_eq(ts_sh(cmd, NULL, NULL), 0);
 }
+
+/*
+ * Compute from the model and the GPU: 2 layers of hidden 1024 and MLP
+ * 4096, sequence 1024, micro-batch 1, at 100 TFLOP/s x 50%. Attention:
+ * 8 b s h^2 + 4 b s^2 h = 8.59e9 + 4.29e9 operations forward and input
+ * gradient, 8.59e9 weight gradient; MLP: 4 b s h f = 1.72e10 each phase.
+ */
+Test(training, compute_from_the_model_and_the_gpu)
+{
+	static const char yaml[] =
+	    "name: model\n"
+	    "topology: {kind: star, hosts: 2}\n"
+	    "workload: {kind: training, seq_len: 1024, model: {layers: 2, hidden: 1024, ffn: "
+	    "4096},\n"
+	    "           gpu: {flops: 100TFLOPS, efficiency: 50%}, layout: {dp: 1}}\n";
+	const double h = 1024, s = 1024, f = 4096, rate = 50e12;
+	const double attn = (8 * s * h * h + 4 * s * s * h) / rate * 1e6;
+	const double attn_w = 8 * s * h * h / rate * 1e6, mlp = 4 * s * h * f / rate * 1e6;
+	const double want = 2 * (2 * attn + attn_w + 3 * mlp);
+	struct sim sim;
+	json_t *r = ts_run(yaml, &sim);
+
+	cr_assert_float_eq(ts_metric(r, "training.iteration_time_us"), want, 1e-3);
+	cr_assert_float_eq(ts_metric(r, "training.tokens_per_s"), 1024 / (want * 1e-6), 1);
+	cr_assert_str_eq(json_string_value(json_object_get(
+			     json_object_get(json_object_get(r, "summary"), "training"), "source")),
+			 "model");
+	json_decref(r);
+	sim_fini(&sim);
+	refused("topology: {kind: star, hosts: 2}\n"
+		"workload: {kind: training, seq_len: 8, model: {layers: 2, hidden: 64},\n"
+		"           gpu: {flops: fast, efficiency: 50%}}\n",
+		"workload.gpu.flops", "is not FLOP/s");
+	refused("topology: {kind: star, hosts: 2}\n"
+		"workload: {kind: training, model: {layers: 2, hidden: 64},\n"
+		"           gpu: {flops: 1T, efficiency: 50%}}\n",
+		"workload.seq_len", "missing");
+}

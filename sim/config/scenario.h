@@ -74,7 +74,8 @@ struct scn_job {
 	struct train_job job; /* layout, layers, placement (gpus) */
 	struct train_layer *layers;
 	uint32_t *gpus;
-	char *file; /* simai: the file read (resolved path); else NULL */
+	char *file;	    /* simai: the file read (resolved path); else NULL */
+	const char *source; /* where the compute times come from: layers, simai, model */
 	uint32_t micro_batch, seq_len;
 	char notes[512]; /* what was read and not used, "" if nothing */
 	/* nccl_tests: the command line, and its sizes (rows; times filled by the run) */

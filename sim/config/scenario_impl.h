@@ -165,6 +165,15 @@ struct raw_layer {
 	struct raw_tcoll *forward_coll, *input_grad_coll, *weight_grad_coll;
 };
 
+/* A training job's model and GPU, for compute times derived from them. */
+struct raw_model {
+	char *layers, *hidden, *ffn;
+};
+
+struct raw_gpu {
+	char *flops, *efficiency;
+};
+
 struct raw_workload {
 	int kind;
 	char *size, *senders, *receiver, *start, *channels, *chunk, *iterations, *dscp, *pod;
@@ -179,6 +188,8 @@ struct raw_workload {
 	struct raw_layout *layout;
 	char *pp_size, *micro_batch, *seq_len;
 	char *command; /* nccl_tests */
+	struct raw_model *model;
+	struct raw_gpu *gpu;
 	struct raw_layer *layers;
 	unsigned layers_count;
 };
@@ -485,6 +496,8 @@ int scn__check_nic_tc(const struct loader *l, struct scenario *s, const char *co
 int scn__check_workloads(const struct loader *l, const struct raw_top *r, struct scenario *s);
 /* A training job's keys (kinds training and simai). */
 int scn__check_training(const struct loader *l, const struct raw_workload *r, const char *prefix);
+/* gpu.flops: "989TFLOPS", "989T", "9.89e14" into *@out; 0 or -EINVAL. */
+int scn__flops(const char *s, double *out);
 
 /* scenario_colls.c: host @name (at key @path) of @t, by its index in *@out; */
 int scn__host_of(const struct loader *l, const struct topo *t, const char *path, const char *name,

@@ -263,6 +263,19 @@ static const cyaml_schema_value_t layer_value = {
     CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct raw_layer, layer_fields),
 };
 
+static const cyaml_schema_field_t model_fields[] = {
+    STR("layers", struct raw_model, layers),
+    STR("hidden", struct raw_model, hidden),
+    STR("ffn", struct raw_model, ffn),
+    CYAML_FIELD_END,
+};
+
+static const cyaml_schema_field_t gpu_fields[] = {
+    STR("flops", struct raw_gpu, flops),
+    STR("efficiency", struct raw_gpu, efficiency),
+    CYAML_FIELD_END,
+};
+
 static const cyaml_schema_field_t workload_fields[] = {
     ENUM("kind", struct raw_workload, kind, scn__wl_kinds),
     STR("size", struct raw_workload, size),
@@ -299,6 +312,8 @@ static const cyaml_schema_field_t workload_fields[] = {
     STR("micro_batch", struct raw_workload, micro_batch),
     STR("seq_len", struct raw_workload, seq_len),
     STR("command", struct raw_workload, command),
+    CYAML_FIELD_MAPPING_PTR("model", OPT_PTR, struct raw_workload, model, model_fields),
+    CYAML_FIELD_MAPPING_PTR("gpu", OPT_PTR, struct raw_workload, gpu, gpu_fields),
     CYAML_FIELD_SEQUENCE("layers", OPT_PTR, struct raw_workload, layers, &layer_value, 0,
 			 CYAML_UNLIMITED),
     CYAML_FIELD_END,

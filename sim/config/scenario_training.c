@@ -7,6 +7,7 @@
  * run is said in the job's notes, which the results carry.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,6 +107,59 @@ static int layers_of_scenario(const struct raw_workload *w, struct scn_job *j)
 			j->layers[n++] = ly;
 	}
 	j->job.n_layers = n;
+	return 0;
+}
+
+/*
+ * model and gpu: each transformer layer as two layers of the plan, its
+ * attention and its MLP, per micro-batch on a tensor-parallel rank
+ * (Narayanan et al., SC 2021, section 5.1: a layer's forward is
+ * 24 b s h^2 + 4 b s^2 h operations with an MLP of 4h; here 8 b s h^2 +
+ * 4 b s^2 h for attention and 4 b s h f for an MLP of f), over tp, at
+ * gpu.flops x gpu.efficiency. The input gradient costs the forward; the
+ * weight gradient the forward's matrix products (not the attention
+ * scores). Each half AllReduces its activations (b s h, bf16) in the
+ * tensor group forward and backward (Megatron-LM's f and g operators);
+ * each layer's weight gradients ((4 h^2 + 2 h f) / tp parameters, fp32 as
+ * Megatron accumulates them) are AllReduced in the data group. The
+ * stages exchange b s h bf16 activations. Embedding, logits and the
+ * optimizer's step are not modelled (said in the notes).
+ */
+static int layers_of_model(const struct raw_workload *w, uint32_t tp, struct scn_job *j)
+{
+	double h = (double)num(w->model->hidden, 1), f = (double)num(w->model->ffn, 0);
+	double b = (double)num(w->micro_batch, 1), sl = (double)num(w->seq_len, 1), rate, eff;
+	uint32_t n = (uint32_t)num(w->model->layers, 1);
+	uint64_t act;
+	struct train_coll ar = {.group = TRAIN_G_TP, .op = COLL_ALLREDUCE};
+	struct train_coll grads = {.group = TRAIN_G_DP, .op = COLL_ALLREDUCE};
+	simtime_t attn, attn_w, mlp;
+
+	f = f > 0 ? f : 4 * h;
+	scn__flops(w->gpu->flops, &rate);
+	units_fraction(w->gpu->efficiency, &eff);
+	rate *= eff * tp;
+	attn = (simtime_t)llround((8 * b * sl * h * h + 4 * b * sl * sl * h) / rate * 1e12);
+	attn_w = (simtime_t)llround(8 * b * sl * h * h / rate * 1e12);
+	mlp = (simtime_t)llround(4 * b * sl * h * f / rate * 1e12);
+	act = (uint64_t)(b * sl * h * 2);
+	ar.bytes = act;
+	if (!(j->layers = calloc(2 * (size_t)n, sizeof(*j->layers))))
+		return -ENOMEM;
+	for (uint32_t i = 0; i < n; i++) {
+		grads.bytes = (uint64_t)(4 * h * h / tp * 4);
+		j->layers[2 * i] = (struct train_layer){
+		    .fwd = attn, .ig = attn, .wg = attn_w, .fwd_c = ar, .ig_c = ar, .wg_c = grads};
+		grads.bytes = (uint64_t)(2 * h * f / tp * 4);
+		j->layers[2 * i + 1] = (struct train_layer){
+		    .fwd = mlp, .ig = mlp, .wg = mlp, .fwd_c = ar, .ig_c = ar, .wg_c = grads};
+	}
+	j->job.n_layers = 2 * n;
+	if (!w->pp_size)
+		j->job.pp_bytes = act;
+	note(j, "%s",
+	     "compute from model and gpu: embedding, logits and the optimizer step not "
+	     "modelled");
 	return 0;
 }
 
@@ -412,9 +466,11 @@ int scn__resolve_training(const struct loader *l, const struct topo *t,
 		return -ENOMEM;
 	err = w->kind - 1 == SCN_WL_SIMAI
 		  ? layers_of_simai(l, w, prefix, j, &tp, &pp, &ep, &vpp, &ga, &all)
-		  : layers_of_scenario(w, j);
+	      : w->model ? layers_of_model(w, tp, j)
+			 : layers_of_scenario(w, j);
 	if (err)
 		return err;
+	j->source = w->kind - 1 == SCN_WL_SIMAI ? "simai" : w->model ? "model" : "layers";
 	/* the scenario's layout wins over the file's where it says so */
 	tp = layout_key(w, "tp", tp);
 	pp = layout_key(w, "pp", pp);

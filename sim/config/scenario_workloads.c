@@ -62,6 +62,8 @@ static int check_unused_keys(const struct loader *l, const struct raw_workload *
 	    {"seq_len", r->seq_len, WK_TRAIN},
 	    {"layers", r->layers, WK_LAYERS},
 	    {"command", r->command, WK_NCCL},
+	    {"model", r->model, WK_LAYERS},
+	    {"gpu", r->gpu, WK_LAYERS},
 	};
 	int is = SCN_WL_IS_COLL(kind)	     ? WK_COLL
 		 : kind == SCN_WL_TRAINING   ? WK_TRAIN | WK_LAYERS
@@ -272,6 +274,72 @@ static int check_tcoll(const struct loader *l, const struct raw_tcoll *c, const 
 	return scn__get_size(l, scn__wpath(k, sizeof(k), p, "size"), c->size, 0, 0, &v);
 }
 
+/* "989T", "989e12", "312TFLOPS": floating-point operations a second. */
+int scn__flops(const char *s, double *out)
+{
+	static const struct {
+		char c;
+		double x;
+	} si[] = {{'K', 1e3}, {'M', 1e6}, {'G', 1e9}, {'T', 1e12}, {'P', 1e15}};
+	char *end;
+	double v = strtod(s, &end);
+
+	for (size_t i = 0; i < sizeof(si) / sizeof(si[0]); i++)
+		if (*end == si[i].c) {
+			v *= si[i].x;
+			end++;
+			break;
+		}
+	if (!strcmp(end, "FLOPS") || !strcmp(end, "flops") || !strcmp(end, "FLOP/s"))
+		end += strlen(end);
+	*out = v;
+	return *end || !(v >= 1e9) || v > 1e18 ? -EINVAL : 0;
+}
+
+/* model and gpu, which give the layers' compute (instead of layers). */
+static int check_model(const struct loader *l, const struct raw_workload *r, const char *prefix)
+{
+	char p[200];
+	uint64_t v;
+	double x;
+	int err;
+
+	if (r->layers_count)
+		return scn__fail(l, scn__wpath(p, sizeof(p), prefix, "layers"),
+				 "given with model: one or the other");
+	if (!r->model || !r->gpu)
+		return scn__fail(l, scn__wpath(p, sizeof(p), prefix, r->model ? "gpu" : "model"),
+				 "missing: model {layers, hidden} and gpu {flops, efficiency} "
+				 "go together");
+	if (!r->seq_len)
+		return scn__fail(l, scn__wpath(p, sizeof(p), prefix, "seq_len"),
+				 "missing: the model's compute needs the sequence length");
+	if (!r->model->layers || !r->model->hidden)
+		return scn__fail(l,
+				 scn__wpath(p, sizeof(p), prefix,
+					    r->model->layers ? "model.hidden" : "model.layers"),
+				 "missing");
+	if ((err = scn__get_uint(l, scn__wpath(p, sizeof(p), prefix, "model.layers"),
+				 r->model->layers, 0, 1, 100000, &v)) ||
+	    (err = scn__get_uint(l, scn__wpath(p, sizeof(p), prefix, "model.hidden"),
+				 r->model->hidden, 0, 1, 1u << 20, &v)) ||
+	    (err = scn__get_uint(l, scn__wpath(p, sizeof(p), prefix, "model.ffn"), r->model->ffn, 0,
+				 1, 1u << 24, &v)))
+		return err;
+	if (!r->gpu->flops || scn__flops(r->gpu->flops, &x))
+		return scn__fail(l, scn__wpath(p, sizeof(p), prefix, "gpu.flops"),
+				 "%s%s%s: the GPU's peak for the model's type, e.g. 989TFLOPS "
+				 "(H100 SXM, dense BF16)",
+				 r->gpu->flops ? "\"" : "missing",
+				 r->gpu->flops ? r->gpu->flops : "",
+				 r->gpu->flops ? "\" is not FLOP/s" : "");
+	if (!r->gpu->efficiency || units_fraction(r->gpu->efficiency, &x) || !(x > 0))
+		return scn__fail(l, scn__wpath(p, sizeof(p), prefix, "gpu.efficiency"),
+				 "%s: the share of the peak the layers reach, e.g. 45%%",
+				 r->gpu->efficiency ? "not a fraction above 0" : "missing");
+	return 0;
+}
+
 /* A training job's layout, placement, sizes and (kind training) layers. */
 int scn__check_training(const struct loader *l, const struct raw_workload *r, const char *prefix)
 {
@@ -315,10 +383,12 @@ int scn__check_training(const struct loader *l, const struct raw_workload *r, co
 					 "missing: a SimAI/AICB workload file");
 		return 0;
 	}
+	if (r->model || r->gpu)
+		return check_model(l, r, prefix);
 	if (!r->layers_count)
 		return scn__fail(l, scn__wpath(p, sizeof(p), prefix, "layers"),
 				 "missing: a list of {forward, input_grad, weight_grad, "
-				 "forward_coll, ...}");
+				 "forward_coll, ...}, or model and gpu");
 	for (unsigned i = 0; i < r->layers_count && !err; i++) {
 		const struct raw_layer *ly = &r->layers[i];
 

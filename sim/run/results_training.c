@@ -53,7 +53,7 @@ static json_t *job_json(const struct scn_job *sj, const struct train *tr)
 	o = json_pack(
 	    "{s:o,s:{s:i,s:i,s:i,s:i,s:i,s:i},s:i,s:i,s:o,s:o,s:o,s:o,s:o,s:o,s:i,s:i,s:i,"
 	    "s:I,s:I}",
-	    "source", json_string(sj->file ? "simai" : "layers"), "layout", "tp", (int)j->tp, "pp",
+	    "source", json_string(sj->source ? sj->source : "layers"), "layout", "tp", (int)j->tp, "pp",
 	    (int)j->pp, "dp", (int)j->dp, "ep", (int)j->ep, "vpp", (int)j->vpp, "ga", (int)j->ga,
 	    "ranks", (int)(j->tp * j->pp * j->dp), "iterations", (int)st.done, "iteration_time_us",
 	    st.done ? json_real((double)llround(mean_s * 1e9) / 1000.0) : json_null(),
