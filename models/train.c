@@ -62,6 +62,8 @@ struct trank {
 };
 
 struct train {
+	uint64_t coll_bytes[TRAIN_DIMS];
+	simtime_t coll_time[TRAIN_DIMS];
 	struct mctx *ctx;
 	const struct train_plan *p;
 	struct train_env env;
@@ -189,7 +191,15 @@ static void on_comm_finished(void *up)
 		c->ends[c->done] = evq_now(t->ctx->q);
 	}
 	c->done++;
-	t->coll_done[t->p->comms[c->index].dim]++;
+	{
+		struct coll_stats st;
+		uint8_t dim = t->p->comms[c->index].dim;
+
+		coll_stats(c->coll, &st);
+		t->coll_done[dim]++;
+		t->coll_bytes[dim] += c->spec.bytes;
+		t->coll_time[dim] += st.done ? st.times[0] : 0;
+	}
 	if (c->start_posted)
 		return;
 	c->start_posted = 1;
@@ -591,6 +601,8 @@ void train_stats(const struct train *t, struct train_stats *out)
 	memcpy(out->compute, crit->busy, sizeof(out->compute));
 	memcpy(out->exposed, crit->exposed, sizeof(out->exposed));
 	memcpy(out->colls, t->coll_done, sizeof(out->colls));
+	memcpy(out->coll_bytes, t->coll_bytes, sizeof(out->coll_bytes));
+	memcpy(out->coll_time, t->coll_time, sizeof(out->coll_time));
 	for (uint32_t i = 0; i < t->p->n_comms; i++) {
 		struct coll_stats st;
 

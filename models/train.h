@@ -137,8 +137,12 @@ struct train_stats {
 	uint32_t critical;
 	simtime_t compute[TRAIN_PHASES];
 	simtime_t exposed[TRAIN_DIMS];
-	/* collectives completed per dimension, over every communicator */
+	/* collectives completed per dimension, over every communicator: their
+	 * count, bytes (as nccl-tests counts a size) and time from the first
+	 * rank's start to the last rank's end, summed */
 	uint64_t colls[TRAIN_DIMS];
+	uint64_t coll_bytes[TRAIN_DIMS];
+	simtime_t coll_time[TRAIN_DIMS];
 	uint64_t network_bytes, nvlink_bytes;
 	uint64_t stalled; /* ranks whose program had not ended when asked (0 once done) */
 };

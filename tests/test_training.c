@@ -49,6 +49,10 @@ Test(training, tensor_parallel_iteration_is_compute_plus_allreduces)
 	cr_assert_float_eq(ts_metric(r, "training.tokens_per_s"), 4 * 2048 / (want * 1e-6), 1);
 	cr_assert_eq(ts_metric(r, "training.network_bytes"), 0);
 	cr_assert_eq(json_array_size(json_object_get(r, "jobs")), 1);
+	/* the tensor group's 8 AllReduces, each 6 NVLink steps */
+	cr_assert_eq(ts_metric(r, "training.collectives.tp.count"), 8);
+	cr_assert_eq(ts_metric(r, "training.collectives.tp.bytes"), 8 * (4 << 20));
+	cr_assert_float_eq(ts_metric(r, "training.collectives.tp.mean_time_us"), ar_us, 1e-3);
 	json_decref(r);
 	sim_fini(&sim);
 }

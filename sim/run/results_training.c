@@ -53,9 +53,10 @@ static json_t *job_json(const struct scn_job *sj, const struct train *tr)
 	o = json_pack(
 	    "{s:o,s:{s:i,s:i,s:i,s:i,s:i,s:i},s:i,s:i,s:o,s:o,s:o,s:o,s:o,s:o,s:i,s:i,s:i,"
 	    "s:I,s:I}",
-	    "source", json_string(sj->source ? sj->source : "layers"), "layout", "tp", (int)j->tp, "pp",
-	    (int)j->pp, "dp", (int)j->dp, "ep", (int)j->ep, "vpp", (int)j->vpp, "ga", (int)j->ga,
-	    "ranks", (int)(j->tp * j->pp * j->dp), "iterations", (int)st.done, "iteration_time_us",
+	    "source", json_string(sj->source ? sj->source : "layers"), "layout", "tp", (int)j->tp,
+	    "pp", (int)j->pp, "dp", (int)j->dp, "ep", (int)j->ep, "vpp", (int)j->vpp, "ga",
+	    (int)j->ga, "ranks", (int)(j->tp * j->pp * j->dp), "iterations", (int)st.done,
+	    "iteration_time_us",
 	    st.done ? json_real((double)llround(mean_s * 1e9) / 1000.0) : json_null(),
 	    "iteration_times_us", times, "tokens_per_s",
 	    st.done && j->tokens ? json_real(round((double)j->tokens / mean_s)) : json_null(),
@@ -66,6 +67,22 @@ static json_t *job_json(const struct scn_job *sj, const struct train *tr)
 	    (json_int_t)st.network_bytes, "nvlink_bytes", (json_int_t)st.nvlink_bytes);
 	if (!o)
 		return NULL;
+	{
+		json_t *cs = json_object();
+
+		for (int d = 0; cs && d < TRAIN_DIMS; d++)
+			if (st.colls[d])
+				json_object_set_new(
+				    cs, dims[d],
+				    json_pack("{s:I,s:I,s:o,s:f}", "count", (json_int_t)st.colls[d],
+					      "bytes", (json_int_t)st.coll_bytes[d], "mean_time_us",
+					      us3(st.coll_time[d] / st.colls[d]), "algbw_GBps",
+					      st.coll_time[d]
+						  ? (double)st.coll_bytes[d] /
+							simtime_to_s(st.coll_time[d]) / 1e9
+						  : 0.0));
+		json_object_set_new(o, "collectives", cs);
+	}
 	if (sj->file)
 		json_object_set_new(o, "file", txt_json(sj->file));
 	if (sj->notes[0])
@@ -264,6 +281,23 @@ void res_print_training(const json_t *j, FILE *f)
 				      json_number_value(json_object_get(c, "update"))) /
 				     it
 			       : 0.0);
+		{
+			const json_t *cs = json_object_get(t, "collectives"), *c2;
+			const char *dim;
+
+			if (json_object_size(cs))
+				fprintf(f, "  #%-9s %10s %15s %14s %12s\n", "group", "count",
+					"mean size(B)", "mean time(us)", "algbw(GB/s)");
+			json_object_foreach((json_t *)cs, dim, c2) {
+				double n = (double)json_integer_value(json_object_get(c2, "count"));
+
+				fprintf(f, "  %-10s %10.0f %15.0f %14.3f %12.2f\n", dim, n,
+					(double)json_integer_value(json_object_get(c2, "bytes")) /
+					    n,
+					json_number_value(json_object_get(c2, "mean_time_us")),
+					json_number_value(json_object_get(c2, "algbw_GBps")));
+			}
+		}
 		if (json_is_number(json_object_get(t, "interference")))
 			fprintf(f,
 				"  alone      %.3f us an iteration alone on the fabric: %+.2f%% "
