@@ -142,8 +142,7 @@ static void refused(const char *yaml, const char *path, const char *msg)
 
 	if (!err) {
 		err = sim_init(&sim, s, &d);
-		if (!err)
-			sim_fini(&sim);
+		sim_fini(&sim); /* it owns the scenario, built or not */
 	}
 	cr_assert_eq(err, -EINVAL, "%s was taken", path);
 	cr_assert_str_eq(d.path, path);

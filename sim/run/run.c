@@ -325,8 +325,10 @@ int sim_alone(struct scenario *s, uint32_t k, double *iteration_us, struct diag 
 	*iteration_us = 0;
 	s->solo = k + 1;   /* its jobs are resolved by sim_init */
 	s->out.sample = 0; /* nothing written: no samples taken */
-	if ((err = sim_init(&sim, s, d)))
+	if ((err = sim_init(&sim, s, d))) {
+		sim_fini(&sim);
 		return err;
+	}
 	err = sim_run(&sim, NULL, NULL, NULL, 0);
 	if (!err && sim.net->n_jobs) {
 		train_stats(sim.net->jobs[0], &st);
