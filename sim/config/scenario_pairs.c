@@ -2,8 +2,8 @@
  * scn_pairs: the (source NIC, destination NIC, traffic class) pairs the
  * resolved workload sends on, for the deadlock check: every workload flow,
  * and every network edge of every collective (a ring's hops, an
- * all-to-all's pairs), a collective that repeats another's pairs counted
- * once.
+ * all-to-all's pairs) and of every training job's communicators, a
+ * collective that repeats another's pairs counted once.
  */
 #include "sim/config/scenario.h"
 
@@ -50,13 +50,13 @@ static int pair_key(const struct coll_spec *c, uint32_t **out, uint64_t *hash)
  * pairs, class and ranks (@keys, @hash: pair_key of each). A thousand
  * copies of one All-to-All then cost its pairs once, not a thousand times.
  */
-static int repeats(const struct scenario *s, uint32_t *const *keys, const uint64_t *hash,
-		   uint32_t i)
+static int repeats(const struct scenario *s, const struct coll_spec *const *all,
+		   uint32_t *const *keys, const uint64_t *hash, uint32_t i)
 {
-	const struct coll_spec *c = &s->colls[i];
+	const struct coll_spec *c = all[i];
 
 	for (uint32_t j = 0; j < i; j++) {
-		const struct coll_spec *e = &s->colls[j];
+		const struct coll_spec *e = all[j];
 
 		if (hash[j] == hash[i] && e->n_ranks == c->n_ranks &&
 		    (e->op == COLL_ALLTOALL) == (c->op == COLL_ALLTOALL) &&
@@ -94,21 +94,43 @@ static size_t layout_pairs(const struct coll_spec *c, uint8_t tc, struct cbd_pai
 	return k;
 }
 
+/* Every collective of @s: the workload's, then each training job's
+ * communicators (their operations run on the same pairs). */
+static const struct coll_spec **all_colls(const struct scenario *s, uint32_t *n)
+{
+	const struct coll_spec **all;
+	uint64_t count = s->n_colls;
+
+	for (uint32_t j = 0; j < s->n_jobs; j++)
+		count += s->plans[j].n_comms;
+	if (count > UINT32_MAX || !(all = malloc((count ? count : 1) * sizeof(*all))))
+		return NULL;
+	*n = 0;
+	for (uint32_t i = 0; i < s->n_colls; i++)
+		all[(*n)++] = &s->colls[i];
+	for (uint32_t j = 0; j < s->n_jobs; j++)
+		for (uint32_t c = 0; c < s->plans[j].n_comms; c++)
+			all[(*n)++] = &s->plans[j].comms[c].spec;
+	return all;
+}
+
 int scn_pairs(const struct scenario *s, struct cbd_pair **out, size_t *n)
 {
+	uint32_t n_all = 0;
+	const struct coll_spec **all = all_colls(s, &n_all);
 	size_t count = s->wl.n_flows, k = 0;
-	uint32_t **keys = calloc(s->n_colls ? s->n_colls : 1, sizeof(*keys));
-	uint64_t *hash = calloc(s->n_colls ? s->n_colls : 1, sizeof(*hash));
-	char *skip = calloc(s->n_colls ? s->n_colls : 1, 1);
+	uint32_t **keys = calloc(n_all ? n_all : 1, sizeof(*keys));
+	uint64_t *hash = calloc(n_all ? n_all : 1, sizeof(*hash));
+	char *skip = calloc(n_all ? n_all : 1, 1);
 	struct cbd_pair *p = NULL;
-	int err = keys && hash && skip ? 0 : -ENOMEM;
+	int err = all && keys && hash && skip ? 0 : -ENOMEM;
 
-	for (uint32_t i = 0; !err && i < s->n_colls; i++)
-		err = pair_key(&s->colls[i], &keys[i], &hash[i]);
-	for (uint32_t i = 0; !err && i < s->n_colls; i++) {
-		const struct coll_spec *c = &s->colls[i];
+	for (uint32_t i = 0; !err && i < n_all; i++)
+		err = pair_key(all[i], &keys[i], &hash[i]);
+	for (uint32_t i = 0; !err && i < n_all; i++) {
+		const struct coll_spec *c = all[i];
 
-		if ((skip[i] = (char)repeats(s, keys, hash, i)))
+		if ((skip[i] = (char)repeats(s, all, keys, hash, i)))
 			continue;
 		if (laid_out(c))
 			count += coll_qp_count(c);
@@ -123,8 +145,8 @@ int scn_pairs(const struct scenario *s, struct cbd_pair **out, size_t *n)
 
 		p[k++] = (struct cbd_pair){f->src, f->dst, s->sw.dscp_to_tc[f->dscp & 63]};
 	}
-	for (uint32_t i = 0; !err && i < s->n_colls; i++) {
-		const struct coll_spec *c = &s->colls[i];
+	for (uint32_t i = 0; !err && i < n_all; i++) {
+		const struct coll_spec *c = all[i];
 		uint8_t tc = s->sw.dscp_to_tc[c->dscp & 63];
 
 		if (!skip[i] && laid_out(c)) {
@@ -142,11 +164,12 @@ int scn_pairs(const struct scenario *s, struct cbd_pair **out, size_t *n)
 					p[k++] = (struct cbd_pair){c->ranks[a], c->ranks[b], tc};
 		}
 	}
-	for (uint32_t i = 0; keys && i < s->n_colls; i++)
+	for (uint32_t i = 0; keys && i < n_all; i++)
 		free(keys[i]);
 	free(keys);
 	free(hash);
 	free(skip);
+	free(all);
 	if (err) {
 		free(p);
 		return err;
