@@ -698,3 +698,41 @@ Test(chakra, folder_of_ranks)
 	cr_assert(strstr(d.msg, "cannot read the folder"), "%s", d.msg);
 	free(b.p);
 }
+
+/*
+ * The oldest published layout (et_def/et_def.proto before the version):
+ * GlobalMetadata's attributes at field 1. Its nodes read the same; the
+ * version is left empty rather than taken from an attribute's bytes.
+ */
+Test(chakra, oldest_metadata_layout)
+{
+	t_attr a = CHAKRA_PROTO_MSG__ATTRIBUTE_PROTO__INIT;
+	struct t_attrs s = {0};
+	uint8_t inner[64], outer[70];
+	struct t_buf b = {0};
+	struct chakra_trace t;
+	struct diag d;
+	size_t n;
+
+	a.name = "schema";
+	a.value_case = CHAKRA_PROTO_MSG__ATTRIBUTE_PROTO__VALUE_STRING_VAL;
+	a.string_val = "1.0.2-chakra.0.0.1";
+	n = chakra_proto_msg__attribute_proto__pack(&a, inner);
+	cr_assert_lt(n, 60);
+	outer[0] = (uint8_t)(n + 2); /* the message's length */
+	outer[1] = 0x0a;	     /* field 1, length-delimited */
+	outer[2] = (uint8_t)n;
+	memcpy(outer + 3, inner, n);
+	t_put(&b, outer, n + 3);
+	t_i64(&s, "comm_type", CHAKRA_ALL_TO_ALL);
+	t_i64(&s, "comm_size", 64);
+	t_node_put(&b, 1, "a2a", CHAKRA_PROTO_MSG__NODE_TYPE__COMM_COLL_NODE, 0, &s, NULL, 0, NULL,
+		   0);
+	cr_assert_eq(t_parse(&b, &t, &d), 0, "%s", d.msg);
+	cr_assert_str_eq(t.version, "");
+	cr_assert_str_eq(t.schema, "");
+	cr_assert_eq(t.n, 1);
+	cr_assert_eq(t.nodes[0].coll, CHAKRA_ALL_TO_ALL);
+	chakra_free(&t);
+	free(b.p);
+}

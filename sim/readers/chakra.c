@@ -342,10 +342,15 @@ static int ck_node(struct ck_ctx *c, const ChakraProtoMsg__Node *n, size_t at,
 	return 0;
 }
 
-/* The metadata message @m into @t. */
+/*
+ * The metadata message @m into @t. In the oldest published layout the
+ * attributes were field 1, where the version is now: bytes of a message,
+ * not a version, which starts with a control byte (its first field's tag).
+ */
 static void ck_meta(const ChakraProtoMsg__GlobalMetadata *m, struct chakra_trace *t)
 {
-	ck_copy(t->version, sizeof(t->version), m->version);
+	if ((unsigned char)m->version[0] >= 0x20)
+		ck_copy(t->version, sizeof(t->version), m->version);
 	for (size_t i = 0; i < m->n_attr; i++)
 		if (!strcmp(m->attr[i]->name, "schema") &&
 		    m->attr[i]->value_case == CHAKRA_PROTO_MSG__ATTRIBUTE_PROTO__VALUE_STRING_VAL)

@@ -101,7 +101,7 @@ struct chakra_node {
 };
 
 struct chakra_trace {
-	char version[32];	   /* GlobalMetadata.version, "" when none */
+	char version[32];	   /* GlobalMetadata.version, "" when none or old */
 	char schema[64];	   /* the metadata's "schema" attribute, "" when none */
 	struct chakra_node *nodes; /* in the file's order */
 	uint32_t n;
