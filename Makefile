@@ -12,7 +12,8 @@
 # libopenmpi-dev and openmpi-bin: `mpirun rocesim sweep` and its tests; the
 # build works without them (meson -Dmpi=auto leaves MPI out).
 PACKAGES = meson ninja-build pkg-config gcc libc6-dev libgsl-dev libcyaml-dev \
-	libyaml-dev libjansson-dev libcriterion-dev gnuplot-nox libopenmpi-dev openmpi-bin
+	libyaml-dev libjansson-dev libprotobuf-c-dev protobuf-c-compiler libcriterion-dev \
+	gnuplot-nox libopenmpi-dev openmpi-bin
 # clang-format: the suite's check of the layout (tests/format.sh), installed
 # by `make test` only
 TEST_PACKAGES = clang-format

@@ -44,12 +44,12 @@ OUT=${FUZZ_OUT:-build-fuzz}
 CLANG=${CLANG:-clang}
 LLVM_PROFDATA=${LLVM_PROFDATA:-llvm-profdata-14}
 LLVM_COV=${LLVM_COV:-llvm-cov-14}
-ALL="sonic mlnx cc_params pod topofile scenario hpcc simai compare study"
+ALL="sonic mlnx cc_params pod topofile scenario hpcc simai chakra compare study"
 # every library below the studies: each harness links them all, so a file
 # moved between readers needs no change here; a harness of a reader of the
 # studies (sim/study) or the plots (sim/plot) adds the few files it needs
 LIBSRC=$(printf '%s ' sim/engine/*.c topologies/*.c models/*.c sim/readers/*.c sim/config/*.c)
-LIBS="-lcyaml -lyaml -lgsl -lgslcblas -ljansson -lm"
+LIBS="-lcyaml -lyaml -lgsl -lgslcblas -ljansson -lprotobuf-c -lm"
 # allocation failures (tests/fuzz/oom.h): every allocation of the sources
 # above (and of the harness) goes through tests/failalloc.c
 FAILALLOC_WRAP="-Wl,--wrap=malloc,--wrap=calloc,--wrap=aligned_alloc,--wrap=realloc,--wrap=strdup,--wrap=strndup,--wrap=mmap64"
@@ -60,9 +60,10 @@ TOPO_READERS="sim/readers/topofile.c topologies/topo_sonic.c"
 SCENARIO_READERS=$(printf '%s ' sim/config/scenario*.c sim/readers/cdf.c sim/readers/nccl_hca.c)
 HPCC_READERS="sim/readers/topo_hpcc.c sim/readers/hpcc_flows.c"
 SIMAI_READERS="sim/readers/simai.c"
+CHAKRA_READERS="sim/readers/chakra.c sim/readers/chakra_dir.c"
 COMPARE_READERS="sim/study/compare_load.c"
 STUDY_READERS="sim/study/sweep_spec.c sim/plot/plot_tune_read.c"
-ALL_READERS="$SONIC_READERS $MLNX_READERS $POD_READERS $TOPO_READERS sim/readers/ydoc.c $SCENARIO_READERS $HPCC_READERS $SIMAI_READERS $COMPARE_READERS $STUDY_READERS"
+ALL_READERS="$SONIC_READERS $MLNX_READERS $POD_READERS $TOPO_READERS sim/readers/ydoc.c $SCENARIO_READERS $HPCC_READERS $SIMAI_READERS $CHAKRA_READERS $COMPARE_READERS $STUDY_READERS"
 
 KEEP=${FUZZ_KEEP:-0}
 KEEP_NOTE=""
@@ -70,7 +71,7 @@ KEEP_NOTE=""
 case $FUZZ_TIME in
 '' | *[!0-9]*) echo "run.sh: FUZZ_TIME must be whole seconds, not '$FUZZ_TIME'" >&2; exit 2 ;;
 esac
-for tool in "$CLANG" "$LLVM_PROFDATA" "$LLVM_COV"; do
+for tool in "$CLANG" "$LLVM_PROFDATA" "$LLVM_COV" protoc-c; do
 	command -v "$tool" >/dev/null || { echo "run.sh: $tool not found" >&2; exit 2; }
 done
 
@@ -111,6 +112,9 @@ harness() {
 	simai)
 		SEEDS="tests/fuzz/simai/seeds tests/simai"
 		READERS=$SIMAI_READERS ;;
+	chakra)
+		SEEDS="tests/fuzz/chakra/seeds tests/chakra/all_reduce_4npus tests/chakra/msccl_ring_8npus"
+		READERS=$CHAKRA_READERS ;;
 	compare)
 		SEEDS="tests/fuzz/compare/seeds"
 		READERS=$COMPARE_READERS
@@ -167,7 +171,7 @@ build() {
 	fi
 	# shellcheck disable=SC2086
 	if ! "$CLANG" $flags -std=c11 -w -D_POSIX_C_SOURCE=200809L -DROCESIM_VERSION='"fuzz"' \
-		-I. $SOURCES $LIBS $FAILALLOC_WRAP -o "$bin" 2>"$bin.log"; then
+		-I. -I"$OUT/gen" $SOURCES $LIBS $FAILALLOC_WRAP -o "$bin" 2>"$bin.log"; then
 		echo "run.sh: building $name failed:" >&2
 		cat "$bin.log" >&2
 		exit 2
@@ -197,6 +201,16 @@ export TMPDIR="$OUT/tmp" ROCESIM_SRC="$SRC"
 rm -rf "$TMPDIR" && mkdir -p "$TMPDIR" # what a crashed harness left behind
 unset ROCESIM_FAIL_ALLOC # failalloc.c's own switch: only the trailers fail allocations
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
+
+# the Chakra reader's schema, compiled as meson compiles it (into
+# $OUT/gen/sim/readers, found through -I$OUT/gen), again only when the
+# .proto changed: every harness links every reader
+GEN="$OUT/gen/sim/readers"
+mkdir -p "$GEN"
+if [ ! -f "$GEN/chakra_et.pb-c.c" ] || [ sim/readers/chakra_et.proto -nt "$GEN/chakra_et.pb-c.c" ]; then
+	protoc-c --proto_path=sim/readers --c_out="$GEN" sim/readers/chakra_et.proto || exit 2
+fi
+LIBSRC="$LIBSRC $GEN/chakra_et.pb-c.c"
 
 HARNESSES=${*:-$ALL}
 FOUND=0
