@@ -280,8 +280,8 @@ static int wait_over(const struct train *t, const struct trank *k, const struct 
 	case TRAIN_COLL:
 	case TRAIN_RECV:
 		return op_over(t, o, k->iter);
-	case TRAIN_WAIT_ASYNC:
-		return k->aq_n == 0;
+	case TRAIN_WAIT_ASYNC: /* until at most arg of its collectives are left */
+		return k->aq_n <= o->arg;
 	case TRAIN_WAIT_SENDS:
 		return k->sends_over == k->sends;
 	default:

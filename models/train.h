@@ -49,7 +49,8 @@ enum train_kind {
 	TRAIN_COMPUTE,	  /* arg: its duration (ps) */
 	TRAIN_COLL,	  /* a collective on the main stream; arg: bytes */
 	TRAIN_ASYNC,	  /* a collective on the gradients' stream; arg: bytes */
-	TRAIN_WAIT_ASYNC, /* the main stream waits for the gradients' stream */
+	TRAIN_WAIT_ASYNC, /* the main stream waits for the gradients' stream to have at
+			     most arg collectives left (0: all done) */
 	TRAIN_SEND,	  /* to the communicator's other rank; arg: bytes */
 	TRAIN_RECV,	  /* from it; waits for the data */
 	TRAIN_WAIT_SENDS, /* waits for this rank's sends to have arrived */

@@ -327,3 +327,43 @@ Test(training, compute_from_the_model_and_the_gpu)
 		"           gpu: {flops: 1T, efficiency: 50%}}\n",
 		"workload.seq_len", "missing");
 }
+
+/*
+ * Chakra traces read as they are: ASTRA-sim's example of a 1 MiB
+ * All-Reduce on 4 ranks (tests/chakra/all_reduce_4npus, one .et a rank),
+ * on 4 hosts at 100G. A ring AllReduce moves 2 (n - 1) / n of it from
+ * each rank: at line rate 1.5 x 1 MiB x 8 / 100 Gb/s = 125.8 us at least.
+ */
+Test(training, chakra_traces_are_read_as_they_are)
+{
+	char yaml[1024];
+	struct sim sim;
+	json_t *r;
+	double it;
+
+	snprintf(yaml, sizeof(yaml),
+		 "name: chakra\n"
+		 "topology: {kind: star, hosts: 4, link: {rate: 100Gbps, cable: 2m}}\n"
+		 "workload: {kind: chakra, dir: %s}\n",
+		 ts_src("tests/chakra/all_reduce_4npus"));
+	r = ts_run(yaml, &sim);
+	it = ts_metric(r, "training.iteration_time_us");
+	cr_assert_gt(it, 1.5 * 1048576 * 8 / 100e3);
+	cr_assert_lt(it, 1.1 * 1.5 * 1048576 * 8 / 100e3);
+	cr_assert_eq(ts_metric(r, "training.collectives.dp.count"), 1);
+	cr_assert_eq(ts_metric(r, "training.collectives.dp.bytes"), 1048576);
+	cr_assert_str_eq(json_string_value(json_object_get(
+			     json_object_get(json_object_get(r, "summary"), "training"), "source")),
+			 "chakra");
+	json_decref(r);
+	sim_fini(&sim);
+	refused("topology: {kind: star, hosts: 4}\nworkload: {kind: chakra}\n", "workload.dir",
+		"missing");
+	snprintf(yaml, sizeof(yaml),
+		 "topology: {kind: star, hosts: 2}\nworkload: {kind: chakra, dir: %s}\n",
+		 ts_src("tests/chakra/all_reduce_4npus"));
+	refused(yaml, "workload.layout", "4 ranks");
+	refused("topology: {kind: star, hosts: 4}\n"
+		"workload: {kind: chakra, dir: x, layout: {tp: 2}}\n",
+		"workload.layout", "does not apply to chakra");
+}

@@ -75,7 +75,8 @@ struct scn_job {
 	struct train_layer *layers;
 	uint32_t *gpus;
 	char *file;	    /* simai: the file read (resolved path); else NULL */
-	const char *source; /* where the compute times come from: layers, simai, model */
+	const char *source; /* where the compute times come from: layers, simai, model, chakra */
+	uint8_t chakra;	    /* its plan's communicators own their ranks (scn__chakra_plan) */
 	uint32_t micro_batch, seq_len;
 	char notes[512]; /* what was read and not used, "" if nothing */
 	/* nccl_tests: the command line, and its sizes (rows; times filled by the run) */

@@ -22,6 +22,7 @@
  *   scenario_workloads.c  checks of the workloads
  *   scenario_check.c      stage 3, check: every section into struct scenario
  *   scenario_colls.c      names on the topology: hosts, a collective's ranks
+ *   scenario_chakra.c     a training job's plan from Chakra traces
  *   scenario_training.c   a training job: its layers (or SimAI file), layout, plan
  *   scenario_faults.c     the faults on the topology
  *   scenario_resolve.c    stage 4, resolve: names resolved, workloads expanded
@@ -188,6 +189,7 @@ struct raw_workload {
 	struct raw_layout *layout;
 	char *pp_size, *micro_batch, *seq_len;
 	char *command; /* nccl_tests */
+	char *dir;     /* chakra */
 	struct raw_model *model;
 	struct raw_gpu *gpu;
 	struct raw_layer *layers;
@@ -261,10 +263,11 @@ struct scn_raw {
 #define SCN_WL_TRAINING (SCN_WL_COLL + 4)
 #define SCN_WL_SIMAI (SCN_WL_COLL + 5)
 #define SCN_WL_NCCL_TESTS (SCN_WL_COLL + 6)
+#define SCN_WL_CHAKRA (SCN_WL_COLL + 7)
 /* Is workload kind @k (raw kind - 1) one collective? */
 #define SCN_WL_IS_COLL(k) ((k) >= SCN_WL_COLL && (k) < SCN_WL_TRAINING)
 /* A training job (training, simai)? */
-#define SCN_WL_IS_TRAIN(k) ((k) == SCN_WL_TRAINING || (k) == SCN_WL_SIMAI)
+#define SCN_WL_IS_TRAIN(k) ((k) == SCN_WL_TRAINING || (k) == SCN_WL_SIMAI || (k) == SCN_WL_CHAKRA)
 /* Run by a training job's engine (a training job, or nccl-tests' sweep)? */
 #define SCN_WL_IS_JOB(k) (SCN_WL_IS_TRAIN(k) || (k) == SCN_WL_NCCL_TESTS)
 
@@ -510,6 +513,16 @@ int scn__gpus_of(const struct loader *l, const struct topo *t, const char *path,
 int scn__coll_nics(const struct loader *l, const struct topo *t, const struct raw_workload *w,
 		   const char *prefix, const struct scenario *s, struct coll_spec *c);
 int scn__auto_algo(const struct scenario *s, const struct topo *t, struct coll_spec *c);
+
+/* scenario_chakra.c: the plan of Chakra traces @tr (ranks on @gpus, knobs
+ * of every collective from @knobs) into @p; traces that cannot run are said
+ * in @why (-EINVAL); sends and receives without a peer counted in
+ * *@no_peer. Free with scn__chakra_plan_free, then train_plan_free. */
+struct chakra_ranks;
+int scn__chakra_plan(const struct chakra_ranks *tr, const struct coll_spec *knobs,
+		     const uint32_t *gpus, struct train_plan *p, uint32_t *no_peer, char *why,
+		     size_t wsize);
+void scn__chakra_plan_free(struct train_plan *p);
 
 /* scenario_training.c: a training job (kinds training and simai) on @t, its
  * collectives' knobs from @knobs, into s->jobs and s->plans. */

@@ -70,6 +70,8 @@ void scn_free(struct scenario *s)
 		free(s->colls[i].ranks);
 	free(s->colls);
 	for (uint32_t i = 0; i < s->n_jobs; i++) {
+		if (s->jobs[i].chakra)
+			scn__chakra_plan_free(&s->plans[i]);
 		train_plan_free(&s->plans[i]);
 		free(s->jobs[i].layers);
 		free(s->jobs[i].gpus);

@@ -38,6 +38,7 @@ const cyaml_strval_t scn__wl_kinds[] = {
     {"training", 1 + SCN_WL_TRAINING},
     {"simai", 1 + SCN_WL_SIMAI},
     {"nccl_tests", 1 + SCN_WL_NCCL_TESTS},
+    {"chakra", 1 + SCN_WL_CHAKRA},
 };
 static const cyaml_strval_t fault_kinds[] = {
     {"link_down", 1 + NET_FAULT_LINK_DOWN}, {"pfc_storm", 1 + NET_FAULT_PFC_STORM},
@@ -312,6 +313,7 @@ static const cyaml_schema_field_t workload_fields[] = {
     STR("micro_batch", struct raw_workload, micro_batch),
     STR("seq_len", struct raw_workload, seq_len),
     STR("command", struct raw_workload, command),
+    STR("dir", struct raw_workload, dir),
     CYAML_FIELD_MAPPING_PTR("model", OPT_PTR, struct raw_workload, model, model_fields),
     CYAML_FIELD_MAPPING_PTR("gpu", OPT_PTR, struct raw_workload, gpu, gpu_fields),
     CYAML_FIELD_SEQUENCE("layers", OPT_PTR, struct raw_workload, layers, &layer_value, 0,

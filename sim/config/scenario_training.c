@@ -15,6 +15,7 @@
 #include "sim/config/scenario.h"
 #include "sim/config/scenario_impl.h"
 #include "sim/engine/units.h"
+#include "sim/readers/chakra.h"
 #include "sim/readers/nccl_tests.h"
 #include "sim/readers/simai.h"
 #include "sim/readers/ydoc.h"
@@ -448,6 +449,85 @@ static int resolve_nccl_tests(const struct loader *l, const struct topo *t,
 	return err;
 }
 
+/* chakra: a folder of ranks' traces, a rank a GPU placed as a job's. */
+static int resolve_chakra(const struct loader *l, const struct topo *t,
+			  const struct raw_workload *w, const char *prefix,
+			  const struct coll_spec *knobs, struct scenario *s)
+{
+	struct scn_job *j = job_add(s, prefix);
+	struct chakra_ranks tr = {0};
+	struct coll_spec c = *knobs;
+	struct diag d = {0};
+	uint32_t no_peer = 0, skipped = 0, rank, op;
+	char p[200], why[300], *dir;
+	int err;
+
+	if (!j)
+		return -ENOMEM;
+	j->source = "chakra";
+	j->chakra = 1;
+	scn__wpath(p, sizeof(p), prefix, "dir");
+	if (!(dir = scn__config_path(l, p, w->dir)))
+		return -ENOMEM;
+	j->file = dir;
+	if ((err = chakra_read_dir(dir, p, &tr, &d))) {
+		if (err == -EINVAL)
+			*l->d = d;
+		return err;
+	}
+	j->job.tp = j->job.pp = j->job.ep = j->job.vpp = j->job.ga = 1;
+	j->job.dp = tr.n;
+	if ((err = place(l, t, prefix, s->seed, s->jobs, j, tr.n))) {
+		chakra_ranks_free(&tr);
+		return err;
+	}
+	c.ranks = j->gpus;
+	c.n_ranks = tr.n;
+	if ((err = scn__coll_nics(l, t, w, prefix, s, &c))) {
+		chakra_ranks_free(&tr);
+		return err;
+	}
+	c.ranks = NULL;
+	c.n_ranks = 0;
+	j->job.coll = c;
+	j->micro_batch = (uint32_t)num(w->micro_batch, 1);
+	j->seq_len = (uint32_t)num(w->seq_len, 0);
+	j->job.samples = j->micro_batch;
+	j->job.tokens = (uint64_t)j->micro_batch * j->seq_len;
+	for (uint32_t r = 0; r < tr.n; r++)
+		for (uint32_t k = 0; k < CHAKRA_TYPES; k++)
+			skipped += tr.ranks[r].skipped[k];
+	err = scn__chakra_plan(&tr, &c, j->gpus, &s->plans[s->n_jobs - 1], &no_peer, why,
+			       sizeof(why));
+	j->job.n_layers = 0;
+	chakra_ranks_free(&tr);
+	if (err == -EINVAL)
+		return scn__fail(l, p, "%s", why);
+	if (err)
+		return err;
+	s->plans[s->n_jobs - 1].samples = j->job.samples;
+	s->plans[s->n_jobs - 1].tokens = j->job.tokens;
+	if (train_plan_check(&s->plans[s->n_jobs - 1], &rank, &op))
+		return scn__fail(l, p,
+				 "rank %u's op %u disagrees with its group's (a collective of "
+				 "another size or kind, or one the other ranks do not run)",
+				 rank, op);
+	if (skipped) {
+		char what[32];
+
+		snprintf(what, sizeof(what), "%u", skipped);
+		note(j, "%s nodes of other types (memory, metadata) taken as no time", what);
+	}
+	if (no_peer) {
+		char what[32];
+
+		snprintf(what, sizeof(what), "%u", no_peer);
+		note(j, "%s sends and receives without a peer not run", what);
+	}
+	note(j, "%s", "collectives' exposed time under dp, sends' and receives' under pp");
+	return 0;
+}
+
 int scn__resolve_training(const struct loader *l, const struct topo *t,
 			  const struct raw_workload *w, const char *prefix,
 			  const struct coll_spec *knobs, struct scenario *s)
@@ -462,6 +542,8 @@ int scn__resolve_training(const struct loader *l, const struct topo *t,
 
 	if (w->kind - 1 == SCN_WL_NCCL_TESTS)
 		return resolve_nccl_tests(l, t, w, prefix, knobs, s);
+	if (w->kind - 1 == SCN_WL_CHAKRA)
+		return resolve_chakra(l, t, w, prefix, knobs, s);
 	if (!(j = job_add(s, prefix))) /* freed with the scenario from here on */
 		return -ENOMEM;
 	err = w->kind - 1 == SCN_WL_SIMAI

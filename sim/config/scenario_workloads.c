@@ -25,8 +25,10 @@
 #define WK_HPCC 8
 #define WK_TRAIN 16 /* training, simai */
 #define WK_SIMAI 32
-#define WK_LAYERS 64 /* training: its layers given */
-#define WK_NCCL 128  /* nccl_tests */
+#define WK_LAYERS 64  /* training: its layers given */
+#define WK_NCCL 128   /* nccl_tests */
+#define WK_LAYOUT 256 /* training, simai: a layout */
+#define WK_CHAKRA 512
 
 /* Keys of a collective that a flow pattern does not take, and back. */
 static int check_unused_keys(const struct loader *l, const struct raw_workload *r,
@@ -56,18 +58,20 @@ static int check_unused_keys(const struct loader *l, const struct raw_workload *
 	    {"generator", r->generator, WK_POISSON},
 	    {"qps_per_connection", r->qps_per_connection, WK_COLL | WK_TRAIN | WK_NCCL},
 	    {"split_data_on_qps", r->split_data_on_qps, WK_COLL | WK_TRAIN | WK_NCCL},
-	    {"layout", r->layout, WK_TRAIN},
-	    {"pp_size", r->pp_size, WK_TRAIN},
+	    {"layout", r->layout, WK_LAYOUT},
+	    {"pp_size", r->pp_size, WK_LAYOUT},
 	    {"micro_batch", r->micro_batch, WK_TRAIN},
 	    {"seq_len", r->seq_len, WK_TRAIN},
 	    {"layers", r->layers, WK_LAYERS},
 	    {"command", r->command, WK_NCCL},
+	    {"dir", r->dir, WK_CHAKRA},
 	    {"model", r->model, WK_LAYERS},
 	    {"gpu", r->gpu, WK_LAYERS},
 	};
 	int is = SCN_WL_IS_COLL(kind)	     ? WK_COLL
-		 : kind == SCN_WL_TRAINING   ? WK_TRAIN | WK_LAYERS
-		 : kind == SCN_WL_SIMAI	     ? WK_TRAIN | WK_SIMAI
+		 : kind == SCN_WL_TRAINING   ? WK_TRAIN | WK_LAYERS | WK_LAYOUT
+		 : kind == SCN_WL_SIMAI	     ? WK_TRAIN | WK_SIMAI | WK_LAYOUT
+		 : kind == SCN_WL_CHAKRA     ? WK_TRAIN | WK_CHAKRA
 		 : kind == SCN_WL_NCCL_TESTS ? WK_NCCL
 		 : kind == SCN_WL_POISSON    ? WK_POISSON
 		 : kind == SCN_WL_HPCC	     ? WK_HPCC
@@ -377,6 +381,12 @@ int scn__check_training(const struct loader *l, const struct raw_workload *r, co
 	    (err = scn__get_uint(l, scn__wpath(p, sizeof(p), prefix, "seq_len"), r->seq_len, 0, 1,
 				 1u << 30, &v)))
 		return err;
+	if (r->kind - 1 == SCN_WL_CHAKRA) {
+		if (!r->dir)
+			return scn__fail(l, scn__wpath(p, sizeof(p), prefix, "dir"),
+					 "missing: a folder of Chakra traces, <prefix>.<rank>.et");
+		return 0;
+	}
 	if (r->kind - 1 == SCN_WL_SIMAI) {
 		if (!r->file)
 			return scn__fail(l, scn__wpath(p, sizeof(p), prefix, "file"),
@@ -450,7 +460,7 @@ static int check_workload(const struct loader *l, const struct raw_workload *r, 
 		return scn__fail(
 		    l, scn__wpath(p, sizeof(p), prefix, "kind"),
 		    "missing (flows, incast, permutation, poisson, hpcc, allreduce, "
-		    "allgather, reducescatter, alltoall, training, simai or nccl_tests)");
+		    "allgather, reducescatter, alltoall, training, simai, chakra or nccl_tests)");
 	kind = r->kind - 1;
 	if ((err =
 		 scn__get_time(l, scn__wpath(p, sizeof(p), prefix, "start"), r->start, 0, 0, &t)) ||
