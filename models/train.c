@@ -62,6 +62,9 @@ struct trank {
 };
 
 struct train {
+	struct train_span *spans; /* plan.timeline */
+	uint64_t n_spans, cap_spans;
+	int spans_cut;
 	uint64_t coll_bytes[TRAIN_DIMS];
 	simtime_t coll_time[TRAIN_DIMS];
 	struct mctx *ctx;
@@ -80,6 +83,30 @@ static uint64_t rank_key(const struct train *t, uint32_t r, unsigned sub)
 }
 
 static void rank_run(struct train *t, uint32_t r, simtime_t now);
+
+/* plan.timeline: rank @r did @what from @start to @end. */
+static void span(struct train *t, uint32_t r, uint8_t what, simtime_t start, simtime_t end)
+{
+	if (!t->p->timeline || end <= start)
+		return;
+	if (t->n_spans == t->cap_spans) {
+		uint64_t cap = t->cap_spans ? 2 * t->cap_spans : 1024;
+		struct train_span *s;
+
+		if (t->n_spans >= TRAIN_SPANS_MAX) {
+			t->spans_cut = 1;
+			return;
+		}
+		if (!(s = realloc(t->spans, cap * sizeof(*s)))) {
+			mctx_fail(t->ctx, -ENOMEM);
+			return;
+		}
+		t->spans = s;
+		t->cap_spans = cap;
+	}
+	t->spans[t->n_spans++] =
+	    (struct train_span){.rank = r, .what = what, .start = start, .end = end};
+}
 
 static void on_wake(void *obj, uint64_t arg)
 {
@@ -251,6 +278,7 @@ static void on_compute(void *obj, uint64_t arg)
 	const struct train_op *o = &t->p->ops[t->p->first[arg] + k->pc];
 
 	k->busy[o->phase] += o->arg;
+	span(t, (uint32_t)arg, o->phase, evq_now(t->ctx->q) - o->arg, evq_now(t->ctx->q));
 	k->waiting = 0;
 	k->pc++;
 	rank_run(t, (uint32_t)arg, evq_now(t->ctx->q));
@@ -310,6 +338,7 @@ static void rank_run(struct train *t, uint32_t r, simtime_t now)
 			if (o->kind == TRAIN_COMPUTE || !wait_over(t, k, o))
 				return;
 			k->exposed[o->dim] += now - k->since;
+			span(t, r, (uint8_t)(TRAIN_PHASES + o->dim), k->since, now);
 			k->waiting = 0;
 			k->pc++;
 			continue;
@@ -560,12 +589,20 @@ void train_free(struct train *t)
 	free(t->comms);
 	free(t->ranks);
 	free(t->ends);
+	free(t->spans);
 	free(t);
 }
 
 struct coll *train_coll(const struct train *t, uint32_t i)
 {
 	return t->comms[i].coll;
+}
+
+const struct train_span *train_timeline(const struct train *t, uint64_t *n, int *cut)
+{
+	*n = t->n_spans;
+	*cut = t->spans_cut;
+	return t->spans;
 }
 
 const simtime_t *train_comm_ends(const struct train *t, uint32_t i, uint64_t *n)

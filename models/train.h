@@ -93,6 +93,7 @@ struct train_plan {
 	uint64_t tokens, samples;
 	uint32_t *rank_ids; /* the communicators' ranks point in here (train_plan_build's) */
 	uint8_t record;	    /* keep when each communicator's operations end (train_comm_ends) */
+	uint8_t timeline;   /* keep each rank's spans of compute and waiting (train_timeline) */
 };
 
 /* The QPs the plan's communicators open (0 when they run over NVLink alone). */
@@ -125,6 +126,18 @@ int train_new(struct mctx *ctx, const struct train_plan *p, struct flow *flows, 
 void train_free(struct train *t);
 /* Communicator @i's collective (its QPs' credits are set up by the fabric). */
 struct coll *train_coll(const struct train *t, uint32_t i);
+/* A span of a rank's main stream: a compute (what: enum train_phase) or a
+ * wait for communication (what: TRAIN_PHASES + enum train_dim). */
+struct train_span {
+	uint32_t rank;
+	uint8_t what;
+	simtime_t start, end;
+};
+
+#define TRAIN_SPANS_MAX (1u << 22) /* kept at most; then *@cut is set */
+/* With plan.timeline: the spans so far, in the order they ended. */
+const struct train_span *train_timeline(const struct train *t, uint64_t *n, int *cut);
+
 /* With plan.record: when each operation of communicator @i ended, in order
  * (*@n of them so far); NULL when none. */
 const simtime_t *train_comm_ends(const struct train *t, uint32_t i, uint64_t *n);

@@ -10,6 +10,7 @@
  */
 #include <criterion/criterion.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sim/config/scenario.h"
 #include "proc.h"
@@ -366,4 +367,48 @@ Test(training, chakra_traces_are_read_as_they_are)
 	refused("topology: {kind: star, hosts: 4}\n"
 		"workload: {kind: chakra, dir: x, layout: {tp: 2}}\n",
 		"workload.layout", "does not apply to chakra");
+}
+
+/*
+ * output.timeline: the tensor-parallel job's timeline.csv has, per rank,
+ * 13 computes (2 micro-batches of 2 layers' forward, input and weight
+ * gradients, then the update) and 8 waits for its AllReduces: 84 rows;
+ * `rocesim plot` draws timeline.png from it.
+ */
+Test(training, the_timeline_has_every_span_and_is_drawn)
+{
+	char dir[] = "/tmp/rocesim-timeline-XXXXXX", cmd[1024], path[512], *out = NULL;
+	size_t rows = 0, waits = 0;
+	char line[256];
+	FILE *f;
+
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/tp.yaml", dir);
+	cr_assert_not_null(f = fopen(path, "w"));
+	fputs(tp_job, f);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd),
+		 "\"$ROCESIM_BIN\" run %s -o %s/out -q --set output.timeline=true", path, dir);
+	cr_assert_eq(ts_sh(cmd, NULL, NULL), 0);
+	snprintf(path, sizeof(path), "%s/out/timeline.csv", dir);
+	cr_assert_not_null(f = fopen(path, "r"));
+	cr_assert_not_null(fgets(line, sizeof(line), f));
+	cr_assert_str_eq(line, "job,rank,start_us,end_us,what\n");
+	cr_assert_not_null(fgets(line, sizeof(line), f));
+	cr_assert_str_eq(line, "0,0,0.000000,10.000000,forward\n");
+	rows = 1;
+	while (fgets(line, sizeof(line), f)) {
+		rows++;
+		waits += strstr(line, ",wait_tp") != NULL;
+	}
+	fclose(f);
+	cr_assert_eq(rows, 84);
+	cr_assert_eq(waits, 32);
+	snprintf(cmd, sizeof(cmd), "\"$ROCESIM_BIN\" plot %s/out", dir);
+	cr_assert_eq(ts_sh(cmd, &out, NULL), 0, "%s", out ? out : "");
+	free(out);
+	snprintf(path, sizeof(path), "%s/out/timeline.png", dir);
+	cr_assert_eq(access(path, F_OK), 0, "no timeline.png");
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	cr_assert_eq(ts_sh(cmd, NULL, NULL), 0);
 }

@@ -223,6 +223,8 @@ static int writes(const struct scenario *s, enum outdir_file i)
 		return s->out.sample && s->nic.cc == NIC_CC_DCQCN;
 	case OUTDIR_PFC_EVENTS:
 		return s->out.pfc_events;
+	case OUTDIR_TIMELINE:
+		return s->out.timeline && s->n_jobs;
 	default:
 		return 0;
 	}
@@ -541,9 +543,17 @@ static int cmd_run(const struct run_args *a, const struct par_comm *comm)
 	rc = open_outputs(a, sim.scn, lead, dir, &od, files, &err);
 	if (!rc && agree(comm, err))
 		rc = EXIT_INPUT;
-	if (!rc && (rc = simulate(&sim, comm, &pst, files, a->progress, dir)) < 0)
-		rc = keep_results(a, &sim, prov, split ? &pst : NULL, files[OUTDIR_RESULTS], dir,
-				  &od);
+	if (!rc && (rc = simulate(&sim, comm, &pst, files, a->progress, dir)) < 0) {
+		if (files[OUTDIR_TIMELINE] &&
+		    (err = res_write_timeline(&sim, files[OUTDIR_TIMELINE]))) {
+			fprintf(stderr, "rocesim: cannot write %s/timeline.csv: %s\n", dir,
+				strerror(-err));
+			rc = EXIT_IO;
+		} else {
+			rc = keep_results(a, &sim, prov, split ? &pst : NULL, files[OUTDIR_RESULTS],
+					  dir, &od);
+		}
+	}
 	json_decref(prov);
 	outdir_close(&od);
 	sim_fini(&sim);

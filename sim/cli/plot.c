@@ -296,6 +296,8 @@ static int plot_draw(struct plot *p, int kind)
 	if (!err)
 		err = plot_ranks(p);
 	if (!err)
+		err = plot_timeline(p);
+	if (!err)
 		err = plot_fluid(p, 0);
 	tmp_remove(p);
 	json_decref(p->res);

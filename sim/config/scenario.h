@@ -189,6 +189,7 @@ struct scenario {
 		simtime_t sample;	/* time-series period, 0 = off */
 		enum scn_series series; /* which timeseries.csv rows a sample writes */
 		int pfc_events;		/* write pfc_events.csv */
+		int timeline;		/* write timeline.csv (training jobs) */
 		/* summary.fct_slowdown: the bounds between size buckets, increasing */
 		uint64_t fct_buckets[SCN_FCT_BUCKETS_MAX];
 		uint32_t n_fct_buckets;

@@ -638,6 +638,8 @@ int scn__check_all(struct loader *l, struct scenario *s, const char *const *sets
 		return err;
 	if ((err = scn__get_bool(l, "output.pfc_events", r->output ? r->output->pfc_events : NULL,
 				 0, &s->out.pfc_events)) ||
+	    (err = scn__get_bool(l, "output.timeline", r->output ? r->output->timeline : NULL, 0,
+				 &s->out.timeline)) ||
 	    (err = scn__get_bool(l, "deadlock.enabled", r->deadlock ? r->deadlock->enabled : NULL,
 				 1, &s->deadlock.enabled)) ||
 	    (err = scn__get_time(l, "deadlock.window", r->deadlock ? r->deadlock->window : NULL,

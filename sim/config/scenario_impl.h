@@ -204,7 +204,7 @@ struct raw_fault {
 };
 
 struct raw_output {
-	char *sample, *pfc_events;
+	char *sample, *pfc_events, *timeline;
 	int timeseries; /* 0 unset, 1 + enum scn_series */
 	char **fct_buckets;
 	unsigned fct_buckets_count;

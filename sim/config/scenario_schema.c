@@ -360,6 +360,7 @@ static const cyaml_schema_field_t output_fields[] = {
     STR("sample", struct raw_output, sample),
     ENUM("timeseries", struct raw_output, timeseries, series_modes),
     STR("pfc_events", struct raw_output, pfc_events),
+    STR("timeline", struct raw_output, timeline),
     STR_LIST("fct_buckets", struct raw_output, fct_buckets),
     CYAML_FIELD_END,
 };

@@ -505,6 +505,7 @@ static int resolve_chakra(const struct loader *l, const struct topo *t,
 		return scn__fail(l, p, "%s", why);
 	if (err)
 		return err;
+	s->plans[s->n_jobs - 1].timeline = (uint8_t)s->out.timeline;
 	s->plans[s->n_jobs - 1].samples = j->job.samples;
 	s->plans[s->n_jobs - 1].tokens = j->job.tokens;
 	if (train_plan_check(&s->plans[s->n_jobs - 1], &rank, &op))
@@ -595,6 +596,7 @@ int scn__resolve_training(const struct loader *l, const struct topo *t,
 	c.n_ranks = 0;
 	j->job.coll = c;
 	err = train_plan_build(&j->job, &s->plans[s->n_jobs - 1]);
+	s->plans[s->n_jobs - 1].timeline = (uint8_t)s->out.timeline;
 	if (err == -EINVAL)
 		return layout_fail(l, prefix, &j->job);
 	if (err)

@@ -120,6 +120,9 @@ int plot_rates(const struct plot *p);
 int plot_flows(const struct plot *p);
 int plot_ranks(const struct plot *p);
 
+/* plot_timeline.c: timeline.png, a training job's ranks (timeline.csv) */
+int plot_timeline(const struct plot *p);
+
 /* plot_slowdown.c: slowdown.png, FCT slowdown against flow size */
 int plot_slowdown(const struct plot *p);
 

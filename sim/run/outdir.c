@@ -13,12 +13,13 @@
 #include "sim/engine/sha256.h"
 
 static const char *const outputs[OUTDIR_FILES] = {"results.json", "timeseries.csv", "qp_rates.csv",
-						  "pfc_events.csv"};
+						  "pfc_events.csv", "timeline.csv"};
 
 /* The pictures `rocesim plot` draws from the outputs (sim/plot.c). */
 static const char *const pictures[] = {"queues.png",   "queues.svg",   "pfc.png",   "pfc.svg",
 				       "rates.png",    "rates.svg",    "flows.png", "flows.svg",
-				       "slowdown.png", "slowdown.svg", "ranks.png", "ranks.svg"};
+				       "slowdown.png", "slowdown.svg", "ranks.png", "ranks.svg",
+				       "timeline.png", "timeline.svg"};
 
 #define N_PICTURES (sizeof(pictures) / sizeof(pictures[0]))
 

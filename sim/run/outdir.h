@@ -36,6 +36,7 @@ enum outdir_file {
 	OUTDIR_TIMESERIES, /* timeseries.csv */
 	OUTDIR_QP_RATES,   /* qp_rates.csv */
 	OUTDIR_PFC_EVENTS, /* pfc_events.csv */
+	OUTDIR_TIMELINE,   /* timeline.csv */
 	OUTDIR_FILES
 };
 

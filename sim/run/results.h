@@ -37,6 +37,9 @@ int res_add_training(json_t *root, const struct sim *sim);
  * interference (its time beside the others over alone, minus 1). */
 int res_add_alone(json_t *root, uint32_t k, double alone_us);
 void res_print_training(const json_t *j, FILE *f);
+/* timeline.csv: every training job's spans (output.timeline), a row each:
+ * job,rank,start_us,end_us,what; 0 or -errno. */
+int res_write_timeline(const struct sim *sim, FILE *f);
 /*
  * Write @j to @f (a temporary file that the caller renames into place when
  * it is complete, outdir.h). 0 or -errno.
