@@ -162,6 +162,12 @@ Test(training, bad_jobs_are_refused_at_their_key)
 	snprintf(y, sizeof(y), "%s  layout: {tp: 2, pp: 2, dp: 4}\n  layers: [{forward: 1us}]\n",
 		 top);
 	refused(y, "workload.layout", "16 ranks");
+	snprintf(y, sizeof(y),
+		 "%s  layout: {tp: 1048576, pp: 1048576}\n  layers: [{forward: 1us}]\n", top);
+	refused(y, "workload.layout", "more than the fabric's 8 GPUs");
+	snprintf(y, sizeof(y), "%s  layout: {tp: 1024, dp: 1048576}\n  layers: [{forward: 1us}]\n",
+		 top);
+	refused(y, "workload.layout", "more than the fabric's 8 GPUs");
 	snprintf(y, sizeof(y), "%s  layout: {pp: 2}\n  layers: [{forward: 1us}]\n", top);
 	refused(y, "workload.layout", "fewer layers than chunks");
 	snprintf(y, sizeof(y),

@@ -560,12 +560,17 @@ int scn__resolve_training(const struct loader *l, const struct topo *t,
 	ep = layout_key(w, "ep", ep);
 	vpp = layout_key(w, "vpp", vpp);
 	ga = layout_key(w, "ga", ga);
-	if (!dp)
-		dp = (all ? all : t->n_gpus) / (tp * pp);
-	if (!dp)
+	/* each at most 2^20 (the checks): their product in 64 bits */
+	if ((uint64_t)tp * pp > t->n_gpus)
 		return scn__fail(l, scn__wpath(p, sizeof(p), prefix, "layout"),
 				 "tp %u x pp %u is more than the fabric's %u GPUs", tp, pp,
 				 t->n_gpus);
+	if (!dp)
+		dp = (all ? all : t->n_gpus) / (tp * pp);
+	if (!dp || (uint64_t)tp * pp * dp > t->n_gpus)
+		return scn__fail(l, scn__wpath(p, sizeof(p), prefix, "layout"),
+				 "the job has %llu ranks (tp x pp x dp) and the fabric %u GPUs",
+				 (unsigned long long)tp * pp * (dp ? dp : 1), t->n_gpus);
 	n = tp * pp * dp;
 	if ((err = place(l, t, prefix, s->seed, s->jobs, j, n)))
 		return err;
