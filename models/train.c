@@ -26,6 +26,7 @@ struct tdesc {
 	uint64_t bytes;
 	uint8_t op; /* enum coll_op */
 	uint8_t send;
+	uint8_t set; /* a member issued it */
 };
 
 struct tcomm {
@@ -190,7 +191,7 @@ static void on_rank_done(void *up, uint32_t m, simtime_t now)
 
 	(void)now;
 	c->over[m]++;
-	if (c->spec.n_ranks == 2 && t->p->comms[c->index].p2p && m == 0)
+	if (t->p->comms[c->index].p2p && m == 0)
 		t->ranks[r].sends_over++;
 	wake(t, r);
 }
@@ -402,74 +403,64 @@ uint64_t train_qp_count(const struct train_plan *p)
 	return n;
 }
 
+/* Does @o run on a communicator? */
+static int on_comm(const struct train_op *o)
+{
+	return o->kind == TRAIN_COLL || o->kind == TRAIN_ASYNC || o->kind == TRAIN_SEND ||
+	       o->kind == TRAIN_RECV;
+}
+
+/*
+ * Every communicator's operations, from its members' programs, in one pass
+ * over them: d[c] (n[c] of them, the caller frees each) for communicator c,
+ * what the first member to issue each says. -ENOMEM, or, when a member
+ * disagrees, -EINVAL with its rank and op (ranks in order) in *@rank and
+ * *@op.
+ */
+static int plan_descs(const struct train_plan *p, struct tdesc **d, uint32_t *n, uint32_t *rank,
+		      uint32_t *op)
+{
+	for (uint32_t i = 0; i < p->first[p->n_ranks]; i++)
+		if (on_comm(&p->ops[i]) && p->ops[i].seq + 1 > n[p->ops[i].comm])
+			n[p->ops[i].comm] = p->ops[i].seq + 1;
+	for (uint32_t c = 0; c < p->n_comms; c++)
+		if (n[c] && !(d[c] = calloc(n[c], sizeof(**d))))
+			return -ENOMEM;
+	for (uint32_t r = 0; r < p->n_ranks; r++)
+		for (uint32_t i = p->first[r]; i < p->first[r + 1]; i++) {
+			const struct train_op *o = &p->ops[i];
+			struct tdesc *x,
+			    mine = {.bytes = o->arg,
+				    .op = o->op,
+				    .send = o->kind == TRAIN_SEND || o->kind == TRAIN_RECV,
+				    .set = 1};
+
+			if (!on_comm(o))
+				continue;
+			x = &d[o->comm][o->seq];
+			if (!x->set) {
+				*x = mine;
+			} else if (x->bytes != mine.bytes || x->op != mine.op ||
+				   x->send != mine.send) {
+				*rank = r;
+				*op = i - p->first[r];
+				return -EINVAL;
+			}
+		}
+	return 0;
+}
+
 int train_plan_check(const struct train_plan *p, uint32_t *rank, uint32_t *op)
 {
 	struct tdesc **d = calloc(p->n_comms ? p->n_comms : 1, sizeof(*d));
 	uint32_t *n = calloc(p->n_comms ? p->n_comms : 1, sizeof(*n));
-	int err = d && n ? 0 : -ENOMEM;
+	int err = d && n ? plan_descs(p, d, n, rank, op) : -ENOMEM;
 
-	/* every op's number is below its communicator's count; the first
-	 * member to issue number s says what it is, the others must agree */
-	for (uint32_t i = 0; !err && i < p->first[p->n_ranks]; i++)
-		if (p->ops[i].kind != TRAIN_COMPUTE && p->ops[i].kind != TRAIN_WAIT_ASYNC &&
-		    p->ops[i].kind != TRAIN_WAIT_SENDS && p->ops[i].seq + 1 > n[p->ops[i].comm])
-			n[p->ops[i].comm] = p->ops[i].seq + 1;
-	for (uint32_t c = 0; !err && c < p->n_comms; c++)
-		if (n[c] && !(d[c] = calloc(n[c], sizeof(**d))))
-			err = -ENOMEM;
-	for (uint32_t r = 0; !err && r < p->n_ranks; r++)
-		for (uint32_t i = p->first[r]; !err && i < p->first[r + 1]; i++) {
-			const struct train_op *o = &p->ops[i];
-			struct tdesc *x;
-			uint8_t send = o->kind == TRAIN_SEND || o->kind == TRAIN_RECV;
-
-			if (o->kind == TRAIN_COMPUTE || o->kind == TRAIN_WAIT_ASYNC ||
-			    o->kind == TRAIN_WAIT_SENDS)
-				continue;
-			x = &d[o->comm][o->seq];
-			if (!x->op && !x->bytes && !x->send)
-				*x = (struct tdesc){.bytes = o->arg, .op = o->op + 1, .send = send};
-			else if (x->bytes != o->arg || x->op != o->op + 1 || x->send != send)
-				err = -EINVAL;
-			if (err) {
-				*rank = r;
-				*op = i - p->first[r];
-			}
-		}
 	for (uint32_t c = 0; d && c < p->n_comms; c++)
 		free(d[c]);
 	free(d);
 	free(n);
 	return err;
-}
-
-/* Communicator @c's operations, from its members' programs. */
-static int comm_descs(struct train *t, struct tcomm *c)
-{
-	const struct train_plan *p = t->p;
-
-	for (uint32_t i = 0; i < p->first[p->n_ranks]; i++)
-		if (p->ops[i].comm == c->index &&
-		    (p->ops[i].kind == TRAIN_COLL || p->ops[i].kind == TRAIN_ASYNC ||
-		     p->ops[i].kind == TRAIN_SEND || p->ops[i].kind == TRAIN_RECV) &&
-		    p->ops[i].seq + 1 > c->n_desc)
-			c->n_desc = p->ops[i].seq + 1;
-	if (!c->n_desc)
-		return 0;
-	if (!(c->desc = calloc(c->n_desc, sizeof(*c->desc))))
-		return -ENOMEM;
-	for (uint32_t i = 0; i < p->first[p->n_ranks]; i++) {
-		const struct train_op *o = &p->ops[i];
-
-		if (o->comm != c->index || o->kind == TRAIN_COMPUTE ||
-		    o->kind == TRAIN_WAIT_ASYNC || o->kind == TRAIN_WAIT_SENDS)
-			continue;
-		c->desc[o->seq] =
-		    (struct tdesc){.bytes = o->arg,
-				   .op = o->op,
-				   .send = o->kind == TRAIN_SEND || o->kind == TRAIN_RECV};
-	}
-	return 0;
 }
 
 /* Each rank's gradients' stream, as long as its program's async ops. */
@@ -504,6 +495,19 @@ static int comms_new(struct train *t, struct flow *flows, uint32_t first)
 		return -ENOMEM;
 	for (uint32_t r = 0; r < p->n_ranks; r++)
 		gpu_rank[p->gpu[r]] = r;
+	{
+		/* every communicator's operations, in one pass over the programs */
+		struct tdesc **d = calloc(p->n_comms ? p->n_comms : 1, sizeof(*d));
+		uint32_t *n = calloc(p->n_comms ? p->n_comms : 1, sizeof(*n)), rank, op;
+
+		err = d && n ? plan_descs(p, d, n, &rank, &op) : -ENOMEM;
+		for (uint32_t i = 0; d && n && i < p->n_comms; i++) {
+			t->comms[i].desc = d[i]; /* freed with the job from here on */
+			t->comms[i].n_desc = n[i];
+		}
+		free(d);
+		free(n);
+	}
 	for (uint32_t i = 0; !err && i < p->n_comms; i++) {
 		struct tcomm *c = &t->comms[i];
 		uint32_t n = p->comms[i].spec.n_ranks;
@@ -530,8 +534,6 @@ static int comms_new(struct train *t, struct flow *flows, uint32_t first)
 		}
 		for (uint32_t m = 0; m < n; m++)
 			c->rank[m] = c->spec.ranks[m] <= max_gpu ? gpu_rank[c->spec.ranks[m]] : 0;
-		if ((err = comm_descs(t, c)))
-			break;
 		err = coll_new(t->ctx, &c->spec, flows, first, &env, &c->coll);
 		first += (uint32_t)coll_qp_count(&c->spec);
 	}

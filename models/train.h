@@ -80,6 +80,24 @@ struct train_comm {
 	uint8_t p2p;
 };
 
+/*
+ * A communicator of @n ranks (GPUs, @ranks, borrowed) of dimension @dim,
+ * its collectives run as @knobs says: a ring, or an all-to-all layout
+ * (@a2a), which with 2 ranks and @p2p carries sends from the first to the
+ * second. (train.c sets what a driven collective's spec needs besides.)
+ */
+static inline struct train_comm train_comm_of(const struct coll_spec *knobs, uint32_t *ranks,
+					      uint32_t n, uint8_t dim, int a2a, int p2p)
+{
+	struct train_comm c = {.spec = *knobs, .dim = dim, .p2p = (uint8_t)(p2p != 0)};
+
+	c.spec.op = a2a || p2p ? COLL_ALLTOALL : COLL_ALLREDUCE;
+	c.spec.algo = COLL_RING;
+	c.spec.ranks = ranks;
+	c.spec.n_ranks = n;
+	return c;
+}
+
 struct train_plan {
 	struct train_comm *comms;
 	uint32_t n_comms;

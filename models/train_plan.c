@@ -160,14 +160,9 @@ static int comm_add(struct builder *b, const uint32_t *r, uint32_t n, int a2a, i
 	if (!(b->seq[p->n_comms] = calloc(n, sizeof(**b->seq))))
 		return -ENOMEM;
 	c = &p->comms[p->n_comms];
-	*c = (struct train_comm){.spec = b->j->coll, .dim = dim, .p2p = (uint8_t)p2p};
-	c->spec.op = a2a || p2p ? COLL_ALLTOALL : COLL_ALLREDUCE;
-	c->spec.algo = COLL_RING;
-	c->spec.n_ranks = n;
-	c->spec.iterations = 1;
+	/* ranks: an offset into b->ranks until the array is whole */
+	*c = train_comm_of(&b->j->coll, (uint32_t *)(uintptr_t)b->n_rank_ids, n, dim, a2a, p2p);
 	c->spec.start = b->j->start;
-	c->spec.late_rank = UINT32_MAX;
-	c->spec.ranks = (uint32_t *)(uintptr_t)b->n_rank_ids; /* an offset until fix_ranks */
 	for (uint32_t k = 0; k < n; k++)
 		b->ranks[b->n_rank_ids++] = b->j->gpus[r[k]];
 	*out = p->n_comms++;
@@ -454,13 +449,7 @@ int train_plan_sweep(const struct coll_spec *knobs, const uint32_t *gpus, uint32
 		return -ENOMEM;
 	}
 	memcpy(p->rank_ids, gpus, (size_t)n_ranks * sizeof(*gpus));
-	p->comms[0] = (struct train_comm){.spec = *knobs};
-	p->comms[0].spec.op = op == COLL_ALLTOALL ? COLL_ALLTOALL : COLL_ALLREDUCE;
-	p->comms[0].spec.algo = COLL_RING;
-	p->comms[0].spec.ranks = p->rank_ids;
-	p->comms[0].spec.n_ranks = n_ranks;
-	p->comms[0].spec.iterations = 1;
-	p->comms[0].spec.late_rank = UINT32_MAX;
+	p->comms[0] = train_comm_of(knobs, p->rank_ids, n_ranks, TRAIN_DP, op == COLL_ALLTOALL, 0);
 	p->n_comms = 1;
 	p->n_ranks = n_ranks;
 	p->gpu = p->rank_ids;

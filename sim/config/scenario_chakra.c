@@ -69,7 +69,6 @@ static int comm_new(struct conv *c, const struct coll_spec *knobs, const uint32_
 		    const uint32_t *r, uint32_t n, int p2p, uint32_t *out)
 {
 	struct train_plan *p = c->p;
-	struct train_comm *tc;
 	uint32_t *ranks;
 
 	if (p->n_comms == c->cap_comms) {
@@ -91,15 +90,7 @@ static int comm_new(struct conv *c, const struct coll_spec *knobs, const uint32_
 	}
 	for (uint32_t k = 0; k < n; k++)
 		ranks[k] = gpus[r[k]];
-	tc = &p->comms[p->n_comms];
-	*tc = (struct train_comm){.spec = *knobs, .dim = p2p ? TRAIN_PP : TRAIN_DP, .p2p = 0};
-	tc->p2p = (uint8_t)p2p;
-	tc->spec.op = p2p ? COLL_ALLTOALL : COLL_ALLREDUCE;
-	tc->spec.algo = COLL_RING;
-	tc->spec.ranks = ranks;
-	tc->spec.n_ranks = n;
-	tc->spec.iterations = 1;
-	tc->spec.late_rank = UINT32_MAX;
+	p->comms[p->n_comms] = train_comm_of(knobs, ranks, n, p2p ? TRAIN_PP : TRAIN_DP, 0, p2p);
 	*out = p->n_comms++;
 	return 0;
 }
