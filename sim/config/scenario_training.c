@@ -7,6 +7,7 @@
  * run is said in the job's notes, which the results carry.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,14 +42,39 @@ static uint32_t layout_key(const struct raw_workload *w, const char *key, uint32
 	return (uint32_t)num(v, def);
 }
 
-static void note(struct scn_job *j, const char *fmt, const char *what)
+/* A note of what the job's input gave and the model does not run. */
+__attribute__((format(printf, 2, 3))) static void note(struct scn_job *j, const char *fmt, ...)
 {
 	size_t n = strlen(j->notes);
+	va_list ap;
 
 	if (n + 2 < sizeof(j->notes))
 		snprintf(j->notes + n, sizeof(j->notes) - n, "%s", n ? "; " : "");
 	n = strlen(j->notes);
-	snprintf(j->notes + n, sizeof(j->notes) - n, fmt, what);
+	va_start(ap, fmt);
+	vsnprintf(j->notes + n, sizeof(j->notes) - n, fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * The NICs NCCL may use (workload.hca, or a pod's NCCL_IB_HCA) over job
+ * @j's @n ranks, into @c, which then becomes the knobs of all its
+ * collectives.
+ */
+static int job_knobs(const struct loader *l, const struct topo *t, const struct raw_workload *w,
+		     const char *prefix, const struct scenario *s, struct scn_job *j, uint32_t n,
+		     struct coll_spec c)
+{
+	int err;
+
+	c.ranks = j->gpus;
+	c.n_ranks = n;
+	if ((err = scn__coll_nics(l, t, w, prefix, s, &c)))
+		return err;
+	c.ranks = NULL;
+	c.n_ranks = 0;
+	j->job.coll = c;
+	return 0;
 }
 
 static const uint8_t coll_ops[] = {COLL_ALLREDUCE, COLL_ALLGATHER, COLL_REDUCESCATTER,
@@ -158,15 +184,13 @@ static int layers_of_model(const struct raw_workload *w, uint32_t tp, struct scn
 	j->job.n_layers = 2 * n;
 	if (!w->pp_size)
 		j->job.pp_bytes = act;
-	note(j, "%s",
-	     "compute from model and gpu: embedding, logits and the optimizer step not "
-	     "modelled");
+	note(j, "compute from model and gpu: embedding, logits and the optimizer step not "
+		"modelled");
 	return 0;
 }
 
 /* A SimAI phase as a layer's collective; BROADCAST is said, not run. */
-static struct train_coll tcoll_of_simai(const struct simai_phase *ph, struct scn_job *j,
-					int *broadcasts)
+static struct train_coll tcoll_of_simai(const struct simai_phase *ph, int *broadcasts)
 {
 	static const uint8_t groups[] = {[SIMAI_GROUP_NONE] = TRAIN_G_NONE,
 					 [SIMAI_GROUP_TP] = TRAIN_G_TP,
@@ -175,7 +199,6 @@ static struct train_coll tcoll_of_simai(const struct simai_phase *ph, struct scn
 					 [SIMAI_GROUP_DP_EP] = TRAIN_G_DP_EP};
 	struct train_coll t = {0};
 
-	(void)j;
 	if (ph->coll == SIMAI_BROADCAST) {
 		++*broadcasts;
 		return t;
@@ -241,19 +264,17 @@ static int layers_of_simai(const struct loader *l, const struct raw_workload *w,
 		ly->ig = simai_ps(s->ig.compute);
 		ly->wg = simai_ps(s->wg.compute);
 		ly->update = simai_ps(s->update);
-		ly->fwd_c = tcoll_of_simai(&s->fwd, j, &broadcasts);
-		ly->ig_c = tcoll_of_simai(&s->ig, j, &broadcasts);
-		ly->wg_c = tcoll_of_simai(&s->wg, j, &broadcasts);
+		ly->fwd_c = tcoll_of_simai(&s->fwd, &broadcasts);
+		ly->ig_c = tcoll_of_simai(&s->ig, &broadcasts);
+		ly->wg_c = tcoll_of_simai(&s->wg, &broadcasts);
 	}
 	j->job.n_layers = sw.n_layers;
 	if (broadcasts) {
-		char what[64];
-
-		snprintf(what, sizeof(what), "%d", broadcasts);
-		note(j, "%s BROADCAST collectives read and not run (SimAI runs none either)", what);
+		note(j, "%d BROADCAST collectives read and not run (SimAI runs none either)",
+		     broadcasts);
 	}
 	if (sw.n_checkpoints || sw.n_checkpoint_initiates)
-		note(j, "%s", "checkpoints read, not modelled (no recomputation)");
+		note(j, "checkpoints read, not modelled (no recomputation)");
 	if (sw.ignored[0])
 		note(j, "header words SimAI ignores, ignored: %s", sw.ignored);
 	simai_free(&sw);
@@ -422,10 +443,9 @@ static int resolve_nccl_tests(const struct loader *l, const struct topo *t,
 		j->gpus[g] = g;
 	if ((err = nccl_tests_sizes(&cmd, t->n_gpus, p, &j->rows, &j->n_rows, &d)))
 		return err == -EINVAL ? scn__fail(l, p, "%s", d.msg) : err;
-	c.ranks = j->gpus;
-	c.n_ranks = t->n_gpus;
-	if ((err = scn__coll_nics(l, t, w, prefix, s, &c)))
+	if ((err = job_knobs(l, t, w, prefix, s, j, t->n_gpus, c)))
 		return err;
+	c = j->job.coll;
 	if (!(sizes = malloc((j->n_rows ? j->n_rows : 1) * sizeof(*sizes))))
 		return -ENOMEM;
 	for (size_t i = 0; i < j->n_rows; i++)
@@ -434,9 +454,6 @@ static int resolve_nccl_tests(const struct loader *l, const struct topo *t,
 	j->iters = cmd.iters > 0 ? (uint32_t)cmd.iters : 1;
 	j->job.tp = j->job.pp = j->job.ep = j->job.vpp = j->job.ga = 1;
 	j->job.dp = t->n_gpus;
-	c.ranks = NULL;
-	c.n_ranks = 0;
-	j->job.coll = c;
 	err = train_plan_sweep(&c, j->gpus, t->n_gpus, (enum coll_op)ops[cmd.coll], sizes,
 			       (uint32_t)j->n_rows, j->warmup, j->iters, &s->plans[s->n_jobs - 1]);
 	free(sizes);
@@ -481,15 +498,11 @@ static int resolve_chakra(const struct loader *l, const struct topo *t,
 		chakra_ranks_free(&tr);
 		return err;
 	}
-	c.ranks = j->gpus;
-	c.n_ranks = tr.n;
-	if ((err = scn__coll_nics(l, t, w, prefix, s, &c))) {
+	if ((err = job_knobs(l, t, w, prefix, s, j, tr.n, c))) {
 		chakra_ranks_free(&tr);
 		return err;
 	}
-	c.ranks = NULL;
-	c.n_ranks = 0;
-	j->job.coll = c;
+	c = j->job.coll;
 	j->micro_batch = (uint32_t)num(w->micro_batch, 1);
 	j->seq_len = (uint32_t)num(w->seq_len, 0);
 	j->job.samples = j->micro_batch;
@@ -514,18 +527,12 @@ static int resolve_chakra(const struct loader *l, const struct topo *t,
 				 "another size or kind, or one the other ranks do not run)",
 				 rank, op);
 	if (skipped) {
-		char what[32];
-
-		snprintf(what, sizeof(what), "%u", skipped);
-		note(j, "%s nodes of other types (memory, metadata) taken as no time", what);
+		note(j, "%u nodes of other types (memory, metadata) taken as no time", skipped);
 	}
 	if (no_peer) {
-		char what[32];
-
-		snprintf(what, sizeof(what), "%u", no_peer);
-		note(j, "%s sends and receives without a peer not run", what);
+		note(j, "%u sends and receives without a peer not run", no_peer);
 	}
-	note(j, "%s", "collectives' exposed time under dp, sends' and receives' under pp");
+	note(j, "collectives' exposed time under dp, sends' and receives' under pp");
 	return 0;
 }
 
@@ -591,15 +598,9 @@ int scn__resolve_training(const struct loader *l, const struct topo *t,
 	j->job.samples = (uint64_t)j->micro_batch * ga * dp;
 	j->job.tokens = j->job.samples * j->seq_len;
 	if (pp > 1 && !j->job.pp_bytes)
-		note(j, "%s", "no pp_size: the stages exchange nothing over the fabric");
-	/* the NICs NCCL may use, over the job's ranks */
-	c.ranks = j->gpus;
-	c.n_ranks = n;
-	if ((err = scn__coll_nics(l, t, w, prefix, s, &c)))
+		note(j, "no pp_size: the stages exchange nothing over the fabric");
+	if ((err = job_knobs(l, t, w, prefix, s, j, n, c)))
 		return err;
-	c.ranks = NULL;
-	c.n_ranks = 0;
-	j->job.coll = c;
 	err = train_plan_build(&j->job, &s->plans[s->n_jobs - 1]);
 	s->plans[s->n_jobs - 1].timeline = (uint8_t)s->out.timeline;
 	if (err == -EINVAL)
