@@ -246,6 +246,19 @@ Test(training, nccl_tests_commands_that_cannot_run_are_refused)
 		"workload.command", "missing");
 }
 
+/* A new folder from the template @dir (its XXXXXX replaced) holding
+ * scenario @yaml, whose path goes into @path; rm -rf it after. */
+static void scenario_in_tmp(char *dir, const char *yaml, char *path, size_t size)
+{
+	FILE *f;
+
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(path, size, "%s/scenario.yaml", dir);
+	cr_assert_not_null(f = fopen(path, "w"));
+	fputs(yaml, f);
+	cr_assert_eq(fclose(f), 0);
+}
+
 /*
  * Two data-parallel jobs interleaved over the two leaves of a 2:1
  * oversubscribed leaf-spine (4 hosts at 100G a leaf, one 200G uplink):
@@ -268,13 +281,8 @@ Test(training, interleaved_jobs_on_an_oversubscribed_fabric_interfere)
 	char dir[] = "/tmp/rocesim-training-XXXXXX", cmd[1024], path[512], *out = NULL;
 	json_error_t e;
 	json_t *r, *jobs;
-	FILE *f;
 
-	cr_assert_not_null(mkdtemp(dir));
-	snprintf(path, sizeof(path), "%s/two.yaml", dir);
-	cr_assert_not_null(f = fopen(path, "w"));
-	fputs(yaml, f);
-	fclose(f);
+	scenario_in_tmp(dir, yaml, path, sizeof(path));
 	snprintf(cmd, sizeof(cmd), "\"$ROCESIM_BIN\" run %s -o %s/out --alone", path, dir);
 	cr_assert_eq(ts_sh(cmd, &out, NULL), 0);
 	cr_assert(strstr(out, "beside the other jobs"), "%s", out);
@@ -388,11 +396,7 @@ Test(training, the_timeline_has_every_span_and_is_drawn)
 	char line[256];
 	FILE *f;
 
-	cr_assert_not_null(mkdtemp(dir));
-	snprintf(path, sizeof(path), "%s/tp.yaml", dir);
-	cr_assert_not_null(f = fopen(path, "w"));
-	fputs(tp_job, f);
-	fclose(f);
+	scenario_in_tmp(dir, tp_job, path, sizeof(path));
 	snprintf(cmd, sizeof(cmd),
 		 "\"$ROCESIM_BIN\" run %s -o %s/out -q --set output.timeline=true", path, dir);
 	cr_assert_eq(ts_sh(cmd, NULL, NULL), 0);
