@@ -16,6 +16,9 @@
  *    (show_queue_counters: "For namespace :", then "     Port    TxQ
  *    Counter/pkts ...", tabulate's widths: a column as wide as its widest
  *    value or its header plus 2);
+ *  - h0.nccl-inspector.log: NCCL Inspector's JSON lines, a record a
+ *    collective, keys as NVIDIA/nccl ext-profiler/inspector/README.md
+ *    shows them (its exporter reads a JSON object a line);
  *  - h0.nccl-tests.log: nccl-tests' src/util.cu header, rows and footer,
  *    as the outputs quoted in NVIDIA/nccl-tests issues and docs print them
  *    (8 ranks; algbw = size / time, busbw = algbw x 2 (n-1)/n, computed
@@ -32,6 +35,7 @@
 #include "proc.h"
 #include "sim/readers/measured.h"
 #include "sim/readers/measured_dir.h"
+#include "sim/readers/nccl_inspector.h"
 #include "sim/readers/nccl_tests_out.h"
 #include "support.h"
 
@@ -541,6 +545,130 @@ Test(measured, nccl_tests_debug_lines)
 	nccl_out_free(&o);
 }
 
+Test(measured, nccl_inspector_sample)
+{
+	struct nccl_inspector ni;
+	struct diag d = {0};
+	char msg[512];
+	const struct ni_record *r;
+
+	cr_assert_eq(nccl_inspector_read(ts_src(LAB "h0.nccl-inspector.log"), &ni, &d), 0, "%s",
+		     diag_str(&d, msg, sizeof(msg)));
+	cr_assert_eq(ni.n, 3);
+	cr_assert_eq(ni.skipped, 0);
+	r = &ni.v[1];
+	cr_assert_str_eq(r->comm_id, "0x5f1c2a9e8b7d31");
+	cr_assert_eq(r->rank, 0);
+	cr_assert_eq(r->n_ranks, 8);
+	cr_assert_eq(r->nnodes, 2);
+	cr_assert_str_eq(r->version, "v4.0");
+	cr_assert_str_eq(r->hostname, "node0");
+	cr_assert_str_eq(r->coll, "AllReduce");
+	cr_assert_eq(r->coll_sn, 121);
+	cr_assert_eq(r->msg_bytes, 268435456);
+	cr_assert_float_eq(r->exec_time_us, 5402, 1e-9);
+	cr_assert_str_eq(r->timing_source, "kernel_gpu");
+	/* 268435456 B / 5402 us = 49.692 GB/s; x 2 x 7/8 = 86.961 */
+	cr_assert_float_eq(r->algbw, 49.691865, 1e-9);
+	cr_assert_float_eq(r->busbw, 86.960764, 1e-9);
+	cr_assert_eq(r->line, 2);
+	nccl_inspector_free(&ni);
+}
+
+/* The README's example, indented over several lines, then a verbose
+ * record and a record of a send (p2p_perf), one a line */
+Test(measured, nccl_inspector_layouts)
+{
+	static const char text[] =
+	    "{\n"
+	    "  \"header\": {\n"
+	    "    \"id\": \"0x7f8c496ae9f661\",\n"
+	    "    \"rank\": 2,\n"
+	    "    \"n_ranks\": 8,\n"
+	    "    \"nnodes\": 1\n"
+	    "  },\n"
+	    "  \"metadata\": {\n"
+	    "    \"inspector_output_format_version\": \"v4.0\",\n"
+	    "    \"git_rev\": \"\",\n"
+	    "    \"rec_mechanism\": \"profiler_plugin\",\n"
+	    "    \"dump_timestamp_us\": 1748030377748202,\n"
+	    "    \"hostname\": \"example-hostname\",\n"
+	    "    \"pid\": 1639453\n"
+	    "  },\n"
+	    "  \"coll_perf\": {\n"
+	    "    \"coll\": \"AllReduce\",\n"
+	    "    \"coll_sn\": 1407,\n"
+	    "    \"coll_msg_size_bytes\": 17179869184,\n"
+	    "    \"coll_exec_time_us\": 61974,\n"
+	    "    \"coll_algobw_gbs\": 277.210914,\n"
+	    "    \"coll_busbw_gbs\": 485.119099\n"
+	    "  }\n"
+	    "}\n"
+	    "{\"header\":{\"id\":\"0xe62dedaa97644a\",\"rank\":4,\"n_ranks\":8,\"nnodes\":1},"
+	    "\"metadata\":{\"inspector_output_format_version\":\"v4.0\",\"hostname\":\"h\","
+	    "\"pid\":438776},\"coll_perf\":{\"coll\":\"ReduceScatter\",\"coll_sn\":1231,"
+	    "\"coll_msg_size_bytes\":2147483648,\"coll_exec_time_us\":41057,"
+	    "\"coll_timing_source\":\"kernel_gpu\",\"coll_algobw_gbs\":418.439467,"
+	    "\"coll_busbw_gbs\":366.134533,\"event_trace_sn\":{\"coll_start_sn\":1}}}\n"
+	    "{\"header\":{\"id\":\"0xe62dedaa97644a\",\"rank\":4,\"n_ranks\":8,\"nnodes\":1},"
+	    "\"metadata\":{\"inspector_output_format_version\":\"v5.0\"},\"p2p_perf\":{\"p2p\":"
+	    "\"Send\",\"p2p_sn\":3,\"p2p_peer\":5,\"p2p_msg_size_bytes\":1048576}}\n";
+	struct nccl_inspector ni;
+	struct diag d = {0};
+	char msg[512];
+
+	cr_assert_eq(nccl_inspector_parse(text, sizeof(text) - 1, "pretty.log", &ni, &d), 0, "%s",
+		     diag_str(&d, msg, sizeof(msg)));
+	cr_assert_eq(ni.n, 2);
+	cr_assert_eq(ni.skipped, 1, "the send");
+	cr_assert_eq(ni.v[0].line, 1);
+	cr_assert_eq(ni.v[0].msg_bytes, 17179869184ull);
+	cr_assert_float_eq(ni.v[0].busbw, 485.119099, 1e-9);
+	cr_assert_str_eq(ni.v[0].timing_source, "");
+	cr_assert_eq(ni.v[1].line, 25);
+	cr_assert_str_eq(ni.v[1].coll, "ReduceScatter");
+	nccl_inspector_free(&ni);
+}
+
+static void ni_bad(const char *text, int line, const char *what)
+{
+	struct nccl_inspector ni;
+	struct diag d = {0};
+	char msg[512];
+	int err = nccl_inspector_parse(text, strlen(text), "i.log", &ni, &d);
+
+	diag_str(&d, msg, sizeof(msg));
+	cr_assert_eq(err, -EINVAL, "%d (%s)", err, msg);
+	cr_assert_eq(d.line, line, "line %d, not %d: %s", d.line, line, msg);
+	cr_assert(strstr(msg, what), "\"%s\" does not say \"%s\"", msg, what);
+	cr_assert_null(ni.v);
+}
+
+Test(measured, nccl_inspector_bad)
+{
+#define REC(perf)                                                                                  \
+	"{\"header\":{\"id\":\"0x1\",\"rank\":0,\"n_ranks\":2,\"nnodes\":1},\"metadata\":{},"      \
+	"\"coll_perf\":" perf "}\n"
+#define PERF(t)                                                                                    \
+	"{\"coll\":\"AllReduce\",\"coll_sn\":1,\"coll_msg_size_bytes\":8,"                         \
+	"\"coll_exec_time_us\":" t ",\"coll_algobw_gbs\":1.0,\"coll_busbw_gbs\":1.0}"
+
+	ni_bad(REC(PERF("10")) REC(PERF("10")) "{\"header\":{\"id\":\"0x1\",\"ra", 3,
+	       "the file cut short?");
+	ni_bad(REC(PERF("10")) "\n" REC(PERF("\"10us\"")), 3,
+	       "coll_perf.coll_exec_time_us: not a number");
+	ni_bad(REC("{\"coll\":\"AllReduce\"}"), 1, "coll_perf.coll_sn: missing");
+	ni_bad("{\"header\":{\"rank\":0,\"n_ranks\":2},\"metadata\":{}}\n", 1,
+	       "coll_perf: missing or not an object");
+	ni_bad(
+	    "{\"header\":{\"rank\":2,\"n_ranks\":2},\"metadata\":{},\"coll_perf\":" PERF("1") "}",
+	    1, "header.rank: not below header.n_ranks");
+	ni_bad("[1, 2]\n", 1, "not a JSON object");
+	ni_bad("\n\n", 3, "no record");
+#undef REC
+#undef PERF
+}
+
 Test(measured, folder)
 {
 	struct md_dir m;
@@ -550,17 +678,18 @@ Test(measured, folder)
 
 	cr_assert_eq(md_read(ts_src("tests/measured/lab"), &m, &d), 0, "%s",
 		     diag_str(&d, msg, sizeof(msg)));
-	cr_assert_eq(m.n, 5);
+	cr_assert_eq(m.n, 6);
 	cr_assert_str_eq(m.v[0].node, "h0");
 	cr_assert_eq(m.v[0].kind, MC_ETHTOOL);
 	cr_assert(strstr(m.v[0].before, "h0.ethtool.before.txt"));
 	cr_assert(strstr(m.v[0].path, "h0.ethtool.after.txt"));
 	cr_assert_eq(m.v[1].kind, MC_HW_COUNTERS);
-	cr_assert_eq(m.v[2].kind, MD_NCCL_TESTS);
-	cr_assert_str_eq(m.v[2].before, "");
-	cr_assert_str_eq(m.v[3].node, "leaf0");
-	cr_assert_eq(m.v[3].kind, MC_PFCSTAT);
-	cr_assert_eq(m.v[4].kind, MC_QUEUESTAT);
+	cr_assert_eq(m.v[2].kind, MD_NCCL_INSPECTOR);
+	cr_assert_eq(m.v[3].kind, MD_NCCL_TESTS);
+	cr_assert_str_eq(m.v[3].before, "");
+	cr_assert_str_eq(m.v[4].node, "leaf0");
+	cr_assert_eq(m.v[4].kind, MC_PFCSTAT);
+	cr_assert_eq(m.v[5].kind, MC_QUEUESTAT);
 	cr_assert_eq(m.n_skipped, 1);
 	cr_assert_str_eq(m.skipped[0], "notes.txt");
 	md_free(&m);
@@ -624,10 +753,10 @@ Test(measured, cli_folder_json)
 	j = json_loads(p.out, 0, &je);
 	cr_assert(j, "%s", je.text);
 	nodes = json_object_get(j, "nodes");
-	cr_assert_eq(json_array_size(nodes), 5);
-	cr_assert_str_eq(json_string_value(json_object_get(json_array_get(nodes, 2), "kind")),
+	cr_assert_eq(json_array_size(nodes), 6);
+	cr_assert_str_eq(json_string_value(json_object_get(json_array_get(nodes, 3), "kind")),
 			 "nccl-tests");
-	rows = json_object_get(json_array_get(nodes, 2), "rows");
+	rows = json_object_get(json_array_get(nodes, 3), "rows");
 	cr_assert_eq(json_array_size(rows), 4);
 	cr_assert_float_eq(json_real_value(json_object_get(json_array_get(rows, 3), "busbw_GBps")),
 			   87.14, 1e-9);

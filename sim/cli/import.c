@@ -25,7 +25,8 @@
 
 static const char imp_config_usage[] =
     "usage: rocesim import sonic|mlnx-qos|cc-params|pod|hpcc-topology|hpcc-flows FILE\n"
-    "       rocesim import ethtool|hw-counters|pfcstat|queuestat|nccl-tests [--json] FILE [AFTER]\n"
+    "       rocesim import ethtool|hw-counters|pfcstat|queuestat|nccl-tests|nccl-inspector\n"
+    "                      [--json] FILE [AFTER]\n"
     "       rocesim import measured [--json] DIR\n"
     "\n"
     "Prints the scenario YAML fragment equivalent to a real config:\n"

@@ -1,6 +1,6 @@
 /*
  * rocesim import of counters measured on real gear (sim/readers/measured.h,
- * nccl_tests_out.h, measured_dir.h): what was read, as a table on stdout
+ * nccl_tests_out.h, nccl_inspector.h, measured_dir.h): what was read, as a table on stdout
  * or, with --json, as one JSON document whose counters carry both the name
  * the tool printed and, where rocesim counts the same thing, the place of
  * that counter in results.json. Two readings (before and after a run) are
@@ -19,6 +19,7 @@
 #include "sim/engine/textsafe.h"
 #include "sim/readers/measured.h"
 #include "sim/readers/measured_dir.h"
+#include "sim/readers/nccl_inspector.h"
 #include "sim/readers/nccl_tests_out.h"
 
 const char imp_measured_usage[] =
@@ -29,6 +30,7 @@ const char imp_measured_usage[] =
     "  pfcstat      SONiC `show pfc counters` (pfcstat)\n"
     "  queuestat    SONiC `show queue counters` (queuestat)\n"
     "  nccl-tests   what an nccl-tests binary printed (all_reduce_perf ...)\n"
+    "  nccl-inspector  NCCL Inspector's JSON records (NCCL 2.27+ profiler plugin)\n"
     "  measured     a folder of NODE.KIND[.before|.after][.EXT] files of the\n"
     "               kinds above (host3.ethtool.txt, leaf0.pfcstat.after.txt)\n"
     "    rocesim import KIND [--json] FILE [AFTER]   (measured: [--json] DIR)\n"
@@ -176,21 +178,72 @@ static json_t *imp_nccl_json(const char *node, const struct nccl_out *o)
 			 "avg_busbw_GBps", o->avg_busbw);
 }
 
-/* One reading (or pair) of @kind: printed, or its JSON into *@j when @j. */
-static int imp_one(int kind, const char *node, const char *before, const char *path, json_t **j)
+static void imp_inspector_table(const char *node, const struct nccl_inspector *ni)
+{
+	char b[SHOWN], c[SHOWN];
+
+	printf("# nccl-inspector: %s%s%s, %zu records of collectives",
+	       txt_term(b, sizeof(b), ni->file), node[0] ? " of " : "", node, ni->n);
+	if (ni->skipped)
+		printf("; %zu others (p2p_perf, dump_stats) not read", ni->skipped);
+	printf("\n");
+	printf("%6s %8s %-16s %10s %14s %12s %10s %10s\n", "rank", "n_ranks", "coll", "coll_sn",
+	       "bytes", "time_us", "algbw_GBps", "busbw_GBps");
+	for (size_t i = 0; i < ni->n; i++) {
+		const struct ni_record *r = &ni->v[i];
+
+		printf("%6d %8d %-16s %10llu %14llu %12.3f %10.3f %10.3f\n", r->rank, r->n_ranks,
+		       txt_term(c, sizeof(c), r->coll), (unsigned long long)r->coll_sn,
+		       (unsigned long long)r->msg_bytes, r->exec_time_us, r->algbw, r->busbw);
+	}
+}
+
+/* A record with its own names, and under "rocesim" the names of
+ * results.json's summary.collective for the same quantities. */
+static json_t *imp_inspector_json(const char *node, const struct nccl_inspector *ni)
+{
+	json_t *recs = json_array();
+
+	for (size_t i = 0; recs && i < ni->n; i++) {
+		const struct ni_record *r = &ni->v[i];
+
+		if (json_array_append_new(
+			recs,
+			json_pack(
+			    "{s:o,s:i,s:i,s:i,s:o,s:o,s:I,s:I,s:f,s:f,s:f,s:o,s:{s:I,s:f,"
+			    "s:f,s:f},s:i}",
+			    "id", txt_json(r->comm_id), "rank", r->rank, "n_ranks", r->n_ranks,
+			    "nnodes", r->nnodes, "hostname", txt_json(r->hostname), "coll",
+			    txt_json(r->coll), "coll_sn", (json_int_t)r->coll_sn,
+			    "coll_msg_size_bytes", (json_int_t)r->msg_bytes, "coll_exec_time_us",
+			    r->exec_time_us, "coll_algobw_gbs", r->algbw, "coll_busbw_gbs",
+			    r->busbw, "version", txt_json(r->version), "rocesim", "bytes",
+			    (json_int_t)r->msg_bytes, "completion_time_us", r->exec_time_us,
+			    "algbw_GBps", r->algbw, "busbw_GBps", r->busbw, "line", r->line))) {
+			json_decref(recs);
+			return NULL;
+		}
+	}
+	return json_pack("{s:s,s:o,s:o,s:s,s:o,s:I}", "kind", "nccl-inspector", "node",
+			 txt_json(node), "file", txt_json(ni->file), "rocesim",
+			 "summary.collective", "records", recs, "not_read",
+			 (json_int_t)ni->skipped);
+}
+
+/* nccl-tests output or Inspector records (read alone, never as a pair). */
+static int imp_nccl(int kind, const char *node, const char *before, const char *path, json_t **j)
 {
 	struct diag d = {0};
 	int err;
 
+	if (before && before[0]) {
+		diag_set(&d, before, 0, "", "%s output is read alone, not as two readings",
+			 md_kind_name(kind));
+		return imp_fail(-EINVAL, &d);
+	}
 	if (kind == MD_NCCL_TESTS) {
 		struct nccl_out o;
 
-		if (before && before[0]) {
-			diag_set(&d, before, 0, "",
-				 "nccl-tests output is read alone, not as "
-				 "two readings");
-			return imp_fail(-EINVAL, &d);
-		}
 		if ((err = nccl_out_read(path, &o, &d)))
 			return imp_fail(err, &d);
 		if (j)
@@ -198,6 +251,29 @@ static int imp_one(int kind, const char *node, const char *before, const char *p
 		else
 			imp_nccl_table(node, &o);
 		nccl_out_free(&o);
+	} else {
+		struct nccl_inspector ni;
+
+		if ((err = nccl_inspector_read(path, &ni, &d)))
+			return imp_fail(err, &d);
+		if (j)
+			*j = imp_inspector_json(node, &ni);
+		else
+			imp_inspector_table(node, &ni);
+		nccl_inspector_free(&ni);
+	}
+	return 0;
+}
+
+/* One reading (or pair) of @kind: printed, or its JSON into *@j when @j. */
+static int imp_one(int kind, const char *node, const char *before, const char *path, json_t **j)
+{
+	struct diag d = {0};
+	int err;
+
+	if (kind == MD_NCCL_TESTS || kind == MD_NCCL_INSPECTOR) {
+		if ((err = imp_nccl(kind, node, before, path, j)))
+			return err;
 	} else {
 		struct mc_set s;
 

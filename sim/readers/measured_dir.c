@@ -30,6 +30,8 @@ int mc_read(enum mc_kind kind, const char *path, struct mc_set *out, struct diag
 
 const char *md_kind_name(int kind)
 {
+	if (kind == MD_NCCL_INSPECTOR)
+		return "nccl-inspector";
 	return kind == MD_NCCL_TESTS ? "nccl-tests" : mc_kind_name((enum mc_kind)kind);
 }
 
@@ -37,6 +39,8 @@ int md_kind_parse(const char *name)
 {
 	if (!strcmp(name, "nccl-tests"))
 		return MD_NCCL_TESTS;
+	if (!strcmp(name, "nccl-inspector"))
+		return MD_NCCL_INSPECTOR;
 	return mc_kind_parse(name);
 }
 
@@ -198,7 +202,7 @@ int md_read(const char *folder, struct md_dir *out, struct diag *d)
 	if (!err && !out->n) {
 		diag_set(d, folder, 0, "",
 			 "no file named NODE.KIND[.before|.after][.EXT] (KIND ethtool, "
-			 "hw-counters, pfcstat, queuestat or nccl-tests)");
+			 "hw-counters, pfcstat, queuestat, nccl-tests or nccl-inspector)");
 		err = -EINVAL;
 	}
 	if (err == -ENOMEM)

@@ -4,12 +4,11 @@
  *
  *   NODE.KIND[.before|.after][.EXT]
  *
- * KIND one of ethtool, hw-counters, pfcstat, queuestat (measured.h) or
- * nccl-tests (nccl_tests_out.h); EXT anything (txt, log) or nothing; a
- * hw-counters reading may be a copied folder of its own (h0.hw-counters/).
- * A .before and an .after reading of one node and kind are one entry: the
- * counts of the run are their difference (mc_diff). Examples:
- * host3.ethtool.txt, leaf0.pfcstat.before.txt and leaf0.pfcstat.after.txt,
+ * KIND one of ethtool, hw-counters, pfcstat, queuestat (measured.h),
+ * nccl-tests (nccl_tests_out.h) or nccl-inspector (nccl_inspector.h); EXT anything (txt, log) or
+ * nothing; a hw-counters reading may be a copied folder of its own (h0.hw-counters/). A .before and
+ * an .after reading of one node and kind are one entry: the counts of the run are their difference
+ * (mc_diff). Examples: host3.ethtool.txt, leaf0.pfcstat.before.txt and leaf0.pfcstat.after.txt,
  * h0.nccl-tests.log. Names starting with '.' are not looked at; any other
  * name that does not read as above is listed in .skipped, so that the
  * caller can say what it did not read.
@@ -24,6 +23,7 @@
 
 /* what md_read finds beside measured.h's kinds */
 #define MD_NCCL_TESTS 100
+#define MD_NCCL_INSPECTOR 101
 
 struct md_entry {
 	char node[64];
@@ -50,7 +50,8 @@ struct md_dir {
 int md_read(const char *folder, struct md_dir *out, struct diag *d);
 void md_free(struct md_dir *m);
 
-/* "nccl-tests" for MD_NCCL_TESTS, else mc_kind_name; and back (-1: none). */
+/* "nccl-tests" for MD_NCCL_TESTS, "nccl-inspector" for MD_NCCL_INSPECTOR,
+ * else mc_kind_name; and back (-1: none). */
 const char *md_kind_name(int kind);
 int md_kind_parse(const char *name);
 
