@@ -160,6 +160,27 @@ Test(measured, ethtool_diff)
 	mc_free(&b);
 }
 
+/* a counter only in the after reading is taken whole; one only in the
+ * before reading is counted, not dropped unsaid */
+Test(measured, diff_unmatched)
+{
+	static const char before[] = "NIC statistics:\n     a: 1\n     b: 2\n";
+	static const char after[] = "NIC statistics:\n     b: 5\n     c: 7\n";
+	struct mc_set a, b, s;
+	struct diag d = {0};
+
+	cr_assert_eq(mc_ethtool_parse(before, sizeof(before) - 1, "b.txt", &b, &d), 0);
+	cr_assert_eq(mc_ethtool_parse(after, sizeof(after) - 1, "a.txt", &a, &d), 0);
+	cr_assert_eq(mc_diff(&b, &a, &s, &d), 0);
+	cr_assert_eq(s.n, 2);
+	cr_assert_eq(val(&s, "", "b"), 3);
+	cr_assert_eq(val(&s, "", "c"), 7);
+	cr_assert_eq(s.only_before, 1, "a");
+	mc_free(&s);
+	mc_free(&a);
+	mc_free(&b);
+}
+
 Test(measured, ethtool_bad)
 {
 	bad(mc_ethtool_parse, "Features for eth2:\nrx-checksumming: on\n", 1,

@@ -85,6 +85,9 @@ static void imp_counters_table(const char *node, const struct mc_set *s, const c
 	if (before && before[0])
 		printf(" minus %s (the counts between the two readings)",
 		       txt_term(b, sizeof(b), before));
+	if (s->only_before)
+		printf("; %zu counters of the first reading not in the second: not counted",
+		       s->only_before);
 	printf("\n%-10s %-20s %-32s %20s  %s\n", "node", "scope", "counter", "value",
 	       "results.json");
 	for (size_t i = 0; i < s->n; i++) {
@@ -116,9 +119,10 @@ static json_t *imp_counters_json(const char *node, const struct mc_set *s, const
 				  "line", x->line)))
 			goto out_fail;
 	}
-	o = json_pack("{s:s,s:o,s:o,s:o,s:o}", "kind", mc_kind_name(s->kind), "node",
+	o = json_pack("{s:s,s:o,s:o,s:o,s:o,s:I}", "kind", mc_kind_name(s->kind), "node",
 		      txt_json(node), "file", txt_json(s->file), "before",
-		      before && before[0] ? txt_json(before) : json_null(), "counters", arr);
+		      before && before[0] ? txt_json(before) : json_null(), "counters", arr,
+		      "only_before", (json_int_t)s->only_before);
 	return o;
 out_fail:
 	json_decref(arr);

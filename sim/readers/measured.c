@@ -113,6 +113,7 @@ int mc_diff(const struct mc_set *before, const struct mc_set *after, struct mc_s
 	    struct diag *d)
 {
 	const struct mc_counter **idx = NULL;
+	unsigned char *used = NULL;
 	int err = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -122,7 +123,10 @@ int mc_diff(const struct mc_set *before, const struct mc_set *after, struct mc_s
 	 * has thousands of counters (one set a channel) */
 	if (before->n) {
 		idx = malloc(before->n * sizeof(*idx));
-		if (!idx) {
+		used = calloc(before->n, 1);
+		if (!idx || !used) {
+			free(idx);
+			free(used);
 			diag_set(d, after->file, 0, "", "out of memory");
 			return -ENOMEM;
 		}
@@ -137,6 +141,8 @@ int mc_diff(const struct mc_set *before, const struct mc_set *after, struct mc_s
 		if (idx)
 			hit = bsearch(&key, idx, before->n, sizeof(*idx), mc_cmp);
 		b = hit ? *hit : NULL;
+		if (b)
+			used[b - before->v] = 1;
 		if (b && !b->na && !a->na && a->value < b->value) {
 			diag_set(d, a->file, a->line, "",
 				 "%s went back from %llu (%s:%d) to %llu: cleared or wrapped "
@@ -149,7 +155,10 @@ int mc_diff(const struct mc_set *before, const struct mc_set *after, struct mc_s
 		err = mc__add(out, a->file, a->line, a->scope, a->name,
 			      b ? a->value - b->value : a->value, a->na || (b && b->na), d);
 	}
+	for (size_t i = 0; !err && i < before->n; i++)
+		out->only_before += !used[i];
 	free(idx);
+	free(used);
 	if (err)
 		mc_free(out);
 	return err;

@@ -59,6 +59,8 @@ struct mc_set {
 	char file[256]; /* the file or folder read */
 	struct mc_counter *v;
 	size_t n, cap;
+	size_t only_before; /* mc_diff: counters of the before reading that the
+			       after one lacks (not in .v) */
 };
 
 /* Each reads @path into @out (mc_free it, also after an error): 0,
@@ -84,7 +86,8 @@ int mc_read(enum mc_kind kind, const char *path, struct mc_set *out, struct diag
 /*
  * @after minus @before, counter by counter, into @out (mc_free it): the
  * counters of @after in its order, each with its line there. A counter of
- * @after that @before lacks is taken whole; one that went back (a counter
+ * @after that @before lacks is taken whole, one of @before that @after
+ * lacks is counted in @out's .only_before; one that went back (a counter
  * cleared or wrapped between the two readings) is -EINVAL with @d naming
  * it and both lines; N/A in either gives N/A. -ENOMEM.
  */
