@@ -17,7 +17,7 @@
  *    ("PATH/np_cnp_sent:123") or as a copied folder of one-value files
  *    (meanings: the kernel's mlx5 counters documentation and NVIDIA's
  *    "Understanding mlx5 Linux Counters and Status Parameters").
- *  - sonic_stat.c: SONiC's `show pfc counters` (sonic-utilities
+ *  - pfcstat.c: SONiC's `show pfc counters` (sonic-utilities
  *    scripts/pfcstat: the "Port Rx" and "Port Tx" tables, PFC0..PFC7 a
  *    port, frames) and `show queue counters` (scripts/queuestat: a row a
  *    port and queue UC0.., MC.., ALL.., with Counter/pkts, Counter/bytes,
