@@ -37,6 +37,7 @@
 #include "sim/readers/measured_dir.h"
 #include "sim/readers/nccl_inspector.h"
 #include "sim/readers/nccl_tests_out.h"
+#include "sim/study/compare_measured.h"
 #include "support.h"
 
 #define LAB "tests/measured/lab/"
@@ -828,5 +829,105 @@ Test(measured, cli_refusals)
 	ts_exec(&p, (const char *[]){"import", "measured", ts_tmp("nothing-here"), NULL});
 	cr_assert_eq(p.code, 2);
 	cr_assert(strstr(p.err, "cannot open folder"), "%s", p.err);
+	ts_proc_free(&p);
+}
+
+/* A results.json of an nccl_tests run, as results_training.c writes its
+ * summary.nccl_tests: 3 of the 4 measured sizes and one more */
+static const char run_json[] =
+    "{\"schema_version\": 1, \"summary\": {\"nccl_tests\": {\"command\": "
+    "\"all_reduce_perf -b 32M -e 512M -f 2 -g 1\", \"collective\": \"all_reduce\", "
+    "\"ranks\": 8, \"warmup\": 5, \"iters\": 20, \"rows\": ["
+    "{\"size\": 33554432, \"count\": 8388608, \"time_us\": 700.0, \"algbw_GBps\": 47.936, "
+    "\"busbw_GBps\": 83.888},"
+    "{\"size\": 67108864, \"count\": 16777216, \"time_us\": 1340.0, \"algbw_GBps\": 50.081, "
+    "\"busbw_GBps\": 87.641},"
+    "{\"size\": 268435456, \"count\": 67108864, \"time_us\": 5300.0, \"algbw_GBps\": 50.648, "
+    "\"busbw_GBps\": 88.635},"
+    "{\"size\": 536870912, \"count\": 134217728, \"time_us\": 10590.0, \"algbw_GBps\": 50.696, "
+    "\"busbw_GBps\": 88.718}], \"avg_busbw_GBps\": 87.2205}}}\n";
+
+static const char *write_run(const char *name)
+{
+	const char *path = ts_tmp(name);
+	FILE *f = fopen(path, "w");
+
+	cr_assert(f);
+	fputs(run_json, f);
+	fclose(f);
+	return path;
+}
+
+Test(measured, compare_nccl_tests)
+{
+	struct cm_table t;
+	struct diag d = {0};
+	char msg[512], run[600];
+
+	snprintf(run, sizeof(run), "%s", write_run("nccl-run.json"));
+	cr_assert_eq(cm_nccl_tests(ts_src(LAB "h0.nccl-tests.log"), run, &t, &d), 0, "%s",
+		     diag_str(&d, msg, sizeof(msg)));
+	cr_assert_str_eq(t.collective, "all_reduce");
+	cr_assert_eq(t.measured_ranks, 8);
+	cr_assert_eq(t.simulated_ranks, 8);
+	cr_assert_eq(t.n, 5, "32M, 64M, 128M, 256M, 512M");
+	cr_assert(t.rows[0].measured && t.rows[0].simulated);
+	cr_assert_eq(t.rows[0].bytes, 33554432);
+	/* 83.888 simulated / 78.81 measured */
+	cr_assert_float_eq(t.rows[0].ratio, 83.888 / 78.81, 1e-12);
+	cr_assert_float_eq(t.rows[0].measured_time_us, 745.1, 1e-9);
+	cr_assert_float_eq(t.rows[0].simulated_time_us, 700.0, 1e-9);
+	cr_assert_eq(t.rows[0].line, 16);
+	cr_assert(t.rows[2].measured && !t.rows[2].simulated, "128M measured only");
+	cr_assert_eq(t.rows[2].ratio, 0);
+	cr_assert_float_eq(t.rows[3].ratio, 88.635 / 87.14, 1e-12);
+	cr_assert(!t.rows[4].measured && t.rows[4].simulated, "512M simulated only");
+	cr_assert_float_eq(t.measured_avg_busbw, 83.9537, 1e-9);
+	cr_assert_float_eq(t.simulated_avg_busbw, 87.2205, 1e-9);
+	cm_free(&t);
+}
+
+Test(measured, compare_cli)
+{
+	struct ts_proc p;
+	char run[600];
+	json_error_t je;
+	json_t *j, *rows;
+
+	snprintf(run, sizeof(run), "%s", write_run("nccl-run2.json"));
+	ts_exec(&p, (const char *[]){"compare", "--measured", "tests/measured/lab", run, NULL});
+	cr_assert_eq(p.code, 0, "%s", p.err);
+	cr_assert(ts_line_with(p.out, "33554432", "       78.81            83.89         1.064"),
+		  "%s", p.out);
+	cr_assert(ts_line_with(p.out, "536870912", "           -            88.72             -"),
+		  "%s", p.out);
+	ts_proc_free(&p);
+
+	ts_exec(&p, (const char *[]){"compare", "--json", "--measured", LAB "h0.nccl-tests.log",
+				     run, NULL});
+	cr_assert_eq(p.code, 0, "%s", p.err);
+	j = json_loads(p.out, 0, &je);
+	cr_assert(j, "%s", je.text);
+	rows = json_object_get(json_array_get(j, 0), "rows");
+	cr_assert_eq(json_array_size(rows), 5);
+	cr_assert_float_eq(json_real_value(json_object_get(json_array_get(rows, 3), "ratio")),
+			   88.635 / 87.14, 1e-9);
+	cr_assert(json_is_null(json_object_get(json_array_get(rows, 4), "measured")));
+	json_decref(j);
+	ts_proc_free(&p);
+
+	/* a run that is no nccl_tests run, a measured folder of none */
+	ts_exec(&p, (const char *[]){"compare", "--measured", LAB "h0.nccl-tests.log",
+				     "tests/measured/lab/h0.nccl-inspector.log", NULL});
+	cr_assert_eq(p.code, 2);
+	cr_assert(strstr(p.err, "h0.nccl-inspector.log"), "%s", p.err);
+	ts_proc_free(&p);
+	ts_exec(&p, (const char *[]){"compare", "--measured", "tests/measured", run, NULL});
+	cr_assert_eq(p.code, 2);
+	cr_assert(strstr(p.err, "no NODE.nccl-tests file") || strstr(p.err, "no file named"), "%s",
+		  p.err);
+	ts_proc_free(&p);
+	ts_exec(&p, (const char *[]){"compare", "--measured", "tests/measured/lab", NULL});
+	cr_assert_eq(p.code, 2);
 	ts_proc_free(&p);
 }
