@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "proc.h"
 #include "sim/readers/measured.h"
@@ -239,6 +240,23 @@ Test(measured, hw_counters_bad)
 	bad(mc_hw_counters_parse, "np_cnp_sent:12\nnp_cnp_sent:13\n", 2, "given twice");
 	bad(mc_hw_counters_parse, "\n# nothing\n", 0, "no counter");
 	bad(mc_hw_counters_parse, "np_cnp_sent:\n", 1, "no value");
+}
+
+/* one grep over two devices: the same names, apart by their scope */
+Test(measured, hw_counters_two_devices)
+{
+	static const char text[] =
+	    "/sys/class/infiniband/mlx5_0/ports/1/hw_counters/np_cnp_sent:5\n"
+	    "/sys/class/infiniband/mlx5_1/ports/1/hw_counters/np_cnp_sent:7\n"
+	    "/sys/class/infiniband/mlx5_1/ports/1/hw_counters/lifespan:10\n";
+	struct mc_set s;
+	struct diag d = {0};
+
+	cr_assert_eq(mc_hw_counters_parse(text, sizeof(text) - 1, "two.txt", &s, &d), 0);
+	cr_assert_eq(s.n, 2);
+	cr_assert_eq(val(&s, "mlx5_0 port 1", "np_cnp_sent"), 5);
+	cr_assert_eq(val(&s, "mlx5_1 port 1", "np_cnp_sent"), 7);
+	mc_free(&s);
 }
 
 /* A copied hw_counters folder: a file a counter, its value on the first line */
@@ -729,6 +747,59 @@ Test(measured, folder)
 		  "%s", msg);
 }
 
+static void put_file(const char *dir, const char *name, const char *text)
+{
+	char path[700];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	cr_assert(f, "%s", path);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* files named as the lab saved them, named for their node by map.yaml */
+Test(measured, folder_map)
+{
+	struct md_dir m;
+	struct diag d = {0};
+	char msg[512], dir[512];
+
+	snprintf(dir, sizeof(dir), "%s", ts_tmp("mapped"));
+	cr_assert_eq(mkdir(dir, 0755), 0);
+	put_file(dir, "dgx07-pre.txt", "NIC statistics:\n     rx_prio3_pause: 1\n");
+	put_file(dir, "dgx07-post.txt", "NIC statistics:\n     rx_prio3_pause: 4\n");
+	put_file(dir, "leaf0.pfcstat.txt", "x\n");
+	put_file(dir, "map.yaml",
+		 "# a file of this folder -> the NODE.KIND[.before|.after] it stands for\n"
+		 "dgx07-pre.txt: h3.ethtool.before\n"
+		 "dgx07-post.txt: h3.ethtool.after\n");
+	cr_assert_eq(md_read(dir, &m, &d), 0, "%s", diag_str(&d, msg, sizeof(msg)));
+	cr_assert_eq(m.n, 2);
+	cr_assert_str_eq(m.v[0].node, "h3");
+	cr_assert_eq(m.v[0].kind, MC_ETHTOOL);
+	cr_assert(strstr(m.v[0].before, "/dgx07-pre.txt"));
+	cr_assert(strstr(m.v[0].path, "/dgx07-post.txt"));
+	cr_assert_str_eq(m.v[1].node, "leaf0");
+	cr_assert_eq(m.n_skipped, 0, "map.yaml is not listed as not read");
+	md_free(&m);
+
+	put_file(dir, "map.yaml", "dgx07-pre.txt: h3.ethtool.before\ndgx07-post.txt: h3.ethtol\n");
+	cr_assert_eq(md_read(dir, &m, &d), -EINVAL);
+	diag_str(&d, msg, sizeof(msg));
+	cr_assert(strstr(msg, "map.yaml:2: dgx07-post.txt: \"h3.ethtol\" is not NODE.KIND"), "%s",
+		  msg);
+	put_file(dir, "map.yaml", "dgx07-pre.txt: h3.ethtool.before\ndgx08.txt: h4.ethtool\n");
+	cr_assert_eq(md_read(dir, &m, &d), -EINVAL);
+	diag_str(&d, msg, sizeof(msg));
+	cr_assert(strstr(msg, "map.yaml:2: dgx08.txt: no such file"), "%s", msg);
+	put_file(dir, "map.yaml", "dgx07-pre.txt: {node: h3}\n");
+	cr_assert_eq(md_read(dir, &m, &d), -EINVAL);
+	diag_str(&d, msg, sizeof(msg));
+	cr_assert(strstr(msg, "map.yaml:1: dgx07-pre.txt: not a name"), "%s", msg);
+}
+
 Test(measured, cli_table_and_json)
 {
 	struct ts_proc p;
@@ -930,4 +1001,27 @@ Test(measured, compare_cli)
 	ts_exec(&p, (const char *[]){"compare", "--measured", "tests/measured/lab", NULL});
 	cr_assert_eq(p.code, 2);
 	ts_proc_free(&p);
+}
+
+/* A FIFO given as a reading is refused at once, not waited on */
+Test(measured, fifo_is_refused)
+{
+	static const char *const kinds[] = {"ethtool",	 "hw-counters", "pfcstat",
+					    "queuestat", "nccl-tests",	"nccl-inspector"};
+	const struct ts_opts o = {.timeout_s = 20};
+	char fifo[300];
+
+	snprintf(fifo, sizeof(fifo), "%s", ts_tmp("fifo"));
+	cr_assert_eq(mkfifo(fifo, 0600), 0);
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		struct ts_proc p;
+
+		ts_exec_opts(&p, &o, (const char *[]){"import", kinds[i], fifo, NULL});
+		cr_assert_eq(p.code, 2, "import %s FIFO: exit %d (signal %d): %s", kinds[i], p.code,
+			     p.sig, p.err);
+		cr_assert(strstr(p.err, "not a regular file"), "import %s FIFO: %s", kinds[i],
+			  p.err);
+		ts_proc_free(&p);
+	}
+	unlink(fifo);
 }

@@ -1,7 +1,7 @@
 /*
  * A folder of several nodes' measured files (measured_dir.h): names read
- * as NODE.KIND[.before|.after][.EXT], pairs of readings joined, the rest
- * listed as skipped.
+ * as NODE.KIND[.before|.after][.EXT] (or as map.yaml says), pairs of
+ * readings joined, the rest listed as skipped.
  */
 #include "sim/readers/measured_dir.h"
 
@@ -10,6 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "sim/engine/textfile.h"
+#include "sim/readers/ydoc.h"
 
 int mc_read(enum mc_kind kind, const char *path, struct mc_set *out, struct diag *d)
 {
@@ -86,15 +89,17 @@ static struct md_entry *md_find(struct md_dir *m, const char *node, int kind)
 	return NULL;
 }
 
-/* File @name of the folder into its entry, or into .skipped. */
-static int md_add(struct md_dir *m, const char *name, size_t *cap, size_t *scap, struct diag *d)
+/* File @name of the folder, read as the name @as (map.yaml's, or its own),
+ * into its entry, or into .skipped. */
+static int md_add(struct md_dir *m, const char *name, const char *as, size_t *cap, size_t *scap,
+		  struct diag *d)
 {
 	char node[64], full[4096];
 	struct md_entry *e;
 	int kind, when;
 
 	if ((size_t)snprintf(full, sizeof(full), "%s/%s", m->folder, name) >= sizeof(full) ||
-	    md_name(name, node, sizeof(node), &kind, &when)) {
+	    md_name(as, node, sizeof(node), &kind, &when)) {
 		if (m->n_skipped == *scap) {
 			size_t ncap = *scap ? *scap * 2 : 8;
 			char(*v)[256] = realloc(m->skipped, ncap * sizeof(*v));
@@ -160,9 +165,60 @@ static int md_check(struct md_dir *m, struct diag *d)
 	return 0;
 }
 
+/*
+ * map.yaml of the folder, when it has one: a flat mapping of its files'
+ * names to the names they stand for ("sw-a-pfc.txt: leaf0.pfcstat"), into
+ * *@y (ydoc_free it). Each key must be a file of the folder (@names, @n),
+ * each value a NODE.KIND[.before|.after] name.
+ */
+static int md_map(const char *folder, char **names, size_t n, struct ydoc **y, struct diag *d)
+{
+	char path[4200], node[64], *text;
+	size_t len;
+	int err, kind, when;
+
+	*y = NULL;
+	snprintf(path, sizeof(path), "%s/map.yaml", folder);
+	if ((err = textfile_load(path, 0, &text, &len, d)))
+		return err;
+	err = ydoc_parse(path, text, len, y, d);
+	free(text);
+	for (size_t i = 0; !err && i < ydoc_count(*y); i++) {
+		const struct ydoc_entry *e = ydoc_at(*y, i);
+		size_t k;
+
+		for (k = 0; k < n && strcmp(names[k], e->path); k++)
+			;
+		if (!e->value) {
+			diag_set(d, path, e->line, e->path,
+				 "not a name: map.yaml maps a file to NODE.KIND[.before|.after]");
+			err = -EINVAL;
+		} else if (md_name(e->value, node, sizeof(node), &kind, &when)) {
+			diag_set(d, path, e->line, e->path,
+				 "\"%.100s\" is not NODE.KIND[.before|.after] (KIND ethtool, "
+				 "hw-counters, pfcstat, queuestat, nccl-tests or nccl-inspector)",
+				 e->value);
+			err = -EINVAL;
+		} else if (k == n || !strcmp(e->path, "map.yaml")) {
+			diag_set(d, path, e->line, e->path, "no such file in %s", folder);
+			err = -EINVAL;
+		}
+	}
+	return err;
+}
+
+/* What map.yaml @y says @name stands for, else @name. */
+static const char *md_as(const struct ydoc *y, const char *name)
+{
+	const struct ydoc_entry *e = y ? ydoc_find(y, name) : NULL;
+
+	return e && e->value ? e->value : name;
+}
+
 int md_read(const char *folder, struct md_dir *out, struct diag *d)
 {
 	char **names = NULL;
+	struct ydoc *map = NULL;
 	size_t n = 0, ncap = 0, cap = 0, scap = 0;
 	struct dirent *de;
 	DIR *dir;
@@ -196,7 +252,11 @@ int md_read(const char *folder, struct md_dir *out, struct diag *d)
 	if (!err && n)
 		qsort(names, n, sizeof(*names), md_cmp_names);
 	for (size_t i = 0; i < n && !err; i++)
-		err = md_add(out, names[i], &cap, &scap, d);
+		if (!strcmp(names[i], "map.yaml"))
+			err = md_map(folder, names, n, &map, d);
+	for (size_t i = 0; i < n && !err; i++)
+		if (strcmp(names[i], "map.yaml"))
+			err = md_add(out, names[i], md_as(map, names[i]), &cap, &scap, d);
 	if (!err)
 		err = md_check(out, d);
 	if (!err && !out->n) {
@@ -210,6 +270,8 @@ int md_read(const char *folder, struct md_dir *out, struct diag *d)
 	for (size_t i = 0; i < n; i++)
 		free(names[i]);
 	free(names);
+	if (map)
+		ydoc_free(map);
 	if (err)
 		md_free(out);
 	return err;

@@ -12,6 +12,16 @@
  * h0.nccl-tests.log. Names starting with '.' are not looked at; any other
  * name that does not read as above is listed in .skipped, so that the
  * caller can say what it did not read.
+ *
+ * Files named otherwise (as a lab saved them) are named in the folder's
+ * map.yaml, a flat mapping of a file's name to the name it stands for:
+ *
+ *   sw-a-show-pfc.txt: leaf0.pfcstat
+ *   dgx07-pre.txt: h3.ethtool.before
+ *   dgx07-post.txt: h3.ethtool.after
+ *
+ * A key that is no file of the folder, a value that is no such name, is
+ * refused with map.yaml's line.
  */
 #ifndef ROCESIM_MEASURED_DIR_H
 #define ROCESIM_MEASURED_DIR_H
@@ -44,7 +54,8 @@ struct md_dir {
 /*
  * List @folder into @out (md_free it, also after an error): 0, -EINVAL
  * with @d naming the file (a .before without its .after or the other way
- * round, one node's kind given twice, no file to read at all), -ENOMEM,
+ * round, one node's kind given twice, no file to read at all, a map.yaml
+ * that cannot be read or says what cannot be), -ENOMEM,
  * or the errno of a folder that cannot be listed. The files are not read.
  */
 int md_read(const char *folder, struct md_dir *out, struct diag *d);
