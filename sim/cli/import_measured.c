@@ -373,7 +373,8 @@ int imp_measured(const char *kind, int argc, char **argv, const char *usage)
 			files[n++] = argv[i];
 	}
 	if (!n)
-		return cli_usage_error("rocesim: import: ", usage, "%s needs a file", kind);
+		return cli_usage_error("rocesim: import: ", usage,
+				       k < 0 ? "%s needs a folder" : "%s needs a file", kind);
 	if (k < 0)
 		return imp_folder(files[0], json);
 	rc = imp_one(k, "", n == 2 ? files[0] : NULL, files[n - 1], json ? &j : NULL);
