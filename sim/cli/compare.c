@@ -20,12 +20,14 @@
 
 #include "sim/cli/ci_report.h"
 #include "sim/cli/cli.h"
+#include "sim/cli/compare_measured.h"
 #include "sim/study/compare_impl.h"
 #include "sim/engine/textsafe.h"
 
 static const char cmp_usage[] =
     "usage: rocesim compare BASE NEW [--tolerance METRIC=PCT%|METRIC=ABS]... [--metrics M,...]\n"
     "                       [--junit FILE] [--markdown FILE] [--json] [--force]\n"
+    "       rocesim compare --measured DIR RUN [--json]   (below)\n"
     "\n"
     "Compares the results NEW with BASE, metric by metric, and exits 1 when one\n"
     "got worse. BASE and NEW are each a results.json, a run folder (-o of run)\n"
@@ -440,6 +442,9 @@ int cmd_compare(int argc, char **argv)
 	char *metrics_copy = NULL, err[CMP_ERR];
 	int rc = -1;
 
+	for (int i = 0; i < argc; i++)
+		if (!strcmp(argv[i], "--measured"))
+			return cmp_measured(argc, argv, cmp_usage);
 	a.tols = calloc((size_t)argc + 1, sizeof(*a.tols));
 	if (!a.tols) {
 		fputs(P "out of memory\n", stderr);
@@ -451,6 +456,7 @@ int cmd_compare(int argc, char **argv)
 
 		if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
 			fputs(cmp_usage, stdout);
+			fputs(cmp_measured_usage, stdout);
 			rc = 0;
 		} else if (!strcmp(o, "--json")) {
 			a.json = 1;

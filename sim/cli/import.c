@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "sim/cli/cli.h"
+#include "sim/cli/import_measured.h"
 #include "sim/readers/hpcc_flows.h"
 #include "sim/readers/mlnx.h"
 #include "sim/readers/pod.h"
@@ -22,8 +23,11 @@
 #include "topologies/topo.h"
 #include "sim/readers/topo_read.h"
 
-static const char imp_usage[] =
+static const char imp_config_usage[] =
     "usage: rocesim import sonic|mlnx-qos|cc-params|pod|hpcc-topology|hpcc-flows FILE\n"
+    "       rocesim import ethtool|hw-counters|pfcstat|queuestat|nccl-tests|nccl-inspector\n"
+    "                      [--json] FILE [AFTER]\n"
+    "       rocesim import measured [--json] DIR\n"
     "\n"
     "Prints the scenario YAML fragment equivalent to a real config:\n"
     "  sonic      a SONiC config_db.json            -> switch: ...\n"
@@ -37,8 +41,12 @@ static const char imp_usage[] =
     "A scenario can also name the files directly (switch.sonic, nic.mlnx_qos,\n"
     "nic.cc_params, workload.pod, topology and workload {kind: hpcc, file: F});\n"
     "keys it sets itself win over the files.\n"
-    "\n"
-    "exit codes: 0 ok; 2 bad input or usage\n";
+    "\n";
+
+static const char imp_exit_usage[] = "\nexit codes: 0 ok; 2 bad input or usage; 3 output failed\n";
+
+/* Room for the usage: the real configs, then the measured counters. */
+#define SHOWN_USAGE (sizeof(imp_config_usage) + 2048 + sizeof(imp_exit_usage))
 
 /* Room for a name or a path from the file in its terminal form. */
 #define SHOWN 1024
@@ -559,12 +567,17 @@ int cmd_import(int argc, char **argv)
 {
 	struct diag d = {0};
 	const char *kind, *file;
+	char imp_usage[SHOWN_USAGE];
 	int err = 0;
 
+	snprintf(imp_usage, sizeof(imp_usage), "%s%s%s", imp_config_usage, imp_measured_usage,
+		 imp_exit_usage);
 	if (argc >= 1 && (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h"))) {
 		fputs(imp_usage, stdout);
 		return 0;
 	}
+	if (argc >= 1 && imp_is_measured(argv[0]))
+		return imp_measured(argv[0], argc - 1, argv + 1, imp_usage);
 	if (argc != 2) {
 		return cli_usage_error("rocesim: ", imp_usage, "%s",
 				       "import needs a kind and a file");

@@ -50,6 +50,8 @@ static const char usage[] =
     "                     [--all-pairs] [--junit FILE] [--sarif FILE]\n"
     "       rocesim plot OUTDIR|SWEEPDIR|TUNEDIR [--svg] [--top N]\n"
     "       rocesim import sonic|mlnx-qos|cc-params|pod|hpcc-topology|hpcc-flows FILE\n"
+    "       rocesim import ethtool|hw-counters|pfcstat|queuestat|nccl-tests|nccl-inspector\n"
+    "                      [--json] FILE [AFTER]      (measured [--json] DIR)\n"
     "       rocesim compare BASE NEW [--tolerance METRIC=PCT%|METRIC=ABS]...\n"
     "                       [--metrics M,...] [--junit FILE] [--markdown FILE]\n"
     "                       [--json] [--force]\n"

@@ -44,7 +44,7 @@ OUT=${FUZZ_OUT:-build-fuzz}
 CLANG=${CLANG:-clang}
 LLVM_PROFDATA=${LLVM_PROFDATA:-llvm-profdata-14}
 LLVM_COV=${LLVM_COV:-llvm-cov-14}
-ALL="sonic mlnx cc_params pod topofile scenario hpcc simai chakra compare study"
+ALL="sonic mlnx cc_params pod topofile scenario hpcc simai chakra compare study measured"
 # every library below the studies: each harness links them all, so a file
 # moved between readers needs no change here; a harness of a reader of the
 # studies (sim/study) or the plots (sim/plot) adds the few files it needs
@@ -63,7 +63,9 @@ SIMAI_READERS="sim/readers/simai.c"
 CHAKRA_READERS="sim/readers/chakra.c sim/readers/chakra_dir.c"
 COMPARE_READERS="sim/study/compare_load.c"
 STUDY_READERS="sim/study/sweep_spec.c sim/plot/plot_tune_read.c"
-ALL_READERS="$SONIC_READERS $MLNX_READERS $POD_READERS $TOPO_READERS sim/readers/ydoc.c $SCENARIO_READERS $HPCC_READERS $SIMAI_READERS $CHAKRA_READERS $COMPARE_READERS $STUDY_READERS"
+MEASURED_READERS="sim/readers/measured.c sim/readers/ethtool.c sim/readers/hw_counters.c
+	sim/readers/pfcstat.c sim/readers/nccl_tests_out.c sim/readers/nccl_inspector.c"
+ALL_READERS="$SONIC_READERS $MLNX_READERS $POD_READERS $TOPO_READERS sim/readers/ydoc.c $SCENARIO_READERS $HPCC_READERS $SIMAI_READERS $CHAKRA_READERS $COMPARE_READERS $STUDY_READERS $MEASURED_READERS"
 
 KEEP=${FUZZ_KEEP:-0}
 KEEP_NOTE=""
@@ -127,6 +129,9 @@ harness() {
 		READERS=$STUDY_READERS
 		SOURCES="$SOURCES sim/study/sweep_spec.c sim/study/sweep_axes.c sim/plot/plot_tune_read.c
 			sim/plot/plot_data.c" ;;
+	measured)
+		SEEDS="tests/fuzz/measured/seeds tests/measured/lab"
+		READERS=$MEASURED_READERS ;;
 	*)
 		echo "run.sh: no harness '$1' (harnesses: $ALL)" >&2
 		exit 2 ;;
