@@ -178,7 +178,7 @@ Test(training, bad_jobs_are_refused_at_their_key)
 	snprintf(y, sizeof(y), "%s  layers: [{forward: 3 parsecs}]\n", top);
 	refused(y, "workload.layers[0].forward", "");
 	snprintf(y, sizeof(y), "%s  placement: anywhere\n  layers: [{forward: 1us}]\n", top);
-	refused(y, "workload.placement", "packed, spread, random or a list");
+	refused(y, "workload.placement", "packed, spread, random, rail or a list");
 	snprintf(
 	    y, sizeof(y),
 	    "%s  layout: {dp: 2}\n  placement: [h0/gpu0, h0/gpu0]\n  layers: [{forward: 1us}]\n",
@@ -196,6 +196,80 @@ Test(training, bad_jobs_are_refused_at_their_key)
 	refused("topology: {kind: star, hosts: 2}\nworkload: {kind: allreduce, size: 1MB, "
 		"layout: {tp: 2}}\n",
 		"workload.layout", "does not apply to allreduce");
+}
+
+/* The GPUs placement gives the ranks of a job on 4 servers of 4 GPUs, into
+ * @gpus (@n of them). */
+static void placed(const char *layout, const char *placement, uint32_t *gpus, uint32_t n)
+{
+	struct scenario *s = NULL;
+	struct sim sim;
+	struct diag d = {0};
+	char y[512];
+
+	snprintf(y, sizeof(y),
+		 "topology: {kind: star, hosts: 4, gpus_per_host: 4}\n"
+		 "workload:\n  kind: training\n  layout: %s\n  placement: %s\n"
+		 "  layers: [{repeat: 4, forward: 1us}]\n",
+		 layout, placement);
+	cr_assert_eq(scn_load_text("t.yaml", y, strlen(y), NULL, 0, &s, &d), 0, "%s", d.msg);
+	cr_assert_eq(sim_init(&sim, s, &d), 0, "%s", d.msg);
+	cr_assert_eq(sim.scn->jobs[0].job.tp * sim.scn->jobs[0].job.pp * sim.scn->jobs[0].job.dp,
+		     n);
+	memcpy(gpus, sim.scn->jobs[0].gpus, n * sizeof(*gpus));
+	sim_fini(&sim);
+}
+
+/*
+ * rail: rank = t + tp (d + dp p). tp 2 on 4-GPU servers: a server holds
+ * the two stages of one data index (stage p on GPUs 2p, 2p + 1), so the
+ * data-parallel group of (t, p) is GPU 2p + t of every server, one rail.
+ * With pp 4 the second block of two stages (servers h2, h3) takes the
+ * slots in reverse: stage 1 (h0/gpu2) hands over to stage 2 on h2/gpu2,
+ * the same rail. With tp 4 it is packed.
+ */
+Test(training, rail_placement_keeps_data_groups_and_stage_pairs_on_a_rail)
+{
+	static const uint32_t pp2[8] = {0, 1, 4, 5, 2, 3, 6, 7};
+	static const uint32_t pp4[16] = {0, 1, 4, 5, 2, 3, 6, 7, 10, 11, 14, 15, 8, 9, 12, 13};
+	uint32_t g[16];
+
+	placed("{tp: 2, pp: 2, dp: 2}", "rail", g, 8);
+	cr_assert_arr_eq(g, pp2, sizeof(pp2));
+	placed("{tp: 2, pp: 2, dp: 2}", "packed", g, 8);
+	for (uint32_t r = 0; r < 8; r++)
+		cr_assert_eq(g[r], r);
+	placed("{tp: 2, pp: 4, dp: 2}", "rail", g, 16);
+	cr_assert_arr_eq(g, pp4, sizeof(pp4));
+	for (uint32_t r = 0; r < 16; r++) /* data group (t, p): one local GPU */
+		cr_assert_eq(g[r] % 4, g[r % 2 + 4 * (r / 4)] % 4, "rank %u", r);
+	placed("{tp: 4, pp: 2, dp: 2}", "rail", g, 16);
+	for (uint32_t r = 0; r < 16; r++)
+		cr_assert_eq(g[r], r);
+}
+
+Test(training, rail_placement_that_cannot_be_made_is_refused)
+{
+	static const char top[] = "topology: {kind: star, hosts: 4, gpus_per_host: 4}\n";
+	char y[1024];
+
+	snprintf(y, sizeof(y),
+		 "%sworkload:\n  kind: training\n  layout: {tp: 2, dp: 4}\n  placement: rail\n"
+		 "  layers: [{forward: 1us}]\n",
+		 top);
+	refused(y, "workload.placement", "pp 1 is not a multiple of 2");
+	snprintf(y, sizeof(y),
+		 "%sworkload:\n  kind: training\n  layout: {tp: 3, dp: 1}\n  placement: rail\n"
+		 "  layers: [{forward: 1us}]\n",
+		 top);
+	refused(y, "workload.placement", "one must divide the other");
+	snprintf(y, sizeof(y),
+		 "%sworkload:\n  - {kind: training, layout: {dp: 2}, layers: [{forward: 1us}]}\n"
+		 "  - {kind: training, layout: {tp: 4, dp: 4}, placement: rail,\n"
+		 "     layers: [{forward: 1us}]}\n",
+		 top);
+	refused(y, "workload[1].placement", "need 4 whole servers of 4 GPUs, fewer are free of "
+					    "the jobs before it");
 }
 
 /*
