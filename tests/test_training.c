@@ -54,6 +54,27 @@ Test(training, tensor_parallel_iteration_is_compute_plus_allreduces)
 	cr_assert_eq(ts_metric(r, "training.collectives.tp.count"), 8);
 	cr_assert_eq(ts_metric(r, "training.collectives.tp.bytes"), 8 * (4 << 20));
 	cr_assert_float_eq(ts_metric(r, "training.collectives.tp.mean_time_us"), ar_us, 1e-3);
+	/* busbw: algbw x 2 (n - 1) / n, nccl-tests' AllReduce factor: the NVLink's 450 GB/s */
+	cr_assert_float_eq(ts_metric(r, "training.collectives.tp.busbw_GBps"),
+			   1.5 * (4 << 20) / ar_us / 1e3, 0.01);
+	cr_assert_float_eq(ts_metric(r, "training.collectives.tp.busbw_GBps"), 450, 0.01);
+	{
+		const json_t *rows = json_object_get(
+		    json_object_get(
+			json_object_get(json_object_get(json_object_get(r, "summary"), "training"),
+					"collectives"),
+			"tp"),
+		    "rows");
+		const json_t *row = json_array_get(rows, 0);
+
+		cr_assert_eq(json_array_size(rows), 1);
+		cr_assert_str_eq(json_string_value(json_object_get(row, "op")), "allreduce");
+		cr_assert_eq(json_integer_value(json_object_get(row, "size")), 4 << 20);
+		cr_assert_eq(json_integer_value(json_object_get(row, "calls")), 8);
+		cr_assert_eq(json_integer_value(json_object_get(row, "ranks")), 4);
+		cr_assert_float_eq(json_number_value(json_object_get(row, "busbw_GBps")), 450,
+				   0.01);
+	}
 	json_decref(r);
 	sim_fini(&sim);
 }
@@ -268,8 +289,9 @@ Test(training, rail_placement_that_cannot_be_made_is_refused)
 		 "  - {kind: training, layout: {tp: 4, dp: 4}, placement: rail,\n"
 		 "     layers: [{forward: 1us}]}\n",
 		 top);
-	refused(y, "workload[1].placement", "need 4 whole servers of 4 GPUs, fewer are free of "
-					    "the jobs before it");
+	refused(y, "workload[1].placement",
+		"need 4 whole servers of 4 GPUs, fewer are free of "
+		"the jobs before it");
 }
 
 /*
@@ -463,6 +485,34 @@ Test(training, chakra_traces_are_read_as_they_are)
  * gradients, then the update) and 8 waits for its AllReduces: 84 rows;
  * `rocesim plot` draws timeline.png from it.
  */
+/*
+ * stdout prints each group kind's collectives in nccl-tests' columns
+ * (nccl-tests src/common.cu, out of place): tp_job's 4 MiB AllReduce over
+ * 4 GPUs, 6 x 2,330,169 ps = 13.98 us, algbw 4,194,304 B / 13.98 us =
+ * 300.00 GB/s, busbw x 1.5 = 450.00 GB/s (the NVLink); count in floats.
+ */
+Test(training, stdout_prints_each_group_in_nccl_tests_columns)
+{
+	char dir[] = "/tmp/rocesim-ncclcols-XXXXXX", cmd[1024], path[512], *out = NULL;
+
+	scenario_in_tmp(dir, tp_job, path, sizeof(path));
+	snprintf(cmd, sizeof(cmd), "\"$ROCESIM_BIN\" run %s -o %s/out", path, dir);
+	cr_assert_eq(ts_sh(cmd, &out, NULL), 0);
+	cr_assert(strstr(out, "#       size         count      type   redop    root     time   "
+			      "algbw   busbw  #wrong\n"),
+		  "%s", out);
+	cr_assert(strstr(out, "#        (B)    (elements)                               (us)  "
+			      "(GB/s)  (GB/s)        \n"),
+		  "%s", out);
+	cr_assert(strstr(out, "# tp all_reduce, 4 ranks a group\n"
+			      "     4194304       1048576     float     sum      -1    13.98  "
+			      "300.00  450.00     N/A\n"),
+		  "%s", out);
+	free(out);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	cr_assert_eq(ts_sh(cmd, NULL, NULL), 0);
+}
+
 Test(training, the_timeline_has_every_span_and_is_drawn)
 {
 	char dir[] = "/tmp/rocesim-timeline-XXXXXX", cmd[1024], path[512], *out = NULL;

@@ -325,8 +325,8 @@ static int place_list(const struct loader *l, const struct topo *t, const char *
 /* placement: rail for a tp x pp x dp job into j->gpus (@taken: the jobs
  * before it), or why it cannot be placed so. */
 static int place_rail(const struct loader *l, const struct topo *t, const char *path,
-		      const uint8_t *taken, int others, struct scn_job *j, uint32_t tp,
-		      uint32_t pp, uint32_t dp)
+		      const uint8_t *taken, int others, struct scn_job *j, uint32_t tp, uint32_t pp,
+		      uint32_t dp)
 {
 	uint32_t g = t->n_servers ? t->servers[0].n_gpus : 0, n = tp * pp * dp, m;
 	int err;
@@ -338,10 +338,11 @@ static int place_rail(const struct loader *l, const struct topo *t, const char *
 				 tp, g);
 	m = tp >= g ? 1 : g / tp;
 	if (pp % m)
-		return scn__fail(l, path,
-				 "rail: a server's %u GPUs hold %u tensor groups of tp %u, and pp %u "
-				 "is not a multiple of %u (a server holds %u stages of a pipeline)",
-				 g, m, tp, pp, m, m);
+		return scn__fail(
+		    l, path,
+		    "rail: a server's %u GPUs hold %u tensor groups of tp %u, and pp %u "
+		    "is not a multiple of %u (a server holds %u stages of a pipeline)",
+		    g, m, tp, pp, m, m);
 	if (!(j->gpus = malloc((size_t)n * sizeof(*j->gpus))))
 		return -ENOMEM;
 	err = train_place_rail(t, taken, tp, pp, dp, j->gpus);
@@ -360,8 +361,8 @@ static int place_rail(const struct loader *l, const struct topo *t, const char *
 /* The fabric's GPUs for a tp x pp x dp job (@n ranks), by the workload's
  * placement, among those the jobs before (@jobs up to @j) left free. */
 static int place(const struct loader *l, const struct topo *t, const char *prefix, uint64_t seed,
-		 const struct scn_job *jobs, struct scn_job *j, uint32_t n, uint32_t tp, uint32_t pp,
-		 uint32_t dp)
+		 const struct scn_job *jobs, struct scn_job *j, uint32_t n, uint32_t tp,
+		 uint32_t pp, uint32_t dp)
 {
 	enum train_placement how = TRAIN_PACKED;
 	uint8_t *taken = calloc(t->n_gpus ? t->n_gpus : 1, 1);
