@@ -5,8 +5,9 @@
  * as it is (SimAI's own example, aliyun/SimAI example/microAllReduce.txt,
  * in tests/simai/); two identical jobs on disjoint halves of a
  * non-blocking fabric as fast as one alone; nccl-tests' size sweep from
- * its command line, at the ring's bound; and the refusals, each naming
- * its file, line and key.
+ * its command line, at the ring's bound; placement rail by hand; each
+ * group's collectives on stdout in nccl-tests' columns; and the
+ * refusals, each naming its file, line and key.
  */
 #include <criterion/criterion.h>
 #include <string.h>

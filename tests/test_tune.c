@@ -5,8 +5,9 @@
  * objectives and their Pareto front, the budget), then the verb through
  * the built rocesim (ROCESIM_BIN): the smallest headroom of a 2:1 incast
  * over 2 km checked one grain below, an ECN tune within 5% of the 6 x 6
- * grid a sweep gives, resume, an infeasible search (exit 1), and bad input
- * (exit 2, one line, nothing run).
+ * grid a sweep gives, resume, an infeasible search (exit 1), a training
+ * job's iteration time as the objective, and bad input (exit 2, one line,
+ * nothing run).
  */
 #include <criterion/criterion.h>
 #include <glob.h>
