@@ -76,7 +76,44 @@ struct train {
 	simtime_t *ends; /* per iteration: when its last rank ended it */
 	uint32_t ended;	 /* ranks that ended every iteration */
 	uint64_t coll_done[TRAIN_DIMS];
+	struct train_coll_row *rows; /* per (dimension, operation, size, ranks) */
+	uint32_t n_rows, cap_rows;
 };
+
+/* Counts collective @c (of @time, from its first rank's start to its last
+ * rank's end) in its (dimension, operation, size, ranks) row. */
+static int count_row(struct train *t, const struct tcomm *c, simtime_t time)
+{
+	const struct train_comm *tc = &t->p->comms[c->index];
+	struct train_coll_row key = {.dim = tc->dim,
+				     .op = (uint8_t)c->spec.op,
+				     .p2p = tc->p2p,
+				     .ranks = c->spec.n_ranks,
+				     .bytes = c->spec.bytes};
+	struct train_coll_row *r = NULL;
+
+	for (uint32_t i = 0; i < t->n_rows && !r; i++)
+		if (t->rows[i].dim == key.dim && t->rows[i].op == key.op &&
+		    t->rows[i].p2p == key.p2p && t->rows[i].ranks == key.ranks &&
+		    t->rows[i].bytes == key.bytes)
+			r = &t->rows[i];
+	if (!r) {
+		if (t->n_rows == t->cap_rows) {
+			uint32_t cap = t->cap_rows ? 2 * t->cap_rows : 16;
+			struct train_coll_row *rows = realloc(t->rows, cap * sizeof(*rows));
+
+			if (!rows)
+				return -ENOMEM;
+			t->rows = rows;
+			t->cap_rows = cap;
+		}
+		r = &t->rows[t->n_rows++];
+		*r = key;
+	}
+	r->count++;
+	r->time += time;
+	return 0;
+}
 
 static uint64_t rank_key(const struct train *t, uint32_t r, unsigned sub)
 {
@@ -227,6 +264,10 @@ static void on_comm_finished(void *up)
 		t->coll_done[dim]++;
 		t->coll_bytes[dim] += c->spec.bytes;
 		t->coll_time[dim] += st.done ? st.times[0] : 0;
+		if (count_row(t, c, st.done ? st.times[0] : 0)) {
+			mctx_fail(t->ctx, -ENOMEM);
+			return;
+		}
 	}
 	if (c->start_posted)
 		return;
@@ -592,6 +633,7 @@ void train_free(struct train *t)
 	free(t->ranks);
 	free(t->ends);
 	free(t->spans);
+	free(t->rows);
 	free(t);
 }
 
@@ -642,6 +684,8 @@ void train_stats(const struct train *t, struct train_stats *out)
 	memcpy(out->colls, t->coll_done, sizeof(out->colls));
 	memcpy(out->coll_bytes, t->coll_bytes, sizeof(out->coll_bytes));
 	memcpy(out->coll_time, t->coll_time, sizeof(out->coll_time));
+	out->rows = t->rows;
+	out->n_rows = t->n_rows;
 	for (uint32_t i = 0; i < t->p->n_comms; i++) {
 		struct coll_stats st;
 

@@ -160,6 +160,16 @@ const struct train_span *train_timeline(const struct train *t, uint64_t *n, int 
  * (*@n of them so far); NULL when none. */
 const simtime_t *train_comm_ends(const struct train *t, uint32_t i, uint64_t *n);
 
+/* The collectives of one kind a job completed: a dimension (its group
+ * kind), an operation, a size (per rank, as nccl-tests counts it) and a
+ * group size; sends and receives between stages are p2p. */
+struct train_coll_row {
+	uint8_t dim, op, p2p; /* enum train_dim, enum coll_op */
+	uint32_t ranks;
+	uint64_t bytes, count;
+	simtime_t time; /* summed, each from its first rank's start to its last rank's end */
+};
+
 struct train_stats {
 	uint32_t iterations, done; /* asked for, completed by every rank */
 	const simtime_t *ends;	   /* per completed iteration, when its last rank ended it */
@@ -175,6 +185,8 @@ struct train_stats {
 	uint64_t colls[TRAIN_DIMS];
 	uint64_t coll_bytes[TRAIN_DIMS];
 	simtime_t coll_time[TRAIN_DIMS];
+	const struct train_coll_row *rows; /* borrowed, in the order first completed */
+	uint32_t n_rows;
 	uint64_t network_bytes, nvlink_bytes;
 	uint64_t stalled; /* ranks whose program had not ended when asked (0 once done) */
 };

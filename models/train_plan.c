@@ -52,6 +52,54 @@ int train_place(enum train_placement how, const struct topo *t, const uint8_t *t
 	return 0;
 }
 
+int train_place_rail(const struct topo *t, const uint8_t *taken, uint32_t tp, uint32_t pp,
+		     uint32_t dp, uint32_t *gpus)
+{
+	uint32_t g = 0, m, n_servers, k = 0, *list;
+	uint64_t n = (uint64_t)tp * pp * dp;
+
+	for (uint32_t s = 0; s < t->n_servers && !g; s++)
+		g = t->servers[s].n_gpus;
+	if (!g || !tp || !pp || !dp || (tp % g && g % tp))
+		return -EINVAL;
+	m = tp >= g ? 1 : g / tp;
+	if (pp % m || n % g)
+		return -EINVAL;
+	n_servers = (uint32_t)(n / g);
+	if (!(list = malloc(((size_t)n_servers + 1) * sizeof(*list))))
+		return -ENOMEM;
+	for (uint32_t s = 0; s < t->n_servers && k < n_servers; s++) {
+		const struct topo_server *sv = &t->servers[s];
+		uint32_t busy = 0;
+
+		for (uint32_t x = 0; taken && x < sv->n_gpus; x++)
+			busy += taken[sv->first_gpu + x] != 0;
+		if (busy)
+			continue;
+		if (sv->n_gpus != g) {
+			free(list);
+			return -EDOM;
+		}
+		list[k++] = s;
+	}
+	if (k < n_servers) {
+		free(list);
+		return -ENOSPC;
+	}
+	for (uint64_t r = 0; r < n; r++) {
+		uint32_t tt = (uint32_t)(r % tp), d = (uint32_t)(r / tp % dp);
+		uint32_t p = (uint32_t)(r / ((uint64_t)tp * dp)), b = p / m, i = p % m;
+		uint32_t slot = b % 2 ? m - 1 - i : i;
+
+		if (m == 1) /* tp whole servers: packed over them */
+			gpus[r] = t->servers[list[r / g]].first_gpu + (uint32_t)(r % g);
+		else
+			gpus[r] = t->servers[list[d + dp * b]].first_gpu + slot * tp + tt;
+	}
+	free(list);
+	return 0;
+}
+
 /* ---- building ------------------------------------------------------------ */
 
 /* What the builder keeps while it writes the programs. */

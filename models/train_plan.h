@@ -71,7 +71,7 @@ struct train_job {
 };
 
 /* Where ranks go: GPU i for rank i (packed), server by server round robin
- * (spread), a shuffle from the seed (random). */
+ * (spread), a shuffle from the seed (random); on rails: train_place_rail. */
 enum train_placement { TRAIN_PACKED, TRAIN_SPREAD, TRAIN_RANDOM };
 
 /*
@@ -81,6 +81,26 @@ enum train_placement { TRAIN_PACKED, TRAIN_SPREAD, TRAIN_RANDOM };
  */
 int train_place(enum train_placement how, const struct topo *t, const uint8_t *taken, uint32_t n,
 		uint64_t seed, uint32_t *gpus);
+
+/*
+ * The GPUs of a tp x pp x dp job placed on rails into @gpus (tp pp dp of
+ * them, by Megatron rank): whole servers not @taken (NULL: none), in
+ * order, all with the first one's GPU count g, and every rank on local GPU
+ * index k of its server so that the members of a data-parallel group, and
+ * two stages of a pipeline on different servers, share k (NIC k of every
+ * server on leaf k in a rail-optimised fabric, as NVIDIA's DGX SuperPOD
+ * reference architecture cables it). With tp a multiple of g this is
+ * packed over whole servers. With g a multiple of tp, a server holds
+ * m = g / tp tensor groups: m consecutive stages of one data index, stage
+ * p on the tp GPUs from tp (p mod m), that order reversed on every other
+ * block of m stages so that the stage pair between two blocks (two
+ * servers) keeps its local index; pp must then be a multiple of m.
+ * 0, -ENOMEM, -EINVAL (neither divides the other, or pp not a multiple of
+ * m), -EDOM (servers with another GPU count), -ENOSPC (too few whole free
+ * servers).
+ */
+int train_place_rail(const struct topo *t, const uint8_t *taken, uint32_t tp, uint32_t pp,
+		     uint32_t dp, uint32_t *gpus);
 
 /*
  * A size sweep as nccl-tests runs one (nccl-tests src/common.cu): over

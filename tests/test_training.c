@@ -5,8 +5,9 @@
  * as it is (SimAI's own example, aliyun/SimAI example/microAllReduce.txt,
  * in tests/simai/); two identical jobs on disjoint halves of a
  * non-blocking fabric as fast as one alone; nccl-tests' size sweep from
- * its command line, at the ring's bound; and the refusals, each naming
- * its file, line and key.
+ * its command line, at the ring's bound; placement rail by hand; each
+ * group's collectives on stdout in nccl-tests' columns; and the
+ * refusals, each naming its file, line and key.
  */
 #include <criterion/criterion.h>
 #include <string.h>
@@ -54,6 +55,27 @@ Test(training, tensor_parallel_iteration_is_compute_plus_allreduces)
 	cr_assert_eq(ts_metric(r, "training.collectives.tp.count"), 8);
 	cr_assert_eq(ts_metric(r, "training.collectives.tp.bytes"), 8 * (4 << 20));
 	cr_assert_float_eq(ts_metric(r, "training.collectives.tp.mean_time_us"), ar_us, 1e-3);
+	/* busbw: algbw x 2 (n - 1) / n, nccl-tests' AllReduce factor: the NVLink's 450 GB/s */
+	cr_assert_float_eq(ts_metric(r, "training.collectives.tp.busbw_GBps"),
+			   1.5 * (4 << 20) / ar_us / 1e3, 0.01);
+	cr_assert_float_eq(ts_metric(r, "training.collectives.tp.busbw_GBps"), 450, 0.01);
+	{
+		const json_t *rows = json_object_get(
+		    json_object_get(
+			json_object_get(json_object_get(json_object_get(r, "summary"), "training"),
+					"collectives"),
+			"tp"),
+		    "rows");
+		const json_t *row = json_array_get(rows, 0);
+
+		cr_assert_eq(json_array_size(rows), 1);
+		cr_assert_str_eq(json_string_value(json_object_get(row, "op")), "allreduce");
+		cr_assert_eq(json_integer_value(json_object_get(row, "size")), 4 << 20);
+		cr_assert_eq(json_integer_value(json_object_get(row, "calls")), 8);
+		cr_assert_eq(json_integer_value(json_object_get(row, "ranks")), 4);
+		cr_assert_float_eq(json_number_value(json_object_get(row, "busbw_GBps")), 450,
+				   0.01);
+	}
 	json_decref(r);
 	sim_fini(&sim);
 }
@@ -178,7 +200,7 @@ Test(training, bad_jobs_are_refused_at_their_key)
 	snprintf(y, sizeof(y), "%s  layers: [{forward: 3 parsecs}]\n", top);
 	refused(y, "workload.layers[0].forward", "");
 	snprintf(y, sizeof(y), "%s  placement: anywhere\n  layers: [{forward: 1us}]\n", top);
-	refused(y, "workload.placement", "packed, spread, random or a list");
+	refused(y, "workload.placement", "packed, spread, random, rail or a list");
 	snprintf(
 	    y, sizeof(y),
 	    "%s  layout: {dp: 2}\n  placement: [h0/gpu0, h0/gpu0]\n  layers: [{forward: 1us}]\n",
@@ -196,6 +218,81 @@ Test(training, bad_jobs_are_refused_at_their_key)
 	refused("topology: {kind: star, hosts: 2}\nworkload: {kind: allreduce, size: 1MB, "
 		"layout: {tp: 2}}\n",
 		"workload.layout", "does not apply to allreduce");
+}
+
+/* The GPUs placement gives the ranks of a job on 4 servers of 4 GPUs, into
+ * @gpus (@n of them). */
+static void placed(const char *layout, const char *placement, uint32_t *gpus, uint32_t n)
+{
+	struct scenario *s = NULL;
+	struct sim sim;
+	struct diag d = {0};
+	char y[512];
+
+	snprintf(y, sizeof(y),
+		 "topology: {kind: star, hosts: 4, gpus_per_host: 4}\n"
+		 "workload:\n  kind: training\n  layout: %s\n  placement: %s\n"
+		 "  layers: [{repeat: 4, forward: 1us}]\n",
+		 layout, placement);
+	cr_assert_eq(scn_load_text("t.yaml", y, strlen(y), NULL, 0, &s, &d), 0, "%s", d.msg);
+	cr_assert_eq(sim_init(&sim, s, &d), 0, "%s", d.msg);
+	cr_assert_eq(sim.scn->jobs[0].job.tp * sim.scn->jobs[0].job.pp * sim.scn->jobs[0].job.dp,
+		     n);
+	memcpy(gpus, sim.scn->jobs[0].gpus, n * sizeof(*gpus));
+	sim_fini(&sim);
+}
+
+/*
+ * rail: rank = t + tp (d + dp p). tp 2 on 4-GPU servers: a server holds
+ * the two stages of one data index (stage p on GPUs 2p, 2p + 1), so the
+ * data-parallel group of (t, p) is GPU 2p + t of every server, one rail.
+ * With pp 4 the second block of two stages (servers h2, h3) takes the
+ * slots in reverse: stage 1 (h0/gpu2) hands over to stage 2 on h2/gpu2,
+ * the same rail. With tp 4 it is packed.
+ */
+Test(training, rail_placement_keeps_data_groups_and_stage_pairs_on_a_rail)
+{
+	static const uint32_t pp2[8] = {0, 1, 4, 5, 2, 3, 6, 7};
+	static const uint32_t pp4[16] = {0, 1, 4, 5, 2, 3, 6, 7, 10, 11, 14, 15, 8, 9, 12, 13};
+	uint32_t g[16];
+
+	placed("{tp: 2, pp: 2, dp: 2}", "rail", g, 8);
+	cr_assert_arr_eq(g, pp2, sizeof(pp2));
+	placed("{tp: 2, pp: 2, dp: 2}", "packed", g, 8);
+	for (uint32_t r = 0; r < 8; r++)
+		cr_assert_eq(g[r], r);
+	placed("{tp: 2, pp: 4, dp: 2}", "rail", g, 16);
+	cr_assert_arr_eq(g, pp4, sizeof(pp4));
+	for (uint32_t r = 0; r < 16; r++) /* data group (t, p): one local GPU */
+		cr_assert_eq(g[r] % 4, g[r % 2 + 4 * (r / 4)] % 4, "rank %u", r);
+	placed("{tp: 4, pp: 2, dp: 2}", "rail", g, 16);
+	for (uint32_t r = 0; r < 16; r++)
+		cr_assert_eq(g[r], r);
+}
+
+Test(training, rail_placement_that_cannot_be_made_is_refused)
+{
+	static const char top[] = "topology: {kind: star, hosts: 4, gpus_per_host: 4}\n";
+	char y[1024];
+
+	snprintf(y, sizeof(y),
+		 "%sworkload:\n  kind: training\n  layout: {tp: 2, dp: 4}\n  placement: rail\n"
+		 "  layers: [{forward: 1us}]\n",
+		 top);
+	refused(y, "workload.placement", "pp 1 is not a multiple of 2");
+	snprintf(y, sizeof(y),
+		 "%sworkload:\n  kind: training\n  layout: {tp: 3, dp: 1}\n  placement: rail\n"
+		 "  layers: [{forward: 1us}]\n",
+		 top);
+	refused(y, "workload.placement", "one must divide the other");
+	snprintf(y, sizeof(y),
+		 "%sworkload:\n  - {kind: training, layout: {dp: 2}, layers: [{forward: 1us}]}\n"
+		 "  - {kind: training, layout: {tp: 4, dp: 4}, placement: rail,\n"
+		 "     layers: [{forward: 1us}]}\n",
+		 top);
+	refused(y, "workload[1].placement",
+		"need 4 whole servers of 4 GPUs, fewer are free of "
+		"the jobs before it");
 }
 
 /*
@@ -389,6 +486,34 @@ Test(training, chakra_traces_are_read_as_they_are)
  * gradients, then the update) and 8 waits for its AllReduces: 84 rows;
  * `rocesim plot` draws timeline.png from it.
  */
+/*
+ * stdout prints each group kind's collectives in nccl-tests' columns
+ * (nccl-tests src/common.cu, out of place): tp_job's 4 MiB AllReduce over
+ * 4 GPUs, 6 x 2,330,169 ps = 13.98 us, algbw 4,194,304 B / 13.98 us =
+ * 300.00 GB/s, busbw x 1.5 = 450.00 GB/s (the NVLink); count in floats.
+ */
+Test(training, stdout_prints_each_group_in_nccl_tests_columns)
+{
+	char dir[] = "/tmp/rocesim-ncclcols-XXXXXX", cmd[1024], path[512], *out = NULL;
+
+	scenario_in_tmp(dir, tp_job, path, sizeof(path));
+	snprintf(cmd, sizeof(cmd), "\"$ROCESIM_BIN\" run %s -o %s/out", path, dir);
+	cr_assert_eq(ts_sh(cmd, &out, NULL), 0);
+	cr_assert(strstr(out, "#       size         count      type   redop    root     time   "
+			      "algbw   busbw  #wrong\n"),
+		  "%s", out);
+	cr_assert(strstr(out, "#        (B)    (elements)                               (us)  "
+			      "(GB/s)  (GB/s)        \n"),
+		  "%s", out);
+	cr_assert(strstr(out, "# tp all_reduce, 4 ranks a group\n"
+			      "     4194304       1048576     float     sum      -1    13.98  "
+			      "300.00  450.00     N/A\n"),
+		  "%s", out);
+	free(out);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	cr_assert_eq(ts_sh(cmd, NULL, NULL), 0);
+}
+
 Test(training, the_timeline_has_every_span_and_is_drawn)
 {
 	char dir[] = "/tmp/rocesim-timeline-XXXXXX", cmd[1024], path[512], *out = NULL;

@@ -5,8 +5,9 @@
  * objectives and their Pareto front, the budget), then the verb through
  * the built rocesim (ROCESIM_BIN): the smallest headroom of a 2:1 incast
  * over 2 km checked one grain below, an ECN tune within 5% of the 6 x 6
- * grid a sweep gives, resume, an infeasible search (exit 1), and bad input
- * (exit 2, one line, nothing run).
+ * grid a sweep gives, resume, an infeasible search (exit 1), a training
+ * job's iteration time as the objective, and bad input (exit 2, one line,
+ * nothing run).
  */
 #include <criterion/criterion.h>
 #include <glob.h>
@@ -1193,6 +1194,59 @@ Test(tune, a_point_whose_flows_did_not_finish_is_not_measured)
 		}
 	cr_expect_geq(unfinished, 2);
 	json_decref(j);
+}
+
+Test(tune, a_training_job_s_iteration_time_is_an_objective)
+{
+	/* dp 2 on a 100G star: 150 us of compute, then an 8 MB AllReduce of the
+	 * gradients; by stop 200us no iteration has ended: not measured */
+	static const char text[] =
+	    "name: trn2\n"
+	    "seed: 1\n"
+	    "stop: 200us\n"
+	    "topology: {kind: star, hosts: 2, link: {rate: 100Gbps, cable: 2m}}\n"
+	    "workload:\n"
+	    "  kind: training\n"
+	    "  layout: {dp: 2}\n"
+	    "  seq_len: 1024\n"
+	    "  layers:\n"
+	    "    - {forward: 50us, input_grad: 50us, weight_grad: 50us,\n"
+	    "       weight_grad_coll: {op: allreduce, group: dp, size: 8MB}}\n"
+	    "output: {sample: 0}\n";
+	char scn[300], dir[300];
+	struct ts_proc p;
+	json_t *j;
+	double best;
+
+	snprintf(scn, sizeof(scn), "%s", ts_tmp("trn2.yaml"));
+	snprintf(dir, sizeof(dir), "%s", ts_tmp("trn2"));
+	write_file(scn, text);
+	ts_exec(&p, (const char *[]){"tune", scn, "--vary", "stop=100us..20ms", "--minimize",
+				     "training.iteration_time_us", "--subject-to",
+				     "training.tokens_per_s > 0", "--budget", "6", "--seeds", "1",
+				     "-o", dir, NULL});
+	cr_assert_eq(p.code, 0, "%s", p.err);
+	ts_proc_free(&p);
+	j = load_tune(dir);
+	cr_expect_str_eq(json_string_value(json_object_get(json_object_get(j, "current"), "state")),
+			 "unfinished");
+	cr_expect(json_is_null(json_object_get(
+	    json_object_get(json_object_get(j, "current"), "metrics"),
+	    "training.iteration_time_us")));
+	cr_expect_str_eq(json_string_value(json_object_get(json_object_get(j, "best"), "state")),
+			 "ran");
+	/* 150 us of compute, and the AllReduce sends 8 MB a rank at 100G: 640 us at least */
+	best = json_number_value(json_object_get(
+	    json_object_get(json_object_get(j, "best"), "metrics"), "training.iteration_time_us"));
+	cr_expect_gt(best, 150 + 640, "%g", best);
+	cr_expect_lt(best, 2000, "%g", best);
+	json_decref(j);
+	/* a metric misspelt: refused, the training ones among those it lists */
+	ts_exec(&p, (const char *[]){"tune", scn, "--vary", "stop=100us..20ms", "--minimize",
+				     "training.iteration_s", "-o", dir, NULL});
+	cr_expect_eq(p.code, 2);
+	cr_expect(strstr(p.err, "training.iteration_time_us") != NULL, "%s", p.err);
+	ts_proc_free(&p);
 }
 
 /* ---- the picture ---- */

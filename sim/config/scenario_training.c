@@ -322,10 +322,47 @@ static int place_list(const struct loader *l, const struct topo *t, const char *
 	return 0;
 }
 
-/* The fabric's GPUs for @n ranks, by the workload's placement, among those
- * the jobs before (@jobs up to @j) left free. */
+/* placement: rail for a tp x pp x dp job into j->gpus (@taken: the jobs
+ * before it), or why it cannot be placed so. */
+static int place_rail(const struct loader *l, const struct topo *t, const char *path,
+		      const uint8_t *taken, int others, struct scn_job *j, uint32_t tp, uint32_t pp,
+		      uint32_t dp)
+{
+	uint32_t g = t->n_servers ? t->servers[0].n_gpus : 0, n = tp * pp * dp, m;
+	int err;
+
+	if (!g || (tp % g && g % tp))
+		return scn__fail(l, path,
+				 "rail: tp %u and the servers' %u GPUs: one must divide the other "
+				 "(a tensor group inside a server, or over whole servers)",
+				 tp, g);
+	m = tp >= g ? 1 : g / tp;
+	if (pp % m)
+		return scn__fail(
+		    l, path,
+		    "rail: a server's %u GPUs hold %u tensor groups of tp %u, and pp %u "
+		    "is not a multiple of %u (a server holds %u stages of a pipeline)",
+		    g, m, tp, pp, m, m);
+	if (!(j->gpus = malloc((size_t)n * sizeof(*j->gpus))))
+		return -ENOMEM;
+	err = train_place_rail(t, taken, tp, pp, dp, j->gpus);
+	if (err == -EDOM)
+		return scn__fail(l, path, "rail: the servers do not all have %u GPUs", g);
+	if (err == -ENOSPC)
+		return scn__fail(l, path,
+				 "rail: the job's %u ranks need %u whole servers of %u GPUs, "
+				 "fewer are free%s",
+				 n, n / g, g, others ? " of the jobs before it" : "");
+	if (err == -EINVAL)
+		return scn__fail(l, path, "rail: %u ranks do not fill servers of %u GPUs", n, g);
+	return err;
+}
+
+/* The fabric's GPUs for a tp x pp x dp job (@n ranks), by the workload's
+ * placement, among those the jobs before (@jobs up to @j) left free. */
 static int place(const struct loader *l, const struct topo *t, const char *prefix, uint64_t seed,
-		 const struct scn_job *jobs, struct scn_job *j, uint32_t n)
+		 const struct scn_job *jobs, struct scn_job *j, uint32_t n, uint32_t tp,
+		 uint32_t pp, uint32_t dp)
 {
 	enum train_placement how = TRAIN_PACKED;
 	uint8_t *taken = calloc(t->n_gpus ? t->n_gpus : 1, 1);
@@ -343,6 +380,11 @@ static int place(const struct loader *l, const struct topo *t, const char *prefi
 	e = ydoc_find(l->raw->doc, p);
 	if (e && !e->value) {
 		err = place_list(l, t, p, taken, j, n);
+		free(taken);
+		return err;
+	}
+	if (e && !strcmp(e->value, "rail")) {
+		err = place_rail(l, t, p, taken, free_n < t->n_gpus, j, tp, pp, dp);
 		free(taken);
 		return err;
 	}
@@ -494,7 +536,7 @@ static int resolve_chakra(const struct loader *l, const struct topo *t,
 	}
 	j->job.tp = j->job.pp = j->job.ep = j->job.vpp = j->job.ga = 1;
 	j->job.dp = tr.n;
-	if ((err = place(l, t, prefix, s->seed, s->jobs, j, tr.n))) {
+	if ((err = place(l, t, prefix, s->seed, s->jobs, j, tr.n, 1, 1, tr.n))) {
 		chakra_ranks_free(&tr);
 		return err;
 	}
@@ -579,7 +621,7 @@ int scn__resolve_training(const struct loader *l, const struct topo *t,
 				 "the job has %llu ranks (tp x pp x dp) and the fabric %u GPUs",
 				 (unsigned long long)tp * pp * (dp ? dp : 1), t->n_gpus);
 	n = tp * pp * dp;
-	if ((err = place(l, t, prefix, s->seed, s->jobs, j, n)))
+	if ((err = place(l, t, prefix, s->seed, s->jobs, j, n, tp, pp, dp)))
 		return err;
 	j->micro_batch = (uint32_t)num(w->micro_batch, 1);
 	j->seq_len = (uint32_t)num(w->seq_len, 0);

@@ -368,10 +368,10 @@ int scn__check_training(const struct loader *l, const struct raw_workload *r, co
 	scn__wpath(p, sizeof(p), prefix, "placement");
 	pl = ydoc_find(l->raw->doc, p);
 	if (!err && pl && pl->value && strcmp(pl->value, "packed") && strcmp(pl->value, "spread") &&
-	    strcmp(pl->value, "random"))
+	    strcmp(pl->value, "random") && strcmp(pl->value, "rail"))
 		err = scn__fail(l, p,
-				"\"%s\" is not packed, spread, random or a list of servers and "
-				"GPUs ([h0, h1/gpu2])",
+				"\"%s\" is not packed, spread, random, rail or a list of servers "
+				"and GPUs ([h0, h1/gpu2])",
 				pl->value);
 	if (err ||
 	    (err = scn__get_size(l, scn__wpath(p, sizeof(p), prefix, "pp_size"), r->pp_size, 0, 0,

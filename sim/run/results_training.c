@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/coll_cost.h"
 #include "models/train.h"
 #include "sim/engine/textsafe.h"
 #include "sim/readers/nccl_tests.h"
@@ -24,6 +25,87 @@
 static json_t *us3(simtime_t t)
 {
 	return json_real((double)llround(simtime_to_us(t) * 1000.0) / 1000.0);
+}
+
+/* Rows by dimension, operation (sends last), size, group size. */
+static int row_cmp(const void *a, const void *b)
+{
+	const struct train_coll_row *x = a, *y = b;
+	int kx = x->p2p ? 8 : x->op, ky = y->p2p ? 8 : y->op;
+
+	if (x->dim != y->dim)
+		return x->dim < y->dim ? -1 : 1;
+	if (kx != ky)
+		return kx < ky ? -1 : 1;
+	if (x->bytes != y->bytes)
+		return x->bytes < y->bytes ? -1 : 1;
+	return x->ranks < y->ranks ? -1 : x->ranks > y->ranks;
+}
+
+/* nccl-tests' bus bandwidth factor (nccl-tests doc/PERFORMANCE.md): a send
+ * between two stages is SendRecv's, 1. */
+static double row_factor(const struct train_coll_row *r)
+{
+	return r->p2p ? 1.0 : coll_busbw_factor((enum coll_op)r->op, r->ranks);
+}
+
+/*
+ * collectives.<dim>: count, bytes, mean_time_us, algbw_GBps (bytes over
+ * time), busbw_GBps (each row's bytes times its factor, over time), and
+ * rows: one per (operation, size, group size), as nccl-tests reports a
+ * size: calls, mean time_us, algbw_GBps, busbw_GBps.
+ */
+static json_t *colls_json(const struct train_stats *st)
+{
+	static const char *const dims[] = {"tp", "pp", "dp", "ep"};
+	struct train_coll_row *rs = malloc(((size_t)st->n_rows + 1) * sizeof(*rs));
+	json_t *cs = json_object();
+
+	if (!rs || !cs) {
+		free(rs);
+		json_decref(cs);
+		return NULL;
+	}
+	if (st->n_rows)
+		memcpy(rs, st->rows, st->n_rows * sizeof(*rs));
+	qsort(rs, st->n_rows, sizeof(*rs), row_cmp);
+	for (int d = 0; d < TRAIN_DIMS; d++) {
+		json_t *rows = json_array(), *o;
+		double bus = 0;
+
+		if (!st->colls[d]) {
+			json_decref(rows);
+			continue;
+		}
+		for (uint32_t i = 0; rows && i < st->n_rows; i++) {
+			const struct train_coll_row *r = &rs[i];
+			double sec = simtime_to_s(r->time), algbw;
+
+			if (r->dim != d)
+				continue;
+			bus += (double)r->bytes * (double)r->count * row_factor(r);
+			algbw = sec > 0 ? (double)r->bytes * (double)r->count / sec / 1e9 : 0.0;
+			json_array_append_new(
+			    rows,
+			    json_pack("{s:s,s:i,s:I,s:I,s:o,s:f,s:f}", "op",
+				      r->p2p ? "sendrecv" : coll_op_name((enum coll_op)r->op),
+				      "ranks", (int)r->ranks, "size", (json_int_t)r->bytes, "calls",
+				      (json_int_t)r->count, "time_us", us3(r->time / r->count),
+				      "algbw_GBps", algbw, "busbw_GBps", algbw * row_factor(r)));
+		}
+		o = json_pack("{s:I,s:I,s:o,s:f,s:f,s:o}", "count", (json_int_t)st->colls[d],
+			      "bytes", (json_int_t)st->coll_bytes[d], "mean_time_us",
+			      us3(st->coll_time[d] / st->colls[d]), "algbw_GBps",
+			      st->coll_time[d]
+				  ? (double)st->coll_bytes[d] / simtime_to_s(st->coll_time[d]) / 1e9
+				  : 0.0,
+			      "busbw_GBps",
+			      st->coll_time[d] ? bus / simtime_to_s(st->coll_time[d]) / 1e9 : 0.0,
+			      "rows", rows ? rows : json_null());
+		json_object_set_new(cs, dims[d], o);
+	}
+	free(rs);
+	return cs;
 }
 
 static json_t *job_json(const struct scn_job *sj, const struct train *tr)
@@ -67,22 +149,7 @@ static json_t *job_json(const struct scn_job *sj, const struct train *tr)
 	    (json_int_t)st.network_bytes, "nvlink_bytes", (json_int_t)st.nvlink_bytes);
 	if (!o)
 		return NULL;
-	{
-		json_t *cs = json_object();
-
-		for (int d = 0; cs && d < TRAIN_DIMS; d++)
-			if (st.colls[d])
-				json_object_set_new(
-				    cs, dims[d],
-				    json_pack("{s:I,s:I,s:o,s:f}", "count", (json_int_t)st.colls[d],
-					      "bytes", (json_int_t)st.coll_bytes[d], "mean_time_us",
-					      us3(st.coll_time[d] / st.colls[d]), "algbw_GBps",
-					      st.coll_time[d]
-						  ? (double)st.coll_bytes[d] /
-							simtime_to_s(st.coll_time[d]) / 1e9
-						  : 0.0));
-		json_object_set_new(o, "collectives", cs);
-	}
+	json_object_set_new(o, "collectives", colls_json(&st));
 	if (sj->file)
 		json_object_set_new(o, "file", txt_json(sj->file));
 	if (sj->notes[0])
@@ -238,6 +305,72 @@ static void print_sweep(const json_t *t, FILE *f)
 	}
 }
 
+/* @v in @width characters as nccl-tests' getFloatStr (src/util.cu) writes it. */
+static void nt_float(double v, int width, char *str)
+{
+	if (snprintf(str, (size_t)width + 1, "%*.2f", width, v) <= width)
+		return;
+	if (snprintf(str, (size_t)width + 1, "%*.1f", width, v) <= width)
+		return;
+	if (snprintf(str, (size_t)width + 1, "%*.0f", width, v) <= width)
+		return;
+	snprintf(str, (size_t)width + 1, width >= 7 ? "%*.1e" : "%*.0e", width, v);
+}
+
+/*
+ * The collectives of each group kind in nccl-tests' columns (nccl-tests
+ * src/common.cu: size, count, type, redop, root, time, algbw, busbw,
+ * #wrong; out of place only), a block a (group kind, operation), a row a
+ * size: its mean time. count in float elements, nccl-tests' default type;
+ * #wrong N/A as nccl-tests prints it without checking (-c 0).
+ */
+static void print_colls(const json_t *cs, FILE *f)
+{
+	static const char *const names[][2] = {{"allreduce", "all_reduce"},
+					       {"allgather", "all_gather"},
+					       {"reducescatter", "reduce_scatter"},
+					       {"alltoall", "alltoall"},
+					       {"sendrecv", "sendrecv"}};
+	const char *dim, *last = "";
+	const json_t *c;
+
+	if (!json_object_size(cs))
+		return;
+	fputs("  collectives by group kind, in nccl-tests' columns (a row a size, its mean)\n", f);
+	fprintf(f, "# %10s  %12s  %8s  %6s  %6s  %7s  %6s  %6s  %6s\n", "size", "count", "type",
+		"redop", "root", "time", "algbw", "busbw", "#wrong");
+	fprintf(f, "# %10s  %12s  %8s  %6s  %6s  %7s  %6s  %6s  %6s\n", "(B)", "(elements)", "", "",
+		"", "(us)", "(GB/s)", "(GB/s)", "");
+	json_object_foreach((json_t *)cs, dim, c) {
+		const json_t *r;
+		size_t i;
+
+		last = "";
+		json_array_foreach(json_object_get(c, "rows"), i, r) {
+			const char *op = json_string_value(json_object_get(r, "op"));
+			const char *nt = op;
+			uint64_t size = (uint64_t)json_integer_value(json_object_get(r, "size"));
+			char t[8], a[7], b[7];
+
+			for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++)
+				if (!strcmp(op, names[k][0]))
+					nt = names[k][1];
+			if (strcmp(op, last))
+				fprintf(f, "# %s %s, %lld ranks a group\n", dim, nt,
+					(long long)json_integer_value(json_object_get(r, "ranks")));
+			last = op;
+			nt_float(json_number_value(json_object_get(r, "time_us")), 7, t);
+			nt_float(json_number_value(json_object_get(r, "algbw_GBps")), 6, a);
+			nt_float(json_number_value(json_object_get(r, "busbw_GBps")), 6, b);
+			fprintf(f, "%12llu  %12llu  %8s  %6s  %6i  %7s  %6s  %6s  %6s\n",
+				(unsigned long long)size, (unsigned long long)size / 4, "float",
+				!strcmp(op, "allgather") || !strcmp(op, "alltoall") ? "none"
+										    : "sum",
+				-1, t, a, b, "N/A");
+		}
+	}
+}
+
 void res_print_training(const json_t *j, FILE *f)
 {
 	const json_t *jobs = json_object_get(j, "jobs"), *x;
@@ -301,23 +434,7 @@ void res_print_training(const json_t *j, FILE *f)
 				      json_number_value(json_object_get(c, "update"))) /
 				     it
 			       : 0.0);
-		{
-			const json_t *cs = json_object_get(t, "collectives"), *c2;
-			const char *dim;
-
-			if (json_object_size(cs))
-				fprintf(f, "  #%-9s %10s %15s %14s %12s\n", "group", "count",
-					"mean size(B)", "mean time(us)", "algbw(GB/s)");
-			json_object_foreach((json_t *)cs, dim, c2) {
-				double n = (double)json_integer_value(json_object_get(c2, "count"));
-
-				fprintf(f, "  %-10s %10.0f %15.0f %14.3f %12.2f\n", dim, n,
-					(double)json_integer_value(json_object_get(c2, "bytes")) /
-					    n,
-					json_number_value(json_object_get(c2, "mean_time_us")),
-					json_number_value(json_object_get(c2, "algbw_GBps")));
-			}
-		}
+		print_colls(json_object_get(t, "collectives"), f);
 		if (json_is_number(json_object_get(t, "interference")))
 			fprintf(f,
 				"  alone      %.3f us an iteration alone on the fabric: %+.2f%% "

@@ -287,9 +287,16 @@ static int read_metrics(struct tune_ctx *c, const struct sweep_run *r, const str
 			continue;
 		}
 		missing = res_metric(j, m->name, &vals[k]) != 0;
-		if (needs_flows(m->name) &&
-		    (partial || (missing && json_is_object(json_object_get(
-						json_object_get(j, "summary"), "collective"))))) {
+		if (missing && !strncmp(m->name, "training.", 9) &&
+		    json_is_object(json_object_get(json_object_get(j, "summary"), "training"))) {
+			/* no iteration ended by stop: not measured, as a flow short of its end */
+			vals[k] = NAN;
+			*unfinished = 1;
+			rc = 1;
+		} else if (needs_flows(m->name) &&
+			   (partial ||
+			    (missing && json_is_object(json_object_get(
+					    json_object_get(j, "summary"), "collective"))))) {
 			vals[k] = NAN;
 			*unfinished = partial ? *unfinished : 1;
 			rc = 1;

@@ -66,6 +66,7 @@ struct tune_constraint {
 
 /* The metrics of `rocesim fluid`'s results.json (summary.fluid.*). NULL-terminated. */
 extern const char *const tune_fluid_metrics[];
+extern const char *const tune_training_metrics[];
 
 struct tune_problem {
 	struct tune_param params[TUNE_MAX_PARAMS];

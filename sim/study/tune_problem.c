@@ -29,6 +29,14 @@ const char *const tune_fluid_metrics[] = {
     NULL,
 };
 
+/* A training job's figures (summary.training), beside the gates' metrics. */
+const char *const tune_training_metrics[] = {
+    "training.iteration_time_us",  "training.tokens_per_s",
+    "training.samples_per_s",	   "training.exposed_comm_us.tp",
+    "training.exposed_comm_us.pp", "training.exposed_comm_us.dp",
+    "training.exposed_comm_us.ep", NULL,
+};
+
 /* The metrics a tune of @pb may name. */
 static const char *const *metrics_of(const struct tune_problem *pb)
 {
@@ -41,6 +49,9 @@ static int known_metric(const struct tune_problem *pb, const char *name)
 	for (const char *const *m = metrics_of(pb); *m; m++)
 		if (!strcmp(*m, name))
 			return 1;
+	for (const char *const *m = tune_training_metrics; !pb->fluid && *m; m++)
+		if (!strcmp(*m, name))
+			return 1;
 	return 0;
 }
 
@@ -48,7 +59,7 @@ static int known_metric(const struct tune_problem *pb, const char *name)
 static int parse_metric(const struct tune_problem *pb, const char *where, const char *name,
 			struct tune_metric *m, struct diag *d)
 {
-	char list[800];
+	char list[1200];
 	size_t n = 0;
 
 	if (strlen(name) >= sizeof(m->name)) {
@@ -64,6 +75,9 @@ static int parse_metric(const struct tune_problem *pb, const char *where, const 
 		return 0;
 	for (const char *const *k = metrics_of(pb); *k && n < sizeof(list); k++)
 		n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s", n ? ", " : "", *k);
+	for (const char *const *k = tune_training_metrics; !pb->fluid && *k && n < sizeof(list);
+	     k++)
+		n += (size_t)snprintf(list + n, sizeof(list) - n, ", %s", *k);
 	diag_set(d, where, 0, name, "unknown metric (expected a varied key or one of: %s)", list);
 	return -EINVAL;
 }
