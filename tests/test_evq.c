@@ -500,3 +500,56 @@ Test(evq, a_bucket_of_ascending_runs_pops_in_key_order)
 		free(c);
 	}
 }
+
+static void record_when(void *obj, uint64_t arg)
+{
+	struct log *l = obj;
+
+	l->at[l->n] = evq_now(l->q);
+	l->seen[l->n++] = arg;
+}
+
+/* Held timers (near, far and pooled alike) leave the queue unrun and come
+ * back, moved on, in the order of their new times. */
+Test(evq, hold_sets_a_class_aside_and_it_comes_back_moved_on)
+{
+	struct log l = {.q = evq_new()};
+	struct evq_timer t[40], **held = NULL;
+	size_t n = 0;
+
+	for (unsigned i = 0; i < 40; i++) {
+		evq_timer_init(&t[i], record_when, &l, evq_key(1 + i % 2, i, 0));
+		t[i].arg = i;
+		/* spread over the calendar and far beyond it */
+		cr_assert_eq(evq_arm(l.q, &t[i], (simtime_t)(i + 1) * (i % 3 ? 1000 : 10000000)),
+			     0);
+	}
+	cr_assert_not_null(evq_post(l.q, 5, record_when, &l, 100, evq_key(2, 99, 1)));
+	cr_assert_eq(evq_hold(l.q, 1u << 2, &held, &n), 0);
+	cr_assert_eq(n, 21);
+	cr_assert_eq(evq_size(l.q), 20);
+	while (evq_step(l.q))
+		;
+	cr_assert_eq(l.n, 20);
+	for (size_t i = 0; i < l.n; i++)
+		cr_assert_eq(l.seen[i] % 2, 0, "only class 1 ran");
+	for (size_t i = 0; i < n; i++)
+		cr_assert_eq(evq_arm(l.q, held[i], held[i]->when + 1000000000), 0);
+	free(held);
+	l.n = 0;
+	while (evq_step(l.q))
+		;
+	cr_assert_eq(l.n, 21);
+	cr_assert_eq(l.seen[0], 100, "the pooled one, earliest");
+	cr_assert_eq(l.at[0], 1000000005);
+	for (size_t i = 1; i < l.n; i++) {
+		cr_assert(l.at[i] > l.at[i - 1]);
+		cr_assert_eq(l.seen[i] % 2, 1);
+		cr_assert_eq(l.at[i],
+			     (l.seen[i] + 1) * (l.seen[i] % 3 ? 1000 : 10000000) + 1000000000);
+	}
+	cr_assert_eq(evq_hold(l.q, 1u << 2, &held, &n), 0);
+	cr_assert_eq(n, 0);
+	cr_assert_null(held);
+	evq_free(l.q);
+}

@@ -58,6 +58,17 @@ void evq_cancel(struct evq *q, struct evq_timer *t);
 __attribute__((warn_unused_result)) struct evq_timer *
 evq_post(struct evq *q, simtime_t when, evq_fn fn, void *obj, uint64_t arg, uint64_t key);
 
+/*
+ * Take every pending timer whose key's class (evq_key) is in @classes (bit
+ * c for class c) out of the queue, neither run nor freed (a pooled one
+ * stays out of the pool), into *@out (malloc'd, the caller frees it; NULL
+ * when there is none) and their count into *@n, in no particular order:
+ * a model sets part of itself aside and re-arms its timers later, each at
+ * its own time moved on (evq_arm). 0, or -ENOMEM (nothing taken).
+ */
+__attribute__((warn_unused_result)) int evq_hold(struct evq *q, unsigned classes,
+						 struct evq_timer ***out, size_t *n);
+
 /* Time of the earliest pending event, or SIMTIME_NEVER. */
 simtime_t evq_peek(struct evq *q);
 /* Advance the clock to the earliest event and run it. 0 if none was left. */
