@@ -465,3 +465,12 @@ void dcqcn_rp_sent(struct dcqcn_rp *rp, uint64_t bytes, simtime_t now)
 			rp->next_increase = SIMTIME_NEVER;
 	}
 }
+
+void dcqcn_rp_shift(struct dcqcn_rp *rp, simtime_t dt)
+{
+	if (rp->next_increase != SIMTIME_NEVER)
+		rp->next_increase += dt;
+	rp->alpha_epoch += dt;
+	if (rp->last_cut != SIMTIME_NEVER)
+		rp->last_cut += dt;
+}

@@ -105,6 +105,8 @@ void dcqcn_rp_cut(struct dcqcn_rp *rp, simtime_t now);
 void dcqcn_rp_timer(struct dcqcn_rp *rp, simtime_t now);
 /* @bytes were sent at @now: the byte counter may cause increases. */
 void dcqcn_rp_sent(struct dcqcn_rp *rp, uint64_t bytes, simtime_t now);
+/* Move the times @rp keeps on by @dt (a fast-forward set it aside). */
+void dcqcn_rp_shift(struct dcqcn_rp *rp, simtime_t dt);
 /* Alpha as of @now (decays lazily between CNPs), 1.0 = 1 << 20. */
 uint32_t dcqcn_rp_alpha(struct dcqcn_rp *rp, simtime_t now);
 /* Alpha as a fraction, for output. */

@@ -500,6 +500,18 @@ uint64_t port_inflight_payload(const struct port *p)
 	return b;
 }
 
+void port_shift(struct port *p, simtime_t dt)
+{
+	p->tx_end += dt;
+	for (uint8_t prio = 0; prio < PKT_PRIORITIES; prio++) {
+		p->queue[prio].last_dequeue += dt;
+		if (p->paused & (1u << prio)) {
+			p->pfc[prio].paused_until = ck_add_sat(p->pfc[prio].paused_until, dt);
+			p->pfc[prio].paused_since += dt;
+		}
+	}
+}
+
 simtime_t port_paused_time(const struct port *p, uint8_t prio, simtime_t now)
 {
 	const struct port_pfc *c = &p->pfc[prio];

@@ -186,6 +186,9 @@ void port_link_up(struct port *p);
 void port_set_rate(struct port *p, uint64_t rate_bps);
 /* Payload bytes queued, being serialized, or on the wire (conservation). */
 uint64_t port_inflight_payload(const struct port *p);
+/* Move every time @p keeps on by @dt: a fast-forward (models/ff.h) set the
+ * network aside for that long, and its timers are re-armed that much later. */
+void port_shift(struct port *p, simtime_t dt);
 /* Time @prio has been paused up to @now, including a pause still running. */
 simtime_t port_paused_time(const struct port *p, uint8_t prio, simtime_t now);
 /* Stop or restart obeying PAUSE on @prio (PFC watchdog "forward"). */

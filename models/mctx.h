@@ -141,7 +141,20 @@ struct mctx {
 	const struct mctx_part *part; /* NULL unless the fabric is split */
 	pfc_log_fn pfc_log;	      /* optional: told of every PFC event */
 	void *pfc_log_ctx;
+	/* a fast-forward (models/ff.h), or NULL: told of every message
+	 * posted, and of anything else about to change the network */
+	void *ff;
+	void (*ff_post)(void *ff, struct flow *f);
+	void (*ff_touch)(void *ff);
 };
+
+/* Something other than a message posted is about to change the network
+ * (a fault, a storm): a fast-forward in progress ends first. */
+static inline void mctx_ff_touch(struct mctx *c)
+{
+	if (c->ff)
+		c->ff_touch(c->ff);
+}
 
 /*
  * Note an error of an event (a negative errno; 0 is ignored): the run

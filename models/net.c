@@ -62,6 +62,7 @@ static void on_link_down(void *obj, uint64_t link)
 	const struct topo_link *l = &n->topo->links[link];
 	struct port *a = &n->ports[l->port_a], *b = &n->ports[l->port_b];
 
+	mctx_ff_touch(&n->ctx);
 	if (!a->up)
 		return;
 	port_link_down(a);
@@ -76,6 +77,7 @@ static void on_link_up(void *obj, uint64_t link)
 	struct net *n = obj;
 	const struct topo_link *l = &n->topo->links[link];
 
+	mctx_ff_touch(&n->ctx);
 	if (!n->ports[l->port_a].up)
 		port_link_up(&n->ports[l->port_a]);
 }
@@ -96,6 +98,7 @@ static void on_link_rate(void *obj, uint64_t fault)
 {
 	struct net *n = obj;
 
+	mctx_ff_touch(&n->ctx);
 	set_rate(n, n->p.faults[fault].link, n->p.faults[fault].rate_bps);
 }
 
@@ -109,6 +112,7 @@ static void on_reroute(void *obj, uint64_t arg)
 	struct topo_routes *r;
 	int err = 0;
 
+	mctx_ff_touch(&n->ctx);
 	n->topo->links[arg >> 1].up = (int)(arg & 1);
 	if (topo_routes_build(n->topo, &r)) {
 		mctx_fail(&n->ctx, -ENOMEM);
@@ -140,6 +144,7 @@ static void on_storm(void *obj, uint64_t arg)
 	simtime_t now = evq_now(c->q);
 
 	(void)arg;
+	mctx_ff_touch(c);
 	if (st->end && now >= st->end)
 		return;
 	for (uint8_t prio = 0; prio < PKT_PRIORITIES; prio++) {

@@ -724,7 +724,23 @@ static int nic_waiting_tc(const struct port *p)
 	return n->ctrl.head || nic__tc_waiting(n->tcs, evq_now(n->ctx->q));
 }
 
+/* While a fast-forward holds the NIC (nic_ff_hold): control packets
+ * only, so that what its QPs have in flight drains. */
+static struct pkt *nic_next_held(struct port *p)
+{
+	return ctrl_next(p->owner, p->paused);
+}
+
+static int nic_waiting_held(const struct port *p)
+{
+	const struct nic *n = p->owner;
+
+	return n->ctrl.head != NULL;
+}
+
 const struct port_ops nic__port_ops = {.next = nic_next, .rx = nic_rx, .waiting = nic_waiting};
+const struct port_ops nic__port_held_ops = {
+    .next = nic_next_held, .rx = nic_rx, .waiting = nic_waiting_held};
 /* with classes: a port does not look for them when it has none */
 const struct port_ops nic__port_tc_ops = {
     .next = nic_next_tc, .rx = nic_rx, .waiting = nic_waiting_tc};
@@ -819,6 +835,8 @@ int nic_post(struct nic *n, struct flow *f, uint64_t bytes, uint32_t tag)
 		n->ctx->part->post(n->ctx->part->ctx, f, m);
 	if (!f->qp_error)
 		ring_add(n, f);
+	if (n->ctx->ff)
+		n->ctx->ff_post(n->ctx->ff, f);
 	return 0;
 }
 

@@ -88,8 +88,8 @@ struct qp_msg {
 };
 
 /* The timers of a flow (MCTX_KEY_FLOW): its start, its DCQCN rate cut
- * and increase. */
-enum nic_flow_timer { NIC_FLOW_START, NIC_FLOW_CUT, NIC_FLOW_INC };
+ * and increase, and a fast-forward's next message completion (ff.h). */
+enum nic_flow_timer { NIC_FLOW_START, NIC_FLOW_CUT, NIC_FLOW_INC, NIC_FLOW_FF };
 
 /* Which ends of a flow this part of a split fabric runs (both when whole). */
 enum nic_side { NIC_SIDE_BOTH, NIC_SIDE_REQUESTER, NIC_SIDE_RESPONDER, NIC_SIDE_NONE };
@@ -220,5 +220,22 @@ void nic_counters_add(struct nic_counters *dst, const struct nic_counters *src);
  * wherever they were dropped, are summed.
  */
 void flow_absorb(struct flow *dst, const struct flow *src, int requester, int responder);
+
+/*
+ * What a fast-forward (models/ff.h) does to a NIC and its QPs
+ * (nic_ff.c): hold the NIC's data (@on 1: it sends control packets only,
+ * so that the network drains) and let it go (0: it sends again); its
+ * counters, to extrapolate; move the times the NIC and a QP keep on by
+ * @dt; advance @f, drained (snd_nxt == epsn), by @k packets delivered at
+ * its steady rate (both ends), returning their payload bytes; and
+ * complete its responder's next message at @now, as the last packet's
+ * arrival would.
+ */
+void nic_ff_hold(struct nic *n, int on);
+struct nic_counters *nic_ff_counters(struct nic *n);
+void nic_ff_shift(struct nic *n, simtime_t dt);
+void nic_ff_flow_shift(struct flow *f, simtime_t dt);
+uint64_t nic_ff_advance(struct flow *f, uint32_t k, uint32_t mtu);
+void nic_ff_msg_done(struct nic *resp, struct flow *f, simtime_t now);
 
 #endif

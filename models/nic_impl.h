@@ -64,7 +64,7 @@ void nic__on_rto(void *obj, uint64_t arg);
 void nic__on_pace(void *obj, uint64_t arg);
 void nic__on_rx_drain(void *obj, uint64_t arg);
 void nic__on_rx_refresh(void *obj, uint64_t arg);
-extern const struct port_ops nic__port_ops, nic__port_tc_ops;
+extern const struct port_ops nic__port_ops, nic__port_tc_ops, nic__port_held_ops;
 
 /* The ring @f waits in to send: its class's, or the NIC's one. */
 static inline struct nic_ring *nic__ring_of(struct nic *n, const struct flow *f)

@@ -17,6 +17,7 @@
 
 #include "models/collective.h"
 #include "models/deadlock.h"
+#include "models/ff.h"
 #include "models/net.h"
 #include "models/nic.h"
 #include "models/switch.h"
@@ -184,6 +185,7 @@ struct scenario {
 	uint32_t n_expects;
 
 	struct deadlock_params deadlock;
+	struct ff_params fast_forward; /* engine.fast_forward */
 
 	struct {
 		simtime_t sample;	/* time-series period, 0 = off */

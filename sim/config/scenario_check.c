@@ -578,6 +578,34 @@ static int check_name(const struct loader *l, const char *name, int derived)
  * increasing; by default those FCT slowdowns are usually reported in
  * (10 KB, 100 KB, 1 MB, 10 MB).
  */
+/* engine.fast_forward (models/ff.h). */
+static int check_engine(const struct loader *l, const struct raw_top *r, struct scenario *s)
+{
+	const struct raw_fast_forward *f = r->engine ? r->engine->fast_forward : NULL;
+	struct ff_params *p = &s->fast_forward;
+	double tol;
+	int err;
+
+	ff_params_default(p);
+	if (!f)
+		return 0;
+	if ((err = scn__get_bool(l, "engine.fast_forward.enabled", f->enabled, 0, &p->enabled)) ||
+	    (err = scn__get_time(l, "engine.fast_forward.window", f->window, p->window, 1,
+				 &p->window)) ||
+	    (err = scn__get_u32(l, "engine.fast_forward.windows", f->windows, p->windows, 2, 100,
+				&p->windows)))
+		return err;
+	if (f->tolerance) {
+		if (units_fraction(f->tolerance, &tol) || tol <= 0 || tol > 0.5)
+			return scn__fail(
+			    l, "engine.fast_forward.tolerance",
+			    "\"%s\" is not a tolerance above 0 and at most 50%% (e.g. 1%%)",
+			    f->tolerance);
+		p->tolerance_ppm = (uint32_t)(tol * 1e6 + 0.5);
+	}
+	return 0;
+}
+
 static int check_fct_buckets(const struct loader *l, const struct raw_output *r, struct scenario *s)
 {
 	static const uint64_t def[] = {10000, 100000, 1000000, 10000000};
@@ -648,7 +676,7 @@ int scn__check_all(struct loader *l, struct scenario *s, const char *const *sets
 				 r->deadlock ? r->deadlock->stop_on_detect : NULL, 0,
 				 &s->deadlock.stop_on_detect)))
 		return err;
-	if ((err = check_fct_buckets(l, r->output, s)))
+	if ((err = check_fct_buckets(l, r->output, s)) || (err = check_engine(l, r, s)))
 		return err;
 	if (r->output && r->output->timeseries)
 		s->out.series = (enum scn_series)(r->output->timeseries - 1);

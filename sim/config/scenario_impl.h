@@ -214,6 +214,14 @@ struct raw_deadlock {
 	char *window, *stop_on_detect, *enabled;
 };
 
+struct raw_fast_forward {
+	char *enabled, *tolerance, *window, *windows;
+};
+
+struct raw_engine {
+	struct raw_fast_forward *fast_forward;
+};
+
 struct raw_top {
 	char *name, *seed, *stop, *max_events;
 	struct raw_topology *topology;
@@ -226,6 +234,7 @@ struct raw_top {
 	unsigned faults_count;
 	struct raw_output *output;
 	struct raw_deadlock *deadlock;
+	struct raw_engine *engine;
 };
 
 /* What the checks need of the real configs beyond their values and origins. */

@@ -351,6 +351,20 @@ static const cyaml_schema_field_t deadlock_fields[] = {
     CYAML_FIELD_END,
 };
 
+static const cyaml_schema_field_t fast_forward_fields[] = {
+    STR("enabled", struct raw_fast_forward, enabled),
+    STR("tolerance", struct raw_fast_forward, tolerance),
+    STR("window", struct raw_fast_forward, window),
+    STR("windows", struct raw_fast_forward, windows),
+    CYAML_FIELD_END,
+};
+
+static const cyaml_schema_field_t engine_fields[] = {
+    CYAML_FIELD_MAPPING_PTR("fast_forward", OPT_PTR, struct raw_engine, fast_forward,
+			    fast_forward_fields),
+    CYAML_FIELD_END,
+};
+
 static const cyaml_strval_t series_modes[] = {
     {"changes", 1 + SCN_SERIES_CHANGES},
     {"samples", 1 + SCN_SERIES_SAMPLES},
@@ -385,6 +399,7 @@ static const cyaml_schema_field_t output_fields[] = {
 	    CYAML_FIELD_MAPPING_PTR("output", OPT_PTR, struct raw_top, output, output_fields),     \
 	    CYAML_FIELD_MAPPING_PTR("deadlock", OPT_PTR, struct raw_top, deadlock,                 \
 				    deadlock_fields),                                              \
+	    CYAML_FIELD_MAPPING_PTR("engine", OPT_PTR, struct raw_top, engine, engine_fields),     \
 	    CYAML_FIELD_END
 
 static const cyaml_schema_field_t top_fields[] = {

@@ -555,7 +555,7 @@ json_t *res_build(const struct sim *sim)
 	if (n->n_wl_flows && json_object_set_new(summary, "fct_slowdown", fct_slowdown(sim)))
 		goto fail;
 	if (res_add_rc_timeouts(summary, sim) || res_add_wire_losses(root, sim) ||
-	    res_add_training(root, sim))
+	    res_add_training(root, sim) || res_add_fast_forward(root, sim))
 		goto fail;
 	/* the flows' sizes summed: what compare checks besides their count */
 	if (n->n_wl_flows) {
@@ -865,6 +865,7 @@ void res_print_summary(const json_t *j, FILE *f)
 	fprintf(f, "  transport  %.0f CNPs sent, %.0f handled, %.0f packets retransmitted\n",
 		num(j, "cnp_sent"), num(j, "cnp_handled"), num(j, "retransmitted_packets"));
 	print_rc_timeouts(j, f);
+	res_print_fast_forward(j, f);
 	if (num(j, "unroutable_flows") > 0)
 		fprintf(
 		    f,

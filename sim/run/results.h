@@ -37,6 +37,10 @@ int res_add_training(json_t *root, const struct sim *sim);
  * interference (its time beside the others over alone, minus 1). */
 int res_add_alone(json_t *root, uint32_t k, double alone_us);
 void res_print_training(const json_t *j, FILE *f);
+/* summary.fast_forward (results_ff.c), when engine.fast_forward is on;
+ * 0 or -1 (out of memory); and its line on stdout. */
+int res_add_fast_forward(json_t *root, const struct sim *sim);
+void res_print_fast_forward(const json_t *j, FILE *f);
 /* timeline.csv: every training job's spans (output.timeline), a row each:
  * job,rank,start_us,end_us,what; 0 or -errno. */
 int res_write_timeline(const struct sim *sim, FILE *f);

@@ -163,6 +163,8 @@ int sim_init(struct sim *sim, struct scenario *s, struct diag *d)
 		scn_locate(s, d);
 	if (!err && s->out.sample)
 		err = series_init(sim);
+	if (!err && s->fast_forward.enabled && !(sim->ff = ff_new(sim->net, &s->fast_forward)))
+		err = -ENOMEM;
 	return err ? err : static_deadlock(sim);
 }
 
@@ -291,6 +293,9 @@ int sim_run(struct sim *sim, FILE *series, FILE *qp_rates, FILE *pfc_events, int
 			}
 		}
 	}
+	/* a span in progress ends where the run does */
+	if (sim->ff)
+		ff_end(sim->ff, drained ? sim->until : evq_now(q));
 	/* the packets lazy ports finished by then are counted as sent */
 	settled = drained ? net_settle(sim->net, sim->until, UINT64_MAX)
 			  : net_settle(sim->net, evq_now(q), evq_key_now(q));
@@ -308,6 +313,7 @@ int sim_run(struct sim *sim, FILE *series, FILE *qp_rates, FILE *pfc_events, int
 void sim_fini(struct sim *sim)
 {
 	cbd_result_free(&sim->cbd);
+	ff_free(sim->ff);
 	net_free(sim->net);
 	evq_free(sim->q);
 	series_fini(sim);

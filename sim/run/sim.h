@@ -46,6 +46,7 @@ struct sim {
 	struct topo *topo;
 	struct evq *q;
 	struct net *net;
+	struct ff *ff; /* the fast-forward (engine.fast_forward), or NULL */
 
 	FILE *series;	    /* time-series CSV, or NULL */
 	FILE *pfc_events;   /* PFC event log CSV, or NULL */

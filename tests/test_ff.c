@@ -1,0 +1,222 @@
+/*
+ * Fast-forward (engine.fast_forward, models/ff.h): each scenario run both
+ * ways, the skipped run held against the packet-by-packet one: completion
+ * times within 1%, bytes conserved (ts_finish), and runs that never
+ * settle (DCQCN still moving, a deadlock) exactly as without.
+ */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "proc.h"
+#include "support.h"
+
+static const char *const on[] = {"engine.fast_forward.enabled=true"};
+
+struct both {
+	json_t *off, *on;
+	uint64_t events_off, events_on;
+};
+
+/* @yaml run without and with fast-forward (with @set beside, if any). */
+static void run_both(const char *yaml, const char *set, struct both *b)
+{
+	const char *sets[2] = {on[0], set};
+	struct sim sim;
+
+	ts_load(yaml, set ? &set : NULL, set ? 1 : 0, &sim);
+	b->off = ts_finish(&sim);
+	b->events_off = sim.events;
+	sim_fini(&sim);
+	ts_load(yaml, sets, set ? 2 : 1, &sim);
+	b->on = ts_finish(&sim);
+	b->events_on = sim.events;
+	sim_fini(&sim);
+}
+
+static void both_free(struct both *b)
+{
+	json_decref(b->off);
+	json_decref(b->on);
+}
+
+static double rel(double a, double b)
+{
+	return fabs(b - a) / a;
+}
+
+/* One 100 MB flow on a 100G link: a steady state from the first window. */
+static const char long_flow[] =
+    "topology: {kind: star, hosts: 2, link: {rate: 100Gbps, cable: 2m}}\n"
+    "nic: {mtu: 4096}\n"
+    "workload:\n"
+    "  kind: flows\n"
+    "  flows: [{src: h0, dst: h1, size: 100MB}]\n";
+
+Test(ff, a_long_flow_is_skipped_and_ends_at_its_packet_by_packet_time)
+{
+	struct both b;
+
+	run_both(long_flow, NULL, &b);
+	cr_assert(ts_metric(b.on, "fast_forward.spans") >= 1);
+	cr_assert(ts_metric(b.on, "fast_forward.skipped_share") > 0.8);
+	cr_assert(rel(ts_metric(b.off, "fct_us.max"), ts_metric(b.on, "fct_us.max")) < 0.01,
+		  "fct %.3f us against %.3f us", ts_metric(b.on, "fct_us.max"),
+		  ts_metric(b.off, "fct_us.max"));
+	/* the skipped packets' counters move at their rate */
+	cr_assert(rel(ts_metric(b.off, "bytes.received"), ts_metric(b.on, "bytes.received")) == 0);
+	cr_assert(b.events_on * 5 < b.events_off, "%llu events against %llu",
+		  (unsigned long long)b.events_on, (unsigned long long)b.events_off);
+	/* the estimate it reports covers the difference it made */
+	cr_assert(fabs(ts_metric(b.on, "fct_us.max") - ts_metric(b.off, "fct_us.max")) <=
+		      ts_metric(b.on, "fast_forward.error_estimate_us") + 0.001,
+		  "moved by %.3f us, estimate %.3f us",
+		  ts_metric(b.on, "fct_us.max") - ts_metric(b.off, "fct_us.max"),
+		  ts_metric(b.on, "fast_forward.error_estimate_us"));
+	both_free(&b);
+}
+
+/* A ring AllReduce over a leaf-spine: messages complete at their rates in
+ * a span, and the collective runs on over them. */
+static const char ring[] =
+    "topology: {kind: leaf_spine, leaves: 2, spines: 2, hosts_per_leaf: 4,\n"
+    "  link: {rate: 100Gbps, cable: 2m}, uplink: {rate: 100Gbps, cable: 10m}}\n"
+    "workload: {kind: allreduce, size: 64MB, ranks: all, channels: 2}\n";
+
+Test(ff, a_ring_allreduce_completes_within_a_percent)
+{
+	struct both b;
+
+	run_both(ring, NULL, &b);
+	cr_assert(ts_metric(b.on, "fast_forward.skipped_share") > 0.5);
+	cr_assert(ts_metric(b.on, "fast_forward.messages_completed") > 0);
+	cr_assert(fabs(ts_metric(b.on, "collective.completion_time_us") -
+		       ts_metric(b.off, "collective.completion_time_us")) <=
+		  ts_metric(b.on, "fast_forward.error_estimate_us"));
+	cr_assert(rel(ts_metric(b.off, "collective.completion_time_us"),
+		      ts_metric(b.on, "collective.completion_time_us")) < 0.01,
+		  "%.3f us against %.3f us", ts_metric(b.on, "collective.completion_time_us"),
+		  ts_metric(b.off, "collective.completion_time_us"));
+	cr_assert(b.events_on * 3 < b.events_off);
+	both_free(&b);
+}
+
+/* A flow that starts in the middle of another's steady state ends the
+ * span: the two then share the link as without. */
+static const char late_flow[] =
+    "topology: {kind: star, hosts: 3, link: {rate: 100Gbps, cable: 2m}}\n"
+    "nic: {cc: none}\n"
+    "workload:\n"
+    "  kind: flows\n"
+    "  flows: [{src: h0, dst: h2, size: 50MB},\n"
+    "          {src: h1, dst: h2, size: 10MB, start: 2ms}]\n";
+
+Test(ff, new_traffic_ends_a_span)
+{
+	struct both b;
+
+	run_both(late_flow, NULL, &b);
+	cr_assert(ts_metric(b.on, "fast_forward.spans") >= 1);
+	cr_assert(rel(ts_metric(b.off, "fct_us.max"), ts_metric(b.on, "fct_us.max")) < 0.01);
+	cr_assert(rel(ts_metric(b.off, "fct_us.p50"), ts_metric(b.on, "fct_us.p50")) < 0.01);
+	both_free(&b);
+}
+
+/* A link that slows in the middle of a span ends it at its time. */
+static const char slowed[] =
+    "topology: {kind: leaf_spine, leaves: 2, spines: 1, hosts_per_leaf: 1,\n"
+    "  link: {rate: 100Gbps, cable: 2m}}\n"
+    "nic: {cc: none}\n"
+    "workload: {kind: flows, flows: [{src: h0, dst: h1, size: 50MB}]}\n"
+    "faults: [{kind: link_rate, link: leaf0-spine0, at: 2ms, rate: 50Gbps}]\n";
+
+Test(ff, a_fault_ends_a_span_at_its_time)
+{
+	struct both b;
+
+	run_both(slowed, NULL, &b);
+	cr_assert(ts_metric(b.on, "fast_forward.spans") >= 1);
+	/* half the flow's time at 50G: far from the 4 ms of 100G alone */
+	cr_assert(ts_metric(b.off, "fct_us.max") > 5000);
+	cr_assert(rel(ts_metric(b.off, "fct_us.max"), ts_metric(b.on, "fct_us.max")) < 0.01);
+	both_free(&b);
+}
+
+/* The metrics a run that never settles must give exactly as without. */
+static void assert_same(const struct both *b, const char *const *metrics, size_t n)
+{
+	cr_assert_eq(ts_metric(b->on, "fast_forward.spans"), 0);
+	cr_assert_eq(ts_metric(b->on, "fast_forward.skipped_us"), 0);
+	for (size_t i = 0; i < n; i++)
+		cr_assert_eq(ts_metric(b->off, metrics[i]), ts_metric(b->on, metrics[i]), "%s",
+			     metrics[i]);
+}
+
+/* DCQCN still converging: one QP cut to a trickle climbs back at each
+ * timer period, slower than any window; nothing is steady. */
+static const char two_dcqcn[] =
+    "topology: {kind: star, hosts: 3, link: {rate: 100Gbps, cable: 2m}}\n"
+    "switch: {buffer: {size: 32MB}, pfc: {xoff: 1MB},\n"
+    "  ecn: {kmin: 5KB, kmax: 200KB, pmax: 1%}}\n"
+    "nic: {cc: dcqcn}\n"
+    "workload:\n"
+    "  kind: flows\n"
+    "  flows: [{src: h0, dst: h2, size: 20MB}, {src: h1, dst: h2, size: 20MB}]\n";
+
+Test(ff, dcqcn_still_moving_is_not_skipped)
+{
+	static const char *const m[] = {"fct_us.max", "fct_us.p50", "ecn_marked_packets",
+					"cnp_handled"};
+	struct both b;
+
+	run_both(two_dcqcn, NULL, &b);
+	assert_same(&b, m, sizeof(m) / sizeof(m[0]));
+	both_free(&b);
+}
+
+/* The ring deadlock of experiments/deadlock-ring.yaml: queues stuck with
+ * packets to send are never steady. */
+Test(ff, a_deadlock_is_never_skipped)
+{
+	static const char *const m[] = {"pfc_pause_frames", "pfc_paused_time_us",
+					"deadlock.detected", "bytes.in_flight"};
+	const char *src = getenv("ROCESIM_SRC");
+	char *yaml = NULL, path[4096];
+	size_t len = 0;
+	FILE *f;
+	struct both b;
+
+	snprintf(path, sizeof(path), "%s/experiments/deadlock-ring.yaml", src ? src : ".");
+	f = fopen(path, "r");
+	cr_assert_not_null(f);
+	cr_assert_eq(getdelim(&yaml, &len, '\0', f) > 0, 1);
+	fclose(f);
+	run_both(yaml, NULL, &b);
+	assert_same(&b, m, sizeof(m) / sizeof(m[0]));
+	both_free(&b);
+	free(yaml);
+}
+
+/* The keys: a tolerance out of its range is refused with its name. */
+Test(ff_keys, a_tolerance_out_of_range_is_refused_by_name)
+{
+	struct ts_proc p;
+	const char *yaml;
+	FILE *f;
+
+	ts_proc_setup("ff");
+	yaml = ts_tmp("tol.yaml");
+	f = fopen(yaml, "w");
+	cr_assert_not_null(f);
+	fputs(long_flow, f);
+	fputs("engine: {fast_forward: {enabled: true, tolerance: 80%}}\n", f);
+	fclose(f);
+	ts_exec(&p, (const char *const[]){"run", yaml, "-o", ts_tmp("out"), "-q", NULL});
+	cr_assert_eq(p.code, 2, "%s", p.err);
+	cr_assert(strstr(p.err, "engine.fast_forward.tolerance"), "%s", p.err);
+	cr_assert(strstr(p.err, ":6"), "the line: %s", p.err);
+	ts_proc_free(&p);
+	ts_proc_teardown();
+}
