@@ -32,6 +32,7 @@
 static const char usage[] =
     "usage: rocesim run SCENARIO.yaml [-o OUTDIR] [--with OVERLAY.yaml]...\n"
     "                    [--set KEY=VALUE]... [--seed N] [--progress] [--quiet] [--alone]\n"
+    "                    [--verify-fast-forward]\n"
     "                    [--baseline DIR [--tolerance M=X]...] [--junit FILE]\n"
     "       rocesim run SCENARIO.yaml --partition N [--with ...] [--set ...]\n"
     "       mpirun -np N rocesim run SCENARIO.yaml [...]   (one fabric on N processes)\n"
@@ -85,6 +86,9 @@ static const char run_help[] =
     "  --quiet            print nothing on stdout\n"
     "  --alone            run each training job also alone on the fabric and report\n"
     "                     how much the others slow it (interference in results.json)\n"
+    "  --verify-fast-forward  run with engine.fast_forward on, then again packet by\n"
+    "                     packet, and print both: completion times (within 1%) and\n"
+    "                     PAUSE frames (within 5% or 2 frames); exit 1 if outside\n"
     "  --partition N      show how the fabric splits into N parts for a parallel run\n"
     "                     (switches, hosts and ports per part, the links cut, the\n"
     "                     lookahead they allow) and stop: nothing is run or written\n" RUN_CI_USAGE
@@ -113,6 +117,7 @@ struct run_args {
 	int progress, quiet;
 	uint32_t partition; /* --partition N: show the split, run nothing */
 	int alone;	    /* --alone: each training job also run alone */
+	int verify_ff;	    /* --verify-fast-forward */
 	struct run_ci ci;   /* --baseline, --tolerance, --junit */
 };
 
@@ -435,6 +440,39 @@ static int add_alone(const struct run_args *a, const struct sim *sim, json_t *re
 	return 0;
 }
 
+/* --verify-fast-forward: the scenario again, packet by packet, beside
+ * @res; 0, EXIT_GATE when a metric is outside, or the exit code having
+ * said why it could not run. */
+static int add_verify(const struct run_args *a, json_t *res)
+{
+	struct scenario *s;
+	struct diag d = {0};
+	json_t *full = NULL;
+	int err, outside;
+
+	err = scn_load_with(a->scenario,
+			    &(struct scn_load_opts){.overlays = a->withs,
+						    .n_overlays = a->n_withs,
+						    .sets = a->sets,
+						    .n_sets = a->n_sets},
+			    &s, &d);
+	if (!err)
+		err = sim_full(s, &full, &d);
+	if (err) {
+		fprintf(stderr, "rocesim: --verify-fast-forward: %s\n",
+			err == -ENOMEM ? "out of memory" : d.msg);
+		json_decref(full);
+		return EXIT_INPUT;
+	}
+	outside = res_add_verify(res, full);
+	json_decref(full);
+	if (outside < 0) {
+		fprintf(stderr, "rocesim: out of memory\n");
+		return EXIT_INPUT;
+	}
+	return outside ? EXIT_GATE : 0;
+}
+
 /*
  * results.json of @sim's run, with @prov and, for a split run, @pst: built,
  * written to @out, committed with the folder @od and summed up; the exit
@@ -446,7 +484,7 @@ static int keep_results(const struct run_args *a, struct sim *sim, json_t *prov,
 	const struct scenario *s = sim->scn;
 	char shown[4 * OUTDIR_PATH];
 	json_t *res = res_build(sim);
-	int err, met = 0, partial, rc;
+	int err, met = 0, partial, rc, verify_rc = 0;
 
 	/* what produced the result, and its gates (new top-level blocks) */
 	if (res && ((pst && add_par_stats(res, pst)) || json_object_set(res, "provenance", prov) ||
@@ -462,6 +500,10 @@ static int keep_results(const struct run_args *a, struct sim *sim, json_t *prov,
 	if (a->alone && (rc = add_alone(a, sim, res))) {
 		json_decref(res);
 		return rc;
+	}
+	if (a->verify_ff && (verify_rc = add_verify(a, res)) == EXIT_INPUT) {
+		json_decref(res);
+		return verify_rc;
 	}
 	/* from here on the run was good: a failure to keep its results is exit 3 */
 	rc = EXIT_IO;
@@ -485,6 +527,7 @@ static int keep_results(const struct run_args *a, struct sim *sim, json_t *prov,
 	}
 	if (!a->quiet) {
 		res_print_summary(res, stdout);
+		res_print_verify(res, stdout);
 		if (s->n_expects)
 			printf("  expect     %d of %u expectations met\n", met, s->n_expects);
 		print_check_errors(a);
@@ -493,7 +536,9 @@ static int keep_results(const struct run_args *a, struct sim *sim, json_t *prov,
 	if (res_check_expects(res, s, stderr))
 		fprintf(stderr, "rocesim: %u expectation%s failed\n", s->n_expects - (unsigned)met,
 			s->n_expects - (unsigned)met > 1 ? "s" : "");
-	rc = met < (int)s->n_expects ? EXIT_GATE : 0;
+	rc = met < (int)s->n_expects || verify_rc ? EXIT_GATE : 0;
+	if (verify_rc)
+		fprintf(stderr, "rocesim: fast-forward moved a result beyond its tolerance\n");
 	err = run_ci_finish(&a->ci, res, s, dir, a->quiet, sim->wall_s);
 	rc = err > rc ? err : rc;
 out:
@@ -678,6 +723,10 @@ static int run_options(int argc, char **argv, struct run_args *a, char **seeds, 
 			a->quiet = 1;
 		} else if (!strcmp(o, "--alone")) {
 			a->alone = 1;
+		} else if (!strcmp(o, "--verify-fast-forward")) {
+			if (!a->verify_ff)
+				a->sets[a->n_sets++] = "engine.fast_forward.enabled=true";
+			a->verify_ff = 1;
 		} else if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
 			fputs(usage, stdout);
 			fputs(run_help, stdout);

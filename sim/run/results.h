@@ -41,6 +41,11 @@ void res_print_training(const json_t *j, FILE *f);
  * 0 or -1 (out of memory); and its line on stdout. */
 int res_add_fast_forward(json_t *root, const struct sim *sim);
 void res_print_fast_forward(const json_t *j, FILE *f);
+/* --verify-fast-forward: @res's summary beside @full's (the same scenario
+ * packet by packet) in res.verify_fast_forward; how many gated metrics
+ * are outside their tolerance, or -1 (out of memory). And its lines. */
+int res_add_verify(json_t *res, const json_t *full);
+void res_print_verify(const json_t *res, FILE *f);
 /* timeline.csv: every training job's spans (output.timeline), a row each:
  * job,rank,start_us,end_us,what; 0 or -errno. */
 int res_write_timeline(const struct sim *sim, FILE *f);

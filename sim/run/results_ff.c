@@ -4,8 +4,13 @@
  * what that may have moved the completions by: the time the senders were
  * held for drains, plus each span's length over the packets its least
  * measured rate was counted on (a rate is known to about one packet).
+ * And --verify-fast-forward's block: the summary's times (1%) and PAUSE
+ * frames (5%, or 2 frames) of the run beside those of the same scenario
+ * run packet by packet.
  */
 #include <math.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "models/ff.h"
 #include "sim/config/scenario.h"
@@ -57,4 +62,117 @@ void res_print_fast_forward(const json_t *j, FILE *f)
 		(long long)json_integer_value(json_object_get(ff, "packets_skipped")),
 		json_real_value(json_object_get(ff, "error_estimate_us")),
 		100 * json_real_value(json_object_get(ff, "error_estimate_share")));
+}
+
+/* A metric of summary: its dotted path, and whether it gates. */
+struct vmetric {
+	const char *path;
+	int pauses; /* PAUSE frames: 5% or 2 frames; otherwise a time: 1% */
+};
+
+static const struct vmetric vmetrics[] = {
+    {"done_us", 0},
+    {"fct_us.p50", 0},
+    {"fct_us.p99", 0},
+    {"fct_us.max", 0},
+    {"training.iteration_time_us", 0},
+    {"pfc_pause_frames", 1},
+};
+
+static const json_t *at_path(const json_t *j, const char *path)
+{
+	char part[64];
+
+	while (j && *path) {
+		size_t n = strcspn(path, ".");
+
+		if (n >= sizeof(part))
+			return NULL;
+		memcpy(part, path, n);
+		part[n] = '\0';
+		j = json_object_get(j, part);
+		path += n + (path[n] == '.');
+	}
+	return j;
+}
+
+/* One row: @name's value with (@a) and without (@b) fast-forward. */
+static int vrow(json_t *rows, const char *name, double a, double b, int pauses)
+{
+	double diff = b ? (a - b) / b : (a ? 1.0 : 0.0);
+	int within = pauses ? fabs(a - b) <= 2 || fabs(diff) <= 0.05 : fabs(diff) <= 0.01;
+
+	if (json_array_append_new(rows, json_pack("{s:s,s:f,s:f,s:f,s:b}", "metric", name, "with", a,
+						  "without", b, "diff_share", diff, "within",
+						  within)))
+		return -1;
+	return !within;
+}
+
+int res_add_verify(json_t *res, const json_t *full)
+{
+	const json_t *sa = json_object_get(res, "summary"), *sb = json_object_get(full, "summary");
+	const json_t *ca = json_object_get(sa, "collectives"), *cb = json_object_get(sb, "collectives");
+	json_t *rows = json_array(), *v;
+	int outside = 0, r;
+	char name[64];
+
+	if (!rows)
+		return -1;
+	for (size_t i = 0; i < sizeof(vmetrics) / sizeof(vmetrics[0]); i++) {
+		const json_t *a = at_path(sa, vmetrics[i].path), *b = at_path(sb, vmetrics[i].path);
+
+		if (!json_is_number(a) || !json_is_number(b))
+			continue;
+		if ((r = vrow(rows, vmetrics[i].path, json_number_value(a), json_number_value(b),
+			      vmetrics[i].pauses)) < 0)
+			goto fail;
+		outside += r;
+	}
+	for (size_t i = 0; i < json_array_size(ca) && i < json_array_size(cb); i++) {
+		const json_t *a = json_object_get(json_array_get(ca, i), "completion_time_us");
+		const json_t *b = json_object_get(json_array_get(cb, i), "completion_time_us");
+
+		if (!json_is_number(a) || !json_is_number(b))
+			continue;
+		snprintf(name, sizeof(name), "collectives[%zu].completion_time_us", i);
+		if ((r = vrow(rows, name, json_number_value(a), json_number_value(b), 0)) < 0)
+			goto fail;
+		outside += r;
+	}
+	v = json_pack("{s:o,s:I,s:I,s:b}", "metrics", rows, "events_with",
+		      json_integer_value(json_object_get(json_object_get(res, "run"), "events")),
+		      "events_without",
+		      json_integer_value(json_object_get(json_object_get(full, "run"), "events")),
+		      "within", !outside);
+	rows = NULL;
+	if (!v || json_object_set_new(res, "verify_fast_forward", v))
+		return -1;
+	return outside;
+fail:
+	json_decref(rows);
+	return -1;
+}
+
+void res_print_verify(const json_t *res, FILE *f)
+{
+	const json_t *v = json_object_get(res, "verify_fast_forward");
+	const json_t *rows = json_object_get(v, "metrics");
+
+	if (!v)
+		return;
+	fprintf(f, "  verify     fast-forward against the packet-by-packet run (%lld events "
+		   "against %lld):\n",
+		(long long)json_integer_value(json_object_get(v, "events_with")),
+		(long long)json_integer_value(json_object_get(v, "events_without")));
+	for (size_t i = 0; i < json_array_size(rows); i++) {
+		const json_t *r = json_array_get(rows, i);
+
+		fprintf(f, "    %-36s %14.3f %14.3f %+8.3f%%  %s\n",
+			json_string_value(json_object_get(r, "metric")),
+			json_real_value(json_object_get(r, "with")),
+			json_real_value(json_object_get(r, "without")),
+			100 * json_real_value(json_object_get(r, "diff_share")),
+			json_is_true(json_object_get(r, "within")) ? "ok" : "OUTSIDE");
+	}
 }

@@ -7,6 +7,7 @@
 #ifndef ROCESIM_SIM_H
 #define ROCESIM_SIM_H
 
+#include <jansson.h>
 #include <signal.h>
 #include <stdio.h>
 
@@ -101,6 +102,13 @@ void sim_fini(struct sim *sim);
  * 0, or an error as sim_init's and sim_run's.
  */
 int sim_alone(struct scenario *s, uint32_t k, double *iteration_us, struct diag *d);
+/*
+ * Run @s (loaded, not yet run) packet by packet, fast-forward off and
+ * nothing written, into *@res (results.json's object, the caller's to
+ * json_decref): what --verify-fast-forward holds a fast-forwarded run
+ * against. 0, or a negative errno with @d.
+ */
+int sim_full(struct scenario *s, json_t **res, struct diag *d);
 /* A split run's PFC event log: each line after a tag of SIM_PFC_TAG
  * characters and a tab (the time in ps, the event's key, its lines so far). */
 #define SIM_PFC_TAG 50
