@@ -84,6 +84,10 @@ bench-scale: build
 	for s in experiments/bench/scale/*.yaml experiments/training-gpt13b.yaml; do \
 		./$(BUILD)/rocesim run $$s -o out/$$(basename $$s .yaml) --progress || exit 1; \
 	done
+	# the training iterations both ways (the suite's both-ways test leaves them)
+	for s in experiments/training-gpt13b.yaml experiments/training-llama70b-ecn.yaml; do \
+		./$(BUILD)/rocesim run $$s -o out/$$(basename $$s .yaml)-verify --verify-fast-forward || exit 1; \
+	done
 
 # one fabric on one process and on mpirun -np 2: the speed-up (NP=n)
 NP ?= 2
