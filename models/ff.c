@@ -50,13 +50,14 @@ struct ff {
 	struct evq_timer exit; /* the span's end */
 	uint32_t n_windows;    /* windows in the current sequence */
 	simtime_t t0, th, td;  /* the sequence's start, the hold, the span's start */
+	simtime_t ts;	       /* when s0 was saved in the sequence, or 0 */
 	uint64_t cnp0;	       /* CNPs handled at the sequence's start */
 	struct ff_qp *qp;      /* per flow */
 	uint32_t *run_of;      /* per flow: its index in runs + 1, or 0 */
 	struct ff_run *runs;
 	uint32_t n_runs;
-	/* the counters extrapolated over a span, and their values at the
-	 * sequence's start, at the hold and at the span's start */
+	/* the counters extrapolated over a span, and their values a window
+	 * before the hold (at ts), at the hold and at the span's start */
 	uint64_t **ctr;
 	uint64_t *s0, *sh, *sd;
 	size_t n_ctr;
@@ -161,7 +162,7 @@ static void seq_start(struct ff *f, simtime_t now)
 		s->lo = UINT32_MAX;
 		s->hi = 0;
 	}
-	ctr_save(f, f->s0);
+	f->ts = 0; /* the counters are saved only when a hold may follow */
 	f->cnp0 = f->net->ctx.tot.cnp_handled;
 }
 
@@ -302,6 +303,12 @@ static void on_tick(void *obj, uint64_t arg)
 	}
 	if (!seq_add(f, &active)) {
 		seq_start(f, now);
+	} else if (!f->ts && f->n_windows + 1 >= f->prm.windows) {
+		/* a window from a hold: the counters' rates are taken from here
+		 * (saving them all each window would cost a large fabric more
+		 * than a window of its packets) */
+		ctr_save(f, f->s0);
+		f->ts = now;
 	} else if (active && f->n_windows >= f->prm.windows && settled(f, now) && backlogged(f)) {
 		f->th = now;
 		ctr_save(f, f->sh);
@@ -455,7 +462,7 @@ static void span_begin(struct ff *f)
 static void span_end(struct ff *f, simtime_t tx)
 {
 	struct net *n = f->net;
-	simtime_t dt = tx - f->td, seq = f->th - f->t0;
+	simtime_t dt = tx - f->td, seq = f->th - f->ts;
 	uint64_t min_p = UINT64_MAX;
 
 	evq_cancel(f->q, &f->exit);

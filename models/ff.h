@@ -28,9 +28,6 @@
  * queues are empty and DCQCN's rate fixed, so ECN marks, CNPs and PAUSE
  * frames are counted at their measured rates, not produced. Switch
  * buffer counters (peaks, drops) keep their values from before the span.
- * The NSDI'26 fast-forwarding simulator (memoization and fast-forwarding
- * inside ns-3) reports under 1% error in flow completion times with the
- * same principle.
  */
 #ifndef ROCESIM_FF_H
 #define ROCESIM_FF_H
