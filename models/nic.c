@@ -546,6 +546,18 @@ static int np_cnp_due(struct nic *n, struct flow *f, simtime_t now)
 	return 1;
 }
 
+void nic__msg_complete(struct nic *n, struct flow *f, simtime_t now)
+{
+	uint32_t tag = f->msgs[f->rx_msg].tag;
+
+	f->rx_msg++;
+	if (!f->coll) {
+		f->finish = now;
+		n->c.flows_done++;
+	}
+	n->ops->msg_done(n->up, f, tag, now);
+}
+
 static void responder_data(struct nic *n, struct flow *f, struct pkt *pkt, simtime_t now)
 {
 	const struct nic_params *prm = n->prm;
@@ -568,16 +580,8 @@ static void responder_data(struct nic *n, struct flow *f, struct pkt *pkt, simti
 			f->unacked = 0;
 			send_ctrl(n, f, PKT_ACK, f->epsn);
 		}
-		if (msg_done) {
-			uint32_t tag = f->msgs[f->rx_msg].tag;
-
-			f->rx_msg++;
-			if (!f->coll) {
-				f->finish = now;
-				n->c.flows_done++;
-			}
-			n->ops->msg_done(n->up, f, tag, now);
-		}
+		if (msg_done)
+			nic__msg_complete(n, f, now);
 	} else if (pkt->psn > f->epsn) {
 		n->c.out_of_sequence++;
 		if (!f->nak_sent) {

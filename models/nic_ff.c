@@ -94,12 +94,5 @@ uint64_t nic_ff_advance(struct flow *f, uint32_t k, uint32_t mtu)
 
 void nic_ff_msg_done(struct nic *resp, struct flow *f, simtime_t now)
 {
-	uint32_t tag = f->msgs[f->rx_msg].tag;
-
-	f->rx_msg++;
-	if (!f->coll) {
-		f->finish = now;
-		resp->c.flows_done++;
-	}
-	resp->ops->msg_done(resp->up, f, tag, now);
+	nic__msg_complete(resp, f, now);
 }

@@ -409,6 +409,18 @@ static int simulate(struct sim *sim, const struct par_comm *comm, struct par_sta
 	return -1;
 }
 
+/* The run's scenario loaded again, as the command line gives it (the
+ * second runs of --alone and --verify-fast-forward). */
+static int load_again(const struct run_args *a, struct scenario **s, struct diag *d)
+{
+	return scn_load_with(a->scenario,
+			     &(struct scn_load_opts){.overlays = a->withs,
+						     .n_overlays = a->n_withs,
+						     .sets = a->sets,
+						     .n_sets = a->n_sets},
+			     s, d);
+}
+
 /* --alone: each training job of @sim's scenario run alone, into @res. 0, or
  * the exit code having said why. */
 static int add_alone(const struct run_args *a, const struct sim *sim, json_t *res)
@@ -421,12 +433,7 @@ static int add_alone(const struct run_args *a, const struct sim *sim, json_t *re
 
 		if (sim->scn->jobs[k].command)
 			continue; /* an nccl-tests sweep: no iteration */
-		err = scn_load_with(a->scenario,
-				    &(struct scn_load_opts){.overlays = a->withs,
-							    .n_overlays = a->n_withs,
-							    .sets = a->sets,
-							    .n_sets = a->n_sets},
-				    &s, &d);
+		err = load_again(a, &s, &d);
 		if (!err)
 			err = sim_alone(s, k, &us, &d);
 		if (!err)
@@ -450,12 +457,7 @@ static int add_verify(const struct run_args *a, json_t *res)
 	json_t *full = NULL;
 	int err, outside;
 
-	err = scn_load_with(a->scenario,
-			    &(struct scn_load_opts){.overlays = a->withs,
-						    .n_overlays = a->n_withs,
-						    .sets = a->sets,
-						    .n_sets = a->n_sets},
-			    &s, &d);
+	err = load_again(a, &s, &d);
 	if (!err)
 		err = sim_full(s, &full, &d);
 	if (err) {
