@@ -706,51 +706,6 @@ struct evq_timer *evq_post(struct evq *q, simtime_t when, evq_fn fn, void *obj, 
 	return t;
 }
 
-static int held(unsigned classes, const struct evq_timer *t)
-{
-	return (classes >> (t->key >> 60)) & 1;
-}
-
-int evq_hold(struct evq *q, unsigned classes, struct evq_timer ***out, size_t *n)
-{
-	struct evq_timer **held_t;
-	size_t k = 0;
-
-	*out = NULL;
-	*n = 0;
-	ring_drain(q);
-	if (!q->n)
-		return 0;
-	held_t = malloc(q->n * sizeof(*held_t));
-	if (!held_t)
-		return -ENOMEM;
-	for (size_t i = 0; i < q->n_heap; i++)
-		if (held(classes, q->heap[i].t))
-			held_t[k++] = q->heap[i].t;
-	for (size_t i = 0; i < q->nb; i++) {
-		struct evq_timer *t = q->bucket[i];
-
-		if (!t)
-			continue;
-		do {
-			if (held(classes, t))
-				held_t[k++] = t;
-			t = t->next;
-		} while (t != q->bucket[i]);
-	}
-	for (size_t i = 0; i < k; i++) {
-		q->n--;
-		unqueue(q, held_t[i]);
-	}
-	if (!k) {
-		free(held_t);
-		return 0;
-	}
-	*out = held_t;
-	*n = k;
-	return 0;
-}
-
 simtime_t evq_peek(struct evq *q)
 {
 	ring_drain(q);
@@ -927,4 +882,14 @@ int evq_pending(const struct evq *q, const struct evq_timer *t)
 {
 	(void)q;
 	return t->wheel || t->slot;
+}
+
+void evq__ring_drain(struct evq *q)
+{
+	ring_drain(q);
+}
+
+void evq__unqueue(struct evq *q, struct evq_timer *t)
+{
+	unqueue(q, t);
 }

@@ -1,7 +1,7 @@
 /*
  * evq_impl: the state of one event queue (the far heap, the calendar, the
- * ring of arms to file, the clock and the pool), for evq.c alone: the
- * queue is opaque to everything else (evq.h).
+ * ring of arms to file, the clock and the pool), for evq.c and
+ * evq_hold.c alone: the queue is opaque to everything else (evq.h).
  */
 #ifndef ROCESIM_EVQ_IMPL_H
 #define ROCESIM_EVQ_IMPL_H
@@ -63,5 +63,10 @@ struct evq {
 	struct evq_timer *ring[RING];
 	uint64_t ring_r, ring_w;
 };
+
+/* File the ring's arms (evq.c); take a pending timer out of wherever it
+ * is, its count left to the caller (evq.c). For evq.c and evq_hold.c. */
+void evq__ring_drain(struct evq *q);
+void evq__unqueue(struct evq *q, struct evq_timer *t);
 
 #endif

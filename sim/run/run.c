@@ -10,7 +10,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "sim/run/results.h"
 #include "sim/run/series.h"
 #include "sim/readers/topo_read.h"
 
@@ -342,25 +341,6 @@ int sim_alone(struct scenario *s, uint32_t k, double *iteration_us, struct diag 
 		if (st.done)
 			*iteration_us = simtime_to_us(st.ends[st.done - 1] - st.start) / st.done;
 	}
-	sim_fini(&sim);
-	return err;
-}
-
-int sim_full(struct scenario *s, json_t **res, struct diag *d)
-{
-	struct sim sim;
-	int err;
-
-	*res = NULL;
-	s->fast_forward.enabled = 0;
-	s->out.sample = 0; /* nothing written: no samples taken */
-	if ((err = sim_init(&sim, s, d))) {
-		sim_fini(&sim);
-		return err;
-	}
-	err = sim_run(&sim, NULL, NULL, NULL, 0);
-	if (!err && !(*res = res_build(&sim)))
-		err = -ENOMEM;
 	sim_fini(&sim);
 	return err;
 }

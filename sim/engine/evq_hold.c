@@ -1,0 +1,56 @@
+/*
+ * evq_hold (evq.h): a class of timers set aside, taken out of the far
+ * heap, the calendar and the ring of arms alike, to be re-armed later.
+ * Apart from evq.c, whose hot paths it does not touch.
+ */
+#include "sim/engine/evq.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+#include "sim/engine/evq_impl.h"
+
+static int held(unsigned classes, const struct evq_timer *t)
+{
+	return (classes >> (t->key >> 60)) & 1;
+}
+
+int evq_hold(struct evq *q, unsigned classes, struct evq_timer ***out, size_t *n)
+{
+	struct evq_timer **held_t;
+	size_t k = 0;
+
+	*out = NULL;
+	*n = 0;
+	evq__ring_drain(q);
+	if (!q->n)
+		return 0;
+	held_t = malloc(q->n * sizeof(*held_t));
+	if (!held_t)
+		return -ENOMEM;
+	for (size_t i = 0; i < q->n_heap; i++)
+		if (held(classes, q->heap[i].t))
+			held_t[k++] = q->heap[i].t;
+	for (size_t i = 0; i < q->nb; i++) {
+		struct evq_timer *t = q->bucket[i];
+
+		if (!t)
+			continue;
+		do {
+			if (held(classes, t))
+				held_t[k++] = t;
+			t = t->next;
+		} while (t != q->bucket[i]);
+	}
+	for (size_t i = 0; i < k; i++) {
+		q->n--;
+		evq__unqueue(q, held_t[i]);
+	}
+	if (!k) {
+		free(held_t);
+		return 0;
+	}
+	*out = held_t;
+	*n = k;
+	return 0;
+}
