@@ -1230,9 +1230,9 @@ Test(tune, a_training_job_s_iteration_time_is_an_objective)
 	j = load_tune(dir);
 	cr_expect_str_eq(json_string_value(json_object_get(json_object_get(j, "current"), "state")),
 			 "unfinished");
-	cr_expect(json_is_null(json_object_get(
-	    json_object_get(json_object_get(j, "current"), "metrics"),
-	    "training.iteration_time_us")));
+	cr_expect(
+	    json_is_null(json_object_get(json_object_get(json_object_get(j, "current"), "metrics"),
+					 "training.iteration_time_us")));
 	cr_expect_str_eq(json_string_value(json_object_get(json_object_get(j, "best"), "state")),
 			 "ran");
 	/* 150 us of compute, and the AllReduce sends 8 MB a rank at 100G: 640 us at least */

@@ -102,9 +102,9 @@ static int vrow(json_t *rows, const char *name, double a, double b, int pauses)
 	double diff = b ? (a - b) / b : (a ? 1.0 : 0.0);
 	int within = pauses ? fabs(a - b) <= 2 || fabs(diff) <= 0.05 : fabs(diff) <= 0.01;
 
-	if (json_array_append_new(rows, json_pack("{s:s,s:f,s:f,s:f,s:b}", "metric", name, "with", a,
-						  "without", b, "diff_share", diff, "within",
-						  within)))
+	if (json_array_append_new(rows,
+				  json_pack("{s:s,s:f,s:f,s:f,s:b}", "metric", name, "with", a,
+					    "without", b, "diff_share", diff, "within", within)))
 		return -1;
 	return !within;
 }
@@ -112,7 +112,8 @@ static int vrow(json_t *rows, const char *name, double a, double b, int pauses)
 int res_add_verify(json_t *res, const json_t *full)
 {
 	const json_t *sa = json_object_get(res, "summary"), *sb = json_object_get(full, "summary");
-	const json_t *ca = json_object_get(sa, "collectives"), *cb = json_object_get(sb, "collectives");
+	const json_t *ca = json_object_get(sa, "collectives"),
+		     *cb = json_object_get(sb, "collectives");
 	json_t *rows = json_array(), *v;
 	int outside = 0, r;
 	char name[64];
@@ -161,8 +162,9 @@ void res_print_verify(const json_t *res, FILE *f)
 
 	if (!v)
 		return;
-	fprintf(f, "  verify     fast-forward against the packet-by-packet run (%lld events "
-		   "against %lld):\n",
+	fprintf(f,
+		"  verify     fast-forward against the packet-by-packet run (%lld events "
+		"against %lld):\n",
 		(long long)json_integer_value(json_object_get(v, "events_with")),
 		(long long)json_integer_value(json_object_get(v, "events_without")));
 	for (size_t i = 0; i < json_array_size(rows); i++) {
