@@ -34,6 +34,25 @@ int mlnx__is_blank(int c)
 	return c == ' ' || c == '\t' || c == '\v' || c == '\f' || c == '\r';
 }
 
+int mlnx__words(char *s, char **w, int max)
+{
+	int n = 0;
+
+	for (;;) {
+		while (mlnx__is_blank((unsigned char)*s))
+			s++;
+		if (!*s)
+			return n;
+		if (n == max)
+			return max + 1;
+		w[n++] = s;
+		while (*s && !mlnx__is_blank((unsigned char)*s))
+			s++;
+		if (*s)
+			*s++ = '\0';
+	}
+}
+
 static int is_digit(int c)
 {
 	return c >= '0' && c <= '9';

@@ -23,6 +23,9 @@ struct lines {
 
 /* mlnx.c */
 int mlnx__is_blank(int c);
+/* Split @s at blanks, in place, into at most @max words in @w; how many
+ * (@max + 1: more than that). */
+int mlnx__words(char *s, char **w, int max);
 char *mlnx__trim(char *s);
 const char *mlnx__quote(char *buf, size_t size, const char *s, size_t len);
 int mlnx__find_binary(const char *s, size_t len);

@@ -47,25 +47,6 @@ static int no_fail(struct no_ctx *c, const char *key, const char *fmt, ...)
 	return -EINVAL;
 }
 
-static int no_words(char *s, char **w, int max)
-{
-	int n = 0;
-
-	for (;;) {
-		while (mlnx__is_blank((unsigned char)*s))
-			s++;
-		if (!*s)
-			return n;
-		if (n == max)
-			return max + 1;
-		w[n++] = s;
-		while (*s && !mlnx__is_blank((unsigned char)*s))
-			s++;
-		if (*s)
-			*s++ = '\0';
-	}
-}
-
 /* The column header, its words after the '#': the columns each group has. */
 static int no_header(struct no_ctx *c, char **w, int n)
 {
@@ -238,7 +219,7 @@ static int no_comment(struct no_ctx *c, char *s)
 		c->o->has_oob = end != v;
 		return 0;
 	}
-	n = no_words(s, w, NO_MAX_COLS);
+	n = mlnx__words(s, w, NO_MAX_COLS);
 	if (n >= 3 && n <= NO_MAX_COLS && !strcmp(w[0], "size") && !strcmp(w[1], "count"))
 		return no_header(c, w, n);
 	return 0; /* the rest of the preamble, the units line */
@@ -259,7 +240,7 @@ static int no_line(struct no_ctx *c, char *s)
 	mlnx__quote(q, sizeof(q), s, strlen(s));
 	if (*s < '0' || *s > '9')
 		return no_fail(c, "", "\"%s\" is neither a '#' line nor a row of sizes", q);
-	n = no_words(s, w, NO_MAX_COLS);
+	n = mlnx__words(s, w, NO_MAX_COLS);
 	if (n > NO_MAX_COLS)
 		return no_fail(c, "", "more than %d columns: \"%s\"", NO_MAX_COLS, q);
 	return no_row(c, w, n);

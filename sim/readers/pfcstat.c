@@ -44,26 +44,6 @@ struct st_table {
 	int seen_rx, seen_tx;
 };
 
-/* Split @s at blanks into at most @max words; how many (more: @max + 1). */
-static int st_words(char *s, char **w, int max)
-{
-	int n = 0;
-
-	for (;;) {
-		while (mlnx__is_blank((unsigned char)*s))
-			s++;
-		if (!*s)
-			return n;
-		if (n == max)
-			return max + 1;
-		w[n++] = s;
-		while (*s && !mlnx__is_blank((unsigned char)*s))
-			s++;
-		if (*s)
-			*s++ = '\0';
-	}
-}
-
 static int st_fail(struct diag *d, const char *file, int line, const char *key, const char *fmt,
 		   ...) __attribute__((format(printf, 5, 6)));
 
@@ -174,7 +154,7 @@ static int st_line(struct st_table *t, char *s, const char *file, int line, stru
 	if (!strncmp(s, "Last cached time was", 20) || !strncmp(s, "For namespace", 13))
 		return 0;
 	mlnx__quote(q, sizeof(q), s, strlen(s));
-	n = st_words(s, w, ST_MAX_COLS);
+	n = mlnx__words(s, w, ST_MAX_COLS);
 	if (n > ST_MAX_COLS)
 		return st_fail(d, file, line, "", "more than %d columns: \"%s\"", ST_MAX_COLS, q);
 	if (!strcmp(w[0], "Port")) {
