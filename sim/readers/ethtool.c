@@ -63,12 +63,7 @@ int mc_ethtool_parse(const char *text, size_t len, const char *file, struct mc_s
 	size_t n;
 	char *buf, *s;
 
-	memset(out, 0, sizeof(*out));
-	out->kind = MC_ETHTOOL;
-	if (!file)
-		file = "";
-	snprintf(out->file, sizeof(out->file), "%s", file);
-	if (!(buf = mlnx__text_copy(text, len, file, d)))
+	if (!(buf = mc__start(out, MC_ETHTOOL, &file, text, len, d)))
 		return -ENOMEM;
 	lines_init(&ls, buf, len);
 	while (!err && (s = lines_next(&ls, &n))) {

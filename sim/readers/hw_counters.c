@@ -108,12 +108,7 @@ int mc_hw_counters_parse(const char *text, size_t len, const char *file, struct 
 	size_t n;
 	char *buf, *s;
 
-	memset(out, 0, sizeof(*out));
-	out->kind = MC_HW_COUNTERS;
-	if (!file)
-		file = "";
-	snprintf(out->file, sizeof(out->file), "%s", file);
-	if (!(buf = mlnx__text_copy(text, len, file, d)))
+	if (!(buf = mc__start(out, MC_HW_COUNTERS, &file, text, len, d)))
 		return -ENOMEM;
 	lines_init(&ls, buf, len);
 	while (!err && (s = lines_next(&ls, &n))) {

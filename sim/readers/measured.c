@@ -10,6 +10,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/readers/mlnx_impl.h"
+
+char *mc__start(struct mc_set *out, enum mc_kind kind, const char **file, const char *text,
+		size_t len, struct diag *d)
+{
+	memset(out, 0, sizeof(*out));
+	out->kind = kind;
+	if (!*file)
+		*file = "";
+	snprintf(out->file, sizeof(out->file), "%s", *file);
+	return mlnx__text_copy(text, len, *file, d);
+}
+
 int mc__add(struct mc_set *s, const char *file, int line, const char *scope, const char *name,
 	    uint64_t value, int na, struct diag *d)
 {

@@ -110,6 +110,11 @@ const char *mc_rocesim_name(enum mc_kind kind, const struct mc_counter *c, char 
 const char *mc_kind_name(enum mc_kind kind);
 int mc_kind_parse(const char *name);
 
+/* For the readers (measured.c): start reading @text (@len bytes) of @kind from *@file (NULL: "")
+ * into @out, emptied: a copy of the text to cut into lines (the caller frees it), or NULL when out
+ * of memory (with @d). */
+char *mc__start(struct mc_set *out, enum mc_kind kind, const char **file, const char *text,
+		size_t len, struct diag *d);
 /* For the readers (measured.c): append a counter to @s; 0 or -ENOMEM with @d. */
 int mc__add(struct mc_set *s, const char *file, int line, const char *scope, const char *name,
 	    uint64_t value, int na, struct diag *d);

@@ -192,12 +192,7 @@ static int st_parse(int kind, const char *text, size_t len, const char *file, st
 	size_t n;
 	char *buf, *s;
 
-	memset(out, 0, sizeof(*out));
-	out->kind = (enum mc_kind)kind;
-	if (!file)
-		file = "";
-	snprintf(out->file, sizeof(out->file), "%s", file);
-	if (!(buf = mlnx__text_copy(text, len, file, d)))
+	if (!(buf = mc__start(out, (enum mc_kind)kind, &file, text, len, d)))
 		return -ENOMEM;
 	lines_init(&ls, buf, len);
 	while (!err && (s = lines_next(&ls, &n))) {
