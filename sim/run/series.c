@@ -171,6 +171,10 @@ static void sample_queues(struct sim *sim, struct rowbuf *b, const char *now, si
 	struct net *n = sim->net;
 	const struct topo *t = sim->topo;
 
+	/* no packet anywhere and none at the last sample: every port would be
+	 * passed over (an idle fabric, a compute phase, a fast-forward) */
+	if (!se->n_nonzero && !n->ctx.pool.live)
+		return;
 	for (uint32_t k = 0; k < se->n_ports; k++) {
 		uint32_t i = se->ports[k];
 		const struct port *p = &n->ports[i];
@@ -192,6 +196,7 @@ static void sample_queues(struct sim *sim, struct rowbuf *b, const char *now, si
 		}
 		busy = p->nonempty | (in ? sw_pg_busy(s, lp) : 0);
 		rows = busy | se->nonzero[i];
+		se->n_nonzero += (busy != 0) - (se->nonzero[i] != 0);
 		se->nonzero[i] = busy;
 		for (unsigned m = rows; m; m &= m - 1) {
 			uint8_t prio = (uint8_t)__builtin_ctz(m);

@@ -27,6 +27,7 @@ struct series {
 	uint32_t *ports; /* the switch ports, in port order */
 	uint32_t n_ports;
 	uint8_t *nonzero;	  /* per port: priorities non-empty at the last sample */
+	uint32_t n_nonzero;	  /* ports with any */
 	uint32_t *version;	  /* per port: sw_port_version at the last sample (changes) */
 	struct series_last *last; /* per port x priority (changes only) */
 	int tagged;		  /* a split run's part: rows tagged (series_restrict) */
