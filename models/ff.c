@@ -28,15 +28,33 @@ struct ff_qp {
 	 * of them left (its rate is measured between two packets, exactly) */
 	uint32_t snd0;
 	simtime_t tx0;
+	/* its rate in the last span it ran in, and that span's number */
+	uint64_t rp;
+	simtime_t rt;
+	uint64_t rspan;
 };
 
-/* A QP advanced by a span, at p packets every t ps. */
+/* A span that ran its whole length, whose rates the next sequence finds
+ * again, lets the next one run twice as long, up to this many times. */
+#define FF_LONGER_MAX 64
+
+/*
+ * A QP advanced by a span, at p packets every t ps while it has packets
+ * posted. A collective's QP may run dry in a span and wait for its next
+ * message, as a ring's does for its neighbour's data: it then goes on
+ * from the post, so its timeline is jb packets at time b, and p every t
+ * after.
+ */
 struct ff_run {
 	struct flow *f;
 	uint32_t x; /* epsn when the span began */
 	uint64_t p;
 	simtime_t t;
-	simtime_t dry;	      /* when it will have delivered all that is posted */
+	simtime_t b;	      /* the timeline's base ... */
+	uint32_t jb;	      /* ... and the packets delivered by then */
+	uint32_t room;	      /* the packets it may deliver, as of its last post */
+	simtime_t dry;	      /* when it will have delivered them */
+	int waited;	      /* it ran dry and waited in this span */
 	struct evq_timer *ev; /* its next message's completion, pooled */
 };
 
@@ -51,9 +69,16 @@ struct ff {
 	uint32_t n_windows;    /* windows in the current sequence */
 	simtime_t t0, th, td;  /* the sequence's start, the hold, the span's start */
 	simtime_t ts;	       /* when s0 was saved in the sequence, or 0 */
-	uint64_t cnp0;	       /* CNPs handled at the sequence's start */
-	struct ff_qp *qp;      /* per flow */
-	uint32_t *run_of;      /* per flow: its index in runs + 1, or 0 */
+	simtime_t cap;	       /* the span's longest end (span_seqs) */
+	simtime_t coll_dry;    /* when the last collective QP runs dry, or 0 */
+	simtime_t plain_dry;   /* the first of the cap and the flows' QPs running dry */
+	uint32_t longer;       /* this span may last longer times span_seqs sequences */
+	int exit_later;	       /* 1: the end waits for messages completing now; 2: waited */
+	uint32_t last_runs;    /* QPs the last span advanced */
+	enum ff_end_why last_end;
+	uint64_t cnp0;	  /* CNPs handled at the sequence's start */
+	struct ff_qp *qp; /* per flow */
+	uint32_t *run_of; /* per flow: its index in runs + 1, or 0 */
 	struct ff_run *runs;
 	uint32_t n_runs;
 	/* the counters extrapolated over a span, and their values a window
@@ -324,19 +349,33 @@ static void on_tick(void *obj, uint64_t arg)
 
 /* ---- the span ------------------------------------------------------------------------------ */
 
-/* When run @r will have delivered its @j-th packet from the span's start. */
-static simtime_t run_time(const struct ff *f, const struct ff_run *r, uint64_t j)
+/* When run @r will have delivered its @j-th packet from the span's start
+ * (j > r->jb). */
+static simtime_t run_time(const struct ff_run *r, uint64_t j)
 {
-	return f->td + (simtime_t)(((ck_u128)j * r->t + r->p - 1) / r->p);
+	return r->b + (simtime_t)(((ck_u128)(j - r->jb) * r->t + r->p - 1) / r->p);
 }
 
-/* Packets the QP of @r may deliver in the span: all posted but the last,
- * which is simulated packet by packet (a flow's end, a message's). */
+/* Packets run @r may deliver in the span: all posted on a collective's
+ * QP, whose messages the span completes; all but the last of a flow's,
+ * whose end is simulated packet by packet. */
 static uint32_t run_room(const struct ff_run *r)
 {
 	uint32_t room = r->f->n_psn - r->x;
 
+	if (r->f->coll)
+		return room;
 	return room ? room - 1 : 0;
+}
+
+/* The packets run @r has delivered by @u. */
+static uint64_t run_done(const struct ff_run *r, simtime_t u)
+{
+	uint64_t k = r->jb;
+
+	if (u > r->b)
+		k += muldiv(u - r->b, r->p, r->t);
+	return k < r->room ? k : r->room;
 }
 
 static void on_msg(void *obj, uint64_t arg);
@@ -350,26 +389,44 @@ static void run_next(struct ff *f, struct ff_run *r)
 	if (r->ev || !fl->coll || fl->rx_msg >= fl->n_msgs)
 		return;
 	last = fl->msgs[fl->rx_msg].first_psn + fl->msgs[fl->rx_msg].n_psn - 1;
-	r->ev = evq_post(f->q, run_time(f, r, (uint64_t)last - r->x + 1), on_msg, f,
+	r->ev = evq_post(f->q, run_time(r, (uint64_t)last - r->x + 1), on_msg, f,
 			 (uint64_t)(r - f->runs), evq_key(MCTX_KEY_FLOW, fl->id, NIC_FLOW_FF));
 	if (!r->ev)
 		mctx_fail(&f->net->ctx, -ENOMEM);
 }
 
-/* Arm the span's end at its first QP to run dry. */
-static void arm_exit(struct ff *f)
+/*
+ * Arm the span's end: at the first of its length's limit, a flow's QP
+ * running dry (its end is simulated packet by packet), and the moment the
+ * last of the collectives' QPs has run dry (nothing moves then).
+ */
+static simtime_t exit_time(struct ff *f)
 {
-	/* rates measured over a sequence hold for a bounded time: then the
-	 * run is watched again */
-	simtime_t first = f->td + (simtime_t)f->prm.span_seqs * (f->th - f->t0);
+	simtime_t first = f->cap, coll = 0;
 
-	for (uint32_t i = 0; i < f->n_runs; i++)
-		if (f->runs[i].dry < first)
-			first = f->runs[i].dry;
-	mctx_arm(&f->net->ctx, &f->exit, first);
+	for (uint32_t i = 0; i < f->n_runs; i++) {
+		const struct ff_run *r = &f->runs[i];
+
+		if (!r->f->coll && r->dry < first)
+			first = r->dry;
+		if (r->f->coll && r->dry > coll)
+			coll = r->dry;
+	}
+	f->coll_dry = coll;
+	f->plain_dry = first;
+	if (coll && coll < first)
+		first = coll;
+	return first;
 }
 
-static void span_end(struct ff *f, simtime_t tx);
+static void arm_exit(struct ff *f)
+{
+	simtime_t t = exit_time(f), now = evq_now(f->q);
+
+	mctx_arm(&f->net->ctx, &f->exit, t > now ? t : now);
+}
+
+static void span_end(struct ff *f, simtime_t tx, enum ff_end_why why);
 
 static void on_msg(void *obj, uint64_t arg)
 {
@@ -388,14 +445,69 @@ static void on_exit(void *obj, uint64_t arg)
 {
 	struct ff *f = obj;
 
+	simtime_t now = evq_now(f->q);
+
 	(void)arg;
-	span_end(f, evq_now(f->q));
+	if (now < f->cap) {
+		/* the collectives' QPs all ran dry: a message completing at
+		 * this instant, whose event comes after this one, may post
+		 * more; look again a picosecond later */
+		for (uint32_t i = 0; i < f->n_runs && !f->exit_later; i++)
+			if (f->runs[i].ev && f->runs[i].ev->when <= now)
+				f->exit_later = 1;
+		if (f->exit_later == 1) {
+			f->exit_later = 2;
+			mctx_arm(&f->net->ctx, &f->exit, now + 1);
+			return;
+		}
+		f->exit_later = 0;
+		if (exit_time(f) > now) {
+			arm_exit(f); /* they were given more */
+			return;
+		}
+	}
+	f->exit_later = 0;
+	span_end(f, now, now >= f->cap ? FF_END_LIMIT : FF_END_DRY);
+}
+
+/* Whether rates @p/@t and @q/@u agree within the tolerance. */
+static int same_rate(const struct ff *f, uint64_t p, simtime_t t, uint64_t q, simtime_t u)
+{
+	ck_u128 a = (ck_u128)p * u, b = (ck_u128)q * t;
+
+	return (a > b ? a - b : b - a) <= b * f->prm.tolerance_ppm / 1000000;
+}
+
+/*
+ * How many times span_seqs sequences the span beginning may last: twice
+ * the last one's when that one ran its whole length and every QP runs
+ * again at the rate it had in it (the same steady state, confirmed by a
+ * sequence measured anew), once otherwise.
+ */
+static uint32_t span_longer(struct ff *f)
+{
+	int same = f->last_end == FF_END_LIMIT && f->n_runs == f->last_runs;
+
+	for (uint32_t i = 0; i < f->n_runs; i++) {
+		const struct ff_run *r = &f->runs[i];
+		struct ff_qp *s = &f->qp[r->f->id];
+
+		if (same && (s->rspan != f->st.spans || !same_rate(f, r->p, r->t, s->rp, s->rt)))
+			same = 0;
+		s->rp = r->p;
+		s->rt = r->t;
+		s->rspan = f->st.spans + 1;
+	}
+	f->last_runs = f->n_runs;
+	if (!same)
+		return 1;
+	return f->longer < FF_LONGER_MAX ? 2 * f->longer : FF_LONGER_MAX;
 }
 
 static void span_begin(struct ff *f)
 {
 	struct net *n = f->net;
-	simtime_t now = evq_now(f->q), first = SIMTIME_NEVER;
+	simtime_t now = evq_now(f->q);
 	int err;
 
 	f->td = now;
@@ -417,17 +529,20 @@ static void span_begin(struct ff *f)
 		r->x = fl->epsn;
 		/* the rate between the packet sent last before the sequence and
 		 * the one sent last before the hold; the windows' count if the
-		 * sender's is not to be had */
+		 * sender's is not to be had: none sent before, or its last one
+		 * a window or more before the sequence (it was not sending) */
 		r->p = fl->snd_max - f->qp[i].snd0;
 		r->t = fl->last_tx - f->qp[i].tx0;
-		if (!r->p || !r->t) {
+		if (!r->p || !r->t || !f->qp[i].tx0 || f->qp[i].tx0 + f->prm.window < f->t0) {
 			r->p = fl->epsn - f->qp[i].at0;
 			r->t = f->th - f->t0;
 		}
 		r->ev = NULL;
-		r->dry = run_time(f, r, run_room(r));
-		if (r->dry < first)
-			first = r->dry;
+		r->b = now;
+		r->jb = 0;
+		r->waited = 0;
+		r->room = run_room(r);
+		r->dry = run_time(r, r->room);
 		f->run_of[i] = f->n_runs;
 	}
 	if (!f->n_runs) {
@@ -452,6 +567,8 @@ static void span_begin(struct ff *f)
 			i++;
 		}
 	}
+	f->longer = span_longer(f);
+	f->cap = now + (simtime_t)f->longer * f->prm.span_seqs * (f->th - f->t0);
 	f->state = FF_SPAN;
 	f->st.spans++;
 	for (uint32_t i = 0; i < f->n_runs; i++)
@@ -459,25 +576,28 @@ static void span_begin(struct ff *f)
 	arm_exit(f);
 }
 
-static void span_end(struct ff *f, simtime_t tx)
+static void span_end(struct ff *f, simtime_t tx, enum ff_end_why why)
 {
 	struct net *n = f->net;
-	simtime_t dt = tx - f->td, seq = f->th - f->ts;
-	uint64_t min_p = UINT64_MAX;
+	simtime_t dt = tx - f->td, seq = f->th - f->ts, busy = dt;
+	uint64_t min_p = UINT64_MAX, got = 0, rated = 0;
+	int waited = 0;
 
 	evq_cancel(f->q, &f->exit);
+	f->st.ends[why]++;
+	f->last_end = why;
 	for (uint32_t i = 0; i < f->n_runs; i++) {
 		struct ff_run *r = &f->runs[i];
 		struct flow *fl = r->f;
-		uint64_t k = muldiv(dt, r->p, r->t), bytes;
+		uint64_t k = run_done(r, tx), bytes;
 
 		if (r->p < min_p)
 			min_p = r->p;
 		if (r->ev)
 			evq_cancel(f->q, r->ev);
 		r->ev = NULL;
-		if (k > run_room(r))
-			k = run_room(r);
+		waited |= r->waited;
+		rated += muldiv(dt, r->p, r->t);
 		if (fl->coll && fl->rx_msg < fl->n_msgs) {
 			/* short of the last packet of a message not completed yet */
 			uint32_t last =
@@ -486,6 +606,7 @@ static void span_end(struct ff *f, simtime_t tx)
 			if (k > last - r->x)
 				k = last - r->x;
 		}
+		got += k;
 		bytes = nic_ff_advance(fl, (uint32_t)k, n->p.nic.mtu);
 		n->ctx.tot.sent_bytes += bytes;
 		n->ctx.tot.received_bytes += bytes;
@@ -494,9 +615,13 @@ static void span_end(struct ff *f, simtime_t tx)
 		f->st.packets += k;
 		f->run_of[fl->id] = 0;
 	}
+	/* QPs that waited for their data in the span sent less than their
+	 * rates give: the counters move by the share they sent */
+	if (waited && rated && got < rated)
+		busy = muldiv(dt, got, rated);
 	if (seq)
 		for (size_t i = 0; i < f->n_ctr; i++)
-			*f->ctr[i] = f->sd[i] + muldiv(f->sh[i] - f->s0[i], dt, seq);
+			*f->ctr[i] = f->sd[i] + muldiv(f->sh[i] - f->s0[i], busy, seq);
 	for (uint32_t i = 0; i < n->topo->n_ports; i++)
 		port_shift(&n->ports[i], dt);
 	for (uint32_t i = 0; i < n->topo->n_nodes; i++)
@@ -546,15 +671,32 @@ static void on_post(void *obj, struct flow *fl)
 		return;
 	case FF_SPAN:
 		if (!f->run_of[fl->id]) {
-			span_end(f, evq_now(f->q));
+			span_end(f, evq_now(f->q), FF_END_POST);
 			return;
 		}
 		r = &f->runs[f->run_of[fl->id] - 1];
 		old = r->dry;
-		r->dry = run_time(f, r, run_room(r));
+		if (r->f->coll && evq_now(f->q) >= r->dry) {
+			/* it ran dry and waited: it goes on from now */
+			r->jb = r->room;
+			r->b = evq_now(f->q);
+			r->waited = 1;
+		}
+		r->room = run_room(r);
+		r->dry = run_time(r, r->room);
 		run_next(f, r);
-		if (old <= f->exit.when) /* it was the first to run dry */
-			arm_exit(f);
+		if (!r->f->coll) {
+			if (old <= f->exit.when) /* it was the first to run dry */
+				arm_exit(f);
+		} else if (r->dry > f->coll_dry) {
+			/* the last collective QP to run dry: the span lasts as
+			 * long, within its other ends */
+			old = f->coll_dry;
+			f->coll_dry = r->dry;
+			if (f->exit.when == old)
+				mctx_arm(&f->net->ctx, &f->exit,
+					 f->coll_dry < f->plain_dry ? f->coll_dry : f->plain_dry);
+		}
 		return;
 	}
 }
@@ -566,7 +708,7 @@ static void on_touch(void *obj)
 	if (f->state == FF_DRAIN)
 		abandon(f);
 	else if (f->state == FF_SPAN)
-		span_end(f, evq_now(f->q));
+		span_end(f, evq_now(f->q), FF_END_TOUCH);
 }
 
 struct ff *ff_new(struct net *n, const struct ff_params *p)
@@ -607,7 +749,7 @@ struct ff *ff_new(struct net *n, const struct ff_params *p)
 void ff_end(struct ff *f, simtime_t t)
 {
 	if (f->state == FF_SPAN)
-		span_end(f, t);
+		span_end(f, t, FF_END_RUN);
 	else if (f->state == FF_DRAIN)
 		abandon(f);
 	evq_cancel(f->q, &f->tick);

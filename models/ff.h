@@ -12,9 +12,14 @@
  * port paused), sets the network's timers aside (evq_hold), and advances
  * each QP at its measured rate: its messages complete at the times that
  * rate gives, and the collectives and training jobs above them run on as
- * usual, posting more. The span ends at the first of: a QP has delivered
- * everything posted on it, a message posted on a QP that was not sending,
- * a flow starting, a fault, the end of the run. Then every QP has moved
+ * usual, posting more. A collective's QP that has delivered all posted on
+ * it waits, as a ring's does for its neighbour's data, and goes on from
+ * its next post. The span ends at the first of: a flow's QP has delivered
+ * everything posted on it but its last packet, every collective's QP has
+ * run dry, a message posted on a QP that was not sending, a flow
+ * starting, a fault, span_seqs sequences (the rates are measured again;
+ * when the next sequence finds them again, the next span may last twice
+ * as long, up to 64 times), the end of the run. Then every QP has moved
  * on by the packets its rate delivered, counters by their measured rates
  * (ports, NICs, the run's totals), every time the network keeps and every
  * timer set aside by the span's length, and packets flow again.
@@ -23,10 +28,13 @@
  * and start again into an empty network, so each span delays what
  * follows by about one path's delay (the time it took to drain, summed
  * in ff_stats.drained); a rate measured over p packets is known to about
- * one packet, 1/p of the span (ff_stats.rate_err); results report the
- * two summed as the error estimate; within a span,
+ * one packet, 1/p of the span (ff_stats.rate_err; a rate averages a
+ * QP's waits for its data with its sending, and a span adds its own
+ * waits: measured on a training iteration, within that estimate);
+ * results report the two summed as the error estimate. Within a span,
  * queues are empty and DCQCN's rate fixed, so ECN marks, CNPs and PAUSE
- * frames are counted at their measured rates, not produced. Switch
+ * frames are counted at their measured rates (scaled by the share of its
+ * time the QPs sent, when some waited), not produced. Switch
  * buffer counters (peaks, drops) keep their values from before the span.
  */
 #ifndef ROCESIM_FF_H
@@ -47,6 +55,16 @@ struct ff_params {
 	uint32_t span_seqs;	/* a span lasts at most this many sequences */
 };
 
+/* Why a span ended. */
+enum ff_end_why {
+	FF_END_DRY,   /* a QP delivered all that was posted on it */
+	FF_END_POST,  /* a message posted on a QP that was not sending */
+	FF_END_TOUCH, /* a fault, a storm: the network changed */
+	FF_END_LIMIT, /* span_seqs sequences: its rates are watched again */
+	FF_END_RUN,   /* the run's end */
+	FF_END_N
+};
+
 struct ff_stats {
 	uint64_t spans;	    /* steady spans skipped */
 	uint64_t abandoned; /* holds given up: new traffic, a fault, no drain */
@@ -55,8 +73,9 @@ struct ff_stats {
 	/* a span's length over the fewest packets a QP's rate was measured
 	 * over, summed: what a rate known to a packet may move */
 	simtime_t rate_err;
-	uint64_t packets;  /* data packets delivered without their events */
-	uint64_t messages; /* messages completed in spans */
+	uint64_t packets;	 /* data packets delivered without their events */
+	uint64_t messages;	 /* messages completed in spans */
+	uint64_t ends[FF_END_N]; /* spans ended, by why */
 };
 
 /* The defaults: tolerance 1%, 3 windows of 20 us, spans of at most 64

@@ -166,6 +166,29 @@ static void ring_remove_cur(struct nic_ring *r)
 	f->next_active = NULL;
 }
 
+/* Take @f out of its ring, wherever it is in it (a fast-forward that
+ * delivered all posted on it: models/nic_ff.c). */
+void nic__ring_remove(struct nic *n, struct flow *f)
+{
+	struct nic_ring *r = nic__ring_of(n, f);
+	struct flow *p = r->prev;
+
+	if (!f->in_ring)
+		return;
+	while (p->next_active != f)
+		p = p->next_active;
+	r->prev = p;
+	if (r->cur != f) {
+		/* make it current: the ring's order after it is kept */
+		p->next_active = f->next_active;
+		f->in_ring = 0;
+		r->len--;
+		f->next_active = NULL;
+		return;
+	}
+	ring_remove_cur(r);
+}
+
 /* ---- control packets --------------------------------------------------------------- */
 
 static void send_ctrl(struct nic *n, const struct flow *f, enum pkt_kind kind, uint32_t psn)

@@ -89,6 +89,8 @@ uint64_t nic_ff_advance(struct flow *f, uint32_t k, uint32_t mtu)
 	f->epsn += k;
 	f->received += bytes;
 	f->nak_sent = 0;
+	if (f->snd_nxt == f->n_psn && f->nic)
+		nic__ring_remove(f->nic, f); /* nothing left to send */
 	return bytes;
 }
 

@@ -55,6 +55,7 @@ struct nic {
 /* @f's responder at NIC @n has its next message whole: a workload flow
  * is done, and the NIC's owner is told (nic_ops.msg_done). */
 void nic__msg_complete(struct nic *n, struct flow *f, simtime_t now);
+void nic__ring_remove(struct nic *n, struct flow *f);
 /* Send @f again from @psn on (a NAK, a timeout). */
 void nic__go_back(struct nic *n, struct flow *f, uint32_t psn);
 /* Take @f out of the ring of QPs with packets to send, wherever it is. */

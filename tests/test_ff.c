@@ -103,6 +103,43 @@ Test(ff, a_ring_allreduce_completes_within_a_percent)
 	both_free(&b);
 }
 
+/* A long ring AllReduce: its spans run their whole length, the next
+ * sequence finds the same rates, and each span after may last twice as
+ * long; the collective's QPs wait for one another's data within a span. */
+static const char long_ring[] =
+    "topology: {kind: star, hosts: 8, link: {rate: 100Gbps, cable: 2m}}\n"
+    "nic: {cc: none}\n"
+    "workload: {kind: allreduce, size: 512MB, ranks: all, channels: 1}\n";
+
+Test(ff, a_steady_state_found_again_lets_the_next_span_run_longer)
+{
+	double spans, limit, ends = 0;
+	const char *why[] = {"dry", "post", "change", "limit", "run_end"};
+	char key[64];
+	struct both b;
+
+	run_both(long_ring, NULL, &b);
+	spans = ts_metric(b.on, "fast_forward.spans");
+	limit = ts_metric(b.on, "fast_forward.ended_by.limit");
+	for (size_t i = 0; i < sizeof(why) / sizeof(why[0]); i++) {
+		snprintf(key, sizeof(key), "fast_forward.ended_by.%s", why[i]);
+		ends += ts_metric(b.on, key);
+	}
+	cr_assert_eq(ends, spans, "%g ends for %g spans", ends, spans);
+	/* spans of 64, 128, 256, 512 sequences of 60 us: five cover its
+	 * 73 ms, where spans of 64 would take twenty */
+	cr_assert(limit >= 1 && spans <= 5, "%g spans, %g at their limit", spans, limit);
+	cr_assert(ts_metric(b.on, "fast_forward.skipped_share") > 0.9);
+	cr_assert(rel(ts_metric(b.off, "collective.completion_time_us"),
+		      ts_metric(b.on, "collective.completion_time_us")) < 0.01,
+		  "%.3f us against %.3f us", ts_metric(b.on, "collective.completion_time_us"),
+		  ts_metric(b.off, "collective.completion_time_us"));
+	cr_assert(fabs(ts_metric(b.on, "collective.completion_time_us") -
+		       ts_metric(b.off, "collective.completion_time_us")) <=
+		  ts_metric(b.on, "fast_forward.error_estimate_us"));
+	both_free(&b);
+}
+
 /* A flow that starts in the middle of another's steady state ends the
  * span: the two then share the link as without. */
 static const char late_flow[] =

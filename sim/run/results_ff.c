@@ -44,7 +44,22 @@ int res_add_fast_forward(json_t *root, const struct sim *sim)
 		       (json_int_t)st->packets, "messages_completed", (json_int_t)st->messages,
 		       "error_estimate_us", us3(st->drained + st->rate_err), "error_estimate_share",
 		       share(st->drained + st->rate_err, sim->end_time));
+	if (ff && json_object_set_new(ff, "ended_by",
+				      json_pack("{s:I,s:I,s:I,s:I,s:I}", "dry",
+						(json_int_t)st->ends[FF_END_DRY], "post",
+						(json_int_t)st->ends[FF_END_POST], "change",
+						(json_int_t)st->ends[FF_END_TOUCH], "limit",
+						(json_int_t)st->ends[FF_END_LIMIT], "run_end",
+						(json_int_t)st->ends[FF_END_RUN]))) {
+		json_decref(ff);
+		return -1;
+	}
 	return ff ? json_object_set_new(json_object_get(root, "summary"), "fast_forward", ff) : -1;
+}
+
+static json_int_t ff_end_count(const json_t *ff, const char *why)
+{
+	return json_integer_value(json_object_get(json_object_get(ff, "ended_by"), why));
 }
 
 void res_print_fast_forward(const json_t *j, FILE *f)
@@ -62,6 +77,13 @@ void res_print_fast_forward(const json_t *j, FILE *f)
 		(long long)json_integer_value(json_object_get(ff, "packets_skipped")),
 		json_real_value(json_object_get(ff, "error_estimate_us")),
 		100 * json_real_value(json_object_get(ff, "error_estimate_share")));
+	if (json_integer_value(json_object_get(ff, "spans")))
+		fprintf(f,
+			"             spans ended: %lld a QP ran dry, %lld a post to an idle QP, "
+			"%lld a fault or storm, %lld the length limit, %lld the run's end\n",
+			(long long)ff_end_count(ff, "dry"), (long long)ff_end_count(ff, "post"),
+			(long long)ff_end_count(ff, "change"), (long long)ff_end_count(ff, "limit"),
+			(long long)ff_end_count(ff, "run_end"));
 }
 
 /* A metric of summary: its dotted path, and whether it gates. */
