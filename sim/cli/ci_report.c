@@ -122,3 +122,16 @@ int ci_write_file(const char *path, const char *text, size_t len)
 {
 	return textfile_replace(path, text, len, 0);
 }
+
+void ci_md_cell(FILE *f, const char *s)
+{
+	char t[1024];
+
+	fputs("| ", f);
+	for (s = txt_term(t, sizeof(t), s); *s; s++) {
+		if (*s == '|')
+			fputc('\\', f);
+		fputc(*s, f);
+	}
+	fputc(' ', f);
+}

@@ -8,6 +8,7 @@
 #define ROCESIM_CI_REPORT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* One testcase; strings owned by the report. */
 struct junit_case {
@@ -41,5 +42,9 @@ void junit_free(struct junit *j);
  * (.NAME.XXXXXX) renamed into place once complete. 0 or a negative errno.
  */
 int ci_write_file(const char *path, const char *text, size_t len);
+
+/* A Markdown table cell ("| text "): @s in its terminal form (one line, no
+ * control character), '|' escaped. */
+void ci_md_cell(FILE *f, const char *s);
 
 #endif

@@ -27,7 +27,7 @@
 static const char cmp_usage[] =
     "usage: rocesim compare BASE NEW [--tolerance METRIC=PCT%|METRIC=ABS]... [--metrics M,...]\n"
     "                       [--junit FILE] [--markdown FILE] [--json] [--force]\n"
-    "       rocesim compare --measured DIR RUN [--json]   (below)\n"
+    "       rocesim compare --measured DIR RUN [--json] [--junit F] [--markdown F] (below)\n"
     "\n"
     "Compares the results NEW with BASE, metric by metric, and exits 1 when one\n"
     "got worse. BASE and NEW are each a results.json, a run folder (-o of run)\n"
@@ -192,21 +192,6 @@ int cmp_junit_add(struct junit *j, const struct cmp_result *r, const char *scena
 	return j->oom ? -ENOMEM : 0;
 }
 
-/* A Markdown table cell: in its terminal form (one line, no control
- * character), '|' escaped. */
-static void md_cell(FILE *f, const char *s)
-{
-	char t[1024];
-
-	fputs("| ", f);
-	for (s = txt_term(t, sizeof(t), s); *s; s++) {
-		if (*s == '|')
-			fputc('\\', f);
-		fputc(*s, f);
-	}
-	fputc(' ', f);
-}
-
 static int write_markdown(const char *path, const struct cmp_result *r, const struct cmp_side *b,
 			  const struct cmp_side *n)
 {
@@ -239,11 +224,11 @@ static int write_markdown(const char *path, const struct cmp_result *r, const st
 		int bad = cmp_is_regression(row);
 
 		if (points)
-			md_cell(f, *row->point ? row->point : "-");
-		md_cell(f, row->metric);
-		md_cell(f, row->n_base ? cmp_num(row->base, vb, sizeof(vb)) : "-");
-		md_cell(f, row->n_new ? cmp_num(row->new, vn, sizeof(vn)) : "-");
-		md_cell(f, cmp_change(row, ch, sizeof(ch)));
+			ci_md_cell(f, *row->point ? row->point : "-");
+		ci_md_cell(f, row->metric);
+		ci_md_cell(f, row->n_base ? cmp_num(row->base, vb, sizeof(vb)) : "-");
+		ci_md_cell(f, row->n_new ? cmp_num(row->new, vn, sizeof(vn)) : "-");
+		ci_md_cell(f, cmp_change(row, ch, sizeof(ch)));
 		fputs(bad ? "| **" : "| ", f);
 		fputs(cmp_verdict_text(row, verdict, sizeof(verdict)), f);
 		fputs(bad ? "** |\n" : " |\n", f);

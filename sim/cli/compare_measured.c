@@ -21,13 +21,24 @@
 
 const char cmp_measured_usage[] =
     "\n"
-    "rocesim compare --measured DIR RUN [--json]\n"
-    "  What nccl-tests measured (DIR: its printed output, or a\n"
-    "  folder of measured files, NODE.nccl-tests[.EXT] among them) beside RUN, a\n"
-    "  simulated run of workload.kind: nccl_tests (its folder or results.json):\n"
+    "rocesim compare --measured DIR RUN [--json] [--junit FILE] [--markdown FILE]\n"
+    "                [--tolerance PCT%]\n"
+    "  What the lab measured beside RUN, a simulated run (its folder or\n"
+    "  results.json). DIR is a folder of measured files (NODE.KIND[.before|.after],\n"
+    "  docs/measured.md) or one nccl-tests output. The NIC counters (ethtool -S,\n"
+    "  hw_counters) are paired with the run's host NODE, the switch counters\n"
+    "  (pfcstat, queuestat) with switch NODE's port of that name (or the port\n"
+    "  NODE:PEER): measured, simulated, their ratio, then the largest\n"
+    "  disagreements (by |ln((sim+10)/(measured+10))|), then every counter not\n"
+    "  compared and why. nccl-tests output beside a workload.kind: nccl_tests run:\n"
     "  per size, the measured and simulated busbw (out of place, GB/s), their\n"
-    "  ratio simulated/measured, and the times. Sizes one side alone has are\n"
-    "  listed as such.\n";
+    "  ratio simulated/measured, and the times; sizes one side alone has are\n"
+    "  listed as such.\n"
+    "  --junit FILE, --markdown FILE  reports, as compare writes them (counters)\n"
+    "  --tolerance PCT%  a counter further apart than PCT% (with the floor of 10)\n"
+    "                    fails its JUnit case and makes the exit code 1\n"
+    "  exit codes: 0; 1 a counter beyond --tolerance; 2 bad input or usage;\n"
+    "              3 a report that cannot be written\n";
 
 #define P "rocesim: compare: "
 #define SHOWN 1024
@@ -120,30 +131,75 @@ static int cm_one(const char *file, const char *run, json_t *arr)
 	return 0;
 }
 
-/* The nccl-tests files of folder @dir, each beside @run. */
-static int cm_folder(const char *dir, const char *run, json_t *arr)
+/* Does the run @run (its folder or results.json) have hosts[] and
+ * switches[] (*@counters), summary.nccl_tests (*@nccl)? Unreadable: both 0. */
+static void cm_run_has(const char *run, int *counters, int *nccl)
+{
+	struct diag d = {0};
+	char path[4096];
+	json_t *root;
+
+	*counters = *nccl = 0;
+	if (cm_results_path(run, path, sizeof(path), &d) || !(root = json_load_file(path, 0, NULL)))
+		return;
+	*counters = json_is_array(json_object_get(root, "hosts")) &&
+		    json_is_array(json_object_get(root, "switches"));
+	*nccl = json_is_object(json_object_get(json_object_get(root, "summary"), "nccl_tests"));
+	json_decref(root);
+}
+
+/*
+ * Folder @dir beside @run: its NIC and switch counters when the run has
+ * hosts and switches, its nccl-tests files when the run is an nccl_tests
+ * run; what cannot be compared said, an error when nothing can.
+ */
+static int cm_folder(const char *dir, const char *run, const struct cmc_opts *o, json_t *arr)
 {
 	struct md_dir m;
 	struct diag d = {0};
-	int err = md_read(dir, &m, &d), rc = 0, any = 0;
+	int err = md_read(dir, &m, &d), rc = 0, any = 0, counters = 0, nccl = 0;
+	int run_counters, run_nccl;
+	char a[SHOWN];
 
 	if (err) {
 		fputs(P, stderr);
 		diag_print(&d, stderr);
 		return ROCESIM_EXIT_INPUT;
 	}
-	for (size_t i = 0; i < m.n && !rc; i++) {
+	for (size_t i = 0; i < m.n; i++) {
+		nccl += m.v[i].kind == MD_NCCL_TESTS;
+		counters += m.v[i].kind != MD_NCCL_TESTS && m.v[i].kind != MD_NCCL_INSPECTOR;
+	}
+	cm_run_has(run, &run_counters, &run_nccl);
+	if (counters && (run_counters || !nccl)) {
+		rc = cmc_counters(dir, run, o, arr);
+		any = rc != ROCESIM_EXIT_INPUT;
+	} else if (counters && !arr) {
+		printf("# %d NIC and switch readings not compared: %s has no hosts[] and "
+		       "switches[]\n",
+		       counters, txt_term(a, sizeof(a), run));
+	}
+	for (size_t i = 0; i < m.n && rc != ROCESIM_EXIT_INPUT && rc != ROCESIM_EXIT_IO; i++) {
+		int r;
+
 		if (m.v[i].kind != MD_NCCL_TESTS)
 			continue;
+		if (any && !run_nccl) {
+			if (!arr)
+				printf(
+				    "# %s not compared: the run is no workload.kind: nccl_tests\n",
+				    txt_term(a, sizeof(a), m.v[i].path));
+			continue;
+		}
 		if (any++ && !arr)
 			printf("\n");
-		rc = cm_one(m.v[i].path, run, arr);
+		if ((r = cm_one(m.v[i].path, run, arr)))
+			rc = r;
 	}
 	if (!rc && !any) {
 		fprintf(stderr,
-			P "%s: no NODE.nccl-tests file to compare (compare --measured reads "
-			  "nccl-tests output only)\n",
-			dir);
+			P "%s: no NODE.nccl-tests file nor NIC or switch counters to compare\n",
+			txt_term(a, sizeof(a), dir));
 		rc = ROCESIM_EXIT_INPUT;
 	}
 	md_free(&m);
@@ -153,22 +209,39 @@ static int cm_folder(const char *dir, const char *run, json_t *arr)
 int cmp_measured(int argc, char **argv, const char *usage)
 {
 	const char *dir = NULL, *run = NULL;
+	struct cmc_opts o = {.tol = -1};
 	json_t *arr = NULL;
 	struct stat st;
 	int json = 0, rc;
 
 	for (int i = 0; i < argc; i++) {
-		if (!strcmp(argv[i], "--json"))
+		if (!strcmp(argv[i], "--json")) {
 			json = 1;
-		else if (!strcmp(argv[i], "--measured") && i + 1 < argc && !dir)
+		} else if (!strcmp(argv[i], "--measured") && i + 1 < argc && !dir) {
 			dir = argv[++i];
-		else if (argv[i][0] == '-' && argv[i][1])
+		} else if ((!strcmp(argv[i], "--junit") || !strcmp(argv[i], "--markdown"))) {
+			if (i + 1 >= argc || !argv[i + 1][0])
+				return cli_usage_error(P, usage, "%s needs a file", argv[i]);
+			*(argv[i][2] == 'j' ? &o.junit : &o.markdown) = argv[i + 1];
+			i++;
+		} else if (!strcmp(argv[i], "--tolerance")) {
+			char *end;
+
+			if (i + 1 >= argc)
+				return cli_usage_error(P, usage, "%s needs PCT%%", argv[i]);
+			o.tol = strtod(argv[++i], &end) / 100;
+			if (end == argv[i] || strcmp(end, "%") || !(o.tol >= 0) || o.tol > 1e6)
+				return cli_usage_error(
+				    P, usage, "--tolerance \"%s\" is not a percentage (25%%)",
+				    argv[i]);
+		} else if (argv[i][0] == '-' && argv[i][1]) {
 			return cli_usage_error(
 			    P, usage, "%s is not an option of compare --measured", argv[i]);
-		else if (!run)
+		} else if (!run) {
 			run = argv[i];
-		else
+		} else {
 			return cli_usage_error(P, usage, "%s", "--measured DIR takes one RUN");
+		}
 	}
 	if (!dir || !run)
 		return cli_usage_error(P, usage, "%s", "--measured DIR RUN: both are needed");
@@ -177,10 +250,10 @@ int cmp_measured(int argc, char **argv, const char *usage)
 		return ROCESIM_EXIT_INPUT;
 	}
 	if (!stat(dir, &st) && S_ISDIR(st.st_mode))
-		rc = cm_folder(dir, run, arr);
+		rc = cm_folder(dir, run, &o, arr);
 	else
 		rc = cm_one(dir, run, arr);
-	if (!rc && arr) {
+	if ((!rc || rc == ROCESIM_EXIT_FOUND) && arr) {
 		if (json_dumpf(arr, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(12)) ||
 		    putchar('\n') == EOF || fflush(stdout)) {
 			fputs(P "cannot write the JSON document\n", stderr);

@@ -46,8 +46,7 @@ static struct cm_row *cm_row(struct cm_table *t, uint64_t bytes, size_t *cap)
 	return &t->rows[i];
 }
 
-/* The results.json of @run (a file, or a folder holding one) into @path. */
-static int cm_results_path(const char *run, char *path, size_t size, struct diag *d)
+int cm_results_path(const char *run, char *path, size_t size, struct diag *d)
 {
 	struct stat st;
 
