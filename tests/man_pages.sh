@@ -8,7 +8,7 @@ set -u
 b=$1/docs
 src=$2
 bad=0
-for v in run check sweep tune compare fluid plot import; do
+for v in run check sweep tune compare calibrate fluid plot import; do
 	f=$b/rocesim-$v.1
 	[ -s "$f" ] || { echo "$f: missing"; bad=1; continue; }
 	grep -q "^\.TH ROCESIM-$(echo $v | tr a-z A-Z) 1 " "$f" || { echo "$f: no .TH"; bad=1; }
@@ -24,5 +24,5 @@ f=$b/rocesim-scenario.5
 rows=$(grep -c '^| `' "$src/docs/scenario.md")
 tps=$(grep -c '^\.TP$' "$f")
 [ "$rows" = "$tps" ] || { echo "$f: $tps keys, docs/scenario.md has $rows rows"; bad=1; }
-[ $bad = 0 ] && echo "10 pages, $tps keys in rocesim-scenario(5)"
+[ $bad = 0 ] && echo "11 pages, $tps keys in rocesim-scenario(5)"
 exit $bad

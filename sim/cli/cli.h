@@ -22,6 +22,7 @@ int cmd_fluid(int argc, char **argv);
 int cmd_tune(int argc, char **argv, int (*run_main)(int argc, char **argv));
 int cmd_import(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_calibrate(int argc, char **argv);
 
 /*
  * Print "@prefix" + @fmt (one %s: @arg) then @usage on stderr and return

@@ -56,6 +56,9 @@ static const char usage[] =
     "       rocesim compare BASE NEW [--tolerance METRIC=PCT%|METRIC=ABS]...\n"
     "                       [--metrics M,...] [--junit FILE] [--markdown FILE]\n"
     "                       [--json] [--force]\n"
+    "       rocesim compare --measured DIR RUN [--json] [--junit FILE] [--markdown FILE]\n"
+    "       rocesim calibrate SCENARIO.yaml --measured DIR --fit KEY=LO..HI...\n"
+    "                         [--set KEY=VALUE]... [--seeds N] [--budget N] [--out DIR]\n"
     "       rocesim --help | --version          (rocesim VERB --help for each verb)\n";
 
 /* The rest of `rocesim --help` (and of `rocesim run --help`). */
@@ -774,6 +777,8 @@ int cli_main(int argc, char **argv)
 		return cmd_import(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "compare"))
 		return cmd_compare(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "calibrate"))
+		return cmd_calibrate(argc - 2, argv + 2);
 	if (strcmp(argv[1], "run"))
 		return cli_usage_error("rocesim: ", usage, "unknown verb \"%s\"", argv[1]);
 	a.sets = calloc((size_t)argc, sizeof(char *));

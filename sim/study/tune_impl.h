@@ -231,6 +231,16 @@ struct tune_ctx {
  */
 struct tune_args;
 int tune_problem_build(struct tune_ctx *c, const struct tune_args *a, int ranks, struct diag *d);
+/*
+ * "KEY=LO..HI" (option @where says it) into @p: the range in the key's
+ * base unit, searched on a log scale over a decade. 0, -EINVAL with @d (not
+ * a range, ends of two kinds, LO not below HI), -ENOMEM; @p->key is then
+ * the caller's to free.
+ */
+int tune_range_parse(const char *where, const char *arg, struct tune_param *p, struct diag *d);
+/* The scenario fragment of the keys of @pb that @mask holds, at @x: keys
+ * "a.b.c" as nested YAML, a key with an index as a --set line. */
+void tune_fragment(const struct tune_problem *pb, const double *x, const int *mask, FILE *out);
 /* @v of parameter @p as --set takes it ("150KB"), into @buf (64). */
 void tune_format(const struct tune_param *p, double v, char *buf, size_t size);
 /* Value @v of summary metric @metric in a unit people read ("4.566 ms",

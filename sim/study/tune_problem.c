@@ -82,8 +82,7 @@ static int parse_metric(const struct tune_problem *pb, const char *where, const 
 	return -EINVAL;
 }
 
-/* "KEY=LO..HI" into @p. */
-static int parse_range(const char *arg, struct tune_param *p, struct diag *d)
+int tune_range_parse(const char *where, const char *arg, struct tune_param *p, struct diag *d)
 {
 	const char *eq = strchr(arg, '='), *dots;
 	struct sweep_end lo, hi;
@@ -91,33 +90,33 @@ static int parse_range(const char *arg, struct tune_param *p, struct diag *d)
 	int err;
 
 	if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof(key)) {
-		diag_set(d, "--vary", 0, "", "\"%s\" is not KEY=LO..HI", arg);
+		diag_set(d, where, 0, "", "\"%s\" is not KEY=LO..HI", arg);
 		return -EINVAL;
 	}
 	snprintf(key, sizeof(key), "%.*s", (int)(eq - arg), arg);
 	dots = strstr(eq + 1, "..");
 	if (!dots || strchr(eq + 1, ',') || strchr(dots, ':') || (size_t)(dots - eq - 1) >= 64 ||
 	    strlen(dots + 2) >= 64) {
-		diag_set(d, "--vary", 0, key,
-			 "\"%s\" is not a range LO..HI (tune searches it: no list, no :N)", eq + 1);
+		diag_set(d, where, 0, key,
+			 "\"%s\" is not a range LO..HI (a search: no list, no :N)", eq + 1);
 		return -EINVAL;
 	}
 	snprintf(lo_s, sizeof(lo_s), "%.*s", (int)(dots - eq - 1), eq + 1);
 	snprintf(hi_s, sizeof(hi_s), "%s", dots + 2);
-	if ((err = sweep_value_parse("--vary", 0, key, lo_s, &lo, d)) ||
-	    (err = sweep_value_parse("--vary", 0, key, hi_s, &hi, d)))
+	if ((err = sweep_value_parse(where, 0, key, lo_s, &lo, d)) ||
+	    (err = sweep_value_parse(where, 0, key, hi_s, &hi, d)))
 		return err;
 	if ((lo.fam == SWEEP_FAM_INT && hi.fam == SWEEP_FAM_REAL) ||
 	    (hi.fam == SWEEP_FAM_INT && lo.fam == SWEEP_FAM_REAL))
 		lo.fam = hi.fam = SWEEP_FAM_REAL;
 	if (lo.fam != hi.fam) {
-		diag_set(d, "--vary", 0, key,
+		diag_set(d, where, 0, key,
 			 "\"%s\": the two ends are not the same kind (a %s, a %s)", eq + 1,
 			 sweep_family_name[lo.fam], sweep_family_name[hi.fam]);
 		return -EINVAL;
 	}
 	if (!(lo.r < hi.r)) {
-		diag_set(d, "--vary", 0, key, "\"%s\" is an empty range (LO must be below HI)",
+		diag_set(d, where, 0, key, "\"%s\" is an empty range (LO must be below HI)",
 			 eq + 1);
 		return -EINVAL;
 	}
@@ -244,7 +243,7 @@ int tune_problem_build(struct tune_ctx *c, const struct tune_args *a, int ranks,
 
 	pb->fluid = a->runs.fluid;
 	for (size_t i = 0; i < a->n_vary; i++) {
-		if ((err = parse_range(a->vary[i], &pb->params[i], d)))
+		if ((err = tune_range_parse("--vary", a->vary[i], &pb->params[i], d)))
 			return err;
 		pb->n_params++;
 		for (size_t j = 0; j < i; j++) {

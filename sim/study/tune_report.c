@@ -313,12 +313,8 @@ static void config_value(const struct tune_param *p, double v, char *buf, size_t
 		snprintf(buf, size, "%.10g", v);
 }
 
-/* The scenario fragment: keys "a.b.c" as nested YAML, a key with an
- * index ("workload.flows[0].size") as a --set line. */
-static void print_fragment(const struct tune_ctx *c, const struct tune_point *pt, const int *mask,
-			   FILE *out)
+void tune_fragment(const struct tune_problem *pb, const double *x, const int *mask, FILE *out)
 {
-	const struct tune_problem *pb = &c->pb;
 	const char *prev = "";
 	size_t order[TUNE_MAX_PARAMS], n_keys = 0;
 
@@ -341,7 +337,7 @@ static void print_fragment(const struct tune_ctx *c, const struct tune_point *pt
 		char v[64];
 		int depth = 0;
 
-		tune_format(p, pt->x[order[n]], v, sizeof(v));
+		tune_format(p, x[order[n]], v, sizeof(v));
 		if (strchr(k, '[')) {
 			fprintf(out, "  (--set %s=%s)\n", k, v);
 			continue;
@@ -525,7 +521,7 @@ void tune_print(const struct tune_ctx *c, const struct scenario *s, FILE *out)
 	if (v.rec >= 0) {
 		for (size_t i = 0; i < pb->n_params; i++)
 			mask[i] = v.effect[i] != 0;
-		print_fragment(c, &se->pts[v.rec], mask, out);
+		tune_fragment(pb, se->pts[v.rec].x, mask, out);
 		print_origins(c, &se->pts[v.rec], mask, out);
 	}
 	fprintf(out, "  files      %s/tune.json, %s/tune.csv\n", sweep_term(c->dir),

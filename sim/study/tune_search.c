@@ -31,7 +31,7 @@
 double tune_snap(const struct tune_param *p, double v)
 {
 	if (sweep_family_integral(p->fam))
-		v = round(v);
+		v = p->grain > 1 ? round(v / p->grain) * p->grain : round(v);
 	return v < p->lo ? p->lo : v > p->hi ? p->hi : v;
 }
 
