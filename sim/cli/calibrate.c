@@ -84,6 +84,7 @@ static void cal_print_keys(const struct cal_result *r, FILE *f)
 static void cal_print_counters(const struct cal_result *r, FILE *f)
 {
 	char a[400], b[400], c[400];
+	size_t zero = 0;
 
 	fprintf(f,
 		"residuals of the counters summed over nodes and ports, ln((simulated + %g) / "
@@ -94,6 +95,10 @@ static void cal_print_counters(const struct cal_result *r, FILE *f)
 	for (size_t i = 0; i < r->n_counters; i++) {
 		const struct cal_counter *q = &r->counters[i];
 
+		if (q->measured == 0 && q->before == 0 && q->after == 0) {
+			zero++;
+			continue;
+		}
 		snprintf(a, sizeof(a), "%s%s", q->first, q->n > 1 ? " ..." : "");
 		fprintf(f, "  %-38s %-18s %12.0f %12.0f %8.3f %12.0f %8.3f\n",
 			txt_term(b, sizeof(b), q->name), txt_term(c, sizeof(c), a), q->measured,
@@ -101,6 +106,11 @@ static void cal_print_counters(const struct cal_result *r, FILE *f)
 	}
 	fprintf(f, "  %-38s %-18s %12s %12s %8.3f %12s %8.3f\n", "root mean square", "", "", "",
 		r->rms_before, "", r->rms_after);
+	if (zero)
+		fprintf(
+		    f,
+		    "  (%zu more, 0 measured and 0 simulated before and after: calibrate.json)\n",
+		    zero);
 	if (r->not_compared)
 		fprintf(f,
 			"  (%zu counters of the folder not compared: `rocesim compare "
@@ -110,17 +120,20 @@ static void cal_print_counters(const struct cal_result *r, FILE *f)
 
 static void cal_print_verdict(const struct cal_result *r, FILE *f)
 {
-	int said = 0;
-
 	fputs("verdict:\n", f);
-	if (r->poor) {
-		fprintf(f,
-			"  POOR FIT: the counters still disagree by %.0f%% (root mean square "
-			"of the log ratios, the worst %.0f%%): the fitted keys cannot explain "
-			"them; the values below are the least bad, not the lab's\n",
-			100 * (exp(r->rms_after) - 1), 100 * (exp(r->worst_after) - 1));
-		said = 1;
-	}
+	if (r->poor)
+		fprintf(
+		    f,
+		    "  POOR FIT: the counters still disagree by %.0f%% (root mean square of the "
+		    "log ratios, the worst %.0f%%): the fitted keys cannot explain them; the "
+		    "values are the least bad, not the lab's\n",
+		    100 * (exp(r->rms_after) - 1), 100 * (exp(r->worst_after) - 1));
+	else
+		fprintf(
+		    f,
+		    "  the counters agree within %.1f%% (root mean square of the log ratios; the "
+		    "worst %.1f%%)\n",
+		    100 * (exp(r->rms_after) - 1), 100 * (exp(r->worst_after) - 1));
 	for (size_t i = 0; i < r->pb.n_params; i++) {
 		const struct tune_param *p = &r->pb.params[i];
 		const struct cal_key *k = &r->keys[i];
@@ -129,28 +142,21 @@ static void cal_print_verdict(const struct cal_result *r, FILE *f)
 		if (k->effect == 0) {
 			fprintf(f,
 				"  %s moved no counter over the points run: its value is not "
-				"determined by these counters\n",
+				"determined by these counters (left out of the fragment)\n",
 				p->key);
-			said = 1;
 			continue;
 		}
 		if (k->at_bound)
 			fprintf(f,
-				"  %s is at the %s end of its range: the best value may lie "
-				"beyond it; widen the range\n",
+				"  %s is at the %s end of its range: the best value may lie beyond "
+				"it; widen the range\n",
 				p->key, k->at_bound < 0 ? "low" : "high");
 		if (span > 0.2)
 			fprintf(f,
-				"  %s is loosely determined: points over %.0f%% of its range "
-				"fit within 25%% of the best\n",
+				"  %s is loosely determined: points over %.0f%% of its range fit "
+				"within 25%% of the best\n",
 				p->key, 100 * span);
-		said |= k->at_bound || span > 0.2;
 	}
-	if (!said)
-		fprintf(f,
-			"  good fit: the counters agree within %.1f%% (root mean square of the "
-			"log ratios; the worst %.1f%%), every key inside its range\n",
-			100 * (exp(r->rms_after) - 1), 100 * (exp(r->worst_after) - 1));
 }
 
 static void cal_print(const struct cal_result *r, FILE *f)
@@ -165,7 +171,10 @@ static void cal_print(const struct cal_result *r, FILE *f)
 	cal_print_keys(r, f);
 	cal_print_counters(r, f);
 	cal_print_verdict(r, f);
-	fputs(r->fragment, f);
+	if (strchr(strchr(r->fragment, '\n') + 1, ':'))
+		fputs(r->fragment, f);
+	else
+		fputs("nothing to paste: no key was determined\n", f);
 }
 
 /* DIR/calibrate.json, whole or not at all. 0 or a negative errno. */

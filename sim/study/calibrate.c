@@ -448,8 +448,9 @@ static int cal_fragment(struct cal_result *r)
 
 	if (!f)
 		return -ENOMEM;
+	/* a key that moved no counter is not determined: left out */
 	for (size_t i = 0; i < r->pb.n_params; i++)
-		mask[i] = 1;
+		mask[i] = r->keys[i].effect != 0;
 	tune_fragment(&r->pb, r->search.pts[r->best].x, mask, f);
 	return fclose(f) || !r->fragment ? -ENOMEM : 0;
 }
