@@ -19,6 +19,7 @@
 
 /* Run both ways by `make bench-scale`, not here. */
 static const char *const scale[] = {"experiments/training-gpt13b.yaml",
+				    "experiments/training-gpt175b.yaml",
 				    "experiments/training-llama70b-ecn.yaml"};
 
 static int is_scale(const char *rel)
