@@ -66,18 +66,12 @@ static void cal_print_keys(const struct cal_result *r, FILE *f)
 {
 	fputs("fitted:\n", f);
 	for (size_t i = 0; i < r->pb.n_params; i++) {
-		const struct tune_param *p = &r->pb.params[i];
-		const struct cal_key *k = &r->keys[i];
-		char v[64], lo[64], hi[64], nlo[64], nhi[64];
+		struct cal_key_text t;
 
-		tune_format(p, k->value, v, sizeof(v));
-		tune_format(p, p->lo, lo, sizeof(lo));
-		tune_format(p, p->hi, hi, sizeof(hi));
-		tune_format(p, k->near_lo, nlo, sizeof(nlo));
-		tune_format(p, k->near_hi, nhi, sizeof(nhi));
+		cal_key_text(r, i, &t);
 		fprintf(f,
 			"  %-40s %-12s (range %s..%s; fitting within 25%% of the best: %s..%s)\n",
-			p->key, v, lo, hi, nlo, nhi);
+			r->pb.params[i].key, t.value, t.lo, t.hi, t.near_lo, t.near_hi);
 	}
 }
 

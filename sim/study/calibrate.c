@@ -557,20 +557,28 @@ static json_t *cal_num(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
+void cal_key_text(const struct cal_result *r, size_t i, struct cal_key_text *t)
+{
+	const struct tune_param *p = &r->pb.params[i];
+	const struct cal_key *k = &r->keys[i];
+
+	tune_format(p, k->value, t->value, sizeof(t->value));
+	tune_format(p, p->lo, t->lo, sizeof(t->lo));
+	tune_format(p, p->hi, t->hi, sizeof(t->hi));
+	tune_format(p, k->near_lo, t->near_lo, sizeof(t->near_lo));
+	tune_format(p, k->near_hi, t->near_hi, sizeof(t->near_hi));
+}
+
 static json_t *cal_key_json(const struct cal_result *r, size_t i)
 {
 	const struct tune_param *p = &r->pb.params[i];
 	const struct cal_key *k = &r->keys[i];
-	char v[64], lo[64], hi[64], nlo[64], nhi[64];
+	struct cal_key_text t;
 
-	tune_format(p, k->value, v, sizeof(v));
-	tune_format(p, p->lo, lo, sizeof(lo));
-	tune_format(p, p->hi, hi, sizeof(hi));
-	tune_format(p, k->near_lo, nlo, sizeof(nlo));
-	tune_format(p, k->near_hi, nhi, sizeof(nhi));
-	return json_pack("{s:s,s:s,s:f,s:s,s:s,s:s,s:s,s:s,s:s,s:o}", "key", p->key, "value", v,
-			 "value_base_unit", k->value, "unit", tune_unit(p), "lo", lo, "hi", hi,
-			 "near_lo", nlo, "near_hi", nhi, "bound",
+	cal_key_text(r, i, &t);
+	return json_pack("{s:s,s:s,s:f,s:s,s:s,s:s,s:s,s:s,s:s,s:o}", "key", p->key, "value",
+			 t.value, "value_base_unit", k->value, "unit", tune_unit(p), "lo", t.lo,
+			 "hi", t.hi, "near_lo", t.near_lo, "near_hi", t.near_hi, "bound",
 			 k->at_bound < 0   ? "low"
 			 : k->at_bound > 0 ? "high"
 					   : "inside",

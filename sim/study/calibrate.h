@@ -102,4 +102,11 @@ int cal_run(const struct cal_args *a, struct cal_result *r, struct diag *d);
 json_t *cal_json(const struct cal_result *r);
 void cal_free(struct cal_result *r);
 
+/* Key @i of @r as the scenario writes it: fitted, the range, the values
+ * within CAL_NEAR of the best. */
+struct cal_key_text {
+	char value[64], lo[64], hi[64], near_lo[64], near_hi[64];
+};
+void cal_key_text(const struct cal_result *r, size_t i, struct cal_key_text *t);
+
 #endif
