@@ -79,13 +79,17 @@ bench: build
 bench-callgrind: build
 	experiments/bench/callgrind.sh $(BUILD)/rocesim
 
-# the 1024-, 8192- and 65,536-host fat-tree runs, and the 128-GPU rail: minutes each
+# the 1024-, 8192- and 65,536-host fat-tree runs, the 128-GPU rail and the
+# 1,024-GPU GPT-175B iteration (fast-forward on): minutes each
 bench-scale: build
-	for s in experiments/bench/scale/*.yaml experiments/training-gpt13b.yaml; do \
+	for s in experiments/bench/scale/*.yaml experiments/training-gpt13b.yaml \
+		experiments/training-gpt175b.yaml; do \
 		./$(BUILD)/rocesim run $$s -o out/$$(basename $$s .yaml) --progress || exit 1; \
 	done
-	# the training iterations both ways (the suite's both-ways test leaves them)
-	for s in experiments/training-gpt13b.yaml experiments/training-llama70b-ecn.yaml; do \
+	# the training iterations both ways (the suite's both-ways test leaves
+	# them; GPT-175B's packet-by-packet run is the longest of all)
+	for s in experiments/training-gpt13b.yaml experiments/training-llama70b-ecn.yaml \
+		experiments/training-gpt175b.yaml; do \
 		./$(BUILD)/rocesim run $$s -o out/$$(basename $$s .yaml)-verify --verify-fast-forward || exit 1; \
 	done
 
