@@ -69,7 +69,6 @@ int junit_write(const struct junit *j, const char *path, const char *suite, doub
 	size_t failures = 0, len = 0;
 	char *text = NULL;
 	FILE *f;
-	int err;
 
 	if (j->oom)
 		return -ENOMEM;
@@ -109,18 +108,25 @@ int junit_write(const struct junit *j, const char *path, const char *suite, doub
 		fputs("    </testcase>\n", f);
 	}
 	fputs("  </testsuite>\n</testsuites>\n", f);
-	if (fclose(f) || !text) {
-		free(text);
-		return -ENOMEM;
-	}
-	err = ci_write_file(path, text, len);
-	free(text);
-	return err;
+	return ci_write_memstream(path, f, &text, &len);
 }
 
 int ci_write_file(const char *path, const char *text, size_t len)
 {
 	return textfile_replace(path, text, len, 0);
+}
+
+int ci_write_memstream(const char *path, FILE *f, char **text, const size_t *len)
+{
+	int err;
+
+	if (fclose(f) || !*text) {
+		free(*text);
+		return -ENOMEM;
+	}
+	err = ci_write_file(path, *text, *len);
+	free(*text);
+	return err;
 }
 
 void ci_md_cell(FILE *f, const char *s)

@@ -43,6 +43,13 @@ void junit_free(struct junit *j);
  */
 int ci_write_file(const char *path, const char *text, size_t len);
 
+/*
+ * Close @f, an open_memstream over *@text and *@len, and write what it
+ * holds to @path as ci_write_file does; *@text is freed. 0, -ENOMEM (the
+ * stream failed), or ci_write_file's error.
+ */
+int ci_write_memstream(const char *path, FILE *f, char **text, const size_t *len);
+
 /* A Markdown table cell ("| text "): @s in its terminal form (one line, no
  * control character), '|' escaped. */
 void ci_md_cell(FILE *f, const char *s);

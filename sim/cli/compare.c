@@ -197,7 +197,7 @@ static int write_markdown(const char *path, const struct cmp_result *r, const st
 {
 	char *text = NULL, vb[64], vn[64], ch[64], verdict[400], line[400], t1[1024], t2[1024];
 	size_t len = 0;
-	int points = 0, err;
+	int points = 0;
 	FILE *f = open_memstream(&text, &len);
 
 	if (!f)
@@ -235,13 +235,7 @@ static int write_markdown(const char *path, const struct cmp_result *r, const st
 	}
 	for (size_t i = 0; i < r->n_skipped; i++)
 		fprintf(f, "\nSkipped (%s).\n", txt_term(t1, sizeof(t1), r->skipped[i]));
-	if (fclose(f) || !text) {
-		free(text);
-		return -ENOMEM;
-	}
-	err = ci_write_file(path, text, len);
-	free(text);
-	return err;
+	return ci_write_memstream(path, f, &text, &len);
 }
 
 static json_t *side_json(const struct cmp_side *s)

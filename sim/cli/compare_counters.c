@@ -202,7 +202,6 @@ static int cmc_markdown(const char *path, const struct cc_table *t, const size_t
 	char *text = NULL, a[SHOWN], m[40], s[40];
 	size_t len = 0, beyond = 0, skipped = 0;
 	FILE *f = open_memstream(&text, &len);
-	int err;
 
 	if (!f)
 		return -ENOMEM;
@@ -236,13 +235,7 @@ static int cmc_markdown(const char *path, const struct cc_table *t, const size_t
 		ci_md_cell(f, ra);
 		fputs("|\n", f);
 	}
-	if (fclose(f) || !text) {
-		free(text);
-		return -ENOMEM;
-	}
-	err = ci_write_file(path, text, len);
-	free(text);
-	return err;
+	return ci_write_memstream(path, f, &text, &len);
 }
 
 static int cmc_junit(const char *path, const struct cc_table *t, double tol)

@@ -35,17 +35,6 @@ struct cal_ctx {
 	struct diag *d;
 };
 
-/* "KEY=VALUE", allocated; NULL when out of memory. */
-static char *cal_kv(const char *key, const char *value)
-{
-	size_t len = strlen(key) + strlen(value) + 2;
-	char *kv = malloc(len);
-
-	if (kv)
-		snprintf(kv, len, "%s=%s", key, value);
-	return kv;
-}
-
 /* The scenario with the fitted keys at @x (NULL: as it is), the fixed keys
  * and seed @seed (0: its own), loaded into *@out. */
 static int cal_load(struct cal_ctx *c, const double *x, uint64_t seed, struct scenario **out,
@@ -58,7 +47,7 @@ static int cal_load(struct cal_ctx *c, const double *x, uint64_t seed, struct sc
 
 	for (size_t i = 0; x && i < pb->n_params && !err; i++) {
 		tune_format(&pb->params[i], x[i], buf, sizeof(buf));
-		if (!(sets[n++] = cal_kv(pb->params[i].key, buf)))
+		if (!(sets[n++] = tune_key_value(pb->params[i].key, buf)))
 			err = -ENOMEM;
 	}
 	for (size_t f = 0; f < c->a->n_sets && !err; f++)
@@ -66,7 +55,7 @@ static int cal_load(struct cal_ctx *c, const double *x, uint64_t seed, struct sc
 			err = -ENOMEM;
 	if (seed && !err) {
 		snprintf(buf, sizeof(buf), "%llu", (unsigned long long)seed);
-		if (!(sets[n++] = cal_kv("seed", buf)))
+		if (!(sets[n++] = tune_key_value("seed", buf)))
 			err = -ENOMEM;
 	}
 	if (err)

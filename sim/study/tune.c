@@ -51,8 +51,7 @@ static int no_memory(void)
 	return ROCESIM_EXIT_INPUT;
 }
 
-/* "KEY=VALUE", allocated; NULL when out of memory. */
-static char *key_value(const char *key, const char *value)
+char *tune_key_value(const char *key, const char *value)
 {
 	size_t len = strlen(key) + strlen(value) + 2;
 	char *kv = malloc(len);
@@ -76,7 +75,7 @@ static int check_ends(struct tune_ctx *c, int hi, struct scenario **keep)
 		struct tune_param *p = &c->pb.params[i];
 
 		tune_format(p, hi ? p->hi : p->lo, buf, sizeof(buf));
-		if (!(sets[i] = key_value(p->key, buf)))
+		if (!(sets[i] = tune_key_value(p->key, buf)))
 			err = -ENOMEM;
 	}
 	for (size_t f = 0; f < c->n_fixed && !err; f++)
@@ -92,7 +91,7 @@ static int check_ends(struct tune_ctx *c, int hi, struct scenario **keep)
 		if (p->fam != SWEEP_FAM_INT)
 			continue;
 		snprintf(buf, sizeof(buf), "%.10g", p->lo + 0.5);
-		if (!(sets[i] = key_value(p->key, buf))) {
+		if (!(sets[i] = tune_key_value(p->key, buf))) {
 			sets[i] = was;
 			err = -ENOMEM;
 			break;

@@ -238,6 +238,8 @@ int tune_problem_build(struct tune_ctx *c, const struct tune_args *a, int ranks,
  * the caller's to free.
  */
 int tune_range_parse(const char *where, const char *arg, struct tune_param *p, struct diag *d);
+/* "KEY=VALUE", allocated; NULL when out of memory. */
+char *tune_key_value(const char *key, const char *value);
 /* The scenario fragment of the keys of @pb that @mask holds, at @x: keys
  * "a.b.c" as nested YAML, a key with an index as a --set line. */
 void tune_fragment(const struct tune_problem *pb, const double *x, const int *mask, FILE *out);
