@@ -55,6 +55,7 @@ struct ff_run {
 	uint32_t room;	      /* the packets it may deliver, as of its last post */
 	simtime_t dry;	      /* when it will have delivered them */
 	int waited;	      /* it ran dry and waited in this span */
+	simtime_t pipe;	      /* a data packet's latency on its empty path */
 	struct evq_timer *ev; /* its next message's completion, pooled */
 };
 
@@ -368,6 +369,19 @@ static uint32_t run_room(const struct ff_run *r)
 	return room ? room - 1 : 0;
 }
 
+/* When run @r runs dry: a collective's QP when its timeline delivers all
+ * posted; a flow's when its last packet, sent then, arrives as its
+ * timeline says (a path's latency before). */
+static simtime_t run_dry(const struct ff_run *r)
+{
+	simtime_t t;
+
+	if (r->f->coll)
+		return run_time(r, r->room);
+	t = run_time(r, (uint64_t)r->room + 1);
+	return t > r->b + r->pipe ? t - r->pipe : r->b;
+}
+
 /* The packets run @r has delivered by @u. */
 static uint64_t run_done(const struct ff_run *r, simtime_t u)
 {
@@ -384,13 +398,17 @@ static void on_msg(void *obj, uint64_t arg);
 static void run_next(struct ff *f, struct ff_run *r)
 {
 	const struct flow *fl = r->f;
+	simtime_t at;
 	uint32_t last;
 
 	if (r->ev || !fl->coll || fl->rx_msg >= fl->n_msgs)
 		return;
 	last = fl->msgs[fl->rx_msg].first_psn + fl->msgs[fl->rx_msg].n_psn - 1;
-	r->ev = evq_post(f->q, run_time(r, (uint64_t)last - r->x + 1), on_msg, f,
-			 (uint64_t)(r - f->runs), evq_key(MCTX_KEY_FLOW, fl->id, NIC_FLOW_FF));
+	at = run_time(r, (uint64_t)last - r->x + 1);
+	if (at < evq_now(f->q))
+		at = evq_now(f->q);
+	r->ev = evq_post(f->q, at, on_msg, f, (uint64_t)(r - f->runs),
+			 evq_key(MCTX_KEY_FLOW, fl->id, NIC_FLOW_FF));
 	if (!r->ev)
 		mctx_fail(&f->net->ctx, -ENOMEM);
 }
@@ -538,11 +556,18 @@ static void span_begin(struct ff *f)
 			r->t = f->th - f->t0;
 		}
 		r->ev = NULL;
-		r->b = now;
+		/* its deliveries go on from its last one, as they would have
+		 * without the hold: the drain that followed (the last ACKs back,
+		 * the look every FF_POLL) costs it nothing */
+		r->b = fl->rx_at && fl->rx_at <= now ? fl->rx_at : now;
 		r->jb = 0;
+		r->pipe = topo_path_delay(n->topo, n->routes, fl->src, fl->dst, fl->hash,
+					  n->p.nic.mtu + PKT_HEADER_BYTES + PKT_PREAMBLE_IFG_BYTES);
+		if (r->pipe == SIMTIME_NEVER)
+			r->pipe = 0;
 		r->waited = 0;
 		r->room = run_room(r);
-		r->dry = run_time(r, r->room);
+		r->dry = run_dry(r);
 		f->run_of[i] = f->n_runs;
 	}
 	if (!f->n_runs) {
@@ -581,6 +606,7 @@ static void span_end(struct ff *f, simtime_t tx, enum ff_end_why why)
 	struct net *n = f->net;
 	simtime_t dt = tx - f->td, seq = f->th - f->ts, busy = dt;
 	uint64_t min_p = UINT64_MAX, got = 0, rated = 0;
+	simtime_t gap = 0;
 	int waited = 0;
 
 	evq_cancel(f->q, &f->exit);
@@ -589,10 +615,16 @@ static void span_end(struct ff *f, simtime_t tx, enum ff_end_why why)
 	for (uint32_t i = 0; i < f->n_runs; i++) {
 		struct ff_run *r = &f->runs[i];
 		struct flow *fl = r->f;
-		uint64_t k = run_done(r, tx), bytes;
+		/* without the span, the packets its timeline delivers within a
+		 * path's latency of the end would be on their way: they count
+		 * as delivered, and the next one, sent now, arrives when its
+		 * timeline says */
+		uint64_t k = run_done(r, tx + r->pipe), bytes;
 
 		if (r->p < min_p)
 			min_p = r->p;
+		if (r->t / r->p > gap)
+			gap = r->t / r->p;
 		if (r->ev)
 			evq_cancel(f->q, r->ev);
 		r->ev = NULL;
@@ -644,6 +676,8 @@ static void span_end(struct ff *f, simtime_t tx, enum ff_end_why why)
 	/* a rate measured over p packets is known to about one of them */
 	if (min_p != UINT64_MAX)
 		f->st.rate_err += dt / min_p;
+	/* and each end puts a QP's packets within one of their timeline */
+	f->st.edge_err += 2 * gap;
 	f->state = FF_WATCH;
 	hold_nics(f, 0);
 	seq_start(f, evq_now(f->q));
@@ -683,7 +717,7 @@ static void on_post(void *obj, struct flow *fl)
 			r->waited = 1;
 		}
 		r->room = run_room(r);
-		r->dry = run_time(r, r->room);
+		r->dry = run_dry(r);
 		run_next(f, r);
 		if (!r->f->coll) {
 			if (old <= f->exit.when) /* it was the first to run dry */

@@ -25,9 +25,15 @@
  * timer set aside by the span's length, and packets flow again.
  *
  * What it costs in accuracy: the senders stop while the network drains
- * and start again into an empty network, so each span delays what
- * follows by about one path's delay (the time it took to drain, summed
- * in ff_stats.drained); a rate measured over p packets is known to about
+ * and start again into an empty network. Neither delays what follows: a
+ * QP's timeline in the span starts at its last delivery before the hold
+ * (the drain's last ACKs and looks cost it nothing), and at the span's
+ * end the packets its timeline delivers within its path's latency (the
+ * latency of a full packet on the empty path) count as delivered, so the
+ * next one, sent at the end, arrives when the timeline says; a flow's QP
+ * ends its span that latency before its last packet is due. What is left
+ * is a QP's packet interval at each end (ff_stats.edge_err, the longest
+ * of the span's). A rate measured over p packets is known to about
  * one packet, 1/p of the span (ff_stats.rate_err; a rate averages a
  * QP's waits for its data with its sending, and a span adds its own
  * waits: measured on a training iteration, within that estimate);
@@ -69,10 +75,12 @@ struct ff_stats {
 	uint64_t spans;	    /* steady spans skipped */
 	uint64_t abandoned; /* holds given up: new traffic, a fault, no drain */
 	simtime_t skipped;  /* simulated time advanced at steady rates */
-	simtime_t drained;  /* time senders were held for the network to drain */
+	simtime_t drained;  /* time senders were held for the network to drain (no cost) */
 	/* a span's length over the fewest packets a QP's rate was measured
 	 * over, summed: what a rate known to a packet may move */
 	simtime_t rate_err;
+	/* a QP's packet interval, the longest of the span's, at each end */
+	simtime_t edge_err;
 	uint64_t packets;	 /* data packets delivered without their events */
 	uint64_t messages;	 /* messages completed in spans */
 	uint64_t ends[FF_END_N]; /* spans ended, by why */

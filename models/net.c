@@ -218,9 +218,9 @@ static int jobs_build(struct net *n, uint32_t first)
 				struct flow *f = &n->flows[first + k];
 
 				f->hash = flow_hash(n->p.seed, first + k);
-				coll_credit_delay(
-				    train_coll(n->jobs[j], c), k,
-				    topo_path_delay(n->topo, n->routes, f->dst, f->src, f->hash));
+				coll_credit_delay(train_coll(n->jobs[j], c), k,
+						  topo_path_delay(n->topo, n->routes, f->dst,
+								  f->src, f->hash, 0));
 			}
 			first += qps;
 		}
@@ -338,8 +338,9 @@ int net_build(const struct net_params *params, struct topo *t, struct evq *q, st
 
 			f->hash = flow_hash(p->seed, first + k);
 			/* its credits come back from the responder on the path back */
-			coll_credit_delay(n->colls[i], k,
-					  topo_path_delay(t, n->routes, f->dst, f->src, f->hash));
+			coll_credit_delay(
+			    n->colls[i], k,
+			    topo_path_delay(t, n->routes, f->dst, f->src, f->hash, 0));
 		}
 		first += coll_qp_count(&p->colls[i]);
 	}

@@ -598,6 +598,7 @@ static void responder_data(struct nic *n, struct flow *f, struct pkt *pkt, simti
 
 		f->received += pkt->payload;
 		f->epsn++;
+		f->rx_at = now;
 		f->nak_sent = 0;
 		if (++f->unacked >= prm->ack_every || msg_done) {
 			f->unacked = 0;

@@ -143,7 +143,8 @@ struct flow {
 	simtime_t last_cnp; /* NP: when the last CNP left for this QP */
 	simtime_t finish;   /* workload flow: last byte received in order, 0 until then */
 	uint32_t n_msgs, cap_msgs;
-	uint64_t bytes; /* posted so far */
+	uint64_t bytes;	 /* posted so far */
+	simtime_t rx_at; /* when the last packet was accepted in order (ff.c) */
 	simtime_t start;
 
 	simtime_t acked;     /* workload flow: the requester saw the last ACK, 0 until then */

@@ -526,7 +526,7 @@ uint32_t topo_routes_diameter(const struct topo_routes *r)
 }
 
 simtime_t topo_path_delay(const struct topo *t, const struct topo_routes *r, uint32_t src,
-			  uint32_t dst, uint64_t hash)
+			  uint32_t dst, uint64_t hash, uint32_t frame)
 {
 	uint32_t node = t->hosts[src], end = t->hosts[dst];
 	simtime_t total = 0;
@@ -548,6 +548,8 @@ simtime_t topo_path_delay(const struct topo *t, const struct topo_routes *r, uin
 		}
 		port = n->first_port + local;
 		total += t->links[t->ports[port].link].delay;
+		if (frame && t->links[t->ports[port].link].rate_bps)
+			total += simtime_tx(frame, t->links[t->ports[port].link].rate_bps);
 		node = t->ports[port].peer;
 	}
 	return total;

@@ -244,11 +244,13 @@ uint32_t topo_routes_diameter(const struct topo_routes *r);
 /*
  * The propagation delay of the path a packet of a flow with ECMP hash
  * @hash takes from host @src to host @dst (host indices) over @r, the
- * choice at each switch made as the switches make it (topo_ecmp_pick);
- * SIMTIME_NEVER when no route leads there.
+ * choice at each switch made as the switches make it (topo_ecmp_pick),
+ * plus, for a @frame of more than 0 bytes on the wire, its serialization
+ * on each link (store and forward: the latency of that frame on the empty
+ * path); SIMTIME_NEVER when no route leads there.
  */
 simtime_t topo_path_delay(const struct topo *t, const struct topo_routes *r, uint32_t src,
-			  uint32_t dst, uint64_t hash);
+			  uint32_t dst, uint64_t hash, uint32_t frame);
 
 /* Deterministic per-flow ECMP choice among @count ports at @node (a
  * fat-tree's k/2 uplinks are a power of 2: a mask then, the same answer

@@ -42,8 +42,8 @@ int res_add_fast_forward(json_t *root, const struct sim *sim)
 		       "abandoned", (json_int_t)st->abandoned, "skipped_us", us3(st->skipped),
 		       "skipped_share", share(st->skipped, sim->end_time), "packets_skipped",
 		       (json_int_t)st->packets, "messages_completed", (json_int_t)st->messages,
-		       "error_estimate_us", us3(st->drained + st->rate_err), "error_estimate_share",
-		       share(st->drained + st->rate_err, sim->end_time));
+		       "error_estimate_us", us3(st->edge_err + st->rate_err),
+		       "error_estimate_share", share(st->edge_err + st->rate_err, sim->end_time));
 	if (ff && json_object_set_new(ff, "ended_by",
 				      json_pack("{s:I,s:I,s:I,s:I,s:I}", "dry",
 						(json_int_t)st->ends[FF_END_DRY], "post",
