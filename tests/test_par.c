@@ -364,4 +364,9 @@ Test(par, what_cannot_be_split_is_refused_once)
 				      "workload: {kind: incast, senders: 3, size: 1MB}\n"
 				      "max_events: 1000\n"),
 		2, "max_events: counts the events of one process");
+	refused(write_scn("ff.yaml", "topology: {kind: leaf_spine, leaves: 2, spines: 1, "
+				     "hosts_per_leaf: 2}\n"
+				     "workload: {kind: incast, senders: 3, size: 1MB}\n"
+				     "engine: {fast_forward: {enabled: true}}\n"),
+		2, "engine.fast_forward.enabled: a span holds every NIC");
 }

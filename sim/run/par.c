@@ -599,7 +599,12 @@ static int split_check(struct sim *sim, uint32_t size, struct partition *p, stru
 		scn_locate(sim->scn, d);
 		return -EINVAL;
 	}
-	if (sim->scn->max_events) {
+	if (sim->scn->fast_forward.enabled) {
+		diag_set(d, "", 0, "engine.fast_forward.enabled",
+			 "a span holds every NIC of the fabric at once: a run split over %u "
+			 "processes cannot fast-forward (run it in one process, or set it false)",
+			 size);
+	} else if (sim->scn->max_events) {
 		diag_set(d, "", 0, "max_events",
 			 "counts the events of one process: a run split over %u processes cannot "
 			 "stop at the same event (leave max_events out)",

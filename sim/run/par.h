@@ -63,7 +63,8 @@ struct par_stats {
 /*
  * Whether @sim (sim_init done) can run split over @size processes: 0, or
  * -EINVAL with @d naming the key (a topology with fewer switches, or a cut
- * link without delay; max_events; collectives, not yet), or -ENOMEM.
+ * link without delay; max_events; fast-forward; collectives, not yet), or
+ * -ENOMEM.
  */
 int par_check(struct sim *sim, uint32_t size, struct diag *d);
 /*
