@@ -1,0 +1,118 @@
+/*
+ * Fast-forward's state, shared by its detector (ff.c) and its span
+ * (ff_span.c). Internal to them: see ff.h.
+ */
+#ifndef ROCESIM_FF_IMPL_H
+#define ROCESIM_FF_IMPL_H
+
+#include <stdint.h>
+
+#include "sim/engine/checked.h"
+#include "models/ff.h"
+#include "models/mctx.h"
+
+struct flow;
+
+/* While draining, how often it looks whether the network is empty. */
+#define FF_POLL (500 * SIMTIME_NS)
+
+enum ff_state { FF_WATCH, FF_DRAIN, FF_SPAN };
+
+/* What the detector keeps of a QP. */
+struct ff_qp {
+	uint32_t last;	 /* epsn at the last window's end */
+	uint32_t at0;	 /* ... at the sequence's start */
+	uint32_t lo, hi; /* fewest and most packets a window of the sequence delivered */
+	/* the sender at the sequence's start: packets sent, and when the last
+	 * of them left (its rate is measured between two packets, exactly) */
+	uint32_t snd0;
+	simtime_t tx0;
+	/* a collective's QP: how long it waited for its next message in the
+	 * sequence (all it had posted sent), and the last such wait, which
+	 * ended at wait_at (not the sender's if it sent nothing after) */
+	simtime_t wait, wait_last, wait_at;
+	/* epsn a window before the hold (when the counters were saved) and
+	 * at the hold */
+	uint32_t at_s, at_h;
+	/* its rate in the last span it ran in, and that span's number */
+	uint64_t rp;
+	simtime_t rt;
+	uint64_t rspan;
+};
+
+/* A span that ran its whole length, whose rates the next sequence finds
+ * again, lets the next one run twice as long, up to this many times. */
+#define FF_LONGER_MAX 64
+
+/*
+ * A QP advanced by a span, at p packets every t ps while it has packets
+ * posted. A collective's QP may run dry in a span and wait for its next
+ * message, as a ring's does for its neighbour's data: it then goes on
+ * from the post, so its timeline is jb packets at time b, and p every t
+ * after.
+ */
+struct ff_run {
+	struct flow *f;
+	uint32_t x; /* epsn when the span began */
+	uint64_t p;
+	simtime_t t;
+	simtime_t b;	      /* the timeline's base ... */
+	uint32_t jb;	      /* ... and the packets delivered by then */
+	uint32_t room;	      /* the packets it may deliver, as of its last post */
+	simtime_t dry;	      /* when it will have delivered them */
+	int waited;	      /* it ran dry and waited in this span */
+	simtime_t pipe;	      /* a data packet's latency on its empty path */
+	struct evq_timer *ev; /* its next message's completion, pooled */
+};
+
+struct ff {
+	struct net *net;
+	struct evq *q;
+	struct ff_params prm;
+	struct ff_stats st;
+	enum ff_state state;
+	struct evq_timer tick; /* a window's end; while draining, the poll */
+	struct evq_timer exit; /* the span's end */
+	uint32_t n_windows;    /* windows in the current sequence */
+	simtime_t t0, th, td;  /* the sequence's start, the hold, the span's start */
+	simtime_t ts;	       /* when s0 was saved in the sequence, or 0 */
+	simtime_t cap;	       /* the span's longest end (span_seqs) */
+	simtime_t coll_dry;    /* when the last collective QP runs dry, or 0 */
+	simtime_t plain_dry;   /* the first of the cap and the flows' QPs running dry */
+	uint32_t longer;       /* this span may last longer times span_seqs sequences */
+	int exit_later;	       /* 1: the end waits for messages completing now; 2: waited */
+	uint32_t last_runs;    /* QPs the last span advanced */
+	enum ff_end_why last_end;
+	uint64_t cnp0;	  /* CNPs handled at the sequence's start */
+	struct ff_qp *qp; /* per flow */
+	uint32_t *run_of; /* per flow: its index in runs + 1, or 0 */
+	struct ff_run *runs;
+	uint32_t n_runs;
+	/* the counters extrapolated over a span, and their values a window
+	 * before the hold (at ts), at the hold and at the span's start */
+	uint64_t **ctr;
+	uint64_t *s0, *sh, *sd;
+	size_t n_ctr;
+	struct evq_timer **held;
+	size_t n_held;
+};
+
+/* @a x @b / @c without overflow (c > 0). */
+static inline uint64_t muldiv(uint64_t a, uint64_t b, uint64_t c)
+{
+	return (uint64_t)((ck_u128)a * b / c);
+}
+
+/* ff_watch.c: the watch */
+void ff__seq_start(struct ff *f, simtime_t now);
+void ff__hold_nics(struct ff *f, int on);
+void ff__abandon(struct ff *f);
+void ff__ctr_save(const struct ff *f, uint64_t *to);
+
+/* ff_span.c: the span */
+void ff__span_begin(struct ff *f);
+void ff__span_end(struct ff *f, simtime_t tx, enum ff_end_why why);
+void ff__span_post(struct ff *f, struct flow *fl);
+void ff__on_exit(void *obj, uint64_t arg);
+
+#endif

@@ -1,0 +1,433 @@
+/*
+ * Fast-forward's span (see ff.h): each QP advanced on its timeline, its
+ * messages completing as it says, and the span's end, where QPs, counters
+ * and timers move on by its length.
+ */
+#include <stdlib.h>
+
+#include "models/ff_impl.h"
+#include "models/net.h"
+#include "models/nic.h"
+#include "models/switch.h"
+
+/* When run @r will have delivered its @j-th packet from the span's start
+ * (j > r->jb). */
+static simtime_t run_time(const struct ff_run *r, uint64_t j)
+{
+	return r->b + (simtime_t)(((ck_u128)(j - r->jb) * r->t + r->p - 1) / r->p);
+}
+
+/* Packets run @r may deliver in the span: all posted on a collective's
+ * QP, whose messages the span completes; all but the last of a flow's,
+ * whose end is simulated packet by packet. */
+static uint32_t run_room(const struct ff_run *r)
+{
+	uint32_t room = r->f->n_psn - r->x;
+
+	if (r->f->coll)
+		return room;
+	return room ? room - 1 : 0;
+}
+
+/* When run @r runs dry: a collective's QP when its timeline delivers all
+ * posted; a flow's when its last packet, sent then, arrives as its
+ * timeline says (a path's latency before). */
+static simtime_t run_dry(const struct ff_run *r)
+{
+	simtime_t t;
+
+	if (r->f->coll)
+		return run_time(r, r->room);
+	t = run_time(r, (uint64_t)r->room + 1);
+	return t > r->b + r->pipe ? t - r->pipe : r->b;
+}
+
+/* The packets run @r has delivered by @u. */
+static uint64_t run_done(const struct ff_run *r, simtime_t u)
+{
+	uint64_t k = r->jb;
+
+	if (u > r->b)
+		k += muldiv(u - r->b, r->p, r->t);
+	return k < r->room ? k : r->room;
+}
+
+static void on_msg(void *obj, uint64_t arg);
+
+/* Arm @r's next message completion, if its last packet is posted. */
+static void run_next(struct ff *f, struct ff_run *r)
+{
+	const struct flow *fl = r->f;
+	simtime_t at;
+	uint32_t last;
+
+	if (r->ev || !fl->coll || fl->rx_msg >= fl->n_msgs)
+		return;
+	last = fl->msgs[fl->rx_msg].first_psn + fl->msgs[fl->rx_msg].n_psn - 1;
+	at = run_time(r, (uint64_t)last - r->x + 1);
+	if (at < evq_now(f->q))
+		at = evq_now(f->q);
+	r->ev = evq_post(f->q, at, on_msg, f, (uint64_t)(r - f->runs),
+			 evq_key(MCTX_KEY_FLOW, fl->id, NIC_FLOW_FF));
+	if (!r->ev)
+		mctx_fail(&f->net->ctx, -ENOMEM);
+}
+
+/*
+ * Arm the span's end: at the first of its length's limit, a flow's QP
+ * running dry (its end is simulated packet by packet), and the moment the
+ * last of the collectives' QPs has run dry (nothing moves then).
+ */
+static simtime_t exit_time(struct ff *f)
+{
+	simtime_t first = f->cap, coll = 0;
+
+	for (uint32_t i = 0; i < f->n_runs; i++) {
+		const struct ff_run *r = &f->runs[i];
+
+		if (!r->f->coll && r->dry < first)
+			first = r->dry;
+		if (r->f->coll && r->dry > coll)
+			coll = r->dry;
+	}
+	f->coll_dry = coll;
+	f->plain_dry = first;
+	if (coll && coll < first)
+		first = coll;
+	return first;
+}
+
+static void arm_exit(struct ff *f)
+{
+	simtime_t t = exit_time(f), now = evq_now(f->q);
+
+	mctx_arm(&f->net->ctx, &f->exit, t > now ? t : now);
+}
+
+static void on_msg(void *obj, uint64_t arg)
+{
+	struct ff *f = obj;
+	struct ff_run *r = &f->runs[arg];
+	struct flow *fl = r->f;
+
+	r->ev = NULL; /* back in the pool already */
+	f->st.messages++;
+	nic_ff_msg_done(f->net->nics[fl->dst], fl, evq_now(f->q));
+	if (f->state == FF_SPAN)
+		run_next(f, r);
+}
+
+void ff__on_exit(void *obj, uint64_t arg)
+{
+	struct ff *f = obj;
+
+	simtime_t now = evq_now(f->q);
+
+	(void)arg;
+	if (now < f->cap) {
+		/* the collectives' QPs all ran dry: a message completing at
+		 * this instant, whose event comes after this one, may post
+		 * more; look again a picosecond later */
+		for (uint32_t i = 0; i < f->n_runs && !f->exit_later; i++)
+			if (f->runs[i].ev && f->runs[i].ev->when <= now)
+				f->exit_later = 1;
+		if (f->exit_later == 1) {
+			f->exit_later = 2;
+			mctx_arm(&f->net->ctx, &f->exit, now + 1);
+			return;
+		}
+		f->exit_later = 0;
+		if (exit_time(f) > now) {
+			arm_exit(f); /* they were given more */
+			return;
+		}
+	}
+	f->exit_later = 0;
+	ff__span_end(f, now, now >= f->cap ? FF_END_LIMIT : FF_END_DRY);
+}
+
+/* Whether rates @p/@t and @q/@u agree within the tolerance. */
+static int same_rate(const struct ff *f, uint64_t p, simtime_t t, uint64_t q, simtime_t u)
+{
+	ck_u128 a = (ck_u128)p * u, b = (ck_u128)q * t;
+
+	return (a > b ? a - b : b - a) <= b * f->prm.tolerance_ppm / 1000000;
+}
+
+/*
+ * How many times span_seqs sequences the span beginning may last: twice
+ * the last one's when that one ran its whole length and every QP runs
+ * again at the rate it had in it (the same steady state, confirmed by a
+ * sequence measured anew), once otherwise.
+ */
+static uint32_t span_longer(struct ff *f)
+{
+	int same = f->last_end == FF_END_LIMIT && f->n_runs == f->last_runs;
+
+	for (uint32_t i = 0; i < f->n_runs; i++) {
+		const struct ff_run *r = &f->runs[i];
+		struct ff_qp *s = &f->qp[r->f->id];
+
+		if (same && (s->rspan != f->st.spans || !same_rate(f, r->p, r->t, s->rp, s->rt)))
+			same = 0;
+		s->rp = r->p;
+		s->rt = r->t;
+		s->rspan = f->st.spans + 1;
+	}
+	f->last_runs = f->n_runs;
+	if (!same)
+		return 1;
+	return f->longer < FF_LONGER_MAX ? 2 * f->longer : FF_LONGER_MAX;
+}
+
+static int by_coll(const void *a, const void *b)
+{
+	const struct ff_run *x = *(const struct ff_run *const *)a,
+			    *y = *(const struct ff_run *const *)b;
+	uintptr_t p = (uintptr_t)x->f->coll, q = (uintptr_t)y->f->coll;
+
+	return p < q ? -1 : p > q;
+}
+
+/*
+ * One rate for the QPs of a collective: their packets over their times.
+ * A ring goes at its slowest QP's pace: each QP measured on its own, to a
+ * packet, made the others wait for it in the span, where in the network a
+ * waiting QP's share of its port goes to the others.
+ */
+static void pool_rates(struct ff *f)
+{
+	struct ff_run **o = malloc(f->n_runs * sizeof(*o));
+	uint32_t i = 0;
+
+	if (!o)
+		return; /* each its own rate */
+	for (uint32_t k = 0; k < f->n_runs; k++)
+		o[k] = &f->runs[k];
+	qsort(o, f->n_runs, sizeof(*o), by_coll);
+	while (i < f->n_runs) {
+		uint32_t j = i;
+		ck_u128 p = 0, t = 0;
+
+		while (j < f->n_runs && o[j]->f->coll == o[i]->f->coll) {
+			p += o[j]->p;
+			t += o[j]->t;
+			j++;
+		}
+		if (o[i]->f->coll && j - i > 1)
+			for (uint32_t k = i; k < j; k++) {
+				o[k]->t = (simtime_t)(t * o[k]->p / p);
+				o[k]->dry = run_dry(o[k]);
+			}
+		i = j;
+	}
+	free(o);
+}
+
+void ff__span_begin(struct ff *f)
+{
+	struct net *n = f->net;
+	simtime_t now = evq_now(f->q);
+	int err;
+
+	f->td = now;
+	net_settle(n, now, evq_key_now(f->q));
+	f->n_runs = 0;
+	for (uint32_t i = 0; i < n->n_flows; i++) {
+		struct flow *fl = &n->flows[i];
+		struct ff_run *r;
+
+		f->run_of[i] = 0;
+		if (!f->qp[i].hi)
+			continue;
+		if (fl->snd_nxt != fl->epsn) { /* something was lost: not steady */
+			ff__abandon(f);
+			return;
+		}
+		r = &f->runs[f->n_runs++];
+		r->f = fl;
+		r->x = fl->epsn;
+		/* the rate between the packet sent last before the sequence and
+		 * the one sent last before the hold; the windows' count if the
+		 * sender's is not to be had: none sent before, or its last one
+		 * a window or more before the sequence (it was not sending) */
+		r->p = fl->snd_max - f->qp[i].snd0;
+		r->t = fl->last_tx - f->qp[i].tx0;
+		if (!r->p || !r->t || !f->qp[i].tx0 || f->qp[i].tx0 + f->prm.window < f->t0) {
+			r->p = fl->epsn - f->qp[i].at0;
+			r->t = f->th - f->t0;
+		} else if (fl->coll) {
+			/* its rate while it had something to send: in the span
+			 * it waits for its messages itself */
+			simtime_t w = f->qp[i].wait;
+
+			if (f->qp[i].wait_at > fl->last_tx)
+				w -= f->qp[i].wait_last; /* it sent nothing after */
+			if (w < r->t)
+				r->t -= w;
+		}
+		r->ev = NULL;
+		/* its deliveries go on from its last one, as they would have
+		 * without the hold: the drain that followed (the last ACKs back,
+		 * the look every FF_POLL) costs it nothing */
+		r->b = fl->rx_at && fl->rx_at <= now ? fl->rx_at : now;
+		r->jb = 0;
+		r->pipe = topo_path_delay(n->topo, n->routes, fl->src, fl->dst, fl->hash,
+					  n->p.nic.mtu + PKT_HEADER_BYTES + PKT_PREAMBLE_IFG_BYTES);
+		if (r->pipe == SIMTIME_NEVER)
+			r->pipe = 0;
+		r->waited = 0;
+		r->room = run_room(r);
+		r->dry = run_dry(r);
+		f->run_of[i] = f->n_runs;
+	}
+	if (!f->n_runs) {
+		ff__abandon(f);
+		return;
+	}
+	pool_rates(f);
+	ff__ctr_save(f, f->sd);
+	err = evq_hold(f->q, (1u << MCTX_KEY_PORT) | (1u << MCTX_KEY_FLOW), &f->held, &f->n_held);
+	if (err) {
+		mctx_fail(&n->ctx, err);
+		return;
+	}
+	/* a flow's start is the workload's, not the network's: it stays */
+	for (size_t i = 0; i < f->n_held;) {
+		struct evq_timer *t = f->held[i];
+
+		if ((t->key >> 60) == MCTX_KEY_FLOW &&
+		    ((t->key >> 44) & 0xffff) == NIC_FLOW_START) {
+			mctx_arm(&n->ctx, t, t->when);
+			f->held[i] = f->held[--f->n_held];
+		} else {
+			i++;
+		}
+	}
+	f->longer = span_longer(f);
+	f->cap = now + (simtime_t)f->longer * f->prm.span_seqs * (f->th - f->t0);
+	f->state = FF_SPAN;
+	f->st.spans++;
+	for (uint32_t i = 0; i < f->n_runs; i++)
+		run_next(f, &f->runs[i]);
+	arm_exit(f);
+}
+
+void ff__span_end(struct ff *f, simtime_t tx, enum ff_end_why why)
+{
+	struct net *n = f->net;
+	simtime_t dt = tx - f->td, seq = f->th - f->ts, busy = dt;
+	uint64_t min_p = UINT64_MAX, got = 0, rated = 0;
+	simtime_t gap = 0;
+	int waited = 0;
+
+	evq_cancel(f->q, &f->exit);
+	f->st.ends[why]++;
+	f->last_end = why;
+	for (uint32_t i = 0; i < f->n_runs; i++) {
+		struct ff_run *r = &f->runs[i];
+		struct flow *fl = r->f;
+		/* without the span, the packets its timeline delivers within a
+		 * path's latency of the end would be on their way: they count
+		 * as delivered, and the next one, sent now, arrives when its
+		 * timeline says */
+		uint64_t k = run_done(r, tx + r->pipe), bytes;
+
+		if (r->p < min_p)
+			min_p = r->p;
+		if (r->t / r->p > gap)
+			gap = r->t / r->p;
+		if (r->ev)
+			evq_cancel(f->q, r->ev);
+		r->ev = NULL;
+		waited |= r->waited;
+		rated += muldiv(dt, r->p, r->t);
+		if (fl->coll && fl->rx_msg < fl->n_msgs) {
+			/* short of the last packet of a message not completed yet */
+			uint32_t last =
+			    fl->msgs[fl->rx_msg].first_psn + fl->msgs[fl->rx_msg].n_psn - 1;
+
+			if (k > last - r->x)
+				k = last - r->x;
+		}
+		got += k;
+		bytes = nic_ff_advance(fl, (uint32_t)k, n->p.nic.mtu);
+		n->ctx.tot.sent_bytes += bytes;
+		n->ctx.tot.received_bytes += bytes;
+		n->ctx.tot.sent_packets += k;
+		n->ctx.tot.received_packets += k;
+		f->st.packets += k;
+		f->run_of[fl->id] = 0;
+	}
+	/* QPs that waited for their data in the span sent less than their
+	 * rates give: the counters move by the share they sent */
+	if (waited && rated && got < rated)
+		busy = muldiv(dt, got, rated);
+	if (seq)
+		for (size_t i = 0; i < f->n_ctr; i++)
+			*f->ctr[i] = f->sd[i] + muldiv(f->sh[i] - f->s0[i], busy, seq);
+	for (uint32_t i = 0; i < n->topo->n_ports; i++)
+		port_shift(&n->ports[i], dt);
+	for (uint32_t i = 0; i < n->topo->n_nodes; i++)
+		if (n->switches[i])
+			sw_shift(n->switches[i], dt);
+	for (uint32_t h = 0; h < n->topo->n_hosts; h++)
+		if (n->nics[h])
+			nic_ff_shift(n->nics[h], dt);
+	for (uint32_t i = 0; i < n->n_flows; i++)
+		if (n->flows[i].nic)
+			nic_ff_flow_shift(&n->flows[i], dt);
+	for (size_t i = 0; i < f->n_held; i++)
+		mctx_arm(&n->ctx, f->held[i], f->held[i]->when + dt);
+	free(f->held);
+	f->held = NULL;
+	f->n_held = 0;
+	f->n_runs = 0;
+	f->st.skipped += dt;
+	f->st.drained += f->td - f->th;
+	/* a rate measured over p packets is known to about one of them */
+	if (min_p != UINT64_MAX)
+		f->st.rate_err += dt / min_p;
+	/* and each end puts a QP's packets within one of their timeline */
+	f->st.edge_err += 2 * gap;
+	f->state = FF_WATCH;
+	ff__hold_nics(f, 0);
+	ff__seq_start(f, evq_now(f->q));
+	mctx_arm(&n->ctx, &f->tick, evq_now(f->q) + f->prm.window);
+}
+
+/* A message posted on @fl during a span: its QP has more room, or, if it
+ * was not sending, the span ends. */
+void ff__span_post(struct ff *f, struct flow *fl)
+{
+	struct ff_run *r;
+	simtime_t old;
+
+	if (!f->run_of[fl->id]) {
+		ff__span_end(f, evq_now(f->q), FF_END_POST);
+		return;
+	}
+	r = &f->runs[f->run_of[fl->id] - 1];
+	old = r->dry;
+	if (r->f->coll && evq_now(f->q) >= r->dry) {
+		/* it ran dry and waited: it goes on from now */
+		r->jb = r->room;
+		r->b = evq_now(f->q);
+		r->waited = 1;
+	}
+	r->room = run_room(r);
+	r->dry = run_dry(r);
+	run_next(f, r);
+	if (!r->f->coll) {
+		if (old <= f->exit.when) /* it was the first to run dry */
+			arm_exit(f);
+	} else if (r->dry > f->coll_dry) {
+		/* the last collective QP to run dry: the span lasts as
+		 * long, within its other ends */
+		old = f->coll_dry;
+		f->coll_dry = r->dry;
+		if (f->exit.when == old)
+			mctx_arm(&f->net->ctx, &f->exit,
+				 f->coll_dry < f->plain_dry ? f->coll_dry : f->plain_dry);
+	}
+}

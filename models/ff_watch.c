@@ -1,0 +1,51 @@
+/*
+ * Fast-forward's watch: the counters saved, a sequence of windows begun,
+ * the NICs held, a hold given up. Called by the detector (ff.c) and the
+ * span (ff_span.c).
+ */
+#include "models/ff_impl.h"
+#include "models/net.h"
+#include "models/nic.h"
+
+void ff__ctr_save(const struct ff *f, uint64_t *to)
+{
+	for (size_t i = 0; i < f->n_ctr; i++)
+		to[i] = *f->ctr[i];
+}
+
+void ff__seq_start(struct ff *f, simtime_t now)
+{
+	f->n_windows = 0;
+	f->t0 = now;
+	for (uint32_t i = 0; i < f->net->n_flows; i++) {
+		struct ff_qp *s = &f->qp[i];
+
+		s->last = s->at0 = f->net->flows[i].epsn;
+		s->snd0 = f->net->flows[i].snd_max;
+		s->tx0 = f->net->flows[i].last_tx;
+		s->lo = UINT32_MAX;
+		s->hi = 0;
+		s->wait = s->wait_last = s->wait_at = 0;
+	}
+	f->ts = 0; /* the counters are saved only when a hold may follow */
+	f->cnp0 = f->net->ctx.tot.cnp_handled;
+}
+
+void ff__hold_nics(struct ff *f, int on)
+{
+	for (uint32_t h = 0; h < f->net->topo->n_hosts; h++)
+		if (f->net->nics[h])
+			nic_ff_hold(f->net->nics[h], on);
+}
+
+/* Give up a hold: senders go again, a new sequence starts. */
+void ff__abandon(struct ff *f)
+{
+	simtime_t now = evq_now(f->q);
+
+	ff__hold_nics(f, 0);
+	f->st.abandoned++;
+	f->state = FF_WATCH;
+	ff__seq_start(f, now);
+	mctx_arm(&f->net->ctx, &f->tick, now + f->prm.window);
+}
