@@ -86,6 +86,29 @@ static size_t ctr_list(struct ff *f, uint64_t **out)
 
 /* ---- the detector ---------------------------------------------------------------------- */
 
+/*
+ * Whether a fault strikes before a span could pay: a hold and its drain
+ * change which packets are where when it strikes, and a link failure's
+ * drops and timeouts depend on that.
+ */
+static int fault_near(const struct ff *f, simtime_t now)
+{
+	simtime_t room = 2 * f->drain_max + (simtime_t)f->prm.windows * f->prm.window;
+
+	for (uint32_t i = 0; i < f->net->p.n_faults; i++)
+		if (f->net->p.faults[i].at >= now && f->net->p.faults[i].at - now < room)
+			return 1;
+	return 0;
+}
+
+/* Whether DCQCN rates @a and @b agree within the tolerance. */
+static int same_level(const struct ff *f, uint64_t a, uint64_t b)
+{
+	uint64_t d = a > b ? a - b : b - a;
+
+	return (ck_u128)d * 1000000 <= (ck_u128)b * f->prm.tolerance_ppm;
+}
+
 /* Add the window that ends now; whether every QP stayed steady in the
  * sequence, and in *@active whether one delivered anything. */
 static int seq_add(struct ff *f, int *active)
@@ -114,6 +137,11 @@ static int seq_add(struct ff *f, int *active)
 		*active = 1;
 		slack = (uint64_t)s->hi * f->prm.tolerance_ppm / 1000000;
 		if (s->hi - s->lo > (slack > 1 ? slack : 1))
+			steady = 0;
+		/* a QP with so few packets a window that one is more than the
+		 * tolerance: its count cannot tell a slow climb (DCQCN raising
+		 * it by R_AI a period) from a level; its rate must hold */
+		if (!slack && !same_level(f, fl->rp.rc, s->rc0))
 			steady = 0;
 	}
 	return steady;
@@ -193,7 +221,7 @@ static void on_tick(void *obj, uint64_t arg)
 			ff__span_begin(f);
 			return;
 		}
-		if (now - f->th > f->prm.window) {
+		if (now - f->th > f->drain_max) {
 			ff__abandon(f);
 			return;
 		}
@@ -210,7 +238,8 @@ static void on_tick(void *obj, uint64_t arg)
 		f->ts = now;
 		for (uint32_t i = 0; i < f->net->n_flows; i++)
 			f->qp[i].at_s = f->net->flows[i].epsn;
-	} else if (active && f->n_windows >= f->prm.windows && settled(f, now) && backlogged(f)) {
+	} else if (active && f->n_windows >= f->prm.windows && settled(f, now) && backlogged(f) &&
+		   !fault_near(f, now)) {
 		f->th = now;
 		ff__ctr_save(f, f->sh);
 		for (uint32_t i = 0; i < f->net->n_flows; i++)
@@ -280,6 +309,29 @@ static void on_touch(void *obj)
 		ff__span_end(f, evq_now(f->q), FF_END_TOUCH);
 }
 
+/*
+ * How long a hold may wait for the network to drain: a window, and the
+ * longest way a flow's data and its ACK take on the empty network (a
+ * long cable takes more than a window: its holds were all given up).
+ */
+static simtime_t drain_max(const struct net *n, simtime_t window)
+{
+	uint32_t frame = n->p.nic.mtu + PKT_HEADER_BYTES + PKT_PREAMBLE_IFG_BYTES;
+	simtime_t most = 0;
+
+	for (uint32_t i = 0; i < n->n_flows; i++) {
+		const struct flow *fl = &n->flows[i];
+		simtime_t there = topo_path_delay(n->topo, n->routes, fl->src, fl->dst, fl->hash,
+						  frame),
+			  back = topo_path_delay(n->topo, n->routes, fl->dst, fl->src, fl->hash,
+						 frame);
+
+		if (there != SIMTIME_NEVER && back != SIMTIME_NEVER && there + back > most)
+			most = there + back;
+	}
+	return window + most;
+}
+
 struct ff *ff_new(struct net *n, const struct ff_params *p)
 {
 	struct ff *f = calloc(1, sizeof(*f));
@@ -289,6 +341,7 @@ struct ff *ff_new(struct net *n, const struct ff_params *p)
 	f->net = n;
 	f->q = n->ctx.q;
 	f->prm = *p;
+	f->drain_max = drain_max(n, p->window);
 	f->n_ctr = ctr_list(f, NULL);
 	f->ctr = malloc(f->n_ctr * sizeof(*f->ctr));
 	f->s0 = malloc(3 * f->n_ctr * sizeof(*f->s0));
@@ -327,6 +380,13 @@ void ff_end(struct ff *f, simtime_t t)
 const struct ff_stats *ff_stats(const struct ff *f)
 {
 	return &f->st;
+}
+
+enum ff_phase ff_phase(const struct ff *f)
+{
+	return f->state == FF_SPAN    ? FF_PHASE_SPAN
+	       : f->state == FF_DRAIN ? FF_PHASE_DRAIN
+				      : FF_PHASE_WATCH;
 }
 
 void ff_free(struct ff *f)

@@ -79,7 +79,8 @@ struct ff_stats {
 	/* a span's length over the fewest packets a QP's rate was measured
 	 * over, summed: what a rate known to a packet may move */
 	simtime_t rate_err;
-	/* a QP's packet interval, the longest of the span's, at each end */
+	/* a QP's packet interval, the longest of the span's, at each end;
+	 * and the time senders were held for holds given up */
 	simtime_t edge_err;
 	uint64_t packets;	 /* data packets delivered without their events */
 	uint64_t messages;	 /* messages completed in spans */
@@ -95,6 +96,10 @@ struct ff *ff_new(struct net *n, const struct ff_params *p);
 /* The run ends at @t (>= now): a span in progress is ended there. */
 void ff_end(struct ff *f, simtime_t t);
 const struct ff_stats *ff_stats(const struct ff *f);
+/* Where it stands: watching the run, holding the senders while the
+ * network drains, or in a span (the network empty, QPs on timelines). */
+enum ff_phase { FF_PHASE_WATCH, FF_PHASE_DRAIN, FF_PHASE_SPAN };
+enum ff_phase ff_phase(const struct ff *f);
 void ff_free(struct ff *f);
 
 #endif

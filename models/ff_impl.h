@@ -27,6 +27,7 @@ struct ff_qp {
 	 * of them left (its rate is measured between two packets, exactly) */
 	uint32_t snd0;
 	simtime_t tx0;
+	uint64_t rc0; /* its DCQCN rate at the sequence's start */
 	/* a collective's QP: how long it waited for its next message in the
 	 * sequence (all it had posted sent), and the last such wait, which
 	 * ended at wait_at (not the sender's if it sent nothing after) */
@@ -76,6 +77,7 @@ struct ff {
 	uint32_t n_windows;    /* windows in the current sequence */
 	simtime_t t0, th, td;  /* the sequence's start, the hold, the span's start */
 	simtime_t ts;	       /* when s0 was saved in the sequence, or 0 */
+	simtime_t drain_max;   /* a hold waits this long for the drain at most */
 	simtime_t cap;	       /* the span's longest end (span_seqs) */
 	simtime_t coll_dry;    /* when the last collective QP runs dry, or 0 */
 	simtime_t plain_dry;   /* the first of the cap and the flows' QPs running dry */

@@ -306,6 +306,14 @@ void ff__span_begin(struct ff *f)
 	}
 	f->longer = span_longer(f);
 	f->cap = now + (simtime_t)f->longer * f->prm.span_seqs * (f->th - f->t0);
+	/* packets flow again a drain's time before a fault, as they would be
+	 * without the span when it strikes */
+	for (uint32_t i = 0; i < n->p.n_faults; i++) {
+		simtime_t at = n->p.faults[i].at;
+
+		if (at > now && at - f->drain_max < f->cap)
+			f->cap = at > now + f->drain_max ? at - f->drain_max : now;
+	}
 	f->state = FF_SPAN;
 	f->st.spans++;
 	for (uint32_t i = 0; i < f->n_runs; i++)

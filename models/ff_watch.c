@@ -25,6 +25,7 @@ void ff__seq_start(struct ff *f, simtime_t now)
 		s->tx0 = f->net->flows[i].last_tx;
 		s->lo = UINT32_MAX;
 		s->hi = 0;
+		s->rc0 = f->net->flows[i].rp.rc;
 		s->wait = s->wait_last = s->wait_at = 0;
 	}
 	f->ts = 0; /* the counters are saved only when a hold may follow */
@@ -44,6 +45,8 @@ void ff__abandon(struct ff *f)
 	simtime_t now = evq_now(f->q);
 
 	ff__hold_nics(f, 0);
+	if (f->state == FF_DRAIN) /* its senders stood still for nothing */
+		f->st.edge_err += now - f->th;
 	f->st.abandoned++;
 	f->state = FF_WATCH;
 	ff__seq_start(f, now);

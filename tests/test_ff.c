@@ -136,6 +136,33 @@ Test(ff, a_ring_waiting_for_its_data_is_not_slowed_twice)
 	both_free(&b);
 }
 
+/*
+ * An 8:1 incast under the paper's DCQCN: CNPs cut the senders to a few
+ * packets a window, from where the rate increase climbs back over
+ * milliseconds. Two packets a window looked level within a packet: a
+ * span at that rate delivered a sixth of the packet run's bytes. A QP
+ * with fewer packets a window than the tolerance can tell must hold its
+ * DCQCN rate over the sequence.
+ */
+static const char slow_climb[] =
+    "stop: 20ms\n"
+    "topology: {kind: star, hosts: 9, link: {rate: 40Gbps, cable: 2m}}\n"
+    "switch: {buffer: {size: 256MB}, pfc: {xoff: 64MB, headroom: 8MB},\n"
+    "  ecn: {kmin: 5KB, kmax: 200KB, pmax: 1%}}\n"
+    "nic: {mtu: 1024, cc: dcqcn, dcqcn: {variant: paper, np_cnp_mode: window}}\n"
+    "workload: {kind: incast, senders: 8, size: 10GB}\n";
+
+Test(ff, a_slow_climb_is_not_taken_for_a_level)
+{
+	struct both b;
+
+	run_both(slow_climb, NULL, &b);
+	cr_assert(rel(ts_metric(b.off, "bytes.received"), ts_metric(b.on, "bytes.received")) < 0.01,
+		  "%.0f bytes against %.0f", ts_metric(b.on, "bytes.received"),
+		  ts_metric(b.off, "bytes.received"));
+	both_free(&b);
+}
+
 /* A ring AllReduce over a leaf-spine: messages complete at their rates in
  * a span, and the collective runs on over them. */
 static const char ring[] =
