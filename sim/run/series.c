@@ -8,10 +8,12 @@
  */
 #include "sim/run/series.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/ff.h"
 #include "models/switch.h"
 #include "sim/run/sim.h"
 
@@ -159,6 +161,82 @@ static void put_row(struct rowbuf *b, const char *now, size_t now_len, uint32_t 
 	p = put_u64(p, headroom);
 	*p++ = '\n';
 	b->len = (size_t)(p - b->buf);
+}
+
+/*
+ * Keep the non-empty queues as they stand (a sample taken while the
+ * fast-forward watches): a span shows them. 0 or -ENOMEM.
+ */
+static int keep_queues(struct sim *sim)
+{
+	struct series *se = &sim->sampling;
+	const struct topo *t = sim->topo;
+	struct net *n = sim->net;
+
+	se->n_held = 0;
+	for (uint32_t k = 0; k < se->n_ports && se->n_nonzero; k++) {
+		uint32_t i = se->ports[k];
+		const struct topo_port *tp = &t->ports[i];
+		const struct sw *s = n->switches[tp->node];
+		uint32_t lp = i - t->nodes[tp->node].first_port;
+
+		for (unsigned m = se->nonzero[i]; m; m &= m - 1) {
+			uint8_t prio = (uint8_t)__builtin_ctz(m);
+			struct sw_pg_stats pg = sw_pg(s, lp, prio);
+
+			if (se->n_held == se->cap_held) {
+				size_t cap = se->cap_held ? 2 * se->cap_held : 64;
+				struct series_held *h = realloc(se->held, cap * sizeof(*h));
+
+				if (!h)
+					return -ENOMEM;
+				se->held = h;
+				se->cap_held = cap;
+			}
+			se->held[se->n_held++] = (struct series_held){
+			    i, prio, n->ports[i].queue[prio].bytes, pg.bytes, pg.headroom};
+		}
+	}
+	return 0;
+}
+
+/*
+ * A sample in a fast-forward's span, where the network is empty: the
+ * queues as the last sample before it found them (the steady state the
+ * span extends), marked non-empty so that the first sample after it
+ * writes their zero rows, or their new values.
+ */
+static void held_queues(struct sim *sim, struct rowbuf *b, const char *now, size_t now_len)
+{
+	struct series *se = &sim->sampling;
+	const struct topo *t = sim->topo;
+
+	for (size_t k = 0; k < se->n_held; k++) {
+		const struct series_held *h = &se->held[k];
+
+		if (!se->nonzero[h->port])
+			se->n_nonzero++;
+		se->nonzero[h->port] |= (uint8_t)(1u << h->prio);
+		if (se->version) { /* the next sample looks at the port again */
+			const struct topo_port *tp = &t->ports[h->port];
+
+			se->version[h->port] =
+			    sw_port_version(sim->net->switches[tp->node],
+					    h->port - t->nodes[tp->node].first_port) -
+			    1;
+		}
+		if (se->last) {
+			struct series_last *last =
+			    &se->last[(size_t)h->port * PKT_PRIORITIES + h->prio];
+
+			if (last->queue == h->queue && last->pg == h->pg &&
+			    last->headroom == h->headroom)
+				continue;
+			*last = (struct series_last){h->queue, h->pg, h->headroom};
+		}
+		put_row(b, now, now_len, h->port, t->ports[h->port].name, h->prio, h->queue, h->pg,
+			h->headroom);
+	}
 }
 
 /* Switch queues and PGs: a row for each non-empty one, and one zero row
@@ -325,6 +403,7 @@ void series_fini(struct sim *sim)
 	free(sim->sampling.nonzero);
 	free(sim->sampling.last);
 	free(sim->sampling.version);
+	free(sim->sampling.held);
 }
 
 void series_write(struct sim *sim, simtime_t now)
@@ -336,7 +415,13 @@ void series_write(struct sim *sim, simtime_t now)
 	b.f = sim->series;
 	b.len = 0;
 	b.tagged = sim->sampling.tagged;
-	sample_queues(sim, &b, now_s, now_len);
+	if (sim->ff && ff_phase(sim->ff) == FF_PHASE_SPAN) {
+		held_queues(sim, &b, now_s, now_len);
+	} else {
+		sample_queues(sim, &b, now_s, now_len);
+		if (sim->ff && ff_phase(sim->ff) == FF_PHASE_WATCH && keep_queues(sim))
+			sim->sampling.n_held = 0; /* out of memory: a span shows none */
+	}
 	if (b.tagged && rb_room(&b, 2))
 		b.buf[b.len++] = '=', b.buf[b.len++] = '\n'; /* the sample ends */
 	rb_flush(&b);

@@ -22,6 +22,13 @@ struct series_last {
 	uint64_t queue, pg, headroom;
 };
 
+/* A non-empty queue's row, kept for a fast-forward's span (series.c). */
+struct series_held {
+	uint32_t port;
+	uint8_t prio;
+	uint64_t queue, pg, headroom;
+};
+
 /* What the sampler keeps between samples. */
 struct series {
 	uint32_t *ports; /* the switch ports, in port order */
@@ -31,6 +38,10 @@ struct series {
 	uint32_t *version;	  /* per port: sw_port_version at the last sample (changes) */
 	struct series_last *last; /* per port x priority (changes only) */
 	int tagged;		  /* a split run's part: rows tagged (series_restrict) */
+	/* with a fast-forward: the non-empty queues at the last sample taken
+	 * while it watched, which its spans' samples show */
+	struct series_held *held;
+	size_t n_held, cap_held;
 };
 
 enum sim_end {
