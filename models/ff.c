@@ -316,15 +316,10 @@ static void on_touch(void *obj)
  */
 static simtime_t drain_max(const struct net *n, simtime_t window)
 {
-	uint32_t frame = n->p.nic.mtu + PKT_HEADER_BYTES + PKT_PREAMBLE_IFG_BYTES;
 	simtime_t most = 0;
 
 	for (uint32_t i = 0; i < n->n_flows; i++) {
-		const struct flow *fl = &n->flows[i];
-		simtime_t there = topo_path_delay(n->topo, n->routes, fl->src, fl->dst, fl->hash,
-						  frame),
-			  back = topo_path_delay(n->topo, n->routes, fl->dst, fl->src, fl->hash,
-						 frame);
+		simtime_t there = ff__path(n, &n->flows[i], 0), back = ff__path(n, &n->flows[i], 1);
 
 		if (there != SIMTIME_NEVER && back != SIMTIME_NEVER && there + back > most)
 			most = there + back;

@@ -12,6 +12,7 @@
 #include "models/mctx.h"
 
 struct flow;
+struct net;
 
 /* While draining, how often it looks whether the network is empty. */
 #define FF_POLL (500 * SIMTIME_NS)
@@ -110,6 +111,9 @@ void ff__seq_start(struct ff *f, simtime_t now);
 void ff__hold_nics(struct ff *f, int on);
 void ff__abandon(struct ff *f);
 void ff__ctr_save(const struct ff *f, uint64_t *to);
+/* A full data packet's latency on @fl's empty path (with @back, the way
+ * its ACKs take), store and forward; SIMTIME_NEVER when there is none. */
+simtime_t ff__path(const struct net *n, const struct flow *fl, int back);
 
 /* ff_span.c: the span */
 void ff__span_begin(struct ff *f);

@@ -272,8 +272,7 @@ void ff__span_begin(struct ff *f)
 		 * the look every FF_POLL) costs it nothing */
 		r->b = fl->rx_at && fl->rx_at <= now ? fl->rx_at : now;
 		r->jb = 0;
-		r->pipe = topo_path_delay(n->topo, n->routes, fl->src, fl->dst, fl->hash,
-					  n->p.nic.mtu + PKT_HEADER_BYTES + PKT_PREAMBLE_IFG_BYTES);
+		r->pipe = ff__path(n, fl, 0);
 		if (r->pipe == SIMTIME_NEVER)
 			r->pipe = 0;
 		r->waited = 0;

@@ -52,3 +52,11 @@ void ff__abandon(struct ff *f)
 	ff__seq_start(f, now);
 	mctx_arm(&f->net->ctx, &f->tick, now + f->prm.window);
 }
+
+simtime_t ff__path(const struct net *n, const struct flow *fl, int back)
+{
+	uint32_t frame = n->p.nic.mtu + PKT_HEADER_BYTES + PKT_PREAMBLE_IFG_BYTES;
+
+	return back ? topo_path_delay(n->topo, n->routes, fl->dst, fl->src, fl->hash, frame)
+		    : topo_path_delay(n->topo, n->routes, fl->src, fl->dst, fl->hash, frame);
+}
