@@ -343,7 +343,8 @@ struct ff *ff_new(struct net *n, const struct ff_params *p)
 	f->qp = calloc(n->n_flows ? n->n_flows : 1, sizeof(*f->qp));
 	f->run_of = calloc(n->n_flows ? n->n_flows : 1, sizeof(*f->run_of));
 	f->runs = calloc(n->n_flows ? n->n_flows : 1, sizeof(*f->runs));
-	if (!f->ctr || !f->s0 || !f->qp || !f->run_of || !f->runs) {
+	f->load = calloc(n->topo->n_ports ? n->topo->n_ports : 1, sizeof(*f->load));
+	if (!f->ctr || !f->s0 || !f->qp || !f->run_of || !f->runs || !f->load) {
 		ff_free(f);
 		return NULL;
 	}
@@ -398,5 +399,6 @@ void ff_free(struct ff *f)
 	free(f->qp);
 	free(f->run_of);
 	free(f->runs);
+	free(f->load);
 	free(f);
 }

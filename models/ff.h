@@ -84,6 +84,7 @@ struct ff_stats {
 	simtime_t edge_err;
 	uint64_t packets;	 /* data packets delivered without their events */
 	uint64_t messages;	 /* messages completed in spans */
+	uint64_t capped;	 /* QPs slowed to a port's line rate in a span */
 	uint64_t ends[FF_END_N]; /* spans ended, by why */
 };
 

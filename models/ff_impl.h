@@ -98,6 +98,7 @@ struct ff {
 	size_t n_ctr;
 	struct evq_timer **held;
 	size_t n_held;
+	uint64_t *load; /* per port: the bits/s the span's QPs put on it */
 };
 
 /* @a x @b / @c without overflow (c > 0). */

@@ -4,6 +4,7 @@
  * and timers move on by its length.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "models/ff_impl.h"
 #include "models/net.h"
@@ -224,6 +225,82 @@ static void pool_rates(struct ff *f)
 	free(o);
 }
 
+/* The longest path the line-rate cap looks along; a longer one is not
+ * capped beyond its first hops. */
+#define FF_PATH_MAX 32
+
+/* The bits/s run @r puts on the wire: its packets at the mean frame its
+ * QP has posted, and with @ack, the ACKs they bring back. */
+static uint64_t run_bps(const struct net *n, const struct ff_run *r, int ack)
+{
+	uint64_t frame = PKT_ACK_FRAME_BYTES + PKT_PREAMBLE_IFG_BYTES, per = n->p.nic.ack_every;
+
+	if (!ack) {
+		frame = r->f->n_psn ? r->f->bytes / r->f->n_psn : n->p.nic.mtu;
+		frame += PKT_HEADER_BYTES + PKT_PREAMBLE_IFG_BYTES;
+		per = 1;
+	}
+	return (uint64_t)((ck_u128)r->p * frame * 8 * SIMTIME_S /
+			  ((ck_u128)r->t * (per ? per : 1)));
+}
+
+/* Add run @r's load to the ports its data (and its ACKs) leave by; with
+ * @scale, return how much the busiest of its data's ports is over its
+ * line rate instead, in ppm of it (1000000 when none is). */
+static uint64_t run_ports(struct ff *f, const struct ff_run *r, int scale)
+{
+	const struct net *n = f->net;
+	uint32_t pt[FF_PATH_MAX], k;
+	uint64_t most = 1000000;
+
+	for (int back = 0; back <= !scale; back++) {
+		uint64_t bps = scale ? 0 : run_bps(n, r, back);
+
+		k = back ? topo_path_ports(n->topo, n->routes, r->f->dst, r->f->src, r->f->hash, pt,
+					   FF_PATH_MAX)
+			 : topo_path_ports(n->topo, n->routes, r->f->src, r->f->dst, r->f->hash, pt,
+					   FF_PATH_MAX);
+		if (k == UINT32_MAX)
+			continue;
+		if (k > FF_PATH_MAX)
+			k = FF_PATH_MAX;
+		for (uint32_t i = 0; i < k; i++) {
+			uint64_t rate = n->topo->links[n->topo->ports[pt[i]].link].rate_bps;
+
+			if (!scale)
+				f->load[pt[i]] += bps;
+			else if (rate && f->load[pt[i]] > rate &&
+				 muldiv(f->load[pt[i]], 1000000, rate) > most)
+				most = muldiv(f->load[pt[i]], 1000000, rate);
+		}
+	}
+	return most;
+}
+
+/*
+ * No port carries more than its line rate in a span: the rates are
+ * measured to about a packet, and QPs sharing a port at line rate may add
+ * up to a little over it (the 8-host ring AllGather: 100.27 Gb/s on a
+ * 100G port, faster than the wire). The QPs through such a port slow by
+ * as much as it is over.
+ */
+static void cap_rates(struct ff *f)
+{
+	for (uint32_t i = 0; i < f->n_runs; i++)
+		run_ports(f, &f->runs[i], 0);
+	for (uint32_t i = 0; i < f->n_runs; i++) {
+		struct ff_run *r = &f->runs[i];
+		uint64_t over = run_ports(f, r, 1);
+
+		if (over > 1000000) {
+			r->t = (simtime_t)(((ck_u128)r->t * over + 999999) / 1000000);
+			r->dry = run_dry(r);
+			f->st.capped++;
+		}
+	}
+	memset(f->load, 0, f->net->topo->n_ports * sizeof(*f->load));
+}
+
 void ff__span_begin(struct ff *f)
 {
 	struct net *n = f->net;
@@ -285,6 +362,7 @@ void ff__span_begin(struct ff *f)
 		return;
 	}
 	pool_rates(f);
+	cap_rates(f);
 	ff__ctr_save(f, f->sd);
 	err = evq_hold(f->q, (1u << MCTX_KEY_PORT) | (1u << MCTX_KEY_FLOW), &f->held, &f->n_held);
 	if (err) {

@@ -525,6 +525,28 @@ uint32_t topo_routes_diameter(const struct topo_routes *r)
 	return most;
 }
 
+/* The port a packet of a flow with ECMP hash @hash leaves @node by on its
+ * way to host @dst, its @steps-th hop; UINT32_MAX when there is none. */
+static uint32_t path_step(const struct topo *t, const struct topo_routes *r, uint32_t node,
+			  uint32_t dst, uint64_t hash, uint32_t steps)
+{
+	const struct topo_node *n = &t->nodes[node];
+	uint32_t count = 1, local = 0;
+
+	if (steps > t->n_nodes || !n->n_ports)
+		return UINT32_MAX;
+	if (n->kind == TOPO_SWITCH) {
+		const uint16_t *hops = topo_next_hops(r, node, dst, &count);
+
+		if (!count)
+			return UINT32_MAX;
+		local = hops[count == 1 ? 0 : topo_ecmp_pick(hash, node, count)];
+	} else if (steps) {
+		return UINT32_MAX; /* a host on the way */
+	}
+	return n->first_port + local;
+}
+
 simtime_t topo_path_delay(const struct topo *t, const struct topo_routes *r, uint32_t src,
 			  uint32_t dst, uint64_t hash, uint32_t frame)
 {
@@ -532,25 +554,34 @@ simtime_t topo_path_delay(const struct topo *t, const struct topo_routes *r, uin
 	simtime_t total = 0;
 
 	for (uint32_t steps = 0; node != end; steps++) {
-		const struct topo_node *n = &t->nodes[node];
-		uint32_t count = 1, local = 0, port;
+		uint32_t port = path_step(t, r, node, dst, hash, steps);
+		const struct topo_link *l;
 
-		if (steps > t->n_nodes || !n->n_ports)
+		if (port == UINT32_MAX)
 			return SIMTIME_NEVER;
-		if (n->kind == TOPO_SWITCH) {
-			const uint16_t *hops = topo_next_hops(r, node, dst, &count);
-
-			if (!count)
-				return SIMTIME_NEVER;
-			local = hops[count == 1 ? 0 : topo_ecmp_pick(hash, node, count)];
-		} else if (steps) {
-			return SIMTIME_NEVER; /* a host on the way */
-		}
-		port = n->first_port + local;
-		total += t->links[t->ports[port].link].delay;
-		if (frame && t->links[t->ports[port].link].rate_bps)
-			total += simtime_tx(frame, t->links[t->ports[port].link].rate_bps);
+		l = &t->links[t->ports[port].link];
+		total += l->delay;
+		if (frame && l->rate_bps)
+			total += simtime_tx(frame, l->rate_bps);
 		node = t->ports[port].peer;
 	}
 	return total;
+}
+
+uint32_t topo_path_ports(const struct topo *t, const struct topo_routes *r, uint32_t src,
+			 uint32_t dst, uint64_t hash, uint32_t *ports, uint32_t max)
+{
+	uint32_t node = t->hosts[src], end = t->hosts[dst], k = 0;
+
+	for (uint32_t steps = 0; node != end; steps++) {
+		uint32_t port = path_step(t, r, node, dst, hash, steps);
+
+		if (port == UINT32_MAX)
+			return UINT32_MAX;
+		if (k < max)
+			ports[k] = port;
+		k++;
+		node = t->ports[port].peer;
+	}
+	return k;
 }

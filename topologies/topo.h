@@ -252,6 +252,12 @@ uint32_t topo_routes_diameter(const struct topo_routes *r);
 simtime_t topo_path_delay(const struct topo *t, const struct topo_routes *r, uint32_t src,
 			  uint32_t dst, uint64_t hash, uint32_t frame);
 
+/* The ports (their global indices) that the path of topo_path_delay
+ * leaves by, in order: the first @max of them written to @ports; returns
+ * how many there are, UINT32_MAX when no route leads there. */
+uint32_t topo_path_ports(const struct topo *t, const struct topo_routes *r, uint32_t src,
+			 uint32_t dst, uint64_t hash, uint32_t *ports, uint32_t max);
+
 /* Deterministic per-flow ECMP choice among @count ports at @node (a
  * fat-tree's k/2 uplinks are a power of 2: a mask then, the same answer
  * as the division, which costs 20 cycles or more). */

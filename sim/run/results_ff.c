@@ -35,15 +35,16 @@ int res_add_fast_forward(json_t *root, const struct sim *sim)
 	if (!sim->ff)
 		return 0;
 	st = ff_stats(sim->ff);
-	ff = json_pack("{s:f,s:o,s:I,s:I,s:I,s:o,s:o,s:I,s:I,s:o,s:o}", "tolerance",
+	ff = json_pack("{s:f,s:o,s:I,s:I,s:I,s:o,s:o,s:I,s:I,s:I,s:o,s:o}", "tolerance",
 		       sim->scn->fast_forward.tolerance_ppm / 1e6, "window_us",
 		       us3(sim->scn->fast_forward.window), "windows",
 		       (json_int_t)sim->scn->fast_forward.windows, "spans", (json_int_t)st->spans,
 		       "abandoned", (json_int_t)st->abandoned, "skipped_us", us3(st->skipped),
 		       "skipped_share", share(st->skipped, sim->end_time), "packets_skipped",
 		       (json_int_t)st->packets, "messages_completed", (json_int_t)st->messages,
-		       "error_estimate_us", us3(st->edge_err + st->rate_err),
-		       "error_estimate_share", share(st->edge_err + st->rate_err, sim->end_time));
+		       "capped_qps", (json_int_t)st->capped, "error_estimate_us",
+		       us3(st->edge_err + st->rate_err), "error_estimate_share",
+		       share(st->edge_err + st->rate_err, sim->end_time));
 	if (ff && json_object_set_new(ff, "ended_by",
 				      json_pack("{s:I,s:I,s:I,s:I,s:I}", "dry",
 						(json_int_t)st->ends[FF_END_DRY], "post",
