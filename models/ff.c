@@ -143,6 +143,14 @@ static int seq_add(struct ff *f, int *active)
 		 * it by R_AI a period) from a level; its rate must hold */
 		if (!slack && !same_level(f, fl->rp.rc, s->rc0))
 			steady = 0;
+		/* below its line rate, DCQCN raises a QP's rate every period
+		 * until a CNP cuts it: a sawtooth, or a slow climb (R_AI a
+		 * period) that looks level within a sequence and goes on for
+		 * milliseconds. A span would keep it where it was: the paper
+		 * DCQCN 2:1 incast at 40G delivered 8.9% less by 100 ms, with
+		 * 13 ECN marks where the packet run had 371 */
+		if (fl->rp.rc < fl->rp.line_rate && !same_level(f, fl->rp.rc, fl->rp.line_rate))
+			steady = 0;
 	}
 	return steady;
 }

@@ -14,6 +14,7 @@
 #include "support.h"
 
 static const char *const on[] = {"engine.fast_forward.enabled=true"};
+static const char *const off[] = {"engine.fast_forward.enabled=false"};
 
 struct both {
 	json_t *off, *on;
@@ -23,10 +24,10 @@ struct both {
 /* @yaml run without and with fast-forward (with @set beside, if any). */
 static void run_both(const char *yaml, const char *set, struct both *b)
 {
-	const char *sets[2] = {on[0], set};
+	const char *sets[2] = {on[0], set}, *unset[2] = {off[0], set};
 	struct sim sim;
 
-	ts_load(yaml, set ? &set : NULL, set ? 1 : 0, &sim);
+	ts_load(yaml, unset, set ? 2 : 1, &sim);
 	b->off = ts_finish(&sim);
 	b->events_off = sim.events;
 	sim_fini(&sim);
@@ -294,6 +295,33 @@ Test(ff, dcqcn_still_moving_is_not_skipped)
 	struct both b;
 
 	run_both(two_dcqcn, NULL, &b);
+	assert_same(&b, m, sizeof(m) / sizeof(m[0]));
+	both_free(&b);
+}
+
+/*
+ * A 2:1 incast under the paper's DCQCN at 40G: the senders sit below
+ * their line rate, cut by CNPs and climbing back by R_AI a period, a
+ * climb that looks level within a sequence. Spans kept them where they
+ * were, and by 100 ms the run had delivered 8.9% less than the packet
+ * run, with 13 ECN marks against 371: a QP below its line rate is not
+ * steady.
+ */
+static const char below_line[] =
+    "stop: 100ms\n"
+    "topology: {kind: star, hosts: 3, link: {rate: 40Gbps, cable: 2m}}\n"
+    "switch: {buffer: {size: 256MB}, pfc: {xoff: 64MB, headroom: 8MB},\n"
+    "  ecn: {kmin: 5KB, kmax: 200KB, pmax: 1%}}\n"
+    "nic: {mtu: 1024, cc: dcqcn, dcqcn: {variant: paper, np_cnp_mode: window}}\n"
+    "workload: {kind: incast, senders: 2, size: 10GB}\n";
+
+Test(ff, a_qp_below_its_line_rate_is_not_skipped)
+{
+	static const char *const m[] = {"bytes.received", "ecn_marked_packets", "cnp_handled",
+					"max_queue_bytes"};
+	struct both b;
+
+	run_both(below_line, NULL, &b);
 	assert_same(&b, m, sizeof(m) / sizeof(m[0]));
 	both_free(&b);
 }

@@ -99,6 +99,7 @@ static const struct vmetric vmetrics[] = {
     {"fct_us.p99", 0},
     {"fct_us.max", 0},
     {"training.iteration_time_us", 0},
+    {"bytes.received", 0},
     {"pfc_pause_frames", 1},
 };
 
