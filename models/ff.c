@@ -413,6 +413,11 @@ enum ff_phase ff_phase(const struct ff *f)
 				      : FF_PHASE_WATCH;
 }
 
+simtime_t ff_seq_t0(const struct ff *f)
+{
+	return f->t0;
+}
+
 void ff_free(struct ff *f)
 {
 	if (!f)

@@ -101,6 +101,9 @@ const struct ff_stats *ff_stats(const struct ff *f);
  * network drains, or in a span (the network empty, QPs on timelines). */
 enum ff_phase { FF_PHASE_WATCH, FF_PHASE_DRAIN, FF_PHASE_SPAN };
 enum ff_phase ff_phase(const struct ff *f);
+/* When the sequence of windows it watches began: a span extends the
+ * steady state measured over the sequence before it. */
+simtime_t ff_seq_t0(const struct ff *f);
 void ff_free(struct ff *f);
 
 #endif

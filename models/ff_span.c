@@ -201,8 +201,10 @@ static void pool_rates(struct ff *f)
 	struct ff_run **o = malloc(f->n_runs * sizeof(*o));
 	uint32_t i = 0;
 
-	if (!o)
-		return; /* each its own rate */
+	if (!o) {
+		mctx_fail(&f->net->ctx, -ENOMEM);
+		return;
+	}
 	for (uint32_t k = 0; k < f->n_runs; k++)
 		o[k] = &f->runs[k];
 	qsort(o, f->n_runs, sizeof(*o), by_coll);

@@ -164,47 +164,88 @@ static void put_row(struct rowbuf *b, const char *now, size_t now_len, uint32_t 
 }
 
 /*
- * Keep the non-empty queues as they stand (a sample taken while the
- * fast-forward watches): a span shows them. 0 or -ENOMEM.
+ * Add the non-empty queues as they stand to the sums of the fast-forward's
+ * sequence (a sample taken while it watches; a new sequence, begun at
+ * @t0, starts them anew): a span shows their means, the queues held at
+ * the steady state's. 0 or -ENOMEM.
  */
-static int keep_queues(struct sim *sim)
+static int keep_queues(struct sim *sim, simtime_t t0)
 {
 	struct series *se = &sim->sampling;
 	const struct topo *t = sim->topo;
 	struct net *n = sim->net;
+	size_t old = 0, k = 0, need;
 
-	se->n_held = 0;
-	for (uint32_t k = 0; k < se->n_ports && se->n_nonzero; k++) {
-		uint32_t i = se->ports[k];
+	if (se->held_t0 != t0 || !se->held_n) {
+		se->n_held = 0;
+		se->held_n = 0;
+		se->held_t0 = t0;
+	}
+	need = se->n_held + (size_t)se->n_nonzero * PKT_PRIORITIES;
+	if (need > se->cap_held) {
+		size_t cap = se->cap_held ? se->cap_held : 64;
+		struct series_held *h, *sp;
+
+		while (cap < need)
+			cap *= 2;
+		h = realloc(se->held, cap * sizeof(*h));
+		if (!h)
+			return -ENOMEM;
+		se->held = h;
+		sp = realloc(se->spare, cap * sizeof(*sp));
+		if (!sp)
+			return -ENOMEM;
+		se->spare = sp;
+		se->cap_held = cap;
+	}
+	for (uint32_t j = 0; j < se->n_ports && (se->n_nonzero || old < se->n_held); j++) {
+		uint32_t i = se->ports[j];
 		const struct topo_port *tp = &t->ports[i];
 		const struct sw *s = n->switches[tp->node];
 		uint32_t lp = i - t->nodes[tp->node].first_port;
+		unsigned now = se->nonzero[i];
 
-		for (unsigned m = se->nonzero[i]; m; m &= m - 1) {
-			uint8_t prio = (uint8_t)__builtin_ctz(m);
-			struct sw_pg_stats pg = sw_pg(s, lp, prio);
+		for (uint8_t prio = 0; prio < PKT_PRIORITIES; prio++) {
+			int was = old < se->n_held && se->held[old].port == i &&
+				  se->held[old].prio == prio;
+			struct series_held h = {i, prio, 0, 0, 0};
 
-			if (se->n_held == se->cap_held) {
-				size_t cap = se->cap_held ? 2 * se->cap_held : 64;
-				struct series_held *h = realloc(se->held, cap * sizeof(*h));
+			if (was)
+				h = se->held[old++];
+			if (now & (1u << prio)) {
+				struct sw_pg_stats pg = sw_pg(s, lp, prio);
 
-				if (!h)
-					return -ENOMEM;
-				se->held = h;
-				se->cap_held = cap;
+				h.queue += n->ports[i].queue[prio].bytes;
+				h.pg += pg.bytes;
+				h.headroom += pg.headroom;
+			} else if (!was) {
+				continue;
 			}
-			se->held[se->n_held++] = (struct series_held){
-			    i, prio, n->ports[i].queue[prio].bytes, pg.bytes, pg.headroom};
+			se->spare[k++] = h;
 		}
 	}
+	{
+		struct series_held *x = se->held;
+
+		se->held = se->spare;
+		se->spare = x;
+	}
+	se->n_held = k;
+	se->held_n++;
 	return 0;
+}
+
+/* The mean of @sum over @n samples, to the nearest byte. */
+static uint64_t held_mean(uint64_t sum, uint32_t n)
+{
+	return n ? (sum + n / 2) / n : sum;
 }
 
 /*
  * A sample in a fast-forward's span, where the network is empty: the
- * queues as the last sample before it found them (the steady state the
- * span extends), marked non-empty so that the first sample after it
- * writes their zero rows, or their new values.
+ * queues at their means over the samples of the sequence before it (the
+ * steady state the span extends), marked non-empty so that the first
+ * sample after it writes their zero rows, or their new values.
  */
 static void held_queues(struct sim *sim, struct rowbuf *b, const char *now, size_t now_len)
 {
@@ -212,7 +253,11 @@ static void held_queues(struct sim *sim, struct rowbuf *b, const char *now, size
 	const struct topo *t = sim->topo;
 
 	for (size_t k = 0; k < se->n_held; k++) {
-		const struct series_held *h = &se->held[k];
+		const struct series_held *s = &se->held[k];
+		struct series_held m = {s->port, s->prio, held_mean(s->queue, se->held_n),
+					held_mean(s->pg, se->held_n),
+					held_mean(s->headroom, se->held_n)};
+		const struct series_held *h = &m;
 
 		if (!se->nonzero[h->port])
 			se->n_nonzero++;
@@ -404,6 +449,7 @@ void series_fini(struct sim *sim)
 	free(sim->sampling.last);
 	free(sim->sampling.version);
 	free(sim->sampling.held);
+	free(sim->sampling.spare);
 }
 
 void series_write(struct sim *sim, simtime_t now)
@@ -419,8 +465,9 @@ void series_write(struct sim *sim, simtime_t now)
 		held_queues(sim, &b, now_s, now_len);
 	} else {
 		sample_queues(sim, &b, now_s, now_len);
-		if (sim->ff && ff_phase(sim->ff) == FF_PHASE_WATCH && keep_queues(sim))
-			sim->sampling.n_held = 0; /* out of memory: a span shows none */
+		if (sim->ff && ff_phase(sim->ff) == FF_PHASE_WATCH &&
+		    keep_queues(sim, ff_seq_t0(sim->ff)))
+			mctx_fail(&sim->net->ctx, -ENOMEM);
 	}
 	if (b.tagged && rb_room(&b, 2))
 		b.buf[b.len++] = '=', b.buf[b.len++] = '\n'; /* the sample ends */

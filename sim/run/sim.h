@@ -22,7 +22,8 @@ struct series_last {
 	uint64_t queue, pg, headroom;
 };
 
-/* A non-empty queue's row, kept for a fast-forward's span (series.c). */
+/* A queue non-empty at a sample of a fast-forward's sequence, its rows
+ * summed over the sequence's samples, for its spans (series.c). */
 struct series_held {
 	uint32_t port;
 	uint8_t prio;
@@ -38,10 +39,14 @@ struct series {
 	uint32_t *version;	  /* per port: sw_port_version at the last sample (changes) */
 	struct series_last *last; /* per port x priority (changes only) */
 	int tagged;		  /* a split run's part: rows tagged (series_restrict) */
-	/* with a fast-forward: the non-empty queues at the last sample taken
-	 * while it watched, which its spans' samples show */
-	struct series_held *held;
+	/* with a fast-forward: the queues non-empty at the samples of the
+	 * sequence it watches (begun at held_t0; held_n samples), in port
+	 * and priority order, whose means its spans' samples show; spare is
+	 * the list being merged into */
+	struct series_held *held, *spare;
 	size_t n_held, cap_held;
+	simtime_t held_t0;
+	uint32_t held_n;
 };
 
 enum sim_end {
