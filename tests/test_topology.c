@@ -449,6 +449,43 @@ Test(topology, ecmp_spreads_over_spines)
 	topo_free(t);
 }
 
+/* A flow's path, port by port, is the one its packets take and whose
+ * latency topo_path_delay sums: h0 -> leaf0 -> a spine -> leaf1 -> h5. */
+Test(topology, a_flows_path_lists_the_ports_it_leaves_by)
+{
+	struct topo_spec s = spec_of(TOPO_LEAF_SPINE);
+	struct topo_routes *r;
+	uint32_t pt[8], k, frame = 4178;
+	simtime_t sum = 0;
+	struct topo *t;
+
+	s.leaves = 2;
+	s.spines = 4;
+	s.hosts_per_leaf = 4;
+	t = build(&s);
+	r = routes(t);
+	for (uint64_t hash = 0; hash < 16; hash++) {
+		k = topo_path_ports(t, r, 0, 5, hash, pt, 8);
+		cr_assert_eq(k, 4);
+		cr_assert_eq(t->ports[pt[0]].node, t->hosts[0]);
+		cr_assert_str_eq(t->nodes[t->ports[pt[1]].node].name, "leaf0");
+		cr_assert(strncmp(t->nodes[t->ports[pt[2]].node].name, "spine", 5) == 0);
+		cr_assert_str_eq(t->nodes[t->ports[pt[3]].node].name, "leaf1");
+		cr_assert_eq(t->ports[pt[3]].peer, t->hosts[5]);
+		sum = 0;
+		for (uint32_t i = 0; i < k; i++) {
+			const struct topo_link *l = &t->links[t->ports[pt[i]].link];
+
+			sum += l->delay + simtime_tx(frame, l->rate_bps);
+		}
+		cr_assert_eq(sum, topo_path_delay(t, r, 0, 5, hash, frame));
+	}
+	/* fewer slots than hops: the count is whole, the first ones written */
+	cr_assert_eq(topo_path_ports(t, r, 0, 5, 3, pt, 2), 4);
+	topo_routes_free(r);
+	topo_free(t);
+}
+
 /* Follow next hops from every host to every other: 2, 4 or 6 hops. */
 Test(topology, fat_tree_routes_reach_destination)
 {
