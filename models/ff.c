@@ -379,7 +379,8 @@ struct ff *ff_new(struct net *n, const struct ff_params *p)
 	f->run_of = calloc(n->n_flows ? n->n_flows : 1, sizeof(*f->run_of));
 	f->runs = calloc(n->n_flows ? n->n_flows : 1, sizeof(*f->runs));
 	f->load = calloc(n->topo->n_ports ? n->topo->n_ports : 1, sizeof(*f->load));
-	if (!f->ctr || !f->s0 || !f->qp || !f->run_of || !f->runs || !f->load) {
+	f->order = calloc(n->n_flows ? n->n_flows : 1, sizeof(*f->order));
+	if (!f->ctr || !f->s0 || !f->qp || !f->run_of || !f->runs || !f->load || !f->order) {
 		ff_free(f);
 		return NULL;
 	}
@@ -440,5 +441,6 @@ void ff_free(struct ff *f)
 	free(f->run_of);
 	free(f->runs);
 	free(f->load);
+	free(f->order);
 	free(f);
 }

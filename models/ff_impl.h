@@ -98,7 +98,8 @@ struct ff {
 	size_t n_ctr;
 	struct evq_timer **held;
 	size_t n_held;
-	uint64_t *load; /* per port: the bits/s the span's QPs put on it */
+	uint64_t *load;	       /* per port: the bits/s the span's QPs put on it */
+	struct ff_run **order; /* the runs, by collective (pool_rates) */
 };
 
 /* @a x @b / @c without overflow (c > 0). */
@@ -115,6 +116,10 @@ void ff__ctr_save(const struct ff *f, uint64_t *to);
 /* A full data packet's latency on @fl's empty path (with @back, the way
  * its ACKs take), store and forward; SIMTIME_NEVER when there is none. */
 simtime_t ff__path(const struct net *n, const struct flow *fl, int back);
+/* The ports that path leaves by, the first @max of them (a longer path's
+ * last ones are left out): how many it wrote, 0 when there is none. */
+uint32_t ff__path_ports(const struct net *n, const struct flow *fl, int back, uint32_t *ports,
+			uint32_t max);
 
 /* ff_span.c: the span */
 void ff__span_begin(struct ff *f);

@@ -198,13 +198,9 @@ static int by_coll(const void *a, const void *b)
  */
 static void pool_rates(struct ff *f)
 {
-	struct ff_run **o = malloc(f->n_runs * sizeof(*o));
+	struct ff_run **o = f->order;
 	uint32_t i = 0;
 
-	if (!o) {
-		mctx_fail(&f->net->ctx, -ENOMEM);
-		return;
-	}
 	for (uint32_t k = 0; k < f->n_runs; k++)
 		o[k] = &f->runs[k];
 	qsort(o, f->n_runs, sizeof(*o), by_coll);
@@ -224,7 +220,6 @@ static void pool_rates(struct ff *f)
 			}
 		i = j;
 	}
-	free(o);
 }
 
 /* The longest path the line-rate cap looks along; a longer one is not
@@ -246,61 +241,45 @@ static uint64_t run_bps(const struct net *n, const struct ff_run *r, int ack)
 			  ((ck_u128)r->t * (per ? per : 1)));
 }
 
-/* Add run @r's load to the ports its data (and its ACKs) leave by; with
- * @scale, return how much the busiest of its data's ports is over its
- * line rate instead, in ppm of it (1000000 when none is). */
-static uint64_t run_ports(struct ff *f, const struct ff_run *r, int scale)
-{
-	const struct net *n = f->net;
-	uint32_t pt[FF_PATH_MAX], k;
-	uint64_t most = 1000000;
-
-	for (int back = 0; back <= !scale; back++) {
-		uint64_t bps = scale ? 0 : run_bps(n, r, back);
-
-		k = back ? topo_path_ports(n->topo, n->routes, r->f->dst, r->f->src, r->f->hash, pt,
-					   FF_PATH_MAX)
-			 : topo_path_ports(n->topo, n->routes, r->f->src, r->f->dst, r->f->hash, pt,
-					   FF_PATH_MAX);
-		if (k == UINT32_MAX)
-			continue;
-		if (k > FF_PATH_MAX)
-			k = FF_PATH_MAX;
-		for (uint32_t i = 0; i < k; i++) {
-			uint64_t rate = n->topo->links[n->topo->ports[pt[i]].link].rate_bps;
-
-			if (!scale)
-				f->load[pt[i]] += bps;
-			else if (rate && f->load[pt[i]] > rate &&
-				 muldiv(f->load[pt[i]], 1000000, rate) > most)
-				most = muldiv(f->load[pt[i]], 1000000, rate);
-		}
-	}
-	return most;
-}
-
 /*
  * No port carries more than its line rate in a span: the rates are
  * measured to about a packet, and QPs sharing a port at line rate may add
  * up to a little over it (the 8-host ring AllGather: 100.27 Gb/s on a
  * 100G port, faster than the wire). The QPs through such a port slow by
- * as much as it is over.
+ * as much as its busiest port is over.
  */
 static void cap_rates(struct ff *f)
 {
+	const struct net *n = f->net;
+	uint32_t pt[FF_PATH_MAX], k;
+
 	for (uint32_t i = 0; i < f->n_runs; i++)
-		run_ports(f, &f->runs[i], 0);
+		for (int back = 0; back <= 1; back++) {
+			uint64_t bps = run_bps(n, &f->runs[i], back);
+
+			k = ff__path_ports(n, f->runs[i].f, back, pt, FF_PATH_MAX);
+			for (uint32_t j = 0; j < k; j++)
+				f->load[pt[j]] += bps;
+		}
 	for (uint32_t i = 0; i < f->n_runs; i++) {
 		struct ff_run *r = &f->runs[i];
-		uint64_t over = run_ports(f, r, 1);
+		uint64_t over = 1000000; /* ppm of the line rate */
 
+		k = ff__path_ports(n, r->f, 0, pt, FF_PATH_MAX);
+		for (uint32_t j = 0; j < k; j++) {
+			uint64_t rate = n->topo->links[n->topo->ports[pt[j]].link].rate_bps;
+
+			if (rate && f->load[pt[j]] > rate &&
+			    muldiv(f->load[pt[j]], 1000000, rate) > over)
+				over = muldiv(f->load[pt[j]], 1000000, rate);
+		}
 		if (over > 1000000) {
 			r->t = (simtime_t)(((ck_u128)r->t * over + 999999) / 1000000);
 			r->dry = run_dry(r);
 			f->st.capped++;
 		}
 	}
-	memset(f->load, 0, f->net->topo->n_ports * sizeof(*f->load));
+	memset(f->load, 0, n->topo->n_ports * sizeof(*f->load));
 }
 
 void ff__span_begin(struct ff *f)

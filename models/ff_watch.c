@@ -60,3 +60,13 @@ simtime_t ff__path(const struct net *n, const struct flow *fl, int back)
 	return back ? topo_path_delay(n->topo, n->routes, fl->dst, fl->src, fl->hash, frame)
 		    : topo_path_delay(n->topo, n->routes, fl->src, fl->dst, fl->hash, frame);
 }
+
+uint32_t ff__path_ports(const struct net *n, const struct flow *fl, int back, uint32_t *ports,
+			uint32_t max)
+{
+	uint32_t k =
+	    back ? topo_path_ports(n->topo, n->routes, fl->dst, fl->src, fl->hash, ports, max)
+		 : topo_path_ports(n->topo, n->routes, fl->src, fl->dst, fl->hash, ports, max);
+
+	return k == UINT32_MAX ? 0 : k < max ? k : max;
+}

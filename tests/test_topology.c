@@ -418,19 +418,25 @@ Test(topology, ring_counts)
 	topo_free(t);
 }
 
-Test(topology, ecmp_spreads_over_spines)
+/* Two leaves of 4 hosts under 4 spines. */
+static struct topo *leaf_spine_2x4(void)
 {
 	struct topo_spec s = spec_of(TOPO_LEAF_SPINE);
-	struct topo_routes *r;
-	uint32_t count, i, hits[4] = {0};
-	uint32_t leaf0;
-	const uint16_t *hops;
-	struct topo *t;
 
 	s.leaves = 2;
 	s.spines = 4;
 	s.hosts_per_leaf = 4;
-	t = build(&s);
+	return build(&s);
+}
+
+Test(topology, ecmp_spreads_over_spines)
+{
+	struct topo_routes *r;
+	uint32_t count, i, hits[4] = {0};
+	uint32_t leaf0;
+	const uint16_t *hops;
+	struct topo *t = leaf_spine_2x4();
+
 	r = routes(t);
 	leaf0 = node_of(t, "leaf0");
 	hops = topo_next_hops(r, leaf0, 5, &count);
@@ -453,16 +459,11 @@ Test(topology, ecmp_spreads_over_spines)
  * latency topo_path_delay sums: h0 -> leaf0 -> a spine -> leaf1 -> h5. */
 Test(topology, a_flows_path_lists_the_ports_it_leaves_by)
 {
-	struct topo_spec s = spec_of(TOPO_LEAF_SPINE);
 	struct topo_routes *r;
 	uint32_t pt[8], k, frame = 4178;
 	simtime_t sum = 0;
-	struct topo *t;
+	struct topo *t = leaf_spine_2x4();
 
-	s.leaves = 2;
-	s.spines = 4;
-	s.hosts_per_leaf = 4;
-	t = build(&s);
 	r = routes(t);
 	for (uint64_t hash = 0; hash < 16; hash++) {
 		k = topo_path_ports(t, r, 0, 5, hash, pt, 8);
