@@ -36,22 +36,15 @@ static size_t ctr_list(struct ff *f, uint64_t **out)
 			out[k] = &(x);                                                             \
 		k++;                                                                               \
 	} while (0)
-	C(n->ctx.tot.packet_hops);
-	C(n->ctx.tot.data_hops);
+	/* what packets did on the ports they crossed, counted exactly
+	 * (ff_traffic.c), is not here */
 	C(n->ctx.tot.ecn_marked);
 	C(n->ctx.tot.cnp_sent);
 	C(n->ctx.tot.cnp_handled);
 	for (uint32_t i = 0; i < n->topo->n_ports; i++) {
 		struct port *p = &n->ports[i];
 
-		C(p->rx_packets);
-		C(p->rx_bytes);
-		C(p->tx_packets);
-		C(p->tx_bytes);
-		C(p->busy_time);
 		for (int prio = 0; prio < PKT_PRIORITIES; prio++) {
-			C(p->queue[prio].tx_packets);
-			C(p->queue[prio].tx_bytes);
 			C(p->qcount[prio].ecn_marked);
 			C(p->pfc[prio].tx_pause);
 			C(p->pfc[prio].tx_resume);
@@ -66,10 +59,6 @@ static size_t ctr_list(struct ff *f, uint64_t **out)
 		if (!n->nics[h])
 			continue;
 		c = nic_ff_counters(n->nics[h]);
-		C(c->tx_packets_phy);
-		C(c->tx_bytes_phy);
-		C(c->rx_packets_phy);
-		C(c->rx_bytes_phy);
 		C(c->np_ecn_marked_roce_packets);
 		C(c->np_cnp_sent);
 		C(c->rp_cnp_handled);
@@ -380,7 +369,10 @@ struct ff *ff_new(struct net *n, const struct ff_params *p)
 	f->runs = calloc(n->n_flows ? n->n_flows : 1, sizeof(*f->runs));
 	f->load = calloc(n->topo->n_ports ? n->topo->n_ports : 1, sizeof(*f->load));
 	f->order = calloc(n->n_flows ? n->n_flows : 1, sizeof(*f->order));
-	if (!f->ctr || !f->s0 || !f->qp || !f->run_of || !f->runs || !f->load || !f->order) {
+	f->path = calloc(n->topo->n_ports ? n->topo->n_ports : 1, sizeof(*f->path));
+	f->path_tc = calloc(n->topo->n_ports ? n->topo->n_ports : 1, sizeof(*f->path_tc));
+	if (!f->ctr || !f->s0 || !f->qp || !f->run_of || !f->runs || !f->load || !f->order ||
+	    !f->path || !f->path_tc) {
 		ff_free(f);
 		return NULL;
 	}
@@ -442,5 +434,7 @@ void ff_free(struct ff *f)
 	free(f->runs);
 	free(f->load);
 	free(f->order);
+	free(f->path);
+	free(f->path_tc);
 	free(f);
 }

@@ -40,6 +40,7 @@ struct ff_qp {
 	uint64_t rp;
 	simtime_t rt;
 	uint64_t rspan;
+	uint64_t cnp_was; /* its CNPs handled when a span ended, before its count moved */
 };
 
 /* A span that ran its whole length, whose rates the next sequence finds
@@ -100,6 +101,8 @@ struct ff {
 	size_t n_held;
 	uint64_t *load;	       /* per port: the bits/s the span's QPs put on it */
 	struct ff_run **order; /* the runs, by collective (pool_rates) */
+	uint32_t *path;	       /* a path's ports (ff_traffic.c), as many as ports */
+	int8_t *path_tc;       /* ... their classes at switches, or -1 */
 };
 
 /* @a x @b / @c without overflow (c > 0). */
@@ -126,5 +129,14 @@ void ff__span_begin(struct ff *f);
 void ff__span_end(struct ff *f, simtime_t tx, enum ff_end_why why);
 void ff__span_post(struct ff *f, struct flow *fl);
 void ff__on_exit(void *obj, uint64_t arg);
+
+/* ff_traffic.c: a span's packets on the ports they crossed, exactly.
+ * ff__traffic_run counts @k packets @fl delivers (from its epsn, before
+ * nic_ff_advance) and their ACKs; ff__traffic_save, before the span's
+ * extrapolation, and ff__traffic_ctrl, after it, put its CNPs and PAUSE
+ * frames on their ports. */
+void ff__traffic_run(struct ff *f, struct flow *fl, uint32_t k);
+void ff__traffic_save(struct ff *f);
+void ff__traffic_ctrl(struct ff *f);
 
 #endif

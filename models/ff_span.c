@@ -417,6 +417,7 @@ void ff__span_end(struct ff *f, simtime_t tx, enum ff_end_why why)
 				k = last - r->x;
 		}
 		got += k;
+		ff__traffic_run(f, fl, (uint32_t)k);
 		bytes = nic_ff_advance(fl, (uint32_t)k, n->p.nic.mtu);
 		n->ctx.tot.sent_bytes += bytes;
 		n->ctx.tot.received_bytes += bytes;
@@ -429,9 +430,11 @@ void ff__span_end(struct ff *f, simtime_t tx, enum ff_end_why why)
 	 * rates give: the counters move by the share they sent */
 	if (waited && rated && got < rated)
 		busy = muldiv(dt, got, rated);
+	ff__traffic_save(f);
 	if (seq)
 		for (size_t i = 0; i < f->n_ctr; i++)
 			*f->ctr[i] = f->sd[i] + muldiv(f->sh[i] - f->s0[i], busy, seq);
+	ff__traffic_ctrl(f);
 	for (uint32_t i = 0; i < n->topo->n_ports; i++)
 		port_shift(&n->ports[i], dt);
 	for (uint32_t i = 0; i < n->topo->n_nodes; i++)

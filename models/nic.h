@@ -239,4 +239,24 @@ void nic_ff_flow_shift(struct flow *f, simtime_t dt);
 uint64_t nic_ff_advance(struct flow *f, uint32_t k, uint32_t mtu);
 void nic_ff_msg_done(struct nic *resp, struct flow *f, simtime_t now);
 
+/* Packets of one size among those a span delivers (nic_ff_walk). */
+struct nic_ff_size {
+	uint32_t frame; /* bytes, headers included, preamble not */
+	uint64_t count;
+};
+#define NIC_FF_SIZES 8
+
+/*
+ * The next @k packets @f delivers, from its epsn, before nic_ff_advance
+ * moves it on: told to @fn in groups of one frame size (at most
+ * NIC_FF_SIZES groups a call, in no particular order). Returns the ACKs
+ * its responder sends for them, one every @ack_every packets and one at
+ * each message's end, as responder_data does, and moves its count of
+ * packets since the last ACK on to match.
+ */
+uint64_t nic_ff_walk(struct flow *f, uint32_t k, uint32_t mtu, uint32_t ack_every,
+		     void (*fn)(void *ctx, const struct nic_ff_size *sz, uint32_t n), void *ctx);
+/* The DSCP of the CNPs @n sends (np_cnp_dscp). */
+uint8_t nic_ff_cnp_dscp(const struct nic *n);
+
 #endif

@@ -94,6 +94,71 @@ uint64_t nic_ff_advance(struct flow *f, uint32_t k, uint32_t mtu)
 	return bytes;
 }
 
+/* Count @c packets of @frame bytes into @sz (@n groups so far), telling
+ * @fn when it is full. */
+static void size_add(struct nic_ff_size *sz, uint32_t *n, uint32_t frame, uint64_t c,
+		     void (*fn)(void *ctx, const struct nic_ff_size *sz, uint32_t n), void *ctx)
+{
+	uint32_t i;
+
+	if (!c)
+		return;
+	for (i = 0; i < *n && sz[i].frame != frame; i++)
+		;
+	if (i == *n) {
+		if (*n == NIC_FF_SIZES) {
+			fn(ctx, sz, *n);
+			*n = i = 0;
+		}
+		sz[i].frame = frame;
+		sz[i].count = 0;
+		(*n)++;
+	}
+	sz[i].count += c;
+}
+
+uint64_t nic_ff_walk(struct flow *f, uint32_t k, uint32_t mtu, uint32_t ack_every,
+		     void (*fn)(void *ctx, const struct nic_ff_size *sz, uint32_t n), void *ctx)
+{
+	uint32_t from = f->epsn, to = from + k, n = 0, per = ack_every ? ack_every : 1;
+	uint64_t acks = 0, u = f->unacked;
+	struct nic_ff_size sz[NIC_FF_SIZES];
+
+	for (uint32_t i = k ? msg_at(f, from) : f->n_msgs; i < f->n_msgs; i++) {
+		const struct qp_msg *m = &f->msgs[i];
+		uint32_t lo = m->first_psn > from ? m->first_psn : from;
+		uint32_t end = m->first_psn + m->n_psn;
+		uint32_t hi = end < to ? end : to;
+		uint64_t c = hi - lo;
+
+		if (lo >= to)
+			break;
+		if (hi == end) {
+			/* its last packet, shorter, and ACKed whatever the count */
+			size_add(sz, &n,
+				 (uint32_t)(m->bytes - (uint64_t)(m->n_psn - 1) * mtu) +
+				     PKT_HEADER_BYTES,
+				 1, fn, ctx);
+			size_add(sz, &n, mtu + PKT_HEADER_BYTES, c - 1, fn, ctx);
+			acks += (u + c - 1) / per + 1;
+			u = 0;
+		} else {
+			size_add(sz, &n, mtu + PKT_HEADER_BYTES, c, fn, ctx);
+			acks += (u + c) / per;
+			u = (u + c) % per;
+		}
+	}
+	if (n)
+		fn(ctx, sz, n);
+	f->unacked = (uint32_t)u;
+	return acks;
+}
+
+uint8_t nic_ff_cnp_dscp(const struct nic *n)
+{
+	return (uint8_t)n->prm->dcqcn.np_cnp_dscp;
+}
+
 void nic_ff_msg_done(struct nic *resp, struct flow *f, simtime_t now)
 {
 	nic__msg_complete(resp, f, now);

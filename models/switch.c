@@ -720,6 +720,11 @@ uint64_t sw_headroom(const struct sw *s, uint32_t local_port)
 	return cfg_of(s, local_port)->headroom;
 }
 
+uint8_t sw_tc_of(const struct sw *s, uint32_t local_port, uint8_t dscp)
+{
+	return cfg_of(s, local_port)->dscp_to_tc[dscp];
+}
+
 const struct sw_counters *sw_counters(const struct sw *s)
 {
 	return &s->c;

@@ -113,6 +113,9 @@ uint64_t sw_ingress_bytes(const struct sw *s, uint32_t local_port);
 int sw_watchdog_storm(const struct sw *s, uint32_t local_port, uint8_t prio);
 /* Headroom of each lossless PG of @local_port (sw_port_headroom). */
 uint64_t sw_headroom(const struct sw *s, uint32_t local_port);
+/* The class (PG in, egress queue out) of a packet of @dscp that comes in
+ * by @local_port: that port's DSCP_TO_TC_MAP. */
+uint8_t sw_tc_of(const struct sw *s, uint32_t local_port, uint8_t dscp);
 /*
  * RED's decision for a packet leaving (or joining) an egress queue of @q
  * bytes: 1 to mark it CE. 0 at or below kmin, 1 above kmax, in between

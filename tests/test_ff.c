@@ -189,6 +189,71 @@ Test(ff, a_ring_allreduce_completes_within_a_percent)
 	both_free(&b);
 }
 
+/* @field of @x and @y: the same. */
+static void same_field(json_t *x, json_t *y, const char *field, const char *what)
+{
+	json_t *a = json_object_get(x, field), *b = json_object_get(y, field);
+
+	cr_assert(a && json_equal(a, b), "%s %s: %lld against %lld", what, field,
+		  (long long)json_integer_value(b), (long long)json_integer_value(a));
+}
+
+/* The packets of @key's rows (switches' ports, or hosts) in @a and @b,
+ * and of each port's queues: the same counts, field by field; how many
+ * rows were held. */
+static size_t same_rows(json_t *a, json_t *b, const char *key, const char *const *fields)
+{
+	json_t *ra = json_object_get(a, key), *rb = json_object_get(b, key);
+
+	cr_assert_eq(json_array_size(ra), json_array_size(rb));
+	for (size_t i = 0; i < json_array_size(ra); i++) {
+		json_t *x = json_array_get(ra, i), *y = json_array_get(rb, i);
+		json_t *qa = json_object_get(x, "queues"), *qb = json_object_get(y, "queues");
+		const char *name = json_string_value(json_object_get(x, "name"));
+
+		for (size_t f = 0; fields[f]; f++)
+			same_field(x, y, fields[f], name);
+		cr_assert_eq(json_array_size(qa), json_array_size(qb));
+		for (size_t q = 0; q < json_array_size(qa); q++) {
+			same_field(json_array_get(qa, q), json_array_get(qb, q), "tx_packets",
+				   name);
+			same_field(json_array_get(qa, q), json_array_get(qb, q), "tx_bytes", name);
+		}
+	}
+	return json_array_size(ra);
+}
+
+/*
+ * A span counts the packets it delivered on the ports and NICs they
+ * cross, and their ACKs (one every ack_every packets and at each
+ * message's end) on the way back: once the AllReduce is done, every
+ * port's and NIC's packets and bytes, and its queues', are what the
+ * packet-by-packet run counted.
+ */
+Test(ff, a_span_counts_every_packet_on_the_ports_it_crosses)
+{
+	static const char *const port_fields[] = {"tx_packets", "tx_bytes", "rx_packets",
+						  "rx_bytes", NULL};
+	static const char *const host_fields[] = {"tx_packets_phy", "tx_bytes_phy",
+						  "rx_packets_phy", "rx_bytes_phy", NULL};
+	struct both b;
+	json_t *sa, *sb;
+	size_t ports = 0;
+
+	run_both(ring, "nic.transport.ack_every=3", &b);
+	cr_assert(ts_metric(b.on, "fast_forward.skipped_share") > 0.5);
+	sa = json_object_get(b.off, "switches");
+	sb = json_object_get(b.on, "switches");
+	for (size_t i = 0; i < json_array_size(sa); i++)
+		ports +=
+		    same_rows(json_array_get(sa, i), json_array_get(sb, i), "ports", port_fields);
+	cr_assert_eq(ports, 16, "each leaf: 4 hosts and 2 spines; each spine: 2 leaves");
+	cr_assert_eq(same_rows(b.off, b.on, "hosts", host_fields), 8);
+	cr_assert(json_equal(json_object_get(json_object_get(b.off, "run"), "packet_hops"),
+			     json_object_get(json_object_get(b.on, "run"), "packet_hops")));
+	both_free(&b);
+}
+
 /* A long ring AllReduce: its spans run their whole length, the next
  * sequence finds the same rates, and each span after may last twice as
  * long; the collective's QPs wait for one another's data within a span. */
