@@ -567,6 +567,7 @@ static int cmd_run(const struct run_args *a, const struct par_comm *comm)
 	struct sim sim;
 	json_t *prov = NULL;
 	int err, rc, split = comm->size > 1, lead = !comm->rank; /* lead: the process that writes */
+	int ff_default;
 	struct par_stats pst = {0};
 
 	if ((rc = build_run(a, &sim)))
@@ -576,12 +577,19 @@ static int cmd_run(const struct run_args *a, const struct par_comm *comm)
 		sim_fini(&sim);
 		return rc;
 	}
+	ff_default = sim.scn->fast_forward.enabled && !sim.scn->fast_forward_given;
 	if (split && par_check(&sim, comm->size, &d)) {
 		fprintf(stderr, "rocesim: ");
 		diag_print(&d, stderr);
 		sim_fini(&sim);
 		return EXIT_INPUT;
 	}
+	if (split && ff_default && lead)
+		fprintf(stderr,
+			"rocesim: note: split over %u processes, the run goes packet by packet "
+			"(engine.fast_forward, on by default, holds the whole fabric at once): "
+			"its results are one process's with engine.fast_forward.enabled false\n",
+			comm->size);
 	/* the inputs' digests as they were loaded, not as they are after the run */
 	prov = res_provenance(sim.scn, &(struct res_prov_in){.overlays = a->withs,
 							     .n_overlays = a->n_withs,

@@ -186,6 +186,7 @@ struct scenario {
 
 	struct deadlock_params deadlock;
 	struct ff_params fast_forward; /* engine.fast_forward */
+	uint8_t fast_forward_given;    /* its enabled was written, not the default */
 
 	struct {
 		simtime_t sample;	/* time-series period, 0 = off */

@@ -589,6 +589,7 @@ static int check_engine(const struct loader *l, const struct raw_top *r, struct 
 	ff_params_default(p);
 	if (!f)
 		return 0;
+	s->fast_forward_given = f->enabled != NULL;
 	if ((err = scn__get_bool(l, "engine.fast_forward.enabled", f->enabled, 0, &p->enabled)) ||
 	    (err = scn__get_time(l, "engine.fast_forward.window", f->window, p->window, 1,
 				 &p->window)) ||

@@ -599,7 +599,7 @@ static int split_check(struct sim *sim, uint32_t size, struct partition *p, stru
 		scn_locate(sim->scn, d);
 		return -EINVAL;
 	}
-	if (sim->scn->fast_forward.enabled) {
+	if (sim->scn->fast_forward.enabled && sim->scn->fast_forward_given) {
 		diag_set(d, "", 0, "engine.fast_forward.enabled",
 			 "a span holds every NIC of the fabric at once: a run split over %u "
 			 "processes cannot fast-forward (run it in one process, or set it false)",
@@ -611,6 +611,10 @@ static int split_check(struct sim *sim, uint32_t size, struct partition *p, stru
 			 size);
 	} else {
 		err = part_build(sim->topo, size, p, d);
+		/* on by default only: the split run goes packet by packet,
+		 * as one process does with it off (par.h) */
+		if (!err)
+			sim_ff_off(sim);
 		if (err != -EINVAL)
 			return err;
 	}

@@ -63,8 +63,10 @@ struct par_stats {
 /*
  * Whether @sim (sim_init done) can run split over @size processes: 0, or
  * -EINVAL with @d naming the key (a topology with fewer switches, or a cut
- * link without delay; max_events; fast-forward; collectives, not yet), or
- * -ENOMEM.
+ * link without delay; max_events; fast-forward asked for in the scenario;
+ * collectives, not yet), or -ENOMEM. Fast-forward on by default is turned
+ * off (sim_ff_off): a split run gives the results of one process with
+ * engine.fast_forward.enabled false.
  */
 int par_check(struct sim *sim, uint32_t size, struct diag *d);
 /*

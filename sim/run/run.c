@@ -310,6 +310,13 @@ int sim_run(struct sim *sim, FILE *series, FILE *qp_rates, FILE *pfc_events, int
 	return sim->end == SIM_END_ERROR ? sim->net->ctx.error : 0;
 }
 
+void sim_ff_off(struct sim *sim)
+{
+	ff_free(sim->ff);
+	sim->ff = NULL;
+	sim->scn->fast_forward.enabled = 0;
+}
+
 void sim_fini(struct sim *sim)
 {
 	cbd_result_free(&sim->cbd);

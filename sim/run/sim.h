@@ -112,6 +112,10 @@ int sim_init(struct sim *sim, struct scenario *s, struct diag *d);
  * once with SIM_END_ERROR. */
 int sim_run(struct sim *sim, FILE *series, FILE *qp_rates, FILE *pfc_events, int progress);
 void sim_fini(struct sim *sim);
+/* Run @sim (sim_init done, not run) without its fast-forward, as with
+ * engine.fast_forward.enabled false: a run split over processes, where it
+ * was on by default. */
+void sim_ff_off(struct sim *sim);
 /*
  * Training job @k of @s run alone on the fabric (no other workload, no
  * outputs): its mean iteration time into *@iteration_us (0 when it did
