@@ -332,6 +332,32 @@ Test(ff, a_fault_ends_a_span_at_its_time)
 	both_free(&b);
 }
 
+/*
+ * A link or node going down drops what its QPs have posted and not sent
+ * then: a span before it would move that phase by up to its error (the
+ * seed cluster losing spine0 at 10 ms dropped 10,986 lossless packets
+ * after two spans, 11,738 packet by packet). Nothing is skipped before
+ * it, and the drops come out exactly.
+ */
+static const char ring_loses_a_spine[] =
+    "topology: {kind: leaf_spine, leaves: 2, spines: 2, hosts_per_leaf: 4,\n"
+    "  link: {rate: 100Gbps, cable: 2m}, uplink: {rate: 100Gbps, cable: 10m}}\n"
+    "workload: {kind: allreduce, size: 64MB, ranks: all, channels: 2}\n"
+    "faults: [{kind: node_down, node: spine0, at: 4ms}]\n"
+    "stop: 20ms\n";
+
+Test(ff, nothing_is_skipped_before_a_loss_to_come)
+{
+	struct both b;
+
+	run_both(ring_loses_a_spine, NULL, &b);
+	cr_assert_eq(ts_metric(b.on, "fast_forward.spans"), 0);
+	cr_assert_gt(ts_metric(b.off, "lossless_drops"), 1000);
+	cr_assert_eq(ts_metric(b.on, "lossless_drops"), ts_metric(b.off, "lossless_drops"));
+	cr_assert_eq(ts_metric(b.on, "bytes.received"), ts_metric(b.off, "bytes.received"));
+	both_free(&b);
+}
+
 /* The metrics a run that never settles must give exactly as without. */
 static void assert_same(const struct both *b, const char *const *metrics, size_t n)
 {
