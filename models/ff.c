@@ -16,7 +16,7 @@
 #include "models/switch.h"
 void ff_params_default(struct ff_params *p)
 {
-	p->enabled = 0;
+	p->enabled = 1; /* on by default: every experiment holds both ways */
 	p->tolerance_ppm = 10000;
 	p->window = 20 * SIMTIME_US;
 	p->windows = 3;

@@ -1,7 +1,8 @@
 /*
  * Every shipped experiment (experiments/ *.yaml) run both ways with
- * `rocesim run --verify-fast-forward`: completion times within 1%, PAUSE
- * frames within 5% or 2 frames, bytes conserved, and a run where nothing
+ * `rocesim run --verify-fast-forward`: completion times and bytes
+ * received within 1%, PAUSE frames, drops and lossless drops within 5% or
+ * 2, bytes conserved, and a run where nothing
  * was skipped (DCQCN still moving, a PFC storm, a deadlock) exactly the
  * same. An experiment that is bad input on purpose (a scenario of
  * mistakes) is refused alike with and without. The scale experiments

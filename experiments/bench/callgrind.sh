@@ -3,7 +3,8 @@
 # then again stopped at 1 ns (loading, building the fabric and writing the
 # outputs); the difference is the event loop's, divided by the
 # run.data_packet_hops of results.json. Deterministic, unlike wall time:
-# the figure to compare two builds by.
+# the figure to compare two builds by. Every packet is simulated
+# (fast-forward off): a span's packets count as hops without their events.
 # usage: experiments/bench/callgrind.sh [ROCESIM] [SCENARIO...]
 #        (make bench-callgrind; default: the 8:1 DCQCN incast and the
 #        k = 8 fat-tree permutation)
@@ -30,8 +31,10 @@ instructions() {
 printf '%-34s %14s %14s %12s %10s\n' scenario "instructions" "set-up" "data hops" "per hop"
 for scn in "$@"; do
 	name=$(basename "$scn" .yaml)
-	all=$(instructions "$bin" run "$scn" -o "$out/$name" --quiet)
-	setup=$(instructions "$bin" run "$scn" -o "$out/$name-setup" --quiet --set stop=1ns)
+	all=$(instructions "$bin" run "$scn" -o "$out/$name" --quiet \
+		--set engine.fast_forward.enabled=false)
+	setup=$(instructions "$bin" run "$scn" -o "$out/$name-setup" --quiet --set stop=1ns \
+		--set engine.fast_forward.enabled=false)
 	hops=$(sed -n 's/.*"data_packet_hops": *\([0-9]*\).*/\1/p' "$out/$name/results.json" | head -1)
 	awk -v n="$name" -v a="$all" -v s="$setup" -v h="$hops" 'BEGIN {
 		printf "%-34s %14d %14d %12d %10.0f\n", n, a, s, h, (a - s) / h }'

@@ -3,7 +3,8 @@
 # `mpirun -np N` (default 2), REPEATS times each (default 3): the median
 # wall time of each, the speed-up, and from the last parallel run its
 # windows, crossings and the share of its time spent waiting in MPI; it
-# checks that the results are the same (results.json but "run").
+# checks that the results are the same (results.json but "run"). Both
+# simulate every packet (fast-forward off, as a split run does).
 # usage: experiments/bench/par.sh [ROCESIM] [SCENARIO] [N] [REPEATS]
 #        (make bench-par)
 set -euo pipefail
@@ -23,9 +24,10 @@ field() { # results.json, a python expression over j
 }
 
 for _ in $(seq "$repeats"); do
-	"$bin" run "$scn" -o "$tmp/one" --quiet
+	"$bin" run "$scn" -o "$tmp/one" --quiet --set engine.fast_forward.enabled=false
 	field "$tmp/one/results.json" "j['run']['wall_s']" >>"$tmp/one.wall"
-	mpirun "${root[@]}" -np "$np" "$bin" run "$scn" -o "$tmp/many" --quiet
+	mpirun "${root[@]}" -np "$np" "$bin" run "$scn" -o "$tmp/many" --quiet \
+		--set engine.fast_forward.enabled=false
 	field "$tmp/many/results.json" "j['run']['wall_s']" >>"$tmp/many.wall"
 done
 python3 - "$tmp/one/results.json" "$tmp/many/results.json" <<'PY'

@@ -2,6 +2,8 @@
 # Benchmarks: runs each scenario in experiments/bench/ several times and
 # prints the median events/s, packet-hops/s, wall time and peak RSS, then
 # the event-queue hold benchmark for the calendar queue and the heap alone.
+# Every packet is simulated (fast-forward off): these are the packet
+# engine's figures; fast-forward's are in docs/performance.md.
 # usage: experiments/bench/run.sh [ROCESIM] [REPEATS]   (make bench)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -18,7 +20,7 @@ for scn in "$here"/*.yaml; do
 	name=$(basename "$scn" .yaml)
 	: >"$out/rows"
 	for _ in $(seq "$repeats"); do
-		"$bin" run "$scn" -o "$out/$name" | awk '/^  speed/ {
+		"$bin" run "$scn" -o "$out/$name" --set engine.fast_forward.enabled=false | awk '/^  speed/ {
 			gsub(/M/, "", $9); gsub(/M/, "", $11);
 			print $9, $11, $5, $(NF-1) }' >>"$out/rows"
 	done

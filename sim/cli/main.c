@@ -91,8 +91,8 @@ static const char run_help[] =
     "                     how much the others slow it (interference in results.json)\n"
     "  --verify-fast-forward  run with engine.fast_forward on, then again packet by\n"
     "                     packet, and print both: completion times and bytes\n"
-    "                     received (within 1%) and PAUSE frames (within 5% or 2\n"
-    "                     frames); exit 1 if outside\n"
+    "                     received (within 1%), PAUSE frames, drops and lossless\n"
+    "                     drops (within 5% or 2); exit 1 if outside\n"
     "  --partition N      show how the fabric splits into N parts for a parallel run\n"
     "                     (switches, hosts and ports per part, the links cut, the\n"
     "                     lookahead they allow) and stop: nothing is run or written\n" RUN_CI_USAGE
