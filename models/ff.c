@@ -83,7 +83,9 @@ static size_t ctr_list(struct ff *f, uint64_t **out)
  * traffic's exact phase then (how much each QP has posted and not sent),
  * which a span before it moves by up to its error: the seed cluster losing
  * spine0 at 10 ms dropped 10,986 lossless packets after two spans, 11,738
- * packet by packet. A link's new rate, or a link back up, loses nothing.
+ * packet by packet. A link's new rate, or a link back up, stops no
+ * packet by itself (a slower link may tail-drop a lossy class:
+ * --verify-fast-forward compares drops).
  */
 static int fault_near(const struct ff *f, simtime_t now)
 {

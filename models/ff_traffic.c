@@ -121,11 +121,12 @@ void ff__traffic_ctrl(struct ff *f)
 
 	for (uint32_t i = 0; i < n->n_flows; i++) {
 		struct flow *fl = &n->flows[i];
-		uint64_t c = fl->rp.cnp_handled - f->qp[i].cnp_was;
+		uint64_t c;
 		struct route r;
 
-		if (!c || !n->nics[fl->dst])
+		if (fl->rp.cnp_handled <= f->qp[i].cnp_was || !n->nics[fl->dst])
 			continue;
+		c = fl->rp.cnp_handled - f->qp[i].cnp_was;
 		r = route_of(f, fl, 1, nic_ff_cnp_dscp(n->nics[fl->dst]));
 		along(&r, c, PKT_CNP_FRAME_BYTES, 0);
 	}
