@@ -21,6 +21,7 @@ void ff_params_default(struct ff_params *p)
 	p->window = 20 * SIMTIME_US;
 	p->windows = 3;
 	p->span_seqs = 64;
+	p->stop = 0;
 }
 
 /* ---- the counters a span extrapolates ------------------------------------------- */
@@ -94,6 +95,8 @@ static int fault_near(const struct ff *f, simtime_t now)
 	for (uint32_t i = 0; i < f->net->p.n_faults; i++) {
 		const struct net_fault *x = &f->net->p.faults[i];
 
+		if (f->prm.stop && x->at >= f->prm.stop)
+			continue; /* the run ends first */
 		if (x->at >= now && (x->at - now < room || x->kind == NET_FAULT_LINK_DOWN ||
 				     x->kind == NET_FAULT_PFC_STORM))
 			return 1;

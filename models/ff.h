@@ -59,6 +59,8 @@ struct ff_params {
 	simtime_t window;	/* the detector's window */
 	uint32_t windows;	/* steady for this many windows in a row */
 	uint32_t span_seqs;	/* a span lasts at most this many sequences */
+	simtime_t stop;		/* the run's bound: a fault at or after it never strikes
+				   (0: none known) */
 };
 
 /* Why a span ended. */

@@ -358,6 +358,19 @@ Test(ff, nothing_is_skipped_before_a_loss_to_come)
 	both_free(&b);
 }
 
+/* A failure after the run's stop never strikes: it holds nothing back. */
+Test(ff, a_loss_after_the_stop_holds_nothing_back)
+{
+	struct both b;
+
+	run_both(ring_loses_a_spine, "faults[0].at=30ms", &b);
+	cr_assert_gt(ts_metric(b.on, "fast_forward.spans"), 0);
+	cr_assert_eq(ts_metric(b.off, "lossless_drops"), 0);
+	cr_assert(rel(ts_metric(b.off, "bytes.received"), ts_metric(b.on, "bytes.received")) <
+		  0.01);
+	both_free(&b);
+}
+
 /* The metrics a run that never settles must give exactly as without. */
 static void assert_same(const struct both *b, const char *const *metrics, size_t n)
 {

@@ -163,6 +163,7 @@ int sim_init(struct sim *sim, struct scenario *s, struct diag *d)
 		scn_locate(s, d);
 	if (!err && s->out.sample)
 		err = series_init(sim);
+	s->fast_forward.stop = s->stop;
 	if (!err && s->fast_forward.enabled && !(sim->ff = ff_new(sim->net, &s->fast_forward)))
 		err = -ENOMEM;
 	return err ? err : static_deadlock(sim);
