@@ -95,10 +95,9 @@ static int fault_near(const struct ff *f, simtime_t now)
 	for (uint32_t i = 0; i < f->net->p.n_faults; i++) {
 		const struct net_fault *x = &f->net->p.faults[i];
 
-		if (f->prm.stop && x->at >= f->prm.stop)
-			continue; /* the run ends first */
-		if (x->at >= now && (x->at - now < room || x->kind == NET_FAULT_LINK_DOWN ||
-				     x->kind == NET_FAULT_PFC_STORM))
+		if (x->at >= now && ff__strikes(f, x->at) &&
+		    (x->at - now < room || x->kind == NET_FAULT_LINK_DOWN ||
+		     x->kind == NET_FAULT_PFC_STORM))
 			return 1;
 	}
 	return 0;

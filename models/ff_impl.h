@@ -111,6 +111,12 @@ static inline uint64_t muldiv(uint64_t a, uint64_t b, uint64_t c)
 	return (uint64_t)((ck_u128)a * b / c);
 }
 
+/* Whether a fault at @at strikes within the run (before its stop). */
+static inline int ff__strikes(const struct ff *f, simtime_t at)
+{
+	return !f->prm.stop || at < f->prm.stop;
+}
+
 /* ff_watch.c: the watch */
 void ff__seq_start(struct ff *f, simtime_t now);
 void ff__hold_nics(struct ff *f, int on);

@@ -369,7 +369,7 @@ void ff__span_begin(struct ff *f)
 	for (uint32_t i = 0; i < n->p.n_faults; i++) {
 		simtime_t at = n->p.faults[i].at;
 
-		if (at > now && at - f->drain_max < f->cap && (!f->prm.stop || at < f->prm.stop))
+		if (at > now && at - f->drain_max < f->cap && ff__strikes(f, at))
 			f->cap = at > now + f->drain_max ? at - f->drain_max : now;
 	}
 	f->state = FF_SPAN;

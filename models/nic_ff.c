@@ -63,7 +63,18 @@ static uint32_t msg_at(const struct flow *f, uint32_t psn)
 	return lo;
 }
 
-uint64_t nic_ff_advance(struct flow *f, uint32_t k, uint32_t mtu)
+/* One message's share of the packets a QP delivers: @c of them, the last
+ * its message's last (@ends) of @last payload bytes. */
+struct segment {
+	uint64_t c;
+	int ends;
+	uint32_t last;
+};
+
+/* The next @k packets of @f, from its epsn, message by message into @each
+ * (when not NULL); their payload bytes. */
+static uint64_t segments(const struct flow *f, uint32_t k, uint32_t mtu,
+			 void (*each)(void *ctx, const struct segment *sg), void *ctx)
 {
 	uint32_t from = f->epsn, to = from + k;
 	uint64_t bytes = 0;
@@ -73,13 +84,25 @@ uint64_t nic_ff_advance(struct flow *f, uint32_t k, uint32_t mtu)
 		uint32_t lo = m->first_psn > from ? m->first_psn : from;
 		uint32_t end = m->first_psn + m->n_psn;
 		uint32_t hi = end < to ? end : to;
+		struct segment sg = {.c = hi - lo, .ends = hi == end, .last = mtu};
 
 		if (lo >= to)
 			break;
-		bytes += (uint64_t)(hi - lo) * mtu;
-		if (hi == end) /* its last packet, shorter */
+		bytes += sg.c * mtu;
+		if (sg.ends) { /* its last packet, shorter */
 			bytes -= (uint64_t)m->n_psn * mtu - m->bytes;
+			sg.last = (uint32_t)(m->bytes - (uint64_t)(m->n_psn - 1) * mtu);
+		}
+		if (each)
+			each(ctx, &sg);
 	}
+	return bytes;
+}
+
+uint64_t nic_ff_advance(struct flow *f, uint32_t k, uint32_t mtu)
+{
+	uint64_t bytes = segments(f, k, mtu, NULL, NULL);
+
 	f->snd_nxt += k;
 	if (f->snd_max < f->snd_nxt)
 		f->snd_max = f->snd_nxt;
@@ -94,64 +117,67 @@ uint64_t nic_ff_advance(struct flow *f, uint32_t k, uint32_t mtu)
 	return bytes;
 }
 
-/* Count @c packets of @frame bytes into @sz (@n groups so far), telling
- * @fn when it is full. */
-static void size_add(struct nic_ff_size *sz, uint32_t *n, uint32_t frame, uint64_t c,
-		     void (*fn)(void *ctx, const struct nic_ff_size *sz, uint32_t n), void *ctx)
+/* nic_ff_walk's state: the sizes gathered, the ACKs counted. */
+struct walk {
+	struct nic_ff_size sz[NIC_FF_SIZES];
+	uint32_t n, mtu, per;
+	uint64_t acks, unacked;
+	void (*fn)(void *ctx, const struct nic_ff_size *sz, uint32_t n);
+	void *ctx;
+};
+
+/* Count @c packets of @frame bytes, telling w->fn when the sizes are full. */
+static void size_add(struct walk *w, uint32_t frame, uint64_t c)
 {
 	uint32_t i;
 
 	if (!c)
 		return;
-	for (i = 0; i < *n && sz[i].frame != frame; i++)
+	for (i = 0; i < w->n && w->sz[i].frame != frame; i++)
 		;
-	if (i == *n) {
-		if (*n == NIC_FF_SIZES) {
-			fn(ctx, sz, *n);
-			*n = i = 0;
+	if (i == w->n) {
+		if (w->n == NIC_FF_SIZES) {
+			w->fn(w->ctx, w->sz, w->n);
+			w->n = i = 0;
 		}
-		sz[i].frame = frame;
-		sz[i].count = 0;
-		(*n)++;
+		w->sz[i].frame = frame;
+		w->sz[i].count = 0;
+		w->n++;
 	}
-	sz[i].count += c;
+	w->sz[i].count += c;
+}
+
+static void walk_segment(void *ctx, const struct segment *sg)
+{
+	struct walk *w = ctx;
+
+	if (sg->ends) {
+		/* its last packet, shorter, and ACKed whatever the count */
+		size_add(w, sg->last + PKT_HEADER_BYTES, 1);
+		size_add(w, w->mtu + PKT_HEADER_BYTES, sg->c - 1);
+		w->acks += (w->unacked + sg->c - 1) / w->per + 1;
+		w->unacked = 0;
+	} else {
+		size_add(w, w->mtu + PKT_HEADER_BYTES, sg->c);
+		w->acks += (w->unacked + sg->c) / w->per;
+		w->unacked = (w->unacked + sg->c) % w->per;
+	}
 }
 
 uint64_t nic_ff_walk(struct flow *f, uint32_t k, uint32_t mtu, uint32_t ack_every,
 		     void (*fn)(void *ctx, const struct nic_ff_size *sz, uint32_t n), void *ctx)
 {
-	uint32_t from = f->epsn, to = from + k, n = 0, per = ack_every ? ack_every : 1;
-	uint64_t acks = 0, u = f->unacked;
-	struct nic_ff_size sz[NIC_FF_SIZES];
+	struct walk w = {.mtu = mtu,
+			 .per = ack_every ? ack_every : 1,
+			 .unacked = f->unacked,
+			 .fn = fn,
+			 .ctx = ctx};
 
-	for (uint32_t i = k ? msg_at(f, from) : f->n_msgs; i < f->n_msgs; i++) {
-		const struct qp_msg *m = &f->msgs[i];
-		uint32_t lo = m->first_psn > from ? m->first_psn : from;
-		uint32_t end = m->first_psn + m->n_psn;
-		uint32_t hi = end < to ? end : to;
-		uint64_t c = hi - lo;
-
-		if (lo >= to)
-			break;
-		if (hi == end) {
-			/* its last packet, shorter, and ACKed whatever the count */
-			size_add(sz, &n,
-				 (uint32_t)(m->bytes - (uint64_t)(m->n_psn - 1) * mtu) +
-				     PKT_HEADER_BYTES,
-				 1, fn, ctx);
-			size_add(sz, &n, mtu + PKT_HEADER_BYTES, c - 1, fn, ctx);
-			acks += (u + c - 1) / per + 1;
-			u = 0;
-		} else {
-			size_add(sz, &n, mtu + PKT_HEADER_BYTES, c, fn, ctx);
-			acks += (u + c) / per;
-			u = (u + c) % per;
-		}
-	}
-	if (n)
-		fn(ctx, sz, n);
-	f->unacked = (uint32_t)u;
-	return acks;
+	segments(f, k, mtu, walk_segment, &w);
+	if (w.n)
+		fn(ctx, w.sz, w.n);
+	f->unacked = (uint32_t)w.unacked;
+	return w.acks;
 }
 
 uint8_t nic_ff_cnp_dscp(const struct nic *n)
