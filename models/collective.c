@@ -34,6 +34,7 @@ static uint64_t piece_bytes(const struct coll *c, uint32_t p)
 }
 
 static void edge_arrived(struct coll *c, uint32_t e, uint32_t tag, simtime_t now);
+static void on_memo_check(void *obj, uint64_t arg);
 static void message_in(struct coll *c, uint32_t e, uint32_t tag, simtime_t now);
 
 static uint64_t piece_bytes(const struct coll *c, uint32_t p);
@@ -56,6 +57,7 @@ static void on_nvlink(void *owner, uint32_t dst, uint64_t cookie, simtime_t now)
 
 	(void)dst;
 	c->nvlink_bytes += msg_bytes(c, (uint32_t)cookie);
+	coll__memo_delivered(c);
 	message_in(c, (uint32_t)(cookie >> 32), (uint32_t)cookie, now);
 }
 
@@ -396,6 +398,8 @@ static void iteration_done(struct coll *c, simtime_t now)
 		c->times[0] = now - c->iter_start;
 		c->done = 1;
 		c->iter++; /* credits still on their way are the last operation's */
+		coll__memo_call(c, COLL_MEMO_END);
+		coll__memo_over(c, now);
 		c->env.finished(c->env.up);
 		return;
 	}
@@ -492,8 +496,11 @@ static void edge_arrived(struct coll *c, uint32_t e, uint32_t tag, simtime_t now
 	if (!--c->rank_left[rx]) {
 		c->rank_done[rx] = now - c->iter_start;
 		if (c->env.rank_done) {
-			if (c->send) /* the sender's send is over when it has arrived */
+			if (c->send) { /* the sender's send is over when it has arrived */
+				coll__memo_call(c, 0);
 				c->env.rank_done(c->env.up, 0, now);
+			}
+			coll__memo_call(c, rx);
 			c->env.rank_done(c->env.up, rx, now);
 		}
 	}
@@ -674,6 +681,11 @@ int coll_new(struct mctx *ctx, const struct coll_spec *spec, struct flow *flows,
 			return err;
 		}
 	}
+	evq_timer_init(&c->memo_check, on_memo_check, c, evq_key(MCTX_KEY_REPLAY, env->id, 0));
+	if ((err = coll__memo_new(c))) {
+		coll_free(c);
+		return err;
+	}
 	evq_timer_init(&c->start_timer, on_start, c, evq_key(MCTX_KEY_COLL, env->id, 0));
 	evq_timer_init(&c->late_timer, on_late, c, evq_key(MCTX_KEY_COLL, env->id, 1));
 	evq_timer_init(&c->seen_timer, on_seen, c, evq_key(MCTX_KEY_COLL, env->id, 2));
@@ -706,19 +718,60 @@ int coll_begin(struct coll *c, int send, simtime_t now)
 		return -EINVAL; /* a tree's pieces are set once, at coll_new */
 	}
 	reset_iteration(c, now);
-	return c->remaining ? 0 : -EINVAL;
+	if (!c->remaining)
+		return -EINVAL;
+	coll__memo_begin(c, now);
+	return 0;
+}
+
+/* The members held at an operation's begin send now, in the order they joined. */
+static void release(struct coll *c)
+{
+	const uint32_t *order;
+	uint32_t n = coll__memo_release(c, &order);
+
+	for (uint32_t i = 0; i < n; i++)
+		first_sends(c, order[i]);
+}
+
+static void on_memo_check(void *obj, uint64_t arg)
+{
+	(void)arg;
+	release(obj);
+}
+
+static void on_replay(void *obj, uint64_t arg)
+{
+	struct coll *c = obj;
+
+	if (coll__memo_replay(c, (uint32_t)arg))
+		iteration_done(c, evq_now(c->ctx->q));
 }
 
 void coll_join(struct coll *c, uint32_t r)
 {
-	if (coll_local(c, r))
+	if (!coll_local(c, r))
+		return;
+	switch (coll__memo_join(c, r)) {
+	case COLL_MEMO_SEND:
 		first_sends(c, r);
+		break;
+	case COLL_MEMO_HELD:
+		break;
+	case COLL_MEMO_RELEASE:
+		release(c);
+		break;
+	case COLL_MEMO_REPLAY:
+		mctx_fail(c->ctx, coll__memo_post(c, on_replay));
+		break;
+	}
 }
 
 void coll_free(struct coll *c)
 {
 	if (!c)
 		return;
+	coll__memo_free(c);
 	free(c->times);
 	free(c->rank_left);
 	free(c->rank_done);

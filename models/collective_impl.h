@@ -53,8 +53,10 @@ struct coll {
 	/* a fabric split over processes: each rank's part, and this one */
 	const uint32_t *rank_part;
 	uint32_t me;
-	struct coll_qps *mq; /* several QPs per connection (place.qps > 1) */
-	uint8_t send;	     /* driven: this operation is rank 0's send to rank 1 */
+	struct coll_qps *mq;	/* several QPs per connection (place.qps > 1) */
+	uint8_t send;		/* driven: this operation is rank 0's send to rank 1 */
+	struct coll_memo *memo; /* its operations measured and replayed (coll_memo.c), or NULL */
+	struct evq_timer memo_check; /* the instant an operation began is over */
 };
 
 /* A rank on a channel's tree: chunks sent up, and sent down (or, at the
@@ -90,5 +92,38 @@ static inline int coll__is_tree(const struct coll *c)
 
 /* A credit's event (collective.c): a slot back at a ring's or tree's sender. */
 void coll__on_credit(void *obj, uint64_t arg);
+/*
+ * coll_memo.c: a driven collective's operations over NVLink alone,
+ * measured and replayed. memo_new claims the GPUs of @c's NVLink edges
+ * (every collective's, when made) and sets c->memo when its operations
+ * may be replayed. memo_begin: an operation begins (it may arm
+ * c->memo_check at once, whose event calls memo_release). memo_join: a
+ * member joins, and what the collective does (below). memo_release: the
+ * members held, in the order they joined, to send now (their count).
+ * memo_post: the replay's events, each calling @on_replay(c, k), which
+ * calls memo_replay(c, k): 1 when the operation is over (its statistics
+ * set, iteration_done to follow). memo_call: a call about to be made to
+ * the owner (rank_done for @rank, or COLL_MEMO_END: the operation is
+ * over); memo_delivered: an NVLink delivery was counted; memo_over: the
+ * operation ended; memo_nvlink_bytes: the NVLink bytes delivered so far.
+ */
+#define COLL_MEMO_END UINT32_MAX
+enum coll_memo_do {
+	COLL_MEMO_SEND,	   /* the member sends as usual */
+	COLL_MEMO_HELD,	   /* held: another member may join at this instant */
+	COLL_MEMO_RELEASE, /* every member held sends now (memo_release) */
+	COLL_MEMO_REPLAY,  /* the operation is replayed (memo_post) */
+};
+int coll__memo_new(struct coll *c);
+void coll__memo_free(struct coll *c);
+void coll__memo_begin(struct coll *c, simtime_t now);
+enum coll_memo_do coll__memo_join(struct coll *c, uint32_t r);
+uint32_t coll__memo_release(struct coll *c, const uint32_t **order);
+int coll__memo_post(struct coll *c, evq_fn on_replay);
+int coll__memo_replay(struct coll *c, uint32_t k);
+void coll__memo_call(struct coll *c, uint32_t rank);
+void coll__memo_delivered(struct coll *c);
+void coll__memo_over(struct coll *c, simtime_t now);
+uint64_t coll__memo_nvlink_bytes(const struct coll *c);
 
 #endif

@@ -57,6 +57,7 @@ enum mctx_key_class {
 	MCTX_KEY_GPU,	 /* a GPU's NVLink receiver, by GPU index */
 	MCTX_KEY_CREDIT, /* a collective's credit: its index << 32 | edge */
 	MCTX_KEY_TRAIN,	 /* a training job's rank or communicator (train.c) */
+	MCTX_KEY_REPLAY, /* a collective's replay: its begin's instant is over (coll_memo.c) */
 };
 
 /* The timers of a port (MCTX_KEY_PORT): the link's, the NIC's, the
@@ -146,6 +147,13 @@ struct mctx {
 	void *ff;
 	void (*ff_post)(void *ff, struct flow *f);
 	void (*ff_touch)(void *ff);
+	/* a collective may replay an operation measured before that ends by
+	 * then (models/coll_memo.c); 0: none does. And what was replayed. */
+	simtime_t replay_until;
+	struct {
+		uint64_t ops;
+		simtime_t time;
+	} replayed;
 };
 
 /* Something other than a message posted is about to change the network

@@ -24,6 +24,7 @@ struct nv_gpu {
 	uint32_t head, count, cap;
 	struct evq_timer timer; /* the head's delivery */
 	struct nvlink_gpu_stats st;
+	uint32_t users; /* collectives that claimed it */
 };
 
 struct nvlink {
@@ -140,4 +141,45 @@ void nvlink_gpu_stats(const struct nvlink *nv, uint32_t gpu, struct nvlink_gpu_s
 uint64_t nvlink_inflight_bytes(const struct nvlink *nv)
 {
 	return nv->inflight;
+}
+
+int nvlink_claim(struct nvlink *nv, uint32_t gpu)
+{
+	if (gpu >= nv->n_gpus)
+		return -EINVAL;
+	nv->gpus[gpu].users++;
+	return 0;
+}
+
+uint32_t nvlink_users(const struct nvlink *nv, uint32_t gpu)
+{
+	return nv->gpus[gpu].users;
+}
+
+int nvlink_idle(const struct nvlink *nv, uint32_t gpu, simtime_t now)
+{
+	const struct nv_gpu *g = &nv->gpus[gpu];
+
+	return !g->count && g->tx_free <= now && g->rx_free <= now;
+}
+
+void nvlink_sides(const struct nvlink *nv, uint32_t gpu, simtime_t *tx_free, simtime_t *rx_free)
+{
+	*tx_free = nv->gpus[gpu].tx_free;
+	*rx_free = nv->gpus[gpu].rx_free;
+}
+
+void nvlink_replay(struct nvlink *nv, uint32_t gpu, const struct nvlink_gpu_stats *add,
+		   simtime_t tx_free, simtime_t rx_free)
+{
+	struct nv_gpu *g = &nv->gpus[gpu];
+
+	g->st.tx_bytes += add->tx_bytes;
+	g->st.rx_bytes += add->rx_bytes;
+	g->st.tx_transfers += add->tx_transfers;
+	g->st.rx_transfers += add->rx_transfers;
+	if (tx_free > g->tx_free)
+		g->tx_free = tx_free;
+	if (rx_free > g->rx_free)
+		g->rx_free = rx_free;
 }

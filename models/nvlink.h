@@ -50,4 +50,21 @@ void nvlink_gpu_stats(const struct nvlink *nv, uint32_t gpu, struct nvlink_gpu_s
 /* Bytes posted and not yet delivered, over all GPUs. */
 uint64_t nvlink_inflight_bytes(const struct nvlink *nv);
 
+/*
+ * What a collective replaying an operation (coll_memo.c) asks. A GPU's
+ * users are the collectives that may send to or from it: each claims the
+ * GPUs of its NVLink edges once, when made (nvlink_claim), and one that
+ * is alone on all of its GPUs is the only one that ever moves their
+ * state. nvlink_idle: whether @gpu has nothing in flight to it and both
+ * its sides are free by @now. nvlink_sides: when its sides are free.
+ * nvlink_replay: @gpu moved as an operation measured before moved it:
+ * its counters by @add, its sides free at @tx_free and @rx_free.
+ */
+int nvlink_claim(struct nvlink *nv, uint32_t gpu);
+uint32_t nvlink_users(const struct nvlink *nv, uint32_t gpu);
+int nvlink_idle(const struct nvlink *nv, uint32_t gpu, simtime_t now);
+void nvlink_sides(const struct nvlink *nv, uint32_t gpu, simtime_t *tx_free, simtime_t *rx_free);
+void nvlink_replay(struct nvlink *nv, uint32_t gpu, const struct nvlink_gpu_stats *add,
+		   simtime_t tx_free, simtime_t rx_free);
+
 #endif

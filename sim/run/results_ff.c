@@ -4,6 +4,9 @@
  * what that may have moved the completions by: the time the senders were
  * held for drains, plus each span's length over the packets its least
  * measured rate was counted on (a rate is known to about one packet).
+ * And the collectives' operations over NVLink replayed (exact: see
+ * models/coll_memo.c), with the time they covered (summed over
+ * collectives: it may exceed the run's).
  * And --verify-fast-forward's block: the summary's times (1%) and PAUSE
  * frames (5%, or 2 frames) of the run beside those of the same scenario
  * run packet by packet.
@@ -45,6 +48,13 @@ int res_add_fast_forward(json_t *root, const struct sim *sim)
 		       "capped_qps", (json_int_t)st->capped, "error_estimate_us",
 		       us3(st->edge_err + st->rate_err), "error_estimate_share",
 		       share(st->edge_err + st->rate_err, sim->end_time));
+	if (ff && json_object_set_new(ff, "replayed",
+				      json_pack("{s:I,s:o}", "operations",
+						(json_int_t)sim->net->ctx.replayed.ops, "time_us",
+						us3(sim->net->ctx.replayed.time)))) {
+		json_decref(ff);
+		return -1;
+	}
 	if (ff && json_object_set_new(ff, "ended_by",
 				      json_pack("{s:I,s:I,s:I,s:I,s:I}", "dry",
 						(json_int_t)st->ends[FF_END_DRY], "post",
@@ -85,6 +95,14 @@ void res_print_fast_forward(const json_t *j, FILE *f)
 			(long long)ff_end_count(ff, "dry"), (long long)ff_end_count(ff, "post"),
 			(long long)ff_end_count(ff, "change"), (long long)ff_end_count(ff, "limit"),
 			(long long)ff_end_count(ff, "run_end"));
+	if (json_integer_value(json_object_get(json_object_get(ff, "replayed"), "operations")))
+		fprintf(
+		    f,
+		    "             %lld NVLink operations replayed, %.3f us (exact: measured "
+		    "once, the same again)\n",
+		    (long long)json_integer_value(
+			json_object_get(json_object_get(ff, "replayed"), "operations")),
+		    json_real_value(json_object_get(json_object_get(ff, "replayed"), "time_us")));
 }
 
 /* A metric of summary: its dotted path, and how near it must come. */

@@ -166,6 +166,8 @@ int sim_init(struct sim *sim, struct scenario *s, struct diag *d)
 	s->fast_forward.stop = s->stop;
 	if (!err && s->fast_forward.enabled && !(sim->ff = ff_new(sim->net, &s->fast_forward)))
 		err = -ENOMEM;
+	if (!err && s->fast_forward.enabled) /* NVLink operations replayed: exact */
+		sim->net->ctx.replay_until = s->stop ? s->stop : SIMTIME_NEVER;
 	return err ? err : static_deadlock(sim);
 }
 
@@ -315,6 +317,7 @@ void sim_ff_off(struct sim *sim)
 {
 	ff_free(sim->ff);
 	sim->ff = NULL;
+	sim->net->ctx.replay_until = 0;
 	sim->scn->fast_forward.enabled = 0;
 }
 
