@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "models/net.h"
+#include "models/nvlink.h"
 #include "models/train_plan.h"
 #include "topologies/topo.h"
 
@@ -27,8 +28,10 @@ struct job {
 };
 
 /* @j on a star of @hosts servers of @gpus GPUs each (100G links, 1 us
- * cables), run to its end. */
-static void run_job(struct job *x, struct train_job *j, uint32_t hosts, uint32_t gpus)
+ * cables), run to its end; NVLink operations replayed (models/coll_memo.c)
+ * until @replay (0: none). */
+static void run_job_replay(struct job *x, struct train_job *j, uint32_t hosts, uint32_t gpus,
+			   simtime_t replay)
 {
 	const struct topo_spec spec = {
 	    .kind = TOPO_STAR,
@@ -70,6 +73,7 @@ static void run_job(struct job *x, struct train_job *j, uint32_t hosts, uint32_t
 	p.jobs = &x->plan;
 	p.n_jobs = 1;
 	cr_assert_eq(net_build(&p, x->t, x->q, &x->n, &d), 0, "%s", d.msg);
+	x->n->ctx.replay_until = replay;
 	for (;;) {
 		x->n->ctx.halt = 0;
 		if (!evq_run(x->q, SIMTIME_NEVER, UINT64_MAX, &x->n->ctx.halt))
@@ -81,6 +85,11 @@ static void run_job(struct job *x, struct train_job *j, uint32_t hosts, uint32_t
 	train_stats(x->n->jobs[0], &x->st);
 	cr_assert_eq(x->st.stalled, 0);
 	cr_assert_eq(x->st.done, x->st.iterations);
+}
+
+static void run_job(struct job *x, struct train_job *j, uint32_t hosts, uint32_t gpus)
+{
+	run_job_replay(x, j, hosts, gpus, 0);
 }
 
 static void job_free(struct job *x)
@@ -303,5 +312,160 @@ Test(train, every_dimension_interleaved_ends)
 	cr_assert_gt(x.st.colls[TRAIN_DP], 0);
 	cr_assert_gt(x.st.colls[TRAIN_PP], 0);
 	cr_assert_gt(x.st.ends[1], x.st.ends[0]);
+	job_free(&x);
+}
+
+/*
+ * @j run without replay and with it: every time and count the job and
+ * the GPUs report is the same, to the picosecond and the byte. Returns
+ * the operations replayed; its run is in *@out (job_free it).
+ */
+static uint64_t same_both_ways(struct train_job *j, uint32_t hosts, uint32_t gpus, struct job *out)
+{
+	struct job a;
+	struct job *b = out;
+
+	run_job_replay(&a, j, hosts, gpus, 0);
+	run_job_replay(b, j, hosts, gpus, SIMTIME_NEVER);
+	cr_assert_eq(a.n->ctx.replayed.ops, 0);
+	cr_assert_eq(a.st.done, b->st.done);
+	cr_assert_eq(a.st.start, b->st.start);
+	for (uint32_t i = 0; i < a.st.done; i++)
+		cr_assert_eq(a.st.ends[i], b->st.ends[i], "iteration %u: %llu ps, replayed %llu", i,
+			     (unsigned long long)a.st.ends[i], (unsigned long long)b->st.ends[i]);
+	cr_assert_eq(a.st.critical, b->st.critical);
+	cr_assert_eq(memcmp(a.st.compute, b->st.compute, sizeof(a.st.compute)), 0);
+	cr_assert_eq(memcmp(a.st.exposed, b->st.exposed, sizeof(a.st.exposed)), 0);
+	cr_assert_eq(memcmp(a.st.colls, b->st.colls, sizeof(a.st.colls)), 0);
+	cr_assert_eq(memcmp(a.st.coll_time, b->st.coll_time, sizeof(a.st.coll_time)), 0);
+	cr_assert_eq(a.st.n_rows, b->st.n_rows);
+	for (uint32_t i = 0; i < a.st.n_rows; i++) {
+		cr_assert_eq(a.st.rows[i].count, b->st.rows[i].count);
+		cr_assert_eq(a.st.rows[i].time, b->st.rows[i].time);
+	}
+	cr_assert_eq(a.st.network_bytes, b->st.network_bytes);
+	cr_assert_eq(a.st.nvlink_bytes, b->st.nvlink_bytes);
+	for (uint32_t g = 0; g < a.t->n_gpus; g++) {
+		struct nvlink_gpu_stats x, y;
+
+		nvlink_gpu_stats(a.n->nvlink, g, &x);
+		nvlink_gpu_stats(b->n->nvlink, g, &y);
+		cr_assert_eq(x.tx_bytes, y.tx_bytes, "GPU %u", g);
+		cr_assert_eq(x.rx_bytes, y.rx_bytes, "GPU %u", g);
+		cr_assert_eq(x.tx_transfers, y.tx_transfers, "GPU %u", g);
+		cr_assert_eq(x.rx_transfers, y.rx_transfers, "GPU %u", g);
+	}
+	if (b->n->ctx.replayed.ops)
+		cr_assert_lt(evq_fired(b->q), evq_fired(a.q));
+	job_free(&a);
+	return b->n->ctx.replayed.ops;
+}
+
+/*
+ * The tensor-parallel job of the first test: its 8 AllReduces are alike,
+ * every member joins each at its begin; the first is run and measured,
+ * the 7 others replayed, and the iteration still takes the hand-computed
+ * time.
+ */
+Test(train, an_operation_replayed_ends_as_it_ran)
+{
+	const simtime_t ar = 6 * simtime_tx(1 << 20, NVL_BPS);
+	const struct train_coll tp_ar = {
+	    .group = TRAIN_G_TP, .op = COLL_ALLREDUCE, .bytes = 4 << 20};
+	struct train_layer layers[2];
+	struct train_job j = {.tp = 4,
+			      .pp = 1,
+			      .dp = 1,
+			      .ep = 1,
+			      .vpp = 1,
+			      .ga = 2,
+			      .layers = layers,
+			      .n_layers = 2,
+			      .coll = ring_knobs(),
+			      .iterations = 1,
+			      .tokens = 4096,
+			      .samples = 2};
+	struct job x;
+
+	for (int i = 0; i < 2; i++)
+		layers[i] = (struct train_layer){.fwd = 10 * US,
+						 .ig = 10 * US,
+						 .wg = 5 * US,
+						 .fwd_c = tp_ar,
+						 .ig_c = tp_ar,
+						 .update = 3 * US};
+	cr_assert_eq(same_both_ways(&j, 1, 4, &x), 7);
+	cr_assert_eq(x.st.ends[0] - x.st.start,
+		     2 * (2 * (10 * US + ar) + 2 * (10 * US + ar + 5 * US)) + 2 * 3 * US);
+	cr_assert_eq(x.n->ctx.replayed.time, 7 * ar);
+	job_free(&x);
+}
+
+/*
+ * tp 2 and pp 2 on 2 servers of 2 GPUs, 2 iterations: a stage's two GPUs
+ * receive their activations over the network, one after the other, and
+ * join the AllReduce that follows at different times; those operations
+ * run for real. The ones in step are replayed; every count is the same.
+ */
+Test(train, a_member_joining_late_runs_the_operation_for_real)
+{
+	const struct train_coll tp_ar = {
+	    .group = TRAIN_G_TP, .op = COLL_ALLREDUCE, .bytes = 1 << 20};
+	struct train_layer layers[4];
+	struct train_job j = {.tp = 2,
+			      .pp = 2,
+			      .dp = 1,
+			      .ep = 1,
+			      .vpp = 1,
+			      .ga = 4,
+			      .layers = layers,
+			      .n_layers = 4,
+			      .pp_bytes = 256 << 10,
+			      .coll = ring_knobs(),
+			      .iterations = 2};
+	struct job x;
+	uint64_t n;
+
+	for (int i = 0; i < 4; i++)
+		layers[i] = (struct train_layer){.fwd = 5 * US,
+						 .ig = 5 * US,
+						 .wg = 5 * US,
+						 .fwd_c = tp_ar,
+						 .ig_c = tp_ar,
+						 .update = US};
+	n = same_both_ways(&j, 2, 2, &x);
+	cr_assert_gt(n, 0);
+	cr_assert_lt(n, x.st.colls[TRAIN_TP] - 2, "%llu of %llu replayed", (unsigned long long)n,
+		     (unsigned long long)x.st.colls[TRAIN_TP]);
+	job_free(&x);
+}
+
+/*
+ * The same job on one server of 4 GPUs: the pipeline's sends go over
+ * NVLink too, to and from the tensor-parallel groups' GPUs, and could
+ * meet their transfers there: nothing is replayed.
+ */
+Test(train, operations_on_gpus_another_collective_uses_are_never_replayed)
+{
+	const struct train_coll tp_ar = {
+	    .group = TRAIN_G_TP, .op = COLL_ALLREDUCE, .bytes = 1 << 20};
+	struct train_layer layers[4];
+	struct train_job j = {.tp = 2,
+			      .pp = 2,
+			      .dp = 1,
+			      .ep = 1,
+			      .vpp = 1,
+			      .ga = 4,
+			      .layers = layers,
+			      .n_layers = 4,
+			      .pp_bytes = 256 << 10,
+			      .coll = ring_knobs(),
+			      .iterations = 2};
+	struct job x;
+
+	for (int i = 0; i < 4; i++)
+		layers[i] = (struct train_layer){
+		    .fwd = 5 * US, .ig = 5 * US, .wg = 5 * US, .fwd_c = tp_ar, .ig_c = tp_ar};
+	cr_assert_eq(same_both_ways(&j, 1, 4, &x), 0);
 	job_free(&x);
 }
