@@ -22,8 +22,10 @@
  * instant's end (an event of the last class, after every rank's): the
  * members that joined are then joined for real, in their order, still at
  * that instant. An operation that would end after the run's stop is not
- * replayed. While one is replayed, the NVLink bytes the collective
- * reports (coll_stats, coll_progress) are the measured run's by now.
+ * replayed, nor anything in a run that may end at a deadlock (sim/run
+ * sets none then): while one is replayed, the NVLink bytes the
+ * collective reports (coll_stats, coll_progress) are those before it,
+ * until its end.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -54,9 +56,7 @@ struct memo_op {
 	simtime_t *rank_done;	      /* per member, as coll.rank_done */
 	simtime_t *tx, *rx;	      /* per GPU: its sides free, after the begin (0: by it) */
 	struct nvlink_gpu_stats *add; /* per GPU: what its counters moved */
-	simtime_t *del_at;	      /* NVLink bytes delivered: by then ... */
-	uint64_t *del_sum;	      /* ... that many */
-	uint32_t n_del;
+	uint64_t nv_bytes;	      /* NVLink payload it delivered */
 	simtime_t len;
 };
 
@@ -79,9 +79,6 @@ struct coll_memo {
 	/* this operation, measured */
 	struct memo_call *call;
 	uint32_t n_call, cap_call;
-	simtime_t *del_at;
-	uint64_t *del_sum;
-	uint32_t n_del, cap_del;
 	struct nvlink_gpu_stats *st0; /* per GPU, at the begin */
 	uint64_t nv0;		      /* c->nvlink_bytes at the begin */
 	struct memo_op ops[MEMO_MAX];
@@ -163,8 +160,6 @@ static void op_free(struct memo_op *o)
 	free(o->tx);
 	free(o->rx);
 	free(o->add);
-	free(o->del_at);
-	free(o->del_sum);
 }
 
 void coll__memo_free(struct coll *c)
@@ -179,8 +174,6 @@ void coll__memo_free(struct coll *c)
 	free(m->gpus);
 	free(m->order);
 	free(m->call);
-	free(m->del_at);
-	free(m->del_sum);
 	free(m->st0);
 	free(m);
 	c->memo = NULL;
@@ -228,7 +221,6 @@ static void measure(struct coll *c)
 
 	m->state = MEMO_RUN;
 	m->n_call = 0;
-	m->n_del = 0;
 	for (uint32_t i = 0; i < m->n_gpus; i++)
 		nvlink_gpu_stats(c->env.nvlink, m->gpus[i], &m->st0[i]);
 }
@@ -341,23 +333,6 @@ void coll__memo_call(struct coll *c, uint32_t rank)
 	k->rank = rank;
 }
 
-void coll__memo_delivered(struct coll *c)
-{
-	struct coll_memo *m = c->memo;
-	uint32_t cap;
-
-	if (!m || m->state != MEMO_RUN || !m->at_begin)
-		return;
-	cap = m->cap_del;
-	if (grow((void **)&m->del_at, &cap, m->n_del + 1, sizeof(*m->del_at)) ||
-	    grow((void **)&m->del_sum, &m->cap_del, m->n_del + 1, sizeof(*m->del_sum))) {
-		m->at_begin = 0;
-		return;
-	}
-	m->del_at[m->n_del] = evq_now(c->ctx->q) - m->begin;
-	m->del_sum[m->n_del++] = c->nvlink_bytes - m->nv0;
-}
-
 /* A copy of @n items of @size at @p, or NULL. */
 static void *copy_of(const void *p, size_t n, size_t size)
 {
@@ -386,17 +361,14 @@ static void remember(struct coll *c, simtime_t now)
 	o->bytes = c->spec->bytes;
 	o->len = now - m->begin;
 	o->n_call = m->n_call;
-	o->n_del = m->n_del;
+	o->nv_bytes = c->nvlink_bytes - m->nv0;
 	o->order = copy_of(m->order, c->n, sizeof(*o->order));
 	o->call = copy_of(m->call, m->n_call, sizeof(*o->call));
 	o->rank_done = copy_of(c->rank_done, c->n, sizeof(*o->rank_done));
-	o->del_at = copy_of(m->del_at, m->n_del, sizeof(*o->del_at));
-	o->del_sum = copy_of(m->del_sum, m->n_del, sizeof(*o->del_sum));
 	o->tx = malloc((size_t)m->n_gpus * sizeof(*o->tx));
 	o->rx = malloc((size_t)m->n_gpus * sizeof(*o->rx));
 	o->add = malloc((size_t)m->n_gpus * sizeof(*o->add));
-	if (!o->order || !o->call || !o->rank_done || !o->del_at || !o->del_sum || !o->tx ||
-	    !o->rx || !o->add) {
+	if (!o->order || !o->call || !o->rank_done || !o->tx || !o->rx || !o->add) {
 		op_free(o);
 		return;
 	}
@@ -434,7 +406,7 @@ static void replayed(struct coll *c)
 	struct coll_memo *m = c->memo;
 	const struct memo_op *o = m->cur;
 
-	c->nvlink_bytes = m->nv0 + (o->n_del ? o->del_sum[o->n_del - 1] : 0);
+	c->nvlink_bytes = m->nv0 + o->nv_bytes;
 	for (uint32_t i = 0; i < m->n_gpus; i++)
 		nvlink_replay(c->env.nvlink, m->gpus[i], &o->add[i], m->begin + o->tx[i],
 			      m->begin + o->rx[i]);
@@ -458,27 +430,4 @@ int coll__memo_replay(struct coll *c, uint32_t k)
 		c->env.rank_done(c->env.up, o->call[i].rank, now);
 	}
 	return 0;
-}
-
-uint64_t coll__memo_nvlink_bytes(const struct coll *c)
-{
-	const struct coll_memo *m = c->memo;
-	const struct memo_op *o;
-	simtime_t t;
-	uint32_t lo = 0, hi;
-
-	if (!m || m->state != MEMO_REPLAY)
-		return c->nvlink_bytes;
-	o = m->cur;
-	t = evq_now(c->ctx->q) - m->begin;
-	hi = o->n_del;
-	while (lo < hi) { /* the deliveries by t */
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (o->del_at[mid] <= t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return m->nv0 + (lo ? o->del_sum[lo - 1] : 0);
 }

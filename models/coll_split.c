@@ -21,7 +21,7 @@ void coll_progress(const struct coll *c, uint64_t *done, uint64_t *total)
 		   : coll__is_ring(c) ? (uint64_t)c->lay.n_edges * c->steps * c->seg
 				      : (uint64_t)c->lay.n_edges * (per_peer ? per_peer : 1);
 	*total = per_iter * c->spec->iterations;
-	*done = coll__memo_nvlink_bytes(c);
+	*done = c->nvlink_bytes;
 	for (uint32_t i = 0; i < c->n_qps; i++)
 		*done += c->qps[i].received;
 }
@@ -36,7 +36,7 @@ void coll_stats(const struct coll *c, struct coll_stats *out)
 	out->done = c->done;
 	out->times = c->times;
 	out->rank_done = c->rank_done;
-	out->nvlink_bytes = coll__memo_nvlink_bytes(c);
+	out->nvlink_bytes = c->nvlink_bytes;
 	out->qps = c->qps;
 	out->n_qps = c->n_qps;
 	out->qps_per_conn = c->place.qps > 1 ? c->place.qps : 1;

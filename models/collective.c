@@ -57,7 +57,6 @@ static void on_nvlink(void *owner, uint32_t dst, uint64_t cookie, simtime_t now)
 
 	(void)dst;
 	c->nvlink_bytes += msg_bytes(c, (uint32_t)cookie);
-	coll__memo_delivered(c);
 	message_in(c, (uint32_t)(cookie >> 32), (uint32_t)cookie, now);
 }
 

@@ -104,8 +104,7 @@ void coll__on_credit(void *obj, uint64_t arg);
  * calls memo_replay(c, k): 1 when the operation is over (its statistics
  * set, iteration_done to follow). memo_call: a call about to be made to
  * the owner (rank_done for @rank, or COLL_MEMO_END: the operation is
- * over); memo_delivered: an NVLink delivery was counted; memo_over: the
- * operation ended; memo_nvlink_bytes: the NVLink bytes delivered so far.
+ * over); memo_over: the operation ended.
  */
 #define COLL_MEMO_END UINT32_MAX
 enum coll_memo_do {
@@ -122,8 +121,6 @@ uint32_t coll__memo_release(struct coll *c, const uint32_t **order);
 int coll__memo_post(struct coll *c, evq_fn on_replay);
 int coll__memo_replay(struct coll *c, uint32_t k);
 void coll__memo_call(struct coll *c, uint32_t rank);
-void coll__memo_delivered(struct coll *c);
 void coll__memo_over(struct coll *c, simtime_t now);
-uint64_t coll__memo_nvlink_bytes(const struct coll *c);
 
 #endif
