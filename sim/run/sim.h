@@ -47,6 +47,12 @@ struct series {
 	size_t n_held, cap_held;
 	simtime_t held_t0;
 	uint32_t held_n;
+	/* the QPs whose DCQCN has seen a CNP (it never forgets one), in flow
+	 * order, as of ctx.tot.cnp_handled == rates_cnp - 1 (0: not made):
+	 * every activation counts a CNP handled in the same event */
+	uint32_t *rate_flows;
+	uint32_t n_rate_flows, cap_rate_flows;
+	uint64_t rates_cnp;
 };
 
 enum sim_end {
