@@ -469,3 +469,33 @@ Test(train, operations_on_gpus_another_collective_uses_are_never_replayed)
 	cr_assert_eq(same_both_ways(&j, 1, 4, &x), 0);
 	job_free(&x);
 }
+
+/*
+ * A pipeline of two stages inside one server (tp 1, pp 2, 2 GPUs): its
+ * sends go over NVLink, and the communicator is alone on its GPUs. A
+ * send's two members join when each reaches it, apart: each send runs
+ * for real after its hold, and every count is the same.
+ */
+Test(train, pipeline_sends_over_nvlink_end_as_they_ran)
+{
+	struct train_layer layers[2] = {
+	    {.fwd = 10 * US, .ig = 10 * US, .wg = 10 * US},
+	    {.fwd = 10 * US, .ig = 10 * US, .wg = 10 * US},
+	};
+	struct train_job j = {.tp = 1,
+			      .pp = 2,
+			      .dp = 1,
+			      .ep = 1,
+			      .vpp = 1,
+			      .ga = 8,
+			      .layers = layers,
+			      .n_layers = 2,
+			      .pp_bytes = 1 << 20,
+			      .coll = ring_knobs(),
+			      .iterations = 2};
+	struct job x;
+
+	same_both_ways(&j, 1, 2, &x);
+	cr_assert_gt(x.st.colls[TRAIN_PP], 0);
+	job_free(&x);
+}
