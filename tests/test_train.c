@@ -401,30 +401,12 @@ Test(train, an_operation_replayed_ends_as_it_ran)
 	job_free(&x);
 }
 
-/*
- * tp 2 and pp 2 on 2 servers of 2 GPUs, 2 iterations: a stage's two GPUs
- * receive their activations over the network, one after the other, and
- * join the AllReduce that follows at different times; those operations
- * run for real. The ones in step are replayed; every count is the same.
- */
-Test(train, a_member_joining_late_runs_the_operation_for_real)
+/* tp 2 x pp 2, ga 4, 2 iterations: 4 layers of 5 us each way, each with
+ * a 1 MiB AllReduce forward and backward, in @layers (4). */
+static struct train_job tp2_pp2(struct train_layer *layers)
 {
 	const struct train_coll tp_ar = {
 	    .group = TRAIN_G_TP, .op = COLL_ALLREDUCE, .bytes = 1 << 20};
-	struct train_layer layers[4];
-	struct train_job j = {.tp = 2,
-			      .pp = 2,
-			      .dp = 1,
-			      .ep = 1,
-			      .vpp = 1,
-			      .ga = 4,
-			      .layers = layers,
-			      .n_layers = 4,
-			      .pp_bytes = 256 << 10,
-			      .coll = ring_knobs(),
-			      .iterations = 2};
-	struct job x;
-	uint64_t n;
 
 	for (int i = 0; i < 4; i++)
 		layers[i] = (struct train_layer){.fwd = 5 * US,
@@ -433,6 +415,32 @@ Test(train, a_member_joining_late_runs_the_operation_for_real)
 						 .fwd_c = tp_ar,
 						 .ig_c = tp_ar,
 						 .update = US};
+	return (struct train_job){.tp = 2,
+				  .pp = 2,
+				  .dp = 1,
+				  .ep = 1,
+				  .vpp = 1,
+				  .ga = 4,
+				  .layers = layers,
+				  .n_layers = 4,
+				  .pp_bytes = 256 << 10,
+				  .coll = ring_knobs(),
+				  .iterations = 2};
+}
+
+/*
+ * tp2_pp2 on 2 servers of 2 GPUs: a stage's two GPUs receive their
+ * activations over the network, one after the other, and join the
+ * AllReduce that follows at different times; those operations run for
+ * real. The ones in step are replayed; every count is the same.
+ */
+Test(train, a_member_joining_late_runs_the_operation_for_real)
+{
+	struct train_layer layers[4];
+	struct train_job j = tp2_pp2(layers);
+	struct job x;
+	uint64_t n;
+
 	n = same_both_ways(&j, 2, 2, &x);
 	cr_assert_gt(n, 0);
 	cr_assert_lt(n, x.st.colls[TRAIN_TP] - 2, "%llu of %llu replayed", (unsigned long long)n,
@@ -447,25 +455,10 @@ Test(train, a_member_joining_late_runs_the_operation_for_real)
  */
 Test(train, operations_on_gpus_another_collective_uses_are_never_replayed)
 {
-	const struct train_coll tp_ar = {
-	    .group = TRAIN_G_TP, .op = COLL_ALLREDUCE, .bytes = 1 << 20};
 	struct train_layer layers[4];
-	struct train_job j = {.tp = 2,
-			      .pp = 2,
-			      .dp = 1,
-			      .ep = 1,
-			      .vpp = 1,
-			      .ga = 4,
-			      .layers = layers,
-			      .n_layers = 4,
-			      .pp_bytes = 256 << 10,
-			      .coll = ring_knobs(),
-			      .iterations = 2};
+	struct train_job j = tp2_pp2(layers);
 	struct job x;
 
-	for (int i = 0; i < 4; i++)
-		layers[i] = (struct train_layer){
-		    .fwd = 5 * US, .ig = 5 * US, .wg = 5 * US, .fwd_c = tp_ar, .ig_c = tp_ar};
 	cr_assert_eq(same_both_ways(&j, 1, 4, &x), 0);
 	job_free(&x);
 }
