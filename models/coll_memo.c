@@ -22,10 +22,11 @@
  * instant's end (an event of the last class, after every rank's): the
  * members that joined are then joined for real, in their order, still at
  * that instant. An operation that would end after the run's stop is not
- * replayed, nor anything in a run that may end at a deadlock (sim/run
- * sets none then): while one is replayed, the NVLink bytes the
- * collective reports (coll_stats, coll_progress) are those before it,
- * until its end.
+ * replayed, nor anything in a run that may end at a deadlock or at its
+ * event cap (sim/run sets none then): while one is replayed, the NVLink
+ * bytes and ranks' times the collective reports (coll_stats,
+ * coll_progress) are those before it, until its end (an interrupted run
+ * shows them so).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -296,8 +297,6 @@ int coll__memo_post(struct coll *c, evq_fn on_replay)
 			      o->call[i].key))
 			return -ENOMEM;
 	}
-	c->ctx->replayed.ops++;
-	c->ctx->replayed.time += o->len;
 	return 0;
 }
 
@@ -413,6 +412,8 @@ static void replayed(struct coll *c)
 	memcpy(c->rank_done, o->rank_done, (size_t)c->n * sizeof(*c->rank_done));
 	memset(c->rank_left, 0, (size_t)c->n * sizeof(*c->rank_left));
 	c->remaining = 0;
+	c->ctx->replayed.ops++;
+	c->ctx->replayed.time += o->len;
 }
 
 int coll__memo_replay(struct coll *c, uint32_t k)

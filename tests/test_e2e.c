@@ -143,6 +143,33 @@ Test(e2e, event_cap_ends_the_run)
 	sim_fini(&sim);
 }
 
+/*
+ * A tensor-parallel job cut by its event cap: its NVLink AllReduces are
+ * run, not replayed (a replay fires far fewer events, and the cap would
+ * fall later in simulated time than the run without replay says).
+ */
+Test(e2e, an_event_cap_turns_replay_off)
+{
+	static const char yaml[] =
+	    "max_events: 2000\n"
+	    "topology: {kind: star, hosts: 1, gpus_per_host: 4, nvlink: 450GB/s}\n"
+	    "workload:\n"
+	    "  kind: training\n"
+	    "  layout: {tp: 4, ga: 4}\n"
+	    "  iterations: 3\n"
+	    "  layers:\n"
+	    "    - {repeat: 2, forward: 10us, input_grad: 10us, weight_grad: 5us,\n"
+	    "       forward_coll: {op: allreduce, group: tp, size: 1MiB}}\n";
+	struct sim sim;
+	json_t *j = ts_run(yaml, &sim);
+
+	cr_assert_eq(sim.end, SIM_END_EVENTS);
+	cr_assert_eq(sim.net->ctx.replay_until, 0);
+	cr_assert_eq(sim.net->ctx.replayed.ops, 0);
+	json_decref(j);
+	sim_fini(&sim);
+}
+
 static const char permutation[] =
     "seed: 11\n"
     "topology: {kind: leaf_spine, leaves: 4, spines: 4, hosts_per_leaf: 4,\n"

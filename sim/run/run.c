@@ -166,9 +166,10 @@ int sim_init(struct sim *sim, struct scenario *s, struct diag *d)
 	s->fast_forward.stop = s->stop;
 	if (!err && s->fast_forward.enabled && !(sim->ff = ff_new(sim->net, &s->fast_forward)))
 		err = -ENOMEM;
-	/* NVLink operations replayed (exact), unless the run may end at a
-	 * deadlock, in the middle of one */
-	if (!err && s->fast_forward.enabled && !s->deadlock.stop_on_detect)
+	/* NVLink operations replayed (exact), unless the run may end in the
+	 * middle of one: at a deadlock, or at max_events (a replay fires far
+	 * fewer events: the cap would fall elsewhere) */
+	if (!err && s->fast_forward.enabled && !s->deadlock.stop_on_detect && !s->max_events)
 		sim->net->ctx.replay_until = s->stop ? s->stop : SIMTIME_NEVER;
 	return err ? err : static_deadlock(sim);
 }
