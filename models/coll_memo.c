@@ -300,21 +300,6 @@ int coll__memo_post(struct coll *c, evq_fn on_replay)
 	return 0;
 }
 
-static int grow(void **p, uint32_t *cap, uint32_t need, size_t size)
-{
-	void *q;
-	uint32_t n;
-
-	if (need <= *cap)
-		return 0;
-	n = *cap ? 2 * *cap : 64;
-	if (!(q = realloc(*p, (size_t)n * size)))
-		return -ENOMEM;
-	*p = q;
-	*cap = n;
-	return 0;
-}
-
 void coll__memo_call(struct coll *c, uint32_t rank)
 {
 	struct coll_memo *m = c->memo;
@@ -322,9 +307,15 @@ void coll__memo_call(struct coll *c, uint32_t rank)
 
 	if (!m || m->state != MEMO_RUN || !m->at_begin)
 		return;
-	if (grow((void **)&m->call, &m->cap_call, m->n_call + 1, sizeof(*m->call))) {
-		m->at_begin = 0; /* not remembered: nothing lost but time */
-		return;
+	if (m->n_call == m->cap_call) {
+		uint32_t cap = m->cap_call ? 2 * m->cap_call : 64;
+
+		if (!(k = realloc(m->call, (size_t)cap * sizeof(*k)))) {
+			m->at_begin = 0; /* not remembered: nothing lost but time */
+			return;
+		}
+		m->call = k;
+		m->cap_call = cap;
 	}
 	k = &m->call[m->n_call++];
 	k->off = evq_now(c->ctx->q) - m->begin;
