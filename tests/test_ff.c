@@ -496,3 +496,20 @@ Test(ff_keys, a_tolerance_out_of_range_is_refused_by_name)
 	ts_proc_free(&p);
 	ts_proc_teardown();
 }
+
+/* A fast_forward block that leaves `enabled` out tunes fast-forward; it
+ * stays on, as by default. */
+Test(ff_keys, a_block_without_enabled_keeps_it_on)
+{
+	char yaml[sizeof(long_flow) + 64];
+	struct sim sim;
+	json_t *r;
+
+	snprintf(yaml, sizeof(yaml), "%sengine: {fast_forward: {tolerance: 2%%}}\n", long_flow);
+	ts_load(yaml, NULL, 0, &sim);
+	r = ts_finish(&sim);
+	sim_fini(&sim);
+	cr_assert(ts_metric(r, "fast_forward.spans") >= 1, "fast-forward is off");
+	cr_assert_float_eq(ts_metric(r, "fast_forward.tolerance"), 0.02, 1e-9);
+	json_decref(r);
+}

@@ -590,7 +590,9 @@ static int check_engine(const struct loader *l, const struct raw_top *r, struct 
 	if (!f)
 		return 0;
 	s->fast_forward_given = f->enabled != NULL;
-	if ((err = scn__get_bool(l, "engine.fast_forward.enabled", f->enabled, 0, &p->enabled)) ||
+	/* a block without `enabled` tunes the default, it does not turn it off */
+	if ((err = scn__get_bool(l, "engine.fast_forward.enabled", f->enabled, p->enabled,
+				 &p->enabled)) ||
 	    (err = scn__get_time(l, "engine.fast_forward.window", f->window, p->window, 1,
 				 &p->window)) ||
 	    (err = scn__get_u32(l, "engine.fast_forward.windows", f->windows, p->windows, 2, 100,
