@@ -22,11 +22,12 @@ void ff_params_default(struct ff_params *p)
 	p->windows = 3;
 	p->span_seqs = 64;
 	p->stop = 0;
+	p->groups = 0;
 }
 
 /* ---- the counters a span extrapolates ------------------------------------------- */
 
-static size_t ctr_list(struct ff *f, uint64_t **out)
+static size_t ctr_list(struct ff_group *f, uint64_t **out)
 {
 	struct net *n = f->net;
 	size_t k = 0;
@@ -39,11 +40,13 @@ static size_t ctr_list(struct ff *f, uint64_t **out)
 	} while (0)
 	/* what packets did on the ports they crossed, counted exactly
 	 * (ff_traffic.c), is not here */
-	C(n->ctx.tot.ecn_marked);
-	C(n->ctx.tot.cnp_sent);
-	C(n->ctx.tot.cnp_handled);
-	for (uint32_t i = 0; i < n->topo->n_ports; i++) {
-		struct port *p = &n->ports[i];
+	if (f->whole) { /* a group's move with its ports' and NICs' (ff_span.c) */
+		C(n->ctx.tot.ecn_marked);
+		C(n->ctx.tot.cnp_sent);
+		C(n->ctx.tot.cnp_handled);
+	}
+	for (uint32_t j = 0; j < f->np; j++) {
+		struct port *p = &n->ports[f->ports[j]];
 
 		for (int prio = 0; prio < PKT_PRIORITIES; prio++) {
 			C(p->qcount[prio].ecn_marked);
@@ -54,21 +57,18 @@ static size_t ctr_list(struct ff *f, uint64_t **out)
 			C(p->pfc[prio].paused_time);
 		}
 	}
-	for (uint32_t h = 0; h < n->topo->n_hosts; h++) {
-		struct nic_counters *c;
+	for (uint32_t j = 0; j < f->nh; j++) {
+		struct nic_counters *c = nic_ff_counters(n->nics[f->hosts[j]]);
 
-		if (!n->nics[h])
-			continue;
-		c = nic_ff_counters(n->nics[h]);
 		C(c->np_ecn_marked_roce_packets);
 		C(c->np_cnp_sent);
 		C(c->rp_cnp_handled);
 		C(c->rp_cnp_ignored);
 	}
-	for (uint32_t i = 0; i < n->n_flows; i++) {
-		C(n->flows[i].rp.cnp_handled);
-		C(n->flows[i].rp.cuts);
-		C(n->flows[i].rp.increases);
+	for (uint32_t j = 0; j < f->nf; j++) {
+		C(n->flows[f->flows[j]].rp.cnp_handled);
+		C(n->flows[f->flows[j]].rp.cuts);
+		C(n->flows[f->flows[j]].rp.increases);
 	}
 #undef C
 	return k;
@@ -88,7 +88,7 @@ static size_t ctr_list(struct ff *f, uint64_t **out)
  * packet by itself (a slower link may tail-drop a lossy class:
  * --verify-fast-forward compares drops).
  */
-static int fault_near(const struct ff *f, simtime_t now)
+static int fault_near(const struct ff_group *f, simtime_t now)
 {
 	simtime_t room = 2 * f->drain_max + (simtime_t)f->prm.windows * f->prm.window;
 
@@ -104,7 +104,7 @@ static int fault_near(const struct ff *f, simtime_t now)
 }
 
 /* Whether DCQCN rates @a and @b agree within the tolerance. */
-static int same_level(const struct ff *f, uint64_t a, uint64_t b)
+static int same_level(const struct ff_group *f, uint64_t a, uint64_t b)
 {
 	uint64_t d = a > b ? a - b : b - a;
 
@@ -113,13 +113,14 @@ static int same_level(const struct ff *f, uint64_t a, uint64_t b)
 
 /* Add the window that ends now; whether every QP stayed steady in the
  * sequence, and in *@active whether one delivered anything. */
-static int seq_add(struct ff *f, int *active)
+static int seq_add(struct ff_group *f, int *active)
 {
 	int steady = 1;
 
 	*active = 0;
 	f->n_windows++;
-	for (uint32_t i = 0; i < f->net->n_flows; i++) {
+	for (uint32_t j = 0; j < f->nf; j++) {
+		uint32_t i = f->flows[j];
 		const struct flow *fl = &f->net->flows[i];
 		struct ff_qp *s = &f->qp[i];
 		uint32_t d = fl->epsn - s->last;
@@ -157,14 +158,30 @@ static int seq_add(struct ff *f, int *active)
 	return steady;
 }
 
-static int network_empty(const struct ff *f)
+/* Whether no packet is anywhere in @f: queued, being sent, on a wire. */
+static int no_packet(const struct ff_group *f)
 {
 	const struct net *n = f->net;
 
-	if (n->ctx.pool.live)
+	if (f->whole)
+		return !n->ctx.pool.live;
+	for (uint32_t j = 0; j < f->np; j++) {
+		const struct port *p = &n->ports[f->ports[j]];
+
+		if (p->nonempty || p->tx_pkt || port_wire_head(p) || p->ctrl.head)
+			return 0;
+	}
+	return 1;
+}
+
+static int network_empty(const struct ff_group *f)
+{
+	const struct net *n = f->net;
+
+	if (!no_packet(f))
 		return 0;
-	for (uint32_t i = 0; i < n->topo->n_ports; i++)
-		if (n->ports[i].paused)
+	for (uint32_t j = 0; j < f->np; j++)
+		if (n->ports[f->ports[j]].paused)
 			return 0;
 	return 1;
 }
@@ -175,17 +192,20 @@ static int network_empty(const struct ff *f)
  * period), its rates move over its timer periods, and a sequence shorter
  * than `windows` of them would take a slope or a tooth for a level.
  */
-static int settled(const struct ff *f, simtime_t now)
+static int settled(const struct ff_group *f, simtime_t now)
 {
 	const struct net *n = f->net;
 	simtime_t period = (simtime_t)n->p.nic.dcqcn.rp_time_reset * SIMTIME_US;
 
-	int reacting = n->ctx.tot.cnp_handled != f->cnp0;
+	int reacting = ff__cnp_handled(f) != f->cnp0;
 
 	/* a QP below its line rate has its rate raised at each period */
-	for (uint32_t i = 0; i < n->n_flows && !reacting; i++)
+	for (uint32_t j = 0; j < f->nf && !reacting; j++) {
+		uint32_t i = f->flows[j];
+
 		if (f->qp[i].hi && n->flows[i].rp.rc < n->flows[i].rp.line_rate)
 			reacting = 1;
+	}
 	if (!reacting || period <= f->prm.window)
 		return 1;
 	return now - f->t0 >= (simtime_t)f->prm.windows * period;
@@ -198,9 +218,10 @@ static int settled(const struct ff *f, simtime_t now)
  * fills a queue on its path, and its sending rate is not what the network
  * delivers.
  */
-static int backlogged(const struct ff *f, simtime_t now)
+static int backlogged(const struct ff_group *f, simtime_t now)
 {
-	for (uint32_t i = 0; i < f->net->n_flows; i++) {
+	for (uint32_t j = 0; j < f->nf; j++) {
+		uint32_t i = f->flows[j];
 		const struct flow *fl = &f->net->flows[i];
 		const struct ff_qp *s = &f->qp[i];
 		uint32_t sent, got;
@@ -233,11 +254,12 @@ static int backlogged(const struct ff *f, simtime_t now)
  * over up to FF_LONGER_MAX x span_seqs sequences (an 8-host ring's QPs,
  * 45 packets a sequence, ran 0.3% slow over 38 ms of spans).
  */
-static int counted(const struct ff *f)
+static int counted(const struct ff_group *f)
 {
 	uint64_t need = 1000000 / (f->prm.tolerance_ppm ? f->prm.tolerance_ppm : 1);
 
-	for (uint32_t i = 0; i < f->net->n_flows; i++) {
+	for (uint32_t j = 0; j < f->nf; j++) {
+		uint32_t i = f->flows[j];
 		const struct ff_qp *s = &f->qp[i];
 
 		if (s->hi && f->net->flows[i].epsn - s->at0 < need)
@@ -248,7 +270,7 @@ static int counted(const struct ff *f)
 
 static void on_tick(void *obj, uint64_t arg)
 {
-	struct ff *f = obj;
+	struct ff_group *f = obj;
 	simtime_t now = evq_now(f->q);
 	int active;
 
@@ -273,19 +295,19 @@ static void on_tick(void *obj, uint64_t arg)
 		 * than a window of its packets) */
 		ff__ctr_save(f, f->s0);
 		f->ts = now;
-		for (uint32_t i = 0; i < f->net->n_flows; i++)
-			f->qp[i].at_s = f->net->flows[i].epsn;
+		for (uint32_t j = 0; j < f->nf; j++)
+			f->qp[f->flows[j]].at_s = f->net->flows[f->flows[j]].epsn;
 	} else if (active && f->n_windows >= f->prm.windows && settled(f, now) &&
 		   backlogged(f, now) && counted(f) && !fault_near(f, now)) {
 		f->th = now;
 		ff__ctr_save(f, f->sh);
-		for (uint32_t i = 0; i < f->net->n_flows; i++)
-			f->qp[i].at_h = f->net->flows[i].epsn;
+		for (uint32_t j = 0; j < f->nf; j++)
+			f->qp[f->flows[j]].at_h = f->net->flows[f->flows[j]].epsn;
 		ff__hold_nics(f, 1);
 		f->state = FF_DRAIN;
 		mctx_arm(&f->net->ctx, &f->tick, now + FF_POLL);
 		return;
-	} else if (!active && !f->net->ctx.pool.live) {
+	} else if (!active && no_packet(f)) {
 		return; /* nothing moves: the next message posted wakes it */
 	}
 	mctx_arm(&f->net->ctx, &f->tick, now + f->prm.window);
@@ -297,7 +319,7 @@ static void on_tick(void *obj, uint64_t arg)
  * it had, it waited from when it could have sent its next packet (its
  * last one's time on the wire at line rate after it) until now.
  */
-static void add_wait(struct ff *f, const struct flow *fl)
+static void add_wait(struct ff_group *f, const struct flow *fl)
 {
 	struct ff_qp *s = &f->qp[fl->id];
 	uint32_t before = fl->n_psn - fl->msgs[fl->n_msgs - 1].n_psn;
@@ -315,8 +337,12 @@ static void add_wait(struct ff *f, const struct flow *fl)
 
 static void on_post(void *obj, struct flow *fl)
 {
-	struct ff *f = obj;
+	struct ff *set = obj;
+	struct ff_group *f;
 
+	if (set->flow_group[fl->id] == UINT32_MAX)
+		return;
+	f = set->g[set->flow_group[fl->id]];
 	switch (f->state) {
 	case FF_WATCH:
 		if (!evq_pending(f->q, &f->tick)) {
@@ -336,14 +362,19 @@ static void on_post(void *obj, struct flow *fl)
 	}
 }
 
+/* A fault, a storm: every group's steady state may end. */
 static void on_touch(void *obj)
 {
-	struct ff *f = obj;
+	struct ff *set = obj;
 
-	if (f->state == FF_DRAIN)
-		ff__abandon(f);
-	else if (f->state == FF_SPAN)
-		ff__span_end(f, evq_now(f->q), FF_END_TOUCH);
+	for (uint32_t g = 0; g < set->n_groups; g++) {
+		struct ff_group *f = set->g[g];
+
+		if (f->state == FF_DRAIN)
+			ff__abandon(f);
+		else if (f->state == FF_SPAN)
+			ff__span_end(f, evq_now(f->q), FF_END_TOUCH);
+	}
 }
 
 /*
@@ -351,12 +382,14 @@ static void on_touch(void *obj)
  * longest way a flow's data and its ACK take on the empty network (a
  * long cable takes more than a window: its holds were all given up).
  */
-static simtime_t drain_max(const struct net *n, simtime_t window)
+static simtime_t drain_max(const struct ff_group *f, simtime_t window)
 {
+	const struct net *n = f->net;
 	simtime_t most = 0;
 
-	for (uint32_t i = 0; i < n->n_flows; i++) {
-		simtime_t there = ff__path(n, &n->flows[i], 0), back = ff__path(n, &n->flows[i], 1);
+	for (uint32_t j = 0; j < f->nf; j++) {
+		const struct flow *fl = &n->flows[f->flows[j]];
+		simtime_t there = ff__path(n, fl, 0), back = ff__path(n, fl, 1);
 
 		if (there != SIMTIME_NEVER && back != SIMTIME_NEVER && there + back > most)
 			most = there + back;
@@ -364,90 +397,337 @@ static simtime_t drain_max(const struct net *n, simtime_t window)
 	return window + most;
 }
 
-struct ff *ff_new(struct net *n, const struct ff_params *p)
-{
-	struct ff *f = calloc(1, sizeof(*f));
-
-	if (!f)
-		return NULL;
-	f->net = n;
-	f->q = n->ctx.q;
-	f->prm = *p;
-	f->drain_max = drain_max(n, p->window);
-	f->n_ctr = ctr_list(f, NULL);
-	f->ctr = malloc(f->n_ctr * sizeof(*f->ctr));
-	f->s0 = malloc(3 * f->n_ctr * sizeof(*f->s0));
-	f->qp = calloc(n->n_flows ? n->n_flows : 1, sizeof(*f->qp));
-	f->run_of = calloc(n->n_flows ? n->n_flows : 1, sizeof(*f->run_of));
-	f->runs = calloc(n->n_flows ? n->n_flows : 1, sizeof(*f->runs));
-	f->load = calloc(n->topo->n_ports ? n->topo->n_ports : 1, sizeof(*f->load));
-	f->order = calloc(n->n_flows ? n->n_flows : 1, sizeof(*f->order));
-	f->path = calloc(n->topo->n_ports ? n->topo->n_ports : 1, sizeof(*f->path));
-	f->path_tc = calloc(n->topo->n_ports ? n->topo->n_ports : 1, sizeof(*f->path_tc));
-	if (!f->ctr || !f->s0 || !f->qp || !f->run_of || !f->runs || !f->load || !f->order ||
-	    !f->path || !f->path_tc) {
-		ff_free(f);
-		return NULL;
-	}
-	f->sh = f->s0 + f->n_ctr;
-	f->sd = f->sh + f->n_ctr;
-	ctr_list(f, f->ctr);
-	evq_timer_init(&f->tick, on_tick, f, evq_key(MCTX_KEY_RUN, 0, 2));
-	evq_timer_init(&f->exit, ff__on_exit, f, evq_key(MCTX_KEY_RUN, 0, 3));
-	ff__seq_start(f, evq_now(f->q));
-	if (evq_arm(f->q, &f->tick, evq_now(f->q) + f->prm.window)) {
-		ff_free(f);
-		return NULL;
-	}
-	n->ctx.ff = f;
-	n->ctx.ff_post = on_post;
-	n->ctx.ff_touch = on_touch;
-	return f;
-}
-
-void ff_end(struct ff *f, simtime_t t)
-{
-	if (f->state == FF_SPAN)
-		ff__span_end(f, t, FF_END_RUN);
-	else if (f->state == FF_DRAIN)
-		ff__abandon(f);
-	evq_cancel(f->q, &f->tick);
-}
-
-const struct ff_stats *ff_stats(const struct ff *f)
-{
-	return &f->st;
-}
-
-enum ff_phase ff_phase(const struct ff *f)
-{
-	return f->state == FF_SPAN    ? FF_PHASE_SPAN
-	       : f->state == FF_DRAIN ? FF_PHASE_DRAIN
-				      : FF_PHASE_WATCH;
-}
-
-simtime_t ff_seq_t0(const struct ff *f)
-{
-	return f->t0;
-}
-
-void ff_free(struct ff *f)
+static void group_free(struct ff_group *f)
 {
 	if (!f)
 		return;
-	if (f->net->ctx.ff == f)
-		f->net->ctx.ff = NULL;
 	evq_cancel(f->q, &f->tick);
 	evq_cancel(f->q, &f->exit);
 	free(f->held);
 	free(f->ctr);
 	free(f->s0);
-	free(f->qp);
-	free(f->run_of);
 	free(f->runs);
-	free(f->load);
-	free(f->order);
-	free(f->path);
-	free(f->path_tc);
+	free(f->flows);
 	free(f);
+}
+
+/* Group @id of @set, its lists filled by the caller, made ready to watch;
+ * 0 or -ENOMEM. */
+static int group_start(struct ff *set, struct ff_group *f)
+{
+	struct net *n = set->net;
+
+	f->set = set;
+	f->net = n;
+	f->q = n->ctx.q;
+	f->prm = set->prm;
+	f->qp = set->qp;
+	f->run_of = set->run_of;
+	f->load = set->load;
+	f->order = set->order;
+	f->path = set->path;
+	f->path_tc = set->path_tc;
+	f->drain_max = drain_max(f, f->prm.window);
+	f->n_ctr = ctr_list(f, NULL);
+	f->ctr = malloc((f->n_ctr ? f->n_ctr : 1) * sizeof(*f->ctr));
+	f->s0 = malloc(3 * (f->n_ctr ? f->n_ctr : 1) * sizeof(*f->s0));
+	f->runs = calloc(f->nf ? f->nf : 1, sizeof(*f->runs));
+	if (!f->ctr || !f->s0 || !f->runs)
+		return -ENOMEM;
+	f->sh = f->s0 + f->n_ctr;
+	f->sd = f->sh + f->n_ctr;
+	ctr_list(f, f->ctr);
+	evq_timer_init(&f->tick, on_tick, f, evq_key(MCTX_KEY_RUN, f->id, 2));
+	evq_timer_init(&f->exit, ff__on_exit, f, evq_key(MCTX_KEY_RUN, f->id, 3));
+	ff__seq_start(f, evq_now(f->q));
+	return evq_arm(f->q, &f->tick, evq_now(f->q) + f->prm.window);
+}
+
+static uint32_t uf_find(uint32_t *up, uint32_t x)
+{
+	while (up[x] != x) {
+		up[x] = up[up[x]];
+		x = up[x];
+	}
+	return x;
+}
+
+static void uf_join(uint32_t *up, uint32_t a, uint32_t b)
+{
+	a = uf_find(up, a);
+	b = uf_find(up, b);
+	if (a != b)
+		up[a > b ? a : b] = a < b ? a : b;
+}
+
+/* A host's port (a topology host is one NIC port). */
+static uint32_t host_port(const struct topo *t, uint32_t h)
+{
+	return t->nodes[t->hosts[h]].first_port;
+}
+
+/*
+ * The groups: QPs joined wherever their data, ACKs or CNPs cross one
+ * link (either way: PAUSE frames go back along it), with the links and
+ * the NICs at their ends. Into set->port_group and set->flow_group; the
+ * count, or 0 when out of memory.
+ */
+static uint32_t find_groups(struct ff *set)
+{
+	struct net *n = set->net;
+	const struct topo *t = n->topo;
+	uint32_t *up = malloc((t->n_ports ? t->n_ports : 1) * sizeof(*up));
+	uint32_t *root_group = malloc((t->n_ports ? t->n_ports : 1) * sizeof(*root_group));
+	uint32_t k = 0;
+
+	if (!up || !root_group) {
+		free(up);
+		free(root_group);
+		return 0;
+	}
+	for (uint32_t p = 0; p < t->n_ports; p++) {
+		up[p] = p;
+		root_group[p] = UINT32_MAX;
+	}
+	for (uint32_t p = 0; p < t->n_ports; p++)
+		uf_join(up, p, n->ports[p].peer ? n->ports[p].peer->id : p);
+	for (uint32_t i = 0; i < n->n_flows; i++) {
+		const struct flow *fl = &n->flows[i];
+		uint32_t a = host_port(t, fl->src);
+
+		uf_join(up, a, host_port(t, fl->dst));
+		for (int back = 0; back <= 1; back++) {
+			uint32_t m = ff__path_ports(n, fl, back, set->path, t->n_ports);
+
+			for (uint32_t j = 0; j < m; j++)
+				uf_join(up, a, set->path[j]);
+		}
+	}
+	for (uint32_t i = 0; i < n->n_flows; i++) {
+		uint32_t r = uf_find(up, host_port(t, n->flows[i].src));
+
+		if (root_group[r] == UINT32_MAX)
+			root_group[r] = k++;
+		set->flow_group[i] = root_group[r];
+	}
+	for (uint32_t p = 0; p < t->n_ports; p++)
+		set->port_group[p] = root_group[uf_find(up, p)];
+	free(up);
+	free(root_group);
+	return k ? k : 1;
+}
+
+/* The group of QP @i, port @p, host @h's NIC (UINT32_MAX: none). */
+static uint32_t flow_grp(const struct ff *set, uint32_t i)
+{
+	return set->n_groups == 1 ? 0 : set->flow_group[i];
+}
+
+static uint32_t port_grp(const struct ff *set, uint32_t p)
+{
+	return set->n_groups == 1 ? 0 : set->port_group[p];
+}
+
+static uint32_t host_grp(const struct ff *set, uint32_t h)
+{
+	if (!set->net->nics[h])
+		return UINT32_MAX;
+	return port_grp(set, host_port(set->net->topo, h));
+}
+
+/* Fill each group's lists: its QPs, ports and NICs, in index order
+ * (all of them for the whole fabric): counted, then written. 0 or
+ * -ENOMEM. */
+static int group_lists(struct ff *set)
+{
+	const struct net *n = set->net;
+	const struct topo *t = n->topo;
+
+	for (int fill = 0; fill <= 1; fill++) {
+		for (uint32_t g = 0; fill && g < set->n_groups; g++) {
+			struct ff_group *f = set->g[g];
+
+			f->flows = malloc(((size_t)f->nf + f->np + f->nh + 1) * sizeof(*f->flows));
+			if (!f->flows)
+				return -ENOMEM;
+			f->ports = f->flows + f->nf;
+			f->hosts = f->ports + f->np;
+			f->nf = f->np = f->nh = 0;
+		}
+		for (uint32_t i = 0; i < n->n_flows; i++) {
+			struct ff_group *f = set->g[flow_grp(set, i)];
+
+			if (fill)
+				f->flows[f->nf] = i;
+			f->nf++;
+		}
+		for (uint32_t p = 0; p < t->n_ports; p++) {
+			uint32_t g = port_grp(set, p);
+
+			if (g == UINT32_MAX)
+				continue;
+			if (fill)
+				set->g[g]->ports[set->g[g]->np] = p;
+			set->g[g]->np++;
+		}
+		for (uint32_t h = 0; h < t->n_hosts; h++) {
+			uint32_t g = host_grp(set, h);
+
+			if (g == UINT32_MAX)
+				continue;
+			if (fill)
+				set->g[g]->hosts[set->g[g]->nh] = h;
+			set->g[g]->nh++;
+		}
+	}
+	return 0;
+}
+
+struct ff *ff_new(struct net *n, const struct ff_params *p)
+{
+	struct ff *set = calloc(1, sizeof(*set));
+	size_t nf = n->n_flows ? n->n_flows : 1, np = n->topo->n_ports ? n->topo->n_ports : 1;
+
+	if (!set)
+		return NULL;
+	set->net = n;
+	set->prm = *p;
+	set->qp = calloc(nf, sizeof(*set->qp));
+	set->run_of = calloc(nf, sizeof(*set->run_of));
+	set->flow_group = calloc(nf, sizeof(*set->flow_group));
+	set->port_group = calloc(np, sizeof(*set->port_group));
+	set->load = calloc(np, sizeof(*set->load));
+	set->order = calloc(nf, sizeof(*set->order));
+	set->path = calloc(np, sizeof(*set->path));
+	set->path_tc = calloc(np, sizeof(*set->path_tc));
+	if (!set->qp || !set->run_of || !set->flow_group || !set->port_group || !set->load ||
+	    !set->order || !set->path || !set->path_tc)
+		goto out_free;
+	set->n_groups = p->groups ? find_groups(set) : 1;
+	if (!set->n_groups)
+		goto out_free;
+	if (set->n_groups == 1) {
+		memset(set->flow_group, 0, nf * sizeof(*set->flow_group));
+		memset(set->port_group, 0, np * sizeof(*set->port_group));
+	}
+	set->g = calloc(set->n_groups, sizeof(*set->g));
+	if (!set->g)
+		goto out_free;
+	for (uint32_t g = 0; g < set->n_groups; g++) {
+		set->g[g] = calloc(1, sizeof(**set->g));
+		if (!set->g[g])
+			goto out_free;
+		set->g[g]->id = g;
+		set->g[g]->q = n->ctx.q;
+		set->g[g]->whole = set->n_groups == 1;
+	}
+	if (group_lists(set))
+		goto out_free;
+	for (uint32_t g = 0; g < set->n_groups; g++)
+		if (group_start(set, set->g[g]))
+			goto out_free;
+	n->ctx.ff = set;
+	n->ctx.ff_post = on_post;
+	n->ctx.ff_touch = on_touch;
+	return set;
+out_free:
+	ff_free(set);
+	return NULL;
+}
+
+void ff_end(struct ff *set, simtime_t t)
+{
+	for (uint32_t g = 0; g < set->n_groups; g++) {
+		struct ff_group *f = set->g[g];
+
+		if (f->state == FF_SPAN)
+			ff__span_end(f, t, FF_END_RUN);
+		else if (f->state == FF_DRAIN)
+			ff__abandon(f);
+		evq_cancel(f->q, &f->tick);
+	}
+}
+
+const struct ff_stats *ff_stats(struct ff *set)
+{
+	struct ff_stats *s = &set->st;
+
+	memset(s, 0, sizeof(*s));
+	for (uint32_t g = 0; g < set->n_groups; g++) {
+		const struct ff_stats *x = &set->g[g]->st;
+
+		s->spans += x->spans;
+		s->abandoned += x->abandoned;
+		s->skipped += x->skipped;
+		s->drained += x->drained;
+		s->rate_err += x->rate_err;
+		s->edge_err += x->edge_err;
+		s->packets += x->packets;
+		s->messages += x->messages;
+		s->capped += x->capped;
+		for (int w = 0; w < FF_END_N; w++)
+			s->ends[w] += x->ends[w];
+	}
+	return s;
+}
+
+uint32_t ff_groups(const struct ff *set)
+{
+	return set->n_groups;
+}
+
+enum ff_phase ff_group_phase(const struct ff *set, uint32_t g)
+{
+	const struct ff_group *f = set->g[g];
+
+	return f->state == FF_SPAN    ? FF_PHASE_SPAN
+	       : f->state == FF_DRAIN ? FF_PHASE_DRAIN
+				      : FF_PHASE_WATCH;
+}
+
+enum ff_phase ff_phase(const struct ff *set)
+{
+	return set->n_groups > 1 ? FF_PHASE_GROUPS : ff_group_phase(set, 0);
+}
+
+uint32_t ff_port_group(const struct ff *set, uint32_t port)
+{
+	return set->port_group[port];
+}
+
+enum ff_phase ff_port_phase(const struct ff *set, uint32_t port)
+{
+	uint32_t g = set->port_group[port];
+
+	return g == UINT32_MAX ? FF_PHASE_WATCH : ff_group_phase(set, g);
+}
+
+simtime_t ff_group_seq_t0(const struct ff *set, uint32_t g)
+{
+	return set->g[g]->t0;
+}
+
+simtime_t ff_seq_t0(const struct ff *set)
+{
+	return ff_group_seq_t0(set, 0);
+}
+
+void ff_free(struct ff *set)
+{
+	if (!set)
+		return;
+	if (set->net->ctx.ff == set)
+		set->net->ctx.ff = NULL;
+	for (uint32_t g = 0; set->g && g < set->n_groups; g++)
+		group_free(set->g[g]);
+	free(set->g);
+	free(set->qp);
+	free(set->run_of);
+	free(set->flow_group);
+	free(set->port_group);
+	free(set->load);
+	free(set->order);
+	free(set->path);
+	free(set->path_tc);
+	free(set);
 }

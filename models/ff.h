@@ -61,6 +61,8 @@ struct ff_params {
 	uint32_t span_seqs;	/* a span lasts at most this many sequences */
 	simtime_t stop;		/* the run's bound: a fault at or after it never strikes
 				   (0: none known) */
+	int groups;		/* each group of QPs that share no link with another
+				   fast-forwarded on its own (0: the fabric as one) */
 };
 
 /* Why a span ended. */
@@ -98,14 +100,25 @@ void ff_params_default(struct ff_params *p);
 struct ff *ff_new(struct net *n, const struct ff_params *p);
 /* The run ends at @t (>= now): a span in progress is ended there. */
 void ff_end(struct ff *f, simtime_t t);
-const struct ff_stats *ff_stats(const struct ff *f);
+/* Its groups' statistics, summed (borrowed: valid until the next call). */
+const struct ff_stats *ff_stats(struct ff *f);
+/* How many groups it watches (1: the whole fabric). */
+uint32_t ff_groups(const struct ff *f);
 /* Where it stands: watching the run, holding the senders while the
- * network drains, or in a span (the network empty, QPs on timelines). */
-enum ff_phase { FF_PHASE_WATCH, FF_PHASE_DRAIN, FF_PHASE_SPAN };
+ * network drains, or in a span (the network empty, QPs on timelines);
+ * with several groups, each stands where it does. */
+enum ff_phase { FF_PHASE_WATCH, FF_PHASE_DRAIN, FF_PHASE_SPAN, FF_PHASE_GROUPS };
 enum ff_phase ff_phase(const struct ff *f);
 /* When the sequence of windows it watches began: a span extends the
  * steady state measured over the sequence before it. */
 simtime_t ff_seq_t0(const struct ff *f);
+/* The same of group @g (below ff_groups). */
+enum ff_phase ff_group_phase(const struct ff *f, uint32_t g);
+simtime_t ff_group_seq_t0(const struct ff *f, uint32_t g);
+/* The group topology port @port is in (UINT32_MAX: none, no QP crosses
+ * its link), and where that group stands (watching, for none). */
+uint32_t ff_port_group(const struct ff *f, uint32_t port);
+enum ff_phase ff_port_phase(const struct ff *f, uint32_t port);
 void ff_free(struct ff *f);
 
 #endif

@@ -13,6 +13,7 @@
 
 struct flow;
 struct net;
+struct ff_group;
 
 /* While draining, how often it looks whether the network is empty. */
 #define FF_POLL (500 * SIMTIME_NS)
@@ -68,7 +69,19 @@ struct ff_run {
 	struct evq_timer *ev; /* its next message's completion, pooled */
 };
 
-struct ff {
+/*
+ * A group: QPs and the links they cross, joined wherever two share a link
+ * (engine.fast_forward.groups), or the whole fabric as one. It watches,
+ * drains and spans on its own; its QPs' and ports' entries in the shared
+ * arrays below are its alone.
+ */
+struct ff_group {
+	struct ff *set;
+	uint32_t id;
+	int whole;	     /* the whole fabric: the run's totals move with it */
+	uint32_t *flows, nf; /* its QPs, by flow index */
+	uint32_t *ports, np; /* its ports, by topology port index */
+	uint32_t *hosts, nh; /* its NICs, by host index */
 	struct net *net;
 	struct evq *q;
 	struct ff_params prm;
@@ -87,10 +100,10 @@ struct ff {
 	int exit_later;	       /* 1: the end waits for messages completing now; 2: waited */
 	uint32_t last_runs;    /* QPs the last span advanced */
 	enum ff_end_why last_end;
-	uint64_t cnp0;	  /* CNPs handled at the sequence's start */
-	struct ff_qp *qp; /* per flow */
-	uint32_t *run_of; /* per flow: its index in runs + 1, or 0 */
-	struct ff_run *runs;
+	uint64_t cnp0;	     /* CNPs handled at the sequence's start */
+	struct ff_qp *qp;    /* per flow (shared) */
+	uint32_t *run_of;    /* per flow: its index in runs + 1, or 0 (shared) */
+	struct ff_run *runs; /* as many as its QPs */
 	uint32_t n_runs;
 	/* the counters extrapolated over a span, and their values a window
 	 * before the hold (at ts), at the hold and at the span's start */
@@ -99,10 +112,28 @@ struct ff {
 	size_t n_ctr;
 	struct evq_timer **held;
 	size_t n_held;
+	/* shared, used within one call: */
 	uint64_t *load;	       /* per port: the bits/s the span's QPs put on it */
 	struct ff_run **order; /* the runs, by collective (pool_rates) */
 	uint32_t *path;	       /* a path's ports (ff_traffic.c), as many as ports */
 	int8_t *path_tc;       /* ... their classes at switches, or -1 */
+};
+
+/* The fast-forward of a run (ff.h): its groups, and what they share. */
+struct ff {
+	struct net *net;
+	struct ff_params prm;
+	struct ff_stats st; /* the groups', summed (ff_stats) */
+	struct ff_group **g;
+	uint32_t n_groups;
+	uint32_t *flow_group; /* per flow: its group, or UINT32_MAX */
+	uint32_t *port_group; /* per port: its group, or UINT32_MAX */
+	struct ff_qp *qp;
+	uint32_t *run_of;
+	uint64_t *load;
+	struct ff_run **order;
+	uint32_t *path;
+	int8_t *path_tc;
 };
 
 /* @a x @b / @c without overflow (c > 0). */
@@ -112,16 +143,18 @@ static inline uint64_t muldiv(uint64_t a, uint64_t b, uint64_t c)
 }
 
 /* Whether a fault at @at strikes within the run (before its stop). */
-static inline int ff__strikes(const struct ff *f, simtime_t at)
+static inline int ff__strikes(const struct ff_group *f, simtime_t at)
 {
 	return !f->prm.stop || at < f->prm.stop;
 }
 
 /* ff_watch.c: the watch */
-void ff__seq_start(struct ff *f, simtime_t now);
-void ff__hold_nics(struct ff *f, int on);
-void ff__abandon(struct ff *f);
-void ff__ctr_save(const struct ff *f, uint64_t *to);
+void ff__seq_start(struct ff_group *f, simtime_t now);
+void ff__hold_nics(struct ff_group *f, int on);
+void ff__abandon(struct ff_group *f);
+void ff__ctr_save(const struct ff_group *f, uint64_t *to);
+/* The CNPs its NICs handled (the run's, for the whole fabric). */
+uint64_t ff__cnp_handled(const struct ff_group *f);
 /* A full data packet's latency on @fl's empty path (with @back, the way
  * its ACKs take), store and forward; SIMTIME_NEVER when there is none. */
 simtime_t ff__path(const struct net *n, const struct flow *fl, int back);
@@ -131,9 +164,9 @@ uint32_t ff__path_ports(const struct net *n, const struct flow *fl, int back, ui
 			uint32_t max);
 
 /* ff_span.c: the span */
-void ff__span_begin(struct ff *f);
-void ff__span_end(struct ff *f, simtime_t tx, enum ff_end_why why);
-void ff__span_post(struct ff *f, struct flow *fl);
+void ff__span_begin(struct ff_group *f);
+void ff__span_end(struct ff_group *f, simtime_t tx, enum ff_end_why why);
+void ff__span_post(struct ff_group *f, struct flow *fl);
 void ff__on_exit(void *obj, uint64_t arg);
 
 /* ff_traffic.c: a span's packets on the ports they crossed, exactly.
@@ -141,8 +174,8 @@ void ff__on_exit(void *obj, uint64_t arg);
  * nic_ff_advance) and their ACKs; ff__traffic_save, before the span's
  * extrapolation, and ff__traffic_ctrl, after it, put its CNPs and PAUSE
  * frames on their ports. */
-void ff__traffic_run(struct ff *f, struct flow *fl, uint32_t k);
-void ff__traffic_save(struct ff *f);
-void ff__traffic_ctrl(struct ff *f);
+void ff__traffic_run(struct ff_group *f, struct flow *fl, uint32_t k);
+void ff__traffic_save(struct ff_group *f);
+void ff__traffic_ctrl(struct ff_group *f);
 
 #endif

@@ -56,7 +56,7 @@ static uint64_t run_done(const struct ff_run *r, simtime_t u)
 static void on_msg(void *obj, uint64_t arg);
 
 /* Arm @r's next message completion, if its last packet is posted. */
-static void run_next(struct ff *f, struct ff_run *r)
+static void run_next(struct ff_group *f, struct ff_run *r)
 {
 	const struct flow *fl = r->f;
 	simtime_t at;
@@ -79,7 +79,7 @@ static void run_next(struct ff *f, struct ff_run *r)
  * running dry (its end is simulated packet by packet), and the moment the
  * last of the collectives' QPs has run dry (nothing moves then).
  */
-static simtime_t exit_time(struct ff *f)
+static simtime_t exit_time(struct ff_group *f)
 {
 	simtime_t first = f->cap, coll = 0;
 
@@ -98,7 +98,7 @@ static simtime_t exit_time(struct ff *f)
 	return first;
 }
 
-static void arm_exit(struct ff *f)
+static void arm_exit(struct ff_group *f)
 {
 	simtime_t t = exit_time(f), now = evq_now(f->q);
 
@@ -107,7 +107,7 @@ static void arm_exit(struct ff *f)
 
 static void on_msg(void *obj, uint64_t arg)
 {
-	struct ff *f = obj;
+	struct ff_group *f = obj;
 	struct ff_run *r = &f->runs[arg];
 	struct flow *fl = r->f;
 
@@ -120,7 +120,7 @@ static void on_msg(void *obj, uint64_t arg)
 
 void ff__on_exit(void *obj, uint64_t arg)
 {
-	struct ff *f = obj;
+	struct ff_group *f = obj;
 
 	simtime_t now = evq_now(f->q);
 
@@ -148,7 +148,7 @@ void ff__on_exit(void *obj, uint64_t arg)
 }
 
 /* Whether rates @p/@t and @q/@u agree within the tolerance. */
-static int same_rate(const struct ff *f, uint64_t p, simtime_t t, uint64_t q, simtime_t u)
+static int same_rate(const struct ff_group *f, uint64_t p, simtime_t t, uint64_t q, simtime_t u)
 {
 	ck_u128 a = (ck_u128)p * u, b = (ck_u128)q * t;
 
@@ -161,7 +161,7 @@ static int same_rate(const struct ff *f, uint64_t p, simtime_t t, uint64_t q, si
  * again at the rate it had in it (the same steady state, confirmed by a
  * sequence measured anew), once otherwise.
  */
-static uint32_t span_longer(struct ff *f)
+static uint32_t span_longer(struct ff_group *f)
 {
 	int same = f->last_end == FF_END_LIMIT && f->n_runs == f->last_runs;
 
@@ -196,7 +196,7 @@ static int by_coll(const void *a, const void *b)
  * packet, made the others wait for it in the span, where in the network a
  * waiting QP's share of its port goes to the others.
  */
-static void pool_rates(struct ff *f)
+static void pool_rates(struct ff_group *f)
 {
 	struct ff_run **o = f->order;
 	uint32_t i = 0;
@@ -248,7 +248,7 @@ static uint64_t run_bps(const struct net *n, const struct ff_run *r, int ack)
  * 100G port, faster than the wire). The QPs through such a port slow by
  * as much as its busiest port is over.
  */
-static void cap_rates(struct ff *f)
+static void cap_rates(struct ff_group *f)
 {
 	const struct net *n = f->net;
 	uint32_t pt[FF_PATH_MAX], k;
@@ -282,16 +282,51 @@ static void cap_rates(struct ff *f)
 	memset(f->load, 0, n->topo->n_ports * sizeof(*f->load));
 }
 
-void ff__span_begin(struct ff *f)
+/* Whether a timer of key @key is one of group @ctx's ports' or QPs'. */
+static int in_group(void *ctx, uint64_t key)
+{
+	const struct ff_group *f = ctx;
+	uint64_t id = key & ((1ULL << 44) - 1);
+
+	switch (key >> 60) {
+	case MCTX_KEY_PORT:
+		return id < f->net->topo->n_ports && f->set->port_group[id] == f->id;
+	case MCTX_KEY_FLOW:
+		return id < f->net->n_flows && f->set->flow_group[id] == f->id;
+	default:
+		return 0;
+	}
+}
+
+/* The run's totals its NICs and ports count too: ECN marks, CNPs sent
+ * and handled, added into @c[3]. */
+static void group_totals(const struct ff_group *f, uint64_t *c)
+{
+	const struct net *n = f->net;
+
+	for (uint32_t j = 0; j < f->np; j++)
+		for (int prio = 0; prio < PKT_PRIORITIES; prio++)
+			c[0] += n->ports[f->ports[j]].qcount[prio].ecn_marked;
+	for (uint32_t j = 0; j < f->nh; j++) {
+		const struct nic_counters *k = nic_ff_counters(n->nics[f->hosts[j]]);
+
+		c[1] += k->np_cnp_sent;
+		c[2] += k->rp_cnp_handled;
+	}
+}
+
+void ff__span_begin(struct ff_group *f)
 {
 	struct net *n = f->net;
 	simtime_t now = evq_now(f->q);
 	int err;
 
 	f->td = now;
-	net_settle(n, now, evq_key_now(f->q));
+	for (uint32_t j = 0; j < f->np; j++)
+		port_settle(&n->ports[f->ports[j]], now, evq_key_now(f->q));
 	f->n_runs = 0;
-	for (uint32_t i = 0; i < n->n_flows; i++) {
+	for (uint32_t j = 0; j < f->nf; j++) {
+		uint32_t i = f->flows[j];
 		struct flow *fl = &n->flows[i];
 		struct ff_run *r;
 
@@ -345,7 +380,9 @@ void ff__span_begin(struct ff *f)
 	pool_rates(f);
 	cap_rates(f);
 	ff__ctr_save(f, f->sd);
-	err = evq_hold(f->q, (1u << MCTX_KEY_PORT) | (1u << MCTX_KEY_FLOW), &f->held, &f->n_held);
+	err = f->whole ? evq_hold(f->q, (1u << MCTX_KEY_PORT) | (1u << MCTX_KEY_FLOW), &f->held,
+				  &f->n_held)
+		       : evq_hold_if(f->q, in_group, f, &f->held, &f->n_held);
 	if (err) {
 		mctx_fail(&n->ctx, err);
 		return;
@@ -379,12 +416,13 @@ void ff__span_begin(struct ff *f)
 	arm_exit(f);
 }
 
-void ff__span_end(struct ff *f, simtime_t tx, enum ff_end_why why)
+void ff__span_end(struct ff_group *f, simtime_t tx, enum ff_end_why why)
 {
 	struct net *n = f->net;
 	simtime_t dt = tx - f->td, seq = f->th - f->ts, busy = dt;
 	uint64_t min_p = UINT64_MAX, got = 0, rated = 0;
 	simtime_t gap = 0;
+	uint64_t tot0[3] = {0}, tot1[3] = {0};
 	int waited = 0;
 
 	evq_cancel(f->q, &f->exit);
@@ -431,21 +469,32 @@ void ff__span_end(struct ff *f, simtime_t tx, enum ff_end_why why)
 	if (waited && rated && got < rated)
 		busy = muldiv(dt, got, rated);
 	ff__traffic_save(f);
+	if (!f->whole) /* the run's totals move as its own counters do */
+		group_totals(f, tot0);
 	if (seq)
 		for (size_t i = 0; i < f->n_ctr; i++)
 			*f->ctr[i] = f->sd[i] + muldiv(f->sh[i] - f->s0[i], busy, seq);
+	if (!f->whole) {
+		group_totals(f, tot1);
+		n->ctx.tot.ecn_marked += tot1[0] - tot0[0];
+		n->ctx.tot.cnp_sent += tot1[1] - tot0[1];
+		n->ctx.tot.cnp_handled += tot1[2] - tot0[2];
+	}
 	ff__traffic_ctrl(f);
-	for (uint32_t i = 0; i < n->topo->n_ports; i++)
+	for (uint32_t j = 0; j < f->np; j++) {
+		uint32_t i = f->ports[j];
+		const struct topo_port *tp = &n->topo->ports[i];
+
 		port_shift(&n->ports[i], dt);
-	for (uint32_t i = 0; i < n->topo->n_nodes; i++)
-		if (n->switches[i])
-			sw_shift(n->switches[i], dt);
-	for (uint32_t h = 0; h < n->topo->n_hosts; h++)
-		if (n->nics[h])
-			nic_ff_shift(n->nics[h], dt);
-	for (uint32_t i = 0; i < n->n_flows; i++)
-		if (n->flows[i].nic)
-			nic_ff_flow_shift(&n->flows[i], dt);
+		if (n->switches[tp->node])
+			sw_shift_port(n->switches[tp->node],
+				      i - n->topo->nodes[tp->node].first_port, dt);
+	}
+	for (uint32_t j = 0; j < f->nh; j++)
+		nic_ff_shift(n->nics[f->hosts[j]], dt);
+	for (uint32_t j = 0; j < f->nf; j++)
+		if (n->flows[f->flows[j]].nic)
+			nic_ff_flow_shift(&n->flows[f->flows[j]], dt);
 	for (size_t i = 0; i < f->n_held; i++)
 		mctx_arm(&n->ctx, f->held[i], f->held[i]->when + dt);
 	free(f->held);
@@ -467,7 +516,7 @@ void ff__span_end(struct ff *f, simtime_t tx, enum ff_end_why why)
 
 /* A message posted on @fl during a span: its QP has more room, or, if it
  * was not sending, the span ends. */
-void ff__span_post(struct ff *f, struct flow *fl)
+void ff__span_post(struct ff_group *f, struct flow *fl)
 {
 	struct ff_run *r;
 	simtime_t old;

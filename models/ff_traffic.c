@@ -17,7 +17,7 @@
 
 /* The path last looked up: f->path's ports, f->path_tc their classes. */
 struct route {
-	struct ff *f;
+	struct ff_group *f;
 	const struct flow *fl;
 	uint32_t k;
 	uint32_t from, to; /* the hosts at its ends */
@@ -25,7 +25,7 @@ struct route {
 
 /* @fl's path (@back: the way its ACKs and CNPs take), each switch port
  * with the class that a packet of @dscp has there. */
-static struct route route_of(struct ff *f, const struct flow *fl, int back, uint8_t dscp)
+static struct route route_of(struct ff_group *f, const struct flow *fl, int back, uint8_t dscp)
 {
 	struct net *n = f->net;
 	struct route r = {
@@ -89,7 +89,7 @@ static void data_sizes(void *ctx, const struct nic_ff_size *sz, uint32_t m)
 		along(ctx, sz[i].count, sz[i].frame, 1);
 }
 
-void ff__traffic_run(struct ff *f, struct flow *fl, uint32_t k)
+void ff__traffic_run(struct ff_group *f, struct flow *fl, uint32_t k)
 {
 	struct net *n = f->net;
 	struct route r;
@@ -103,23 +103,27 @@ void ff__traffic_run(struct ff *f, struct flow *fl, uint32_t k)
 	along(&r, acks, PKT_ACK_FRAME_BYTES, 0);
 }
 
-void ff__traffic_save(struct ff *f)
+void ff__traffic_save(struct ff_group *f)
 {
 	struct net *n = f->net;
 
-	for (uint32_t i = 0; i < n->n_flows; i++)
-		f->qp[i].cnp_was = n->flows[i].rp.cnp_handled;
-	for (uint32_t i = 0; i < n->topo->n_ports; i++)
+	for (uint32_t j = 0; j < f->nf; j++)
+		f->qp[f->flows[j]].cnp_was = n->flows[f->flows[j]].rp.cnp_handled;
+	for (uint32_t j = 0; j < f->np; j++) {
+		uint32_t i = f->ports[j];
+
 		for (int prio = 0; prio < PKT_PRIORITIES; prio++)
 			f->load[i] +=
 			    n->ports[i].pfc[prio].tx_pause + n->ports[i].pfc[prio].tx_resume;
+	}
 }
 
-void ff__traffic_ctrl(struct ff *f)
+void ff__traffic_ctrl(struct ff_group *f)
 {
 	struct net *n = f->net;
 
-	for (uint32_t i = 0; i < n->n_flows; i++) {
+	for (uint32_t j = 0; j < f->nf; j++) {
+		uint32_t i = f->flows[j];
 		struct flow *fl = &n->flows[i];
 		uint64_t c;
 		struct route r;
@@ -130,7 +134,8 @@ void ff__traffic_ctrl(struct ff *f)
 		r = route_of(f, fl, 1, nic_ff_cnp_dscp(n->nics[fl->dst]));
 		along(&r, c, PKT_CNP_FRAME_BYTES, 0);
 	}
-	for (uint32_t i = 0; i < n->topo->n_ports; i++) {
+	for (uint32_t j = 0; j < f->np; j++) {
+		uint32_t i = f->ports[j];
 		uint64_t c = 0;
 
 		for (int prio = 0; prio < PKT_PRIORITIES; prio++)

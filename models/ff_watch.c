@@ -7,17 +7,18 @@
 #include "models/net.h"
 #include "models/nic.h"
 
-void ff__ctr_save(const struct ff *f, uint64_t *to)
+void ff__ctr_save(const struct ff_group *f, uint64_t *to)
 {
 	for (size_t i = 0; i < f->n_ctr; i++)
 		to[i] = *f->ctr[i];
 }
 
-void ff__seq_start(struct ff *f, simtime_t now)
+void ff__seq_start(struct ff_group *f, simtime_t now)
 {
 	f->n_windows = 0;
 	f->t0 = now;
-	for (uint32_t i = 0; i < f->net->n_flows; i++) {
+	for (uint32_t j = 0; j < f->nf; j++) {
+		uint32_t i = f->flows[j];
 		struct ff_qp *s = &f->qp[i];
 
 		s->last = s->at0 = f->net->flows[i].epsn;
@@ -29,18 +30,28 @@ void ff__seq_start(struct ff *f, simtime_t now)
 		s->wait = s->wait_last = s->wait_at = 0;
 	}
 	f->ts = 0; /* the counters are saved only when a hold may follow */
-	f->cnp0 = f->net->ctx.tot.cnp_handled;
+	f->cnp0 = ff__cnp_handled(f);
 }
 
-void ff__hold_nics(struct ff *f, int on)
+uint64_t ff__cnp_handled(const struct ff_group *f)
 {
-	for (uint32_t h = 0; h < f->net->topo->n_hosts; h++)
-		if (f->net->nics[h])
-			nic_ff_hold(f->net->nics[h], on);
+	uint64_t c = 0;
+
+	if (f->whole)
+		return f->net->ctx.tot.cnp_handled;
+	for (uint32_t j = 0; j < f->nh; j++)
+		c += nic_ff_counters(f->net->nics[f->hosts[j]])->rp_cnp_handled;
+	return c;
+}
+
+void ff__hold_nics(struct ff_group *f, int on)
+{
+	for (uint32_t j = 0; j < f->nh; j++)
+		nic_ff_hold(f->net->nics[f->hosts[j]], on);
 }
 
 /* Give up a hold: senders go again, a new sequence starts. */
-void ff__abandon(struct ff *f)
+void ff__abandon(struct ff_group *f)
 {
 	simtime_t now = evq_now(f->q);
 

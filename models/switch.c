@@ -744,13 +744,12 @@ struct sw_pg_stats sw_pg(const struct sw *s, uint32_t local_port, uint8_t prio)
 	};
 }
 
-void sw_shift(struct sw *s, simtime_t dt)
+void sw_shift_port(struct sw *s, uint32_t port, simtime_t dt)
 {
-	for (uint32_t i = 0; i < s->n_ports; i++)
-		for (uint8_t prio = 0; prio < PKT_PRIORITIES; prio++) {
-			s->ps[i].wd[prio].last_rx += dt;
-			s->ps[i].wd[prio].storm_since += dt;
-		}
+	for (uint8_t prio = 0; prio < PKT_PRIORITIES; prio++) {
+		s->ps[port].wd[prio].last_rx += dt;
+		s->ps[port].wd[prio].storm_since += dt;
+	}
 }
 
 size_t sw_stats_size(const struct sw *s)

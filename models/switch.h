@@ -87,8 +87,9 @@ int sw_set_routes(struct sw *s, const struct topo_routes *r);
 /* Report through @ops with @up (optional: without, nothing is reported). */
 void sw_set_ops(struct sw *s, const struct sw_ops *ops, void *up);
 void sw_free(struct sw *s);
-/* Move the times @s keeps on by @dt (a fast-forward set it aside). */
-void sw_shift(struct sw *s, simtime_t dt);
+/* Move the times @s keeps of its port @port on by @dt (a fast-forward
+ * set the port aside). */
+void sw_shift_port(struct sw *s, uint32_t port, simtime_t dt);
 /* Drop what waits for a port whose link went down (counted as drops). */
 void sw_port_down(struct sw *s, uint32_t local_port);
 const struct sw_counters *sw_counters(const struct sw *s);

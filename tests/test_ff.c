@@ -15,6 +15,7 @@
 
 static const char *const on[] = {"engine.fast_forward.enabled=true"};
 static const char *const off[] = {"engine.fast_forward.enabled=false"};
+static const char *const *const off_set = off;
 
 struct both {
 	json_t *off, *on;
@@ -512,4 +513,116 @@ Test(ff_keys, a_block_without_enabled_keeps_it_on)
 	cr_assert(ts_metric(r, "fast_forward.spans") >= 1, "fast-forward is off");
 	cr_assert_float_eq(ts_metric(r, "fast_forward.tolerance"), 0.02, 1e-9);
 	json_decref(r);
+}
+
+/*
+ * Groups (engine.fast_forward.groups): a 100 MB flow h0 -> h1 beside a
+ * tenant h2 -> h3 whose 20 KB flows start every 50 us for 8 ms, on one
+ * switch but no common link. As one fabric, the tenant never holds still
+ * and nothing is skipped while it sends; as two groups, the long flow's is skipped while the
+ * tenant's packets run: its flows end exactly as packet by packet, the
+ * long one within 1%.
+ */
+static char *tenant_yaml(void)
+{
+	size_t cap = 64 * 1024, len;
+	char *y = malloc(cap);
+
+	cr_assert_not_null(y);
+	len =
+	    (size_t)snprintf(y, cap,
+			     "topology: {kind: star, hosts: 4, link: {rate: 100Gbps, cable: 2m}}\n"
+			     "nic: {mtu: 4096}\n"
+			     "workload:\n"
+			     "  kind: flows\n"
+			     "  flows:\n"
+			     "    - {src: h0, dst: h1, size: 100MB}\n");
+	for (int i = 0; i < 160; i++)
+		len +=
+		    (size_t)snprintf(y + len, cap - len,
+				     "    - {src: h2, dst: h3, size: 20KB, start: %dus}\n", 50 * i);
+	return y;
+}
+
+static json_t *run_set(const char *yaml, const char *const *sets, size_t n, uint64_t *events)
+{
+	struct sim sim;
+	json_t *r;
+
+	ts_load(yaml, sets, n, &sim);
+	r = ts_finish(&sim);
+	*events = sim.events;
+	sim_fini(&sim);
+	return r;
+}
+
+static double flow_fct(const json_t *r, size_t i)
+{
+	return json_number_value(
+	    json_object_get(json_array_get(json_object_get(r, "flows"), i), "fct_us"));
+}
+
+Test(ff_groups, a_busy_tenant_no_longer_stops_a_steady_one)
+{
+	static const char *const whole[] = {"engine.fast_forward.enabled=true"};
+	static const char *const groups[] = {"engine.fast_forward.enabled=true",
+					     "engine.fast_forward.groups=true"};
+	char *yaml = tenant_yaml();
+	uint64_t ev_off, ev_whole, ev_groups;
+	json_t *off = run_set(yaml, off_set, 1, &ev_off);
+	json_t *one = run_set(yaml, whole, 1, &ev_whole);
+	json_t *two = run_set(yaml, groups, 2, &ev_groups);
+	size_t n = json_array_size(json_object_get(off, "flows"));
+
+	cr_assert_eq(n, 161);
+	cr_assert_eq(ts_metric(one, "fast_forward.groups"), 1);
+	/* as one fabric, nothing settles until the tenant's last flow */
+	cr_assert(ts_metric(one, "fast_forward.skipped_us") < 500, "%.3f us skipped",
+		  ts_metric(one, "fast_forward.skipped_us"));
+	cr_assert_eq(ts_metric(two, "fast_forward.groups"), 2);
+	cr_assert(ts_metric(two, "fast_forward.skipped_us") > 4000, "%.3f us skipped",
+		  ts_metric(two, "fast_forward.skipped_us"));
+	cr_assert(ev_groups * 3 < ev_whole, "%llu events against %llu",
+		  (unsigned long long)ev_groups, (unsigned long long)ev_whole);
+	cr_assert(rel(flow_fct(off, 0), flow_fct(two, 0)) < 0.01, "%.3f us against %.3f us",
+		  flow_fct(two, 0), flow_fct(off, 0));
+	for (size_t i = 1; i < n; i++)
+		cr_assert_eq(flow_fct(two, i), flow_fct(off, i),
+			     "flow %zu: %.3f us against %.3f us", i, flow_fct(two, i),
+			     flow_fct(off, i));
+	cr_assert_eq(ts_metric(two, "bytes.received"), ts_metric(off, "bytes.received"));
+	json_decref(off);
+	json_decref(one);
+	json_decref(two);
+	free(yaml);
+}
+
+/* QPs sharing a link are one group: with the tenant sending to h1 as
+ * well, the fabric is one, and the run is the one without groups. */
+Test(ff_groups, qps_sharing_a_link_are_one_group)
+{
+	static const char *const whole[] = {"engine.fast_forward.enabled=true"};
+	static const char *const groups[] = {"engine.fast_forward.enabled=true",
+					     "engine.fast_forward.groups=true"};
+	static const char yaml[] =
+	    "topology: {kind: star, hosts: 4, link: {rate: 100Gbps, cable: 2m}}\n"
+	    "nic: {mtu: 4096}\n"
+	    "workload:\n"
+	    "  kind: flows\n"
+	    "  flows:\n"
+	    "    - {src: h0, dst: h1, size: 50MB}\n"
+	    "    - {src: h2, dst: h1, size: 50MB}\n"
+	    "    - {src: h3, dst: h2, size: 50MB}\n";
+	uint64_t e1, e2;
+	json_t *one = run_set(yaml, whole, 1, &e1);
+	json_t *two = run_set(yaml, groups, 2, &e2);
+	json_t *a = json_object_get(one, "summary"), *b = json_object_get(two, "summary");
+
+	cr_assert_eq(ts_metric(two, "fast_forward.groups"), 1);
+	cr_assert_eq(e1, e2);
+	json_object_del(json_object_get(a, "fast_forward"), "groups");
+	json_object_del(json_object_get(b, "fast_forward"), "groups");
+	cr_assert(json_equal(a, b), "the summaries differ");
+	json_decref(one);
+	json_decref(two);
 }

@@ -596,7 +596,8 @@ static int check_engine(const struct loader *l, const struct raw_top *r, struct 
 	    (err = scn__get_time(l, "engine.fast_forward.window", f->window, p->window, 1,
 				 &p->window)) ||
 	    (err = scn__get_u32(l, "engine.fast_forward.windows", f->windows, p->windows, 2, 100,
-				&p->windows)))
+				&p->windows)) ||
+	    (err = scn__get_bool(l, "engine.fast_forward.groups", f->groups, 0, &p->groups)))
 		return err;
 	if (f->tolerance) {
 		if (units_fraction(f->tolerance, &tol) || tol <= 0 || tol > 0.5)

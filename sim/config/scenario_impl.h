@@ -215,7 +215,7 @@ struct raw_deadlock {
 };
 
 struct raw_fast_forward {
-	char *enabled, *tolerance, *window, *windows;
+	char *enabled, *tolerance, *window, *windows, *groups;
 };
 
 struct raw_engine {

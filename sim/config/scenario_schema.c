@@ -356,6 +356,7 @@ static const cyaml_schema_field_t fast_forward_fields[] = {
     STR("tolerance", struct raw_fast_forward, tolerance),
     STR("window", struct raw_fast_forward, window),
     STR("windows", struct raw_fast_forward, windows),
+    STR("groups", struct raw_fast_forward, groups),
     CYAML_FIELD_END,
 };
 

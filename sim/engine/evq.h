@@ -68,6 +68,10 @@ evq_post(struct evq *q, simtime_t when, evq_fn fn, void *obj, uint64_t arg, uint
  */
 __attribute__((warn_unused_result)) int evq_hold(struct evq *q, unsigned classes,
 						 struct evq_timer ***out, size_t *n);
+/* The same for every pending timer whose key @held(@ctx, key) accepts. */
+__attribute__((warn_unused_result)) int evq_hold_if(struct evq *q,
+						    int (*held)(void *ctx, uint64_t key), void *ctx,
+						    struct evq_timer ***out, size_t *n);
 
 /* Time of the earliest pending event, or SIMTIME_NEVER. */
 simtime_t evq_peek(struct evq *q);

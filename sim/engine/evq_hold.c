@@ -10,12 +10,18 @@
 
 #include "sim/engine/evq_impl.h"
 
-static int held(unsigned classes, const struct evq_timer *t)
+static int in_classes(void *ctx, uint64_t key)
 {
-	return (classes >> (t->key >> 60)) & 1;
+	return (*(const unsigned *)ctx >> (key >> 60)) & 1;
 }
 
 int evq_hold(struct evq *q, unsigned classes, struct evq_timer ***out, size_t *n)
+{
+	return evq_hold_if(q, in_classes, &classes, out, n);
+}
+
+int evq_hold_if(struct evq *q, int (*held)(void *ctx, uint64_t key), void *ctx,
+		struct evq_timer ***out, size_t *n)
 {
 	struct evq_timer **held_t;
 	size_t k = 0;
@@ -29,7 +35,7 @@ int evq_hold(struct evq *q, unsigned classes, struct evq_timer ***out, size_t *n
 	if (!held_t)
 		return -ENOMEM;
 	for (size_t i = 0; i < q->n_heap; i++)
-		if (held(classes, q->heap[i].t))
+		if (held(ctx, q->heap[i].t->key))
 			held_t[k++] = q->heap[i].t;
 	for (size_t i = 0; i < q->nb; i++) {
 		struct evq_timer *t = q->bucket[i];
@@ -37,7 +43,7 @@ int evq_hold(struct evq *q, unsigned classes, struct evq_timer ***out, size_t *n
 		if (!t)
 			continue;
 		do {
-			if (held(classes, t))
+			if (held(ctx, t->key))
 				held_t[k++] = t;
 			t = t->next;
 		} while (t != q->bucket[i]);

@@ -3,7 +3,9 @@
  * how much of the run was skipped at steady rates, and an estimate of
  * what that may have moved the completions by: the time the senders were
  * held for drains, plus each span's length over the packets its least
- * measured rate was counted on (a rate is known to about one packet).
+ * measured rate was counted on (a rate is known to about one packet);
+ * with groups (engine.fast_forward.groups), summed over them, the
+ * skipped share over the run's time times their number.
  * And the collectives' operations over NVLink replayed (exact: see
  * models/coll_memo.c), with the time they covered (summed over
  * collectives: it may exceed the run's).
@@ -38,12 +40,13 @@ int res_add_fast_forward(json_t *root, const struct sim *sim)
 	if (!sim->ff)
 		return 0;
 	st = ff_stats(sim->ff);
-	ff = json_pack("{s:f,s:o,s:I,s:I,s:I,s:o,s:o,s:I,s:I,s:I,s:o,s:o}", "tolerance",
+	ff = json_pack("{s:f,s:o,s:I,s:I,s:I,s:I,s:o,s:o,s:I,s:I,s:I,s:o,s:o}", "tolerance",
 		       sim->scn->fast_forward.tolerance_ppm / 1e6, "window_us",
 		       us3(sim->scn->fast_forward.window), "windows",
-		       (json_int_t)sim->scn->fast_forward.windows, "spans", (json_int_t)st->spans,
-		       "abandoned", (json_int_t)st->abandoned, "skipped_us", us3(st->skipped),
-		       "skipped_share", share(st->skipped, sim->end_time), "packets_skipped",
+		       (json_int_t)sim->scn->fast_forward.windows, "groups",
+		       (json_int_t)ff_groups(sim->ff), "spans", (json_int_t)st->spans, "abandoned",
+		       (json_int_t)st->abandoned, "skipped_us", us3(st->skipped), "skipped_share",
+		       share(st->skipped, sim->end_time * ff_groups(sim->ff)), "packets_skipped",
 		       (json_int_t)st->packets, "messages_completed", (json_int_t)st->messages,
 		       "capped_qps", (json_int_t)st->capped, "error_estimate_us",
 		       us3(st->edge_err + st->rate_err), "error_estimate_share",
@@ -79,6 +82,9 @@ void res_print_fast_forward(const json_t *j, FILE *f)
 
 	if (!ff)
 		return;
+	if (json_integer_value(json_object_get(ff, "groups")) > 1)
+		fprintf(f, "  fast-fwd   %lld groups of QPs sharing no link, each on its own\n",
+			(long long)json_integer_value(json_object_get(ff, "groups")));
 	fprintf(f,
 		"  fast-fwd   %lld spans skipped %.3f us (%.1f%% of the run, %lld packets); "
 		"error estimate %.3f us (%.3f%%)\n",

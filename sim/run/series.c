@@ -164,54 +164,57 @@ static void put_row(struct rowbuf *b, const char *now, size_t now_len, uint32_t 
 }
 
 /*
- * Add the non-empty queues as they stand to the sums of the fast-forward's
- * sequence (a sample taken while it watches; a new sequence, begun at
- * @t0, starts them anew): a span shows their means, the queues held at
- * the steady state's. 0 or -ENOMEM.
+ * Add the non-empty queues as they stand to the sums @kp keeps of the
+ * fast-forward's sequence (a sample taken while it watches; a new
+ * sequence, begun at @t0, starts them anew): a span shows their means,
+ * the queues held at the steady state's. With @grp (not UINT32_MAX), the
+ * ports of that group of the fast-forward alone. 0 or -ENOMEM.
  */
-static int keep_queues(struct sim *sim, simtime_t t0)
+static int keep_queues(struct sim *sim, struct series_keep *kp, simtime_t t0, uint32_t grp)
 {
 	struct series *se = &sim->sampling;
 	const struct topo *t = sim->topo;
 	struct net *n = sim->net;
 	size_t old = 0, k = 0, need;
 
-	if (se->held_t0 != t0 || !se->held_n) {
-		se->n_held = 0;
-		se->held_n = 0;
-		se->held_t0 = t0;
+	if (kp->t0 != t0 || !kp->n) {
+		kp->n_held = 0;
+		kp->n = 0;
+		kp->t0 = t0;
 	}
-	need = se->n_held + (size_t)se->n_nonzero * PKT_PRIORITIES;
-	if (need > se->cap_held) {
-		size_t cap = se->cap_held ? se->cap_held : 64;
+	need = kp->n_held + (size_t)se->n_nonzero * PKT_PRIORITIES;
+	if (need > kp->cap_held) {
+		size_t cap = kp->cap_held ? kp->cap_held : 64;
 		struct series_held *h, *sp;
 
 		while (cap < need)
 			cap *= 2;
-		h = realloc(se->held, cap * sizeof(*h));
+		h = realloc(kp->held, cap * sizeof(*h));
 		if (!h)
 			return -ENOMEM;
-		se->held = h;
-		sp = realloc(se->spare, cap * sizeof(*sp));
+		kp->held = h;
+		sp = realloc(kp->spare, cap * sizeof(*sp));
 		if (!sp)
 			return -ENOMEM;
-		se->spare = sp;
-		se->cap_held = cap;
+		kp->spare = sp;
+		kp->cap_held = cap;
 	}
-	for (uint32_t j = 0; j < se->n_ports && (se->n_nonzero || old < se->n_held); j++) {
+	for (uint32_t j = 0; j < se->n_ports && (se->n_nonzero || old < kp->n_held); j++) {
 		uint32_t i = se->ports[j];
 		const struct topo_port *tp = &t->ports[i];
 		const struct sw *s = n->switches[tp->node];
 		uint32_t lp = i - t->nodes[tp->node].first_port;
 		unsigned now = se->nonzero[i];
 
+		if (grp != UINT32_MAX && ff_port_group(sim->ff, i) != grp)
+			continue;
 		for (uint8_t prio = 0; prio < PKT_PRIORITIES; prio++) {
-			int was = old < se->n_held && se->held[old].port == i &&
-				  se->held[old].prio == prio;
+			int was = old < kp->n_held && kp->held[old].port == i &&
+				  kp->held[old].prio == prio;
 			struct series_held h = {i, prio, 0, 0, 0};
 
 			if (was)
-				h = se->held[old++];
+				h = kp->held[old++];
 			if (now & (1u << prio)) {
 				struct sw_pg_stats pg = sw_pg(s, lp, prio);
 
@@ -221,17 +224,17 @@ static int keep_queues(struct sim *sim, simtime_t t0)
 			} else if (!was) {
 				continue;
 			}
-			se->spare[k++] = h;
+			kp->spare[k++] = h;
 		}
 	}
 	{
-		struct series_held *x = se->held;
+		struct series_held *x = kp->held;
 
-		se->held = se->spare;
-		se->spare = x;
+		kp->held = kp->spare;
+		kp->spare = x;
 	}
-	se->n_held = k;
-	se->held_n++;
+	kp->n_held = k;
+	kp->n++;
 	return 0;
 }
 
@@ -242,21 +245,22 @@ static uint64_t held_mean(uint64_t sum, uint32_t n)
 }
 
 /*
- * A sample in a fast-forward's span, where the network is empty: the
- * queues at their means over the samples of the sequence before it (the
- * steady state the span extends), marked non-empty so that the first
- * sample after it writes their zero rows, or their new values.
+ * A sample in a fast-forward's span, where the network (or the span's
+ * group) is empty: the queues @kp kept at their means over the samples of
+ * the sequence before it (the steady state the span extends), marked
+ * non-empty so that the first sample after it writes their zero rows, or
+ * their new values.
  */
-static void held_queues(struct sim *sim, struct rowbuf *b, const char *now, size_t now_len)
+static void held_queues(struct sim *sim, const struct series_keep *kp, struct rowbuf *b,
+			const char *now, size_t now_len)
 {
 	struct series *se = &sim->sampling;
 	const struct topo *t = sim->topo;
 
-	for (size_t k = 0; k < se->n_held; k++) {
-		const struct series_held *s = &se->held[k];
-		struct series_held m = {s->port, s->prio, held_mean(s->queue, se->held_n),
-					held_mean(s->pg, se->held_n),
-					held_mean(s->headroom, se->held_n)};
+	for (size_t k = 0; k < kp->n_held; k++) {
+		const struct series_held *s = &kp->held[k];
+		struct series_held m = {s->port, s->prio, held_mean(s->queue, kp->n),
+					held_mean(s->pg, kp->n), held_mean(s->headroom, kp->n)};
 		const struct series_held *h = &m;
 
 		if (!se->nonzero[h->port])
@@ -288,7 +292,8 @@ static void held_queues(struct sim *sim, struct rowbuf *b, const char *now, size
  * when it empties; with output.timeseries: changes, only those whose
  * values differ from their last row. An idle port that was idle at the
  * last sample is skipped without reading its PGs. */
-static void sample_queues(struct sim *sim, struct rowbuf *b, const char *now, size_t now_len)
+static void sample_queues(struct sim *sim, struct rowbuf *b, const char *now, size_t now_len,
+			  int groups)
 {
 	struct series *se = &sim->sampling;
 	struct net *n = sim->net;
@@ -308,6 +313,9 @@ static void sample_queues(struct sim *sim, struct rowbuf *b, const char *now, si
 		uint8_t busy, rows;
 
 		if (!p->queued_bytes && !se->nonzero[i] && !in)
+			continue;
+		/* a group in a span: its held rows are written (series_write) */
+		if (groups && ff_port_phase(sim->ff, i) == FF_PHASE_SPAN)
 			continue;
 		if (se->version) {
 			/* changes only: a port nothing happened at has none */
@@ -484,9 +492,39 @@ void series_fini(struct sim *sim)
 	free(sim->sampling.nonzero);
 	free(sim->sampling.last);
 	free(sim->sampling.version);
-	free(sim->sampling.held);
-	free(sim->sampling.spare);
+	free(sim->sampling.keep.held);
+	free(sim->sampling.keep.spare);
+	for (uint32_t g = 0; g < sim->sampling.n_keeps; g++) {
+		free(sim->sampling.keeps[g].held);
+		free(sim->sampling.keeps[g].spare);
+	}
+	free(sim->sampling.keeps);
 	free(sim->sampling.rate_flows);
+}
+
+/* The queues of a fast-forward of several groups: each group in a span
+ * held at its sequence's means, the others as they stand. */
+static void group_queues(struct sim *sim, struct rowbuf *b, const char *now, size_t now_len)
+{
+	struct series *se = &sim->sampling;
+	uint32_t n = ff_groups(sim->ff);
+
+	if (!se->keeps) {
+		se->keeps = calloc(n, sizeof(*se->keeps));
+		if (!se->keeps) {
+			mctx_fail(&sim->net->ctx, -ENOMEM);
+			return;
+		}
+		se->n_keeps = n;
+	}
+	for (uint32_t g = 0; g < n; g++)
+		if (ff_group_phase(sim->ff, g) == FF_PHASE_SPAN)
+			held_queues(sim, &se->keeps[g], b, now, now_len);
+	sample_queues(sim, b, now, now_len, 1);
+	for (uint32_t g = 0; g < n; g++)
+		if (ff_group_phase(sim->ff, g) == FF_PHASE_WATCH &&
+		    keep_queues(sim, &se->keeps[g], ff_group_seq_t0(sim->ff, g), g))
+			mctx_fail(&sim->net->ctx, -ENOMEM);
 }
 
 void series_write(struct sim *sim, simtime_t now)
@@ -498,12 +536,14 @@ void series_write(struct sim *sim, simtime_t now)
 	b.f = sim->series;
 	b.len = 0;
 	b.tagged = sim->sampling.tagged;
-	if (sim->ff && ff_phase(sim->ff) == FF_PHASE_SPAN) {
-		held_queues(sim, &b, now_s, now_len);
+	if (sim->ff && ff_groups(sim->ff) > 1) {
+		group_queues(sim, &b, now_s, now_len);
+	} else if (sim->ff && ff_phase(sim->ff) == FF_PHASE_SPAN) {
+		held_queues(sim, &sim->sampling.keep, &b, now_s, now_len);
 	} else {
-		sample_queues(sim, &b, now_s, now_len);
+		sample_queues(sim, &b, now_s, now_len, 0);
 		if (sim->ff && ff_phase(sim->ff) == FF_PHASE_WATCH &&
-		    keep_queues(sim, ff_seq_t0(sim->ff)))
+		    keep_queues(sim, &sim->sampling.keep, ff_seq_t0(sim->ff), UINT32_MAX))
 			mctx_fail(&sim->net->ctx, -ENOMEM);
 	}
 	if (b.tagged && rb_room(&b, 2))

@@ -30,6 +30,16 @@ struct series_held {
 	uint64_t queue, pg, headroom;
 };
 
+/* The queues non-empty at the samples of a fast-forward's sequence
+ * (begun at t0; n samples), in port and priority order, whose means its
+ * spans' samples show; spare is the list being merged into. */
+struct series_keep {
+	struct series_held *held, *spare;
+	size_t n_held, cap_held;
+	simtime_t t0;
+	uint32_t n;
+};
+
 /* What the sampler keeps between samples. */
 struct series {
 	uint32_t *ports; /* the switch ports, in port order */
@@ -39,14 +49,11 @@ struct series {
 	uint32_t *version;	  /* per port: sw_port_version at the last sample (changes) */
 	struct series_last *last; /* per port x priority (changes only) */
 	int tagged;		  /* a split run's part: rows tagged (series_restrict) */
-	/* with a fast-forward: the queues non-empty at the samples of the
-	 * sequence it watches (begun at held_t0; held_n samples), in port
-	 * and priority order, whose means its spans' samples show; spare is
-	 * the list being merged into */
-	struct series_held *held, *spare;
-	size_t n_held, cap_held;
-	simtime_t held_t0;
-	uint32_t held_n;
+	/* with a fast-forward: its sequence's queues, for the fabric as one
+	 * group, or for each of its groups (as many as n_keeps) */
+	struct series_keep keep;
+	struct series_keep *keeps;
+	uint32_t n_keeps;
 	/* the QPs whose DCQCN has seen a CNP (it never forgets one), in flow
 	 * order, as of ctx.tot.cnp_handled == rates_cnp - 1 (0: not made):
 	 * every activation counts a CNP handled in the same event */
