@@ -7,7 +7,9 @@
  * over. A fast-forward watches the run in windows; when for `windows`
  * windows in a row every QP's delivered packets per window stayed within
  * the tolerance (a QP with packets to deliver and none delivered is not
- * steady: paused, stuck or deadlocked runs are never skipped), it holds
+ * steady: paused, stuck or deadlocked runs are never skipped; nor are
+ * QPs that met congestion while flows are still to start among them,
+ * where a span's small error grows), it holds
  * every NIC's data until the network has drained (no packet anywhere, no
  * port paused), sets the network's timers aside (evq_hold), and advances
  * each QP at its measured rate: its messages complete at the times that
@@ -23,6 +25,10 @@
  * on by the packets its rate delivered, counters by their measured rates
  * (ports, NICs, the run's totals), every time the network keeps and every
  * timer set aside by the span's length, and packets flow again.
+ *
+ * With params.groups, each group of QPs whose paths share no link with
+ * another's (links either way, with the NICs at their ends) does all of
+ * the above on its own; otherwise the fabric is one group.
  *
  * What it costs in accuracy: the senders stop while the network drains
  * and start again into an empty network. Neither delays what follows: a
