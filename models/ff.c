@@ -558,6 +558,23 @@ static uint32_t host_grp(const struct ff *set, uint32_t h)
 	return port_grp(set, host_port(set->net->topo, h));
 }
 
+/* Whether a link goes down or comes up within the run: routes then
+ * change, and the groups found on the first ones would not hold (the
+ * fabric is then one group). */
+static int reroutes(const struct ff *set)
+{
+	const struct net *n = set->net;
+
+	for (uint32_t i = 0; i < n->p.n_faults; i++) {
+		const struct net_fault *x = &n->p.faults[i];
+
+		if ((x->kind == NET_FAULT_LINK_DOWN || x->kind == NET_FAULT_LINK_UP) &&
+		    (!set->prm.stop || x->at < set->prm.stop))
+			return 1;
+	}
+	return 0;
+}
+
 /* Fill each group's lists: its QPs, ports and NICs, in index order
  * (all of them for the whole fabric): counted, then written. 0 or
  * -ENOMEM. */
@@ -626,7 +643,7 @@ struct ff *ff_new(struct net *n, const struct ff_params *p)
 	if (!set->qp || !set->run_of || !set->flow_group || !set->port_group || !set->load ||
 	    !set->order || !set->path || !set->path_tc)
 		goto out_free;
-	set->n_groups = p->groups ? find_groups(set) : 1;
+	set->n_groups = p->groups && !reroutes(set) ? find_groups(set) : 1;
 	if (!set->n_groups)
 		goto out_free;
 	if (set->n_groups == 1) {

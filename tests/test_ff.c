@@ -654,3 +654,23 @@ Test(ff, arriving_flows_under_dcqcn_are_not_skipped)
 	cr_assert_eq(ts_metric(b.on, "fct_us.max"), ts_metric(b.off, "fct_us.max"));
 	both_free(&b);
 }
+
+/* A link going down changes the routes, and groups found on the first
+ * ones would not hold: such a run is one group. */
+Test(ff_groups, a_link_going_down_makes_the_fabric_one_group)
+{
+	static const char *const groups[] = {"engine.fast_forward.groups=true"};
+	char yaml[64 * 1024];
+	char *ten = tenant_yaml();
+	uint64_t e;
+	json_t *r;
+
+	snprintf(yaml, sizeof(yaml), "%sfaults: [{kind: link_down, link: h2-sw0, at: 9ms}]\n", ten);
+	r = run_set(yaml, groups, 1, &e);
+	cr_assert_eq(ts_metric(r, "fast_forward.groups"), 1);
+	json_decref(r);
+	r = run_set(ten, groups, 1, &e);
+	cr_assert_eq(ts_metric(r, "fast_forward.groups"), 2);
+	json_decref(r);
+	free(ten);
+}
