@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "sim/engine/checked.h"
+#include "sim/engine/unionfind.h"
 #include "models/link.h"
 #include "models/mctx.h"
 #include "models/net.h"
@@ -466,23 +467,6 @@ static int group_start(struct ff *set, struct ff_group *f)
 	return evq_arm(f->q, &f->tick, evq_now(f->q) + f->prm.window);
 }
 
-static uint32_t uf_find(uint32_t *up, uint32_t x)
-{
-	while (up[x] != x) {
-		up[x] = up[up[x]];
-		x = up[x];
-	}
-	return x;
-}
-
-static void uf_join(uint32_t *up, uint32_t a, uint32_t b)
-{
-	a = uf_find(up, a);
-	b = uf_find(up, b);
-	if (a != b)
-		up[a > b ? a : b] = a < b ? a : b;
-}
-
 /* A host's port (a topology host is one NIC port). */
 static uint32_t host_port(const struct topo *t, uint32_t h)
 {
@@ -491,7 +475,9 @@ static uint32_t host_port(const struct topo *t, uint32_t h)
 
 /*
  * The groups: QPs joined wherever their data, ACKs or CNPs cross one
- * link (either way: PAUSE frames go back along it), with the links and
+ * link (either way: PAUSE frames go back along it) or one switch (its
+ * shared buffer, whose drops and thresholds depend on every port's
+ * queues, and its one stream of ECN marking draws), with the links and
  * the NICs at their ends. Into set->port_group and set->flow_group; the
  * count, or 0 when out of memory.
  */
@@ -501,17 +487,21 @@ static uint32_t find_groups(struct ff *set)
 	const struct topo *t = n->topo;
 	uint32_t *up = malloc((t->n_ports ? t->n_ports : 1) * sizeof(*up));
 	uint32_t *root_group = malloc((t->n_ports ? t->n_ports : 1) * sizeof(*root_group));
+	uint32_t *at = malloc((t->n_nodes ? t->n_nodes : 1) * sizeof(*at));
 	uint32_t k = 0;
 
-	if (!up || !root_group) {
+	if (!up || !root_group || !at) {
 		free(up);
 		free(root_group);
+		free(at);
 		return 0;
 	}
 	for (uint32_t p = 0; p < t->n_ports; p++) {
 		up[p] = p;
 		root_group[p] = UINT32_MAX;
 	}
+	for (uint32_t u = 0; u < t->n_nodes; u++)
+		at[u] = UINT32_MAX; /* a port of switch u some path crosses */
 	for (uint32_t p = 0; p < t->n_ports; p++)
 		uf_join(up, p, n->ports[p].peer ? n->ports[p].peer->id : p);
 	for (uint32_t i = 0; i < n->n_flows; i++) {
@@ -522,8 +512,21 @@ static uint32_t find_groups(struct ff *set)
 		for (int back = 0; back <= 1; back++) {
 			uint32_t m = ff__path_ports(n, fl, back, set->path, t->n_ports);
 
-			for (uint32_t j = 0; j < m; j++)
-				uf_join(up, a, set->path[j]);
+			for (uint32_t j = 0; j < m; j++) {
+				uint32_t x = set->path[j],
+					 y = n->ports[x].peer ? n->ports[x].peer->id : x;
+				uint32_t ux = t->ports[x].node, uy = t->ports[y].node;
+
+				uf_join(up, a, x);
+				/* a switch's buffer and its ECN marking draws are
+				 * shared by its ports: the paths through it join */
+				if (n->switches[ux])
+					uf_join(up, x,
+						at[ux] == UINT32_MAX ? (at[ux] = x) : at[ux]);
+				if (n->switches[uy])
+					uf_join(up, y,
+						at[uy] == UINT32_MAX ? (at[uy] = y) : at[uy]);
+			}
 		}
 	}
 	for (uint32_t i = 0; i < n->n_flows; i++) {
@@ -537,6 +540,7 @@ static uint32_t find_groups(struct ff *set)
 		set->port_group[p] = root_group[uf_find(up, p)];
 	free(up);
 	free(root_group);
+	free(at);
 	return k ? k : 1;
 }
 
@@ -700,8 +704,12 @@ const struct ff_stats *ff_stats(struct ff *set)
 		s->abandoned += x->abandoned;
 		s->skipped += x->skipped;
 		s->drained += x->drained;
-		s->rate_err += x->rate_err;
-		s->edge_err += x->edge_err;
+		/* a completion is its own group's: the largest group's error
+		 * bounds any one of them */
+		if (x->rate_err + x->edge_err > s->rate_err + s->edge_err) {
+			s->rate_err = x->rate_err;
+			s->edge_err = x->edge_err;
+		}
 		s->packets += x->packets;
 		s->messages += x->messages;
 		s->capped += x->capped;

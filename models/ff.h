@@ -26,8 +26,9 @@
  * (ports, NICs, the run's totals), every time the network keeps and every
  * timer set aside by the span's length, and packets flow again.
  *
- * With params.groups, each group of QPs whose paths share no link with
- * another's (links either way, with the NICs at their ends) does all of
+ * With params.groups, each group of QPs whose paths share no link or
+ * switch with another's (links either way, with the NICs at their ends)
+ * does all of
  * the above on its own; otherwise the fabric is one group.
  *
  * What it costs in accuracy: the senders stop while the network drains
@@ -67,7 +68,7 @@ struct ff_params {
 	uint32_t span_seqs;	/* a span lasts at most this many sequences */
 	simtime_t stop;		/* the run's bound: a fault at or after it never strikes
 				   (0: none known) */
-	int groups;		/* each group of QPs that share no link with another
+	int groups;		/* each group of QPs that share no link or switch with another
 				   fast-forwarded on its own (0: the fabric as one) */
 };
 
@@ -106,7 +107,8 @@ void ff_params_default(struct ff_params *p);
 struct ff *ff_new(struct net *n, const struct ff_params *p);
 /* The run ends at @t (>= now): a span in progress is ended there. */
 void ff_end(struct ff *f, simtime_t t);
-/* Its groups' statistics, summed (borrowed: valid until the next call). */
+/* Its groups' statistics, summed, but for the error (rate_err and
+ * edge_err), the largest group's (borrowed: valid until the next call). */
 const struct ff_stats *ff_stats(struct ff *f);
 /* How many groups it watches (1: the whole fabric). */
 uint32_t ff_groups(const struct ff *f);

@@ -516,9 +516,9 @@ Test(ff_keys, a_block_without_enabled_keeps_it_on)
 }
 
 /*
- * Groups (engine.fast_forward.groups): a 100 MB flow h0 -> h1 beside a
- * tenant h2 -> h3 whose 20 KB flows start every 50 us for 8 ms, on one
- * switch but no common link. As one fabric, the tenant never holds still
+ * Groups (engine.fast_forward.groups): a 100 MB flow h0 -> h1 on one leaf
+ * beside a tenant h2 -> h3 on the other, whose 20 KB flows start every
+ * 50 us for 8 ms: no link or switch in common. As one fabric, the tenant never holds still
  * and nothing is skipped while it sends; as two groups, the long flow's is skipped while the
  * tenant's packets run: its flows end exactly as packet by packet, the
  * long one within 1%.
@@ -529,14 +529,15 @@ static char *tenant_yaml(void)
 	char *y = malloc(cap);
 
 	cr_assert_not_null(y);
-	len =
-	    (size_t)snprintf(y, cap,
-			     "topology: {kind: star, hosts: 4, link: {rate: 100Gbps, cable: 2m}}\n"
-			     "nic: {mtu: 4096}\n"
-			     "workload:\n"
-			     "  kind: flows\n"
-			     "  flows:\n"
-			     "    - {src: h0, dst: h1, size: 100MB}\n");
+	len = (size_t)snprintf(
+	    y, cap,
+	    "topology: {kind: leaf_spine, leaves: 2, spines: 1, hosts_per_leaf: 2,\n"
+	    "           link: {rate: 100Gbps, cable: 2m}}\n"
+	    "nic: {mtu: 4096}\n"
+	    "workload:\n"
+	    "  kind: flows\n"
+	    "  flows:\n"
+	    "    - {src: h0, dst: h1, size: 100MB}\n");
 	for (int i = 0; i < 160; i++)
 		len +=
 		    (size_t)snprintf(y + len, cap - len,
@@ -597,9 +598,10 @@ Test(ff_groups, a_busy_tenant_no_longer_stops_a_steady_one)
 	free(yaml);
 }
 
-/* QPs sharing a link are one group: with the tenant sending to h1 as
- * well, the fabric is one, and the run is the one without groups. */
-Test(ff_groups, qps_sharing_a_link_are_one_group)
+/* QPs sharing a switch are one group (its buffer and ECN marking draws
+ * are shared): on one star the fabric is one, and the run is the one
+ * without groups. */
+Test(ff_groups, qps_sharing_a_switch_are_one_group)
 {
 	static const char *const whole[] = {"engine.fast_forward.enabled=true"};
 	static const char *const groups[] = {"engine.fast_forward.enabled=true",
@@ -611,8 +613,7 @@ Test(ff_groups, qps_sharing_a_link_are_one_group)
 	    "  kind: flows\n"
 	    "  flows:\n"
 	    "    - {src: h0, dst: h1, size: 50MB}\n"
-	    "    - {src: h2, dst: h1, size: 50MB}\n"
-	    "    - {src: h3, dst: h2, size: 50MB}\n";
+	    "    - {src: h2, dst: h3, size: 50MB}\n";
 	uint64_t e1, e2;
 	json_t *one = run_set(yaml, whole, 1, &e1);
 	json_t *two = run_set(yaml, groups, 2, &e2);
@@ -665,7 +666,8 @@ Test(ff_groups, a_link_going_down_makes_the_fabric_one_group)
 	uint64_t e;
 	json_t *r;
 
-	snprintf(yaml, sizeof(yaml), "%sfaults: [{kind: link_down, link: h2-sw0, at: 9ms}]\n", ten);
+	snprintf(yaml, sizeof(yaml), "%sfaults: [{kind: link_down, link: leaf1-h2, at: 9ms}]\n",
+		 ten);
 	r = run_set(yaml, groups, 1, &e);
 	cr_assert_eq(ts_metric(r, "fast_forward.groups"), 1);
 	json_decref(r);

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/engine/unionfind.h"
+
 #define NONE UINT32_MAX
 
 const char *part_method_str(enum part_method m)
@@ -119,23 +121,6 @@ static uint32_t tiers(const struct topo *t, const struct sw_graph *g, uint32_t *
 	return top;
 }
 
-static uint32_t uf_find(uint32_t *up, uint32_t x)
-{
-	while (up[x] != x) {
-		up[x] = up[up[x]];
-		x = up[x];
-	}
-	return x;
-}
-
-static void uf_unite(uint32_t *up, uint32_t a, uint32_t b)
-{
-	a = uf_find(up, a);
-	b = uf_find(up, b);
-	if (a != b)
-		up[a > b ? a : b] = a < b ? a : b; /* the lower index stays the root */
-}
-
 /*
  * The groups below the top tier: switches under it joined by their links
  * and by the servers they share (a rail group's leaves). Assigns whole
@@ -156,13 +141,13 @@ static int by_groups(const struct topo *t, const struct sw_graph *g, const uint3
 			continue;
 		for (uint32_t i = g->first[u]; i < g->first[u + 1]; i++)
 			if (tier[g->adj[i]] < top)
-				uf_unite(up, u, g->adj[i]);
+				uf_join(up, u, g->adj[i]);
 	}
 	for (uint32_t h = 0; h < t->n_hosts; h++) {
 		uint32_t node = t->hosts[h], a = home_switch(t, node), b = host_switch(t, node);
 
 		if (a != NONE && b != NONE && tier[a] < top && tier[b] < top)
-			uf_unite(up, a, b);
+			uf_join(up, a, b);
 	}
 	/* group numbers in node order (a root is its group's lowest node) */
 	for (uint32_t u = 0; u < t->n_nodes; u++) {

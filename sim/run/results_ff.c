@@ -4,8 +4,9 @@
  * what that may have moved the completions by: the time the senders were
  * held for drains, plus each span's length over the packets its least
  * measured rate was counted on (a rate is known to about one packet);
- * with groups (engine.fast_forward.groups), summed over them, the
- * skipped share over the run's time times their number.
+ * with groups (engine.fast_forward.groups), the time skipped summed over
+ * them (its share over the run's time times their number), the error
+ * the largest group's (a completion is one group's).
  * And the collectives' operations over NVLink replayed (exact: see
  * models/coll_memo.c), with the time they covered (summed over
  * collectives: it may exceed the run's).
@@ -27,9 +28,9 @@ static json_t *us3(simtime_t t)
 	return json_real((double)llround(simtime_to_us(t) * 1000.0) / 1000.0);
 }
 
-static json_t *share(simtime_t part, simtime_t whole)
+static json_t *share(simtime_t part, double whole)
 {
-	return json_real(whole ? (double)llround((double)part / (double)whole * 1e6) / 1e6 : 0.0);
+	return json_real(whole > 0 ? (double)llround((double)part / whole * 1e6) / 1e6 : 0.0);
 }
 
 int res_add_fast_forward(json_t *root, const struct sim *sim)
@@ -40,17 +41,17 @@ int res_add_fast_forward(json_t *root, const struct sim *sim)
 	if (!sim->ff)
 		return 0;
 	st = ff_stats(sim->ff);
-	ff = json_pack("{s:f,s:o,s:I,s:I,s:I,s:I,s:o,s:o,s:I,s:I,s:I,s:o,s:o}", "tolerance",
-		       sim->scn->fast_forward.tolerance_ppm / 1e6, "window_us",
-		       us3(sim->scn->fast_forward.window), "windows",
-		       (json_int_t)sim->scn->fast_forward.windows, "groups",
-		       (json_int_t)ff_groups(sim->ff), "spans", (json_int_t)st->spans, "abandoned",
-		       (json_int_t)st->abandoned, "skipped_us", us3(st->skipped), "skipped_share",
-		       share(st->skipped, sim->end_time * ff_groups(sim->ff)), "packets_skipped",
-		       (json_int_t)st->packets, "messages_completed", (json_int_t)st->messages,
-		       "capped_qps", (json_int_t)st->capped, "error_estimate_us",
-		       us3(st->edge_err + st->rate_err), "error_estimate_share",
-		       share(st->edge_err + st->rate_err, sim->end_time));
+	ff = json_pack(
+	    "{s:f,s:o,s:I,s:I,s:I,s:I,s:o,s:o,s:I,s:I,s:I,s:o,s:o}", "tolerance",
+	    sim->scn->fast_forward.tolerance_ppm / 1e6, "window_us",
+	    us3(sim->scn->fast_forward.window), "windows",
+	    (json_int_t)sim->scn->fast_forward.windows, "groups", (json_int_t)ff_groups(sim->ff),
+	    "spans", (json_int_t)st->spans, "abandoned", (json_int_t)st->abandoned, "skipped_us",
+	    us3(st->skipped), "skipped_share",
+	    share(st->skipped, (double)sim->end_time * ff_groups(sim->ff)), "packets_skipped",
+	    (json_int_t)st->packets, "messages_completed", (json_int_t)st->messages, "capped_qps",
+	    (json_int_t)st->capped, "error_estimate_us", us3(st->edge_err + st->rate_err),
+	    "error_estimate_share", share(st->edge_err + st->rate_err, (double)sim->end_time));
 	if (ff && json_object_set_new(ff, "replayed",
 				      json_pack("{s:I,s:o}", "operations",
 						(json_int_t)sim->net->ctx.replayed.ops, "time_us",
@@ -83,8 +84,10 @@ void res_print_fast_forward(const json_t *j, FILE *f)
 	if (!ff)
 		return;
 	if (json_integer_value(json_object_get(ff, "groups")) > 1)
-		fprintf(f, "  fast-fwd   %lld groups of QPs sharing no link, each on its own\n",
-			(long long)json_integer_value(json_object_get(ff, "groups")));
+		fprintf(
+		    f,
+		    "  fast-fwd   %lld groups of QPs sharing no link or switch, each on its own\n",
+		    (long long)json_integer_value(json_object_get(ff, "groups")));
 	fprintf(f,
 		"  fast-fwd   %lld spans skipped %.3f us (%.1f%% of the run, %lld packets); "
 		"error estimate %.3f us (%.3f%%)\n",
