@@ -8,7 +8,7 @@
  * windows in a row every QP's delivered packets per window stayed within
  * the tolerance (a QP with packets to deliver and none delivered is not
  * steady: paused, stuck or deadlocked runs are never skipped; nor are
- * QPs that met congestion while flows are still to start among them,
+ * QPs under DCQCN while flows are still to start among them,
  * where a span's small error grows), it holds
  * every NIC's data until the network has drained (no packet anywhere, no
  * port paused), sets the network's timers aside (evq_hold), and advances

@@ -234,6 +234,8 @@ void flow_absorb(struct flow *dst, const struct flow *src, int requester, int re
  */
 void nic_ff_hold(struct nic *n, int on);
 struct nic_counters *nic_ff_counters(struct nic *n);
+/* Whether its QPs react to congestion (DCQCN). */
+int nic_ff_dcqcn(const struct nic *n);
 void nic_ff_shift(struct nic *n, simtime_t dt);
 void nic_ff_flow_shift(struct flow *f, simtime_t dt);
 uint64_t nic_ff_advance(struct flow *f, uint32_t k, uint32_t mtu);

@@ -20,6 +20,11 @@ void nic_ff_hold(struct nic *n, int on)
 	port_kick(n->port);
 }
 
+int nic_ff_dcqcn(const struct nic *n)
+{
+	return n->dcqcn;
+}
+
 struct nic_counters *nic_ff_counters(struct nic *n)
 {
 	return &n->c;
