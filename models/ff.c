@@ -550,22 +550,12 @@ static uint32_t find_groups(struct ff *set)
 	return k ? k : 1;
 }
 
-/* The group of QP @i, port @p, host @h's NIC (UINT32_MAX: none). */
-static uint32_t flow_grp(const struct ff *set, uint32_t i)
+/* Put @x at *@n in @list when @fill, and count it. */
+static void list_put(uint32_t *list, uint32_t *n, int fill, uint32_t x)
 {
-	return set->n_groups == 1 ? 0 : set->flow_group[i];
-}
-
-static uint32_t port_grp(const struct ff *set, uint32_t p)
-{
-	return set->n_groups == 1 ? 0 : set->port_group[p];
-}
-
-static uint32_t host_grp(const struct ff *set, uint32_t h)
-{
-	if (!set->net->nics[h])
-		return UINT32_MAX;
-	return port_grp(set, host_port(set->net->topo, h));
+	if (fill)
+		list[*n] = x;
+	(*n)++;
 }
 
 /* Whether a link goes down or comes up within the run: routes then
@@ -586,8 +576,8 @@ static int reroutes(const struct ff *set)
 }
 
 /* Fill each group's lists: its QPs, ports and NICs, in index order
- * (all of them for the whole fabric): counted, then written. 0 or
- * -ENOMEM. */
+ * (all of them for the whole fabric, whose port_group and flow_group are
+ * all 0): counted, then written. 0 or -ENOMEM. */
 static int group_lists(struct ff *set)
 {
 	const struct net *n = set->net;
@@ -605,29 +595,21 @@ static int group_lists(struct ff *set)
 			f->nf = f->np = f->nh = 0;
 		}
 		for (uint32_t i = 0; i < n->n_flows; i++) {
-			struct ff_group *f = set->g[flow_grp(set, i)];
+			struct ff_group *f = set->g[set->flow_group[i]];
 
-			if (fill)
-				f->flows[f->nf] = i;
-			f->nf++;
+			list_put(f->flows, &f->nf, fill, i);
 		}
 		for (uint32_t p = 0; p < t->n_ports; p++) {
-			uint32_t g = port_grp(set, p);
+			uint32_t g = set->port_group[p];
 
-			if (g == UINT32_MAX)
-				continue;
-			if (fill)
-				set->g[g]->ports[set->g[g]->np] = p;
-			set->g[g]->np++;
+			if (g != UINT32_MAX)
+				list_put(set->g[g]->ports, &set->g[g]->np, fill, p);
 		}
 		for (uint32_t h = 0; h < t->n_hosts; h++) {
-			uint32_t g = host_grp(set, h);
+			uint32_t g = set->port_group[host_port(t, h)];
 
-			if (g == UINT32_MAX)
-				continue;
-			if (fill)
-				set->g[g]->hosts[set->g[g]->nh] = h;
-			set->g[g]->nh++;
+			if (n->nics[h] && g != UINT32_MAX)
+				list_put(set->g[g]->hosts, &set->g[g]->nh, fill, h);
 		}
 	}
 	return 0;
